@@ -1,0 +1,128 @@
+#include "core/crypto.h"
+
+#include <openssl/evp.h>
+#include <openssl/hmac.h>
+#include <sodium.h>
+
+#include "core/ids.h"
+
+namespace svc::core {
+
+Status InitCrypto() {
+  if (sodium_init() < 0) return Internal("libsodium failed to initialise");
+  return Status::Ok();
+}
+
+std::string Sha256(std::string_view data) {
+  std::string out(32, '\0');
+  unsigned int len = 0;
+  EVP_Digest(data.data(), data.size(), reinterpret_cast<unsigned char*>(out.data()), &len,
+             EVP_sha256(), nullptr);
+  return out;
+}
+
+std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
+
+std::string HmacSha256(std::string_view key, std::string_view data) {
+  std::string out(32, '\0');
+  unsigned int len = 0;
+  HMAC(EVP_sha256(), key.data(), static_cast<int>(key.size()),
+       reinterpret_cast<const unsigned char*>(data.data()), data.size(),
+       reinterpret_cast<unsigned char*>(out.data()), &len);
+  return out;
+}
+
+bool ConstantTimeEquals(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  if (a.empty()) return true;
+  return sodium_memcmp(a.data(), b.data(), a.size()) == 0;
+}
+
+std::string RandomBytes(size_t n) {
+  std::string out(n, '\0');
+  randombytes_buf(out.data(), n);
+  return out;
+}
+
+void SecureZero(std::string& s) {
+  if (!s.empty()) sodium_memzero(s.data(), s.size());
+  s.clear();
+}
+
+std::string AeadSeal(std::string_view key, std::string_view plaintext, std::string_view aad) {
+  constexpr size_t kNonce = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
+  std::string out(kNonce + plaintext.size() + crypto_aead_xchacha20poly1305_ietf_ABYTES, '\0');
+  auto* o = reinterpret_cast<unsigned char*>(out.data());
+  randombytes_buf(o, kNonce);
+  unsigned long long clen = 0;
+  crypto_aead_xchacha20poly1305_ietf_encrypt(
+      o + kNonce, &clen, reinterpret_cast<const unsigned char*>(plaintext.data()),
+      plaintext.size(), reinterpret_cast<const unsigned char*>(aad.data()), aad.size(), nullptr,
+      o, reinterpret_cast<const unsigned char*>(key.data()));
+  out.resize(kNonce + clen);
+  return out;
+}
+
+Result<std::string> AeadOpen(std::string_view key, std::string_view sealed,
+                             std::string_view aad) {
+  constexpr size_t kNonce = crypto_aead_xchacha20poly1305_ietf_NPUBBYTES;
+  if (key.size() != kAeadKeyBytes) return InvalidArgument("AEAD key must be 32 bytes");
+  if (sealed.size() < kNonce + crypto_aead_xchacha20poly1305_ietf_ABYTES) {
+    return DataLoss("sealed value too short");
+  }
+  std::string out(sealed.size() - kNonce, '\0');
+  unsigned long long mlen = 0;
+  const auto* s = reinterpret_cast<const unsigned char*>(sealed.data());
+  if (crypto_aead_xchacha20poly1305_ietf_decrypt(
+          reinterpret_cast<unsigned char*>(out.data()), &mlen, nullptr, s + kNonce,
+          sealed.size() - kNonce, reinterpret_cast<const unsigned char*>(aad.data()), aad.size(),
+          s, reinterpret_cast<const unsigned char*>(key.data())) != 0) {
+    return DataLoss("sealed value failed authentication");
+  }
+  out.resize(mlen);
+  return out;
+}
+
+std::string DeriveSubkey(std::string_view master_key, std::string_view context) {
+  std::string out(32, '\0');
+  crypto_generichash(reinterpret_cast<unsigned char*>(out.data()), out.size(),
+                     reinterpret_cast<const unsigned char*>(context.data()), context.size(),
+                     reinterpret_cast<const unsigned char*>(master_key.data()),
+                     master_key.size());
+  return out;
+}
+
+namespace {
+std::string B64Encode(std::string_view bytes, int variant) {
+  std::string out(sodium_base64_encoded_len(bytes.size(), variant), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()),
+                    bytes.size(), variant);
+  out.resize(std::char_traits<char>::length(out.c_str()));
+  return out;
+}
+Result<std::string> B64Decode(std::string_view text, int variant) {
+  std::string out(text.size() / 4 * 3 + 3, '\0');
+  size_t len = 0;
+  const char* end = nullptr;
+  if (sodium_base642bin(reinterpret_cast<unsigned char*>(out.data()), out.size(), text.data(),
+                        text.size(), nullptr, &len, &end, variant) != 0 ||
+      end != text.data() + text.size()) {
+    return InvalidArgument("not valid base64");
+  }
+  out.resize(len);
+  return out;
+}
+}  // namespace
+
+std::string Base64Encode(std::string_view b) { return B64Encode(b, sodium_base64_VARIANT_ORIGINAL); }
+std::string Base64UrlEncode(std::string_view b) {
+  return B64Encode(b, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+Result<std::string> Base64Decode(std::string_view t) {
+  return B64Decode(t, sodium_base64_VARIANT_ORIGINAL);
+}
+Result<std::string> Base64UrlDecode(std::string_view t) {
+  return B64Decode(t, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+}
+
+}  // namespace svc::core

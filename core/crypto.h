@@ -1,0 +1,41 @@
+#pragma once
+// Cryptographic primitives. SHA-256 and HMAC-SHA256 use OpenSSL EVP (it uses the CPU's SHA
+// instructions); AEAD, random bytes, constant-time comparison and zeroing use libsodium.
+// Byte strings are std::string holding raw bytes unless a name says hex or base64.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace svc::core {
+
+// Must be called once before any other function here (idempotent, thread-safe).
+Status InitCrypto();
+
+std::string Sha256(std::string_view data);                          // 32 raw bytes
+std::string Sha256Hex(std::string_view data);                       // 64 hex chars
+std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
+
+// Constant-time equality; different lengths compare unequal (length is not secret).
+bool ConstantTimeEquals(std::string_view a, std::string_view b);
+std::string RandomBytes(size_t n);
+void SecureZero(std::string& s);
+
+// XChaCha20-Poly1305 (IETF). `key` is 32 bytes. The output of Seal is nonce || ciphertext+tag.
+inline constexpr size_t kAeadKeyBytes = 32;
+std::string AeadSeal(std::string_view key, std::string_view plaintext, std::string_view aad);
+Result<std::string> AeadOpen(std::string_view key, std::string_view sealed, std::string_view aad);
+
+// Derives a 32-byte subkey for `context` from a 32-byte master key (BLAKE2b keyed hash), so
+// that one master key yields independent keys for independent purposes.
+std::string DeriveSubkey(std::string_view master_key, std::string_view context);
+
+// Base64: standard alphabet with padding, and URL-safe without padding.
+std::string Base64Encode(std::string_view bytes);
+std::string Base64UrlEncode(std::string_view bytes);
+Result<std::string> Base64Decode(std::string_view text);
+Result<std::string> Base64UrlDecode(std::string_view text);
+
+}  // namespace svc::core

@@ -1,0 +1,105 @@
+#include "core/ids.h"
+
+#include <sodium.h>
+
+#include <array>
+#include <cctype>
+#include <cstdio>
+
+namespace svc::core {
+
+std::string_view IdPrefix(IdKind kind) {
+  switch (kind) {
+    case IdKind::kTenant: return "ten";
+    case IdKind::kApplication: return "app";
+    case IdKind::kApiKey: return "key";
+    case IdKind::kUser: return "usr";
+    case IdKind::kPerson: return "per";
+    case IdKind::kVerification: return "vrf";
+    case IdKind::kEvent: return "evt";
+    case IdKind::kClientToken: return "ctok";
+    case IdKind::kCase: return "cas";
+    case IdKind::kCompany: return "cmp";
+    case IdKind::kMedia: return "med";
+    case IdKind::kWebhook: return "whe";
+    case IdKind::kDelivery: return "whd";
+    case IdKind::kRequest: return "req";
+  }
+  return "unk";
+}
+
+namespace {
+bool IsLowerHex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'); }
+
+bool LooksLikeUuid(std::string_view s) {
+  if (s.size() != 36) return false;
+  for (size_t i = 0; i < s.size(); ++i) {
+    bool dash = (i == 8 || i == 13 || i == 18 || i == 23);
+    if (dash != (s[i] == '-')) return false;
+    if (!dash && !std::isxdigit(static_cast<unsigned char>(s[i]))) return false;
+  }
+  return true;
+}
+}  // namespace
+
+Status ValidateId(IdKind kind, std::string_view text) {
+  std::string_view prefix = IdPrefix(kind);
+  if (LooksLikeUuid(text)) {
+    return InvalidArgument("a raw UUID is not an identifier here; expected " +
+                               std::string(prefix) + "_<32 lowercase hex>",
+                           "INVALID_ID");
+  }
+  if (text.size() != prefix.size() + 1 + 32 || text.substr(0, prefix.size()) != prefix ||
+      text[prefix.size()] != '_') {
+    return InvalidArgument("expected an identifier of the form " + std::string(prefix) +
+                               "_<32 lowercase hex>",
+                           "INVALID_ID");
+  }
+  for (char c : text.substr(prefix.size() + 1)) {
+    if (!IsLowerHex(c)) {
+      return InvalidArgument("expected an identifier of the form " + std::string(prefix) +
+                                 "_<32 lowercase hex>",
+                             "INVALID_ID");
+    }
+  }
+  return Status::Ok();
+}
+
+std::string IdSource::NewIdString(IdKind kind) {
+  std::string out(IdPrefix(kind));
+  out += '_';
+  out += NewHex128();
+  return out;
+}
+
+std::string HexEncode(std::string_view bytes) {
+  static constexpr char kDigits[] = "0123456789abcdef";
+  std::string out;
+  out.resize(bytes.size() * 2);
+  for (size_t i = 0; i < bytes.size(); ++i) {
+    auto b = static_cast<unsigned char>(bytes[i]);
+    out[2 * i] = kDigits[b >> 4];
+    out[2 * i + 1] = kDigits[b & 0xf];
+  }
+  return out;
+}
+
+std::string RandomIdSource::NewHex128() {
+  std::array<unsigned char, 16> buf;
+  randombytes_buf(buf.data(), buf.size());
+  return HexEncode(std::string_view(reinterpret_cast<const char*>(buf.data()), buf.size()));
+}
+
+std::string SequentialIdSource::NewHex128() {
+  uint64_t n;
+  {
+    std::lock_guard lock(mu_);
+    n = next_++;
+  }
+  char buf[33];
+  std::snprintf(buf, sizeof buf, "%016llx%016llx", static_cast<unsigned long long>(seed_),
+                static_cast<unsigned long long>(n));
+  return std::string(buf, 32);
+}
+
+}  // namespace svc::core

@@ -1,0 +1,22 @@
+#pragma once
+// JSON writing. We write JSON with nlohmann::json (ordered, so the bytes we produce follow the
+// order we insert, which keeps events and read models byte-for-byte reproducible) and read it with
+// simdjson in the codecs. nlohmann is a vocabulary type here, like std::string; see
+// docs/decisions.md ("JSON: nlohmann to write, simdjson to read").
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace svc::core {
+
+using Json = nlohmann::ordered_json;
+
+// Compact serialisation; invalid UTF-8 is replaced rather than thrown on.
+std::string DumpJson(const Json& j);
+
+// Parses with nlohmann (for small, non-hot inputs: config, CLI). Hot paths use simdjson.
+// Returns a discarded value on error.
+Json ParseJsonOrDiscarded(std::string_view text);
+
+}  // namespace svc::core

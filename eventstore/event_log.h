@@ -1,0 +1,76 @@
+#pragma once
+// EventLog: the source of truth. Two backends implement it (embedded RocksDB, Kafka); the same
+// contract test suite runs against both (tests/eventstore/event_log_contract_test.cc).
+//
+// Contract:
+// - Append(partition, events) is atomic: after a crash either all of the events are in the log
+//   or none is. `done` is called exactly once, after the events are durable (or with an error),
+//   and appends to one partition complete in the order they were made.
+// - Offsets are contiguous per partition starting at 0.
+// - A LogReader sees every durable event of its partitions exactly once, in offset order,
+//   starting at the checkpoint it was opened with.
+
+#include <chrono>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/status.h"
+#include "eventstore/envelope.h"
+
+namespace svc::eventstore {
+
+// Where a consumer resumes in one partition: the next offset it wants, and the backend's own
+// resume point (Kafka record offset; -1 = from the beginning / not used).
+struct PartitionCheckpoint {
+  uint64_t next_offset = 0;
+  int64_t backend_cursor = -1;
+  friend bool operator==(const PartitionCheckpoint&, const PartitionCheckpoint&) = default;
+};
+
+class LogReader {
+ public:
+  virtual ~LogReader() = default;
+  // Returns up to `max` events (possibly from several partitions, each in order). Waits up to
+  // `wait` for at least one when none is ready; an empty vector means nothing new yet.
+  virtual core::Result<std::vector<RecordedEvent>> Poll(size_t max,
+                                                        std::chrono::milliseconds wait) = 0;
+  // True when, at the last Poll, every partition had been read to its end.
+  virtual bool CaughtUp() const = 0;
+  // Wakes a Poll that is waiting (used at shutdown).
+  virtual void Wake() = 0;
+};
+
+using AppendCallback = std::function<void(core::Result<std::vector<LogPosition>>)>;
+
+class EventLog {
+ public:
+  virtual ~EventLog() = default;
+  virtual uint32_t PartitionCount() const = 0;
+  uint32_t PartitionFor(std::string_view tenant_id) const {
+    return PartitionForTenant(tenant_id, PartitionCount());
+  }
+
+  // Appends `events` (all of one partition) atomically. `done` runs on a log thread; it must be
+  // quick and must not call Append synchronously-waiting on itself.
+  virtual void Append(uint32_t partition, std::vector<EventEnvelope> events,
+                      AppendCallback done) = 0;
+  // Convenience: Append and wait.
+  core::Result<std::vector<LogPosition>> AppendAndWait(uint32_t partition,
+                                                       std::vector<EventEnvelope> events);
+
+  // Opens a reader over all partitions. `start` has one checkpoint per partition (missing
+  // entries start at the beginning).
+  virtual core::Result<std::unique_ptr<LogReader>> OpenReader(
+      std::string consumer_name, std::vector<PartitionCheckpoint> start) = 0;
+
+  // The next offset that will be assigned in each partition (= number of events in it).
+  virtual core::Result<std::vector<uint64_t>> EndOffsets() = 0;
+
+  // Stops accepting appends, completes or fails the pending ones, joins threads.
+  virtual void Close() = 0;
+  virtual std::string BackendName() const = 0;
+};
+
+}  // namespace svc::eventstore

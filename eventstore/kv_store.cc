@@ -1,0 +1,249 @@
+#include "eventstore/kv_store.h"
+
+#include <rocksdb/db.h>
+#include <rocksdb/options.h>
+#include <rocksdb/table.h>
+#include <rocksdb/filter_policy.h>
+#include <rocksdb/write_batch.h>
+
+#include <algorithm>
+
+namespace svc::eventstore {
+
+namespace {
+core::Status FromRocks(const rocksdb::Status& s, std::string_view what) {
+  if (s.ok()) return core::Status::Ok();
+  std::string msg = std::string(what) + ": " + s.ToString();
+  if (s.IsIOError() && msg.find("lock") != std::string::npos) {
+    return core::Unavailable("database is locked by another process (" + msg + ")");
+  }
+  if (s.IsCorruption()) return core::DataLoss(msg);
+  if (s.IsBusy() || s.IsTryAgain() || s.IsTimedOut()) return core::Unavailable(msg);
+  return core::Internal(msg);
+}
+}  // namespace
+
+struct KvStore::Impl {
+  std::unique_ptr<rocksdb::DB> db;
+  std::vector<std::string> names;
+  std::vector<rocksdb::ColumnFamilyHandle*> handles;
+  ~Impl() {
+    if (db) {
+      for (auto* h : handles) db->DestroyColumnFamilyHandle(h);
+      db->Close();
+    }
+  }
+};
+
+struct KvStore::Batch::Rep {
+  // Operations recorded by cf index; resolved against handles at Write time.
+  struct Op {
+    enum Kind { kPut, kDelete, kDeleteRange } kind;
+    int cf;
+    std::string a, b;
+  };
+  std::vector<Op> ops;
+  size_t bytes = 0;
+};
+
+KvStore::Batch::Batch() : rep_(std::make_unique<Rep>()) {}
+KvStore::Batch::~Batch() = default;
+KvStore::Batch::Batch(Batch&&) noexcept = default;
+KvStore::Batch& KvStore::Batch::operator=(Batch&&) noexcept = default;
+
+void KvStore::Batch::Put(int cf, std::string_view key, std::string_view value) {
+  rep_->bytes += key.size() + value.size();
+  rep_->ops.push_back({Rep::Op::kPut, cf, std::string(key), std::string(value)});
+}
+void KvStore::Batch::Delete(int cf, std::string_view key) {
+  rep_->bytes += key.size();
+  rep_->ops.push_back({Rep::Op::kDelete, cf, std::string(key), {}});
+}
+void KvStore::Batch::DeleteRange(int cf, std::string_view begin, std::string_view end) {
+  rep_->ops.push_back({Rep::Op::kDeleteRange, cf, std::string(begin), std::string(end)});
+}
+size_t KvStore::Batch::Count() const { return rep_->ops.size(); }
+size_t KvStore::Batch::ByteSize() const { return rep_->bytes; }
+void KvStore::Batch::Clear() {
+  rep_->ops.clear();
+  rep_->bytes = 0;
+}
+
+core::Result<std::unique_ptr<KvStore>> KvStore::Open(const Options& options) {
+  rocksdb::Options db_opts;
+  db_opts.create_if_missing = options.create_if_missing;
+  db_opts.create_missing_column_families = true;
+  db_opts.IncreaseParallelism(2);
+  db_opts.max_open_files = 512;
+  db_opts.enable_pipelined_write = true;
+  db_opts.info_log_level = rocksdb::InfoLogLevel::WARN_LEVEL;
+  db_opts.keep_log_file_num = 3;
+
+  rocksdb::ColumnFamilyOptions cf_opts;
+  rocksdb::BlockBasedTableOptions table;
+  table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+  cf_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  cf_opts.compression = rocksdb::kLZ4Compression;
+
+  std::vector<std::string> names = {rocksdb::kDefaultColumnFamilyName};
+  for (const auto& n : options.column_families) {
+    if (std::find(names.begin(), names.end(), n) == names.end()) names.push_back(n);
+  }
+  std::vector<rocksdb::ColumnFamilyDescriptor> descs;
+  for (const auto& n : names) descs.emplace_back(n, cf_opts);
+
+  auto impl = std::make_unique<Impl>();
+  rocksdb::DB* raw = nullptr;
+  rocksdb::Status s;
+  if (options.read_only) {
+    s = rocksdb::DB::OpenForReadOnly(db_opts, options.path, descs, &impl->handles, &raw);
+  } else {
+    s = rocksdb::DB::Open(db_opts, options.path, descs, &impl->handles, &raw);
+  }
+  if (!s.ok()) return FromRocks(s, "open " + options.path);
+  impl->db.reset(raw);
+  impl->names = names;
+  std::unique_ptr<KvStore> store(new KvStore());
+  store->impl_ = std::move(impl);
+  store->path_ = options.path;
+  return store;
+}
+
+KvStore::~KvStore() = default;
+
+int KvStore::Cf(std::string_view name) const {
+  for (size_t i = 0; i < impl_->names.size(); ++i) {
+    if (impl_->names[i] == name) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+core::Status KvStore::Write(Batch& batch, bool sync) {
+  rocksdb::WriteBatch wb;
+  for (const auto& op : batch.rep_->ops) {
+    if (op.cf < 0 || static_cast<size_t>(op.cf) >= impl_->handles.size()) {
+      return core::Internal("batch names an unknown column family");
+    }
+    auto* h = impl_->handles[op.cf];
+    switch (op.kind) {
+      case Batch::Rep::Op::kPut: wb.Put(h, op.a, op.b); break;
+      case Batch::Rep::Op::kDelete: wb.Delete(h, op.a); break;
+      case Batch::Rep::Op::kDeleteRange: wb.DeleteRange(h, op.a, op.b); break;
+    }
+  }
+  rocksdb::WriteOptions wo;
+  wo.sync = sync;
+  return FromRocks(impl_->db->Write(wo, &wb), "write");
+}
+
+core::Result<std::optional<std::string>> KvStore::Get(int cf, std::string_view key) const {
+  std::string value;
+  auto s = impl_->db->Get(rocksdb::ReadOptions(), impl_->handles.at(cf), key, &value);
+  if (s.IsNotFound()) return std::optional<std::string>();
+  if (!s.ok()) return FromRocks(s, "get");
+  return std::optional<std::string>(std::move(value));
+}
+
+namespace {
+class RocksIterator final : public KvStore::Iterator {
+ public:
+  RocksIterator(rocksdb::DB* db, rocksdb::ColumnFamilyHandle* h, std::string lower,
+                std::string upper)
+      : lower_(std::move(lower)), upper_(std::move(upper)) {
+    rocksdb::ReadOptions ro;
+    if (!lower_.empty()) {
+      lower_slice_ = rocksdb::Slice(lower_);
+      ro.iterate_lower_bound = &lower_slice_;
+    }
+    if (!upper_.empty()) {
+      upper_slice_ = rocksdb::Slice(upper_);
+      ro.iterate_upper_bound = &upper_slice_;
+    }
+    it_.reset(db->NewIterator(ro, h));
+  }
+  void Seek(std::string_view k) override { it_->Seek(rocksdb::Slice(k.data(), k.size())); }
+  void SeekForPrev(std::string_view k) override {
+    it_->SeekForPrev(rocksdb::Slice(k.data(), k.size()));
+  }
+  void SeekToFirst() override { it_->SeekToFirst(); }
+  void SeekToLast() override { it_->SeekToLast(); }
+  bool Valid() const override { return it_->Valid(); }
+  void Next() override { it_->Next(); }
+  void Prev() override { it_->Prev(); }
+  std::string_view key() const override {
+    auto k = it_->key();
+    return {k.data(), k.size()};
+  }
+  std::string_view value() const override {
+    auto v = it_->value();
+    return {v.data(), v.size()};
+  }
+  core::Status status() const override { return FromRocks(it_->status(), "iterate"); }
+
+ private:
+  std::string lower_, upper_;
+  rocksdb::Slice lower_slice_, upper_slice_;
+  std::unique_ptr<rocksdb::Iterator> it_;
+};
+}  // namespace
+
+std::unique_ptr<KvStore::Iterator> KvStore::NewIterator(int cf, std::string lower,
+                                                        std::string upper) const {
+  return std::make_unique<RocksIterator>(impl_->db.get(), impl_->handles.at(cf),
+                                         std::move(lower), std::move(upper));
+}
+
+core::Status KvStore::ClearColumnFamily(int cf) {
+  auto it = NewIterator(cf);
+  it->SeekToFirst();
+  if (!it->Valid()) return it->status();
+  std::string first(it->key());
+  it->SeekToLast();
+  std::string last(it->key());
+  last.push_back('\0');  // exclusive end just past the last key
+  rocksdb::WriteOptions wo;
+  auto s = impl_->db->DeleteRange(wo, impl_->handles.at(cf), first, last);
+  return FromRocks(s, "clear column family");
+}
+
+core::Status KvStore::Flush() {
+  rocksdb::FlushOptions fo;
+  return FromRocks(impl_->db->Flush(fo, impl_->handles), "flush");
+}
+
+std::string KvStore::Property(std::string_view name) const {
+  std::string v;
+  impl_->db->GetProperty(rocksdb::Slice(name.data(), name.size()), &v);
+  return v;
+}
+
+void PutFixed32BE(std::string& out, uint32_t v) {
+  for (int i = 3; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+void PutFixed64BE(std::string& out, uint64_t v) {
+  for (int i = 7; i >= 0; --i) out.push_back(static_cast<char>((v >> (8 * i)) & 0xff));
+}
+uint32_t GetFixed32BE(std::string_view in) {
+  uint32_t v = 0;
+  for (int i = 0; i < 4; ++i) v = (v << 8) | static_cast<unsigned char>(in[i]);
+  return v;
+}
+uint64_t GetFixed64BE(std::string_view in) {
+  uint64_t v = 0;
+  for (int i = 0; i < 8; ++i) v = (v << 8) | static_cast<unsigned char>(in[i]);
+  return v;
+}
+std::string PrefixEnd(std::string_view prefix) {
+  std::string end(prefix);
+  while (!end.empty()) {
+    auto c = static_cast<unsigned char>(end.back());
+    if (c != 0xff) {
+      end.back() = static_cast<char>(c + 1);
+      return end;
+    }
+    end.pop_back();
+  }
+  return end;  // empty: no upper bound
+}
+
+}  // namespace svc::eventstore

@@ -1,0 +1,97 @@
+#pragma once
+// KvStore: the project's one door to RocksDB. A store is one RocksDB database with named column
+// families; a Batch is one atomic unit (all of it or none of it survives a crash). Every other
+// module (the embedded log, the write model, the read models, the key store) keeps its data
+// here; none of them includes RocksDB.
+//
+// Thread-safety: Get, Write and iterators may be used from any thread concurrently.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+
+namespace svc::eventstore {
+
+class KvStore {
+ public:
+  struct Options {
+    std::string path;
+    std::vector<std::string> column_families;  // "default" is always present
+    bool create_if_missing = true;
+    bool read_only = false;  // a read-only open does not take the lock
+  };
+
+  // Fails with kUnavailable and a message containing "locked" when another process holds it.
+  static core::Result<std::unique_ptr<KvStore>> Open(const Options& options);
+  ~KvStore();
+
+  // Index of a column family given at Open; -1 if unknown.
+  int Cf(std::string_view name) const;
+
+  class Batch {
+   public:
+    Batch();
+    ~Batch();
+    Batch(Batch&&) noexcept;
+    Batch& operator=(Batch&&) noexcept;
+    void Put(int cf, std::string_view key, std::string_view value);
+    void Delete(int cf, std::string_view key);
+    void DeleteRange(int cf, std::string_view begin, std::string_view end);
+    size_t Count() const;
+    size_t ByteSize() const;
+    void Clear();
+
+   private:
+    friend class KvStore;
+    struct Rep;
+    std::unique_ptr<Rep> rep_;
+  };
+
+  // `sync` = fsync the write-ahead log before returning.
+  core::Status Write(Batch& batch, bool sync);
+  core::Result<std::optional<std::string>> Get(int cf, std::string_view key) const;
+
+  class Iterator {
+   public:
+    virtual ~Iterator() = default;
+    virtual void Seek(std::string_view key) = 0;
+    virtual void SeekForPrev(std::string_view key) = 0;
+    virtual void SeekToFirst() = 0;
+    virtual void SeekToLast() = 0;
+    virtual bool Valid() const = 0;
+    virtual void Next() = 0;
+    virtual void Prev() = 0;
+    virtual std::string_view key() const = 0;
+    virtual std::string_view value() const = 0;
+    virtual core::Status status() const = 0;
+  };
+  // Iterates [lower, upper) of a column family; empty bounds mean unbounded.
+  std::unique_ptr<Iterator> NewIterator(int cf, std::string lower = {},
+                                        std::string upper = {}) const;
+
+  // Drops every key of a column family (used by replay to rebuild read models).
+  core::Status ClearColumnFamily(int cf);
+  core::Status Flush();
+  const std::string& path() const { return path_; }
+  std::string Property(std::string_view name) const;
+
+ private:
+  KvStore() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  std::string path_;
+};
+
+// Big-endian fixed-width encodings: they sort bytewise in numeric order.
+void PutFixed32BE(std::string& out, uint32_t v);
+void PutFixed64BE(std::string& out, uint64_t v);
+uint32_t GetFixed32BE(std::string_view in);
+uint64_t GetFixed64BE(std::string_view in);
+// The smallest key greater than every key starting with `prefix`.
+std::string PrefixEnd(std::string_view prefix);
+
+}  // namespace svc::eventstore
