@@ -135,7 +135,7 @@ void EmbeddedLog::Append(uint32_t partition, std::vector<EventEnvelope> events,
     return;
   }
   if (events.empty()) {
-    done(std::vector<LogPosition>{});
+    done(AppendResult{});
     return;
   }
   Pending p;
@@ -170,14 +170,14 @@ void EmbeddedLog::AppenderLoop() {
       }
     }
     KvStore::Batch batch;
-    std::vector<std::vector<LogPosition>> positions(group.size());
+    std::vector<AppendResult> positions(group.size());
     size_t n_events = 0;
     for (size_t i = 0; i < group.size(); ++i) {
       auto& g = group[i];
       for (auto& enc : g.encoded) {
         uint64_t off = next_[g.partition]++;
         batch.Put(cf_, LogKey(g.partition, off), enc);
-        positions[i].push_back(LogPosition{g.partition, off});
+        positions[i].positions.push_back(LogPosition{g.partition, off});
         ++n_events;
       }
     }

@@ -4,12 +4,12 @@
 
 namespace svc::eventstore {
 
-core::Result<std::vector<LogPosition>> EventLog::AppendAndWait(uint32_t partition,
-                                                               std::vector<EventEnvelope> events) {
-  std::promise<core::Result<std::vector<LogPosition>>> promise;
+core::Result<AppendResult> EventLog::AppendAndWait(uint32_t partition,
+                                                   std::vector<EventEnvelope> events) {
+  std::promise<core::Result<AppendResult>> promise;
   auto future = promise.get_future();
   Append(partition, std::move(events),
-         [&promise](core::Result<std::vector<LogPosition>> r) { promise.set_value(std::move(r)); });
+         [&promise](core::Result<AppendResult> r) { promise.set_value(std::move(r)); });
   return future.get();
 }
 

@@ -42,7 +42,12 @@ class LogReader {
   virtual void Wake() = 0;
 };
 
-using AppendCallback = std::function<void(core::Result<std::vector<LogPosition>>)>;
+struct AppendResult {
+  std::vector<LogPosition> positions;  // one per event, in order
+  // Backend resume point just after the last event (see PartitionCheckpoint).
+  int64_t backend_cursor = -1;
+};
+using AppendCallback = std::function<void(core::Result<AppendResult>)>;
 
 class EventLog {
  public:
@@ -57,8 +62,7 @@ class EventLog {
   virtual void Append(uint32_t partition, std::vector<EventEnvelope> events,
                       AppendCallback done) = 0;
   // Convenience: Append and wait.
-  core::Result<std::vector<LogPosition>> AppendAndWait(uint32_t partition,
-                                                       std::vector<EventEnvelope> events);
+  core::Result<AppendResult> AppendAndWait(uint32_t partition, std::vector<EventEnvelope> events);
 
   // Opens a reader over all partitions. `start` has one checkpoint per partition (missing
   // entries start at the beginning).

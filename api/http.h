@@ -1,0 +1,67 @@
+#pragma once
+// HTTP types and the route table, free of Boost: handlers and routes never see Beast or Asio
+// (those live only in http_server.cc).
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+
+namespace svc::api {
+
+struct HttpRequest {
+  std::string method;  // "GET"
+  std::string target;  // "/v1/x?y=1"
+  std::string path;    // "/v1/x"
+  std::string query;   // "y=1"
+  std::map<std::string, std::string> headers;  // names lower-cased
+  std::string body;
+  std::string remote;  // peer address, for logs
+  std::map<std::string, std::string> path_params;  // filled by the router
+  std::string request_id;                          // ours, "req_…"
+
+  std::string Header(std::string_view name) const;  // "" when absent
+};
+
+struct HttpResponse {
+  int status = 200;
+  std::string content_type = "application/json";
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string body;
+};
+
+using Respond = std::function<void(HttpResponse)>;
+// A handler answers exactly once, from any thread (so a write can answer after its fsync
+// without holding an I/O thread).
+using Handler = std::function<void(HttpRequest&, Respond)>;
+using SyncHandler = std::function<HttpResponse(HttpRequest&)>;
+Handler Sync(SyncHandler h);
+
+HttpResponse JsonResponse(int status, const core::Json& body);
+// application/problem+json (RFC 9457) for a catalogue code.
+HttpResponse Problem(const HttpRequest& req, std::string_view code, std::string detail,
+                     core::Json extensions = core::Json::object());
+
+// Route table of path templates: "/v1/persons/{person_id}". A known path with a wrong method
+// gets 405 METHOD_NOT_ALLOWED with Allow; an unknown path 404 RESOURCE_NOT_FOUND.
+class Router {
+ public:
+  void Add(std::string method, std::string path_template, Handler handler);
+  void Dispatch(HttpRequest& req, Respond respond) const;
+
+ private:
+  struct Route {
+    std::string method;
+    std::vector<std::string> segments;  // "{name}" = parameter
+    Handler handler;
+  };
+  static bool Match(const Route& r, const std::vector<std::string_view>& parts,
+                    std::map<std::string, std::string>* params);
+  std::vector<Route> routes_;
+};
+
+}  // namespace svc::api

@@ -1,0 +1,285 @@
+#include "api/http_server.h"
+
+#include <boost/asio.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/log.h"
+
+namespace svc::api {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+// Runs `handler` and resumes the awaiting coroutine on its own executor when it responds.
+template <typename Token>
+auto AsyncHandle(const Router& router, HttpRequest& req, Token&& token) {
+  return asio::async_initiate<Token, void(HttpResponse)>(
+      [&router, &req](auto completion) {
+        using C = decltype(completion);
+        auto shared = std::make_shared<C>(std::move(completion));
+        auto work = std::make_shared<asio::executor_work_guard<asio::any_io_executor>>(
+            asio::make_work_guard(asio::any_io_executor(asio::get_associated_executor(*shared))));
+        auto once = std::make_shared<std::atomic<bool>>(false);
+        router.Dispatch(req, [shared, work, once](HttpResponse resp) {
+          if (once->exchange(true)) return;  // a handler answers once
+          auto ex = asio::get_associated_executor(*shared);
+          asio::post(ex, [shared, work, resp = std::move(resp)]() mutable {
+            (*shared)(std::move(resp));
+            work->reset();
+          });
+        });
+      },
+      token);
+}
+
+std::string LowerCase(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Options options;
+  std::shared_ptr<Router> router;
+  core::IdSource* ids;
+  asio::io_context ioc;
+  std::unique_ptr<asio::ip::tcp::acceptor> tcp_acceptor;
+  std::unique_ptr<asio::local::stream_protocol::acceptor> unix_acceptor;
+  std::vector<std::thread> threads;
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  std::atomic<uint16_t> bound_port{0};
+  // Idle connections, closed at Stop (busy ones close after their response).
+  std::mutex conn_mu;
+  std::set<std::shared_ptr<std::function<void()>>> idle_closers;
+
+  template <typename Stream>
+  awaitable<void> Session(Stream stream, std::string remote);
+  template <typename Acceptor, typename Stream>
+  awaitable<void> Accept(Acceptor& acceptor);
+};
+
+template <typename Stream>
+awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
+  beast::flat_buffer buffer;
+  // Stop() closes idle connections through this; it runs on the session's own strand and does
+  // nothing once the session has ended.
+  auto alive = std::make_shared<bool>(true);
+  auto ex = stream.get_executor();
+  auto closer = std::make_shared<std::function<void()>>([alive, ex, &stream] {
+    asio::post(ex, [alive, &stream] {
+      if (!*alive) return;
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_both,
+                                                        ignored);
+      beast::get_lowest_layer(stream).socket().close(ignored);
+    });
+  });
+  for (;;) {
+    if (stopping.load()) break;
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
+    parser.body_limit(options.body_limit);
+    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    beast::error_code ec;
+    {
+      std::lock_guard lock(conn_mu);
+      idle_closers.insert(closer);
+    }
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    {
+      std::lock_guard lock(conn_mu);
+      idle_closers.erase(closer);
+    }
+    HttpRequest req;
+    req.request_id = ids->NewIdString(core::IdKind::kRequest);
+    req.remote = remote;
+    HttpResponse resp;
+    bool close_after = false;
+    if (ec == http::error::end_of_stream || ec == asio::error::eof ||
+        ec == asio::error::operation_aborted || ec == beast::error::timeout ||
+        ec == asio::error::connection_reset || ec == asio::error::bad_descriptor) {
+      break;
+    } else if (ec == http::error::body_limit || ec == http::error::header_limit ||
+               ec == http::error::buffer_overflow) {
+      req.path = "/";
+      resp = Problem(req, "PAYLOAD_TOO_LARGE",
+                     ec == http::error::body_limit ? "the request body is too large"
+                                                   : "the request headers are too large");
+      close_after = true;  // the rest of the oversized request is not read
+    } else if (ec) {
+      req.path = "/";
+      resp = Problem(req, "BAD_REQUEST", "malformed HTTP request");
+      close_after = true;
+    } else {
+      in_flight.fetch_add(1);
+      auto msg = parser.release();
+      req.method = std::string(msg.method_string());
+      req.target = std::string(msg.target());
+      auto q = req.target.find('?');
+      req.path = req.target.substr(0, q);
+      if (q != std::string::npos) req.query = req.target.substr(q + 1);
+      for (const auto& f : msg) {
+        req.headers[LowerCase(f.name_string())] = std::string(f.value());
+      }
+      req.body = std::move(msg.body());
+      close_after = !msg.keep_alive();
+      beast::get_lowest_layer(stream).expires_never();
+      resp = co_await AsyncHandle(*router, req, use_awaitable);
+      in_flight.fetch_sub(1);
+    }
+    http::response<http::string_body> out;
+    out.version(11);
+    out.result(static_cast<unsigned>(resp.status));
+    out.set(http::field::server, options.server_name);
+    out.set(http::field::content_type, resp.content_type);
+    out.set("Service-Request-Id", req.request_id);
+    for (const auto& [k, v] : resp.headers) out.set(k, v);
+    out.body() = std::move(resp.body);
+    if (close_after || stopping.load()) out.keep_alive(false);
+    else out.keep_alive(true);
+    out.prepare_payload();
+    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    co_await http::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    if (ec || !out.keep_alive()) break;
+  }
+  beast::error_code ignored;
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_both, ignored);
+  beast::get_lowest_layer(stream).socket().close(ignored);
+  {
+    std::lock_guard lock(conn_mu);
+    idle_closers.erase(closer);
+  }
+  *alive = false;
+}
+
+template <typename Acceptor, typename Stream>
+awaitable<void> HttpServer::Impl::Accept(Acceptor& acceptor) {
+  for (;;) {
+    beast::error_code ec;
+    auto socket = co_await acceptor.async_accept(asio::make_strand(ioc),
+                                                 asio::redirect_error(use_awaitable, ec));
+    if (ec) {
+      if (stopping.load() || ec == asio::error::operation_aborted) co_return;
+      continue;  // e.g. too many open files: keep serving the others
+    }
+    std::string remote;
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+      beast::error_code e2;
+      auto ep = socket.remote_endpoint(e2);
+      if (!e2) remote = ep.address().to_string();
+    } else {
+      remote = "unix";
+    }
+    auto ex = socket.get_executor();
+    asio::co_spawn(ex, Session(Stream(std::move(socket)), std::move(remote)), asio::detached);
+  }
+}
+
+HttpServer::HttpServer(Options options, std::shared_ptr<Router> router, core::IdSource* ids)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->router = std::move(router);
+  impl_->ids = ids;
+}
+
+HttpServer::~HttpServer() { Stop(std::chrono::milliseconds(1000)); }
+
+core::Status HttpServer::Start() {
+  auto& im = *impl_;
+  beast::error_code ec;
+  if (im.options.tcp) {
+    auto addr = asio::ip::make_address(im.options.host, ec);
+    if (ec) return core::InvalidArgument("bad listen address " + im.options.host);
+    asio::ip::tcp::endpoint ep(addr, im.options.port);
+    im.tcp_acceptor = std::make_unique<asio::ip::tcp::acceptor>(im.ioc);
+    im.tcp_acceptor->open(ep.protocol(), ec);
+    if (!ec) im.tcp_acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) im.tcp_acceptor->bind(ep, ec);
+    if (!ec) im.tcp_acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return core::Unavailable("cannot listen on " + im.options.host + ":" +
+                               std::to_string(im.options.port) + ": " + ec.message());
+    }
+    im.bound_port.store(im.tcp_acceptor->local_endpoint().port());
+    asio::co_spawn(im.ioc, im.Accept<asio::ip::tcp::acceptor, beast::tcp_stream>(*im.tcp_acceptor),
+                   asio::detached);
+  }
+  if (!im.options.unix_socket.empty()) {
+    ::unlink(im.options.unix_socket.c_str());
+    asio::local::stream_protocol::endpoint ep(im.options.unix_socket);
+    im.unix_acceptor = std::make_unique<asio::local::stream_protocol::acceptor>(im.ioc);
+    im.unix_acceptor->open(ep.protocol(), ec);
+    if (!ec) im.unix_acceptor->bind(ep, ec);
+    if (!ec) im.unix_acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return core::Unavailable("cannot listen on " + im.options.unix_socket + ": " +
+                               ec.message());
+    }
+    ::chmod(im.options.unix_socket.c_str(), 0600);
+    using UnixStream = beast::basic_stream<asio::local::stream_protocol>;
+    asio::co_spawn(im.ioc,
+                   im.Accept<asio::local::stream_protocol::acceptor, UnixStream>(*im.unix_acceptor),
+                   asio::detached);
+  }
+  size_t n = std::max<size_t>(1, im.options.threads);
+  for (size_t i = 0; i < n; ++i) im.threads.emplace_back([&im] { im.ioc.run(); });
+  return core::Status::Ok();
+}
+
+uint16_t HttpServer::BoundPort() const { return impl_->bound_port.load(); }
+
+void HttpServer::Stop(std::chrono::milliseconds grace) {
+  auto& im = *impl_;
+  if (im.stopping.exchange(true)) {
+    for (auto& t : im.threads) {
+      if (t.joinable()) t.join();
+    }
+    return;
+  }
+  asio::post(im.ioc, [&im] {
+    beast::error_code ignored;
+    if (im.tcp_acceptor) im.tcp_acceptor->close(ignored);
+    if (im.unix_acceptor) im.unix_acceptor->close(ignored);
+  });
+  // Close idle connections now; busy ones close after writing their response.
+  auto close_idle = [&im] {
+    std::vector<std::shared_ptr<std::function<void()>>> closers;
+    {
+      std::lock_guard lock(im.conn_mu);
+      closers.assign(im.idle_closers.begin(), im.idle_closers.end());
+    }
+    for (auto& c : closers) (*c)();
+  };
+  close_idle();
+  auto deadline = std::chrono::steady_clock::now() + grace;
+  while (im.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // bounded shutdown drain
+  }
+  close_idle();
+  im.ioc.stop();
+  for (auto& t : im.threads) {
+    if (t.joinable()) t.join();
+  }
+  if (!im.options.unix_socket.empty()) ::unlink(im.options.unix_socket.c_str());
+}
+
+}  // namespace svc::api

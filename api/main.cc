@@ -1,0 +1,409 @@
+// svc: the service binary.
+//
+//   svc serve            run the service (HTTP API, write side, projections)
+//   svc admin ...        tenants and API keys (on a stopped data directory, or through the
+//                        running server's admin socket)
+//   svc replay           rebuild read models from the log; --verify proves byte identity
+//
+// Run `svc <command> --help` for the flags of each.
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <thread>
+
+#include "api/admin.h"
+#include "api/flags.h"
+#include "api/http_client.h"
+#include "api/http_server.h"
+#include "api/replay.h"
+#include "api/runtime.h"
+#include "core/crypto.h"
+#include "core/log.h"
+
+namespace {
+
+using namespace svc;
+using api::Flags;
+
+constexpr const char* kTopUsage =
+    "svc <command> [flags]\n\n"
+    "commands:\n"
+    "  serve                     run the service\n"
+    "  admin tenant create       --name NAME\n"
+    "  admin tenant list\n"
+    "  admin key create          --tenant ten_... [--env test|live] [--type secret|publishable]\n"
+    "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
+    "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
+    "  admin key list            --tenant ten_...\n"
+    "  replay                    [--projector NAME]... [--verify]\n";
+
+void DeclareCommon(Flags& f) {
+  f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
+  f.Declare({"partitions", "4", "log partitions; fixed when the data directory is created"});
+  f.Declare({"durability", "fsync",
+             "fsync: acknowledge appends after fsync; os: after the OS has them (survives a "
+             "process crash, not a power loss)"});
+  f.Declare({"threads", std::to_string(std::max(1u, std::thread::hardware_concurrency())),
+             "worker threads (HTTP I/O and command strands each get this many)"});
+  f.Declare({"log-level", "info", "debug, info, warn or error"});
+}
+
+void DeclareServe(Flags& f) {
+  DeclareCommon(f);
+  f.Declare({"listen", "127.0.0.1:8080", "HTTP address (host:port; port 0 picks a free port)"});
+  f.Declare({"admin-socket", "", "unix socket of the admin listener (default <data-dir>/admin.sock)"});
+  f.Declare({"port-file", "", "write the bound HTTP port to this file once listening"});
+  f.Declare({"dev-bootstrap", "false",
+             "on first start, create a development tenant and print its test secret key",
+             true});
+  f.Declare({"max-body-bytes", "1048576", "largest accepted request body"});
+  f.Declare({"read-timeout-ms", "30000", "per-request read timeout and keep-alive idle timeout"});
+}
+
+core::Result<api::RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
+  api::RuntimeOptions o;
+  o.data_dir = f.Get("data-dir");
+  try {
+    o.partitions = static_cast<uint32_t>(std::stoul(f.Get("partitions")));
+    o.threads = std::stoul(f.Get("threads"));
+  } catch (...) {
+    return core::InvalidArgument("--partitions and --threads must be numbers");
+  }
+  std::string d = f.Get("durability");
+  if (d == "fsync") o.durability = eventstore::Durability::kFsync;
+  else if (d == "os") o.durability = eventstore::Durability::kOs;
+  else return core::InvalidArgument("--durability must be fsync or os");
+  return o;
+}
+
+void ApplyLogLevel(const Flags& f) {
+  std::string l = f.Get("log-level");
+  if (l == "debug") core::SetLogLevel(core::LogLevel::kDebug);
+  else if (l == "warn") core::SetLogLevel(core::LogLevel::kWarn);
+  else if (l == "error") core::SetLogLevel(core::LogLevel::kError);
+  else core::SetLogLevel(core::LogLevel::kInfo);
+}
+
+int Fail(const core::Status& st) {
+  std::cerr << "svc: " << st.ToString() << "\n";
+  return st.code() == core::StatusCode::kInvalidArgument ? 2 : 1;
+}
+
+void Print(const core::Json& j) { std::cout << j.dump(2) << std::endl; }
+
+// ---- serve ----
+
+api::HttpResponse Metrics(api::Runtime& rt) {
+  // Projector lag = events in the log not yet applied, per projector.
+  auto ends = rt.log().EndOffsets();
+  for (const auto& r : rt.projections().runners()) {
+    int64_t lag = 0;
+    if (ends.ok()) {
+      auto applied = r->AppliedOffsets();
+      for (size_t p = 0; p < ends->size() && p < applied.size(); ++p) {
+        lag += static_cast<int64_t>((*ends)[p]) - static_cast<int64_t>(applied[p]);
+      }
+    }
+    rt.metrics()
+        .GetGauge("svc_projection_lag_events", "Events in the log a projector has not applied",
+                  "projector=\"" + std::string(r->Name()) + "\"")
+        .Set(lag);
+  }
+  api::HttpResponse resp;
+  resp.content_type = "text/plain; version=0.0.4";
+  resp.body = rt.metrics().RenderPrometheus();
+  return resp;
+}
+
+std::shared_ptr<api::Router> PublicRouter(api::Runtime& rt) {
+  auto router = std::make_shared<api::Router>();
+  router->Add("GET", "/healthz", api::Sync([](api::HttpRequest&) {
+                return api::JsonResponse(200, {{"status", "ok"}});
+              }));
+  router->Add("GET", "/readyz", api::Sync([&rt](api::HttpRequest& req) {
+                if (rt.projections().AnyFailed() || !rt.writer().Healthy()) {
+                  return api::Problem(req, "SERVICE_UNAVAILABLE",
+                                      "a projection or the write side has halted");
+                }
+                if (!rt.projections().AllCaughtUpOnce()) {
+                  return api::Problem(req, "SERVICE_UNAVAILABLE",
+                                      "read models are still catching up with the log");
+                }
+                return api::JsonResponse(200, {{"status", "ready"}});
+              }));
+  router->Add("GET", "/metrics", api::Sync([&rt](api::HttpRequest&) { return Metrics(rt); }));
+  return router;
+}
+
+void DevBootstrap(api::Runtime& rt) {
+  int meta = rt.store().Cf("default");
+  auto marker = rt.store().Get(meta, "dev/bootstrap-tenant");
+  if (marker.ok() && marker->has_value()) {
+    std::cout << "Development tenant: " << **marker
+              << " (its key was shown when it was created; make another with "
+                 "`svc admin key create --tenant "
+              << **marker << " --env test`)" << std::endl;
+    return;
+  }
+  eventstore::Actor actor{"system", "dev-bootstrap"};
+  auto tenant = api::AdminTenantCreate(rt, "Development", actor);
+  if (!tenant.ok()) {
+    core::LogError("dev bootstrap failed", {{"error", tenant.status().ToString()}});
+    return;
+  }
+  api::KeyCreateRequest k;
+  k.tenant_id = (*tenant)["id"].get<std::string>();
+  k.environment = "test";
+  k.key_type = "secret";
+  k.scopes = {"*"};
+  k.name = "development";
+  auto key = api::AdminKeyCreate(rt, k, actor);
+  if (!key.ok()) {
+    core::LogError("dev bootstrap failed", {{"error", key.status().ToString()}});
+    return;
+  }
+  eventstore::KvStore::Batch b;
+  b.Put(meta, "dev/bootstrap-tenant", k.tenant_id);
+  rt.store().Write(b, true).IgnoreError();
+  std::cout << "Development tenant created: " << k.tenant_id << "\n"
+            << "Test secret key (shown once, keep it): " << (*key)["secret"].get<std::string>()
+            << std::endl;
+}
+
+int Serve(int argc, char** argv) {
+  Flags f;
+  DeclareServe(f);
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc serve [flags]");
+    return 0;
+  }
+  ApplyLogLevel(f);
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+
+  std::string listen = f.Get("listen");
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos) return Fail(core::InvalidArgument("--listen must be host:port"));
+  api::HttpServer::Options ho;
+  ho.host = listen.substr(0, colon);
+  try {
+    ho.port = static_cast<uint16_t>(std::stoul(listen.substr(colon + 1)));
+    ho.body_limit = std::stoul(f.Get("max-body-bytes"));
+    ho.read_timeout = std::chrono::milliseconds(std::stoul(f.Get("read-timeout-ms")));
+  } catch (...) {
+    return Fail(core::InvalidArgument("bad --listen port, --max-body-bytes or --read-timeout-ms"));
+  }
+  ho.threads = ro->threads;
+
+  // Signals are taken synchronously by this thread (sigwait); block them before any thread starts.
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+
+  auto rt_or = api::Runtime::Open(*ro);
+  if (!rt_or.ok()) return Fail(rt_or.status());
+  auto rt = std::move(rt_or).value();
+  rt->StartProjections();
+
+  auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/true);
+  if (!service_key.ok()) return Fail(service_key.status());
+
+  api::HttpServer server(ho, PublicRouter(*rt), &rt->ids());
+  if (auto st = server.Start(); !st.ok()) return Fail(st);
+
+  auto admin_router = std::make_shared<api::Router>();
+  api::AddAdminRoutes(*admin_router, *rt, *service_key);
+  api::HttpServer::Options ao;
+  ao.tcp = false;
+  ao.unix_socket = f.Get("admin-socket").empty()
+                       ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
+                       : f.Get("admin-socket");
+  ao.threads = 1;
+  api::HttpServer admin(ao, admin_router, &rt->ids());
+  if (auto st = admin.Start(); !st.ok()) return Fail(st);
+
+  core::LogInfo("listening", {{"port", server.BoundPort()},
+                              {"host", ho.host},
+                              {"adminSocket", ao.unix_socket},
+                              {"dataDir", ro->data_dir},
+                              {"backend", rt->log().BackendName()}});
+  if (std::string pf = f.Get("port-file"); !pf.empty()) {
+    std::string tmp = pf + ".tmp";
+    { std::ofstream(tmp) << server.BoundPort() << "\n"; }
+    std::filesystem::rename(tmp, pf);
+  }
+  if (f.GetBool("dev-bootstrap")) DevBootstrap(*rt);
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  core::LogInfo("shutting down", {{"signal", sig}});
+  server.Stop();
+  admin.Stop();
+  rt->Shutdown();
+  core::LogInfo("stopped");
+  return 0;
+}
+
+// ---- admin ----
+
+// Runs an admin operation in-process when the data directory is free, or through the running
+// server's admin socket when it is not.
+int Admin(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << kTopUsage;
+    return 2;
+  }
+  std::string noun = argv[2], verb = argv[3];
+  Flags f;
+  DeclareCommon(f);
+  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  f.Declare({"name", "", "tenant or key name"});
+  f.Declare({"tenant", "", "tenant id (ten_...)"});
+  f.Declare({"key", "", "API key id (key_...)"});
+  f.Declare({"env", "test", "key environment: test or live"});
+  f.Declare({"type", "secret", "key type: secret or publishable"});
+  f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
+  f.Declare({"application", "", "application id (default: the tenant's default application)"});
+  f.Declare({"reason", "", "revocation reason"});
+  if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc admin " + noun + " " + verb + " [flags]");
+    return 0;
+  }
+  core::SetLogLevel(core::LogLevel::kWarn);
+  std::string key = noun + " " + verb;
+  if (key != "tenant create" && key != "tenant list" && key != "key create" &&
+      key != "key revoke" && key != "key list") {
+    std::cerr << kTopUsage;
+    return 2;
+  }
+  if (key == "tenant create" && f.Get("name").empty()) {
+    return Fail(core::InvalidArgument("--name is required"));
+  }
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+
+  api::KeyCreateRequest kc;
+  kc.tenant_id = f.Get("tenant");
+  kc.environment = f.Get("env");
+  kc.key_type = f.Get("type");
+  kc.scopes = f.GetAll("scopes");
+  kc.name = f.Get("name");
+  kc.application_id = f.Get("application");
+
+  auto rt = api::Runtime::Open(*ro);
+  if (rt.ok()) {
+    // Stopped data directory: run the command here.
+    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
+    eventstore::Actor actor{"admin_cli", "local"};
+    core::Result<core::Json> r = core::Internal("unreachable");
+    if (key == "tenant create") r = api::AdminTenantCreate(**rt, f.Get("name"), actor);
+    else if (key == "tenant list") r = api::AdminTenantList(**rt);
+    else if (key == "key create") r = api::AdminKeyCreate(**rt, kc, actor);
+    else if (key == "key revoke") r = api::AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
+    else r = api::AdminKeyList(**rt, f.Get("tenant"));
+    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
+    (*rt)->Shutdown();
+    if (!r.ok()) return Fail(r.status());
+    Print(*r);
+    return 0;
+  }
+  if (rt.status().code() != core::StatusCode::kUnavailable ||
+      rt.status().message().find("locked") == std::string::npos) {
+    return Fail(rt.status());
+  }
+  // A server holds the data directory: go through its admin socket.
+  auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/false);
+  if (!service_key.ok()) return Fail(service_key.status());
+  api::ClientTarget target;
+  target.unix_socket = f.Get("admin-socket").empty()
+                           ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
+                           : f.Get("admin-socket");
+  std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + *service_key}};
+  std::string method = "GET", path, body;
+  core::Json b = core::Json::object();
+  if (key == "tenant create") {
+    method = "POST";
+    path = "/admin/tenants";
+    b["name"] = f.Get("name");
+  } else if (key == "tenant list") {
+    path = "/admin/tenants";
+  } else if (key == "key create") {
+    method = "POST";
+    path = "/admin/tenants/" + kc.tenant_id + "/keys";
+    b["environment"] = kc.environment;
+    b["type"] = kc.key_type;
+    b["scopes"] = kc.scopes;
+    b["name"] = kc.name;
+    if (!kc.application_id.empty()) b["applicationId"] = kc.application_id;
+  } else if (key == "key revoke") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/keys/" + f.Get("key") + "/revoke";
+    b["reason"] = f.Get("reason");
+  } else {
+    path = "/admin/tenants/" + f.Get("tenant") + "/keys";
+  }
+  if (method == "POST") body = core::DumpJson(b);
+  auto resp = api::HttpCall(target, method, path, headers, body);
+  if (!resp.ok()) return Fail(resp.status());
+  core::Json j = core::ParseJsonOrDiscarded(resp->body);
+  if (resp->status >= 300) {
+    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp->body) << "\n";
+    return 1;
+  }
+  Print(j);
+  return 0;
+}
+
+// ---- replay ----
+
+int Replay(int argc, char** argv) {
+  Flags f;
+  DeclareCommon(f);
+  f.Declare({"projector", "", "projector to rebuild (repeatable; default: all)", false, true});
+  f.Declare({"verify", "false",
+             "rebuild into a scratch store and compare byte for byte with the live read models",
+             true});
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc replay [flags]  (the server must be stopped)");
+    return 0;
+  }
+  ApplyLogLevel(f);
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+  auto rt = api::Runtime::Open(*ro);
+  if (!rt.ok()) return Fail(rt.status());
+  std::vector<std::string> names = f.GetAll("projector");
+  auto r = f.GetBool("verify") ? api::VerifyReplay(**rt, names)
+                               : api::ReplayProjectors(**rt, names);
+  (*rt)->Shutdown();
+  if (!r.ok()) return Fail(r.status());
+  Print(*r);
+  if (f.GetBool("verify") && !(*r)["identical"].get<bool>()) return 1;
+  return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (auto st = core::InitCrypto(); !st.ok()) return Fail(st);
+  if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
+    std::cout << "usage: " << kTopUsage;
+    return argc < 2 ? 2 : 0;
+  }
+  std::string cmd = argv[1];
+  if (cmd == "serve") return Serve(argc, argv);
+  if (cmd == "admin") return Admin(argc, argv);
+  if (cmd == "replay") return Replay(argc, argv);
+  std::cerr << "svc: unknown command " << cmd << "\n" << kTopUsage;
+  return 2;
+}

@@ -1,0 +1,89 @@
+#pragma once
+// Runtime: everything that owns data, wired together: the RocksDB store, the event log, the
+// write side and the projections. `svc serve` runs one; the admin CLI and `svc replay` open one
+// on a stopped data directory.
+
+#include <memory>
+#include <string>
+
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/executor.h"
+#include "core/ids.h"
+#include "core/metrics.h"
+#include "eventstore/embedded_log.h"
+#include "eventstore/kv_store.h"
+#include "projections/runner.h"
+
+namespace svc::api {
+
+struct RuntimeOptions {
+  std::string data_dir = "./data";
+  uint32_t partitions = 4;
+  eventstore::Durability durability = eventstore::Durability::kFsync;
+  size_t threads = 2;
+  bool read_only = false;
+  // Tests inject these; production uses the system clock and random ids.
+  core::Clock* clock = nullptr;
+  core::IdSource* ids = nullptr;
+};
+
+class Runtime {
+ public:
+  // Opens (creating if needed) the data directory, recovers the write model from the log and
+  // prepares the projections (not started). Fails with kUnavailable when another process has
+  // the data directory open.
+  static core::Result<std::unique_ptr<Runtime>> Open(const RuntimeOptions& options);
+  ~Runtime();
+
+  eventstore::KvStore& store() { return *store_; }
+  eventstore::EventLog& log() { return *log_; }
+  commands::Writer& writer() { return *writer_; }
+  projections::ProjectionSet& projections() { return projections_; }
+  std::vector<projections::Projector*> projectors() const {
+    std::vector<projections::Projector*> out;
+    for (const auto& p : projectors_) out.push_back(p.get());
+    return out;
+  }
+  core::MetricsRegistry& metrics() { return metrics_; }
+  core::Clock& clock() { return *clock_; }
+  core::IdSource& ids() { return *ids_; }
+  // Key for the keyed hash of API keys (derived from the master key).
+  const std::string& api_key_lookup_key() const { return lookup_key_; }
+  const std::string& data_dir() const { return options_.data_dir; }
+
+  // Brings every projection to the end of the log, synchronously (tools, tests).
+  core::Status CatchUpProjections();
+  void StartProjections() { projections_.StartAll(); }
+  // Stops projections, closes the log and the write side, in that order.
+  void Shutdown();
+
+ private:
+  Runtime() = default;
+  RuntimeOptions options_;
+  core::MetricsRegistry metrics_;
+  std::unique_ptr<core::Clock> own_clock_;
+  std::unique_ptr<core::IdSource> own_ids_;
+  core::Clock* clock_ = nullptr;
+  core::IdSource* ids_ = nullptr;
+  std::unique_ptr<eventstore::KvStore> store_;
+  std::unique_ptr<eventstore::EmbeddedLog> log_;
+  std::unique_ptr<core::ThreadPool> pool_;
+  std::unique_ptr<commands::Writer> writer_;
+  std::vector<std::unique_ptr<projections::Projector>> projectors_;
+  projections::ProjectionSet projections_;
+  std::string lookup_key_;
+  bool shut_down_ = false;
+};
+
+// Loads the 32-byte master key: SVC_MASTER_KEY (base64), else SVC_MASTER_KEY_FILE, else
+// <data_dir>/master.key (created on first use, mode 0600, with a warning: development only).
+core::Result<std::string> LoadMasterKey(const std::string& data_dir);
+
+// The admin service key: SVC_SERVICE_KEY, else <data_dir>/service.key (created, mode 0600).
+core::Result<std::string> LoadOrCreateServiceKey(const std::string& data_dir, bool create);
+
+// Column families of the data directory's store.
+std::vector<std::string> StoreColumnFamilies();
+
+}  // namespace svc::api

@@ -1,0 +1,115 @@
+#pragma once
+// The shape of a command on the write side. A decider is two pure functions:
+//
+//   Decide(state, command, context) -> events | error     (no I/O, no clock, no randomness)
+//   Evolve(state, event) -> state
+//
+// Time, ids and the actor come in through CommandContext so tests and replays are
+// deterministic. The Writer (writer.h) is the few lines of I/O around them: load state, decide,
+// append, apply.
+
+#include <any>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/ids.h"
+#include "core/json.h"
+#include "core/status.h"
+#include "eventstore/envelope.h"
+
+namespace svc::commands {
+
+struct CommandContext {
+  core::Timestamp now;
+  core::IdSource* ids = nullptr;  // for ids a decision mints (never for event ids: the writer)
+  eventstore::Actor actor;
+  std::string environment;  // "live" / "test" / "" (tenant-level)
+  std::string request_id;
+  std::string correlation_id;
+  std::string causation_id;
+  std::string idempotency_key;       // empty: not an idempotent request
+  std::string request_fingerprint;   // SHA-256 hex of the canonical request
+};
+
+// An event a decision produces, before the writer gives it an id, a version and a position.
+struct NewEvent {
+  std::string type;
+  int schema_version = 1;
+  std::string data;  // JSON object text
+};
+
+struct Decision {
+  std::vector<NewEvent> events;
+  core::Json result;  // what the caller is told (ids minted, etc.); never secrets or PII
+};
+
+// Type-erased description of one aggregate type, registered with the Writer.
+class AggregateType {
+ public:
+  virtual ~AggregateType() = default;
+  virtual std::string_view Name() const = 0;
+  virtual std::any Initial() const = 0;
+  // Evolve: applies one recorded event to the state.
+  virtual core::Status Apply(std::any& state, const eventstore::EventEnvelope& e) const = 0;
+  virtual std::string Serialize(const std::any& state) const = 0;
+  virtual core::Result<std::any> Deserialize(std::string_view text) const = 0;
+};
+
+// A command addressed to one aggregate of one tenant.
+struct Command {
+  std::string tenant_id;
+  std::string aggregate_type;
+  std::string aggregate_id;
+  CommandContext context;
+  std::function<core::Result<Decision>(const std::any& state, const CommandContext& ctx)> decide;
+};
+
+struct CommandOutcome {
+  std::vector<eventstore::LogPosition> positions;  // empty when nothing was appended
+  int64_t aggregate_version = 0;
+  core::Json result;
+  // True when this is the answer to an earlier request with the same Idempotency-Key.
+  bool replayed = false;
+};
+
+// Adapts a typed decider to AggregateType. `D` provides:
+//   using State = ...;  static constexpr std::string_view kName;
+//   static core::Status Evolve(State&, const eventstore::EventEnvelope&);
+//   static core::Json ToJson(const State&);  static core::Result<State> FromJson(std::string_view);
+template <typename D>
+class TypedAggregate final : public AggregateType {
+ public:
+  std::string_view Name() const override { return D::kName; }
+  std::any Initial() const override { return typename D::State{}; }
+  core::Status Apply(std::any& state, const eventstore::EventEnvelope& e) const override {
+    return D::Evolve(std::any_cast<typename D::State&>(state), e);
+  }
+  std::string Serialize(const std::any& state) const override {
+    return core::DumpJson(D::ToJson(std::any_cast<const typename D::State&>(state)));
+  }
+  core::Result<std::any> Deserialize(std::string_view text) const override {
+    auto r = D::FromJson(text);
+    if (!r.ok()) return r.status();
+    return std::any(std::move(r).value());
+  }
+};
+
+// Binds a typed Decide to a Command.
+template <typename D, typename Cmd>
+Command MakeCommand(std::string tenant_id, std::string aggregate_id, Cmd cmd,
+                    CommandContext ctx) {
+  Command c;
+  c.tenant_id = std::move(tenant_id);
+  c.aggregate_type = std::string(D::kName);
+  c.aggregate_id = std::move(aggregate_id);
+  c.context = std::move(ctx);
+  c.decide = [cmd = std::move(cmd)](const std::any& state,
+                                    const CommandContext& context) -> core::Result<Decision> {
+    return D::Decide(std::any_cast<const typename D::State&>(state), cmd, context);
+  };
+  return c;
+}
+
+}  // namespace svc::commands

@@ -1,0 +1,58 @@
+#pragma once
+// Tenancy events: tenants, their applications and their API keys. Type names are stable and
+// never renamed; each has an explicit schema version. No secret is ever in an event: an API key
+// travels only as a keyed hash (HMAC-SHA256 under a server key) plus its last four characters.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/json.h"
+#include "core/status.h"
+#include "eventstore/envelope.h"
+
+namespace svc::commands::tenancy {
+
+struct TenantCreated {
+  static constexpr std::string_view kType = "tenancy.tenant_created";
+  static constexpr int kSchema = 1;
+  std::string name;
+};
+
+struct ApplicationCreated {
+  static constexpr std::string_view kType = "tenancy.application_created";
+  static constexpr int kSchema = 1;
+  std::string application_id;
+  std::string name;
+  bool is_default = false;
+};
+
+struct ApiKeyCreated {
+  static constexpr std::string_view kType = "tenancy.api_key_created";
+  static constexpr int kSchema = 1;
+  std::string key_id;
+  std::string application_id;
+  std::string environment;  // "live" | "test"
+  std::string key_type;     // "secret" | "publishable"
+  std::vector<std::string> scopes;
+  std::string secret_hash;  // hex HMAC-SHA256 of the full key string under the lookup key
+  std::string last4;
+  std::string name;
+};
+
+struct ApiKeyRevoked {
+  static constexpr std::string_view kType = "tenancy.api_key_revoked";
+  static constexpr int kSchema = 1;
+  std::string key_id;
+  std::string reason;
+};
+
+using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked>;
+
+// Codec: event <-> (type, schema version, data JSON). Decoding reads with simdjson.
+std::string_view TypeOf(const TenancyEvent& e);
+int SchemaOf(const TenancyEvent& e);
+std::string EncodeData(const TenancyEvent& e);
+core::Result<TenancyEvent> Decode(const eventstore::EventEnvelope& envelope);
+
+}  // namespace svc::commands::tenancy

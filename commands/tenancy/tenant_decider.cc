@@ -1,0 +1,249 @@
+#include "commands/tenancy/tenant_decider.h"
+
+#include <algorithm>
+#include <set>
+
+#include "commands/tenancy/scopes.h"
+
+namespace svc::commands::tenancy {
+
+const KeyState* TenantState::FindKey(std::string_view key_id) const {
+  for (const auto& k : keys) {
+    if (k.id == key_id) return &k;
+  }
+  return nullptr;
+}
+
+const ApplicationState* TenantState::DefaultApplication() const {
+  for (const auto& a : applications) {
+    if (a.is_default) return &a;
+  }
+  return nullptr;
+}
+
+namespace {
+
+NewEvent Make(const TenancyEvent& e) {
+  return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e)};
+}
+
+core::Status ValidateName(std::string_view field, const std::string& name) {
+  if (name.empty() || name.size() > 200) {
+    return core::InvalidArgument(std::string(field) + " must be 1 to 200 characters",
+                                 "VALIDATION_ERROR");
+  }
+  for (unsigned char c : name) {
+    if (c < 0x20 || c == 0x7f) {
+      return core::InvalidArgument(std::string(field) + " must not contain control characters",
+                                   "VALIDATION_ERROR");
+    }
+  }
+  return core::Status::Ok();
+}
+
+core::Status TenantMustExist(const TenantState& s) {
+  if (!s.exists) return core::NotFound("no such tenant", "TENANT_NOT_FOUND");
+  return core::Status::Ok();
+}
+
+core::Result<Decision> DecideCreateTenant(const TenantState& s, const CreateTenant& c,
+                                          const CommandContext& ctx) {
+  if (s.exists) return core::AlreadyExists("the tenant already exists", "CONFLICT");
+  SVC_RETURN_IF_ERROR(ValidateName("name", c.name));
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kApplication, c.default_application_id));
+  Decision d;
+  d.events.push_back(Make(TenantCreated{c.name}));
+  d.events.push_back(Make(ApplicationCreated{c.default_application_id, "Default", true}));
+  d.result = {{"defaultApplicationId", c.default_application_id}};
+  (void)ctx;
+  return d;
+}
+
+core::Result<Decision> DecideCreateApplication(const TenantState& s, const CreateApplication& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  SVC_RETURN_IF_ERROR(ValidateName("name", c.name));
+  for (const auto& a : s.applications) {
+    if (a.name == c.name) {
+      return core::AlreadyExists("an application with this name exists",
+                                 "APPLICATION_NAME_TAKEN");
+    }
+  }
+  Decision d;
+  d.events.push_back(Make(ApplicationCreated{c.application_id, c.name, false}));
+  d.result = {{"applicationId", c.application_id}};
+  return d;
+}
+
+core::Result<Decision> DecideCreateApiKey(const TenantState& s, const CreateApiKey& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  if (c.environment != "live" && c.environment != "test") {
+    return core::InvalidArgument("environment must be live or test", "VALIDATION_ERROR");
+  }
+  if (c.key_type != "secret" && c.key_type != "publishable") {
+    return core::InvalidArgument("key type must be secret or publishable", "VALIDATION_ERROR");
+  }
+  if (c.scopes.empty()) {
+    return core::InvalidArgument("a key needs at least one scope", "VALIDATION_ERROR");
+  }
+  std::set<std::string> seen;
+  for (const auto& scope : c.scopes) {
+    SVC_RETURN_IF_ERROR(ValidateScope(scope));
+    if (c.key_type == "publishable" && !ScopeAllowedForPublishable(scope)) {
+      return core::InvalidArgument("a publishable key cannot hold scope " + scope,
+                                   "SCOPE_NOT_ALLOWED_FOR_KEY_TYPE");
+    }
+    seen.insert(scope);
+  }
+  std::string app_id = c.application_id;
+  if (app_id.empty()) {
+    const ApplicationState* def = s.DefaultApplication();
+    if (def == nullptr) return core::Internal("tenant has no default application");
+    app_id = def->id;
+  } else {
+    bool found = std::any_of(s.applications.begin(), s.applications.end(),
+                             [&](const ApplicationState& a) { return a.id == app_id; });
+    if (!found) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+  }
+  if (s.FindKey(c.key_id) != nullptr) return core::AlreadyExists("key id in use", "CONFLICT");
+  if (c.secret_hash.size() != 64) return core::Internal("key hash must be 64 hex characters");
+  ApiKeyCreated e;
+  e.key_id = c.key_id;
+  e.application_id = app_id;
+  e.environment = c.environment;
+  e.key_type = c.key_type;
+  e.scopes.assign(seen.begin(), seen.end());  // sorted, de-duplicated
+  e.secret_hash = c.secret_hash;
+  e.last4 = c.last4;
+  e.name = c.name;
+  Decision d;
+  d.result = {{"keyId", c.key_id}, {"applicationId", app_id}, {"scopes", e.scopes}};
+  d.events.push_back(Make(e));
+  return d;
+}
+
+core::Result<Decision> DecideRevokeApiKey(const TenantState& s, const RevokeApiKey& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  const KeyState* k = s.FindKey(c.key_id);
+  if (k == nullptr) return core::NotFound("no such API key", "API_KEY_NOT_FOUND");
+  Decision d;
+  if (k->revoked_micros != 0) {
+    // Idempotent: the first revocation stands and nothing new is recorded.
+    d.result = {{"keyId", c.key_id}, {"alreadyRevoked", true}};
+    return d;
+  }
+  d.events.push_back(Make(ApiKeyRevoked{c.key_id, c.reason}));
+  d.result = {{"keyId", c.key_id}, {"alreadyRevoked", false}};
+  return d;
+}
+
+}  // namespace
+
+core::Result<Decision> TenantDecider::Decide(const TenantState& state,
+                                             const TenancyCommand& command,
+                                             const CommandContext& ctx) {
+  return std::visit(
+      [&](const auto& c) -> core::Result<Decision> {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, CreateTenant>) return DecideCreateTenant(state, c, ctx);
+        if constexpr (std::is_same_v<T, CreateApplication>) return DecideCreateApplication(state, c);
+        if constexpr (std::is_same_v<T, CreateApiKey>) return DecideCreateApiKey(state, c);
+        if constexpr (std::is_same_v<T, RevokeApiKey>) return DecideRevokeApiKey(state, c);
+      },
+      command);
+}
+
+void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
+                                  core::Timestamp occurred_at, std::string_view tenant_id) {
+  std::visit(
+      [&](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, TenantCreated>) {
+          s.exists = true;
+          s.id = std::string(tenant_id);
+          s.name = e.name;
+          s.created_micros = occurred_at.micros;
+        } else if constexpr (std::is_same_v<T, ApplicationCreated>) {
+          s.applications.push_back(ApplicationState{e.application_id, e.name, e.is_default});
+        } else if constexpr (std::is_same_v<T, ApiKeyCreated>) {
+          KeyState k;
+          k.id = e.key_id;
+          k.application_id = e.application_id;
+          k.environment = e.environment;
+          k.key_type = e.key_type;
+          k.scopes = e.scopes;
+          k.secret_hash = e.secret_hash;
+          k.last4 = e.last4;
+          k.name = e.name;
+          k.created_micros = occurred_at.micros;
+          s.keys.push_back(std::move(k));
+        } else if constexpr (std::is_same_v<T, ApiKeyRevoked>) {
+          for (auto& k : s.keys) {
+            if (k.id == e.key_id && k.revoked_micros == 0) k.revoked_micros = occurred_at.micros;
+          }
+        }
+      },
+      event);
+}
+
+core::Status TenantDecider::Evolve(TenantState& state, const eventstore::EventEnvelope& event) {
+  SVC_ASSIGN_OR_RETURN(TenancyEvent e, Decode(event));
+  EvolveDecoded(state, e, event.occurred_at, event.tenant_id);
+  return core::Status::Ok();
+}
+
+core::Json TenantDecider::ToJson(const TenantState& s) {
+  core::Json j;
+  j["exists"] = s.exists;
+  j["id"] = s.id;
+  j["name"] = s.name;
+  j["createdMicros"] = s.created_micros;
+  j["applications"] = core::Json::array();
+  for (const auto& a : s.applications) {
+    j["applications"].push_back({{"id", a.id}, {"name", a.name}, {"isDefault", a.is_default}});
+  }
+  j["keys"] = core::Json::array();
+  for (const auto& k : s.keys) {
+    j["keys"].push_back({{"id", k.id},
+                         {"applicationId", k.application_id},
+                         {"environment", k.environment},
+                         {"keyType", k.key_type},
+                         {"scopes", k.scopes},
+                         {"secretHash", k.secret_hash},
+                         {"last4", k.last4},
+                         {"name", k.name},
+                         {"createdMicros", k.created_micros},
+                         {"revokedMicros", k.revoked_micros}});
+  }
+  return j;
+}
+
+core::Result<TenantState> TenantDecider::FromJson(std::string_view text) {
+  core::Json j = core::ParseJsonOrDiscarded(text);
+  if (!j.is_object()) return core::DataLoss("tenant state is not a JSON object");
+  TenantState s;
+  s.exists = j.value("exists", false);
+  s.id = j.value("id", "");
+  s.name = j.value("name", "");
+  s.created_micros = j.value("createdMicros", int64_t{0});
+  for (const auto& a : j.value("applications", core::Json::array())) {
+    s.applications.push_back(
+        {a.value("id", ""), a.value("name", ""), a.value("isDefault", false)});
+  }
+  for (const auto& kj : j.value("keys", core::Json::array())) {
+    KeyState k;
+    k.id = kj.value("id", "");
+    k.application_id = kj.value("applicationId", "");
+    k.environment = kj.value("environment", "");
+    k.key_type = kj.value("keyType", "");
+    k.scopes = kj.value("scopes", std::vector<std::string>{});
+    k.secret_hash = kj.value("secretHash", "");
+    k.last4 = kj.value("last4", "");
+    k.name = kj.value("name", "");
+    k.created_micros = kj.value("createdMicros", int64_t{0});
+    k.revoked_micros = kj.value("revokedMicros", int64_t{0});
+    s.keys.push_back(std::move(k));
+  }
+  return s;
+}
+
+}  // namespace svc::commands::tenancy

@@ -1,0 +1,85 @@
+#pragma once
+// The tenant aggregate: a tenant, its applications and its API keys. One aggregate per tenant
+// (aggregate id = tenant id), so "application name taken" and "key already revoked" are decided
+// against one consistent state.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/tenancy/tenancy_events.h"
+
+namespace svc::commands::tenancy {
+
+struct KeyState {
+  std::string id;
+  std::string application_id;
+  std::string environment;
+  std::string key_type;
+  std::vector<std::string> scopes;
+  std::string secret_hash;
+  std::string last4;
+  std::string name;
+  int64_t created_micros = 0;
+  int64_t revoked_micros = 0;  // 0 = active
+};
+
+struct ApplicationState {
+  std::string id;
+  std::string name;
+  bool is_default = false;
+};
+
+struct TenantState {
+  bool exists = false;
+  std::string id;
+  std::string name;
+  int64_t created_micros = 0;
+  std::vector<ApplicationState> applications;
+  std::vector<KeyState> keys;
+
+  const KeyState* FindKey(std::string_view key_id) const;
+  const ApplicationState* DefaultApplication() const;
+};
+
+struct CreateTenant {
+  std::string name;
+  std::string default_application_id;  // minted by the handler
+};
+struct CreateApplication {
+  std::string application_id;
+  std::string name;
+};
+struct CreateApiKey {
+  std::string key_id;
+  std::string application_id;  // empty: the default application
+  std::string environment;
+  std::string key_type;
+  std::vector<std::string> scopes;
+  std::string secret_hash;
+  std::string last4;
+  std::string name;
+};
+struct RevokeApiKey {
+  std::string key_id;
+  std::string reason;
+};
+using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey>;
+
+struct TenantDecider {
+  using State = TenantState;
+  static constexpr std::string_view kName = "tenant";
+
+  static core::Result<Decision> Decide(const TenantState& state, const TenancyCommand& command,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(TenantState& state, const eventstore::EventEnvelope& event);
+  // Pure evolution over a decoded event (what Evolve uses after decoding).
+  static void EvolveDecoded(TenantState& state, const TenancyEvent& event,
+                            core::Timestamp occurred_at, std::string_view tenant_id);
+
+  static core::Json ToJson(const TenantState& state);
+  static core::Result<TenantState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::tenancy

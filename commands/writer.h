@@ -1,0 +1,127 @@
+#pragma once
+// The Writer: the write side's command handler.
+//
+// - One strand per log partition: commands of one partition (= of one tenant) are decided one
+//   at a time, in order, so invariants such as "key already revoked" hold without a lock.
+// - Pipelining: a decision is applied at once to the in-memory ("speculative") state and its
+//   events are handed to the log; the next command of the partition is decided without waiting
+//   for the fsync. The caller is answered only after its events are durable, and group commit in
+//   the log lets many commands share one fsync.
+// - The durable write model (column family "writer") is updated only by applying appended events,
+//   with the partition's log checkpoint in the same batch. On start, Recover() replays the log
+//   from that checkpoint, so the write model always equals "the log up to here".
+// - Idempotency records are derived from event metadata (Idempotency-Key, request fingerprint)
+//   and kept with the aggregate state: same key + same fingerprint = the same outcome; same key +
+//   other fingerprint = IDEMPOTENCY_KEY_REUSED; same key while the first is in flight =
+//   IDEMPOTENCY_KEY_IN_PROGRESS.
+// - Fail-stop: if the log refuses an append, the partition stops taking commands (503) until a
+//   restart recovers it from the log. Deciding on a state that is not the log's is never allowed.
+//
+// Thread-safety: Execute may be called from any thread.
+
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <thread>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "commands/command.h"
+#include "core/executor.h"
+#include "core/metrics.h"
+#include "eventstore/event_log.h"
+#include "eventstore/kv_store.h"
+
+namespace svc::commands {
+
+using CommandCallback = std::function<void(core::Result<CommandOutcome>)>;
+
+class Writer {
+ public:
+  struct Options {
+    eventstore::EventLog* log = nullptr;     // not owned
+    eventstore::KvStore* store = nullptr;    // not owned; needs column family "writer"
+    core::IdSource* ids = nullptr;           // event ids; not owned
+    core::ThreadPool* pool = nullptr;        // runs the strands; not owned
+    core::MetricsRegistry* metrics = nullptr;
+    size_t cache_limit = 100000;  // aggregates kept in memory (clean ones are evicted first)
+    int64_t idempotency_retention_seconds = 24 * 3600;  // records kept at least this long
+  };
+
+  explicit Writer(const Options& options);
+  ~Writer();
+
+  // Registers an aggregate type (before Recover / Execute).
+  void Register(std::unique_ptr<AggregateType> type);
+
+  // Brings the durable write model up to the end of the log. Call once before Execute.
+  core::Status Recover();
+
+  void Execute(Command command, CommandCallback done);
+  core::Result<CommandOutcome> ExecuteAndWait(Command command);
+
+  // Reads the current (speculative) state of an aggregate, serialised; for tools and tests.
+  core::Result<std::string> DebugState(const std::string& tenant_id, const std::string& type,
+                                       const std::string& id);
+  bool Healthy() const { return !any_broken_.load(); }
+
+  // Key layout of the durable write model (column family "writer").
+  static std::string AggregateKey(std::string_view tenant, std::string_view type,
+                                  std::string_view id);
+  static std::string IdempotencyKey(std::string_view tenant, std::string_view environment,
+                                    std::string_view key);
+  static std::string CheckpointKey(uint32_t partition);
+
+ private:
+  struct Slot {
+    std::any state;
+    int64_t version = 0;            // speculative
+    int64_t committed_version = 0;  // in the durable write model
+    bool loaded = false;
+  };
+  struct IdemRecord {
+    std::string fingerprint;
+    bool pending = true;
+    CommandOutcome outcome;
+    int64_t created_micros = 0;
+  };
+  struct Partition;
+  struct CommitItem;
+
+  void Run(Partition& part, Command& command, CommandCallback& done);
+  core::Result<Slot*> LoadSlot(Partition& part, const AggregateType& type,
+                               const std::string& tenant, const std::string& id);
+  core::Result<std::optional<IdemRecord>> LoadIdem(Partition& part, const std::string& key);
+  void OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
+                  core::Result<eventstore::AppendResult> r);
+  const AggregateType* FindType(std::string_view name) const;
+  core::Status ApplyRecovered(std::vector<eventstore::RecordedEvent>& events);
+  void MaybeEvict(Partition& part);
+  void CommitLoop();
+  static std::string EncodeCheckpoint(const eventstore::PartitionCheckpoint& c);
+  static eventstore::PartitionCheckpoint DecodeCheckpoint(std::string_view v);
+
+  Options options_;
+  int cf_ = -1;
+  std::map<std::string, std::unique_ptr<AggregateType>, std::less<>> types_;
+  std::vector<std::unique_ptr<Partition>> partitions_;
+  std::atomic<bool> any_broken_{false};
+
+  // The committer thread writes the durable write model after the log has the events.
+  std::mutex commit_mu_;
+  std::condition_variable commit_cv_;
+  std::deque<std::shared_ptr<CommitItem>> commit_queue_;
+  bool commit_stop_ = false;
+  std::thread committer_;
+
+  core::Counter* commands_ok_ = nullptr;
+  core::Counter* commands_rejected_ = nullptr;
+  core::Counter* idempotent_replays_ = nullptr;
+};
+
+}  // namespace svc::commands

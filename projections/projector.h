@@ -1,0 +1,52 @@
+#pragma once
+// A projector turns events into read-model rows. It has a Name (its key prefix), a Version
+// (changing it rebuilds the read model from the log) and Apply. Apply is deterministic: it never
+// reads the clock, never calls out, and its rows depend only on the events of one partition in
+// order (or are order-independent), so a rebuild from the log is byte-identical to the live model.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "eventstore/envelope.h"
+#include "eventstore/kv_store.h"
+
+namespace svc::projections {
+
+// The rows a projector writes during one batch; reads see the batch's own writes first.
+// Keys are relative to the projector's prefix ("<name>/").
+class ViewWriter {
+ public:
+  ViewWriter(const eventstore::KvStore* store, int cf, std::string prefix)
+      : store_(store), cf_(cf), prefix_(std::move(prefix)) {}
+
+  core::Result<std::optional<std::string>> Get(std::string_view key) const;
+  void Put(std::string_view key, std::string_view value);
+  void Delete(std::string_view key);
+
+  // Moves the pending writes into `batch` (absolute keys) and forgets them.
+  void Drain(eventstore::KvStore::Batch& batch);
+  size_t PendingCount() const { return pending_.size(); }
+
+ private:
+  const eventstore::KvStore* store_;
+  int cf_;
+  std::string prefix_;
+  std::map<std::string, std::optional<std::string>, std::less<>> pending_;  // nullopt = delete
+};
+
+class Projector {
+ public:
+  virtual ~Projector() = default;
+  virtual std::string_view Name() const = 0;
+  virtual int Version() const = 0;
+  virtual core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) = 0;
+};
+
+// Column families of the read side: rows, and the runners' own bookkeeping.
+inline constexpr std::string_view kViewsCf = "views";
+inline constexpr std::string_view kProjectionsCf = "projections";
+
+}  // namespace svc::projections

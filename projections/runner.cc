@@ -1,0 +1,220 @@
+#include "projections/runner.h"
+
+#include "core/log.h"
+
+namespace svc::projections {
+
+using eventstore::KvStore;
+
+ProjectionRunner::ProjectionRunner(const Options& options) : options_(options) {
+  views_cf_ = options_.store->Cf(kViewsCf);
+  meta_cf_ = options_.store->Cf(kProjectionsCf);
+  if (options_.metrics != nullptr) {
+    std::string labels = "projector=\"" + std::string(options_.projector->Name()) + "\"";
+    events_counter_ = &options_.metrics->GetCounter("svc_projection_events_applied_total",
+                                                    "Events applied by a projector", labels);
+    batches_counter_ = &options_.metrics->GetCounter("svc_projection_batches_total",
+                                                     "Batches committed by a projector", labels);
+  }
+}
+
+ProjectionRunner::~ProjectionRunner() { Stop(); }
+
+std::string ProjectionRunner::CheckpointKey(uint32_t p) const {
+  std::string k(options_.projector->Name());
+  k += "/ckpt/";
+  eventstore::PutFixed32BE(k, p);
+  return k;
+}
+
+std::string ProjectionRunner::VersionKey() const {
+  return std::string(options_.projector->Name()) + "/version";
+}
+
+core::Status ProjectionRunner::Reset() {
+  std::string prefix = std::string(options_.projector->Name()) + "/";
+  KvStore::Batch b;
+  b.DeleteRange(views_cf_, prefix, eventstore::PrefixEnd(prefix));
+  b.DeleteRange(meta_cf_, prefix, eventstore::PrefixEnd(prefix));
+  return options_.store->Write(b, true);
+}
+
+core::Status ProjectionRunner::Prepare() {
+  if (views_cf_ < 0 || meta_cf_ < 0) return core::Internal("store lacks the read-side families");
+  SVC_ASSIGN_OR_RETURN(auto stored, options_.store->Get(meta_cf_, VersionKey()));
+  std::string want = std::to_string(options_.projector->Version());
+  if (!stored.has_value() || *stored != want) {
+    if (stored.has_value()) {
+      core::LogInfo("projector version changed; rebuilding",
+                    {{"projector", options_.projector->Name()}, {"from", *stored}, {"to", want}});
+    }
+    SVC_RETURN_IF_ERROR(Reset());
+    KvStore::Batch b;
+    b.Put(meta_cf_, VersionKey(), want);
+    SVC_RETURN_IF_ERROR(options_.store->Write(b, true));
+  }
+  uint32_t n = options_.log->PartitionCount();
+  std::vector<eventstore::PartitionCheckpoint> start(n);
+  for (uint32_t p = 0; p < n; ++p) {
+    SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(meta_cf_, CheckpointKey(p)));
+    if (v.has_value() && v->size() >= 16) {
+      start[p].next_offset = eventstore::GetFixed64BE(*v);
+      start[p].backend_cursor = static_cast<int64_t>(eventstore::GetFixed64BE(v->substr(8)));
+    }
+  }
+  {
+    std::lock_guard lock(mu_);
+    applied_.resize(n);
+    for (uint32_t p = 0; p < n; ++p) applied_[p] = start[p].next_offset;
+  }
+  SVC_ASSIGN_OR_RETURN(reader_, options_.log->OpenReader(
+                                    "projector-" + std::string(options_.projector->Name()), start));
+  return core::Status::Ok();
+}
+
+core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>& events) {
+  std::string prefix = std::string(options_.projector->Name()) + "/";
+  ViewWriter view(options_.store, views_cf_, prefix);
+  std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
+  for (const auto& e : events) {
+    core::Status st = options_.projector->Apply(e, view);
+    if (!st.ok()) {
+      return core::Status(st.code(), "projector " + std::string(options_.projector->Name()) +
+                                         " failed on event " + e.event.id + " at " +
+                                         std::to_string(e.position.partition) + ":" +
+                                         std::to_string(e.position.offset) + ": " + st.message());
+    }
+    checkpoints[e.position.partition] = {e.position.offset + 1, e.backend_cursor};
+  }
+  KvStore::Batch batch;
+  view.Drain(batch);
+  for (const auto& [p, c] : checkpoints) {
+    std::string v;
+    eventstore::PutFixed64BE(v, c.next_offset);
+    eventstore::PutFixed64BE(v, static_cast<uint64_t>(c.backend_cursor));
+    batch.Put(meta_cf_, CheckpointKey(p), v);
+  }
+  SVC_RETURN_IF_ERROR(options_.store->Write(batch, /*sync=*/false));
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [p, c] : checkpoints) applied_[p] = c.next_offset;
+  }
+  cv_.notify_all();
+  applied_total_.fetch_add(events.size());
+  if (events_counter_ != nullptr) {
+    events_counter_->Add(events.size());
+    batches_counter_->Add();
+  }
+  return core::Status::Ok();
+}
+
+core::Status ProjectionRunner::RunUntilCaughtUp() {
+  for (;;) {
+    SVC_ASSIGN_OR_RETURN(auto events, reader_->Poll(options_.batch_events,
+                                                    std::chrono::milliseconds(200)));
+    if (events.empty()) {
+      if (reader_->CaughtUp()) {
+        caught_up_once_.store(true);
+        cv_.notify_all();
+        return core::Status::Ok();
+      }
+      continue;
+    }
+    SVC_RETURN_IF_ERROR(ApplyBatch(events));
+  }
+}
+
+void ProjectionRunner::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void ProjectionRunner::Loop() {
+  while (!stop_.load()) {
+    auto events = reader_->Poll(options_.batch_events, std::chrono::milliseconds(500));
+    if (!events.ok()) {
+      core::LogError("projection read failed", {{"projector", options_.projector->Name()},
+                                                {"error", events.status().ToString()}});
+      failed_.store(true);
+      cv_.notify_all();
+      return;
+    }
+    if (events->empty()) {
+      if (reader_->CaughtUp() && !caught_up_once_.exchange(true)) cv_.notify_all();
+      continue;
+    }
+    core::Status st = ApplyBatch(*events);
+    if (!st.ok()) {
+      // Fail-stop: a projector that cannot apply an event would otherwise skip it silently.
+      core::LogError("projection halted", {{"projector", options_.projector->Name()},
+                                           {"error", st.ToString()}});
+      failed_.store(true);
+      cv_.notify_all();
+      return;
+    }
+    if (reader_->CaughtUp()) caught_up_once_.store(true);
+  }
+}
+
+void ProjectionRunner::Stop() {
+  stop_.store(true);
+  if (reader_) reader_->Wake();
+  if (thread_.joinable()) thread_.join();
+}
+
+bool ProjectionRunner::HasApplied(const eventstore::LogPosition& p) const {
+  std::lock_guard lock(mu_);
+  return p.partition < applied_.size() && applied_[p.partition] > p.offset;
+}
+
+bool ProjectionRunner::WaitApplied(const std::vector<eventstore::LogPosition>& positions,
+                                   std::chrono::milliseconds timeout) {
+  std::unique_lock lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] {
+    if (failed_.load()) return true;
+    for (const auto& p : positions) {
+      if (p.partition >= applied_.size() || applied_[p.partition] <= p.offset) return false;
+    }
+    return true;
+  }) && !failed_.load();
+}
+
+std::vector<uint64_t> ProjectionRunner::AppliedOffsets() const {
+  std::lock_guard lock(mu_);
+  return applied_;
+}
+
+core::Status ProjectionSet::PrepareAll() {
+  for (auto& r : runners_) SVC_RETURN_IF_ERROR(r->Prepare());
+  return core::Status::Ok();
+}
+void ProjectionSet::StartAll() {
+  for (auto& r : runners_) r->Start();
+}
+void ProjectionSet::StopAll() {
+  for (auto& r : runners_) r->Stop();
+}
+bool ProjectionSet::WaitApplied(const std::vector<eventstore::LogPosition>& positions,
+                                std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (auto& r : runners_) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() < 0) left = std::chrono::milliseconds(0);
+    if (!r->WaitApplied(positions, left)) return false;
+  }
+  return true;
+}
+bool ProjectionSet::AllCaughtUpOnce() const {
+  for (const auto& r : runners_) {
+    if (!r->CaughtUpOnce()) return false;
+  }
+  return true;
+}
+bool ProjectionSet::AnyFailed() const {
+  for (const auto& r : runners_) {
+    if (r->Failed()) return true;
+  }
+  return false;
+}
+
+}  // namespace svc::projections

@@ -1,0 +1,71 @@
+#include "projections/tenancy_projector.h"
+
+#include "commands/tenancy/tenancy_events.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace tn = commands::tenancy;
+
+core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.aggregate_type != "tenant") return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(tn::TenancyEvent event, tn::Decode(env));
+  const std::string& tenant = env.tenant_id;
+  std::string at = core::FormatRfc3339(env.occurred_at);
+  return std::visit(
+      [&](const auto& e) -> core::Status {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, tn::TenantCreated>) {
+          core::Json j;
+          j["id"] = tenant;
+          j["name"] = e.name;
+          j["createdAt"] = at;
+          j["defaultApplicationId"] = nullptr;
+          view.Put("tenant/" + tenant, core::DumpJson(j));
+        } else if constexpr (std::is_same_v<T, tn::ApplicationCreated>) {
+          core::Json j;
+          j["id"] = e.application_id;
+          j["tenantId"] = tenant;
+          j["name"] = e.name;
+          j["isDefault"] = e.is_default;
+          j["createdAt"] = at;
+          view.Put("app/" + tenant + "/" + e.application_id, core::DumpJson(j));
+          if (e.is_default) {
+            SVC_ASSIGN_OR_RETURN(auto row, view.Get("tenant/" + tenant));
+            if (!row.has_value()) return core::DataLoss("application before its tenant");
+            core::Json t = core::ParseJsonOrDiscarded(*row);
+            t["defaultApplicationId"] = e.application_id;
+            view.Put("tenant/" + tenant, core::DumpJson(t));
+          }
+        } else if constexpr (std::is_same_v<T, tn::ApiKeyCreated>) {
+          core::Json j;
+          j["id"] = e.key_id;
+          j["tenantId"] = tenant;
+          j["applicationId"] = e.application_id;
+          j["environment"] = e.environment;
+          j["keyType"] = e.key_type;
+          j["scopes"] = e.scopes;
+          j["last4"] = e.last4;
+          j["name"] = e.name;
+          j["createdAt"] = at;
+          j["revokedAt"] = nullptr;
+          view.Put("key/" + tenant + "/" + e.key_id, core::DumpJson(j));
+          core::Json h;
+          h["tenantId"] = tenant;
+          h["keyId"] = e.key_id;
+          view.Put("keyhash/" + e.secret_hash, core::DumpJson(h));
+        } else if constexpr (std::is_same_v<T, tn::ApiKeyRevoked>) {
+          std::string k = "key/" + tenant + "/" + e.key_id;
+          SVC_ASSIGN_OR_RETURN(auto row, view.Get(k));
+          if (!row.has_value()) return core::DataLoss("revocation of an unknown key");
+          core::Json j = core::ParseJsonOrDiscarded(*row);
+          if (j["revokedAt"].is_null()) j["revokedAt"] = at;
+          view.Put(k, core::DumpJson(j));
+        }
+        return core::Status::Ok();
+      },
+      event);
+}
+
+}  // namespace svc::projections
