@@ -301,8 +301,9 @@ int Admin(int argc, char** argv) {
 
   auto rt = api::Runtime::Open(*ro);
   if (rt.ok()) {
-    // Stopped data directory: run the command here.
-    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
+    // Stopped data directory: run the command here, with the projections running so that the
+    // answer reads its own write.
+    (*rt)->StartProjections();
     eventstore::Actor actor{"admin_cli", "local"};
     core::Result<core::Json> r = core::Internal("unreachable");
     if (key == "tenant create") r = api::AdminTenantCreate(**rt, f.Get("name"), actor);

@@ -150,7 +150,18 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
 }
 
 core::Status Runtime::CatchUpProjections() {
-  for (const auto& r : projections_.runners()) SVC_RETURN_IF_ERROR(r->RunUntilCaughtUp());
+  if (!started_) {
+    for (const auto& r : projections_.runners()) SVC_RETURN_IF_ERROR(r->RunUntilCaughtUp());
+    return core::Status::Ok();
+  }
+  SVC_ASSIGN_OR_RETURN(auto ends, log_->EndOffsets());
+  std::vector<eventstore::LogPosition> last;
+  for (uint32_t p = 0; p < ends.size(); ++p) {
+    if (ends[p] > 0) last.push_back({p, ends[p] - 1});
+  }
+  if (!projections_.WaitApplied(last, std::chrono::seconds(60))) {
+    return core::Unavailable("projections did not catch up");
+  }
   return core::Status::Ok();
 }
 

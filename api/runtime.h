@@ -52,9 +52,13 @@ class Runtime {
   const std::string& api_key_lookup_key() const { return lookup_key_; }
   const std::string& data_dir() const { return options_.data_dir; }
 
-  // Brings every projection to the end of the log, synchronously (tools, tests).
+  // Brings every projection to the end of the log: applies synchronously when the runners are
+  // not started, else waits for them.
   core::Status CatchUpProjections();
-  void StartProjections() { projections_.StartAll(); }
+  void StartProjections() {
+    projections_.StartAll();
+    started_ = true;
+  }
   // Stops projections, closes the log and the write side, in that order.
   void Shutdown();
 
@@ -74,6 +78,7 @@ class Runtime {
   projections::ProjectionSet projections_;
   std::string lookup_key_;
   bool shut_down_ = false;
+  bool started_ = false;
 };
 
 // Loads the 32-byte master key: SVC_MASTER_KEY (base64), else SVC_MASTER_KEY_FILE, else

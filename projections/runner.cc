@@ -130,7 +130,10 @@ void ProjectionRunner::Start() {
 
 void ProjectionRunner::Loop() {
   while (!stop_.load()) {
-    auto events = reader_->Poll(options_.batch_events, std::chrono::milliseconds(500));
+    // Until the first catch-up, do not linger in a wait: readiness depends on it.
+    auto wait = caught_up_once_.load() ? std::chrono::milliseconds(500)
+                                       : std::chrono::milliseconds(10);
+    auto events = reader_->Poll(options_.batch_events, wait);
     if (!events.ok()) {
       core::LogError("projection read failed", {{"projector", options_.projector->Name()},
                                                 {"error", events.status().ToString()}});

@@ -1,0 +1,190 @@
+#include <doctest/doctest.h>
+
+#include <future>
+#include <mutex>
+
+#include "commands/writer.h"
+#include "tests/support/runtime_fixture.h"
+
+using namespace svc;
+using namespace svc::commands;
+using namespace svc::commands::tenancy;
+using svc::testing::RuntimeFixture;
+
+TEST_CASE("writer: same Idempotency-Key + same request = same outcome, nothing new appended") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  std::string app = f.ids.NewIdString(core::IdKind::kApplication);
+  auto first = f.Run(t, CreateApplication{app, "Mobile"}, f.Ctx("idem-1", "fp-A"));
+  REQUIRE(first.ok());
+  CHECK_FALSE(first->replayed);
+  auto ends_before = *f.rt->log().EndOffsets();
+
+  auto retry = f.Run(t, CreateApplication{app, "Mobile"}, f.Ctx("idem-1", "fp-A"));
+  REQUIRE(retry.ok());
+  CHECK(retry->replayed);
+  CHECK(retry->positions == first->positions);
+  CHECK(retry->result == first->result);
+  CHECK(*f.rt->log().EndOffsets() == ends_before);
+
+  SUBCASE("same key, different request: IDEMPOTENCY_KEY_REUSED") {
+    auto other = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Web"},
+                       f.Ctx("idem-1", "fp-B"));
+    REQUIRE_FALSE(other.ok());
+    CHECK(other.status().api_code() == "IDEMPOTENCY_KEY_REUSED");
+  }
+  SUBCASE("the record survives a restart (read back from the write model)") {
+    f.Close();
+    f.Open();
+    auto again = f.Run(t, CreateApplication{app, "Mobile"}, f.Ctx("idem-1", "fp-A"));
+    REQUIRE(again.ok());
+    CHECK(again->replayed);
+    CHECK(again->positions == first->positions);
+    CHECK(again->result == first->result);
+  }
+  SUBCASE("keys are kept 24 hours, then may be reused") {
+    f.clock.AdvanceSeconds(24 * 3600 - 1);
+    CHECK(f.Run(t, CreateApplication{app, "Mobile"}, f.Ctx("idem-1", "fp-A"))->replayed);
+    f.clock.AdvanceSeconds(2);
+    auto fresh = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Web"},
+                       f.Ctx("idem-1", "fp-B"));
+    REQUIRE(fresh.ok());
+    CHECK_FALSE(fresh->replayed);
+  }
+  SUBCASE("keys are scoped per tenant") {
+    std::string t2 = f.NewTenant("Other");
+    auto other = f.Run(t2, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "M"},
+                       f.Ctx("idem-1", "fp-Z"));
+    REQUIRE(other.ok());
+    CHECK_FALSE(other->replayed);
+  }
+}
+
+TEST_CASE("writer: a concurrent duplicate while the first is in flight is IN_PROGRESS") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  std::string app = f.ids.NewIdString(core::IdKind::kApplication);
+  // Both commands are queued on the partition's strand back to back. The second is decided
+  // before or after the first becomes durable; either way it must be IN_PROGRESS or a replay,
+  // never a second execution.
+  std::promise<core::Result<CommandOutcome>> p1, p2;
+  f.rt->writer().Execute(MakeCommand<TenantDecider>(t, t, TenancyCommand(CreateApplication{app, "M"}),
+                                                    f.Ctx("dup", "fp")),
+                         [&](core::Result<CommandOutcome> r) { p1.set_value(std::move(r)); });
+  f.rt->writer().Execute(MakeCommand<TenantDecider>(t, t, TenancyCommand(CreateApplication{app, "M"}),
+                                                    f.Ctx("dup", "fp")),
+                         [&](core::Result<CommandOutcome> r) { p2.set_value(std::move(r)); });
+  auto r1 = p1.get_future().get();
+  auto r2 = p2.get_future().get();
+  REQUIRE(r1.ok());
+  if (r2.ok()) {
+    CHECK(r2->replayed);
+  } else {
+    CHECK(r2.status().api_code() == "IDEMPOTENCY_KEY_IN_PROGRESS");
+  }
+  auto state = f.rt->writer().DebugState(t, "tenant", t);
+  REQUIRE(state.ok());
+  auto parsed = TenantDecider::FromJson(*state);
+  CHECK(parsed->applications.size() == 2);  // default + one, never two
+}
+
+TEST_CASE("writer: recovery rebuilds a lost write model from the log") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  for (int i = 0; i < 20; ++i) {
+    REQUIRE(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication),
+                                       "app-" + std::to_string(i)},
+                  f.Ctx("k" + std::to_string(i), "fp"))
+                .ok());
+  }
+  std::string before = *f.rt->writer().DebugState(t, "tenant", t);
+  f.Close();
+  {
+    // Simulate a crash after the log append and before the write-model commit: drop the whole
+    // write model (rows, idempotency records and checkpoints).
+    eventstore::KvStore::Options so;
+    so.path = f.dir.Sub("data") + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    REQUIRE((*store)->ClearColumnFamily((*store)->Cf("writer")).ok());
+  }
+  f.Open();
+  CHECK(*f.rt->writer().DebugState(t, "tenant", t) == before);
+  // Idempotency records were re-derived from event metadata.
+  auto replay = f.Run(t, CreateApplication{"app_00000000000000000000000000000000", "app-3"},
+                      f.Ctx("k3", "fp"));
+  REQUIRE(replay.ok());
+  CHECK(replay->replayed);
+  // The aggregate continues where the log ends.
+  auto next = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "late"},
+                    f.Ctx());
+  REQUIRE(next.ok());
+  CHECK(next->aggregate_version == 2 + 20 + 1);
+  CHECK(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "app-7"},
+              f.Ctx())
+            .status()
+            .api_code() == "APPLICATION_NAME_TAKEN");
+}
+
+namespace {
+// A log that refuses appends once told to: the write side must stop, not diverge.
+class FailingLog final : public eventstore::EventLog {
+ public:
+  explicit FailingLog(eventstore::EventLog* inner) : inner_(inner) {}
+  std::atomic<bool> fail{false};
+  uint32_t PartitionCount() const override { return inner_->PartitionCount(); }
+  void Append(uint32_t p, std::vector<eventstore::EventEnvelope> ev,
+              eventstore::AppendCallback done) override {
+    if (fail.load()) {
+      done(core::Unavailable("injected failure"));
+      return;
+    }
+    inner_->Append(p, std::move(ev), std::move(done));
+  }
+  core::Result<std::unique_ptr<eventstore::LogReader>> OpenReader(
+      std::string n, std::vector<eventstore::PartitionCheckpoint> s) override {
+    return inner_->OpenReader(std::move(n), std::move(s));
+  }
+  core::Result<std::vector<uint64_t>> EndOffsets() override { return inner_->EndOffsets(); }
+  void Close() override {}
+  std::string BackendName() const override { return "failing"; }
+
+ private:
+  eventstore::EventLog* inner_;
+};
+}  // namespace
+
+TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  FailingLog flog(&f.rt->log());
+  core::ThreadPool pool(1);
+  Writer::Options wo;
+  wo.log = &flog;
+  wo.store = &f.rt->store();
+  wo.ids = &f.ids;
+  wo.pool = &pool;
+  {
+    Writer w(wo);
+    w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
+    REQUIRE(w.Recover().ok());
+    flog.fail = true;
+    auto r = w.ExecuteAndWait(MakeCommand<TenantDecider>(
+        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}),
+        f.Ctx()));
+    CHECK(r.status().api_code() == "SERVICE_UNAVAILABLE");
+    CHECK_FALSE(w.Healthy());
+    flog.fail = false;  // even when the log is back, the halted partition refuses until restart
+    auto r2 = w.ExecuteAndWait(MakeCommand<TenantDecider>(
+        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "y"}),
+        f.Ctx()));
+    CHECK(r2.status().api_code() == "SERVICE_UNAVAILABLE");
+  }
+  // The runtime's own writer never saw the failed command: names are still free.
+  CHECK(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}, f.Ctx()).ok());
+}

@@ -1,0 +1,50 @@
+#include <doctest/doctest.h>
+
+#include "core/crypto.h"
+#include "core/ids.h"
+
+using namespace svc::core;
+
+TEST_CASE("SHA-256 known answers") {
+  CHECK(Sha256Hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(Sha256Hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+}
+
+TEST_CASE("HMAC-SHA256: RFC 4231 test cases 1 and 2") {
+  CHECK(HexEncode(HmacSha256(std::string(20, '\x0b'), "Hi There")) ==
+        "b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7");
+  CHECK(HexEncode(HmacSha256("Jefe", "what do ya want for nothing?")) ==
+        "5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843");
+}
+
+TEST_CASE("Standard Webhooks vector: HMAC over id.timestamp.payload with the decoded secret") {
+  auto key = Base64Decode("MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");
+  REQUIRE(key.ok());
+  std::string signed_content = "msg_p5jXN8AQM9LWM0D4loKWxJek.1614265330.{\"test\": 2432232314}";
+  CHECK(Base64Encode(HmacSha256(*key, signed_content)) ==
+        "g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+}
+
+TEST_CASE("AEAD: round trip, and any change to ciphertext or AAD fails") {
+  std::string key = RandomBytes(32);
+  std::string sealed = AeadSeal(key, "CURP value", "ten_x|test|per_y|curp|1");
+  CHECK(*AeadOpen(key, sealed, "ten_x|test|per_y|curp|1") == "CURP value");
+  CHECK_FALSE(AeadOpen(key, sealed, "ten_x|test|per_y|rfc|1").ok());
+  std::string tampered = sealed;
+  tampered[tampered.size() - 1] ^= 1;
+  CHECK_FALSE(AeadOpen(key, tampered, "ten_x|test|per_y|curp|1").ok());
+  CHECK_FALSE(AeadOpen(RandomBytes(32), sealed, "ten_x|test|per_y|curp|1").ok());
+  CHECK(AeadSeal(key, "same", "") != AeadSeal(key, "same", ""));  // fresh nonce each time
+}
+
+TEST_CASE("constant-time compare, base64 variants, subkeys") {
+  CHECK(ConstantTimeEquals("abc", "abc"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abd"));
+  CHECK_FALSE(ConstantTimeEquals("abc", "abcd"));
+  CHECK(Base64UrlEncode(std::string("\xfb\xff", 2)) == "-_8");
+  CHECK(*Base64UrlDecode("-_8") == std::string("\xfb\xff", 2));
+  CHECK_FALSE(Base64Decode("not base64!").ok());
+  std::string master(32, 'm');
+  CHECK(DeriveSubkey(master, "a") != DeriveSubkey(master, "b"));
+  CHECK(DeriveSubkey(master, "a") == DeriveSubkey(master, "a"));
+}

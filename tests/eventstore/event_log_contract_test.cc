@@ -1,0 +1,221 @@
+// The EventLog contract, run against every backend (see event_log.h for the contract).
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <set>
+#include <thread>
+
+#include "core/ids.h"
+#include "eventstore/embedded_log.h"
+#include "tests/support/temp_dir.h"
+
+using namespace svc;
+using namespace svc::eventstore;
+
+namespace {
+
+// A backend under test: opens a log over a directory (reopenable), closes it.
+struct Backend {
+  std::function<std::unique_ptr<EventLog>()> open;
+  std::function<void()> close;
+};
+
+EventEnvelope Event(const std::string& tenant, int n) {
+  EventEnvelope e;
+  static core::SequentialIdSource ids(99);
+  e.id = ids.NewIdString(core::IdKind::kEvent);
+  e.type = "test.happened";
+  e.tenant_id = tenant;
+  e.environment = "test";
+  e.aggregate_type = "thing";
+  e.aggregate_id = tenant;
+  e.aggregate_version = n;
+  e.occurred_at = core::Timestamp::FromSeconds(1767225600 + n);
+  e.actor = {"system", "test"};
+  e.data = "{\"n\":" + std::to_string(n) + "}";
+  return e;
+}
+
+std::vector<RecordedEvent> ReadAll(EventLog& log, std::vector<PartitionCheckpoint> from = {}) {
+  auto reader = log.OpenReader("test", std::move(from));
+  REQUIRE(reader.ok());
+  std::vector<RecordedEvent> all;
+  for (;;) {
+    auto got = (*reader)->Poll(1000, std::chrono::milliseconds(100));
+    REQUIRE(got.ok());
+    if (got->empty() && (*reader)->CaughtUp()) break;
+    for (auto& e : *got) all.push_back(std::move(e));
+  }
+  return all;
+}
+
+void RunContract(Backend& backend) {
+  auto log = backend.open();
+  const std::string t1 = "ten_00000000000000000000000000000001";
+  const std::string t2 = "ten_00000000000000000000000000000002";
+  uint32_t p1 = log->PartitionFor(t1);
+
+  SUBCASE("multi-event appends get contiguous positions and are read back in order") {
+    auto a = log->AppendAndWait(p1, {Event(t1, 1), Event(t1, 2), Event(t1, 3)});
+    REQUIRE(a.ok());
+    REQUIRE(a->positions.size() == 3);
+    CHECK(a->positions[0].offset == 0);
+    CHECK(a->positions[2].offset == 2);
+    auto b = log->AppendAndWait(p1, {Event(t1, 4)});
+    REQUIRE(b.ok());
+    CHECK(b->positions[0].offset == 3);
+    auto all = ReadAll(*log);
+    REQUIRE(all.size() == 4);
+    for (int i = 0; i < 4; ++i) {
+      CHECK(all[i].position.offset == static_cast<uint64_t>(i));
+      CHECK(all[i].event.aggregate_version == i + 1);
+      CHECK(all[i].event.data == "{\"n\":" + std::to_string(i + 1) + "}");
+    }
+    auto ends = log->EndOffsets();
+    REQUIRE(ends.ok());
+    CHECK((*ends)[p1] == 4);
+  }
+
+  SUBCASE("a reader resumes from a checkpoint") {
+    REQUIRE(log->AppendAndWait(p1, {Event(t1, 1), Event(t1, 2), Event(t1, 3)}).ok());
+    auto all = ReadAll(*log);
+    REQUIRE(all.size() == 3);
+    std::vector<PartitionCheckpoint> from(log->PartitionCount());
+    from[p1] = {all[1].position.offset + 1, all[1].backend_cursor};
+    auto rest = ReadAll(*log, from);
+    REQUIRE(rest.size() == 1);
+    CHECK(rest[0].event.aggregate_version == 3);
+  }
+
+  SUBCASE("a tailing reader wakes on append") {
+    auto reader = log->OpenReader("tail", {});
+    REQUIRE(reader.ok());
+    auto first = (*reader)->Poll(10, std::chrono::milliseconds(0));
+    REQUIRE(first.ok());
+    CHECK(first->empty());
+    std::thread writer([&] { REQUIRE(log->AppendAndWait(p1, {Event(t1, 1)}).ok()); });
+    std::vector<RecordedEvent> got;
+    while (got.empty()) {  // returns as soon as the append commits
+      auto r = (*reader)->Poll(10, std::chrono::milliseconds(5000));
+      REQUIRE(r.ok());
+      for (auto& e : *r) got.push_back(std::move(e));
+    }
+    writer.join();
+    CHECK(got.size() == 1);
+  }
+
+  SUBCASE("concurrent appends: every acknowledged event is present exactly once") {
+    constexpr int kThreads = 8, kPerThread = 200;
+    std::vector<std::thread> threads;
+    std::atomic<int> acked{0};
+    for (int t = 0; t < kThreads; ++t) {
+      threads.emplace_back([&, t] {
+        std::string tenant = t % 2 == 0 ? t1 : t2;
+        for (int i = 0; i < kPerThread; ++i) {
+          auto r = log->AppendAndWait(log->PartitionFor(tenant), {Event(tenant, t * 1000 + i)});
+          REQUIRE(r.ok());
+          acked.fetch_add(1);
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    CHECK(acked.load() == kThreads * kPerThread);
+    auto all = ReadAll(*log);
+    CHECK(all.size() == static_cast<size_t>(kThreads * kPerThread));
+    std::set<std::string> ids;
+    std::map<uint32_t, uint64_t> next;
+    for (const auto& e : all) {
+      ids.insert(e.event.id);
+      CHECK(e.position.offset == next[e.position.partition]++);  // contiguous per partition
+    }
+    CHECK(ids.size() == all.size());
+  }
+
+  SUBCASE("appended events survive closing and reopening") {
+    REQUIRE(log->AppendAndWait(p1, {Event(t1, 1), Event(t1, 2)}).ok());
+    log->Close();
+    log.reset();
+    backend.close();
+    log = backend.open();
+    auto all = ReadAll(*log);
+    CHECK(all.size() == 2);
+    auto c = log->AppendAndWait(p1, {Event(t1, 3)});
+    REQUIRE(c.ok());
+    CHECK(c->positions[0].offset == 2);
+  }
+
+  SUBCASE("appends after Close fail rather than vanish") {
+    log->Close();
+    auto r = log->AppendAndWait(p1, {Event(t1, 1)});
+    CHECK_FALSE(r.ok());
+  }
+  log.reset();
+  backend.close();
+}
+
+}  // namespace
+
+TEST_CASE("event log contract: embedded RocksDB backend") {
+  testing::TempDir dir;
+  std::unique_ptr<KvStore> store;
+  core::MetricsRegistry metrics;
+  Backend b;
+  b.open = [&]() -> std::unique_ptr<EventLog> {
+    KvStore::Options so;
+    so.path = dir.Sub("db");
+    so.column_families = {"log"};
+    auto s = KvStore::Open(so);
+    REQUIRE(s.ok());
+    store = std::move(s).value();
+    EmbeddedLog::Options lo;
+    lo.store = store.get();
+    lo.partitions = 4;
+    lo.metrics = &metrics;
+    auto l = EmbeddedLog::Open(lo);
+    REQUIRE(l.ok());
+    return std::move(l).value();
+  };
+  b.close = [&] { store.reset(); };
+  RunContract(b);
+}
+
+TEST_CASE("embedded log: group commit shares fsyncs; partition count is fixed") {
+  testing::TempDir dir;
+  KvStore::Options so;
+  so.path = dir.Sub("db");
+  so.column_families = {"log"};
+  auto store = KvStore::Open(so);
+  REQUIRE(store.ok());
+  core::MetricsRegistry metrics;
+  {
+    EmbeddedLog::Options lo;
+    lo.store = store->get();
+    lo.partitions = 4;
+    lo.metrics = &metrics;
+    auto log = EmbeddedLog::Open(lo);
+    REQUIRE(log.ok());
+    std::vector<std::thread> threads;
+    for (int t = 0; t < 16; ++t) {
+      threads.emplace_back([&, t] {
+        std::string tenant = "ten_0000000000000000000000000000000" + std::to_string(t % 10);
+        for (int i = 0; i < 100; ++i) {
+          REQUIRE((*log)->AppendAndWait((*log)->PartitionFor(tenant), {Event(tenant, i)}).ok());
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    uint64_t appends = metrics.GetCounter("svc_log_appends_total", "", "backend=\"embedded\"").Value();
+    uint64_t fsyncs = metrics.GetCounter("svc_log_fsyncs_total", "", "backend=\"embedded\"").Value();
+    CHECK(appends == 1600);
+    CHECK(fsyncs < appends);  // many appends per fsync
+    MESSAGE("1600 appends took " << fsyncs << " fsyncs");
+  }
+  EmbeddedLog::Options lo;
+  lo.store = store->get();
+  lo.partitions = 8;
+  auto reopened = EmbeddedLog::Open(lo);
+  REQUIRE_FALSE(reopened.ok());
+  CHECK(reopened.status().code() == core::StatusCode::kFailedPrecondition);
+}

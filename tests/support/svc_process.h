@@ -1,0 +1,44 @@
+#pragma once
+// Starts the real `svc` binary as a child process (port 0, its own data directory), finds its
+// port from --port-file, and stops it with SIGTERM or kills it with SIGKILL.
+
+#include <sys/types.h>
+
+#include <string>
+#include <vector>
+
+#include "api/http_client.h"
+
+namespace svc::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;
+  std::string err;
+};
+
+// Runs `svc args...` to completion.
+CommandResult RunSvc(const std::vector<std::string>& args);
+
+class SvcServer {
+ public:
+  explicit SvcServer(std::string data_dir, std::vector<std::string> extra_args = {});
+  ~SvcServer();
+  void Start();          // returns when the port file exists (the server is listening)
+  void Stop();           // SIGTERM and wait (graceful)
+  void Kill();           // SIGKILL and wait (crash)
+  uint16_t port() const { return port_; }
+  api::ClientTarget target() const;
+  api::ClientTarget admin_target() const;
+  std::string stdout_text() const;
+  const std::string& data_dir() const { return data_dir_; }
+
+ private:
+  std::string data_dir_;
+  std::vector<std::string> extra_;
+  pid_t pid_ = -1;
+  uint16_t port_ = 0;
+  std::string out_path_, err_path_;
+};
+
+}  // namespace svc::testing
