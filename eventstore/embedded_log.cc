@@ -53,11 +53,11 @@ class EmbeddedReader final : public LogReader {
       size_t p = (start_ + i) % n;
       if ((*ends)[p] <= next_[p]) continue;
       size_t budget = max - out.size();
-      auto got = log_->Read(static_cast<uint32_t>(p), next_[p], budget);
-      if (!got.ok()) return got.status();
-      if (!got->empty()) next_[p] = got->back().position.offset + 1;
+      out.reserve(out.size() + std::min<uint64_t>(budget, (*ends)[p] - next_[p]));
+      size_t before = out.size();
+      SVC_RETURN_IF_ERROR(log_->ReadInto(static_cast<uint32_t>(p), next_[p], budget, out));
+      if (out.size() > before) next_[p] = out.back().position.offset + 1;
       if (next_[p] < (*ends)[p]) all_at_end = false;
-      for (auto& e : *got) out.push_back(std::move(e));
     }
     start_ = (start_ + 1) % (n == 0 ? 1 : n);
     for (size_t p = 0; p < n; ++p) all_at_end &= next_[p] >= (*ends)[p];
@@ -208,23 +208,33 @@ void EmbeddedLog::AppenderLoop() {
 core::Result<std::vector<RecordedEvent>> EmbeddedLog::Read(uint32_t partition, uint64_t from,
                                                            size_t max) const {
   std::vector<RecordedEvent> out;
+  SVC_RETURN_IF_ERROR(ReadInto(partition, from, max, out));
+  return out;
+}
+
+core::Status EmbeddedLog::ReadInto(uint32_t partition, uint64_t from, size_t max,
+                                   std::vector<RecordedEvent>& out) const {
   if (partition >= options_.partitions) return core::InvalidArgument("partition out of range");
   uint64_t end = end_[partition].load();
-  if (from >= end) return out;
+  if (from >= end) return core::Status::Ok();
+  size_t limit = out.size() + max;
   auto it = options_.store->NewIterator(cf_, LogKey(partition, from), LogKey(partition, end));
   it->Seek(LogKey(partition, from));
   uint64_t expect = from;
-  while (it->Valid() && out.size() < max) {
+  while (it->Valid() && out.size() < limit) {
     uint64_t off = GetFixed64BE(it->key().substr(4));
     if (off != expect) return core::DataLoss("gap in the event log at offset " + std::to_string(expect));
-    auto env = DecodeEnvelope(it->value());
-    if (!env.ok()) return env.status();
-    out.push_back(RecordedEvent{LogPosition{partition, off}, -1, std::move(env).value()});
+    RecordedEvent& re = out.emplace_back();
+    re.position = LogPosition{partition, off};
+    core::Status st = DecodeEnvelopeInto(it->value(), re.event);
+    if (!st.ok()) {
+      out.pop_back();
+      return st;
+    }
     ++expect;
     it->Next();
   }
-  SVC_RETURN_IF_ERROR(it->status());
-  return out;
+  return it->status();
 }
 
 bool EmbeddedLog::WaitForCommit(uint64_t seen_generation, std::chrono::milliseconds wait,

@@ -50,6 +50,9 @@ class EmbeddedLog final : public EventLog {
   // Reads up to `max` events of one partition from `from` (used by readers and tools).
   core::Result<std::vector<RecordedEvent>> Read(uint32_t partition, uint64_t from,
                                                 size_t max) const;
+  // As Read, appending to `out` (no intermediate copies on the replay path).
+  core::Status ReadInto(uint32_t partition, uint64_t from, size_t max,
+                        std::vector<RecordedEvent>& out) const;
   // A counter that moves on every successful group commit.
   uint64_t CommitGeneration() const { return generation_.load(); }
   // Blocks until a commit after `seen_generation`, `wait` passing, Close, or `*wake`.

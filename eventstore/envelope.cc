@@ -2,6 +2,8 @@
 
 #include <simdjson.h>
 
+#include <cstring>
+
 #include "core/json.h"
 
 namespace svc::eventstore {
@@ -43,9 +45,16 @@ core::Status Corrupt(std::string_view what) {
 }  // namespace
 
 core::Result<EventEnvelope> DecodeEnvelope(std::string_view json) {
+  EventEnvelope e;
+  SVC_RETURN_IF_ERROR(DecodeEnvelopeInto(json, e));
+  return e;
+}
+
+core::Status DecodeEnvelopeInto(std::string_view json, EventEnvelope& e) {
   using namespace simdjson;
-  t_buffer.assign(json.data(), json.size());
-  t_buffer.resize(json.size() + SIMDJSON_PADDING);
+  e = EventEnvelope{};
+  if (t_buffer.size() < json.size() + SIMDJSON_PADDING) t_buffer.resize(json.size() + SIMDJSON_PADDING);
+  std::memcpy(t_buffer.data(), json.data(), json.size());
   ondemand::document doc;
   if (t_parser.iterate(padded_string_view(t_buffer.data(), json.size(), t_buffer.size()))
           .get(doc) != SUCCESS) {
@@ -53,7 +62,6 @@ core::Result<EventEnvelope> DecodeEnvelope(std::string_view json) {
   }
   ondemand::object obj;
   if (doc.get_object().get(obj) != SUCCESS) return Corrupt("not an object");
-  EventEnvelope e;
   bool saw_data = false;
   for (auto field : obj) {
     std::string_view key;
@@ -69,7 +77,7 @@ core::Result<EventEnvelope> DecodeEnvelope(std::string_view json) {
     if (key == "id") ok = str(e.id);
     else if (key == "type") ok = str(e.type);
     else if (key == "schemaVersion") {
-      int64_t n;
+      int64_t n = 0;
       ok = v.get_int64().get(n) == SUCCESS;
       e.schema_version = static_cast<int>(n);
     } else if (key == "tenantId") ok = str(e.tenant_id);
@@ -113,7 +121,7 @@ core::Result<EventEnvelope> DecodeEnvelope(std::string_view json) {
   if (e.id.empty() || e.type.empty() || e.tenant_id.empty() || !saw_data) {
     return Corrupt("missing required member");
   }
-  return e;
+  return core::Status::Ok();
 }
 
 uint32_t PartitionForTenant(std::string_view tenant_id, uint32_t partition_count) {

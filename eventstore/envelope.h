@@ -62,6 +62,8 @@ struct RecordedEvent {
 // unknown members, so older readers survive newer writers.
 std::string EncodeEnvelope(const EventEnvelope& e);
 core::Result<EventEnvelope> DecodeEnvelope(std::string_view json);
+// Decodes into `out` (which is reset first); lets callers decode in place.
+core::Status DecodeEnvelopeInto(std::string_view json, EventEnvelope& out);
 
 // The partition of a tenant: a stable hash of the tenant id, identical on every backend.
 uint32_t PartitionForTenant(std::string_view tenant_id, uint32_t partition_count);
