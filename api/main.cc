@@ -24,6 +24,7 @@
 #include "api/runtime.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "eventstore/kafka_dev_broker.h"
 
 namespace {
 
@@ -40,7 +41,8 @@ constexpr const char* kTopUsage =
     "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
     "  admin key list            --tenant ten_...\n"
-    "  replay                    [--projector NAME]... [--verify]\n";
+    "  replay                    [--projector NAME]... [--verify]\n"
+    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n";
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -51,6 +53,12 @@ void DeclareCommon(Flags& f) {
   f.Declare({"threads", std::to_string(std::max(1u, std::thread::hardware_concurrency())),
              "worker threads (HTTP I/O and command strands each get this many)"});
   f.Declare({"log-level", "info", "debug, info, warn or error"});
+  f.Declare({"log-backend", "embedded",
+             "embedded (RocksDB log in the data directory) or kafka (--kafka-brokers)"});
+  f.Declare({"kafka-brokers", "", "Kafka bootstrap servers (host:port,...) for --log-backend kafka"});
+  f.Declare({"kafka-topic-prefix", "svc", "events go to topic <prefix>.events"});
+  f.Declare({"kafka-transactional-id", "svc-writer",
+             "transactional.id of this writer; a second writer with the same id fences the first"});
 }
 
 void DeclareServe(Flags& f) {
@@ -78,6 +86,13 @@ core::Result<api::RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
   if (d == "fsync") o.durability = eventstore::Durability::kFsync;
   else if (d == "os") o.durability = eventstore::Durability::kOs;
   else return core::InvalidArgument("--durability must be fsync or os");
+  o.log_backend = f.Get("log-backend");
+  o.kafka_brokers = f.Get("kafka-brokers");
+  o.kafka_topic_prefix = f.Get("kafka-topic-prefix");
+  o.kafka_transactional_id = f.Get("kafka-transactional-id");
+  if (o.log_backend == "kafka" && o.kafka_brokers.empty()) {
+    return core::InvalidArgument("--log-backend kafka needs --kafka-brokers");
+  }
   return o;
 }
 
@@ -393,6 +408,54 @@ int Replay(int argc, char** argv) {
   return 0;
 }
 
+// ---- dev-broker ----
+
+int DevBroker(int argc, char** argv) {
+  Flags f;
+  f.Declare({"brokers", "3", "number of mock brokers"});
+  f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
+  f.Declare({"topic-prefix", "svc", "creates topic <prefix>.events"});
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc dev-broker [flags]") <<
+        "\nPrints `bootstrap.servers=<list>` and runs until SIGINT/SIGTERM. Lines on stdin are\n"
+        "fault-injection commands (answered `ok` or `error: ...`):\n"
+        "  produce-errors N ERROR_NAME | endtxn-errors N ERROR_NAME | broker-down ID | broker-up ID\n"
+        "Development and CI only: everything is in memory.\n";
+    return 0;
+  }
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  eventstore::KafkaDevBroker::Options o;
+  try {
+    o.brokers = std::stoi(f.Get("brokers"));
+    o.partitions = std::stoi(f.Get("partitions"));
+  } catch (...) {
+    return Fail(core::InvalidArgument("--brokers and --partitions must be numbers"));
+  }
+  o.topic_prefix = f.Get("topic-prefix");
+  auto broker = eventstore::KafkaDevBroker::Start(o);
+  if (!broker.ok()) return Fail(broker.status());
+  std::cout << "bootstrap.servers=" << (*broker)->Bootstraps() << std::endl;
+  // Control lines from stdin on a helper thread; the main thread waits for a signal.
+  std::thread control([&] {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.empty()) continue;
+      auto st = (*broker)->Control(line);
+      std::cout << (st.ok() ? std::string("ok") : "error: " + st.message()) << std::endl;
+    }
+  });
+  control.detach();  // stdin may stay open until the process ends
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  std::cout.flush();
+  std::_Exit(0);  // the control thread may be blocked in a read; nothing to flush or persist
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -405,6 +468,7 @@ int main(int argc, char** argv) {
   if (cmd == "serve") return Serve(argc, argv);
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
+  if (cmd == "dev-broker") return DevBroker(argc, argv);
   std::cerr << "svc: unknown command " << cmd << "\n" << kTopUsage;
   return 2;
 }

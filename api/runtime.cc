@@ -117,12 +117,24 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   so.read_only = options.read_only;
   SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
 
-  eventstore::EmbeddedLog::Options lo;
-  lo.store = rt->store_.get();
-  lo.partitions = options.partitions;
-  lo.durability = options.durability;
-  lo.metrics = &rt->metrics_;
-  SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::EmbeddedLog::Open(lo));
+  if (options.log_backend == "kafka") {
+    eventstore::KafkaLog::Options ko;
+    ko.brokers = options.kafka_brokers;
+    ko.topic_prefix = options.kafka_topic_prefix;
+    ko.partitions = options.partitions;
+    ko.transactional_id = options.kafka_transactional_id;
+    ko.metrics = &rt->metrics_;
+    SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::KafkaLog::Open(ko));
+  } else if (options.log_backend == "embedded") {
+    eventstore::EmbeddedLog::Options lo;
+    lo.store = rt->store_.get();
+    lo.partitions = options.partitions;
+    lo.durability = options.durability;
+    lo.metrics = &rt->metrics_;
+    SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::EmbeddedLog::Open(lo));
+  } else {
+    return core::InvalidArgument("--log-backend must be embedded or kafka");
+  }
 
   rt->pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options.threads));
   commands::Writer::Options wo;

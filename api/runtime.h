@@ -12,6 +12,7 @@
 #include "core/ids.h"
 #include "core/metrics.h"
 #include "eventstore/embedded_log.h"
+#include "eventstore/kafka_log.h"
 #include "eventstore/kv_store.h"
 #include "projections/runner.h"
 
@@ -19,6 +20,10 @@ namespace svc::api {
 
 struct RuntimeOptions {
   std::string data_dir = "./data";
+  std::string log_backend = "embedded";  // "embedded" | "kafka"
+  std::string kafka_brokers;
+  std::string kafka_topic_prefix = "svc";
+  std::string kafka_transactional_id = "svc-writer";
   uint32_t partitions = 4;
   eventstore::Durability durability = eventstore::Durability::kFsync;
   size_t threads = 2;
@@ -71,7 +76,7 @@ class Runtime {
   core::Clock* clock_ = nullptr;
   core::IdSource* ids_ = nullptr;
   std::unique_ptr<eventstore::KvStore> store_;
-  std::unique_ptr<eventstore::EmbeddedLog> log_;
+  std::unique_ptr<eventstore::EventLog> log_;
   std::unique_ptr<core::ThreadPool> pool_;
   std::unique_ptr<commands::Writer> writer_;
   std::vector<std::unique_ptr<projections::Projector>> projectors_;

@@ -9,6 +9,8 @@
 
 #include "core/ids.h"
 #include "eventstore/embedded_log.h"
+#include "eventstore/kafka_log.h"
+#include "tests/support/dev_broker_process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
@@ -178,6 +180,23 @@ TEST_CASE("event log contract: embedded RocksDB backend") {
     return std::move(l).value();
   };
   b.close = [&] { store.reset(); };
+  RunContract(b);
+}
+
+TEST_CASE("event log contract: Kafka backend on svc dev-broker") {
+  testing::DevBrokerProcess broker;
+  core::MetricsRegistry metrics;
+  Backend b;
+  b.open = [&]() -> std::unique_ptr<EventLog> {
+    KafkaLog::Options ko;
+    ko.brokers = broker.bootstraps();
+    ko.partitions = 4;
+    ko.metrics = &metrics;
+    auto l = KafkaLog::Open(ko);
+    REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+    return std::move(l).value();
+  };
+  b.close = [] {};
   RunContract(b);
 }
 

@@ -23,7 +23,8 @@ std::string ReadFile(const std::string& p) {
   return ss.str();
 }
 
-pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err) {
+pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
+            const std::string& program = SVC_BINARY) {
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -32,12 +33,12 @@ pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const 
     dup2(o, 1);
     dup2(e, 2);
     std::vector<char*> argv;
-    std::string bin = SVC_BINARY;
+    std::string bin = program;
     argv.push_back(bin.data());
     std::vector<std::string> copy = args;
     for (auto& a : copy) argv.push_back(a.data());
     argv.push_back(nullptr);
-    execv(bin.c_str(), argv.data());
+    execvp(bin.c_str(), argv.data());
     _exit(127);
   }
   return pid;
@@ -63,6 +64,18 @@ std::string TempPath(const std::string& tag) {
 CommandResult RunSvc(const std::vector<std::string>& args) {
   std::string out = TempPath("out"), err = TempPath("err");
   pid_t pid = Spawn(args, out, err);
+  CommandResult r;
+  r.exit_code = Wait(pid);
+  r.out = ReadFile(out);
+  r.err = ReadFile(err);
+  std::filesystem::remove(out);
+  std::filesystem::remove(err);
+  return r;
+}
+
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args) {
+  std::string out = TempPath("out"), err = TempPath("err");
+  pid_t pid = Spawn(args, out, err, program);
   CommandResult r;
   r.exit_code = Wait(pid);
   r.out = ReadFile(out);
@@ -103,6 +116,13 @@ void SvcServer::Start() {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   port_ = static_cast<uint16_t>(std::stoi(ReadFile(port_file)));
+  // Then for readiness: the read models have caught up with the log (a condition, bounded).
+  for (;;) {
+    auto r = api::HttpCall(target(), "GET", "/readyz");
+    if (r.ok() && r->status == 200) break;
+    if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("svc never ready");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
 }
 
 void SvcServer::Stop() {

@@ -19,12 +19,14 @@ struct CommandResult {
 
 // Runs `svc args...` to completion.
 CommandResult RunSvc(const std::vector<std::string>& args);
+// Runs any program (found on PATH) to completion.
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args);
 
 class SvcServer {
  public:
   explicit SvcServer(std::string data_dir, std::vector<std::string> extra_args = {});
   ~SvcServer();
-  void Start();          // returns when the port file exists (the server is listening)
+  void Start();          // returns when the server listens and /readyz answers 200
   void Stop();           // SIGTERM and wait (graceful)
   void Kill();           // SIGKILL and wait (crash)
   uint16_t port() const { return port_; }

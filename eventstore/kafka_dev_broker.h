@@ -1,0 +1,40 @@
+#pragma once
+// A Kafka-protocol broker for development and CI: librdkafka's mock cluster (rdkafka_mock.h)
+// on loopback ports, with the events topic created. Any Kafka client (kcat, confluent-kafka,
+// librdkafka) can talk to it. It keeps everything in memory. It is not a production broker:
+// production points --kafka-brokers at a real Kafka or Redpanda cluster.
+
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+
+namespace svc::eventstore {
+
+class KafkaDevBroker {
+ public:
+  struct Options {
+    int brokers = 3;
+    std::string topic_prefix = "svc";
+    int partitions = 4;
+  };
+  static core::Result<std::unique_ptr<KafkaDevBroker>> Start(const Options& options);
+  ~KafkaDevBroker();
+
+  std::string Bootstraps() const;
+
+  // Fault injection, for tests (one line of the dev-broker control protocol):
+  //   produce-errors N ERROR_NAME    the next N Produce requests fail with ERROR_NAME
+  //   endtxn-errors N ERROR_NAME     the next N EndTxn requests fail
+  //   broker-down ID | broker-up ID
+  // ERROR_NAME is a Kafka error name as librdkafka spells it without the prefix
+  // (e.g. NOT_LEADER_FOR_PARTITION, REQUEST_TIMED_OUT, COORDINATOR_NOT_AVAILABLE).
+  core::Status Control(const std::string& line);
+
+ private:
+  KafkaDevBroker() = default;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace svc::eventstore

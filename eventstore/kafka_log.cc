@@ -1,0 +1,636 @@
+#include "eventstore/kafka_log.h"
+
+#include <librdkafka/rdkafka.h>
+
+#include <cstring>
+#include <map>
+
+#include "core/log.h"
+
+namespace svc::eventstore {
+
+namespace {
+
+using Ms = std::chrono::milliseconds;
+
+struct Record {
+  std::string value;  // JSON envelope
+  std::string id, type, tenant, time;
+  uint64_t seq = 0;
+  // Filled by the delivery report.
+  int64_t kafka_offset = -1;
+  rd_kafka_resp_err_t err = RD_KAFKA_RESP_ERR_NO_ERROR;
+};
+
+struct Pending {
+  uint32_t partition;
+  std::vector<Record> records;
+  AppendCallback done;
+};
+
+core::Status KafkaError(const std::string& what, rd_kafka_resp_err_t err) {
+  return core::Unavailable(what + ": " + rd_kafka_err2str(err));
+}
+
+void DeliveryReport(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
+  auto* r = static_cast<Record*>(msg->_private);
+  if (r == nullptr) return;
+  r->err = msg->err;
+  r->kafka_offset = msg->offset;
+}
+
+bool Set(rd_kafka_conf_t* conf, const char* k, const std::string& v, std::string* error) {
+  char err[512];
+  if (rd_kafka_conf_set(conf, k, v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
+    *error = std::string(k) + ": " + err;
+    return false;
+  }
+  return true;
+}
+
+// Reads a header value as a string; empty when absent.
+std::string Header(rd_kafka_headers_t* hdrs, const char* name) {
+  const void* v = nullptr;
+  size_t n = 0;
+  if (hdrs == nullptr || rd_kafka_header_get_last(hdrs, name, &v, &n) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return "";
+  }
+  return std::string(static_cast<const char*>(v), n);
+}
+
+struct ConsumerDeleter {
+  void operator()(rd_kafka_t* rk) const {
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+  }
+};
+using ConsumerPtr = std::unique_ptr<rd_kafka_t, ConsumerDeleter>;
+
+core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  bool ok = Set(conf, "bootstrap.servers", brokers, &error) &&
+            Set(conf, "group.id", group, &error) &&
+            Set(conf, "enable.auto.commit", "false", &error) &&
+            Set(conf, "enable.auto.offset.store", "false", &error) &&
+            Set(conf, "isolation.level", "read_committed", &error) &&
+            Set(conf, "enable.partition.eof", "true", &error) &&
+            Set(conf, "auto.offset.reset", "earliest", &error) &&
+            Set(conf, "fetch.wait.max.ms", "10", &error) &&
+            Set(conf, "allow.auto.create.topics", "false", &error);
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka consumer config: " + error);
+  }
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(std::string("kafka consumer: ") + err);
+  }
+  rd_kafka_poll_set_consumer(rk);
+  return ConsumerPtr(rk);
+}
+
+// A read_committed consumer over all partitions, de-duplicating by sequence.
+class KafkaReader final : public LogReader {
+ public:
+  KafkaReader(ConsumerPtr rk, std::string topic, std::vector<PartitionCheckpoint> start,
+              uint32_t partitions)
+      : rk_(std::move(rk)), topic_(std::move(topic)) {
+    next_seq_.assign(partitions, 0);
+    at_end_.assign(partitions, false);
+    for (uint32_t p = 0; p < partitions && p < start.size(); ++p) {
+      next_seq_[p] = start[p].next_offset;
+    }
+    starts_ = std::move(start);
+    starts_.resize(partitions);
+  }
+
+  core::Status Assign() {
+    rd_kafka_topic_partition_list_t* list =
+        rd_kafka_topic_partition_list_new(static_cast<int>(next_seq_.size()));
+    for (uint32_t p = 0; p < next_seq_.size(); ++p) {
+      auto* tp = rd_kafka_topic_partition_list_add(list, topic_.c_str(), static_cast<int32_t>(p));
+      tp->offset = starts_[p].backend_cursor >= 0 ? starts_[p].backend_cursor
+                                                  : RD_KAFKA_OFFSET_BEGINNING;
+    }
+    rd_kafka_resp_err_t err = rd_kafka_assign(rk_.get(), list);
+    rd_kafka_topic_partition_list_destroy(list);
+    if (err) return KafkaError("assign", err);
+    return core::Status::Ok();
+  }
+
+  core::Result<std::vector<RecordedEvent>> Poll(size_t max, Ms wait) override {
+    std::vector<RecordedEvent> out;
+    auto deadline = std::chrono::steady_clock::now() + wait;
+    while (out.size() < max) {
+      int timeout = 0;
+      if (out.empty()) {
+        auto left = std::chrono::duration_cast<Ms>(deadline - std::chrono::steady_clock::now());
+        timeout = static_cast<int>(std::max<int64_t>(0, left.count()));
+      }
+      rd_kafka_message_t* msg = rd_kafka_consumer_poll(rk_.get(), timeout);
+      if (msg == nullptr) {
+        if (!out.empty() || woken_.exchange(false) ||
+            std::chrono::steady_clock::now() >= deadline) {
+          break;
+        }
+        continue;
+      }
+      auto p = static_cast<uint32_t>(msg->partition);
+      if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+        if (p < at_end_.size()) at_end_[p] = true;
+        rd_kafka_message_destroy(msg);
+        if (out.empty() && CaughtUp()) break;  // nothing more to give now
+        continue;
+      }
+      if (msg->err) {
+        std::string what = rd_kafka_message_errstr(msg);
+        rd_kafka_resp_err_t err = msg->err;
+        rd_kafka_message_destroy(msg);
+        if (err == RD_KAFKA_RESP_ERR__TRANSPORT || err == RD_KAFKA_RESP_ERR__ALL_BROKERS_DOWN) {
+          continue;  // transient: librdkafka reconnects
+        }
+        return core::Unavailable("kafka consume: " + what);
+      }
+      if (p >= next_seq_.size()) {
+        rd_kafka_message_destroy(msg);
+        continue;
+      }
+      at_end_[p] = false;
+      rd_kafka_headers_t* hdrs = nullptr;
+      rd_kafka_message_headers(msg, &hdrs);
+      std::string seq_text = Header(hdrs, kSeqHeader);
+      if (seq_text.empty()) {
+        rd_kafka_message_destroy(msg);
+        return core::DataLoss("record without " + std::string(kSeqHeader) + " in " + topic_);
+      }
+      uint64_t seq = std::stoull(seq_text);
+      int64_t kafka_offset = msg->offset;
+      if (seq < next_seq_[p]) {  // already seen (a retried transaction shown twice)
+        rd_kafka_message_destroy(msg);
+        continue;
+      }
+      if (seq > next_seq_[p]) {
+        rd_kafka_message_destroy(msg);
+        return core::DataLoss("gap in partition " + std::to_string(p) + ": expected sequence " +
+                              std::to_string(next_seq_[p]) + ", found " + std::to_string(seq));
+      }
+      RecordedEvent& re = out.emplace_back();
+      re.position = LogPosition{p, seq};
+      re.backend_cursor = kafka_offset + 1;
+      core::Status st = DecodeEnvelopeInto(
+          std::string_view(static_cast<const char*>(msg->payload), msg->len), re.event);
+      rd_kafka_message_destroy(msg);
+      if (!st.ok()) return st;
+      next_seq_[p] = seq + 1;
+    }
+    return out;
+  }
+
+  bool CaughtUp() const override {
+    for (bool e : at_end_) {
+      if (!e) return false;
+    }
+    return true;
+  }
+
+  void Wake() override {
+    woken_.store(true);
+    rd_kafka_yield(rk_.get());
+  }
+
+ private:
+  ConsumerPtr rk_;
+  std::string topic_;
+  std::vector<uint64_t> next_seq_;
+  std::vector<bool> at_end_;
+  std::vector<PartitionCheckpoint> starts_;
+  std::atomic<bool> woken_{false};
+};
+
+}  // namespace
+
+struct KafkaLog::Impl {
+  rd_kafka_t* producer = nullptr;
+  std::mutex mu;
+  std::condition_variable cv;
+  std::deque<Pending> pending;
+  bool closing = false;
+  core::Status failed;  // sticky once set
+  std::vector<uint64_t> next_seq;                 // appender-only
+  std::unique_ptr<std::atomic<uint64_t>[]> end;   // committed next sequence per partition
+  std::thread appender;
+  core::Counter* appends = nullptr;
+  core::Counter* events = nullptr;
+  core::Counter* transactions = nullptr;
+  core::Counter* aborts = nullptr;
+  core::Histogram* group_size = nullptr;
+};
+
+KafkaLog::KafkaLog(const Options& options) : options_(options), impl_(std::make_unique<Impl>()) {}
+
+KafkaLog::~KafkaLog() {
+  Close();
+  if (impl_->producer != nullptr) rd_kafka_destroy(impl_->producer);
+}
+
+namespace {
+
+// The last sequence of each partition, read with a read_committed consumer from the tail
+// (widening the window when the tail holds only control or aborted records).
+core::Result<std::vector<uint64_t>> FindNextSequences(const KafkaLog::Options& o,
+                                                      rd_kafka_t* producer,
+                                                      const std::string& topic) {
+  std::vector<uint64_t> next(o.partitions, 0);
+  SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(o.brokers, "svc-writer-recovery"));
+  for (uint32_t p = 0; p < o.partitions; ++p) {
+    int64_t low = 0, high = 0;
+    rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
+        producer, topic.c_str(), static_cast<int32_t>(p), &low, &high,
+        static_cast<int>(o.timeout.count()));
+    if (err) return KafkaError("watermarks of " + topic, err);
+    int64_t window = 64;
+    for (;;) {
+      int64_t start = std::max(low, high - window);
+      if (start >= high) break;  // empty partition
+      rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+      rd_kafka_topic_partition_list_add(list, topic.c_str(), static_cast<int32_t>(p))->offset =
+          start;
+      err = rd_kafka_assign(rk.get(), list);
+      rd_kafka_topic_partition_list_destroy(list);
+      if (err) return KafkaError("assign", err);
+      bool found = false;
+      uint64_t last = 0;
+      auto deadline = std::chrono::steady_clock::now() + o.timeout;
+      for (;;) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          return core::Unavailable("timed out reading the tail of " + topic);
+        }
+        rd_kafka_message_t* msg = rd_kafka_consumer_poll(rk.get(), 100);
+        if (msg == nullptr) continue;
+        if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+          rd_kafka_message_destroy(msg);
+          break;
+        }
+        if (msg->err) {
+          rd_kafka_message_destroy(msg);
+          continue;
+        }
+        rd_kafka_headers_t* hdrs = nullptr;
+        rd_kafka_message_headers(msg, &hdrs);
+        std::string s = Header(hdrs, kSeqHeader);
+        if (!s.empty()) {
+          uint64_t seq = std::stoull(s);
+          if (!found || seq > last) last = seq;
+          found = true;
+        }
+        rd_kafka_message_destroy(msg);
+      }
+      if (found) {
+        next[p] = last + 1;
+        break;
+      }
+      if (start == low) break;  // nothing committed at all
+      window *= 4;
+    }
+  }
+  rd_kafka_assign(rk.get(), nullptr);
+  return next;
+}
+
+}  // namespace
+
+core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
+  if (options.brokers.empty()) return core::InvalidArgument("--kafka-brokers is required");
+  if (options.partitions == 0) return core::InvalidArgument("partitions must be > 0");
+  std::unique_ptr<KafkaLog> log(new KafkaLog(options));
+  auto& im = *log->impl_;
+  const std::string topic = log->Topic();
+
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  bool ok = Set(conf, "bootstrap.servers", options.brokers, &error) &&
+            Set(conf, "transactional.id", options.transactional_id, &error) &&
+            Set(conf, "enable.idempotence", "true", &error) &&
+            Set(conf, "acks", "all", &error) &&
+            Set(conf, "linger.ms", "1", &error) &&
+            Set(conf, "queue.buffering.max.messages", "1000000", &error) &&
+            Set(conf, "message.timeout.ms", std::to_string(options.timeout.count()), &error) &&
+            Set(conf, "transaction.timeout.ms",
+                std::to_string(std::max<int64_t>(60000, options.timeout.count() * 2)), &error);
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka producer config: " + error);
+  }
+  rd_kafka_conf_set_dr_msg_cb(conf, DeliveryReport);
+  char err[512];
+  im.producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (im.producer == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(std::string("kafka producer: ") + err);
+  }
+
+  // The topic must exist with the configured partition count.
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(im.producer, topic.c_str(), nullptr);
+  rd_kafka_resp_err_t merr = rd_kafka_metadata(im.producer, 0, rkt, &md,
+                                               static_cast<int>(options.timeout.count()));
+  rd_kafka_topic_destroy(rkt);
+  if (merr) return KafkaError("metadata of " + topic, merr);
+  int partitions = -1;
+  rd_kafka_resp_err_t topic_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (topic == md->topics[i].topic) {
+      partitions = md->topics[i].partition_cnt;
+      topic_err = md->topics[i].err;
+    }
+  }
+  int brokers = md->broker_cnt;
+  rd_kafka_metadata_destroy(md);
+  if (partitions <= 0 || topic_err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+    if (!options.create_topic) return core::FailedPrecondition("topic " + topic + " does not exist");
+    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(
+        topic.c_str(), static_cast<int>(options.partitions), brokers >= 3 ? 3 : 1, err, sizeof err);
+    rd_kafka_queue_t* q = rd_kafka_queue_new(im.producer);
+    rd_kafka_CreateTopics(im.producer, &nt, 1, nullptr, q);
+    rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(options.timeout.count()));
+    std::string create_error;
+    if (ev == nullptr) {
+      create_error = "timed out";
+    } else if (rd_kafka_event_error(ev)) {
+      create_error = rd_kafka_event_error_string(ev);
+    } else {
+      size_t n = 0;
+      const rd_kafka_topic_result_t** res =
+          rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+      if (n == 1 && rd_kafka_topic_result_error(res[0]) &&
+          rd_kafka_topic_result_error(res[0]) != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+        create_error = rd_kafka_topic_result_error_string(res[0]);
+      }
+    }
+    if (ev != nullptr) rd_kafka_event_destroy(ev);
+    rd_kafka_queue_destroy(q);
+    rd_kafka_NewTopic_destroy(nt);
+    if (!create_error.empty()) {
+      return core::Unavailable("cannot create topic " + topic + ": " + create_error);
+    }
+    core::LogInfo("created kafka topic", {{"topic", topic}, {"partitions", options.partitions}});
+  } else if (static_cast<uint32_t>(partitions) != options.partitions) {
+    return core::FailedPrecondition("topic " + topic + " has " + std::to_string(partitions) +
+                                    " partitions; --partitions must be " +
+                                    std::to_string(partitions));
+  }
+
+  // Fences any earlier writer with the same transactional.id and completes its open transaction.
+  if (rd_kafka_error_t* e = rd_kafka_init_transactions(im.producer,
+                                                       static_cast<int>(options.timeout.count()))) {
+    std::string msg = rd_kafka_error_string(e);
+    rd_kafka_error_destroy(e);
+    return core::Unavailable("kafka init_transactions: " + msg);
+  }
+  SVC_ASSIGN_OR_RETURN(im.next_seq, FindNextSequences(options, im.producer, topic));
+  im.end = std::make_unique<std::atomic<uint64_t>[]>(options.partitions);
+  for (uint32_t p = 0; p < options.partitions; ++p) im.end[p].store(im.next_seq[p]);
+
+  if (options.metrics != nullptr) {
+    auto& m = *options.metrics;
+    im.appends = &m.GetCounter("svc_log_appends_total", "Append calls completed", "backend=\"kafka\"");
+    im.events = &m.GetCounter("svc_log_events_appended_total", "Events appended", "backend=\"kafka\"");
+    im.transactions = &m.GetCounter("svc_log_transactions_total", "Kafka transactions committed",
+                                    "backend=\"kafka\"");
+    im.aborts = &m.GetCounter("svc_log_transaction_aborts_total",
+                              "Kafka transactions aborted and retried", "backend=\"kafka\"");
+    im.group_size = &m.GetHistogram("svc_log_group_commit_events", "Events per group commit",
+                                    {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096},
+                                    "backend=\"kafka\"");
+  }
+  im.appender = std::thread([l = log.get()] { l->AppenderLoop(); });
+  return log;
+}
+
+void KafkaLog::Append(uint32_t partition, std::vector<EventEnvelope> events, AppendCallback done) {
+  if (partition >= options_.partitions) {
+    done(core::InvalidArgument("partition out of range"));
+    return;
+  }
+  if (events.empty()) {
+    done(AppendResult{});
+    return;
+  }
+  Pending p;
+  p.partition = partition;
+  p.records.reserve(events.size());
+  for (const auto& e : events) {
+    Record r;
+    r.value = EncodeEnvelope(e);  // on the caller's thread
+    r.id = e.id;
+    r.type = e.type;
+    r.tenant = e.tenant_id;
+    r.time = core::FormatRfc3339Micros(e.occurred_at);
+    p.records.push_back(std::move(r));
+  }
+  p.done = std::move(done);
+  auto& im = *impl_;
+  {
+    std::lock_guard lock(im.mu);
+    if (im.closing) {
+      p.done(core::Unavailable("event log is closed"));
+      return;
+    }
+    if (!im.failed.ok()) {
+      p.done(im.failed);
+      return;
+    }
+    im.pending.push_back(std::move(p));
+  }
+  im.cv.notify_one();
+}
+
+void KafkaLog::AppenderLoop() {
+  auto& im = *impl_;
+  const std::string topic = Topic();
+  const int timeout = static_cast<int>(options_.timeout.count());
+  std::vector<Pending> group;
+  for (;;) {
+    group.clear();
+    {
+      std::unique_lock lock(im.mu);
+      im.cv.wait(lock, [&] { return im.closing || !im.pending.empty(); });
+      if (im.pending.empty()) break;
+      size_t n = 0;
+      while (!im.pending.empty() && (group.empty() || n < 10000)) {
+        n += im.pending.front().records.size();
+        group.push_back(std::move(im.pending.front()));
+        im.pending.pop_front();
+      }
+      if (!im.failed.ok()) {
+        core::Status st = im.failed;
+        lock.unlock();
+        for (auto& g : group) g.done(st);
+        continue;
+      }
+    }
+    // Sequences are fixed for the group: a retry after an abort re-sends the same bytes with the
+    // same sequences, so readers drop any copy they see twice.
+    for (auto& g : group) {
+      for (auto& r : g.records) r.seq = im.next_seq[g.partition]++;
+    }
+    core::Status outcome;
+    int attempts = 0;
+    for (;;) {
+      for (auto& g : group) {
+        for (auto& r : g.records) {
+          r.err = RD_KAFKA_RESP_ERR_NO_ERROR;
+          r.kafka_offset = -1;
+        }
+      }
+      rd_kafka_error_t* e = rd_kafka_begin_transaction(im.producer);
+      bool abort_needed = false;
+      bool fatal = false;
+      std::string what;
+      if (e != nullptr) {
+        what = rd_kafka_error_string(e);
+        fatal = true;
+        rd_kafka_error_destroy(e);
+      }
+      for (size_t gi = 0; !fatal && gi < group.size(); ++gi) {
+        auto& g = group[gi];
+        for (auto& r : g.records) {
+          for (;;) {
+            rd_kafka_headers_t* h = rd_kafka_headers_new(8);
+            std::string seq = std::to_string(r.seq);
+            std::string source = "/svc/tenants/" + r.tenant;
+            rd_kafka_header_add(h, "ce_specversion", -1, "1.0", 3);
+            rd_kafka_header_add(h, "ce_id", -1, r.id.data(), static_cast<ssize_t>(r.id.size()));
+            rd_kafka_header_add(h, "ce_type", -1, r.type.data(), static_cast<ssize_t>(r.type.size()));
+            rd_kafka_header_add(h, "ce_source", -1, source.data(), static_cast<ssize_t>(source.size()));
+            rd_kafka_header_add(h, "ce_time", -1, r.time.data(), static_cast<ssize_t>(r.time.size()));
+            rd_kafka_header_add(h, "content-type", -1, "application/json", 16);
+            rd_kafka_header_add(h, kSeqHeader, -1, seq.data(), static_cast<ssize_t>(seq.size()));
+            rd_kafka_resp_err_t perr = rd_kafka_producev(
+                im.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
+                RD_KAFKA_V_PARTITION(static_cast<int32_t>(g.partition)),
+                RD_KAFKA_V_KEY(r.tenant.data(), r.tenant.size()),
+                RD_KAFKA_V_VALUE(r.value.data(), r.value.size()), RD_KAFKA_V_HEADERS(h),
+                RD_KAFKA_V_OPAQUE(&r), RD_KAFKA_V_END);
+            if (perr == RD_KAFKA_RESP_ERR_NO_ERROR) break;
+            rd_kafka_headers_destroy(h);
+            if (perr == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
+              rd_kafka_poll(im.producer, 10);
+              continue;
+            }
+            what = rd_kafka_err2str(perr);
+            abort_needed = true;
+            break;
+          }
+          if (abort_needed) break;
+        }
+        if (abort_needed) break;
+      }
+      if (!fatal && !abort_needed) {
+        rd_kafka_flush(im.producer, timeout);  // serves delivery reports
+        for (auto& g : group) {
+          for (auto& r : g.records) {
+            if (r.err != RD_KAFKA_RESP_ERR_NO_ERROR || r.kafka_offset < 0) {
+              abort_needed = true;
+              what = r.err ? rd_kafka_err2str(r.err) : "no delivery report";
+            }
+          }
+        }
+      }
+      if (!fatal && !abort_needed) {
+        // Retriable commit errors are retried here; abortable ones abort and re-send the group.
+        bool committed = false;
+        for (int c = 0; c < 10; ++c) {
+          rd_kafka_error_t* ce = rd_kafka_commit_transaction(im.producer, timeout);
+          if (ce == nullptr) {
+            committed = true;
+            break;
+          }
+          what = rd_kafka_error_string(ce);
+          bool retriable = rd_kafka_error_is_retriable(ce);
+          abort_needed = rd_kafka_error_txn_requires_abort(ce);
+          fatal = rd_kafka_error_is_fatal(ce) || (!retriable && !abort_needed);
+          rd_kafka_error_destroy(ce);
+          if (!retriable) break;
+        }
+        if (committed) {
+          outcome = core::Status::Ok();
+          break;
+        }
+        if (!abort_needed && !fatal) fatal = true;  // retries exhausted
+      }
+      if (fatal) {
+        outcome = core::Unavailable("kafka transaction failed: " + what);
+        break;
+      }
+      // Abortable: abort, then retry the whole group with the same sequences.
+      if (im.aborts != nullptr) im.aborts->Add();
+      core::LogWarn("kafka transaction aborted; retrying", {{"error", what}, {"attempt", attempts}});
+      if (rd_kafka_error_t* ae = rd_kafka_abort_transaction(im.producer, timeout)) {
+        what = rd_kafka_error_string(ae);
+        rd_kafka_error_destroy(ae);
+        outcome = core::Unavailable("kafka abort failed: " + what);
+        break;
+      }
+      if (++attempts > options_.transaction_retries) {
+        outcome = core::Unavailable("kafka transaction kept failing: " + what);
+        break;
+      }
+    }
+    if (!outcome.ok()) {
+      core::LogError("kafka log halted", {{"error", outcome.ToString()}});
+      {
+        std::lock_guard lock(im.mu);
+        im.failed = outcome;
+      }
+      for (auto& g : group) g.done(outcome);
+      continue;
+    }
+    size_t n_events = 0;
+    for (uint32_t p = 0; p < options_.partitions; ++p) im.end[p].store(im.next_seq[p]);
+    for (auto& g : group) {
+      AppendResult res;
+      for (const auto& r : g.records) res.positions.push_back(LogPosition{g.partition, r.seq});
+      res.backend_cursor = g.records.back().kafka_offset + 1;
+      n_events += g.records.size();
+      g.done(std::move(res));
+    }
+    if (im.transactions != nullptr) {
+      im.transactions->Add();
+      im.appends->Add(group.size());
+      im.events->Add(n_events);
+      im.group_size->Observe(static_cast<double>(n_events));
+    }
+  }
+}
+
+core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenReader(std::string consumer_name,
+                                                             std::vector<PartitionCheckpoint> start) {
+  SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(options_.brokers, "svc-" + consumer_name));
+  auto reader = std::make_unique<KafkaReader>(std::move(rk), Topic(), std::move(start),
+                                              options_.partitions);
+  SVC_RETURN_IF_ERROR(reader->Assign());
+  return std::unique_ptr<LogReader>(std::move(reader));
+}
+
+core::Result<std::vector<uint64_t>> KafkaLog::EndOffsets() {
+  std::vector<uint64_t> out(options_.partitions);
+  for (uint32_t p = 0; p < options_.partitions; ++p) out[p] = impl_->end[p].load();
+  return out;
+}
+
+void KafkaLog::Close() {
+  auto& im = *impl_;
+  {
+    std::lock_guard lock(im.mu);
+    if (im.closing) return;
+    im.closing = true;
+  }
+  im.cv.notify_all();
+  if (im.appender.joinable()) im.appender.join();
+}
+
+}  // namespace svc::eventstore
