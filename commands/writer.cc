@@ -28,6 +28,7 @@ struct Writer::CommitItem {
   CommandOutcome outcome;
   CommandCallback done;
   int64_t backend_cursor = -1;
+  uint64_t backend_epoch = 0;
 };
 
 struct Writer::Partition {
@@ -345,6 +346,7 @@ void Writer::OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
   }
   item->outcome.positions = r->positions;
   item->backend_cursor = r->backend_cursor;
+  item->backend_epoch = r->backend_epoch;
   if (!item->idem_key.empty()) {
     item->idem_value = EncodeIdem(item->fingerprint, item->aggregate_type, item->aggregate_id,
                                   item->outcome, item->created_micros);
@@ -387,9 +389,11 @@ void Writer::CommitLoop() {
       for (const auto& [k, v] : it->snapshots) batch.Put(cf_, k, v);
       if (!it->idem_key.empty()) batch.Put(cf_, it->idem_key, it->idem_value);
       const auto& last = it->outcome.positions.back();
-      checkpoints[it->partition] = {last.offset + 1, it->backend_cursor};
+      checkpoints[it->partition] = {last.offset + 1, it->backend_cursor, it->backend_epoch};
     }
-    for (const auto& [p, c] : checkpoints) batch.Put(cf_, CheckpointKey(p), EncodeCheckpoint(c));
+    for (const auto& [p, c] : checkpoints) {
+      batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
+    }
     core::Status st = options_.store->Write(batch, /*sync=*/false);
     if (!st.ok()) {
       core::LogError("write model commit failed; write side halted", {{"error", st.ToString()}});
@@ -443,28 +447,12 @@ void Writer::MaybeEvict(Partition& part) {
   }
 }
 
-std::string Writer::EncodeCheckpoint(const eventstore::PartitionCheckpoint& c) {
-  std::string v;
-  eventstore::PutFixed64BE(v, c.next_offset);
-  eventstore::PutFixed64BE(v, static_cast<uint64_t>(c.backend_cursor));
-  return v;
-}
-
-eventstore::PartitionCheckpoint Writer::DecodeCheckpoint(std::string_view v) {
-  eventstore::PartitionCheckpoint c;
-  if (v.size() >= 16) {
-    c.next_offset = eventstore::GetFixed64BE(v);
-    c.backend_cursor = static_cast<int64_t>(eventstore::GetFixed64BE(v.substr(8)));
-  }
-  return c;
-}
-
 core::Status Writer::Recover() {
   uint32_t n = options_.log->PartitionCount();
   std::vector<eventstore::PartitionCheckpoint> start(n);
   for (uint32_t p = 0; p < n; ++p) {
     SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(cf_, CheckpointKey(p)));
-    if (v.has_value()) start[p] = DecodeCheckpoint(*v);
+    if (v.has_value()) start[p] = eventstore::DecodeCheckpoint(*v);
   }
   SVC_ASSIGN_OR_RETURN(auto reader, options_.log->OpenReader("writer-recovery", start));
   size_t applied = 0;
@@ -501,7 +489,7 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
   for (auto& re : events) {
     const EventEnvelope& e = re.event;
-    checkpoints[re.position.partition] = {re.position.offset + 1, re.backend_cursor};
+    checkpoints[re.position.partition] = eventstore::CheckpointAfter(re);
     const AggregateType* type = FindType(e.aggregate_type);
     if (type == nullptr) continue;  // an aggregate this writer does not own
     std::string key = AggregateKey(e.tenant_id, e.aggregate_type, e.aggregate_id);
@@ -542,7 +530,9 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
     SVC_ASSIGN_OR_RETURN(auto existing, options_.store->Get(cf_, k));
     if (!existing.has_value()) batch.Put(cf_, k, core::DumpJson(j));
   }
-  for (const auto& [p, c] : checkpoints) batch.Put(cf_, CheckpointKey(p), EncodeCheckpoint(c));
+  for (const auto& [p, c] : checkpoints) {
+    batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
+  }
   return options_.store->Write(batch, false);
 }
 

@@ -103,8 +103,6 @@ class Writer {
   core::Status ApplyRecovered(std::vector<eventstore::RecordedEvent>& events);
   void MaybeEvict(Partition& part);
   void CommitLoop();
-  static std::string EncodeCheckpoint(const eventstore::PartitionCheckpoint& c);
-  static eventstore::PartitionCheckpoint DecodeCheckpoint(std::string_view v);
 
   Options options_;
   int cf_ = -1;

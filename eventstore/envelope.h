@@ -55,6 +55,7 @@ struct RecordedEvent {
   LogPosition position;
   // Backend-specific resume point after this event (Kafka: next record offset; embedded: -1).
   int64_t backend_cursor = -1;
+  uint64_t backend_epoch = 0;  // see PartitionCheckpoint
   EventEnvelope event;
 };
 

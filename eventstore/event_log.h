@@ -26,8 +26,17 @@ namespace svc::eventstore {
 struct PartitionCheckpoint {
   uint64_t next_offset = 0;
   int64_t backend_cursor = -1;
+  // Kafka: the highest writer epoch seen in the partition up to here (writes of older epochs
+  // after it are a fenced writer's and are dropped). 0 on the embedded log.
+  uint64_t backend_epoch = 0;
   friend bool operator==(const PartitionCheckpoint&, const PartitionCheckpoint&) = default;
 };
+
+// The checkpoint just after `e`, and a stable binary encoding for consumers' stores (24 bytes;
+// the 16-byte form without the epoch is still read).
+PartitionCheckpoint CheckpointAfter(const RecordedEvent& e);
+std::string EncodeCheckpoint(const PartitionCheckpoint& c);
+PartitionCheckpoint DecodeCheckpoint(std::string_view v);
 
 class LogReader {
  public:
@@ -46,6 +55,7 @@ struct AppendResult {
   std::vector<LogPosition> positions;  // one per event, in order
   // Backend resume point just after the last event (see PartitionCheckpoint).
   int64_t backend_cursor = -1;
+  uint64_t backend_epoch = 0;
 };
 using AppendCallback = std::function<void(core::Result<AppendResult>)>;
 

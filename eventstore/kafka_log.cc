@@ -5,6 +5,9 @@
 #include <cstring>
 #include <map>
 
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "core/json.h"
 #include "core/log.h"
 
 namespace svc::eventstore {
@@ -12,6 +15,10 @@ namespace svc::eventstore {
 namespace {
 
 using Ms = std::chrono::milliseconds;
+
+constexpr const char* kEpochHeader = "ce_svcepoch";
+constexpr const char* kWriterHeader = "ce_svcwriter";
+constexpr const char* kFenceType = "svc.writer_fence";
 
 struct Record {
   std::string value;  // JSON envelope
@@ -99,9 +106,11 @@ class KafkaReader final : public LogReader {
               uint32_t partitions)
       : rk_(std::move(rk)), topic_(std::move(topic)) {
     next_seq_.assign(partitions, 0);
+    epoch_.assign(partitions, 0);
     at_end_.assign(partitions, false);
     for (uint32_t p = 0; p < partitions && p < start.size(); ++p) {
       next_seq_[p] = start[p].next_offset;
+      epoch_[p] = start[p].backend_epoch;
     }
     starts_ = std::move(start);
     starts_.resize(partitions);
@@ -161,6 +170,18 @@ class KafkaReader final : public LogReader {
       at_end_[p] = false;
       rd_kafka_headers_t* hdrs = nullptr;
       rd_kafka_message_headers(msg, &hdrs);
+      std::string epoch_text = Header(hdrs, kEpochHeader);
+      uint64_t epoch = epoch_text.empty() ? 0 : std::stoull(epoch_text);
+      if (Header(hdrs, "ce_type") == kFenceType) {  // a new writer took over from here on
+        epoch_[p] = std::max(epoch_[p], epoch);
+        rd_kafka_message_destroy(msg);
+        continue;
+      }
+      if (epoch < epoch_[p]) {  // written by a fenced writer after its successor's fence
+        rd_kafka_message_destroy(msg);
+        continue;
+      }
+      epoch_[p] = epoch;
       std::string seq_text = Header(hdrs, kSeqHeader);
       if (seq_text.empty()) {
         rd_kafka_message_destroy(msg);
@@ -180,6 +201,7 @@ class KafkaReader final : public LogReader {
       RecordedEvent& re = out.emplace_back();
       re.position = LogPosition{p, seq};
       re.backend_cursor = kafka_offset + 1;
+      re.backend_epoch = epoch_[p];
       core::Status st = DecodeEnvelopeInto(
           std::string_view(static_cast<const char*>(msg->payload), msg->len), re.event);
       rd_kafka_message_destroy(msg);
@@ -205,6 +227,7 @@ class KafkaReader final : public LogReader {
   ConsumerPtr rk_;
   std::string topic_;
   std::vector<uint64_t> next_seq_;
+  std::vector<uint64_t> epoch_;
   std::vector<bool> at_end_;
   std::vector<PartitionCheckpoint> starts_;
   std::atomic<bool> woken_{false};
@@ -220,6 +243,10 @@ struct KafkaLog::Impl {
   bool closing = false;
   core::Status failed;  // sticky once set
   std::vector<uint64_t> next_seq;                 // appender-only
+  std::string writer_id;                          // random, per process
+  uint64_t epoch = 0;                             // this writer's epoch (fence at open)
+  std::vector<int64_t> last_end;                  // appender-only: offset after our last record
+  ConsumerPtr verifier;                           // reads gaps between our transactions
   std::unique_ptr<std::atomic<uint64_t>[]> end;   // committed next sequence per partition
   std::thread appender;
   core::Counter* appends = nullptr;
@@ -238,67 +265,125 @@ KafkaLog::~KafkaLog() {
 
 namespace {
 
-// The last sequence of each partition, read with a read_committed consumer from the tail
-// (widening the window when the tail holds only control or aborted records).
-core::Result<std::vector<uint64_t>> FindNextSequences(const KafkaLog::Options& o,
-                                                      rd_kafka_t* producer,
-                                                      const std::string& topic) {
-  std::vector<uint64_t> next(o.partitions, 0);
+struct TailRecord {
+  int64_t offset;
+  bool fence;
+  uint64_t epoch;
+  bool has_seq;
+  uint64_t seq;
+};
+
+struct Tails {
+  std::vector<uint64_t> next_seq;
+  uint64_t max_epoch = 0;
+};
+
+// Reads partition `p` of `topic` from `start` to its end (read_committed).
+core::Result<std::vector<TailRecord>> ReadRange(rd_kafka_t* rk, const std::string& topic,
+                                                uint32_t p, int64_t start, Ms timeout) {
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, topic.c_str(), static_cast<int32_t>(p))->offset = start;
+  rd_kafka_resp_err_t err = rd_kafka_assign(rk, list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (err) return KafkaError("assign", err);
+  std::vector<TailRecord> out;
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  for (;;) {
+    if (std::chrono::steady_clock::now() > deadline) {
+      return core::Unavailable("timed out reading the tail of " + topic);
+    }
+    rd_kafka_message_t* msg = rd_kafka_consumer_poll(rk, 100);
+    if (msg == nullptr) continue;
+    if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
+      rd_kafka_message_destroy(msg);
+      break;
+    }
+    if (msg->err) {
+      rd_kafka_message_destroy(msg);
+      continue;
+    }
+    rd_kafka_headers_t* hdrs = nullptr;
+    rd_kafka_message_headers(msg, &hdrs);
+    TailRecord r{msg->offset, Header(hdrs, "ce_type") == kFenceType, 0, false, 0};
+    std::string e = Header(hdrs, kEpochHeader), s = Header(hdrs, kSeqHeader);
+    if (!e.empty()) r.epoch = std::stoull(e);
+    if (!s.empty()) {
+      r.has_seq = true;
+      r.seq = std::stoull(s);
+    }
+    out.push_back(r);
+    rd_kafka_message_destroy(msg);
+  }
+  rd_kafka_assign(rk, nullptr);
+  return out;
+}
+
+// Finds, per partition, the next sequence to assign and, overall, the highest writer epoch.
+// Reads each partition's tail, widening the window until it holds a record of the highest epoch
+// and an accepted event (or reaches the start): records of a lower epoch after a fence are a
+// fenced writer's and do not count.
+core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
+                              const std::string& topic) {
   SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(o.brokers, "svc-writer-recovery"));
+  struct Part {
+    int64_t low = 0, high = 0, window = 64;
+    std::vector<TailRecord> records;
+  };
+  std::vector<Part> parts(o.partitions);
   for (uint32_t p = 0; p < o.partitions; ++p) {
-    int64_t low = 0, high = 0;
     rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-        producer, topic.c_str(), static_cast<int32_t>(p), &low, &high,
+        producer, topic.c_str(), static_cast<int32_t>(p), &parts[p].low, &parts[p].high,
         static_cast<int>(o.timeout.count()));
     if (err) return KafkaError("watermarks of " + topic, err);
-    int64_t window = 64;
-    for (;;) {
-      int64_t start = std::max(low, high - window);
-      if (start >= high) break;  // empty partition
-      rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-      rd_kafka_topic_partition_list_add(list, topic.c_str(), static_cast<int32_t>(p))->offset =
-          start;
-      err = rd_kafka_assign(rk.get(), list);
-      rd_kafka_topic_partition_list_destroy(list);
-      if (err) return KafkaError("assign", err);
-      bool found = false;
-      uint64_t last = 0;
-      auto deadline = std::chrono::steady_clock::now() + o.timeout;
-      for (;;) {
-        if (std::chrono::steady_clock::now() > deadline) {
-          return core::Unavailable("timed out reading the tail of " + topic);
-        }
-        rd_kafka_message_t* msg = rd_kafka_consumer_poll(rk.get(), 100);
-        if (msg == nullptr) continue;
-        if (msg->err == RD_KAFKA_RESP_ERR__PARTITION_EOF) {
-          rd_kafka_message_destroy(msg);
-          break;
-        }
-        if (msg->err) {
-          rd_kafka_message_destroy(msg);
-          continue;
-        }
-        rd_kafka_headers_t* hdrs = nullptr;
-        rd_kafka_message_headers(msg, &hdrs);
-        std::string s = Header(hdrs, kSeqHeader);
-        if (!s.empty()) {
-          uint64_t seq = std::stoull(s);
-          if (!found || seq > last) last = seq;
-          found = true;
-        }
-        rd_kafka_message_destroy(msg);
-      }
-      if (found) {
-        next[p] = last + 1;
-        break;
-      }
-      if (start == low) break;  // nothing committed at all
-      window *= 4;
-    }
   }
-  rd_kafka_assign(rk.get(), nullptr);
-  return next;
+  auto read = [&](uint32_t p) -> core::Status {
+    Part& pt = parts[p];
+    int64_t start = std::max(pt.low, pt.high - pt.window);
+    if (start >= pt.high) {
+      pt.records.clear();
+      return core::Status::Ok();
+    }
+    SVC_ASSIGN_OR_RETURN(pt.records, ReadRange(rk.get(), topic, p, start, o.timeout));
+    return core::Status::Ok();
+  };
+  for (uint32_t p = 0; p < o.partitions; ++p) SVC_RETURN_IF_ERROR(read(p));
+  Tails t;
+  t.next_seq.assign(o.partitions, 0);
+  for (;;) {
+    t.max_epoch = 0;
+    for (const auto& pt : parts) {
+      for (const auto& r : pt.records) t.max_epoch = std::max(t.max_epoch, r.epoch);
+    }
+    bool widened = false;
+    for (uint32_t p = 0; p < o.partitions; ++p) {
+      Part& pt = parts[p];
+      uint64_t running = 0;
+      bool has_max = false, has_event = false;
+      for (const auto& r : pt.records) {
+        has_max |= r.epoch == t.max_epoch;
+        if (r.fence) {
+          running = std::max(running, r.epoch);
+        } else if (r.has_seq && r.epoch >= running) {
+          running = r.epoch;
+          t.next_seq[p] = r.seq + 1;
+          has_event = true;
+        }
+      }
+      bool at_start = pt.high - pt.window <= pt.low;
+      if ((!has_max || !has_event) && !at_start && !pt.records.empty()) {
+        pt.window *= 4;
+        SVC_RETURN_IF_ERROR(read(p));
+        widened = true;
+      }
+    }
+    if (!widened) break;
+  }
+  return t;
 }
+
+core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic);
+core::Status VerifyGaps(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic,
+                        std::vector<Pending>& group);
 
 }  // namespace
 
@@ -390,7 +475,18 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
     rd_kafka_error_destroy(e);
     return core::Unavailable("kafka init_transactions: " + msg);
   }
-  SVC_ASSIGN_OR_RETURN(im.next_seq, FindNextSequences(options, im.producer, topic));
+  // Fence: a record of a new, higher writer epoch in every partition. From it on, readers drop
+  // whatever an older writer with the same role still manages to write, and the older writer
+  // finds the fence in the gap before its next records and stops (see VerifyGaps). Kafka brokers
+  // fence a zombie with the same transactional.id themselves; this makes the guarantee hold on
+  // any broker, the development mock included.
+  SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options, im.producer, topic));
+  im.writer_id = core::HexEncode(core::RandomBytes(8));
+  im.epoch = before.max_epoch + 1;
+  SVC_RETURN_IF_ERROR(WriteFence(im, options, topic));
+  SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options, im.producer, topic));
+  im.next_seq = after.next_seq;
+  SVC_ASSIGN_OR_RETURN(im.verifier, NewConsumer(options.brokers, "svc-writer-verify"));
   im.end = std::make_unique<std::atomic<uint64_t>[]>(options.partitions);
   for (uint32_t p = 0; p < options.partitions; ++p) im.end[p].store(im.next_seq[p]);
 
@@ -452,6 +548,7 @@ void KafkaLog::AppenderLoop() {
   auto& im = *impl_;
   const std::string topic = Topic();
   const int timeout = static_cast<int>(options_.timeout.count());
+  const std::string epoch = std::to_string(im.epoch);
   std::vector<Pending> group;
   for (;;) {
     group.clear();
@@ -460,7 +557,7 @@ void KafkaLog::AppenderLoop() {
       im.cv.wait(lock, [&] { return im.closing || !im.pending.empty(); });
       if (im.pending.empty()) break;
       size_t n = 0;
-      while (!im.pending.empty() && (group.empty() || n < 10000)) {
+      while (!im.pending.empty() && (group.empty() || n < 2000)) {
         n += im.pending.front().records.size();
         group.push_back(std::move(im.pending.front()));
         im.pending.pop_front();
@@ -509,6 +606,10 @@ void KafkaLog::AppenderLoop() {
             rd_kafka_header_add(h, "ce_time", -1, r.time.data(), static_cast<ssize_t>(r.time.size()));
             rd_kafka_header_add(h, "content-type", -1, "application/json", 16);
             rd_kafka_header_add(h, kSeqHeader, -1, seq.data(), static_cast<ssize_t>(seq.size()));
+            rd_kafka_header_add(h, kEpochHeader, -1, epoch.data(),
+                                static_cast<ssize_t>(epoch.size()));
+            rd_kafka_header_add(h, kWriterHeader, -1, im.writer_id.data(),
+                                static_cast<ssize_t>(im.writer_id.size()));
             rd_kafka_resp_err_t perr = rd_kafka_producev(
                 im.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
                 RD_KAFKA_V_PARTITION(static_cast<int32_t>(g.partition)),
@@ -580,6 +681,7 @@ void KafkaLog::AppenderLoop() {
         break;
       }
     }
+    if (outcome.ok()) outcome = VerifyGaps(im, options_, topic, group);
     if (!outcome.ok()) {
       core::LogError("kafka log halted", {{"error", outcome.ToString()}});
       {
@@ -595,6 +697,7 @@ void KafkaLog::AppenderLoop() {
       AppendResult res;
       for (const auto& r : g.records) res.positions.push_back(LogPosition{g.partition, r.seq});
       res.backend_cursor = g.records.back().kafka_offset + 1;
+      res.backend_epoch = im.epoch;
       n_events += g.records.size();
       g.done(std::move(res));
     }
@@ -632,5 +735,128 @@ void KafkaLog::Close() {
   im.cv.notify_all();
   if (im.appender.joinable()) im.appender.join();
 }
+
+namespace {
+
+core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic) {
+  const int timeout = static_cast<int>(o.timeout.count());
+  std::vector<Record> fences(o.partitions);
+  if (rd_kafka_error_t* e = rd_kafka_begin_transaction(im.producer)) {
+    std::string what = rd_kafka_error_string(e);
+    rd_kafka_error_destroy(e);
+    return core::Unavailable("kafka begin_transaction: " + what);
+  }
+  std::string epoch = std::to_string(im.epoch);
+  std::string source = "/svc/writers/" + im.writer_id;
+  std::string time = core::FormatRfc3339Micros(core::SystemClock().Now());
+  for (uint32_t p = 0; p < o.partitions; ++p) {
+    Record& r = fences[p];
+    r.id = "fence-" + im.writer_id + "-" + std::to_string(p);
+    core::Json v;
+    v["writer"] = im.writer_id;
+    v["epoch"] = im.epoch;
+    v["partition"] = p;
+    r.value = core::DumpJson(v);
+    rd_kafka_headers_t* h = rd_kafka_headers_new(8);
+    rd_kafka_header_add(h, "ce_specversion", -1, "1.0", 3);
+    rd_kafka_header_add(h, "ce_id", -1, r.id.data(), static_cast<ssize_t>(r.id.size()));
+    rd_kafka_header_add(h, "ce_type", -1, kFenceType, -1);
+    rd_kafka_header_add(h, "ce_source", -1, source.data(), static_cast<ssize_t>(source.size()));
+    rd_kafka_header_add(h, "ce_time", -1, time.data(), static_cast<ssize_t>(time.size()));
+    rd_kafka_header_add(h, "content-type", -1, "application/json", 16);
+    rd_kafka_header_add(h, kEpochHeader, -1, epoch.data(), static_cast<ssize_t>(epoch.size()));
+    rd_kafka_header_add(h, kWriterHeader, -1, im.writer_id.data(),
+                        static_cast<ssize_t>(im.writer_id.size()));
+    rd_kafka_resp_err_t err = rd_kafka_producev(
+        im.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
+        RD_KAFKA_V_PARTITION(static_cast<int32_t>(p)), RD_KAFKA_V_KEY("svc-writer-fence", 16),
+        RD_KAFKA_V_VALUE(r.value.data(), r.value.size()), RD_KAFKA_V_HEADERS(h),
+        RD_KAFKA_V_OPAQUE(&r), RD_KAFKA_V_END);
+    if (err) {
+      rd_kafka_headers_destroy(h);
+      return KafkaError("writing the writer fence", err);
+    }
+  }
+  rd_kafka_flush(im.producer, timeout);
+  if (rd_kafka_error_t* e = rd_kafka_commit_transaction(im.producer, timeout)) {
+    std::string what = rd_kafka_error_string(e);
+    rd_kafka_error_destroy(e);
+    return core::Unavailable("kafka commit of the writer fence: " + what);
+  }
+  im.last_end.assign(o.partitions, -1);
+  for (uint32_t p = 0; p < o.partitions; ++p) {
+    if (fences[p].err || fences[p].kafka_offset < 0) {
+      return KafkaError("writer fence delivery", fences[p].err);
+    }
+    im.last_end[p] = fences[p].kafka_offset + 1;
+  }
+  core::LogInfo("kafka writer fenced earlier writers",
+                {{"writer", im.writer_id}, {"epoch", im.epoch}});
+  return core::Status::Ok();
+}
+
+// Before a group is acknowledged: in each partition it wrote, anything between our previous
+// record and this group's first record must be ours (or invisible: transaction markers). A
+// record of another writer there, typically its fence, means we were fenced: readers drop our
+// records, so we must not acknowledge them, and we stop.
+core::Status VerifyGaps(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic,
+                        std::vector<Pending>& group) {
+  std::map<uint32_t, std::pair<int64_t, int64_t>> touched;  // partition -> [first, last] offset
+  for (const auto& g : group) {
+    for (const auto& r : g.records) {
+      auto [it, inserted] = touched.emplace(g.partition, std::make_pair(r.kafka_offset, r.kafka_offset));
+      if (!inserted) {
+        it->second.first = std::min(it->second.first, r.kafka_offset);
+        it->second.second = std::max(it->second.second, r.kafka_offset);
+      }
+    }
+  }
+  for (const auto& [p, range] : touched) {
+    int64_t from = im.last_end[p], first = range.first;
+    if (from >= 0 && from < first) {
+      rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+      rd_kafka_topic_partition_list_add(list, topic.c_str(), static_cast<int32_t>(p))->offset = from;
+      rd_kafka_resp_err_t err = rd_kafka_assign(im.verifier.get(), list);
+      rd_kafka_topic_partition_list_destroy(list);
+      if (err) return KafkaError("assign", err);
+      auto deadline = std::chrono::steady_clock::now() + o.timeout;
+      std::string foreign;
+      for (;;) {
+        if (std::chrono::steady_clock::now() > deadline) {
+          return core::Unavailable("could not verify partition " + std::to_string(p) +
+                                   " after commit");
+        }
+        rd_kafka_message_t* msg = rd_kafka_consumer_poll(im.verifier.get(), 50);
+        if (msg == nullptr) continue;
+        if (msg->err) {
+          rd_kafka_message_destroy(msg);
+          continue;
+        }
+        int64_t off = msg->offset;
+        if (off < first) {
+          rd_kafka_headers_t* hdrs = nullptr;
+          rd_kafka_message_headers(msg, &hdrs);
+          std::string writer = Header(hdrs, kWriterHeader);
+          std::string e = Header(hdrs, kEpochHeader);
+          uint64_t epoch = e.empty() ? 0 : std::stoull(e);
+          // A lower epoch is a fenced writer's late write (readers drop it); only a newer epoch
+          // (its fence or its records) fences us.
+          if (writer != im.writer_id && epoch >= im.epoch) foreign = writer.empty() ? "?" : writer;
+        }
+        rd_kafka_message_destroy(msg);
+        if (!foreign.empty() || off >= first) break;
+      }
+      rd_kafka_assign(im.verifier.get(), nullptr);
+      if (!foreign.empty()) {
+        return core::Unavailable("this writer was fenced by writer " + foreign +
+                                 " (same role started elsewhere); stopping");
+      }
+    }
+    im.last_end[p] = range.second + 1;
+  }
+  return core::Status::Ok();
+}
+
+}  // namespace
 
 }  // namespace svc::eventstore

@@ -57,10 +57,7 @@ core::Status ProjectionRunner::Prepare() {
   std::vector<eventstore::PartitionCheckpoint> start(n);
   for (uint32_t p = 0; p < n; ++p) {
     SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(meta_cf_, CheckpointKey(p)));
-    if (v.has_value() && v->size() >= 16) {
-      start[p].next_offset = eventstore::GetFixed64BE(*v);
-      start[p].backend_cursor = static_cast<int64_t>(eventstore::GetFixed64BE(v->substr(8)));
-    }
+    if (v.has_value()) start[p] = eventstore::DecodeCheckpoint(*v);
   }
   {
     std::lock_guard lock(mu_);
@@ -84,15 +81,12 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
                                          std::to_string(e.position.partition) + ":" +
                                          std::to_string(e.position.offset) + ": " + st.message());
     }
-    checkpoints[e.position.partition] = {e.position.offset + 1, e.backend_cursor};
+    checkpoints[e.position.partition] = eventstore::CheckpointAfter(e);
   }
   KvStore::Batch batch;
   view.Drain(batch);
   for (const auto& [p, c] : checkpoints) {
-    std::string v;
-    eventstore::PutFixed64BE(v, c.next_offset);
-    eventstore::PutFixed64BE(v, static_cast<uint64_t>(c.backend_cursor));
-    batch.Put(meta_cf_, CheckpointKey(p), v);
+    batch.Put(meta_cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
   }
   SVC_RETURN_IF_ERROR(options_.store->Write(batch, /*sync=*/false));
   {

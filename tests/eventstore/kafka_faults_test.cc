@@ -139,3 +139,29 @@ TEST_CASE("kafka faults: all brokers down, then up; the pending append completes
   CheckExactlyOnce(*log, before);
 }
 
+TEST_CASE("kafka: a second writer with the same transactional.id fences the first") {
+  testing::DevBrokerProcess broker;
+  core::MetricsRegistry m1, m2;
+  auto a = Open(broker, &m1, "svc-writer-x");
+  std::string tenant = "ten_00000000000000000000000000000001";
+  uint32_t p = a->PartitionFor(tenant);
+  auto e1 = Ev(tenant, 1);
+  std::string id1 = e1.id;
+  REQUIRE(a->AppendAndWait(p, {e1}).ok());
+
+  auto b = Open(broker, &m2, "svc-writer-x");  // the zombie's successor
+  auto zombie = a->AppendAndWait(p, {Ev(tenant, 2)});
+  CHECK_FALSE(zombie.ok());
+  CHECK_FALSE(a->AppendAndWait(p, {Ev(tenant, 3)}).ok());  // stays stopped
+
+  auto e4 = Ev(tenant, 4);
+  std::string id4 = e4.id;
+  auto ok = b->AppendAndWait(p, {e4});
+  REQUIRE_MESSAGE(ok.ok(), ok.status().ToString());
+  CHECK(ok->positions[0].offset == 1);  // continues the sequence after the first writer's event
+  a->Close();
+  auto all = ReadAll(*b);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].event.id == id1);
+  CHECK(all[1].event.id == id4);
+}

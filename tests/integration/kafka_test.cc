@@ -56,13 +56,20 @@ TEST_CASE("kafka backend: serve, admin, and kcat reads CloudEvents headers and t
                                       "beginning", "-e", "-q", "-f", "%k|%h|%s\\n"});
   REQUIRE_MESSAGE(consumed.exit_code == 0, consumed.err);
   auto lines = Lines(consumed.out);
-  REQUIRE(lines.size() == 3);  // tenant_created, application_created, api_key_created
+  // 4 writer fences (one per partition, written when the writer opened) + 3 domain events.
+  REQUIRE(lines.size() == 7);
   std::set<std::string> types;
+  int fences = 0;
   for (const auto& line : lines) {
     auto a = line.find('|'), b = line.find('|', a + 1);
     std::string k = line.substr(0, a), headers = line.substr(a + 1, b - a - 1), value = line.substr(b + 1);
-    CHECK(k == tenant);  // partition key = tenant id
     CHECK(headers.find("ce_specversion=1.0") != std::string::npos);
+    if (headers.find("ce_type=svc.writer_fence") != std::string::npos) {
+      ++fences;
+      CHECK(headers.find("ce_svcepoch=1") != std::string::npos);
+      continue;
+    }
+    CHECK(k == tenant);  // partition key = tenant id
     CHECK(headers.find("content-type=application/json") != std::string::npos);
     CHECK(headers.find("ce_source=/svc/tenants/" + tenant) != std::string::npos);
     core::Json env = core::ParseJsonOrDiscarded(value);
@@ -72,6 +79,7 @@ TEST_CASE("kafka backend: serve, admin, and kcat reads CloudEvents headers and t
     CHECK(env["tenantId"] == tenant);
     types.insert(env["type"].get<std::string>());
   }
+  CHECK(fences == 4);
   CHECK(types == std::set<std::string>{"tenancy.tenant_created", "tenancy.application_created",
                                        "tenancy.api_key_created"});
   // No secret in any record: the key travels only as a keyed hash.
