@@ -38,6 +38,7 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
   rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
+  rd_kafka_conf_set(conf, "socket.nagle.disable", "true", err, sizeof err);
   b->impl_->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (b->impl_->rk == nullptr) {
     rd_kafka_conf_destroy(conf);

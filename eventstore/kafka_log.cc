@@ -84,6 +84,7 @@ core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::str
             Set(conf, "enable.partition.eof", "true", &error) &&
             Set(conf, "auto.offset.reset", "earliest", &error) &&
             Set(conf, "fetch.wait.max.ms", "10", &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error) &&
             Set(conf, "allow.auto.create.topics", "false", &error);
   if (!ok) {
     rd_kafka_conf_destroy(conf);
@@ -401,6 +402,7 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
             Set(conf, "enable.idempotence", "true", &error) &&
             Set(conf, "acks", "all", &error) &&
             Set(conf, "linger.ms", "1", &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error) &&
             Set(conf, "queue.buffering.max.messages", "1000000", &error) &&
             Set(conf, "message.timeout.ms", std::to_string(options.timeout.count()), &error) &&
             Set(conf, "transaction.timeout.ms",

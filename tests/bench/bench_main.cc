@@ -13,6 +13,8 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "eventstore/embedded_log.h"
+#include "eventstore/kafka_dev_broker.h"
+#include "eventstore/kafka_log.h"
 #include "projections/runner.h"
 
 using namespace svc;
@@ -65,15 +67,31 @@ std::unique_ptr<eventstore::KvStore> OpenStore(const std::string& path) {
   return std::move(s).value();
 }
 
-void BenchCommands(const std::string& dir, int callers, int seconds) {
-  auto store = OpenStore(dir + "/cmd");
+void BenchCommands(const std::string& dir, int callers, int seconds, bool kafka) {
+  auto store = OpenStore(dir + (kafka ? "/cmd-kafka" : "/cmd"));
   core::MetricsRegistry metrics;
-  eventstore::EmbeddedLog::Options lo;
-  lo.store = store.get();
-  lo.partitions = 4;
-  lo.durability = eventstore::Durability::kFsync;
-  lo.metrics = &metrics;
-  auto log = std::move(eventstore::EmbeddedLog::Open(lo)).value();
+  std::unique_ptr<eventstore::KafkaDevBroker> broker;
+  std::unique_ptr<eventstore::EventLog> log;
+  if (kafka) {
+    broker = std::move(eventstore::KafkaDevBroker::Start({})).value();
+    eventstore::KafkaLog::Options ko;
+    ko.brokers = broker->Bootstraps();
+    ko.partitions = 4;
+    ko.metrics = &metrics;
+    auto k = eventstore::KafkaLog::Open(ko);
+    if (!k.ok()) {
+      std::fprintf(stderr, "%s\n", k.status().ToString().c_str());
+      std::exit(1);
+    }
+    log = std::move(k).value();
+  } else {
+    eventstore::EmbeddedLog::Options lo;
+    lo.store = store.get();
+    lo.partitions = 4;
+    lo.durability = eventstore::Durability::kFsync;
+    lo.metrics = &metrics;
+    log = std::move(eventstore::EmbeddedLog::Open(lo)).value();
+  }
   core::ThreadPool pool(2);
   core::RandomIdSource ids;
   commands::Writer::Options wo{log.get(), store.get(), &ids, &pool, &metrics};
@@ -120,11 +138,19 @@ void BenchCommands(const std::string& dir, int callers, int seconds) {
     std::unique_lock lock(mu);
     cv.wait(lock, [&] { return active == 0; });
   }
-  uint64_t fsyncs = metrics.GetCounter("svc_log_fsyncs_total", "", "backend=\"embedded\"").Value();
-  std::printf("commands: %d callers, %.0f durable single-event commands/s (fsync on), "
-              "%.1f commands per fsync, %llu commands in %.1fs\n",
-              callers, done / secs, fsyncs ? double(acked.load()) / fsyncs : 0.0,
-              static_cast<unsigned long long>(done), secs);
+  if (kafka) {
+    uint64_t txns = metrics.GetCounter("svc_log_transactions_total", "", "backend=\"kafka\"").Value();
+    std::printf("commands (kafka, dev broker): %d callers, %.0f durable single-event commands/s, "
+                "%.1f commands per transaction, %llu commands in %.1fs\n",
+                callers, done / secs, txns ? double(acked.load()) / txns : 0.0,
+                static_cast<unsigned long long>(done), secs);
+  } else {
+    uint64_t fsyncs = metrics.GetCounter("svc_log_fsyncs_total", "", "backend=\"embedded\"").Value();
+    std::printf("commands (embedded): %d callers, %.0f durable single-event commands/s (fsync on), "
+                "%.1f commands per fsync, %llu commands in %.1fs\n",
+                callers, done / secs, fsyncs ? double(acked.load()) / fsyncs : 0.0,
+                static_cast<unsigned long long>(done), secs);
+  }
   log->Close();
 }
 
@@ -202,7 +228,10 @@ int main(int argc, char** argv) {
   std::filesystem::create_directories(dir);
   int callers = argc > 2 ? std::atoi(argv[2]) : 256;
   uint64_t events = argc > 3 ? std::strtoull(argv[3], nullptr, 10) : 1000000;
-  if (callers > 0) BenchCommands(dir, callers, 10);
+  bool kafka_only = argc > 4 && std::string(argv[4]) == "kafka";
+  if (callers > 0 && !kafka_only) BenchCommands(dir, callers, 10, false);
+  if (callers > 0) BenchCommands(dir, callers, 10, true);
+  if (kafka_only) return 0;
   BenchReplay(dir, events);
   std::filesystem::remove_all(dir);
   return 0;
