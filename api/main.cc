@@ -111,6 +111,17 @@ int Fail(const core::Status& st) {
 
 void Print(const core::Json& j) { std::cout << j.dump(2) << std::endl; }
 
+// Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
+// them synchronously with sigwait. Call before starting any thread.
+sigset_t BlockStopSignals() {
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  return sigs;
+}
+
 // ---- serve ----
 
 api::HttpResponse Metrics(api::Runtime& rt) {
@@ -216,12 +227,7 @@ int Serve(int argc, char** argv) {
   }
   ho.threads = ro->threads;
 
-  // Signals are taken synchronously by this thread (sigwait); block them before any thread starts.
-  sigset_t sigs;
-  sigemptyset(&sigs);
-  sigaddset(&sigs, SIGINT);
-  sigaddset(&sigs, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  sigset_t sigs = BlockStopSignals();
 
   auto rt_or = api::Runtime::Open(*ro);
   if (!rt_or.ok()) return Fail(rt_or.status());
@@ -424,11 +430,7 @@ int DevBroker(int argc, char** argv) {
         "Development and CI only: everything is in memory.\n";
     return 0;
   }
-  sigset_t sigs;
-  sigemptyset(&sigs);
-  sigaddset(&sigs, SIGINT);
-  sigaddset(&sigs, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  sigset_t sigs = BlockStopSignals();
   eventstore::KafkaDevBroker::Options o;
   try {
     o.brokers = std::stoi(f.Get("brokers"));

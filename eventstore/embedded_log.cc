@@ -130,14 +130,7 @@ EmbeddedLog::~EmbeddedLog() { Close(); }
 
 void EmbeddedLog::Append(uint32_t partition, std::vector<EventEnvelope> events,
                          AppendCallback done) {
-  if (partition >= options_.partitions) {
-    done(core::InvalidArgument("partition out of range"));
-    return;
-  }
-  if (events.empty()) {
-    done(AppendResult{});
-    return;
-  }
+  if (AnswerTrivialAppend(partition, events, done)) return;
   Pending p;
   p.partition = partition;
   p.encoded.reserve(events.size());

@@ -15,6 +15,19 @@ core::Result<AppendResult> EventLog::AppendAndWait(uint32_t partition,
   return future.get();
 }
 
+bool EventLog::AnswerTrivialAppend(uint32_t partition, const std::vector<EventEnvelope>& events,
+                                   AppendCallback& done) const {
+  if (partition >= PartitionCount()) {
+    done(core::InvalidArgument("partition out of range"));
+    return true;
+  }
+  if (events.empty()) {
+    done(AppendResult{});
+    return true;
+  }
+  return false;
+}
+
 PartitionCheckpoint CheckpointAfter(const RecordedEvent& e) {
   return PartitionCheckpoint{e.position.offset + 1, e.backend_cursor, e.backend_epoch};
 }

@@ -85,6 +85,11 @@ class EventLog {
   // Stops accepting appends, completes or fails the pending ones, joins threads.
   virtual void Close() = 0;
   virtual std::string BackendName() const = 0;
+
+ protected:
+  // Answers an append that needs no I/O (partition out of range, no events); true if it did.
+  bool AnswerTrivialAppend(uint32_t partition, const std::vector<EventEnvelope>& events,
+                           AppendCallback& done) const;
 };
 
 }  // namespace svc::eventstore

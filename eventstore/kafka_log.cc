@@ -509,14 +509,7 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
 }
 
 void KafkaLog::Append(uint32_t partition, std::vector<EventEnvelope> events, AppendCallback done) {
-  if (partition >= options_.partitions) {
-    done(core::InvalidArgument("partition out of range"));
-    return;
-  }
-  if (events.empty()) {
-    done(AppendResult{});
-    return;
-  }
+  if (AnswerTrivialAppend(partition, events, done)) return;
   Pending p;
   p.partition = partition;
   p.records.reserve(events.size());

@@ -61,17 +61,7 @@ std::string TempPath(const std::string& tag) {
 
 }  // namespace
 
-CommandResult RunSvc(const std::vector<std::string>& args) {
-  std::string out = TempPath("out"), err = TempPath("err");
-  pid_t pid = Spawn(args, out, err);
-  CommandResult r;
-  r.exit_code = Wait(pid);
-  r.out = ReadFile(out);
-  r.err = ReadFile(err);
-  std::filesystem::remove(out);
-  std::filesystem::remove(err);
-  return r;
-}
+CommandResult RunSvc(const std::vector<std::string>& args) { return RunProgram(SVC_BINARY, args); }
 
 CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args) {
   std::string out = TempPath("out"), err = TempPath("err");
