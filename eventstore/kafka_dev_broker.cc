@@ -5,6 +5,8 @@
 
 #include <sstream>
 
+#include "core/log.h"
+
 namespace svc::eventstore {
 
 namespace {
@@ -39,6 +41,11 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
   char err[512];
   rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
   rd_kafka_conf_set(conf, "socket.nagle.disable", "true", err, sizeof err);
+  rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int level, const char* fac,
+                                    const char* buf) {
+    core::Log(level <= 3 ? core::LogLevel::kError : core::LogLevel::kWarn, "librdkafka",
+              {{"facility", fac}, {"detail", buf}});
+  });
   b->impl_->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (b->impl_->rk == nullptr) {
     rd_kafka_conf_destroy(conf);

@@ -46,6 +46,15 @@ void DeliveryReport(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   r->kafka_offset = msg->offset;
 }
 
+// librdkafka's own log lines go through our JSON-lines logger (syslog levels 0-7).
+void KafkaLogLine(const rd_kafka_t*, int level, const char* fac, const char* buf) {
+  core::LogLevel l = level <= 3 ? core::LogLevel::kError
+                     : level == 4 ? core::LogLevel::kWarn
+                     : level <= 6 ? core::LogLevel::kInfo
+                                  : core::LogLevel::kDebug;
+  core::Log(l, "librdkafka", {{"facility", fac}, {"detail", buf}});
+}
+
 bool Set(rd_kafka_conf_t* conf, const char* k, const std::string& v, std::string* error) {
   char err[512];
   if (rd_kafka_conf_set(conf, k, v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
@@ -90,6 +99,7 @@ core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::str
     rd_kafka_conf_destroy(conf);
     return core::InvalidArgument("kafka consumer config: " + error);
   }
+  rd_kafka_conf_set_log_cb(conf, KafkaLogLine);
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
   if (rk == nullptr) {
@@ -412,6 +422,7 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
     return core::InvalidArgument("kafka producer config: " + error);
   }
   rd_kafka_conf_set_dr_msg_cb(conf, DeliveryReport);
+  rd_kafka_conf_set_log_cb(conf, KafkaLogLine);
   char err[512];
   im.producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (im.producer == nullptr) {
