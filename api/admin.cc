@@ -1,5 +1,7 @@
 #include "api/admin.h"
 
+#include <algorithm>
+
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "core/crypto.h"
@@ -63,7 +65,7 @@ core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
   core::Json j;
   j["id"] = tenant_id;
   j["name"] = name;
-  j["defaultApplicationId"] = outcome.result.value("defaultApplicationId", app_id);
+  j["defaultApplicationId"] = core::StringOr(outcome.result, "defaultApplicationId", app_id);
   return j;
 }
 
@@ -98,7 +100,7 @@ core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req
   core::Json j;
   j["id"] = cmd.key_id;
   j["tenantId"] = req.tenant_id;
-  j["applicationId"] = outcome.result.value("applicationId", "");
+  j["applicationId"] = core::StringOr(outcome.result, "applicationId");
   j["environment"] = req.environment;
   j["type"] = req.key_type;
   j["scopes"] = outcome.result.value("scopes", core::Json::array());
@@ -144,7 +146,12 @@ HttpResponse StatusToProblem(const HttpRequest& req, const core::Status& st) {
     }
   }
   core::Json ext = core::Json::object();
-  for (const auto& [k, v] : st.extensions()) ext[k] = v;
+  for (const auto& [k, v] : st.extensions()) {
+    bool number = !v.empty() && v.size() < 18 &&
+                  std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (number) ext[k] = std::stoll(v);
+    else ext[k] = v;
+  }
   // Internal details are logged, not returned.
   std::string detail = code == "INTERNAL_ERROR" ? "an internal error occurred" : st.message();
   return Problem(req, code, detail, ext);

@@ -25,12 +25,38 @@ HttpResponse JsonResponse(int status, const core::Json& body) {
   return r;
 }
 
+namespace {
+std::string& ProblemTypeBase() {
+  static std::string base = "http://127.0.0.1:8080/docs/errors";
+  return base;
+}
+}  // namespace
+
+void SetProblemTypeBase(std::string base) { ProblemTypeBase() = std::move(base); }
+
+std::string ErrorCatalogueMarkdown() {
+  std::string out =
+      "# Error catalogue\n\n"
+      "Generated from `core/error_catalogue.cc` (`svc docs errors`). Every non-2xx answer is\n"
+      "`application/problem+json` whose `code` is one of these and whose `type` links here.\n"
+      "Program against `code`; `detail` is for people and may change. Codes are never renamed or\n"
+      "removed. Reserved codes exist but no endpoint emits them today.\n\n"
+      "| Code | HTTP status | Title | Note |\n|---|---|---|---|\n";
+  for (const auto& e : core::ErrorCatalogue()) {
+    std::string note(e.remedy);
+    if (e.reserved) note = "reserved";
+    out += "| <a id=\"" + std::string(e.code) + "\"></a>`" + std::string(e.code) + "` | " +
+           std::to_string(e.http_status) + " | " + std::string(e.title) + " | " + note + " |\n";
+  }
+  return out;
+}
+
 HttpResponse Problem(const HttpRequest& req, std::string_view code, std::string detail,
                      core::Json extensions) {
   const core::ErrorCodeInfo* info = core::FindErrorCode(code);
   if (info == nullptr) info = core::FindErrorCode("INTERNAL_ERROR");
   core::Json j;
-  j["type"] = "https://docs.svc.example/errors#" + std::string(info->code);
+  j["type"] = ProblemTypeBase() + "#" + std::string(info->code);
   j["title"] = info->title;
   j["status"] = info->http_status;
   j["detail"] = std::move(detail);

@@ -42,6 +42,11 @@ using SyncHandler = std::function<HttpResponse(HttpRequest&)>;
 Handler Sync(SyncHandler h);
 
 HttpResponse JsonResponse(int status, const core::Json& body);
+// Where problem `type` links point: <base>#<CODE>. Set once at start-up.
+void SetProblemTypeBase(std::string base);
+// The error catalogue as Markdown (served at /docs/errors, checked in as docs/errors.md).
+std::string ErrorCatalogueMarkdown();
+
 // application/problem+json (RFC 9457) for a catalogue code.
 HttpResponse Problem(const HttpRequest& req, std::string_view code, std::string detail,
                      core::Json extensions = core::Json::object());

@@ -20,6 +20,7 @@
 #include "api/flags.h"
 #include "api/http_client.h"
 #include "api/http_server.h"
+#include "api/public_api.h"
 #include "api/replay.h"
 #include "api/runtime.h"
 #include "core/crypto.h"
@@ -42,7 +43,8 @@ constexpr const char* kTopUsage =
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
     "  admin key list            --tenant ten_...\n"
     "  replay                    [--projector NAME]... [--verify]\n"
-    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n";
+    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
+    "  docs errors               print the error catalogue (Markdown)\n";
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -71,6 +73,11 @@ void DeclareServe(Flags& f) {
              true});
   f.Declare({"max-body-bytes", "1048576", "largest accepted request body"});
   f.Declare({"read-timeout-ms", "30000", "per-request read timeout and keep-alive idle timeout"});
+  f.Declare({"public-base-url", "http://127.0.0.1:8080",
+             "external base URL (hosted verification links)"});
+  f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
+  f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
+  f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
 }
 
 core::Result<api::RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
@@ -146,8 +153,9 @@ api::HttpResponse Metrics(api::Runtime& rt) {
   return resp;
 }
 
-std::shared_ptr<api::Router> PublicRouter(api::Runtime& rt) {
+std::shared_ptr<api::Router> PublicRouter(api::Runtime& rt, api::PublicApi& public_api) {
   auto router = std::make_shared<api::Router>();
+  public_api.Register(*router);
   router->Add("GET", "/healthz", api::Sync([](api::HttpRequest&) {
                 return api::JsonResponse(200, {{"status", "ok"}});
               }));
@@ -163,6 +171,12 @@ std::shared_ptr<api::Router> PublicRouter(api::Runtime& rt) {
                 return api::JsonResponse(200, {{"status", "ready"}});
               }));
   router->Add("GET", "/metrics", api::Sync([&rt](api::HttpRequest&) { return Metrics(rt); }));
+  router->Add("GET", "/docs/errors", api::Sync([](api::HttpRequest&) {
+                api::HttpResponse r;
+                r.content_type = "text/markdown; charset=utf-8";
+                r.body = api::ErrorCatalogueMarkdown();
+                return r;
+              }));
   return router;
 }
 
@@ -237,7 +251,21 @@ int Serve(int argc, char** argv) {
   auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/true);
   if (!service_key.ok()) return Fail(service_key.status());
 
-  api::HttpServer server(ho, PublicRouter(*rt), &rt->ids());
+  api::PublicApiOptions po;
+  po.limits.max_body_bytes = ho.body_limit;
+  po.public_base_url = f.Get("public-base-url");
+  try {
+    po.limits.reads.per_second = std::stod(f.Get("rate-reads"));
+    po.limits.reads.burst = po.limits.reads.per_second * 2;
+    po.limits.writes.per_second = std::stod(f.Get("rate-writes"));
+    po.limits.writes.burst = po.limits.writes.per_second * 2;
+    po.limits.session_ttl_seconds = std::stoll(f.Get("session-ttl-seconds"));
+  } catch (...) {
+    return Fail(core::InvalidArgument("bad --rate-reads, --rate-writes or --session-ttl-seconds"));
+  }
+  api::SetProblemTypeBase(po.public_base_url + "/docs/errors");
+  api::PublicApi public_api(*rt, po);
+  api::HttpServer server(ho, PublicRouter(*rt, public_api), &rt->ids());
   if (auto st = server.Start(); !st.ok()) return Fail(st);
 
   auto admin_router = std::make_shared<api::Router>();
@@ -471,6 +499,10 @@ int main(int argc, char** argv) {
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
   if (cmd == "dev-broker") return DevBroker(argc, argv);
+  if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") {
+    std::cout << api::ErrorCatalogueMarkdown();
+    return 0;
+  }
   std::cerr << "svc: unknown command " << cmd << "\n" << kTopUsage;
   return 2;
 }

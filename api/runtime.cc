@@ -10,7 +10,9 @@
 #include "commands/tenancy/tenant_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "projections/sessions_projector.h"
 #include "projections/tenancy_projector.h"
+#include "commands/verification/session_decider.h"
 
 namespace svc::api {
 
@@ -109,6 +111,8 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
 
   SVC_ASSIGN_OR_RETURN(std::string master, LoadMasterKey(options.data_dir));
   rt->lookup_key_ = core::DeriveSubkey(master, "svc/api-key-lookup/v1");
+  rt->seal_key_ = core::DeriveSubkey(master, "svc/event-seal/v1");
+  rt->cursor_key_ = core::DeriveSubkey(master, "svc/list-cursor/v1");
   core::SecureZero(master);
 
   eventstore::KvStore::Options so;
@@ -146,9 +150,12 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->writer_ = std::make_unique<commands::Writer>(wo);
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::verification::SessionDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
+  rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
   for (auto& p : rt->projectors_) {
     projections::ProjectionRunner::Options po;
     po.projector = p.get();

@@ -55,6 +55,10 @@ class Runtime {
   core::IdSource& ids() { return *ids_; }
   // Key for the keyed hash of API keys (derived from the master key).
   const std::string& api_key_lookup_key() const { return lookup_key_; }
+  // Key that seals secrets and personal data kept in events (link tokens, consent subject, meta).
+  const std::string& seal_key() const { return seal_key_; }
+  // Key that authenticates list cursors.
+  const std::string& cursor_key() const { return cursor_key_; }
   const std::string& data_dir() const { return options_.data_dir; }
 
   // Brings every projection to the end of the log: applies synchronously when the runners are
@@ -82,6 +86,8 @@ class Runtime {
   std::vector<std::unique_ptr<projections::Projector>> projectors_;
   projections::ProjectionSet projections_;
   std::string lookup_key_;
+  std::string seal_key_;
+  std::string cursor_key_;
   bool shut_down_ = false;
   bool started_ = false;
 };

@@ -67,6 +67,7 @@ struct Command {
 };
 
 struct CommandOutcome {
+  std::string aggregate_id;  // for a replay: the aggregate of the original request
   std::vector<eventstore::LogPosition> positions;  // empty when nothing was appended
   int64_t aggregate_version = 0;
   core::Json result;

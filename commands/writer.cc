@@ -172,6 +172,7 @@ core::Result<std::optional<Writer::IdemRecord>> Writer::LoadIdem(Partition& part
   r.pending = false;
   r.created_micros = j.value("createdAtMicros", int64_t{0});
   r.outcome.aggregate_version = j.value("aggregateVersion", int64_t{0});
+  r.outcome.aggregate_id = j.value("aggregateId", "");
   r.outcome.result = j.contains("result") ? j["result"] : core::Json();
   if (j.contains("positions")) {
     for (const auto& p : j["positions"]) {
@@ -186,7 +187,14 @@ void Writer::Execute(Command command, CommandCallback done) {
   uint32_t p = options_.log->PartitionFor(command.tenant_id);
   Partition& part = *partitions_[p];
   part.strand.Post([this, &part, command = std::move(command), done = std::move(done)]() mutable {
-    Run(part, command, done);
+    // A decider or codec that throws (a bug) must fail its command, not the process.
+    try {
+      Run(part, command, done);
+    } catch (const std::exception& e) {
+      core::LogError("command threw", {{"aggregateType", command.aggregate_type},
+                                       {"error", e.what()}});
+      if (done) done(core::Internal(std::string("command failed: ") + e.what()));
+    }
   });
 }
 
@@ -258,6 +266,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   }
   if (decision->events.empty()) {
     CommandOutcome o;
+    o.aggregate_id = command.aggregate_id;
     o.aggregate_version = slot.version;
     o.result = std::move(decision->result);
     done(std::move(o));
@@ -301,6 +310,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   item->version = version;
   item->snapshots.emplace_back(item->slot_key, EncodeSlotValue(version, type->Serialize(next)));
   item->outcome.aggregate_version = version;
+  item->outcome.aggregate_id = command.aggregate_id;
   item->outcome.result = std::move(decision->result);
   item->done = std::move(done);
   {

@@ -24,6 +24,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kWebhook: return "whe";
     case IdKind::kDelivery: return "whd";
     case IdKind::kRequest: return "req";
+    case IdKind::kFlow: return "flw";
   }
   return "unk";
 }

@@ -29,6 +29,7 @@ enum class IdKind {
   kWebhook,       // whe_
   kDelivery,      // whd_
   kRequest,       // req_
+  kFlow,          // flw_
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -15,6 +15,12 @@ using Json = nlohmann::ordered_json;
 // Compact serialisation; invalid UTF-8 is replaced rather than thrown on.
 std::string DumpJson(const Json& j);
 
+// Null-safe member reads: the fallback when the member is absent, null or of another type
+// (nlohmann's value() throws on null).
+std::string StringOr(const Json& j, std::string_view key, std::string fallback = "");
+int64_t IntOr(const Json& j, std::string_view key, int64_t fallback = 0);
+bool BoolOr(const Json& j, std::string_view key, bool fallback = false);
+
 // Parses with nlohmann (for small, non-hot inputs: config, CLI). Hot paths use simdjson.
 // Returns a discarded value on error.
 Json ParseJsonOrDiscarded(std::string_view text);

@@ -74,7 +74,12 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
   ViewWriter view(options_.store, views_cf_, prefix);
   std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
   for (const auto& e : events) {
-    core::Status st = options_.projector->Apply(e, view);
+    core::Status st;
+    try {
+      st = options_.projector->Apply(e, view);
+    } catch (const std::exception& ex) {
+      st = core::Internal(std::string("projector threw: ") + ex.what());
+    }
     if (!st.ok()) {
       return core::Status(st.code(), "projector " + std::string(options_.projector->Name()) +
                                          " failed on event " + e.event.id + " at " +
@@ -94,6 +99,7 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
     for (const auto& [p, c] : checkpoints) applied_[p] = c.next_offset;
   }
   cv_.notify_all();
+  if (on_applied_) on_applied_();
   applied_total_.fetch_add(events.size());
   if (events_counter_ != nullptr) {
     events_counter_->Add(events.size());
@@ -178,6 +184,87 @@ bool ProjectionRunner::WaitApplied(const std::vector<eventstore::LogPosition>& p
 std::vector<uint64_t> ProjectionRunner::AppliedOffsets() const {
   std::lock_guard lock(mu_);
   return applied_;
+}
+
+ProjectionSet::ProjectionSet() {
+  waiter_thread_ = std::thread([this] { WaiterLoop(); });
+}
+
+ProjectionSet::~ProjectionSet() {
+  {
+    std::lock_guard lock(waiters_mu_);
+    stop_waiters_ = true;
+  }
+  waiters_cv_.notify_all();
+  waiter_thread_.join();
+}
+
+void ProjectionSet::Add(std::unique_ptr<ProjectionRunner> runner) {
+  runner->SetOnApplied([this] {
+    { std::lock_guard lock(waiters_mu_); }
+    waiters_cv_.notify_all();
+  });
+  runners_.push_back(std::move(runner));
+}
+
+bool ProjectionSet::AllApplied(const std::vector<eventstore::LogPosition>& positions) const {
+  for (const auto& r : runners_) {
+    for (const auto& p : positions) {
+      if (!r->HasApplied(p)) return false;
+    }
+  }
+  return true;
+}
+
+void ProjectionSet::WhenApplied(std::vector<eventstore::LogPosition> positions,
+                                std::chrono::milliseconds timeout,
+                                std::function<void(bool)> done) {
+  if (AllApplied(positions)) {
+    done(true);
+    return;
+  }
+  {
+    std::lock_guard lock(waiters_mu_);
+    waiters_.push_back(Waiter{std::move(positions), std::chrono::steady_clock::now() + timeout,
+                              std::move(done)});
+  }
+  waiters_cv_.notify_all();
+}
+
+void ProjectionSet::WaiterLoop() {
+  std::unique_lock lock(waiters_mu_);
+  for (;;) {
+    if (stop_waiters_) {
+      auto pending = std::move(waiters_);
+      waiters_.clear();
+      lock.unlock();
+      for (auto& w : pending) w.done(false);
+      return;
+    }
+    auto now = std::chrono::steady_clock::now();
+    std::vector<Waiter> ready;
+    std::vector<bool> results;
+    auto next_deadline = now + std::chrono::seconds(1);
+    for (size_t i = 0; i < waiters_.size();) {
+      bool applied = AllApplied(waiters_[i].positions);
+      if (applied || waiters_[i].deadline <= now) {
+        results.push_back(applied);
+        ready.push_back(std::move(waiters_[i]));
+        waiters_[i] = std::move(waiters_.back());
+        waiters_.pop_back();
+      } else {
+        next_deadline = std::min(next_deadline, waiters_[i].deadline);
+        ++i;
+      }
+    }
+    if (!ready.empty()) {
+      lock.unlock();
+      for (size_t i = 0; i < ready.size(); ++i) ready[i].done(results[i]);
+      lock.lock();
+      continue;
+    }
+    waiters_cv_.wait_until(lock, next_deadline);
+  }
 }
 
 core::Status ProjectionSet::PrepareAll() {

@@ -9,6 +9,7 @@
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -50,6 +51,8 @@ class ProjectionRunner {
   bool WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                    std::chrono::milliseconds timeout);
   std::vector<uint64_t> AppliedOffsets() const;
+  // Called after every committed batch (the set uses it to wake its waiters).
+  void SetOnApplied(std::function<void()> fn) { on_applied_ = std::move(fn); }
   bool CaughtUpOnce() const { return caught_up_once_.load(); }
   bool Failed() const { return failed_.load(); }
   std::string_view Name() const { return options_.projector->Name(); }
@@ -73,24 +76,43 @@ class ProjectionRunner {
   std::atomic<bool> caught_up_once_{false};
   std::atomic<uint64_t> applied_total_{0};
   std::thread thread_;
+  std::function<void()> on_applied_;
   core::Counter* events_counter_ = nullptr;
   core::Counter* batches_counter_ = nullptr;
 };
 
 class ProjectionSet {
  public:
-  void Add(std::unique_ptr<ProjectionRunner> runner) { runners_.push_back(std::move(runner)); }
+  ProjectionSet();
+  ~ProjectionSet();
+  void Add(std::unique_ptr<ProjectionRunner> runner);
   core::Status PrepareAll();
   void StartAll();
   void StopAll();
   bool WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                    std::chrono::milliseconds timeout);
+  // Calls `done(true)` once every runner has applied every position, or `done(false)` after
+  // `timeout`; never blocks the caller. `done` runs on the set's waiter thread.
+  void WhenApplied(std::vector<eventstore::LogPosition> positions,
+                   std::chrono::milliseconds timeout, std::function<void(bool)> done);
+  bool AllApplied(const std::vector<eventstore::LogPosition>& positions) const;
   bool AllCaughtUpOnce() const;
   bool AnyFailed() const;
   const std::vector<std::unique_ptr<ProjectionRunner>>& runners() const { return runners_; }
 
  private:
+  struct Waiter {
+    std::vector<eventstore::LogPosition> positions;
+    std::chrono::steady_clock::time_point deadline;
+    std::function<void(bool)> done;
+  };
+  void WaiterLoop();
   std::vector<std::unique_ptr<ProjectionRunner>> runners_;
+  std::mutex waiters_mu_;
+  std::condition_variable waiters_cv_;
+  std::vector<Waiter> waiters_;
+  bool stop_waiters_ = false;
+  std::thread waiter_thread_;
 };
 
 }  // namespace svc::projections

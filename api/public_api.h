@@ -1,0 +1,48 @@
+#pragma once
+// The public /v1 API: the route table and the middleware every route goes through, in order:
+// request id -> authentication (key -> tenant, environment, scopes) -> scope -> rate limit ->
+// Service-Version -> Idempotency-Key -> content type -> handler. Every error leaves as RFC 9457
+// problem+json with the catalogue's code.
+
+#include <memory>
+#include <vector>
+
+#include "api/api_context.h"
+#include "api/http.h"
+#include "api/rate_limit.h"
+#include "api/runtime.h"
+
+namespace svc::api {
+
+struct PublicApiOptions {
+  ApiLimits limits;
+  std::string public_base_url = "http://127.0.0.1:8080";  // hosted links, problem `type` links
+};
+
+class PublicApi {
+ public:
+  PublicApi(Runtime& rt, PublicApiOptions options);
+  // Adds /v1 routes (and the health/metrics/docs routes) to `router`.
+  void Register(Router& router);
+  const std::vector<ApiRoute>& routes() const { return routes_; }
+  const PublicApiOptions& options() const { return options_; }
+
+ private:
+  void Wrap(Router& router, const ApiRoute& route);
+  Runtime& rt_;
+  PublicApiOptions options_;
+  std::unique_ptr<RateLimiter> limiter_;
+  std::vector<ApiRoute> routes_;
+};
+
+// Authentication of `Authorization: Bearer <key>` against the tenancy read model.
+core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
+
+// Accepted values of the Service-Version header (person endpoints) and the default.
+inline constexpr std::string_view kServiceVersions[] = {"2026-01-01"};
+inline constexpr std::string_view kDefaultServiceVersion = "2026-01-01";
+
+// The verification-session routes (sessions_api.cc).
+std::vector<ApiRoute> SessionRoutes(Runtime& rt, const PublicApiOptions& options);
+
+}  // namespace svc::api

@@ -1,0 +1,145 @@
+#include "projections/sessions_projector.h"
+
+#include <limits>
+
+#include "commands/verification/session_events.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace vs = commands::verification;
+
+std::string SessionsProjector::OrderKey(int64_t created_micros, std::string_view id) {
+  std::string k;
+  eventstore::PutFixed64BE(k, std::numeric_limits<uint64_t>::max() -
+                                  static_cast<uint64_t>(created_micros));
+  k.append(id);
+  return k;
+}
+
+std::string SessionsProjector::ExpiryKey(int64_t expires_micros, std::string_view tenant,
+                                         std::string_view env, std::string_view id) {
+  std::string k = "exp/";
+  eventstore::PutFixed64BE(k, static_cast<uint64_t>(expires_micros));
+  k.append("/").append(tenant).append("/").append(env).append("/").append(id);
+  return k;
+}
+
+namespace {
+
+core::Status Bump(ViewWriter& view, const std::string& key, int delta) {
+  SVC_ASSIGN_OR_RETURN(auto row, view.Get(key));
+  int64_t n = row.has_value() ? std::stoll(*row) : 0;
+  view.Put(key, std::to_string(n + delta));
+  return core::Status::Ok();
+}
+
+core::Json OrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
+
+// Index keys use the millisecond times the record shows, so an update can rebuild them from the
+// record alone.
+int64_t FloorToMillis(int64_t micros) {
+  return core::Timestamp{micros}.millis() * 1000 - (micros < 0 && micros % 1000 != 0 ? 1000 : 0);
+}
+
+core::Result<int64_t> MicrosOf(const core::Json& r, const char* field) {
+  auto t = core::ParseRfc3339(r.value(field, ""));
+  if (!t.ok()) return core::DataLoss(std::string("bad ") + field + " in a session row");
+  return t->micros;
+}
+
+}  // namespace
+
+core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.aggregate_type != "verification_session") return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(vs::SessionEvent event, vs::Decode(env));
+  const std::string base = env.tenant_id + "/" + env.environment + "/";
+  const std::string id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  const std::string rec_key = "rec/" + base + id;
+
+  if (const auto* c = std::get_if<vs::SessionCreated>(&event)) {
+    core::Json r;
+    r["id"] = id;
+    r["publicId"] = c->public_id;
+    r["tenantId"] = env.tenant_id;
+    r["applicationId"] = c->application_id;
+    r["flowId"] = OrNull(c->flow_id);
+    r["personId"] = OrNull(c->person_id);
+    r["channel"] = c->channel;
+    r["status"] = "pending";
+    r["currentStep"] = "consent";
+    r["clientReference"] = c->has_client_reference ? core::Json(c->client_reference)
+                                                   : core::Json(nullptr);
+    r["country"] = c->country;
+    r["locale"] = c->locale;
+    r["trustScore"] = nullptr;
+    r["createdAt"] = at;
+    r["updatedAt"] = at;
+    r["startedAt"] = nullptr;
+    r["completedAt"] = nullptr;
+    r["decidedAt"] = nullptr;
+    r["expiresAt"] = core::FormatRfc3339(core::Timestamp{c->expires_at_micros});
+    view.Put(rec_key, core::DumpJson(r));
+    core::Json created = r;
+    created["linkTokenSealed"] = OrNull(c->link_token_sealed);
+    view.Put("created/" + base + id, core::DumpJson(created));
+    std::string order = OrderKey(FloorToMillis(env.occurred_at.micros), id);
+    view.Put("idx/" + base + "all/" + order, "");
+    view.Put("idx/" + base + "status/pending/" + order, "");
+    view.Put("idx/" + base + "app/" + c->application_id + "/" + order, "");
+    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "all", 1));
+    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/pending", 1));
+    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "app/" + c->application_id, 1));
+    view.Put(ExpiryKey(FloorToMillis(c->expires_at_micros), env.tenant_id, env.environment, id),
+             "");
+    return core::Status::Ok();
+  }
+
+  SVC_ASSIGN_OR_RETURN(auto row, view.Get(rec_key));
+  if (!row.has_value()) return core::DataLoss("session event before its creation: " + id);
+  core::Json r = core::ParseJsonOrDiscarded(*row);
+  std::string old_status = core::StringOr(r, "status");
+  r["updatedAt"] = at;
+  if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
+    core::Json consent;
+    consent["consentGiven"] = c->accepted;
+    consent["recordedAt"] = at;
+    consent["consentedAt"] = core::FormatRfc3339(core::Timestamp{c->consented_at_micros});
+    consent["policyVersion"] = c->policy_version;
+    view.Put("consent/" + base + id, core::DumpJson(consent));
+    if (c->accepted) {
+      r["status"] = "in_progress";
+      r["currentStep"] = "document_capture";
+      r["startedAt"] = at;
+    } else {
+      r["status"] = "abandoned";
+      r["currentStep"] = nullptr;
+      r["completedAt"] = at;
+    }
+  } else if (std::holds_alternative<vs::SessionExpired>(event)) {
+    r["status"] = "expired";
+    r["currentStep"] = nullptr;
+    r["completedAt"] = at;
+  }
+  std::string new_status = core::StringOr(r, "status");
+  view.Put(rec_key, core::DumpJson(r));
+  if (new_status != old_status) {
+    SVC_ASSIGN_OR_RETURN(int64_t created, MicrosOf(r, "createdAt"));
+    std::string order = OrderKey(created, id);
+    view.Delete("idx/" + base + "status/" + old_status + "/" + order);
+    view.Put("idx/" + base + "status/" + new_status + "/" + order, "");
+    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + old_status, -1));
+    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + new_status, 1));
+    bool open = new_status == "pending" || new_status == "in_progress" ||
+                new_status == "awaiting_input";
+    if (!open) {
+      SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
+      view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
+    }
+  }
+  return core::Status::Ok();
+}
+
+}  // namespace svc::projections
