@@ -1,0 +1,371 @@
+// The /v1 API as an integrator sees it, on both log backends: authentication, scopes, test/live
+// and tenant isolation, Idempotency-Key, validation, pagination, consent, rate limits.
+#include <doctest/doctest.h>
+#include <strings.h>
+
+#include <fstream>
+#include <optional>
+#include <set>
+#include <thread>
+
+#include "api/http_client.h"
+#include "core/json.h"
+#include "tests/support/dev_broker_process.h"
+#include "tests/support/svc_process.h"
+#include "tests/support/temp_dir.h"
+
+using namespace svc;
+using svc::testing::SvcServer;
+
+namespace {
+
+std::string HeaderOf(const api::HttpResponse& r, const std::string& name) {
+  for (const auto& [k, v] : r.headers) {
+    if (strcasecmp(k.c_str(), name.c_str()) == 0) return v;
+  }
+  return "";
+}
+core::Json Body(const api::HttpResponse& r) { return core::ParseJsonOrDiscarded(r.body); }
+
+// A running svc (embedded or Kafka backend) with one tenant and keys made through the admin socket.
+struct Env {
+  testing::TempDir dir;
+  std::unique_ptr<testing::DevBrokerProcess> broker;
+  std::unique_ptr<SvcServer> server;
+  std::string service_key;
+  std::string tenant, test_key, live_key;
+
+  explicit Env(bool kafka, std::vector<std::string> extra = {}) {
+    if (kafka) {
+      broker = std::make_unique<testing::DevBrokerProcess>();
+      extra.insert(extra.end(), {"--log-backend", "kafka", "--kafka-brokers", broker->bootstraps()});
+    }
+    server = std::make_unique<SvcServer>(dir.Sub("data"), extra);
+    server->Start();
+    std::ifstream(dir.Sub("data") + "/service.key") >> service_key;
+    tenant = NewTenant("Acme");
+    test_key = NewKey(tenant, "test", {"*"});
+    live_key = NewKey(tenant, "live", {"*"});
+  }
+  api::HttpResponse Admin(const std::string& method, const std::string& path,
+                          const core::Json& body = core::Json::object()) {
+    auto r = api::HttpCall(server->admin_target(), method, path,
+                           {{"Authorization", "Bearer " + service_key}}, core::DumpJson(body));
+    REQUIRE(r.ok());
+    return *r;
+  }
+  std::string NewTenant(const std::string& name) {
+    auto r = Admin("POST", "/admin/tenants", {{"name", name}});
+    REQUIRE(r.status == 201);
+    return Body(r)["id"];
+  }
+  std::string NewKey(const std::string& t, const std::string& env, std::vector<std::string> scopes) {
+    auto r = Admin("POST", "/admin/tenants/" + t + "/keys",
+                   {{"environment", env}, {"scopes", scopes}});
+    REQUIRE(r.status == 201);
+    return Body(r)["secret"];
+  }
+  api::HttpResponse Call(const std::string& key, const std::string& method,
+                         const std::string& path, const std::string& body = "",
+                         std::map<std::string, std::string> headers = {}) {
+    if (!key.empty()) headers["Authorization"] = "Bearer " + key;
+    if (!body.empty() && headers.count("Content-Type") == 0) headers["Content-Type"] = "application/json";
+    auto r = api::HttpCall(server->target(), method, path, headers, body);
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    return *r;
+  }
+  api::HttpResponse Create(const std::string& key, const std::string& idem,
+                           const std::string& body = R"({"channel":"api"})") {
+    return Call(key, "POST", "/v1/verification-sessions", body, {{"Idempotency-Key", idem}});
+  }
+};
+
+void CheckProblem(const api::HttpResponse& r, int status, const std::string& code) {
+  CHECK_MESSAGE(r.status == status, r.body);
+  CHECK(r.content_type == "application/problem+json");
+  core::Json p = Body(r);
+  CHECK(p["code"] == code);
+  CHECK(p["status"] == status);
+  CHECK(p["type"].get<std::string>().find("/docs/errors#" + code) != std::string::npos);
+  CHECK(p["title"].is_string());
+  CHECK(p["detail"].is_string());
+  CHECK(p["instance"].is_string());
+  CHECK(p["requestId"] == HeaderOf(r, "Service-Request-Id"));
+}
+
+}  // namespace
+
+#define BOTH_BACKENDS                                  \
+  bool kafka = false;                                  \
+  SUBCASE("embedded log") { kafka = false; }           \
+  SUBCASE("kafka log") { kafka = true; }               \
+  CAPTURE(kafka)
+
+TEST_CASE("api: authentication, request ids, revocation on the next request") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+  CheckProblem(env.Call("", "GET", "/v1/verification-sessions"), 401, "AUTHENTICATION_REQUIRED");
+  CheckProblem(env.Call("", "GET", "/v1/verification-sessions", "", {{"Authorization", "Basic abc"}}),
+               401, "AUTHENTICATION_REQUIRED");
+  CheckProblem(env.Call("not-a-key", "GET", "/v1/verification-sessions"), 401, "API_KEY_INVALID");
+  CheckProblem(env.Call("svc_test_sk_" + std::string(32, 'A'), "GET", "/v1/verification-sessions"),
+               401, "API_KEY_INVALID");
+  auto ok = env.Call(env.test_key, "GET", "/v1/verification-sessions", "", {{"X-Request-Id", "mine-1"}});
+  CHECK(ok.status == 200);
+  CHECK(HeaderOf(ok, "Service-Request-Id").rfind("req_", 0) == 0);  // ours, never the caller's
+
+  std::string doomed = env.NewKey(env.tenant, "test", {"verification:read"});
+  CHECK(env.Call(doomed, "GET", "/v1/verification-sessions").status == 200);
+  auto keys = Body(env.Admin("GET", "/admin/tenants/" + env.tenant + "/keys"))["data"];
+  std::string doomed_id;
+  for (const auto& k : keys) {
+    if (doomed.substr(doomed.size() - 4) == k["last4"].get<std::string>()) doomed_id = k["id"];
+  }
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/keys/" + doomed_id + "/revoke").status == 200);
+  CheckProblem(env.Call(doomed, "GET", "/v1/verification-sessions"), 401, "API_KEY_INVALID");
+}
+
+TEST_CASE("api: every route refuses a key without its scope, naming the scope") {
+  Env env(false);
+  std::string weak = env.NewKey(env.tenant, "test", {"kyb:read"});
+  std::string pk = env.NewKey(env.tenant, "test", {"embedded:create_session"});
+  // Keep in step with the route table (the OpenAPI test checks the table itself).
+  struct R { std::string method, path, scope, body; };
+  std::vector<R> routes = {
+      {"POST", "/v1/verification-sessions", "verification:write", R"({"channel":"api"})"},
+      {"GET", "/v1/verification-sessions", "verification:read", ""},
+      {"GET", "/v1/verification-sessions/vrf_00000000000000000000000000000000", "verification:read", ""},
+      {"POST", "/v1/verification-sessions/vrf_00000000000000000000000000000000/consent",
+       "verification:write", R"({"accepted":true})"},
+  };
+  for (const auto& r : routes) {
+    CAPTURE(r.path);
+    for (const auto& key : {weak}) {
+      auto resp = env.Call(key, r.method, r.path, r.body, {{"Idempotency-Key", "scope-test"}});
+      CheckProblem(resp, 403, "INSUFFICIENT_SCOPE");
+      CHECK(Body(resp)["requiredScope"] == r.scope);
+    }
+    (void)pk;
+  }
+  // Wildcards: per resource and total.
+  std::string res = env.NewKey(env.tenant, "test", {"verification:*"});
+  CHECK(env.Call(res, "GET", "/v1/verification-sessions").status == 200);
+  CHECK(env.Call(env.test_key, "GET", "/v1/verification-sessions").status == 200);
+}
+
+TEST_CASE("api: test and live are separate; another tenant's id is 404, never data") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+  auto created = env.Create(env.test_key, "iso-1");
+  REQUIRE(created.status == 201);
+  std::string id = Body(created)["id"];
+  CHECK(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id).status == 200);
+  CheckProblem(env.Call(env.live_key, "GET", "/v1/verification-sessions/" + id), 404, "SESSION_NOT_FOUND");
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/verification-sessions"))["data"].empty());
+  CheckProblem(env.Call(env.live_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                        R"({"accepted":true})"),
+               404, "SESSION_NOT_FOUND");
+
+  std::string other = env.NewTenant("Other");
+  std::string other_key = env.NewKey(other, "test", {"*"});
+  CheckProblem(env.Call(other_key, "GET", "/v1/verification-sessions/" + id), 404, "SESSION_NOT_FOUND");
+  CHECK(Body(env.Call(other_key, "GET", "/v1/verification-sessions"))["data"].empty());
+  CheckProblem(env.Call(other_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                        R"({"accepted":true})"),
+               404, "SESSION_NOT_FOUND");
+  // Another tenant's application id in a create is not found either.
+  auto apps = Body(env.Admin("GET", "/admin/tenants"))["data"];
+  std::string acme_app;
+  for (const auto& t : apps) {
+    if (t["id"] == env.tenant) acme_app = t["defaultApplicationId"];
+  }
+  CheckProblem(env.Create(other_key, "iso-2", R"({"channel":"api","applicationId":")" + acme_app + "\"}"),
+               404, "APPLICATION_NOT_FOUND");
+}
+
+TEST_CASE("api: Idempotency-Key on create") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions", R"({"channel":"api"})"),
+               400, "IDEMPOTENCY_KEY_REQUIRED");
+  CheckProblem(env.Create(env.test_key, ""), 400, "IDEMPOTENCY_KEY_INVALID");
+  CheckProblem(env.Create(env.test_key, std::string(256, 'k')), 400, "IDEMPOTENCY_KEY_INVALID");
+  CHECK(env.Create(env.test_key, std::string(255, 'k')).status == 201);
+
+  auto first = env.Create(env.test_key, "same", R"({"channel":"link","clientReference":"o-1"})");
+  REQUIRE(first.status == 201);
+  auto again = env.Create(env.test_key, "same", R"({"channel":"link","clientReference":"o-1"})");
+  CHECK(again.status == 201);
+  CHECK(again.body == first.body);  // same status and body, link token included
+  CheckProblem(env.Create(env.test_key, "same", R"({"channel":"api"})"), 409, "IDEMPOTENCY_KEY_REUSED");
+  // Keys are per tenant and environment: the live key may use the same one.
+  auto live = env.Create(env.live_key, "same", R"({"channel":"link","clientReference":"o-1"})");
+  CHECK(live.status == 201);
+  CHECK(Body(live)["id"] != Body(first)["id"]);
+
+  // After a restart (the write model is rebuilt from the log if needed) the answer is the same.
+  env.server->Kill();
+  env.server->Start();
+  auto after = env.Create(env.test_key, "same", R"({"channel":"link","clientReference":"o-1"})");
+  CHECK(after.status == 201);
+  CHECK(after.body == first.body);
+
+  // Concurrent duplicates: one session; the others replay it or are told it is in progress.
+  std::vector<std::thread> threads;
+  std::mutex mu;
+  std::vector<api::HttpResponse> answers;
+  for (int i = 0; i < 6; ++i) {
+    threads.emplace_back([&] {
+      auto r = api::HttpCall(env.server->target(), "POST", "/v1/verification-sessions",
+                             {{"Authorization", "Bearer " + env.test_key},
+                              {"Content-Type", "application/json"},
+                              {"Idempotency-Key", "race"}},
+                             R"({"channel":"api"})");
+      REQUIRE(r.ok());
+      std::lock_guard lock(mu);
+      answers.push_back(*r);
+    });
+  }
+  for (auto& t : threads) t.join();
+  std::set<std::string> ids;
+  for (const auto& a : answers) {
+    if (a.status == 201) ids.insert(Body(a)["id"].get<std::string>());
+    else CheckProblem(a, 409, "IDEMPOTENCY_KEY_IN_PROGRESS");
+  }
+  CHECK(ids.size() == 1);
+}
+
+TEST_CASE("api: bodies are validated; every field error is reported with its pointer") {
+  Env env(false);
+  CheckProblem(env.Create(env.test_key, "v1", "{not json"), 400, "BAD_REQUEST");
+  CheckProblem(env.Create(env.test_key, "v2", "[1,2]"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions", R"({"channel":"api"})",
+                        {{"Idempotency-Key", "v3"}, {"Content-Type", "text/plain"}}),
+               415, "UNSUPPORTED_MEDIA_TYPE");
+  auto bad = env.Create(env.test_key, "v4",
+                        R"({"channel":"API","country":"Mexico","callbackUrl":"ftp://x",)"
+                        R"("clientReference":7,"checks":{"liveness":"yes","x":true},)"
+                        R"("policy":{"faceMatchThreshold":1.5},"notificationsMode":"email","bogus":1})");
+  CheckProblem(bad, 422, "VALIDATION_ERROR");
+  std::map<std::string, std::string> by_pointer;
+  core::Json errors = Body(bad)["errors"];
+  for (const auto& e : errors) by_pointer[e["pointer"].get<std::string>()] = e["code"].get<std::string>();
+  CHECK(by_pointer["/channel"] == "invalid_enum");
+  CHECK(by_pointer["/country"] == "too_long");
+  CHECK(by_pointer["/callbackUrl"] == "invalid_format");
+  CHECK(by_pointer["/clientReference"] == "invalid_type");
+  CHECK(by_pointer["/checks/liveness"] == "invalid_type");
+  CHECK(by_pointer["/checks/x"] == "unknown_field");
+  CHECK(by_pointer["/policy/faceMatchThreshold"] == "out_of_range");
+  CHECK(by_pointer["/notificationsMode"] == "invalid_enum");
+  CHECK(by_pointer["/bogus"] == "unknown_field");
+  CHECK(by_pointer.size() == 9);
+  CheckProblem(env.Create(env.test_key, "v5", "{}"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/verification-sessions/123e4567-e89b-12d3-a456-426614174000"),
+               400, "INVALID_ID");
+}
+
+TEST_CASE("api: list pagination with authenticated cursors") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+  std::vector<std::string> created;  // oldest first
+  for (int i = 0; i < 25; ++i) {
+    auto r = env.Create(env.test_key, "p" + std::to_string(i));
+    REQUIRE(r.status == 201);
+    created.push_back(Body(r)["id"]);
+  }
+  auto list = [&](const std::string& q) {
+    return env.Call(env.test_key, "GET", "/v1/verification-sessions" + q);
+  };
+  auto first = Body(list(""));
+  CHECK(first["object"] == "list");
+  CHECK(first["limit"] == 20);
+  CHECK(first["data"].size() == 20);
+  CHECK(first["hasMore"] == true);
+  CHECK(first["totalCount"].is_null());
+  CHECK(first["previousCursor"].is_null());
+
+  // Walk forward in pages of 7: every session once, newest first.
+  std::vector<std::string> seen;
+  std::string q = "?limit=7&includeTotal=true";
+  core::Json page;
+  for (;;) {
+    page = Body(list(q));
+    REQUIRE(page["data"].is_array());
+    CHECK(page["totalCount"] == 25);
+    for (const auto& s : page["data"]) seen.push_back(s["id"]);
+    if (!page["hasMore"].get<bool>()) break;
+    q = "?limit=7&includeTotal=true&startingAfter=" + page["nextCursor"].get<std::string>();
+  }
+  REQUIRE(seen.size() == 25);
+  for (size_t i = 0; i < 25; ++i) CHECK(seen[i] == created[24 - i]);
+  // And back: the page before the last one.
+  auto back = Body(list("?limit=7&endingBefore=" + page["previousCursor"].get<std::string>()));
+  REQUIRE(back["data"].size() == 7);
+  CHECK(back["data"][0]["id"] == seen[14]);
+  CHECK(back["hasMore"] == true);
+
+  std::string cursor = first["nextCursor"];
+  std::string altered = cursor;
+  altered[2] = altered[2] == 'A' ? 'B' : 'A';
+  CheckProblem(list("?startingAfter=" + altered), 400, "INVALID_CURSOR");
+  CheckProblem(list("?status=pending&startingAfter=" + cursor), 400, "INVALID_CURSOR");  // other filter
+  CheckProblem(list("?startingAfter=" + cursor + "&endingBefore=" + cursor), 400, "BAD_REQUEST");
+  CheckProblem(list("?offset=20"), 400, "BAD_REQUEST");
+  CheckProblem(list("?page=2"), 400, "BAD_REQUEST");
+  for (const char* bad : {"0", "101", "abc", "-1"}) {
+    auto r = list(std::string("?limit=") + bad);
+    CheckProblem(r, 422, "LIMIT_OUT_OF_RANGE");
+    CHECK(Body(r)["maximum"] == 100);
+  }
+  CHECK(Body(list("?limit=100"))["data"].size() == 25);
+  CheckProblem(list("?status=done"), 422, "VALIDATION_ERROR");
+
+  // Filters.
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + created[3] + "/consent",
+                   R"({"accepted":true})").status == 200);
+  auto in_progress = Body(list("?status=in_progress&includeTotal=true"));
+  REQUIRE(in_progress["data"].size() == 1);
+  CHECK(in_progress["data"][0]["id"] == created[3]);
+  CHECK(in_progress["totalCount"] == 1);
+  CHECK(Body(list("?status=pending&includeTotal=true"))["totalCount"] == 24);
+  std::string app = Body(list("?limit=1"))["data"][0]["applicationId"];
+  CHECK(Body(list("?applicationId=" + app + "&includeTotal=true"))["totalCount"] == 25);
+  CHECK(Body(list("?applicationId=" + app + "&status=in_progress&includeTotal=true"))["totalCount"] == 1);
+}
+
+TEST_CASE("api: consent moves a session; its state rules hold") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+  std::string a = Body(env.Create(env.test_key, "c1"))["id"];
+  std::string b = Body(env.Create(env.test_key, "c2"))["id"];
+  auto consent = [&](const std::string& id, const std::string& body) {
+    return env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent", body);
+  };
+  auto ok = consent(a, R"({"accepted":true,"policyVersion":"2026-01","subjectIpAddress":"203.0.113.7",)"
+                       R"("subjectUserAgent":"Mozilla/5.0","consentedAt":"2026-11-22T10:00:00Z"})");
+  REQUIRE(ok.status == 200);
+  CHECK(Body(ok)["consentGiven"] == true);
+  CHECK(Body(ok)["status"] == "in_progress");
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + a))["status"] == "in_progress");
+  CHECK(consent(a, R"({"accepted":true})").status == 200);  // the same answer again
+  CheckProblem(consent(a, R"({"accepted":false})"), 409, "INVALID_STATE_TRANSITION");
+  auto refused = consent(b, R"({"accepted":false})");
+  CHECK(Body(refused)["status"] == "abandoned");
+  CheckProblem(consent(b, R"({"accepted":true})"), 409, "SESSION_COMPLETED");
+  CheckProblem(consent(b, R"({})"), 422, "VALIDATION_ERROR");
+  CheckProblem(consent(a, R"({"accepted":true,"subjectIpAddress":"not an ip"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(consent("vrf_00000000000000000000000000000000", R"({"accepted":true})"), 404, "SESSION_NOT_FOUND");
+  CheckProblem(consent("per_00000000000000000000000000000000", R"({"accepted":true})"), 400, "INVALID_ID");
+}
+
+TEST_CASE("api: rate limits answer 429 with Retry-After") {
+  Env env(false, {"--rate-reads", "0.5"});  // bucket of 1, refilled every 2 s
+  CHECK(env.Call(env.test_key, "GET", "/v1/verification-sessions").status == 200);
+  auto limited = env.Call(env.test_key, "GET", "/v1/verification-sessions");
+  CheckProblem(limited, 429, "RATE_LIMITED");
+  CHECK(std::stoi(HeaderOf(limited, "Retry-After")) >= 1);
+  // Buckets are per key.
+  std::string other = env.NewKey(env.tenant, "test", {"*"});
+  CHECK(env.Call(other, "GET", "/v1/verification-sessions").status == 200);
+}
