@@ -23,6 +23,7 @@
 #include "api/public_api.h"
 #include "api/replay.h"
 #include "api/runtime.h"
+#include "pipeline/expiry_timer.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "eventstore/kafka_dev_broker.h"
@@ -78,6 +79,10 @@ void DeclareServe(Flags& f) {
   f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
+  f.Declare({"fake-clock", "false",
+             "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
+             "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
+             true});
 }
 
 core::Result<api::RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
@@ -243,10 +248,25 @@ int Serve(int argc, char** argv) {
 
   sigset_t sigs = BlockStopSignals();
 
+  std::unique_ptr<core::FakeClock> fake_clock;
+  if (f.GetBool("fake-clock")) {
+    fake_clock = std::make_unique<core::FakeClock>(core::SystemClock().Now());
+    ro->clock = fake_clock.get();
+    core::LogWarn("--fake-clock: time moves only through the admin socket; tests only");
+  }
   auto rt_or = api::Runtime::Open(*ro);
   if (!rt_or.ok()) return Fail(rt_or.status());
   auto rt = std::move(rt_or).value();
   rt->StartProjections();
+  pipeline::SessionExpiryTimer::Options to;
+  to.writer = &rt->writer();
+  to.store = &rt->store();
+  to.projections = &rt->projections();
+  to.clock = &rt->clock();
+  to.ids = &rt->ids();
+  to.metrics = &rt->metrics();
+  pipeline::SessionExpiryTimer expiry(to);
+  if (!fake_clock) expiry.Start();
 
   auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/true);
   if (!service_key.ok()) return Fail(service_key.status());
@@ -270,6 +290,25 @@ int Serve(int argc, char** argv) {
 
   auto admin_router = std::make_shared<api::Router>();
   api::AddAdminRoutes(*admin_router, *rt, *service_key);
+  if (fake_clock) {
+    std::string sk = *service_key;
+    admin_router->Add("POST", "/admin/clock", api::Sync([&, sk](api::HttpRequest& req) {
+      std::string h = req.Header("authorization");
+      if (!core::ConstantTimeEquals(h, "Bearer " + sk)) {
+        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+      }
+      core::Json body = core::ParseJsonOrDiscarded(req.body);
+      int64_t seconds = core::IntOr(body, "advanceSeconds", -1);
+      if (seconds < 0) {
+        return api::Problem(req, "VALIDATION_ERROR", "advanceSeconds must be a non-negative integer");
+      }
+      fake_clock->AdvanceSeconds(seconds);
+      auto expired = expiry.RunOnce();  // timers fire as the clock moves
+      if (!expired.ok()) return api::StatusToProblem(req, expired.status());
+      return api::JsonResponse(200, {{"now", core::FormatRfc3339(fake_clock->Now())},
+                                     {"sessionsExpired", *expired}});
+    }));
+  }
   api::HttpServer::Options ao;
   ao.tcp = false;
   ao.unix_socket = f.Get("admin-socket").empty()
@@ -296,6 +335,7 @@ int Serve(int argc, char** argv) {
   core::LogInfo("shutting down", {{"signal", sig}});
   server.Stop();
   admin.Stop();
+  expiry.Stop();
   rt->Shutdown();
   core::LogInfo("stopped");
   return 0;

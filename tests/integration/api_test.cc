@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "api/http_client.h"
+#include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/svc_process.h"
@@ -368,4 +369,37 @@ TEST_CASE("api: rate limits answer 429 with Retry-After") {
   // Buckets are per key.
   std::string other = env.NewKey(env.tenant, "test", {"*"});
   CHECK(env.Call(other, "GET", "/v1/verification-sessions").status == 200);
+}
+
+TEST_CASE("api: sessions expire at expiresAt (timer), then refuse with SESSION_EXPIRED") {
+  BOTH_BACKENDS;
+  Env env(kafka, {"--fake-clock", "--session-ttl-seconds", "60"});
+  auto a = Body(env.Create(env.test_key, "e1"));
+  std::string b = Body(env.Create(env.test_key, "e2"))["id"];
+  std::string c = Body(env.Create(env.test_key, "e3"))["id"];
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + b + "/consent",
+                   R"({"accepted":true})").status == 200);
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + c + "/consent",
+                   R"({"accepted":false})").status == 200);
+  auto created = core::ParseRfc3339(a["createdAt"].get<std::string>());
+  auto expires = core::ParseRfc3339(a["expiresAt"].get<std::string>());
+  CHECK(expires->micros - created->micros == 60'000'000);
+
+  auto advance = [&](int seconds) {
+    auto r = env.Admin("POST", "/admin/clock", {{"advanceSeconds", seconds}});
+    REQUIRE(r.status == 200);
+    return Body(r)["sessionsExpired"].get<int>();
+  };
+  CHECK(advance(59) == 0);
+  CHECK(advance(2) == 2);  // the pending and the in-progress one; the abandoned one stays
+  CHECK(advance(600) == 0);  // idempotent
+  auto got = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + a["id"].get<std::string>()));
+  CHECK(got["status"] == "expired");
+  CHECK(got["completedAt"].is_string());
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + c))["status"] == "abandoned");
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + a["id"].get<std::string>() + "/consent",
+                        R"({"accepted":true})"),
+               401, "SESSION_EXPIRED");
+  auto expired = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions?status=expired&includeTotal=true"));
+  CHECK(expired["totalCount"] == 2);
 }

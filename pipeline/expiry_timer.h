@@ -1,0 +1,52 @@
+#pragma once
+// The session expiry timer: a process manager that reads the sessions read model's expiry index
+// and issues ExpireSession commands for sessions whose expiresAt has passed. The command is
+// idempotent (an expired, completed or not-yet-due session is a no-op), so a timer that fires
+// late, twice, or on two nodes is harmless.
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/metrics.h"
+#include "eventstore/kv_store.h"
+#include "projections/runner.h"
+
+namespace svc::pipeline {
+
+class SessionExpiryTimer {
+ public:
+  struct Options {
+    commands::Writer* writer = nullptr;
+    const eventstore::KvStore* store = nullptr;
+    projections::ProjectionSet* projections = nullptr;
+    const core::Clock* clock = nullptr;
+    core::IdSource* ids = nullptr;
+    std::chrono::milliseconds interval{1000};
+    core::MetricsRegistry* metrics = nullptr;
+  };
+  explicit SessionExpiryTimer(const Options& options);
+  ~SessionExpiryTimer();
+
+  void Start();
+  void Stop();
+  // Expires every session due at the clock's now and waits until the read models show it.
+  // Returns how many sessions expired.
+  core::Result<int> RunOnce();
+
+ private:
+  void Loop();
+  Options options_;
+  std::mutex mu_;  // one RunOnce at a time
+  std::mutex wake_mu_;
+  std::condition_variable wake_;
+  bool stop_ = false;
+  std::thread thread_;
+  core::Counter* expired_ = nullptr;
+};
+
+}  // namespace svc::pipeline
