@@ -20,6 +20,7 @@
 #include "api/flags.h"
 #include "api/http_client.h"
 #include "api/http_server.h"
+#include "api/openapi.h"
 #include "api/public_api.h"
 #include "api/replay.h"
 #include "api/runtime.h"
@@ -45,7 +46,8 @@ constexpr const char* kTopUsage =
     "  admin key list            --tenant ten_...\n"
     "  replay                    [--projector NAME]... [--verify]\n"
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
-    "  docs errors               print the error catalogue (Markdown)\n";
+    "  docs errors               print the error catalogue (Markdown)\n"
+    "  openapi                   print the OpenAPI 3.1 document of the public API\n";
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -539,6 +541,13 @@ int main(int argc, char** argv) {
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
   if (cmd == "dev-broker") return DevBroker(argc, argv);
+  if (cmd == "openapi") {
+    api::PublicApiOptions defaults;
+    std::cout << api::BuildOpenApi(api::AllRoutes(nullptr, defaults), defaults.public_base_url)
+                     .dump(2)
+              << std::endl;
+    return 0;
+  }
   if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") {
     std::cout << api::ErrorCatalogueMarkdown();
     return 0;

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "api/admin.h"
+#include "api/openapi.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
@@ -56,7 +57,7 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
 PublicApi::PublicApi(Runtime& rt, PublicApiOptions options)
     : rt_(rt), options_(std::move(options)) {
   limiter_ = std::make_unique<RateLimiter>(options_.limits, rt_.clock());
-  for (auto& r : SessionRoutes(rt_, options_)) routes_.push_back(std::move(r));
+  routes_ = AllRoutes(&rt_, options_);
 }
 
 namespace {
@@ -176,8 +177,18 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
   });
 }
 
+std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
+  return SessionRoutes(rt, options);
+}
+
 void PublicApi::Register(Router& router) {
   for (const auto& r : routes_) Wrap(router, r);
+  auto doc = std::make_shared<std::string>(core::DumpJson(BuildOpenApi(routes_, options_.public_base_url)));
+  router.Add("GET", "/v1/openapi.json", Sync([doc](HttpRequest&) {
+               HttpResponse r;
+               r.body = *doc;
+               return r;
+             }));
 }
 
 }  // namespace svc::api

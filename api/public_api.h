@@ -42,7 +42,10 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
 inline constexpr std::string_view kServiceVersions[] = {"2026-01-01"};
 inline constexpr std::string_view kDefaultServiceVersion = "2026-01-01";
 
-// The verification-session routes (sessions_api.cc).
-std::vector<ApiRoute> SessionRoutes(Runtime& rt, const PublicApiOptions& options);
+// The verification-session routes (sessions_api.cc). `rt` may be null when only the table is
+// wanted (documentation).
+std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options);
+// Every /v1 route.
+std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options);
 
 }  // namespace svc::api

@@ -396,9 +396,9 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> SessionRoutes(Runtime& rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = &rt;
+  Runtime* r = rt;
   const PublicApiOptions* o = &options;
   routes.push_back(ApiRoute{
       "POST", "/v1/verification-sessions", "verification:write", RateFamily::kWrite,

@@ -1,0 +1,256 @@
+#include "api/openapi.h"
+
+#include <map>
+#include <set>
+
+#include "core/error_catalogue.h"
+
+namespace svc::api {
+
+namespace {
+
+core::Json Nullable(core::Json schema) {
+  // OpenAPI 3.1 = JSON Schema 2020-12: nullable is a type union.
+  if (schema.contains("type") && schema["type"].is_string()) {
+    schema["type"] = core::Json::array({schema["type"], "null"});
+  } else {
+    schema = {{"anyOf", core::Json::array({schema, {{"type", "null"}}})}};
+  }
+  return schema;
+}
+core::Json Str() { return {{"type", "string"}}; }
+core::Json DateTime() { return {{"type", "string"}, {"format", "date-time"}}; }
+core::Json Id(const std::string& prefix) {
+  return {{"type", "string"}, {"pattern", "^" + prefix + "_[0-9a-f]{32}$"}};
+}
+core::Json Enum(std::vector<std::string> values) { return {{"type", "string"}, {"enum", values}}; }
+core::Json Ref(const std::string& name) { return {{"$ref", "#/components/schemas/" + name}}; }
+
+const std::vector<std::string> kStatuses = {"pending",  "in_progress", "review",  "awaiting_input",
+                                            "approved", "declined",    "expired", "abandoned"};
+
+core::Json Components() {
+  core::Json s;
+  s["Problem"] = {
+      {"type", "object"},
+      {"description", "RFC 9457 problem details; `code` is the stable catalogue code."},
+      {"required", {"type", "title", "status", "detail", "instance", "code", "requestId"}},
+      {"properties",
+       {{"type", {{"type", "string"}, {"format", "uri"}}},
+        {"title", Str()},
+        {"status", {{"type", "integer"}}},
+        {"detail", Str()},
+        {"instance", Str()},
+        {"code", Str()},
+        {"requestId", Str()},
+        {"requiredScope", Str()},
+        {"minimum", {{"type", "integer"}}},
+        {"maximum", {{"type", "integer"}}},
+        {"errors", {{"type", "array"}, {"items", Ref("FieldError")}}}}}};
+  s["FieldError"] = {{"type", "object"},
+                     {"required", {"field", "pointer", "code", "detail"}},
+                     {"properties",
+                      {{"field", Str()}, {"pointer", Str()}, {"code", Str()}, {"detail", Str()}}}};
+  core::Json create_props = {
+      {"channel", Enum({"api", "sdk", "link", "embed"})},
+      {"applicationId", Nullable(Id("app"))},
+      {"callbackUrl", Nullable({{"type", "string"}, {"format", "uri"}})},
+      {"checks", Nullable({{"type", "object"},
+                           {"additionalProperties", false},
+                           {"properties",
+                            {{"document", {{"type", "boolean"}}},
+                             {"liveness", {{"type", "boolean"}}},
+                             {"faceMatch", {{"type", "boolean"}}},
+                             {"governmentLookup", {{"type", "boolean"}}},
+                             {"deepfake", {{"type", "boolean"}}}}}})},
+      {"clientReference", Nullable({{"type", "string"}, {"maxLength", 255}})},
+      {"country", {{"type", "string"}, {"pattern", "^[A-Z]{2}$"}}},
+      {"flow", Nullable({{"type", "string"}, {"maxLength", 64}})},
+      {"flowId", Nullable(Id("flw"))},
+      {"locale", Str()},
+      {"meta", Nullable({{"type", "object"}})},
+      {"notificationsMode", Enum({"service_managed", "integrator_managed"})},
+      {"personId", Nullable(Id("per"))},
+      {"policy", Nullable({{"type", "object"},
+                           {"additionalProperties", false},
+                           {"properties",
+                            {{"faceMatchThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"livenessThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"imageQualityThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"requireGovernmentLookup", {{"type", "boolean"}}}}}})},
+      {"redirectUrl", Nullable({{"type", "string"}, {"format", "uri"}})}};
+  s["VerificationSessionCreate"] = {{"type", "object"},
+                                    {"required", {"channel"}},
+                                    {"additionalProperties", false},
+                                    {"properties", create_props}};
+  core::Json rec_props = {{"id", Id("vrf")},
+                          {"publicId", Str()},
+                          {"tenantId", Id("ten")},
+                          {"applicationId", Id("app")},
+                          {"flowId", Nullable(Str())},
+                          {"personId", Nullable(Str())},
+                          {"channel", Enum({"api", "sdk", "link", "embed"})},
+                          {"status", Enum(kStatuses)},
+                          {"currentStep", Nullable(Str())},
+                          {"clientReference", Nullable(Str())},
+                          {"country", Str()},
+                          {"locale", Str()},
+                          {"trustScore", Nullable({{"type", "integer"}})},
+                          {"createdAt", DateTime()},
+                          {"updatedAt", DateTime()},
+                          {"startedAt", Nullable(DateTime())},
+                          {"completedAt", Nullable(DateTime())},
+                          {"decidedAt", Nullable(DateTime())},
+                          {"expiresAt", Nullable(DateTime())}};
+  std::vector<std::string> rec_required;
+  for (auto it = rec_props.begin(); it != rec_props.end(); ++it) rec_required.push_back(it.key());
+  s["VerificationSessionResponse"] = {
+      {"type", "object"}, {"required", rec_required}, {"properties", rec_props}};
+  core::Json created_props = rec_props;
+  created_props["linkToken"] = Nullable(Str());
+  created_props["callbackSecret"] = Nullable(Str());
+  created_props["deepLink"] = Nullable(Str());
+  created_props["hostedUrl"] = Nullable(Str());
+  created_props["requiresApp"] = {{"type", "boolean"}};
+  std::vector<std::string> created_required = rec_required;
+  created_required.push_back("linkToken");
+  s["VerificationSessionCreated"] = {
+      {"type", "object"}, {"required", created_required}, {"properties", created_props}};
+  s["VerificationSessionList"] = {
+      {"type", "object"},
+      {"required", {"object", "data", "hasMore", "limit"}},
+      {"properties",
+       {{"object", {{"const", "list"}}},
+        {"data", {{"type", "array"}, {"items", Ref("VerificationSessionResponse")}}},
+        {"hasMore", {{"type", "boolean"}}},
+        {"nextCursor", Nullable(Str())},
+        {"previousCursor", Nullable(Str())},
+        {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
+        {"totalCount", Nullable({{"type", "integer"}})}}}};
+  s["ConsentRequest"] = {{"type", "object"},
+                         {"required", {"accepted"}},
+                         {"additionalProperties", false},
+                         {"properties",
+                          {{"accepted", {{"type", "boolean"}}},
+                           {"consentedAt", Nullable(DateTime())},
+                           {"policyVersion", Str()},
+                           {"subjectIpAddress", Nullable(Str())},
+                           {"subjectUserAgent", Nullable(Str())}}}};
+  s["ConsentResponse"] = {{"type", "object"},
+                          {"required", {"consentGiven", "recordedAt", "status"}},
+                          {"properties",
+                           {{"consentGiven", {{"type", "boolean"}}},
+                            {"recordedAt", DateTime()},
+                            {"status", Enum(kStatuses)}}}};
+  return s;
+}
+
+core::Json ProblemResponse(const std::set<std::string>& codes) {
+  std::string list;
+  for (const auto& c : codes) list += (list.empty() ? "" : ", ") + c;
+  return {{"description", "Problem: " + list},
+          {"content", {{"application/problem+json", {{"schema", Ref("Problem")}}}}}};
+}
+
+std::string OperationId(const ApiRoute& r) {
+  std::string id = r.method == "GET" ? "get" : r.method == "POST" ? "post" : "op";
+  bool upper = true;
+  for (char c : r.path) {
+    if (c == '/' || c == '-' || c == '_' || c == '{' || c == '}') {
+      upper = true;
+      continue;
+    }
+    id += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
+    upper = false;
+  }
+  return id;
+}
+
+}  // namespace
+
+core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& server_url) {
+  core::Json doc;
+  doc["openapi"] = "3.1.0";
+  doc["info"] = {{"title", "Identity verification and compliance service"},
+                 {"version", "1.0.0"},
+                 {"description", "Generated from the server's route table. Errors are RFC 9457 "
+                                 "problem details; codes are listed at /docs/errors."}};
+  doc["servers"] = core::Json::array({{{"url", server_url}}});
+  core::Json paths = core::Json::object();
+  // Every route answers these, on top of its own codes.
+  const std::vector<std::string> common = {"AUTHENTICATION_REQUIRED", "API_KEY_INVALID",
+                                           "INSUFFICIENT_SCOPE", "RATE_LIMITED",
+                                           "METHOD_NOT_ALLOWED", "INTERNAL_ERROR",
+                                           "PAYLOAD_TOO_LARGE"};
+  for (const auto& r : routes) {
+    core::Json op;
+    op["operationId"] = OperationId(r);
+    op["summary"] = r.summary;
+    op["security"] = core::Json::array({{{"bearerAuth", core::Json::array()}}});
+    op["x-required-scope"] = r.scope;
+    core::Json params = core::Json::array();
+    size_t pos = 0;
+    while ((pos = r.path.find('{', pos)) != std::string::npos) {
+      size_t end = r.path.find('}', pos);
+      std::string name = r.path.substr(pos + 1, end - pos - 1);
+      params.push_back({{"name", name}, {"in", "path"}, {"required", true}, {"schema", Str()}});
+      pos = end;
+    }
+    if (r.idempotency != IdempotencyRule::kNone) {
+      params.push_back({{"name", "Idempotency-Key"},
+                        {"in", "header"},
+                        {"required", r.idempotency == IdempotencyRule::kRequired},
+                        {"schema", {{"type", "string"}, {"minLength", 1}, {"maxLength", 255}}}});
+    }
+    if (r.versioned) {
+      params.push_back({{"name", "Service-Version"}, {"in", "header"}, {"required", false},
+                        {"schema", Str()}});
+    }
+    if (r.response_schema == "VerificationSessionList") {
+      params.push_back({{"name", "status"}, {"in", "query"}, {"schema", Enum(kStatuses)}});
+      params.push_back({{"name", "applicationId"}, {"in", "query"}, {"schema", Id("app")}});
+      params.push_back({{"name", "limit"}, {"in", "query"},
+                        {"schema", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}}});
+      params.push_back({{"name", "startingAfter"}, {"in", "query"}, {"schema", Str()}});
+      params.push_back({{"name", "endingBefore"}, {"in", "query"}, {"schema", Str()}});
+      params.push_back({{"name", "includeTotal"}, {"in", "query"}, {"schema", {{"type", "boolean"}}}});
+    }
+    if (!params.empty()) op["parameters"] = params;
+    if (r.has_body) {
+      op["requestBody"] = {{"required", true},
+                           {"content", {{"application/json", {{"schema", Ref(r.request_schema)}}}}}};
+    }
+    core::Json responses;
+    responses[std::to_string(r.success_status)] = {
+        {"description", "Success"},
+        {"content", {{"application/json", {{"schema", Ref(r.response_schema)}}}}},
+        {"headers", {{"Service-Request-Id", {{"schema", Str()}}}}}};
+    std::map<int, std::set<std::string>> by_status;
+    for (const auto& c : common) by_status[core::FindErrorCode(c)->http_status].insert(c);
+    for (const auto& c : r.error_codes) {
+      const core::ErrorCodeInfo* info = core::FindErrorCode(c);
+      if (info != nullptr) by_status[info->http_status].insert(c);
+    }
+    for (const auto& [status, codes] : by_status) {
+      responses[std::to_string(status)] = ProblemResponse(codes);
+    }
+    op["responses"] = responses;
+    std::string method = r.method;
+    for (auto& c : method) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    paths[r.path][method] = op;
+  }
+  paths["/v1/openapi.json"]["get"] = {
+      {"operationId", "getOpenApi"},
+      {"summary", "This document"},
+      {"security", core::Json::array()},
+      {"responses", {{"200", {{"description", "The OpenAPI document"},
+                              {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}}}}};
+  doc["paths"] = paths;
+  doc["components"]["schemas"] = Components();
+  doc["components"]["securitySchemes"] = {
+      {"bearerAuth", {{"type", "http"}, {"scheme", "bearer"},
+                      {"description", "svc_{live|test}_{sk|pk}_... API key"}}}};
+  return doc;
+}
+
+}  // namespace svc::api
