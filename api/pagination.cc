@@ -185,3 +185,24 @@ core::Json ListEnvelope(core::Json data, const Page& page, const PageRequest& re
 }
 
 }  // namespace svc::api
+
+namespace svc::api {
+
+std::string ListEnvelopeWithRows(const std::vector<std::string>& rows, const Page& page,
+                                 const PageRequest& req, std::string_view cursor_key,
+                                 std::string_view scope, std::optional<int64_t> total) {
+  std::string envelope =
+      core::DumpJson(ListEnvelope(core::Json::array(), page, req, cursor_key, scope, total));
+  static constexpr std::string_view kEmpty = "\"data\":[]";
+  size_t at = envelope.find(kEmpty);
+  std::string data = "\"data\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i > 0) data += ',';
+    data += rows[i];
+  }
+  data += ']';
+  envelope.replace(at, kEmpty.size(), data);
+  return envelope;
+}
+
+}  // namespace svc::api

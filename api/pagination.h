@@ -51,6 +51,13 @@ core::Result<Page> ReadPage(const eventstore::KvStore& store, int cf, const std:
                             const PageRequest& req,
                             const std::function<core::Result<bool>(const std::string&)>& accept);
 
+// The List envelope, with `rows` as the data: each row is a JSON object our JSON writer produced
+// when it stored the read model, placed into the array as stored (no parse and re-serialise on
+// the read path).
+std::string ListEnvelopeWithRows(const std::vector<std::string>& rows, const Page& page,
+                                 const PageRequest& req, std::string_view cursor_key,
+                                 std::string_view scope, std::optional<int64_t> total);
+
 // The List envelope.
 core::Json ListEnvelope(core::Json data, const Page& page, const PageRequest& req,
                         std::string_view cursor_key, std::string_view scope,

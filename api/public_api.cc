@@ -54,6 +54,30 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   return a;
 }
 
+core::Result<AuthContext> AuthCache::Authenticate(Runtime& rt, const HttpRequest& req) {
+  std::string h = req.Header("authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (h.size() > kBearer.size() && h.compare(0, kBearer.size(), kBearer) == 0) {
+    // The generation is read before the lookup: a change committed meanwhile makes the entry we
+    // store stale-marked, never stale-valid.
+    uint64_t generation = projections::TenancyProjector::KeyGeneration();
+    std::string hash = tn::HashApiKey(rt.api_key_lookup_key(), std::string_view(h).substr(kBearer.size()));
+    {
+      std::lock_guard lock(mu_);
+      auto it = entries_.find(hash);
+      if (it != entries_.end() && it->second.generation == generation) return it->second.auth;
+    }
+    auto a = svc::api::Authenticate(rt, req);
+    if (a.ok()) {
+      std::lock_guard lock(mu_);
+      if (entries_.size() > 100000) entries_.clear();  // bounded; keys are few in practice
+      entries_[hash] = Entry{*a, generation};
+    }
+    return a;
+  }
+  return svc::api::Authenticate(rt, req);
+}
+
 PublicApi::PublicApi(Runtime& rt, PublicApiOptions options)
     : rt_(rt), options_(std::move(options)) {
   limiter_ = std::make_unique<RateLimiter>(options_.limits, rt_.clock());
@@ -115,7 +139,7 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       logged(std::move(r), tenant, key);
     };
 
-    auto auth = Authenticate(self->rt_, req);
+    auto auth = self->auth_cache_.Authenticate(self->rt_, req);
     if (!auth.ok()) return fail(auth.status());
     const AuthContext& a = *auth;
     if (!tn::ScopesAllow(a.scopes, route.scope)) {

@@ -5,6 +5,8 @@
 // problem+json with the catalogue's code.
 
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 #include <vector>
 
 #include "api/api_context.h"
@@ -17,6 +19,24 @@ namespace svc::api {
 struct PublicApiOptions {
   ApiLimits limits;
   std::string public_base_url = "http://127.0.0.1:8080";  // hosted links, problem `type` links
+};
+
+// Authentication of `Authorization: Bearer <key>` against the tenancy read model.
+core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
+
+// Caches successful authentications by key hash. An entry is valid only while the tenancy read
+// model's key generation is unchanged, so a revocation is seen on the next request.
+class AuthCache {
+ public:
+  core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
+
+ private:
+  struct Entry {
+    AuthContext auth;
+    uint64_t generation;
+  };
+  std::mutex mu_;
+  std::unordered_map<std::string, Entry> entries_;
 };
 
 class PublicApi {
@@ -32,11 +52,9 @@ class PublicApi {
   Runtime& rt_;
   PublicApiOptions options_;
   std::unique_ptr<RateLimiter> limiter_;
+  AuthCache auth_cache_;
   std::vector<ApiRoute> routes_;
 };
-
-// Authentication of `Authorization: Bearer <key>` against the tenancy read model.
-core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
 
 // Accepted values of the Service-Version header (person endpoints) and the default.
 inline constexpr std::string_view kServiceVersions[] = {"2026-01-01"};

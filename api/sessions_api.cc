@@ -248,11 +248,15 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
   if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  auto row = ReadView(rt, ViewsKey("rec/" + call.auth.tenant_id + "/" + call.auth.environment +
-                                   "/" + id));
+  // The read-model row is the record as the JSON writer produced it: served as stored.
+  auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                            ViewsKey("rec/" + call.auth.tenant_id + "/" + call.auth.environment +
+                                     "/" + id));
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   if (!row->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
-  respond(JsonResponse(200, **row));
+  HttpResponse r;
+  r.body = std::move(**row);
+  respond(std::move(r));
 }
 
 void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
@@ -286,29 +290,29 @@ void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, R
                                       : std::string("all/");
   std::string prefix = ViewsKey("idx/" + base + index);
   int cf = rt.store().Cf(projections::kViewsCf);
-  std::map<std::string, core::Json> records;
-  auto record_of = [&](const std::string& suffix) -> core::Result<core::Json*> {
+  std::map<std::string, std::string> rows;  // id -> stored record JSON
+  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
     std::string id = suffix.substr(8);
-    auto it = records.find(id);
-    if (it == records.end()) {
-      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, ViewsKey("rec/" + base + id)));
+    auto it = rows.find(id);
+    if (it == rows.end()) {
+      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, ViewsKey("rec/" + base + id)));
       if (!row.has_value()) return core::DataLoss("index entry without a record: " + id);
-      it = records.emplace(id, std::move(*row)).first;
+      it = rows.emplace(id, std::move(*row)).first;
     }
     return &it->second;
   };
+  auto app_matches = [&](const std::string& suffix) -> core::Result<bool> {
+    SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
+    return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
+  };
   std::function<core::Result<bool>(const std::string&)> accept;
-  if (!status.empty() && !app.empty()) {
-    accept = [&](const std::string& suffix) -> core::Result<bool> {
-      SVC_ASSIGN_OR_RETURN(core::Json * r, record_of(suffix));
-      return core::StringOr(*r, "applicationId") == app;
-    };
-  }
+  if (!status.empty() && !app.empty()) accept = app_matches;
   auto page = ReadPage(rt.store(), cf, prefix, *page_req, accept);
   if (!page.ok()) return respond(StatusToProblem(req, page.status()));
-  core::Json data = core::Json::array();
+  std::vector<std::string> data;
+  data.reserve(page->keys.size());
   for (const auto& k : page->keys) {
-    auto r = record_of(k);
+    auto r = row_of(k);
     if (!r.ok()) return respond(StatusToProblem(req, r.status()));
     data.push_back(**r);
   }
@@ -319,9 +323,9 @@ void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, R
       int64_t n = 0;
       auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
       for (it->Seek(prefix); it->Valid(); it->Next()) {
-        auto r = record_of(std::string(it->key().substr(prefix.size())));
-        if (!r.ok()) return respond(StatusToProblem(req, r.status()));
-        n += core::StringOr(**r, "applicationId") == app ? 1 : 0;
+        auto m = app_matches(std::string(it->key().substr(prefix.size())));
+        if (!m.ok()) return respond(StatusToProblem(req, m.status()));
+        n += *m ? 1 : 0;
       }
       total = n;
     } else {
@@ -331,8 +335,9 @@ void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, R
       total = c->has_value() ? std::stoll(**c) : 0;
     }
   }
-  respond(JsonResponse(200, ListEnvelope(std::move(data), *page, *page_req, rt.cursor_key(),
-                                         scope, total)));
+  HttpResponse out;
+  out.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, total);
+  respond(std::move(out));
 }
 
 void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {

@@ -43,6 +43,9 @@ class Projector {
   virtual std::string_view Name() const = 0;
   virtual int Version() const = 0;
   virtual core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) = 0;
+  // Called after a batch's rows and checkpoints are committed (not on the replay of a scratch
+  // store): the place to invalidate caches derived from this read model.
+  virtual void AfterCommit() {}
 };
 
 // Column families of the read side: rows, and the runners' own bookkeeping.

@@ -99,6 +99,7 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
     for (const auto& [p, c] : checkpoints) applied_[p] = c.next_offset;
   }
   cv_.notify_all();
+  options_.projector->AfterCommit();
   if (on_applied_) on_applied_();
   applied_total_.fetch_add(events.size());
   if (events_counter_ != nullptr) {

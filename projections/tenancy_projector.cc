@@ -3,14 +3,31 @@
 #include "commands/tenancy/tenancy_events.h"
 #include "core/json.h"
 
+#include <atomic>
+
 namespace svc::projections {
 
 namespace tn = commands::tenancy;
+
+namespace {
+std::atomic<uint64_t> g_key_generation{0};
+}  // namespace
+
+uint64_t TenancyProjector::KeyGeneration() { return g_key_generation.load(); }
+
+void TenancyProjector::AfterCommit() {
+  if (keys_changed_) g_key_generation.fetch_add(1);
+  keys_changed_ = false;
+}
 
 core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type != "tenant") return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(tn::TenancyEvent event, tn::Decode(env));
+  if (std::holds_alternative<tn::ApiKeyCreated>(event) ||
+      std::holds_alternative<tn::ApiKeyRevoked>(event)) {
+    keys_changed_ = true;
+  }
   const std::string& tenant = env.tenant_id;
   std::string at = core::FormatRfc3339(env.occurred_at);
   return std::visit(

@@ -18,6 +18,12 @@ class TenancyProjector final : public Projector {
   std::string_view Name() const override { return kName; }
   int Version() const override { return 1; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+  void AfterCommit() override;
+  // Moves after every committed batch that changed an API key: authentication caches compare it.
+  static uint64_t KeyGeneration();
+
+ private:
+  bool keys_changed_ = false;
 };
 
 }  // namespace svc::projections

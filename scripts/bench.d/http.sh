@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# HTTP benchmark: nginx serving a static JSON body the size of a session record (the ceiling of
+# one core here), then svc: GET a session, a list page of 20, and durable creates (fsync on).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+SVC=build-release/api/svc
+WORK=$(mktemp -d)
+trap 'kill $(cat $WORK/nginx.pid 2>/dev/null) 2>/dev/null || true; kill $SVC_PID 2>/dev/null || true; rm -rf $WORK' EXIT
+DURATION=${BENCH_SECONDS:-10}
+CONNS=${BENCH_CONNECTIONS:-64}
+
+run_wrk() {  # name, wrk args...
+  local name=$1; shift
+  wrk --latency -d"${DURATION}s" "$@" > "$WORK/wrk.out" 2>&1
+  local rps p50 p99
+  rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out")
+  p50=$(awk '$1=="50%" {print $2}' "$WORK/wrk.out")
+  p99=$(awk '$1=="99%" {print $2}' "$WORK/wrk.out")
+  local errs
+  errs=$(awk '/Non-2xx/ {print $5}' "$WORK/wrk.out")
+  printf '%-44s %10s req/s  p50 %-9s p99 %-9s non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
+  echo "$rps" > "$WORK/last.rps"
+}
+
+# 1. nginx, one worker, keep-alive, a static body as large as a session record.
+mkdir -p "$WORK/www"
+chmod 755 "$WORK" "$WORK/www"
+$SVC openapi > /dev/null  # the binary runs
+python3 - "$WORK/www/session.json" <<'PY'
+import json, sys
+rec = {"id":"vrf_"+"a"*32,"publicId":"VS-AAAAAAAAAA","tenantId":"ten_"+"b"*32,"applicationId":"app_"+"c"*32,
+       "flowId":None,"personId":None,"channel":"api","status":"pending","currentStep":"consent",
+       "clientReference":"bench","country":"MX","locale":"es-MX","trustScore":None,
+       "createdAt":"2026-11-22T15:00:00.000Z","updatedAt":"2026-11-22T15:00:00.000Z","startedAt":None,
+       "completedAt":None,"decidedAt":None,"expiresAt":"2026-11-23T15:00:00.000Z"}
+open(sys.argv[1], "w").write(json.dumps(rec, separators=(",", ":")))
+PY
+cat > "$WORK/nginx.conf" <<NGINX
+worker_processes 1;
+pid $WORK/nginx.pid;
+error_log $WORK/nginx.err;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  keepalive_requests 1000000;
+  server {
+    listen 127.0.0.1:18089;
+    location / { root $WORK/www; default_type application/json; }
+  }
+}
+NGINX
+chmod 644 "$WORK/www/session.json"
+nginx -c "$WORK/nginx.conf"
+run_wrk "nginx static JSON ($(stat -c %s $WORK/www/session.json) B)" -t1 -c"$CONNS" http://127.0.0.1:18089/session.json
+NGINX_RPS=$(cat "$WORK/last.rps")
+kill "$(cat $WORK/nginx.pid)"
+
+# 2. svc, Release, embedded log with fsync, rate limits off.
+$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-bootstrap \
+  --rate-reads 0 --rate-writes 0 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
+SVC_PID=$!
+for _ in $(seq 300); do [ -s "$WORK/svc.out" ] && grep -q "Test secret" "$WORK/svc.out" && break; sleep 0.1; done
+PORT=$(cat "$WORK/port")
+KEY=$(sed -n 's/.*keep it): //p' "$WORK/svc.out")
+export SVC_BENCH_KEY=$KEY
+AUTH="Authorization: Bearer $KEY"
+for i in $(seq 30); do
+  curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/v1/verification-sessions" -H "$AUTH" \
+    -H "Idempotency-Key: seed-$i" -H 'Content-Type: application/json' -d '{"channel":"api"}'
+done
+ID=$(curl -s "http://127.0.0.1:$PORT/v1/verification-sessions?limit=1" -H "$AUTH" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+run_wrk "svc GET /v1/verification-sessions/{id}" -t1 -c"$CONNS" -H "$AUTH" "http://127.0.0.1:$PORT/v1/verification-sessions/$ID"
+GET_RPS=$(cat "$WORK/last.rps")
+run_wrk "svc GET list page of 20" -t1 -c"$CONNS" -H "$AUTH" "http://127.0.0.1:$PORT/v1/verification-sessions?limit=20"
+LIST_RPS=$(cat "$WORK/last.rps")
+run_wrk "svc POST create (durable, fsync) c=$CONNS" -t1 -c"$CONNS" -s scripts/bench.d/create.lua "http://127.0.0.1:$PORT"
+CREATE_RPS=$(cat "$WORK/last.rps")
+run_wrk "svc POST create (durable, fsync) c=16" -t1 -c16 -s scripts/bench.d/create.lua "http://127.0.0.1:$PORT"
+python3 - "$NGINX_RPS" "$GET_RPS" "$LIST_RPS" "$CREATE_RPS" <<'PY'
+import sys
+n, g, l, c = map(float, sys.argv[1:])
+print(f"ratios to nginx: GET {g/n:.0%}, list {l/n:.0%}; durable creates {c:.0f}/s")
+PY
