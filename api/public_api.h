@@ -44,11 +44,13 @@ class PublicApi {
   PublicApi(Runtime& rt, PublicApiOptions options);
   // Adds /v1 routes (and the health/metrics/docs routes) to `router`.
   void Register(Router& router);
+  // Puts one route behind the same middleware (used by tests for routes not yet in the table,
+  // e.g. a Service-Version route before the person endpoints exist). `route` must outlive router.
+  void Wrap(Router& router, const ApiRoute& route);
   const std::vector<ApiRoute>& routes() const { return routes_; }
   const PublicApiOptions& options() const { return options_; }
 
  private:
-  void Wrap(Router& router, const ApiRoute& route);
   Runtime& rt_;
   PublicApiOptions options_;
   std::unique_ptr<RateLimiter> limiter_;

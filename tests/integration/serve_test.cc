@@ -3,6 +3,12 @@
 #include <doctest/doctest.h>
 #include <strings.h>
 
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <fstream>
 
 #include "api/http_client.h"
@@ -204,4 +210,33 @@ TEST_CASE("serve --help documents every flag with its environment variable") {
   CHECK(help.out.find("SVC_DATA_DIR") != std::string::npos);
   auto unknown = RunSvc({"serve", "--no-such-flag"});
   CHECK(unknown.exit_code == 2);
+}
+
+TEST_CASE("serve: a slow client cannot hold a connection (read timeout)") {
+  testing::TempDir dir;
+  SvcServer server(dir.Sub("data"), {"--read-timeout-ms", "300"});
+  server.Start();
+  // Half a request, then nothing: the server must close the connection on its own.
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(server.port());
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  const char partial[] = "GET /healthz HTTP/1.1\r\nHost: x\r\n";
+  REQUIRE(::send(fd, partial, sizeof partial - 1, 0) > 0);
+  timeval tv{30, 0};  // a bound on the test, far above the server's 300 ms
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+  char buf[256];
+  auto started = std::chrono::steady_clock::now();
+  ssize_t n;
+  while ((n = ::recv(fd, buf, sizeof buf, 0)) > 0) {
+  }
+  auto waited = std::chrono::steady_clock::now() - started;
+  ::close(fd);
+  CHECK(n == 0);  // closed by the server, not by our 30 s bound
+  CHECK(waited < std::chrono::seconds(10));
+  CHECK(api::HttpCall(server.target(), "GET", "/healthz")->status == 200);  // others unaffected
+  server.Stop();
 }
