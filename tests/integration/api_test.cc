@@ -6,6 +6,7 @@
 #include <fstream>
 #include <atomic>
 #include <optional>
+#include <sstream>
 #include <set>
 #include <thread>
 
@@ -448,4 +449,26 @@ TEST_CASE("api: SIGTERM under load finishes in-flight requests; every 201 is dur
     CHECK(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id).status == 200);
   }
   MESSAGE(acked.size() << " sessions acknowledged before and during shutdown, all present");
+}
+
+TEST_CASE("api: a caller's X-Request-Id is recorded in the events (correlationId), ours stays canonical") {
+  Env env(true);
+  auto r = env.Call(env.test_key, "POST", "/v1/verification-sessions", R"({"channel":"api"})",
+                    {{"Idempotency-Key", "corr-1"}, {"X-Request-Id", "trace-abc-123"}});
+  REQUIRE(r.status == 201);
+  std::string ours = HeaderOf(r, "Service-Request-Id");
+  auto consumed = testing::RunProgram("kcat", {"-b", env.broker->bootstraps(), "-C", "-t", "svc.events",
+                                               "-o", "beginning", "-e", "-q", "-f", "%s\\n"});
+  REQUIRE(consumed.exit_code == 0);
+  bool found = false;
+  std::istringstream in(consumed.out);
+  for (std::string line; std::getline(in, line);) {
+    core::Json e = core::ParseJsonOrDiscarded(line);
+    if (core::StringOr(e, "type") != "verification.session_created") continue;
+    found = true;
+    CHECK(e["correlationId"] == "trace-abc-123");
+    CHECK(e["requestId"] == ours);
+    CHECK(e["idempotencyKey"] == "corr-1");
+  }
+  CHECK(found);
 }
