@@ -14,6 +14,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/dev_broker_process.h"
+#include "tests/support/http_helpers.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -22,13 +23,8 @@ using svc::testing::SvcServer;
 
 namespace {
 
-std::string HeaderOf(const api::HttpResponse& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers) {
-    if (strcasecmp(k.c_str(), name.c_str()) == 0) return v;
-  }
-  return "";
-}
-core::Json Body(const api::HttpResponse& r) { return core::ParseJsonOrDiscarded(r.body); }
+using svc::testing::Body;
+using svc::testing::HeaderOf;
 
 // A running svc (embedded or Kafka backend) with one tenant and keys made through the admin socket.
 struct Env {

@@ -13,6 +13,7 @@
 
 #include "api/http_client.h"
 #include "core/json.h"
+#include "tests/support/http_helpers.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -21,13 +22,8 @@ using svc::testing::RunSvc;
 using svc::testing::SvcServer;
 
 namespace {
-std::string HeaderOf(const api::HttpResponse& r, const std::string& name) {
-  for (const auto& [k, v] : r.headers) {
-    if (strcasecmp(k.c_str(), name.c_str()) == 0) return v;
-  }
-  return "";
-}
-core::Json Body(const api::HttpResponse& r) { return core::ParseJsonOrDiscarded(r.body); }
+using svc::testing::Body;
+using svc::testing::HeaderOf;
 std::string ServiceKey(const std::string& data_dir) {
   auto r = RunSvc({"--help"});  // ensures the binary runs
   (void)r;
