@@ -1,0 +1,337 @@
+#include "pipeline/documents/checks.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+
+namespace svc::pipeline::documents {
+
+std::string Date::Iso() const {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", year, month, day);
+  return buf;
+}
+
+bool IsValidDate(int y, int m, int d) {
+  if (y < 1800 || y > 2200 || m < 1 || m > 12 || d < 1) return false;
+  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
+  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+  return d <= (m == 2 && leap ? 29 : kDays[m - 1]);
+}
+
+namespace {
+
+bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool Digit(char c) { return c >= '0' && c <= '9'; }
+int TwoDigits(std::string_view s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
+bool AllDigits(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) { return Digit(c); });
+}
+
+constexpr std::string_view kStates[] = {"AS", "BC", "BS", "CC", "CL", "CM", "CS", "CH", "DF",
+                                        "DG", "GT", "GR", "HG", "JC", "MC", "MN", "MS", "NT",
+                                        "NL", "OC", "PL", "QT", "QR", "SP", "SL", "SR", "TC",
+                                        "TS", "TL", "VZ", "YN", "ZS", "NE"};
+
+bool Vowel(char c) { return c == 'A' || c == 'E' || c == 'I' || c == 'O' || c == 'U'; }
+bool Consonant(char c) { return Upper(c) && !Vowel(c); }
+
+// Value of a character in the CURP alphabet "0-9 A-N Ñ O-Z" (Ñ never appears in ASCII input).
+int CurpValue(char c) {
+  if (Digit(c)) return c - '0';
+  if (c >= 'A' && c <= 'N') return c - 'A' + 10;
+  if (c >= 'O' && c <= 'Z') return c - 'O' + 25;
+  return -1;
+}
+
+// Value in the RFC alphabet "0-9 A-N & O-Z space Ñ".
+int RfcValue(char c) {
+  if (Digit(c)) return c - '0';
+  if (c >= 'A' && c <= 'N') return c - 'A' + 10;
+  if (c == '&') return 24;
+  if (c >= 'O' && c <= 'Z') return c - 'O' + 25;
+  if (c == ' ') return 37;
+  return -1;
+}
+
+}  // namespace
+
+char CurpCheckDigit(std::string_view s) {
+  if (s.size() < 17) return '\0';
+  int sum = 0;
+  for (int i = 0; i < 17; ++i) {
+    int v = CurpValue(s[i]);
+    if (v < 0) return '\0';
+    sum += v * (18 - i);
+  }
+  return static_cast<char>('0' + (10 - sum % 10) % 10);
+}
+
+CurpResult CheckCurp(std::string_view c) {
+  CurpResult r;
+  r.curp = std::string(c);
+  if (c.size() != 18) {
+    r.reasons.push_back("curp_length");
+    return r;
+  }
+  bool format = Upper(c[0]) && (Vowel(c[1]) || c[1] == 'X') && Upper(c[2]) && Upper(c[3]) &&
+                AllDigits(c.substr(4, 6)) && Upper(c[10]) && Upper(c[11]) && Upper(c[12]) &&
+                Consonant(c[13]) && Consonant(c[14]) && Consonant(c[15]) &&
+                (Upper(c[16]) || Digit(c[16])) && Digit(c[17]);
+  if (!format) {
+    r.reasons.push_back("curp_format");
+    return r;
+  }
+  // The 17th character tells the century: a digit before 2000, a letter from 2000.
+  int yy = TwoDigits(c.substr(4, 2));
+  int year = (Digit(c[16]) ? 1900 : 2000) + yy;
+  int month = TwoDigits(c.substr(6, 2)), day = TwoDigits(c.substr(8, 2));
+  if (!IsValidDate(year, month, day)) r.reasons.push_back("curp_date");
+  r.birth_date = Date{year, month, day};
+  r.sex = c[10];
+  if (r.sex != 'H' && r.sex != 'M' && r.sex != 'X') r.reasons.push_back("curp_sex");
+  r.state = std::string(c.substr(11, 2));
+  if (std::find(std::begin(kStates), std::end(kStates), r.state) == std::end(kStates)) {
+    r.reasons.push_back("curp_state");
+  }
+  if (CurpCheckDigit(c) != c[17]) r.reasons.push_back("curp_check_digit");
+  r.valid = r.reasons.empty();
+  return r;
+}
+
+char RfcCheckDigit(std::string_view s) {
+  std::string padded(s);
+  if (padded.size() == 11) padded = " " + padded;  // persona moral: a leading space
+  if (padded.size() != 12) return '\0';
+  int sum = 0;
+  for (int i = 0; i < 12; ++i) {
+    int v = RfcValue(padded[i]);
+    if (v < 0) return '\0';
+    sum += v * (13 - i);
+  }
+  int r = sum % 11;
+  if (r == 0) return '0';
+  return 11 - r == 10 ? 'A' : static_cast<char>('0' + (11 - r));
+}
+
+RfcResult CheckRfc(std::string_view rfc) {
+  RfcResult r;
+  if (rfc.size() != 12 && rfc.size() != 13) {
+    r.reasons.push_back("rfc_length");
+    return r;
+  }
+  r.persona_moral = rfc.size() == 12;
+  size_t letters = r.persona_moral ? 3 : 4;
+  bool format = true;
+  for (size_t i = 0; i < letters; ++i) format &= Upper(rfc[i]) || rfc[i] == '&';
+  format &= AllDigits(rfc.substr(letters, 6));
+  for (size_t i = letters + 6; i < rfc.size(); ++i) format &= Upper(rfc[i]) || Digit(rfc[i]);
+  if (!format) {
+    r.reasons.push_back("rfc_format");
+    return r;
+  }
+  int yy = TwoDigits(rfc.substr(letters, 2));
+  // Two-digit years: 00-29 read as 2000s, 30-99 as 1900s (documented; RFCs of people born or
+  // companies founded before 1930 are read a century late).
+  int year = (yy < 30 ? 2000 : 1900) + yy;
+  int month = TwoDigits(rfc.substr(letters + 2, 2)), day = TwoDigits(rfc.substr(letters + 4, 2));
+  if (!IsValidDate(year, month, day)) r.reasons.push_back("rfc_date");
+  r.date = Date{year, month, day};
+  if (RfcCheckDigit(rfc.substr(0, rfc.size() - 1)) != rfc.back()) {
+    r.reasons.push_back("rfc_check_digit");
+  }
+  r.valid = r.reasons.empty();
+  return r;
+}
+
+int MrzCheckDigit(std::string_view field) {
+  static constexpr int kWeights[] = {7, 3, 1};
+  int sum = 0;
+  for (size_t i = 0; i < field.size(); ++i) {
+    char c = field[i];
+    int v;
+    if (c == '<') v = 0;
+    else if (Digit(c)) v = c - '0';
+    else if (Upper(c)) v = c - 'A' + 10;
+    else return -1;
+    sum += v * kWeights[i % 3];
+  }
+  return sum % 10;
+}
+
+namespace {
+
+std::string Strip(std::string_view s) {
+  std::string out(s);
+  while (!out.empty() && out.back() == '<') out.pop_back();
+  return out;
+}
+
+std::string Spaces(std::string_view s) {
+  std::string out;
+  for (char c : s) out += c == '<' ? ' ' : c;
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  while (!out.empty() && out.front() == ' ') out.erase(out.begin());
+  return out;
+}
+
+void CheckField(MrzResult& r, std::string_view field, char check, const char* reason) {
+  int want = MrzCheckDigit(field);
+  if (want < 0 || check != static_cast<char>('0' + want)) r.reasons.push_back(reason);
+}
+
+// YYMMDD -> Date. Birth dates resolve to the latest century not in the future; expiry dates to
+// within 50 years of today.
+std::optional<Date> MrzDate(std::string_view s, Date today, bool birth) {
+  if (s.size() != 6 || !AllDigits(s)) return std::nullopt;
+  int yy = TwoDigits(s.substr(0, 2)), mm = TwoDigits(s.substr(2, 2)), dd = TwoDigits(s.substr(4, 2));
+  int century = today.year / 100 * 100;
+  int year = century + yy;
+  if (birth) {
+    if (Date{year, mm, dd} > today) year -= 100;
+  } else if (year > today.year + 50) {
+    year -= 100;
+  } else if (year < today.year - 50) {
+    year += 100;
+  }
+  if (!IsValidDate(year, mm, dd)) return std::nullopt;
+  return Date{year, mm, dd};
+}
+
+void Names(MrzResult& r, std::string_view field) {
+  size_t sep = field.find("<<");
+  if (sep == std::string_view::npos) {
+    r.surname = Spaces(field);
+    return;
+  }
+  r.surname = Spaces(field.substr(0, sep));
+  r.given_names = Spaces(field.substr(sep + 2));
+}
+
+bool Charset(const std::string& line) {
+  return std::all_of(line.begin(), line.end(),
+                     [](char c) { return Upper(c) || Digit(c) || c == '<'; });
+}
+
+}  // namespace
+
+MrzResult CheckMrz(const std::vector<std::string>& lines, Date today) {
+  MrzResult r;
+  bool td3 = lines.size() == 2 && lines[0].size() == 44 && lines[1].size() == 44;
+  bool td1 = lines.size() == 3 && lines[0].size() == 30 && lines[1].size() == 30 &&
+             lines[2].size() == 30;
+  if ((!td1 && !td3) || !std::all_of(lines.begin(), lines.end(), Charset)) {
+    r.reasons.push_back("mrz_format");
+    return r;
+  }
+  if (td3) {
+    r.format = "TD3";
+    const std::string &l1 = lines[0], &l2 = lines[1];
+    r.document_code = Strip(l1.substr(0, 2));
+    r.issuing_state = Strip(l1.substr(2, 3));
+    Names(r, std::string_view(l1).substr(5));
+    r.document_number = Strip(l2.substr(0, 9));
+    CheckField(r, l2.substr(0, 9), l2[9], "mrz_document_number_check");
+    r.nationality = Strip(l2.substr(10, 3));
+    r.birth_date = MrzDate(l2.substr(13, 6), today, true);
+    CheckField(r, l2.substr(13, 6), l2[19], "mrz_birth_date_check");
+    r.sex = l2[20];
+    r.expiry_date = MrzDate(l2.substr(21, 6), today, false);
+    CheckField(r, l2.substr(21, 6), l2[27], "mrz_expiry_date_check");
+    r.optional_data = Strip(l2.substr(28, 14));
+    // An all-filler personal number may carry '<' or '0' as its check digit.
+    if (!(l2[42] == '<' && r.optional_data.empty())) {
+      CheckField(r, l2.substr(28, 14), l2[42], "mrz_optional_data_check");
+    }
+    CheckField(r, l2.substr(0, 10) + l2.substr(13, 7) + l2.substr(21, 22), l2[43],
+               "mrz_composite_check");
+  } else {
+    r.format = "TD1";
+    const std::string &l1 = lines[0], &l2 = lines[1], &l3 = lines[2];
+    r.document_code = Strip(l1.substr(0, 2));
+    r.issuing_state = Strip(l1.substr(2, 3));
+    r.document_number = Strip(l1.substr(5, 9));
+    CheckField(r, l1.substr(5, 9), l1[14], "mrz_document_number_check");
+    r.optional_data = Strip(l1.substr(15, 15));
+    r.birth_date = MrzDate(l2.substr(0, 6), today, true);
+    CheckField(r, l2.substr(0, 6), l2[6], "mrz_birth_date_check");
+    r.sex = l2[7];
+    r.expiry_date = MrzDate(l2.substr(8, 6), today, false);
+    CheckField(r, l2.substr(8, 6), l2[14], "mrz_expiry_date_check");
+    r.nationality = Strip(l2.substr(15, 3));
+    CheckField(r, l1.substr(5, 25) + l2.substr(0, 7) + l2.substr(8, 7) + l2.substr(18, 11),
+               l2[29], "mrz_composite_check");
+    Names(r, l3);
+  }
+  if (!r.birth_date.has_value() || !r.expiry_date.has_value()) r.reasons.push_back("mrz_date");
+  if (r.sex != 'M' && r.sex != 'F' && r.sex != '<' && r.sex != 'X') r.reasons.push_back("mrz_format");
+  r.valid = r.reasons.empty();
+  return r;
+}
+
+bool IsExpired(const Date& expiry, const Date& today) { return today > expiry; }
+Date VigenciaEnd(int year) { return Date{year, 12, 31}; }
+
+std::string CurpNameLetters(std::string_view surname1, std::string_view surname2,
+                            std::string_view given_names) {
+  auto clean = [](std::string_view s) {
+    std::string out;
+    for (char c : s) out += c == ' ' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    return out;
+  };
+  std::string s1 = clean(surname1), s2 = clean(surname2), g = clean(given_names);
+  // With two or more given names, a leading JOSE/J/MARIA/MA/MA. is skipped.
+  static constexpr std::string_view kCommon[] = {"JOSE", "J", "MARIA", "MA", "MA.", "J."};
+  size_t space = g.find(' ');
+  if (space != std::string::npos) {
+    std::string first = g.substr(0, space);
+    if (std::find(std::begin(kCommon), std::end(kCommon), first) != std::end(kCommon)) {
+      g = g.substr(space + 1);
+    }
+  }
+  std::string out;
+  out += s1.empty() ? 'X' : s1[0];
+  char vowel = 'X';
+  for (size_t i = 1; i < s1.size(); ++i) {
+    if (Vowel(s1[i])) {
+      vowel = s1[i];
+      break;
+    }
+  }
+  out += vowel;
+  out += s2.empty() ? 'X' : s2[0];
+  out += g.empty() ? 'X' : g[0];
+  for (auto& c : out) {
+    if (!Upper(c)) c = 'X';  // Ñ and other non-ASCII letters read as X
+  }
+  return out;
+}
+
+std::vector<std::string> CheckConsistency(const MrzResult& mrz, const CurpResult& curp) {
+  std::vector<std::string> out;
+  if (mrz.birth_date.has_value() && curp.birth_date.year != 0 &&
+      *mrz.birth_date != curp.birth_date) {
+    out.push_back("consistency_birth_date");
+  }
+  bool sex_agrees = (mrz.sex == 'M' && curp.sex == 'H') || (mrz.sex == 'F' && curp.sex == 'M') ||
+                    mrz.sex == '<' || mrz.sex == 'X' || curp.sex == 'X';
+  if (!sex_agrees) out.push_back("consistency_sex");
+  // MRZ surnames: "PATERNO<MATERNO" (spaces once decoded); given names after "<<".
+  std::string s1 = mrz.surname, s2;
+  if (size_t sp = s1.find(' '); sp != std::string::npos) {
+    s2 = s1.substr(sp + 1);
+    s1 = s1.substr(0, sp);
+  }
+  if (!s1.empty() && curp.curp.size() >= 4) {
+    std::string letters = CurpNameLetters(s1, s2, mrz.given_names);
+    std::string_view have = std::string_view(curp.curp).substr(0, 4);
+    // RENAPO replaces the second letter with X when the four letters form an inconvenient word.
+    bool agrees = have == letters ||
+                  (have[0] == letters[0] && have[1] == 'X' && have[2] == letters[2] &&
+                   have[3] == letters[3]);
+    if (!agrees) out.push_back("consistency_names");
+  }
+  return out;
+}
+
+}  // namespace svc::pipeline::documents

@@ -1,0 +1,83 @@
+#pragma once
+// Document checks that need no model: Mexican CURP and RFC (format, dates, state codes, check
+// digits), ICAO 9303 machine-readable zones (TD1 as on the back of the INE, TD3 as in passports)
+// with every check digit, document expiry, and consistency between the MRZ and the CURP.
+// Pure functions: no I/O, no clock (today comes in).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace svc::pipeline::documents {
+
+struct Date {
+  int year = 0, month = 0, day = 0;
+  friend auto operator<=>(const Date&, const Date&) = default;
+  std::string Iso() const;  // YYYY-MM-DD
+};
+bool IsValidDate(int year, int month, int day);
+
+// ---- CURP (Clave Única de Registro de Población) ----
+struct CurpResult {
+  bool valid = false;
+  std::vector<std::string> reasons;  // codes: curp_length, curp_format, curp_date, curp_state,
+                                     // curp_sex, curp_check_digit
+  Date birth_date;
+  char sex = 0;  // 'H', 'M' or 'X'
+  std::string state;  // two-letter code; NE = born abroad
+  std::string curp;   // as checked
+};
+CurpResult CheckCurp(std::string_view curp);
+// The check digit (18th character) the first 17 characters imply; '\0' if they are malformed.
+char CurpCheckDigit(std::string_view first17);
+
+// ---- RFC (Registro Federal de Contribuyentes) ----
+struct RfcResult {
+  bool valid = false;
+  bool persona_moral = false;  // 12 characters (company); 13 = persona física
+  std::vector<std::string> reasons;  // rfc_length, rfc_format, rfc_date, rfc_check_digit
+  Date date;  // birth date (física) or incorporation date (moral)
+};
+RfcResult CheckRfc(std::string_view rfc);
+char RfcCheckDigit(std::string_view without_check);  // 11 or 12 characters
+
+// ---- ICAO 9303 MRZ ----
+int MrzCheckDigit(std::string_view field);  // weights 7-3-1; '<' = 0; -1 on a bad character
+
+struct MrzResult {
+  bool valid = false;
+  std::string format;  // "TD1" | "TD3"
+  std::vector<std::string> reasons;  // mrz_format, mrz_document_number_check, mrz_birth_date_check,
+                                     // mrz_expiry_date_check, mrz_optional_data_check,
+                                     // mrz_composite_check, mrz_date
+  std::string document_code;    // "P", "ID", "I", …
+  std::string issuing_state;
+  std::string document_number;  // without filler
+  std::string nationality;
+  std::optional<Date> birth_date;
+  std::optional<Date> expiry_date;
+  char sex = '<';  // 'M', 'F' or '<'
+  std::string surname;
+  std::string given_names;
+  std::string optional_data;  // TD3 personal number / TD1 optional fields, without filler
+};
+// `lines`: the MRZ lines as read (2 x 44 for TD3, 3 x 30 for TD1). `today` resolves two-digit
+// years: birth dates are never in the future, expiry dates are within 50 years.
+MrzResult CheckMrz(const std::vector<std::string>& lines, Date today);
+
+// ---- Expiry ----
+// INE credentials carry a vigencia year: valid through 31 December of that year.
+bool IsExpired(const Date& expiry, const Date& today);
+Date VigenciaEnd(int year);
+
+// ---- Consistency between what was read ----
+// Reason codes when the MRZ and the CURP disagree: consistency_birth_date, consistency_sex,
+// consistency_names (the CURP's first four letters do not follow from the names).
+std::vector<std::string> CheckConsistency(const MrzResult& mrz, const CurpResult& curp);
+// The first four letters a CURP derives from the names (RENAPO rules, simplified: the first
+// vowel inside the first surname, common first names JOSE/MARIA skipped, Ñ as X).
+std::string CurpNameLetters(std::string_view surname1, std::string_view surname2,
+                            std::string_view given_names);
+
+}  // namespace svc::pipeline::documents

@@ -1,0 +1,163 @@
+// Model-free document checks against published examples (ICAO 9303 specimens, SAT and RENAPO
+// examples) and hand-built cases.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+
+#include "pipeline/documents/checks.h"
+
+using namespace svc::pipeline::documents;
+
+namespace {
+bool Has(const std::vector<std::string>& v, const std::string& s) {
+  return std::find(v.begin(), v.end(), s) != v.end();
+}
+const Date kToday{2026, 11, 22};
+}  // namespace
+
+TEST_CASE("CURP: published examples pass") {
+  for (const char* c : {"HEGG560427MVZRRL04", "MAAR790213HMNRLF03"}) {
+    auto r = CheckCurp(c);
+    CHECK_MESSAGE(r.valid, c);
+  }
+  auto r = CheckCurp("HEGG560427MVZRRL04");
+  CHECK(r.birth_date == Date{1956, 4, 27});
+  CHECK(r.sex == 'M');
+  CHECK(r.state == "VZ");
+  CHECK(CurpCheckDigit("HEGG560427MVZRRL0") == '4');
+}
+
+TEST_CASE("CURP: every rule is enforced") {
+  CHECK(Has(CheckCurp("HEGG560427MVZRRL0").reasons, "curp_length"));
+  CHECK(Has(CheckCurp("HEGG560427MVZRRL05").reasons, "curp_check_digit"));
+  // An often-shown example whose check digit does not follow from the rest.
+  CHECK(Has(CheckCurp("BADD110313HCMLNS09").reasons, "curp_check_digit"));
+  CHECK(Has(CheckCurp("HEGG561327MVZRRL04").reasons, "curp_date"));   // month 13
+  CHECK(Has(CheckCurp("HEGG560230MVZRRL04").reasons, "curp_date"));   // 30 February
+  CHECK(Has(CheckCurp("HEGG560427MQQRRL04").reasons, "curp_state"));
+  CHECK(Has(CheckCurp("HEGG560427ZVZRRL04").reasons, "curp_sex"));
+  CHECK(Has(CheckCurp("H3GG560427MVZRRL04").reasons, "curp_format"));
+  CHECK(Has(CheckCurp("HEGG560427MVZRAL04").reasons, "curp_format"));  // vowel among consonants
+  CHECK(Has(CheckCurp("heGG560427MVZRRL04").reasons, "curp_format"));
+  // Born in 2000 or later: the 17th character is a letter, and the year is 20YY.
+  std::string young = "GOMA050505HDFMRNA";
+  young += CurpCheckDigit(young);
+  auto y = CheckCurp(young);
+  CHECK(y.valid);
+  CHECK(y.birth_date == Date{2005, 5, 5});
+  CHECK(y.state == "DF");
+}
+
+TEST_CASE("RFC: persona física and moral, homoclave check digit") {
+  auto f = CheckRfc("GODE561231GR8");
+  CHECK(f.valid);
+  CHECK_FALSE(f.persona_moral);
+  CHECK(f.date == Date{1956, 12, 31});
+  auto m = CheckRfc("SAT970701NN3");  // the SAT's own RFC
+  CHECK(m.valid);
+  CHECK(m.persona_moral);
+  CHECK(m.date == Date{1997, 7, 1});
+  CHECK(RfcCheckDigit("GODE561231GR") == '8');
+  CHECK(Has(CheckRfc("GODE561231GR9").reasons, "rfc_check_digit"));
+  CHECK(Has(CheckRfc("GODE561331GR8").reasons, "rfc_date"));
+  CHECK(Has(CheckRfc("GOD3561231GR8").reasons, "rfc_format"));
+  CHECK(Has(CheckRfc("GODE561231").reasons, "rfc_length"));
+  // 'A' as check digit when 11 - remainder is 10; '&' allowed in company names.
+  std::string amp = "A&B010203XY";
+  amp += RfcCheckDigit(amp);
+  CHECK(CheckRfc(amp).valid);
+}
+
+TEST_CASE("MRZ: ICAO 9303 TD3 specimen (passport)") {
+  auto r = CheckMrz({"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+                     "L898902C36UTO7408122F1204159ZE184226B<<<<<10"},
+                    kToday);
+  CHECK(r.valid);
+  CHECK(r.format == "TD3");
+  CHECK(r.document_code == "P");
+  CHECK(r.issuing_state == "UTO");
+  CHECK(r.document_number == "L898902C3");
+  CHECK(r.nationality == "UTO");
+  CHECK(r.birth_date == Date{1974, 8, 12});
+  CHECK(r.expiry_date == Date{2012, 4, 15});
+  CHECK(r.sex == 'F');
+  CHECK(r.surname == "ERIKSSON");
+  CHECK(r.given_names == "ANNA MARIA");
+  CHECK(r.optional_data == "ZE184226B");
+  CHECK(IsExpired(*r.expiry_date, kToday));
+  CHECK(MrzCheckDigit("L898902C3") == 6);
+
+  // One changed character breaks the right check.
+  auto bad = CheckMrz({"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+                       "L898902C36UTO7408132F1204159ZE184226B<<<<<10"},
+                      kToday);
+  CHECK(Has(bad.reasons, "mrz_birth_date_check"));
+  CHECK(Has(bad.reasons, "mrz_composite_check"));
+  auto bad_number = CheckMrz({"P<UTOERIKSSON<<ANNA<MARIA<<<<<<<<<<<<<<<<<<<",
+                              "L898902C46UTO7408122F1204159ZE184226B<<<<<10"},
+                             kToday);
+  CHECK(Has(bad_number.reasons, "mrz_document_number_check"));
+}
+
+TEST_CASE("MRZ: ICAO 9303 TD1 specimen (identity card, as on the back of the INE)") {
+  auto r = CheckMrz({"I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6",
+                     "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"},
+                    kToday);
+  CHECK(r.valid);
+  CHECK(r.format == "TD1");
+  CHECK(r.document_code == "I");
+  CHECK(r.document_number == "D23145890");
+  CHECK(r.birth_date == Date{1974, 8, 12});
+  CHECK(r.surname == "ERIKSSON");
+  CHECK(r.given_names == "ANNA MARIA");
+  auto bad = CheckMrz({"I<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<7",
+                       "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"},
+                      kToday);
+  CHECK(Has(bad.reasons, "mrz_composite_check"));
+  CHECK(Has(CheckMrz({"I<UTOD231458907", "x"}, kToday).reasons, "mrz_format"));
+  CHECK(Has(CheckMrz({"i<UTOD231458907<<<<<<<<<<<<<<<", "7408122F1204159UTO<<<<<<<<<<<6",
+                      "ERIKSSON<<ANNA<MARIA<<<<<<<<<<"},
+                     kToday)
+                .reasons,
+            "mrz_format"));
+}
+
+TEST_CASE("expiry: INE vigencia runs through 31 December of its year") {
+  CHECK_FALSE(IsExpired(VigenciaEnd(2026), kToday));
+  CHECK(IsExpired(VigenciaEnd(2025), kToday));
+  CHECK_FALSE(IsExpired(Date{2026, 11, 22}, kToday));  // the last day still counts
+  CHECK(IsExpired(Date{2026, 11, 21}, kToday));
+}
+
+TEST_CASE("consistency between an INE-style TD1 MRZ and the CURP") {
+  // A hand-built credential: GARCIA HERNANDEZ, MARIA JOSEFINA, born 1990-03-15, woman, CDMX.
+  std::string curp = "GAHJ900315MDFRRS0";
+  curp += CurpCheckDigit(curp);
+  auto c = CheckCurp(curp);
+  REQUIRE(c.valid);
+  CHECK(CurpNameLetters("GARCIA", "HERNANDEZ", "MARIA JOSEFINA") == "GAHJ");  // MARIA skipped
+  std::string l1 = "IDMEX1234567897<<<<<<<<<<<<<<<";
+  std::string l2_body = "9003155F3112314MEX<<<<<<<<<<<";
+  std::string l3 = "GARCIA<HERNANDEZ<<MARIA<JOSEFI";
+  // Fix the check digits of the hand-built zone.
+  l1[14] = static_cast<char>('0' + MrzCheckDigit(l1.substr(5, 9)));
+  l2_body[6] = static_cast<char>('0' + MrzCheckDigit(l2_body.substr(0, 6)));
+  l2_body[14] = static_cast<char>('0' + MrzCheckDigit(l2_body.substr(8, 6)));
+  std::string l2 = l2_body.substr(0, 29);
+  l2 += static_cast<char>('0' + MrzCheckDigit(l1.substr(5, 25) + l2.substr(0, 7) +
+                                              l2.substr(8, 7) + l2.substr(18, 11)));
+  auto m = CheckMrz({l1, l2, l3}, kToday);
+  REQUIRE_MESSAGE(m.valid, m.reasons.size());
+  CHECK(m.issuing_state == "MEX");
+  CHECK(CheckConsistency(m, c).empty());
+
+  std::string other = "GAHJ900316MDFRRS0";  // a day later
+  other += CurpCheckDigit(other);
+  CHECK(Has(CheckConsistency(m, CheckCurp(other)), "consistency_birth_date"));
+  std::string man = "GAHJ900315HDFRRS0";
+  man += CurpCheckDigit(man);
+  CHECK(Has(CheckConsistency(m, CheckCurp(man)), "consistency_sex"));
+  std::string names = "LOPJ900315MDFRRS0";
+  names += CurpCheckDigit(names);
+  CHECK(Has(CheckConsistency(m, CheckCurp(names)), "consistency_names"));
+}
