@@ -1,0 +1,173 @@
+#include "core/canonical_json.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <cstdio>
+#include <string_view>
+#include <vector>
+
+namespace svc::core {
+
+std::string EcmaScriptNumber(double d) {
+  if (d == 0) return "0";  // also -0
+  std::string out;
+  if (d < 0) {
+    out = "-";
+    d = -d;
+  }
+  // Shortest round-trip digits and exponent, from the scientific form "d.ddde±x".
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, d, std::chars_format::scientific);
+  std::string sci(buf, res.ptr);
+  size_t e = sci.find('e');
+  std::string digits;
+  for (size_t i = 0; i < e; ++i) {
+    if (sci[i] != '.') digits += sci[i];
+  }
+  int exponent = std::stoi(sci.substr(e + 1));
+  int k = static_cast<int>(digits.size());
+  int n = exponent + 1;  // position of the decimal point relative to the digits
+  if (k <= n && n <= 21) {
+    out += digits + std::string(static_cast<size_t>(n - k), '0');
+  } else if (0 < n && n <= 21) {
+    out += digits.substr(0, static_cast<size_t>(n)) + "." + digits.substr(static_cast<size_t>(n));
+  } else if (-6 < n && n <= 0) {
+    out += "0." + std::string(static_cast<size_t>(-n), '0') + digits;
+  } else {
+    int x = n - 1;
+    out += digits.substr(0, 1);
+    if (k > 1) out += "." + digits.substr(1);
+    out += "e";
+    out += x < 0 ? "-" : "+";
+    out += std::to_string(std::abs(x));
+  }
+  return out;
+}
+
+namespace {
+
+// UTF-8 -> UTF-16 code units (for RFC 8785's member ordering).
+Result<std::u16string> Utf16(std::string_view s) {
+  std::u16string out;
+  for (size_t i = 0; i < s.size();) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    uint32_t cp;
+    int len;
+    if (c < 0x80) {
+      cp = c;
+      len = 1;
+    } else if ((c >> 5) == 0x6) {
+      cp = c & 0x1f;
+      len = 2;
+    } else if ((c >> 4) == 0xe) {
+      cp = c & 0x0f;
+      len = 3;
+    } else if ((c >> 3) == 0x1e) {
+      cp = c & 0x07;
+      len = 4;
+    } else {
+      return InvalidArgument("invalid UTF-8");
+    }
+    if (i + static_cast<size_t>(len) > s.size()) return InvalidArgument("invalid UTF-8");
+    for (int j = 1; j < len; ++j) {
+      unsigned char cc = static_cast<unsigned char>(s[i + static_cast<size_t>(j)]);
+      if ((cc >> 6) != 0x2) return InvalidArgument("invalid UTF-8");
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp >= 0x10000) {
+      cp -= 0x10000;
+      out += static_cast<char16_t>(0xd800 + (cp >> 10));
+      out += static_cast<char16_t>(0xdc00 + (cp & 0x3ff));
+    } else {
+      out += static_cast<char16_t>(cp);
+    }
+    i += static_cast<size_t>(len);
+  }
+  return out;
+}
+
+void String(std::string& out, const std::string& s) {
+  out += '"';
+  for (unsigned char c : s) {
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default:
+        if (c < 0x20) {
+          char buf[8];
+          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          out += buf;
+        } else {
+          out += static_cast<char>(c);
+        }
+    }
+  }
+  out += '"';
+}
+
+Status Write(std::string& out, const Json& v) {
+  switch (v.type()) {
+    case Json::value_t::null: out += "null"; return Status::Ok();
+    case Json::value_t::boolean: out += v.get<bool>() ? "true" : "false"; return Status::Ok();
+    case Json::value_t::number_integer: out += std::to_string(v.get<int64_t>()); return Status::Ok();
+    case Json::value_t::number_unsigned: out += std::to_string(v.get<uint64_t>()); return Status::Ok();
+    case Json::value_t::number_float: {
+      double d = v.get<double>();
+      if (!std::isfinite(d)) return InvalidArgument("NaN and infinity are not JSON");
+      out += EcmaScriptNumber(d);
+      return Status::Ok();
+    }
+    case Json::value_t::string: {
+      SVC_RETURN_IF_ERROR(Utf16(v.get_ref<const std::string&>()).status());
+      String(out, v.get<std::string>());
+      return Status::Ok();
+    }
+    case Json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& e : v) {
+        if (!first) out += ',';
+        first = false;
+        SVC_RETURN_IF_ERROR(Write(out, e));
+      }
+      out += ']';
+      return Status::Ok();
+    }
+    case Json::value_t::object: {
+      std::vector<std::pair<std::u16string, std::string>> keys;
+      for (auto it = v.begin(); it != v.end(); ++it) {
+        SVC_ASSIGN_OR_RETURN(std::u16string k16, Utf16(it.key()));
+        keys.emplace_back(std::move(k16), it.key());
+      }
+      std::sort(keys.begin(), keys.end());
+      out += '{';
+      bool first = true;
+      for (const auto& [k16, k] : keys) {
+        if (!first) out += ',';
+        first = false;
+        String(out, k);
+        out += ':';
+        SVC_RETURN_IF_ERROR(Write(out, v.at(k)));
+      }
+      out += '}';
+      return Status::Ok();
+    }
+    default: return InvalidArgument("not a JSON value");
+  }
+}
+
+}  // namespace
+
+Result<std::string> CanonicalJson(const Json& value) {
+  std::string out;
+  SVC_RETURN_IF_ERROR(Write(out, value));
+  return out;
+}
+
+}  // namespace svc::core
