@@ -14,6 +14,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "api/admin.h"
@@ -24,6 +25,7 @@
 #include "api/public_api.h"
 #include "api/replay.h"
 #include "api/runtime.h"
+#include "pipeline/certificate.h"
 #include "pipeline/expiry_timer.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -47,7 +49,8 @@ constexpr const char* kTopUsage =
     "  replay                    [--projector NAME]... [--verify]\n"
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"
-    "  openapi                   print the OpenAPI 3.1 document of the public API\n";
+    "  openapi                   print the OpenAPI 3.1 document of the public API\n"
+    "  certificate verify FILE   check a verification certificate's hash and signature\n";
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -541,6 +544,28 @@ int main(int argc, char** argv) {
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
   if (cmd == "dev-broker") return DevBroker(argc, argv);
+  if (cmd == "certificate") {
+    // svc certificate verify FILE [--data-dir D]: checks contentHash and signature.
+    if (argc < 4 || std::string(argv[2]) != "verify") {
+      std::cerr << "usage: svc certificate verify FILE [--data-dir DIR]\n";
+      return 2;
+    }
+    Flags f;
+    f.Declare({"data-dir", "./data", "data directory holding the master key (or SVC_MASTER_KEY)"});
+    if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
+    std::ifstream in(argv[3], std::ios::binary);
+    if (!in) return Fail(core::NotFound(std::string("cannot read ") + argv[3]));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    auto master = api::LoadMasterKey(f.Get("data-dir"));
+    if (!master.ok()) return Fail(master.status());
+    auto check = pipeline::VerifyCertificate(ss.str(), *master);
+    if (!check.ok()) return Fail(check.status());
+    Print({{"valid", check->valid()},
+           {"contentHashValid", check->content_hash_valid},
+           {"signatureValid", check->signature_valid}});
+    return check->valid() ? 0 : 1;
+  }
   if (cmd == "openapi") {
     api::PublicApiOptions defaults;
     std::cout << api::BuildOpenApi(api::AllRoutes(nullptr, defaults), defaults.public_base_url)

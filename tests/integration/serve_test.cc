@@ -12,6 +12,8 @@
 #include <fstream>
 
 #include "api/http_client.h"
+#include "api/runtime.h"
+#include "pipeline/certificate.h"
 #include "core/json.h"
 #include "tests/support/http_helpers.h"
 #include "tests/support/svc_process.h"
@@ -235,4 +237,32 @@ TEST_CASE("serve: a slow client cannot hold a connection (read timeout)") {
   CHECK(waited < std::chrono::seconds(10));
   CHECK(api::HttpCall(server.target(), "GET", "/healthz")->status == 200);  // others unaffected
   server.Stop();
+}
+
+TEST_CASE("svc certificate verify: a signed certificate verifies; one changed byte fails") {
+  testing::TempDir dir;
+  std::string data = dir.Sub("data");
+  REQUIRE(RunSvc({"admin", "tenant", "create", "--name", "Acme", "--data-dir", data}).exit_code == 0);
+  auto master = api::LoadMasterKey(data);  // the key the data directory was created with
+  REQUIRE(master.ok());
+  core::Json content = {{"sessionId", "vrf_0123456789abcdef0123456789abcdef"},
+                        {"tenantId", "ten_0123456789abcdef0123456789abcdef"},
+                        {"environment", "live"},
+                        {"outcome", "approved"},
+                        {"trustScore", 0.9}};
+  auto signed_doc = pipeline::SignCertificate(content, *master);
+  REQUIRE(signed_doc.ok());
+  std::string file = dir.Sub("certificate.json");
+  { std::ofstream(file) << *signed_doc; }
+  auto ok = RunSvc({"certificate", "verify", file, "--data-dir", data});
+  CHECK_MESSAGE(ok.exit_code == 0, ok.out << ok.err);
+  CHECK(core::ParseJsonOrDiscarded(ok.out)["valid"] == true);
+
+  std::string tampered = *signed_doc;
+  tampered[tampered.find("0.9") + 2] = '8';  // trustScore 0.9 -> 0.8
+  { std::ofstream(file) << tampered; }
+  auto bad = RunSvc({"certificate", "verify", file, "--data-dir", data});
+  CHECK(bad.exit_code == 1);
+  CHECK(core::ParseJsonOrDiscarded(bad.out)["valid"] == false);
+  CHECK(RunSvc({"certificate", "verify", dir.Sub("missing.json"), "--data-dir", data}).exit_code != 0);
 }
