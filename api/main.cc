@@ -559,7 +559,7 @@ int main(int argc, char** argv) {
     ss << in.rdbuf();
     auto master = api::LoadMasterKey(f.Get("data-dir"));
     if (!master.ok()) return Fail(master.status());
-    auto check = pipeline::VerifyCertificate(ss.str(), *master);
+    auto check = pipeline::VerifyCertificate(ss.str(), pipeline::CertificateRootKey(*master));
     if (!check.ok()) return Fail(check.status());
     Print({{"valid", check->valid()},
            {"contentHashValid", check->content_hash_valid},

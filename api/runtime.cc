@@ -7,7 +7,9 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/review/case_decider.h"
 #include "commands/tenancy/tenant_decider.h"
+#include "pipeline/certificate.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
@@ -113,6 +115,8 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->lookup_key_ = core::DeriveSubkey(master, "svc/api-key-lookup/v1");
   rt->seal_key_ = core::DeriveSubkey(master, "svc/event-seal/v1");
   rt->cursor_key_ = core::DeriveSubkey(master, "svc/list-cursor/v1");
+  std::string kek = core::DeriveSubkey(master, "svc/key-encryption/v1");
+  rt->certificate_root_key_ = pipeline::CertificateRootKey(master);
   core::SecureZero(master);
 
   eventstore::KvStore::Options so;
@@ -120,6 +124,8 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   so.column_families = StoreColumnFamilies();
   so.read_only = options.read_only;
   SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
+  rt->key_store_ = std::make_unique<eventstore::KeyStore>(rt->store_.get(), std::move(kek));
+  rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
 
   if (options.log_backend == "kafka") {
     eventstore::KafkaLog::Options ko;
@@ -152,10 +158,15 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::verification::SessionDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::review::CaseDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
   rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
+  auto verification = std::make_unique<projections::VerificationProjector>();
+  rt->verification_projector_ = verification.get();
+  rt->projectors_.push_back(std::move(verification));
   for (auto& p : rt->projectors_) {
     projections::ProjectionRunner::Options po;
     po.projector = p.get();

@@ -11,10 +11,13 @@
 #include "core/executor.h"
 #include "core/ids.h"
 #include "core/metrics.h"
+#include "eventstore/blob_store.h"
 #include "eventstore/embedded_log.h"
 #include "eventstore/kafka_log.h"
+#include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "projections/runner.h"
+#include "projections/verification_projector.h"
 
 namespace svc::api {
 
@@ -60,6 +63,12 @@ class Runtime {
   // Key that authenticates list cursors.
   const std::string& cursor_key() const { return cursor_key_; }
   const std::string& data_dir() const { return options_.data_dir; }
+  // Data keys (DEKs), apart from the log; media blobs (sealed, content-addressed).
+  eventstore::KeyStore& key_store() { return *key_store_; }
+  eventstore::BlobStore& blobs() { return *blobs_; }
+  // Key deriving each tenant's certificate-signing keys.
+  const std::string& certificate_root_key() const { return certificate_root_key_; }
+  projections::VerificationProjector& verification_projector() { return *verification_projector_; }
 
   // Brings every projection to the end of the log: applies synchronously when the runners are
   // not started, else waits for them.
@@ -88,6 +97,10 @@ class Runtime {
   std::string lookup_key_;
   std::string seal_key_;
   std::string cursor_key_;
+  std::string certificate_root_key_;
+  std::unique_ptr<eventstore::KeyStore> key_store_;
+  std::unique_ptr<eventstore::BlobStore> blobs_;
+  projections::VerificationProjector* verification_projector_ = nullptr;
   bool shut_down_ = false;
   bool started_ = false;
 };

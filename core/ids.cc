@@ -25,6 +25,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kDelivery: return "whd";
     case IdKind::kRequest: return "req";
     case IdKind::kFlow: return "flw";
+    case IdKind::kTracking: return "trk";
   }
   return "unk";
 }

@@ -30,6 +30,7 @@ enum class IdKind {
   kDelivery,      // whd_
   kRequest,       // req_
   kFlow,          // flw_
+  kTracking,      // trk_ (one submission of a verification session)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

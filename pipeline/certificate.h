@@ -11,13 +11,17 @@
 
 namespace svc::pipeline {
 
-// The signing key of one tenant and environment.
-std::string CertificateKey(std::string_view master_key, std::string_view tenant_id,
+// The root of all certificate keys: derived from the master key, so a running service never
+// keeps the master key itself.
+std::string CertificateRootKey(std::string_view master_key);
+
+// The signing key of one tenant and environment (derived from the root key).
+std::string CertificateKey(std::string_view root_key, std::string_view tenant_id,
                            std::string_view environment);
 
 // Fills `contentHash` and `signature` (any present are replaced) and returns the document in
 // canonical form. `content` must carry `tenantId` and `environment`.
-core::Result<std::string> SignCertificate(core::Json content, std::string_view master_key);
+core::Result<std::string> SignCertificate(core::Json content, std::string_view root_key);
 
 struct CertificateCheck {
   bool content_hash_valid = false;
@@ -26,6 +30,6 @@ struct CertificateCheck {
 };
 // Checks a certificate as received (any formatting; it is canonicalised first).
 core::Result<CertificateCheck> VerifyCertificate(std::string_view document,
-                                                 std::string_view master_key);
+                                                 std::string_view root_key);
 
 }  // namespace svc::pipeline

@@ -1,5 +1,6 @@
 #include "projections/sessions_projector.h"
 
+#include <cmath>
 #include <limits>
 
 #include "commands/verification/session_events.h"
@@ -122,6 +123,34 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["status"] = "expired";
     r["currentStep"] = nullptr;
     r["completedAt"] = at;
+  } else if (std::holds_alternative<vs::SessionSubmitted>(event)) {
+    r["status"] = "in_progress";
+    r["currentStep"] = "processing";
+    // A submitted session no longer expires while the pipeline runs.
+    SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
+    view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
+  } else if (const auto* v = std::get_if<vs::VerdictReached>(&event)) {
+    // trustScore on the session is the integer percentage of the 0-1 composite (see
+    // docs/verification-sessions.md: round(100 x score)).
+    r["trustScore"] = v->trust_score.is_number()
+                          ? core::Json(static_cast<int64_t>(
+                                std::llround(v->trust_score.get<double>() * 100.0)))
+                          : core::Json(nullptr);
+    if (v->outcome == "approved" || v->outcome == "declined") {
+      r["status"] = v->outcome;
+      r["currentStep"] = nullptr;
+      r["completedAt"] = at;
+      r["decidedAt"] = at;
+    } else if (v->outcome == "review") {
+      r["status"] = "review";
+      r["currentStep"] = "review";
+    } else {
+      r["status"] = "awaiting_input";
+      r["currentStep"] = "document_capture";
+      // Open for captures again, so it can expire again.
+      SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
+      view.Put(ExpiryKey(expires, env.tenant_id, env.environment, id), "");
+    }
   }
   std::string new_status = core::StringOr(r, "status");
   view.Put(rec_key, core::DumpJson(r));

@@ -6,7 +6,31 @@ namespace {
 NewEvent Make(const SessionEvent& e) {
   return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e)};
 }
+
+// Exists, not expired, not completed.
+core::Status GuardLive(const SessionState& s, const CommandContext& ctx) {
+  if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  if (s.status == "expired" || (s.Open() && !s.processing && ctx.now.micros >= s.expires_micros)) {
+    return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+  }
+  if (s.Terminal()) {
+    return core::FailedPrecondition("the session is already completed (" + s.status + ")",
+                                    "SESSION_COMPLETED");
+  }
+  return core::Status::Ok();
+}
+
+bool Disabled(const SessionState& s, std::string_view check) {
+  return s.disabled_checks.count(std::string(check)) > 0;
+}
 }  // namespace
+
+std::string_view CheckForKind(std::string_view kind) {
+  if (kind == "document_front" || kind == "document_back") return "document";
+  if (kind == "selfie") return "faceMatch";
+  if (kind == "liveness_video") return "liveness";
+  return "";
+}
 
 core::Result<Decision> SessionDecider::Decide(const SessionState& s, const SessionCommand& command,
                                               const CommandContext& ctx) {
@@ -47,7 +71,70 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           // late or twice).
           bool open = s.status == "pending" || s.status == "in_progress" ||
                       s.status == "awaiting_input";
-          if (open && ctx.now.micros >= s.expires_micros) d.events.push_back(Make(SessionExpired{}));
+          if (open && !s.processing && ctx.now.micros >= s.expires_micros) {
+            d.events.push_back(Make(SessionExpired{}));
+          }
+        } else if constexpr (std::is_same_v<T, CaptureMedia>) {
+          SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
+          if (s.status == "pending") {
+            return core::FailedPrecondition("record the subject's consent before capturing",
+                                            "CONSENT_REQUIRED");
+          }
+          if (s.processing || s.status == "review") {
+            return core::FailedPrecondition(
+                "the session was submitted; captures are closed until more input is requested",
+                "INVALID_STATE_TRANSITION");
+          }
+          std::string_view check = CheckForKind(c.media.kind);
+          if (check.empty()) return core::InvalidArgument("unknown media kind", "UNKNOWN_MEDIA_KIND");
+          if (Disabled(s, check)) {
+            return core::FailedPrecondition(
+                "the " + std::string(check) + " check is off for this session, so " +
+                    c.media.kind + " is not captured",
+                "CAPTURE_NOT_ALLOWED");
+          }
+          if (s.media_ids.size() >= kMaxMediaPerSession) {
+            return core::FailedPrecondition("this session already holds the most captures (" +
+                                                std::to_string(kMaxMediaPerSession) + ")",
+                                            "CAPTURE_NOT_ALLOWED");
+          }
+          d.events.push_back(Make(c.media));
+          d.result = {{"mediaId", c.media.media_id}};
+        } else if constexpr (std::is_same_v<T, SubmitSession>) {
+          SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
+          if (s.status == "pending") {
+            return core::FailedPrecondition("record the subject's consent before submitting",
+                                            "CONSENT_REQUIRED");
+          }
+          if (s.processing || s.status == "review") {
+            return core::FailedPrecondition("the session is already submitted",
+                                            "SESSION_NOT_SUBMITTABLE");
+          }
+          if (s.media_since_submit == 0) {
+            return core::FailedPrecondition(
+                s.submission == 0 ? "capture at least one piece of media before submitting"
+                                  : "capture what was requested before submitting again",
+                "SESSION_NOT_SUBMITTABLE");
+          }
+          SessionSubmitted e;
+          e.tracking_id = c.tracking_id;
+          e.submission = s.submission + 1;
+          e.media_ids = s.media_ids;
+          d.events.push_back(Make(e));
+          d.result = {{"trackingId", c.tracking_id}};
+        } else if constexpr (std::is_same_v<T, RecordStage>) {
+          if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+          // A stage result is recorded once per submission; a repeat (a pipeline resumed after
+          // a crash) or a result for an older submission is a no-op.
+          if (s.processing && c.stage.tracking_id == s.tracking_id &&
+              s.stages_done.count(c.stage.stage) == 0) {
+            d.events.push_back(Make(c.stage));
+          }
+        } else if constexpr (std::is_same_v<T, RecordVerdict>) {
+          if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+          if (s.processing && c.verdict.tracking_id == s.tracking_id) {
+            d.events.push_back(Make(c.verdict));
+          }
         }
         return d;
       },
@@ -66,6 +153,11 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.current_step = "consent";
           s.created_micros = at.micros;
           s.expires_micros = e.expires_at_micros;
+          if (e.checks.is_object()) {
+            for (auto it = e.checks.begin(); it != e.checks.end(); ++it) {
+              if (it->is_boolean() && !it->template get<bool>()) s.disabled_checks.insert(it.key());
+            }
+          }
         } else if constexpr (std::is_same_v<T, ConsentRecorded>) {
           s.consent_recorded = true;
           s.consent_accepted = e.accepted;
@@ -83,6 +175,36 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.status = "expired";
           s.current_step.clear();
           s.completed_micros = at.micros;
+        } else if constexpr (std::is_same_v<T, MediaCaptured>) {
+          s.media_ids.push_back(e.media_id);
+          s.media_kinds.push_back(e.kind);
+          ++s.media_since_submit;
+        } else if constexpr (std::is_same_v<T, SessionSubmitted>) {
+          s.processing = true;
+          s.tracking_id = e.tracking_id;
+          s.submission = e.submission;
+          s.stages_done.clear();
+          s.media_since_submit = 0;
+          s.status = "in_progress";
+          s.current_step = "processing";
+        } else if constexpr (std::is_same_v<T, StageCompleted>) {
+          s.stages_done.insert(e.stage);
+        } else if constexpr (std::is_same_v<T, VerdictReached>) {
+          s.processing = false;
+          s.outcome = e.outcome;
+          s.case_id = e.case_id;
+          if (e.outcome == "approved" || e.outcome == "declined") {
+            s.status = e.outcome;
+            s.current_step.clear();
+            s.completed_micros = at.micros;
+            s.decided_micros = at.micros;
+          } else if (e.outcome == "review") {
+            s.status = "review";
+            s.current_step = "review";
+          } else {
+            s.status = "awaiting_input";
+            s.current_step = "document_capture";
+          }
         }
       },
       event);
@@ -105,7 +227,18 @@ core::Json SessionDecider::ToJson(const SessionState& s) {
           {"expires", s.expires_micros},
           {"consentRecorded", s.consent_recorded},
           {"consentAccepted", s.consent_accepted},
-          {"consentRecordedAt", s.consent_recorded_micros}};
+          {"consentRecordedAt", s.consent_recorded_micros},
+          {"decided", s.decided_micros},
+          {"disabledChecks", s.disabled_checks},
+          {"mediaIds", s.media_ids},
+          {"mediaKinds", s.media_kinds},
+          {"mediaSinceSubmit", s.media_since_submit},
+          {"submission", s.submission},
+          {"trackingId", s.tracking_id},
+          {"processing", s.processing},
+          {"stagesDone", s.stages_done},
+          {"outcome", s.outcome},
+          {"caseId", s.case_id}};
 }
 
 core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
@@ -123,6 +256,17 @@ core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
   s.consent_recorded = j.value("consentRecorded", false);
   s.consent_accepted = j.value("consentAccepted", false);
   s.consent_recorded_micros = j.value("consentRecordedAt", int64_t{0});
+  s.decided_micros = j.value("decided", int64_t{0});
+  s.disabled_checks = j.value("disabledChecks", std::set<std::string>{});
+  s.media_ids = j.value("mediaIds", std::vector<std::string>{});
+  s.media_kinds = j.value("mediaKinds", std::vector<std::string>{});
+  s.media_since_submit = j.value("mediaSinceSubmit", 0);
+  s.submission = j.value("submission", 0);
+  s.tracking_id = j.value("trackingId", "");
+  s.processing = j.value("processing", false);
+  s.stages_done = j.value("stagesDone", std::set<std::string>{});
+  s.outcome = j.value("outcome", "");
+  s.case_id = j.value("caseId", "");
   return s;
 }
 

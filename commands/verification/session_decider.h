@@ -1,9 +1,11 @@
 #pragma once
-// The verification session aggregate (aggregate id = vrf_…). This slice covers create, consent
-// and expiry; the capture/submit/decision transitions arrive with the verification-flow issue.
-// The transition table lives in docs/verification-sessions.md.
+// The verification session aggregate (aggregate id = vrf_…): create, consent, capture, submit,
+// the pipeline's stage results and verdict, and expiry. The transition table is in
+// docs/verification-sessions.md; Decide enforces exactly that table.
 
+#include <set>
 #include <string>
+#include <vector>
 #include <variant>
 
 #include "commands/command.h"
@@ -23,12 +25,30 @@ struct SessionState {
   bool consent_recorded = false;
   bool consent_accepted = false;
   int64_t consent_recorded_micros = 0;
+  int64_t decided_micros = 0;
+  std::set<std::string> disabled_checks;  // checks switched off at create ("liveness", …)
+  std::vector<std::string> media_ids;
+  std::vector<std::string> media_kinds;   // parallel to media_ids
+  int media_since_submit = 0;
+  int submission = 0;          // submissions so far
+  std::string tracking_id;     // of the latest submission
+  bool processing = false;     // the pipeline runs for tracking_id
+  std::set<std::string> stages_done;  // of tracking_id
+  std::string outcome;         // latest verdict's outcome, "" = none
+  std::string case_id;
 
   bool Terminal() const {
     return status == "approved" || status == "declined" || status == "expired" ||
            status == "abandoned";
   }
+  // Capture and submit are possible (given consent and no running pipeline).
+  bool Open() const {
+    return status == "pending" || status == "in_progress" || status == "awaiting_input";
+  }
 };
+
+// Most captures a session keeps (a retake is a new capture).
+inline constexpr size_t kMaxMediaPerSession = 20;
 
 struct CreateSession {
   SessionCreated created;  // validated by the API layer; the decider checks state only
@@ -40,8 +60,24 @@ struct RecordConsent {
   std::string subject_sealed;
 };
 struct ExpireSession {};
+struct CaptureMedia {
+  MediaCaptured media;
+};
+struct SubmitSession {
+  std::string tracking_id;  // minted by the caller
+};
+struct RecordStage {
+  StageCompleted stage;
+};
+struct RecordVerdict {
+  VerdictReached verdict;
+};
 
-using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession>;
+using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
+                                    SubmitSession, RecordStage, RecordVerdict>;
+
+// The check a capture kind serves ("" = unknown kind).
+std::string_view CheckForKind(std::string_view kind);
 
 struct SessionDecider {
   using State = SessionState;

@@ -3,7 +3,17 @@
 namespace svc::commands::verification {
 
 std::string_view TypeOf(const SessionEvent& e) {
-  return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kType; }, e);
+  if (const auto* v = std::get_if<VerdictReached>(&e)) return v->type;
+  return std::visit(
+      [](const auto& v) -> std::string_view {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, VerdictReached>) {
+          return v.type;
+        } else {
+          return T::kType;
+        }
+      },
+      e);
 }
 int SchemaOf(const SessionEvent& e) {
   return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kSchema; }, e);
@@ -46,6 +56,34 @@ std::string EncodeData(const SessionEvent& event) {
           j["consentedAtMicros"] = e.consented_at_micros;
           j["policyVersion"] = e.policy_version;
           j["subjectSealed"] = OrNull(e.subject_sealed);
+        } else if constexpr (std::is_same_v<T, MediaCaptured>) {
+          j["mediaId"] = e.media_id;
+          j["kind"] = e.kind;
+          j["mime"] = e.mime;
+          j["sha256"] = e.sha256;
+          j["sizeBytes"] = e.size_bytes;
+          j["blob"] = e.blob;
+          j["challengeId"] = OrNull(e.challenge_id);
+          j["analysis"] = e.analysis.is_object() ? e.analysis : core::Json(nullptr);
+          j["extractedSealed"] = OrNull(e.extracted_sealed);
+        } else if constexpr (std::is_same_v<T, SessionSubmitted>) {
+          j["trackingId"] = e.tracking_id;
+          j["submission"] = e.submission;
+          j["mediaIds"] = e.media_ids;
+        } else if constexpr (std::is_same_v<T, StageCompleted>) {
+          j["trackingId"] = e.tracking_id;
+          j["stage"] = e.stage;
+          j["outcome"] = e.outcome;
+          j["summary"] = e.summary.is_object() ? e.summary : core::Json::object();
+          j["detailsSealed"] = OrNull(e.details_sealed);
+        } else if constexpr (std::is_same_v<T, VerdictReached>) {
+          j["trackingId"] = e.tracking_id;
+          j["outcome"] = e.outcome;
+          j["reasonCodes"] = e.reason_codes;
+          j["trustScore"] = e.trust_score.is_number() ? e.trust_score : core::Json(nullptr);
+          j["caseId"] = OrNull(e.case_id);
+          j["decision"] = e.decision;
+          j["report"] = e.report;
         }
       },
       event);
@@ -87,6 +125,62 @@ core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& env) {
     return SessionEvent(std::move(e));
   }
   if (env.type == SessionExpired::kType) return SessionEvent(SessionExpired{});
+  auto strings = [&](const char* k) {
+    std::vector<std::string> out;
+    auto it = j.find(k);
+    if (it != j.end() && it->is_array()) {
+      for (const auto& v : *it) {
+        if (v.is_string()) out.push_back(v.get<std::string>());
+      }
+    }
+    return out;
+  };
+  auto member = [&](const char* k) {
+    auto it = j.find(k);
+    return it != j.end() ? *it : core::Json(nullptr);
+  };
+  if (env.type == MediaCaptured::kType) {
+    MediaCaptured e;
+    e.media_id = Str(j, "mediaId");
+    e.kind = Str(j, "kind");
+    e.mime = Str(j, "mime");
+    e.sha256 = Str(j, "sha256");
+    e.size_bytes = core::IntOr(j, "sizeBytes", 0);
+    e.blob = Str(j, "blob");
+    e.challenge_id = Str(j, "challengeId");
+    e.analysis = member("analysis");
+    e.extracted_sealed = Str(j, "extractedSealed");
+    return SessionEvent(std::move(e));
+  }
+  if (env.type == SessionSubmitted::kType) {
+    SessionSubmitted e;
+    e.tracking_id = Str(j, "trackingId");
+    e.submission = static_cast<int>(core::IntOr(j, "submission", 0));
+    e.media_ids = strings("mediaIds");
+    return SessionEvent(std::move(e));
+  }
+  if (env.type == StageCompleted::kType) {
+    StageCompleted e;
+    e.tracking_id = Str(j, "trackingId");
+    e.stage = Str(j, "stage");
+    e.outcome = Str(j, "outcome");
+    e.summary = member("summary");
+    e.details_sealed = Str(j, "detailsSealed");
+    return SessionEvent(std::move(e));
+  }
+  for (auto t : kVerdictTypes) {
+    if (env.type != t) continue;
+    VerdictReached e;
+    e.type = env.type;
+    e.tracking_id = Str(j, "trackingId");
+    e.outcome = Str(j, "outcome");
+    e.reason_codes = strings("reasonCodes");
+    e.trust_score = member("trustScore");
+    e.case_id = Str(j, "caseId");
+    e.decision = member("decision");
+    e.report = member("report");
+    return SessionEvent(std::move(e));
+  }
   return core::InvalidArgument("not a verification session event: " + env.type);
 }
 

@@ -7,6 +7,7 @@
 #include <optional>
 #include <string>
 #include <variant>
+#include <vector>
 
 #include "core/json.h"
 #include "core/status.h"
@@ -51,7 +52,63 @@ struct SessionExpired {
   static constexpr int kSchema = 1;
 };
 
-using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired>;
+// One capture stored (the bytes are sealed in the blob store before this is appended). The
+// analysis is the non-personal part of CaptureAnalysis; extracted data stays sealed.
+struct MediaCaptured {
+  static constexpr std::string_view kType = "verification.media_captured";
+  static constexpr int kSchema = 1;
+  std::string media_id;
+  std::string kind;  // document_front | document_back | selfie | liveness_video
+  std::string mime;
+  std::string sha256;  // hex of the plaintext
+  int64_t size_bytes = 0;
+  std::string blob;          // blob-store address of the sealed bytes
+  std::string challenge_id;  // "" = none
+  core::Json analysis;       // CaptureAnalysis without extractedData, or null
+  std::string extracted_sealed;  // base64 of sealed extractedData JSON, "" = none
+};
+
+// The subject submitted; the pipeline runs for `tracking_id`.
+struct SessionSubmitted {
+  static constexpr std::string_view kType = "verification.session_submitted";
+  static constexpr int kSchema = 1;
+  std::string tracking_id;
+  int submission = 0;  // 1, 2, … (a session in awaiting_input can be submitted again)
+  std::vector<std::string> media_ids;
+};
+
+// One pipeline stage's result for a submission. `summary` carries no personal data (scores,
+// reason codes, document type); `details_sealed` holds what does (extracted fields).
+struct StageCompleted {
+  static constexpr std::string_view kType = "verification.stage_completed";
+  static constexpr int kSchema = 1;
+  std::string tracking_id;
+  std::string stage;    // document | liveness | face_match | gov_curp | gov_ine
+  std::string outcome;  // passed | failed | review | unavailable | error | skipped
+  core::Json summary;   // object
+  std::string details_sealed;  // "" = none
+};
+
+// The decision policy's verdict for a submission. `type` is one of the four verdict event types;
+// `report` is the VerificationReportDetail at that moment (no personal data).
+struct VerdictReached {
+  static constexpr int kSchema = 1;
+  std::string type;  // verification.approved | .declined | .review_required | .more_info_requested
+  std::string tracking_id;
+  std::string outcome;  // approved | declined | review | more_info
+  std::vector<std::string> reason_codes;
+  core::Json trust_score;  // number 0..1 or null
+  std::string case_id;     // review: the case the pipeline opens; "" = none
+  core::Json decision;     // DecisionSummary
+  core::Json report;       // VerificationReportDetail
+};
+
+inline constexpr std::string_view kVerdictTypes[] = {
+    "verification.approved", "verification.declined", "verification.review_required",
+    "verification.more_info_requested"};
+
+using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
+                                  SessionSubmitted, StageCompleted, VerdictReached>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

@@ -250,7 +250,7 @@ TEST_CASE("svc certificate verify: a signed certificate verifies; one changed by
                         {"environment", "live"},
                         {"outcome", "approved"},
                         {"trustScore", 0.9}};
-  auto signed_doc = pipeline::SignCertificate(content, *master);
+  auto signed_doc = pipeline::SignCertificate(content, pipeline::CertificateRootKey(*master));
   REQUIRE(signed_doc.ok());
   std::string file = dir.Sub("certificate.json");
   { std::ofstream(file) << *signed_doc; }

@@ -1,0 +1,44 @@
+#include "commands/review/case_decider.h"
+
+#include "core/crypto.h"
+
+namespace svc::commands::review {
+
+std::string CaseIdForTracking(std::string_view tracking_id) {
+  return "cas_" + core::Sha256Hex("svc/case/v1|" + std::string(tracking_id)).substr(0, 32);
+}
+
+core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand& c,
+                                           const CommandContext&) {
+  Decision d;
+  const auto& open = std::get<OpenCase>(c);
+  if (s.exists) return d;  // opened already: a resumed pipeline
+  d.events.push_back(NewEvent{std::string(CaseOpened::kType), CaseOpened::kSchema,
+                              EncodeData(CaseEvent(open.opened))});
+  return d;
+}
+
+core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& e) {
+  SVC_ASSIGN_OR_RETURN(CaseEvent ev, Decode(e));
+  const auto& o = std::get<CaseOpened>(ev);
+  s.exists = true;
+  s.status = "open";
+  s.session_id = o.session_id;
+  return core::Status::Ok();
+}
+
+core::Json CaseDecider::ToJson(const CaseState& s) {
+  return {{"exists", s.exists}, {"status", s.status}, {"sessionId", s.session_id}};
+}
+
+core::Result<CaseState> CaseDecider::FromJson(std::string_view text) {
+  core::Json j = core::ParseJsonOrDiscarded(text);
+  if (!j.is_object()) return core::DataLoss("case state is not a JSON object");
+  CaseState s;
+  s.exists = j.value("exists", false);
+  s.status = core::StringOr(j, "status");
+  s.session_id = core::StringOr(j, "sessionId");
+  return s;
+}
+
+}  // namespace svc::commands::review

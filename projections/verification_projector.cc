@@ -1,0 +1,124 @@
+#include "projections/verification_projector.h"
+
+#include <charconv>
+
+#include "commands/verification/session_events.h"
+#include "core/clock.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace vs = commands::verification;
+
+void VerificationProjector::AddListener(std::function<void()> fn) {
+  std::lock_guard lock(mu_);
+  listeners_.push_back(std::move(fn));
+}
+
+void VerificationProjector::AfterCommit() {
+  std::vector<std::function<void()>> fns;
+  {
+    std::lock_guard lock(mu_);
+    fns = listeners_;
+  }
+  for (auto& f : fns) f();
+}
+
+std::string VerificationProjector::StreamId(const eventstore::LogPosition& p) {
+  return std::to_string(p.partition) + "-" + std::to_string(p.offset);
+}
+
+bool VerificationProjector::ParseStreamId(std::string_view id, eventstore::LogPosition* out) {
+  auto dash = id.find('-');
+  if (dash == std::string_view::npos || dash == 0 || dash + 1 >= id.size()) return false;
+  uint32_t part = 0;
+  uint64_t off = 0;
+  auto r1 = std::from_chars(id.data(), id.data() + dash, part);
+  auto r2 = std::from_chars(id.data() + dash + 1, id.data() + id.size(), off);
+  if (r1.ec != std::errc() || r1.ptr != id.data() + dash) return false;
+  if (r2.ec != std::errc() || r2.ptr != id.data() + id.size()) return false;
+  out->partition = part;
+  out->offset = off;
+  return true;
+}
+
+core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.aggregate_type != "verification_session") return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(vs::SessionEvent event, vs::Decode(env));
+  const std::string base = env.tenant_id + "/" + env.environment + "/" + env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  core::Json sse;  // the progress-stream entry's data; null = none
+  std::string type = env.type;
+
+  if (const auto* m = std::get_if<vs::MediaCaptured>(&event)) {
+    core::Json r = {{"mediaId", m->media_id},     {"kind", m->kind},
+                    {"mime", m->mime},             {"sha256", m->sha256},
+                    {"sizeBytes", m->size_bytes},  {"blob", m->blob},
+                    {"challengeId", m->challenge_id.empty() ? core::Json(nullptr)
+                                                            : core::Json(m->challenge_id)},
+                    {"analysis", m->analysis},     {"extractedSealed", m->extracted_sealed},
+                    {"capturedAt", at}};
+    std::string key = "media/" + base + "/";
+    eventstore::PutFixed32BE(key, static_cast<uint32_t>(env.aggregate_version));
+    view.Put(key, core::DumpJson(r));
+    sse = {{"mediaId", m->media_id},
+           {"kind", m->kind},
+           {"analysisStatus", m->analysis.is_object() ? m->analysis["status"] : core::Json(nullptr)}};
+  } else if (const auto* s = std::get_if<vs::SessionSubmitted>(&event)) {
+    core::Json r = {{"trackingId", s->tracking_id},
+                    {"submission", s->submission},
+                    {"mediaIds", s->media_ids},
+                    {"submittedAt", at}};
+    view.Put("sub/" + base, core::DumpJson(r));
+    view.Put("pending/" + base, s->tracking_id);
+    sse = {{"trackingId", s->tracking_id}, {"submission", s->submission}};
+  } else if (const auto* st = std::get_if<vs::StageCompleted>(&event)) {
+    core::Json r = {{"stage", st->stage},
+                    {"outcome", st->outcome},
+                    {"summary", st->summary},
+                    {"detailsSealed", st->details_sealed},
+                    {"completedAt", at}};
+    view.Put("stage/" + base + "/" + st->tracking_id + "/" + st->stage, core::DumpJson(r));
+    sse = {{"trackingId", st->tracking_id},
+           {"stage", st->stage},
+           {"outcome", st->outcome},
+           {"score", st->summary.contains("score") ? st->summary["score"] : core::Json(nullptr)},
+           {"reasonCodes", st->summary.contains("reasonCodes") ? st->summary["reasonCodes"]
+                                                               : core::Json::array()}};
+  } else if (const auto* v = std::get_if<vs::VerdictReached>(&event)) {
+    core::Json r = {{"type", v->type},
+                    {"trackingId", v->tracking_id},
+                    {"outcome", v->outcome},
+                    {"reasonCodes", v->reason_codes},
+                    {"trustScore", v->trust_score},
+                    {"caseId", v->case_id.empty() ? core::Json(nullptr) : core::Json(v->case_id)},
+                    {"decision", v->decision},
+                    {"report", v->report},
+                    {"decidedAt", at}};
+    view.Put("verdict/" + base, core::DumpJson(r));
+    view.Delete("pending/" + base);
+    sse = {{"trackingId", v->tracking_id},
+           {"outcome", v->outcome},
+           {"reasonCodes", v->reason_codes},
+           {"trustScore", v->trust_score}};
+  } else if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
+    sse = {{"consentGiven", c->accepted}};
+  } else if (std::holds_alternative<vs::SessionExpired>(event)) {
+    sse = core::Json::object();
+  } else if (std::holds_alternative<vs::SessionCreated>(event)) {
+    sse = core::Json::object();
+  }
+  if (!sse.is_null()) {
+    // The stream entry: `event:` is the event type, `data:` what a progress UI needs.
+    core::Json entry = {{"type", type}, {"at", at}, {"sessionId", env.aggregate_id}};
+    for (auto it = sse.begin(); it != sse.end(); ++it) entry[it.key()] = *it;
+    std::string key = "sse/" + base + "/";
+    eventstore::PutFixed32BE(key, re.position.partition);
+    eventstore::PutFixed64BE(key, re.position.offset);
+    view.Put(key, core::DumpJson(entry));
+  }
+  return core::Status::Ok();
+}
+
+}  // namespace svc::projections
