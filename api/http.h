@@ -5,6 +5,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -27,11 +28,24 @@ struct HttpRequest {
   std::string Header(std::string_view name) const;  // "" when absent
 };
 
+// A response body produced over time (Server-Sent Events). The server writes the head with
+// chunked transfer encoding, then asks for chunks until the stream ends.
+class ResponseStream {
+ public:
+  virtual ~ResponseStream() = default;
+  // Asks for the next chunk: `deliver` is called exactly once, from any thread, with the bytes
+  // to write, or with nullopt when the stream is over.
+  virtual void Next(std::function<void(std::optional<std::string>)> deliver) = 0;
+  // The server stops or the client went away: a pending (or the next) Next answers nullopt soon.
+  virtual void Finish() = 0;
+};
+
 struct HttpResponse {
   int status = 200;
   std::string content_type = "application/json";
   std::vector<std::pair<std::string, std::string>> headers;
   std::string body;
+  std::shared_ptr<ResponseStream> stream;  // when set, `body` is ignored
 };
 
 using Respond = std::function<void(HttpResponse)>;

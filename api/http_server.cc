@@ -48,6 +48,28 @@ auto AsyncHandle(const Router& router, HttpRequest& req, Token&& token) {
       token);
 }
 
+// Waits for the next chunk of a streamed response, resuming on the session's executor.
+template <typename Token>
+auto AsyncNext(ResponseStream& stream, Token&& token) {
+  return asio::async_initiate<Token, void(std::optional<std::string>)>(
+      [&stream](auto completion) {
+        using C = decltype(completion);
+        auto shared = std::make_shared<C>(std::move(completion));
+        auto work = std::make_shared<asio::executor_work_guard<asio::any_io_executor>>(
+            asio::make_work_guard(asio::any_io_executor(asio::get_associated_executor(*shared))));
+        auto once = std::make_shared<std::atomic<bool>>(false);
+        stream.Next([shared, work, once](std::optional<std::string> chunk) {
+          if (once->exchange(true)) return;
+          auto ex = asio::get_associated_executor(*shared);
+          asio::post(ex, [shared, work, chunk = std::move(chunk)]() mutable {
+            (*shared)(std::move(chunk));
+            work->reset();
+          });
+        });
+      },
+      token);
+}
+
 std::string LowerCase(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -70,6 +92,7 @@ struct HttpServer::Impl {
   // Idle connections, closed at Stop (busy ones close after their response).
   std::mutex conn_mu;
   std::set<std::shared_ptr<std::function<void()>>> idle_closers;
+  std::set<std::shared_ptr<ResponseStream>> streams;  // open streamed responses
 
   template <typename Stream>
   awaitable<void> Session(Stream stream, std::string remote);
@@ -104,7 +127,21 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       std::lock_guard lock(conn_mu);
       idle_closers.insert(closer);
     }
-    co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    co_await http::async_read_header(stream, buffer, parser,
+                                     asio::redirect_error(use_awaitable, ec));
+    if (!ec && !options.body_limit_by_suffix.empty()) {
+      std::string_view target = parser.get().target();
+      target = target.substr(0, target.find('?'));
+      for (const auto& [suffix, limit] : options.body_limit_by_suffix) {
+        if (target.size() >= suffix.size() &&
+            target.substr(target.size() - suffix.size()) == suffix) {
+          parser.body_limit(limit);
+        }
+      }
+    }
+    if (!ec && !parser.is_done()) {
+      co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    }
     {
       std::lock_guard lock(conn_mu);
       idle_closers.erase(closer);
@@ -145,6 +182,46 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       beast::get_lowest_layer(stream).expires_never();
       resp = co_await AsyncHandle(*router, req, use_awaitable);
       in_flight.fetch_sub(1);
+    }
+    if (resp.stream != nullptr) {
+      auto stream_body = resp.stream;
+      {
+        std::lock_guard lock(conn_mu);
+        streams.insert(stream_body);
+      }
+      if (stopping.load()) stream_body->Finish();
+      http::response<http::empty_body> head;
+      head.version(11);
+      head.result(static_cast<unsigned>(resp.status));
+      head.set(http::field::server, options.server_name);
+      head.set(http::field::content_type, resp.content_type);
+      head.set("Service-Request-Id", req.request_id);
+      for (const auto& [k, v] : resp.headers) head.set(k, v);
+      head.chunked(true);
+      head.keep_alive(!close_after);
+      http::response_serializer<http::empty_body> sr(head);
+      beast::get_lowest_layer(stream).expires_never();
+      co_await http::async_write_header(stream, sr, asio::redirect_error(use_awaitable, ec));
+      while (!ec) {
+        std::optional<std::string> chunk = co_await AsyncNext(*stream_body, use_awaitable);
+        if (!chunk.has_value()) break;
+        beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+        co_await asio::async_write(stream, http::make_chunk(asio::buffer(*chunk)),
+                                   asio::redirect_error(use_awaitable, ec));
+        beast::get_lowest_layer(stream).expires_never();
+      }
+      stream_body->Finish();
+      {
+        std::lock_guard lock(conn_mu);
+        streams.erase(stream_body);
+      }
+      if (!ec) {
+        beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+        co_await asio::async_write(stream, http::make_chunk_last(),
+                                   asio::redirect_error(use_awaitable, ec));
+      }
+      if (ec || close_after || stopping.load()) break;
+      continue;
     }
     http::response<http::string_body> out;
     out.version(11);
@@ -270,6 +347,15 @@ void HttpServer::Stop(std::chrono::milliseconds grace) {
     for (auto& c : closers) (*c)();
   };
   close_idle();
+  {
+    // Open streams end now (their sessions then write the last chunk and close).
+    std::vector<std::shared_ptr<ResponseStream>> open;
+    {
+      std::lock_guard lock(im.conn_mu);
+      open.assign(im.streams.begin(), im.streams.end());
+    }
+    for (auto& s : open) s->Finish();
+  }
   auto deadline = std::chrono::steady_clock::now() + grace;
   while (im.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // bounded shutdown drain

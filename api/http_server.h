@@ -9,6 +9,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "api/http.h"
 #include "core/ids.h"
@@ -26,6 +27,8 @@ class HttpServer {
     size_t threads = 2;
     size_t header_limit = 16 * 1024;
     size_t body_limit = 1024 * 1024;
+    // Larger limits for paths ending with a suffix (e.g. "/media" uploads).
+    std::vector<std::pair<std::string, size_t>> body_limit_by_suffix;
     std::chrono::milliseconds read_timeout{30000};  // per request, and idle keep-alive
     std::string server_name = "svc";
   };

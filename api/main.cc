@@ -27,6 +27,10 @@
 #include "api/runtime.h"
 #include "pipeline/certificate.h"
 #include "pipeline/expiry_timer.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/process_manager.h"
+#include "api/gov_registry_http.h"
+#include "api/sse.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "eventstore/kafka_dev_broker.h"
@@ -84,6 +88,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
+  f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
+  f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
+  f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
   f.Declare({"fake-clock", "false",
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
              "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
@@ -288,6 +295,51 @@ int Serve(int argc, char** argv) {
   } catch (...) {
     return Fail(core::InvalidArgument("bad --rate-reads, --rate-writes or --session-ttl-seconds"));
   }
+  // The verification pipeline: engines, registries, the process manager.
+  pipeline::verification::ModelFreeEngine default_engine;
+  pipeline::verification::SandboxEngine sandbox_engine;
+  pipeline::verification::SandboxGovRegistry sandbox_registry;
+  std::unique_ptr<pipeline::verification::GovRegistry> live_registry;
+  if (std::string url = f.Get("gov-registry-url"); !url.empty()) {
+    auto reg = api::HttpGovRegistry::Create(url, f.Get("gov-registry-token"),
+                                            std::chrono::milliseconds(5000));
+    if (!reg.ok()) return Fail(reg.status());
+    live_registry = std::move(reg).value();
+  } else {
+    live_registry = std::make_unique<pipeline::verification::UnconfiguredGovRegistry>();
+  }
+  core::ThreadPool work_pool(std::max<size_t>(2, ro->threads));
+  pipeline::verification::VerificationPipeline::Options vo;
+  vo.writer = &rt->writer();
+  vo.store = &rt->store();
+  vo.projections = &rt->projections();
+  vo.projector = &rt->verification_projector();
+  vo.keys = &rt->key_store();
+  vo.blobs = &rt->blobs();
+  vo.clock = &rt->clock();
+  vo.ids = &rt->ids();
+  vo.metrics = &rt->metrics();
+  vo.engine = &default_engine;
+  vo.sandbox_engine = &sandbox_engine;
+  vo.live_registry = live_registry.get();
+  vo.sandbox_registry = &sandbox_registry;
+  vo.workers = std::max<size_t>(2, ro->threads);
+  pipeline::verification::VerificationPipeline verification(vo);
+  verification.Start();
+  po.engine = &default_engine;
+  po.sandbox_engine = &sandbox_engine;
+  po.work_pool = &work_pool;
+  try {
+    po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
+  } catch (...) {
+    return Fail(core::InvalidArgument("bad --sse-heartbeat-seconds"));
+  }
+  ho.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
+  // Declared before the server: open streams end before the hub does.
+  api::SseHub sse_hub(&rt->store(), &rt->verification_projector(),
+                      std::chrono::duration_cast<std::chrono::milliseconds>(po.sse_heartbeat));
+  po.sse_hub = &sse_hub;
+
   api::SetProblemTypeBase(po.public_base_url + "/docs/errors");
   api::PublicApi public_api(*rt, po);
   api::HttpServer server(ho, PublicRouter(*rt, public_api), &rt->ids());
@@ -312,6 +364,18 @@ int Serve(int argc, char** argv) {
       if (!expired.ok()) return api::StatusToProblem(req, expired.status());
       return api::JsonResponse(200, {{"now", core::FormatRfc3339(fake_clock->Now())},
                                      {"sessionsExpired", *expired}});
+    }));
+  }
+  {
+    std::string sk = *service_key;
+    admin_router->Add("POST", "/admin/pipeline/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
+      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
+        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+      }
+      // Waits until every submission has its verdict (tests and tools).
+      bool idle = verification.WaitIdle(std::chrono::seconds(60));
+      if (!idle) return api::Problem(req, "SERVICE_UNAVAILABLE", "the pipeline is still busy");
+      return api::JsonResponse(200, {{"idle", true}});
     }));
   }
   api::HttpServer::Options ao;
@@ -341,6 +405,8 @@ int Serve(int argc, char** argv) {
   server.Stop();
   admin.Stop();
   expiry.Stop();
+  verification.Stop();
+  sse_hub.Stop();
   rt->Shutdown();
   core::LogInfo("stopped");
   return 0;

@@ -77,7 +77,10 @@ core::Json Components() {
                             {{"faceMatchThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
                              {"livenessThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
                              {"imageQualityThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
-                             {"requireGovernmentLookup", {{"type", "boolean"}}}}}})},
+                             {"requireGovernmentLookup", {{"type", "boolean"}}},
+                             {"testOutcome", {{"description", "test keys only; docs/verification-pipeline.md"},
+                                              {"type", "string"},
+                                              {"enum", {"approved", "declined", "review", "analysis_error", "more_info"}}}}}}})},
       {"redirectUrl", Nullable({{"type", "string"}, {"format", "uri"}})}};
   s["VerificationSessionCreate"] = {{"type", "object"},
                                     {"required", {"channel"}},
@@ -127,6 +130,122 @@ core::Json Components() {
         {"previousCursor", Nullable(Str())},
         {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
         {"totalCount", Nullable({{"type", "integer"}})}}}};
+  auto obj = [](core::Json props, std::vector<std::string> required) {
+    if (required.empty()) {
+      for (auto it = props.begin(); it != props.end(); ++it) required.push_back(it.key());
+    }
+    return core::Json{{"type", "object"}, {"required", required}, {"properties", props}};
+  };
+  core::Json num = {{"type", "number"}};
+  core::Json strs = {{"type", "array"}, {"items", Str()}};
+  s["CaptureAnalysis"] = obj({{"status", Enum({"ok", "error"})},
+                              {"confidence", Nullable(num)},
+                              {"documentType", Nullable(Str())},
+                              {"errorCode", Nullable(Str())},
+                              {"extractedData", Nullable({{"type", "object"}})},
+                              {"faceMatchScore", Nullable(num)},
+                              {"issuingCountry", Nullable(Str())},
+                              {"livenessScore", Nullable(num)},
+                              {"qualityIssues", strs},
+                              {"requiresBackPage", {{"type", "boolean"}, {"default", false}}},
+                              {"retryHints", strs},
+                              {"skipBack", {{"type", "boolean"}, {"default", false}}}},
+                             {"status"});
+  s["MediaCaptureResult"] = obj({{"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                                 {"mediaId", Id("med")},
+                                 {"mime", Str()},
+                                 {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                 {"sizeBytes", {{"type", "integer"}}},
+                                 {"status", Str()},
+                                 {"analysis", Nullable(Ref("CaptureAnalysis"))}},
+                                {"kind", "mediaId", "mime", "sha256", "sizeBytes", "status"});
+  s["MediaCaptureUpload"] = obj({{"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                                 {"file", {{"type", "string"}, {"format", "binary"}}},
+                                 {"challengeId", Str()}},
+                                {"kind", "file"});
+  s["DecisionSummary"] = obj({{"outcome", Nullable(Enum({"approved", "declined", "review", "more_info"}))},
+                              {"reasonCodes", strs},
+                              {"trustScore", Nullable(num)},
+                              {"decidedAt", Nullable(DateTime())},
+                              {"decidedBy", Nullable(Str())},
+                              {"caseId", Nullable(Str())}},
+                             {});
+  s["SubmitResponse"] = obj({{"kind", {{"const", "pending"}}},
+                             {"trackingId", Id("trk")},
+                             {"status", Str()},
+                             {"decision", Ref("DecisionSummary")},
+                             {"caseId", Nullable(Str())}},
+                            {"kind", "trackingId", "status", "decision"});
+  core::Json bio_item = obj({{"checkType", Str()},
+                             {"score", Nullable(num)},
+                             {"threshold", Nullable(num)},
+                             {"passed", Nullable({{"type", "boolean"}})},
+                             {"modelName", Nullable(Str())},
+                             {"latencyMs", Nullable({{"type", "integer"}})}},
+                            {});
+  s["BiometricCheckItem"] = bio_item;
+  s["GovLookupItem"] = {{"type", "object"},
+                        {"properties", {{"source", Str()}, {"check", Str()}, {"outcome", Str()},
+                                        {"matched", Nullable({{"type", "boolean"}})}}}};
+  s["DocumentSummary"] = {{"type", "object"},
+                          {"properties", {{"documentType", Nullable(Str())},
+                                          {"issuingCountry", Nullable(Str())},
+                                          {"outcome", Str()},
+                                          {"checks", {{"type", "object"}}},
+                                          {"reasonCodes", strs}}}};
+  core::Json bios = {{"type", "array"}, {"items", Ref("BiometricCheckItem")}};
+  core::Json govs = {{"type", "array"}, {"items", Ref("GovLookupItem")}};
+  s["EvidenceBundle"] = obj({{"sessionId", Id("vrf")},
+                             {"createdAt", DateTime()},
+                             {"completedAt", Nullable(DateTime())},
+                             {"consent", Nullable({{"type", "object"}})},
+                             {"decision", Nullable(Ref("DecisionSummary"))},
+                             {"media", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                             {"scores", obj({{"deepfake", Nullable(num)}, {"faceMatch", Nullable(num)},
+                                             {"imageQuality", Nullable(num)}, {"liveness", Nullable(num)}}, {})},
+                             {"trustScore", Nullable(num)},
+                             {"verificationStatus", Enum(kStatuses)},
+                             {"biometric", bios},
+                             {"document", Nullable(Ref("DocumentSummary"))},
+                             {"gov", govs},
+                             {"reuse", Nullable({{"type", "object"}})}},
+                            {"sessionId", "createdAt", "completedAt", "consent", "decision", "media",
+                             "scores", "trustScore", "verificationStatus"});
+  s["VerificationReportDetail"] = obj({{"biometric", bios},
+                                       {"channel", Str()},
+                                       {"completedAt", Nullable(DateTime())},
+                                       {"decidedAt", Nullable(DateTime())},
+                                       {"createdAt", DateTime()},
+                                       {"decision", Nullable({{"type", "object"}})},
+                                       {"gov", govs},
+                                       {"id", Id("vrf")},
+                                       {"publicId", Str()},
+                                       {"status", Str()},
+                                       {"steps", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                       {"trustBreakdown", Nullable({{"type", "object"}})},
+                                       {"document", Nullable(Ref("DocumentSummary"))}},
+                                      {"biometric", "channel", "completedAt", "decidedAt", "createdAt",
+                                       "decision", "gov", "id", "publicId", "status", "steps",
+                                       "trustBreakdown"});
+  s["VerificationCertificate"] = obj({{"biometric", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                      {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                      {"decidedAt", Nullable(Str())},
+                                      {"decidedBy", Nullable(Str())},
+                                      {"environment", Enum({"live", "test"})},
+                                      {"gov", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                      {"media", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                      {"outcome", Nullable(Str())},
+                                      {"reasonCodes", strs},
+                                      {"riskBasis", Nullable(Str())},
+                                      {"riskGrade", Nullable(Str())},
+                                      {"sessionId", Id("vrf")},
+                                      {"signature", Str()},
+                                      {"tenantId", Id("ten")},
+                                      {"trustScore", Nullable(num)},
+                                      {"verificationStatus", Nullable(Str())}},
+                                     {});
+  s["ProgressStream"] = {{"type", "string"},
+                         {"description", "text/event-stream: id (= log position), event (= event type), data (JSON)"}};
   s["ConsentRequest"] = {{"type", "object"},
                          {"required", {"accepted"}},
                          {"additionalProperties", false},
@@ -215,15 +334,26 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& 
       params.push_back({{"name", "endingBefore"}, {"in", "query"}, {"schema", Str()}});
       params.push_back({{"name", "includeTotal"}, {"in", "query"}, {"schema", {{"type", "boolean"}}}});
     }
+    if (r.request_schema == "MediaCaptureUpload") {
+      params.push_back({{"name", "analyze"}, {"in", "query"}, {"schema", {{"type", "boolean"}}}});
+    }
+    if (r.response_schema == "ProgressStream") {
+      params.push_back({{"name", "Last-Event-ID"}, {"in", "header"}, {"required", false},
+                        {"schema", Str()}});
+    }
     if (!params.empty()) op["parameters"] = params;
-    if (r.has_body) {
+    if (r.request_schema == "MediaCaptureUpload") {
+      op["requestBody"] = {{"required", true},
+                           {"content", {{"multipart/form-data", {{"schema", Ref(r.request_schema)}}}}}};
+    } else if (r.has_body) {
       op["requestBody"] = {{"required", true},
                            {"content", {{"application/json", {{"schema", Ref(r.request_schema)}}}}}};
     }
     core::Json responses;
     responses[std::to_string(r.success_status)] = {
         {"description", "Success"},
-        {"content", {{"application/json", {{"schema", Ref(r.response_schema)}}}}},
+        {"content", {{r.response_schema == "ProgressStream" ? "text/event-stream" : "application/json",
+                      {{"schema", Ref(r.response_schema)}}}}},
         {"headers", {{"Service-Request-Id", {{"schema", Str()}}}}}};
     std::map<int, std::set<std::string>> by_status;
     for (const auto& c : common) by_status[core::FindErrorCode(c)->http_status].insert(c);

@@ -202,7 +202,9 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
 }
 
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
-  return SessionRoutes(rt, options);
+  auto routes = SessionRoutes(rt, options);
+  for (auto& r : VerificationRoutes(rt, options)) routes.push_back(std::move(r));
+  return routes;
 }
 
 void PublicApi::Register(Router& router) {

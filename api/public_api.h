@@ -13,12 +13,23 @@
 #include "api/http.h"
 #include "api/rate_limit.h"
 #include "api/runtime.h"
+#include "core/executor.h"
+#include "pipeline/verification/engines.h"
 
 namespace svc::api {
+
+class SseHub;
 
 struct PublicApiOptions {
   ApiLimits limits;
   std::string public_base_url = "http://127.0.0.1:8080";  // hosted links, problem `type` links
+  // Capture analysis (analyze=true) and upload work; null engines answer status=error.
+  pipeline::verification::VerificationEngine* engine = nullptr;
+  pipeline::verification::VerificationEngine* sandbox_engine = nullptr;
+  core::ThreadPool* work_pool = nullptr;
+  size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
+  std::chrono::seconds sse_heartbeat{15};
+  SseHub* sse_hub = nullptr;  // progress streams; null: 503
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.
@@ -65,6 +76,8 @@ inline constexpr std::string_view kDefaultServiceVersion = "2026-01-01";
 // The verification-session routes (sessions_api.cc). `rt` may be null when only the table is
 // wanted (documentation).
 std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options);
+// Media, submit, evidence, report, certificate (verification_api.cc).
+std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options);
 // Every /v1 route.
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options);
 

@@ -95,6 +95,9 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"caseId", v->case_id.empty() ? core::Json(nullptr) : core::Json(v->case_id)},
                     {"decision", v->decision},
                     {"report", v->report},
+                    {"trustBreakdown", v->report.is_object() && v->report.contains("trustBreakdown")
+                                           ? v->report["trustBreakdown"]
+                                           : core::Json(nullptr)},
                     {"decidedAt", at}};
     view.Put("verdict/" + base, core::DumpJson(r));
     view.Delete("pending/" + base);
@@ -106,7 +109,9 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
     sse = {{"consentGiven", c->accepted}};
   } else if (std::holds_alternative<vs::SessionExpired>(event)) {
     sse = core::Json::object();
-  } else if (std::holds_alternative<vs::SessionCreated>(event)) {
+  } else if (const auto* cr = std::get_if<vs::SessionCreated>(&event)) {
+    view.Put("settings/" + base, core::DumpJson(core::Json{{"checks", cr->checks},
+                                                           {"policy", cr->policy}}));
     sse = core::Json::object();
   }
   if (!sse.is_null()) {

@@ -2,6 +2,7 @@
 // Read model of what happened inside verification sessions (prefix "verification/"): the rows
 // the evidence bundle, the report, the certificate, the pipeline and the progress stream read.
 //
+//   settings/<ten>/<env>/<vrf>                    checks and policy given at create
 //   media/<ten>/<env>/<vrf>/<capture seq 4B BE>   one capture (MediaCaptured, + capturedAt)
 //   sub/<ten>/<env>/<vrf>                         the latest submission
 //   stage/<ten>/<env>/<vrf>/<trk>/<stage>         one stage result of a submission

@@ -1,0 +1,41 @@
+#pragma once
+// The government registry adapter over HTTP: CURP lookups (RENAPO) and INE voter-list checks
+// through a registry gateway, the way authorised integrators reach them (RENAPO's consultation
+// service and the INE's credential verification service are only open to registered entities,
+// usually through a gateway). Base URL and bearer token are configuration
+// (--gov-registry-url, SVC_GOV_REGISTRY_TOKEN). The wire protocol is in docs/verification-pipeline.md:
+//
+//   GET  {base}/curp/{CURP}          200 {curp, statusCurp, fechaNacimiento (DD/MM/YYYY), sexo,
+//                                         primerApellido, segundoApellido, nombres} | 404
+//   POST {base}/ine/validate         {cic, identificadorCiudadano} ->
+//                                    200 {valid: bool, reason: string|null} | 404
+//
+// Names are used only to derive the CURP's four name letters for the consistency check and are
+// dropped at once. Any transport error, timeout or 5xx is `unavailable` (the verdict goes to
+// review). Only http:// base URLs are supported until the TLS client lands with webhooks.
+
+#include <chrono>
+#include <memory>
+
+#include "api/http_client.h"
+#include "pipeline/verification/engines.h"
+
+namespace svc::api {
+
+class HttpGovRegistry final : public pipeline::verification::GovRegistry {
+ public:
+  static core::Result<std::unique_ptr<HttpGovRegistry>> Create(const std::string& base_url,
+                                                               std::string token,
+                                                               std::chrono::milliseconds timeout);
+  std::string Name() const override { return "gateway"; }
+  pipeline::verification::CurpLookup LookupCurp(const std::string& curp) override;
+  pipeline::verification::IneLookup LookupIne(const pipeline::verification::IneQuery& q) override;
+
+ private:
+  ClientTarget target_;
+  std::string prefix_;
+  std::string token_;
+  std::chrono::milliseconds timeout_{5000};
+};
+
+}  // namespace svc::api

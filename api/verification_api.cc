@@ -1,0 +1,461 @@
+// /v1/verification-sessions/{id}: media capture, submit, evidence, report, certificate.
+// (Create, consent, get and list are in sessions_api.cc; the progress stream in sse.cc.)
+#include <atomic>
+
+#include "api/admin.h"
+#include "api/multipart.h"
+#include "api/pagination.h"
+#include "api/public_api.h"
+#include "api/sessions_common.h"
+#include "api/sse.h"
+#include "commands/verification/session_decider.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "pipeline/certificate.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/policy.h"
+#include "pipeline/verification/process_manager.h"
+#include "projections/projector.h"
+#include "projections/verification_projector.h"
+
+namespace svc::api {
+
+namespace vs = commands::verification;
+namespace pv = pipeline::verification;
+using namespace sessions_internal;
+
+namespace {
+
+std::atomic<int> g_uploads_in_flight{0};
+
+std::string VKey(std::string_view rest) {
+  return std::string(projections::VerificationProjector::kName) + "/" + std::string(rest);
+}
+
+core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
+  std::vector<core::Json> out;
+  int cf = rt.store().Cf(projections::kViewsCf);
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) out.push_back(core::ParseJsonOrDiscarded(it->value()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+HttpRequest Slim(const HttpRequest& req) {
+  HttpRequest r;
+  r.path = req.path;
+  r.request_id = req.request_id;
+  return r;
+}
+
+// The session record of the caller's tenant and environment, or a problem.
+core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const std::string& id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, id));
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, ViewsKey("rec/" + call.auth.tenant_id + "/" +
+                                                       call.auth.environment + "/" + id)));
+  if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  return std::move(*rec);
+}
+
+bool IsOpenStatus(const std::string& s) {
+  return s == "pending" || s == "in_progress" || s == "awaiting_input";
+}
+
+// The capture rules the aggregate enforces, checked on the read model first so that a refused
+// upload never writes a blob. The aggregate decides again (and wins) when the event is appended.
+core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Json& settings,
+                             const std::string& kind) {
+  std::string status = core::StringOr(rec, "status");
+  bool processing = core::StringOr(rec, "currentStep") == "processing";
+  auto expires = core::ParseRfc3339(core::StringOr(rec, "expiresAt"));
+  bool past = expires.ok() && rt.clock().Now().micros >= expires->micros;
+  if (status == "expired" || (IsOpenStatus(status) && !processing && past)) {
+    return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+  }
+  if (status == "approved" || status == "declined" || status == "abandoned") {
+    return core::FailedPrecondition("the session is already completed (" + status + ")",
+                                    "SESSION_COMPLETED");
+  }
+  if (status == "pending") {
+    return core::FailedPrecondition("record the subject's consent before capturing",
+                                    "CONSENT_REQUIRED");
+  }
+  if (status == "review" || processing) {
+    return core::FailedPrecondition(
+        "the session was submitted; captures are closed until more input is requested",
+        "INVALID_STATE_TRANSITION");
+  }
+  std::string check(vs::CheckForKind(kind));
+  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
+  if (checks.is_object() && checks.contains(check) && checks[check].is_boolean() &&
+      !checks[check].get<bool>()) {
+    return core::FailedPrecondition(
+        "the " + check + " check is off for this session, so " + kind + " is not captured",
+        "CAPTURE_NOT_ALLOWED");
+  }
+  return core::Status::Ok();
+}
+
+core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
+                                       const std::string& env, const std::string& session,
+                                       const std::string& media_id) {
+  std::string base = tenant + "/" + env + "/" + session;
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, VKey("media/" + base + "/")));
+  for (auto& m : rows) {
+    if (core::StringOr(m, "mediaId") != media_id) continue;
+    core::Json analysis = m["analysis"];
+    if (analysis.is_object()) {
+      analysis["extractedData"] = nullptr;
+      std::string sealed = core::StringOr(m, "extractedSealed");
+      if (!sealed.empty()) {
+        // The integrator who sent the image may see what was read from it.
+        SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(
+                                           eventstore::KeyStore::SessionKeyName(tenant, env, session)));
+        if (dek.has_value()) {
+          SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+          SVC_ASSIGN_OR_RETURN(std::string plain,
+                               core::AeadOpen(*dek, raw, "extracted|" + base + "|" + media_id));
+          analysis["extractedData"] = core::ParseJsonOrDiscarded(plain);
+        }
+      }
+    }
+    return core::Json{{"kind", m["kind"]},   {"mediaId", m["mediaId"]},
+                      {"mime", m["mime"]},   {"sha256", m["sha256"]},
+                      {"sizeBytes", m["sizeBytes"]}, {"status", "stored"},
+                      {"analysis", analysis}};
+  }
+  return core::Unavailable("the capture is stored but not readable yet; retry with the same "
+                           "Idempotency-Key");
+}
+
+void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  std::vector<FieldError> errors;
+  bool analyze = false;
+  for (const auto& [k, v] : ParseQuery(req.query)) {
+    if (k == "analyze") {
+      if (v == "true") analyze = true;
+      else if (v != "false") errors.push_back({"analyze", "", "invalid_type", "analyze must be true or false"});
+    } else {
+      errors.push_back({k, "", "unknown_field", k + " is not a query parameter of this operation"});
+    }
+  }
+  auto boundary = MultipartBoundary(req.Header("content-type"));
+  if (!boundary.ok()) return respond(StatusToProblem(req, boundary.status()));
+  auto parts = ParseMultipart(*boundary, req.body);
+  if (!parts.ok()) return respond(StatusToProblem(req, parts.status()));
+  const MultipartPart* file = nullptr;
+  std::optional<std::string> kind, challenge;
+  std::set<std::string> seen;
+  for (const auto& p : *parts) {
+    if (!seen.insert(p.name).second) {
+      errors.push_back({p.name, "", "duplicate_field", p.name + " is given more than once"});
+      continue;
+    }
+    if (p.name == "file") {
+      if (!p.has_filename) {
+        errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
+      } else {
+        file = &p;
+      }
+    } else if (p.name == "kind") {
+      kind = std::string(p.body);
+    } else if (p.name == "challengeId") {
+      challenge = std::string(p.body);
+      if (challenge->empty() || challenge->size() > 128) {
+        errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
+      }
+    } else {
+      errors.push_back({p.name, "", "unknown_field", p.name + " is not a field of a capture"});
+    }
+  }
+  if (!kind.has_value()) errors.push_back({"kind", "", "required", "kind is required"});
+  if (seen.count("file") == 0) errors.push_back({"file", "", "required", "file is required"});
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  const pv::MediaKindSpec* spec = pv::FindMediaKind(*kind);
+  if (spec == nullptr) {
+    return respond(Problem(req, "UNKNOWN_MEDIA_KIND",
+                           "kind must be document_front, document_back, selfie or liveness_video"));
+  }
+  if (challenge.has_value() && *kind != "liveness_video") {
+    return respond(ValidationProblem(
+        req, {{"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"}}));
+  }
+  if (file->body.size() > spec->max_bytes) {
+    return respond(Problem(req, "PAYLOAD_TOO_LARGE",
+                           *kind + " captures are limited to " +
+                               std::to_string(spec->max_bytes >> 20) + " MiB"));
+  }
+  if (file->body.empty()) {
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID", "the file is empty; capture it again"));
+  }
+  bool mime_ok = std::find(spec->mimes.begin(), spec->mimes.end(), file->content_type) !=
+                 spec->mimes.end();
+  if (!mime_ok) {
+    std::string accepted;
+    for (auto m : spec->mimes) accepted += (accepted.empty() ? "" : ", ") + std::string(m);
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
+                           "declare the file's Content-Type as one of " + accepted + " for " + *kind));
+  }
+  if (!pv::MagicMatches(file->content_type, file->body)) {
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
+                           "the file's bytes are not " + file->content_type + "; capture it again"));
+  }
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  auto settings = ReadView(rt, VKey("settings/" + base));
+  if (!settings.ok()) return respond(StatusToProblem(req, settings.status()));
+  core::Json settings_row = settings->value_or(core::Json(nullptr));
+  if (auto st = CapturePrecheck(rt, *rec, settings_row, *kind); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  if (g_uploads_in_flight.fetch_add(1) >= static_cast<int>(o.max_uploads_in_flight)) {
+    g_uploads_in_flight.fetch_sub(1);
+    HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
+    r.headers.emplace_back("Retry-After", "1");
+    return respond(std::move(r));
+  }
+  auto done = [respond](HttpResponse r) {
+    g_uploads_in_flight.fetch_sub(1);
+    respond(std::move(r));
+  };
+  // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread.
+  // `call` ends with this function; the request lives until `done` answers.
+  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge, file, analyze,
+               settings_row, done]() {
+    const AuthContext& auth = call.auth;
+    auto dek = rt.key_store().GetOrCreate(
+        eventstore::KeyStore::SessionKeyName(auth.tenant_id, auth.environment, id));
+    if (!dek.ok()) return done(StatusToProblem(req, dek.status()));
+    vs::MediaCaptured m;
+    m.media_id = rt.ids().NewIdString(core::IdKind::kMedia);
+    m.kind = kind;
+    m.mime = file->content_type;
+    m.sha256 = core::Sha256Hex(file->body);
+    m.size_bytes = static_cast<int64_t>(file->body.size());
+    m.challenge_id = challenge.value_or("");
+    auto blob = rt.blobs().Put(core::AeadSeal(*dek, file->body, "media|" + base + "|" + m.media_id));
+    if (!blob.ok()) return done(StatusToProblem(req, blob.status()));
+    m.blob = *blob;
+    if (analyze) {
+      pv::EngineContext ectx;
+      ectx.environment = auth.environment;
+      ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
+          auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
+      pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
+      pv::Capture c{m.media_id, kind, m.mime, std::string(file->body)};
+      pv::CaptureAnalysisResult result;
+      if (engine == nullptr) {
+        result.status = "error";
+        result.error_code = "ENGINE_NOT_CONFIGURED";
+      } else {
+        try {
+          result = engine->Analyze(c, ectx);
+        } catch (const std::exception& e) {
+          // An analysis that fails is status=error, never a 500.
+          core::LogWarn("capture analysis threw", {{"mediaId", m.media_id}, {"error", e.what()}});
+          result = pv::CaptureAnalysisResult{};
+          result.status = "error";
+          result.error_code = "ANALYSIS_FAILED";
+        }
+      }
+      m.analysis = result.ToJson();
+      if (result.extracted.is_object()) {
+        m.extracted_sealed = core::Base64Encode(core::AeadSeal(
+            *dek, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
+      }
+    }
+    auto cmd = commands::MakeCommand<vs::SessionDecider>(
+        auth.tenant_id, id, vs::SessionCommand(vs::CaptureMedia{m}), Context(rt, call));
+    HttpRequest slim = Slim(req);
+    RunThenRender(rt, req, std::move(cmd),
+                  [&rt, slim, tenant = auth.tenant_id, env = auth.environment,
+                   id](const commands::CommandOutcome& out) {
+                    auto body = RenderCapture(rt, tenant, env, id,
+                                              core::StringOr(out.result, "mediaId"));
+                    if (!body.ok()) return StatusToProblem(slim, body.status());
+                    return JsonResponse(201, *body);
+                  },
+                  done);
+  };
+  if (o.work_pool != nullptr) {
+    o.work_pool->Post(std::move(work));
+  } else {
+    work();
+  }
+}
+
+void Submit(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!req.body.empty()) {
+    return respond(Problem(req, "BAD_REQUEST", "submit takes no request body"));
+  }
+  vs::SubmitSession s;
+  s.tracking_id = rt.ids().NewIdString(core::IdKind::kTracking);
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
+                                                       vs::SessionCommand(s), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [](const commands::CommandOutcome& out) {
+                  // The verdict arrives as events (webhooks, the progress stream) and in the
+                  // evidence; the submit answer says the submission was accepted.
+                  core::Json body;
+                  body["kind"] = "pending";
+                  body["trackingId"] = core::StringOr(out.result, "trackingId");
+                  body["status"] = "in_progress";
+                  body["decision"] = {{"outcome", nullptr},   {"reasonCodes", core::Json::array()},
+                                      {"trustScore", nullptr}, {"decidedAt", nullptr},
+                                      {"decidedBy", nullptr},  {"caseId", nullptr}};
+                  body["caseId"] = nullptr;
+                  return JsonResponse(200, body);
+                },
+                std::move(respond));
+}
+
+core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call,
+                                                const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json rec, SessionRecord(rt, call, id));
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  pv::ReportInputs in;
+  in.session = rec;
+  in.environment = a.environment;
+  SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, ViewsKey("consent/" + base)));
+  in.consent = consent.value_or(core::Json(nullptr));
+  SVC_ASSIGN_OR_RETURN(in.media, ScanRows(rt, VKey("media/" + base + "/")));
+  SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VKey("sub/" + base)));
+  in.verdict = nullptr;
+  if (sub.has_value()) {
+    std::string trk = core::StringOr(*sub, "trackingId");
+    for (auto name : pv::kStages) {
+      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("stage/" + base + "/" + trk + "/" +
+                                                       std::string(name))));
+      if (row.has_value()) in.stages[std::string(name)] = *row;
+    }
+    SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VKey("verdict/" + base)));
+    if (verdict.has_value() && core::StringOr(*verdict, "trackingId") == trk) in.verdict = *verdict;
+  }
+  return in;
+}
+
+void Evidence(Runtime& rt, ApiCall& call, Respond respond) {
+  auto in = LoadReportInputs(rt, call, call.request->path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(*call.request, in.status()));
+  respond(JsonResponse(200, pv::BuildEvidence(*in)));
+}
+
+void Report(Runtime& rt, ApiCall& call, Respond respond) {
+  auto in = LoadReportInputs(rt, call, call.request->path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(*call.request, in.status()));
+  respond(JsonResponse(200, pv::BuildReport(*in)));
+}
+
+void Certificate(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto in = LoadReportInputs(rt, call, req.path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(req, in.status()));
+  std::string status = core::StringOr(in->session, "status");
+  if ((status != "approved" && status != "declined") || !in->verdict.is_object()) {
+    return respond(Problem(req, "CONFLICT",
+                           "a certificate is issued once the session is approved or declined (it "
+                           "is " + status + ")"));
+  }
+  auto signed_doc = pipeline::SignCertificate(pv::BuildCertificateContent(*in),
+                                              rt.certificate_root_key());
+  if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
+  HttpResponse r;
+  r.body = std::move(*signed_doc);  // canonical form: the same bytes on every request
+  respond(std::move(r));
+}
+
+void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  std::optional<eventstore::LogPosition> after;
+  if (std::string last = req.Header("last-event-id"); !last.empty()) {
+    eventstore::LogPosition p;
+    if (!projections::VerificationProjector::ParseStreamId(last, &p)) {
+      return respond(Problem(req, "BAD_REQUEST",
+                             "Last-Event-ID must be an id this stream sent (<partition>-<offset>)"));
+    }
+    after = p;
+  }
+  if (o.sse_hub == nullptr) {
+    return respond(Problem(req, "SERVICE_UNAVAILABLE", "progress streams are not available"));
+  }
+  HttpResponse r;
+  r.content_type = "text/event-stream";
+  r.headers.emplace_back("Cache-Control", "no-store");
+  r.headers.emplace_back("X-Accel-Buffering", "no");
+  r.stream = o.sse_hub->Open(call.auth.tenant_id, call.auth.environment, id, after);
+  respond(std::move(r));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::vector<std::string> lookup = {"INVALID_ID", "SESSION_NOT_FOUND"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> codes = lookup;
+    codes.insert(codes.end(), extra.begin(), extra.end());
+    return codes;
+  };
+  routes.push_back(ApiRoute{
+      "POST", "/v1/verification-sessions/{session_id}/media", "verification:write",
+      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 201,
+      with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR", "UNKNOWN_MEDIA_KIND",
+            "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE", "CONSENT_REQUIRED", "SESSION_EXPIRED",
+            "SESSION_COMPLETED", "INVALID_STATE_TRANSITION", "CAPTURE_NOT_ALLOWED",
+            "ADMISSION_FULL", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
+            "IDEMPOTENCY_KEY_IN_PROGRESS"}),
+      "Upload one capture (multipart/form-data: kind, file, optional challengeId)",
+      "MediaCaptureResult", "MediaCaptureUpload",
+      [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "POST", "/v1/verification-sessions/{session_id}/submit", "verification:write",
+      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 200,
+      with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE", "SESSION_EXPIRED",
+            "SESSION_COMPLETED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
+            "IDEMPOTENCY_KEY_IN_PROGRESS"}),
+      "Submit the session to the verification pipeline", "SubmitResponse", "",
+      [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "GET", "/v1/verification-sessions/{session_id}/evidence", "verification:read",
+      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, lookup,
+      "Read the evidence bundle", "EvidenceBundle", "",
+      [r](ApiCall& c, Respond respond) { Evidence(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "GET", "/v1/verification-sessions/{session_id}/report", "verification:read",
+      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, lookup,
+      "Read the verification report (no raw personal data)", "VerificationReportDetail", "",
+      [r](ApiCall& c, Respond respond) { Report(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "GET", "/v1/verification-sessions/{session_id}/certificate", "verification:read",
+      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, with({"CONFLICT"}),
+      "Read the signed verification certificate (RFC 8785 canonical JSON)",
+      "VerificationCertificate", "",
+      [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "GET", "/v1/verification-sessions/{session_id}/events", "verification:read",
+      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200,
+      with({"BAD_REQUEST", "SERVICE_UNAVAILABLE"}),
+      "Stream the pipeline's progress (text/event-stream; resume with Last-Event-ID)",
+      "ProgressStream", "",
+      [r, o](ApiCall& c, Respond respond) { Events(*r, *o, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api

@@ -1,0 +1,539 @@
+#include "pipeline/verification/policy.h"
+
+#include <cmath>
+
+namespace svc::pipeline::verification {
+
+namespace docs = pipeline::documents;
+
+namespace {
+
+core::Json Num(std::optional<double> v) { return v ? core::Json(*v) : core::Json(nullptr); }
+core::Json StrOrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
+
+std::optional<double> NumberOf(const core::Json& j, const char* key) {
+  if (!j.is_object()) return std::nullopt;
+  auto it = j.find(key);
+  if (it == j.end() || !it->is_number()) return std::nullopt;
+  return it->get<double>();
+}
+
+std::vector<std::string> ReasonsOf(const core::Json& summary) {
+  std::vector<std::string> out;
+  if (auto it = summary.find("reasonCodes"); it != summary.end() && it->is_array()) {
+    for (const auto& v : *it) {
+      if (v.is_string()) out.push_back(v.get<std::string>());
+    }
+  }
+  return out;
+}
+
+core::Json Summary(std::optional<double> score, std::optional<double> threshold,
+                   core::Json passed, const std::string& model, int64_t latency_ms,
+                   std::vector<std::string> reasons) {
+  return {{"score", Num(Round4(score))},
+          {"threshold", Num(threshold)},
+          {"passed", std::move(passed)},
+          {"modelName", StrOrNull(model)},
+          {"latencyMs", latency_ms},
+          {"reasonCodes", std::move(reasons)}};
+}
+
+std::optional<docs::Date> ParseDate(const std::string& s) {
+  int y = 0, m = 0, d = 0;
+  if (s.size() != 10 || std::sscanf(s.c_str(), "%4d-%2d-%2d", &y, &m, &d) != 3) return std::nullopt;
+  if (!docs::IsValidDate(y, m, d)) return std::nullopt;
+  return docs::Date{y, m, d};
+}
+
+StageOutput Biometric(std::string_view stage, const BiometricScore& s, double threshold,
+                      double decline_below, int64_t latency_ms, const char* failed_code,
+                      const char* inconclusive_code) {
+  StageOutput o;
+  std::string upper = stage == "liveness" ? "LIVENESS" : "FACE_MATCH";
+  if (s.status == "error" || (s.status == "ok" && !s.score.has_value())) {
+    o.outcome = "error";
+    o.summary = Summary(std::nullopt, threshold, nullptr, s.model_name, latency_ms,
+                        {upper + "_ANALYSIS_ERROR"});
+    o.summary["errorCode"] = StrOrNull(s.error_code);
+    return o;
+  }
+  if (s.status != "ok") {
+    o.outcome = "unavailable";
+    o.summary = Summary(std::nullopt, threshold, nullptr, s.model_name, latency_ms,
+                        {upper + "_ENGINE_UNAVAILABLE"});
+    o.summary["errorCode"] = StrOrNull(s.error_code);
+    return o;
+  }
+  double v = *s.score;
+  if (v >= threshold) {
+    o.outcome = "passed";
+    o.summary = Summary(v, threshold, true, s.model_name, latency_ms, {});
+  } else if (v < decline_below) {
+    o.outcome = "failed";
+    o.summary = Summary(v, threshold, false, s.model_name, latency_ms, {failed_code});
+  } else {
+    o.outcome = "review";
+    o.summary = Summary(v, threshold, false, s.model_name, latency_ms, {inconclusive_code});
+  }
+  return o;
+}
+
+}  // namespace
+
+std::optional<double> Round4(std::optional<double> v) {
+  if (!v) return v;
+  return std::round(*v * 10000.0) / 10000.0;
+}
+
+Policy Policy::FromSession(const core::Json& checks, const core::Json& policy) {
+  Policy p;
+  p.enabled = {"document", "liveness", "faceMatch", "governmentLookup"};
+  if (checks.is_object()) {
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+      if (!it->is_boolean()) continue;
+      if (it->get<bool>()) {
+        if (it.key() != "deepfake") p.enabled.insert(it.key());  // no deepfake detector yet
+      } else {
+        p.enabled.erase(it.key());
+      }
+    }
+  }
+  if (policy.is_object()) {
+    if (auto v = NumberOf(policy, "faceMatchThreshold")) p.face_match_threshold = *v;
+    if (auto v = NumberOf(policy, "livenessThreshold")) p.liveness_threshold = *v;
+    if (auto v = NumberOf(policy, "imageQualityThreshold")) p.image_quality_threshold = *v;
+    if (auto it = policy.find("requireGovernmentLookup"); it != policy.end() && it->is_boolean()) {
+      p.require_government_lookup = it->get<bool>();
+    }
+  }
+  // A threshold below the decline floor lowers the floor with it.
+  p.face_match_decline_below = std::min(p.face_match_decline_below, p.face_match_threshold);
+  p.liveness_decline_below = std::min(p.liveness_decline_below, p.liveness_threshold);
+  return p;
+}
+
+core::Json Policy::ToJson() const {
+  return {{"version", kPolicyVersion},
+          {"faceMatchThreshold", face_match_threshold},
+          {"livenessThreshold", liveness_threshold},
+          {"imageQualityThreshold", image_quality_threshold},
+          {"requireGovernmentLookup", require_government_lookup},
+          {"checks", enabled}};
+}
+
+std::vector<std::string> MissingCaptures(const Policy& p, const std::set<std::string>& kinds) {
+  std::vector<std::string> out;
+  bool needs_document = p.Enabled("document") || p.Enabled("faceMatch") ||
+                        p.Enabled("governmentLookup");
+  if (needs_document && kinds.count("document_front") == 0) out.push_back("DOCUMENT_FRONT_REQUIRED");
+  if (p.Enabled("faceMatch") && kinds.count("selfie") == 0 && kinds.count("liveness_video") == 0) {
+    out.push_back("SELFIE_REQUIRED");
+  }
+  if (p.Enabled("liveness") && kinds.count("liveness_video") == 0) {
+    out.push_back("LIVENESS_VIDEO_REQUIRED");
+  }
+  return out;
+}
+
+StageOutput SkippedStage(std::string_view reason_code) {
+  StageOutput o;
+  o.outcome = reason_code.ends_with("_REQUIRED") ? "incomplete" : "skipped";
+  o.summary = Summary(std::nullopt, std::nullopt, nullptr, "", 0, {std::string(reason_code)});
+  return o;
+}
+
+StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int64_t latency_ms,
+                          const std::string& engine) {
+  StageOutput o;
+  if (r.status == "error") {
+    o.outcome = "error";
+    o.summary = Summary(std::nullopt, std::nullopt, nullptr, engine, latency_ms,
+                        {"DOCUMENT_ANALYSIS_ERROR"});
+    o.summary["errorCode"] = StrOrNull(r.error_code);
+    return o;
+  }
+  if (r.status != "ok") {
+    o.outcome = "unavailable";
+    o.summary = Summary(std::nullopt, std::nullopt, nullptr, engine, latency_ms,
+                        {"DOCUMENT_READER_UNAVAILABLE"});
+    o.summary["errorCode"] = StrOrNull(r.error_code);
+    return o;
+  }
+  std::vector<std::string> reasons;
+  const core::Json& x = r.extracted;
+  core::Json checks = core::Json::object();
+  std::optional<docs::CurpResult> curp;
+  std::optional<docs::MrzResult> mrz;
+  if (std::string c = core::StringOr(x, "curp"); !c.empty()) {
+    curp = docs::CheckCurp(c);
+    checks["curpValid"] = curp->valid;
+    if (!curp->valid) reasons.push_back("DOCUMENT_CURP_INVALID");
+  } else {
+    checks["curpValid"] = nullptr;
+  }
+  if (auto it = x.find("mrz"); it != x.end() && it->is_array()) {
+    std::vector<std::string> lines;
+    for (const auto& l : *it) {
+      if (l.is_string()) lines.push_back(l.get<std::string>());
+    }
+    mrz = docs::CheckMrz(lines, today);
+    checks["mrzValid"] = mrz->valid;
+    if (!mrz->valid) reasons.push_back("DOCUMENT_MRZ_INVALID");
+  } else {
+    checks["mrzValid"] = nullptr;
+  }
+  std::optional<docs::Date> expiry;
+  if (mrz && mrz->valid && mrz->expiry_date) expiry = mrz->expiry_date;
+  if (!expiry) expiry = ParseDate(core::StringOr(x, "expiryDate"));
+  if (expiry) {
+    bool expired = docs::IsExpired(*expiry, today);
+    checks["notExpired"] = !expired;
+    if (expired) reasons.push_back("DOCUMENT_EXPIRED");
+  } else {
+    checks["notExpired"] = nullptr;
+  }
+  if (curp && curp->valid && mrz && mrz->valid) {
+    bool consistent = docs::CheckConsistency(*mrz, *curp).empty();
+    checks["consistent"] = consistent;
+    if (!consistent) reasons.push_back("DOCUMENT_DATA_INCONSISTENT");
+  } else {
+    checks["consistent"] = nullptr;
+  }
+  if (r.requires_back_page && !mrz) {
+    o.outcome = "incomplete";
+    reasons.insert(reasons.begin(), "DOCUMENT_BACK_REQUIRED");
+  } else {
+    o.outcome = reasons.empty() ? "passed" : "failed";
+  }
+  o.summary = Summary(r.confidence, std::nullopt,
+                      o.outcome == "incomplete" ? core::Json(nullptr) : core::Json(reasons.empty()),
+                      engine, latency_ms, reasons);
+  o.summary["documentType"] = StrOrNull(r.document_type);
+  o.summary["issuingCountry"] = StrOrNull(r.issuing_country);
+  o.summary["checks"] = checks;
+  o.details = x;
+  return o;
+}
+
+StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t latency_ms) {
+  return Biometric("liveness", s, p.liveness_threshold, p.liveness_decline_below, latency_ms,
+                   "LIVENESS_FAILED", "LIVENESS_INCONCLUSIVE");
+}
+
+StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t latency_ms) {
+  StageOutput o = Biometric("face_match", s, p.face_match_threshold, p.face_match_decline_below,
+                            latency_ms, "FACE_MISMATCH", "FACE_MATCH_INCONCLUSIVE");
+  o.summary["matchedAgainst"] = "document_photo";
+  return o;
+}
+
+StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t latency_ms,
+                         const std::string& registry) {
+  StageOutput o;
+  std::string curp = core::StringOr(doc, "curp");
+  auto finish = [&](std::string outcome, core::Json passed, std::optional<double> score,
+                    std::vector<std::string> reasons) {
+    o.outcome = std::move(outcome);
+    o.summary = Summary(score, std::nullopt, std::move(passed), registry, latency_ms,
+                        std::move(reasons));
+    o.summary["source"] = "renapo";
+    o.summary["registryStatus"] = StrOrNull(l.registry_status);
+    if (!l.error_code.empty()) o.summary["errorCode"] = l.error_code;
+    return o;
+  };
+  if (curp.empty()) return finish("unavailable", nullptr, std::nullopt, {"GOV_NO_CURP_READ"});
+  if (l.status == "unavailable" || l.status.empty()) {
+    return finish("unavailable", nullptr, std::nullopt, {"GOV_LOOKUP_UNAVAILABLE"});
+  }
+  if (l.status == "not_found") return finish("failed", false, 0.0, {"GOV_CURP_NOT_FOUND"});
+  if (l.registry_status == "BD" || l.registry_status == "BDM" || l.registry_status == "BDP") {
+    return finish("failed", false, 0.0, {"GOV_CURP_DECEASED"});
+  }
+  std::vector<std::string> mismatch;
+  std::string doc_birth = core::StringOr(doc, "birthDate"), doc_sex = core::StringOr(doc, "sex");
+  if (!l.birth_date.empty() && !doc_birth.empty() && l.birth_date != doc_birth) {
+    mismatch.push_back("GOV_DATA_MISMATCH");
+  } else if (!l.sex.empty() && !doc_sex.empty() && l.sex != doc_sex) {
+    mismatch.push_back("GOV_DATA_MISMATCH");
+  }
+  if (!mismatch.empty()) return finish("failed", false, 0.0, mismatch);
+  return finish("passed", true, 1.0, {});
+}
+
+StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::string& registry) {
+  StageOutput o;
+  auto finish = [&](std::string outcome, core::Json passed, std::optional<double> score,
+                    std::vector<std::string> reasons) {
+    o.outcome = std::move(outcome);
+    o.summary = Summary(score, std::nullopt, std::move(passed), registry, latency_ms,
+                        std::move(reasons));
+    o.summary["source"] = "ine";
+    o.summary["detailCode"] = StrOrNull(l.detail_code);
+    if (!l.error_code.empty()) o.summary["errorCode"] = l.error_code;
+    return o;
+  };
+  if (l.status == "valid") return finish("passed", true, 1.0, {});
+  if (l.status == "not_valid") return finish("failed", false, 0.0, {"INE_CREDENTIAL_NOT_VALID"});
+  if (l.status == "not_found") return finish("failed", false, 0.0, {"INE_NOT_IN_LIST"});
+  return finish("unavailable", nullptr, std::nullopt, {"INE_LOOKUP_UNAVAILABLE"});
+}
+
+Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_errors) {
+  Verdict v;
+  std::vector<std::string> incomplete, failed, review;
+  std::map<std::string, std::optional<double>> part;  // component -> score
+  std::vector<double> gov;
+  for (const auto& [name, row] : stages) {
+    std::string outcome = core::StringOr(row, "outcome");
+    core::Json summary = row.contains("summary") ? row["summary"] : core::Json::object();
+    auto reasons = ReasonsOf(summary);
+    auto score = NumberOf(summary, "score");
+    if (outcome == "incomplete") incomplete.insert(incomplete.end(), reasons.begin(), reasons.end());
+    if (outcome == "failed") failed.insert(failed.end(), reasons.begin(), reasons.end());
+    if (outcome == "review" || outcome == "unavailable" || outcome == "error") {
+      review.insert(review.end(), reasons.begin(), reasons.end());
+    }
+    bool scored = outcome == "passed" || outcome == "failed" || outcome == "review";
+    if (!scored) continue;
+    if (name == "document") {
+      part["document"] = outcome == "failed" ? 0.0 : score.value_or(1.0);
+    } else if (name == "liveness" && score) {
+      part["liveness"] = *score;
+    } else if (name == "face_match" && score) {
+      part["faceMatch"] = *score;
+    } else if (name == "gov_curp" || name == "gov_ine") {
+      gov.push_back(outcome == "passed" ? 1.0 : 0.0);
+    }
+  }
+  if (!gov.empty()) {
+    double sum = 0;
+    for (double g : gov) sum += g;
+    part["government"] = sum / static_cast<double>(gov.size());
+  }
+  if (analysis_errors > 0) review.push_back("CAPTURE_ANALYSIS_ERROR");
+  if (!incomplete.empty()) {
+    v.outcome = "more_info";
+    v.event_type = "verification.more_info_requested";
+    v.reason_codes = incomplete;
+  } else if (!failed.empty()) {
+    v.outcome = "declined";
+    v.event_type = "verification.declined";
+    v.reason_codes = failed;
+  } else if (!review.empty()) {
+    v.outcome = "review";
+    v.event_type = "verification.review_required";
+    v.reason_codes = review;
+  } else {
+    v.outcome = "approved";
+    v.event_type = "verification.approved";
+  }
+  static const std::map<std::string, double> kWeights = {
+      {"faceMatch", 0.30}, {"liveness", 0.25}, {"document", 0.25}, {"government", 0.20}};
+  double weighted = 0, total = 0;
+  core::Json breakdown = {{"method", "weighted_mean/v1"}, {"weights", kWeights}};
+  for (const auto& [k, w] : kWeights) {
+    auto it = part.find(k);
+    if (it == part.end() || !it->second) {
+      breakdown[k] = nullptr;
+      continue;
+    }
+    breakdown[k] = *Round4(*it->second);
+    weighted += w * *it->second;
+    total += w;
+  }
+  if (total > 0) v.trust_score = std::round(weighted / total * 100.0) / 100.0;
+  breakdown["trustScore"] = Num(v.trust_score);
+  v.trust_breakdown = breakdown;
+  return v;
+}
+
+// ---- Documents ----
+
+namespace {
+
+core::Json Stage(const ReportInputs& in, const char* name) {
+  auto it = in.stages.find(name);
+  return it == in.stages.end() ? core::Json(nullptr) : it->second;
+}
+
+bool Ran(const core::Json& row) {
+  std::string o = core::StringOr(row, "outcome");
+  return !row.is_null() && o != "skipped" && o != "incomplete";
+}
+
+core::Json SummaryField(const core::Json& row, const char* key) {
+  if (!row.is_object() || !row.contains("summary") || !row["summary"].contains(key)) return nullptr;
+  return row["summary"][key];
+}
+
+core::Json BiometricItems(const ReportInputs& in, bool with_latency) {
+  core::Json items = core::Json::array();
+  for (auto [stage, type] : {std::pair{"liveness", "liveness"}, std::pair{"face_match", "face_match"}}) {
+    core::Json row = Stage(in, stage);
+    if (!Ran(row)) continue;
+    core::Json item = {{"checkType", type},
+                       {"score", SummaryField(row, "score")},
+                       {"threshold", SummaryField(row, "threshold")},
+                       {"passed", SummaryField(row, "passed")},
+                       {"modelName", SummaryField(row, "modelName")}};
+    if (with_latency) item["latencyMs"] = SummaryField(row, "latencyMs");
+    items.push_back(item);
+  }
+  return items;
+}
+
+core::Json GovItems(const ReportInputs& in, bool full) {
+  core::Json items = core::Json::array();
+  for (auto [stage, check] : {std::pair{"gov_curp", "curp"}, std::pair{"gov_ine", "ine_list"}}) {
+    core::Json row = Stage(in, stage);
+    if (!Ran(row)) continue;
+    core::Json item = {{"source", SummaryField(row, "source")},
+                       {"check", check},
+                       {"outcome", row["outcome"]},
+                       {"matched", SummaryField(row, "passed")}};
+    if (full) {
+      item["registryStatus"] = SummaryField(row, "registryStatus");
+      item["reasonCodes"] = SummaryField(row, "reasonCodes");
+      item["checkedAt"] = row["completedAt"];
+    }
+    items.push_back(item);
+  }
+  return items;
+}
+
+core::Json DocumentSummaryOf(const ReportInputs& in) {
+  core::Json row = Stage(in, "document");
+  if (!Ran(row) && core::StringOr(row, "outcome") != "incomplete") return nullptr;
+  return {{"documentType", SummaryField(row, "documentType")},
+          {"issuingCountry", SummaryField(row, "issuingCountry")},
+          {"outcome", row["outcome"]},
+          {"checks", SummaryField(row, "checks")},
+          {"confidence", SummaryField(row, "score")},
+          {"reasonCodes", SummaryField(row, "reasonCodes")}};
+}
+
+std::string DecidedBy(const core::Json& verdict) {
+  std::string o = core::StringOr(verdict, "outcome");
+  return o.empty() ? "" : "policy:" + std::string(kPolicyVersion);
+}
+
+}  // namespace
+
+core::Json DecisionSummary(const core::Json& verdict) {
+  if (!verdict.is_object()) return nullptr;
+  return {{"outcome", verdict["outcome"]},
+          {"reasonCodes", verdict["reasonCodes"]},
+          {"trustScore", verdict["trustScore"]},
+          {"decidedAt", verdict["decidedAt"]},
+          {"decidedBy", DecidedBy(verdict)},
+          {"caseId", verdict.contains("caseId") ? verdict["caseId"] : core::Json(nullptr)}};
+}
+
+core::Json BuildReport(const ReportInputs& in) {
+  const core::Json& s = in.session;
+  core::Json r;
+  r["id"] = s["id"];
+  r["publicId"] = s["publicId"];
+  r["channel"] = s["channel"];
+  r["status"] = s["status"];
+  r["createdAt"] = s["createdAt"];
+  r["completedAt"] = s["completedAt"];
+  r["decidedAt"] = s["decidedAt"];
+  r["decision"] = in.verdict.is_object()
+                      ? core::Json{{"outcome", in.verdict["outcome"]},
+                                   {"reasonCodes", in.verdict["reasonCodes"]},
+                                   {"trustScore", in.verdict["trustScore"]},
+                                   {"decidedAt", in.verdict["decidedAt"]},
+                                   {"decidedBy", DecidedBy(in.verdict)},
+                                   {"policyVersion", kPolicyVersion}}
+                      : core::Json(nullptr);
+  r["biometric"] = BiometricItems(in, true);
+  r["gov"] = GovItems(in, true);
+  core::Json steps = core::Json::array();
+  for (auto name : kStages) {
+    core::Json row = Stage(in, std::string(name).c_str());
+    if (row.is_null()) continue;
+    steps.push_back({{"step", name},
+                     {"status", row["outcome"]},
+                     {"completedAt", row["completedAt"]},
+                     {"reasonCodes", SummaryField(row, "reasonCodes")}});
+  }
+  r["steps"] = steps;
+  r["trustBreakdown"] = in.verdict.is_object() && in.verdict.contains("trustBreakdown")
+                            ? in.verdict["trustBreakdown"]
+                            : core::Json(nullptr);
+  r["document"] = DocumentSummaryOf(in);
+  return r;
+}
+
+core::Json BuildEvidence(const ReportInputs& in) {
+  const core::Json& s = in.session;
+  core::Json e;
+  e["sessionId"] = s["id"];
+  e["createdAt"] = s["createdAt"];
+  e["completedAt"] = s["completedAt"];
+  e["verificationStatus"] = s["status"];
+  e["consent"] = in.consent.is_object()
+                     ? core::Json{{"consentGiven", in.consent["consentGiven"]},
+                                  {"consentedAt", in.consent["consentedAt"]},
+                                  {"recordedAt", in.consent["recordedAt"]},
+                                  {"policyVersion", in.consent["policyVersion"]}}
+                     : core::Json(nullptr);
+  e["decision"] = DecisionSummary(in.verdict);
+  core::Json media = core::Json::array();
+  for (const auto& m : in.media) {
+    media.push_back({{"mediaId", m["mediaId"]},
+                     {"kind", m["kind"]},
+                     {"mime", m["mime"]},
+                     {"sha256", m["sha256"]},
+                     {"sizeBytes", m["sizeBytes"]},
+                     {"capturedAt", m["capturedAt"]},
+                     {"analysisStatus", m["analysis"].is_object() ? m["analysis"]["status"]
+                                                                  : core::Json(nullptr)}});
+  }
+  e["media"] = media;
+  e["scores"] = {{"deepfake", nullptr},
+                 {"faceMatch", SummaryField(Stage(in, "face_match"), "score")},
+                 {"imageQuality", nullptr},
+                 {"liveness", SummaryField(Stage(in, "liveness"), "score")}};
+  e["trustScore"] = in.verdict.is_object() ? in.verdict["trustScore"] : core::Json(nullptr);
+  e["biometric"] = BiometricItems(in, true);
+  e["document"] = DocumentSummaryOf(in);
+  e["gov"] = GovItems(in, true);
+  e["reuse"] = nullptr;
+  return e;
+}
+
+core::Json BuildCertificateContent(const ReportInputs& in) {
+  const core::Json& s = in.session;
+  core::Json c;
+  c["sessionId"] = s["id"];
+  c["tenantId"] = s["tenantId"];
+  c["environment"] = in.environment;
+  c["verificationStatus"] = s["status"];
+  c["outcome"] = in.verdict.is_object() ? in.verdict["outcome"] : core::Json(nullptr);
+  c["reasonCodes"] = in.verdict.is_object() ? in.verdict["reasonCodes"] : core::Json::array();
+  c["decidedAt"] = in.verdict.is_object() ? in.verdict["decidedAt"] : core::Json(nullptr);
+  c["decidedBy"] = in.verdict.is_object() ? core::Json(DecidedBy(in.verdict)) : core::Json(nullptr);
+  core::Json trust = in.verdict.is_object() ? in.verdict["trustScore"] : core::Json(nullptr);
+  c["trustScore"] = trust;
+  if (trust.is_number()) {
+    double t = trust.get<double>();
+    c["riskGrade"] = t >= 0.85 ? "low" : t >= 0.60 ? "medium" : "high";
+    c["riskBasis"] = "trust_score:weighted_mean/v1 (low >= 0.85, medium >= 0.60, else high)";
+  } else {
+    c["riskGrade"] = nullptr;
+    c["riskBasis"] = nullptr;
+  }
+  c["biometric"] = BiometricItems(in, false);
+  c["gov"] = GovItems(in, false);
+  core::Json media = core::Json::array();
+  for (const auto& m : in.media) {
+    media.push_back({{"mediaId", m["mediaId"]}, {"kind", m["kind"]}, {"sha256", m["sha256"]}});
+  }
+  c["media"] = media;
+  return c;
+}
+
+}  // namespace svc::pipeline::verification

@@ -1,0 +1,95 @@
+#pragma once
+// The decision policy: from stage measurements to stage outcomes, from stage outcomes to a
+// verdict, reason codes and the trust score; and the documents built from them (report,
+// evidence bundle, certificate content). Pure functions: no I/O, no clock.
+//
+// Stage outcomes: passed | failed | review | unavailable | error | skipped.
+// Verdict: more_info when a required capture is missing; else declined when any stage failed;
+// else review when any stage is review/unavailable/error or any capture analysis errored; else
+// approved.
+// Trust score (0..1, 2 decimals): weighted mean over the stages that produced a score: face
+// match 0.30, liveness 0.25, document 0.25, government 0.20 (1 passed, 0 failed); null when no
+// stage scored. The session's integer trustScore is round(100 x that).
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+#include "pipeline/documents/checks.h"
+#include "pipeline/verification/engines.h"
+
+namespace svc::pipeline::verification {
+
+inline constexpr std::string_view kStages[] = {"document", "liveness", "face_match", "gov_curp",
+                                               "gov_ine"};
+inline constexpr std::string_view kPolicyVersion = "default/v1";
+
+struct Policy {
+  double face_match_threshold = 0.80;
+  double face_match_decline_below = 0.50;
+  double liveness_threshold = 0.75;
+  double liveness_decline_below = 0.40;
+  double image_quality_threshold = 0.50;
+  bool require_government_lookup = true;
+  std::set<std::string> enabled;  // document, liveness, faceMatch, governmentLookup
+
+  bool Enabled(std::string_view check) const { return enabled.count(std::string(check)) > 0; }
+  // The default flow's policy with the session's `checks` and `policy` applied.
+  static Policy FromSession(const core::Json& checks, const core::Json& policy);
+  core::Json ToJson() const;
+};
+
+// One stage's result: `summary` has no personal data; `details` does (sealed by the caller).
+struct StageOutput {
+  std::string outcome;
+  core::Json summary = core::Json::object();
+  core::Json details = nullptr;
+};
+
+// Which captures the enabled checks need and are missing (reason codes, e.g.
+// SELFIE_REQUIRED). `kinds` are the kinds captured.
+std::vector<std::string> MissingCaptures(const Policy& p, const std::set<std::string>& kinds);
+
+StageOutput SkippedStage(std::string_view reason_code);
+StageOutput DocumentStage(const DocumentReading& reading, const documents::Date& today,
+                          int64_t latency_ms, const std::string& engine);
+StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
+StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
+// `document_details`: the document stage's details (curp, birthDate, sex…), or null.
+StageOutput GovCurpStage(const CurpLookup& lookup, const core::Json& document_details,
+                         int64_t latency_ms, const std::string& registry);
+StageOutput GovIneStage(const IneLookup& lookup, int64_t latency_ms, const std::string& registry);
+
+struct Verdict {
+  std::string outcome;  // approved | declined | review | more_info
+  std::string event_type;
+  std::vector<std::string> reason_codes;
+  std::optional<double> trust_score;
+  core::Json trust_breakdown;
+};
+// `stages`: stage name -> stored stage row ({outcome, summary, …}); `analysis_errors`: captures
+// whose analysis had status error.
+Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_errors);
+
+std::optional<double> Round4(std::optional<double> v);
+
+// ---- Documents ----
+struct ReportInputs {
+  core::Json session;   // VerificationSessionResponse row
+  std::map<std::string, core::Json> stages;  // of the latest submission
+  core::Json verdict;   // the verdict row, or null
+  std::vector<core::Json> media;  // capture rows, in order
+  core::Json consent;   // consent row, or null
+  std::string environment;
+};
+core::Json DecisionSummary(const core::Json& verdict);
+core::Json BuildReport(const ReportInputs& in);
+core::Json BuildEvidence(const ReportInputs& in);
+// The certificate's content before signing (contentHash and signature are added by
+// SignCertificate). Only for approved and declined sessions.
+core::Json BuildCertificateContent(const ReportInputs& in);
+
+}  // namespace svc::pipeline::verification

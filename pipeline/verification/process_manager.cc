@@ -1,0 +1,433 @@
+#include "pipeline/verification/process_manager.h"
+
+#include <chrono>
+
+#include "commands/review/case_decider.h"
+#include "commands/verification/session_decider.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/policy.h"
+#include "projections/projector.h"
+#include "projections/sessions_projector.h"
+
+namespace svc::pipeline::verification {
+
+namespace vs = commands::verification;
+namespace rv = commands::review;
+
+namespace {
+
+constexpr std::chrono::seconds kApplyTimeout{30};
+
+std::string VKey(std::string_view rest) {
+  return std::string(projections::VerificationProjector::kName) + "/" + std::string(rest);
+}
+std::string SKey(std::string_view rest) {
+  return std::string(projections::SessionsProjector::kName) + "/" + std::string(rest);
+}
+
+int64_t MillisSince(std::chrono::steady_clock::time_point t) {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t)
+      .count();
+}
+
+}  // namespace
+
+std::string VerificationPipeline::TestOutcome(const std::string& environment,
+                                              const core::Json& policy) {
+  if (environment != "test") return "";  // live keys never honour test inputs
+  return core::StringOr(policy, "testOutcome");
+}
+
+VerificationPipeline::VerificationPipeline(const Options& options) : options_(options) {
+  if (options_.metrics != nullptr) {
+    stages_ = &options_.metrics->GetCounter("svc_pipeline_stages_total",
+                                            "Verification pipeline stage results recorded");
+    verdicts_ = &options_.metrics->GetCounter("svc_pipeline_verdicts_total",
+                                              "Verification verdicts recorded");
+    failures_ = &options_.metrics->GetCounter("svc_pipeline_failures_total",
+                                              "Pipeline runs that stopped on an error (retried)");
+  }
+}
+
+VerificationPipeline::~VerificationPipeline() { Stop(); }
+
+void VerificationPipeline::Start() {
+  pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.workers));
+  options_.projector->AddListener([this] {
+    std::lock_guard lock(mu_);
+    dirty_ = true;
+    wake_.notify_all();
+  });
+  dispatcher_ = std::thread([this] { Dispatch(); });
+}
+
+void VerificationPipeline::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return;
+    stop_ = true;
+    wake_.notify_all();
+  }
+  if (dispatcher_.joinable()) dispatcher_.join();
+  pool_.reset();  // runs what is queued; each job ends at its next command (the log is open)
+}
+
+core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pending() const {
+  std::vector<Job> jobs;
+  int cf = options_.store->Cf(projections::kViewsCf);
+  std::string prefix = VKey("pending/");
+  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    std::string_view rest = it->key().substr(prefix.size());
+    size_t a = rest.find('/'), b = rest.find('/', a + 1);
+    if (a == std::string_view::npos || b == std::string_view::npos) continue;
+    jobs.push_back({std::string(rest.substr(0, a)), std::string(rest.substr(a + 1, b - a - 1)),
+                    std::string(rest.substr(b + 1)), std::string(it->value())});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return jobs;
+}
+
+void VerificationPipeline::Dispatch() {
+  std::unique_lock lock(mu_);
+  while (!stop_) {
+    // Woken by every committed batch of the verification read model; the timeout retries runs
+    // that stopped on an error (a periodic safety net, not synchronisation).
+    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
+    if (stop_) break;
+    dirty_ = false;
+    lock.unlock();
+    auto jobs = Pending();
+    lock.lock();
+    if (!jobs.ok()) {
+      core::LogWarn("pipeline: cannot read pending submissions",
+                    {{"error", jobs.status().ToString()}});
+      continue;
+    }
+    for (auto& job : *jobs) {
+      if (active_.count(job.session) > 0) continue;
+      active_.insert(job.session);
+      pool_->Post([this, job] {
+        auto st = Process(job);
+        if (!st.ok()) {
+          if (failures_ != nullptr) failures_->Add();
+          core::LogWarn("pipeline run stopped; it resumes on the next pass",
+                        {{"sessionId", job.session},
+                         {"trackingId", job.tracking},
+                         {"error", st.ToString()}});
+        }
+        std::lock_guard l(mu_);
+        active_.erase(job.session);
+        if (!st.ok()) dirty_ = true;
+        idle_.notify_all();
+        wake_.notify_all();
+      });
+    }
+    idle_.notify_all();
+  }
+}
+
+bool VerificationPipeline::WaitIdle(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    bool busy = !active_.empty() || dirty_;
+    if (!busy) {
+      lock.unlock();
+      auto pending = Pending();
+      lock.lock();
+      if (pending.ok() && pending->empty() && active_.empty()) return true;
+      // Pending rows not yet picked up: let the dispatcher see them.
+      dirty_ = true;
+      wake_.notify_all();
+    }
+    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
+  }
+}
+
+core::Status VerificationPipeline::Process(const Job& job) {
+  const auto& st = *options_.store;
+  int cf = st.Cf(projections::kViewsCf);
+  const std::string base = job.tenant + "/" + job.env + "/" + job.session;
+  auto read = [&](const std::string& key) -> core::Result<core::Json> {
+    SVC_ASSIGN_OR_RETURN(auto row, st.Get(cf, key));
+    if (!row.has_value()) return core::Json(nullptr);
+    return core::ParseJsonOrDiscarded(*row);
+  };
+  auto scan = [&](const std::string& prefix) -> core::Result<std::vector<core::Json>> {
+    std::vector<core::Json> out;
+    auto it = st.NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+    for (it->Seek(prefix); it->Valid(); it->Next()) {
+      out.push_back(core::ParseJsonOrDiscarded(it->value()));
+    }
+    SVC_RETURN_IF_ERROR(it->status());
+    return out;
+  };
+
+  SVC_ASSIGN_OR_RETURN(core::Json sub, read(VKey("sub/" + base)));
+  if (!sub.is_object()) {
+    return core::Unavailable("the session's rows are not projected yet");
+  }
+  if (core::StringOr(sub, "trackingId") != job.tracking) {
+    return core::Unavailable("the pending submission is not the latest one yet");
+  }
+  SVC_ASSIGN_OR_RETURN(core::Json settings, read(VKey("settings/" + base)));
+  core::Json checks = settings.is_object() ? settings["checks"] : core::Json(nullptr);
+  core::Json policy_in = settings.is_object() ? settings["policy"] : core::Json(nullptr);
+  Policy policy = Policy::FromSession(checks, policy_in);
+  EngineContext ectx;
+  ectx.environment = job.env;
+  ectx.submission = static_cast<int>(core::IntOr(sub, "submission", 1));
+  ectx.test_outcome = TestOutcome(job.env, policy_in);
+  VerificationEngine& engine =
+      ectx.test_outcome.empty() ? *options_.engine : *options_.sandbox_engine;
+  GovRegistry& registry = job.env == "test" ? *options_.sandbox_registry : *options_.live_registry;
+
+  // The submission's captures: the latest of each kind.
+  std::set<std::string> in_submission;
+  for (const auto& id : sub["mediaIds"]) {
+    if (id.is_string()) in_submission.insert(id.get<std::string>());
+  }
+  SVC_ASSIGN_OR_RETURN(auto media_rows, scan(VKey("media/" + base + "/")));
+  std::map<std::string, core::Json> latest;  // kind -> row
+  int analysis_errors = 0;
+  for (const auto& m : media_rows) {
+    if (in_submission.count(core::StringOr(m, "mediaId")) == 0) continue;
+    latest[core::StringOr(m, "kind")] = m;
+  }
+  for (const auto& [kind, m] : latest) {
+    if (m["analysis"].is_object() && core::StringOr(m["analysis"], "status") == "error") {
+      ++analysis_errors;
+    }
+  }
+  std::set<std::string> kinds;
+  for (const auto& [k, m] : latest) kinds.insert(k);
+  auto missing = MissingCaptures(policy, kinds);
+  auto is_missing = [&](std::string_view code) {
+    return std::find(missing.begin(), missing.end(), code) != missing.end();
+  };
+
+  std::string key_name = eventstore::KeyStore::SessionKeyName(job.tenant, job.env, job.session);
+  std::string dek;
+  if (!latest.empty()) {
+    SVC_ASSIGN_OR_RETURN(auto k, options_.keys->Get(key_name));
+    if (!k.has_value()) return core::DataLoss("the session's data key is gone");
+    dek = std::move(*k);
+  }
+  std::map<std::string, Capture> captures;
+  auto capture = [&](const std::string& kind) -> core::Result<const Capture*> {
+    auto it = latest.find(kind);
+    if (it == latest.end()) return static_cast<const Capture*>(nullptr);
+    if (auto c = captures.find(kind); c != captures.end()) return &c->second;
+    const core::Json& m = it->second;
+    SVC_ASSIGN_OR_RETURN(std::string sealed, options_.blobs->Get(core::StringOr(m, "blob")));
+    Capture c;
+    c.media_id = core::StringOr(m, "mediaId");
+    c.kind = kind;
+    c.mime = core::StringOr(m, "mime");
+    SVC_ASSIGN_OR_RETURN(c.bytes, core::AeadOpen(dek, sealed, "media|" + base + "|" + c.media_id));
+    return &captures.emplace(kind, std::move(c)).first->second;
+  };
+
+  auto context = [&] {
+    commands::CommandContext ctx;
+    ctx.now = options_.clock->Now();
+    ctx.ids = options_.ids;
+    ctx.actor = {"system", "verification-pipeline"};
+    ctx.environment = job.env;
+    ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
+    ctx.correlation_id = job.tracking;
+    return ctx;
+  };
+  auto run = [&](commands::Command cmd) -> core::Status {
+    SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(cmd)));
+    if (!outcome.positions.empty() &&
+        !options_.projections->WaitApplied(outcome.positions, kApplyTimeout)) {
+      return core::Unavailable("the read models did not apply a pipeline event in time");
+    }
+    return core::Status::Ok();
+  };
+
+  std::string stage_prefix = VKey("stage/" + base + "/" + job.tracking + "/");
+  auto load_stages = [&]() -> core::Result<std::map<std::string, core::Json>> {
+    std::map<std::string, core::Json> out;
+    for (auto name : kStages) {
+      SVC_ASSIGN_OR_RETURN(core::Json row, read(stage_prefix + std::string(name)));
+      if (row.is_object()) out[std::string(name)] = row;
+    }
+    return out;
+  };
+  SVC_ASSIGN_OR_RETURN(auto done, load_stages());
+  auto today = [&] {
+    auto t = options_.clock->Now();
+    std::string s = core::FormatRfc3339(t);
+    documents::Date d;
+    std::sscanf(s.c_str(), "%4d-%2d-%2d", &d.year, &d.month, &d.day);
+    return d;
+  };
+  auto document_details = [&]() -> core::Result<core::Json> {
+    auto it = done.find("document");
+    if (it == done.end()) return core::Json(nullptr);
+    std::string sealed = core::StringOr(it->second, "detailsSealed");
+    if (sealed.empty()) return core::Json(nullptr);
+    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+    SVC_ASSIGN_OR_RETURN(std::string plain,
+                         core::AeadOpen(dek, raw, "stage|" + base + "|" + job.tracking + "|document"));
+    return core::ParseJsonOrDiscarded(plain);
+  };
+
+  for (auto name_view : kStages) {
+    std::string name(name_view);
+    if (done.count(name) > 0) continue;  // recorded before a restart: never run twice
+    StageOutput out;
+    auto t0 = std::chrono::steady_clock::now();
+    if (name == "document") {
+      if (!policy.Enabled("document")) {
+        out = SkippedStage("CHECK_DISABLED");
+      } else if (is_missing("DOCUMENT_FRONT_REQUIRED")) {
+        out = SkippedStage("DOCUMENT_FRONT_REQUIRED");
+      } else {
+        SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
+        SVC_ASSIGN_OR_RETURN(const Capture* back, capture("document_back"));
+        DocumentReading reading = engine.ReadDocument(*front, back, ectx);
+        out = DocumentStage(reading, today(), MillisSince(t0), engine.Name());
+      }
+    } else if (name == "liveness") {
+      if (!policy.Enabled("liveness")) {
+        out = SkippedStage("CHECK_DISABLED");
+      } else if (is_missing("LIVENESS_VIDEO_REQUIRED")) {
+        out = SkippedStage("LIVENESS_VIDEO_REQUIRED");
+      } else {
+        SVC_ASSIGN_OR_RETURN(const Capture* video, capture("liveness_video"));
+        out = LivenessStage(policy, engine.Liveness(*video, ectx), MillisSince(t0));
+      }
+    } else if (name == "face_match") {
+      if (!policy.Enabled("faceMatch")) {
+        out = SkippedStage("CHECK_DISABLED");
+      } else if (is_missing("SELFIE_REQUIRED")) {
+        out = SkippedStage("SELFIE_REQUIRED");
+      } else if (is_missing("DOCUMENT_FRONT_REQUIRED")) {
+        out = SkippedStage("DOCUMENT_FRONT_REQUIRED");
+      } else {
+        SVC_ASSIGN_OR_RETURN(const Capture* face, capture("selfie"));
+        if (face == nullptr) {
+          SVC_ASSIGN_OR_RETURN(face, capture("liveness_video"));
+        }
+        SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
+        out = FaceMatchStage(policy, engine.FaceMatch(*face, *front, ectx), MillisSince(t0));
+      }
+    } else if (name == "gov_curp" || name == "gov_ine") {
+      SVC_ASSIGN_OR_RETURN(core::Json details, document_details());
+      std::string doc_type;
+      if (auto it = done.find("document"); it != done.end()) {
+        doc_type = core::StringOr(it->second["summary"], "documentType");
+      }
+      std::string doc_outcome;
+      if (auto it = done.find("document"); it != done.end()) {
+        doc_outcome = core::StringOr(it->second, "outcome");
+      }
+      if (!policy.Enabled("governmentLookup")) {
+        out = SkippedStage("CHECK_DISABLED");
+      } else if (is_missing("DOCUMENT_FRONT_REQUIRED")) {
+        out = SkippedStage("DOCUMENT_FRONT_REQUIRED");
+      } else if (doc_outcome == "incomplete") {
+        out = SkippedStage("DOCUMENT_INCOMPLETE");  // asked again with the document
+      } else if (name == "gov_curp") {
+        CurpLookup l;
+        std::string curp = core::StringOr(details, "curp");
+        if (!curp.empty()) l = registry.LookupCurp(curp);
+        out = GovCurpStage(l, details, MillisSince(t0), registry.Name());
+      } else if (doc_type != "ine") {
+        out = SkippedStage("NOT_AN_INE");
+      } else {
+        IneQuery q;
+        q.cic = core::StringOr(details, "cic");
+        q.identificador_ciudadano = core::StringOr(details, "identificadorCiudadano");
+        IneLookup l;
+        if (q.cic.empty()) {
+          l.status = "unavailable";
+          l.error_code = "GOV_NO_CIC_READ";
+        } else {
+          l = registry.LookupIne(q);
+        }
+        out = GovIneStage(l, MillisSince(t0), registry.Name());
+      }
+      if (!policy.require_government_lookup && out.outcome == "unavailable") {
+        out.outcome = "skipped";  // the session's policy does not require it
+      }
+    }
+    vs::StageCompleted e;
+    e.tracking_id = job.tracking;
+    e.stage = name;
+    e.outcome = out.outcome;
+    e.summary = out.summary;
+    if (!out.details.is_null() && !dek.empty()) {
+      e.details_sealed = core::Base64Encode(core::AeadSeal(
+          dek, core::DumpJson(out.details), "stage|" + base + "|" + job.tracking + "|" + name));
+    }
+    SVC_RETURN_IF_ERROR(run(commands::MakeCommand<vs::SessionDecider>(
+        job.tenant, job.session, vs::SessionCommand(vs::RecordStage{e}), context())));
+    if (stages_ != nullptr) stages_->Add();
+    SVC_ASSIGN_OR_RETURN(done, load_stages());
+  }
+
+  // The verdict.
+  Verdict v = Decide(done, analysis_errors);
+  commands::CommandContext ctx = context();
+  std::string case_id;
+  if (v.outcome == "review") {
+    case_id = rv::CaseIdForTracking(job.tracking);
+    rv::CaseOpened opened;
+    opened.session_id = job.session;
+    opened.tracking_id = job.tracking;
+    opened.reason = "automated verification needs a person";
+    opened.reason_codes = v.reason_codes;
+    SVC_RETURN_IF_ERROR(run(commands::MakeCommand<rv::CaseDecider>(
+        job.tenant, case_id, rv::CaseCommand(rv::OpenCase{opened}), context())));
+  }
+  SVC_ASSIGN_OR_RETURN(core::Json session, read(SKey("rec/" + base)));
+  if (!session.is_object()) return core::Unavailable("the session row is not projected yet");
+  std::string at = core::FormatRfc3339(ctx.now);
+  core::Json verdict_row = {{"outcome", v.outcome},
+                            {"reasonCodes", v.reason_codes},
+                            {"trustScore", v.trust_score ? core::Json(*v.trust_score) : core::Json(nullptr)},
+                            {"caseId", case_id.empty() ? core::Json(nullptr) : core::Json(case_id)},
+                            {"decidedAt", at},
+                            {"trustBreakdown", v.trust_breakdown}};
+  // The session as the verdict leaves it (what the report in the event shows).
+  session["updatedAt"] = at;
+  session["trustScore"] = v.trust_score ? core::Json(std::llround(*v.trust_score * 100.0))
+                                        : core::Json(nullptr);
+  if (v.outcome == "approved" || v.outcome == "declined") {
+    session["status"] = v.outcome;
+    session["completedAt"] = at;
+    session["decidedAt"] = at;
+  } else {
+    session["status"] = v.outcome == "review" ? "review" : "awaiting_input";
+  }
+  ReportInputs in;
+  in.session = session;
+  in.stages = done;
+  in.verdict = verdict_row;
+  in.environment = job.env;
+  vs::VerdictReached e;
+  e.type = v.event_type;
+  e.tracking_id = job.tracking;
+  e.outcome = v.outcome;
+  e.reason_codes = v.reason_codes;
+  e.trust_score = verdict_row["trustScore"];
+  e.case_id = case_id;
+  e.decision = DecisionSummary(verdict_row);
+  e.report = BuildReport(in);
+  SVC_RETURN_IF_ERROR(run(commands::MakeCommand<vs::SessionDecider>(
+      job.tenant, job.session, vs::SessionCommand(vs::RecordVerdict{e}), ctx)));
+  if (verdicts_ != nullptr) verdicts_->Add();
+  core::LogInfo("verification verdict", {{"sessionId", job.session},
+                                         {"trackingId", job.tracking},
+                                         {"outcome", v.outcome}});
+  return core::Status::Ok();
+}
+
+}  // namespace svc::pipeline::verification

@@ -1,0 +1,90 @@
+#pragma once
+// The verification pipeline's process manager. It consumes submissions through the
+// verification read model's `pending/` rows (written when `session_submitted` is projected,
+// removed when the verdict is), and for each runs the stages in order — document, liveness,
+// face match, CURP registry, INE list — then the decision policy. Every stage result and the
+// verdict are commands on the session aggregate, so:
+//
+//  - a stage result is recorded once per submission (the aggregate ignores a repeat), and a
+//    stage whose result is already in the read model is not run again after a restart;
+//  - a crash mid-pipeline loses nothing: the pending row survives, and the manager resumes at
+//    the first stage without a result when it starts again;
+//  - a review verdict first opens the review case (its id derives from the tracking id, so a
+//    resumed pipeline opens the same case once), then records the verdict with the case id.
+//
+// Engines: the sandbox engine when the session is in the test environment and carries
+// policy.testOutcome; the default engine otherwise. Registries: the sandbox in the test
+// environment, the configured (or unconfigured) registry in live.
+
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/executor.h"
+#include "core/metrics.h"
+#include "eventstore/blob_store.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
+#include "pipeline/verification/engines.h"
+#include "projections/runner.h"
+#include "projections/verification_projector.h"
+
+namespace svc::pipeline::verification {
+
+class VerificationPipeline {
+ public:
+  struct Options {
+    commands::Writer* writer = nullptr;
+    const eventstore::KvStore* store = nullptr;
+    projections::ProjectionSet* projections = nullptr;
+    projections::VerificationProjector* projector = nullptr;
+    eventstore::KeyStore* keys = nullptr;
+    eventstore::BlobStore* blobs = nullptr;
+    const core::Clock* clock = nullptr;
+    core::IdSource* ids = nullptr;
+    core::MetricsRegistry* metrics = nullptr;
+    VerificationEngine* engine = nullptr;          // default engine
+    VerificationEngine* sandbox_engine = nullptr;  // test environment with testOutcome
+    GovRegistry* live_registry = nullptr;
+    GovRegistry* sandbox_registry = nullptr;
+    size_t workers = 2;
+  };
+  explicit VerificationPipeline(const Options& options);
+  ~VerificationPipeline();
+
+  // Registers with the projector (before projections start) and starts the dispatcher.
+  void Start();
+  void Stop();
+  // Blocks until no submission is pending or running (tests, tools). False on timeout.
+  bool WaitIdle(std::chrono::milliseconds timeout);
+
+  // The engine and registry a session uses.
+  static std::string TestOutcome(const std::string& environment, const core::Json& policy);
+
+ private:
+  struct Job {
+    std::string tenant, env, session, tracking;
+  };
+  void Dispatch();
+  core::Status Process(const Job& job);
+  core::Result<std::vector<Job>> Pending() const;
+
+  Options options_;
+  std::unique_ptr<core::ThreadPool> pool_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  bool stop_ = false;
+  bool dirty_ = true;
+  std::set<std::string> active_;  // sessions being processed
+  std::thread dispatcher_;
+  core::Counter* stages_ = nullptr;
+  core::Counter* verdicts_ = nullptr;
+  core::Counter* failures_ = nullptr;
+};
+
+}  // namespace svc::pipeline::verification
