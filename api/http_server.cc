@@ -120,7 +120,11 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     if (stopping.load()) break;
     http::request_parser<http::string_body> parser;
     parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
-    parser.body_limit(options.body_limit);
+    // The header is read under the largest limit (Beast checks Content-Length against the
+    // limit while parsing the header); the path's own limit is applied once the target is known.
+    size_t largest = options.body_limit;
+    for (const auto& [suffix, limit] : options.body_limit_by_suffix) largest = std::max(largest, limit);
+    parser.body_limit(largest);
     beast::get_lowest_layer(stream).expires_after(options.read_timeout);
     beast::error_code ec;
     {
@@ -129,14 +133,21 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     }
     co_await http::async_read_header(stream, buffer, parser,
                                      asio::redirect_error(use_awaitable, ec));
-    if (!ec && !options.body_limit_by_suffix.empty()) {
+    if (!ec) {
       std::string_view target = parser.get().target();
       target = target.substr(0, target.find('?'));
-      for (const auto& [suffix, limit] : options.body_limit_by_suffix) {
+      size_t limit = options.body_limit;
+      for (const auto& [suffix, l] : options.body_limit_by_suffix) {
         if (target.size() >= suffix.size() &&
             target.substr(target.size() - suffix.size()) == suffix) {
-          parser.body_limit(limit);
+          limit = l;
         }
+      }
+      auto length = parser.content_length();
+      if (length.has_value() && *length > limit) {
+        ec = http::error::body_limit;
+      } else {
+        parser.body_limit(limit);
       }
     }
     if (!ec && !parser.is_done()) {

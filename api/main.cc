@@ -91,6 +91,7 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
   f.Declare({"fake-clock", "false",
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
              "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
@@ -324,6 +325,7 @@ int Serve(int argc, char** argv) {
   vo.live_registry = live_registry.get();
   vo.sandbox_registry = &sandbox_registry;
   vo.workers = std::max<size_t>(2, ro->threads);
+  vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
   pipeline::verification::VerificationPipeline verification(vo);
   verification.Start();
   po.engine = &default_engine;

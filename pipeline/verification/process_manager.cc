@@ -371,6 +371,12 @@ core::Status VerificationPipeline::Process(const Job& job) {
         job.tenant, job.session, vs::SessionCommand(vs::RecordStage{e}), context())));
     if (stages_ != nullptr) stages_->Add();
     SVC_ASSIGN_OR_RETURN(done, load_stages());
+    if (name == options_.halt_after_stage) {
+      core::LogWarn("pipeline halted (--debug-pipeline-halt-after)", {{"stage", name}});
+      std::unique_lock lock(mu_);
+      wake_.wait(lock, [&] { return stop_; });
+      return core::Unavailable("halted for a test");
+    }
   }
 
   // The verdict.

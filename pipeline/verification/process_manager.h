@@ -52,6 +52,9 @@ class VerificationPipeline {
     GovRegistry* live_registry = nullptr;
     GovRegistry* sandbox_registry = nullptr;
     size_t workers = 2;
+    // Tests only: after recording this stage a run stops and waits for Stop (a crash test kills
+    // the process there).
+    std::string halt_after_stage;
   };
   explicit VerificationPipeline(const Options& options);
   ~VerificationPipeline();

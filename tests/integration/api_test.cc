@@ -13,6 +13,7 @@
 #include "api/http_client.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "tests/support/api_env.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/http_helpers.h"
 #include "tests/support/svc_process.h"
@@ -24,81 +25,11 @@ using svc::testing::SvcServer;
 namespace {
 
 using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
 using svc::testing::HeaderOf;
 
-// A running svc (embedded or Kafka backend) with one tenant and keys made through the admin socket.
-struct Env {
-  testing::TempDir dir;
-  std::unique_ptr<testing::DevBrokerProcess> broker;
-  std::unique_ptr<SvcServer> server;
-  std::string service_key;
-  std::string tenant, test_key, live_key;
-
-  explicit Env(bool kafka, std::vector<std::string> extra = {}) {
-    if (kafka) {
-      broker = std::make_unique<testing::DevBrokerProcess>();
-      extra.insert(extra.end(), {"--log-backend", "kafka", "--kafka-brokers", broker->bootstraps()});
-    }
-    server = std::make_unique<SvcServer>(dir.Sub("data"), extra);
-    server->Start();
-    std::ifstream(dir.Sub("data") + "/service.key") >> service_key;
-    tenant = NewTenant("Acme");
-    test_key = NewKey(tenant, "test", {"*"});
-    live_key = NewKey(tenant, "live", {"*"});
-  }
-  api::HttpResponse Admin(const std::string& method, const std::string& path,
-                          const core::Json& body = core::Json::object()) {
-    auto r = api::HttpCall(server->admin_target(), method, path,
-                           {{"Authorization", "Bearer " + service_key}}, core::DumpJson(body));
-    REQUIRE(r.ok());
-    return *r;
-  }
-  std::string NewTenant(const std::string& name) {
-    auto r = Admin("POST", "/admin/tenants", {{"name", name}});
-    REQUIRE(r.status == 201);
-    return Body(r)["id"];
-  }
-  std::string NewKey(const std::string& t, const std::string& env, std::vector<std::string> scopes) {
-    auto r = Admin("POST", "/admin/tenants/" + t + "/keys",
-                   {{"environment", env}, {"scopes", scopes}});
-    REQUIRE(r.status == 201);
-    return Body(r)["secret"];
-  }
-  api::HttpResponse Call(const std::string& key, const std::string& method,
-                         const std::string& path, const std::string& body = "",
-                         std::map<std::string, std::string> headers = {}) {
-    if (!key.empty()) headers["Authorization"] = "Bearer " + key;
-    if (!body.empty() && headers.count("Content-Type") == 0) headers["Content-Type"] = "application/json";
-    auto r = api::HttpCall(server->target(), method, path, headers, body);
-    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
-    return *r;
-  }
-  api::HttpResponse Create(const std::string& key, const std::string& idem,
-                           const std::string& body = R"({"channel":"api"})") {
-    return Call(key, "POST", "/v1/verification-sessions", body, {{"Idempotency-Key", idem}});
-  }
-};
-
-void CheckProblem(const api::HttpResponse& r, int status, const std::string& code) {
-  CHECK_MESSAGE(r.status == status, r.body);
-  CHECK(r.content_type == "application/problem+json");
-  core::Json p = Body(r);
-  CHECK(p["code"] == code);
-  CHECK(p["status"] == status);
-  CHECK(p["type"].get<std::string>().find("/docs/errors#" + code) != std::string::npos);
-  CHECK(p["title"].is_string());
-  CHECK(p["detail"].is_string());
-  CHECK(p["instance"].is_string());
-  CHECK(p["requestId"] == HeaderOf(r, "Service-Request-Id"));
-}
-
 }  // namespace
-
-#define BOTH_BACKENDS                                  \
-  bool kafka = false;                                  \
-  SUBCASE("embedded log") { kafka = false; }           \
-  SUBCASE("kafka log") { kafka = true; }               \
-  CAPTURE(kafka)
 
 TEST_CASE("api: authentication, request ids, revocation on the next request") {
   BOTH_BACKENDS;

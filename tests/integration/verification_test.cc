@@ -1,0 +1,538 @@
+// The verification flow as an integrator runs it, on both log backends: create, consent, one
+// upload per capture, submit, then evidence, report, certificate and the progress stream. The
+// sandbox test inputs (policy.testOutcome) force each verdict through the real decision policy.
+#include <doctest/doctest.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include <arpa/inet.h>
+
+#include <map>
+#include <set>
+
+#include "core/canonical_json.h"
+#include "core/crypto.h"
+#include "tests/support/api_env.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::HeaderOf;
+
+namespace {
+
+// A JPEG header with a frame of w x h (enough for magic-number and dimension checks).
+std::string Jpeg(int w, int h) {
+  std::string b = "\xFF\xD8\xFF\xE0";
+  b += std::string("\x00\x10JFIF\x00\x01\x01\x00\x00\x01\x00\x01\x00\x00", 16);
+  b += std::string("\xFF\xC0\x00\x11\x08", 5);
+  b += static_cast<char>(h >> 8);
+  b += static_cast<char>(h & 0xFF);
+  b += static_cast<char>(w >> 8);
+  b += static_cast<char>(w & 0xFF);
+  b += std::string("\x03\x01\x22\x00\x02\x11\x01\x03\x11\x01", 10);
+  b += "\xFF\xD9";
+  return b;
+}
+std::string Mp4() {
+  return std::string("\x00\x00\x00\x18" "ftypisom\x00\x00\x02\x00isomiso2", 24) +
+         std::string("\x00\x00\x00\x10mdat", 8) + std::string(8, '\0');
+}
+
+std::string Multipart(const std::string& boundary, const std::vector<std::array<std::string, 4>>& parts) {
+  // parts: name, filename ("" = a text field), content type, body
+  std::string b;
+  for (const auto& p : parts) {
+    b += "--" + boundary + "\r\n";
+    b += "Content-Disposition: form-data; name=\"" + p[0] + "\"";
+    if (!p[1].empty()) b += "; filename=\"" + p[1] + "\"";
+    b += "\r\n";
+    if (!p[2].empty()) b += "Content-Type: " + p[2] + "\r\n";
+    b += "\r\n" + p[3] + "\r\n";
+  }
+  b += "--" + boundary + "--\r\n";
+  return b;
+}
+
+api::HttpResponse Upload(Env& env, const std::string& key, const std::string& id,
+                         const std::string& kind, const std::string& mime, const std::string& bytes,
+                         const std::string& query = "") {
+  std::string boundary = "svc-test-boundary-7MA4YWxkTrZu0gW";
+  std::string body = Multipart(boundary, {{"kind", "", "", kind}, {"file", "capture.bin", mime, bytes}});
+  return env.Call(key, "POST", "/v1/verification-sessions/" + id + "/media" + query, body,
+                  {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+}
+
+std::string NewSession(Env& env, const std::string& key, const std::string& idem,
+                       const std::string& body) {
+  auto r = env.Create(key, idem, body);
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"];
+}
+
+void Consent(Env& env, const std::string& key, const std::string& id, bool accepted = true) {
+  auto r = env.Call(key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                    std::string(R"({"accepted":)") + (accepted ? "true" : "false") +
+                        R"(,"policyVersion":"privacy-2026-01","subjectIpAddress":"203.0.113.7"})");
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+}
+
+void UploadAll(Env& env, const std::string& key, const std::string& id, bool analyze = false) {
+  std::string q = analyze ? "?analyze=true" : "";
+  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"document_front", "image/jpeg", Jpeg(1280, 800)},
+           {"document_back", "image/jpeg", Jpeg(1280, 801)},
+           {"selfie", "image/jpeg", Jpeg(720, 960)},
+           {"liveness_video", "video/mp4", Mp4()}}) {
+    auto r = Upload(env, key, id, kind, mime, bytes, q);
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    core::Json m = Body(r);
+    CHECK(m["kind"] == kind);
+    CHECK(m["mime"] == mime);
+    CHECK(m["sha256"] == core::Sha256Hex(bytes));
+    CHECK(m["sizeBytes"] == bytes.size());
+    CHECK(m["status"] == "stored");
+    CHECK(m["mediaId"].get<std::string>().rfind("med_", 0) == 0);
+    CHECK(m["analysis"].is_null() != analyze);
+  }
+}
+
+void WaitIdle(Env& env) { REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200); }
+
+// Reads a text/event-stream until `until` appears in it (or the server closes it).
+std::string ReadStream(const api::ClientTarget& t, const std::string& key, const std::string& id,
+                       const std::string& last_event_id = "", const std::string& until = "") {
+  int fd = ::socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(t.port);
+  ::inet_pton(AF_INET, "127.0.0.1", &addr.sin_addr);
+  REQUIRE(::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof(addr)) == 0);
+  timeval tv{60, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+  std::string req = "GET /v1/verification-sessions/" + id + "/events HTTP/1.1\r\nHost: x\r\n"
+                    "Authorization: Bearer " + key + "\r\nAccept: text/event-stream\r\n";
+  if (!last_event_id.empty()) req += "Last-Event-ID: " + last_event_id + "\r\n";
+  req += "Connection: close\r\n\r\n";
+  REQUIRE(::write(fd, req.data(), req.size()) == static_cast<ssize_t>(req.size()));
+  std::string got;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<size_t>(n));
+    if (!until.empty() && got.find(until) != std::string::npos) break;
+  }
+  ::close(fd);
+  return got;
+}
+
+struct SseEvent {
+  std::string id, event;
+  core::Json data;
+};
+// The events of a chunked event-stream response (chunk sizes are dropped first).
+std::vector<SseEvent> ParseEvents(const std::string& raw) {
+  std::vector<SseEvent> out;
+  size_t body = raw.find("\r\n\r\n");
+  if (body == std::string::npos) return out;
+  std::string text;
+  size_t pos = body + 4;
+  while (pos < raw.size()) {  // de-chunk
+    size_t eol = raw.find("\r\n", pos);
+    if (eol == std::string::npos) break;
+    size_t len = std::stoul(raw.substr(pos, eol - pos), nullptr, 16);
+    if (len == 0) break;
+    text += raw.substr(eol + 2, len);
+    pos = eol + 2 + len + 2;
+  }
+  SseEvent cur;
+  size_t i = 0;
+  while (i < text.size()) {
+    size_t eol = text.find('\n', i);
+    if (eol == std::string::npos) eol = text.size();
+    std::string line = text.substr(i, eol - i);
+    i = eol + 1;
+    if (line.empty()) {
+      if (!cur.event.empty()) out.push_back(cur);
+      cur = SseEvent{};
+    } else if (line.rfind("id: ", 0) == 0) {
+      cur.id = line.substr(4);
+    } else if (line.rfind("event: ", 0) == 0) {
+      cur.event = line.substr(7);
+    } else if (line.rfind("data: ", 0) == 0) {
+      cur.data = core::ParseJsonOrDiscarded(line.substr(6));
+    }
+  }
+  return out;
+}
+
+// The whole five-call flow for one forced outcome; returns the session id.
+std::string RunFlow(Env& env, const std::string& outcome, bool analyze = false) {
+  std::string id = NewSession(env, env.test_key, "flow-" + outcome,
+                              R"({"channel":"api","policy":{"testOutcome":")" + outcome + R"("}})");
+  Consent(env, env.test_key, id);
+  UploadAll(env, env.test_key, id, analyze);
+  auto submit = env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit");
+  REQUIRE_MESSAGE(submit.status == 200, submit.body);
+  core::Json s = Body(submit);
+  CHECK(s["kind"] == "pending");
+  CHECK(s["trackingId"].get<std::string>().rfind("trk_", 0) == 0);
+  CHECK(s["status"] == "in_progress");
+  CHECK(s["decision"]["outcome"].is_null());
+  CHECK(s["caseId"].is_null());
+  WaitIdle(env);
+  return id;
+}
+
+core::Json Get(Env& env, const std::string& id, const std::string& what) {
+  auto r = env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + what);
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r);
+}
+
+void CheckEvidenceShape(const core::Json& e, const std::string& id, const std::string& status) {
+  for (const char* f : {"sessionId", "createdAt", "completedAt", "consent", "decision", "media",
+                        "scores", "trustScore", "verificationStatus", "biometric", "document",
+                        "gov", "reuse"}) {
+    CHECK_MESSAGE(e.contains(f), f);
+  }
+  CHECK(e["sessionId"] == id);
+  CHECK(e["verificationStatus"] == status);
+  CHECK(e["consent"]["consentGiven"] == true);
+  CHECK(e["consent"]["policyVersion"] == "privacy-2026-01");
+  CHECK_FALSE(e["consent"].contains("subjectIpAddress"));  // sealed, never echoed
+  CHECK(e["media"].size() == 4);
+  for (const auto& m : e["media"]) {
+    for (const char* f : {"mediaId", "kind", "mime", "sha256", "sizeBytes", "capturedAt"}) {
+      CHECK_MESSAGE(m.contains(f), f);
+    }
+  }
+  for (const char* f : {"deepfake", "faceMatch", "imageQuality", "liveness"}) {
+    CHECK_MESSAGE(e["scores"].contains(f), f);
+  }
+  CHECK(e["scores"]["deepfake"].is_null());  // no detector runs: null, as the spec allows
+  for (const auto& b : e["biometric"]) {
+    for (const char* f : {"checkType", "score", "threshold", "passed", "modelName", "latencyMs"}) {
+      CHECK_MESSAGE(b.contains(f), f);
+    }
+    CHECK_FALSE(b.contains("padLevel"));
+    CHECK_FALSE(b.contains("modelVersion"));
+  }
+}
+
+// No raw personal data of the sandbox specimen anywhere in a document.
+void CheckNoPii(const std::string& text) {
+  for (const char* pii : {"GARCIA", "HERNANDEZ", "JOSEFINA", "GAHJ900315", "1990-03-15",
+                          "123456789", "203.0.113.7"}) {
+    CHECK_MESSAGE(text.find(pii) == std::string::npos, pii);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("verification: the five-call flow ends approved, declined and review") {
+  BOTH_BACKENDS;
+  Env env(kafka);
+
+  // approved
+  std::string a = RunFlow(env, "approved");
+  core::Json session = Get(env, a, "");
+  CHECK(session["status"] == "approved");
+  CHECK(session["trustScore"] == 97);  // round(100 x 0.97)
+  CHECK(session["decidedAt"].is_string());
+  CHECK(session["completedAt"].is_string());
+  CHECK(session["currentStep"].is_null());
+  core::Json ev = Get(env, a, "/evidence");
+  CheckEvidenceShape(ev, a, "approved");
+  CHECK(ev["decision"]["outcome"] == "approved");
+  CHECK(ev["decision"]["reasonCodes"].empty());
+  CHECK(ev["decision"]["decidedBy"] == "policy:default/v1");
+  CHECK(ev["trustScore"] == 0.97);
+  CHECK(ev["scores"]["faceMatch"] == 0.93);
+  CHECK(ev["scores"]["liveness"] == 0.97);
+  CHECK(ev["document"]["documentType"] == "ine");
+  CHECK(ev["document"]["checks"]["curpValid"] == true);
+  CHECK(ev["document"]["checks"]["mrzValid"] == true);
+  CHECK(ev["document"]["checks"]["notExpired"] == true);
+  CHECK(ev["document"]["checks"]["consistent"] == true);
+  REQUIRE(ev["gov"].size() == 2);
+  CHECK(ev["gov"][0]["source"] == "renapo");
+  CHECK(ev["gov"][0]["matched"] == true);
+  CHECK(ev["gov"][1]["source"] == "ine");
+  CHECK(ev["gov"][1]["matched"] == true);
+  CheckNoPii(core::DumpJson(ev));
+
+  core::Json report = Get(env, a, "/report");
+  for (const char* f : {"biometric", "channel", "completedAt", "decidedAt", "createdAt", "decision",
+                        "gov", "id", "publicId", "status", "steps", "trustBreakdown", "document"}) {
+    CHECK_MESSAGE(report.contains(f), f);
+  }
+  CHECK(report["id"] == a);
+  CHECK(report["status"] == "approved");
+  CHECK(report["channel"] == "api");
+  CHECK(report["decision"]["outcome"] == "approved");
+  CHECK(report["steps"].size() == 5);
+  std::set<std::string> steps;
+  for (const auto& s : report["steps"]) {
+    steps.insert(s["step"].get<std::string>());
+    CHECK(s["status"] == "passed");
+  }
+  CHECK(steps == std::set<std::string>{"document", "liveness", "face_match", "gov_curp", "gov_ine"});
+  CHECK(report["trustBreakdown"]["trustScore"] == 0.97);
+  CheckNoPii(core::DumpJson(report));
+
+  auto cert1 = env.Call(env.test_key, "GET", "/v1/verification-sessions/" + a + "/certificate");
+  auto cert2 = env.Call(env.test_key, "GET", "/v1/verification-sessions/" + a + "/certificate");
+  REQUIRE(cert1.status == 200);
+  CHECK(cert1.body == cert2.body);  // byte-identical
+  core::Json cert = Body(cert1);
+  for (const char* f : {"biometric", "contentHash", "decidedAt", "decidedBy", "environment", "gov",
+                        "media", "outcome", "reasonCodes", "riskBasis", "riskGrade", "sessionId",
+                        "signature", "tenantId", "trustScore", "verificationStatus"}) {
+    CHECK_MESSAGE(cert.contains(f), f);
+  }
+  CHECK(cert["environment"] == "test");
+  CHECK(cert["tenantId"] == env.tenant);
+  CHECK(cert["outcome"] == "approved");
+  CHECK(cert["riskGrade"] == "low");
+  for (const auto& b : cert["biometric"]) CHECK_FALSE(b.contains("latencyMs"));
+  CHECK(cert["media"].size() == 4);
+  // contentHash = SHA-256 of the canonical form without contentHash and signature.
+  core::Json unsigned_cert = cert;
+  unsigned_cert.erase("contentHash");
+  unsigned_cert.erase("signature");
+  CHECK(cert["contentHash"] == core::Sha256Hex(*core::CanonicalJson(unsigned_cert)));
+  CHECK(*core::CanonicalJson(cert) == cert1.body);  // served in canonical form
+  CheckNoPii(cert1.body);
+  // The auditor's verifier accepts it offline.
+  std::string file = env.dir.Sub("certificate.json");
+  { std::ofstream(file) << cert1.body; }
+  if (!kafka) {
+    env.server->Stop();
+    auto v = testing::RunSvc({"certificate", "verify", file, "--data-dir", env.server->data_dir()});
+    CHECK_MESSAGE(v.exit_code == 0, v.out << v.err);
+    env.server->Start();
+  }
+
+  // declined: the sandbox's face match is 0.18
+  std::string d = RunFlow(env, "declined");
+  core::Json dev = Get(env, d, "/evidence");
+  CheckEvidenceShape(dev, d, "declined");
+  CHECK(dev["decision"]["outcome"] == "declined");
+  CHECK(dev["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
+  CHECK(dev["scores"]["faceMatch"] == 0.18);
+  CHECK(Get(env, d, "")["status"] == "declined");
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + d + "/certificate"))["outcome"] ==
+        "declined");
+
+  // review: face match 0.68 is between the decline floor and the threshold; a case is opened
+  std::string r = RunFlow(env, "review");
+  core::Json rev = Get(env, r, "/evidence");
+  CheckEvidenceShape(rev, r, "review");
+  CHECK(rev["decision"]["outcome"] == "review");
+  CHECK(rev["decision"]["reasonCodes"] == core::Json::array({"FACE_MATCH_INCONCLUSIVE"}));
+  CHECK(rev["decision"]["caseId"].get<std::string>().rfind("cas_", 0) == 0);
+  CHECK(Get(env, r, "")["status"] == "review");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + r + "/certificate"), 409,
+               "CONFLICT");
+
+  // The progress stream of a decided session: every event once, in order, then it closes.
+  auto events = ParseEvents(ReadStream(env.server->target(), env.test_key, a));
+  std::vector<std::string> types;
+  for (const auto& e : events) types.push_back(e.event);
+  REQUIRE(types.size() == 13);
+  CHECK(types.front() == "verification.session_created");
+  CHECK(types[1] == "verification.consent_recorded");
+  CHECK(types[6] == "verification.session_submitted");
+  CHECK(types.back() == "verification.approved");
+  CHECK(events.back().data["outcome"] == "approved");
+  // Resume after the 8th: exactly the rest, without loss or duplicates.
+  auto rest = ParseEvents(ReadStream(env.server->target(), env.test_key, a, events[7].id));
+  REQUIRE(rest.size() == events.size() - 8);
+  for (size_t i = 0; i < rest.size(); ++i) CHECK(rest[i].id == events[8 + i].id);
+}
+
+TEST_CASE("verification: more information, analysis errors, live keys without a registry") {
+  Env env(false);
+  // more_info: the back side is "illegible" on the first submission -> awaiting_input; a new
+  // back capture and a second submit decide.
+  std::string m = RunFlow(env, "more_info");
+  core::Json ev = Get(env, m, "/evidence");
+  CHECK(ev["verificationStatus"] == "awaiting_input");
+  CHECK(ev["decision"]["outcome"] == "more_info");
+  CHECK(ev["decision"]["reasonCodes"] == core::Json::array({"DOCUMENT_BACK_REQUIRED"}));
+  CHECK(Get(env, m, "")["currentStep"] == "document_capture");
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + m + "/submit"), 409,
+               "SESSION_NOT_SUBMITTABLE");  // nothing new captured yet
+  REQUIRE(Upload(env, env.test_key, m, "document_back", "image/png",
+                 std::string("\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR\x00\x00\x05\x00\x00\x00\x03\x20", 24))
+              .status == 201);
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + m + "/submit").status == 200);
+  WaitIdle(env);
+  CHECK(Get(env, m, "")["status"] == "approved");
+
+  // analysis_error: capture analysis is status=error (never a 500), the media is kept, and the
+  // verdict falls to review.
+  std::string e = RunFlow(env, "analysis_error", /*analyze=*/true);
+  core::Json eev = Get(env, e, "/evidence");
+  CHECK(eev["media"].size() == 4);
+  for (const auto& x : eev["media"]) CHECK(x["analysisStatus"] == "error");
+  CHECK(eev["decision"]["outcome"] == "review");
+  bool has_capture_error = false;
+  for (const auto& c : eev["decision"]["reasonCodes"]) has_capture_error |= c == "CAPTURE_ANALYSIS_ERROR";
+  CHECK(has_capture_error);
+
+  // A live key: no registry gateway configured and no biometric engine yet -> review, and the
+  // reasons say why; nothing passes silently.
+  std::string l = NewSession(env, env.live_key, "live-1", R"({"channel":"api"})");
+  Consent(env, env.live_key, l);
+  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"document_front", "image/jpeg", Jpeg(1280, 800)},
+           {"selfie", "image/jpeg", Jpeg(320, 240)},
+           {"liveness_video", "video/mp4", Mp4()}}) {
+    auto r = Upload(env, env.live_key, l, kind, mime, bytes, "?analyze=true");
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    if (kind == "selfie") {
+      CHECK(Body(r)["analysis"]["qualityIssues"] == core::Json::array({"low_resolution"}));
+      CHECK(Body(r)["analysis"]["retryHints"].size() == 1);
+    }
+  }
+  REQUIRE(env.Call(env.live_key, "POST", "/v1/verification-sessions/" + l + "/submit").status == 200);
+  WaitIdle(env);
+  auto lr = env.Call(env.live_key, "GET", "/v1/verification-sessions/" + l + "/evidence");
+  core::Json lev = Body(lr);
+  CHECK(lev["verificationStatus"] == "review");
+  std::set<std::string> reasons;
+  for (const auto& c : lev["decision"]["reasonCodes"]) reasons.insert(c.get<std::string>());
+  CHECK(reasons.count("DOCUMENT_READER_UNAVAILABLE") == 1);
+  CHECK(reasons.count("LIVENESS_ENGINE_UNAVAILABLE") == 1);
+  CHECK(reasons.count("FACE_MATCH_ENGINE_UNAVAILABLE") == 1);
+  CHECK(reasons.count("GOV_NO_CURP_READ") == 1);
+  // Live keys never honour test inputs.
+  auto refused = env.Create(env.live_key, "live-2", R"({"channel":"api","policy":{"testOutcome":"approved"}})");
+  CheckProblem(refused, 422, "VALIDATION_ERROR");
+  CHECK(Body(refused)["errors"][0]["pointer"] == "/policy/testOutcome");
+  CheckProblem(env.Create(env.test_key, "test-bad", R"({"channel":"api","policy":{"testOutcome":"maybe"}})"),
+               422, "VALIDATION_ERROR");
+}
+
+TEST_CASE("verification: every capture and submit error is reached") {
+  Env env(false, {"--fake-clock"});
+  const std::string k = env.test_key;
+  std::string id = NewSession(env, k, "errors-1", R"({"channel":"api","checks":{"liveness":false}})");
+  std::string path = "/v1/verification-sessions/" + id;
+
+  // Before consent.
+  CheckProblem(Upload(env, k, id, "selfie", "image/jpeg", Jpeg(640, 480)), 409, "CONSENT_REQUIRED");
+  CheckProblem(env.Call(k, "POST", path + "/submit"), 409, "CONSENT_REQUIRED");
+  Consent(env, k, id);
+  CheckProblem(env.Call(k, "POST", path + "/submit"), 409, "SESSION_NOT_SUBMITTABLE");  // nothing captured
+
+  // Request shape.
+  CheckProblem(env.Call(k, "POST", path + "/media", "{}"), 415, "UNSUPPORTED_MEDIA_TYPE");
+  CheckProblem(env.Call(k, "POST", path + "/media", "garbage",
+                        {{"Content-Type", "multipart/form-data; boundary=abc"}}),
+               400, "BAD_REQUEST");
+  CheckProblem(Upload(env, k, id, "passport_photo", "image/jpeg", Jpeg(640, 480)), 422, "UNKNOWN_MEDIA_KIND");
+  CheckProblem(Upload(env, k, id, "selfie", "image/jpeg", ""), 422, "MEDIA_CONTENT_INVALID");
+  CheckProblem(Upload(env, k, id, "selfie", "image/png", Jpeg(640, 480)), 422, "MEDIA_CONTENT_INVALID");
+  CheckProblem(Upload(env, k, id, "selfie", "video/mp4", Mp4()), 422, "MEDIA_CONTENT_INVALID");
+  CheckProblem(Upload(env, k, id, "selfie", "image/jpeg", "GIF89a not a jpeg"), 422, "MEDIA_CONTENT_INVALID");
+  std::string big = Jpeg(640, 480) + std::string(5u << 20, '\0');  // selfies are limited to 5 MiB
+  CheckProblem(Upload(env, k, id, "selfie", "image/jpeg", big), 413, "PAYLOAD_TOO_LARGE");
+  auto bad_query = Upload(env, k, id, "selfie", "image/jpeg", Jpeg(640, 480), "?analyze=maybe");
+  CheckProblem(bad_query, 422, "VALIDATION_ERROR");
+  std::string boundary = "b0undary";
+  auto no_file = env.Call(k, "POST", path + "/media", Multipart(boundary, {{"kind", "", "", "selfie"}}),
+                          {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+  CheckProblem(no_file, 422, "VALIDATION_ERROR");
+  CHECK(Body(no_file)["errors"][0]["field"] == "file");
+  CheckProblem(Upload(env, k, "vrf_00000000000000000000000000000000", "selfie", "image/jpeg", Jpeg(640, 480)),
+               404, "SESSION_NOT_FOUND");
+  CheckProblem(Upload(env, k, "not-an-id", "selfie", "image/jpeg", Jpeg(640, 480)), 400, "INVALID_ID");
+  CheckProblem(Upload(env, env.live_key, id, "selfie", "image/jpeg", Jpeg(640, 480)), 404, "SESSION_NOT_FOUND");
+  // The liveness check is off for this session.
+  CheckProblem(Upload(env, k, id, "liveness_video", "video/mp4", Mp4()), 409, "CAPTURE_NOT_ALLOWED");
+
+  // An idempotent upload answers the same capture twice.
+  std::string body = Multipart(boundary, {{"kind", "", "", "selfie"}, {"file", "s.jpg", "image/jpeg", Jpeg(640, 480)}});
+  std::map<std::string, std::string> h = {{"Content-Type", "multipart/form-data; boundary=" + boundary},
+                                          {"Idempotency-Key", "up-1"}};
+  auto first = env.Call(k, "POST", path + "/media", body, h);
+  auto again = env.Call(k, "POST", path + "/media", body, h);
+  REQUIRE(first.status == 201);
+  CHECK(again.status == 201);
+  CHECK(Body(first)["mediaId"] == Body(again)["mediaId"]);
+  REQUIRE(Upload(env, k, id, "document_front", "image/jpeg", Jpeg(1280, 800)).status == 201);
+  CHECK(Body(env.Call(k, "GET", path + "/evidence"))["media"].size() == 2);
+
+  // Certificates wait for a final verdict; bad Last-Event-ID.
+  CheckProblem(env.Call(k, "GET", path + "/certificate"), 409, "CONFLICT");
+  CheckProblem(env.Call(k, "GET", path + "/events", "", {{"Last-Event-ID", "nope"}}), 400, "BAD_REQUEST");
+
+  // Submitted without a liveness video (switched off) and without a back side: the sandbox is
+  // not in play (no testOutcome), so the model-free engine sends it to review.
+  REQUIRE(env.Call(k, "POST", path + "/submit").status == 200);
+  CheckProblem(env.Call(k, "POST", path + "/submit"), 409, "SESSION_NOT_SUBMITTABLE");
+  WaitIdle(env);
+  CHECK(Body(env.Call(k, "GET", path))["status"] == "review");
+  CheckProblem(Upload(env, k, id, "selfie", "image/jpeg", Jpeg(640, 480)), 409, "INVALID_STATE_TRANSITION");
+  CheckProblem(env.Call(k, "POST", path + "/submit"), 409, "SESSION_NOT_SUBMITTABLE");
+
+  // Completed sessions: consent refused.
+  std::string refused = NewSession(env, k, "errors-2", R"({"channel":"api"})");
+  Consent(env, k, refused, false);
+  CheckProblem(Upload(env, k, refused, "selfie", "image/jpeg", Jpeg(640, 480)), 409, "SESSION_COMPLETED");
+  CheckProblem(env.Call(k, "POST", "/v1/verification-sessions/" + refused + "/submit"), 409, "SESSION_COMPLETED");
+  // The stream of a session whose consent was refused has ended.
+  auto ended = ParseEvents(ReadStream(env.server->target(), k, refused));
+  REQUIRE(ended.size() == 2);
+  CHECK(ended.back().data["consentGiven"] == false);
+
+  // Expiry: a consented, unsubmitted session past its time.
+  std::string late = NewSession(env, k, "errors-3", R"({"channel":"api"})");
+  Consent(env, k, late);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+  CheckProblem(Upload(env, k, late, "selfie", "image/jpeg", Jpeg(640, 480)), 401, "SESSION_EXPIRED");
+  CheckProblem(env.Call(k, "POST", "/v1/verification-sessions/" + late + "/submit"), 401, "SESSION_EXPIRED");
+}
+
+TEST_CASE("verification: kill -9 mid-pipeline resumes; no stage runs twice, no submit is lost") {
+  BOTH_BACKENDS;
+  Env env(kafka, {"--debug-pipeline-halt-after", "liveness"});
+  std::string id = NewSession(env, env.test_key, "crash-1", R"({"channel":"api","policy":{"testOutcome":"review"}})");
+  Consent(env, env.test_key, id);
+  UploadAll(env, env.test_key, id);
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+  // Wait (on the stream, not a timer) until the liveness result is recorded, then crash.
+  auto before = ReadStream(env.server->target(), env.test_key, id, "", "\"stage\":\"liveness\"");
+  REQUIRE(before.find("\"stage\":\"liveness\"") != std::string::npos);
+  env.server->Kill();
+
+  // Restart without the halt: the run resumes at face_match.
+  std::vector<std::string> args;
+  if (kafka) args = {"--log-backend", "kafka", "--kafka-brokers", env.broker->bootstraps()};
+  env.server = std::make_unique<testing::SvcServer>(env.dir.Sub("data"), args);
+  env.server->Start();
+  WaitIdle(env);
+  auto events = ParseEvents(ReadStream(env.server->target(), env.test_key, id));
+  std::map<std::string, int> stages;
+  int verdicts = 0, cases = 0;
+  for (const auto& e : events) {
+    if (e.event == "verification.stage_completed") ++stages[e.data["stage"].get<std::string>()];
+    if (e.event == "verification.review_required") {
+      ++verdicts;
+      cases += e.data.contains("outcome") ? 1 : 0;
+    }
+  }
+  CHECK(stages == std::map<std::string, int>{{"document", 1}, {"liveness", 1}, {"face_match", 1},
+                                             {"gov_curp", 1}, {"gov_ine", 1}});
+  CHECK(verdicts == 1);
+  core::Json ev = Get(env, id, "/evidence");
+  CHECK(ev["verificationStatus"] == "review");
+  CHECK(ev["decision"]["caseId"].is_string());
+}
