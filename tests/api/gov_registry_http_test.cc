@@ -1,0 +1,73 @@
+// The HTTP registry adapter against a real HTTP gateway on loopback (our own server with a
+// route table standing in for the provider): found, not found, errors, timeouts.
+#include <doctest/doctest.h>
+
+#include "api/gov_registry_http.h"
+#include "api/http_server.h"
+#include "core/ids.h"
+#include "pipeline/verification/builtin_engines.h"
+
+using namespace svc;
+
+TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
+  auto router = std::make_shared<api::Router>();
+  std::string seen_auth;
+  std::string curp = pipeline::verification::Specimen().curp;
+  router->Add("GET", "/gw/curp/{curp}", api::Sync([&](api::HttpRequest& req) {
+                seen_auth = req.Header("authorization");
+                const std::string& c = req.path_params["curp"];
+                if (c == curp) {
+                  return api::JsonResponse(200, {{"curp", c},
+                                                 {"statusCurp", "AN"},
+                                                 {"fechaNacimiento", "15/03/1990"},
+                                                 {"sexo", "M"},
+                                                 {"primerApellido", "GARCIA"},
+                                                 {"segundoApellido", "HERNANDEZ"},
+                                                 {"nombres", "MARIA JOSEFINA"}});
+                }
+                if (c == "XEXX010101HNEXXXA4") return api::JsonResponse(503, {{"error", "down"}});
+                return api::JsonResponse(404, {{"error", "not found"}});
+              }));
+  router->Add("POST", "/gw/ine/validate", api::Sync([&](api::HttpRequest& req) {
+                core::Json b = core::ParseJsonOrDiscarded(req.body);
+                if (core::StringOr(b, "cic") == "123456789") return api::JsonResponse(200, {{"valid", true}});
+                if (core::StringOr(b, "cic") == "111111111") {
+                  return api::JsonResponse(200, {{"valid", false}, {"reason", "REPORTED_LOST"}});
+                }
+                return api::JsonResponse(404, {{"error", "not in list"}});
+              }));
+  core::SequentialIdSource ids;
+  api::HttpServer::Options o;
+  o.port = 0;
+  api::HttpServer server(o, router, &ids);
+  REQUIRE(server.Start().ok());
+  std::string base = "http://127.0.0.1:" + std::to_string(server.BoundPort()) + "/gw/";
+  auto reg = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
+  REQUIRE(reg.ok());
+
+  auto found = (*reg)->LookupCurp(curp);
+  CHECK(found.status == "found");
+  CHECK(found.registry_status == "AN");
+  CHECK(found.birth_date == "1990-03-15");
+  CHECK(found.sex == "M");
+  CHECK(found.name_letters == "GAHJ");
+  CHECK(seen_auth == "Bearer tok-1");
+  CHECK((*reg)->LookupCurp("BADD110313HCMLNS09").status == "not_found");
+  auto down = (*reg)->LookupCurp("XEXX010101HNEXXXA4");
+  CHECK(down.status == "unavailable");
+  CHECK(down.error_code == "GOV_HTTP_503");
+  CHECK((*reg)->LookupCurp("not a curp").status == "not_found");  // never sent
+
+  CHECK((*reg)->LookupIne({"123456789", ""}).status == "valid");
+  auto lost = (*reg)->LookupIne({"111111111", ""});
+  CHECK(lost.status == "not_valid");
+  CHECK(lost.detail_code == "REPORTED_LOST");
+  CHECK((*reg)->LookupIne({"222222222", ""}).status == "not_found");
+  server.Stop(std::chrono::milliseconds(100));
+
+  // Nobody listening: unavailable, never a pass.
+  CHECK((*reg)->LookupCurp(curp).status == "unavailable");
+  CHECK((*reg)->LookupIne({"123456789", ""}).status == "unavailable");
+  CHECK_FALSE(api::HttpGovRegistry::Create("https://gw.example", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(api::HttpGovRegistry::Create("ftp://gw.example", "", std::chrono::seconds(1)).ok());
+}

@@ -1,0 +1,188 @@
+// The decision policy, the sandbox specimen, media sniffing and multipart parsing: pure
+// functions, tested without a server.
+#include <doctest/doctest.h>
+
+#include "api/multipart.h"
+#include "pipeline/documents/checks.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/policy.h"
+
+using namespace svc;
+using namespace svc::pipeline::verification;
+namespace docs = svc::pipeline::documents;
+
+namespace {
+const docs::Date kToday{2026, 11, 22};
+
+core::Json Row(const StageOutput& o) { return {{"outcome", o.outcome}, {"summary", o.summary}}; }
+
+BiometricScore Score(double v) {
+  BiometricScore s;
+  s.score = v;
+  s.model_name = "m";
+  return s;
+}
+}  // namespace
+
+TEST_CASE("sandbox specimen: the CURP, MRZ and consistency checks all pass") {
+  const auto& s = Specimen();
+  CHECK(docs::CheckCurp(s.curp).valid);
+  auto mrz = docs::CheckMrz(s.mrz, kToday);
+  REQUIRE(mrz.valid);
+  CHECK(mrz.issuing_state == "MEX");
+  CHECK(docs::CheckConsistency(mrz, docs::CheckCurp(s.curp)).empty());
+  SandboxEngine engine;
+  EngineContext ctx{"test", 1, "approved"};
+  Capture front{"med_1", "document_front", "image/jpeg", "x"};
+  Capture back{"med_2", "document_back", "image/jpeg", "x"};
+  auto out = DocumentStage(engine.ReadDocument(front, &back, ctx), kToday, 1, "sandbox");
+  CHECK(out.outcome == "passed");
+  CHECK(out.summary["checks"]["consistent"] == true);
+  // Without the back side the INE is incomplete (more information).
+  CHECK(DocumentStage(engine.ReadDocument(front, nullptr, ctx), kToday, 1, "sandbox").outcome ==
+        "incomplete");
+}
+
+TEST_CASE("document stage: invalid CURP, expired document, inconsistent data are failures") {
+  DocumentReading r;
+  r.document_type = "ine";
+  r.extracted = {{"curp", "GAHJ900315MDFRRS09"}, {"expiryDate", "2025-12-31"}};
+  auto out = DocumentStage(r, kToday, 0, "x");
+  CHECK(out.outcome == "failed");
+  CHECK(out.summary["reasonCodes"] == core::Json::array({"DOCUMENT_CURP_INVALID", "DOCUMENT_EXPIRED"}));
+  DocumentReading unavailable;
+  unavailable.status = "unavailable";
+  CHECK(DocumentStage(unavailable, kToday, 0, "x").outcome == "unavailable");
+  DocumentReading broken;
+  broken.status = "error";
+  CHECK(DocumentStage(broken, kToday, 0, "x").outcome == "error");
+}
+
+TEST_CASE("biometric stages: threshold, decline floor and the band between") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  CHECK(FaceMatchStage(p, Score(0.80), 0).outcome == "passed");
+  CHECK(FaceMatchStage(p, Score(0.79), 0).outcome == "review");
+  CHECK(FaceMatchStage(p, Score(0.49), 0).outcome == "failed");
+  CHECK(LivenessStage(p, Score(0.75), 0).outcome == "passed");
+  CHECK(LivenessStage(p, Score(0.39), 0).outcome == "failed");
+  BiometricScore none;
+  none.status = "unavailable";
+  CHECK(LivenessStage(p, none, 0).outcome == "unavailable");
+  // A session's policy override moves the threshold (and the floor never sits above it).
+  Policy strict = Policy::FromSession(nullptr, core::Json{{"faceMatchThreshold", 0.95}});
+  CHECK(FaceMatchStage(strict, Score(0.93), 0).outcome == "review");
+  Policy lax = Policy::FromSession(nullptr, core::Json{{"faceMatchThreshold", 0.3}});
+  CHECK(FaceMatchStage(lax, Score(0.35), 0).outcome == "passed");
+  CHECK(lax.face_match_decline_below == 0.3);
+  // checks switch stages off
+  Policy no_liveness = Policy::FromSession(core::Json{{"liveness", false}}, nullptr);
+  CHECK_FALSE(no_liveness.Enabled("liveness"));
+  CHECK(MissingCaptures(no_liveness, {"document_front", "selfie"}).empty());
+  CHECK(MissingCaptures(p, {"document_front"}) ==
+        std::vector<std::string>{"SELFIE_REQUIRED", "LIVENESS_VIDEO_REQUIRED"});
+}
+
+TEST_CASE("government stages: found, not found, deceased, mismatch, unavailable") {
+  core::Json doc = {{"curp", Specimen().curp}, {"birthDate", "1990-03-15"}, {"sex", "M"}};
+  SandboxGovRegistry reg;
+  CHECK(GovCurpStage(reg.LookupCurp(Specimen().curp), doc, 0, "sandbox").outcome == "passed");
+  CHECK(GovCurpStage(reg.LookupCurp("XEXX010101HNEXXXA4"), doc, 0, "sandbox").outcome == "failed");
+  CurpLookup dead = reg.LookupCurp(Specimen().curp);
+  dead.registry_status = "BD";
+  CHECK(GovCurpStage(dead, doc, 0, "x").summary["reasonCodes"] ==
+        core::Json::array({"GOV_CURP_DECEASED"}));
+  CurpLookup other = reg.LookupCurp(Specimen().curp);
+  other.birth_date = "1991-03-15";
+  CHECK(GovCurpStage(other, doc, 0, "x").summary["reasonCodes"] ==
+        core::Json::array({"GOV_DATA_MISMATCH"}));
+  UnconfiguredGovRegistry none;
+  CHECK(GovCurpStage(none.LookupCurp(Specimen().curp), doc, 0, "x").outcome == "unavailable");
+  CHECK(GovCurpStage(CurpLookup{}, core::Json::object(), 0, "x").summary["reasonCodes"] ==
+        core::Json::array({"GOV_NO_CURP_READ"}));
+  CHECK(GovIneStage(reg.LookupIne({Specimen().cic, ""}), 0, "x").outcome == "passed");
+  CHECK(GovIneStage(reg.LookupIne({"999999999", ""}), 0, "x").outcome == "failed");
+  CHECK(GovIneStage(none.LookupIne({}), 0, "x").outcome == "unavailable");
+}
+
+TEST_CASE("verdict: more_info before declined before review before approved; trust score") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  std::map<std::string, core::Json> stages;
+  DocumentReading r;
+  r.confidence = 0.9;
+  r.extracted = {{"curp", Specimen().curp}, {"mrz", Specimen().mrz}};
+  stages["document"] = Row(DocumentStage(r, kToday, 0, "x"));
+  stages["liveness"] = Row(LivenessStage(p, Score(0.8), 0));
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.9), 0));
+  stages["gov_curp"] = {{"outcome", "passed"}, {"summary", {{"score", 1.0}, {"reasonCodes", core::Json::array()}}}};
+  auto v = Decide(stages, 0);
+  CHECK(v.outcome == "approved");
+  CHECK(v.event_type == "verification.approved");
+  // (0.3*0.9 + 0.25*0.8 + 0.25*0.9 + 0.2*1) / 1.0 = 0.895 -> 0.9 (2 decimals)
+  REQUIRE(v.trust_score.has_value());
+  CHECK(*v.trust_score == doctest::Approx(0.9));
+  CHECK(Decide(stages, 1).outcome == "review");  // a capture analysis error
+  stages["gov_ine"] = {{"outcome", "unavailable"}, {"summary", {{"reasonCodes", {"INE_LOOKUP_UNAVAILABLE"}}}}};
+  CHECK(Decide(stages, 0).outcome == "review");
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.1), 0));
+  auto declined = Decide(stages, 0);
+  CHECK(declined.outcome == "declined");
+  CHECK(declined.reason_codes == std::vector<std::string>{"FACE_MISMATCH"});
+  stages["liveness"] = Row(SkippedStage("LIVENESS_VIDEO_REQUIRED"));
+  CHECK(Decide(stages, 0).outcome == "more_info");
+  CHECK_FALSE(Decide({}, 0).trust_score.has_value());  // nothing scored: null
+}
+
+TEST_CASE("media: magic numbers and image dimensions") {
+  std::string png = std::string("\x89PNG\r\n\x1A\n\x00\x00\x00\x0DIHDR\x00\x00\x02\x80\x00\x00\x01\xE0", 24);
+  CHECK(MagicMatches("image/png", png));
+  CHECK_FALSE(MagicMatches("image/jpeg", png));
+  CHECK(ImageDimensions("image/png", png) == std::make_pair(640, 480));
+  std::string jpeg = std::string("\xFF\xD8\xFF\xE0\x00\x04\x00\x00\xFF\xC0\x00\x11\x08\x01\xE0\x02\x80\x03", 18);
+  CHECK(MagicMatches("image/jpeg", jpeg));
+  CHECK(ImageDimensions("image/jpeg", jpeg) == std::make_pair(640, 480));
+  CHECK_FALSE(ImageDimensions("image/jpeg", std::string("\xFF\xD8\xFF\xDA\x00\x02", 6)).has_value());
+  std::string webp = std::string("RIFF\0\0\0\0WEBPVP8X", 16) + std::string(8, '\0') + std::string("\x7F\x02\x00\xDF\x01\x00", 6);
+  CHECK(MagicMatches("image/webp", webp));
+  CHECK(ImageDimensions("image/webp", webp) == std::make_pair(640, 480));
+  CHECK(MagicMatches("video/mp4", std::string("\x00\x00\x00\x18" "ftypisom", 12)));
+  CHECK(MagicMatches("video/webm", "\x1A\x45\xDF\xA3rest"));
+  CHECK_FALSE(MagicMatches("video/mp4", "\x1A\x45\xDF\xA3rest"));
+  CHECK_FALSE(MagicMatches("application/pdf", "%PDF-1.7"));  // not an accepted type
+  ModelFreeEngine engine;
+  EngineContext ctx{"live", 1, ""};
+  auto small = engine.Analyze({"m", "selfie", "image/png", png}, ctx);
+  CHECK(small.status == "ok");
+  CHECK(small.quality_issues.empty());  // 480 is enough for a selfie
+  auto doc = engine.Analyze({"m", "document_front", "image/png", png}, ctx);
+  CHECK(doc.quality_issues == std::vector<std::string>{"low_resolution"});
+  CHECK(engine.Analyze({"m", "selfie", "image/jpeg", "\xFF\xD8\xFF"}, ctx).status == "error");
+}
+
+TEST_CASE("multipart/form-data parsing") {
+  CHECK(*api::MultipartBoundary("multipart/form-data; boundary=abc") == "abc");
+  CHECK(*api::MultipartBoundary("Multipart/Form-Data; boundary=\"a b\"") == "a b");
+  CHECK(api::MultipartBoundary("application/json").status().api_code() == "UNSUPPORTED_MEDIA_TYPE");
+  CHECK(api::MultipartBoundary("multipart/form-data").status().api_code() == "UNSUPPORTED_MEDIA_TYPE");
+  std::string body =
+      "preamble\r\n--XX\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\nselfie\r\n"
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n"
+      "Content-Type: image/JPEG; q=1\r\n\r\n\xFF\xD8\r\n--XX\r\nbinary\r\n--XX--\r\n";
+  // "--XX\r\nbinary" has no Content-Disposition: malformed.
+  CHECK(api::ParseMultipart("XX", body).status().api_code() == "BAD_REQUEST");
+  std::string good =
+      "--XX\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\nselfie\r\n"
+      "--XX\r\nContent-Disposition: form-data; name=\"file\"; filename=\"a.jpg\"\r\n"
+      "Content-Type: image/JPEG; q=1\r\n\r\n\xFF\xD8\r\n--XX--\r\n";
+  auto parts = api::ParseMultipart("XX", good);
+  REQUIRE(parts.ok());
+  REQUIRE(parts->size() == 2);
+  CHECK((*parts)[0].name == "kind");
+  CHECK((*parts)[0].body == "selfie");
+  CHECK_FALSE((*parts)[0].has_filename);
+  CHECK((*parts)[1].filename == "a.jpg");
+  CHECK((*parts)[1].content_type == "image/jpeg");
+  CHECK((*parts)[1].body == "\xFF\xD8");
+  CHECK(api::ParseMultipart("XX", "--XX\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end")
+            .status().api_code() == "BAD_REQUEST");
+  CHECK(api::ParseMultipart("XX", "nothing").status().api_code() == "BAD_REQUEST");
+}
