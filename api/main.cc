@@ -91,6 +91,7 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
   f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
   f.Declare({"fake-clock", "false",
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
@@ -333,8 +334,9 @@ int Serve(int argc, char** argv) {
   po.work_pool = &work_pool;
   try {
     po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
+    po.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));
   } catch (...) {
-    return Fail(core::InvalidArgument("bad --sse-heartbeat-seconds"));
+    return Fail(core::InvalidArgument("bad --sse-heartbeat-seconds or --max-uploads-in-flight"));
   }
   ho.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
   // Declared before the server: open streams end before the hub does.

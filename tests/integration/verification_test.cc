@@ -536,3 +536,18 @@ TEST_CASE("verification: kill -9 mid-pipeline resumes; no stage runs twice, no s
   CHECK(ev["verificationStatus"] == "review");
   CHECK(ev["decision"]["caseId"].is_string());
 }
+
+TEST_CASE("verification: a full upload queue is 503 ADMISSION_FULL; idle streams get heartbeats") {
+  Env env(false, {"--max-uploads-in-flight", "0", "--sse-heartbeat-seconds", "1"});
+  std::string id = NewSession(env, env.test_key, "full-1", R"({"channel":"api"})");
+  Consent(env, env.test_key, id);
+  auto full = Upload(env, env.test_key, id, "selfie", "image/jpeg", Jpeg(640, 480));
+  CheckProblem(full, 503, "ADMISSION_FULL");
+  CHECK(HeaderOf(full, "Retry-After") == "1");
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"))["media"].empty());
+  // Nothing happens on this session: the stream stays open and says so.
+  auto raw = ReadStream(env.server->target(), env.test_key, id, "", ": keep-alive");
+  CHECK(raw.find("text/event-stream") != std::string::npos);
+  CHECK(raw.find("event: verification.consent_recorded") != std::string::npos);
+  CHECK(raw.find(": keep-alive") != std::string::npos);
+}
