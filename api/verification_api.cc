@@ -227,8 +227,10 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   };
   // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread.
   // `call` ends with this function; the request lives until `done` answers.
-  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge, file, analyze,
-               settings_row, done]() {
+  // The parts die with this function too: keep the type, and a view of the bytes (in req.body).
+  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge,
+               file_mime = file->content_type, file_body = file->body, analyze, settings_row,
+               done]() {
     const AuthContext& auth = call.auth;
     auto dek = rt.key_store().GetOrCreate(
         eventstore::KeyStore::SessionKeyName(auth.tenant_id, auth.environment, id));
@@ -236,11 +238,11 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
     vs::MediaCaptured m;
     m.media_id = rt.ids().NewIdString(core::IdKind::kMedia);
     m.kind = kind;
-    m.mime = file->content_type;
-    m.sha256 = core::Sha256Hex(file->body);
-    m.size_bytes = static_cast<int64_t>(file->body.size());
+    m.mime = file_mime;
+    m.sha256 = core::Sha256Hex(file_body);
+    m.size_bytes = static_cast<int64_t>(file_body.size());
     m.challenge_id = challenge.value_or("");
-    auto blob = rt.blobs().Put(core::AeadSeal(*dek, file->body, "media|" + base + "|" + m.media_id));
+    auto blob = rt.blobs().Put(core::AeadSeal(*dek, file_body, "media|" + base + "|" + m.media_id));
     if (!blob.ok()) return done(StatusToProblem(req, blob.status()));
     m.blob = *blob;
     if (analyze) {
@@ -249,7 +251,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
       ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
           auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
       pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
-      pv::Capture c{m.media_id, kind, m.mime, std::string(file->body)};
+      pv::Capture c{m.media_id, kind, m.mime, std::string(file_body)};
       pv::CaptureAnalysisResult result;
       if (engine == nullptr) {
         result.status = "error";
