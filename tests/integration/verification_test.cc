@@ -4,7 +4,10 @@
 #include <doctest/doctest.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#include <csignal>
 
 #include <arpa/inet.h>
 
@@ -134,26 +137,15 @@ struct SseEvent {
   std::string id, event;
   core::Json data;
 };
-// The events of a chunked event-stream response (chunk sizes are dropped first).
-std::vector<SseEvent> ParseEvents(const std::string& raw) {
+
+// The events of a text/event-stream body.
+std::vector<SseEvent> ParseSseText(const std::string& text) {
   std::vector<SseEvent> out;
-  size_t body = raw.find("\r\n\r\n");
-  if (body == std::string::npos) return out;
-  std::string text;
-  size_t pos = body + 4;
-  while (pos < raw.size()) {  // de-chunk
-    size_t eol = raw.find("\r\n", pos);
-    if (eol == std::string::npos) break;
-    size_t len = std::stoul(raw.substr(pos, eol - pos), nullptr, 16);
-    if (len == 0) break;
-    text += raw.substr(eol + 2, len);
-    pos = eol + 2 + len + 2;
-  }
   SseEvent cur;
   size_t i = 0;
   while (i < text.size()) {
     size_t eol = text.find('\n', i);
-    if (eol == std::string::npos) eol = text.size();
+    if (eol == std::string::npos) break;  // an incomplete last line is not an event yet
     std::string line = text.substr(i, eol - i);
     i = eol + 1;
     if (line.empty()) {
@@ -168,6 +160,69 @@ std::vector<SseEvent> ParseEvents(const std::string& raw) {
     }
   }
   return out;
+}
+
+// The events of a raw chunked HTTP response.
+std::vector<SseEvent> ParseEvents(const std::string& raw) {
+  size_t body = raw.find("\r\n\r\n");
+  if (body == std::string::npos) return {};
+  std::string text;
+  size_t pos = body + 4;
+  while (pos < raw.size()) {  // de-chunk
+    size_t eol = raw.find("\r\n", pos);
+    if (eol == std::string::npos) break;
+    size_t len = std::stoul(raw.substr(pos, eol - pos), nullptr, 16);
+    if (len == 0) break;
+    text += raw.substr(eol + 2, len);
+    pos = eol + 2 + len + 2;
+  }
+  return ParseSseText(text);
+}
+
+// curl -N as the stream client (a client nobody here wrote). Reads its output until `until`
+// (then disconnects it) or until curl ends by itself.
+std::string Curl(const api::ClientTarget& t, const std::string& key, const std::string& id,
+                 const std::string& last_event_id, const std::string& until) {
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  std::string url = "http://127.0.0.1:" + std::to_string(t.port) + "/v1/verification-sessions/" +
+                    id + "/events";
+  std::vector<std::string> args = {"curl", "-sN", "--max-time", "120", url, "-H",
+                                   "Authorization: Bearer " + key};
+  if (!last_event_id.empty()) {
+    args.push_back("-H");
+    args.push_back("Last-Event-ID: " + last_event_id);
+  }
+  pid_t pid = ::fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    ::dup2(fds[1], 1);
+    ::close(fds[0]);
+    ::close(fds[1]);
+    std::vector<char*> argv;
+    for (auto& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    ::execvp("curl", argv.data());
+    ::_exit(127);
+  }
+  ::close(fds[1]);
+  std::string got;
+  char buf[4096];
+  for (;;) {
+    if (!until.empty()) {
+      // Stop after the whole event holding `until` (its blank line) has arrived.
+      size_t at = got.find(until);
+      if (at != std::string::npos && got.find("\n\n", at) != std::string::npos) break;
+    }
+    ssize_t n = ::read(fds[0], buf, sizeof buf);
+    if (n <= 0) break;
+    got.append(buf, static_cast<size_t>(n));
+  }
+  ::kill(pid, SIGTERM);  // a disconnect mid-stream (no-op when curl already ended)
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  ::close(fds[0]);
+  return got;
 }
 
 // The whole five-call flow for one forced outcome; returns the session id.
@@ -311,12 +366,14 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   // The auditor's verifier accepts it offline.
   std::string file = env.dir.Sub("certificate.json");
   { std::ofstream(file) << cert1.body; }
-  if (!kafka) {
-    env.server->Stop();
-    auto v = testing::RunSvc({"certificate", "verify", file, "--data-dir", env.server->data_dir()});
-    CHECK_MESSAGE(v.exit_code == 0, v.out << v.err);
-    env.server->Start();
-  }
+  auto v = testing::RunSvc({"certificate", "verify", file, "--data-dir", env.server->data_dir()});
+  CHECK_MESSAGE(v.exit_code == 0, v.out << v.err);
+  std::string tampered = cert1.body;
+  tampered[tampered.find("\"outcome\":\"approved\"") + 11] = 'b';  // approved -> bpproved
+  { std::ofstream(file) << tampered; }
+  auto bad = testing::RunSvc({"certificate", "verify", file, "--data-dir", env.server->data_dir()});
+  CHECK(bad.exit_code == 1);
+  CHECK(core::ParseJsonOrDiscarded(bad.out)["valid"] == false);
 
   // declined: the sandbox's face match is 0.18
   std::string d = RunFlow(env, "declined");
@@ -501,16 +558,19 @@ TEST_CASE("verification: every capture and submit error is reached") {
   CheckProblem(env.Call(k, "POST", "/v1/verification-sessions/" + late + "/submit"), 401, "SESSION_EXPIRED");
 }
 
-TEST_CASE("verification: kill -9 mid-pipeline resumes; no stage runs twice, no submit is lost") {
+TEST_CASE("verification: kill -9 mid-pipeline resumes; the verdict arrives once; curl resumes the stream") {
   BOTH_BACKENDS;
   Env env(kafka, {"--debug-pipeline-halt-after", "liveness"});
   std::string id = NewSession(env, env.test_key, "crash-1", R"({"channel":"api","policy":{"testOutcome":"review"}})");
   Consent(env, env.test_key, id);
   UploadAll(env, env.test_key, id);
   REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
-  // Wait (on the stream, not a timer) until the liveness result is recorded, then crash.
-  auto before = ReadStream(env.server->target(), env.test_key, id, "", "\"stage\":\"liveness\"");
-  REQUIRE(before.find("\"stage\":\"liveness\"") != std::string::npos);
+  // curl follows the stream until the liveness result is recorded (the pipeline halts there),
+  // then disconnects; svc is killed between stages.
+  auto first = ParseSseText(Curl(env.server->target(), env.test_key, id, "", "\"stage\":\"liveness\""));
+  REQUIRE(!first.empty());
+  REQUIRE(first.back().event == "verification.stage_completed");
+  CHECK(first.back().data["stage"] == "liveness");
   env.server->Kill();
 
   // Restart without the halt: the run resumes at face_match.
@@ -518,20 +578,29 @@ TEST_CASE("verification: kill -9 mid-pipeline resumes; no stage runs twice, no s
   if (kafka) args = {"--log-backend", "kafka", "--kafka-brokers", env.broker->bootstraps()};
   env.server = std::make_unique<testing::SvcServer>(env.dir.Sub("data"), args);
   env.server->Start();
+  // curl resumes after the last id it saw and runs until the stream ends at the verdict.
+  auto second = ParseSseText(Curl(env.server->target(), env.test_key, id, first.back().id, ""));
   WaitIdle(env);
-  auto events = ParseEvents(ReadStream(env.server->target(), env.test_key, id));
+  auto all = ParseSseText(Curl(env.server->target(), env.test_key, id, "", ""));
+
+  std::vector<std::string> seen, expected;
+  for (const auto& e : first) seen.push_back(e.id);
+  for (const auto& e : second) seen.push_back(e.id);
+  for (const auto& e : all) expected.push_back(e.id);
+  CHECK(seen == expected);  // every event exactly once, in order, across the disconnect
   std::map<std::string, int> stages;
-  int verdicts = 0, cases = 0;
-  for (const auto& e : events) {
+  int verdicts = 0;
+  for (const auto& e : all) {
     if (e.event == "verification.stage_completed") ++stages[e.data["stage"].get<std::string>()];
-    if (e.event == "verification.review_required") {
-      ++verdicts;
-      cases += e.data.contains("outcome") ? 1 : 0;
+    for (const char* v : {"verification.approved", "verification.declined",
+                          "verification.review_required", "verification.more_info_requested"}) {
+      verdicts += e.event == v ? 1 : 0;
     }
   }
   CHECK(stages == std::map<std::string, int>{{"document", 1}, {"liveness", 1}, {"face_match", 1},
                                              {"gov_curp", 1}, {"gov_ine", 1}});
   CHECK(verdicts == 1);
+  CHECK(all.back().event == "verification.review_required");
   core::Json ev = Get(env, id, "/evidence");
   CHECK(ev["verificationStatus"] == "review");
   CHECK(ev["decision"]["caseId"].is_string());
