@@ -12,7 +12,8 @@
 //
 // Names are used only to derive the CURP's four name letters for the consistency check and are
 // dropped at once. Any transport error, timeout or 5xx is `unavailable` (the verdict goes to
-// review). Only http:// base URLs are supported until the TLS client lands with webhooks.
+// review). Only http:// base URLs are supported until the TLS client lands with webhooks (host
+// names are resolved; the connect is blocking, the exchange has the timeout).
 
 #include <chrono>
 #include <memory>

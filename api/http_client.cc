@@ -4,6 +4,8 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <vector>
+
 namespace svc::api {
 
 namespace asio = boost::asio;
@@ -80,10 +82,23 @@ core::Result<HttpResponse> HttpCall(const ClientTarget& target, const std::strin
     }
     return Exchange(ioc, sock, "localhost", method, path_and_query, headers, body, timeout);
   }
+  std::vector<asio::ip::tcp::endpoint> endpoints;
   auto addr = asio::ip::make_address(target.host, ec);
-  if (ec) return core::InvalidArgument("bad host " + target.host);
+  if (!ec) {
+    endpoints.emplace_back(addr, target.port);
+  } else {
+    // A host name (e.g. a registry gateway): resolve it.
+    asio::ip::tcp::resolver resolver(ioc);
+    auto results = resolver.resolve(target.host, std::to_string(target.port), ec);
+    if (ec) return core::Unavailable("cannot resolve " + target.host + ": " + ec.message());
+    for (const auto& r : results) endpoints.push_back(r.endpoint());
+  }
   asio::ip::tcp::socket sock(ioc);
-  sock.connect(asio::ip::tcp::endpoint(addr, target.port), ec);  // loopback: immediate
+  for (const auto& ep : endpoints) {
+    sock.close(ec);
+    sock.connect(ep, ec);
+    if (!ec) break;
+  }
   if (ec) return core::Unavailable("cannot connect: " + ec.message());
   return Exchange(ioc, sock, target.host, method, path_and_query, headers, body, timeout);
 }

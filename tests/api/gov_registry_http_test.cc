@@ -63,6 +63,12 @@ TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
   CHECK(lost.status == "not_valid");
   CHECK(lost.detail_code == "REPORTED_LOST");
   CHECK((*reg)->LookupIne({"222222222", ""}).status == "not_found");
+  // A host name is resolved.
+  auto named = api::HttpGovRegistry::Create(
+      "http://localhost:" + std::to_string(server.BoundPort()) + "/gw", "tok-1",
+      std::chrono::milliseconds(5000));
+  REQUIRE(named.ok());
+  CHECK((*named)->LookupCurp(curp).status == "found");
   server.Stop(std::chrono::milliseconds(100));
 
   // Nobody listening: unavailable, never a pass.
