@@ -100,7 +100,10 @@ void SvcServer::Start() {
     int status;
     if (waitpid(pid_, &status, WNOHANG) == pid_) {
       pid_ = -1;
-      throw std::runtime_error("svc exited at start: " + ReadFile(err_path_));
+      std::string how = WIFSIGNALED(status) ? "signal " + std::to_string(WTERMSIG(status))
+                                            : "exit code " + std::to_string(WEXITSTATUS(status));
+      throw std::runtime_error("svc exited at start (" + how + "): " + ReadFile(err_path_) +
+                               " | stdout: " + ReadFile(out_path_));
     }
     if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("svc did not start");
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
