@@ -26,6 +26,7 @@
 #include "api/replay.h"
 #include "api/runtime.h"
 #include "pipeline/certificate.h"
+#include "pipeline/biometrics/face_model.h"
 #include "pipeline/expiry_timer.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/process_manager.h"
@@ -54,7 +55,9 @@ constexpr const char* kTopUsage =
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"
     "  openapi                   print the OpenAPI 3.1 document of the public API\n"
-    "  certificate verify FILE   check a verification certificate's hash and signature\n";
+    "  certificate verify FILE   check a verification certificate's hash and signature\n"
+    "  models import             --face-api DIR: build the face-recognition model from the npm\n"
+    "                            package @vladmandic/face-api into <data-dir>/models\n";
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -635,6 +638,34 @@ int main(int argc, char** argv) {
            {"contentHashValid", check->content_hash_valid},
            {"signatureValid", check->signature_valid}});
     return check->valid() ? 0 : 1;
+  }
+  if (cmd == "models") {
+    // svc models import --face-api DIR [--data-dir D] [--force]
+    if (argc < 3 || std::string(argv[2]) != "import") {
+      std::cerr << "usage: svc models import --face-api DIR [--data-dir DIR] [--force]\n";
+      return 2;
+    }
+    Flags f;
+    f.Declare({"data-dir", "./data", "data directory; the model goes to <data-dir>/models"});
+    f.Declare({"face-api", "models/node_modules/@vladmandic/face-api",
+               "the installed npm package @vladmandic/face-api (scripts/setup installs it)"});
+    f.Declare({"force", "false", "import again even when the model file exists", true});
+    if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+    std::string out = (std::filesystem::path(f.Get("data-dir")) /
+                       pipeline::biometrics::kRecognitionModelFile).string();
+    if (std::filesystem::exists(out) && !f.GetBool("force")) {
+      Print({{"imported", false}, {"path", out}, {"reason", "present; --force imports again"}});
+      return 0;
+    }
+    auto report = pipeline::biometrics::ImportFaceApiModel(f.Get("face-api"), out);
+    if (!report.ok()) return Fail(report.status());
+    Print({{"imported", true},
+           {"path", report->output_path},
+           {"tensors", report->tensors},
+           {"convLayers", report->conv_layers},
+           {"weightsBytes", report->bytes},
+           {"weightsSha256", report->weights_sha256}});
+    return 0;
   }
   if (cmd == "openapi") {
     api::PublicApiOptions defaults;
