@@ -180,6 +180,34 @@ Image Brighten(const Image& image, int delta) {
   return out;
 }
 
+Image Blur(const Image& image, double sigma) {
+  // Defocus-like: down to 1/(2 sigma) and back up (bilinear), without the zeroed border
+  // dlib's spatial filters leave.
+  if (sigma <= 0.5) return image;
+  auto in = ToDlib(image);
+  dlib::matrix<dlib::rgb_pixel> small(std::max<long>(1, std::lround(in.nr() / (2 * sigma))),
+                                      std::max<long>(1, std::lround(in.nc() / (2 * sigma))));
+  dlib::resize_image(in, small, dlib::interpolate_bilinear());
+  dlib::matrix<dlib::rgb_pixel> out(in.nr(), in.nc());
+  dlib::resize_image(small, out, dlib::interpolate_bilinear());
+  return FromDlib(out);
+}
+
+Image Crop(const Image& image, int left, int top, int width, int height) {
+  Image out;
+  left = std::clamp(left, 0, image.width);
+  top = std::clamp(top, 0, image.height);
+  out.width = std::clamp(width, 0, image.width - left);
+  out.height = std::clamp(height, 0, image.height - top);
+  out.rgb.resize(static_cast<size_t>(out.width) * out.height * 3);
+  for (int r = 0; r < out.height; ++r) {
+    std::memcpy(&out.rgb[static_cast<size_t>(r) * out.width * 3],
+                &image.rgb[(static_cast<size_t>(top + r) * image.width + left) * 3],
+                static_cast<size_t>(out.width) * 3);
+  }
+  return out;
+}
+
 core::Result<ImportReport> ImportFaceApiModel(const std::string& face_api_dir,
                                               const std::string& output_path) {
   ImportReport report;

@@ -37,6 +37,8 @@ core::Result<Image> DecodeImage(std::string_view bytes);
 Image Scale(const Image& image, double factor);
 Image Rotate(const Image& image, double degrees);
 Image Brighten(const Image& image, int delta);
+Image Blur(const Image& image, double sigma);  // defocus-like, about `sigma` pixels
+Image Crop(const Image& image, int left, int top, int width, int height);
 
 struct ImportReport {
   size_t tensors = 0;          // weight tensors read from the manifest

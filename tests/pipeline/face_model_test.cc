@@ -9,6 +9,7 @@
 #include <sstream>
 
 #include "pipeline/biometrics/face_model.h"
+#include "pipeline/biometrics/quality.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
@@ -89,4 +90,59 @@ TEST_CASE("face model: import from face-api weights; same face close, different 
   // Garbage is an error, not a crash.
   CHECK_FALSE(DecodeImage("not an image").ok());
   CHECK_FALSE(DecodeImage(std::string("\xFF\xD8\xFF\xE0 truncated", 14)).ok());
+}
+
+TEST_CASE("image quality: sharp and blurred, dark, small, several faces, no face, glare") {
+  testing::TempDir dir;
+  std::string model = dir.Sub("face.dat");
+  REQUIRE(ImportFaceApiModel(SVC_FACE_API_DIR, model).ok());
+  auto models = FaceModels::Load(model, kShapePredictorPath);
+  REQUIRE(models.ok());
+  const FaceModels& m = **models;
+  // A selfie-like crop around the one face of sample2.
+  Image photo = Load("sample2.jpg");
+  auto in_photo = m.Detect(photo);
+  REQUIRE(in_photo.size() == 1);
+  int fw = in_photo[0].right - in_photo[0].left;
+  Image one = Crop(photo, in_photo[0].left - fw, in_photo[0].top - fw, 3 * fw, 4 * fw);
+  auto faces = m.Detect(one);
+  REQUIRE(faces.size() == 1);
+  auto good = AssessQuality(one, faces, CaptureKind::kSelfie);
+  MESSAGE("sharpness " << good.metrics.sharpness << ", luma " << good.metrics.mean_luma);
+  CHECK(good.issues.empty());
+  CHECK(good.score == 1.0);
+
+  Image blurred = Blur(one, 6);
+  auto b = AssessQuality(blurred, m.Detect(blurred), CaptureKind::kSelfie);
+  MESSAGE("blurred sharpness " << b.metrics.sharpness);
+  CHECK(std::find(b.issues.begin(), b.issues.end(), "blurry") != b.issues.end());
+  CHECK(b.hints.size() == b.issues.size());
+  CHECK(b.score < 1.0);
+
+  Image dark = Brighten(one, -120);
+  auto d = AssessQuality(dark, faces, CaptureKind::kSelfie);
+  CHECK(std::find(d.issues.begin(), d.issues.end(), "too_dark") != d.issues.end());
+
+  Image tiny = Scale(one, 0.2);
+  auto t = AssessQuality(tiny, m.Detect(tiny), CaptureKind::kSelfie);
+  CHECK(std::find(t.issues.begin(), t.issues.end(), "low_resolution") != t.issues.end());
+
+  Image group = Load("sample3.jpg");
+  auto g = AssessQuality(group, m.Detect(group), CaptureKind::kSelfie);
+  CHECK(std::find(g.issues.begin(), g.issues.end(), "multiple_faces") != g.issues.end());
+
+  Image wall = Crop(photo, 0, 0, 600, 600);  // the top-left corner: no one there
+  auto w = AssessQuality(wall, m.Detect(wall), CaptureKind::kSelfie);
+  CHECK(std::find(w.issues.begin(), w.issues.end(), "no_face") != w.issues.end());
+
+  Image glare = one;  // a specular blob on a "document"
+  for (int r = 0; r < glare.height / 3; ++r) {
+    for (int c = 0; c < glare.width / 3; ++c) {
+      uint8_t* p = &glare.rgb[(static_cast<size_t>(r) * glare.width + c) * 3];
+      p[0] = p[1] = p[2] = 250;
+    }
+  }
+  auto gl = AssessQuality(glare, faces, CaptureKind::kDocument);
+  CHECK(std::find(gl.issues.begin(), gl.issues.end(), "glare") != gl.issues.end());
+  CHECK(std::find(good.issues.begin(), good.issues.end(), "glare") == good.issues.end());
 }
