@@ -26,6 +26,7 @@
 #include "api/replay.h"
 #include "api/runtime.h"
 #include "pipeline/certificate.h"
+#include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/expiry_timer.h"
 #include "pipeline/verification/builtin_engines.h"
@@ -94,6 +95,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"face-engine", "dlib", "verification engine: dlib (faces, landmarks, quality, embeddings; needs `svc models import`) or model-free (image headers only; tests)"});
+  f.Declare({"face-model", "", "face-recognition model file (default <data-dir>/models/face_recognition_resnet_v1.dat, written by `svc models import`)"});
+  f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
   f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
   f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
   f.Declare({"fake-clock", "false",
@@ -301,7 +305,23 @@ int Serve(int argc, char** argv) {
     return Fail(core::InvalidArgument("bad --rate-reads, --rate-writes or --session-ttl-seconds"));
   }
   // The verification pipeline: engines, registries, the process manager.
-  pipeline::verification::ModelFreeEngine default_engine;
+  pipeline::verification::ModelFreeEngine model_free_engine;
+  std::unique_ptr<pipeline::biometrics::DlibEngine> dlib_engine;
+  pipeline::verification::VerificationEngine* default_engine_ptr = &model_free_engine;
+  if (std::string engine = f.Get("face-engine"); engine == "dlib") {
+    std::string model = f.Get("face-model").empty()
+                            ? (std::filesystem::path(ro->data_dir) /
+                               pipeline::biometrics::kRecognitionModelFile).string()
+                            : f.Get("face-model");
+    auto models = pipeline::biometrics::FaceModels::Load(model, f.Get("shape-predictor"));
+    if (!models.ok()) return Fail(models.status());  // names the setup step
+    dlib_engine = std::make_unique<pipeline::biometrics::DlibEngine>(
+        std::shared_ptr<const pipeline::biometrics::FaceModels>(std::move(models).value()));
+    default_engine_ptr = dlib_engine.get();
+  } else if (engine != "model-free") {
+    return Fail(core::InvalidArgument("--face-engine must be dlib or model-free"));
+  }
+  pipeline::verification::VerificationEngine& default_engine = *default_engine_ptr;
   pipeline::verification::SandboxEngine sandbox_engine;
   pipeline::verification::SandboxGovRegistry sandbox_registry;
   std::unique_ptr<pipeline::verification::GovRegistry> live_registry;

@@ -85,13 +85,16 @@ core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Jso
         "the session was submitted; captures are closed until more input is requested",
         "INVALID_STATE_TRANSITION");
   }
-  std::string check(vs::CheckForKind(kind));
+  std::set<std::string> off;
   const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
-  if (checks.is_object() && checks.contains(check) && checks[check].is_boolean() &&
-      !checks[check].get<bool>()) {
-    return core::FailedPrecondition(
-        "the " + check + " check is off for this session, so " + kind + " is not captured",
-        "CAPTURE_NOT_ALLOWED");
+  if (checks.is_object()) {
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+      if (it->is_boolean() && !it->get<bool>()) off.insert(it.key());
+    }
+  }
+  if (!vs::CaptureAllowed(kind, off)) {
+    return core::FailedPrecondition("the checks that use " + kind + " are off for this session",
+                                    "CAPTURE_NOT_ALLOWED");
   }
   return core::Status::Ok();
 }

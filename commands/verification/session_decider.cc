@@ -20,10 +20,16 @@ core::Status GuardLive(const SessionState& s, const CommandContext& ctx) {
   return core::Status::Ok();
 }
 
-bool Disabled(const SessionState& s, std::string_view check) {
-  return s.disabled_checks.count(std::string(check)) > 0;
-}
 }  // namespace
+
+bool CaptureAllowed(std::string_view kind, const std::set<std::string>& off) {
+  auto on = [&](const char* check) { return off.count(check) == 0; };
+  if (kind == "document_front") return on("document") || on("faceMatch") || on("governmentLookup");
+  if (kind == "document_back") return on("document") || on("governmentLookup");
+  if (kind == "selfie") return on("faceMatch");
+  if (kind == "liveness_video") return on("liveness");
+  return false;
+}
 
 std::string_view CheckForKind(std::string_view kind) {
   if (kind == "document_front" || kind == "document_back") return "document";
@@ -87,10 +93,9 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           }
           std::string_view check = CheckForKind(c.media.kind);
           if (check.empty()) return core::InvalidArgument("unknown media kind", "UNKNOWN_MEDIA_KIND");
-          if (Disabled(s, check)) {
+          if (!CaptureAllowed(c.media.kind, s.disabled_checks)) {
             return core::FailedPrecondition(
-                "the " + std::string(check) + " check is off for this session, so " +
-                    c.media.kind + " is not captured",
+                "the checks that use " + c.media.kind + " are off for this session",
                 "CAPTURE_NOT_ALLOWED");
           }
           if (s.media_ids.size() >= kMaxMediaPerSession) {

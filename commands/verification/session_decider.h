@@ -78,6 +78,10 @@ using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession,
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);
+// Whether a kind is captured given the checks switched off: the document front serves the
+// document check, face match (the portrait) and the government lookups (the CURP); the back
+// serves the document check and the lookups; the selfie face match; the video liveness.
+bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled_checks);
 
 struct SessionDecider {
   using State = SessionState;

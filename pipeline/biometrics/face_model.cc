@@ -208,6 +208,23 @@ Image Crop(const Image& image, int left, int top, int width, int height) {
   return out;
 }
 
+core::Result<std::string> EncodePng(const Image& image) {
+  // dlib writes PNG to files only.
+  auto path = std::filesystem::temp_directory_path() /
+              ("svc-png-" + core::Sha256Hex(core::RandomBytes(16)).substr(0, 16) + ".png");
+  try {
+    dlib::save_png(ToDlib(image), path.string());
+  } catch (const std::exception& e) {
+    return core::Unavailable(std::string("cannot encode PNG: ") + e.what());
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::error_code ec;
+  std::filesystem::remove(path, ec);
+  return std::move(ss).str();
+}
+
 core::Result<ImportReport> ImportFaceApiModel(const std::string& face_api_dir,
                                               const std::string& output_path) {
   ImportReport report;

@@ -39,6 +39,8 @@ Image Rotate(const Image& image, double degrees);
 Image Brighten(const Image& image, int delta);
 Image Blur(const Image& image, double sigma);  // defocus-like, about `sigma` pixels
 Image Crop(const Image& image, int left, int top, int width, int height);
+// PNG bytes of an image (test fixtures compose documents with it).
+core::Result<std::string> EncodePng(const Image& image);
 
 struct ImportReport {
   size_t tensors = 0;          // weight tensors read from the manifest

@@ -1,5 +1,7 @@
 #include "tests/support/svc_process.h"
 
+#include <algorithm>
+
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -93,6 +95,12 @@ void SvcServer::Start() {
   std::vector<std::string> args = {"serve", "--data-dir", data_dir_, "--listen", "127.0.0.1:0",
                                    "--port-file", port_file};
   for (const auto& a : extra_) args.push_back(a);
+  // Most tests do not need the face models (slow to load under the sanitizers): they run the
+  // model-free engine unless they ask for another.
+  if (std::find(extra_.begin(), extra_.end(), "--face-engine") == extra_.end()) {
+    args.push_back("--face-engine");
+    args.push_back("model-free");
+  }
   pid_ = Spawn(args, out_path_, err_path_);
   // Wait for the condition "port file written" (or the child exiting), bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);

@@ -1,0 +1,104 @@
+#include "pipeline/biometrics/dlib_engine.h"
+
+#include <cmath>
+
+#include "pipeline/biometrics/quality.h"
+
+namespace svc::pipeline::biometrics {
+
+namespace v = verification;
+
+double FaceMatchScore(double distance) { return 1.0 / (1.0 + std::exp(12.0 * (distance - 0.715))); }
+
+namespace {
+
+const Face* Largest(const std::vector<Face>& faces) {
+  const Face* best = nullptr;
+  for (const auto& f : faces) {
+    if (best == nullptr || f.right - f.left > best->right - best->left) best = &f;
+  }
+  return best;
+}
+
+}  // namespace
+
+v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext&) {
+  v::CaptureAnalysisResult r;
+  if (c.kind == "liveness_video") return r;  // frames: not yet (reported at the liveness stage)
+  auto img = DecodeImage(c.bytes);
+  if (!img.ok()) {
+    r.status = "error";
+    r.error_code = c.mime == "image/webp" ? "IMAGE_FORMAT_UNSUPPORTED" : "IMAGE_UNREADABLE";
+    r.retry_hints.push_back(c.mime == "image/webp" ? "send the photo as JPEG or PNG"
+                                                   : "take the photo again");
+    return r;
+  }
+  auto faces = models_->Detect(*img);
+  bool selfie = c.kind == "selfie";
+  auto q = AssessQuality(*img, faces, selfie ? CaptureKind::kSelfie : CaptureKind::kDocument);
+  if (c.kind == "document_back") {
+    // The back of an INE has no portrait: face findings do not apply.
+    std::vector<std::string> issues, hints;
+    for (size_t i = 0; i < q.issues.size(); ++i) {
+      if (q.issues[i] == "no_face" || q.issues[i] == "face_too_small" || q.issues[i] == "face_cut_off") continue;
+      issues.push_back(q.issues[i]);
+      hints.push_back(q.hints[i]);
+    }
+    q.issues = issues;
+    q.hints = hints;
+  }
+  r.quality_issues = q.issues;
+  r.retry_hints = q.hints;
+  const Face* f = Largest(faces);
+  if (f != nullptr && c.kind != "document_back") {
+    // Confidence that a usable face is there: the detector's margin, squashed to 0..1.
+    r.confidence = std::round(1.0 / (1.0 + std::exp(-2.0 * f->detection_score)) * 10000.0) / 10000.0;
+  }
+  return r;
+}
+
+v::DocumentReading DlibEngine::ReadDocument(const v::Capture&, const v::Capture*, const v::EngineContext&) {
+  v::DocumentReading r;
+  r.status = "unavailable";
+  r.error_code = "DOCUMENT_READER_UNAVAILABLE";
+  return r;
+}
+
+v::BiometricScore DlibEngine::Liveness(const v::Capture&, const v::EngineContext&) {
+  v::BiometricScore r;
+  r.status = "unavailable";
+  r.error_code = "LIVENESS_ENGINE_UNAVAILABLE";
+  return r;
+}
+
+v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture& document,
+                                        const v::EngineContext&) {
+  v::BiometricScore r;
+  r.model_name = FaceModels::kRecognitionModelName;
+  if (face.kind == "liveness_video") {
+    r.status = "unavailable";  // a frame of the video: with the liveness analyser
+    r.error_code = "VIDEO_FRAMES_UNAVAILABLE";
+    return r;
+  }
+  auto selfie = DecodeImage(face.bytes);
+  auto doc = DecodeImage(document.bytes);
+  if (!selfie.ok() || !doc.ok()) {
+    r.status = "error";
+    r.error_code = !selfie.ok() ? "SELFIE_UNREADABLE" : "DOCUMENT_UNREADABLE";
+    return r;
+  }
+  auto selfie_faces = models_->Detect(*selfie);
+  auto doc_faces = models_->Detect(*doc);
+  const Face* a = Largest(selfie_faces);
+  const Face* b = Largest(doc_faces);
+  if (a == nullptr || b == nullptr) {
+    r.status = "error";
+    r.error_code = a == nullptr ? "NO_FACE_IN_SELFIE" : "NO_FACE_ON_DOCUMENT";
+    return r;
+  }
+  double d = Distance(models_->Embed(models_->Chip(*selfie, *a)), models_->Embed(models_->Chip(*doc, *b)));
+  r.score = std::round(FaceMatchScore(d) * 10000.0) / 10000.0;
+  return r;
+}
+
+}  // namespace svc::pipeline::biometrics

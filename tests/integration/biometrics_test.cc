@@ -1,0 +1,144 @@
+// The five-call flow with real photographs and the dlib engine, no test input forcing anything:
+// a selfie of the person on the document is approved, another person's selfie is declined.
+// Photographs: the demo images of the npm package @vladmandic/face-api (scripts/setup installs
+// it). The "document" is composed here: a grey card carrying the person's photo.
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "pipeline/biometrics/face_model.h"
+#include "tests/support/api_env.h"
+
+using namespace svc;
+using namespace svc::pipeline::biometrics;
+using svc::testing::Body;
+using svc::testing::Env;
+
+namespace {
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+Image Photo(const std::string& name) {
+  auto img = DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/" + name));
+  REQUIRE(img.ok());
+  return *img;
+}
+
+// A region of `photo` around a face box, `margin` face widths on each side.
+Image AroundFace(const Image& photo, int left, int top, int size, double margin) {
+  int m = static_cast<int>(size * margin);
+  return Crop(photo, left - m, top - m, size + 2 * m, size + 2 * m + m / 2);
+}
+
+// An ID-card-like image: grey card, the portrait on the left, some dark "text" bars.
+Image Card(const Image& portrait) {
+  Image card;
+  card.width = 1000;
+  card.height = 630;
+  card.rgb.assign(static_cast<size_t>(card.width) * card.height * 3, 200);
+  Image p = Scale(portrait, 360.0 / portrait.height);
+  for (int r = 0; r < p.height && 120 + r < card.height; ++r) {
+    for (int c = 0; c < p.width && 60 + c < card.width; ++c) {
+      for (int k = 0; k < 3; ++k) {
+        card.rgb[(static_cast<size_t>(120 + r) * card.width + 60 + c) * 3 + k] =
+            p.rgb[(static_cast<size_t>(r) * p.width + c) * 3 + k];
+      }
+    }
+  }
+  for (int bar = 0; bar < 6; ++bar) {
+    for (int r = 150 + bar * 50; r < 170 + bar * 50; ++r) {
+      for (int c = 420; c < 900 - bar * 40; ++c) {
+        for (int k = 0; k < 3; ++k) card.rgb[(static_cast<size_t>(r) * card.width + c) * 3 + k] = 40;
+      }
+    }
+  }
+  return card;
+}
+
+std::string Multipart(const std::string& boundary, const std::string& kind, const std::string& mime,
+                      const std::string& bytes) {
+  return "--" + boundary + "\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\n" + kind +
+         "\r\n--" + boundary + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c\"\r\n" +
+         "Content-Type: " + mime + "\r\n\r\n" + bytes + "\r\n--" + boundary + "--\r\n";
+}
+
+api::HttpResponse Upload(Env& env, const std::string& id, const std::string& kind,
+                         const std::string& png, bool analyze = false) {
+  std::string b = "bnd-7f3a";
+  return env.Call(env.test_key, "POST",
+                  "/v1/verification-sessions/" + id + "/media" + (analyze ? "?analyze=true" : ""),
+                  Multipart(b, kind, "image/png", png),
+                  {{"Content-Type", "multipart/form-data; boundary=" + b}});
+}
+
+core::Json Flow(Env& env, const std::string& idem, const std::string& document_png,
+                const std::string& selfie_png) {
+  auto created = env.Create(env.test_key, idem,
+                            R"({"channel":"api","checks":{"document":false,"liveness":false,"governmentLookup":false}})");
+  REQUIRE(created.status == 201);
+  std::string id = Body(created)["id"];
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                   R"({"accepted":true})").status == 200);
+  auto doc = Upload(env, id, "document_front", document_png, true);
+  REQUIRE_MESSAGE(doc.status == 201, doc.body);
+  CHECK(Body(doc)["analysis"]["status"] == "ok");
+  CHECK(Body(doc)["analysis"]["confidence"].is_number());  // a face was found on the card
+  auto selfie = Upload(env, id, "selfie", selfie_png, true);
+  REQUIRE_MESSAGE(selfie.status == 201, selfie.body);
+  core::Json a = Body(selfie)["analysis"];
+  CHECK(a["status"] == "ok");
+  CHECK(a["qualityIssues"].is_array());
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  return Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
+}
+
+}  // namespace
+
+TEST_CASE("biometrics: real photographs, dlib engine: same person approved, another declined") {
+  testing::TempDir models;
+  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
+                                   models.path()});
+  REQUIRE_MESSAGE(imported.exit_code == 0, imported.out << imported.err);
+  std::string model = models.Sub("models/face_recognition_resnet_v1.dat");
+
+  // Without a model, the dlib engine refuses to start and names the setup step.
+  testing::TempDir empty;
+  auto refused = testing::RunSvc({"serve", "--data-dir", empty.Sub("data"), "--listen",
+                                  "127.0.0.1:0", "--face-engine", "dlib"});
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("svc models import") != std::string::npos);
+
+  Env env(false, {"--face-engine", "dlib", "--face-model", model});
+  Image person = Photo("sample2.jpg");  // one face at about (1448, 214), 180 px
+  Image selfie = AroundFace(person, 1448, 214, 180, 1.0);
+  Image portrait = Scale(Rotate(AroundFace(person, 1448, 214, 180, 0.5), 3), 0.8);
+  auto card = EncodePng(Card(portrait));
+  auto selfie_png = EncodePng(selfie);
+  REQUIRE(card.ok());
+  REQUIRE(selfie_png.ok());
+
+  core::Json same = Flow(env, "bio-same", *card, *selfie_png);
+  MESSAGE("same person: face match " << same["scores"]["faceMatch"]);
+  CHECK(same["verificationStatus"] == "approved");
+  CHECK(same["decision"]["outcome"] == "approved");
+  CHECK(same["scores"]["faceMatch"].get<double>() >= 0.8);
+  REQUIRE(same["biometric"].size() == 1);
+  CHECK(same["biometric"][0]["checkType"] == "face_match");
+  CHECK(same["biometric"][0]["modelName"] == FaceModels::kRecognitionModelName);
+
+  Image other = Photo("sample1.jpg");  // leftmost face at about (376, 376), 215 px
+  auto other_png = EncodePng(AroundFace(other, 376, 376, 215, 1.0));
+  REQUIRE(other_png.ok());
+  core::Json different = Flow(env, "bio-other", *card, *other_png);
+  MESSAGE("different person: face match " << different["scores"]["faceMatch"]);
+  CHECK(different["verificationStatus"] == "declined");
+  CHECK(different["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
+  CHECK(different["scores"]["faceMatch"].get<double>() < 0.5);
+}
