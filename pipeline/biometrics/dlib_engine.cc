@@ -57,6 +57,20 @@ v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::Engin
   return r;
 }
 
+std::optional<double> DlibEngine::ImageQuality(const v::Capture& c, const v::EngineContext&) {
+  if (c.kind == "liveness_video") return std::nullopt;
+  auto img = DecodeImage(c.bytes);
+  if (!img.ok()) return 0.0;
+  auto faces = c.kind == "document_back" ? std::vector<Face>{} : models_->Detect(*img);
+  auto q = AssessQuality(*img, faces, c.kind == "selfie" ? CaptureKind::kSelfie : CaptureKind::kDocument);
+  if (c.kind == "document_back") {
+    double penalty = 0;
+    for (const auto& i : q.issues) penalty += i == "no_face" ? 0 : 0.25;
+    return std::max(0.0, 1.0 - penalty);
+  }
+  return q.score;
+}
+
 v::DocumentReading DlibEngine::ReadDocument(const v::Capture&, const v::Capture*, const v::EngineContext&) {
   v::DocumentReading r;
   r.status = "unavailable";

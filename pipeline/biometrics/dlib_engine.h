@@ -34,6 +34,8 @@ class DlibEngine final : public verification::VerificationEngine {
   verification::BiometricScore FaceMatch(const verification::Capture& face,
                                          const verification::Capture& document_front,
                                          const verification::EngineContext& ctx) override;
+  std::optional<double> ImageQuality(const verification::Capture& capture,
+                                     const verification::EngineContext& ctx) override;
 
  private:
   std::shared_ptr<const FaceModels> models_;

@@ -92,6 +92,10 @@ class VerificationEngine {
   virtual BiometricScore Liveness(const Capture& video, const EngineContext& ctx) = 0;
   virtual BiometricScore FaceMatch(const Capture& face, const Capture& document_front,
                                    const EngineContext& ctx) = 0;
+  // Image quality of a capture, 0..1 (1 = no quality issue); nullopt when not measured.
+  virtual std::optional<double> ImageQuality(const Capture&, const EngineContext&) {
+    return std::nullopt;
+  }
 };
 
 // ---- Government registries ----

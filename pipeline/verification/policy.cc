@@ -228,6 +228,18 @@ StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t lat
   return o;
 }
 
+void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutput& o) {
+  o.summary["imageQuality"] = Num(Round4(quality));
+  if (!quality.has_value() || *quality >= p.image_quality_threshold) return;
+  if (o.outcome == "passed") {
+    o.outcome = "review";
+    o.summary["passed"] = false;
+  }
+  if (o.outcome == "passed" || o.outcome == "review") {
+    o.summary["reasonCodes"].push_back("IMAGE_QUALITY_LOW");
+  }
+}
+
 StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t latency_ms,
                          const std::string& registry) {
   StageOutput o;
@@ -495,7 +507,7 @@ core::Json BuildEvidence(const ReportInputs& in) {
   e["media"] = media;
   e["scores"] = {{"deepfake", nullptr},
                  {"faceMatch", SummaryField(Stage(in, "face_match"), "score")},
-                 {"imageQuality", nullptr},
+                 {"imageQuality", SummaryField(Stage(in, "face_match"), "imageQuality")},
                  {"liveness", SummaryField(Stage(in, "liveness"), "score")}};
   e["trustScore"] = in.verdict.is_object() ? in.verdict["trustScore"] : core::Json(nullptr);
   e["biometric"] = BiometricItems(in, true);

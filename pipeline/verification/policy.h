@@ -58,6 +58,9 @@ StageOutput DocumentStage(const DocumentReading& reading, const documents::Date&
                           int64_t latency_ms, const std::string& engine);
 StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
 StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
+// Adds the image quality of the compared captures (the lower of the two) to a face-match stage:
+// below the policy's imageQualityThreshold a passed match goes to review (IMAGE_QUALITY_LOW).
+void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutput& face_match);
 // `document_details`: the document stage's details (curp, birthDate, sex…), or null.
 StageOutput GovCurpStage(const CurpLookup& lookup, const core::Json& document_details,
                          int64_t latency_ms, const std::string& registry);

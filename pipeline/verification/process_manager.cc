@@ -317,6 +317,13 @@ core::Status VerificationPipeline::Process(const Job& job) {
         }
         SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
         out = FaceMatchStage(policy, engine.FaceMatch(*face, *front, ectx), MillisSince(t0));
+        std::optional<double> q1 = engine.ImageQuality(*face, ectx);
+        std::optional<double> q2 = engine.ImageQuality(*front, ectx);
+        std::optional<double> quality;
+        if (q1 && q2) quality = std::min(*q1, *q2);
+        else if (q1 || q2) quality = q1 ? q1 : q2;
+        ApplyImageQuality(policy, quality, out);
+        out.summary["latencyMs"] = MillisSince(t0);
       }
     } else if (name == "gov_curp" || name == "gov_ine") {
       SVC_ASSIGN_OR_RETURN(core::Json details, document_details());

@@ -132,6 +132,8 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   REQUIRE(same["biometric"].size() == 1);
   CHECK(same["biometric"][0]["checkType"] == "face_match");
   CHECK(same["biometric"][0]["modelName"] == FaceModels::kRecognitionModelName);
+  MESSAGE("image quality: " << same["scores"]["imageQuality"]);
+  CHECK(same["scores"]["imageQuality"].get<double>() >= 0.5);  // measured, above the threshold
 
   Image other = Photo("sample1.jpg");  // leftmost face at about (376, 376), 215 px
   auto other_png = EncodePng(AroundFace(other, 376, 376, 215, 1.0));

@@ -82,6 +82,29 @@ TEST_CASE("biometric stages: threshold, decline floor and the band between") {
         std::vector<std::string>{"SELFIE_REQUIRED", "LIVENESS_VIDEO_REQUIRED"});
 }
 
+TEST_CASE("image quality below the policy's threshold sends a passed match to review") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  auto good = FaceMatchStage(p, Score(0.95), 0);
+  ApplyImageQuality(p, 0.75, good);
+  CHECK(good.outcome == "passed");
+  CHECK(good.summary["imageQuality"] == 0.75);
+  auto poor = FaceMatchStage(p, Score(0.95), 0);
+  ApplyImageQuality(p, 0.25, poor);
+  CHECK(poor.outcome == "review");
+  CHECK(poor.summary["reasonCodes"] == core::Json::array({"IMAGE_QUALITY_LOW"}));
+  auto failed = FaceMatchStage(p, Score(0.1), 0);
+  ApplyImageQuality(p, 0.25, failed);
+  CHECK(failed.outcome == "failed");  // a mismatch stays a mismatch
+  auto unmeasured = FaceMatchStage(p, Score(0.95), 0);
+  ApplyImageQuality(p, std::nullopt, unmeasured);
+  CHECK(unmeasured.outcome == "passed");
+  CHECK(unmeasured.summary["imageQuality"].is_null());
+  Policy lax = Policy::FromSession(nullptr, core::Json{{"imageQualityThreshold", 0.2}});
+  auto ok = FaceMatchStage(lax, Score(0.95), 0);
+  ApplyImageQuality(lax, 0.25, ok);
+  CHECK(ok.outcome == "passed");
+}
+
 TEST_CASE("government stages: found, not found, deceased, mismatch, unavailable") {
   core::Json doc = {{"curp", Specimen().curp}, {"birthDate", "1990-03-15"}, {"sex", "M"}};
   SandboxGovRegistry reg;
