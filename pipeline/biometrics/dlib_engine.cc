@@ -110,8 +110,10 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
     r.error_code = a == nullptr ? "NO_FACE_IN_SELFIE" : "NO_FACE_ON_DOCUMENT";
     return r;
   }
-  double d = Distance(models_->Embed(models_->Chip(*selfie, *a)), models_->Embed(models_->Chip(*doc, *b)));
+  Embedding mine = models_->Embed(models_->Chip(*selfie, *a));
+  double d = Distance(mine, models_->Embed(models_->Chip(*doc, *b)));
   r.score = std::round(FaceMatchScore(d) * 10000.0) / 10000.0;
+  r.embedding.assign(mine.begin(), mine.end());
   return r;
 }
 

@@ -79,6 +79,8 @@ struct BiometricScore {
   std::string error_code;
   std::optional<double> score;  // 0..1
   std::string model_name;
+  // Face match: the selfie's embedding, kept sealed (stage details) for re-authentication.
+  std::vector<float> embedding;
 };
 
 class VerificationEngine {

@@ -316,7 +316,14 @@ core::Status VerificationPipeline::Process(const Job& job) {
           SVC_ASSIGN_OR_RETURN(face, capture("liveness_video"));
         }
         SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
-        out = FaceMatchStage(policy, engine.FaceMatch(*face, *front, ectx), MillisSince(t0));
+        BiometricScore match = engine.FaceMatch(*face, *front, ectx);
+        out = FaceMatchStage(policy, match, MillisSince(t0));
+        if (!match.embedding.empty()) {
+          // The selfie's embedding, sealed with the stage details, for re-authentication.
+          out.details = {{"selfieEmbedding", match.embedding},
+                         {"modelName", match.model_name},
+                         {"mediaId", face->media_id}};
+        }
         std::optional<double> q1 = engine.ImageQuality(*face, ectx);
         std::optional<double> q2 = engine.ImageQuality(*front, ectx);
         std::optional<double> quality;

@@ -7,6 +7,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/runtime.h"
+#include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/biometrics/face_model.h"
 #include "tests/support/api_env.h"
 
@@ -143,4 +147,37 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   CHECK(different["verificationStatus"] == "declined");
   CHECK(different["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
   CHECK(different["scores"]["faceMatch"].get<double>() < 0.5);
+
+  // The selfie's embedding is kept for re-authentication, sealed under the session's data key:
+  // read the stored stage row from the stopped data directory and open it with the key store.
+  std::string sid = same["sessionId"];
+  std::string data = env.server->data_dir();
+  env.server->Stop();
+  eventstore::KvStore::Options so;
+  so.path = data + "/db";
+  so.column_families = api::StoreColumnFamilies();
+  so.read_only = true;
+  auto store = eventstore::KvStore::Open(so);
+  REQUIRE(store.ok());
+  int views = (*store)->Cf("views");
+  std::string base = env.tenant + "/test/" + sid;
+  auto sub = (*store)->Get(views, "verification/sub/" + base);
+  REQUIRE((sub.ok() && sub->has_value()));
+  std::string trk = core::StringOr(core::ParseJsonOrDiscarded(**sub), "trackingId");
+  auto row = (*store)->Get(views, "verification/stage/" + base + "/" + trk + "/face_match");
+  REQUIRE((row.ok() && row->has_value()));
+  std::string sealed = core::StringOr(core::ParseJsonOrDiscarded(**row), "detailsSealed");
+  REQUIRE(!sealed.empty());
+  auto master = api::LoadMasterKey(data);
+  REQUIRE(master.ok());
+  eventstore::KeyStore keys(store->get(), core::DeriveSubkey(*master, "svc/key-encryption/v1"));
+  auto dek = keys.Get(eventstore::KeyStore::SessionKeyName(env.tenant, "test", sid));
+  REQUIRE((dek.ok() && dek->has_value()));
+  auto raw = core::Base64Decode(sealed);
+  REQUIRE(raw.ok());
+  auto plain = core::AeadOpen(**dek, *raw, "stage|" + base + "|" + trk + "|face_match");
+  REQUIRE(plain.ok());
+  core::Json details = core::ParseJsonOrDiscarded(*plain);
+  CHECK(details["selfieEmbedding"].size() == 128);
+  CHECK(details["modelName"] == FaceModels::kRecognitionModelName);
 }
