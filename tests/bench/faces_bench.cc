@@ -1,0 +1,132 @@
+// Benchmark (not a test): CPU per verification for the face work the dlib engine does today —
+// decode, detection + landmarks, quality, alignment, embeddings, for a document front and a
+// selfie, then the match — and sustained verifications per minute on all cores; peak resident
+// memory. Photographs: the face-api package's demo images, resized to capture-like sizes.
+#include <sys/resource.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <thread>
+#include <vector>
+
+#include "pipeline/biometrics/dlib_engine.h"
+#include "pipeline/biometrics/face_model.h"
+#include "pipeline/biometrics/quality.h"
+
+using namespace svc;
+using namespace svc::pipeline::biometrics;
+
+namespace {
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string face_api = argc > 1 ? argv[1] : "models/node_modules/@vladmandic/face-api";
+  std::string work = argc > 2 ? argv[2] : "/tmp/svc-faces-bench";
+  int rounds = argc > 3 ? std::atoi(argv[3]) : 20;
+  auto imported = ImportFaceApiModel(face_api, work + "/face.dat");
+  if (!imported.ok()) {
+    std::cerr << imported.status().ToString() << "\n";
+    return 1;
+  }
+  double t0 = CpuSeconds();
+  auto models = FaceModels::Load(work + "/face.dat", kShapePredictorPath);
+  if (!models.ok()) {
+    std::cerr << models.status().ToString() << "\n";
+    return 1;
+  }
+  double load_cpu = CpuSeconds() - t0;
+  std::shared_ptr<const FaceModels> shared(std::move(models).value());
+  DlibEngine engine(shared);
+
+  // Capture-like inputs: a 720x960 selfie and a 1280x806 "document front" with the portrait.
+  Image photo = *DecodeImage(ReadFile(face_api + "/demo/sample2.jpg"));
+  Image selfie = Scale(Crop(photo, 1268, 34, 540, 720), 960.0 / 720);
+  Image card;
+  card.width = 1280;
+  card.height = 806;
+  card.rgb.assign(static_cast<size_t>(card.width) * card.height * 3, 200);
+  Image portrait = Scale(Crop(photo, 1358, 124, 360, 460), 0.9);
+  for (int r = 0; r < portrait.height; ++r) {
+    for (int c = 0; c < portrait.width; ++c) {
+      for (int k = 0; k < 3; ++k) {
+        card.rgb[(static_cast<size_t>(150 + r) * card.width + 80 + c) * 3 + k] =
+            portrait.rgb[(static_cast<size_t>(r) * portrait.width + c) * 3 + k];
+      }
+    }
+  }
+  std::string selfie_png = *EncodePng(selfie), card_png = *EncodePng(card);
+  pipeline::verification::Capture s{"med_s", "selfie", "image/png", selfie_png};
+  pipeline::verification::Capture d{"med_d", "document_front", "image/png", card_png};
+  pipeline::verification::EngineContext ctx{"live", 1, ""};
+
+  auto one = [&] {
+    engine.Analyze(s, ctx);   // capture analysis (analyze=true): decode, detect, quality
+    engine.Analyze(d, ctx);
+    auto m = engine.FaceMatch(s, d, ctx);  // decode, detect, align and embed both, match
+    engine.ImageQuality(s, ctx);
+    engine.ImageQuality(d, ctx);
+    return m.score.value_or(-1);
+  };
+  double score = one();  // warm-up
+  t0 = CpuSeconds();
+  for (int i = 0; i < rounds; ++i) one();
+  double per = (CpuSeconds() - t0) / rounds;
+
+  // Stage split, one call each.
+  auto stage = [&](auto fn) {
+    double a = CpuSeconds();
+    for (int i = 0; i < 5; ++i) fn();
+    return (CpuSeconds() - a) / 5 * 1000;
+  };
+  Image dec;
+  double decode_ms = stage([&] { dec = *DecodeImage(selfie_png); });
+  std::vector<Face> faces;
+  double detect_ms = stage([&] { faces = shared->Detect(dec); });
+  Image chip;
+  double chip_ms = stage([&] { chip = shared->Chip(dec, faces.at(0)); });
+  double embed_ms = stage([&] { shared->Embed(chip); });
+  double quality_ms = stage([&] { AssessQuality(dec, faces, CaptureKind::kSelfie); });
+
+  // Sustained: one worker per core, 60 seconds of wall time at most / rounds per worker.
+  unsigned workers = std::max(1u, std::thread::hardware_concurrency());
+  std::atomic<int> done{0};
+  auto wall0 = std::chrono::steady_clock::now();
+  std::vector<std::thread> ts;
+  for (unsigned w = 0; w < workers; ++w) {
+    ts.emplace_back([&] {
+      for (int i = 0; i < rounds; ++i) {
+        one();
+        done.fetch_add(1);
+      }
+    });
+  }
+  for (auto& t : ts) t.join();
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
+  rusage ru{};
+  getrusage(RUSAGE_SELF, &ru);
+  std::cout << "face match score (same person) " << score << "\n"
+            << "model load CPU " << load_cpu * 1000 << " ms\n"
+            << "per verification CPU (2 analyses, match, 2 quality scores) " << per * 1000 << " ms\n"
+            << "  selfie 720x960: decode " << decode_ms << " ms, detect+landmarks " << detect_ms
+            << " ms, align " << chip_ms << " ms, embed " << embed_ms << " ms, quality " << quality_ms
+            << " ms\n"
+            << "sustained on " << workers << " threads: " << done.load() / wall * 60
+            << " verifications/min\n"
+            << "peak RSS " << ru.ru_maxrss / 1024 << " MiB\n";
+  return 0;
+}
