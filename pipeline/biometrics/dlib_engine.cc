@@ -3,6 +3,7 @@
 #include <cmath>
 
 #include "pipeline/biometrics/quality.h"
+#include "pipeline/biometrics/video.h"
 
 namespace svc::pipeline::biometrics {
 
@@ -24,7 +25,33 @@ const Face* Largest(const std::vector<Face>& faces) {
 
 v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext&) {
   v::CaptureAnalysisResult r;
-  if (c.kind == "liveness_video") return r;  // frames: not yet (reported at the liveness stage)
+  if (c.kind == "liveness_video") {
+    // The liveness score comes with the liveness analyser; here: is the video decodable, and is
+    // one face in it?
+    auto video = SampleVideo(c.bytes, 8, 640);
+    if (!video.ok()) {
+      r.status = "error";
+      r.error_code = "VIDEO_UNREADABLE";
+      r.retry_hints.push_back("record the video again");
+      return r;
+    }
+    int one = 0, several = 0;
+    for (const auto& f : video->frames) {
+      size_t n = models_->Detect(f).size();
+      one += n == 1 ? 1 : 0;
+      several += n > 1 ? 1 : 0;
+    }
+    double share = static_cast<double>(one) / video->frames.size();
+    r.confidence = std::round(share * 10000.0) / 10000.0;
+    if (several * 2 > static_cast<int>(video->frames.size())) {
+      r.quality_issues.push_back("multiple_faces");
+      r.retry_hints.push_back("make sure only you are in the video");
+    } else if (share < 0.8) {
+      r.quality_issues.push_back("no_face");
+      r.retry_hints.push_back("keep your face in the frame for the whole video");
+    }
+    return r;
+  }
   auto img = DecodeImage(c.bytes);
   if (!img.ok()) {
     r.status = "error";
@@ -89,12 +116,24 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
                                         const v::EngineContext&) {
   v::BiometricScore r;
   r.model_name = FaceModels::kRecognitionModelName;
+  core::Result<Image> selfie = core::InvalidArgument("no face image");
   if (face.kind == "liveness_video") {
-    r.status = "unavailable";  // a frame of the video: with the liveness analyser
-    r.error_code = "VIDEO_FRAMES_UNAVAILABLE";
-    return r;
+    // No selfie: the liveness video's frame with the largest face.
+    auto video = SampleVideo(face.bytes, 8, 960);
+    if (video.ok()) {
+      int best = -1;
+      for (const auto& f : video->frames) {
+        auto found = models_->Detect(f);
+        const Face* x = Largest(found);
+        if (x != nullptr && x->right - x->left > best) {
+          best = x->right - x->left;
+          selfie = f;
+        }
+      }
+    }
+  } else {
+    selfie = DecodeImage(face.bytes);
   }
-  auto selfie = DecodeImage(face.bytes);
   auto doc = DecodeImage(document.bytes);
   if (!selfie.ok() || !doc.ok()) {
     r.status = "error";

@@ -85,6 +85,7 @@ SvcServer::SvcServer(std::string data_dir, std::vector<std::string> extra_args)
 
 SvcServer::~SvcServer() {
   if (pid_ > 0) Kill();
+  if (std::getenv("SVC_TEST_KEEP_LOGS") != nullptr) return;  // debugging a failed test
   std::filesystem::remove(out_path_);
   std::filesystem::remove(err_path_);
 }

@@ -1,0 +1,148 @@
+#include "pipeline/biometrics/video.h"
+
+extern "C" {
+#include <libavcodec/avcodec.h>
+#include <libavformat/avformat.h>
+#include <libavutil/imgutils.h>
+#include <libswscale/swscale.h>
+}
+
+#include <algorithm>
+#include <cstring>
+#include <functional>
+#include <memory>
+
+namespace svc::pipeline::biometrics {
+
+namespace {
+
+struct Reader {
+  std::string_view data;
+  int64_t pos = 0;
+};
+
+int ReadPacket(void* opaque, uint8_t* buf, int size) {
+  auto* r = static_cast<Reader*>(opaque);
+  int64_t left = static_cast<int64_t>(r->data.size()) - r->pos;
+  if (left <= 0) return AVERROR_EOF;
+  int n = static_cast<int>(std::min<int64_t>(left, size));
+  std::memcpy(buf, r->data.data() + r->pos, static_cast<size_t>(n));
+  r->pos += n;
+  return n;
+}
+
+int64_t Seek(void* opaque, int64_t offset, int whence) {
+  auto* r = static_cast<Reader*>(opaque);
+  int64_t size = static_cast<int64_t>(r->data.size());
+  if (whence == AVSEEK_SIZE) return size;
+  int64_t base = (whence & ~AVSEEK_FORCE) == SEEK_CUR ? r->pos : (whence & ~AVSEEK_FORCE) == SEEK_END ? size : 0;
+  int64_t to = base + offset;
+  if (to < 0 || to > size) return -1;
+  r->pos = to;
+  return to;
+}
+
+core::Status Bad(const std::string& what) {
+  return core::InvalidArgument("not a decodable video: " + what);
+}
+
+}  // namespace
+
+core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, int max_side) {
+  Reader reader{bytes, 0};
+  constexpr int kBuf = 64 * 1024;
+  auto* buf = static_cast<uint8_t*>(av_malloc(kBuf));
+  AVIOContext* io = avio_alloc_context(buf, kBuf, 0, &reader, &ReadPacket, nullptr, &Seek);
+  AVFormatContext* fmt = avformat_alloc_context();
+  fmt->pb = io;
+  fmt->flags |= AVFMT_FLAG_CUSTOM_IO;
+  AVCodecContext* dec = nullptr;
+  SwsContext* sws = nullptr;
+  AVFrame* frame = av_frame_alloc();
+  AVPacket* pkt = av_packet_alloc();
+  auto cleanup = [&] {
+    av_packet_free(&pkt);
+    av_frame_free(&frame);
+    sws_freeContext(sws);
+    avcodec_free_context(&dec);
+    avformat_close_input(&fmt);  // frees fmt (not the custom io)
+    if (io != nullptr) {
+      av_freep(&io->buffer);
+      avio_context_free(&io);
+    }
+  };
+  struct Guard {
+    std::function<void()> f;
+    ~Guard() { f(); }
+  } guard{cleanup};
+
+  if (avformat_open_input(&fmt, nullptr, nullptr, nullptr) < 0) return Bad("unknown container");
+  if (avformat_find_stream_info(fmt, nullptr) < 0) return Bad("no stream information");
+  const AVCodec* codec = nullptr;
+  int stream = av_find_best_stream(fmt, AVMEDIA_TYPE_VIDEO, -1, -1, &codec, 0);
+  if (stream < 0 || codec == nullptr) return Bad("no video stream");
+  AVStream* st = fmt->streams[stream];
+  dec = avcodec_alloc_context3(codec);
+  if (avcodec_parameters_to_context(dec, st->codecpar) < 0) return Bad("codec parameters");
+  dec->thread_count = 1;
+  if (avcodec_open2(dec, codec, nullptr) < 0) return Bad("cannot open the decoder");
+
+  VideoSample out;
+  out.width = dec->width;
+  out.height = dec->height;
+  out.codec = codec->name;
+  if (out.width <= 0 || out.height <= 0 || out.width > 8192 || out.height > 8192) return Bad("size");
+  double tb = av_q2d(st->time_base);
+  if (st->duration > 0) out.duration_seconds = st->duration * tb;
+  else if (fmt->duration > 0) out.duration_seconds = fmt->duration / double(AV_TIME_BASE);
+  // Frame count: from the container, else duration x frame rate (WebM carries no count).
+  double fps = st->avg_frame_rate.num > 0 && st->avg_frame_rate.den > 0 ? av_q2d(st->avg_frame_rate)
+               : st->r_frame_rate.num > 0 && st->r_frame_rate.den > 0   ? av_q2d(st->r_frame_rate)
+                                                                        : 25.0;
+  int64_t total = st->nb_frames > 0 ? st->nb_frames
+                                    : std::max<int64_t>(1, std::lround(out.duration_seconds * fps));
+  int step = static_cast<int>(std::max<int64_t>(1, total / std::max(1, max_frames)));
+
+  double scale = std::min(1.0, double(max_side) / std::max(out.width, out.height));
+  int ow = std::max(2, static_cast<int>(out.width * scale)), oh = std::max(2, static_cast<int>(out.height * scale));
+  int index = 0;
+  auto take = [&]() -> core::Status {
+    if (index++ % step != 0 || static_cast<int>(out.frames.size()) >= max_frames) return core::Status::Ok();
+    sws = sws_getCachedContext(sws, frame->width, frame->height, static_cast<AVPixelFormat>(frame->format), ow,
+                               oh, AV_PIX_FMT_RGB24, SWS_BILINEAR, nullptr, nullptr, nullptr);
+    if (sws == nullptr) return Bad("pixel format");
+    // swscale writes whole SIMD blocks: give it an aligned, padded buffer, then copy the rows.
+    int padded = FFALIGN(ow * 3, 64);
+    std::vector<uint8_t> buffer(static_cast<size_t>(padded) * (oh + 1) + 64);
+    uint8_t* dst[4] = {buffer.data(), nullptr, nullptr, nullptr};
+    int stride[4] = {padded, 0, 0, 0};
+    sws_scale(sws, frame->data, frame->linesize, 0, frame->height, dst, stride);
+    Image img;
+    img.width = ow;
+    img.height = oh;
+    img.rgb.resize(static_cast<size_t>(ow) * oh * 3);
+    for (int r = 0; r < oh; ++r) {
+      std::memcpy(&img.rgb[static_cast<size_t>(r) * ow * 3], &buffer[static_cast<size_t>(r) * padded],
+                  static_cast<size_t>(ow) * 3);
+    }
+    out.frames.push_back(std::move(img));
+    return core::Status::Ok();
+  };
+  while (av_read_frame(fmt, pkt) >= 0) {
+    if (pkt->stream_index == stream) {
+      if (avcodec_send_packet(dec, pkt) < 0) {
+        av_packet_unref(pkt);
+        return Bad("corrupt packet");
+      }
+      while (avcodec_receive_frame(dec, frame) == 0) SVC_RETURN_IF_ERROR(take());
+    }
+    av_packet_unref(pkt);
+  }
+  avcodec_send_packet(dec, nullptr);  // flush
+  while (avcodec_receive_frame(dec, frame) == 0) SVC_RETURN_IF_ERROR(take());
+  if (out.frames.empty()) return Bad("no frames");
+  if (out.duration_seconds <= 0) out.duration_seconds = index / fps;
+  return out;
+}
+
+}  // namespace svc::pipeline::biometrics
