@@ -1,0 +1,165 @@
+#include "pipeline/biometrics/ocr.h"
+
+#include <leptonica/allheaders.h>
+#include <tesseract/baseapi.h>
+
+#include <algorithm>
+#include <memory>
+#include <sstream>
+
+namespace svc::pipeline::biometrics {
+
+namespace docs = pipeline::documents;
+
+core::Result<std::string> OcrText(const Image& image) {
+  if (image.width <= 0 || image.height <= 0) return core::InvalidArgument("empty image");
+  tesseract::TessBaseAPI api;
+  if (api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) != 0) {
+    return core::Unavailable("Tesseract's English model is missing: install tesseract-ocr-eng "
+                             "(scripts/setup does)");
+  }
+  api.SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
+  api.SetVariable("tessedit_char_whitelist", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<");
+  api.SetVariable("debug_file", "/dev/null");
+  api.SetImage(image.rgb.data(), image.width, image.height, 3, image.width * 3);
+  api.SetSourceResolution(300);
+  std::unique_ptr<char[]> text(api.GetUTF8Text());
+  api.End();
+  if (text == nullptr) return core::Unavailable("Tesseract returned no text");
+  return std::string(text.get());
+}
+
+namespace {
+
+std::vector<std::string> Lines(const std::string& text) {
+  std::vector<std::string> out;
+  std::istringstream in(text);
+  std::string line;
+  while (std::getline(in, line)) {
+    std::string clean;
+    for (char c : line) {
+      if ((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '<') clean += c;
+    }
+    if (!clean.empty()) out.push_back(clean);
+  }
+  return out;
+}
+
+// Fits a line to `length` by growing or shrinking its longest run of '<' (OCR adds or drops
+// fillers); "" when it cannot.
+std::string FitLength(std::string s, size_t length) {
+  while (s.size() != length) {
+    size_t best = std::string::npos, best_len = 0;
+    for (size_t i = 0; i < s.size();) {
+      if (s[i] != '<') {
+        ++i;
+        continue;
+      }
+      size_t j = i;
+      while (j < s.size() && s[j] == '<') ++j;
+      if (j - i > best_len) {
+        best_len = j - i;
+        best = i;
+      }
+      i = j;
+    }
+    if (best == std::string::npos) return "";
+    if (s.size() > length) s.erase(best, 1);
+    else s.insert(best, 1, '<');
+  }
+  return s;
+}
+
+// Variants of an OCR'd MRZ line, most likely first: with each 'K' or 'C' that touches a '<' read
+// as '<' (Tesseract's systematic MRZ error), then as read. Check digits cannot tell 'K' from '<'
+// (K = 20 contributes 0 mod 10 at every weight), so the order matters. In the names line a letter
+// is only taken for a filler between fillers or at the line's end, so names keep their K.
+std::vector<std::string> Variants(const std::string& line, size_t length, bool names) {
+  std::vector<std::string> out;
+  std::string fixed = line;
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 0; i < fixed.size(); ++i) {
+      bool left = i > 0 && fixed[i - 1] == '<';
+      bool right = i + 1 < fixed.size() && fixed[i + 1] == '<';
+      bool end = i + 1 == fixed.size();
+      bool filler = names ? (left && (right || end)) : (left || right);
+      if ((fixed[i] == 'K' || fixed[i] == 'C') && filler) {
+        fixed[i] = '<';
+        changed = true;
+      }
+    }
+  }
+  for (const std::string& v : {fixed, line}) {
+    std::string f = FitLength(v, length);
+    if (!f.empty() && std::find(out.begin(), out.end(), f) == out.end()) out.push_back(f);
+  }
+  return out;
+}
+
+}  // namespace
+
+std::optional<MrzRead> FindMrz(const std::string& text, const docs::Date& today) {
+  auto lines = Lines(text);
+  auto try_format = [&](size_t count, size_t length) -> std::optional<MrzRead> {
+    for (size_t start = 0; start + count <= lines.size(); ++start) {
+      bool shaped = true;
+      for (size_t k = 0; k < count; ++k) {
+        size_t n = lines[start + k].size();
+        shaped &= n + 6 >= length && n <= length + 8;
+      }
+      if (!shaped) continue;
+      std::vector<std::vector<std::string>> options;
+      bool usable = true;
+      for (size_t k = 0; k < count; ++k) {
+        bool names = (count == 3 && k == 2) || (count == 2 && k == 0);
+        options.push_back(Variants(lines[start + k], length, names));
+        usable &= !options.back().empty();
+      }
+      if (!usable) continue;
+      // Every combination of the variants (at most 2^3): the check digits decide.
+      std::vector<size_t> pick(count, 0);
+      for (;;) {
+        std::vector<std::string> candidate;
+        for (size_t k = 0; k < count; ++k) candidate.push_back(options[k][pick[k]]);
+        auto r = docs::CheckMrz(candidate, today);
+        if (r.valid) return MrzRead{candidate, r};
+        size_t k = 0;
+        while (k < count && ++pick[k] == options[k].size()) pick[k++] = 0;
+        if (k == count) break;
+      }
+    }
+    return std::nullopt;
+  };
+  if (auto td1 = try_format(3, 30)) return td1;
+  return try_format(2, 44);
+}
+
+std::optional<std::string> FindCurp(const std::string& text, const docs::Date& today) {
+  auto plausible = [&](const std::string& c) {
+    auto r = docs::CheckCurp(c);
+    return r.valid && !(today < r.birth_date);
+  };
+  for (const auto& line : Lines(text)) {
+    for (size_t i = 0; i + 18 <= line.size(); ++i) {
+      std::string candidate = line.substr(i, 18);
+      if (plausible(candidate)) return candidate;
+      // OCR confusions where digits belong (birth date, homoclave, check digit): O->0, I->1,
+      // S->5, B->8; the homoclave (17th) may also be a letter read as a digit. The check digit
+      // decides.
+      std::string fixed = candidate;
+      for (size_t p : {4u, 5u, 6u, 7u, 8u, 9u, 16u, 17u}) {
+        char& c = fixed[p];
+        c = c == 'O' ? '0' : c == 'I' ? '1' : c == 'S' ? '5' : c == 'B' ? '8' : c;
+      }
+      if (plausible(fixed)) return fixed;
+      std::string letter = fixed;
+      char& h = letter[16];
+      h = h == '0' ? 'O' : h == '1' ? 'I' : h == '5' ? 'S' : h == '8' ? 'B' : h;
+      if (plausible(letter)) return letter;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace svc::pipeline::biometrics
