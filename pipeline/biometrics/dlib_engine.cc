@@ -2,6 +2,7 @@
 
 #include <cmath>
 
+#include "pipeline/biometrics/ocr.h"
 #include "pipeline/biometrics/quality.h"
 #include "pipeline/biometrics/video.h"
 
@@ -23,7 +24,43 @@ const Face* Largest(const std::vector<Face>& faces) {
 
 }  // namespace
 
-v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext&) {
+namespace {
+
+// What OCR reads on one side of a document.
+struct SideRead {
+  bool readable = false;
+  std::optional<std::string> curp;
+  std::optional<MrzRead> mrz;
+  bool ine_words = false;  // "INSTITUTO NACIONAL ELECTORAL" / "INE" / "CREDENCIAL PARA VOTAR"
+};
+
+SideRead ReadSide(const v::Capture& c, const documents::Date& today) {
+  SideRead r;
+  auto img = DecodeImage(c.bytes);
+  if (!img.ok()) return r;
+  auto text = OcrText(*img);
+  if (!text.ok()) return r;
+  r.readable = true;
+  r.curp = FindCurp(*text, today);
+  r.mrz = FindMrz(*text, today);
+  for (const char* w : {"INSTITUTONACIONALELECTORAL", "CREDENCIALPARAVOTAR", "ELECTORAL"}) {
+    r.ine_words |= text->find(w) != std::string::npos;
+  }
+  return r;
+}
+
+std::string Surname(const std::string& mrz_surname, int which) {
+  // "GARCIA<HERNANDEZ" -> GARCIA / HERNANDEZ
+  size_t sep = mrz_surname.find('<');
+  std::string part = which == 0 ? mrz_surname.substr(0, sep)
+                     : sep == std::string::npos ? "" : mrz_surname.substr(sep + 1);
+  std::replace(part.begin(), part.end(), '<', ' ');
+  return part;
+}
+
+}  // namespace
+
+v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext& ctx) {
   v::CaptureAnalysisResult r;
   if (c.kind == "liveness_video") {
     // The liveness score comes with the liveness analyser; here: is the video decodable, and is
@@ -76,6 +113,27 @@ v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::Engin
   }
   r.quality_issues = q.issues;
   r.retry_hints = q.hints;
+  if (c.kind == "document_front" || c.kind == "document_back") {
+    SideRead side = ReadSide(c, ctx.today);
+    if (side.mrz) {
+      r.document_type = side.mrz->result.document_code.rfind("P", 0) == 0 ? "passport" : "ine";
+      r.issuing_country = side.mrz->result.issuing_state;
+      r.extracted = {{"mrz", side.mrz->lines}, {"documentNumber", side.mrz->result.document_number}};
+      r.skip_back = r.document_type == "passport";  // a passport's data page is all there is
+    } else if (side.curp || side.ine_words) {
+      r.document_type = "ine";
+      r.issuing_country = "MEX";
+      r.requires_back_page = c.kind == "document_front";
+    }
+    if (side.curp) {
+      if (!r.extracted.is_object()) r.extracted = core::Json::object();
+      r.extracted["curp"] = *side.curp;
+    }
+    if (!side.mrz && !side.curp) {
+      r.quality_issues.push_back("text_unreadable");
+      r.retry_hints.push_back("hold the document flat, in focus, filling the frame");
+    }
+  }
   const Face* f = Largest(faces);
   if (f != nullptr && c.kind != "document_back") {
     // Confidence that a usable face is there: the detector's margin, squashed to 0..1.
@@ -98,10 +156,54 @@ std::optional<double> DlibEngine::ImageQuality(const v::Capture& c, const v::Eng
   return q.score;
 }
 
-v::DocumentReading DlibEngine::ReadDocument(const v::Capture&, const v::Capture*, const v::EngineContext&) {
+v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Capture* back,
+                                            const v::EngineContext& ctx) {
   v::DocumentReading r;
-  r.status = "unavailable";
-  r.error_code = "DOCUMENT_READER_UNAVAILABLE";
+  SideRead f = ReadSide(front, ctx.today);
+  SideRead b;
+  if (back != nullptr) b = ReadSide(*back, ctx.today);
+  if (!f.readable && !b.readable) {
+    r.status = "error";
+    r.error_code = "DOCUMENT_UNREADABLE";
+    return r;
+  }
+  std::optional<MrzRead> mrz = b.mrz ? b.mrz : f.mrz;
+  std::optional<std::string> curp = f.curp ? f.curp : b.curp;
+  if (!mrz && !curp) {
+    r.status = "error";
+    r.error_code = "DOCUMENT_TEXT_NOT_FOUND";  // neither an MRZ nor a CURP could be read
+    return r;
+  }
+  if (mrz) {
+    const auto& m = mrz->result;
+    r.document_type = m.document_code.rfind("P", 0) == 0 ? "passport"
+                      : m.issuing_state == "MEX"         ? "ine"
+                                                         : "id_card";
+    r.issuing_country = m.issuing_state;
+    r.extracted["mrz"] = mrz->lines;
+    r.extracted["documentNumber"] = m.document_number;
+    if (r.document_type == "ine") r.extracted["cic"] = m.document_number;
+    r.extracted["surname1"] = Surname(m.surname, 0);
+    r.extracted["surname2"] = Surname(m.surname, 1);
+    std::string given = m.given_names;
+    std::replace(given.begin(), given.end(), '<', ' ');
+    r.extracted["givenNames"] = given;
+    if (m.birth_date) r.extracted["birthDate"] = m.birth_date->Iso();
+    if (m.expiry_date) r.extracted["expiryDate"] = m.expiry_date->Iso();
+    if (m.sex == 'F' || m.sex == 'M') r.extracted["sex"] = m.sex == 'F' ? "M" : "H";  // CURP letters
+  } else {
+    r.document_type = f.ine_words || curp ? "ine" : "";
+    r.issuing_country = "MEX";
+  }
+  if (curp) {
+    auto c = documents::CheckCurp(*curp);
+    r.extracted["curp"] = *curp;
+    r.extracted["birthDate"] = c.birth_date.Iso();
+    r.extracted["sex"] = std::string(1, c.sex);
+  }
+  // An INE's MRZ is on its back: without it the back is asked for.
+  r.requires_back_page = r.document_type == "ine" && !mrz;
+  r.confidence = 0.5 + (curp ? 0.25 : 0.0) + (mrz ? 0.25 : 0.0);
   return r;
 }
 

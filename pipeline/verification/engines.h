@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "pipeline/documents/checks.h"
 
 namespace svc::pipeline::verification {
 
@@ -33,6 +34,7 @@ struct EngineContext {
   int submission = 1;        // which submission of the session (1, 2, …)
   std::string test_outcome;  // test environment only: approved | declined | review |
                              // analysis_error | more_info; "" = none
+  documents::Date today{9999, 12, 31};  // the clock's date (expiry, two-digit years)
 };
 
 // Outcome vocabulary of every measurement.

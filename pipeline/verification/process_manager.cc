@@ -181,6 +181,10 @@ core::Status VerificationPipeline::Process(const Job& job) {
   ectx.environment = job.env;
   ectx.submission = static_cast<int>(core::IntOr(sub, "submission", 1));
   ectx.test_outcome = TestOutcome(job.env, policy_in);
+  {
+    std::string now = core::FormatRfc3339(options_.clock->Now());
+    std::sscanf(now.c_str(), "%4d-%2d-%2d", &ectx.today.year, &ectx.today.month, &ectx.today.day);
+  }
   VerificationEngine& engine =
       ectx.test_outcome.empty() ? *options_.engine : *options_.sandbox_engine;
   GovRegistry& registry = job.env == "test" ? *options_.sandbox_registry : *options_.live_registry;

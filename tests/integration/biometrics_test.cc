@@ -12,6 +12,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/biometrics/face_model.h"
+#include "pipeline/verification/builtin_engines.h"
 #include "tests/support/api_env.h"
 
 using namespace svc;
@@ -221,4 +222,63 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   core::Json details = core::ParseJsonOrDiscarded(*plain);
   CHECK(details["selfieEmbedding"].size() == 128);
   CHECK(details["modelName"] == FaceModels::kRecognitionModelName);
+}
+
+TEST_CASE("biometrics: an INE read by OCR, the registries, and the face: approved with no test input") {
+  testing::TempDir work;
+  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
+                                   work.path()});
+  REQUIRE(imported.exit_code == 0);
+  Env env(false, {"--face-engine", "dlib", "--face-model", work.Sub("models/face_recognition_resnet_v1.dat")});
+  const auto& s = pipeline::verification::Specimen();  // the sandbox registries know this person
+  Image person = Photo("sample2.jpg");
+  Image portrait = Scale(Rotate(AroundFace(person, 1448, 214, 180, 0.5), 3), 0.8);
+  std::ofstream(work.Sub("card.png"), std::ios::binary) << *EncodePng(Card(portrait));
+  const char* ocrb = "/usr/share/fonts/opentype/ocr-b/OCRB.otf";
+  auto front = testing::RunProgram(
+      "convert", {work.Sub("card.png"), "-font", ocrb, "-fill", "#202020", "-pointsize", "26",
+                  "-annotate", "+420+470", "INSTITUTO NACIONAL ELECTORAL", "-pointsize", "30",
+                  "-annotate", "+420+530", "CURP " + s.curp, work.Sub("front.png")});
+  REQUIRE_MESSAGE(front.exit_code == 0, front.err);
+  auto back = testing::RunProgram(
+      "convert", {"-size", "1000x630", "xc:#dcdcd4", "-font", ocrb, "-pointsize", "40", "-fill", "#202020",
+                  "-annotate", "+60+460", s.mrz[0], "-annotate", "+60+520", s.mrz[1], "-annotate",
+                  "+60+580", s.mrz[2], work.Sub("back.png")});
+  REQUIRE_MESSAGE(back.exit_code == 0, back.err);
+
+  auto created = env.Create(env.test_key, "ine-1", R"({"channel":"api","checks":{"liveness":false}})");
+  REQUIRE(created.status == 201);
+  std::string id = Body(created)["id"];
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                   R"({"accepted":true})").status == 200);
+  auto f = Upload(env, id, "document_front", ReadFile(work.Sub("front.png")), true);
+  REQUIRE_MESSAGE(f.status == 201, f.body);
+  core::Json fa = Body(f)["analysis"];
+  CHECK(fa["documentType"] == "ine");
+  CHECK(fa["requiresBackPage"] == true);
+  CHECK(fa["extractedData"]["curp"] == s.curp);  // shown to the integrator who sent it
+  auto b = Upload(env, id, "document_back", ReadFile(work.Sub("back.png")), true);
+  REQUIRE_MESSAGE(b.status == 201, b.body);
+  CHECK(Body(b)["analysis"]["extractedData"]["mrz"] == core::Json(s.mrz));
+  auto selfie = EncodePng(AroundFace(person, 1448, 214, 180, 1.0));
+  REQUIRE(Upload(env, id, "selfie", *selfie).status == 201);
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  core::Json ev = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
+  MESSAGE(ev.dump());
+  CHECK(ev["verificationStatus"] == "approved");
+  CHECK(ev["document"]["documentType"] == "ine");
+  CHECK(ev["document"]["checks"]["curpValid"] == true);
+  CHECK(ev["document"]["checks"]["mrzValid"] == true);
+  CHECK(ev["document"]["checks"]["notExpired"] == true);
+  CHECK(ev["document"]["checks"]["consistent"] == true);
+  REQUIRE(ev["gov"].size() == 2);
+  CHECK(ev["gov"][0]["matched"] == true);  // the sandbox RENAPO found the CURP read by OCR
+  CHECK(ev["gov"][1]["matched"] == true);  // and the sandbox INE list the CIC from the MRZ
+  CHECK(ev["scores"]["faceMatch"].get<double>() >= 0.8);
+  // Nothing personal in the evidence.
+  std::string text = ev.dump();
+  for (const char* pii : {"GARCIA", "JOSEFINA", "GAHJ900315", "1990-03-15", "123456789"}) {
+    CHECK_MESSAGE(text.find(pii) == std::string::npos, pii);
+  }
 }
