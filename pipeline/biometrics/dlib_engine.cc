@@ -2,6 +2,8 @@
 
 #include <cmath>
 
+#include "core/crypto.h"
+
 #include "pipeline/biometrics/ocr.h"
 #include "pipeline/biometrics/quality.h"
 #include "pipeline/biometrics/video.h"
@@ -60,6 +62,33 @@ std::string Surname(const std::string& mrz_surname, int which) {
 
 }  // namespace
 
+std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
+  std::string key = core::Sha256(c.bytes);
+  {
+    std::lock_guard lock(cache_mu_);
+    auto it = cache_.find(key);
+    if (it != cache_.end()) {
+      cache_order_.remove(key);
+      cache_order_.push_front(key);
+      return it->second;
+    }
+  }
+  auto img = DecodeImage(c.bytes);
+  if (!img.ok()) return nullptr;
+  auto seen = std::make_shared<Seen>();
+  seen->faces = models_->Detect(*img);
+  seen->image = std::move(img).value();
+  std::lock_guard lock(cache_mu_);
+  if (cache_.emplace(key, seen).second) {
+    cache_order_.push_front(key);
+    while (cache_order_.size() > kCacheEntries) {
+      cache_.erase(cache_order_.back());
+      cache_order_.pop_back();
+    }
+  }
+  return seen;
+}
+
 v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext& ctx) {
   v::CaptureAnalysisResult r;
   if (c.kind == "liveness_video") {
@@ -89,15 +118,16 @@ v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::Engin
     }
     return r;
   }
-  auto img = DecodeImage(c.bytes);
-  if (!img.ok()) {
+  auto seen = Look(c);
+  if (seen == nullptr) {
     r.status = "error";
     r.error_code = c.mime == "image/webp" ? "IMAGE_FORMAT_UNSUPPORTED" : "IMAGE_UNREADABLE";
     r.retry_hints.push_back(c.mime == "image/webp" ? "send the photo as JPEG or PNG"
                                                    : "take the photo again");
     return r;
   }
-  auto faces = models_->Detect(*img);
+  const Image* img = &seen->image;
+  const auto& faces = seen->faces;
   bool selfie = c.kind == "selfie";
   auto q = AssessQuality(*img, faces, selfie ? CaptureKind::kSelfie : CaptureKind::kDocument);
   if (c.kind == "document_back") {
@@ -144,9 +174,10 @@ v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::Engin
 
 std::optional<double> DlibEngine::ImageQuality(const v::Capture& c, const v::EngineContext&) {
   if (c.kind == "liveness_video") return std::nullopt;
-  auto img = DecodeImage(c.bytes);
-  if (!img.ok()) return 0.0;
-  auto faces = c.kind == "document_back" ? std::vector<Face>{} : models_->Detect(*img);
+  auto seen = Look(c);
+  if (seen == nullptr) return 0.0;
+  const Image* img = &seen->image;
+  auto faces = c.kind == "document_back" ? std::vector<Face>{} : seen->faces;
   auto q = AssessQuality(*img, faces, c.kind == "selfie" ? CaptureKind::kSelfie : CaptureKind::kDocument);
   if (c.kind == "document_back") {
     double penalty = 0;
@@ -233,17 +264,18 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
         }
       }
     }
-  } else {
-    selfie = DecodeImage(face.bytes);
   }
-  auto doc = DecodeImage(document.bytes);
-  if (!selfie.ok() || !doc.ok()) {
+  std::shared_ptr<const Seen> selfie_seen = face.kind == "liveness_video" ? nullptr : Look(face);
+  if (selfie_seen != nullptr) selfie = selfie_seen->image;
+  auto doc_seen = Look(document);
+  if (!selfie.ok() || doc_seen == nullptr) {
     r.status = "error";
     r.error_code = !selfie.ok() ? "SELFIE_UNREADABLE" : "DOCUMENT_UNREADABLE";
     return r;
   }
-  auto selfie_faces = models_->Detect(*selfie);
-  auto doc_faces = models_->Detect(*doc);
+  const Image* doc = &doc_seen->image;
+  auto selfie_faces = selfie_seen != nullptr ? selfie_seen->faces : models_->Detect(*selfie);
+  const auto& doc_faces = doc_seen->faces;
   const Face* a = Largest(selfie_faces);
   const Face* b = Largest(doc_faces);
   if (a == nullptr || b == nullptr) {

@@ -11,7 +11,10 @@
 // Not yet measured by this engine (reported unavailable, so the verdict goes to review):
 // document reading (OCR of the MRZ) and liveness (video frames).
 
+#include <list>
 #include <memory>
+#include <mutex>
+#include <unordered_map>
 
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/verification/engines.h"
@@ -38,7 +41,19 @@ class DlibEngine final : public verification::VerificationEngine {
                                      const verification::EngineContext& ctx) override;
 
  private:
+  // Decoded images and their faces, by the bytes' SHA-256: a capture is analysed at upload and
+  // again by the face match and the quality score; detection is the costly part. Small LRU.
+  struct Seen {
+    Image image;
+    std::vector<Face> faces;
+  };
+  std::shared_ptr<const Seen> Look(const verification::Capture& c);
+
   std::shared_ptr<const FaceModels> models_;
+  std::mutex cache_mu_;
+  std::list<std::string> cache_order_;  // most recent first
+  std::unordered_map<std::string, std::shared_ptr<const Seen>> cache_;
+  static constexpr size_t kCacheEntries = 16;
 };
 
 }  // namespace svc::pipeline::biometrics

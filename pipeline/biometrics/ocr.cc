@@ -13,18 +13,24 @@ namespace docs = pipeline::documents;
 
 core::Result<std::string> OcrText(const Image& image) {
   if (image.width <= 0 || image.height <= 0) return core::InvalidArgument("empty image");
-  tesseract::TessBaseAPI api;
-  if (api.Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) != 0) {
-    return core::Unavailable("Tesseract's English model is missing: install tesseract-ocr-eng "
-                             "(scripts/setup does)");
+  // One engine per thread, initialised once (loading the model costs more than a page).
+  thread_local std::unique_ptr<tesseract::TessBaseAPI> engine;
+  if (engine == nullptr) {
+    auto fresh = std::make_unique<tesseract::TessBaseAPI>();
+    if (fresh->Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) != 0) {
+      return core::Unavailable("Tesseract's English model is missing: install tesseract-ocr-eng "
+                               "(scripts/setup does)");
+    }
+    fresh->SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
+    fresh->SetVariable("tessedit_char_whitelist", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<");
+    fresh->SetVariable("debug_file", "/dev/null");
+    engine = std::move(fresh);
   }
-  api.SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
-  api.SetVariable("tessedit_char_whitelist", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<");
-  api.SetVariable("debug_file", "/dev/null");
+  tesseract::TessBaseAPI& api = *engine;
   api.SetImage(image.rgb.data(), image.width, image.height, 3, image.width * 3);
   api.SetSourceResolution(300);
   std::unique_ptr<char[]> text(api.GetUTF8Text());
-  api.End();
+  api.Clear();
   if (text == nullptr) return core::Unavailable("Tesseract returned no text");
   return std::string(text.get());
 }
