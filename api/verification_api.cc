@@ -251,10 +251,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
     if (analyze) {
       pv::EngineContext ectx;
       ectx.environment = auth.environment;
-      {
-        std::string now = core::FormatRfc3339(rt.clock().Now());
-        std::sscanf(now.c_str(), "%4d-%2d-%2d", &ectx.today.year, &ectx.today.month, &ectx.today.day);
-      }
+      ectx.today = pv::DateOf(rt.clock().Now());
       ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
           auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
       pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;

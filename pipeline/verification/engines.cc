@@ -1,6 +1,15 @@
 #include "pipeline/verification/engines.h"
 
+#include <cstdio>
+
 namespace svc::pipeline::verification {
+
+documents::Date DateOf(core::Timestamp t) {
+  documents::Date d;
+  std::string s = core::FormatRfc3339(t);  // YYYY-MM-DDThh:mm:ss.sssZ
+  std::sscanf(s.c_str(), "%4d-%2d-%2d", &d.year, &d.month, &d.day);
+  return d;
+}
 
 core::Json CaptureAnalysisResult::ToJson() const {
   auto num = [](const std::optional<double>& v) { return v ? core::Json(*v) : core::Json(nullptr); };

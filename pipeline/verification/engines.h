@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/json.h"
 #include "pipeline/documents/checks.h"
 
@@ -36,6 +37,9 @@ struct EngineContext {
                              // analysis_error | more_info; "" = none
   documents::Date today{9999, 12, 31};  // the clock's date (expiry, two-digit years)
 };
+
+// The UTC calendar date of a time (for document expiry and two-digit years).
+documents::Date DateOf(core::Timestamp t);
 
 // Outcome vocabulary of every measurement.
 inline constexpr std::string_view kOk = "ok";

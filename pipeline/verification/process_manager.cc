@@ -181,10 +181,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
   ectx.environment = job.env;
   ectx.submission = static_cast<int>(core::IntOr(sub, "submission", 1));
   ectx.test_outcome = TestOutcome(job.env, policy_in);
-  {
-    std::string now = core::FormatRfc3339(options_.clock->Now());
-    std::sscanf(now.c_str(), "%4d-%2d-%2d", &ectx.today.year, &ectx.today.month, &ectx.today.day);
-  }
+  ectx.today = DateOf(options_.clock->Now());
   VerificationEngine& engine =
       ectx.test_outcome.empty() ? *options_.engine : *options_.sandbox_engine;
   GovRegistry& registry = job.env == "test" ? *options_.sandbox_registry : *options_.live_registry;
@@ -264,13 +261,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     return out;
   };
   SVC_ASSIGN_OR_RETURN(auto done, load_stages());
-  auto today = [&] {
-    auto t = options_.clock->Now();
-    std::string s = core::FormatRfc3339(t);
-    documents::Date d;
-    std::sscanf(s.c_str(), "%4d-%2d-%2d", &d.year, &d.month, &d.day);
-    return d;
-  };
+  auto today = [&] { return DateOf(options_.clock->Now()); };
   auto document_details = [&]() -> core::Result<core::Json> {
     auto it = done.find("document");
     if (it == done.end()) return core::Json(nullptr);

@@ -16,18 +16,12 @@
 #include "tests/support/api_env.h"
 
 using namespace svc;
+using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
 using svc::testing::Body;
 using svc::testing::Env;
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Image Photo(const std::string& name) {
   auto img = DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/" + name));

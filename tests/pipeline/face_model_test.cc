@@ -13,16 +13,10 @@
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
+using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
 
 namespace {
-
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 Image Load(const std::string& name) {
   auto img = DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/" + name));

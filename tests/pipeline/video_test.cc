@@ -12,15 +12,10 @@
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
+using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
 
 namespace {
-std::string ReadFile(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 }  // namespace
 
 TEST_CASE("video: frames sampled from H.264/MP4, VP9/WebM and VP8/WebM") {

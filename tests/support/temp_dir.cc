@@ -1,5 +1,8 @@
 #include "tests/support/temp_dir.h"
 
+#include <fstream>
+#include <sstream>
+
 #include <cstdlib>
 #include <filesystem>
 #include <stdexcept>
@@ -16,6 +19,13 @@ TempDir::TempDir() {
 TempDir::~TempDir() {
   std::error_code ec;
   std::filesystem::remove_all(path_, ec);
+}
+
+std::string ReadFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
 }
 
 }  // namespace svc::testing

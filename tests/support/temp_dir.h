@@ -18,4 +18,7 @@ class TempDir {
   std::string path_;
 };
 
+// A whole file's bytes ("" when it cannot be read).
+std::string ReadFile(const std::string& path);
+
 }  // namespace svc::testing
