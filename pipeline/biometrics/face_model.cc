@@ -385,6 +385,18 @@ std::vector<Face> FaceModels::Detect(const Image& image) const {
   return out;
 }
 
+Face FaceModels::Landmarks(const Image& image, int left, int top, int right, int bottom) const {
+  auto img = ToDlib(image);
+  dlib::rectangle box(left, top, right, bottom);
+  auto shape = impl_->predictor(img, box);
+  Face f;
+  f.left = left, f.top = top, f.right = right, f.bottom = bottom;
+  for (unsigned i = 0; i < shape.num_parts() && i < 68; ++i) {
+    f.landmarks[i] = {static_cast<float>(shape.part(i).x()), static_cast<float>(shape.part(i).y())};
+  }
+  return f;
+}
+
 Image FaceModels::Chip(const Image& image, const Face& face) const {
   auto img = ToDlib(image);
   std::vector<dlib::point> parts;

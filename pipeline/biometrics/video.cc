@@ -101,13 +101,16 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
                                                                         : 25.0;
   int64_t total = st->nb_frames > 0 ? st->nb_frames
                                     : std::max<int64_t>(1, std::lround(out.duration_seconds * fps));
-  int step = static_cast<int>(std::max<int64_t>(1, total / std::max(1, max_frames)));
+  // Even sampling over the whole video: frame k*step for k = 0, 1, … (step may be fractional).
+  double step = std::max(1.0, double(total) / std::max(1, max_frames));
+  double next = 0;
 
   double scale = std::min(1.0, double(max_side) / std::max(out.width, out.height));
   int ow = std::max(2, static_cast<int>(out.width * scale)), oh = std::max(2, static_cast<int>(out.height * scale));
   int index = 0;
   auto take = [&]() -> core::Status {
-    if (index++ % step != 0 || static_cast<int>(out.frames.size()) >= max_frames) return core::Status::Ok();
+    if (index++ < next || static_cast<int>(out.frames.size()) >= max_frames) return core::Status::Ok();
+    next += step;
     sws = sws_getCachedContext(sws, frame->width, frame->height, static_cast<AVPixelFormat>(frame->format), ow,
                                oh, AV_PIX_FMT_RGB24, SWS_BILINEAR, nullptr, nullptr, nullptr);
     if (sws == nullptr) return Bad("pixel format");

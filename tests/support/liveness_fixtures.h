@@ -1,0 +1,41 @@
+#pragma once
+// Liveness videos synthesised from a real photograph (the leftmost face of sample3 in
+// @vladmandic/face-api, a 480x640 crop around it), encoded with the ffmpeg command line. The codec follows the
+// file name: .mp4 = H.264, .webm = VP9. Each function returns the video's bytes.
+//
+//  - ZoomPan / Rotated: a still picture moved in front of the camera (a replayed print or
+//    screen): ffmpeg's zoompan and rotate filters.
+//  - Blinking: the face held still with a small drift, blinking once (the upper lids warped down
+//    over the eyes: skin above the lid stretches down, the lash line lands on the lower lid).
+//  - Challenge: the face performing actions in order: blink, and head turns made by warping the
+//    face along a depth relief (the nose moves most, the outline not at all), which is what a
+//    turning head looks like to first order and what no flat picture can do.
+
+#include <string>
+#include <vector>
+
+#include "pipeline/biometrics/face_model.h"
+#include "tests/support/temp_dir.h"
+
+namespace svc::testing::liveness {
+
+// How many frames the engine samples from a liveness video (about 10 a second over 3 s).
+inline constexpr int kLivenessFrames = 30;
+
+pipeline::biometrics::Image Face();
+// `closure` 0 (open) .. 1 (shut).
+pipeline::biometrics::Image CloseEyes(const pipeline::biometrics::Image& img,
+                                      const pipeline::biometrics::Face& face, double closure);
+// `amount`: the nose tip's horizontal shift in inter-ocular distances; positive = the person's
+// own left (image right in an unmirrored recording).
+pipeline::biometrics::Image TurnHead(const pipeline::biometrics::Image& img,
+                                     const pipeline::biometrics::Face& face, double amount);
+
+std::string ZoomPan(const TempDir& dir, const std::string& still_png, const std::string& name);
+std::string Rotated(const TempDir& dir, const std::string& still_png, const std::string& name);
+std::string Blinking(const pipeline::biometrics::FaceModels& models, const TempDir& dir,
+                     const std::string& name);
+std::string Challenge(const pipeline::biometrics::FaceModels& models, const TempDir& dir,
+                      const std::vector<std::string>& actions, const std::string& name);
+
+}  // namespace svc::testing::liveness
