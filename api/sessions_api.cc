@@ -66,7 +66,13 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   if (checks != nullptr) {
     for (auto it = checks->begin(); it != checks->end(); ++it) {
       std::string f = "checks." + it.key(), p = "/checks/" + JsonPointerEscape(it.key());
-      if (std::find(kCheckNames.begin(), kCheckNames.end(), it.key()) == kCheckNames.end()) {
+      if (it.key() == "livenessMode") {
+        if (!it->is_string() || (*it != "passive" && *it != "active")) {
+          v.Add({f, p, "invalid_enum", "checks.livenessMode must be one of: passive, active"});
+        } else if (*it == "active" && checks->contains("liveness") && (*checks)["liveness"] == false) {
+          v.Add({f, p, "invalid_value", "active liveness needs the liveness check on"});
+        }
+      } else if (std::find(kCheckNames.begin(), kCheckNames.end(), it.key()) == kCheckNames.end()) {
         v.Add({f, p, "unknown_field", it.key() + " is not a known check"});
       } else if (!it->is_boolean()) {
         v.Add({f, p, "invalid_type", f + " must be a boolean"});

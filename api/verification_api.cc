@@ -11,6 +11,7 @@
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/biometrics/liveness.h"
 #include "pipeline/certificate.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/policy.h"
@@ -97,6 +98,47 @@ core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Jso
                                     "CAPTURE_NOT_ALLOWED");
   }
   return core::Status::Ok();
+}
+
+// Active liveness, checked on the read model before anything is stored (the aggregate checks
+// again): the challenge's actions, or a problem. Passive mode: no actions.
+core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core::Json& settings,
+                                                        const std::string& base,
+                                                        const std::string& kind,
+                                                        const std::optional<std::string>& challenge) {
+  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
+  bool active = checks.is_object() && checks.contains("livenessMode") && checks["livenessMode"] == "active";
+  if (kind != "liveness_video") return std::vector<std::string>{};
+  if (!active) {
+    if (!challenge.has_value()) return std::vector<std::string>{};
+    return core::InvalidArgument("active liveness is not on for this session",
+                                 "CHECK_NOT_ENABLED_FOR_FLOW")
+        .WithExtension("check", vs::kActiveLivenessCheck);
+  }
+  if (!challenge.has_value()) {
+    return core::InvalidArgument(
+        "this session uses active liveness: send the challengeId of a challenge from "
+        "POST …/liveness-challenges with the video",
+        "CHALLENGE_ID_REQUIRED");
+  }
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("chal/" + base + "/" + *challenge)));
+  SVC_ASSIGN_OR_RETURN(auto used, ReadView(rt, VKey("chalused/" + base + "/" + *challenge)));
+  if (!row.has_value()) {
+    return core::PermissionDenied("no such liveness challenge for this session",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  if (used.has_value()) {
+    return core::PermissionDenied("this liveness challenge was already used",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  auto expires = core::ParseRfc3339(core::StringOr(*row, "expiresAt"));
+  if (!expires.ok() || rt.clock().Now().micros >= expires->micros) {
+    return core::PermissionDenied("this liveness challenge has expired",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  std::vector<std::string> actions;
+  for (const auto& a : (*row)["actions"]) actions.push_back(a.get<std::string>());
+  return actions;
 }
 
 core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
@@ -218,6 +260,8 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   if (auto st = CapturePrecheck(rt, *rec, settings_row, *kind); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
+  auto actions = ChallengePrecheck(rt, settings_row, base, *kind, challenge);
+  if (!actions.ok()) return respond(StatusToProblem(req, actions.status()));
   if (g_uploads_in_flight.fetch_add(1) >= static_cast<int>(o.max_uploads_in_flight)) {
     g_uploads_in_flight.fetch_sub(1);
     HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
@@ -231,7 +275,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread.
   // `call` ends with this function; the request lives until `done` answers.
   // The parts die with this function too: keep the type, and a view of the bytes (in req.body).
-  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge,
+  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge, actions = *actions,
                file_mime = file->content_type, file_body = file->body, analyze, settings_row,
                done]() {
     const AuthContext& auth = call.auth;
@@ -255,7 +299,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
       ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
           auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
       pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
-      pv::Capture c{m.media_id, kind, m.mime, std::string(file_body)};
+      pv::Capture c{m.media_id, kind, m.mime, std::string(file_body), actions};
       pv::CaptureAnalysisResult result;
       if (engine == nullptr) {
         result.status = "error";
@@ -295,6 +339,48 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   } else {
     work();
   }
+}
+
+// Three actions, no action twice in a row: 3 x 2 x 2 = 12 sequences.
+std::vector<std::string> DrawActions() {
+  std::vector<std::string> out;
+  while (out.size() < 3) {
+    std::string b = core::RandomBytes(1);
+    auto r = static_cast<unsigned char>(b[0]);
+    if (r >= 255) continue;  // 255 = 3 x 85: no modulo bias
+    std::string a = pipeline::biometrics::kLivenessActions[r % 3];
+    if (!out.empty() && out.back() == a) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+void IssueChallenge(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!req.body.empty()) {
+    return respond(Problem(req, "BAD_REQUEST", "issuing a liveness challenge takes no request body"));
+  }
+  vs::IssueLivenessChallenge c;
+  c.challenge.challenge_id = rt.ids().NewIdString(core::IdKind::kLivenessChallenge);
+  c.challenge.actions = DrawActions();
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
+                                                       vs::SessionCommand(c), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [id, now = rt.clock().Now()](const commands::CommandOutcome& out) {
+                  core::Json body;
+                  body["object"] = "liveness_challenge";
+                  body["challengeId"] = out.result["challengeId"];
+                  body["sessionId"] = id;
+                  body["actions"] = out.result["actions"];
+                  body["createdAt"] = core::FormatRfc3339(now);
+                  body["expiresAt"] = core::FormatRfc3339(
+                      core::Timestamp{out.result["expiresAtMicros"].get<int64_t>()});
+                  return JsonResponse(201, body);
+                },
+                std::move(respond));
 }
 
 void Submit(Runtime& rt, ApiCall& call, Respond respond) {
@@ -424,12 +510,23 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
       RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 201,
       with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR", "UNKNOWN_MEDIA_KIND",
             "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE", "CONSENT_REQUIRED", "SESSION_EXPIRED",
+            "CHALLENGE_ID_REQUIRED", "CAPTURE_CREDENTIAL_INVALID", "CHECK_NOT_ENABLED_FOR_FLOW",
             "SESSION_COMPLETED", "INVALID_STATE_TRANSITION", "CAPTURE_NOT_ALLOWED",
             "ADMISSION_FULL", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
             "IDEMPOTENCY_KEY_IN_PROGRESS"}),
       "Upload one capture (multipart/form-data: kind, file, optional challengeId)",
       "MediaCaptureResult", "MediaCaptureUpload",
       [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "POST", "/v1/verification-sessions/{session_id}/liveness-challenges", "verification:write",
+      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 201,
+      with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED", "SESSION_EXPIRED",
+            "SESSION_COMPLETED", "INVALID_STATE_TRANSITION", "CAPTURE_NOT_ALLOWED",
+            "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"}),
+      "Issue a one-use active-liveness challenge (actions to perform, in order, in the next "
+      "liveness video; valid 2 minutes)",
+      "LivenessChallenge", "",
+      [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       "POST", "/v1/verification-sessions/{session_id}/submit", "verification:write",
       RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 200,

@@ -26,6 +26,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kRequest: return "req";
     case IdKind::kFlow: return "flw";
     case IdKind::kTracking: return "trk";
+    case IdKind::kLivenessChallenge: return "lch";
   }
   return "unk";
 }

@@ -31,6 +31,7 @@ enum class IdKind {
   kRequest,       // req_
   kFlow,          // flw_
   kTracking,      // trk_ (one submission of a verification session)
+  kLivenessChallenge,  // lch_ (an active-liveness challenge of a verification session)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -59,12 +59,22 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                                                             : core::Json(m->challenge_id)},
                     {"analysis", m->analysis},     {"extractedSealed", m->extracted_sealed},
                     {"capturedAt", at}};
+    if (!m->challenge_actions.empty()) r["challengeActions"] = m->challenge_actions;
+    if (!m->challenge_id.empty()) {
+      view.Put("chalused/" + base + "/" + m->challenge_id, core::DumpJson({{"mediaId", m->media_id}}));
+    }
     std::string key = "media/" + base + "/";
     eventstore::PutFixed32BE(key, static_cast<uint32_t>(env.aggregate_version));
     view.Put(key, core::DumpJson(r));
     sse = {{"mediaId", m->media_id},
            {"kind", m->kind},
            {"analysisStatus", m->analysis.is_object() ? m->analysis["status"] : core::Json(nullptr)}};
+  } else if (const auto* ch = std::get_if<vs::LivenessChallengeIssued>(&event)) {
+    core::Json r = {{"challengeId", ch->challenge_id},
+                    {"actions", ch->actions},
+                    {"expiresAt", core::FormatRfc3339(core::Timestamp{ch->expires_at_micros})},
+                    {"createdAt", at}};
+    view.Put("chal/" + base + "/" + ch->challenge_id, core::DumpJson(r));
   } else if (const auto* s = std::get_if<vs::SessionSubmitted>(&event)) {
     core::Json r = {{"trackingId", s->tracking_id},
                     {"submission", s->submission},

@@ -103,8 +103,60 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
                                                 std::to_string(kMaxMediaPerSession) + ")",
                                             "CAPTURE_NOT_ALLOWED");
           }
-          d.events.push_back(Make(c.media));
+          MediaCaptured e = c.media;
+          if (c.media.kind == "liveness_video" && s.active_liveness) {
+            if (c.media.challenge_id.empty()) {
+              return core::InvalidArgument(
+                  "this session uses active liveness: send the challengeId of a challenge from "
+                  "POST …/liveness-challenges with the video",
+                  "CHALLENGE_ID_REQUIRED");
+            }
+            auto it = s.challenges.find(c.media.challenge_id);
+            if (it == s.challenges.end() || it->second.spent ||
+                ctx.now.micros >= it->second.expires_micros) {
+              return core::PermissionDenied(
+                  it == s.challenges.end() ? "no such liveness challenge for this session"
+                  : it->second.spent       ? "this liveness challenge was already used"
+                                           : "this liveness challenge has expired",
+                  "CAPTURE_CREDENTIAL_INVALID");
+            }
+            e.challenge_actions = it->second.actions;
+          } else if (!c.media.challenge_id.empty()) {
+            return core::InvalidArgument("active liveness is not on for this session",
+                                         "CHECK_NOT_ENABLED_FOR_FLOW")
+                .WithExtension("check", kActiveLivenessCheck);
+          }
+          d.events.push_back(Make(e));
           d.result = {{"mediaId", c.media.media_id}};
+        } else if constexpr (std::is_same_v<T, IssueLivenessChallenge>) {
+          SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
+          if (!s.active_liveness || s.disabled_checks.count("liveness") > 0) {
+            return core::InvalidArgument(
+                "active liveness is not on for this session (create it with "
+                "checks.livenessMode = \"active\")",
+                "CHECK_NOT_ENABLED_FOR_FLOW")
+                .WithExtension("check", kActiveLivenessCheck);
+          }
+          if (s.status == "pending") {
+            return core::FailedPrecondition("record the subject's consent before capturing",
+                                            "CONSENT_REQUIRED");
+          }
+          if (s.processing || s.status == "review") {
+            return core::FailedPrecondition(
+                "the session was submitted; captures are closed until more input is requested",
+                "INVALID_STATE_TRANSITION");
+          }
+          if (s.challenges.size() >= kMaxChallengesPerSession) {
+            return core::FailedPrecondition("this session already issued the most liveness challenges (" +
+                                                std::to_string(kMaxChallengesPerSession) + ")",
+                                            "CAPTURE_NOT_ALLOWED");
+          }
+          LivenessChallengeIssued e = c.challenge;
+          e.expires_at_micros = std::min(ctx.now.micros + kChallengeTtlMicros, s.expires_micros);
+          d.events.push_back(Make(e));
+          d.result = {{"challengeId", e.challenge_id},
+                      {"actions", e.actions},
+                      {"expiresAtMicros", e.expires_at_micros}};
         } else if constexpr (std::is_same_v<T, SubmitSession>) {
           SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
           if (s.status == "pending") {
@@ -162,6 +214,8 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
             for (auto it = e.checks.begin(); it != e.checks.end(); ++it) {
               if (it->is_boolean() && !it->template get<bool>()) s.disabled_checks.insert(it.key());
             }
+            auto mode = e.checks.find("livenessMode");
+            s.active_liveness = mode != e.checks.end() && *mode == "active";
           }
         } else if constexpr (std::is_same_v<T, ConsentRecorded>) {
           s.consent_recorded = true;
@@ -184,6 +238,9 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.media_ids.push_back(e.media_id);
           s.media_kinds.push_back(e.kind);
           ++s.media_since_submit;
+          if (auto it = s.challenges.find(e.challenge_id); it != s.challenges.end()) it->second.spent = true;
+        } else if constexpr (std::is_same_v<T, LivenessChallengeIssued>) {
+          s.challenges[e.challenge_id] = {e.actions, e.expires_at_micros, false};
         } else if constexpr (std::is_same_v<T, SessionSubmitted>) {
           s.processing = true;
           s.tracking_id = e.tracking_id;
@@ -243,7 +300,15 @@ core::Json SessionDecider::ToJson(const SessionState& s) {
           {"processing", s.processing},
           {"stagesDone", s.stages_done},
           {"outcome", s.outcome},
-          {"caseId", s.case_id}};
+          {"caseId", s.case_id},
+          {"activeLiveness", s.active_liveness},
+          {"challenges", [&] {
+             core::Json c = core::Json::object();
+             for (const auto& [id, ch] : s.challenges) {
+               c[id] = {{"actions", ch.actions}, {"expires", ch.expires_micros}, {"spent", ch.spent}};
+             }
+             return c;
+           }()}};
 }
 
 core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
@@ -272,6 +337,13 @@ core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
   s.stages_done = j.value("stagesDone", std::set<std::string>{});
   s.outcome = j.value("outcome", "");
   s.case_id = j.value("caseId", "");
+  s.active_liveness = j.value("activeLiveness", false);
+  if (auto it = j.find("challenges"); it != j.end() && it->is_object()) {
+    for (auto c = it->begin(); c != it->end(); ++c) {
+      s.challenges[c.key()] = {c->value("actions", std::vector<std::string>{}),
+                               c->value("expires", int64_t{0}), c->value("spent", false)};
+    }
+  }
   return s;
 }
 

@@ -3,6 +3,7 @@
 // the pipeline's stage results and verdict, and expiry. The transition table is in
 // docs/verification-sessions.md; Decide enforces exactly that table.
 
+#include <map>
 #include <set>
 #include <string>
 #include <vector>
@@ -36,6 +37,13 @@ struct SessionState {
   std::set<std::string> stages_done;  // of tracking_id
   std::string outcome;         // latest verdict's outcome, "" = none
   std::string case_id;
+  bool active_liveness = false;  // checks.livenessMode = "active"
+  struct Challenge {
+    std::vector<std::string> actions;
+    int64_t expires_micros = 0;
+    bool spent = false;
+  };
+  std::map<std::string, Challenge> challenges;  // by challenge id
 
   bool Terminal() const {
     return status == "approved" || status == "declined" || status == "expired" ||
@@ -49,6 +57,11 @@ struct SessionState {
 
 // Most captures a session keeps (a retake is a new capture).
 inline constexpr size_t kMaxMediaPerSession = 20;
+// Active liveness: most challenges a session issues, and how long one stays valid.
+inline constexpr size_t kMaxChallengesPerSession = 10;
+inline constexpr int64_t kChallengeTtlMicros = 120'000'000;  // 2 minutes
+// The `check` extension of CHECK_NOT_ENABLED_FOR_FLOW for active liveness.
+inline constexpr const char* kActiveLivenessCheck = "active_liveness";
 
 struct CreateSession {
   SessionCreated created;  // validated by the API layer; the decider checks state only
@@ -63,6 +76,11 @@ struct ExpireSession {};
 struct CaptureMedia {
   MediaCaptured media;
 };
+// `challenge.challenge_id` and `challenge.actions` are drawn by the caller; the decider sets the
+// expiry from the clock.
+struct IssueLivenessChallenge {
+  LivenessChallengeIssued challenge;
+};
 struct SubmitSession {
   std::string tracking_id;  // minted by the caller
 };
@@ -74,7 +92,8 @@ struct RecordVerdict {
 };
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
-                                    SubmitSession, RecordStage, RecordVerdict>;
+                                    SubmitSession, RecordStage, RecordVerdict,
+                                    IssueLivenessChallenge>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

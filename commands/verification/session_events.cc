@@ -64,8 +64,13 @@ std::string EncodeData(const SessionEvent& event) {
           j["sizeBytes"] = e.size_bytes;
           j["blob"] = e.blob;
           j["challengeId"] = OrNull(e.challenge_id);
+          if (!e.challenge_actions.empty()) j["challengeActions"] = e.challenge_actions;
           j["analysis"] = e.analysis.is_object() ? e.analysis : core::Json(nullptr);
           j["extractedSealed"] = OrNull(e.extracted_sealed);
+        } else if constexpr (std::is_same_v<T, LivenessChallengeIssued>) {
+          j["challengeId"] = e.challenge_id;
+          j["actions"] = e.actions;
+          j["expiresAtMicros"] = e.expires_at_micros;
         } else if constexpr (std::is_same_v<T, SessionSubmitted>) {
           j["trackingId"] = e.tracking_id;
           j["submission"] = e.submission;
@@ -148,8 +153,16 @@ core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& env) {
     e.size_bytes = core::IntOr(j, "sizeBytes", 0);
     e.blob = Str(j, "blob");
     e.challenge_id = Str(j, "challengeId");
+    e.challenge_actions = strings("challengeActions");
     e.analysis = member("analysis");
     e.extracted_sealed = Str(j, "extractedSealed");
+    return SessionEvent(std::move(e));
+  }
+  if (env.type == LivenessChallengeIssued::kType) {
+    LivenessChallengeIssued e;
+    e.challenge_id = Str(j, "challengeId");
+    e.actions = strings("actions");
+    e.expires_at_micros = core::IntOr(j, "expiresAtMicros", 0);
     return SessionEvent(std::move(e));
   }
   if (env.type == SessionSubmitted::kType) {

@@ -64,8 +64,19 @@ struct MediaCaptured {
   int64_t size_bytes = 0;
   std::string blob;          // blob-store address of the sealed bytes
   std::string challenge_id;  // "" = none
+  std::vector<std::string> challenge_actions;  // the challenge's actions (set by the decider)
   core::Json analysis;       // CaptureAnalysis without extractedData, or null
   std::string extracted_sealed;  // base64 of sealed extractedData JSON, "" = none
+};
+
+// Active liveness: a one-use challenge for the next liveness video (actions in order, drawn by
+// the server; valid until expires_at_micros).
+struct LivenessChallengeIssued {
+  static constexpr std::string_view kType = "verification.liveness_challenge_issued";
+  static constexpr int kSchema = 1;
+  std::string challenge_id;
+  std::vector<std::string> actions;  // blink | turn_left | turn_right
+  int64_t expires_at_micros = 0;
 };
 
 // The subject submitted; the pipeline runs for `tracking_id`.
@@ -108,7 +119,8 @@ inline constexpr std::string_view kVerdictTypes[] = {
     "verification.more_info_requested"};
 
 using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
-                                  SessionSubmitted, StageCompleted, VerdictReached>;
+                                  SessionSubmitted, StageCompleted, VerdictReached,
+                                  LivenessChallengeIssued>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

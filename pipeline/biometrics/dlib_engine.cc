@@ -89,32 +89,69 @@ std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
   return seen;
 }
 
+std::shared_ptr<const DlibEngine::VideoSeen> DlibEngine::LookVideo(const v::Capture& c) {
+  std::string key = core::Sha256(c.bytes);
+  for (const auto& a : c.challenge) key += "|" + a;
+  {
+    std::lock_guard lock(cache_mu_);
+    auto it = videos_.find(key);
+    if (it != videos_.end()) {
+      video_order_.remove(key);
+      video_order_.push_front(key);
+      return it->second;
+    }
+  }
+  auto seen = std::make_shared<VideoSeen>();
+  auto video = SampleVideo(c.bytes, kLivenessFrames, kLivenessMaxSide);
+  if (video.ok() && !video->frames.empty()) {
+    seen->readable = true;
+    seen->liveness = AssessLiveness(*models_, video->frames, c.challenge);
+    if (seen->liveness.best_frame >= 0) {
+      seen->best_frame = std::move(video->frames[static_cast<size_t>(seen->liveness.best_frame)]);
+      seen->best_faces = models_->Detect(seen->best_frame);
+    }
+  }
+  std::lock_guard lock(cache_mu_);
+  if (videos_.emplace(key, seen).second) {
+    video_order_.push_front(key);
+    while (video_order_.size() > kVideoCacheEntries) {
+      videos_.erase(video_order_.back());
+      video_order_.pop_back();
+    }
+  }
+  return seen;
+}
+
 v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::EngineContext& ctx) {
   v::CaptureAnalysisResult r;
   if (c.kind == "liveness_video") {
-    // The liveness score comes with the liveness analyser; here: is the video decodable, and is
-    // one face in it?
-    auto video = SampleVideo(c.bytes, 8, 640);
-    if (!video.ok()) {
+    // Liveness measured at upload: the same assessment the liveness stage uses (cached).
+    auto seen = LookVideo(c);
+    if (!seen->readable) {
       r.status = "error";
       r.error_code = "VIDEO_UNREADABLE";
       r.retry_hints.push_back("record the video again");
       return r;
     }
-    int one = 0, several = 0;
-    for (const auto& f : video->frames) {
-      size_t n = models_->Detect(f).size();
-      one += n == 1 ? 1 : 0;
-      several += n > 1 ? 1 : 0;
-    }
-    double share = static_cast<double>(one) / video->frames.size();
+    const LivenessResult& l = seen->liveness;
+    double share = l.frames > 0 ? static_cast<double>(l.frames_with_one_face) / l.frames : 0.0;
     r.confidence = std::round(share * 10000.0) / 10000.0;
-    if (several * 2 > static_cast<int>(video->frames.size())) {
+    r.liveness_score = l.score;
+    auto has = [&](const char* reason) {
+      return std::find(l.reasons.begin(), l.reasons.end(), reason) != l.reasons.end();
+    };
+    if (has("MULTIPLE_FACES")) {
       r.quality_issues.push_back("multiple_faces");
       r.retry_hints.push_back("make sure only you are in the video");
-    } else if (share < 0.8) {
+    } else if (has("FACE_NOT_CONTINUOUS")) {
       r.quality_issues.push_back("no_face");
       r.retry_hints.push_back("keep your face in the frame for the whole video");
+    } else if (has("LIVENESS_CHALLENGE_FAILED")) {
+      r.quality_issues.push_back("challenge_not_followed");
+      r.retry_hints.push_back("get a new challenge and do its actions in order, starting face to face");
+    } else if (!l.blink && c.challenge.empty()) {
+      r.quality_issues.push_back("no_blink");
+      r.retry_hints.push_back("look at the camera and blink once while recording");
     }
     return r;
   }
@@ -238,10 +275,30 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
   return r;
 }
 
-v::BiometricScore DlibEngine::Liveness(const v::Capture&, const v::EngineContext&) {
+v::BiometricScore DlibEngine::Liveness(const v::Capture& c, const v::EngineContext&) {
   v::BiometricScore r;
-  r.status = "unavailable";
-  r.error_code = "LIVENESS_ENGINE_UNAVAILABLE";
+  r.model_name = kLivenessModelName;
+  auto seen = LookVideo(c);
+  if (!seen->readable) {
+    r.status = "error";
+    r.error_code = "VIDEO_UNREADABLE";
+    return r;
+  }
+  const LivenessResult& l = seen->liveness;
+  r.score = l.score;
+  r.reasons = l.reasons;
+  r.details = {{"mode", c.challenge.empty() ? "passive" : "active"},
+               {"frames", l.frames},
+               {"framesWithOneFace", l.frames_with_one_face},
+               {"blink", l.blink},
+               {"blinkRatio", l.blink_ratio},
+               {"parallax", l.parallax},
+               {"yawMin", l.yaw_min},
+               {"yawMax", l.yaw_max},
+               {"actionsSeen", l.actions},
+               {"challenge", c.challenge},
+               {"reasons", l.reasons}};
+  if (!c.challenge.empty()) r.details["challengePassed"] = l.challenge_passed;
   return r;
 }
 
@@ -250,19 +307,13 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
   v::BiometricScore r;
   r.model_name = FaceModels::kRecognitionModelName;
   core::Result<Image> selfie = core::InvalidArgument("no face image");
+  std::vector<Face> video_faces;
   if (face.kind == "liveness_video") {
     // No selfie: the liveness video's frame with the largest face.
-    auto video = SampleVideo(face.bytes, 8, 960);
-    if (video.ok()) {
-      int best = -1;
-      for (const auto& f : video->frames) {
-        auto found = models_->Detect(f);
-        const Face* x = Largest(found);
-        if (x != nullptr && x->right - x->left > best) {
-          best = x->right - x->left;
-          selfie = f;
-        }
-      }
+    auto video = LookVideo(face);
+    if (video->readable && !video->best_faces.empty()) {
+      selfie = video->best_frame;
+      video_faces = video->best_faces;
     }
   }
   std::shared_ptr<const Seen> selfie_seen = face.kind == "liveness_video" ? nullptr : Look(face);
@@ -274,7 +325,7 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
     return r;
   }
   const Image* doc = &doc_seen->image;
-  auto selfie_faces = selfie_seen != nullptr ? selfie_seen->faces : models_->Detect(*selfie);
+  const auto& selfie_faces = selfie_seen != nullptr ? selfie_seen->faces : video_faces;
   const auto& doc_faces = doc_seen->faces;
   const Face* a = Largest(selfie_faces);
   const Face* b = Largest(doc_faces);

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "pipeline/biometrics/face_model.h"
+#include "pipeline/biometrics/liveness.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::pipeline::biometrics {
@@ -48,11 +49,23 @@ class DlibEngine final : public verification::VerificationEngine {
     std::vector<Face> faces;
   };
   std::shared_ptr<const Seen> Look(const verification::Capture& c);
+  // A liveness video, sampled and assessed once (at upload with analyze=true, then by the
+  // liveness and face-match stages): the result and the frame with the largest face.
+  struct VideoSeen {
+    bool readable = false;
+    LivenessResult liveness;
+    Image best_frame;
+    std::vector<Face> best_faces;
+  };
+  std::shared_ptr<const VideoSeen> LookVideo(const verification::Capture& c);
 
   std::shared_ptr<const FaceModels> models_;
   std::mutex cache_mu_;
   std::list<std::string> cache_order_;  // most recent first
   std::unordered_map<std::string, std::shared_ptr<const Seen>> cache_;
+  std::list<std::string> video_order_;
+  std::unordered_map<std::string, std::shared_ptr<const VideoSeen>> videos_;
+  static constexpr size_t kVideoCacheEntries = 4;
   static constexpr size_t kCacheEntries = 16;
 };
 

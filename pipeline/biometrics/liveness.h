@@ -56,6 +56,13 @@ double EyeAspectRatio(const Face& f, int first);
 LivenessResult AssessLiveness(const FaceModels& models, const std::vector<Image>& frames,
                               const std::vector<std::string>& challenge = {});
 
+// How the engine samples a liveness video: about 10 frames a second over 3 seconds, the longer
+// side scaled to at most 640 pixels.
+inline constexpr int kLivenessFrames = 30;
+inline constexpr int kLivenessMaxSide = 640;
+inline constexpr const char* kLivenessModelName =
+    "svc_liveness_landmarks_v1 (blink, parallax, challenges; dlib 68-point landmarks)";
+
 // Action names of the active mode.
 inline constexpr const char* kLivenessActions[] = {"blink", "turn_left", "turn_right"};
 

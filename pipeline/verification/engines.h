@@ -27,6 +27,9 @@ struct Capture {
   std::string kind;  // document_front | document_back | selfie | liveness_video
   std::string mime;
   std::string bytes;
+  // liveness_video in active mode: the issued challenge's actions, in order (blink, turn_left,
+  // turn_right); empty in passive mode.
+  std::vector<std::string> challenge;
 };
 
 // What the engine is told about the session (never the integrator's data).
@@ -87,6 +90,10 @@ struct BiometricScore {
   std::string model_name;
   // Face match: the selfie's embedding, kept sealed (stage details) for re-authentication.
   std::vector<float> embedding;
+  // Why a score is low (reason codes added to the stage's when it does not pass), and the
+  // measurements behind it (no personal data; kept sealed with the stage).
+  std::vector<std::string> reasons;
+  core::Json details = nullptr;
 };
 
 class VerificationEngine {

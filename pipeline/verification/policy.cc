@@ -69,12 +69,11 @@ StageOutput Biometric(std::string_view stage, const BiometricScore& s, double th
   if (v >= threshold) {
     o.outcome = "passed";
     o.summary = Summary(v, threshold, true, s.model_name, latency_ms, {});
-  } else if (v < decline_below) {
-    o.outcome = "failed";
-    o.summary = Summary(v, threshold, false, s.model_name, latency_ms, {failed_code});
   } else {
-    o.outcome = "review";
-    o.summary = Summary(v, threshold, false, s.model_name, latency_ms, {inconclusive_code});
+    std::vector<std::string> reasons = {v < decline_below ? failed_code : inconclusive_code};
+    reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+    o.outcome = v < decline_below ? "failed" : "review";
+    o.summary = Summary(v, threshold, false, s.model_name, latency_ms, reasons);
   }
   return o;
 }
@@ -217,8 +216,10 @@ StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int
 }
 
 StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t latency_ms) {
-  return Biometric("liveness", s, p.liveness_threshold, p.liveness_decline_below, latency_ms,
-                   "LIVENESS_FAILED", "LIVENESS_INCONCLUSIVE");
+  StageOutput o = Biometric("liveness", s, p.liveness_threshold, p.liveness_decline_below,
+                            latency_ms, "LIVENESS_FAILED", "LIVENESS_INCONCLUSIVE");
+  if (!s.details.is_null()) o.details = s.details;
+  return o;
 }
 
 StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t latency_ms) {

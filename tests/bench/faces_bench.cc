@@ -69,8 +69,8 @@ int main(int argc, char** argv) {
     }
   }
   std::string selfie_png = *EncodePng(selfie), card_png = *EncodePng(card);
-  pipeline::verification::Capture s{"med_s", "selfie", "image/png", selfie_png};
-  pipeline::verification::Capture d{"med_d", "document_front", "image/png", card_png};
+  pipeline::verification::Capture s{"med_s", "selfie", "image/png", selfie_png, {}};
+  pipeline::verification::Capture d{"med_d", "document_front", "image/png", card_png, {}};
   pipeline::verification::EngineContext ctx{"live", 1, ""};
 
   auto one = [&] {

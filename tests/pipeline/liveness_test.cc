@@ -36,7 +36,7 @@ const FaceModels& Models() {
 }
 
 LivenessResult Assess(const std::string& video, const std::vector<std::string>& challenge = {}) {
-  auto sample = SampleVideo(video, fx::kLivenessFrames, 640);
+  auto sample = SampleVideo(video, kLivenessFrames, kLivenessMaxSide);
   REQUIRE_MESSAGE(sample.ok(), sample.status().ToString());
   auto r = AssessLiveness(Models(), sample->frames, challenge);
   std::string actions;

@@ -33,8 +33,8 @@ TEST_CASE("sandbox specimen: the CURP, MRZ and consistency checks all pass") {
   CHECK(docs::CheckConsistency(mrz, docs::CheckCurp(s.curp)).empty());
   SandboxEngine engine;
   EngineContext ctx{"test", 1, "approved"};
-  Capture front{"med_1", "document_front", "image/jpeg", "x"};
-  Capture back{"med_2", "document_back", "image/jpeg", "x"};
+  Capture front{"med_1", "document_front", "image/jpeg", "x", {}};
+  Capture back{"med_2", "document_back", "image/jpeg", "x", {}};
   auto out = DocumentStage(engine.ReadDocument(front, &back, ctx), kToday, 1, "sandbox");
   CHECK(out.outcome == "passed");
   CHECK(out.summary["checks"]["consistent"] == true);
@@ -173,12 +173,12 @@ TEST_CASE("media: magic numbers and image dimensions") {
   CHECK_FALSE(MagicMatches("application/pdf", "%PDF-1.7"));  // not an accepted type
   ModelFreeEngine engine;
   EngineContext ctx{"live", 1, ""};
-  auto small = engine.Analyze({"m", "selfie", "image/png", png}, ctx);
+  auto small = engine.Analyze({"m", "selfie", "image/png", png, {}}, ctx);
   CHECK(small.status == "ok");
   CHECK(small.quality_issues.empty());  // 480 is enough for a selfie
-  auto doc = engine.Analyze({"m", "document_front", "image/png", png}, ctx);
+  auto doc = engine.Analyze({"m", "document_front", "image/png", png, {}}, ctx);
   CHECK(doc.quality_issues == std::vector<std::string>{"low_resolution"});
-  CHECK(engine.Analyze({"m", "selfie", "image/jpeg", "\xFF\xD8\xFF"}, ctx).status == "error");
+  CHECK(engine.Analyze({"m", "selfie", "image/jpeg", "\xFF\xD8\xFF", {}}, ctx).status == "error");
 }
 
 TEST_CASE("multipart/form-data parsing") {

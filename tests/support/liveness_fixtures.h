@@ -19,9 +19,6 @@
 
 namespace svc::testing::liveness {
 
-// How many frames the engine samples from a liveness video (about 10 a second over 3 s).
-inline constexpr int kLivenessFrames = 30;
-
 pipeline::biometrics::Image Face();
 // `closure` 0 (open) .. 1 (shut).
 pipeline::biometrics::Image CloseEyes(const pipeline::biometrics::Image& img,
