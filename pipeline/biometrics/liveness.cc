@@ -77,16 +77,52 @@ double EyeAspectRatio(const Face& f, int first) {
   return (Dist(p[first + 1], p[first + 5]) + Dist(p[first + 2], p[first + 4])) / (2 * horizontal);
 }
 
+namespace {
+
+// Faces in a frame. A full scan when there is no track (and every kFullScanEvery frames, to
+// see anyone else joining); otherwise the detector runs on the region around the previous face,
+// scaled so that the face is about 110 pixels (the detector's window is 80), and the landmarks
+// are placed on the full-resolution frame. About a tenth of the cost of full scans.
+constexpr int kFullScanEvery = 10;
+
+std::vector<Face> FindFaces(const FaceModels& models, const Image& frame, const Face* previous) {
+  if (previous == nullptr) return models.Detect(frame);
+  int w = previous->right - previous->left, h = previous->bottom - previous->top;
+  int margin = static_cast<int>(0.6 * std::max(w, h));
+  int left = std::max(0, previous->left - margin), top = std::max(0, previous->top - margin);
+  int right = std::min(frame.width, previous->right + margin);
+  int bottom = std::min(frame.height, previous->bottom + margin);
+  if (right - left < 16 || bottom - top < 16) return models.Detect(frame);
+  double s = std::min(1.0, 110.0 / std::max(1, w));
+  Image roi = Crop(frame, left, top, right - left, bottom - top);
+  if (s < 1.0) roi = Scale(roi, s);
+  std::vector<Face> out;
+  for (const Face& f : models.Detect(roi)) {
+    out.push_back(models.Landmarks(frame, left + static_cast<int>(f.left / s), top + static_cast<int>(f.top / s),
+                                   left + static_cast<int>(f.right / s), top + static_cast<int>(f.bottom / s)));
+    out.back().detection_score = f.detection_score;
+  }
+  return out;
+}
+
+}  // namespace
+
 LivenessResult AssessLiveness(const FaceModels& models, const std::vector<Image>& frames,
                               const std::vector<std::string>& challenge) {
   LivenessResult r;
   r.frames = static_cast<int>(frames.size());
   std::vector<Face> track;  // the face of each frame where exactly one was found
-  int multiple = 0, biggest = 0;
+  int full_scans = 0, multiple = 0, biggest = 0;
+  std::optional<Face> previous;
   for (size_t i = 0; i < frames.size(); ++i) {
-    auto faces = models.Detect(frames[i]);
+    bool full = !previous.has_value() || i % kFullScanEvery == 0;
+    auto faces = FindFaces(models, frames[i], full ? nullptr : &*previous);
+    full_scans += full ? 1 : 0;
     if (faces.size() > 1) ++multiple;
-    if (faces.size() != 1) continue;
+    if (faces.size() != 1) {
+      previous.reset();
+      continue;
+    }
     ++r.frames_with_one_face;
     const Face& f = faces[0];
     if (f.right - f.left > biggest) {
@@ -94,9 +130,10 @@ LivenessResult AssessLiveness(const FaceModels& models, const std::vector<Image>
       r.best_frame = static_cast<int>(i);
     }
     track.push_back(f);
+    previous = f;
   }
   if (r.frames == 0 || track.size() < 3 || r.frames_with_one_face < 0.8 * r.frames) {
-    r.reasons.push_back(multiple * 5 > r.frames ? "MULTIPLE_FACES" : "FACE_NOT_CONTINUOUS");
+    r.reasons.push_back(multiple * 2 > full_scans ? "MULTIPLE_FACES" : "FACE_NOT_CONTINUOUS");
     r.score = 0.05;
     if (!challenge.empty()) r.reasons.push_back("LIVENESS_CHALLENGE_FAILED");
     return r;

@@ -315,12 +315,29 @@ core::Status VerificationPipeline::Process(const Job& job) {
         }
         SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
         BiometricScore match = engine.FaceMatch(*face, *front, ectx);
+        // The person in the liveness video must be the person on the document too (else a live
+        // video of one person could carry a photo selfie of another): the lower score counts.
+        std::optional<double> video_score;
+        if (face->kind == "selfie" && match.status == "ok" && match.score.has_value()) {
+          SVC_ASSIGN_OR_RETURN(const Capture* video, capture("liveness_video"));
+          if (video != nullptr) {
+            BiometricScore v = engine.FaceMatch(*video, *front, ectx);
+            if (v.status == "ok" && v.score.has_value()) {
+              video_score = v.score;
+              if (*v.score < *match.score) {
+                match.score = v.score;
+                match.reasons.push_back("LIVENESS_FACE_MISMATCH");
+              }
+            }
+          }
+        }
         out = FaceMatchStage(policy, match, MillisSince(t0));
         if (!match.embedding.empty()) {
           // The selfie's embedding, sealed with the stage details, for re-authentication.
           out.details = {{"selfieEmbedding", match.embedding},
                          {"modelName", match.model_name},
-                         {"mediaId", face->media_id}};
+                         {"mediaId", face->media_id},
+                         {"videoScore", video_score ? core::Json(*video_score) : core::Json(nullptr)}};
         }
         std::optional<double> q1 = engine.ImageQuality(*face, ectx);
         std::optional<double> q2 = engine.ImageQuality(*front, ectx);

@@ -13,13 +13,17 @@
 #include "eventstore/kv_store.h"
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "pipeline/biometrics/liveness.h"
 #include "tests/support/api_env.h"
+#include "tests/support/liveness_fixtures.h"
 
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
 using svc::testing::Body;
 using svc::testing::Env;
+using svc::testing::CheckProblem;
+namespace liveness = svc::testing::liveness;
 
 namespace {
 
@@ -155,8 +159,8 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   CHECK(different["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
   CHECK(different["scores"]["faceMatch"].get<double>() < 0.5);
 
-  // No selfie: the face match uses the liveness video's best frame. Liveness itself is not
-  // measured yet, so with the liveness check on the verdict is review, for that reason only.
+  // No selfie: the face match uses the liveness video's best frame. The video is a still
+  // picture: no blink, no depth, so liveness declines it (LIVENESS_FAILED) though the face matches.
   testing::TempDir videos;
   std::string video = StillVideo(videos, *selfie_png);
   auto created = env.Create(env.test_key, "bio-video",
@@ -170,6 +174,8 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   REQUIRE_MESSAGE(vr.status == 201, vr.body);
   CHECK(Body(vr)["analysis"]["status"] == "ok");
   CHECK(Body(vr)["analysis"]["confidence"] == 1.0);  // one face in every sampled frame
+  CHECK(Body(vr)["analysis"]["livenessScore"].get<double>() < 0.4);
+  CHECK(Body(vr)["analysis"]["qualityIssues"] == core::Json::array({"no_blink"}));
   auto broken = Upload(env, vid, "liveness_video", std::string("\x1A\x45\xDF\xA3", 4) + std::string(64, 'x'),
                        true, "video/webm");
   REQUIRE(broken.status == 201);  // stored; its analysis failed, never a 500
@@ -180,9 +186,11 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   core::Json by_video = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + vid + "/evidence"));
   MESSAGE("video frame face match " << by_video["scores"]["faceMatch"]);
   CHECK(by_video["scores"]["faceMatch"].get<double>() >= 0.8);
-  CHECK(by_video["verificationStatus"] == "review");
+  CHECK(by_video["verificationStatus"] == "declined");
+  CHECK(by_video["scores"]["liveness"].get<double>() < 0.4);
   // The unreadable video was retaken: only the latest capture of a kind counts.
-  CHECK(by_video["decision"]["reasonCodes"] == core::Json::array({"LIVENESS_ENGINE_UNAVAILABLE"}));
+  CHECK(by_video["decision"]["reasonCodes"] ==
+        core::Json::array({"LIVENESS_FAILED", "NO_BLINK", "NO_DEPTH_MOTION"}));
 
   // The selfie's embedding is kept for re-authentication, sealed under the session's data key:
   // read the stored stage row from the stopped data directory and open it with the key store.
@@ -218,15 +226,21 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   CHECK(details["modelName"] == FaceModels::kRecognitionModelName);
 }
 
-TEST_CASE("biometrics: an INE read by OCR, the registries, and the face: approved with no test input") {
+// Every default check on, nothing forced: an INE read by OCR (front and back), the sandbox
+// registries, a selfie, and a liveness video of the person blinking.
+TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registries, liveness, face") {
   testing::TempDir work;
   auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
                                    work.path()});
   REQUIRE(imported.exit_code == 0);
-  Env env(false, {"--face-engine", "dlib", "--face-model", work.Sub("models/face_recognition_resnet_v1.dat")});
+  std::string model = work.Sub("models/face_recognition_resnet_v1.dat");
+  auto models = FaceModels::Load(model, kShapePredictorPath);
+  REQUIRE(models.ok());
+  Env env(false, {"--face-engine", "dlib", "--face-model", model});
   const auto& s = pipeline::verification::Specimen();  // the sandbox registries know this person
-  Image person = Photo("sample2.jpg");
-  Image portrait = Scale(Rotate(AroundFace(person, 1448, 214, 180, 0.5), 3), 0.8);
+  // The person: sample3's leftmost face (the liveness fixtures' face too).
+  Image person = Photo("sample3.jpg");
+  Image portrait = Scale(Rotate(AroundFace(person, 567, 376, 215, 0.5), 3), 0.7);
   std::ofstream(work.Sub("card.png"), std::ios::binary) << *EncodePng(Card(portrait));
   const char* ocrb = "/usr/share/fonts/opentype/ocr-b/OCRB.otf";
   auto front = testing::RunProgram(
@@ -239,27 +253,35 @@ TEST_CASE("biometrics: an INE read by OCR, the registries, and the face: approve
                   "-annotate", "+60+460", s.mrz[0], "-annotate", "+60+520", s.mrz[1], "-annotate",
                   "+60+580", s.mrz[2], work.Sub("back.png")});
   REQUIRE_MESSAGE(back.exit_code == 0, back.err);
+  std::string video = liveness::Blinking(**models, work, "live.mp4");
 
-  auto created = env.Create(env.test_key, "ine-1", R"({"channel":"api","checks":{"liveness":false}})");
-  REQUIRE(created.status == 201);
-  std::string id = Body(created)["id"];
-  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent",
-                   R"({"accepted":true})").status == 200);
-  auto f = Upload(env, id, "document_front", ReadFile(work.Sub("front.png")), true);
-  REQUIRE_MESSAGE(f.status == 201, f.body);
-  core::Json fa = Body(f)["analysis"];
-  CHECK(fa["documentType"] == "ine");
-  CHECK(fa["requiresBackPage"] == true);
-  CHECK(fa["extractedData"]["curp"] == s.curp);  // shown to the integrator who sent it
-  auto b = Upload(env, id, "document_back", ReadFile(work.Sub("back.png")), true);
-  REQUIRE_MESSAGE(b.status == 201, b.body);
-  CHECK(Body(b)["analysis"]["extractedData"]["mrz"] == core::Json(s.mrz));
-  auto selfie = EncodePng(AroundFace(person, 1448, 214, 180, 1.0));
-  REQUIRE(Upload(env, id, "selfie", *selfie).status == 201);
-  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
-  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
-  core::Json ev = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
-  MESSAGE(ev.dump());
+  auto flow = [&](const std::string& idem, const std::string& selfie_png) {
+    auto created = env.Create(env.test_key, idem);  // no checks given: every default check
+    REQUIRE(created.status == 201);
+    std::string id = Body(created)["id"];
+    REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                     R"({"accepted":true})").status == 200);
+    auto f = Upload(env, id, "document_front", ReadFile(work.Sub("front.png")), true);
+    REQUIRE_MESSAGE(f.status == 201, f.body);
+    core::Json fa = Body(f)["analysis"];
+    CHECK(fa["documentType"] == "ine");
+    CHECK(fa["requiresBackPage"] == true);
+    CHECK(fa["extractedData"]["curp"] == s.curp);  // shown to the integrator who sent it
+    auto b = Upload(env, id, "document_back", ReadFile(work.Sub("back.png")), true);
+    REQUIRE_MESSAGE(b.status == 201, b.body);
+    CHECK(Body(b)["analysis"]["extractedData"]["mrz"] == core::Json(s.mrz));
+    REQUIRE(Upload(env, id, "selfie", selfie_png).status == 201);
+    auto v = Upload(env, id, "liveness_video", video, true, "video/mp4");
+    REQUIRE_MESSAGE(v.status == 201, v.body);
+    CHECK(Body(v)["analysis"]["livenessScore"].get<double>() >= 0.75);
+    REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+    REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+    core::Json ev = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
+    MESSAGE(ev.dump());
+    return ev;
+  };
+
+  core::Json ev = flow("ine-same", *EncodePng(AroundFace(person, 567, 376, 215, 1.0)));
   CHECK(ev["verificationStatus"] == "approved");
   CHECK(ev["document"]["documentType"] == "ine");
   CHECK(ev["document"]["checks"]["curpValid"] == true);
@@ -270,9 +292,137 @@ TEST_CASE("biometrics: an INE read by OCR, the registries, and the face: approve
   CHECK(ev["gov"][0]["matched"] == true);  // the sandbox RENAPO found the CURP read by OCR
   CHECK(ev["gov"][1]["matched"] == true);  // and the sandbox INE list the CIC from the MRZ
   CHECK(ev["scores"]["faceMatch"].get<double>() >= 0.8);
+  CHECK(ev["scores"]["liveness"].get<double>() >= 0.75);
+  REQUIRE(ev["biometric"].size() == 2);
+  CHECK(ev["biometric"][0]["checkType"] == "liveness");
+  CHECK(ev["biometric"][0]["modelName"] == kLivenessModelName);
+  CHECK(ev["scores"]["deepfake"].is_null());  // no deepfake detector runs
   // Nothing personal in the evidence.
   std::string text = ev.dump();
   for (const char* pii : {"GARCIA", "JOSEFINA", "GAHJ900315", "1990-03-15", "123456789"}) {
     CHECK_MESSAGE(text.find(pii) == std::string::npos, pii);
   }
+
+  // Another person's selfie with the same document and video: declined on the face.
+  Image other = Photo("sample1.jpg");  // leftmost face at about (376, 376), 215 px
+  core::Json declined = flow("ine-other", *EncodePng(AroundFace(other, 376, 376, 215, 1.0)));
+  CHECK(declined["verificationStatus"] == "declined");
+  CHECK(declined["scores"]["faceMatch"].get<double>() < 0.5);
+  CHECK(declined["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
+}
+
+// Active liveness: the server issues a challenge (actions in order), the video must show them.
+TEST_CASE("biometrics: active liveness challenges") {
+  testing::TempDir work;
+  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
+                                   work.path()});
+  REQUIRE(imported.exit_code == 0);
+  std::string model = work.Sub("models/face_recognition_resnet_v1.dat");
+  auto models = FaceModels::Load(model, kShapePredictorPath);
+  REQUIRE(models.ok());
+  Env env(false, {"--face-engine", "dlib", "--face-model", model, "--fake-clock"});
+  const std::string active =
+      R"({"channel":"api","checks":{"document":false,"governmentLookup":false,"faceMatch":false,"livenessMode":"active"}})";
+  auto session = [&](const std::string& idem, const std::string& body, bool consent = true) {
+    auto created = env.Create(env.test_key, idem, body);
+    REQUIRE_MESSAGE(created.status == 201, created.body);
+    std::string id = Body(created)["id"];
+    if (consent) {
+      REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent",
+                       R"({"accepted":true})").status == 200);
+    }
+    return id;
+  };
+  auto challenge = [&](const std::string& id) {
+    return env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/liveness-challenges");
+  };
+  auto upload_video = [&](const std::string& id, const std::string& bytes, const std::string& challenge_id) {
+    std::string b = "bnd-7f3a";
+    std::string body = "--" + b + "\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\nliveness_video\r\n";
+    if (!challenge_id.empty()) {
+      body += "--" + b + "\r\nContent-Disposition: form-data; name=\"challengeId\"\r\n\r\n" + challenge_id + "\r\n";
+    }
+    body += "--" + b + "\r\nContent-Disposition: form-data; name=\"file\"; filename=\"v.mp4\"\r\n" +
+            "Content-Type: video/mp4\r\n\r\n" + bytes + "\r\n--" + b + "--\r\n";
+    return env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/media?analyze=true", body,
+                    {{"Content-Type", "multipart/form-data; boundary=" + b}});
+  };
+  // A still picture: whatever the challenge, it cannot do it.
+  std::string still = StillVideo(work, *EncodePng(liveness::Face()));
+
+  // The session's mode decides. Passive sessions have no challenges.
+  std::string passive = session("passive", R"({"channel":"api"})");
+  auto refused = challenge(passive);
+  CheckProblem(refused, 400, "CHECK_NOT_ENABLED_FOR_FLOW");
+  CHECK(Body(refused)["check"] == "active_liveness");
+  auto with_id = upload_video(passive, still, "lch_00000000000000000000000000000000");
+  CheckProblem(with_id, 400, "CHECK_NOT_ENABLED_FOR_FLOW");
+  CHECK(Body(with_id)["check"] == "active_liveness");
+  // Create validation: the mode's values, and active needs the liveness check.
+  auto bad = env.Create(env.test_key, "bad-mode", R"({"channel":"api","checks":{"livenessMode":"sometimes"}})");
+  CheckProblem(bad, 422, "VALIDATION_ERROR");
+  CHECK(Body(bad)["errors"][0]["pointer"] == "/checks/livenessMode");
+  CheckProblem(env.Create(env.test_key, "bad-mode-2",
+                          R"({"channel":"api","checks":{"liveness":false,"livenessMode":"active"}})"),
+               422, "VALIDATION_ERROR");
+
+  // Before consent: no challenge.
+  std::string early = session("early", active, false);
+  CheckProblem(challenge(early), 409, "CONSENT_REQUIRED");
+  CheckProblem(challenge("vrf_00000000000000000000000000000000"), 404, "SESSION_NOT_FOUND");
+
+  std::string id = session("active-1", active);
+  CheckProblem(upload_video(id, still, ""), 400, "CHALLENGE_ID_REQUIRED");
+  CheckProblem(upload_video(id, still, "lch_00000000000000000000000000000000"), 403,
+               "CAPTURE_CREDENTIAL_INVALID");
+  auto issued = challenge(id);
+  REQUIRE_MESSAGE(issued.status == 201, issued.body);
+  core::Json ch = Body(issued);
+  CHECK(ch["object"] == "liveness_challenge");
+  CHECK(ch["sessionId"] == id);
+  REQUIRE(ch["actions"].size() == 3);
+  std::vector<std::string> actions = ch["actions"];
+  for (size_t i = 0; i < actions.size(); ++i) {
+    CHECK((actions[i] == "blink" || actions[i] == "turn_left" || actions[i] == "turn_right"));
+    if (i > 0) CHECK(actions[i] != actions[i - 1]);
+  }
+  auto created_at = core::ParseRfc3339(ch["createdAt"].get<std::string>());
+  auto expires_at = core::ParseRfc3339(ch["expiresAt"].get<std::string>());
+  REQUIRE((created_at.ok() && expires_at.ok()));
+  CHECK(expires_at->micros - created_at->micros == 120'000'000);
+
+  // The person does the actions in order: live.
+  std::string performed = liveness::Challenge(**models, work, actions, "performed.mp4");
+  auto ok = upload_video(id, performed, ch["challengeId"]);
+  REQUIRE_MESSAGE(ok.status == 201, ok.body);
+  CHECK(Body(ok)["analysis"]["livenessScore"].get<double>() >= 0.9);
+  // One use only.
+  CheckProblem(upload_video(id, performed, ch["challengeId"]), 403, "CAPTURE_CREDENTIAL_INVALID");
+  // Short-lived: two minutes.
+  auto late = Body(challenge(id));
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 121}}).status == 200);
+  CheckProblem(upload_video(id, performed, late["challengeId"]), 403, "CAPTURE_CREDENTIAL_INVALID");
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  core::Json ev = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
+  MESSAGE(ev.dump());
+  CHECK(ev["verificationStatus"] == "approved");
+  CHECK(ev["scores"]["liveness"].get<double>() >= 0.9);
+
+  // A replayed picture answering a challenge: declined, with the reason.
+  std::string replay = session("active-2", active);
+  auto c2 = Body(challenge(replay));
+  auto up = upload_video(replay, still, c2["challengeId"]);
+  REQUIRE(up.status == 201);
+  CHECK(Body(up)["analysis"]["livenessScore"].get<double>() <= 0.35);
+  CHECK(Body(up)["analysis"]["qualityIssues"] == core::Json::array({"challenge_not_followed"}));
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + replay + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  core::Json declined = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + replay + "/evidence"));
+  CHECK(declined["verificationStatus"] == "declined");
+  auto reasons = declined["decision"]["reasonCodes"];
+  CHECK(std::find(reasons.begin(), reasons.end(), "LIVENESS_FAILED") != reasons.end());
+  CHECK(std::find(reasons.begin(), reasons.end(), "LIVENESS_CHALLENGE_FAILED") != reasons.end());
+  // After the verdict, no more challenges.
+  CheckProblem(challenge(replay), 409, "SESSION_COMPLETED");
 }

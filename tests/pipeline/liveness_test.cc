@@ -140,6 +140,29 @@ TEST_CASE("liveness: active challenges are checked in order") {
   CHECK(passive.parallax >= 0.08);
 }
 
+// The server draws one of 12 sequences (three actions, none twice in a row): each one is seen,
+// and no other sequence is, so the API test passes whichever the draw gives.
+TEST_CASE("liveness: every challenge the server can draw is recognised") {
+  testing::TempDir dir;
+  std::vector<std::vector<std::string>> all;
+  for (const char* a : kLivenessActions) {
+    for (const char* b : kLivenessActions) {
+      for (const char* c : kLivenessActions) {
+        if (std::string(a) != b && std::string(b) != c) all.push_back({a, b, c});
+      }
+    }
+  }
+  REQUIRE(all.size() == 12);
+  for (size_t i = 0; i < all.size(); ++i) {
+    CAPTURE(i);
+    std::string video = fx::Challenge(Models(), dir, all[i], "c" + std::to_string(i) + ".mp4");
+    auto r = Assess(video, all[i]);
+    CHECK(r.actions == all[i]);
+    CHECK(r.challenge_passed);
+    CHECK(r.score >= 0.9);
+  }
+}
+
 TEST_CASE("liveness: no face, or not a video") {
   testing::TempDir dir;
   Image blank;

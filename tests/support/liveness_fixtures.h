@@ -7,7 +7,8 @@
 //    screen): ffmpeg's zoompan and rotate filters.
 //  - Blinking: the face held still with a small drift, blinking once (the upper lids warped down
 //    over the eyes: skin above the lid stretches down, the lash line lands on the lower lid).
-//  - Challenge: the face performing actions in order: blink, and head turns made by warping the
+//  - Challenge: the face, after half a second facing the camera, performing actions in order:
+//    blink, and head turns made by warping the
 //    face along a depth relief (the nose moves most, the outline not at all), which is what a
 //    turning head looks like to first order and what no flat picture can do.
 
