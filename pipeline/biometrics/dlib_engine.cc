@@ -28,29 +28,6 @@ const Face* Largest(const std::vector<Face>& faces) {
 
 namespace {
 
-// What OCR reads on one side of a document.
-struct SideRead {
-  bool readable = false;
-  std::optional<std::string> curp;
-  std::optional<MrzRead> mrz;
-  bool ine_words = false;  // "INSTITUTO NACIONAL ELECTORAL" / "INE" / "CREDENCIAL PARA VOTAR"
-};
-
-SideRead ReadSide(const v::Capture& c, const documents::Date& today) {
-  SideRead r;
-  auto img = DecodeImage(c.bytes);
-  if (!img.ok()) return r;
-  auto text = OcrText(*img);
-  if (!text.ok()) return r;
-  r.readable = true;
-  r.curp = FindCurp(*text, today);
-  r.mrz = FindMrz(*text, today);
-  for (const char* w : {"INSTITUTONACIONALELECTORAL", "CREDENCIALPARAVOTAR", "ELECTORAL"}) {
-    r.ine_words |= text->find(w) != std::string::npos;
-  }
-  return r;
-}
-
 std::string Surname(const std::string& mrz_surname, int which) {
   // "GARCIA<HERNANDEZ" -> GARCIA / HERNANDEZ
   size_t sep = mrz_surname.find('<');
@@ -87,6 +64,38 @@ std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
     }
   }
   return seen;
+}
+
+std::shared_ptr<const DlibEngine::SideRead> DlibEngine::ReadSide(const v::Capture& c,
+                                                                 const documents::Date& today) {
+  // Keyed by the bytes and the day (the CURP's century and the MRZ's two-digit years use it).
+  std::string key = core::Sha256(c.bytes) + "|" + today.Iso();
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = reads_.find(key); it != reads_.end()) return it->second;
+  }
+  auto r = std::make_shared<SideRead>();
+  auto seen = Look(c);
+  if (seen != nullptr) {
+    auto text = OcrText(seen->image);
+    if (text.ok()) {
+      r->readable = true;
+      r->curp = FindCurp(*text, today);
+      r->mrz = FindMrz(*text, today);
+      for (const char* w : {"INSTITUTONACIONALELECTORAL", "CREDENCIALPARAVOTAR", "ELECTORAL"}) {
+        r->ine_words |= text->find(w) != std::string::npos;
+      }
+    }
+  }
+  std::lock_guard lock(cache_mu_);
+  if (reads_.emplace(key, r).second) {
+    read_order_.push_front(key);
+    while (read_order_.size() > kCacheEntries) {
+      reads_.erase(read_order_.back());
+      read_order_.pop_back();
+    }
+  }
+  return r;
 }
 
 std::shared_ptr<const DlibEngine::VideoSeen> DlibEngine::LookVideo(const v::Capture& c) {
@@ -181,7 +190,7 @@ v::CaptureAnalysisResult DlibEngine::Analyze(const v::Capture& c, const v::Engin
   r.quality_issues = q.issues;
   r.retry_hints = q.hints;
   if (c.kind == "document_front" || c.kind == "document_back") {
-    SideRead side = ReadSide(c, ctx.today);
+    const SideRead& side = *ReadSide(c, ctx.today);
     if (side.mrz) {
       r.document_type = side.mrz->result.document_code.rfind("P", 0) == 0 ? "passport" : "ine";
       r.issuing_country = side.mrz->result.issuing_state;
@@ -227,9 +236,8 @@ std::optional<double> DlibEngine::ImageQuality(const v::Capture& c, const v::Eng
 v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Capture* back,
                                             const v::EngineContext& ctx) {
   v::DocumentReading r;
-  SideRead f = ReadSide(front, ctx.today);
-  SideRead b;
-  if (back != nullptr) b = ReadSide(*back, ctx.today);
+  const SideRead f = *ReadSide(front, ctx.today);
+  const SideRead b = back != nullptr ? *ReadSide(*back, ctx.today) : SideRead{};
   if (!f.readable && !b.readable) {
     r.status = "error";
     r.error_code = "DOCUMENT_UNREADABLE";

@@ -18,6 +18,7 @@
 
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/biometrics/liveness.h"
+#include "pipeline/biometrics/ocr.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::pipeline::biometrics {
@@ -58,6 +59,15 @@ class DlibEngine final : public verification::VerificationEngine {
     std::vector<Face> best_faces;
   };
   std::shared_ptr<const VideoSeen> LookVideo(const verification::Capture& c);
+  // What OCR reads on one side of a document (read at upload and again by the document stage:
+  // cached like the faces).
+  struct SideRead {
+    bool readable = false;
+    std::optional<std::string> curp;
+    std::optional<MrzRead> mrz;
+    bool ine_words = false;  // "INSTITUTO NACIONAL ELECTORAL" / "CREDENCIAL PARA VOTAR"
+  };
+  std::shared_ptr<const SideRead> ReadSide(const verification::Capture& c, const documents::Date& today);
 
   std::shared_ptr<const FaceModels> models_;
   std::mutex cache_mu_;
@@ -66,6 +76,8 @@ class DlibEngine final : public verification::VerificationEngine {
   std::list<std::string> video_order_;
   std::unordered_map<std::string, std::shared_ptr<const VideoSeen>> videos_;
   static constexpr size_t kVideoCacheEntries = 4;
+  std::list<std::string> read_order_;
+  std::unordered_map<std::string, std::shared_ptr<const SideRead>> reads_;
   static constexpr size_t kCacheEntries = 16;
 };
 
