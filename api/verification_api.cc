@@ -106,8 +106,8 @@ core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core
                                                         const std::string& base,
                                                         const std::string& kind,
                                                         const std::optional<std::string>& challenge) {
-  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
-  bool active = checks.is_object() && checks.contains("livenessMode") && checks["livenessMode"] == "active";
+  core::Json checks = settings.is_object() ? settings.value("checks", core::Json()) : core::Json();
+  bool active = checks.is_object() && checks.value("livenessMode", "") == "active";
   if (kind != "liveness_video") return std::vector<std::string>{};
   if (!active) {
     if (!challenge.has_value()) return std::vector<std::string>{};
@@ -137,7 +137,11 @@ core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core
                                   "CAPTURE_CREDENTIAL_INVALID");
   }
   std::vector<std::string> actions;
-  for (const auto& a : (*row)["actions"]) actions.push_back(a.get<std::string>());
+  if (auto it = row->find("actions"); it != row->end() && it->is_array()) {
+    for (const auto& a : *it) {
+      if (a.is_string()) actions.push_back(a.get<std::string>());
+    }
+  }
   return actions;
 }
 
@@ -372,12 +376,12 @@ void IssueChallenge(Runtime& rt, ApiCall& call, Respond respond) {
                 [id, now = rt.clock().Now()](const commands::CommandOutcome& out) {
                   core::Json body;
                   body["object"] = "liveness_challenge";
-                  body["challengeId"] = out.result["challengeId"];
+                  body["challengeId"] = out.result.at("challengeId");
                   body["sessionId"] = id;
-                  body["actions"] = out.result["actions"];
+                  body["actions"] = out.result.at("actions");
                   body["createdAt"] = core::FormatRfc3339(now);
                   body["expiresAt"] = core::FormatRfc3339(
-                      core::Timestamp{out.result["expiresAtMicros"].get<int64_t>()});
+                      core::Timestamp{out.result.at("expiresAtMicros").get<int64_t>()});
                   return JsonResponse(201, body);
                 },
                 std::move(respond));

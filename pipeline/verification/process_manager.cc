@@ -228,8 +228,10 @@ core::Status VerificationPipeline::Process(const Job& job) {
     c.media_id = core::StringOr(m, "mediaId");
     c.kind = kind;
     c.mime = core::StringOr(m, "mime");
-    if (m["challengeActions"].is_array()) {
-      for (const auto& a : m["challengeActions"]) c.challenge.push_back(a.get<std::string>());
+    if (auto it = m.find("challengeActions"); it != m.end() && it->is_array()) {
+      for (const auto& a : *it) {
+        if (a.is_string()) c.challenge.push_back(a.get<std::string>());
+      }
     }
     SVC_ASSIGN_OR_RETURN(c.bytes, core::AeadOpen(dek, sealed, "media|" + base + "|" + c.media_id));
     return &captures.emplace(kind, std::move(c)).first->second;
