@@ -228,8 +228,8 @@ core::Status VerificationPipeline::Process(const Job& job) {
     c.media_id = core::StringOr(m, "mediaId");
     c.kind = kind;
     c.mime = core::StringOr(m, "mime");
-    if (auto it = m.find("challengeActions"); it != m.end() && it->is_array()) {
-      for (const auto& a : *it) {
+    if (auto ch = m.find("challengeActions"); ch != m.end() && ch->is_array()) {
+      for (const auto& a : *ch) {
         if (a.is_string()) c.challenge.push_back(a.get<std::string>());
       }
     }
