@@ -53,7 +53,8 @@ std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
   auto img = DecodeImage(c.bytes);
   if (!img.ok()) return nullptr;
   auto seen = std::make_shared<Seen>();
-  seen->faces = models_->Detect(*img);
+  // An INE's back has no portrait: its faces are never used, detection is skipped.
+  if (c.kind != "document_back") seen->faces = models_->Detect(*img);
   seen->image = std::move(img).value();
   std::lock_guard lock(cache_mu_);
   if (cache_.emplace(key, seen).second) {
@@ -64,6 +65,25 @@ std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
     }
   }
   return seen;
+}
+
+Embedding DlibEngine::DocumentEmbedding(const v::Capture& document, const Image& image,
+                                        const Face& face) {
+  std::string key = core::Sha256(document.bytes);
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = embeddings_.find(key); it != embeddings_.end()) return it->second;
+  }
+  Embedding e = models_->Embed(models_->Chip(image, face));
+  std::lock_guard lock(cache_mu_);
+  if (embeddings_.emplace(key, e).second) {
+    embedding_order_.push_front(key);
+    while (embedding_order_.size() > kCacheEntries) {
+      embeddings_.erase(embedding_order_.back());
+      embedding_order_.pop_back();
+    }
+  }
+  return e;
 }
 
 std::shared_ptr<const DlibEngine::SideRead> DlibEngine::ReadSide(const v::Capture& c,
@@ -343,7 +363,7 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
     return r;
   }
   Embedding mine = models_->Embed(models_->Chip(*selfie, *a));
-  double d = Distance(mine, models_->Embed(models_->Chip(*doc, *b)));
+  double d = Distance(mine, DocumentEmbedding(document, *doc, *b));
   r.score = std::round(FaceMatchScore(d) * 10000.0) / 10000.0;
   r.embedding.assign(mine.begin(), mine.end());
   return r;

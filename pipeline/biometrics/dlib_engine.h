@@ -76,6 +76,11 @@ class DlibEngine final : public verification::VerificationEngine {
   std::list<std::string> video_order_;
   std::unordered_map<std::string, std::shared_ptr<const VideoSeen>> videos_;
   static constexpr size_t kVideoCacheEntries = 4;
+  // The document portrait's embedding (one verification matches the selfie and the video's face
+  // against it), by the document's SHA-256.
+  Embedding DocumentEmbedding(const verification::Capture& document, const Image& image, const Face& face);
+  std::list<std::string> embedding_order_;
+  std::unordered_map<std::string, Embedding> embeddings_;
   std::list<std::string> read_order_;
   std::unordered_map<std::string, std::shared_ptr<const SideRead>> reads_;
   static constexpr size_t kCacheEntries = 16;

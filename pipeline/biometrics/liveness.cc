@@ -82,7 +82,7 @@ namespace {
 // Faces in a frame. A full scan when there is no track (and every kFullScanEvery frames, to
 // see anyone else joining); otherwise the detector runs on the region around the previous face,
 // scaled so that the face is about 110 pixels (the detector's window is 80), and the landmarks
-// are placed on the full-resolution frame. About a tenth of the cost of full scans.
+// are placed on the full-resolution frame.
 constexpr int kFullScanEvery = 10;
 
 std::vector<Face> FindFaces(const FaceModels& models, const Image& frame, const Face* previous) {

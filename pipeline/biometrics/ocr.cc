@@ -7,6 +7,9 @@
 #include <memory>
 #include <sstream>
 
+// libgomp's C API (Tesseract links it); declared here so that this file needs no OpenMP flags.
+extern "C" void omp_set_max_active_levels(int max_levels);
+
 namespace svc::pipeline::biometrics {
 
 namespace docs = pipeline::documents;
@@ -16,6 +19,11 @@ core::Result<std::string> OcrText(const Image& image) {
   // One engine per thread, initialised once (loading the model costs more than a page).
   thread_local std::unique_ptr<tesseract::TessBaseAPI> engine;
   if (engine == nullptr) {
+    // Debian's Tesseract parallelises its LSTM with OpenMP. Our callers already run one OCR per
+    // worker thread; OpenMP teams on top of that oversubscribe the cores and spin, costing 5-10x
+    // the CPU (measured: 650 ms -> 115 ms for one card side). Parallel regions started from this
+    // thread run on it alone.
+    omp_set_max_active_levels(0);
     auto fresh = std::make_unique<tesseract::TessBaseAPI>();
     if (fresh->Init(nullptr, "eng", tesseract::OEM_LSTM_ONLY) != 0) {
       return core::Unavailable("Tesseract's English model is missing: install tesseract-ocr-eng "
@@ -27,7 +35,15 @@ core::Result<std::string> OcrText(const Image& image) {
     engine = std::move(fresh);
   }
   tesseract::TessBaseAPI& api = *engine;
-  api.SetImage(image.rgb.data(), image.width, image.height, 3, image.width * 3);
+  // Card-sized text reads best (and fastest) with the longer side near 1000 pixels: a 1280-pixel
+  // card's MRZ was missed at full size and read at 960, in a seventh of the time.
+  const Image* page = &image;
+  Image scaled;
+  if (std::max(image.width, image.height) > kOcrMaxSide) {
+    scaled = Scale(image, double(kOcrMaxSide) / std::max(image.width, image.height));
+    page = &scaled;
+  }
+  api.SetImage(page->rgb.data(), page->width, page->height, 3, page->width * 3);
   api.SetSourceResolution(300);
   std::unique_ptr<char[]> text(api.GetUTF8Text());
   api.Clear();

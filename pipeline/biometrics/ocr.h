@@ -16,6 +16,8 @@
 namespace svc::pipeline::biometrics {
 
 // The text Tesseract reads, restricted to A-Z, 0-9 and '<' (documents and MRZ).
+// Images larger than kOcrMaxSide on their longer side are scaled down to it first.
+inline constexpr int kOcrMaxSide = 1000;
 core::Result<std::string> OcrText(const Image& image);
 
 struct MrzRead {
