@@ -44,6 +44,8 @@ class Validator {
   // Records errors for members not named by any accessor.
   void RejectUnknown();
   void Add(FieldError e) { errors_.push_back(std::move(e)); }
+  // Marks a member as handled by the caller (so RejectUnknown leaves it alone).
+  void Skip(const char* name) { seen_.insert(name); }
   const std::vector<FieldError>& errors() const { return errors_; }
   bool ok() const { return errors_.empty(); }
 

@@ -95,6 +95,10 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"webhooks-allow-private-urls", "false",
+             "DEVELOPMENT ONLY: allow http and loopback/private webhook URLs (never in production: "
+             "it opens the server to SSRF)",
+             true});
   f.Declare({"face-engine", "dlib", "verification engine: dlib (faces, landmarks, quality, embeddings; needs `svc models import`) or model-free (image headers only; tests)"});
   f.Declare({"face-model", "", "face-recognition model file (default <data-dir>/models/face_recognition_resnet_v1.dat, written by `svc models import`)"});
   f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
@@ -355,6 +359,7 @@ int Serve(int argc, char** argv) {
   po.engine = &default_engine;
   po.sandbox_engine = &sandbox_engine;
   po.work_pool = &work_pool;
+  po.webhooks_allow_private_urls = f.GetBool("webhooks-allow-private-urls");
   try {
     po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
     po.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));

@@ -182,6 +182,68 @@ core::Json Components() {
                                 {"createdAt", {{"type", "string"}, {"format", "date-time"}}},
                                 {"expiresAt", {{"type", "string"}, {"format", "date-time"}}}},
                                {"object", "challengeId", "sessionId", "actions", "createdAt", "expiresAt"});
+  core::Json dt = {{"type", "string"}, {"format", "date-time"}};
+  core::Json ep_props = {{"id", Id("whe")},
+                         {"applicationId", Nullable(Id("app"))},
+                         {"createdAt", dt},
+                         {"description", Nullable(Str())},
+                         {"environment", Enum({"live", "test"})},
+                         {"events", Nullable({{"type", "array"}, {"items", Str()}})},
+                         {"isActive", {{"type", "boolean"}}},
+                         {"updatedAt", dt},
+                         {"url", {{"type", "string"}, {"format", "uri"}}}};
+  std::vector<std::string> ep_required = {"id", "applicationId", "createdAt", "description", "environment",
+                                          "events", "isActive", "updatedAt", "url"};
+  s["WebhookEndpointResponse"] = obj(ep_props, ep_required);
+  core::Json created_ep = ep_props;
+  created_ep["secret"] = Nullable({{"type", "string"}, {"pattern", "^whsec_"}});
+  std::vector<std::string> created_ep_required = ep_required;
+  created_ep_required.push_back("secret");
+  s["WebhookEndpointCreated"] = obj(created_ep, created_ep_required);
+  s["WebhookEndpointList"] = {
+      {"type", "object"},
+      {"required", {"object", "data", "hasMore", "limit"}},
+      {"properties",
+       {{"object", {{"const", "list"}}},
+        {"data", {{"type", "array"}, {"items", Ref("WebhookEndpointResponse")}}},
+        {"hasMore", {{"type", "boolean"}}},
+        {"nextCursor", Nullable(Str())},
+        {"previousCursor", Nullable(Str())},
+        {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
+        {"totalCount", Nullable({{"type", "integer"}})}}}};
+  s["WebhookEndpointCreate"] = obj({{"url", {{"type", "string"}, {"format", "uri"}, {"maxLength", 2048}}},
+                                    {"applicationId", Nullable(Id("app"))},
+                                    {"description", Nullable({{"type", "string"}, {"maxLength", 500}})},
+                                    {"environment", Enum({"live", "test"})},
+                                    {"events", Nullable({{"type", "array"}, {"maxItems", 32}, {"items", Str()}})}},
+                                   {"url"});
+  s["WebhookEndpointUpdate"] = obj({{"url", Nullable({{"type", "string"}, {"format", "uri"}})},
+                                    {"applicationId", Nullable(Id("app"))},
+                                    {"description", Nullable(Str())},
+                                    {"events", Nullable({{"type", "array"}, {"items", Str()}})},
+                                    {"isActive", Nullable({{"type", "boolean"}})}},
+                                   {});
+  s["WebhookEventTypeCatalog"] = obj({{"eventTypes", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                      {"patterns", {{"type", "array"}, {"items", Str()}}}},
+                                     {"eventTypes", "patterns"});
+  s["WebhookDeliveryPolicy"] = obj({{"backoffBaseSeconds", {{"type", "integer"}}},
+                                    {"httpTimeoutSeconds", {{"type", "integer"}}},
+                                    {"maxBackoffSeconds", {{"type", "integer"}}},
+                                    {"rateLimitDefaultRpm", {{"type", "integer"}}},
+                                    {"recommendedToleranceSeconds", {{"type", "integer"}}},
+                                    {"permanentVsTransientRule", Str()},
+                                    {"retryBudgetNote", Str()},
+                                    {"signatureScheme", Str()}},
+                                   {"backoffBaseSeconds", "httpTimeoutSeconds", "maxBackoffSeconds",
+                                    "rateLimitDefaultRpm", "recommendedToleranceSeconds",
+                                    "permanentVsTransientRule", "retryBudgetNote", "signatureScheme"});
+  s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
+                                            {"payload", Str()},
+                                            {"signature", Str()},
+                                            {"timestamp", {{"type", "integer"}}}},
+                                           {"messageId", "payload", "signature", "timestamp"});
+  s["WebhookSignatureVerifyResult"] = obj({{"expectedSignature", Str()}, {"valid", {{"type", "boolean"}}}},
+                                          {"expectedSignature", "valid"});
   s["SubmitResponse"] = obj({{"kind", {{"const", "pending"}}},
                              {"trackingId", Id("trk")},
                              {"status", Str()},
@@ -336,6 +398,13 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& 
     if (r.versioned) {
       params.push_back({{"name", "Service-Version"}, {"in", "header"}, {"required", false},
                         {"schema", Str()}});
+    }
+    if (r.response_schema == "WebhookEndpointList") {
+      params.push_back({{"name", "applicationId"}, {"in", "query"}, {"schema", Id("app")}});
+      params.push_back({{"name", "limit"}, {"in", "query"},
+                        {"schema", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}}});
+      params.push_back({{"name", "startingAfter"}, {"in", "query"}, {"schema", Str()}});
+      params.push_back({{"name", "endingBefore"}, {"in", "query"}, {"schema", Str()}});
     }
     if (r.response_schema == "VerificationSessionList") {
       params.push_back({{"name", "status"}, {"in", "query"}, {"schema", Enum(kStatuses)}});

@@ -204,6 +204,7 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
   auto routes = SessionRoutes(rt, options);
   for (auto& r : VerificationRoutes(rt, options)) routes.push_back(std::move(r));
+  for (auto& r : WebhookRoutes(rt, options)) routes.push_back(std::move(r));
   return routes;
 }
 

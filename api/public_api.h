@@ -30,6 +30,15 @@ struct PublicApiOptions {
   size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
   std::chrono::seconds sse_heartbeat{15};
   SseHub* sse_hub = nullptr;  // progress streams; null: 503
+  // Webhooks. Development and tests only: allow http and private/loopback receivers.
+  bool webhooks_allow_private_urls = false;
+  struct WebhookPolicy {
+    int backoff_base_seconds = 30;
+    int max_backoff_seconds = 6 * 3600;
+    int http_timeout_seconds = 15;
+    int rate_limit_default_rpm = 600;
+    int retry_budget_hours = 72;
+  } webhook_policy;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.
@@ -78,6 +87,7 @@ inline constexpr std::string_view kDefaultServiceVersion = "2026-01-01";
 std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options);
 // Media, submit, evidence, report, certificate (verification_api.cc).
 std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options);
+std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options);
 // Every /v1 route.
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options);
 

@@ -8,12 +8,14 @@
 #include <sstream>
 
 #include "commands/review/case_decider.h"
+#include "commands/webhooks/endpoint_decider.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "pipeline/certificate.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
 #include "projections/tenancy_projector.h"
+#include "projections/webhooks_projector.h"
 #include "commands/verification/session_decider.h"
 
 namespace svc::api {
@@ -160,10 +162,13 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::verification::SessionDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::review::CaseDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::webhooks::EndpointDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
   rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
+  rt->projectors_.push_back(std::make_unique<projections::WebhooksProjector>());
   auto verification = std::make_unique<projections::VerificationProjector>();
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));

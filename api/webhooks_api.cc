@@ -1,0 +1,379 @@
+// /v1/developer/webhooks: endpoint management (list, create, get, PATCH, rotate-secret), the event
+// catalogue, the delivery policy and signature verification. Deliveries come with the delivery
+// worker (issue 6 continues).
+#include "api/admin.h"
+#include "api/pagination.h"
+#include "api/public_api.h"
+#include "api/sessions_common.h"
+#include "api/url_guard.h"
+#include "commands/webhooks/endpoint_decider.h"
+#include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "pipeline/webhooks/catalogue.h"
+#include "pipeline/webhooks/signing.h"
+#include "projections/projector.h"
+#include "projections/webhooks_projector.h"
+
+namespace svc::api {
+
+namespace wh = commands::webhooks;
+namespace pw = pipeline::webhooks;
+using namespace sessions_internal;
+
+namespace {
+
+std::string WKey(std::string_view rest) {
+  return std::string(projections::WebhooksProjector::kName) + "/" + std::string(rest);
+}
+std::string KeyName(const AuthContext& a, const std::string& id) {
+  return "webhook/" + a.tenant_id + "/" + a.environment + "/" + id;
+}
+std::string SecretAad(const AuthContext& a, const std::string& id) {
+  return "webhook-secret|" + a.tenant_id + "|" + a.environment + "|" + id;
+}
+
+// Validates `events` (null or an array of known types/patterns, at most 32).
+void CheckEvents(const core::Json* events, std::vector<FieldError>& errors, std::string* unknown) {
+  if (events == nullptr || events->is_null()) return;
+  if (!events->is_array() || events->size() > 32) {
+    errors.push_back({"events", "/events", "invalid_type", "events must be null or an array of at most 32 event types"});
+    return;
+  }
+  for (size_t i = 0; i < events->size(); ++i) {
+    const auto& e = (*events)[i];
+    if (!e.is_string()) {
+      errors.push_back({"events", "/events/" + std::to_string(i), "invalid_type", "event types are strings"});
+    } else if (!pw::IsKnownSubscription(e.get<std::string>()) && unknown->empty()) {
+      *unknown = e.get<std::string>();
+    }
+  }
+}
+
+HttpResponse UnknownEvent(const HttpRequest& req, const std::string& type) {
+  return Problem(req, "UNKNOWN_EVENT_TYPE",
+                 "'" + type + "' is not in the event catalogue (GET /v1/developer/webhooks/event-types)");
+}
+
+core::Result<core::Json> EndpointRow(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kWebhook, id));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey("ep/" + a.tenant_id + "/" + a.environment + "/" + id)));
+  if (!row.has_value()) return core::NotFound("no such webhook endpoint", "WEBHOOK_NOT_FOUND");
+  return std::move(*row);
+}
+
+// The plaintext secret, sealed under the endpoint's data key (a key-store entry: shredding it
+// destroys the secret).
+core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const std::string& id,
+                                     const std::string& secret) {
+  SVC_ASSIGN_OR_RETURN(std::string dek, rt.key_store().GetOrCreate(KeyName(a, id)));
+  return core::Base64Encode(core::AeadSeal(dek, secret, SecretAad(a, id)));
+}
+
+void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto url = v.String("url", true, 2048);
+  auto application_id = v.OpaqueId("applicationId", "app");
+  auto description = v.String("description", false, 500);
+  auto environment = v.Enum("environment", false, {"live", "test"});
+  const core::Json* events = body->contains("events") ? &(*body)["events"] : nullptr;
+  v.Skip("events");
+  v.RejectUnknown();
+  std::vector<FieldError> errors = v.errors();
+  std::string unknown;
+  CheckEvents(events, errors, &unknown);
+  const AuthContext& a = call.auth;
+  if (environment.has_value() && *environment != a.environment) {
+    errors.push_back({"environment", "/environment", "invalid_value",
+                      "the key's environment decides: this key registers " + a.environment + " endpoints"});
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
+  auto checked = CheckWebhookUrl(*url, o.webhooks_allow_private_urls);
+  if (!checked.ok()) {
+    if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
+    return respond(ValidationProblem(req, {{"url", "/url", "invalid_format", checked.status().message()}}));
+  }
+  std::string id = rt.ids().NewIdString(core::IdKind::kWebhook);
+  std::string secret = pw::NewSecret();
+  auto sealed = SealSecret(rt, a, id, secret);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  wh::CreateEndpoint c;
+  c.environment = a.environment;
+  c.url = *url;
+  c.description = description ? core::Json(*description) : core::Json(nullptr);
+  c.application_id = application_id ? core::Json(*application_id) : core::Json(nullptr);
+  c.events = events != nullptr ? *events : core::Json(nullptr);
+  c.secret_sealed = *sealed;
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(c), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a, id, secret](const commands::CommandOutcome& out) {
+                  // A replay of the same Idempotency-Key answers the original endpoint; its
+                  // secret was shown once and is not shown again.
+                  std::string eid = out.replayed ? out.aggregate_id : id;
+                  auto row = EndpointRow(rt, a, eid);
+                  if (!row.ok()) return JsonResponse(201, {{"id", eid}});
+                  core::Json created = *row;
+                  created["secret"] = out.replayed ? core::Json(nullptr) : core::Json(secret);
+                  return JsonResponse(201, created);
+                },
+                std::move(respond));
+}
+
+void Get(Runtime& rt, ApiCall& call, Respond respond) {
+  auto row = EndpointRow(rt, call.auth, call.request->path_params["endpoint_id"]);
+  if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
+  respond(JsonResponse(200, *row));
+}
+
+void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::string app;
+  if (auto it = query.find("applicationId"); it != query.end()) {
+    app = it->second;
+    if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
+      return respond(ValidationProblem(req, {{"applicationId", "", "invalid_format", "applicationId must be app_<32 hex>"}}));
+    }
+  }
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/";
+  std::string scope = "webhooks|" + base + "|" + app;
+  auto page_req = ParsePageRequest(query, {"applicationId"}, rt.cursor_key(), scope,
+                                   o.limits.page_limit_default, o.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  int cf = rt.store().Cf(projections::kViewsCf);
+  std::map<std::string, std::string> rows;
+  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
+    std::string id = suffix.substr(8);
+    auto it = rows.find(id);
+    if (it == rows.end()) {
+      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, WKey("ep/" + base + id)));
+      if (!row.has_value()) return core::DataLoss("index entry without an endpoint: " + id);
+      it = rows.emplace(id, std::move(*row)).first;
+    }
+    return &it->second;
+  };
+  std::function<core::Result<bool>(const std::string&)> accept;
+  if (!app.empty()) {
+    accept = [&](const std::string& suffix) -> core::Result<bool> {
+      SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
+      return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
+    };
+  }
+  auto page = ReadPage(rt.store(), cf, WKey("idx/" + base), *page_req, accept);
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  std::vector<std::string> data;
+  for (const auto& k : page->keys) {
+    auto r = row_of(k);
+    if (!r.ok()) return respond(StatusToProblem(req, r.status()));
+    data.push_back(**r);
+  }
+  HttpResponse resp;
+  resp.status = 200;
+  resp.content_type = "application/json";
+  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
+  respond(std::move(resp));
+}
+
+void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, call.auth, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  std::vector<FieldError> errors;
+  core::Json changes = core::Json::object();
+  std::string unknown;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    const std::string& k = it.key();
+    const core::Json& val = *it;
+    std::string ptr = "/" + k;
+    if (k == "url") {
+      if (!val.is_string()) {
+        errors.push_back({k, ptr, "invalid_type", "url must be a string"});
+        continue;
+      }
+      auto checked = CheckWebhookUrl(val.get<std::string>(), o.webhooks_allow_private_urls);
+      if (!checked.ok()) {
+        if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
+        errors.push_back({k, ptr, "invalid_format", checked.status().message()});
+        continue;
+      }
+      changes[k] = val;
+    } else if (k == "description") {
+      if (!val.is_null() && !(val.is_string() && val.get<std::string>().size() <= 500)) {
+        errors.push_back({k, ptr, "invalid_type", "description must be null or a string of at most 500 characters"});
+      } else {
+        changes[k] = val;
+      }
+    } else if (k == "applicationId") {
+      if (!val.is_null() && !(val.is_string() && core::ValidateId(core::IdKind::kApplication, val.get<std::string>()).ok())) {
+        errors.push_back({k, ptr, "invalid_format", "applicationId must be null or app_<32 hex>"});
+      } else {
+        changes[k] = val;
+      }
+    } else if (k == "events") {
+      CheckEvents(&val, errors, &unknown);
+      changes[k] = val;
+    } else if (k == "isActive") {
+      if (val.is_null()) continue;  // null: unchanged
+      if (!val.is_boolean()) errors.push_back({k, ptr, "invalid_type", "isActive must be a boolean"});
+      else changes[k] = val;
+    } else {
+      errors.push_back({k, ptr, "unknown_field", k + " is not a field of WebhookEndpointUpdate"});
+    }
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
+  wh::UpdateEndpoint u;
+  u.changes = changes;
+  u.reason = "api";
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a = call.auth, id](const commands::CommandOutcome&) {
+                  auto row = EndpointRow(rt, a, id);
+                  return row.ok() ? JsonResponse(200, *row) : JsonResponse(200, {{"id", id}});
+                },
+                std::move(respond));
+}
+
+void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, call.auth, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  std::string secret = pw::NewSecret();
+  auto sealed = SealSecret(rt, call.auth, id, secret);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  wh::RotateSecret r;
+  r.secret_sealed = *sealed;
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(r), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a = call.auth, id, secret](const commands::CommandOutcome& out) {
+                  auto row = EndpointRow(rt, a, id);
+                  core::Json body = row.ok() ? *row : core::Json{{"id", id}};
+                  // The same Idempotency-Key again: the rotation is not repeated, and the secret,
+                  // shown once, is not shown again.
+                  body["secret"] = out.replayed ? core::Json(nullptr) : core::Json(secret);
+                  return JsonResponse(200, body);
+                },
+                std::move(respond));
+}
+
+void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, a, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto message_id = v.String("messageId", true, 256);
+  auto payload = v.String("payload", true, 1 << 20);
+  auto signature = v.String("signature", true, 4096);
+  std::optional<int64_t> timestamp;
+  if (!body->contains("timestamp")) {
+    v.Add({"timestamp", "/timestamp", "required", "timestamp is required"});
+  } else if (!(*body)["timestamp"].is_number_integer()) {
+    v.Add({"timestamp", "/timestamp", "invalid_type", "timestamp must be an integer (Unix seconds)"});
+  } else {
+    timestamp = (*body)["timestamp"].get<int64_t>();
+  }
+  v.Skip("timestamp");
+  v.RejectUnknown();
+  if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
+  auto sec = ReadView(rt, WKey("sec/" + a.tenant_id + "/" + a.environment + "/" + id));
+  if (!sec.ok() || !sec->has_value()) return respond(StatusToProblem(req, core::Unavailable("the endpoint's secret is not readable yet")));
+  auto dek = rt.key_store().Get(KeyName(a, id));
+  if (!dek.ok() || !dek->has_value()) return respond(StatusToProblem(req, core::DataLoss("the endpoint's key is gone")));
+  auto raw = core::Base64Decode(core::StringOr(**sec, "secretSealed"));
+  if (!raw.ok()) return respond(StatusToProblem(req, raw.status()));
+  auto secret = core::AeadOpen(**dek, *raw, SecretAad(a, id));
+  if (!secret.ok()) return respond(StatusToProblem(req, secret.status()));
+  auto expected = pw::Sign(*secret, *message_id, *timestamp, *payload);
+  if (!expected.ok()) return respond(StatusToProblem(req, expected.status()));
+  // The check is of the signature only (constant-time); the timestamp is the caller's to judge,
+  // so any time is accepted here.
+  bool valid = pw::Verify(*secret, *message_id, std::to_string(*timestamp), *payload, *signature, *timestamp).ok();
+  respond(JsonResponse(200, {{"expectedSignature", *expected}, {"valid", valid}}));
+}
+
+}  // namespace
+
+core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
+  const auto& p = o.webhook_policy;
+  return {{"backoffBaseSeconds", p.backoff_base_seconds},
+          {"httpTimeoutSeconds", p.http_timeout_seconds},
+          {"maxBackoffSeconds", p.max_backoff_seconds},
+          {"rateLimitDefaultRpm", p.rate_limit_default_rpm},
+          {"recommendedToleranceSeconds", pw::kDefaultToleranceSeconds},
+          {"permanentVsTransientRule",
+           "2xx = delivered; 4xx = permanent, not retried (410 Gone also deactivates the endpoint); "
+           "5xx, timeouts and connection errors = transient, retried"},
+          {"retryBudgetNote",
+           "retries with exponential, jittered waits from backoffBaseSeconds up to maxBackoffSeconds, "
+           "honouring Retry-After, for up to " + std::to_string(p.retry_budget_hours) +
+               " hours after the first attempt; then the delivery is failed (retry it by hand)"},
+          {"signatureScheme", "Standard Webhooks v1: HMAC-SHA256 over {webhook-id}.{webhook-timestamp}.{body}, "
+                              "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
+}
+
+std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::vector<std::string> lookup = {"INVALID_ID", "WEBHOOK_NOT_FOUND"};
+  auto with = [&](std::vector<std::string> extra) {
+    std::vector<std::string> codes = lookup;
+    codes.insert(codes.end(), extra.begin(), extra.end());
+    return codes;
+  };
+  const std::string base = "/v1/developer/webhooks";
+  routes.push_back(ApiRoute{"GET", base, "webhook:read", RateFamily::kRead, IdempotencyRule::kNone, false,
+                            false, 200, {"VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+                            "List webhook endpoints", "WebhookEndpointList", "",
+                            [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"POST", base, "webhook:write", RateFamily::kWrite, IdempotencyRule::kOptional, false,
+                            true, 201, {"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC",
+                                        "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"},
+                            "Register a webhook endpoint (the signing secret is shown once)",
+                            "WebhookEndpointCreated", "WebhookEndpointCreate",
+                            [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"GET", base + "/event-types", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
+                            false, false, 200, {}, "The event catalogue and subscription patterns",
+                            "WebhookEventTypeCatalog", "",
+                            [](ApiCall&, Respond respond) { respond(JsonResponse(200, pw::CatalogueJson())); }});
+  routes.push_back(ApiRoute{"GET", base + "/delivery-policy", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
+                            false, false, 200, {}, "The delivery policy in force", "WebhookDeliveryPolicy", "",
+                            [o](ApiCall&, Respond respond) { respond(JsonResponse(200, WebhookDeliveryPolicyJson(*o))); }});
+  routes.push_back(ApiRoute{"GET", base + "/{endpoint_id}", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
+                            false, false, 200, lookup, "Read a webhook endpoint (never its secret)",
+                            "WebhookEndpointResponse", "",
+                            [r](ApiCall& c, Respond respond) { Get(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"PATCH", base + "/{endpoint_id}", "webhook:write", RateFamily::kWrite,
+                            IdempotencyRule::kOptional, false, true, 200,
+                            with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}),
+                            "Edit a webhook endpoint (isActive=false deactivates it; there is no delete)",
+                            "WebhookEndpointResponse", "WebhookEndpointUpdate",
+                            [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"POST", base + "/{endpoint_id}/rotate-secret", "webhook:write", RateFamily::kWrite,
+                            IdempotencyRule::kRequired, false, false, 200,
+                            with({"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
+                                  "IDEMPOTENCY_KEY_IN_PROGRESS"}),
+                            "Rotate the signing secret (the previous one keeps signing for 24 hours)",
+                            "WebhookEndpointCreated", "",
+                            [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"POST", base + "/{endpoint_id}/verify-signature", "webhook:read", RateFamily::kRead,
+                            IdempotencyRule::kNone, false, true, 200, with({"VALIDATION_ERROR"}),
+                            "Check a signature against the endpoint's current secret (constant-time)",
+                            "WebhookSignatureVerifyResult", "WebhookSignatureVerifyRequest",
+                            [r](ApiCall& c, Respond respond) { VerifySignature(*r, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api

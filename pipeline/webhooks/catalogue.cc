@@ -1,0 +1,57 @@
+#include "pipeline/webhooks/catalogue.h"
+
+#include <algorithm>
+
+namespace svc::pipeline::webhooks {
+
+const std::vector<EventType>& EventTypes() {
+  static const std::vector<EventType> kTypes = {
+      {"verification.approved", "the verification passed", true},
+      {"verification.declined", "the verification failed", true},
+      {"verification.review_required",
+       "the engine does not decide alone; the case entered the review queue", true},
+      {"verification.more_info_requested", "the person must provide more", true},
+      {"verification.expired", "the session expired before completion", false},
+      {"case.escalated", "a review case went up a level", false},
+      {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
+       false},
+  };
+  return kTypes;
+}
+
+const std::vector<std::string>& EventPatterns() {
+  static const std::vector<std::string> kPatterns = {"*", "verification.*", "case.*", "service.*"};
+  return kPatterns;
+}
+
+bool IsKnownSubscription(std::string_view entry) {
+  for (const auto& t : EventTypes()) {
+    if (t.type == entry) return true;
+  }
+  const auto& p = EventPatterns();
+  return std::find(p.begin(), p.end(), entry) != p.end();
+}
+
+bool Subscribed(const core::Json& events, std::string_view type) {
+  if (!events.is_array()) return true;
+  for (const auto& e : events) {
+    if (!e.is_string()) continue;
+    const std::string& s = e.get_ref<const std::string&>();
+    if (s == "*" || s == type) return true;
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".*") == 0 &&
+        type.substr(0, s.size() - 1) == std::string_view(s).substr(0, s.size() - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+core::Json CatalogueJson() {
+  core::Json types = core::Json::array();
+  for (const auto& t : EventTypes()) {
+    types.push_back({{"type", t.type}, {"description", t.description}, {"carriesReport", t.carries_report}});
+  }
+  return {{"eventTypes", types}, {"patterns", EventPatterns()}};
+}
+
+}  // namespace svc::pipeline::webhooks

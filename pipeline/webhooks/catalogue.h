@@ -1,0 +1,33 @@
+#pragma once
+// The webhook event catalogue: the types an endpoint can subscribe to, and the patterns.
+//
+// Subscriptions (`events` of an endpoint): null or absent = every type; otherwise a list of
+// exact types (`verification.approved`) and family patterns (`verification.*`, `case.*`,
+// `service.*`) — `*` alone means every type. Anything else is 422 UNKNOWN_EVENT_TYPE.
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/json.h"
+
+namespace svc::pipeline::webhooks {
+
+struct EventType {
+  std::string_view type;
+  std::string_view description;
+  bool carries_report;  // `data.report` present
+};
+
+const std::vector<EventType>& EventTypes();
+const std::vector<std::string>& EventPatterns();
+
+// A subscription entry is a known type or a known pattern.
+bool IsKnownSubscription(std::string_view entry);
+// Whether an endpoint subscribed to `events` (null = all) receives `type`.
+bool Subscribed(const core::Json& events, std::string_view type);
+
+// The catalogue as served by GET /v1/developer/webhooks/event-types.
+core::Json CatalogueJson();
+
+}  // namespace svc::pipeline::webhooks
