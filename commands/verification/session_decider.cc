@@ -20,6 +20,20 @@ core::Status GuardLive(const SessionState& s, const CommandContext& ctx) {
   return core::Status::Ok();
 }
 
+// Captures (and liveness challenges) need consent and no submission in progress or in review.
+core::Status GuardCaptureOpen(const SessionState& s) {
+  if (s.status == "pending") {
+    return core::FailedPrecondition("record the subject's consent before capturing",
+                                    "CONSENT_REQUIRED");
+  }
+  if (s.processing || s.status == "review") {
+    return core::FailedPrecondition(
+        "the session was submitted; captures are closed until more input is requested",
+        "INVALID_STATE_TRANSITION");
+  }
+  return core::Status::Ok();
+}
+
 }  // namespace
 
 bool CaptureAllowed(std::string_view kind, const std::set<std::string>& off) {
@@ -82,15 +96,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           }
         } else if constexpr (std::is_same_v<T, CaptureMedia>) {
           SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
-          if (s.status == "pending") {
-            return core::FailedPrecondition("record the subject's consent before capturing",
-                                            "CONSENT_REQUIRED");
-          }
-          if (s.processing || s.status == "review") {
-            return core::FailedPrecondition(
-                "the session was submitted; captures are closed until more input is requested",
-                "INVALID_STATE_TRANSITION");
-          }
+          SVC_RETURN_IF_ERROR(GuardCaptureOpen(s));
           std::string_view check = CheckForKind(c.media.kind);
           if (check.empty()) return core::InvalidArgument("unknown media kind", "UNKNOWN_MEDIA_KIND");
           if (!CaptureAllowed(c.media.kind, s.disabled_checks)) {
@@ -137,15 +143,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
                 "CHECK_NOT_ENABLED_FOR_FLOW")
                 .WithExtension("check", kActiveLivenessCheck);
           }
-          if (s.status == "pending") {
-            return core::FailedPrecondition("record the subject's consent before capturing",
-                                            "CONSENT_REQUIRED");
-          }
-          if (s.processing || s.status == "review") {
-            return core::FailedPrecondition(
-                "the session was submitted; captures are closed until more input is requested",
-                "INVALID_STATE_TRANSITION");
-          }
+          SVC_RETURN_IF_ERROR(GuardCaptureOpen(s));
           if (s.challenges.size() >= kMaxChallengesPerSession) {
             return core::FailedPrecondition("this session already issued the most liveness challenges (" +
                                                 std::to_string(kMaxChallengesPerSession) + ")",

@@ -1,9 +1,5 @@
 #include "tests/support/receiver_process.h"
 
-#include <signal.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <stdexcept>
 #include <vector>
 
@@ -12,6 +8,7 @@
 namespace svc::testing {
 
 ReceiverProcess::ReceiverProcess(const std::string& tls_dir) {
+  std::vector<std::string> args = {"node", std::string(SVC_TEST_SOURCE_DIR) + "/support/webhook_receiver.mjs"};
   if (!tls_dir.empty()) {
     cert_ = tls_dir + "/receiver.crt";
     key_ = tls_dir + "/receiver.key";
@@ -19,43 +16,12 @@ ReceiverProcess::ReceiverProcess(const std::string& tls_dir) {
                                     "-nodes", "-keyout", key_, "-out", cert_, "-days", "2", "-subj",
                                     "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"});
     if (r.exit_code != 0) throw std::runtime_error("openssl req failed: " + r.err);
+    args.insert(args.end(), {"--tls", cert_, key_});
   }
-  int in_pipe[2], out_pipe[2];
-  if (pipe(in_pipe) != 0 || pipe(out_pipe) != 0) throw std::runtime_error("pipe failed");
-  pid_ = fork();
-  if (pid_ < 0) throw std::runtime_error("fork failed");
-  if (pid_ == 0) {
-    dup2(in_pipe[0], 0);
-    dup2(out_pipe[1], 1);
-    close(in_pipe[1]);
-    close(out_pipe[0]);
-    std::vector<std::string> args = {"node", std::string(SVC_TEST_SOURCE_DIR) + "/support/webhook_receiver.mjs"};
-    if (!cert_.empty()) args.insert(args.end(), {"--tls", cert_, key_});
-    std::vector<char*> argv;
-    for (auto& a : args) argv.push_back(a.data());
-    argv.push_back(nullptr);
-    execvp("node", argv.data());
-    _exit(127);
-  }
-  close(in_pipe[0]);
-  close(out_pipe[1]);
-  to_child_ = fdopen(in_pipe[1], "w");
-  from_child_ = fdopen(out_pipe[0], "r");
-  char line[256];
-  if (fgets(line, sizeof line, from_child_) == nullptr) throw std::runtime_error("the receiver died");
-  std::string s(line);
+  child_ = std::make_unique<ChildProcess>(args);
+  std::string s = child_->ReadLine();
   if (s.rfind("port=", 0) != 0) throw std::runtime_error("unexpected receiver output: " + s);
   port_ = std::stoi(s.substr(5));
-}
-
-ReceiverProcess::~ReceiverProcess() {
-  if (to_child_ != nullptr) fclose(to_child_);  // stdin closes: the receiver exits
-  if (pid_ > 0) {
-    kill(pid_, SIGTERM);
-    int status;
-    waitpid(pid_, &status, 0);
-  }
-  if (from_child_ != nullptr) fclose(from_child_);
 }
 
 }  // namespace svc::testing
