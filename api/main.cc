@@ -20,6 +20,7 @@
 #include "api/admin.h"
 #include "api/flags.h"
 #include "api/http_client.h"
+#include "api/webhook_dispatcher.h"
 #include "api/http_server.h"
 #include "api/openapi.h"
 #include "api/public_api.h"
@@ -95,6 +96,7 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"webhooks-ca-file", "", "an extra CA certificate (PEM) trusted for webhook receivers, besides the system store"});
   f.Declare({"webhooks-allow-private-urls", "false",
              "DEVELOPMENT ONLY: allow http and loopback/private webhook URLs (never in production: "
              "it opens the server to SSRF)",
@@ -356,6 +358,20 @@ int Serve(int argc, char** argv) {
   vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
   pipeline::verification::VerificationPipeline verification(vo);
   verification.Start();
+  api::WebhookDispatcher::Options wo;
+  wo.writer = &rt->writer();
+  wo.store = &rt->store();
+  wo.projections = &rt->projections();
+  wo.projector = &rt->webhooks_projector();
+  wo.keys = &rt->key_store();
+  wo.clock = &rt->clock();
+  wo.ids = &rt->ids();
+  wo.policy = po.webhook_policy;
+  wo.send.allow_private = f.GetBool("webhooks-allow-private-urls");
+  wo.send.ca_file = f.Get("webhooks-ca-file");
+  wo.send.total_timeout = std::chrono::seconds(po.webhook_policy.http_timeout_seconds);
+  api::WebhookDispatcher webhook_dispatcher(wo);
+  webhook_dispatcher.Start();
   po.engine = &default_engine;
   po.sandbox_engine = &sandbox_engine;
   po.work_pool = &work_pool;
@@ -400,6 +416,15 @@ int Serve(int argc, char** argv) {
   }
   {
     std::string sk = *service_key;
+    admin_router->Add("POST", "/admin/webhooks/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
+      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
+        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+      }
+      // Waits until no delivery is due at the clock's now or being sent (tests and tools).
+      bool idle = webhook_dispatcher.WaitIdle(std::chrono::seconds(60));
+      if (!idle) return api::Problem(req, "SERVICE_UNAVAILABLE", "deliveries are still being sent");
+      return api::JsonResponse(200, {{"idle", true}});
+    }));
     admin_router->Add("POST", "/admin/pipeline/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
       if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
         return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
@@ -437,6 +462,7 @@ int Serve(int argc, char** argv) {
   server.Stop();
   admin.Stop();
   expiry.Stop();
+  webhook_dispatcher.Stop();
   verification.Stop();
   sse_hub.Stop();
   rt->Shutdown();

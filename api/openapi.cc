@@ -211,6 +211,41 @@ core::Json Components() {
         {"previousCursor", Nullable(Str())},
         {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
         {"totalCount", Nullable({{"type", "integer"}})}}}};
+  core::Json list_props = {{"object", {{"const", "list"}}},
+                           {"hasMore", {{"type", "boolean"}}},
+                           {"nextCursor", Nullable(Str())},
+                           {"previousCursor", Nullable(Str())},
+                           {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
+                           {"totalCount", Nullable({{"type", "integer"}})}};
+  s["WebhookDeliveryResponse"] = obj({{"id", Id("whd")},
+                                      {"attempts", {{"type", "integer"}}},
+                                      {"createdAt", dt},
+                                      {"endpointId", Nullable(Id("whe"))},
+                                      {"eventId", Nullable(Str())},
+                                      {"eventType", Nullable(Str())},
+                                      {"lastError", Nullable(Str())},
+                                      {"lastStatusCode", Nullable({{"type", "integer"}})},
+                                      {"nextRetryAt", Nullable(dt)},
+                                      {"sentAt", Nullable(dt)},
+                                      {"status", Enum({"pending", "sent", "failed"})},
+                                      {"targetUrl", Str()},
+                                      {"updatedAt", dt}},
+                                     {"id", "attempts", "createdAt", "endpointId", "eventId", "eventType",
+                                      "lastError", "lastStatusCode", "nextRetryAt", "sentAt", "status",
+                                      "targetUrl", "updatedAt"});
+  s["WebhookDeliveryAttemptResponse"] = obj({{"attempt", {{"type", "integer"}}},
+                                             {"attemptedAt", dt},
+                                             {"statusCode", Nullable({{"type", "integer"}})},
+                                             {"error", Nullable(Str())},
+                                             {"latencyMs", {{"type", "integer"}}},
+                                             {"outcome", Enum({"delivered", "retrying", "failed"})}},
+                                            {"attempt", "attemptedAt", "statusCode", "error", "latencyMs", "outcome"});
+  core::Json dl_list = list_props;
+  dl_list["data"] = {{"type", "array"}, {"items", Ref("WebhookDeliveryResponse")}};
+  s["WebhookDeliveryList"] = {{"type", "object"}, {"required", {"object", "data", "hasMore", "limit"}}, {"properties", dl_list}};
+  core::Json at_list = list_props;
+  at_list["data"] = {{"type", "array"}, {"items", Ref("WebhookDeliveryAttemptResponse")}};
+  s["WebhookDeliveryAttemptList"] = {{"type", "object"}, {"required", {"object", "data", "hasMore", "limit"}}, {"properties", at_list}};
   s["WebhookEndpointCreate"] = obj({{"url", {{"type", "string"}, {"format", "uri"}, {"maxLength", 2048}}},
                                     {"applicationId", Nullable(Id("app"))},
                                     {"description", Nullable({{"type", "string"}, {"maxLength", 500}})},

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "commands/review/case_decider.h"
+#include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "pipeline/certificate.h"
@@ -164,11 +165,15 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::review::CaseDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::webhooks::EndpointDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::webhooks::DeliveryDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
   rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
-  rt->projectors_.push_back(std::make_unique<projections::WebhooksProjector>());
+  auto webhooks = std::make_unique<projections::WebhooksProjector>();
+  rt->webhooks_projector_ = webhooks.get();
+  rt->projectors_.push_back(std::move(webhooks));
   auto verification = std::make_unique<projections::VerificationProjector>();
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));

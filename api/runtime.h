@@ -18,6 +18,7 @@
 #include "eventstore/kv_store.h"
 #include "projections/runner.h"
 #include "projections/verification_projector.h"
+#include "projections/webhooks_projector.h"
 
 namespace svc::api {
 
@@ -69,6 +70,7 @@ class Runtime {
   // Key deriving each tenant's certificate-signing keys.
   const std::string& certificate_root_key() const { return certificate_root_key_; }
   projections::VerificationProjector& verification_projector() { return *verification_projector_; }
+  projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
 
   // Brings every projection to the end of the log: applies synchronously when the runners are
   // not started, else waits for them.
@@ -101,6 +103,7 @@ class Runtime {
   std::unique_ptr<eventstore::KeyStore> key_store_;
   std::unique_ptr<eventstore::BlobStore> blobs_;
   projections::VerificationProjector* verification_projector_ = nullptr;
+  projections::WebhooksProjector* webhooks_projector_ = nullptr;
   bool shut_down_ = false;
   bool started_ = false;
 };

@@ -303,6 +303,65 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, {{"expectedSignature", *expected}, {"valid", valid}}));
 }
 
+// A list of stored rows over an index (newest first), with cursor pagination.
+void ListRows(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& scope,
+              const std::string& index_prefix, std::function<std::string(const std::string&)> row_key,
+              Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  auto page_req = ParsePageRequest(query, {}, rt.cursor_key(), scope, o.limits.page_limit_default,
+                                   o.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  int cf = rt.store().Cf(projections::kViewsCf);
+  auto page = ReadPage(rt.store(), cf, index_prefix, *page_req, {});
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  std::vector<std::string> data;
+  for (const auto& k : page->keys) {
+    auto row = rt.store().Get(cf, row_key(k));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) return respond(StatusToProblem(req, core::DataLoss("index entry without a row")));
+    data.push_back(**row);
+  }
+  HttpResponse resp;
+  resp.status = 200;
+  resp.content_type = "application/json";
+  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
+  respond(std::move(resp));
+}
+
+void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_endpoint, Respond respond) {
+  const AuthContext& a = call.auth;
+  std::string te = a.tenant_id + "/" + a.environment;
+  std::string index = WKey("dli/" + te + "/all/");
+  if (one_endpoint) {
+    std::string id = call.request->path_params["endpoint_id"];
+    auto ep = EndpointRow(rt, a, id);
+    if (!ep.ok()) return respond(StatusToProblem(*call.request, ep.status()));
+    index = WKey("dli/" + te + "/ep/" + id + "/");
+  }
+  ListRows(rt, o, call, "deliveries|" + index, index,
+           [te](const std::string& suffix) { return WKey("dl/" + te + "/" + suffix.substr(8)); },
+           std::move(respond));
+}
+
+void Attempts(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  const AuthContext& a = call.auth;
+  std::string id = call.request->path_params["delivery_id"];
+  if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) {
+    return respond(StatusToProblem(*call.request, st));
+  }
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  auto dl = ReadView(rt, WKey("dl/" + base));
+  if (!dl.ok()) return respond(StatusToProblem(*call.request, dl.status()));
+  if (!dl->has_value()) {
+    return respond(StatusToProblem(*call.request, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
+  }
+  // Attempts in order (oldest first): the index is the attempt rows themselves.
+  std::string prefix = WKey("at/" + base + "/");
+  ListRows(rt, o, call, "attempts|" + base, prefix,
+           [prefix](const std::string& suffix) { return prefix + suffix; }, std::move(respond));
+}
+
 }  // namespace
 
 core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
@@ -351,6 +410,22 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
   routes.push_back(ApiRoute{"GET", base + "/delivery-policy", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
                             false, false, 200, {}, "The delivery policy in force", "WebhookDeliveryPolicy", "",
                             [o](ApiCall&, Respond respond) { respond(JsonResponse(200, WebhookDeliveryPolicyJson(*o))); }});
+  routes.push_back(ApiRoute{"GET", base + "/deliveries", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
+                            false, false, 200, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+                            "Deliveries to every endpoint, newest first", "WebhookDeliveryList", "",
+                            [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, false, std::move(respond)); }});
+  routes.push_back(ApiRoute{"GET", base + "/{endpoint_id}/deliveries", "webhook:read", RateFamily::kRead,
+                            IdempotencyRule::kNone, false, false, 200,
+                            with({"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}),
+                            "One endpoint's deliveries, newest first", "WebhookDeliveryList", "",
+                            [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, true, std::move(respond)); }});
+  routes.push_back(ApiRoute{"GET", base + "/deliveries/{delivery_id}/attempts", "webhook:read", RateFamily::kRead,
+                            IdempotencyRule::kNone, false, false, 200,
+                            {"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "BAD_REQUEST", "INVALID_CURSOR",
+                             "LIMIT_OUT_OF_RANGE"},
+                            "A delivery's attempts, oldest first (status code, latency, error)",
+                            "WebhookDeliveryAttemptList", "",
+                            [r, o](ApiCall& c, Respond respond) { Attempts(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{"GET", base + "/{endpoint_id}", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
                             false, false, 200, lookup, "Read a webhook endpoint (never its secret)",
                             "WebhookEndpointResponse", "",

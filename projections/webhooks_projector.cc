@@ -2,59 +2,219 @@
 
 #include "commands/webhooks/endpoint_events.h"
 #include "core/clock.h"
+#include "core/crypto.h"
 #include "core/json.h"
 
 namespace svc::projections {
 
 namespace wh = commands::webhooks;
 
+namespace {
+
+std::string Inverted(int64_t micros) {
+  std::string k;
+  eventstore::PutFixed64BE(k, static_cast<uint64_t>(INT64_MAX - micros));
+  return k;
+}
+std::string DueKey(int64_t micros, const std::string& base) {
+  std::string k = "due/";
+  eventstore::PutFixed64BE(k, static_cast<uint64_t>(std::max<int64_t>(0, micros)));
+  return k + "/" + base;
+}
+
+// Does an endpoint's `events` (null = every type) include `type`?
+bool Subscribed(const core::Json& events, const std::string& type) {
+  if (!events.is_array()) return true;
+  for (const auto& e : events) {
+    if (!e.is_string()) continue;
+    const auto& s = e.get_ref<const std::string&>();
+    if (s == "*" || s == type) return true;
+    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".*") == 0 && type.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// The webhook type and `data` of a source event; "" when it is not one.
+std::pair<std::string, core::Json> WebhookOf(const eventstore::EventEnvelope& e, const core::Json& j) {
+  static const char* kVerdicts[] = {"verification.approved", "verification.declined",
+                                    "verification.review_required", "verification.more_info_requested"};
+  if (e.aggregate_type == "verification_session") {
+    for (const char* t : kVerdicts) {
+      if (e.type == t) {
+        return {t, {{"sessionId", e.aggregate_id},
+                    {"trackingId", j.value("trackingId", "")},
+                    {"decision", j.value("decision", core::Json())},
+                    {"report", j.value("report", core::Json())}}};
+      }
+    }
+    if (e.type == "verification.session_expired") return {"verification.expired", {{"sessionId", e.aggregate_id}}};
+  }
+  return {"", nullptr};
+}
+
+}  // namespace
+
+std::string WebhooksProjector::DeliveryId(std::string_view event_id, std::string_view endpoint_id) {
+  return "whd_" + core::Sha256Hex(std::string(event_id) + "|" + std::string(endpoint_id)).substr(0, 32);
+}
+
+void WebhooksProjector::AddListener(std::function<void()> fn) {
+  std::lock_guard lock(mu_);
+  listeners_.push_back(std::move(fn));
+}
+
+void WebhooksProjector::AfterCommit() {
+  std::vector<std::function<void()>> fns;
+  {
+    std::lock_guard lock(mu_);
+    fns = listeners_;
+  }
+  for (auto& f : fns) f();
+}
+
 core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
-  if (env.aggregate_type != wh::kEndpointAggregate) return core::Status::Ok();
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss("webhook endpoint event data is not an object");
-  const std::string base = env.tenant_id + "/" + env.environment + "/" + env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string ep_key = "ep/" + base, sec_key = "sec/" + base;
-  if (env.type == wh::kEndpointCreated) {
-    core::Json row = {{"id", env.aggregate_id},
-                      {"applicationId", j.value("applicationId", core::Json())},
-                      {"createdAt", at},
-                      {"description", j.value("description", core::Json())},
-                      {"environment", j.value("environment", "")},
-                      {"events", j.value("events", core::Json())},
-                      {"isActive", true},
-                      {"updatedAt", at},
-                      {"url", j.value("url", "")}};
+  const std::string te = env.tenant_id + "/" + env.environment;
+
+  // One delivery of `body` to endpoint `whe` (its row `ep`).
+  auto deliver = [&](const std::string& whe, const core::Json& ep, const std::string& type) {
+    std::string whd = DeliveryId(env.id, whe);
+    std::string base = te + "/" + whd;
+    core::Json row = {{"id", whd},           {"attempts", 0},
+                      {"createdAt", at},     {"endpointId", whe},
+                      {"eventId", env.id},   {"eventType", type},
+                      {"lastError", nullptr}, {"lastStatusCode", nullptr},
+                      {"nextRetryAt", at},   {"sentAt", nullptr},
+                      {"status", "pending"}, {"targetUrl", ep.value("url", "")},
+                      {"updatedAt", at}};
+    view.Put("dl/" + base, core::DumpJson(row));
+    std::string inv = Inverted(env.occurred_at.micros);
+    view.Put("dli/" + te + "/all/" + inv + whd, "");
+    view.Put("dli/" + te + "/ep/" + whe + "/" + inv + whd, "");
+    view.Put(DueKey(env.occurred_at.micros, base), "");
+    return std::make_pair(whd, env.occurred_at.micros);
+  };
+
+  if (env.aggregate_type == wh::kEndpointAggregate) {
+    core::Json j = core::ParseJsonOrDiscarded(env.data);
+    if (!j.is_object()) return core::DataLoss("webhook endpoint event data is not an object");
+    const std::string base = te + "/" + env.aggregate_id;
+    const std::string ep_key = "ep/" + base, sec_key = "sec/" + base;
+    if (env.type == wh::kEndpointCreated) {
+      core::Json row = {{"id", env.aggregate_id},
+                        {"applicationId", j.value("applicationId", core::Json())},
+                        {"createdAt", at},
+                        {"description", j.value("description", core::Json())},
+                        {"environment", j.value("environment", "")},
+                        {"events", j.value("events", core::Json())},
+                        {"isActive", true},
+                        {"updatedAt", at},
+                        {"url", j.value("url", "")}};
+      view.Put(ep_key, core::DumpJson(row));
+      view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
+                                        {"previousSecretSealed", ""},
+                                        {"previousValidUntilMicros", 0}}));
+      view.Put("idx/" + te + "/" + Inverted(env.occurred_at.micros) + env.aggregate_id, "");
+      SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
+      core::Json list = ids ? core::ParseJsonOrDiscarded(*ids) : core::Json::array();
+      list.push_back(env.aggregate_id);
+      view.Put("eps/" + te, core::DumpJson(list));
+      // Registering an endpoint sends it service.test (whatever it subscribed to).
+      core::Json body = {{"apiVersion", wh::kWebhookApiVersion},
+                         {"id", env.id},
+                         {"type", "service.test"},
+                         {"data", {{"endpointId", env.aggregate_id}, {"message", "endpoint registered"}}}};
+      auto [whd, due] = deliver(env.aggregate_id, row, "service.test");
+      view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
+      return core::Status::Ok();
+    }
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ep_key));
+    if (!stored.has_value()) return core::DataLoss("webhook endpoint event without its row: " + base);
+    core::Json row = core::ParseJsonOrDiscarded(*stored);
+    if (env.type == wh::kEndpointUpdated) {
+      core::Json c = j.value("changes", core::Json::object());
+      for (const char* k : {"url", "description", "applicationId", "events", "isActive"}) {
+        if (c.contains(k)) row[k] = c[k];
+      }
+    } else if (env.type == wh::kSecretRotated) {
+      view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
+                                        {"previousSecretSealed", j.value("previousSecretSealed", "")},
+                                        {"previousValidUntilMicros",
+                                         j.value("previousValidUntilMicros", int64_t{0})}}));
+    }
+    row["updatedAt"] = at;
     view.Put(ep_key, core::DumpJson(row));
-    view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
-                                      {"previousSecretSealed", ""},
-                                      {"previousValidUntilMicros", 0}}));
-    std::string idx = "idx/" + env.tenant_id + "/" + env.environment + "/";
-    eventstore::PutFixed64BE(idx, static_cast<uint64_t>(INT64_MAX - env.occurred_at.micros));
-    view.Put(idx + env.aggregate_id, "");
     return core::Status::Ok();
   }
-  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ep_key));
-  if (!stored.has_value()) return core::DataLoss("webhook endpoint event without its row: " + base);
-  core::Json row = core::ParseJsonOrDiscarded(*stored);
-  if (env.type == wh::kEndpointUpdated) {
-    core::Json c = j.value("changes", core::Json::object());
-    for (const auto& [from, to] : {std::pair<const char*, const char*>{"url", "url"},
-                                   {"description", "description"},
-                                   {"applicationId", "applicationId"},
-                                   {"events", "events"},
-                                   {"isActive", "isActive"}}) {
-      if (c.contains(from)) row[to] = c[from];
+
+  if (env.aggregate_type == wh::kDeliveryAggregate) {
+    if (env.type != wh::kDeliveryAttempted) return core::Status::Ok();
+    core::Json j = core::ParseJsonOrDiscarded(env.data);
+    const std::string base = te + "/" + env.aggregate_id;
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get("dl/" + base));
+    SVC_ASSIGN_OR_RETURN(auto extra, view.Get("dlx/" + base));
+    if (!stored.has_value() || !extra.has_value()) {
+      return core::DataLoss("delivery attempt without its delivery: " + base);
     }
-  } else if (env.type == wh::kSecretRotated) {
-    view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
-                                      {"previousSecretSealed", j.value("previousSecretSealed", "")},
-                                      {"previousValidUntilMicros",
-                                       j.value("previousValidUntilMicros", int64_t{0})}}));
+    core::Json row = core::ParseJsonOrDiscarded(*stored);
+    core::Json x = core::ParseJsonOrDiscarded(*extra);
+    int attempt = j.value("attempt", 0);
+    std::string outcome = j.value("outcome", "");
+    row["attempts"] = attempt;
+    row["lastStatusCode"] = j.value("statusCode", core::Json());
+    row["lastError"] = j.value("error", core::Json());
+    row["updatedAt"] = at;
+    // The due row's key holds binary bytes: the row keeps its time as a number (-1 = none).
+    int64_t old_due = x.value("dueMicros", int64_t{-1});
+    if (old_due >= 0) view.Delete(DueKey(old_due, base));
+    x["dueMicros"] = -1;
+    if (outcome == "delivered") {
+      row["status"] = "sent";
+      row["sentAt"] = at;
+      row["nextRetryAt"] = nullptr;
+    } else if (outcome == "failed") {
+      row["status"] = "failed";
+      row["nextRetryAt"] = nullptr;
+    } else {
+      int64_t next = j.value("nextRetryAtMicros", int64_t{0});
+      row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
+      x["dueMicros"] = next;
+      view.Put(DueKey(next, base), "");
+    }
+    view.Put("dl/" + base, core::DumpJson(row));
+    view.Put("dlx/" + base, core::DumpJson(x));
+    std::string ak = "at/" + base + "/";
+    eventstore::PutFixed32BE(ak, static_cast<uint32_t>(attempt));
+    view.Put(ak, core::DumpJson({{"attempt", attempt},
+                                 {"attemptedAt", at},
+                                 {"statusCode", j.value("statusCode", core::Json())},
+                                 {"error", j.value("error", core::Json())},
+                                 {"latencyMs", j.value("latencyMs", 0)},
+                                 {"outcome", outcome}}));
+    return core::Status::Ok();
   }
-  row["updatedAt"] = at;
-  view.Put(ep_key, core::DumpJson(row));
+
+  // Events that become webhooks.
+  if (env.environment.empty()) return core::Status::Ok();
+  core::Json j = core::ParseJsonOrDiscarded(env.data);
+  auto [type, data] = WebhookOf(env, j);
+  if (type.empty()) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
+  if (!ids.has_value()) return core::Status::Ok();
+  core::Json body = {{"apiVersion", wh::kWebhookApiVersion}, {"id", env.id}, {"type", type}, {"data", data}};
+  std::string text = core::DumpJson(body);
+  for (const auto& id : core::ParseJsonOrDiscarded(*ids)) {
+    std::string whe = id.get<std::string>();
+    SVC_ASSIGN_OR_RETURN(auto ep, view.Get("ep/" + te + "/" + whe));
+    if (!ep.has_value()) continue;
+    core::Json row = core::ParseJsonOrDiscarded(*ep);
+    if (!row.value("isActive", false) || !Subscribed(row.value("events", core::Json()), type)) continue;
+    auto [whd, due] = deliver(whe, row, type);
+    view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", text}, {"dueMicros", due}}));
+  }
   return core::Status::Ok();
 }
 

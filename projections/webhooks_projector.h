@@ -1,11 +1,26 @@
 #pragma once
-// Read model of webhook endpoints (prefix "webhooks/"):
+// Read model of webhooks (prefix "webhooks/"):
 //
-//   ep/<ten>/<env>/<whe>                          WebhookEndpointResponse, as served
-//   sec/<ten>/<env>/<whe>                         the sealed secrets (never served)
-//   idx/<ten>/<env>/<inverted created 8B BE><whe> newest first, for the list
+//   ep/<ten>/<env>/<whe>                           WebhookEndpointResponse, as served
+//   sec/<ten>/<env>/<whe>                          the sealed secrets (never served)
+//   eps/<ten>/<env>                                the endpoint ids (fan-out)
+//   idx/<ten>/<env>/<inverted created 8B BE><whe>  endpoints, newest first
+//   dl/<ten>/<env>/<whd>                           WebhookDeliveryResponse, as served
+//   dlx/<ten>/<env>/<whd>                          the body to send and the due key (never served)
+//   dli/<ten>/<env>/all/<inverted 8B><whd>         deliveries, newest first
+//   dli/<ten>/<env>/ep/<whe>/<inverted 8B><whd>    one endpoint's deliveries
+//   at/<ten>/<env>/<whd>/<attempt 4B BE>           attempt entries
+//   due/<micros 8B BE>/<ten>/<env>/<whd>           deliveries waiting for an attempt, by time
 //
-// Deliveries and attempts join this read model with the delivery issue's next step.
+// Fan-out: every event that maps to a webhook type (verdicts, session expiry, and service.test
+// when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
+// environment subscribed to it. A tenant's events share a partition, so the endpoints an event
+// sees are exactly those registered before it: a rebuild is byte-identical. The delivery id is
+// derived from the event id and the endpoint id.
+
+#include <functional>
+#include <mutex>
+#include <vector>
 
 #include "projections/projector.h"
 
@@ -15,8 +30,17 @@ class WebhooksProjector final : public Projector {
  public:
   static constexpr std::string_view kName = "webhooks";
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
+  int Version() const override { return 2; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+  void AfterCommit() override;
+  void AddListener(std::function<void()> fn);
+
+  // The delivery id for an event sent to an endpoint.
+  static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
+
+ private:
+  std::mutex mu_;
+  std::vector<std::function<void()>> listeners_;
 };
 
 }  // namespace svc::projections

@@ -11,4 +11,10 @@ inline constexpr std::string_view kEndpointCreated = "webhook.endpoint_created";
 inline constexpr std::string_view kEndpointUpdated = "webhook.endpoint_updated";
 inline constexpr std::string_view kSecretRotated = "webhook.secret_rotated";
 
+inline constexpr std::string_view kDeliveryAggregate = "webhook_delivery";
+inline constexpr std::string_view kDeliveryAttempted = "webhook.delivery_attempted";
+
+// The body's apiVersion (the payload shapes of docs/webhooks.md).
+inline constexpr std::string_view kWebhookApiVersion = "2026-01-01";
+
 }  // namespace svc::commands::webhooks

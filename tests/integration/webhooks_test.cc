@@ -3,8 +3,10 @@
 // the catalogue and policy, SSRF refusals, and environment isolation.
 #include <doctest/doctest.h>
 
+#include "core/clock.h"
 #include "pipeline/webhooks/signing.h"
 #include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -16,12 +18,16 @@ const std::string kBase = "/v1/developer/webhooks";
 }
 
 TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verifiable") {
-  Env env(false);
+  // Registering sends service.test: the receiver is a real process on loopback (development
+  // switch on), so nothing leaves the machine.
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
   auto create = [&](const std::string& body, const std::string& key = "") {
     return env.Call(key.empty() ? env.test_key : key, "POST", kBase, body);
   };
-  // A public address literal (no DNS needed here); nothing is delivered in this test.
-  auto made = create(R"({"url":"https://93.184.216.34/hooks","description":"main","events":["verification.*","service.test"]})");
+  auto made = create(core::Json{{"url", hooks + "/ok"}, {"description", "main"},
+                                {"events", {"verification.*", "service.test"}}}.dump());
   REQUIRE_MESSAGE(made.status == 201, made.body);
   core::Json ep = Body(made);
   std::string id = ep["id"];
@@ -59,8 +65,8 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
                "UNKNOWN_EVENT_TYPE");
   CheckProblem(env.Call(env.test_key, "PATCH", kBase + "/" + id, R"({"secret":"whsec_x"})"), 422,
                "VALIDATION_ERROR");
-  CheckProblem(env.Call(env.test_key, "PATCH", kBase + "/" + id, R"({"url":"https://10.1.2.3/x"})"), 422,
-               "URL_NOT_PUBLIC");
+  CheckProblem(env.Call(env.test_key, "PATCH", kBase + "/" + id, R"({"url":"ftp://10.1.2.3/x"})"), 422,
+               "VALIDATION_ERROR");
 
   // Rotation: Idempotency-Key required; a new secret once; a replay does not rotate again.
   CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret"), 400,
@@ -137,4 +143,104 @@ TEST_CASE("webhooks: registration refuses what is not a public https URL") {
   Env dev(false, {"--webhooks-allow-private-urls"});
   auto local = dev.Call(dev.test_key, "POST", kBase, R"({"url":"http://127.0.0.1:9/hook"})");
   CHECK_MESSAGE(local.status == 201, local.body);
+}
+
+// Deliveries: registration sends service.test; 2xx delivered, 4xx not retried, 5xx retried with
+// growing waits (fake clock), 410 deactivates; verification events fan out to subscribers of the
+// same environment only.
+TEST_CASE("webhooks: deliveries, retries and the delivery log") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto idle = [&] { REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200); };
+  auto endpoint = [&](const std::string& path, const std::string& key, core::Json events = nullptr) {
+    core::Json body = {{"url", hooks + path}};
+    if (!events.is_null()) body["events"] = events;
+    auto r = env.Call(key, "POST", kBase, body.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r)["id"].get<std::string>();
+  };
+  auto deliveries = [&](const std::string& id, const std::string& key) {
+    auto r = env.Call(key, "GET", kBase + "/" + id + "/deliveries");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r)["data"];
+  };
+
+  std::string ok = endpoint("/ok", env.test_key, core::Json::array({"verification.*"}));
+  std::string bad = endpoint("/bad", env.test_key);
+  std::string retry = endpoint("/retry", env.test_key);
+  std::string gone = endpoint("/gone", env.test_key);
+  std::string live = endpoint("/ok", env.live_key);
+  idle();
+
+  core::Json d = deliveries(ok, env.test_key);
+  REQUIRE(d.size() == 1);  // service.test goes to every new endpoint, whatever it subscribed to
+  CHECK(d[0]["eventType"] == "service.test");
+  CHECK(d[0]["status"] == "sent");
+  CHECK(d[0]["attempts"] == 1);
+  CHECK(d[0]["lastStatusCode"] == 200);
+  CHECK(d[0]["sentAt"].is_string());
+  CHECK(d[0]["targetUrl"] == hooks + "/ok");
+  auto attempts = env.Call(env.test_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts");
+  REQUIRE_MESSAGE(attempts.status == 200, attempts.body);
+  REQUIRE(Body(attempts)["data"].size() == 1);
+  CHECK(Body(attempts)["data"][0]["statusCode"] == 200);
+  CHECK(Body(attempts)["data"][0]["latencyMs"].is_number_integer());
+
+  core::Json b = deliveries(bad, env.test_key);
+  REQUIRE(b.size() == 1);
+  CHECK(b[0]["status"] == "failed");  // 4xx: permanent
+  CHECK(b[0]["lastStatusCode"] == 400);
+  CHECK(b[0]["nextRetryAt"].is_null());
+
+  core::Json g = deliveries(gone, env.test_key);
+  CHECK(g[0]["status"] == "failed");
+  CHECK(g[0]["lastStatusCode"] == 410);
+  CHECK(Body(env.Call(env.test_key, "GET", kBase + "/" + gone))["isActive"] == false);  // 410 deactivates
+
+  core::Json r = deliveries(retry, env.test_key);
+  CHECK(r[0]["status"] == "pending");
+  CHECK(r[0]["attempts"] == 1);
+  CHECK(r[0]["lastStatusCode"] == 503);
+  auto now = core::ParseRfc3339(r[0]["updatedAt"].get<std::string>());
+  auto next = core::ParseRfc3339(r[0]["nextRetryAt"].get<std::string>());
+  REQUIRE((now.ok() && next.ok()));
+  int64_t first_wait = (next->micros - now->micros) / 1'000'000;
+  CHECK(first_wait >= 24);  // 30 s +-20 %, above the receiver's Retry-After of 7 s
+  CHECK(first_wait <= 36);
+  // Nothing happens until the clock reaches the retry time; then the second attempt, with a
+  // longer wait after it.
+  idle();
+  CHECK(deliveries(retry, env.test_key)[0]["attempts"] == 1);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 40}}).status == 200);
+  idle();
+  r = deliveries(retry, env.test_key);
+  CHECK(r[0]["attempts"] == 2);
+  auto now2 = core::ParseRfc3339(r[0]["updatedAt"].get<std::string>());
+  auto next2 = core::ParseRfc3339(r[0]["nextRetryAt"].get<std::string>());
+  int64_t second_wait = (next2->micros - now2->micros) / 1'000'000;
+  CHECK(second_wait >= 48);  // 60 s +-20 %
+  CHECK(second_wait <= 72);
+  // The failed and the delivered ones were not tried again.
+  CHECK(deliveries(bad, env.test_key)[0]["attempts"] == 1);
+  CHECK(deliveries(ok, env.test_key)[0]["attempts"] == 1);
+
+  // A verification event: the test session expires (fake clock) -> verification.expired to the
+  // test endpoints subscribed to it, not to the live one.
+  auto created = env.Create(env.test_key, "wh-expire");
+  REQUIRE(created.status == 201);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+  idle();
+  d = deliveries(ok, env.test_key);
+  REQUIRE(d.size() == 2);
+  CHECK(d[0]["eventType"] == "verification.expired");  // newest first
+  CHECK(d[0]["status"] == "sent");
+  CHECK(deliveries(live, env.live_key).size() == 1);  // its own service.test only
+  CHECK(deliveries(gone, env.test_key).size() == 1);  // inactive: nothing new
+  // All endpoints' deliveries, and isolation between environments.
+  auto all = env.Call(env.test_key, "GET", kBase + "/deliveries");
+  REQUIRE(all.status == 200);
+  CHECK(Body(all)["data"].size() >= 6);
+  CheckProblem(env.Call(env.live_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts"),
+               404, "WEBHOOK_DELIVERY_NOT_FOUND");
 }

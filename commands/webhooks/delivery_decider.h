@@ -1,0 +1,40 @@
+#pragma once
+// The webhook delivery aggregate (aggregate id = whd_…): its attempts. A delivery itself is
+// derived from the event it carries (the webhooks projector creates its row, with an id derived
+// from the event and the endpoint); every attempt is an event of this aggregate, recorded once
+// (attempt numbers are consecutive; a repeat after a crash is a no-op).
+
+#include <string>
+
+#include "commands/command.h"
+#include "commands/webhooks/endpoint_events.h"
+
+namespace svc::commands::webhooks {
+
+struct DeliveryState {
+  int attempts = 0;
+  std::string status = "pending";  // pending | sent | failed
+};
+
+struct RecordAttempt {
+  std::string endpoint_id;
+  int attempt = 0;           // 1, 2, …
+  int status_code = 0;       // 0 = no HTTP answer
+  std::string error;         // "" or the sender's error
+  int64_t latency_ms = 0;
+  std::string outcome;       // delivered | retrying | failed
+  int64_t next_retry_at_micros = 0;  // retrying only
+};
+
+struct DeliveryDecider {
+  using State = DeliveryState;
+  static constexpr std::string_view kName = kDeliveryAggregate;
+
+  static core::Result<Decision> Decide(const DeliveryState& state, const RecordAttempt& command,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(DeliveryState& state, const eventstore::EventEnvelope& event);
+  static core::Json ToJson(const DeliveryState& state);
+  static core::Result<DeliveryState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::webhooks
