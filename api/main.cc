@@ -370,6 +370,7 @@ int Serve(int argc, char** argv) {
   wo.send.allow_private = f.GetBool("webhooks-allow-private-urls");
   wo.send.ca_file = f.Get("webhooks-ca-file");
   wo.send.total_timeout = std::chrono::seconds(po.webhook_policy.http_timeout_seconds);
+  po.webhook_send = wo.send;
   api::WebhookDispatcher webhook_dispatcher(wo);
   webhook_dispatcher.Start();
   po.engine = &default_engine;

@@ -272,6 +272,12 @@ core::Json Components() {
                                    {"backoffBaseSeconds", "httpTimeoutSeconds", "maxBackoffSeconds",
                                     "rateLimitDefaultRpm", "recommendedToleranceSeconds",
                                     "permanentVsTransientRule", "retryBudgetNote", "signatureScheme"});
+  s["WebhookTestRequest"] = obj({{"eventType", Nullable(Str())}}, {});
+  s["WebhookTestResult"] = obj({{"delivered", {{"type", "boolean"}}},
+                                {"error", Nullable(Str())},
+                                {"sentPayload", {{"type", "object"}}},
+                                {"statusCode", Nullable({{"type", "integer"}})}},
+                               {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
                                             {"payload", Str()},
                                             {"signature", Str()},

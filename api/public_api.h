@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "api/api_context.h"
+#include "api/webhook_sender.h"
 #include "api/http.h"
 #include "api/rate_limit.h"
 #include "api/runtime.h"
@@ -32,6 +33,7 @@ struct PublicApiOptions {
   SseHub* sse_hub = nullptr;  // progress streams; null: 503
   // Webhooks. Development and tests only: allow http and private/loopback receivers.
   bool webhooks_allow_private_urls = false;
+  SendOptions webhook_send;  // the test operation's client settings (as the dispatcher's)
   struct WebhookPolicy {
     int backoff_base_seconds = 30;
     int max_backoff_seconds = 6 * 3600;

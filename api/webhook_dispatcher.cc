@@ -20,6 +20,33 @@ std::string WKey(std::string_view rest) {
 }
 }  // namespace
 
+core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvStore& store,
+                                                          eventstore::KeyStore& keys,
+                                                          const std::string& tenant,
+                                                          const std::string& env,
+                                                          const std::string& endpoint_id,
+                                                          int64_t now_micros) {
+  const std::string te = tenant + "/" + env;
+  SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf), WKey("sec/" + te + "/" + endpoint_id)));
+  if (!row.has_value()) return core::Unavailable("the endpoint's secret is not projected yet");
+  core::Json sec = core::ParseJsonOrDiscarded(*row);
+  SVC_ASSIGN_OR_RETURN(auto dek, keys.Get("webhook/" + te + "/" + endpoint_id));
+  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
+  std::string aad = "webhook-secret|" + tenant + "|" + env + "|" + endpoint_id;
+  std::vector<std::string> secrets;
+  for (const char* field : {"secretSealed", "previousSecretSealed"}) {
+    std::string sealed = sec.value(field, "");
+    if (sealed.empty()) continue;
+    if (std::string(field) == "previousSecretSealed" && now_micros >= sec.value("previousValidUntilMicros", int64_t{0})) {
+      continue;
+    }
+    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+    SVC_ASSIGN_OR_RETURN(std::string secret, core::AeadOpen(*dek, raw, aad));
+    secrets.push_back(std::move(secret));
+  }
+  return secrets;
+}
+
 WebhookDispatcher::WebhookDispatcher(const Options& options) : options_(options) {}
 WebhookDispatcher::~WebhookDispatcher() { Stop(); }
 
@@ -131,8 +158,7 @@ core::Status WebhookDispatcher::Send(const Job& job) {
   if (dlx.value("dueMicros", int64_t{-1}) != job.due_micros) return core::Status::Ok();  // attempted already
   std::string whe = dl.value("endpointId", "");
   SVC_ASSIGN_OR_RETURN(core::Json ep, read("ep/" + te + "/" + whe));
-  SVC_ASSIGN_OR_RETURN(core::Json sec, read("sec/" + te + "/" + whe));
-  if (!ep.is_object() || !sec.is_object()) return core::Unavailable("the endpoint is not projected yet");
+  if (!ep.is_object()) return core::Unavailable("the endpoint is not projected yet");
 
   int attempt = dl.value("attempts", 0) + 1;
   core::Timestamp now = options_.clock->Now();
@@ -179,21 +205,8 @@ core::Status WebhookDispatcher::Send(const Job& job) {
   } release{this, whe};
 
   // Secrets: the current one, and during the overlap after a rotation the previous one.
-  std::vector<std::string> secrets;
-  SVC_ASSIGN_OR_RETURN(auto dek, options_.keys->Get("webhook/" + te + "/" + whe));
-  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
-  std::string aad = "webhook-secret|" + job.tenant + "|" + job.env + "|" + whe;
-  for (const char* field : {"secretSealed", "previousSecretSealed"}) {
-    std::string sealed = sec.value(field, "");
-    if (sealed.empty()) continue;
-    if (std::string(field) == "previousSecretSealed" &&
-        now.micros >= sec.value("previousValidUntilMicros", int64_t{0})) {
-      continue;
-    }
-    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-    SVC_ASSIGN_OR_RETURN(std::string secret, core::AeadOpen(*dek, raw, aad));
-    secrets.push_back(std::move(secret));
-  }
+  SVC_ASSIGN_OR_RETURN(std::vector<std::string> secrets,
+                       OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros));
   std::string body = dlx.value("body", "");
   std::string event_id = dl.value("eventId", "");
   int64_t ts = now.micros / 1'000'000;

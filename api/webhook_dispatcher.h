@@ -32,6 +32,15 @@
 
 namespace svc::api {
 
+// The secrets an endpoint signs with at `now_micros`: the current one, and the previous one
+// during the overlap after a rotation (newest first). Plaintext: the caller wipes them.
+core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvStore& store,
+                                                          eventstore::KeyStore& keys,
+                                                          const std::string& tenant,
+                                                          const std::string& env,
+                                                          const std::string& endpoint_id,
+                                                          int64_t now_micros);
+
 class WebhookDispatcher {
  public:
   struct Options {

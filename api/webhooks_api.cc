@@ -6,6 +6,7 @@
 #include "api/public_api.h"
 #include "api/sessions_common.h"
 #include "api/url_guard.h"
+#include "api/webhook_dispatcher.h"
 #include "commands/webhooks/endpoint_decider.h"
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
@@ -303,6 +304,67 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, {{"expectedSignature", *expected}, {"valid", valid}}));
 }
 
+// POST …/{id}/test: one signed delivery now, outside the queue (no delivery record), answered
+// with what was sent and what the receiver said.
+void TestDelivery(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["endpoint_id"];
+  auto ep = EndpointRow(rt, a, id);
+  if (!ep.ok()) return respond(StatusToProblem(req, ep.status()));
+  std::string type = "service.test";
+  if (!req.body.empty()) {
+    auto body = ParseJsonObject(req.body);
+    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+    Validator v(*body);
+    auto t = v.String("eventType", false, 128);
+    v.RejectUnknown();
+    if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
+    if (t.has_value()) {
+      bool known = false;
+      for (const auto& et : pw::EventTypes()) known |= et.type == *t;
+      if (!known) return respond(UnknownEvent(req, *t));
+      type = *t;
+    }
+  }
+  if (!ep->value("isActive", false)) {
+    return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the endpoint is deactivated; PATCH isActive=true first"));
+  }
+  HttpRequest slim;
+  slim.path = req.path;
+  slim.request_id = req.request_id;
+  auto work = [&rt, &o, a, id, type, url = ep->value("url", ""), slim, respond]() mutable {
+    core::Timestamp now = rt.clock().Now();
+    core::Json payload = {{"apiVersion", commands::webhooks::kWebhookApiVersion},
+                          {"id", rt.ids().NewIdString(core::IdKind::kEvent)},
+                          {"type", type},
+                          {"data", {{"endpointId", id}, {"message", "test delivery"}, {"test", true}}}};
+    std::string body = core::DumpJson(payload);
+    auto secrets = OpenWebhookSecrets(rt.store(), rt.key_store(), a.tenant_id, a.environment, id, now.micros);
+    if (!secrets.ok()) return respond(StatusToProblem(slim, secrets.status()));
+    int64_t ts = now.micros / 1'000'000;
+    auto signature = pw::SignatureHeader(*secrets, payload["id"].get<std::string>(), ts, body);
+    for (auto& s : *secrets) core::SecureZero(s);
+    if (!signature.ok()) return respond(StatusToProblem(slim, signature.status()));
+    SendResult r = PostWebhook(url,
+                               {{"webhook-id", payload["id"].get<std::string>()},
+                                {"webhook-timestamp", std::to_string(ts)},
+                                {"webhook-signature", *signature}},
+                               body, o.webhook_send, ts);
+    bool delivered = r.status >= 200 && r.status < 300;
+    std::string error = delivered ? "" : !r.error.empty() ? r.error : "http_" + std::to_string(r.status);
+    respond(JsonResponse(200, {{"delivered", delivered},
+                               {"error", error.empty() ? core::Json(nullptr) : core::Json(error)},
+                               {"sentPayload", payload},
+                               {"statusCode", r.status > 0 ? core::Json(r.status) : core::Json(nullptr)}}));
+  };
+  if (o.work_pool != nullptr) {
+    o.work_pool->Post(std::move(work));
+  } else {
+    work();
+  }
+}
+
 // A list of stored rows over an index (newest first), with cursor pagination.
 void ListRows(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& scope,
               const std::string& index_prefix, std::function<std::string(const std::string&)> row_key,
@@ -443,6 +505,12 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
                             "Rotate the signing secret (the previous one keeps signing for 24 hours)",
                             "WebhookEndpointCreated", "",
                             [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"POST", base + "/{endpoint_id}/test", "webhook:write", RateFamily::kWrite,
+                            IdempotencyRule::kNone, false, true, 200,
+                            with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "WEBHOOK_ENDPOINT_INACTIVE"}),
+                            "Send a signed test delivery now, outside the queue (synchronous)",
+                            "WebhookTestResult", "WebhookTestRequest",
+                            [r, o](ApiCall& c, Respond respond) { TestDelivery(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{"POST", base + "/{endpoint_id}/verify-signature", "webhook:read", RateFamily::kRead,
                             IdempotencyRule::kNone, false, true, 200, with({"VALIDATION_ERROR"}),
                             "Check a signature against the endpoint's current secret (constant-time)",

@@ -37,6 +37,14 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   CHECK(ep["environment"] == "test");
   CHECK(ep["isActive"] == true);
   CHECK(ep["events"] == core::Json::array({"verification.*", "service.test"}));
+  receiver.AddSecret(secret);  // secret 0
+  // Registration sent service.test; the reference package verifies our signature.
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  core::Json got_log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(got_log.size() == 1);
+  CHECK(got_log[0]["type"] == "service.test");
+  CHECK(got_log[0]["verifiedBy"] == core::Json::array({0}));
+  CHECK(got_log[0]["signatures"] == 1);
 
   auto got = env.Call(env.test_key, "GET", kBase + "/" + id);
   REQUIRE(got.status == 200);
@@ -81,6 +89,26 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
                         {{"Idempotency-Key", "rot-1"}});
   REQUIRE(again.status == 200);
   CHECK(Body(again)["secret"].is_null());
+
+  // The test operation: refused while the endpoint is inactive; then, after the rotation, the
+  // message carries both signatures and the reference package accepts it with either secret.
+  CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/test", "{}"), 409, "WEBHOOK_ENDPOINT_INACTIVE");
+  REQUIRE(env.Call(env.test_key, "PATCH", kBase + "/" + id, R"({"isActive":true})").status == 200);
+  receiver.AddSecret(fresh);                                  // secret 1
+  receiver.AddSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");  // secret 2: someone else's
+  auto tested = env.Call(env.test_key, "POST", kBase + "/" + id + "/test", R"({"eventType":"verification.approved"})");
+  REQUIRE_MESSAGE(tested.status == 200, tested.body);
+  CHECK(Body(tested)["delivered"] == true);
+  CHECK(Body(tested)["statusCode"] == 200);
+  CHECK(Body(tested)["error"].is_null());
+  CHECK(Body(tested)["sentPayload"]["type"] == "verification.approved");
+  CHECK(Body(tested)["sentPayload"]["apiVersion"] == "2026-01-01");
+  got_log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(got_log.size() == 2);
+  CHECK(got_log[1]["signatures"] == 2);
+  CHECK(got_log[1]["verifiedBy"] == core::Json::array({0, 1}));  // old and new secret; not 2
+  CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/test", R"({"eventType":"verification.*"})"), 422,
+               "UNKNOWN_EVENT_TYPE");
 
   // verify-signature checks against the current secret, constant-time.
   int64_t ts = 1700000000;

@@ -3,12 +3,13 @@
 #include <stdexcept>
 #include <vector>
 
+#include "api/http_client.h"
 #include "tests/support/svc_process.h"
 
 namespace svc::testing {
 
 ReceiverProcess::ReceiverProcess(const std::string& tls_dir) {
-  std::vector<std::string> args = {"node", std::string(SVC_TEST_SOURCE_DIR) + "/support/webhook_receiver.mjs"};
+  std::vector<std::string> args = {"node", std::string(SVC_TEST_SOURCE_DIR) + "/receiver/receiver.mjs"};
   if (!tls_dir.empty()) {
     cert_ = tls_dir + "/receiver.crt";
     key_ = tls_dir + "/receiver.key";
@@ -22,6 +23,19 @@ ReceiverProcess::ReceiverProcess(const std::string& tls_dir) {
   std::string s = child_->ReadLine();
   if (s.rfind("port=", 0) != 0) throw std::runtime_error("unexpected receiver output: " + s);
   port_ = std::stoi(s.substr(5));
+}
+
+void ReceiverProcess::AddSecret(const std::string& secret) {
+  child_->WriteLine("secret " + secret);
+  if (child_->ReadLine() != "ok") throw std::runtime_error("the receiver did not take the secret");
+}
+
+std::string ReceiverProcess::LogJson() const {
+  api::ClientTarget t;
+  t.port = static_cast<uint16_t>(port_);
+  auto r = api::HttpCall(t, "GET", "/log");
+  if (!r.ok()) throw std::runtime_error("the receiver's log: " + r.status().ToString());
+  return r->body;
 }
 
 }  // namespace svc::testing

@@ -1,6 +1,7 @@
 #pragma once
-// Runs tests/support/webhook_receiver.mjs (node) as a child process on loopback and reads its
-// port. With TLS it serves a certificate for "localhost" made by the openssl command line.
+// Runs tests/receiver/receiver.mjs (node) as a child process on loopback and reads its port.
+// With TLS it serves a certificate for "localhost" made by the openssl command line. It checks
+// our signatures with the reference `standardwebhooks` npm package (tests/receiver, npm ci).
 
 #include <memory>
 #include <string>
@@ -15,6 +16,11 @@ class ReceiverProcess {
   explicit ReceiverProcess(const std::string& tls_dir = "");
   int port() const { return port_; }
   const std::string& ca_file() const { return cert_; }  // the self-signed certificate
+  // A secret the receiver verifies messages with (indexes in order of adding).
+  void AddSecret(const std::string& secret);
+  // What it received (GET /log; plain HTTP receivers only): path, id, type, verifiedBy,
+  // error, signatures.
+  std::string LogJson() const;
 
  private:
   std::unique_ptr<ChildProcess> child_;

@@ -1,0 +1,84 @@
+// A webhook receiver for the tests: a real HTTP(S) server on loopback whose paths answer the ways
+// receivers do, and which checks every message's signature with the reference Standard Webhooks
+// package (`standardwebhooks` from npm), a verifier nobody here wrote.
+//
+//   node receiver.mjs [--tls CERT KEY]        prints "port=<n>" once listening
+//   stdin:  "secret whsec_…"  -> "ok"         a secret to verify with (any number)
+//   GET /log -> [{path, id, type, verifiedBy: [index of each secret that verifies it], error}]
+// Messages are kept raw and verified when /log is read, with the secrets known then.
+import http from "node:http";
+import https from "node:https";
+import fs from "node:fs";
+import readline from "node:readline";
+import { Webhook } from "standardwebhooks";
+
+const args = process.argv.slice(2);
+const tls = args[0] === "--tls" ? { cert: fs.readFileSync(args[1]), key: fs.readFileSync(args[2]) } : null;
+const secrets = [];
+const received = [];
+
+function log() {
+  return received.map((m) => {
+    const verifiedBy = [];
+    let error = null;
+    secrets.forEach((s, i) => {
+      try {
+        new Webhook(s).verify(m.body, m.headers);
+        verifiedBy.push(i);
+      } catch (e) {
+        error = String(e.message ?? e);
+      }
+    });
+    let type = null;
+    try { type = JSON.parse(m.body).type; } catch { /* not JSON */ }
+    return { path: m.path, id: m.headers["webhook-id"] ?? null, type, verifiedBy, error,
+             signatures: (m.headers["webhook-signature"] ?? "").split(" ").filter((x) => x).length };
+  });
+}
+
+function handle(req, res) {
+  const chunks = [];
+  req.on("data", (c) => chunks.push(c));
+  req.on("end", () => {
+    const path = req.url.split("?")[0];
+    const body = Buffer.concat(chunks).toString("utf8");
+    if (req.method === "GET" && path === "/log") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify(log()));
+      return;
+    }
+    received.push({ path, body, headers: { ...req.headers } });
+    if (path === "/ok") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end(`ok ${Buffer.byteLength(body)} ${req.headers["webhook-id"] ?? ""}`);
+    } else if (path === "/gone") {
+      res.writeHead(410).end();
+    } else if (path === "/bad") {
+      res.writeHead(400).end("no");
+    } else if (path === "/retry") {
+      res.writeHead(503, { "retry-after": "7" }).end();
+    } else if (path === "/slow") {
+      setTimeout(() => res.writeHead(200).end("late"), 3000);
+    } else if (path === "/close") {
+      req.socket.destroy();
+    } else if (path === "/big") {
+      res.writeHead(200, { "content-type": "text/plain" });
+      res.end("x".repeat(1 << 20));
+    } else {
+      res.writeHead(404).end();
+    }
+  });
+}
+
+const server = tls ? https.createServer(tls, handle) : http.createServer(handle);
+server.listen(0, "127.0.0.1", () => {
+  process.stdout.write(`port=${server.address().port}\n`);
+});
+const lines = readline.createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (line.startsWith("secret ")) {
+    secrets.push(line.substring(7).trim());
+    process.stdout.write("ok\n");
+  }
+});
+lines.on("close", () => process.exit(0));
