@@ -173,7 +173,7 @@ core::Status WebhookDispatcher::Send(const Job& job) {
     ctx.environment = job.env;
     ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
     ctx.correlation_id = dl.value("eventId", "");
-    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, rec, ctx);
+    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, wh::DeliveryCommand(rec), ctx);
     SVC_ASSIGN_OR_RETURN(auto out, options_.writer->ExecuteAndWait(std::move(cmd)));
     if (!out.positions.empty() && !options_.projections->WaitApplied(out.positions, kApplyTimeout)) {
       return core::Unavailable("the read models did not apply the attempt in time");

@@ -7,6 +7,7 @@
 #include "api/sessions_common.h"
 #include "api/url_guard.h"
 #include "api/webhook_dispatcher.h"
+#include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
@@ -365,6 +366,40 @@ void TestDelivery(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   }
 }
 
+// POST …/deliveries/{id}/retry: a new delivery of the same event with the endpoint's current URL
+// and secret; the original stays. 409 WEBHOOK_ENDPOINT_INACTIVE when the endpoint is inactive.
+void Retry(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  std::string id = req.path_params["delivery_id"];
+  if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) return respond(StatusToProblem(req, st));
+  std::string te = a.tenant_id + "/" + a.environment;
+  auto dl = ReadView(rt, WKey("dl/" + te + "/" + id));
+  if (!dl.ok()) return respond(StatusToProblem(req, dl.status()));
+  if (!dl->has_value()) {
+    return respond(StatusToProblem(req, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
+  }
+  std::string whe = core::StringOr(**dl, "endpointId");
+  auto ep = EndpointRow(rt, a, whe);
+  if (!ep.ok()) return respond(StatusToProblem(req, ep.status()));
+  if (!ep->value("isActive", false)) {
+    return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the delivery's endpoint is deactivated"));
+  }
+  commands::webhooks::RetryDelivery r;
+  r.new_delivery_id = rt.ids().NewIdString(core::IdKind::kDelivery);
+  r.endpoint_id = whe;
+  auto cmd = commands::MakeCommand<commands::webhooks::DeliveryDecider>(
+      a.tenant_id, id, commands::webhooks::DeliveryCommand(r), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, te](const commands::CommandOutcome& out) {
+                  std::string fresh = core::StringOr(out.result, "deliveryId");
+                  auto row = ReadView(rt, WKey("dl/" + te + "/" + fresh));
+                  if (!row.ok() || !row->has_value()) return JsonResponse(200, {{"id", fresh}});
+                  return JsonResponse(200, **row);
+                },
+                std::move(respond));
+}
+
 // A list of stored rows over an index (newest first), with cursor pagination.
 void ListRows(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& scope,
               const std::string& index_prefix, std::function<std::string(const std::string&)> row_key,
@@ -488,6 +523,13 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
                             "A delivery's attempts, oldest first (status code, latency, error)",
                             "WebhookDeliveryAttemptList", "",
                             [r, o](ApiCall& c, Respond respond) { Attempts(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{"POST", base + "/deliveries/{delivery_id}/retry", "webhook:write", RateFamily::kWrite,
+                            IdempotencyRule::kOptional, false, false, 200,
+                            {"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "WEBHOOK_NOT_FOUND", "WEBHOOK_ENDPOINT_INACTIVE",
+                             "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"},
+                            "Deliver the same event again as a new delivery (current URL and secret; the original stays)",
+                            "WebhookDeliveryResponse", "",
+                            [r](ApiCall& c, Respond respond) { Retry(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{"GET", base + "/{endpoint_id}", "webhook:read", RateFamily::kRead, IdempotencyRule::kNone,
                             false, false, 200, lookup, "Read a webhook endpoint (never its secret)",
                             "WebhookEndpointResponse", "",

@@ -80,8 +80,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   const std::string te = env.tenant_id + "/" + env.environment;
 
   // One delivery of `body` to endpoint `whe` (its row `ep`).
-  auto deliver = [&](const std::string& whe, const core::Json& ep, const std::string& type) {
-    std::string whd = DeliveryId(env.id, whe);
+  auto deliver = [&](const std::string& whe, const core::Json& ep, const std::string& type,
+                     std::string whd) {
+    if (whd.empty()) whd = DeliveryId(env.id, whe);
     std::string base = te + "/" + whd;
     core::Json row = {{"id", whd},           {"attempts", 0},
                       {"createdAt", at},     {"endpointId", whe},
@@ -127,7 +128,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                          {"id", env.id},
                          {"type", "service.test"},
                          {"data", {{"endpointId", env.aggregate_id}, {"message", "endpoint registered"}}}};
-      auto [whd, due] = deliver(env.aggregate_id, row, "service.test");
+      auto [whd, due] = deliver(env.aggregate_id, row, "service.test", "");
       view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
@@ -151,16 +152,32 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   }
 
   if (env.aggregate_type == wh::kDeliveryAggregate) {
-    if (env.type != wh::kDeliveryAttempted) return core::Status::Ok();
     core::Json j = core::ParseJsonOrDiscarded(env.data);
     const std::string base = te + "/" + env.aggregate_id;
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get("dl/" + base));
     SVC_ASSIGN_OR_RETURN(auto extra, view.Get("dlx/" + base));
     if (!stored.has_value() || !extra.has_value()) {
-      return core::DataLoss("delivery attempt without its delivery: " + base);
+      return core::DataLoss("delivery event without its delivery: " + base);
     }
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     core::Json x = core::ParseJsonOrDiscarded(*extra);
+    if (env.type == wh::kDeliveryRetried) {
+      // A new delivery of the same event and body, to the endpoint's current URL; the original
+      // stays as it is.
+      std::string whe = row.value("endpointId", "");
+      SVC_ASSIGN_OR_RETURN(auto ep, view.Get("ep/" + te + "/" + whe));
+      if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
+      auto [whd, due] = deliver(whe, core::ParseJsonOrDiscarded(*ep), row.value("eventType", ""),
+                                j.value("newDeliveryId", ""));
+      // The retried delivery carries the original event's id (webhook-id stays stable).
+      SVC_ASSIGN_OR_RETURN(auto fresh, view.Get("dl/" + te + "/" + whd));
+      core::Json fresh_row = core::ParseJsonOrDiscarded(fresh.value_or("{}"));
+      fresh_row["eventId"] = row.value("eventId", "");
+      view.Put("dl/" + te + "/" + whd, core::DumpJson(fresh_row));
+      view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
+      return core::Status::Ok();
+    }
+    if (env.type != wh::kDeliveryAttempted) return core::Status::Ok();
     int attempt = j.value("attempt", 0);
     std::string outcome = j.value("outcome", "");
     row["attempts"] = attempt;
@@ -212,7 +229,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     if (!ep.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*ep);
     if (!row.value("isActive", false) || !Subscribed(row.value("events", core::Json()), type)) continue;
-    auto [whd, due] = deliver(whe, row, type);
+    auto [whd, due] = deliver(whe, row, type, "");
     view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", text}, {"dueMicros", due}}));
   }
   return core::Status::Ok();

@@ -2,9 +2,17 @@
 
 namespace svc::commands::webhooks {
 
-core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const RecordAttempt& c,
+core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const DeliveryCommand& command,
                                                const CommandContext&) {
   Decision d;
+  if (const auto* r = std::get_if<RetryDelivery>(&command)) {
+    d.events.push_back(NewEvent{std::string(kDeliveryRetried), 1,
+                                core::DumpJson({{"newDeliveryId", r->new_delivery_id},
+                                                {"endpointId", r->endpoint_id}})});
+    d.result = {{"deliveryId", r->new_delivery_id}};
+    return d;
+  }
+  const auto& c = std::get<RecordAttempt>(command);
   if (s.status != "pending" || c.attempt != s.attempts + 1) return d;  // recorded before: no-op
   if (c.outcome != "delivered" && c.outcome != "retrying" && c.outcome != "failed") {
     return core::InvalidArgument("unknown delivery outcome: " + c.outcome);

@@ -5,6 +5,7 @@
 // (attempt numbers are consecutive; a repeat after a crash is a no-op).
 
 #include <string>
+#include <variant>
 
 #include "commands/command.h"
 #include "commands/webhooks/endpoint_events.h"
@@ -26,11 +27,19 @@ struct RecordAttempt {
   int64_t next_retry_at_micros = 0;  // retrying only
 };
 
+// The retry operation: the new delivery's id is minted by the caller.
+struct RetryDelivery {
+  std::string new_delivery_id;
+  std::string endpoint_id;
+};
+
+using DeliveryCommand = std::variant<RecordAttempt, RetryDelivery>;
+
 struct DeliveryDecider {
   using State = DeliveryState;
   static constexpr std::string_view kName = kDeliveryAggregate;
 
-  static core::Result<Decision> Decide(const DeliveryState& state, const RecordAttempt& command,
+  static core::Result<Decision> Decide(const DeliveryState& state, const DeliveryCommand& command,
                                        const CommandContext& ctx);
   static core::Status Evolve(DeliveryState& state, const eventstore::EventEnvelope& event);
   static core::Json ToJson(const DeliveryState& state);

@@ -13,6 +13,8 @@ inline constexpr std::string_view kSecretRotated = "webhook.secret_rotated";
 
 inline constexpr std::string_view kDeliveryAggregate = "webhook_delivery";
 inline constexpr std::string_view kDeliveryAttempted = "webhook.delivery_attempted";
+// A retry by hand: a NEW delivery (id in the data) of the same event, current URL and secret.
+inline constexpr std::string_view kDeliveryRetried = "webhook.delivery_retried";
 
 // The body's apiVersion (the payload shapes of docs/webhooks.md).
 inline constexpr std::string_view kWebhookApiVersion = "2026-01-01";

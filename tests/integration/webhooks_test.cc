@@ -253,6 +253,28 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
   CHECK(deliveries(bad, env.test_key)[0]["attempts"] == 1);
   CHECK(deliveries(ok, env.test_key)[0]["attempts"] == 1);
 
+  // Retry by hand: a new delivery of the same event; the original stays. Not for an inactive
+  // endpoint; not for an unknown delivery.
+  std::string original = b[0]["id"];
+  auto retried = env.Call(env.test_key, "POST", kBase + "/deliveries/" + original + "/retry");
+  REQUIRE_MESSAGE(retried.status == 200, retried.body);
+  core::Json again = Body(retried);
+  CHECK(again["id"] != original);
+  CHECK(again["eventId"] == b[0]["eventId"]);
+  CHECK(again["status"] == "pending");
+  CHECK(again["attempts"] == 0);
+  idle();
+  b = deliveries(bad, env.test_key);
+  REQUIRE(b.size() == 2);
+  CHECK(b[0]["id"] == again["id"]);
+  CHECK(b[0]["attempts"] == 1);  // sent again (and refused again: 400)
+  CHECK(b[1]["id"] == original);
+  CHECK(b[1]["attempts"] == 1);  // the original is untouched
+  CheckProblem(env.Call(env.test_key, "POST", kBase + "/deliveries/" + g[0]["id"].get<std::string>() + "/retry"),
+               409, "WEBHOOK_ENDPOINT_INACTIVE");
+  CheckProblem(env.Call(env.test_key, "POST", kBase + "/deliveries/whd_00000000000000000000000000000000/retry"),
+               404, "WEBHOOK_DELIVERY_NOT_FOUND");
+
   // A verification event: the test session expires (fake clock) -> verification.expired to the
   // test endpoints subscribed to it, not to the live one.
   auto created = env.Create(env.test_key, "wh-expire");
@@ -268,7 +290,8 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
   // All endpoints' deliveries, and isolation between environments.
   auto all = env.Call(env.test_key, "GET", kBase + "/deliveries");
   REQUIRE(all.status == 200);
-  CHECK(Body(all)["data"].size() >= 6);
+  // 4 service.test, 1 retry by hand, verification.expired to the 3 active endpoints subscribed.
+  CHECK(Body(all)["data"].size() == 8);
   CheckProblem(env.Call(env.live_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts"),
                404, "WEBHOOK_DELIVERY_NOT_FOUND");
 }
