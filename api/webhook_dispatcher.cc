@@ -20,6 +20,18 @@ std::string WKey(std::string_view rest) {
 }
 }  // namespace
 
+commands::CommandContext WebhookDispatcher::SystemContext(const std::string& env,
+                                                          const std::string& correlation) const {
+  commands::CommandContext ctx;
+  ctx.now = options_.clock->Now();
+  ctx.ids = options_.ids;
+  ctx.actor = {"system", "webhook-dispatcher"};
+  ctx.environment = env;
+  ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
+  ctx.correlation_id = correlation;
+  return ctx;
+}
+
 core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvStore& store,
                                                           eventstore::KeyStore& keys,
                                                           const std::string& tenant,
@@ -166,14 +178,8 @@ core::Status WebhookDispatcher::Send(const Job& job) {
   rec.endpoint_id = whe;
   rec.attempt = attempt;
   auto record = [&]() -> core::Status {
-    commands::CommandContext ctx;
-    ctx.now = options_.clock->Now();
-    ctx.ids = options_.ids;
-    ctx.actor = {"system", "webhook-dispatcher"};
-    ctx.environment = job.env;
-    ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
-    ctx.correlation_id = dl.value("eventId", "");
-    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, wh::DeliveryCommand(rec), ctx);
+    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, wh::DeliveryCommand(rec),
+                                                          SystemContext(job.env, dl.value("eventId", "")));
     SVC_ASSIGN_OR_RETURN(auto out, options_.writer->ExecuteAndWait(std::move(cmd)));
     if (!out.positions.empty() && !options_.projections->WaitApplied(out.positions, kApplyTimeout)) {
       return core::Unavailable("the read models did not apply the attempt in time");
@@ -251,16 +257,11 @@ core::Status WebhookDispatcher::Send(const Job& job) {
   SVC_RETURN_IF_ERROR(record());
   if (gone) {
     // 410 Gone: the receiver says the endpoint is gone for good; it is deactivated.
-    commands::CommandContext ctx;
-    ctx.now = options_.clock->Now();
-    ctx.ids = options_.ids;
-    ctx.actor = {"system", "webhook-dispatcher"};
-    ctx.environment = job.env;
-    ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
     wh::UpdateEndpoint u;
     u.changes = {{"isActive", false}};
     u.reason = "gone";
-    auto cmd = commands::MakeCommand<wh::EndpointDecider>(job.tenant, whe, wh::EndpointCommand(u), ctx);
+    auto cmd = commands::MakeCommand<wh::EndpointDecider>(job.tenant, whe, wh::EndpointCommand(u),
+                                                          SystemContext(job.env, dl.value("eventId", "")));
     SVC_ASSIGN_OR_RETURN(auto out, options_.writer->ExecuteAndWait(std::move(cmd)));
     if (!out.positions.empty()) options_.projections->WaitApplied(out.positions, kApplyTimeout);
   }

@@ -71,6 +71,7 @@ class WebhookDispatcher {
   core::Result<std::vector<Job>> Due() const;
   void Dispatch();
   core::Status Send(const Job& job);
+  commands::CommandContext SystemContext(const std::string& env, const std::string& correlation) const;
 
   Options options_;
   std::unique_ptr<core::ThreadPool> pool_;

@@ -22,20 +22,6 @@ std::string DueKey(int64_t micros, const std::string& base) {
   return k + "/" + base;
 }
 
-// Does an endpoint's `events` (null = every type) include `type`?
-bool Subscribed(const core::Json& events, const std::string& type) {
-  if (!events.is_array()) return true;
-  for (const auto& e : events) {
-    if (!e.is_string()) continue;
-    const auto& s = e.get_ref<const std::string&>();
-    if (s == "*" || s == type) return true;
-    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".*") == 0 && type.compare(0, s.size() - 1, s, 0, s.size() - 1) == 0) {
-      return true;
-    }
-  }
-  return false;
-}
-
 // The webhook type and `data` of a source event; "" when it is not one.
 std::pair<std::string, core::Json> WebhookOf(const eventstore::EventEnvelope& e, const core::Json& j) {
   static const char* kVerdicts[] = {"verification.approved", "verification.declined",
@@ -228,7 +214,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     SVC_ASSIGN_OR_RETURN(auto ep, view.Get("ep/" + te + "/" + whe));
     if (!ep.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*ep);
-    if (!row.value("isActive", false) || !Subscribed(row.value("events", core::Json()), type)) continue;
+    if (!row.value("isActive", false) || !wh::Subscribed(row.value("events", core::Json()), type)) continue;
     auto [whd, due] = deliver(whe, row, type, "");
     view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", text}, {"dueMicros", due}}));
   }

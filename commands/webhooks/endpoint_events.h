@@ -4,6 +4,8 @@
 
 #include <string_view>
 
+#include "core/json.h"
+
 namespace svc::commands::webhooks {
 
 inline constexpr std::string_view kEndpointAggregate = "webhook_endpoint";
@@ -15,6 +17,21 @@ inline constexpr std::string_view kDeliveryAggregate = "webhook_delivery";
 inline constexpr std::string_view kDeliveryAttempted = "webhook.delivery_attempted";
 // A retry by hand: a NEW delivery (id in the data) of the same event, current URL and secret.
 inline constexpr std::string_view kDeliveryRetried = "webhook.delivery_retried";
+
+// Whether an endpoint subscribed to `events` (null = every type) receives `type`: exact types,
+// "*", and family patterns such as "verification.*".
+inline bool Subscribed(const core::Json& events, std::string_view type) {
+  if (!events.is_array()) return true;
+  for (const auto& e : events) {
+    if (!e.is_string()) continue;
+    std::string_view s = e.get_ref<const std::string&>();
+    if (s == "*" || s == type) return true;
+    if (s.size() > 2 && s.substr(s.size() - 2) == ".*" && type.substr(0, s.size() - 1) == s.substr(0, s.size() - 1)) {
+      return true;
+    }
+  }
+  return false;
+}
 
 // The body's apiVersion (the payload shapes of docs/webhooks.md).
 inline constexpr std::string_view kWebhookApiVersion = "2026-01-01";

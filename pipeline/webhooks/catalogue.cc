@@ -32,20 +32,6 @@ bool IsKnownSubscription(std::string_view entry) {
   return std::find(p.begin(), p.end(), entry) != p.end();
 }
 
-bool Subscribed(const core::Json& events, std::string_view type) {
-  if (!events.is_array()) return true;
-  for (const auto& e : events) {
-    if (!e.is_string()) continue;
-    const std::string& s = e.get_ref<const std::string&>();
-    if (s == "*" || s == type) return true;
-    if (s.size() > 2 && s.compare(s.size() - 2, 2, ".*") == 0 &&
-        type.substr(0, s.size() - 1) == std::string_view(s).substr(0, s.size() - 1)) {
-      return true;
-    }
-  }
-  return false;
-}
-
 core::Json CatalogueJson() {
   core::Json types = core::Json::array();
   for (const auto& t : EventTypes()) {

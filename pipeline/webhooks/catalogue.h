@@ -24,8 +24,7 @@ const std::vector<std::string>& EventPatterns();
 
 // A subscription entry is a known type or a known pattern.
 bool IsKnownSubscription(std::string_view entry);
-// Whether an endpoint subscribed to `events` (null = all) receives `type`.
-bool Subscribed(const core::Json& events, std::string_view type);
+// Whether an endpoint receives a type: commands::webhooks::Subscribed (endpoint_events.h).
 
 // The catalogue as served by GET /v1/developer/webhooks/event-types.
 core::Json CatalogueJson();

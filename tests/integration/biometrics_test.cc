@@ -114,6 +114,13 @@ core::Json Flow(Env& env, const std::string& idem, const std::string& document_p
   return Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
 }
 
+// `svc models import` into `dir`; the model file's path.
+std::string ImportModel(const testing::TempDir& dir) {
+  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir", dir.path()});
+  REQUIRE_MESSAGE(imported.exit_code == 0, imported.out << imported.err);
+  return dir.Sub("models/face_recognition_resnet_v1.dat");
+}
+
 }  // namespace
 
 TEST_CASE("biometrics: real photographs, dlib engine: same person approved, another declined") {
@@ -230,10 +237,7 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
 // registries, a selfie, and a liveness video of the person blinking.
 TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registries, liveness, face") {
   testing::TempDir work;
-  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
-                                   work.path()});
-  REQUIRE(imported.exit_code == 0);
-  std::string model = work.Sub("models/face_recognition_resnet_v1.dat");
+  std::string model = ImportModel(work);
   auto models = FaceModels::Load(model, kShapePredictorPath);
   REQUIRE(models.ok());
   Env env(false, {"--face-engine", "dlib", "--face-model", model});
@@ -314,10 +318,7 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
 // Active liveness: the server issues a challenge (actions in order), the video must show them.
 TEST_CASE("biometrics: active liveness challenges") {
   testing::TempDir work;
-  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir",
-                                   work.path()});
-  REQUIRE(imported.exit_code == 0);
-  std::string model = work.Sub("models/face_recognition_resnet_v1.dat");
+  std::string model = ImportModel(work);
   auto models = FaceModels::Load(model, kShapePredictorPath);
   REQUIRE(models.ok());
   Env env(false, {"--face-engine", "dlib", "--face-model", model, "--fake-clock"});
