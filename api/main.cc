@@ -53,6 +53,9 @@ constexpr const char* kTopUsage =
     "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
     "  admin key list            --tenant ten_...\n"
+    "  admin webhooks status     the delivery queue of the running server\n"
+    "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
+    "  admin webhooks resume\n"
     "  replay                    [--projector NAME]... [--verify]\n"
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"
@@ -426,6 +429,38 @@ int Serve(int argc, char** argv) {
       if (!idle) return api::Problem(req, "SERVICE_UNAVAILABLE", "deliveries are still being sent");
       return api::JsonResponse(200, {{"idle", true}});
     }));
+    // Operations: pause and resume deliveries (in memory; a restart resumes), and the queue.
+    auto queue = [&webhook_dispatcher](api::HttpRequest& req) {
+      auto stats = webhook_dispatcher.Stats();
+      if (!stats.ok()) return api::StatusToProblem(req, stats.status());
+      return api::JsonResponse(200, {{"paused", stats->paused},
+                                     {"dueNow", stats->due_now},
+                                     {"scheduled", stats->scheduled},
+                                     {"inFlight", stats->in_flight}});
+    };
+    admin_router->Add("GET", "/admin/webhooks/queue", api::Sync([&, sk, queue](api::HttpRequest& req) {
+      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
+        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+      }
+      return queue(req);
+    }));
+    for (const char* verb : {"pause", "resume"}) {
+      bool pause = std::string(verb) == "pause";
+      admin_router->Add("POST", std::string("/admin/webhooks/") + verb,
+                        api::Sync([&, sk, queue, pause](api::HttpRequest& req) {
+                          if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
+                            return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+                          }
+                          if (pause) {
+                            webhook_dispatcher.Pause();
+                            core::LogWarn("webhook deliveries paused through the admin listener");
+                          } else {
+                            webhook_dispatcher.Resume();
+                            core::LogInfo("webhook deliveries resumed through the admin listener");
+                          }
+                          return queue(req);
+                        }));
+    }
     admin_router->Add("POST", "/admin/pipeline/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
       if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
         return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
@@ -499,8 +534,9 @@ int Admin(int argc, char** argv) {
   }
   core::SetLogLevel(core::LogLevel::kWarn);
   std::string key = noun + " " + verb;
+  const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
   if (key != "tenant create" && key != "tenant list" && key != "key create" &&
-      key != "key revoke" && key != "key list") {
+      key != "key revoke" && key != "key list" && !webhooks) {
     std::cerr << kTopUsage;
     return 2;
   }
@@ -519,6 +555,10 @@ int Admin(int argc, char** argv) {
   kc.application_id = f.Get("application");
 
   auto rt = api::Runtime::Open(*ro);
+  if (rt.ok() && webhooks) {
+    (*rt)->Shutdown();
+    return Fail(core::FailedPrecondition("no server is running on this data directory; deliveries are sent by svc serve"));
+  }
   if (rt.ok()) {
     // Stopped data directory: run the command here, with the projections running so that the
     // answer reads its own write.
@@ -568,6 +608,9 @@ int Admin(int argc, char** argv) {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/keys/" + f.Get("key") + "/revoke";
     b["reason"] = f.Get("reason");
+  } else if (webhooks) {
+    method = verb == "status" ? "GET" : "POST";
+    path = "/admin/webhooks/" + std::string(verb == "status" ? "queue" : verb);
   } else {
     path = "/admin/tenants/" + f.Get("tenant") + "/keys";
   }

@@ -1,6 +1,7 @@
 #include "api/webhook_dispatcher.h"
 
 #include <cmath>
+#include <limits>
 
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
@@ -80,25 +81,34 @@ void WebhookDispatcher::Stop() {
     wake_.notify_all();
   }
   if (dispatcher_.joinable()) dispatcher_.join();
-  pool_.reset();
+  pool_.reset();  // runners see stop_ and return; queued jobs stay due for the next start
+  // Attempts handed to the writer settle (recorded, or failed when the log stops).
+  std::unique_lock lock(mu_);
+  idle_.wait(lock, [&] { return active_.empty(); });
 }
 
 core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due() const {
+  return Due(options_.clock->Now().micros);
+}
+
+core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t until_micros) const {
   std::vector<Job> jobs;
   int cf = options_.store->Cf(projections::kViewsCf);
   std::string prefix = WKey("due/");
   std::string end = prefix;
-  eventstore::PutFixed64BE(end, static_cast<uint64_t>(options_.clock->Now().micros) + 1);
+  eventstore::PutFixed64BE(end, static_cast<uint64_t>(until_micros) + 1);
   auto it = options_.store->NewIterator(cf, prefix, end);
   for (it->Seek(prefix); it->Valid(); it->Next()) {
-    std::string key(it->key());
-    std::string_view rest = std::string_view(key).substr(prefix.size() + 9);  // 8 bytes + '/'
+    std::string_view key = it->key();
+    if (key.size() < prefix.size() + 9) continue;
+    std::string_view rest = key.substr(prefix.size() + 9);  // 8 bytes + '/'
     size_t a = rest.find('/'), b = rest.find('/', a + 1);
     if (a == std::string_view::npos || b == std::string_view::npos) continue;
     uint64_t micros = 0;
     for (size_t i = 0; i < 8; ++i) micros = (micros << 8) | static_cast<unsigned char>(key[prefix.size() + i]);
     jobs.push_back({static_cast<int64_t>(micros), std::string(rest.substr(0, a)),
-                    std::string(rest.substr(a + 1, b - a - 1)), std::string(rest.substr(b + 1))});
+                    std::string(rest.substr(a + 1, b - a - 1)), std::string(rest.substr(b + 1)),
+                    std::string(it->value())});
   }
   SVC_RETURN_IF_ERROR(it->status());
   return jobs;
@@ -109,9 +119,18 @@ void WebhookDispatcher::Dispatch() {
   while (!stop_) {
     // Woken by committed batches; the timeout finds retries whose time has come (a periodic
     // scan, not synchronisation).
-    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
+    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || (dirty_ && !paused_); });
     if (stop_) break;
+    if (paused_) continue;
+    // While deliveries are in flight every projected attempt wakes us: scan at most every
+    // min_scan_interval then (a queued lane holds work for longer than that).
+    auto since = std::chrono::steady_clock::now() - last_fill_;
+    if (!active_.empty() && since < options_.min_scan_interval) {
+      wake_.wait_for(lock, options_.min_scan_interval - since, [&] { return stop_; });
+      if (stop_ || paused_) continue;
+    }
     dirty_ = false;
+    last_fill_ = std::chrono::steady_clock::now();
     lock.unlock();
     auto jobs = Due();
     lock.lock();
@@ -119,30 +138,115 @@ void WebhookDispatcher::Dispatch() {
       core::LogWarn("webhooks: cannot read due deliveries", {{"error", jobs.status().ToString()}});
       continue;
     }
-    for (auto& job : *jobs) {
-      if (active_.count(job.delivery) > 0) continue;
-      active_.insert(job.delivery);
-      pool_->Post([this, job] {
-        auto st = Send(job);
-        if (!st.ok()) {
-          core::LogWarn("webhook delivery attempt not recorded; it is tried again",
-                        {{"deliveryId", job.delivery}, {"error", st.ToString()}});
-        }
-        std::lock_guard l(mu_);
-        active_.erase(job.delivery);
-        if (!st.ok()) dirty_ = true;
-        idle_.notify_all();
-        wake_.notify_all();
-      });
-    }
+    if (stop_ || paused_) continue;
+    Fill(*jobs);
     idle_.notify_all();
   }
+}
+
+void WebhookDispatcher::Fill(std::vector<Job>& jobs) {
+  for (auto& job : jobs) {
+    if (active_.count(job.delivery) > 0) continue;
+    std::string lane_key = job.tenant + "/" + job.env + "/" + job.endpoint;
+    Lane& lane = lanes_[lane_key];
+    if (lane.queue.size() >= options_.lane_queue_limit) {
+      lane.more = true;  // found again by the scan when the queue is half worked
+      continue;
+    }
+    active_.insert(job.delivery);
+    lane.queue.push_back(std::move(job));
+  }
+  for (auto& [key, lane] : lanes_) {
+    while (lane.runners < options_.per_endpoint_limit && lane.runners < lane.queue.size()) {
+      ++lane.runners;
+      pool_->Post([this, k = key] { RunLane(k); });
+    }
+  }
+}
+
+void WebhookDispatcher::RunLane(const std::string& lane_key) {
+  // A runner takes a few jobs, then yields its worker to other lanes' runners.
+  // One connection per turn, kept open between its deliveries while the receiver allows it.
+  constexpr int kJobsPerTurn = 64;
+  WebhookClient client(options_.send);
+  for (int turn = 0;; ++turn) {
+    Job job;
+    {
+      std::lock_guard lock(mu_);
+      auto it = lanes_.find(lane_key);
+      if (it == lanes_.end()) return;
+      Lane& lane = it->second;
+      if (stop_ || paused_ || lane.queue.empty() || turn == kJobsPerTurn) {
+        if (!stop_ && !paused_ && !lane.queue.empty()) {
+          pool_->Post([this, lane_key] { RunLane(lane_key); });  // back of the line
+          return;
+        }
+        if (--lane.runners == 0) {
+          // Jobs left by a pause or a stop stay due; they are found again.
+          for (auto& j : lane.queue) active_.erase(j.delivery);
+          lanes_.erase(it);
+          idle_.notify_all();
+        }
+        return;
+      }
+      job = std::move(lane.queue.front());
+      lane.queue.pop_front();
+      if (lane.more && lane.queue.size() * 2 <= options_.lane_queue_limit) {
+        lane.more = false;
+        dirty_ = true;
+        wake_.notify_all();
+      }
+    }
+    Attempt(job, client, [this, job](core::Status st) { Settle(job, st); });
+  }
+}
+
+void WebhookDispatcher::Settle(const Job& job, const core::Status& st) {
+  if (!st.ok()) {
+    core::LogWarn("webhook delivery attempt not recorded; it is tried again",
+                  {{"deliveryId", job.delivery}, {"error", st.ToString()}});
+  }
+  std::lock_guard lock(mu_);
+  active_.erase(job.delivery);
+  if (!st.ok()) dirty_ = true;
+  idle_.notify_all();
+  wake_.notify_all();
+}
+
+void WebhookDispatcher::Pause() {
+  std::lock_guard lock(mu_);
+  paused_ = true;
+  idle_.notify_all();
+}
+
+void WebhookDispatcher::Resume() {
+  std::lock_guard lock(mu_);
+  paused_ = false;
+  dirty_ = true;
+  wake_.notify_all();
+}
+
+core::Result<WebhookDispatcher::QueueStats> WebhookDispatcher::Stats() const {
+  QueueStats s;
+  int64_t now = options_.clock->Now().micros;
+  SVC_ASSIGN_OR_RETURN(auto all, Due(std::numeric_limits<int64_t>::max() - 1));
+  s.scheduled = all.size();
+  for (const auto& j : all) s.due_now += j.due_micros <= now ? 1 : 0;
+  std::lock_guard lock(mu_);
+  s.paused = paused_;
+  s.in_flight = active_.size();
+  return s;
 }
 
 bool WebhookDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock lock(mu_);
   for (;;) {
+    if (paused_ && active_.empty()) {
+      lock.unlock();
+      auto due = Due();
+      return due.ok() && due->empty();
+    }
     if (active_.empty() && !dirty_) {
       lock.unlock();
       auto due = Due();
@@ -155,7 +259,22 @@ bool WebhookDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
   }
 }
 
-core::Status WebhookDispatcher::Send(const Job& job) {
+void WebhookDispatcher::Record(const Job& job, const std::string& event_id, wh::RecordAttempt rec,
+                               std::function<void(core::Status)> done) {
+  auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, wh::DeliveryCommand(std::move(rec)),
+                                                        SystemContext(job.env, event_id));
+  // Asynchronous: the runner goes on to its next delivery while the writer appends this attempt
+  // (with others, in one group commit) and the read models apply it.
+  options_.writer->Execute(std::move(cmd), [this, done = std::move(done)](core::Result<commands::CommandOutcome> out) {
+    if (!out.ok()) return done(out.status());
+    if (out->positions.empty()) return done(core::Status::Ok());
+    options_.projections->WhenApplied(out->positions, kApplyTimeout, [done](bool applied) {
+      done(applied ? core::Status::Ok() : core::Unavailable("the read models did not apply the attempt in time"));
+    });
+  });
+}
+
+void WebhookDispatcher::Attempt(const Job& job, WebhookClient& client, std::function<void(core::Status)> done) {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
   const std::string te = job.tenant + "/" + job.env;
@@ -164,66 +283,43 @@ core::Status WebhookDispatcher::Send(const Job& job) {
     if (!row.has_value()) return core::Json(nullptr);
     return core::ParseJsonOrDiscarded(*row);
   };
-  SVC_ASSIGN_OR_RETURN(core::Json dl, read("dl/" + te + "/" + job.delivery));
-  SVC_ASSIGN_OR_RETURN(core::Json dlx, read("dlx/" + te + "/" + job.delivery));
-  if (!dl.is_object() || !dlx.is_object()) return core::Unavailable("the delivery is not projected yet");
-  if (dlx.value("dueMicros", int64_t{-1}) != job.due_micros) return core::Status::Ok();  // attempted already
-  std::string whe = dl.value("endpointId", "");
-  SVC_ASSIGN_OR_RETURN(core::Json ep, read("ep/" + te + "/" + whe));
-  if (!ep.is_object()) return core::Unavailable("the endpoint is not projected yet");
+  auto dl = read("dl/" + te + "/" + job.delivery);
+  if (!dl.ok()) return done(dl.status());
+  auto dlx = read("dlx/" + te + "/" + job.delivery);
+  if (!dlx.ok()) return done(dlx.status());
+  if (!dl->is_object() || !dlx->is_object()) return done(core::Unavailable("the delivery is not projected yet"));
+  if (dlx->value("dueMicros", int64_t{-1}) != job.due_micros) return done(core::Status::Ok());  // attempted already
+  std::string whe = dl->value("endpointId", "");
+  std::string event_id = dl->value("eventId", "");
+  auto ep = read("ep/" + te + "/" + whe);
+  if (!ep.ok()) return done(ep.status());
+  if (!ep->is_object()) return done(core::Unavailable("the endpoint is not projected yet"));
 
-  int attempt = dl.value("attempts", 0) + 1;
+  int attempt = dl->value("attempts", 0) + 1;
   core::Timestamp now = options_.clock->Now();
   wh::RecordAttempt rec;
   rec.endpoint_id = whe;
   rec.attempt = attempt;
-  auto record = [&]() -> core::Status {
-    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery, wh::DeliveryCommand(rec),
-                                                          SystemContext(job.env, dl.value("eventId", "")));
-    SVC_ASSIGN_OR_RETURN(auto out, options_.writer->ExecuteAndWait(std::move(cmd)));
-    if (!out.positions.empty() && !options_.projections->WaitApplied(out.positions, kApplyTimeout)) {
-      return core::Unavailable("the read models did not apply the attempt in time");
-    }
-    return core::Status::Ok();
-  };
-
-  if (!ep.value("isActive", false)) {
+  if (!ep->value("isActive", false)) {
     rec.outcome = "failed";
     rec.error = "endpoint_inactive";
-    return record();
+    return Record(job, event_id, std::move(rec), std::move(done));
   }
-  // Per-endpoint limit: a slow receiver holds at most this many workers.
-  {
-    std::lock_guard lock(mu_);
-    if (per_endpoint_[whe] >= options_.per_endpoint_limit) {
-      dirty_ = true;  // try again on the next pass
-      return core::Status::Ok();
-    }
-    ++per_endpoint_[whe];
-  }
-  struct Release {
-    WebhookDispatcher* d;
-    std::string whe;
-    ~Release() {
-      std::lock_guard lock(d->mu_);
-      if (--d->per_endpoint_[whe] == 0) d->per_endpoint_.erase(whe);
-    }
-  } release{this, whe};
 
   // Secrets: the current one, and during the overlap after a rotation the previous one.
-  SVC_ASSIGN_OR_RETURN(std::vector<std::string> secrets,
-                       OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros));
-  std::string body = dlx.value("body", "");
-  std::string event_id = dl.value("eventId", "");
+  auto secrets = OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros);
+  if (!secrets.ok()) return done(secrets.status());
+  std::string body = dlx->value("body", "");
   int64_t ts = now.micros / 1'000'000;
-  SVC_ASSIGN_OR_RETURN(std::string signature, pipeline::webhooks::SignatureHeader(secrets, event_id, ts, body));
-  for (auto& s : secrets) core::SecureZero(s);
+  auto signature = pipeline::webhooks::SignatureHeader(*secrets, event_id, ts, body);
+  for (auto& s : *secrets) core::SecureZero(s);
+  if (!signature.ok()) return done(signature.status());
 
-  SendResult r = PostWebhook(dl.value("targetUrl", ""),
+  SendResult r = client.Post(dl->value("targetUrl", ""),
                              {{"webhook-id", event_id},
                               {"webhook-timestamp", std::to_string(ts)},
-                              {"webhook-signature", signature}},
-                             body, options_.send, ts);
+                              {"webhook-signature", *signature}},
+                             body, ts);
   rec.status_code = r.status;
   rec.error = r.error;
   rec.latency_ms = r.latency_ms;
@@ -245,7 +341,7 @@ core::Status WebhookDispatcher::Send(const Job& job) {
     wait *= 0.8 + 0.4 * u;
     if (r.retry_after_seconds) wait = std::max<double>(wait, static_cast<double>(*r.retry_after_seconds));
     int64_t next = now.micros + static_cast<int64_t>(wait * 1e6);
-    auto created = core::ParseRfc3339(dl.value("createdAt", ""));
+    auto created = core::ParseRfc3339(dl->value("createdAt", ""));
     int64_t budget_end = (created.ok() ? created->micros : now.micros) + int64_t{p.retry_budget_hours} * 3600 * 1'000'000;
     if (next > budget_end) {
       rec.outcome = "failed";
@@ -254,18 +350,26 @@ core::Status WebhookDispatcher::Send(const Job& job) {
       rec.next_retry_at_micros = next;
     }
   }
-  SVC_RETURN_IF_ERROR(record());
-  if (gone) {
-    // 410 Gone: the receiver says the endpoint is gone for good; it is deactivated.
+  if (!gone) return Record(job, event_id, std::move(rec), std::move(done));
+  // 410 Gone: the receiver says the endpoint is gone for good. The attempt is recorded, then
+  // the endpoint is deactivated (its other queued deliveries then fail as endpoint_inactive).
+  Record(job, event_id, std::move(rec), [this, job, whe, event_id, done = std::move(done)](core::Status recorded) {
+    if (!recorded.ok()) return done(recorded);
     wh::UpdateEndpoint u;
     u.changes = {{"isActive", false}};
     u.reason = "gone";
     auto cmd = commands::MakeCommand<wh::EndpointDecider>(job.tenant, whe, wh::EndpointCommand(u),
-                                                          SystemContext(job.env, dl.value("eventId", "")));
-    SVC_ASSIGN_OR_RETURN(auto out, options_.writer->ExecuteAndWait(std::move(cmd)));
-    if (!out.positions.empty()) options_.projections->WaitApplied(out.positions, kApplyTimeout);
-  }
-  return core::Status::Ok();
+                                                          SystemContext(job.env, event_id));
+    options_.writer->Execute(std::move(cmd), [this, done](core::Result<commands::CommandOutcome> out) {
+      if (!out.ok()) {
+        // The attempt is recorded; the endpoint stays active and the next 410 tries again.
+        core::LogWarn("webhook endpoint answered 410 but could not be deactivated",
+                      {{"error", out.status().ToString()}});
+      }
+      if (!out.ok() || out->positions.empty()) return done(core::Status::Ok());
+      options_.projections->WhenApplied(out->positions, kApplyTimeout, [done](bool) { done(core::Status::Ok()); });
+    });
+  });
 }
 
 }  // namespace svc::api

@@ -11,17 +11,26 @@
 //
 // At least once: a crash between the send and the recorded attempt leaves the due row, and the
 // delivery is sent again after the restart (receivers de-duplicate on webhook-id).
-// A per-endpoint limit keeps one slow receiver from taking every worker.
+//
+// Throughput: due deliveries are queued in a lane per endpoint (at most lane_queue_limit each, so
+// one endpoint's backlog does not hide another's); at most per_endpoint_limit runners work a lane,
+// so one slow receiver cannot take every worker. A runner sends, hands the attempt to the writer
+// and goes on to the next delivery: the attempt events of many deliveries share group commits,
+// and a delivery leaves the active set only when its attempt is projected (its due row gone).
 
 #include <atomic>
 #include <condition_variable>
+#include <deque>
+#include <functional>
 #include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <unordered_set>
 
 #include "api/public_api.h"
 #include "api/webhook_sender.h"
+#include "commands/webhooks/delivery_decider.h"
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/executor.h"
@@ -55,32 +64,65 @@ class WebhookDispatcher {
     SendOptions send;
     size_t workers = 8;           // sending blocks on the network: more workers than cores
     size_t per_endpoint_limit = 4;
+    size_t lane_queue_limit = 512;
+    // Scans of the due/ index are at least this far apart while deliveries are in flight
+    // (every projected attempt wakes the dispatcher).
+    std::chrono::milliseconds min_scan_interval{50};
   };
   explicit WebhookDispatcher(const Options& options);
   ~WebhookDispatcher();
   void Start();  // registers with the projector (before projections start)
   void Stop();
   // Blocks until no delivery is due (at the clock's now) or being sent. False on timeout.
+  // While paused: until nothing is being sent; true only if nothing is due either.
   bool WaitIdle(std::chrono::milliseconds timeout);
+
+  // Operations: a paused dispatcher starts no new attempt (those in flight finish and are
+  // recorded); deliveries keep being queued and wait. In memory only: a restart resumes.
+  void Pause();
+  void Resume();
+  struct QueueStats {
+    bool paused = false;
+    size_t due_now = 0;     // due at the clock's now (including those being sent)
+    size_t scheduled = 0;   // every pending delivery, retries in the future included
+    size_t in_flight = 0;   // being sent or recorded
+  };
+  core::Result<QueueStats> Stats() const;
 
  private:
   struct Job {
     int64_t due_micros = 0;
-    std::string tenant, env, delivery;
+    std::string tenant, env, delivery, endpoint;
   };
+  // One lane per endpoint: its queued jobs and the runners working them (at most
+  // per_endpoint_limit), so that one slow receiver holds at most that many workers.
+  struct Lane {
+    std::deque<Job> queue;
+    size_t runners = 0;
+    bool more = false;  // the last scan left due jobs out (the queue was full)
+  };
+  core::Result<std::vector<Job>> Due(int64_t until_micros) const;
   core::Result<std::vector<Job>> Due() const;
   void Dispatch();
-  core::Status Send(const Job& job);
+  void Fill(std::vector<Job>& jobs);  // queues due jobs in their lanes, starts runners (mu_ held)
+  void RunLane(const std::string& lane_key);
+  // Sends one job and hands its attempt to `Record`. `done` is called exactly once, when the
+  // attempt is recorded and projected (or with the error that stopped it).
+  void Attempt(const Job& job, WebhookClient& client, std::function<void(core::Status)> done);
+  void Record(const Job& job, const std::string& event_id, commands::webhooks::RecordAttempt rec,
+              std::function<void(core::Status)> done);
+  void Settle(const Job& job, const core::Status& st);
   commands::CommandContext SystemContext(const std::string& env, const std::string& correlation) const;
 
   Options options_;
   std::unique_ptr<core::ThreadPool> pool_;
   std::thread dispatcher_;
-  std::mutex mu_;
+  mutable std::mutex mu_;
   std::condition_variable wake_, idle_;
-  bool stop_ = false, dirty_ = true;
-  std::set<std::string> active_;               // deliveries being sent
-  std::map<std::string, size_t> per_endpoint_;  // sends in flight per endpoint
+  bool stop_ = false, dirty_ = true, paused_ = false;
+  std::unordered_set<std::string> active_;  // deliveries queued, being sent or being recorded
+  std::map<std::string, Lane> lanes_;       // by tenant/env/endpoint
+  std::chrono::steady_clock::time_point last_fill_{};
 };
 
 }  // namespace svc::api

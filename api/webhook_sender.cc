@@ -9,6 +9,7 @@
 #include <boost/beast/ssl.hpp>
 
 #include <ctime>
+#include <memory>
 
 #include "api/url_guard.h"
 
@@ -44,8 +45,9 @@ beast::error_code Await(asio::io_context& io, Start start) {
   return result;
 }
 
+// One request and its response; true when the connection may carry another request.
 template <typename Stream>
-void Exchange(Stream& stream, beast::tcp_stream& lowest, const http::request<http::string_body>& req,
+bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, const http::request<http::string_body>& req,
               const SendOptions& o, std::chrono::steady_clock::time_point deadline, SendResult& r,
               int64_t now_seconds) {
   auto left = [&] {
@@ -58,7 +60,7 @@ void Exchange(Stream& stream, beast::tcp_stream& lowest, const http::request<htt
   if (ec) {
     r.error = ec == beast::error::timeout ? "timeout" : "connection_closed";
     r.detail = ec.message();
-    return;
+    return false;
   }
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
@@ -74,7 +76,7 @@ void Exchange(Stream& stream, beast::tcp_stream& lowest, const http::request<htt
   if (ec == http::error::body_limit) {
     r.error = "response_too_large";
     r.detail = "the response was cut at " + std::to_string(o.max_response_bytes) + " bytes";
-    return;
+    return false;
   }
   if (ec) {
     r.error = ec == beast::error::timeout ? "timeout"
@@ -82,15 +84,113 @@ void Exchange(Stream& stream, beast::tcp_stream& lowest, const http::request<htt
                   ? "connection_closed"
                   : "protocol_error";
     r.detail = ec.message();
-    return;
+    return false;
   }
   r.body = parser.get().body();
+  return parser.get().keep_alive();
 }
 
 }  // namespace
 
-SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
-                       const std::string& body, const SendOptions& o, int64_t now_seconds) {
+struct WebhookClient::Impl {
+  explicit Impl(const SendOptions& o, bool keep) : options(o), keep_alive(keep) {}
+  SendOptions options;
+  bool keep_alive;
+  asio::io_context io;
+  std::unique_ptr<asio::ssl::context> ctx;  // built once: loading the trust store is not free
+  beast::error_code ctx_error;
+  std::unique_ptr<beast::tcp_stream> tcp;
+  std::unique_ptr<beast::ssl_stream<beast::tcp_stream&>> tls;
+  std::string origin;  // of the open connection; "" when none
+
+  void Close() {
+    beast::error_code ec;
+    if (tcp) tcp->socket().shutdown(tcp::socket::shutdown_both, ec);
+    tls.reset();
+    tcp.reset();
+    origin.clear();
+  }
+
+  // Opens a connection for `u` (resolve, connect-time address check, TLS). "" or an error code.
+  std::string Open(const ParsedUrl& u, std::chrono::steady_clock::time_point deadline, SendResult& r) {
+    Close();
+    tcp::resolver resolver(io);
+    beast::error_code ec;
+    auto found = resolver.resolve(u.host, std::to_string(u.port), ec);
+    if (ec) {
+      r.detail = ec.message();
+      return "resolve_failed";
+    }
+    // Connect-time SSRF check: only addresses that are public (DNS rebinding).
+    std::vector<tcp::endpoint> allowed;
+    for (const auto& e : found) {
+      if (options.allow_private || IsPublicAddress(e.endpoint().address().to_string())) allowed.push_back(e.endpoint());
+    }
+    if (allowed.empty()) {
+      r.detail = u.host + " resolves to no public address";
+      return "address_not_public";
+    }
+    tcp = std::make_unique<beast::tcp_stream>(io);
+    tcp->expires_after(std::min(options.connect_timeout, options.total_timeout));
+    ec = Await(io, [&](auto done) { tcp->async_connect(allowed, done); });
+    if (ec) {
+      r.detail = ec.message();
+      Close();
+      return ec == beast::error::timeout ? "timeout" : "connect_failed";
+    }
+    if (u.scheme == "https") {
+      if (!ctx) {
+        ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_client);
+        ctx->set_verify_mode(asio::ssl::verify_peer);
+        ctx->set_default_verify_paths(ctx_error);
+        if (!ctx_error && !options.ca_file.empty()) ctx->load_verify_file(options.ca_file, ctx_error);
+      }
+      if (ctx_error) {
+        r.detail = "trust store: " + ctx_error.message();
+        Close();
+        return "tls_failed";
+      }
+      tls = std::make_unique<beast::ssl_stream<beast::tcp_stream&>>(*tcp, *ctx);
+      if (!SSL_set_tlsext_host_name(tls->native_handle(), u.host.c_str())) {
+        r.detail = "SNI";
+        Close();
+        return "tls_failed";
+      }
+      tls->set_verify_callback(asio::ssl::host_name_verification(u.host));
+      tcp->expires_after(std::max(std::chrono::milliseconds(1), std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                                      deadline - std::chrono::steady_clock::now())));
+      ec = Await(io, [&](auto done) { tls->async_handshake(asio::ssl::stream_base::client, done); });
+      if (ec) {
+        r.detail = ec.message();
+        Close();
+        return ec == beast::error::timeout ? "timeout" : "tls_failed";
+      }
+    }
+    origin = u.scheme + "://" + u.host + ":" + std::to_string(u.port);
+    return "";
+  }
+
+  // One exchange on the open connection; true when the connection may carry the next request.
+  bool Exchange(const http::request<http::string_body>& req, std::chrono::steady_clock::time_point deadline,
+                SendResult& r, int64_t now_seconds) {
+    bool again = false;
+    if (tls) {
+      again = ExchangeOn(*tls, *tcp, req, options, deadline, r, now_seconds);
+    } else {
+      again = ExchangeOn(*tcp, *tcp, req, options, deadline, r, now_seconds);
+    }
+    return again && keep_alive;
+  }
+};
+
+WebhookClient::WebhookClient(const SendOptions& options, bool keep_alive)
+    : impl_(std::make_unique<Impl>(options, keep_alive)) {}
+WebhookClient::~WebhookClient() { impl_->Close(); }
+
+SendResult WebhookClient::Post(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
+                               const std::string& body, int64_t now_seconds) {
+  Impl& c = *impl_;
+  const SendOptions& o = c.options;
   SendResult r;
   auto start = std::chrono::steady_clock::now();
   auto deadline = start + o.total_timeout;
@@ -102,25 +202,7 @@ SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::
   if (!parsed.ok() || (parsed->scheme == "http" && !o.allow_private)) {
     r.error = "invalid_url";
     r.detail = parsed.ok() ? "http is allowed in development only" : parsed.status().message();
-    return finish();
-  }
-  asio::io_context io;
-  tcp::resolver resolver(io);
-  beast::error_code ec;
-  auto found = resolver.resolve(parsed->host, std::to_string(parsed->port), ec);
-  if (ec) {
-    r.error = "resolve_failed";
-    r.detail = ec.message();
-    return finish();
-  }
-  // Connect-time SSRF check: only addresses that are public (DNS rebinding).
-  std::vector<tcp::endpoint> allowed;
-  for (const auto& e : found) {
-    if (o.allow_private || IsPublicAddress(e.endpoint().address().to_string())) allowed.push_back(e.endpoint());
-  }
-  if (allowed.empty()) {
-    r.error = "address_not_public";
-    r.detail = parsed->host + " resolves to no public address";
+    c.Close();
     return finish();
   }
   http::request<http::string_body> req{http::verb::post, parsed->target, 11};
@@ -129,51 +211,35 @@ SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::
                                                  : ":" + std::to_string(parsed->port)));
   req.set(http::field::user_agent, "svc-webhooks/1");
   req.set(http::field::content_type, "application/json");
-  req.set(http::field::connection, "close");
+  if (!c.keep_alive) req.set(http::field::connection, "close");
   for (const auto& [k, v] : headers) req.set(k, v);
   req.body() = body;
   req.prepare_payload();
 
-  beast::tcp_stream tcp_stream(io);
-  tcp_stream.expires_after(std::min(o.connect_timeout, o.total_timeout));
-  ec = Await(io, [&](auto done) { tcp_stream.async_connect(allowed, done); });
-  if (ec) {
-    r.error = ec == beast::error::timeout ? "timeout" : "connect_failed";
-    r.detail = ec.message();
+  std::string origin = parsed->scheme + "://" + parsed->host + ":" + std::to_string(parsed->port);
+  if (c.tcp && c.origin == origin) {
+    // A kept connection: the receiver may have closed it while it was idle. When nothing at
+    // all came back, the request is sent once more on a new connection (receivers de-duplicate
+    // on webhook-id).
+    if (c.Exchange(req, deadline, r, now_seconds)) return finish();
+    if (r.status != 0 || r.error == "timeout") {
+      c.Close();
+      return finish();
+    }
+    r = SendResult{};
+  }
+  if (std::string err = c.Open(*parsed, deadline, r); !err.empty()) {
+    r.error = err;
     return finish();
   }
-  if (parsed->scheme == "http") {
-    Exchange(tcp_stream, tcp_stream, req, o, deadline, r, now_seconds);
-    tcp_stream.socket().shutdown(tcp::socket::shutdown_both, ec);
-    return finish();
-  }
-  asio::ssl::context ctx(asio::ssl::context::tls_client);
-  ctx.set_verify_mode(asio::ssl::verify_peer);
-  ctx.set_default_verify_paths(ec);
-  if (!o.ca_file.empty()) ctx.load_verify_file(o.ca_file, ec);
-  if (ec) {
-    r.error = "tls_failed";
-    r.detail = "trust store: " + ec.message();
-    return finish();
-  }
-  beast::ssl_stream<beast::tcp_stream&> tls(tcp_stream, ctx);
-  if (!SSL_set_tlsext_host_name(tls.native_handle(), parsed->host.c_str())) {
-    r.error = "tls_failed";
-    r.detail = "SNI";
-    return finish();
-  }
-  tls.set_verify_callback(asio::ssl::host_name_verification(parsed->host));
-  tcp_stream.expires_after(std::max(std::chrono::milliseconds(1),
-                                    std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now())));
-  ec = Await(io, [&](auto done) { tls.async_handshake(asio::ssl::stream_base::client, done); });
-  if (ec) {
-    r.error = ec == beast::error::timeout ? "timeout" : "tls_failed";
-    r.detail = ec.message();
-    return finish();
-  }
-  Exchange(tls, tcp_stream, req, o, deadline, r, now_seconds);
-  tcp_stream.socket().shutdown(tcp::socket::shutdown_both, ec);
+  if (!c.Exchange(req, deadline, r, now_seconds)) c.Close();
   return finish();
+}
+
+SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
+                       const std::string& body, const SendOptions& o, int64_t now_seconds) {
+  WebhookClient client(o, /*keep_alive=*/false);
+  return client.Post(url, headers, body, now_seconds);
 }
 
 }  // namespace svc::api

@@ -52,6 +52,8 @@ void WebhooksProjector::AddListener(std::function<void()> fn) {
 }
 
 void WebhooksProjector::AfterCommit() {
+  // Batches that only recorded final attempts (sent, failed) leave nothing new to dispatch.
+  if (!due_added_.exchange(false)) return;
   std::vector<std::function<void()>> fns;
   {
     std::lock_guard lock(mu_);
@@ -81,7 +83,8 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     std::string inv = Inverted(env.occurred_at.micros);
     view.Put("dli/" + te + "/all/" + inv + whd, "");
     view.Put("dli/" + te + "/ep/" + whe + "/" + inv + whd, "");
-    view.Put(DueKey(env.occurred_at.micros, base), "");
+    view.Put(DueKey(env.occurred_at.micros, base), whe);  // the value: the endpoint (its lane)
+    due_added_ = true;
     return std::make_pair(whd, env.occurred_at.micros);
   };
 
@@ -185,7 +188,8 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       int64_t next = j.value("nextRetryAtMicros", int64_t{0});
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
-      view.Put(DueKey(next, base), "");
+      view.Put(DueKey(next, base), row.value("endpointId", ""));
+      due_added_ = true;
     }
     view.Put("dl/" + base, core::DumpJson(row));
     view.Put("dlx/" + base, core::DumpJson(x));

@@ -10,7 +10,7 @@
 //   dli/<ten>/<env>/all/<inverted 8B><whd>         deliveries, newest first
 //   dli/<ten>/<env>/ep/<whe>/<inverted 8B><whd>    one endpoint's deliveries
 //   at/<ten>/<env>/<whd>/<attempt 4B BE>           attempt entries
-//   due/<micros 8B BE>/<ten>/<env>/<whd>           deliveries waiting for an attempt, by time
+//   due/<micros 8B BE>/<ten>/<env>/<whd> = <whe>   deliveries waiting for an attempt, by time
 //
 // Fan-out: every event that maps to a webhook type (verdicts, session expiry, and service.test
 // when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
@@ -18,6 +18,7 @@
 // sees are exactly those registered before it: a rebuild is byte-identical. The delivery id is
 // derived from the event id and the endpoint id.
 
+#include <atomic>
 #include <functional>
 #include <mutex>
 #include <vector>
@@ -30,9 +31,11 @@ class WebhooksProjector final : public Projector {
  public:
   static constexpr std::string_view kName = "webhooks";
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 2; }
+  int Version() const override { return 3; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
+  // `fn` runs after each committed batch that queued work for the dispatcher (a new delivery or
+  // a retry scheduled), on the runner's thread.
   void AddListener(std::function<void()> fn);
 
   // The delivery id for an event sent to an endpoint.
@@ -41,6 +44,7 @@ class WebhooksProjector final : public Projector {
  private:
   std::mutex mu_;
   std::vector<std::function<void()>> listeners_;
+  std::atomic<bool> due_added_{false};  // since the last AfterCommit
 };
 
 }  // namespace svc::projections

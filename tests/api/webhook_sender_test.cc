@@ -70,6 +70,65 @@ TEST_CASE("webhook sender: answers, limits, TLS and the connect-time address che
   CHECK(PostWebhook(http + "/ok", headers, "{}", prod, now).error == "invalid_url");
 }
 
+TEST_CASE("webhook sender: a client keeps its connection to an origin while the receiver allows it") {
+  testing::TempDir dir;
+  testing::ReceiverProcess tls(dir.path());
+  testing::ReceiverProcess plain;
+  const int64_t now = 1'800'000'000;
+  SendOptions dev;
+  dev.allow_private = true;
+  dev.ca_file = tls.ca_file();
+  dev.total_timeout = std::chrono::milliseconds(1500);
+  std::string https = "https://localhost:" + std::to_string(tls.port());
+  std::string http = "http://127.0.0.1:" + std::to_string(plain.port());
+  std::vector<std::pair<std::string, std::string>> headers = {{"webhook-id", "evt_1"}};
+
+  for (const std::string& base : {http, https}) {
+    CAPTURE(base);
+    WebhookClient client(dev);
+    auto a = client.Post(base + "/conn", headers, "{}", now);
+    auto b = client.Post(base + "/conn", headers, "{}", now);
+    REQUIRE(a.status == 200);
+    REQUIRE(b.status == 200);
+    CHECK(a.body == b.body);  // the same connection
+    CHECK(client.Post(base + "/retry", headers, "{}", now).status == 503);  // an error status keeps it too
+    CHECK(client.Post(base + "/conn", headers, "{}", now).body == a.body);
+
+    // The receiver drops the connection after answering: the next post finds it gone and sends
+    // on a new one, with no error reported.
+    auto dropped = client.Post(base + "/ok-then-drop", headers, "{}", now);
+    REQUIRE(dropped.status == 200);
+    CHECK(dropped.body == a.body);
+    auto after = client.Post(base + "/conn", headers, "{}", now);
+    CHECK(after.status == 200);
+    CHECK(after.error == "");
+    CHECK(after.body != a.body);
+
+    // After a timeout the connection is not used again.
+    CHECK(client.Post(base + "/slow", headers, "{}", now).error == "timeout");
+    auto fresh = client.Post(base + "/conn", headers, "{}", now);
+    CHECK(fresh.status == 200);
+    CHECK(fresh.body != after.body);
+
+    // One-shot posts close their connection.
+    CHECK(PostWebhook(base + "/conn", headers, "{}", dev, now).body != PostWebhook(base + "/conn", headers, "{}", dev, now).body);
+  }
+  // Another origin is another connection: the plain receiver's numbering restarts at its own.
+  WebhookClient client(dev);
+  auto x = client.Post(http + "/conn", headers, "{}", now);
+  auto y = client.Post(https + "/conn", headers, "{}", now);
+  auto z = client.Post(http + "/conn", headers, "{}", now);
+  CHECK(x.status == 200);
+  CHECK(y.status == 200);
+  CHECK(z.status == 200);
+  CHECK(z.body != x.body);  // the http connection was closed when the client went to https
+  // The connect-time address check holds for a kept client too.
+  SendOptions prod;
+  prod.ca_file = tls.ca_file();
+  WebhookClient guarded(prod);
+  CHECK(guarded.Post(https + "/conn", headers, "{}", now).error == "address_not_public");
+}
+
 TEST_CASE("webhook sender: Retry-After in seconds or as a date") {
   const int64_t now = 1'793'000'000;  // 2026-10-26T07:33:20Z
   CHECK(ParseRetryAfter("120", now) == 120);

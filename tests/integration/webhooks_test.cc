@@ -296,6 +296,95 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
                404, "WEBHOOK_DELIVERY_NOT_FOUND");
 }
 
+// One slow receiver cannot starve the others: at most 4 of its deliveries are in flight while
+// another endpoint's are all delivered. Operators can pause deliveries (they queue) and resume.
+TEST_CASE("webhooks: per-endpoint lanes; pause, queue and resume") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto endpoint = [&](const std::string& path) {
+    auto r = env.Call(env.test_key, "POST", kBase,
+                      core::Json{{"url", hooks + path}, {"events", {"verification.expired"}}}.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r)["id"].get<std::string>();
+  };
+  auto queue = [&] {
+    auto r = env.Admin("GET", "/admin/webhooks/queue");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r);
+  };
+  auto count_at = [&](const std::string& path) {
+    int n = 0;
+    for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) n += m["path"] == path ? 1 : 0;
+    return n;
+  };
+
+  SUBCASE("a held endpoint holds at most 4 sends; the other is served") {
+    std::string held = endpoint("/hold");
+    std::string fast = endpoint("/ok");
+    for (int i = 0; i < 6; ++i) REQUIRE(env.Create(env.test_key, "lane-" + std::to_string(i)).status == 201);
+    REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+    // 7 deliveries each (service.test and 6 expiries). Every one to /ok arrives while /hold
+    // answers none.
+    REQUIRE(receiver.WaitFor("/ok", 7));
+    REQUIRE(receiver.WaitFor("/hold", 4));
+    CHECK(count_at("/hold") == 4);
+    core::Json q = queue();
+    CHECK(q["inFlight"].get<int>() >= 4);
+    CHECK(q["scheduled"].get<int>() >= 7);  // /hold's, and /ok's not recorded yet
+    receiver.Release();
+    REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+    CHECK(count_at("/hold") == 7);
+    CHECK(count_at("/ok") == 7);
+    for (const auto& id : {held, fast}) {
+      auto d = Body(env.Call(env.test_key, "GET", kBase + "/" + id + "/deliveries"))["data"];
+      REQUIRE(d.size() == 7);
+      for (const auto& x : d) CHECK(x["status"] == "sent");
+    }
+    q = queue();
+    CHECK(q["scheduled"] == 0);
+    CHECK(q["inFlight"] == 0);
+  }
+
+  SUBCASE("paused deliveries queue, and go on resume") {
+    core::Json q = Body(env.Admin("POST", "/admin/webhooks/pause"));
+    CHECK(q["paused"] == true);
+    std::string ok = endpoint("/ok");
+    for (int i = 0; i < 3; ++i) REQUIRE(env.Create(env.test_key, "paused-" + std::to_string(i)).status == 201);
+    REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+    // wait-idle while paused answers at once: not idle, 4 deliveries wait.
+    CHECK(env.Admin("POST", "/admin/webhooks/wait-idle").status == 503);
+    q = queue();
+    CHECK(q["paused"] == true);
+    CHECK(q["dueNow"] == 4);
+    CHECK(q["scheduled"] == 4);
+    CHECK(q["inFlight"] == 0);
+    CHECK(count_at("/ok") == 0);
+    auto d = Body(env.Call(env.test_key, "GET", kBase + "/" + ok + "/deliveries"))["data"];
+    REQUIRE(d.size() == 4);
+    CHECK(d[0]["status"] == "pending");
+
+    // The CLI shows the same through the admin socket.
+    auto status = testing::RunSvc({"admin", "webhooks", "status", "--data-dir", env.dir.Sub("data")});
+    CHECK_MESSAGE(status.exit_code == 0, status.err);
+    core::Json cli = core::ParseJsonOrDiscarded(status.out);
+    CHECK(cli["paused"] == true);
+    CHECK(cli["dueNow"] == 4);
+
+    auto resumed = testing::RunSvc({"admin", "webhooks", "resume", "--data-dir", env.dir.Sub("data")});
+    CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
+    CHECK(core::ParseJsonOrDiscarded(resumed.out)["paused"] == false);
+    REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+    CHECK(count_at("/ok") == 4);
+    CHECK(queue()["scheduled"] == 0);
+    CHECK(env.Admin("POST", "/admin/webhooks/pause", core::Json::object()).status == 200);
+    CHECK(env.Admin("GET", "/admin/webhooks/queue").status == 200);
+    auto anon = api::HttpCall(env.server->admin_target(), "POST", "/admin/webhooks/resume", {}, "{}");
+    REQUIRE(anon.ok());
+    CheckProblem(*anon, 401, "SERVICE_KEY_REQUIRED");
+  }
+}
+
 // At least once across a crash: kill -9 of svc loses no pending delivery. A delivery waiting for
 // its retry is retried after the restart; a delivery created just before the kill (sent or not)
 // ends delivered, and every copy the receiver got verifies.

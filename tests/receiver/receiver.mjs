@@ -4,7 +4,10 @@
 //
 //   node receiver.mjs [--tls CERT KEY]        prints "port=<n>" once listening
 //   stdin:  "secret whsec_…"  -> "ok"         a secret to verify with (any number)
-//   GET /log -> [{path, id, type, verifiedBy: [index of each secret that verifies it], error}]
+//           "wait PATH N MS"  -> "ok"         once N messages arrived at PATH ("timeout" after MS)
+//           "release"         -> "ok"         answers every held /hold request (and later ones)
+//   GET /log -> [{path, id, type, verifiedBy: [index of each secret that verifies it], error,
+//                 signatures, connection: the number of the connection it came on}]
 // Messages are kept raw and verified when /log is read, with the secrets known then.
 import http from "node:http";
 import https from "node:https";
@@ -16,6 +19,30 @@ const args = process.argv.slice(2);
 const tls = args[0] === "--tls" ? { cert: fs.readFileSync(args[1]), key: fs.readFileSync(args[2]) } : null;
 const secrets = [];
 const received = [];
+const connections = new WeakMap();
+let connectionCount = 0;
+let released = false;
+const held = [];
+const waiters = [];
+
+function connectionOf(socket) {
+  if (!connections.has(socket)) connections.set(socket, ++connectionCount);
+  return connections.get(socket);
+}
+
+function countAt(path) {
+  return received.filter((m) => m.path === path).length;
+}
+
+function wakeWaiters() {
+  for (let i = waiters.length - 1; i >= 0; --i) {
+    if (countAt(waiters[i].path) >= waiters[i].n) {
+      clearTimeout(waiters[i].timer);
+      waiters.splice(i, 1);
+      process.stdout.write("ok\n");
+    }
+  }
+}
 
 function log() {
   return received.map((m) => {
@@ -32,7 +59,8 @@ function log() {
     let type = null;
     try { type = JSON.parse(m.body).type; } catch { /* not JSON */ }
     return { path: m.path, id: m.headers["webhook-id"] ?? null, type, verifiedBy, error,
-             signatures: (m.headers["webhook-signature"] ?? "").split(" ").filter((x) => x).length };
+             signatures: (m.headers["webhook-signature"] ?? "").split(" ").filter((x) => x).length,
+             connection: m.connection };
   });
 }
 
@@ -47,7 +75,8 @@ function handle(req, res) {
       res.end(JSON.stringify(log()));
       return;
     }
-    received.push({ path, body, headers: { ...req.headers } });
+    received.push({ path, body, headers: { ...req.headers }, connection: connectionOf(req.socket) });
+    wakeWaiters();
     if (path === "/ok") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end(`ok ${Buffer.byteLength(body)} ${req.headers["webhook-id"] ?? ""}`);
@@ -61,6 +90,15 @@ function handle(req, res) {
       setTimeout(() => res.writeHead(200).end("late"), 3000);
     } else if (path === "/close") {
       req.socket.destroy();
+    } else if (path === "/ok-then-drop") {
+      // Answers (keep-alive), then drops the connection: a kept connection that is gone.
+      res.on("finish", () => req.socket.destroy());
+      res.writeHead(200).end(String(connectionOf(req.socket)));
+    } else if (path === "/conn") {
+      res.writeHead(200).end(String(connectionOf(req.socket)));  // which connection it came on
+    } else if (path === "/hold") {
+      if (released) res.writeHead(200).end("ok");
+      else held.push(res);
     } else if (path === "/big") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end("x".repeat(1 << 20));
@@ -78,6 +116,19 @@ const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   if (line.startsWith("secret ")) {
     secrets.push(line.substring(7).trim());
+    process.stdout.write("ok\n");
+  } else if (line.startsWith("wait ")) {
+    const [, path, n, ms] = line.split(" ");
+    const waiter = { path, n: Number(n) };
+    waiter.timer = setTimeout(() => {
+      waiters.splice(waiters.indexOf(waiter), 1);
+      process.stdout.write("timeout\n");
+    }, Number(ms));
+    waiters.push(waiter);
+    wakeWaiters();
+  } else if (line === "release") {
+    released = true;
+    for (const res of held.splice(0)) res.writeHead(200).end("ok");
     process.stdout.write("ok\n");
   }
 });

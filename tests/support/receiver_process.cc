@@ -30,6 +30,16 @@ void ReceiverProcess::AddSecret(const std::string& secret) {
   if (child_->ReadLine() != "ok") throw std::runtime_error("the receiver did not take the secret");
 }
 
+bool ReceiverProcess::WaitFor(const std::string& path, int n, std::chrono::milliseconds timeout) {
+  child_->WriteLine("wait " + path + " " + std::to_string(n) + " " + std::to_string(timeout.count()));
+  return child_->ReadLine() == "ok";
+}
+
+void ReceiverProcess::Release() {
+  child_->WriteLine("release");
+  if (child_->ReadLine() != "ok") throw std::runtime_error("the receiver did not release");
+}
+
 std::string ReceiverProcess::LogJson() const {
   api::ClientTarget t;
   t.port = static_cast<uint16_t>(port_);

@@ -3,6 +3,7 @@
 // With TLS it serves a certificate for "localhost" made by the openssl command line. It checks
 // our signatures with the reference `standardwebhooks` npm package (tests/receiver, npm ci).
 
+#include <chrono>
 #include <memory>
 #include <string>
 
@@ -18,8 +19,12 @@ class ReceiverProcess {
   const std::string& ca_file() const { return cert_; }  // the self-signed certificate
   // A secret the receiver verifies messages with (indexes in order of adding).
   void AddSecret(const std::string& secret);
+  // Blocks until `n` messages have arrived at `path` (true), or `timeout` passed (false).
+  bool WaitFor(const std::string& path, int n, std::chrono::milliseconds timeout = std::chrono::seconds(60));
+  // Answers the requests held at /hold, and answers later ones at once.
+  void Release();
   // What it received (GET /log; plain HTTP receivers only): path, id, type, verifiedBy,
-  // error, signatures.
+  // error, signatures, connection (numbered in order of opening).
   std::string LogJson() const;
 
  private:
