@@ -7,6 +7,7 @@
 #include <chrono>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 #include <vector>
 
@@ -63,6 +64,20 @@ int main(int argc, char** argv) {
     return core::ParseJsonOrDiscarded(r->body);
   };
   auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+  // A counter from /metrics (summed over its labels).
+  auto metric = [&](const std::string& name) {
+    auto r = api::HttpCall(server.target(), "GET", "/metrics", {}, "");
+    if (!r.ok()) throw std::runtime_error(r.status().ToString());
+    double sum = 0;
+    std::istringstream in(r->body);
+    for (std::string line; std::getline(in, line);) {
+      if (line.rfind(name, 0) != 0) continue;
+      char next = line.size() > name.size() ? line[name.size()] : ' ';
+      if (next != ' ' && next != '{') continue;
+      sum += std::stod(line.substr(line.rfind(' ') + 1));
+    }
+    return sum;
+  };
 
   // 1. Queue: deliveries paused, N sessions created, then expired at one move of the clock.
   admin("/admin/webhooks/pause", core::Json::object());
@@ -87,6 +102,7 @@ int main(int argc, char** argv) {
   std::cout << "queued; draining" << std::endl;  // a profiler can attach here
 
   // 2. Drain: resume and wait until every delivery is sent and its attempt recorded.
+  double events0 = metric("svc_log_events_appended_total"), fsyncs0 = metric("svc_log_fsyncs_total");
   // Polled (not wait-idle, which also wakes the dispatcher): the drain must run on its own.
   admin("/admin/webhooks/resume", core::Json::object());
   for (;;) {
@@ -95,11 +111,14 @@ int main(int argc, char** argv) {
     std::this_thread::sleep_for(std::chrono::milliseconds(50));  // a poll scans the queue
   }
   auto d = std::chrono::steady_clock::now();
+  double events = metric("svc_log_events_appended_total") - events0, fsyncs = metric("svc_log_fsyncs_total") - fsyncs0;
   size_t received = core::ParseJsonOrDiscarded(receiver.LogJson()).size();
   std::cout << "sessions created: " << n << " in " << secs(c0, c1) << " s\n"
             << n << " expiry events appended and " << n << " deliveries queued in " << secs(c1, q) << " s\n"
             << "drain of " << n << " queued deliveries (signed, sent, attempt events appended durably and projected): "
             << secs(q, d) << " s = " << n / secs(q, d) << " deliveries/s\n"
+            << "during the drain: " << events << " events appended in " << fsyncs << " fsyncs ("
+            << (fsyncs > 0 ? events / fsyncs : 0) << " per group commit)\n"
             << "receiver got " << received << " messages (incl. service.test)\n";
   server.Stop();
   return received >= static_cast<size_t>(n) + 1 ? 0 : 1;
