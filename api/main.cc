@@ -100,6 +100,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
   f.Declare({"webhooks-ca-file", "", "an extra CA certificate (PEM) trusted for webhook receivers, besides the system store"});
+  f.Declare({"webhooks-timeout-seconds", "15", "total time a webhook receiver has to answer one delivery"});
+  f.Declare({"webhooks-rate-limit-rpm", "600",
+             "deliveries per minute per webhook endpoint (bursts of a tenth of it); 0 = no limit"});
   f.Declare({"webhooks-allow-private-urls", "false",
              "DEVELOPMENT ONLY: allow http and loopback/private webhook URLs (never in production: "
              "it opens the server to SSRF)",
@@ -369,6 +372,19 @@ int Serve(int argc, char** argv) {
   wo.keys = &rt->key_store();
   wo.clock = &rt->clock();
   wo.ids = &rt->ids();
+  try {
+    int rpm = std::stoi(f.Get("webhooks-rate-limit-rpm"));
+    if (rpm < 0) throw std::invalid_argument("negative");
+    po.webhook_policy.rate_limit_default_rpm = rpm;
+    int timeout = std::stoi(f.Get("webhooks-timeout-seconds"));
+    if (timeout < 1 || timeout > 300) throw std::invalid_argument("range");
+    po.webhook_policy.http_timeout_seconds = timeout;
+  } catch (...) {
+    return Fail(core::InvalidArgument(
+        "bad --webhooks-rate-limit-rpm (a non-negative integer) or --webhooks-timeout-seconds (1-300)"));
+  }
+  wo.rate_per_second = po.webhook_policy.rate_limit_default_rpm / 60.0;
+  wo.rate_burst = std::max(1.0, po.webhook_policy.rate_limit_default_rpm / 10.0);
   wo.policy = po.webhook_policy;
   wo.send.allow_private = f.GetBool("webhooks-allow-private-urls");
   wo.send.ca_file = f.Get("webhooks-ca-file");
@@ -436,7 +452,8 @@ int Serve(int argc, char** argv) {
       return api::JsonResponse(200, {{"paused", stats->paused},
                                      {"dueNow", stats->due_now},
                                      {"scheduled", stats->scheduled},
-                                     {"inFlight", stats->in_flight}});
+                                     {"inFlight", stats->in_flight},
+                                     {"rateLimited", stats->rate_limited}});
     };
     admin_router->Add("GET", "/admin/webhooks/queue", api::Sync([&, sk, queue](api::HttpRequest& req) {
       if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {

@@ -9,6 +9,7 @@
 
 #include "api/api_context.h"
 #include "core/clock.h"
+#include "core/token_bucket.h"
 
 namespace svc::api {
 
@@ -38,15 +39,10 @@ class RateLimiter {
   int64_t Take(const std::string& key_id, RateFamily family);
 
  private:
-  struct Bucket {
-    double tokens = 0;
-    int64_t last_micros = 0;
-    bool init = false;
-  };
   const ApiLimits& limits_;
   const core::Clock& clock_;
   std::mutex mu_;
-  std::map<std::pair<std::string, int>, Bucket> buckets_;
+  std::map<std::pair<std::string, int>, core::TokenBucket> buckets_;
 };
 
 }  // namespace svc::api

@@ -1,5 +1,6 @@
 #include "api/webhook_dispatcher.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -84,6 +85,7 @@ void WebhookDispatcher::Stop() {
   pool_.reset();  // runners see stop_ and return; queued jobs stay due for the next start
   // Attempts handed to the writer settle (recorded, or failed when the log stops).
   std::unique_lock lock(mu_);
+  DropIdleLanes();
   idle_.wait(lock, [&] { return active_.empty(); });
 }
 
@@ -117,31 +119,44 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t
 void WebhookDispatcher::Dispatch() {
   std::unique_lock lock(mu_);
   while (!stop_) {
-    // Woken by committed batches; the timeout finds retries whose time has come (a periodic
-    // scan, not synchronisation).
-    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || (dirty_ && !paused_); });
+    // Woken by committed batches; the timeout finds retries whose time has come and lanes whose
+    // rate allows the next send (periodic checks, not synchronisation).
+    wake_.wait_for(lock, NextCheck(), [&] { return stop_ || (dirty_ && !paused_); });
     if (stop_) break;
     if (paused_) continue;
-    // While deliveries are in flight every projected attempt wakes us: scan at most every
-    // min_scan_interval then (a queued lane holds work for longer than that).
-    auto since = std::chrono::steady_clock::now() - last_fill_;
-    if (!active_.empty() && since < options_.min_scan_interval) {
-      wake_.wait_for(lock, options_.min_scan_interval - since, [&] { return stop_; });
+    if (dirty_ || std::chrono::steady_clock::now() - last_fill_ >= std::chrono::seconds(1)) {
+      // While deliveries are in flight every projected attempt wakes us: scan at most every
+      // min_scan_interval then (a queued lane holds work for longer than that).
+      auto since = std::chrono::steady_clock::now() - last_fill_;
+      if (!active_.empty() && since < options_.min_scan_interval) {
+        wake_.wait_for(lock, options_.min_scan_interval - since, [&] { return stop_; });
+        if (stop_ || paused_) continue;
+      }
+      dirty_ = false;
+      last_fill_ = std::chrono::steady_clock::now();
+      lock.unlock();
+      auto jobs = Due();
+      lock.lock();
+      if (!jobs.ok()) {
+        core::LogWarn("webhooks: cannot read due deliveries", {{"error", jobs.status().ToString()}});
+        continue;
+      }
       if (stop_ || paused_) continue;
+      Fill(*jobs);
     }
-    dirty_ = false;
-    last_fill_ = std::chrono::steady_clock::now();
-    lock.unlock();
-    auto jobs = Due();
-    lock.lock();
-    if (!jobs.ok()) {
-      core::LogWarn("webhooks: cannot read due deliveries", {{"error", jobs.status().ToString()}});
-      continue;
-    }
-    if (stop_ || paused_) continue;
-    Fill(*jobs);
+    StartRunners();
     idle_.notify_all();
   }
+}
+
+std::chrono::milliseconds WebhookDispatcher::NextCheck() const {
+  // At most a second; sooner when a rate-limited lane may send again.
+  int64_t now = options_.clock->Now().micros;
+  int64_t wait = 1'000'000;
+  for (const auto& [key, lane] : lanes_) {
+    if (lane.runners == 0 && !lane.queue.empty()) wait = std::min(wait, lane.not_before_micros - now);
+  }
+  return std::chrono::milliseconds(std::clamp<int64_t>(wait / 1000, 1, 1000));
 }
 
 void WebhookDispatcher::Fill(std::vector<Job>& jobs) {
@@ -156,7 +171,12 @@ void WebhookDispatcher::Fill(std::vector<Job>& jobs) {
     active_.insert(job.delivery);
     lane.queue.push_back(std::move(job));
   }
+}
+
+void WebhookDispatcher::StartRunners() {
+  int64_t now = options_.clock->Now().micros;
   for (auto& [key, lane] : lanes_) {
+    if (lane.not_before_micros > now) continue;  // its rate is used up for now
     while (lane.runners < options_.per_endpoint_limit && lane.runners < lane.queue.size()) {
       ++lane.runners;
       pool_->Post([this, k = key] { RunLane(k); });
@@ -189,6 +209,19 @@ void WebhookDispatcher::RunLane(const std::string& lane_key) {
         }
         return;
       }
+      if (options_.rate_per_second > 0) {
+        // The endpoint's delivery rate: without a token this runner ends; the dispatcher starts
+        // the lane again when the next token is due.
+        int64_t now = options_.clock->Now().micros;
+        int64_t wait = buckets_[lane_key].Take(now, options_.rate_per_second,
+                                               std::max(1.0, options_.rate_burst));
+        if (wait > 0) {
+          lane.not_before_micros = now + wait;
+          --lane.runners;
+          wake_.notify_all();
+          return;
+        }
+      }
       job = std::move(lane.queue.front());
       lane.queue.pop_front();
       if (lane.more && lane.queue.size() * 2 <= options_.lane_queue_limit) {
@@ -216,7 +249,19 @@ void WebhookDispatcher::Settle(const Job& job, const core::Status& st) {
 void WebhookDispatcher::Pause() {
   std::lock_guard lock(mu_);
   paused_ = true;
+  DropIdleLanes();  // lanes waiting for their rate; the busy ones end after their current send
   idle_.notify_all();
+}
+
+void WebhookDispatcher::DropIdleLanes() {
+  for (auto it = lanes_.begin(); it != lanes_.end();) {
+    if (it->second.runners > 0) {
+      ++it;
+      continue;
+    }
+    for (const auto& j : it->second.queue) active_.erase(j.delivery);  // still due: found again
+    it = lanes_.erase(it);
+  }
 }
 
 void WebhookDispatcher::Resume() {
@@ -235,23 +280,40 @@ core::Result<WebhookDispatcher::QueueStats> WebhookDispatcher::Stats() const {
   std::lock_guard lock(mu_);
   s.paused = paused_;
   s.in_flight = active_.size();
+  for (const auto& [key, lane] : lanes_) {
+    s.rate_limited += lane.runners == 0 && !lane.queue.empty() && lane.not_before_micros > now ? 1 : 0;
+  }
   return s;
 }
 
+size_t WebhookDispatcher::RateLimitedJobs() const {
+  int64_t now = options_.clock->Now().micros;
+  size_t n = 0;
+  for (const auto& [key, lane] : lanes_) {
+    if (lane.runners == 0 && lane.not_before_micros > now) n += lane.queue.size();
+  }
+  return n;
+}
+
 bool WebhookDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
+  // Idle: nothing can go on at the clock's now. What is left is due only in lanes waiting for
+  // their delivery rate (or, while paused, waiting for resume).
   auto deadline = std::chrono::steady_clock::now() + timeout;
   std::unique_lock lock(mu_);
   for (;;) {
-    if (paused_ && active_.empty()) {
+    if (paused_ && active_.size() == RateLimitedJobs()) {
       lock.unlock();
       auto due = Due();
       return due.ok() && due->empty();
     }
-    if (active_.empty() && !dirty_) {
+    size_t waiting = RateLimitedJobs();
+    if (active_.size() == waiting && !dirty_) {
       lock.unlock();
       auto due = Due();
       lock.lock();
-      if (due.ok() && due->empty() && active_.empty()) return true;
+      if (due.ok() && due->size() == waiting && active_.size() == waiting && RateLimitedJobs() == waiting) {
+        return true;
+      }
       dirty_ = true;
       wake_.notify_all();
     }

@@ -14,7 +14,8 @@
 //
 // Throughput: due deliveries are queued in a lane per endpoint (at most lane_queue_limit each, so
 // one endpoint's backlog does not hide another's); at most per_endpoint_limit runners work a lane,
-// so one slow receiver cannot take every worker. A runner sends, hands the attempt to the writer
+// so one slow receiver cannot take every worker; and an endpoint gets at most its delivery rate
+// (a token bucket on the service clock). A runner sends, hands the attempt to the writer
 // and goes on to the next delivery: the attempt events of many deliveries share group commits,
 // and a delivery leaves the active set only when its attempt is projected (its due row gone).
 
@@ -34,6 +35,7 @@
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/executor.h"
+#include "core/token_bucket.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "projections/runner.h"
@@ -68,12 +70,16 @@ class WebhookDispatcher {
     // Scans of the due/ index are at least this far apart while deliveries are in flight
     // (every projected attempt wakes the dispatcher).
     std::chrono::milliseconds min_scan_interval{50};
+    // Per-endpoint delivery rate (0 = none): sustained per second, and bursts of this many.
+    double rate_per_second = 0;
+    double rate_burst = 1;
   };
   explicit WebhookDispatcher(const Options& options);
   ~WebhookDispatcher();
   void Start();  // registers with the projector (before projections start)
   void Stop();
-  // Blocks until no delivery is due (at the clock's now) or being sent. False on timeout.
+  // Blocks until no delivery can go on at the clock's now: none due (but those of endpoints
+  // waiting for their delivery rate), none being sent or recorded. False on timeout.
   // While paused: until nothing is being sent; true only if nothing is due either.
   bool WaitIdle(std::chrono::milliseconds timeout);
 
@@ -85,7 +91,8 @@ class WebhookDispatcher {
     bool paused = false;
     size_t due_now = 0;     // due at the clock's now (including those being sent)
     size_t scheduled = 0;   // every pending delivery, retries in the future included
-    size_t in_flight = 0;   // being sent or recorded
+    size_t in_flight = 0;   // queued in a lane, being sent or recorded
+    size_t rate_limited = 0;  // endpoints waiting for their delivery rate
   };
   core::Result<QueueStats> Stats() const;
 
@@ -100,11 +107,16 @@ class WebhookDispatcher {
     std::deque<Job> queue;
     size_t runners = 0;
     bool more = false;  // the last scan left due jobs out (the queue was full)
+    int64_t not_before_micros = 0;  // its rate allows the next send then (clock micros)
   };
   core::Result<std::vector<Job>> Due(int64_t until_micros) const;
   core::Result<std::vector<Job>> Due() const;
   void Dispatch();
-  void Fill(std::vector<Job>& jobs);  // queues due jobs in their lanes, starts runners (mu_ held)
+  void Fill(std::vector<Job>& jobs);  // queues due jobs in their lanes (mu_ held)
+  void StartRunners();                // up to per_endpoint_limit per lane its rate allows (mu_ held)
+  std::chrono::milliseconds NextCheck() const;  // mu_ held
+  void DropIdleLanes();
+  size_t RateLimitedJobs() const;  // queued in lanes waiting for their rate; mu_ held  // lanes no runner works (waiting for their rate); mu_ held
   void RunLane(const std::string& lane_key);
   // Sends one job and hands its attempt to `Record`. `done` is called exactly once, when the
   // attempt is recorded and projected (or with the error that stopped it).
@@ -122,6 +134,7 @@ class WebhookDispatcher {
   bool stop_ = false, dirty_ = true, paused_ = false;
   std::unordered_set<std::string> active_;  // deliveries queued, being sent or being recorded
   std::map<std::string, Lane> lanes_;       // by tenant/env/endpoint
+  std::map<std::string, core::TokenBucket> buckets_;  // delivery rate, by tenant/env/endpoint
   std::chrono::steady_clock::time_point last_fill_{};
 };
 

@@ -474,7 +474,9 @@ core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
           {"retryBudgetNote",
            "retries with exponential, jittered waits from backoffBaseSeconds up to maxBackoffSeconds, "
            "honouring Retry-After, for up to " + std::to_string(p.retry_budget_hours) +
-               " hours after the first attempt; then the delivery is failed (retry it by hand)"},
+               " hours after the delivery was created; then the delivery is failed (retry it by hand). "
+               "rateLimitDefaultRpm: deliveries per minute to one endpoint (0 = no limit); waiting for it is "
+               "not an attempt"},
           {"signatureScheme", "Standard Webhooks v1: HMAC-SHA256 over {webhook-id}.{webhook-timestamp}.{body}, "
                               "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
 }

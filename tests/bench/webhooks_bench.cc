@@ -25,7 +25,7 @@ int main(int argc, char** argv) {
   testing::ReceiverProcess receiver;
   testing::SvcServer server(dir.Sub("data"), {"--webhooks-allow-private-urls", "--fake-clock",
                                               "--face-engine", "model-free", "--rate-reads", "0",
-                                              "--rate-writes", "0"});
+                                              "--rate-writes", "0", "--webhooks-rate-limit-rpm", "0"});
   server.Start();
   std::string service_key;
   std::ifstream(dir.Sub("data") + "/service.key") >> service_key;

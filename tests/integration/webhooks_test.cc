@@ -385,6 +385,81 @@ TEST_CASE("webhooks: per-endpoint lanes; pause, queue and resume") {
   }
 }
 
+// Receivers that time out or drop the connection are retried; an endpoint gets at most its
+// delivery rate (a token bucket on the service clock: deterministic with the fake clock).
+TEST_CASE("webhooks: timeouts, dropped connections and the delivery rate") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock", "--webhooks-timeout-seconds", "1",
+                  "--webhooks-rate-limit-rpm", "60"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto idle = [&] { REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200); };
+  auto endpoint = [&](const std::string& path, core::Json events) {
+    auto r = env.Call(env.test_key, "POST", kBase, core::Json{{"url", hooks + path}, {"events", events}}.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r)["id"].get<std::string>();
+  };
+  auto deliveries = [&](const std::string& id) {
+    auto r = env.Call(env.test_key, "GET", kBase + "/" + id + "/deliveries");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r)["data"];
+  };
+  auto count_at = [&](const std::string& path) {
+    int n = 0;
+    for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) n += m["path"] == path ? 1 : 0;
+    return n;
+  };
+  auto policy = Body(env.Call(env.test_key, "GET", kBase + "/delivery-policy"));
+  CHECK(policy["rateLimitDefaultRpm"] == 60);
+  CHECK(policy["httpTimeoutSeconds"] == 1);
+
+  // service.test to a receiver that never answers (1 s budget) and to one that drops the
+  // connection: both attempts recorded with their error, both retried later.
+  std::string held = endpoint("/hold", {"case.*"});
+  std::string closing = endpoint("/close", {"case.*"});
+  idle();
+  for (const auto& [id, error] : {std::pair{held, "timeout"}, std::pair{closing, "connection_closed"}}) {
+    core::Json d = deliveries(id);
+    REQUIRE(d.size() == 1);
+    CHECK(d[0]["status"] == "pending");
+    CHECK(d[0]["attempts"] == 1);
+    CHECK(d[0]["lastError"] == error);
+    CHECK(d[0]["lastStatusCode"].is_null());
+    CHECK(d[0]["nextRetryAt"].is_string());
+    auto at = Body(env.Call(env.test_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts"));
+    REQUIRE(at["data"].size() == 1);
+    CHECK(at["data"][0]["error"] == error);
+    CHECK(at["data"][0]["outcome"] == "retrying");
+  }
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 40}}).status == 200);
+  idle();
+  CHECK(deliveries(held)[0]["attempts"] == 2);
+  CHECK(deliveries(closing)[0]["attempts"] == 2);
+  CHECK(count_at("/hold") == 2);
+  CHECK(count_at("/close") == 2);
+
+  // 60 a minute: 1 a second, bursts of 6. service.test takes one token; after the expiries the
+  // bucket is full again (6): of 7 expiry deliveries 6 go, the 7th waits for the clock.
+  std::string ok = endpoint("/ok", {"verification.expired"});
+  idle();
+  CHECK(count_at("/ok") == 1);
+  for (int i = 0; i < 7; ++i) REQUIRE(env.Create(env.test_key, "rate-" + std::to_string(i)).status == 201);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+  idle();  // idle: what is left waits for its rate
+  CHECK(count_at("/ok") == 7);
+  core::Json q = Body(env.Admin("GET", "/admin/webhooks/queue"));
+  CHECK(q["rateLimited"] == 1);
+  CHECK(q["dueNow"].get<int>() >= 1);  // and the two failing endpoints' next retries, if due
+  int pending = 0;
+  for (const auto& x : deliveries(ok)) pending += x["status"] == "pending" ? 1 : 0;
+  CHECK(pending == 1);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 1}}).status == 200);
+  idle();
+  CHECK(count_at("/ok") == 8);
+  CHECK(Body(env.Admin("GET", "/admin/webhooks/queue"))["rateLimited"] == 0);
+  for (const auto& x : deliveries(ok)) CHECK(x["status"] == "sent");
+  receiver.Release();
+}
+
 // At least once across a crash: kill -9 of svc loses no pending delivery. A delivery waiting for
 // its retry is retried after the restart; a delivery created just before the kill (sent or not)
 // ends delivered, and every copy the receiver got verifies.
