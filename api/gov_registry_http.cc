@@ -1,5 +1,7 @@
 #include "api/gov_registry_http.h"
 
+#include "api/url_guard.h"
+#include "core/clock.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "pipeline/documents/checks.h"
@@ -9,33 +11,49 @@ namespace svc::api {
 namespace pv = pipeline::verification;
 
 core::Result<std::unique_ptr<HttpGovRegistry>> HttpGovRegistry::Create(
-    const std::string& base_url, std::string token, std::chrono::milliseconds timeout) {
-  constexpr std::string_view kHttp = "http://";
-  if (base_url.rfind("https://", 0) == 0) {
-    return core::InvalidArgument("--gov-registry-url: https is not supported yet (the TLS client "
-                                 "arrives with webhooks); use an http:// gateway on a private link");
+    const std::string& base_url, std::string token, std::chrono::milliseconds timeout, std::string ca_file) {
+  auto parsed = ParseHttpUrl(base_url);
+  if (!parsed.ok()) {
+    return core::InvalidArgument("--gov-registry-url must be an http(s) URL: " + parsed.status().message());
   }
-  if (base_url.rfind(kHttp, 0) != 0) {
-    return core::InvalidArgument("--gov-registry-url must start with http://");
+  if (parsed->target.find('?') != std::string::npos) {
+    return core::InvalidArgument("--gov-registry-url must not have a query");
   }
-  std::string rest = base_url.substr(kHttp.size());
-  std::string hostport = rest.substr(0, rest.find('/'));
-  std::string prefix = rest.find('/') == std::string::npos ? "" : rest.substr(rest.find('/'));
-  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
-  auto colon = hostport.rfind(':');
   auto r = std::unique_ptr<HttpGovRegistry>(new HttpGovRegistry());
-  r->target_.host = colon == std::string::npos ? hostport : hostport.substr(0, colon);
-  try {
-    r->target_.port = colon == std::string::npos
-                          ? 80
-                          : static_cast<uint16_t>(std::stoul(hostport.substr(colon + 1)));
-  } catch (...) {
-    return core::InvalidArgument("--gov-registry-url has a bad port");
-  }
-  if (r->target_.host.empty()) return core::InvalidArgument("--gov-registry-url has no host");
-  r->prefix_ = prefix;
+  std::string prefix = parsed->target;
+  while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
+  std::string host = parsed->host.find(':') != std::string::npos ? "[" + parsed->host + "]" : parsed->host;
+  r->base_ = parsed->scheme + "://" + host + ":" + std::to_string(parsed->port) + prefix;
   r->token_ = std::move(token);
-  r->timeout_ = timeout;
+  // The gateway is the operator's own configuration, often on a private link: no public-address
+  // rule; certificates are verified for https (the system store, plus ca_file).
+  r->send_.allow_private = true;
+  r->send_.connect_timeout = timeout;
+  r->send_.total_timeout = timeout;
+  r->send_.ca_file = std::move(ca_file);
+  r->send_.user_agent = "svc-registry/1";
+  return r;
+}
+
+HttpGovRegistry::~HttpGovRegistry() = default;
+
+SendResult HttpGovRegistry::Call(const std::string& method, const std::string& path, const std::string& body) {
+  // A kept connection per concurrent caller (pipeline workers), reused across lookups.
+  std::unique_ptr<OutboundClient> client;
+  {
+    std::lock_guard lock(mu_);
+    if (!idle_.empty()) {
+      client = std::move(idle_.back());
+      idle_.pop_back();
+    }
+  }
+  if (!client) client = std::make_unique<OutboundClient>(send_);
+  std::vector<std::pair<std::string, std::string>> headers = {{"accept", "application/json"}};
+  if (!body.empty()) headers.emplace_back("content-type", "application/json");
+  if (!token_.empty()) headers.emplace_back("authorization", "Bearer " + token_);
+  SendResult r = client->Send(method, base_ + path, headers, body, core::SystemClock().Now().micros / 1'000'000);
+  std::lock_guard lock(mu_);
+  if (idle_.size() < 8) idle_.push_back(std::move(client));
   return r;
 }
 
@@ -58,21 +76,19 @@ pv::CurpLookup HttpGovRegistry::LookupCurp(const std::string& curp) {
     out.status = "not_found";
     return out;
   }
-  std::map<std::string, std::string> headers = {{"accept", "application/json"}};
-  if (!token_.empty()) headers["authorization"] = "Bearer " + token_;
-  auto r = HttpCall(target_, "GET", prefix_ + "/curp/" + curp, headers, "", timeout_);
-  if (!r.ok() || r->status >= 500 || r->status == 401 || r->status == 403 || r->status == 429) {
+  SendResult r = Call("GET", "/curp/" + curp, "");
+  if (r.status == 0 || r.status >= 500 || r.status == 401 || r.status == 403 || r.status == 429) {
     out.status = "unavailable";
-    out.error_code = !r.ok() ? "GOV_TRANSPORT_ERROR" : "GOV_HTTP_" + std::to_string(r->status);
+    out.error_code = r.status == 0 ? "GOV_TRANSPORT_ERROR" : "GOV_HTTP_" + std::to_string(r.status);
     core::LogWarn("registry lookup unavailable", {{"registry", "renapo"}, {"error", out.error_code}});
     return out;
   }
-  if (r->status == 404) {
+  if (r.status == 404) {
     out.status = "not_found";
     return out;
   }
-  core::Json j = core::ParseJsonOrDiscarded(r->body);
-  if (r->status != 200 || !j.is_object()) {
+  core::Json j = core::ParseJsonOrDiscarded(r.body);
+  if (r.status != 200 || !r.error.empty() || !j.is_object()) {
     out.status = "unavailable";
     out.error_code = "GOV_BAD_RESPONSE";
     return out;
@@ -92,24 +108,21 @@ pv::CurpLookup HttpGovRegistry::LookupCurp(const std::string& curp) {
 
 pv::IneLookup HttpGovRegistry::LookupIne(const pv::IneQuery& q) {
   pv::IneLookup out;
-  std::map<std::string, std::string> headers = {{"accept", "application/json"},
-                                                {"content-type", "application/json"}};
-  if (!token_.empty()) headers["authorization"] = "Bearer " + token_;
   core::Json body = {{"cic", q.cic}, {"identificadorCiudadano", q.identificador_ciudadano}};
-  auto r = HttpCall(target_, "POST", prefix_ + "/ine/validate", headers, core::DumpJson(body),
-                    timeout_);
-  if (!r.ok() || r->status >= 500 || r->status == 401 || r->status == 403 || r->status == 429) {
+  SendResult r = Call("POST", "/ine/validate", core::DumpJson(body));
+  if (r.status == 0 || r.status >= 500 || r.status == 401 || r.status == 403 || r.status == 429) {
     out.status = "unavailable";
-    out.error_code = !r.ok() ? "GOV_TRANSPORT_ERROR" : "GOV_HTTP_" + std::to_string(r->status);
+    out.error_code = r.status == 0 ? "GOV_TRANSPORT_ERROR" : "GOV_HTTP_" + std::to_string(r.status);
+    core::LogWarn("registry lookup unavailable", {{"registry", "ine"}, {"error", out.error_code}});
     return out;
   }
-  if (r->status == 404) {
+  if (r.status == 404) {
     out.status = "not_found";
     out.detail_code = "NOT_IN_LIST";
     return out;
   }
-  core::Json j = core::ParseJsonOrDiscarded(r->body);
-  if (r->status != 200 || !j.is_object() || !j.contains("valid") || !j["valid"].is_boolean()) {
+  core::Json j = core::ParseJsonOrDiscarded(r.body);
+  if (r.status != 200 || !r.error.empty() || !j.is_object() || !j.contains("valid") || !j["valid"].is_boolean()) {
     out.status = "unavailable";
     out.error_code = "GOV_BAD_RESPONSE";
     return out;

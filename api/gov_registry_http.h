@@ -12,13 +12,16 @@
 //
 // Names are used only to derive the CURP's four name letters for the consistency check and are
 // dropped at once. Any transport error, timeout or 5xx is `unavailable` (the verdict goes to
-// review). Only http:// base URLs are supported until the TLS client lands with webhooks (host
-// names are resolved; the connect is blocking, the exchange has the timeout).
+// review). https (certificate verification on; --gov-registry-ca-file adds a private CA) or
+// http on a private link; one timeout covers connect and exchange; connections are kept and
+// reused across lookups (the outbound client of api/webhook_sender.h).
 
 #include <chrono>
 #include <memory>
+#include <mutex>
+#include <vector>
 
-#include "api/http_client.h"
+#include "api/webhook_sender.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::api {
@@ -27,16 +30,22 @@ class HttpGovRegistry final : public pipeline::verification::GovRegistry {
  public:
   static core::Result<std::unique_ptr<HttpGovRegistry>> Create(const std::string& base_url,
                                                                std::string token,
-                                                               std::chrono::milliseconds timeout);
+                                                               std::chrono::milliseconds timeout,
+                                                               std::string ca_file = "");
+  ~HttpGovRegistry() override;
   std::string Name() const override { return "gateway"; }
   pipeline::verification::CurpLookup LookupCurp(const std::string& curp) override;
   pipeline::verification::IneLookup LookupIne(const pipeline::verification::IneQuery& q) override;
 
  private:
-  ClientTarget target_;
-  std::string prefix_;
+  HttpGovRegistry() = default;
+  SendResult Call(const std::string& method, const std::string& path, const std::string& body);
+
+  std::string base_;  // scheme://host:port/prefix
   std::string token_;
-  std::chrono::milliseconds timeout_{5000};
+  SendOptions send_;
+  std::mutex mu_;
+  std::vector<std::unique_ptr<OutboundClient>> idle_;
 };
 
 }  // namespace svc::api

@@ -98,6 +98,7 @@ void DeclareServe(Flags& f) {
   f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
   f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
   f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
+  f.Declare({"gov-registry-ca-file", "", "an extra CA certificate (PEM) trusted for an https registry gateway, besides the system store"});
   f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
   f.Declare({"webhooks-ca-file", "", "an extra CA certificate (PEM) trusted for webhook receivers, besides the system store"});
   f.Declare({"webhooks-timeout-seconds", "15", "total time a webhook receiver has to answer one delivery"});
@@ -339,7 +340,7 @@ int Serve(int argc, char** argv) {
   std::unique_ptr<pipeline::verification::GovRegistry> live_registry;
   if (std::string url = f.Get("gov-registry-url"); !url.empty()) {
     auto reg = api::HttpGovRegistry::Create(url, f.Get("gov-registry-token"),
-                                            std::chrono::milliseconds(5000));
+                                            std::chrono::milliseconds(5000), f.Get("gov-registry-ca-file"));
     if (!reg.ok()) return Fail(reg.status());
     live_registry = std::move(reg).value();
   } else {

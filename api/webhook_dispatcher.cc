@@ -188,7 +188,7 @@ void WebhookDispatcher::RunLane(const std::string& lane_key) {
   // A runner takes a few jobs, then yields its worker to other lanes' runners.
   // One connection per turn, kept open between its deliveries while the receiver allows it.
   constexpr int kJobsPerTurn = 64;
-  WebhookClient client(options_.send);
+  OutboundClient client(options_.send);
   for (int turn = 0;; ++turn) {
     Job job;
     {
@@ -336,7 +336,7 @@ void WebhookDispatcher::Record(const Job& job, const std::string& event_id, wh::
   });
 }
 
-void WebhookDispatcher::Attempt(const Job& job, WebhookClient& client, std::function<void(core::Status)> done) {
+void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::function<void(core::Status)> done) {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
   const std::string te = job.tenant + "/" + job.env;

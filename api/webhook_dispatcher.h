@@ -120,7 +120,7 @@ class WebhookDispatcher {
   void RunLane(const std::string& lane_key);
   // Sends one job and hands its attempt to `Record`. `done` is called exactly once, when the
   // attempt is recorded and projected (or with the error that stopped it).
-  void Attempt(const Job& job, WebhookClient& client, std::function<void(core::Status)> done);
+  void Attempt(const Job& job, OutboundClient& client, std::function<void(core::Status)> done);
   void Record(const Job& job, const std::string& event_id, commands::webhooks::RecordAttempt rec,
               std::function<void(core::Status)> done);
   void Settle(const Job& job, const core::Status& st);

@@ -92,7 +92,7 @@ bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, const http::request<h
 
 }  // namespace
 
-struct WebhookClient::Impl {
+struct OutboundClient::Impl {
   explicit Impl(const SendOptions& o, bool keep) : options(o), keep_alive(keep) {}
   SendOptions options;
   bool keep_alive;
@@ -183,12 +183,20 @@ struct WebhookClient::Impl {
   }
 };
 
-WebhookClient::WebhookClient(const SendOptions& options, bool keep_alive)
+OutboundClient::OutboundClient(const SendOptions& options, bool keep_alive)
     : impl_(std::make_unique<Impl>(options, keep_alive)) {}
-WebhookClient::~WebhookClient() { impl_->Close(); }
+OutboundClient::~OutboundClient() { impl_->Close(); }
 
-SendResult WebhookClient::Post(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
-                               const std::string& body, int64_t now_seconds) {
+SendResult OutboundClient::Post(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
+                                const std::string& body, int64_t now_seconds) {
+  std::vector<std::pair<std::string, std::string>> all = {{"content-type", "application/json"}};
+  all.insert(all.end(), headers.begin(), headers.end());
+  return Send("POST", url, all, body, now_seconds);
+}
+
+SendResult OutboundClient::Send(const std::string& method, const std::string& url,
+                                const std::vector<std::pair<std::string, std::string>>& headers,
+                                const std::string& body, int64_t now_seconds) {
   Impl& c = *impl_;
   const SendOptions& o = c.options;
   SendResult r;
@@ -205,12 +213,17 @@ SendResult WebhookClient::Post(const std::string& url, const std::vector<std::pa
     c.Close();
     return finish();
   }
-  http::request<http::string_body> req{http::verb::post, parsed->target, 11};
+  http::verb verb = http::string_to_verb(method);
+  if (verb == http::verb::unknown) {
+    r.error = "invalid_url";
+    r.detail = "unknown method";
+    return finish();
+  }
+  http::request<http::string_body> req{verb, parsed->target, 11};
   req.set(http::field::host, parsed->host + (parsed->port == (parsed->scheme == "https" ? 443 : 80)
                                                  ? ""
                                                  : ":" + std::to_string(parsed->port)));
-  req.set(http::field::user_agent, "svc-webhooks/1");
-  req.set(http::field::content_type, "application/json");
+  req.set(http::field::user_agent, o.user_agent);
   if (!c.keep_alive) req.set(http::field::connection, "close");
   for (const auto& [k, v] : headers) req.set(k, v);
   req.body() = body;
@@ -238,7 +251,7 @@ SendResult WebhookClient::Post(const std::string& url, const std::vector<std::pa
 
 SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
                        const std::string& body, const SendOptions& o, int64_t now_seconds) {
-  WebhookClient client(o, /*keep_alive=*/false);
+  OutboundClient client(o, /*keep_alive=*/false);
   return client.Post(url, headers, body, now_seconds);
 }
 

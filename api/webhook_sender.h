@@ -1,5 +1,5 @@
 #pragma once
-// The outbound HTTP/1.1 client for webhook deliveries (Beast + OpenSSL):
+// The outbound HTTP/1.1 client (Beast + OpenSSL): webhook deliveries and the registry gateway.
 //
 //  - https with certificate verification on (the system store, plus `ca_file` when given) and
 //    SNI; http only with `allow_private` (development);
@@ -27,6 +27,7 @@ struct SendOptions {
   std::chrono::milliseconds total_timeout{15000};
   size_t max_response_bytes = 64 * 1024;
   std::string ca_file;  // an extra trust anchor (tests, private CAs)
+  std::string user_agent = "svc-webhooks/1";
 };
 
 struct SendResult {
@@ -43,14 +44,19 @@ struct SendResult {
 // port) while the receiver allows it (HTTP/1.1 keep-alive): a delivery worker uses one for a run
 // of deliveries to one endpoint, which spares a TCP (and TLS) handshake per delivery. The
 // trust store is loaded once per client. Not thread-safe: one per worker.
-class WebhookClient {
+class OutboundClient {
  public:
-  explicit WebhookClient(const SendOptions& options, bool keep_alive = true);
-  ~WebhookClient();
-  WebhookClient(const WebhookClient&) = delete;
-  WebhookClient& operator=(const WebhookClient&) = delete;
+  explicit OutboundClient(const SendOptions& options, bool keep_alive = true);
+  ~OutboundClient();
+  OutboundClient(const OutboundClient&) = delete;
+  OutboundClient& operator=(const OutboundClient&) = delete;
+  // A POST of a JSON body (webhooks).
   SendResult Post(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,
                   const std::string& body, int64_t now_seconds);
+  // Any method; `headers` are sent as given (with Host, User-Agent and Content-Length added).
+  SendResult Send(const std::string& method, const std::string& url,
+                  const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body,
+                  int64_t now_seconds);
 
  private:
   struct Impl;

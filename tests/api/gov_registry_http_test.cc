@@ -1,11 +1,14 @@
 // The HTTP registry adapter against a real HTTP gateway on loopback (our own server with a
-// route table standing in for the provider): found, not found, errors, timeouts.
+// route table standing in for the provider): found, not found, errors, timeouts; and over https
+// against the node test peer (tests/receiver) with a certificate it trusts or not.
 #include <doctest/doctest.h>
 
 #include "api/gov_registry_http.h"
 #include "api/http_server.h"
 #include "core/ids.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "tests/support/receiver_process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace svc;
 
@@ -74,6 +77,32 @@ TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
   // Nobody listening: unavailable, never a pass.
   CHECK((*reg)->LookupCurp(curp).status == "unavailable");
   CHECK((*reg)->LookupIne({"123456789", ""}).status == "unavailable");
-  CHECK_FALSE(api::HttpGovRegistry::Create("https://gw.example", "", std::chrono::seconds(1)).ok());
+  CHECK(api::HttpGovRegistry::Create("https://gw.example/v1/", "", std::chrono::seconds(1)).ok());
   CHECK_FALSE(api::HttpGovRegistry::Create("ftp://gw.example", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(api::HttpGovRegistry::Create("http://", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(api::HttpGovRegistry::Create("https://gw.example/v1?x=1", "", std::chrono::seconds(1)).ok());
+}
+
+TEST_CASE("HTTP registry adapter: an https gateway, its certificate verified") {
+  testing::TempDir dir;
+  testing::ReceiverProcess gateway(dir.path());  // node https server with an openssl-made certificate
+  std::string base = "https://localhost:" + std::to_string(gateway.port()) + "/gw";
+  std::string curp = pipeline::verification::Specimen().curp;
+  auto reg = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000), gateway.ca_file());
+  REQUIRE(reg.ok());
+  for (int i = 0; i < 3; ++i) {  // the kept connection serves the next lookups
+    auto found = (*reg)->LookupCurp(curp);
+    CHECK(found.status == "found");
+    CHECK(found.birth_date == "1990-03-15");
+    CHECK(found.name_letters == "GAHJ");
+  }
+  CHECK((*reg)->LookupIne({"123456789", ""}).status == "valid");
+  CHECK((*reg)->LookupIne({"111111111", ""}).status == "not_valid");
+  // Without the gateway's CA the certificate is refused: unavailable, never a pass.
+  auto untrusted = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
+  REQUIRE(untrusted.ok());
+  auto refused = (*untrusted)->LookupCurp(curp);
+  CHECK(refused.status == "unavailable");
+  CHECK(refused.error_code == "GOV_TRANSPORT_ERROR");
+  CHECK((*untrusted)->LookupIne({"123456789", ""}).status == "unavailable");
 }

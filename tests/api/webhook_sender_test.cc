@@ -85,7 +85,7 @@ TEST_CASE("webhook sender: a client keeps its connection to an origin while the 
 
   for (const std::string& base : {http, https}) {
     CAPTURE(base);
-    WebhookClient client(dev);
+    OutboundClient client(dev);
     auto a = client.Post(base + "/conn", headers, "{}", now);
     auto b = client.Post(base + "/conn", headers, "{}", now);
     REQUIRE(a.status == 200);
@@ -114,7 +114,7 @@ TEST_CASE("webhook sender: a client keeps its connection to an origin while the 
     CHECK(PostWebhook(base + "/conn", headers, "{}", dev, now).body != PostWebhook(base + "/conn", headers, "{}", dev, now).body);
   }
   // Another origin is another connection: the plain receiver's numbering restarts at its own.
-  WebhookClient client(dev);
+  OutboundClient client(dev);
   auto x = client.Post(http + "/conn", headers, "{}", now);
   auto y = client.Post(https + "/conn", headers, "{}", now);
   auto z = client.Post(http + "/conn", headers, "{}", now);
@@ -125,7 +125,7 @@ TEST_CASE("webhook sender: a client keeps its connection to an origin while the 
   // The connect-time address check holds for a kept client too.
   SendOptions prod;
   prod.ca_file = tls.ca_file();
-  WebhookClient guarded(prod);
+  OutboundClient guarded(prod);
   CHECK(guarded.Post(https + "/conn", headers, "{}", now).error == "address_not_public");
 }
 

@@ -6,6 +6,7 @@
 //   stdin:  "secret whsec_…"  -> "ok"         a secret to verify with (any number)
 //           "wait PATH N MS"  -> "ok"         once N messages arrived at PATH ("timeout" after MS)
 //           "release"         -> "ok"         answers every held /hold request (and later ones)
+//   GET /gw/curp/{curp}, POST /gw/ine/validate: a registry gateway (the https registry adapter)
 //   GET /log -> [{path, id, type, verifiedBy: [index of each secret that verifies it], error,
 //                 signatures, connection: the number of the connection it came on}]
 // Messages are kept raw and verified when /log is read, with the secrets known then.
@@ -102,6 +103,15 @@ function handle(req, res) {
     } else if (path === "/big") {
       res.writeHead(200, { "content-type": "text/plain" });
       res.end("x".repeat(1 << 20));
+    } else if (path.startsWith("/gw/curp/")) {
+      // A registry gateway's CURP lookup (docs/verification-pipeline.md), for the https adapter.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ curp: path.substring(9), statusCurp: "AN", fechaNacimiento: "15/03/1990",
+                               sexo: "M", primerApellido: "GARCIA", segundoApellido: "HERNANDEZ",
+                               nombres: "MARIA JOSEFINA", authorization: req.headers.authorization ?? null }));
+    } else if (path === "/gw/ine/validate") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ valid: JSON.parse(body).cic === "123456789", reason: null }));
     } else {
       res.writeHead(404).end();
     }
