@@ -373,6 +373,7 @@ int Serve(int argc, char** argv) {
   wo.keys = &rt->key_store();
   wo.clock = &rt->clock();
   wo.ids = &rt->ids();
+  wo.metrics = &rt->metrics();
   try {
     int rpm = std::stoi(f.Get("webhooks-rate-limit-rpm"));
     if (rpm < 0) throw std::invalid_argument("negative");

@@ -61,7 +61,16 @@ core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvSt
   return secrets;
 }
 
-WebhookDispatcher::WebhookDispatcher(const Options& options) : options_(options) {}
+WebhookDispatcher::WebhookDispatcher(const Options& options) : options_(options) {
+  if (auto* m = options_.metrics) {
+    const char* help = "Webhook delivery attempts by outcome";
+    delivered_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"delivered\"");
+    retrying_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"retrying\"");
+    failed_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"failed\"");
+    latency_ = &m->GetHistogram("svc_webhook_attempt_seconds", "Time from sending a delivery to its answer (or error)",
+                                {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
+  }
+}
 WebhookDispatcher::~WebhookDispatcher() { Stop(); }
 
 void WebhookDispatcher::Start() {
@@ -365,6 +374,7 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   if (!ep->value("isActive", false)) {
     rec.outcome = "failed";
     rec.error = "endpoint_inactive";
+    if (failed_ != nullptr) failed_->Add();
     return Record(job, event_id, std::move(rec), std::move(done));
   }
 
@@ -411,6 +421,10 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
       rec.outcome = "retrying";
       rec.next_retry_at_micros = next;
     }
+  }
+  if (latency_ != nullptr) {
+    latency_->Observe(static_cast<double>(r.latency_ms) / 1000.0);
+    (rec.outcome == "delivered" ? delivered_ : rec.outcome == "retrying" ? retrying_ : failed_)->Add();
   }
   if (!gone) return Record(job, event_id, std::move(rec), std::move(done));
   // 410 Gone: the receiver says the endpoint is gone for good. The attempt is recorded, then

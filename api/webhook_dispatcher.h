@@ -35,6 +35,7 @@
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/executor.h"
+#include "core/metrics.h"
 #include "core/token_bucket.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
@@ -62,6 +63,7 @@ class WebhookDispatcher {
     eventstore::KeyStore* keys = nullptr;
     const core::Clock* clock = nullptr;
     core::IdSource* ids = nullptr;
+    core::MetricsRegistry* metrics = nullptr;  // optional
     PublicApiOptions::WebhookPolicy policy;
     SendOptions send;
     size_t workers = 8;           // sending blocks on the network: more workers than cores
@@ -136,6 +138,11 @@ class WebhookDispatcher {
   std::map<std::string, Lane> lanes_;       // by tenant/env/endpoint
   std::map<std::string, core::TokenBucket> buckets_;  // delivery rate, by tenant/env/endpoint
   std::chrono::steady_clock::time_point last_fill_{};
+  // Metrics (null without a registry): attempts by outcome, and the receivers' answer times.
+  core::Counter* delivered_ = nullptr;
+  core::Counter* retrying_ = nullptr;
+  core::Counter* failed_ = nullptr;
+  core::Histogram* latency_ = nullptr;
 };
 
 }  // namespace svc::api

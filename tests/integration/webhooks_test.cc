@@ -457,7 +457,49 @@ TEST_CASE("webhooks: timeouts, dropped connections and the delivery rate") {
   CHECK(count_at("/ok") == 8);
   CHECK(Body(env.Admin("GET", "/admin/webhooks/queue"))["rateLimited"] == 0);
   for (const auto& x : deliveries(ok)) CHECK(x["status"] == "sent");
+  // The attempts are counted in /metrics by outcome (no tenant or endpoint labels).
+  auto metrics = env.Call("", "GET", "/metrics");
+  REQUIRE(metrics.status == 200);
+  CHECK(metrics.body.find("svc_webhook_attempts_total{outcome=\"delivered\"} 8\n") != std::string::npos);
+  CHECK(metrics.body.find("svc_webhook_attempts_total{outcome=\"retrying\"} ") != std::string::npos);
+  CHECK(metrics.body.find("svc_webhook_attempt_seconds_count ") != std::string::npos);
   receiver.Release();
+}
+
+// The same on the Kafka backend (svc dev-broker): deliveries derive from the events read back
+// from the broker, and attempts are appended to it.
+TEST_CASE("webhooks: on the Kafka log, delivered, verified and logged") {
+  testing::ReceiverProcess receiver;
+  Env env(true, {"--webhooks-allow-private-urls", "--fake-clock"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto made = env.Call(env.test_key, "POST", kBase,
+                       core::Json{{"url", hooks + "/ok"}, {"events", {"verification.expired"}}}.dump());
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  std::string id = Body(made)["id"];
+  receiver.AddSecret(Body(made)["secret"]);
+  for (int i = 0; i < 3; ++i) REQUIRE(env.Create(env.test_key, "kafka-" + std::to_string(i)).status == 201);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86401}}).status == 200);
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  core::Json log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(log.size() == 4);  // service.test and 3 expiries
+  int expired = 0;
+  for (const auto& m : log) {
+    if (m["type"] == "service.test") {
+      CHECK(m["verifiedBy"] == core::Json::array({0}));
+    } else {
+      // Signed at the fake clock's time, a day ahead of the receiver's: the reference verifier
+      // refuses the timestamp, as it should.
+      CHECK(m["error"].get<std::string>().find("timestamp") != std::string::npos);
+      ++expired;
+    }
+  }
+  CHECK(expired == 3);
+  auto d = Body(env.Call(env.test_key, "GET", kBase + "/" + id + "/deliveries"))["data"];
+  REQUIRE(d.size() == 4);
+  for (const auto& x : d) {
+    CHECK(x["status"] == "sent");
+    CHECK(x["attempts"] == 1);
+  }
 }
 
 // At least once across a crash: kill -9 of svc loses no pending delivery. A delivery waiting for
