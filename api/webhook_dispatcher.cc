@@ -316,6 +316,13 @@ bool WebhookDispatcher::WaitIdle(std::chrono::milliseconds timeout) {
       return due.ok() && due->empty();
     }
     size_t waiting = RateLimitedJobs();
+    for (const auto& [key, lane] : lanes_) {
+      if (lane.runners == 0 && !lane.queue.empty() && lane.not_before_micros <= options_.clock->Now().micros) {
+        dirty_ = true;  // its rate allows a send again (the clock moved): start it now
+        wake_.notify_all();
+        break;
+      }
+    }
     if (active_.size() == waiting && !dirty_) {
       lock.unlock();
       auto due = Due();
