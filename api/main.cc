@@ -573,11 +573,9 @@ int Admin(int argc, char** argv) {
   kc.name = f.Get("name");
   kc.application_id = f.Get("application");
 
-  auto rt = api::Runtime::Open(*ro);
-  if (rt.ok() && webhooks) {
-    (*rt)->Shutdown();
-    return Fail(core::FailedPrecondition("no server is running on this data directory; deliveries are sent by svc serve"));
-  }
+  // Deliveries exist only in a running server: the webhooks commands go to its socket directly.
+  auto rt = webhooks ? core::Result<std::unique_ptr<api::Runtime>>(core::Unavailable("locked: a server runs"))
+                     : api::Runtime::Open(*ro);
   if (rt.ok()) {
     // Stopped data directory: run the command here, with the projections running so that the
     // answer reads its own write.
@@ -601,6 +599,10 @@ int Admin(int argc, char** argv) {
   }
   // A server holds the data directory: go through its admin socket.
   auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/false);
+  if (!service_key.ok() && webhooks) {
+    return Fail(core::FailedPrecondition("no server runs on " + ro->data_dir +
+                                         "; deliveries are sent by a running svc serve"));
+  }
   if (!service_key.ok()) return Fail(service_key.status());
   api::ClientTarget target;
   target.unix_socket = f.Get("admin-socket").empty()
@@ -635,6 +637,10 @@ int Admin(int argc, char** argv) {
   }
   if (method == "POST") body = core::DumpJson(b);
   auto resp = api::HttpCall(target, method, path, headers, body);
+  if (!resp.ok() && webhooks) {
+    return Fail(core::FailedPrecondition("no server answers on " + target.unix_socket +
+                                         "; deliveries are sent by a running svc serve"));
+  }
   if (!resp.ok()) return Fail(resp.status());
   core::Json j = core::ParseJsonOrDiscarded(resp->body);
   if (resp->status >= 300) {

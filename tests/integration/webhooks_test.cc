@@ -3,6 +3,8 @@
 // the catalogue and policy, SSRF refusals, and environment isolation.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+
 #include "core/clock.h"
 #include "pipeline/webhooks/signing.h"
 #include "tests/support/api_env.h"
@@ -370,6 +372,12 @@ TEST_CASE("webhooks: per-endpoint lanes; pause, queue and resume") {
     core::Json cli = core::ParseJsonOrDiscarded(status.out);
     CHECK(cli["paused"] == true);
     CHECK(cli["dueNow"] == 4);
+
+    // Without a running server there is nothing to show (and no data directory is created).
+    auto none = testing::RunSvc({"admin", "webhooks", "status", "--data-dir", env.dir.Sub("no-server")});
+    CHECK(none.exit_code == 1);
+    CHECK(none.err.find("no server runs") != std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(env.dir.Sub("no-server")));
 
     auto resumed = testing::RunSvc({"admin", "webhooks", "resume", "--data-dir", env.dir.Sub("data")});
     CHECK_MESSAGE(resumed.exit_code == 0, resumed.err);
