@@ -50,6 +50,8 @@ class SseHub {
   void Loop();
 
   const eventstore::KvStore* store_;
+  projections::VerificationProjector* projector_;
+  int listener_ = 0;  // the projector's wake-up call, removed on Stop
   std::chrono::milliseconds heartbeat_;
   mutable std::mutex mu_;
   std::condition_variable wake_;

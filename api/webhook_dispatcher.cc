@@ -75,7 +75,7 @@ WebhookDispatcher::~WebhookDispatcher() { Stop(); }
 
 void WebhookDispatcher::Start() {
   pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.workers));
-  options_.projector->AddListener([this] {
+  listener_ = options_.projector->AddListener([this] {
     std::lock_guard lock(mu_);
     dirty_ = true;
     wake_.notify_all();
@@ -90,6 +90,7 @@ void WebhookDispatcher::Stop() {
     stop_ = true;
     wake_.notify_all();
   }
+  if (listener_ != 0) options_.projector->RemoveListener(listener_);
   if (dispatcher_.joinable()) dispatcher_.join();
   pool_.reset();  // runners see stop_ and return; queued jobs stay due for the next start
   // Attempts handed to the writer settle (recorded, or failed when the log stops).

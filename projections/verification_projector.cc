@@ -10,18 +10,8 @@ namespace svc::projections {
 
 namespace vs = commands::verification;
 
-void VerificationProjector::AddListener(std::function<void()> fn) {
-  std::lock_guard lock(mu_);
-  listeners_.push_back(std::move(fn));
-}
-
 void VerificationProjector::AfterCommit() {
-  std::vector<std::function<void()>> fns;
-  {
-    std::lock_guard lock(mu_);
-    fns = listeners_;
-  }
-  for (auto& f : fns) f();
+  listeners_.Notify();
 }
 
 std::string VerificationProjector::StreamId(const eventstore::LogPosition& p) {

@@ -15,6 +15,7 @@
 #include <functional>
 #include <mutex>
 
+#include "projections/listeners.h"
 #include "projections/projector.h"
 
 namespace svc::projections {
@@ -29,15 +30,16 @@ class VerificationProjector final : public Projector {
 
   // Called after every committed batch (the pipeline wakes up, progress streams look for new
   // entries). Register before the projections start.
-  void AddListener(std::function<void()> fn);
+  // Returns an id for RemoveListener, which an owner calls before it is destroyed.
+  int AddListener(std::function<void()> fn) { return listeners_.Add(std::move(fn)); }
+  void RemoveListener(int id) { listeners_.Remove(id); }
 
   // "<partition>-<offset>": the id of a progress-stream entry (SSE `id:`).
   static std::string StreamId(const eventstore::LogPosition& p);
   static bool ParseStreamId(std::string_view id, eventstore::LogPosition* out);
 
  private:
-  std::mutex mu_;
-  std::vector<std::function<void()>> listeners_;
+  Listeners listeners_;
 };
 
 }  // namespace svc::projections

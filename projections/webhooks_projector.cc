@@ -46,20 +46,10 @@ std::string WebhooksProjector::DeliveryId(std::string_view event_id, std::string
   return "whd_" + core::Sha256Hex(std::string(event_id) + "|" + std::string(endpoint_id)).substr(0, 32);
 }
 
-void WebhooksProjector::AddListener(std::function<void()> fn) {
-  std::lock_guard lock(mu_);
-  listeners_.push_back(std::move(fn));
-}
-
 void WebhooksProjector::AfterCommit() {
   // Batches that only recorded final attempts (sent, failed) leave nothing new to dispatch.
   if (!due_added_.exchange(false)) return;
-  std::vector<std::function<void()>> fns;
-  {
-    std::lock_guard lock(mu_);
-    fns = listeners_;
-  }
-  for (auto& f : fns) f();
+  listeners_.Notify();
 }
 
 core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {

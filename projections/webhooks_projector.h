@@ -23,6 +23,7 @@
 #include <mutex>
 #include <vector>
 
+#include "projections/listeners.h"
 #include "projections/projector.h"
 
 namespace svc::projections {
@@ -36,14 +37,15 @@ class WebhooksProjector final : public Projector {
   void AfterCommit() override;
   // `fn` runs after each committed batch that queued work for the dispatcher (a new delivery or
   // a retry scheduled), on the runner's thread.
-  void AddListener(std::function<void()> fn);
+  // Returns an id for RemoveListener, which an owner calls before it is destroyed.
+  int AddListener(std::function<void()> fn) { return listeners_.Add(std::move(fn)); }
+  void RemoveListener(int id) { listeners_.Remove(id); }
 
   // The delivery id for an event sent to an endpoint.
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
 
  private:
-  std::mutex mu_;
-  std::vector<std::function<void()>> listeners_;
+  Listeners listeners_;
   std::atomic<bool> due_added_{false};  // since the last AfterCommit
 };
 

@@ -55,7 +55,7 @@ VerificationPipeline::~VerificationPipeline() { Stop(); }
 
 void VerificationPipeline::Start() {
   pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.workers));
-  options_.projector->AddListener([this] {
+  listener_ = options_.projector->AddListener([this] {
     std::lock_guard lock(mu_);
     dirty_ = true;
     wake_.notify_all();
@@ -70,6 +70,7 @@ void VerificationPipeline::Stop() {
     stop_ = true;
     wake_.notify_all();
   }
+  if (listener_ != 0) options_.projector->RemoveListener(listener_);
   if (dispatcher_.joinable()) dispatcher_.join();
   pool_.reset();  // runs what is queued; each job ends at its next command (the log is open)
 }

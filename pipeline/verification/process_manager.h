@@ -85,6 +85,7 @@ class VerificationPipeline {
   bool dirty_ = true;
   std::set<std::string> active_;  // sessions being processed
   std::thread dispatcher_;
+  int listener_ = 0;  // the projector's wake-up call, removed on Stop
   core::Counter* stages_ = nullptr;
   core::Counter* verdicts_ = nullptr;
   core::Counter* failures_ = nullptr;
