@@ -21,7 +21,8 @@ namespace svc::pipeline::webhooks {
 inline constexpr std::string_view kSecretPrefix = "whsec_";
 inline constexpr int64_t kDefaultToleranceSeconds = 300;  // the reference verifier's
 
-// A new signing secret: "whsec_" + base64 of 32 random bytes.
+// A new signing secret: "whsec_" + base64 of 32 random bytes, using no '+' or '/' (so that it
+// decodes the same as base64 and as base64url).
 std::string NewSecret();
 // The HMAC key a secret stands for; kInvalidArgument when it is not "whsec_" + base64.
 core::Result<std::string> SecretKey(std::string_view secret);

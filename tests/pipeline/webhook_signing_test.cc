@@ -57,6 +57,13 @@ TEST_CASE("webhook signing: several signatures after a rotation, new secrets") {
   REQUIRE(key.ok());
   CHECK(key->size() == 32);
   CHECK(NewSecret() != fresh);
+  // Base64 and base64url read every secret alike (the interface spec says base64url, Standard
+  // Webhooks libraries decode base64).
+  for (int i = 0; i < 200; ++i) {
+    std::string s = NewSecret();
+    CHECK(s.size() == 6 + 44);
+    CHECK(s.find_first_of("+/-_", 6) == std::string::npos);
+  }
   auto header = SignatureHeader({fresh, kKey1}, kId1, kTs1, kBody1);
   REQUIRE(header.ok());
   CHECK(header->find(' ') != std::string::npos);
