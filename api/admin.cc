@@ -188,18 +188,23 @@ core::Result<core::Json> ParseBody(const HttpRequest& req) {
 
 }  // namespace
 
+Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
+                   int ok_status) {
+  AdminAuth auth{std::move(service_key)};
+  return Sync([auth = std::move(auth), fn = std::move(fn), ok_status](HttpRequest& req) {
+    if (!auth.Check(req)) {
+      return Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+    }
+    auto r = fn(req);
+    if (!r.ok()) return StatusToProblem(req, r.status());
+    return JsonResponse(ok_status, *r);
+  });
+}
+
 void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
-  auto auth = std::make_shared<AdminAuth>(AdminAuth{std::move(service_key)});
   eventstore::Actor actor{"service", "admin"};
-  auto guarded = [auth](std::function<core::Result<core::Json>(HttpRequest&)> fn, int ok_status) {
-    return Sync([auth, fn = std::move(fn), ok_status](HttpRequest& req) {
-      if (!auth->Check(req)) {
-        return Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-      }
-      auto r = fn(req);
-      if (!r.ok()) return StatusToProblem(req, r.status());
-      return JsonResponse(ok_status, *r);
-    });
+  auto guarded = [service_key](std::function<core::Result<core::Json>(HttpRequest&)> fn, int ok_status) {
+    return AdminRoute(service_key, std::move(fn), ok_status);
   };
   router.Add("POST", "/admin/tenants", guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
     SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));

@@ -1,4 +1,6 @@
 #pragma once
+
+#include <functional>
 // Tenancy administration: tenants and API keys. Every operation is a command that appends
 // events. The same functions serve the CLI on a stopped data directory and the admin listener
 // (unix socket, service key) of a running server.
@@ -42,6 +44,11 @@ core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id)
 //   GET  /admin/tenants/{tenant_id}/keys
 //   POST /admin/tenants/{tenant_id}/keys/{key_id}/revoke   {reason}
 void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key);
+
+// A route of the admin listener: 401 SERVICE_KEY_REQUIRED unless the request carries the service
+// key; then `fn`'s JSON with `ok_status`, or its error as problem+json.
+Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
+                   int ok_status = 200);
 
 // Maps a Status to problem+json.
 HttpResponse StatusToProblem(const HttpRequest& req, const core::Status& status);

@@ -417,79 +417,45 @@ int Serve(int argc, char** argv) {
 
   auto admin_router = std::make_shared<api::Router>();
   api::AddAdminRoutes(*admin_router, *rt, *service_key);
+  const std::string& sk = *service_key;
   if (fake_clock) {
-    std::string sk = *service_key;
-    admin_router->Add("POST", "/admin/clock", api::Sync([&, sk](api::HttpRequest& req) {
-      std::string h = req.Header("authorization");
-      if (!core::ConstantTimeEquals(h, "Bearer " + sk)) {
-        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-      }
+    admin_router->Add("POST", "/admin/clock", api::AdminRoute(sk, [&](api::HttpRequest& req) -> core::Result<core::Json> {
       core::Json body = core::ParseJsonOrDiscarded(req.body);
       int64_t seconds = core::IntOr(body, "advanceSeconds", -1);
-      if (seconds < 0) {
-        return api::Problem(req, "VALIDATION_ERROR", "advanceSeconds must be a non-negative integer");
-      }
+      if (seconds < 0) return core::InvalidArgument("advanceSeconds must be a non-negative integer", "VALIDATION_ERROR");
       fake_clock->AdvanceSeconds(seconds);
-      auto expired = expiry.RunOnce();  // timers fire as the clock moves
-      if (!expired.ok()) return api::StatusToProblem(req, expired.status());
-      return api::JsonResponse(200, {{"now", core::FormatRfc3339(fake_clock->Now())},
-                                     {"sessionsExpired", *expired}});
+      SVC_ASSIGN_OR_RETURN(auto expired, expiry.RunOnce());  // timers fire as the clock moves
+      return core::Json{{"now", core::FormatRfc3339(fake_clock->Now())}, {"sessionsExpired", expired}};
     }));
   }
-  {
-    std::string sk = *service_key;
-    admin_router->Add("POST", "/admin/webhooks/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
-      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
-        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-      }
-      // Waits until no delivery is due at the clock's now or being sent (tests and tools).
-      bool idle = webhook_dispatcher.WaitIdle(std::chrono::seconds(60));
-      if (!idle) return api::Problem(req, "SERVICE_UNAVAILABLE", "deliveries are still being sent");
-      return api::JsonResponse(200, {{"idle", true}});
-    }));
-    // Operations: pause and resume deliveries (in memory; a restart resumes), and the queue.
-    auto queue = [&webhook_dispatcher](api::HttpRequest& req) {
-      auto stats = webhook_dispatcher.Stats();
-      if (!stats.ok()) return api::StatusToProblem(req, stats.status());
-      return api::JsonResponse(200, {{"paused", stats->paused},
-                                     {"dueNow", stats->due_now},
-                                     {"scheduled", stats->scheduled},
-                                     {"inFlight", stats->in_flight},
-                                     {"rateLimited", stats->rate_limited}});
-    };
-    admin_router->Add("GET", "/admin/webhooks/queue", api::Sync([&, sk, queue](api::HttpRequest& req) {
-      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
-        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-      }
-      return queue(req);
-    }));
-    for (const char* verb : {"pause", "resume"}) {
-      bool pause = std::string(verb) == "pause";
-      admin_router->Add("POST", std::string("/admin/webhooks/") + verb,
-                        api::Sync([&, sk, queue, pause](api::HttpRequest& req) {
-                          if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
-                            return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-                          }
-                          if (pause) {
-                            webhook_dispatcher.Pause();
-                            core::LogWarn("webhook deliveries paused through the admin listener");
-                          } else {
-                            webhook_dispatcher.Resume();
-                            core::LogInfo("webhook deliveries resumed through the admin listener");
-                          }
-                          return queue(req);
-                        }));
-    }
-    admin_router->Add("POST", "/admin/pipeline/wait-idle", api::Sync([&, sk](api::HttpRequest& req) {
-      if (!core::ConstantTimeEquals(req.Header("authorization"), "Bearer " + sk)) {
-        return api::Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-      }
-      // Waits until every submission has its verdict (tests and tools).
-      bool idle = verification.WaitIdle(std::chrono::seconds(60));
-      if (!idle) return api::Problem(req, "SERVICE_UNAVAILABLE", "the pipeline is still busy");
-      return api::JsonResponse(200, {{"idle", true}});
-    }));
-  }
+  // Tests and tools: wait until no delivery can go on at the clock's now / every submission has
+  // its verdict.
+  admin_router->Add("POST", "/admin/webhooks/wait-idle", api::AdminRoute(sk, [&](api::HttpRequest&) -> core::Result<core::Json> {
+    if (!webhook_dispatcher.WaitIdle(std::chrono::seconds(60))) return core::Unavailable("deliveries are still being sent");
+    return core::Json{{"idle", true}};
+  }));
+  admin_router->Add("POST", "/admin/pipeline/wait-idle", api::AdminRoute(sk, [&](api::HttpRequest&) -> core::Result<core::Json> {
+    if (!verification.WaitIdle(std::chrono::seconds(60))) return core::Unavailable("the pipeline is still busy");
+    return core::Json{{"idle", true}};
+  }));
+  // Operations: the delivery queue; pause and resume deliveries (in memory; a restart resumes).
+  auto queue = [&webhook_dispatcher]() -> core::Result<core::Json> {
+    SVC_ASSIGN_OR_RETURN(auto stats, webhook_dispatcher.Stats());
+    return core::Json{{"paused", stats.paused},         {"dueNow", stats.due_now},
+                      {"scheduled", stats.scheduled},   {"inFlight", stats.in_flight},
+                      {"rateLimited", stats.rate_limited}};
+  };
+  admin_router->Add("GET", "/admin/webhooks/queue", api::AdminRoute(sk, [queue](api::HttpRequest&) { return queue(); }));
+  admin_router->Add("POST", "/admin/webhooks/pause", api::AdminRoute(sk, [&, queue](api::HttpRequest&) {
+    webhook_dispatcher.Pause();
+    core::LogWarn("webhook deliveries paused through the admin listener");
+    return queue();
+  }));
+  admin_router->Add("POST", "/admin/webhooks/resume", api::AdminRoute(sk, [&, queue](api::HttpRequest&) {
+    webhook_dispatcher.Resume();
+    core::LogInfo("webhook deliveries resumed through the admin listener");
+    return queue();
+  }));
   api::HttpServer::Options ao;
   ao.tcp = false;
   ao.unix_socket = f.Get("admin-socket").empty()

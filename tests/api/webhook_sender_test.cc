@@ -12,18 +12,28 @@
 using namespace svc;
 using namespace svc::api;
 
-TEST_CASE("webhook sender: answers, limits, TLS and the connect-time address check") {
+namespace {
+// Two receivers (HTTPS with an openssl-made certificate, and plain HTTP) and development options
+// that trust the certificate and allow loopback, with a 1.5 s budget.
+struct Receivers {
   testing::TempDir dir;
-  testing::ReceiverProcess tls(dir.path());
+  testing::ReceiverProcess tls{dir.path()};
   testing::ReceiverProcess plain;
   const int64_t now = 1'800'000'000;
-  SendOptions dev;
-  dev.allow_private = true;
-  dev.ca_file = tls.ca_file();
-  dev.total_timeout = std::chrono::milliseconds(1500);
+  SendOptions dev = [this] {
+    SendOptions o;
+    o.allow_private = true;
+    o.ca_file = tls.ca_file();
+    o.total_timeout = std::chrono::milliseconds(1500);
+    return o;
+  }();
   std::string https = "https://localhost:" + std::to_string(tls.port());
   std::string http = "http://127.0.0.1:" + std::to_string(plain.port());
   std::vector<std::pair<std::string, std::string>> headers = {{"webhook-id", "evt_1"}};
+};
+}  // namespace
+
+TEST_CASE_FIXTURE(Receivers, "webhook sender: answers, limits, TLS and the connect-time address check") {
 
   auto ok = PostWebhook(https + "/ok", headers, R"({"a":1})", dev, now);
   CHECK(ok.error == "");
@@ -70,18 +80,7 @@ TEST_CASE("webhook sender: answers, limits, TLS and the connect-time address che
   CHECK(PostWebhook(http + "/ok", headers, "{}", prod, now).error == "invalid_url");
 }
 
-TEST_CASE("webhook sender: a client keeps its connection to an origin while the receiver allows it") {
-  testing::TempDir dir;
-  testing::ReceiverProcess tls(dir.path());
-  testing::ReceiverProcess plain;
-  const int64_t now = 1'800'000'000;
-  SendOptions dev;
-  dev.allow_private = true;
-  dev.ca_file = tls.ca_file();
-  dev.total_timeout = std::chrono::milliseconds(1500);
-  std::string https = "https://localhost:" + std::to_string(tls.port());
-  std::string http = "http://127.0.0.1:" + std::to_string(plain.port());
-  std::vector<std::pair<std::string, std::string>> headers = {{"webhook-id", "evt_1"}};
+TEST_CASE_FIXTURE(Receivers, "webhook sender: a client keeps its connection to an origin while the receiver allows it") {
 
   for (const std::string& base : {http, https}) {
     CAPTURE(base);
