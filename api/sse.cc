@@ -102,7 +102,7 @@ class SseHub::Stream final : public ResponseStream,
 
 SseHub::SseHub(const eventstore::KvStore* store, projections::VerificationProjector* projector,
                std::chrono::milliseconds heartbeat)
-    : store_(store), projector_(projector), heartbeat_(heartbeat) {
+    : store_(store), heartbeat_(heartbeat) {
   listener_ = projector->AddListener([this] {
     std::lock_guard lock(mu_);
     dirty_ = true;
@@ -122,7 +122,7 @@ void SseHub::Stop() {
     waiters.swap(waiters_);
     wake_.notify_all();
   }
-  projector_->RemoveListener(listener_);
+  listener_.Reset();
   for (auto& w : waiters) w.deliver(std::nullopt);
   if (thread_.joinable()) thread_.join();
 }

@@ -50,8 +50,7 @@ class SseHub {
   void Loop();
 
   const eventstore::KvStore* store_;
-  projections::VerificationProjector* projector_;
-  int listener_ = 0;  // the projector's wake-up call, removed on Stop
+  projections::Listeners::Subscription listener_;  // the projector's wake-up call, reset on Stop
   std::chrono::milliseconds heartbeat_;
   mutable std::mutex mu_;
   std::condition_variable wake_;

@@ -90,7 +90,7 @@ void WebhookDispatcher::Stop() {
     stop_ = true;
     wake_.notify_all();
   }
-  if (listener_ != 0) options_.projector->RemoveListener(listener_);
+  listener_.Reset();
   if (dispatcher_.joinable()) dispatcher_.join();
   pool_.reset();  // runners see stop_ and return; queued jobs stay due for the next start
   // Attempts handed to the writer settle (recorded, or failed when the log stops).

@@ -131,7 +131,7 @@ class WebhookDispatcher {
   Options options_;
   std::unique_ptr<core::ThreadPool> pool_;
   std::thread dispatcher_;
-  int listener_ = 0;  // the projector's wake-up call, removed on Stop
+  projections::Listeners::Subscription listener_;  // the projector's wake-up call, reset on Stop
   mutable std::mutex mu_;
   std::condition_variable wake_, idle_;
   bool stop_ = false, dirty_ = true, paused_ = false;

@@ -15,6 +15,35 @@ namespace svc::projections {
 
 class Listeners {
  public:
+  // A registration that removes its listener when reset or destroyed (move-only).
+  class Subscription {
+   public:
+    Subscription() = default;
+    Subscription(Listeners* set, int id) : set_(set), id_(id) {}
+    Subscription(Subscription&& o) noexcept : set_(std::exchange(o.set_, nullptr)), id_(o.id_) {}
+    Subscription& operator=(Subscription&& o) noexcept {
+      if (this != &o) {
+        Reset();
+        set_ = std::exchange(o.set_, nullptr);
+        id_ = o.id_;
+      }
+      return *this;
+    }
+    Subscription(const Subscription&) = delete;
+    Subscription& operator=(const Subscription&) = delete;
+    ~Subscription() { Reset(); }
+    // Removes the listener; returns once no call of it is running.
+    void Reset() {
+      if (set_ != nullptr) std::exchange(set_, nullptr)->Remove(id_);
+    }
+
+   private:
+    Listeners* set_ = nullptr;
+    int id_ = 0;
+  };
+
+  Subscription Subscribe(std::function<void()> fn) { return Subscription(this, Add(std::move(fn))); }
+
   int Add(std::function<void()> fn) {
     std::lock_guard lock(mu_);
     fns_.emplace_back(++next_, std::move(fn));

@@ -30,9 +30,8 @@ class VerificationProjector final : public Projector {
 
   // Called after every committed batch (the pipeline wakes up, progress streams look for new
   // entries). Register before the projections start.
-  // Returns an id for RemoveListener, which an owner calls before it is destroyed.
-  int AddListener(std::function<void()> fn) { return listeners_.Add(std::move(fn)); }
-  void RemoveListener(int id) { listeners_.Remove(id); }
+  // The listener stays until the subscription is reset or destroyed (its owner's Stop).
+  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
 
   // "<partition>-<offset>": the id of a progress-stream entry (SSE `id:`).
   static std::string StreamId(const eventstore::LogPosition& p);

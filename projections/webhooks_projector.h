@@ -37,9 +37,8 @@ class WebhooksProjector final : public Projector {
   void AfterCommit() override;
   // `fn` runs after each committed batch that queued work for the dispatcher (a new delivery or
   // a retry scheduled), on the runner's thread.
-  // Returns an id for RemoveListener, which an owner calls before it is destroyed.
-  int AddListener(std::function<void()> fn) { return listeners_.Add(std::move(fn)); }
-  void RemoveListener(int id) { listeners_.Remove(id); }
+  // The listener stays until the subscription is reset or destroyed (its owner's Stop).
+  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
 
   // The delivery id for an event sent to an endpoint.
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);

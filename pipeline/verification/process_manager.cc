@@ -70,7 +70,7 @@ void VerificationPipeline::Stop() {
     stop_ = true;
     wake_.notify_all();
   }
-  if (listener_ != 0) options_.projector->RemoveListener(listener_);
+  listener_.Reset();
   if (dispatcher_.joinable()) dispatcher_.join();
   pool_.reset();  // runs what is queued; each job ends at its next command (the log is open)
 }

@@ -85,7 +85,7 @@ class VerificationPipeline {
   bool dirty_ = true;
   std::set<std::string> active_;  // sessions being processed
   std::thread dispatcher_;
-  int listener_ = 0;  // the projector's wake-up call, removed on Stop
+  projections::Listeners::Subscription listener_;  // the projector's wake-up call, reset on Stop
   core::Counter* stages_ = nullptr;
   core::Counter* verdicts_ = nullptr;
   core::Counter* failures_ = nullptr;

@@ -21,6 +21,18 @@ TEST_CASE("projector listeners: added, called, removed; removal waits for a runn
   CHECK(a == 1);
   CHECK(b == 2);
   l.Remove(12345);  // unknown: nothing
+  {
+    auto sub = l.Subscribe([&] { ++a; });
+    l.Notify();
+    CHECK(a == 2);
+    auto moved = std::move(sub);
+    sub.Reset();  // moved from: nothing
+    l.Notify();
+    CHECK(a == 3);
+  }  // the subscription removes its listener
+  l.Notify();
+  CHECK(a == 3);
+  CHECK(b == 5);
 
   // A call in progress: Remove returns only after it (the owner may then be destroyed).
   std::mutex mu;
