@@ -238,7 +238,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     out.version(11);
     out.result(static_cast<unsigned>(resp.status));
     out.set(http::field::server, options.server_name);
-    out.set(http::field::content_type, resp.content_type);
+    if (!resp.content_type.empty()) out.set(http::field::content_type, resp.content_type);
     out.set("Service-Request-Id", req.request_id);
     for (const auto& [k, v] : resp.headers) out.set(k, v);
     out.body() = std::move(resp.body);

@@ -170,19 +170,25 @@ std::optional<std::string> Validator::DateTime(const char* name) {
 std::optional<std::string> Validator::OpaqueId(const char* name, std::string_view prefix) {
   auto s = String(name, false, 64);
   if (!s.has_value()) return std::nullopt;
-  bool ok = s->size() == prefix.size() + 33 && s->compare(0, prefix.size(), prefix) == 0 &&
-            (*s)[prefix.size()] == '_';
-  for (size_t i = prefix.size() + 1; ok && i < s->size(); ++i) {
-    char c = (*s)[i];
-    ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
-  }
-  if (!ok) {
-    errors_.push_back({name, "/" + JsonPointerEscape(name), "invalid_format",
+  if (!IsOpaqueId(*s, prefix)) {
+    // Convention 3: a malformed identifier (a raw UUID above all) is 400 INVALID_ID wherever it
+    // is sent, path, query or body; ValidationProblem turns this code into that answer.
+    errors_.push_back({name, "/" + JsonPointerEscape(name), "invalid_id",
                        std::string(name) + " must be an identifier " + std::string(prefix) +
                            "_<32 lowercase hex>"});
     return std::nullopt;
   }
   return s;
+}
+
+bool IsOpaqueId(std::string_view s, std::string_view prefix) {
+  bool ok = s.size() == prefix.size() + 33 && s.compare(0, prefix.size(), prefix) == 0 &&
+            s[prefix.size()] == '_';
+  for (size_t i = prefix.size() + 1; ok && i < s.size(); ++i) {
+    char c = s[i];
+    ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f');
+  }
+  return ok;
 }
 
 const core::Json* Validator::Object(const char* name, size_t max_bytes) {

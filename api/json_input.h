@@ -17,7 +17,7 @@ struct FieldError {
   std::string field;    // as in the caller's payload: "policy.faceMatchThreshold"
   std::string pointer;  // RFC 6901: "/policy/faceMatchThreshold"
   std::string code;     // required, invalid_type, invalid_enum, invalid_format, too_long,
-                        // out_of_range, unknown_field
+                        // out_of_range, unknown_field; invalid_id (answered as 400 INVALID_ID)
   std::string detail;
 };
 
@@ -58,6 +58,8 @@ class Validator {
 };
 
 std::string JsonPointerEscape(std::string_view token);
+// `<prefix>_<32 lowercase hex>`.
+bool IsOpaqueId(std::string_view s, std::string_view prefix);
 core::Json ErrorsJson(const std::vector<FieldError>& errors);
 
 }  // namespace svc::api

@@ -60,9 +60,35 @@ constexpr const char* kTopUsage =
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"
     "  openapi                   print the OpenAPI 3.1 document of the public API\n"
-    "  certificate verify FILE   check a verification certificate's hash and signature\n"
+    "  certificate verify FILE   check a verification certificate's hash and signatures\n"
+    "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
+    "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
     "                            package @vladmandic/face-api into <data-dir>/models\n";
+
+// Where the keys come from (docs/operations.md#keys). SVC_MASTER_KEY / SVC_SERVICE_KEY hold the
+// keys themselves and are read from the environment only.
+void DeclareKeys(Flags& f) {
+  f.Declare({"master-key-file", "",
+             "file holding the master key (base64 of 32 bytes; every other key derives from it); "
+             "must be outside the data directory. SVC_MASTER_KEY (the key itself) wins over it"});
+  f.Declare({"service-key-file", "",
+             "file holding the admin socket's service key (created on first start when missing); "
+             "must be outside the data directory. SVC_SERVICE_KEY (the key itself) wins over it"});
+  f.Declare({"dev-keys-in-data-dir", "false",
+             "DEVELOPMENT ONLY: keep master.key and service.key in the data directory (created on "
+             "first start), as scripts/run and the tests do. A copy or backup of the directory "
+             "then unseals everything in it: never in production",
+             true});
+}
+
+api::KeySources KeySourcesFrom(const Flags& f) {
+  api::KeySources k;
+  k.master_key_file = f.Get("master-key-file");
+  k.service_key_file = f.Get("service-key-file");
+  k.dev_keys_in_data_dir = f.GetBool("dev-keys-in-data-dir");
+  return k;
+}
 
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
@@ -79,6 +105,7 @@ void DeclareCommon(Flags& f) {
   f.Declare({"kafka-topic-prefix", "svc", "events go to topic <prefix>.events"});
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
+  DeclareKeys(f);
 }
 
 void DeclareServe(Flags& f) {
@@ -122,6 +149,7 @@ void DeclareServe(Flags& f) {
 core::Result<api::RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
   api::RuntimeOptions o;
   o.data_dir = f.Get("data-dir");
+  o.keys = KeySourcesFrom(f);
   try {
     o.partitions = static_cast<uint32_t>(std::stoul(f.Get("partitions")));
     o.threads = std::stoul(f.Get("threads"));
@@ -302,7 +330,7 @@ int Serve(int argc, char** argv) {
   pipeline::SessionExpiryTimer expiry(to);
   if (!fake_clock) expiry.Start();
 
-  auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/true);
+  auto service_key = api::LoadServiceKey(ro->data_dir, ro->keys, /*create=*/true);
   if (!service_key.ok()) return Fail(service_key.status());
 
   api::PublicApiOptions po;
@@ -530,6 +558,7 @@ int Admin(int argc, char** argv) {
   }
   auto ro = RuntimeOptionsFrom(f);
   if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
 
   api::KeyCreateRequest kc;
   kc.tenant_id = f.Get("tenant");
@@ -564,7 +593,7 @@ int Admin(int argc, char** argv) {
     return Fail(rt.status());
   }
   // A server holds the data directory: go through its admin socket.
-  auto service_key = api::LoadOrCreateServiceKey(ro->data_dir, /*create=*/false);
+  auto service_key = api::LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
   if (!service_key.ok() && webhooks) {
     return Fail(core::FailedPrecondition("no server runs on " + ro->data_dir +
                                          "; deliveries are sent by a running svc serve"));
@@ -634,6 +663,7 @@ int Replay(int argc, char** argv) {
   ApplyLogLevel(f);
   auto ro = RuntimeOptionsFrom(f);
   if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
   auto rt = api::Runtime::Open(*ro);
   if (!rt.ok()) return Fail(rt.status());
   std::vector<std::string> names = f.GetAll("projector");
@@ -692,6 +722,111 @@ int DevBroker(int argc, char** argv) {
 
 }  // namespace
 
+// ---- certificate ----
+
+// Reads --public-key: the base64 of the 32-byte key, or a file holding it.
+core::Result<std::string> PublicKeyArg(const std::string& value) {
+  std::string text = value;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(value, ec)) {
+    std::ifstream in(value);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  }
+  auto key = core::Base64Decode(text);
+  if (!key.ok() || key->size() != 32) {
+    return core::InvalidArgument("--public-key must be the base64 of a 32-byte Ed25519 key (or a file holding it)");
+  }
+  return key;
+}
+
+// svc certificate verify FILE [--public-key K] [--data-dir D]: checks contentHash and the
+// signatures it can. Never writes anything: a missing or wrong data directory is reported, not
+// created. svc certificate public-key --tenant T --env E: the Ed25519 public key to publish.
+int Certificate(int argc, char** argv) {
+  const std::string usage =
+      "svc certificate verify FILE [--public-key BASE64|FILE] [--data-dir DIR]\n"
+      "       svc certificate public-key --tenant ten_… --env test|live [--data-dir DIR]";
+  std::string verb = argc >= 3 ? argv[2] : "";
+  Flags f;
+  f.Declare({"data-dir", "", "a data directory whose master key checks the HMAC signature too (read only; never created)"});
+  f.Declare({"public-key", "", "the tenant and environment's Ed25519 public key (base64, or a file holding it): checks the certificate without the service or its keys"});
+  f.Declare({"tenant", "", "public-key: the tenant"});
+  f.Declare({"env", "", "public-key: test or live"});
+  DeclareKeys(f);
+  if (verb == "public-key") {
+    if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+    std::string data_dir = f.Get("data-dir").empty() ? "./data" : f.Get("data-dir");
+    api::KeySources ks = KeySourcesFrom(f);
+    ks.read_existing_dev_keys = true;
+    auto master = api::LoadMasterKey(data_dir, ks, /*create=*/false);
+    if (!master.ok()) return Fail(master.status());
+    std::string tenant = f.Get("tenant"), env = f.Get("env");
+    if (!core::ValidateId(core::IdKind::kTenant, tenant).ok() || (env != "test" && env != "live")) {
+      return Fail(core::InvalidArgument("public-key needs --tenant ten_… and --env test|live"));
+    }
+    std::string root = pipeline::CertificateRootKey(*master);
+    core::SecureZero(*master);
+    core::Ed25519KeyPair kp = pipeline::CertificateSigningKey(root, tenant, env);
+    core::SecureZero(kp.secret_key);
+    Print({{"tenantId", tenant},
+           {"environment", env},
+           {"keyId", pipeline::CertificateKeyId(kp.public_key)},
+           {"algorithm", "Ed25519"},
+           {"publicKey", core::Base64Encode(kp.public_key)}});
+    return 0;
+  }
+  if (verb != "verify" || argc < 4) {
+    std::cerr << "usage: " << usage << "\n";
+    return 2;
+  }
+  if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
+  std::ifstream in(argv[3], std::ios::binary);
+  if (!in) return Fail(core::NotFound(std::string("cannot read ") + argv[3]));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  pipeline::CertificateKeys keys;
+  if (!f.Get("public-key").empty()) {
+    auto pk = PublicKeyArg(f.Get("public-key"));
+    if (!pk.ok()) return Fail(pk.status());
+    keys.public_key = *pk;
+  }
+  std::vector<std::string> notes;
+  const bool have_keys_source = !f.Get("data-dir").empty() || !f.Get("master-key-file").empty() ||
+                                std::getenv("SVC_MASTER_KEY") != nullptr;
+  if (have_keys_source) {
+    std::string data_dir = f.Get("data-dir").empty() ? "./data" : f.Get("data-dir");
+    api::KeySources ks = KeySourcesFrom(f);
+    // Reading an existing development key from a data directory an auditor names is fine: this
+    // command only reads.
+    ks.read_existing_dev_keys = true;
+    auto master = api::LoadMasterKey(data_dir, ks, /*create=*/false);
+    if (master.ok()) {
+      keys.root_key = pipeline::CertificateRootKey(*master);
+      core::SecureZero(*master);
+    } else {
+      notes.push_back("no master key read: " + master.status().message());
+    }
+  }
+  if (!keys.root_key.has_value() && !keys.public_key.has_value()) {
+    std::cerr << "svc: nothing to check the signatures with: give --public-key (the tenant's "
+                 "Ed25519 key, GET /v1/certificate-keys) or --data-dir / --master-key-file\n";
+  }
+  auto check = pipeline::VerifyCertificate(ss.str(), keys);
+  if (!check.ok()) return Fail(check.status());
+  for (const auto& n : check->not_checked) notes.push_back(n);
+  auto opt = [](const std::optional<bool>& b) { return b.has_value() ? core::Json(*b) : core::Json(nullptr); };
+  Print({{"valid", check->valid()},
+         {"contentHashValid", check->content_hash_valid},
+         {"ed25519SignatureValid", opt(check->ed25519_valid)},
+         {"hmacSignatureValid", opt(check->hmac_valid)},
+         {"signatureValid", opt(check->hmac_valid)},  // the HMAC, by its earlier name
+         {"notChecked", notes}});
+  return check->valid() ? 0 : 1;
+}
+
 int main(int argc, char** argv) {
   if (auto st = core::InitCrypto(); !st.ok()) return Fail(st);
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
@@ -703,28 +838,7 @@ int main(int argc, char** argv) {
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
   if (cmd == "dev-broker") return DevBroker(argc, argv);
-  if (cmd == "certificate") {
-    // svc certificate verify FILE [--data-dir D]: checks contentHash and signature.
-    if (argc < 4 || std::string(argv[2]) != "verify") {
-      std::cerr << "usage: svc certificate verify FILE [--data-dir DIR]\n";
-      return 2;
-    }
-    Flags f;
-    f.Declare({"data-dir", "./data", "data directory holding the master key (or SVC_MASTER_KEY)"});
-    if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
-    std::ifstream in(argv[3], std::ios::binary);
-    if (!in) return Fail(core::NotFound(std::string("cannot read ") + argv[3]));
-    std::stringstream ss;
-    ss << in.rdbuf();
-    auto master = api::LoadMasterKey(f.Get("data-dir"));
-    if (!master.ok()) return Fail(master.status());
-    auto check = pipeline::VerifyCertificate(ss.str(), pipeline::CertificateRootKey(*master));
-    if (!check.ok()) return Fail(check.status());
-    Print({{"valid", check->valid()},
-           {"contentHashValid", check->content_hash_valid},
-           {"signatureValid", check->signature_valid}});
-    return check->valid() ? 0 : 1;
-  }
+  if (cmd == "certificate") return Certificate(argc, argv);
   if (cmd == "models") {
     // svc models import --face-api DIR [--data-dir D] [--force]
     if (argc < 3 || std::string(argv[2]) != "import") {

@@ -355,10 +355,21 @@ core::Json Components() {
                                       {"riskGrade", Nullable(Str())},
                                       {"sessionId", Id("vrf")},
                                       {"signature", Str()},
+                                      {"signatureEd25519", {{"type", "string"}, {"pattern", "^[0-9a-f]{128}$"}}},
+                                      {"signingKeyId", {{"type", "string"}, {"pattern", "^ed25519:[0-9a-f]{16}$"}}},
                                       {"tenantId", Id("ten")},
                                       {"trustScore", Nullable(num)},
                                       {"verificationStatus", Nullable(Str())}},
                                      {});
+  s["CertificateKeys"] = obj({{"object", {{"const", "certificate_keys"}}},
+                              {"tenantId", Id("ten")},
+                              {"environment", Enum({"live", "test"})},
+                              {"keys", {{"type", "array"},
+                                        {"items", obj({{"keyId", Str()},
+                                                       {"algorithm", {{"const", "Ed25519"}}},
+                                                       {"publicKey", Str()},
+                                                       {"signs", Str()}}, {})}}}},
+                             {});
   s["ProgressStream"] = {{"type", "string"},
                          {"description", "text/event-stream: id (= log position), event (= event type), data (JSON)"}};
   s["ConsentRequest"] = {{"type", "object"},

@@ -57,39 +57,117 @@ core::Status WriteSecretFile(const fs::path& p, const std::string& content) {
 
 }  // namespace
 
-core::Result<std::string> LoadMasterKey(const std::string& data_dir) {
+bool IsInside(const std::string& path, const std::string& data_dir) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  fs::path d = fs::weakly_canonical(fs::absolute(data_dir, ec), ec);
+  auto pi = p.begin();
+  for (auto di = d.begin(); di != d.end(); ++di, ++pi) {
+    if (di->empty()) continue;  // a trailing separator
+    if (pi == p.end() || *pi != *di) return false;
+  }
+  return true;
+}
+
+namespace {
+
+constexpr char kNoMasterKey[] =
+    "no master key: set SVC_MASTER_KEY (the base64 of 32 random bytes, e.g. `head -c 32 "
+    "/dev/urandom | base64`) or --master-key-file / SVC_MASTER_KEY_FILE naming a file outside the "
+    "data directory (a copy or backup of the data directory must not hold the key that unseals "
+    "it). For development only, --dev-keys-in-data-dir keeps it in the data directory";
+
+core::Result<std::string> DecodeMasterKey(const std::string& text, const std::string& where) {
+  auto key = core::Base64Decode(text);
+  if (!key.ok() || key->size() != 32) {
+    return core::InvalidArgument(where + " must hold the base64 of 32 bytes");
+  }
+  return key;
+}
+
+core::Status RefuseInside(const std::string& file, const std::string& data_dir, const char* what) {
+  return core::FailedPrecondition(
+      std::string(what) + " " + file + " is inside the data directory " + data_dir +
+      ": move it out (a copy of the data directory must not carry it), or pass "
+      "--dev-keys-in-data-dir for development");
+}
+
+}  // namespace
+
+core::Result<std::string> LoadMasterKey(const std::string& data_dir, const KeySources& sources,
+                                        bool create) {
   if (const char* env = std::getenv("SVC_MASTER_KEY"); env != nullptr && *env != '\0') {
-    auto key = core::Base64Decode(env);
-    if (!key.ok() || key->size() != 32) {
-      return core::InvalidArgument("SVC_MASTER_KEY must be the base64 of 32 bytes");
+    return DecodeMasterKey(env, "SVC_MASTER_KEY");
+  }
+  if (!sources.master_key_file.empty()) {
+    const std::string& file = sources.master_key_file;
+    if (!sources.dev_keys_in_data_dir && IsInside(file, data_dir)) {
+      return RefuseInside(file, data_dir, "the master key file");
     }
-    return key;
+    if (!fs::exists(file)) {
+      return core::NotFound("the master key file " + file + " does not exist (make it with "
+                            "`head -c 32 /dev/urandom | base64 > " + file + "`, mode 0600)");
+    }
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(file));
+    return DecodeMasterKey(text, file);
   }
   fs::path path = fs::path(data_dir) / "master.key";
-  if (const char* f = std::getenv("SVC_MASTER_KEY_FILE"); f != nullptr && *f != '\0') path = f;
+  if (!sources.dev_keys_in_data_dir && sources.read_existing_dev_keys && fs::exists(path)) {
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(path));
+    return DecodeMasterKey(text, path.string());  // a development directory, read only
+  }
+  if (!sources.dev_keys_in_data_dir) {
+    if (fs::exists(path)) {
+      return core::FailedPrecondition(
+          "the data directory holds a development master key (" + path.string() +
+          "): move it outside the data directory and name it with --master-key-file or "
+          "SVC_MASTER_KEY_FILE, or pass --dev-keys-in-data-dir for development");
+    }
+    return core::FailedPrecondition(kNoMasterKey);
+  }
   if (fs::exists(path)) {
     SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(path));
-    auto key = core::Base64Decode(text);
-    if (!key.ok() || key->size() != 32) {
-      return core::InvalidArgument(path.string() + " must hold the base64 of 32 bytes");
-    }
-    return key;
+    core::LogWarn("DEVELOPMENT MODE: the master key is read from the data directory; anyone with "
+                  "a copy of the directory can unseal it. Never in production",
+                  {{"path", path.string()}});
+    return DecodeMasterKey(text, path.string());
   }
+  if (!create) return core::NotFound("no master key in " + data_dir);
   std::string key = core::RandomBytes(32);
   SVC_RETURN_IF_ERROR(WriteSecretFile(path, core::Base64Encode(key)));
-  core::LogWarn("created a development master key in the data directory; set SVC_MASTER_KEY "
-                "in production",
+  core::LogWarn("DEVELOPMENT MODE: created a master key in the data directory; anyone with a copy "
+                "of the directory can unseal it. Never in production: set SVC_MASTER_KEY or "
+                "--master-key-file",
                 {{"path", path.string()}});
   return key;
 }
 
-core::Result<std::string> LoadOrCreateServiceKey(const std::string& data_dir, bool create) {
+core::Result<std::string> LoadServiceKey(const std::string& data_dir, const KeySources& sources,
+                                         bool create) {
   if (const char* env = std::getenv("SVC_SERVICE_KEY"); env != nullptr && *env != '\0') {
     return std::string(env);
   }
-  fs::path path = fs::path(data_dir) / "service.key";
+  fs::path path;
+  if (!sources.service_key_file.empty()) {
+    if (!sources.dev_keys_in_data_dir && IsInside(sources.service_key_file, data_dir)) {
+      return RefuseInside(sources.service_key_file, data_dir, "the service key file");
+    }
+    path = sources.service_key_file;
+  } else if (sources.dev_keys_in_data_dir ||
+             (sources.read_existing_dev_keys && !create &&
+              fs::exists(fs::path(data_dir) / "service.key"))) {
+    path = fs::path(data_dir) / "service.key";
+  } else {
+    return core::FailedPrecondition(
+        "no service key (it authenticates the admin socket): set SVC_SERVICE_KEY or "
+        "--service-key-file / SVC_SERVICE_KEY_FILE outside the data directory; for development "
+        "only, --dev-keys-in-data-dir");
+  }
   if (fs::exists(path)) return ReadSecretFile(path);
-  if (!create) return core::NotFound("no service key: set SVC_SERVICE_KEY or start svc once");
+  if (!create) {
+    return core::NotFound("no service key at " + path.string() +
+                          ": set SVC_SERVICE_KEY, or start svc once to create it");
+  }
   std::string key = "svc_service_" + core::HexEncode(core::RandomBytes(24));
   SVC_RETURN_IF_ERROR(WriteSecretFile(path, key));
   return key;
@@ -110,23 +188,54 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     rt->own_ids_ = std::make_unique<core::RandomIdSource>();
     rt->ids_ = rt->own_ids_.get();
   }
+  // Without a master key a new data directory is not created. An existing one is opened first,
+  // so that a directory a running server holds answers "locked" (the admin CLI then goes through
+  // the server's socket and needs no master key).
   std::error_code ec;
+  const fs::path db_path = fs::path(options.data_dir) / "db";
+  const bool fresh = !fs::exists(db_path);
+  std::string master;
+  if (fresh) {
+    if (options.keys.dev_keys_in_data_dir && !options.read_only) {
+      fs::create_directories(options.data_dir, ec);  // the development key is made inside it
+    }
+    SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, !options.read_only));
+  }
   fs::create_directories(options.data_dir, ec);
   if (ec) return core::Unavailable("cannot create " + options.data_dir + ": " + ec.message());
-
-  SVC_ASSIGN_OR_RETURN(std::string master, LoadMasterKey(options.data_dir));
+  eventstore::KvStore::Options so;
+  so.path = db_path.string();
+  so.column_families = StoreColumnFamilies();
+  so.read_only = options.read_only;
+  SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
+  if (!fresh) {
+    // A key is created only with a new directory: data sealed under a lost key stays sealed.
+    SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, /*create=*/false));
+  }
+  {
+    // A key check value, so that a start with another master key is refused at once instead of
+    // failing on every sealed value later. It is a derived key's hash: it says nothing about
+    // the master key (256 bits are not guessed).
+    std::string check = core::Sha256Hex(core::DeriveSubkey(master, "svc/key-check/v1"));
+    int meta = rt->store_->Cf("default");
+    SVC_ASSIGN_OR_RETURN(auto stored, rt->store_->Get(meta, "keys/master-check"));
+    if (stored.has_value() && !core::ConstantTimeEquals(*stored, check)) {
+      core::SecureZero(master);
+      return core::FailedPrecondition(
+          "the master key is not the one this data directory was created with");
+    }
+    if (!stored.has_value() && !options.read_only) {
+      eventstore::KvStore::Batch b;
+      b.Put(meta, "keys/master-check", check);
+      SVC_RETURN_IF_ERROR(rt->store_->Write(b, true));
+    }
+  }
   rt->lookup_key_ = core::DeriveSubkey(master, "svc/api-key-lookup/v1");
   rt->seal_key_ = core::DeriveSubkey(master, "svc/event-seal/v1");
   rt->cursor_key_ = core::DeriveSubkey(master, "svc/list-cursor/v1");
   std::string kek = core::DeriveSubkey(master, "svc/key-encryption/v1");
   rt->certificate_root_key_ = pipeline::CertificateRootKey(master);
   core::SecureZero(master);
-
-  eventstore::KvStore::Options so;
-  so.path = (fs::path(options.data_dir) / "db").string();
-  so.column_families = StoreColumnFamilies();
-  so.read_only = options.read_only;
-  SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
   rt->key_store_ = std::make_unique<eventstore::KeyStore>(rt->store_.get(), std::move(kek));
   rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
 

@@ -22,8 +22,24 @@
 
 namespace svc::api {
 
+// Where the master key (every other key derives from it) and the admin service key come from.
+// Outside development neither may sit in the data directory: a copy or backup of that directory
+// must not be able to unseal what it holds (docs/operations.md#keys).
+struct KeySources {
+  std::string master_key_file;   // --master-key-file / SVC_MASTER_KEY_FILE (base64 of 32 bytes)
+  std::string service_key_file;  // --service-key-file / SVC_SERVICE_KEY_FILE
+  // --dev-keys-in-data-dir / SVC_DEV_KEYS_IN_DATA_DIR: DEVELOPMENT ONLY. Keep (and create on first
+  // start) master.key and service.key in the data directory, as scripts/run and the tests do.
+  bool dev_keys_in_data_dir = false;
+  // Operator commands (admin, replay, certificate): read development keys that a development
+  // server already left in the data directory, never create them. `svc serve` leaves this off,
+  // so a production start never runs on a key a copy of the directory carries.
+  bool read_existing_dev_keys = false;
+};
+
 struct RuntimeOptions {
   std::string data_dir = "./data";
+  KeySources keys;
   std::string log_backend = "embedded";  // "embedded" | "kafka"
   std::string kafka_brokers;
   std::string kafka_topic_prefix = "svc";
@@ -108,12 +124,21 @@ class Runtime {
   bool started_ = false;
 };
 
-// Loads the 32-byte master key: SVC_MASTER_KEY (base64), else SVC_MASTER_KEY_FILE, else
-// <data_dir>/master.key (created on first use, mode 0600, with a warning: development only).
-core::Result<std::string> LoadMasterKey(const std::string& data_dir);
+// Loads the 32-byte master key, in this order: SVC_MASTER_KEY (base64); the key file of
+// `sources` (it must exist and lie outside the data directory); with dev_keys_in_data_dir,
+// <data_dir>/master.key (created when `create`, mode 0600, with a loud warning). Anything else
+// is kFailedPrecondition naming the ways to provide one. Never writes unless `create`.
+core::Result<std::string> LoadMasterKey(const std::string& data_dir, const KeySources& sources,
+                                        bool create);
 
-// The admin service key: SVC_SERVICE_KEY, else <data_dir>/service.key (created, mode 0600).
-core::Result<std::string> LoadOrCreateServiceKey(const std::string& data_dir, bool create);
+// The admin service key: SVC_SERVICE_KEY; the service key file of `sources` (outside the data
+// directory; created there when `create` and missing); with dev_keys_in_data_dir,
+// <data_dir>/service.key (created when `create`). Mode 0600.
+core::Result<std::string> LoadServiceKey(const std::string& data_dir, const KeySources& sources,
+                                         bool create);
+
+// True when `path` is the data directory or inside it (after resolving `.`, `..` and links).
+bool IsInside(const std::string& path, const std::string& data_dir);
 
 // Column families of the data directory's store.
 std::vector<std::string> StoreColumnFamilies();

@@ -202,7 +202,7 @@ void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, R
   if (auto it = query.find("applicationId"); it != query.end()) {
     app = it->second;
     if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
-      errors.push_back({"applicationId", "", "invalid_format", "applicationId must be app_<32 hex>"});
+      errors.push_back({"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"});
     }
   }
   const AuthContext& a = call.auth;
@@ -284,6 +284,10 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
   auto ip = v.String("subjectIpAddress", false, 45);
   auto ua = v.String("subjectUserAgent", false, 512);
   v.RejectUnknown();
+  if (policy_version.has_value() && policy_version->empty()) {
+    v.Add({"policyVersion", "/policyVersion", "invalid_format",
+           "policyVersion names the policy the subject accepted; omit it (or send null) when none"});
+  }
   if (ip.has_value()) {
     bool ok = !ip->empty();
     for (char c : *ip) ok &= std::isxdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
@@ -339,7 +343,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
       IdempotencyRule::kRequired, false, true, 201,
       {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_IN_PROGRESS",
        "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE",
-       "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
+       "INVALID_ID", "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
       "Create a verification session", "VerificationSessionCreated", "VerificationSessionCreate",
       [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
@@ -352,7 +356,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
   routes.push_back(ApiRoute{
       "GET", "/v1/verification-sessions", "verification:read", RateFamily::kRead,
       IdempotencyRule::kNone, false, false, 200,
-      {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE", "VALIDATION_ERROR"},
+      {"BAD_REQUEST", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE", "VALIDATION_ERROR"},
       "List verification sessions, newest first", "VerificationSessionList", "",
       [r, o](ApiCall& c, Respond respond) { ListSessions(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{

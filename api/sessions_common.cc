@@ -14,6 +14,13 @@ std::string ViewsKey(std::string_view rest) {
   return std::string(projections::SessionsProjector::kName) + "/" + std::string(rest);
 }
 
+HttpRequest SlimRequest(const HttpRequest& req) {
+  HttpRequest r;
+  r.path = req.path;
+  r.request_id = req.request_id;
+  return r;
+}
+
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key) {
   SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), key));
   if (!row.has_value()) return std::optional<core::Json>();
@@ -21,6 +28,17 @@ core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string&
 }
 
 HttpResponse ValidationProblem(const HttpRequest& req, const std::vector<FieldError>& errors) {
+  // A malformed identifier is a request-shape error (400 INVALID_ID, convention 3), reported
+  // before field validation, with every offending field.
+  std::vector<FieldError> ids;
+  for (const auto& e : errors) {
+    if (e.code == "invalid_id") ids.push_back(e);
+  }
+  if (!ids.empty()) {
+    return Problem(req, "INVALID_ID",
+                   ids.size() == 1 ? ids[0].detail : "the request has malformed identifiers",
+                   {{"errors", ErrorsJson(ids)}});
+  }
   return Problem(req, "VALIDATION_ERROR", "the request has invalid fields",
                  {{"errors", ErrorsJson(errors)}});
 }
@@ -93,7 +111,13 @@ void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
                                  [outcome, render, respond, req_copy](bool) {
                                    // Answer even on timeout; the read model catches up.
                                    try {
-                                     respond(render(*outcome));
+                                     HttpResponse resp = render(*outcome);
+                                     // The answer to an earlier request with the same
+                                     // Idempotency-Key (docs/api.md#idempotency).
+                                     if (outcome->replayed && resp.status < 300) {
+                                       resp.headers.emplace_back("Idempotent-Replayed", "true");
+                                     }
+                                     respond(std::move(resp));
                                    } catch (const std::exception& e) {
                                      core::LogError("render threw", {{"error", e.what()}});
                                      respond(Problem(req_copy, "INTERNAL_ERROR",

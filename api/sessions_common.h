@@ -19,7 +19,9 @@ namespace svc::api::sessions_internal {
 
 inline constexpr std::chrono::milliseconds kReadYourWrites{5000};
 
-std::string ViewsKey(std::string_view rest);  // "sessions/<rest>"
+std::string ViewsKey(std::string_view rest);
+// The request's path and id only: what a problem rendered later (after a write) needs.
+HttpRequest SlimRequest(const HttpRequest& req);  // "sessions/<rest>"
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key);
 HttpResponse ValidationProblem(const HttpRequest& req, const std::vector<FieldError>& errors);
 std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad);

@@ -5,11 +5,46 @@
 
 namespace svc::api {
 
+bool FinalSeen(const eventstore::KvStore& store, const std::string& prefix,
+               const std::string& after_key);
+
 namespace {
 constexpr std::string_view kFinalTypes[] = {
     "verification.approved", "verification.declined", "verification.review_required",
     "verification.more_info_requested", "verification.session_expired"};
+std::string StreamPrefix(const std::string& tenant, const std::string& env,
+                         const std::string& session) {
+  return std::string(projections::VerificationProjector::kName) + "/sse/" + tenant + "/" + env +
+         "/" + session + "/";
+}
+
+std::string AfterKey(const std::string& prefix, std::optional<eventstore::LogPosition> after) {
+  if (!after.has_value()) return "";
+  std::string key = prefix;
+  eventstore::PutFixed32BE(key, after->partition);
+  eventstore::PutFixed64BE(key, after->offset);
+  return key;
+}
+
 }  // namespace
+
+// True when the session's stream has ended (its last entry is final) and the client has seen
+// that entry (`after_key` is at or past it).
+bool FinalSeen(const eventstore::KvStore& store, const std::string& prefix,
+               const std::string& after_key) {
+  if (after_key.empty()) return false;
+  int cf = store.Cf(projections::kViewsCf);
+  auto last = store.NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  last->SeekToLast();
+  return last->Valid() && std::string_view(last->key()) <= std::string_view(after_key) &&
+         SseHub::IsFinal(core::ParseJsonOrDiscarded(last->value()));
+}
+
+bool SseHub::Ended(const std::string& tenant, const std::string& env, const std::string& session,
+                   std::optional<eventstore::LogPosition> after) const {
+  std::string prefix = StreamPrefix(tenant, env, session);
+  return FinalSeen(*store_, prefix, AfterKey(prefix, after));
+}
 
 bool SseHub::IsFinal(const core::Json& entry) {
   std::string type = core::StringOr(entry, "type");
@@ -78,14 +113,7 @@ class SseHub::Stream final : public ResponseStream,
     if (any) return PollResult::kData;
     if (!it->status().ok()) return PollResult::kEnd;
     // Nothing new: is the last entry of the session (already behind the client) final?
-    if (!after_.empty()) {
-      auto last = hub_->store_->NewIterator(cf, prefix_, eventstore::PrefixEnd(prefix_));
-      last->SeekToLast();
-      if (last->Valid() && std::string_view(last->key()) <= std::string_view(after_) &&
-          IsFinal(core::ParseJsonOrDiscarded(last->value()))) {
-        return PollResult::kEnd;
-      }
-    }
+    if (FinalSeen(*hub_->store_, prefix_, after_)) return PollResult::kEnd;
     return PollResult::kNone;
   }
 
@@ -135,14 +163,8 @@ size_t SseHub::OpenStreams() const {
 std::shared_ptr<ResponseStream> SseHub::Open(const std::string& tenant, const std::string& env,
                                              const std::string& session,
                                              std::optional<eventstore::LogPosition> after) {
-  std::string prefix = std::string(projections::VerificationProjector::kName) + "/sse/" + tenant +
-                       "/" + env + "/" + session + "/";
-  std::string after_key;
-  if (after.has_value()) {
-    after_key = prefix;
-    eventstore::PutFixed32BE(after_key, after->partition);
-    eventstore::PutFixed64BE(after_key, after->offset);
-  }
+  std::string prefix = StreamPrefix(tenant, env, session);
+  std::string after_key = AfterKey(prefix, after);
   {
     std::lock_guard lock(mu_);
     ++open_;

@@ -3,7 +3,9 @@
 // Events. Entries come from the verification read model's `sse/` rows, in log order; each
 // carries `id:` = its log position ("<partition>-<offset>"), so a client that reconnects with
 // `Last-Event-ID` gets exactly the entries after it. Idle streams get a `: keep-alive` comment
-// every heartbeat; the stream ends after a final entry (a verdict, expiry, or refused consent).
+// every heartbeat; the stream ends after a final entry (a verdict, expiry, or refused consent),
+// and a reconnect after that final entry is answered 204 No Content (the SSE way to say "do not
+// reconnect").
 //
 // One hub thread serves every open stream: woken when the verification projector commits and
 // at the earliest heartbeat deadline.
@@ -32,6 +34,11 @@ class SseHub {
   std::shared_ptr<ResponseStream> Open(const std::string& tenant, const std::string& env,
                                        const std::string& session,
                                        std::optional<eventstore::LogPosition> after);
+  // True when the session's stream is over for a client that has seen `after`: its final entry
+  // is at or before `after`. Such a reconnect is answered 204 No Content, which tells a standard
+  // EventSource client to stop reconnecting.
+  bool Ended(const std::string& tenant, const std::string& env, const std::string& session,
+             std::optional<eventstore::LogPosition> after) const;
   void Stop();
   size_t OpenStreams() const;
 

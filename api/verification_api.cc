@@ -472,6 +472,23 @@ void Certificate(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
+// The Ed25519 public key certificates of the caller's tenant and environment are signed with:
+// with it anyone checks a certificate offline (svc certificate verify --public-key, or the
+// stand-alone docs/verify_certificate.py).
+void CertificateKeys(Runtime& rt, ApiCall& call, Respond respond) {
+  const AuthContext& a = call.auth;
+  core::Ed25519KeyPair kp =
+      pipeline::CertificateSigningKey(rt.certificate_root_key(), a.tenant_id, a.environment);
+  core::SecureZero(kp.secret_key);
+  respond(JsonResponse(200, {{"object", "certificate_keys"},
+                             {"tenantId", a.tenant_id},
+                             {"environment", a.environment},
+                             {"keys", core::Json::array({{{"keyId", pipeline::CertificateKeyId(kp.public_key)},
+                                                          {"algorithm", "Ed25519"},
+                                                          {"publicKey", core::Base64Encode(kp.public_key)},
+                                                          {"signs", "signatureEd25519 of verification certificates"}}})}}));
+}
+
 void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["session_id"];
@@ -488,6 +505,14 @@ void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   }
   if (o.sse_hub == nullptr) {
     return respond(Problem(req, "SERVICE_UNAVAILABLE", "progress streams are not available"));
+  }
+  if (o.sse_hub->Ended(call.auth.tenant_id, call.auth.environment, id, after)) {
+    // The client has the final entry: 204 makes EventSource (browsers, the npm package) stop
+    // instead of reconnecting every few seconds forever.
+    HttpResponse done;
+    done.status = 204;
+    done.content_type.clear();
+    return respond(std::move(done));
   }
   HttpResponse r;
   r.content_type = "text/event-stream";
@@ -555,6 +580,13 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
       "Read the signed verification certificate (RFC 8785 canonical JSON)",
       "VerificationCertificate", "",
       [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      "GET", "/v1/certificate-keys", "verification:read", RateFamily::kRead,
+      IdempotencyRule::kNone, false, false, 200, {},
+      "The Ed25519 public key verification certificates of this tenant and environment are "
+      "signed with (check certificates offline, without the service)",
+      "CertificateKeys", "",
+      [r](ApiCall& c, Respond respond) { CertificateKeys(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       "GET", "/v1/verification-sessions/{session_id}/events", "verification:read",
       RateFamily::kRead, IdempotencyRule::kNone, false, false, 200,

@@ -71,6 +71,19 @@ core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const st
   return core::Base64Encode(core::AeadSeal(dek, secret, SecretAad(a, id)));
 }
 
+// The secret the creation or rotation that made `version` issued, opened from its sealed copy in
+// the read model (idempotent replays answer with it).
+core::Result<std::string> IssuedSecret(Runtime& rt, const AuthContext& a, const std::string& id,
+                                         int64_t version) {
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey(projections::WebhooksProjector::IssuedSecretKey(
+                                                  a.tenant_id + "/" + a.environment, id, version))));
+  if (!row.has_value()) return core::Unavailable("the rotation is not readable yet; retry");
+  SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(KeyName(a, id)));
+  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(core::StringOr(*row, "secretSealed")));
+  return core::AeadOpen(*dek, raw, SecretAad(a, id));
+}
+
 void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -111,14 +124,21 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   c.secret_sealed = *sealed;
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(c), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd),
-                [&rt, a, id, secret](const commands::CommandOutcome& out) {
-                  // A replay of the same Idempotency-Key answers the original endpoint; its
-                  // secret was shown once and is not shown again.
+                [&rt, a, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                  // A replay of the same Idempotency-Key answers the original endpoint with the
+                  // secret it was issued (kept sealed), so a caller whose first call timed out
+                  // can still read it; no second endpoint is made.
                   std::string eid = out.replayed ? out.aggregate_id : id;
                   auto row = EndpointRow(rt, a, eid);
-                  if (!row.ok()) return JsonResponse(201, {{"id", eid}});
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
                   core::Json created = *row;
-                  created["secret"] = out.replayed ? core::Json(nullptr) : core::Json(secret);
+                  if (out.replayed) {
+                    auto issued = IssuedSecret(rt, a, eid, out.aggregate_version);
+                    if (!issued.ok()) return StatusToProblem(slim, issued.status());
+                    created["secret"] = *issued;
+                  } else {
+                    created["secret"] = secret;
+                  }
                   return JsonResponse(201, created);
                 },
                 std::move(respond));
@@ -137,7 +157,7 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   if (auto it = query.find("applicationId"); it != query.end()) {
     app = it->second;
     if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
-      return respond(ValidationProblem(req, {{"applicationId", "", "invalid_format", "applicationId must be app_<32 hex>"}}));
+      return respond(ValidationProblem(req, {{"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"}}));
     }
   }
   const AuthContext& a = call.auth;
@@ -214,7 +234,7 @@ void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
       }
     } else if (k == "applicationId") {
       if (!val.is_null() && !(val.is_string() && core::ValidateId(core::IdKind::kApplication, val.get<std::string>()).ok())) {
-        errors.push_back({k, ptr, "invalid_format", "applicationId must be null or app_<32 hex>"});
+        errors.push_back({k, ptr, val.is_string() ? "invalid_id" : "invalid_type", "applicationId must be null or app_<32 lowercase hex>"});
       } else {
         changes[k] = val;
       }
@@ -255,12 +275,19 @@ void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
   r.secret_sealed = *sealed;
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(r), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd),
-                [&rt, a = call.auth, id, secret](const commands::CommandOutcome& out) {
+                [&rt, a = call.auth, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   auto row = EndpointRow(rt, a, id);
                   core::Json body = row.ok() ? *row : core::Json{{"id", id}};
-                  // The same Idempotency-Key again: the rotation is not repeated, and the secret,
-                  // shown once, is not shown again.
-                  body["secret"] = out.replayed ? core::Json(nullptr) : core::Json(secret);
+                  if (!out.replayed) {
+                    body["secret"] = secret;
+                    return JsonResponse(200, body);
+                  }
+                  // The same Idempotency-Key again (within its 24 hours): no second rotation,
+                  // and the same answer, secret included, so a caller whose first call timed
+                  // out has not lost the new secret. It is kept sealed until then.
+                  auto again = IssuedSecret(rt, a, out.aggregate_id, out.aggregate_version);
+                  if (!again.ok()) return StatusToProblem(slim, again.status());
+                  body["secret"] = *again;
                   return JsonResponse(200, body);
                 },
                 std::move(respond));
@@ -493,11 +520,11 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
   };
   const std::string base = "/v1/developer/webhooks";
   routes.push_back(ApiRoute{"GET", base, "webhook:read", RateFamily::kRead, IdempotencyRule::kNone, false,
-                            false, 200, {"VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+                            false, 200, {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
                             "List webhook endpoints", "WebhookEndpointList", "",
                             [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{"POST", base, "webhook:write", RateFamily::kWrite, IdempotencyRule::kOptional, false,
-                            true, 201, {"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC",
+                            true, 201, {"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC",
                                         "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"},
                             "Register a webhook endpoint (the signing secret is shown once)",
                             "WebhookEndpointCreated", "WebhookEndpointCreate",
@@ -543,9 +570,8 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
                             "WebhookEndpointResponse", "WebhookEndpointUpdate",
                             [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{"POST", base + "/{endpoint_id}/rotate-secret", "webhook:write", RateFamily::kWrite,
-                            IdempotencyRule::kRequired, false, false, 200,
-                            with({"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
-                                  "IDEMPOTENCY_KEY_IN_PROGRESS"}),
+                            IdempotencyRule::kOptional, false, false, 200,
+                            with({"IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"}),
                             "Rotate the signing secret (the previous one keeps signing for 24 hours)",
                             "WebhookEndpointCreated", "",
                             [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});

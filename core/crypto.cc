@@ -1,5 +1,8 @@
 #include "core/crypto.h"
 
+#include <algorithm>
+#include <cstring>
+
 #include <openssl/evp.h>
 #include <openssl/hmac.h>
 #include <sodium.h>
@@ -90,6 +93,38 @@ std::string DeriveSubkey(std::string_view master_key, std::string_view context) 
                      reinterpret_cast<const unsigned char*>(master_key.data()),
                      master_key.size());
   return out;
+}
+
+Ed25519KeyPair Ed25519FromSeed(std::string_view seed) {
+  Ed25519KeyPair kp;
+  kp.public_key.assign(crypto_sign_PUBLICKEYBYTES, '\0');
+  kp.secret_key.assign(crypto_sign_SECRETKEYBYTES, '\0');
+  unsigned char s[crypto_sign_SEEDBYTES] = {};
+  std::memcpy(s, seed.data(), std::min(seed.size(), sizeof s));
+  crypto_sign_seed_keypair(reinterpret_cast<unsigned char*>(kp.public_key.data()),
+                           reinterpret_cast<unsigned char*>(kp.secret_key.data()), s);
+  sodium_memzero(s, sizeof s);
+  return kp;
+}
+
+std::string Ed25519Sign(std::string_view secret_key, std::string_view message) {
+  std::string sig(crypto_sign_BYTES, '\0');
+  if (secret_key.size() != crypto_sign_SECRETKEYBYTES) return "";
+  crypto_sign_detached(reinterpret_cast<unsigned char*>(sig.data()), nullptr,
+                       reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                       reinterpret_cast<const unsigned char*>(secret_key.data()));
+  return sig;
+}
+
+bool Ed25519Verify(std::string_view public_key, std::string_view message,
+                   std::string_view signature) {
+  if (public_key.size() != crypto_sign_PUBLICKEYBYTES || signature.size() != crypto_sign_BYTES) {
+    return false;
+  }
+  return crypto_sign_verify_detached(reinterpret_cast<const unsigned char*>(signature.data()),
+                                     reinterpret_cast<const unsigned char*>(message.data()),
+                                     message.size(),
+                                     reinterpret_cast<const unsigned char*>(public_key.data())) == 0;
 }
 
 namespace {

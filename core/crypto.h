@@ -32,6 +32,17 @@ Result<std::string> AeadOpen(std::string_view key, std::string_view sealed, std:
 // that one master key yields independent keys for independent purposes.
 std::string DeriveSubkey(std::string_view master_key, std::string_view context);
 
+// Ed25519 (libsodium). A key pair from a 32-byte seed (deterministic: the same seed, the same
+// keys); `secret_key` is libsodium's 64-byte form, `public_key` 32 bytes, signatures 64 bytes.
+struct Ed25519KeyPair {
+  std::string public_key;
+  std::string secret_key;
+};
+Ed25519KeyPair Ed25519FromSeed(std::string_view seed);
+std::string Ed25519Sign(std::string_view secret_key, std::string_view message);
+bool Ed25519Verify(std::string_view public_key, std::string_view message,
+                   std::string_view signature);
+
 // Base64: standard alphabet with padding, and URL-safe without padding.
 std::string Base64Encode(std::string_view bytes);
 std::string Base64UrlEncode(std::string_view bytes);

@@ -87,6 +87,23 @@ std::string HexEncode(std::string_view bytes) {
   return out;
 }
 
+Result<std::string> HexDecode(std::string_view hex) {
+  auto nibble = [](char c) -> int {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  };
+  if (hex.size() % 2 != 0) return InvalidArgument("hex of an odd length");
+  std::string out(hex.size() / 2, '\0');
+  for (size_t i = 0; i < out.size(); ++i) {
+    int hi = nibble(hex[2 * i]), lo = nibble(hex[2 * i + 1]);
+    if (hi < 0 || lo < 0) return InvalidArgument("not hex");
+    out[i] = static_cast<char>(hi << 4 | lo);
+  }
+  return out;
+}
+
 std::string RandomIdSource::NewHex128() {
   std::array<unsigned char, 16> buf;
   randombytes_buf(buf.data(), buf.size());

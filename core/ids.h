@@ -107,5 +107,7 @@ class SequentialIdSource final : public IdSource {
 };
 
 std::string HexEncode(std::string_view bytes);
+// Lower- or upper-case hex of an even length; anything else is kInvalidArgument.
+Result<std::string> HexDecode(std::string_view hex);
 
 }  // namespace svc::core

@@ -108,7 +108,9 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     consent["consentGiven"] = c->accepted;
     consent["recordedAt"] = at;
     consent["consentedAt"] = core::FormatRfc3339(core::Timestamp{c->consented_at_micros});
-    consent["policyVersion"] = c->policy_version;
+    // No policy version sent: null, not "" (an empty version names nothing).
+    consent["policyVersion"] = c->policy_version.empty() ? core::Json(nullptr)
+                                                         : core::Json(c->policy_version);
     view.Put("consent/" + base + id, core::DumpJson(consent));
     if (c->accepted) {
       r["status"] = "in_progress";

@@ -42,6 +42,14 @@ std::pair<std::string, core::Json> WebhookOf(const eventstore::EventEnvelope& e,
 
 }  // namespace
 
+std::string WebhooksProjector::IssuedSecretKey(std::string_view tenant_env,
+                                           std::string_view endpoint_id,
+                                           int64_t aggregate_version) {
+  std::string v = std::to_string(aggregate_version);
+  return "iss/" + std::string(tenant_env) + "/" + std::string(endpoint_id) + "/" +
+         std::string(20 - std::min<size_t>(20, v.size()), '0') + v;
+}
+
 std::string WebhooksProjector::DeliveryId(std::string_view event_id, std::string_view endpoint_id) {
   return "whd_" + core::Sha256Hex(std::string(event_id) + "|" + std::string(endpoint_id)).substr(0, 32);
 }
@@ -97,6 +105,8 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
                                         {"previousSecretSealed", ""},
                                         {"previousValidUntilMicros", 0}}));
+      view.Put(IssuedSecretKey(te, env.aggregate_id, env.aggregate_version),
+               core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
       view.Put("idx/" + te + "/" + Inverted(env.occurred_at.micros) + env.aggregate_id, "");
       SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
       core::Json list = ids ? core::ParseJsonOrDiscarded(*ids) : core::Json::array();
@@ -124,6 +134,10 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                                         {"previousSecretSealed", j.value("previousSecretSealed", "")},
                                         {"previousValidUntilMicros",
                                          j.value("previousValidUntilMicros", int64_t{0})}}));
+      // The secret of this rotation, still sealed, by the aggregate version that made it: an
+      // idempotent replay of the rotation (same Idempotency-Key) answers with the same secret.
+      view.Put(IssuedSecretKey(te, env.aggregate_id, env.aggregate_version),
+               core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
     }
     row["updatedAt"] = at;
     view.Put(ep_key, core::DumpJson(row));

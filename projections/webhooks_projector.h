@@ -11,6 +11,9 @@
 //   dli/<ten>/<env>/ep/<whe>/<inverted 8B><whd>    one endpoint's deliveries
 //   at/<ten>/<env>/<whd>/<attempt 4B BE>           attempt entries
 //   due/<micros 8B BE>/<ten>/<env>/<whd> = <whe>   deliveries waiting for an attempt, by time
+//   iss/<ten>/<env>/<whe>/<version 20 digits>      the sealed secret issued by the creation or
+//                                                  rotation that made that version (never served;
+//                                                  idempotent replays answer the same secret)
 //
 // Fan-out: every event that maps to a webhook type (verdicts, session expiry, and service.test
 // when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
@@ -32,7 +35,7 @@ class WebhooksProjector final : public Projector {
  public:
   static constexpr std::string_view kName = "webhooks";
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 3; }
+  int Version() const override { return 4; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
   // `fn` runs after each committed batch that queued work for the dispatcher (a new delivery or
@@ -42,6 +45,10 @@ class WebhooksProjector final : public Projector {
 
   // The delivery id for an event sent to an endpoint.
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
+  // The key (under the "webhooks/" prefix) of the secret issued by the creation or rotation that
+  // brought the endpoint to `aggregate_version`; `tenant_env` is "<ten>/<env>".
+  static std::string IssuedSecretKey(std::string_view tenant_env, std::string_view endpoint_id,
+                                 int64_t aggregate_version);
 
  private:
   Listeners listeners_;

@@ -286,7 +286,7 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
     r.extracted["givenNames"] = given;
     if (m.birth_date) r.extracted["birthDate"] = m.birth_date->Iso();
     if (m.expiry_date) r.extracted["expiryDate"] = m.expiry_date->Iso();
-    if (m.sex == 'F' || m.sex == 'M') r.extracted["sex"] = m.sex == 'F' ? "M" : "H";  // CURP letters
+    if (m.sex == 'F' || m.sex == 'M') r.extracted["sex"] = std::string(1, m.sex);  // ICAO letters
   } else {
     r.document_type = f.ine_words || curp ? "ine" : "";
     r.issuing_country = "MEX";
@@ -295,7 +295,7 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
     auto c = documents::CheckCurp(*curp);
     r.extracted["curp"] = *curp;
     r.extracted["birthDate"] = c.birth_date.Iso();
-    r.extracted["sex"] = std::string(1, c.sex);
+    r.extracted["sex"] = documents::CurpSexToIcao(std::string(1, c.sex));
   }
   // An INE's MRZ is on its back: without it the back is asked for.
   r.requires_back_page = r.document_type == "ine" && !mrz;

@@ -67,6 +67,13 @@ char CurpCheckDigit(std::string_view s) {
   return static_cast<char>('0' + (10 - sum % 10) % 10);
 }
 
+std::string CurpSexToIcao(std::string_view curp_sex) {
+  if (curp_sex == "H") return "M";
+  if (curp_sex == "M") return "F";
+  if (curp_sex == "X") return "X";
+  return "";
+}
+
 CurpResult CheckCurp(std::string_view c) {
   CurpResult r;
   r.curp = std::string(c);

@@ -29,6 +29,10 @@ struct CurpResult {
   std::string curp;   // as checked
 };
 CurpResult CheckCurp(std::string_view curp);
+// The API speaks one vocabulary for sex, ICAO 9303's (as printed in an MRZ): "F" female, "M"
+// male, "X" unspecified. The CURP and RENAPO use Spanish letters ("H" hombre, "M" mujer, "X"), so
+// a CURP "M" is an ICAO "F". Returns "" for anything else.
+std::string CurpSexToIcao(std::string_view curp_sex);
 // The check digit (18th character) the first 17 characters imply; '\0' if they are malformed.
 char CurpCheckDigit(std::string_view first17);
 

@@ -77,7 +77,7 @@ namespace {
 core::Json FrontFields() {
   const auto& s = Specimen();
   return {{"surname1", s.surname1},   {"surname2", s.surname2}, {"givenNames", s.given_names},
-          {"curp", s.curp},           {"birthDate", s.birth_date}, {"sex", s.sex},
+          {"curp", s.curp},           {"birthDate", s.birth_date}, {"sex", docs::CurpSexToIcao(s.sex)},
           {"expiryDate", s.expiry_date}};
 }
 core::Json BackFields() {

@@ -78,7 +78,7 @@ struct DocumentReading {
   bool requires_back_page = false;
   std::optional<double> confidence;
   // Personal data read (sealed by the caller): curp, surname1, surname2, givenNames,
-  // birthDate (YYYY-MM-DD), sex, documentNumber, expiryDate (YYYY-MM-DD), mrz (lines), cic,
+  // birthDate (YYYY-MM-DD), sex (ICAO: F | M | X), documentNumber, expiryDate (YYYY-MM-DD), mrz (lines), cic,
   // identificadorCiudadano.
   core::Json extracted = core::Json::object();
 };
@@ -120,7 +120,7 @@ struct CurpLookup {
   std::string error_code;
   std::string registry_status;  // RENAPO statusCurp when found (AN, AH, RCN, … ; BD = deceased)
   std::string birth_date;       // YYYY-MM-DD as registered
-  std::string sex;              // H | M | X
+  std::string sex;              // H | M | X: the CURP's letters, as RENAPO answers
   std::string name_letters;     // the four letters the registered names give (no names kept)
   std::string source = "renapo";
 };

@@ -125,7 +125,13 @@ std::vector<std::string> MissingCaptures(const Policy& p, const std::set<std::st
   std::vector<std::string> out;
   bool needs_document = p.Enabled("document") || p.Enabled("faceMatch") ||
                         p.Enabled("governmentLookup");
-  if (needs_document && kinds.count("document_front") == 0) out.push_back("DOCUMENT_FRONT_REQUIRED");
+  if (needs_document && kinds.count("document_front") == 0) {
+    out.push_back("DOCUMENT_FRONT_REQUIRED");
+    // Without the front nobody can tell whether the document has a back; both are asked for
+    // (the default document, an INE, has one). A front alone is judged on its own once sent.
+    bool reads_document = p.Enabled("document") || p.Enabled("governmentLookup");
+    if (reads_document && kinds.count("document_back") == 0) out.push_back("DOCUMENT_BACK_REQUIRED");
+  }
   if (p.Enabled("faceMatch") && kinds.count("selfie") == 0 && kinds.count("liveness_video") == 0) {
     out.push_back("SELFIE_REQUIRED");
   }
@@ -136,9 +142,14 @@ std::vector<std::string> MissingCaptures(const Policy& p, const std::set<std::st
 }
 
 StageOutput SkippedStage(std::string_view reason_code) {
+  return SkippedStage(std::vector<std::string>{std::string(reason_code)});
+}
+
+StageOutput SkippedStage(std::vector<std::string> reason_codes) {
   StageOutput o;
-  o.outcome = reason_code.ends_with("_REQUIRED") ? "incomplete" : "skipped";
-  o.summary = Summary(std::nullopt, std::nullopt, nullptr, "", 0, {std::string(reason_code)});
+  bool incomplete = !reason_codes.empty() && reason_codes.front().ends_with("_REQUIRED");
+  o.outcome = incomplete ? "incomplete" : "skipped";
+  o.summary = Summary(std::nullopt, std::nullopt, nullptr, "", 0, std::move(reason_codes));
   return o;
 }
 
@@ -267,7 +278,8 @@ StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t lat
   std::string doc_birth = core::StringOr(doc, "birthDate"), doc_sex = core::StringOr(doc, "sex");
   if (!l.birth_date.empty() && !doc_birth.empty() && l.birth_date != doc_birth) {
     mismatch.push_back("GOV_DATA_MISMATCH");
-  } else if (!l.sex.empty() && !doc_sex.empty() && l.sex != doc_sex) {
+  } else if (!l.sex.empty() && !doc_sex.empty() && docs::CurpSexToIcao(l.sex) != doc_sex) {
+    // The registry answers in the CURP's letters, the document reading in ICAO's.
     mismatch.push_back("GOV_DATA_MISMATCH");
   }
   if (!mismatch.empty()) return finish("failed", false, 0.0, mismatch);
@@ -292,20 +304,37 @@ StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::strin
   return finish("unavailable", nullptr, std::nullopt, {"INE_LOOKUP_UNAVAILABLE"});
 }
 
+namespace {
+
+// Appends the codes not already in `out` (one reason per cause, however many stages saw it).
+void AddUnique(std::vector<std::string>& out, const std::vector<std::string>& codes) {
+  for (const auto& c : codes) {
+    if (std::find(out.begin(), out.end(), c) == out.end()) out.push_back(c);
+  }
+}
+
+}  // namespace
+
 Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_errors) {
   Verdict v;
   std::vector<std::string> incomplete, failed, review;
   std::map<std::string, std::optional<double>> part;  // component -> score
   std::vector<double> gov;
+  // Scores of biometric checks that failed (a presentation attack caught, another person's
+  // face): they cap the trust score and make the risk high, whatever the other checks say.
+  std::vector<double> failed_biometric;
   for (const auto& [name, row] : stages) {
     std::string outcome = core::StringOr(row, "outcome");
     core::Json summary = row.contains("summary") ? row["summary"] : core::Json::object();
     auto reasons = ReasonsOf(summary);
     auto score = NumberOf(summary, "score");
-    if (outcome == "incomplete") incomplete.insert(incomplete.end(), reasons.begin(), reasons.end());
-    if (outcome == "failed") failed.insert(failed.end(), reasons.begin(), reasons.end());
+    if (outcome == "incomplete") AddUnique(incomplete, reasons);
+    if (outcome == "failed") AddUnique(failed, reasons);
     if (outcome == "review" || outcome == "unavailable" || outcome == "error") {
-      review.insert(review.end(), reasons.begin(), reasons.end());
+      AddUnique(review, reasons);
+    }
+    if (outcome == "failed" && (name == "liveness" || name == "face_match")) {
+      failed_biometric.push_back(score.value_or(0.0));
     }
     bool scored = outcome == "passed" || outcome == "failed" || outcome == "review";
     if (!scored) continue;
@@ -324,7 +353,7 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
     for (double g : gov) sum += g;
     part["government"] = sum / static_cast<double>(gov.size());
   }
-  if (analysis_errors > 0) review.push_back("CAPTURE_ANALYSIS_ERROR");
+  if (analysis_errors > 0) AddUnique(review, {"CAPTURE_ANALYSIS_ERROR"});
   if (!incomplete.empty()) {
     v.outcome = "more_info";
     v.event_type = "verification.more_info_requested";
@@ -344,7 +373,7 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
   static const std::map<std::string, double> kWeights = {
       {"faceMatch", 0.30}, {"liveness", 0.25}, {"document", 0.25}, {"government", 0.20}};
   double weighted = 0, total = 0;
-  core::Json breakdown = {{"method", "weighted_mean/v1"}, {"weights", kWeights}};
+  core::Json breakdown = {{"method", kTrustMethod}, {"weights", kWeights}};
   for (const auto& [k, w] : kWeights) {
     auto it = part.find(k);
     if (it == part.end() || !it->second) {
@@ -355,8 +384,25 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
     weighted += w * *it->second;
     total += w;
   }
-  if (total > 0) v.trust_score = std::round(weighted / total * 100.0) / 100.0;
+  std::optional<double> cap;
+  for (double s : failed_biometric) cap = std::min(cap.value_or(1.0), s);
+  if (total > 0) {
+    double t = weighted / total;
+    if (cap.has_value()) t = std::min(t, *cap);
+    v.trust_score = std::round(t * 100.0) / 100.0;
+  }
+  breakdown["cappedBy"] = cap.has_value() ? core::Json("failed_biometric_check") : core::Json(nullptr);
   breakdown["trustScore"] = Num(v.trust_score);
+  // The risk grade is decided here, once, and recorded with the verdict: the certificate shows
+  // it as decided, so a later change of the rule never changes an issued document.
+  std::string grade;
+  if (v.outcome == "declined" || !failed_biometric.empty()) {
+    grade = "high";
+  } else if (v.trust_score.has_value()) {
+    grade = *v.trust_score >= 0.85 ? "low" : *v.trust_score >= 0.60 ? "medium" : "high";
+  }
+  breakdown["riskGrade"] = grade.empty() ? core::Json(nullptr) : core::Json(grade);
+  breakdown["riskBasis"] = grade.empty() ? core::Json(nullptr) : core::Json(kRiskBasis);
   v.trust_breakdown = breakdown;
   return v;
 }
@@ -531,7 +577,15 @@ core::Json BuildCertificateContent(const ReportInputs& in) {
   c["decidedBy"] = in.verdict.is_object() ? core::Json(DecidedBy(in.verdict)) : core::Json(nullptr);
   core::Json trust = in.verdict.is_object() ? in.verdict["trustScore"] : core::Json(nullptr);
   c["trustScore"] = trust;
-  if (trust.is_number()) {
+  const core::Json breakdown = in.verdict.is_object() ? in.verdict.value("trustBreakdown", core::Json())
+                                                     : core::Json();
+  if (breakdown.is_object() && breakdown.contains("riskGrade")) {
+    // Decided with the verdict (weighted_mean/v2 and later).
+    c["riskGrade"] = breakdown["riskGrade"];
+    c["riskBasis"] = breakdown.value("riskBasis", core::Json());
+  } else if (trust.is_number()) {
+    // Verdicts recorded before the grade was part of the verdict: the rule they were issued
+    // under, so their certificates stay byte-identical.
     double t = trust.get<double>();
     c["riskGrade"] = t >= 0.85 ? "low" : t >= 0.60 ? "medium" : "high";
     c["riskBasis"] = "trust_score:weighted_mean/v1 (low >= 0.85, medium >= 0.60, else high)";

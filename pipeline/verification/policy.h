@@ -54,6 +54,8 @@ struct StageOutput {
 std::vector<std::string> MissingCaptures(const Policy& p, const std::set<std::string>& kinds);
 
 StageOutput SkippedStage(std::string_view reason_code);
+// Several reasons (e.g. both document sides missing); `incomplete` when the first ends _REQUIRED.
+StageOutput SkippedStage(std::vector<std::string> reason_codes);
 StageOutput DocumentStage(const DocumentReading& reading, const documents::Date& today,
                           int64_t latency_ms, const std::string& engine);
 StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
@@ -73,8 +75,15 @@ struct Verdict {
   std::optional<double> trust_score;
   core::Json trust_breakdown;
 };
+// The trust score and risk rule (docs/verification-pipeline.md#trust-score-and-risk-grade):
+// the weighted mean of the checks that ran, capped by the score of a failed liveness or face-match
+// check; the risk grade is high for a decline or any failed biometric check, else by the score.
+inline constexpr std::string_view kTrustMethod = "weighted_mean/v2";
+inline constexpr std::string_view kRiskBasis =
+    "trust_score:weighted_mean/v2 (high when declined or a liveness/face-match check failed; "
+    "else low >= 0.85, medium >= 0.60, else high)";
 // `stages`: stage name -> stored stage row ({outcome, summary, …}); `analysis_errors`: captures
-// whose analysis had status error.
+// whose analysis had status error. Reason codes are listed once each.
 Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_errors);
 
 std::optional<double> Round4(std::optional<double> v);

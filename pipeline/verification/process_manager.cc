@@ -288,7 +288,9 @@ core::Status VerificationPipeline::Process(const Job& job) {
       if (!policy.Enabled("document")) {
         out = SkippedStage("CHECK_DISABLED");
       } else if (is_missing("DOCUMENT_FRONT_REQUIRED")) {
-        out = SkippedStage("DOCUMENT_FRONT_REQUIRED");
+        std::vector<std::string> sides = {"DOCUMENT_FRONT_REQUIRED"};
+        if (is_missing("DOCUMENT_BACK_REQUIRED")) sides.push_back("DOCUMENT_BACK_REQUIRED");
+        out = SkippedStage(std::move(sides));
       } else {
         SVC_ASSIGN_OR_RETURN(const Capture* front, capture("document_front"));
         SVC_ASSIGN_OR_RETURN(const Capture* back, capture("document_back"));

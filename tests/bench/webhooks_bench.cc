@@ -23,7 +23,7 @@ int main(int argc, char** argv) {
   int n = argc > 1 ? std::atoi(argv[1]) : 10000;
   testing::TempDir dir;
   testing::ReceiverProcess receiver;
-  testing::SvcServer server(dir.Sub("data"), {"--webhooks-allow-private-urls", "--fake-clock",
+  testing::SvcServer server(dir.Sub("data"), {"--dev-keys-in-data-dir", "--webhooks-allow-private-urls", "--fake-clock",
                                               "--face-engine", "model-free", "--rate-reads", "0",
                                               "--rate-writes", "0", "--webhooks-rate-limit-rpm", "0"});
   server.Start();

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 #include <strings.h>
 
+#include <algorithm>
 #include <fstream>
 #include <atomic>
 #include <optional>
@@ -133,6 +134,9 @@ TEST_CASE("api: Idempotency-Key on create") {
   auto again = env.Create(env.test_key, "same", R"({"channel":"link","clientReference":"o-1"})");
   CHECK(again.status == 201);
   CHECK(again.body == first.body);  // same status and body, link token included
+  // A replay says so in a header (as payment APIs do); the first answer has none.
+  CHECK(HeaderOf(again, "Idempotent-Replayed") == "true");
+  CHECK(HeaderOf(first, "Idempotent-Replayed").empty());
   CheckProblem(env.Create(env.test_key, "same", R"({"channel":"api"})"), 409, "IDEMPOTENCY_KEY_REUSED");
   // Keys are per tenant and environment: the live key may use the same one.
   auto live = env.Create(env.live_key, "same", R"({"channel":"link","clientReference":"o-1"})");
@@ -145,6 +149,7 @@ TEST_CASE("api: Idempotency-Key on create") {
   auto after = env.Create(env.test_key, "same", R"({"channel":"link","clientReference":"o-1"})");
   CHECK(after.status == 201);
   CHECK(after.body == first.body);
+  CHECK(HeaderOf(after, "Idempotent-Replayed") == "true");
 
   // Concurrent duplicates: one session; the others replay it or are told it is in progress.
   std::vector<std::thread> threads;
@@ -199,17 +204,45 @@ TEST_CASE("api: bodies are validated; every field error is reported with its poi
   CheckProblem(env.Create(env.test_key, "v5", "{}"), 422, "VALIDATION_ERROR");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/verification-sessions/123e4567-e89b-12d3-a456-426614174000"),
                400, "INVALID_ID");
+  // Convention 3 holds in bodies and query strings too: a raw UUID where an opaque id is
+  // expected is 400 INVALID_ID (naming every such field), before any field validation.
+  const std::string uuid = "123e4567-e89b-12d3-a456-426614174000";
+  auto body_ids = env.Create(env.test_key, "v6",
+                             R"({"channel":"api","personId":")" + uuid +
+                                 R"(","applicationId":")" + uuid + R"(","country":"Mexico"})");
+  CheckProblem(body_ids, 400, "INVALID_ID");
+  std::set<std::string> pointers;
+  core::Json id_errors = Body(body_ids)["errors"];
+  for (const auto& e : id_errors) pointers.insert(e["pointer"].get<std::string>());
+  CHECK_MESSAGE((pointers == std::set<std::string>{"/personId", "/applicationId"}), body_ids.body);
+  CheckProblem(env.Create(env.test_key, "v7", R"({"channel":"api","flowId":"flw_XYZ"})"), 400,
+               "INVALID_ID");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/verification-sessions?applicationId=" + uuid), 400,
+               "INVALID_ID");
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/developer/webhooks",
+                        R"({"url":"https://example.com/h","applicationId":")" + uuid + "\"}"),
+               400, "INVALID_ID");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/developer/webhooks?applicationId=" + uuid), 400,
+               "INVALID_ID");
 }
 
 TEST_CASE("api: list pagination with authenticated cursors") {
   BOTH_BACKENDS;
   Env env(kafka);
   std::vector<std::string> created;  // oldest first
+  std::vector<std::pair<std::string, std::string>> order;  // (createdAt, id)
   for (int i = 0; i < 25; ++i) {
     auto r = env.Create(env.test_key, "p" + std::to_string(i));
     REQUIRE(r.status == 201);
     created.push_back(Body(r)["id"]);
+    order.emplace_back(Body(r)["createdAt"], Body(r)["id"]);
   }
+  // The documented order: newest createdAt first; sessions created in the same millisecond by
+  // id (ascending), the tie-breaker. `created` becomes that order, reversed (oldest first).
+  std::sort(order.begin(), order.end(), [](const auto& x, const auto& y) {
+    return x.first != y.first ? x.first > y.first : x.second < y.second;
+  });
+  for (size_t i = 0; i < order.size(); ++i) created[24 - i] = order[i].second;
   auto list = [&](const std::string& q) {
     return env.Call(env.test_key, "GET", "/v1/verification-sessions" + q);
   };
@@ -340,7 +373,7 @@ TEST_CASE("api: sessions expire at expiresAt (timer), then refuse with SESSION_E
 }
 
 TEST_CASE("api: SIGTERM under load finishes in-flight requests; every 201 is durable") {
-  Env env(false);
+  Env env(false, {"--rate-writes", "0"});  // the load is the point here, not the key's rate limit
   std::atomic<bool> stop{false};
   std::atomic<int> answered{0};
   std::mutex mu;

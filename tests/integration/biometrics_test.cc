@@ -198,6 +198,17 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   // The unreadable video was retaken: only the latest capture of a kind counts.
   CHECK(by_video["decision"]["reasonCodes"] ==
         core::Json::array({"LIVENESS_FAILED", "NO_BLINK", "NO_DEPTH_MOTION"}));
+  // A caught presentation attack never reads as medium risk: the failed liveness check caps the
+  // trust score at its own score, and the certificate grades the risk high.
+  double liveness = by_video["scores"]["liveness"].get<double>();
+  CHECK(by_video["trustScore"].get<double>() <= liveness + 0.005);
+  core::Json cert = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + vid + "/certificate"));
+  CHECK(cert["riskGrade"] == "high");
+  CHECK(cert["trustScore"].get<double>() <= liveness + 0.005);
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + vid))["trustScore"].get<int>() <=
+        static_cast<int>(liveness * 100 + 0.5));
+  core::Json report = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + vid + "/report"));
+  CHECK(report["trustBreakdown"]["cappedBy"] == "failed_biometric_check");
 
   // The selfie's embedding is kept for re-authentication, sealed under the session's data key:
   // read the stored stage row from the stopped data directory and open it with the key store.
@@ -219,7 +230,7 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   REQUIRE((row.ok() && row->has_value()));
   std::string sealed = core::StringOr(core::ParseJsonOrDiscarded(**row), "detailsSealed");
   REQUIRE(!sealed.empty());
-  auto master = api::LoadMasterKey(data);
+  auto master = api::LoadMasterKey(data, api::KeySources{"", "", true}, /*create=*/false);
   REQUIRE(master.ok());
   eventstore::KeyStore keys(store->get(), core::DeriveSubkey(*master, "svc/key-encryption/v1"));
   auto dek = keys.Get(eventstore::KeyStore::SessionKeyName(env.tenant, "test", sid));
@@ -424,6 +435,9 @@ TEST_CASE("biometrics: active liveness challenges") {
   auto reasons = declined["decision"]["reasonCodes"];
   CHECK(std::find(reasons.begin(), reasons.end(), "LIVENESS_FAILED") != reasons.end());
   CHECK(std::find(reasons.begin(), reasons.end(), "LIVENESS_CHALLENGE_FAILED") != reasons.end());
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + replay + "/certificate"))["riskGrade"] ==
+        "high");
+  CHECK(declined["trustScore"].get<double>() <= 0.35);
   // After the verdict, no more challenges.
   CheckProblem(challenge(replay), 409, "SESSION_COMPLETED");
 }

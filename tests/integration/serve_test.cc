@@ -9,11 +9,13 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 
 #include "api/http_client.h"
 #include "api/runtime.h"
 #include "pipeline/certificate.h"
+#include "core/crypto.h"
 #include "core/json.h"
 #include "tests/support/http_helpers.h"
 #include "tests/support/svc_process.h"
@@ -107,6 +109,77 @@ TEST_CASE("dev bootstrap: a development tenant and a working test key, printed o
   auto list = RunSvc({"admin", "tenant", "list", "--data-dir", dir.Sub("data")});
   REQUIRE(list.exit_code == 0);
   CHECK(core::ParseJsonOrDiscarded(list.out)["data"].size() == 1);
+}
+
+TEST_CASE("keys: outside development, no master or service key is kept in the data directory") {
+  testing::TempDir dir;
+  const std::string data = dir.Sub("data");
+  const testing::EnvChanges production = {{"SVC_DEV_KEYS_IN_DATA_DIR", ""}, {"SVC_MASTER_KEY", ""},
+                                          {"SVC_SERVICE_KEY", ""}};
+  // No key anywhere: serve refuses, names the ways to give one, and creates nothing.
+  auto refused = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0"}, production);
+  CHECK(refused.exit_code != 0);
+  CHECK(refused.err.find("SVC_MASTER_KEY") != std::string::npos);
+  CHECK(refused.err.find("--dev-keys-in-data-dir") != std::string::npos);
+  CHECK_FALSE(std::filesystem::exists(data));
+  // A key file inside the data directory is refused too (a backup would carry it).
+  std::filesystem::create_directories(data);
+  { std::ofstream(data + "/mine.key") << core::Base64Encode(core::RandomBytes(32)); }
+  auto inside = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0", "--master-key-file",
+                        data + "/mine.key"},
+                       production);
+  CHECK(inside.exit_code != 0);
+  CHECK(inside.err.find("inside the data directory") != std::string::npos);
+  std::filesystem::remove_all(data);
+
+  // The key in the environment and the service key in a file outside: it serves, and the data
+  // directory holds neither key.
+  const std::string master = core::Base64Encode(core::RandomBytes(32));
+  const std::string service_file = dir.Sub("secrets") + "/service.key";
+  std::filesystem::create_directories(dir.Sub("secrets"));
+  testing::EnvChanges env = production;
+  env.push_back({"SVC_MASTER_KEY", master});
+  SvcServer server(data, {"--service-key-file", service_file});
+  server.SetEnv(env);
+  server.Start();
+  CHECK(api::HttpCall(server.target(), "GET", "/healthz")->status == 200);
+  CHECK_FALSE(std::filesystem::exists(data + "/master.key"));
+  CHECK_FALSE(std::filesystem::exists(data + "/service.key"));
+  REQUIRE(std::filesystem::exists(service_file));
+  // The admin CLI reaches the running server with the service key from outside.
+  env.push_back({"SVC_SERVICE_KEY_FILE", service_file});
+  auto tenant = RunSvc({"admin", "tenant", "create", "--name", "Prod", "--data-dir", data}, env);
+  CHECK_MESSAGE(tenant.exit_code == 0, tenant.err);
+  server.Stop();
+  // A restart with another master key is refused (a key check value in the store), and so is
+  // one with none.
+  testing::EnvChanges other = production;
+  other.push_back({"SVC_MASTER_KEY", core::Base64Encode(core::RandomBytes(32))});
+  auto wrong = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0", "--service-key-file", service_file},
+                      other);
+  CHECK(wrong.exit_code != 0);
+  CHECK(wrong.err.find("not the one this data directory was created with") != std::string::npos);
+  auto no_key = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0"}, production);
+  CHECK(no_key.exit_code != 0);
+  CHECK(no_key.err.find("no master key") != std::string::npos);
+  // A key file outside the data directory works as well as the environment variable.
+  const std::string key_file = dir.Sub("secrets") + "/master.key";
+  { std::ofstream(key_file) << master << "\n"; }
+  testing::EnvChanges by_file = production;
+  by_file.push_back({"SVC_MASTER_KEY_FILE", key_file});
+  by_file.push_back({"SVC_SERVICE_KEY_FILE", service_file});
+  auto listed = RunSvc({"admin", "tenant", "list", "--data-dir", data}, by_file);  // stopped: direct
+  CHECK_MESSAGE(listed.exit_code == 0, listed.err);
+  CHECK(core::ParseJsonOrDiscarded(listed.out)["data"].size() == 1);
+
+  // Development keeps today's behaviour, and says so loudly.
+  testing::TempDir dev;
+  SvcServer dev_server(dev.Sub("data"));
+  dev_server.SetEnv({{"SVC_DEV_KEYS_IN_DATA_DIR", "1"}, {"SVC_MASTER_KEY", ""}});
+  dev_server.Start();
+  dev_server.Stop();
+  CHECK(std::filesystem::exists(dev.Sub("data") + "/master.key"));
+  CHECK(std::filesystem::exists(dev.Sub("data") + "/service.key"));
 }
 
 TEST_CASE("admin listener: service key required; errors are problems") {
@@ -243,7 +316,7 @@ TEST_CASE("svc certificate verify: a signed certificate verifies; one changed by
   testing::TempDir dir;
   std::string data = dir.Sub("data");
   REQUIRE(RunSvc({"admin", "tenant", "create", "--name", "Acme", "--data-dir", data}).exit_code == 0);
-  auto master = api::LoadMasterKey(data);  // the key the data directory was created with
+  auto master = api::LoadMasterKey(data, api::KeySources{"", "", true}, /*create=*/false);  // the key the data directory was created with
   REQUIRE(master.ok());
   core::Json content = {{"sessionId", "vrf_0123456789abcdef0123456789abcdef"},
                         {"tenantId", "ten_0123456789abcdef0123456789abcdef"},
@@ -265,4 +338,57 @@ TEST_CASE("svc certificate verify: a signed certificate verifies; one changed by
   CHECK(bad.exit_code == 1);
   CHECK(core::ParseJsonOrDiscarded(bad.out)["valid"] == false);
   CHECK(RunSvc({"certificate", "verify", dir.Sub("missing.json"), "--data-dir", data}).exit_code != 0);
+
+  // Without the service's keys: the tenant's Ed25519 public key (what GET /v1/certificate-keys
+  // serves, and `svc certificate public-key` prints) checks the certificate; the HMAC is reported
+  // as not checked, never as valid.
+  { std::ofstream(file) << *signed_doc; }
+  auto pub = RunSvc({"certificate", "public-key", "--tenant", "ten_0123456789abcdef0123456789abcdef", "--env",
+                     "live", "--data-dir", data});
+  REQUIRE_MESSAGE(pub.exit_code == 0, pub.err);
+  std::string public_key = core::ParseJsonOrDiscarded(pub.out)["publicKey"];
+  CHECK(core::ParseJsonOrDiscarded(pub.out)["keyId"] == core::ParseJsonOrDiscarded(*signed_doc)["signingKeyId"]);
+  auto alone = RunSvc({"certificate", "verify", file, "--public-key", public_key});
+  CHECK_MESSAGE(alone.exit_code == 0, alone.out << alone.err);
+  core::Json a = core::ParseJsonOrDiscarded(alone.out);
+  CHECK(a["valid"] == true);
+  CHECK(a["ed25519SignatureValid"] == true);
+  CHECK(a["hmacSignatureValid"].is_null());
+  CHECK(a["notChecked"].size() == 1);
+  { std::ofstream(file) << tampered; }
+  CHECK(RunSvc({"certificate", "verify", file, "--public-key", public_key}).exit_code == 1);
+
+  // The stand-alone Python verifier (standard library only) agrees.
+  { std::ofstream(file) << *signed_doc; }
+  std::string script = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_certificate.py";
+  auto py = testing::RunProgram("python3", {script, file, "--public-key", public_key});
+  CHECK_MESSAGE(py.exit_code == 0, py.out << py.err);
+  CHECK(core::ParseJsonOrDiscarded(py.out)["valid"] == true);
+  { std::ofstream(file) << core::ParseJsonOrDiscarded(*signed_doc).dump(2); }  // re-formatted: still valid
+  CHECK(testing::RunProgram("python3", {script, file, "--public-key", public_key}).exit_code == 0);
+  { std::ofstream(file) << tampered; }
+  auto py_bad = testing::RunProgram("python3", {script, file, "--public-key", public_key});
+  CHECK(py_bad.exit_code == 1);
+  CHECK(core::ParseJsonOrDiscarded(py_bad.out)["contentHashValid"] == false);
+  auto test_pub = RunSvc({"certificate", "public-key", "--tenant", "ten_0123456789abcdef0123456789abcdef", "--env",
+                          "test", "--data-dir", data});
+  { std::ofstream(file) << *signed_doc; }
+  CHECK(testing::RunProgram("python3", {script, file, "--public-key",
+                                        core::ParseJsonOrDiscarded(test_pub.out)["publicKey"]})
+            .exit_code == 1);  // the test key does not sign live certificates
+
+  // A wrong or empty data directory: nothing is created there, and the answer says what could
+  // not be checked (it is not a signature failure).
+  std::string empty = dir.Sub("not-a-data-dir");
+  auto nowhere = RunSvc({"certificate", "verify", file, "--data-dir", empty});
+  CHECK(nowhere.exit_code == 1);
+  CHECK_FALSE(std::filesystem::exists(empty));
+  core::Json n = core::ParseJsonOrDiscarded(nowhere.out);
+  CHECK(n["valid"] == false);
+  CHECK(n["contentHashValid"] == true);
+  CHECK(n["hmacSignatureValid"].is_null());
+  CHECK(n["notChecked"].dump().find("master key") != std::string::npos);
+  std::filesystem::create_directories(empty);
+  CHECK(RunSvc({"certificate", "verify", file, "--data-dir", empty}).exit_code == 1);
+  CHECK(std::filesystem::is_empty(empty));  // still empty: no master.key was made
 }

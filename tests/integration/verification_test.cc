@@ -17,6 +17,7 @@
 #include "core/canonical_json.h"
 #include "core/crypto.h"
 #include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -356,10 +357,9 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   CHECK(cert["riskGrade"] == "low");
   for (const auto& b : cert["biometric"]) CHECK_FALSE(b.contains("latencyMs"));
   CHECK(cert["media"].size() == 4);
-  // contentHash = SHA-256 of the canonical form without contentHash and signature.
+  // contentHash = SHA-256 of the canonical form without the hash and the signature fields.
   core::Json unsigned_cert = cert;
-  unsigned_cert.erase("contentHash");
-  unsigned_cert.erase("signature");
+  for (const char* f : {"contentHash", "signature", "signatureEd25519", "signingKeyId"}) unsigned_cert.erase(f);
   CHECK(cert["contentHash"] == core::Sha256Hex(*core::CanonicalJson(unsigned_cert)));
   CHECK(*core::CanonicalJson(cert) == cert1.body);  // served in canonical form
   CheckNoPii(cert1.body);
@@ -374,6 +374,23 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   auto bad = testing::RunSvc({"certificate", "verify", file, "--data-dir", env.server->data_dir()});
   CHECK(bad.exit_code == 1);
   CHECK(core::ParseJsonOrDiscarded(bad.out)["valid"] == false);
+  // Anyone with the tenant's public key (served to the tenant) checks it without us: the CLI
+  // with no data directory, and the stand-alone Python script.
+  auto keys = env.Call(env.test_key, "GET", "/v1/certificate-keys");
+  REQUIRE_MESSAGE(keys.status == 200, keys.body);
+  CHECK(Body(keys)["environment"] == "test");
+  CHECK(Body(keys)["tenantId"] == env.tenant);
+  std::string pk = Body(keys)["keys"][0]["publicKey"];
+  CHECK(Body(keys)["keys"][0]["keyId"] == cert["signingKeyId"]);
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/certificate-keys"))["keys"][0]["publicKey"] != pk);
+  { std::ofstream(file) << cert1.body; }
+  auto by_pk = testing::RunSvc({"certificate", "verify", file, "--public-key", pk});
+  CHECK_MESSAGE(by_pk.exit_code == 0, by_pk.out << by_pk.err);
+  std::string script = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_certificate.py";
+  auto py = testing::RunProgram("python3", {script, file, "--public-key", pk});
+  CHECK_MESSAGE(py.exit_code == 0, py.out << py.err);
+  { std::ofstream(file) << tampered; }
+  CHECK(testing::RunProgram("python3", {script, file, "--public-key", pk}).exit_code == 1);
 
   // declined: the sandbox's face match is 0.18
   std::string d = RunFlow(env, "declined");
@@ -411,10 +428,60 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   auto rest = ParseEvents(ReadStream(env.server->target(), env.test_key, a, events[7].id));
   REQUIRE(rest.size() == events.size() - 8);
   for (size_t i = 0; i < rest.size(); ++i) CHECK(rest[i].id == events[8 + i].id);
+
+  // A reconnect after the final entry is 204 No Content: the SSE way to say "do not reconnect".
+  auto done = env.Call(env.test_key, "GET", "/v1/verification-sessions/" + a + "/events", "",
+                       {{"Last-Event-ID", events.back().id}});
+  CHECK(done.status == 204);
+  CHECK(done.body.empty());
+  CHECK(HeaderOf(done, "Content-Type").empty());
+  // Before the final entry the stream still answers (the rest, then it closes).
+  CHECK(ParseEvents(ReadStream(env.server->target(), env.test_key, a, events[11].id)).size() == 1);
+
+  // The `eventsource` npm package (WHATWG EventSource): it reads the whole stream, reconnects
+  // once on its own with Last-Event-ID after the server closes, gets 204 and stops for good,
+  // instead of reconnecting every 3 s forever.
+  testing::ChildProcess es({"node", std::string(SVC_TEST_SOURCE_DIR) + "/clients/sse_client.mjs",
+                            "http://127.0.0.1:" + std::to_string(env.server->target().port) +
+                                "/v1/verification-sessions/" + a + "/events",
+                            env.test_key, "60000"});
+  core::Json seen = core::ParseJsonOrDiscarded(es.ReadLine());
+  CHECK(seen["closed"] == true);
+  CHECK(seen["connections"] == 2);
+  CHECK(seen["statuses"] == core::Json::array({200, 204}));
+  REQUIRE(seen["events"].size() == events.size());
+  CHECK(seen["events"].back()["type"] == "verification.approved");
+  CHECK(seen["events"].back()["id"] == events.back().id);
 }
 
 TEST_CASE("verification: more information, analysis errors, live keys without a registry") {
   Env env(false);
+  // Submitted with captures missing: awaiting_input with one reason per missing capture, none
+  // repeated (every stage that needs the front says so; the verdict names it once), the back
+  // asked for with the front. A consent without a policy version shows null, not "".
+  std::string partial = NewSession(env, env.test_key, "partial", R"({"channel":"api"})");
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + partial + "/consent",
+                   R"({"accepted":true})").status == 200);
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + partial + "/consent",
+                        R"({"accepted":true,"policyVersion":""})"),
+               422, "VALIDATION_ERROR");
+  REQUIRE(Upload(env, env.test_key, partial, "selfie", "image/jpeg", Jpeg(720, 960)).status == 201);
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + partial + "/submit").status == 200);
+  WaitIdle(env);
+  core::Json pev = Get(env, partial, "/evidence");
+  CHECK(pev["verificationStatus"] == "awaiting_input");
+  CHECK(pev["decision"]["outcome"] == "more_info");
+  CHECK(pev["decision"]["reasonCodes"] ==
+        core::Json::array({"DOCUMENT_FRONT_REQUIRED", "DOCUMENT_BACK_REQUIRED", "LIVENESS_VIDEO_REQUIRED"}));
+  CHECK(pev["consent"]["policyVersion"].is_null());
+  // extractedData speaks ICAO letters for sex: the sandbox specimen (CURP ...M..., mujer) is "F".
+  std::string sandbox = NewSession(env, env.test_key, "sex-vocabulary",
+                                   R"({"channel":"api","policy":{"testOutcome":"approved"}})");
+  Consent(env, env.test_key, sandbox);
+  auto front = Upload(env, env.test_key, sandbox, "document_front", "image/jpeg", Jpeg(1280, 800), "?analyze=true");
+  REQUIRE_MESSAGE(front.status == 201, front.body);
+  CHECK(Body(front)["analysis"]["extractedData"]["sex"] == "F");
+
   // more_info: the back side is "illegible" on the first submission -> awaiting_input; a new
   // back capture and a second submit decide.
   std::string m = RunFlow(env, "more_info");

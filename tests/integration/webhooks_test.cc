@@ -14,6 +14,7 @@ using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
 using svc::testing::Env;
+using svc::testing::HeaderOf;
 
 namespace {
 const std::string kBase = "/v1/developer/webhooks";
@@ -25,12 +26,16 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   testing::ReceiverProcess receiver;
   Env env(false, {"--webhooks-allow-private-urls"});
   const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
-  auto create = [&](const std::string& body, const std::string& key = "") {
-    return env.Call(key.empty() ? env.test_key : key, "POST", kBase, body);
-  };
-  auto made = create(core::Json{{"url", hooks + "/ok"}, {"description", "main"},
-                                {"events", {"verification.*", "service.test"}}}.dump());
+  const std::string registration = core::Json{{"url", hooks + "/ok"}, {"description", "main"},
+                                              {"events", {"verification.*", "service.test"}}}.dump();
+  auto made = env.Call(env.test_key, "POST", kBase, registration, {{"Idempotency-Key", "reg-1"}});
   REQUIRE_MESSAGE(made.status == 201, made.body);
+  // A retry with the same Idempotency-Key: the same endpoint and the same secret, marked as a
+  // replay; no second endpoint (and no second service.test below).
+  auto made_again = env.Call(env.test_key, "POST", kBase, registration, {{"Idempotency-Key", "reg-1"}});
+  REQUIRE_MESSAGE(made_again.status == 201, made_again.body);
+  CHECK(Body(made_again) == Body(made));
+  CHECK(HeaderOf(made_again, "Idempotent-Replayed") == "true");
   core::Json ep = Body(made);
   std::string id = ep["id"];
   std::string secret = ep["secret"];
@@ -78,9 +83,9 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   CheckProblem(env.Call(env.test_key, "PATCH", kBase + "/" + id, R"({"url":"ftp://10.1.2.3/x"})"), 422,
                "VALIDATION_ERROR");
 
-  // Rotation: Idempotency-Key required; a new secret once; a replay does not rotate again.
-  CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret"), 400,
-               "IDEMPOTENCY_KEY_REQUIRED");
+  // Rotation: a new secret once; a replay with the same Idempotency-Key does not rotate again
+  // and answers the same body, the same secret included (a caller whose first call timed out
+  // has not lost it). Without a key (accepted, not required) each call rotates: see below.
   auto rotated = env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret", "",
                           {{"Idempotency-Key", "rot-1"}});
   REQUIRE_MESSAGE(rotated.status == 200, rotated.body);
@@ -90,7 +95,13 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   auto again = env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret", "",
                         {{"Idempotency-Key", "rot-1"}});
   REQUIRE(again.status == 200);
-  CHECK(Body(again)["secret"].is_null());
+  CHECK(Body(again)["secret"] == fresh);
+  CHECK(Body(again) == Body(rotated));
+  CHECK(HeaderOf(again, "Idempotent-Replayed") == "true");
+  CHECK(HeaderOf(rotated, "Idempotent-Replayed").empty());
+  CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret", "{\"x\":1}",
+                        {{"Idempotency-Key", "rot-1"}}),
+               409, "IDEMPOTENCY_KEY_REUSED");
 
   // The test operation: refused while the endpoint is inactive; then, after the rotation, the
   // message carries both signatures and the reference package accepts it with either secret.
@@ -126,6 +137,19 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   req.erase("timestamp");
   CheckProblem(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", req.dump()), 422,
                "VALIDATION_ERROR");
+
+  // Without an Idempotency-Key every call rotates: two calls, two new secrets; the one just
+  // replaced still signs (it is the previous secret now), the one before it does not.
+  auto r1 = env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret");
+  REQUIRE_MESSAGE(r1.status == 200, r1.body);
+  auto r2 = env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret");
+  REQUIRE_MESSAGE(r2.status == 200, r2.body);
+  std::string s1 = Body(r1)["secret"], s2 = Body(r2)["secret"];
+  CHECK(s1 != fresh);
+  CHECK(s2 != s1);
+  req["timestamp"] = ts;
+  req["signature"] = *pipeline::webhooks::Sign(s2, "evt_1", ts, payload);
+  CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", req.dump()))["valid"] == true);
 
   // Catalogue and policy.
   core::Json cat = Body(env.Call(env.test_key, "GET", kBase + "/event-types"));

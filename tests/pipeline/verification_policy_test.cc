@@ -106,9 +106,19 @@ TEST_CASE("image quality below the policy's threshold sends a passed match to re
 }
 
 TEST_CASE("government stages: found, not found, deceased, mismatch, unavailable") {
-  core::Json doc = {{"curp", Specimen().curp}, {"birthDate", "1990-03-15"}, {"sex", "M"}};
+  // The document reading speaks ICAO letters (F: the specimen is a woman), the registry the
+  // CURP's (M: mujer); they agree.
+  core::Json doc = {{"curp", Specimen().curp}, {"birthDate", "1990-03-15"}, {"sex", "F"}};
   SandboxGovRegistry reg;
   CHECK(GovCurpStage(reg.LookupCurp(Specimen().curp), doc, 0, "sandbox").outcome == "passed");
+  core::Json male = doc;
+  male["sex"] = "M";  // ICAO M is a man: that disagrees with the registry's M (mujer)
+  CHECK(GovCurpStage(reg.LookupCurp(Specimen().curp), male, 0, "sandbox").summary["reasonCodes"] ==
+        core::Json::array({"GOV_DATA_MISMATCH"}));
+  CHECK(docs::CurpSexToIcao("H") == "M");
+  CHECK(docs::CurpSexToIcao("M") == "F");
+  CHECK(docs::CurpSexToIcao("X") == "X");
+  CHECK(docs::CurpSexToIcao("F").empty());
   CHECK(GovCurpStage(reg.LookupCurp("XEXX010101HNEXXXA4"), doc, 0, "sandbox").outcome == "failed");
   CurpLookup dead = reg.LookupCurp(Specimen().curp);
   dead.registry_status = "BD";
@@ -153,6 +163,77 @@ TEST_CASE("verdict: more_info before declined before review before approved; tru
   stages["liveness"] = Row(SkippedStage("LIVENESS_VIDEO_REQUIRED"));
   CHECK(Decide(stages, 0).outcome == "more_info");
   CHECK_FALSE(Decide({}, 0).trust_score.has_value());  // nothing scored: null
+}
+
+TEST_CASE("verdict: a failed liveness or face-match check dominates the trust score and grade") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  std::map<std::string, core::Json> stages;
+  DocumentReading r;
+  r.confidence = 0.95;
+  r.extracted = {{"curp", Specimen().curp}, {"mrz", Specimen().mrz}};
+  stages["document"] = Row(DocumentStage(r, kToday, 0, "x"));
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.97), 0));
+  stages["gov_curp"] = {{"outcome", "passed"}, {"summary", {{"score", 1.0}, {"reasonCodes", core::Json::array()}}}};
+  stages["gov_ine"] = {{"outcome", "passed"}, {"summary", {{"score", 1.0}, {"reasonCodes", core::Json::array()}}}};
+  // A photo replayed as a video: liveness 0.2, everything else strong. The weighted mean alone
+  // would be 0.83 ("medium"); the failed check caps it at its own score and makes the risk high.
+  stages["liveness"] = Row(LivenessStage(p, Score(0.2), 0));
+  auto v = Decide(stages, 0);
+  CHECK(v.outcome == "declined");
+  CHECK(v.reason_codes == std::vector<std::string>{"LIVENESS_FAILED"});
+  REQUIRE(v.trust_score.has_value());
+  CHECK(*v.trust_score == doctest::Approx(0.2));
+  CHECK(v.trust_breakdown["method"] == "weighted_mean/v2");
+  CHECK(v.trust_breakdown["cappedBy"] == "failed_biometric_check");
+  CHECK(v.trust_breakdown["riskGrade"] == "high");
+  // Another person's face: the same.
+  stages["liveness"] = Row(LivenessStage(p, Score(0.9), 0));
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.3), 0));
+  auto impostor = Decide(stages, 0);
+  CHECK(*impostor.trust_score == doctest::Approx(0.3));
+  CHECK(impostor.trust_breakdown["riskGrade"] == "high");
+  // All passed: not capped, graded by the score.
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.97), 0));
+  auto good = Decide(stages, 0);
+  CHECK(good.outcome == "approved");
+  CHECK(good.trust_breakdown["cappedBy"].is_null());
+  CHECK(good.trust_breakdown["riskGrade"] == "low");
+  // A decline for another reason (a registry says no) is high risk too, not "medium".
+  stages["gov_curp"] = {{"outcome", "failed"}, {"summary", {{"score", 0.0}, {"reasonCodes", {"GOV_CURP_NOT_FOUND"}}}}};
+  auto refused = Decide(stages, 0);
+  CHECK(refused.outcome == "declined");
+  CHECK(refused.trust_breakdown["riskGrade"] == "high");
+  // The certificate shows the grade recorded with the verdict.
+  ReportInputs in;
+  in.session = {{"id", "vrf_1"}, {"tenantId", "ten_1"}, {"status", "declined"}};
+  in.verdict = {{"outcome", v.outcome}, {"reasonCodes", v.reason_codes}, {"trustScore", *v.trust_score},
+                {"decidedAt", "2026-11-22T00:00:00.000Z"}, {"trustBreakdown", v.trust_breakdown}};
+  core::Json cert = BuildCertificateContent(in);
+  CHECK(cert["riskGrade"] == "high");
+  CHECK(cert["trustScore"] == 0.2);
+  // A verdict recorded before grades were recorded keeps the rule it was issued under.
+  in.verdict.erase("trustBreakdown");
+  in.verdict["trustScore"] = 0.83;
+  CHECK(BuildCertificateContent(in)["riskGrade"] == "medium");
+}
+
+TEST_CASE("missing captures: one reason per missing capture, none repeated") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  CHECK(MissingCaptures(p, {}) == std::vector<std::string>{"DOCUMENT_FRONT_REQUIRED", "DOCUMENT_BACK_REQUIRED",
+                                                           "SELFIE_REQUIRED", "LIVENESS_VIDEO_REQUIRED"});
+  CHECK(MissingCaptures(p, {"document_back", "liveness_video"}) ==
+        std::vector<std::string>{"DOCUMENT_FRONT_REQUIRED"});
+  // Every stage that needs the front says so; the verdict names it once.
+  std::map<std::string, core::Json> stages;
+  stages["document"] = Row(SkippedStage(std::vector<std::string>{"DOCUMENT_FRONT_REQUIRED", "DOCUMENT_BACK_REQUIRED"}));
+  stages["liveness"] = Row(SkippedStage("LIVENESS_VIDEO_REQUIRED"));
+  stages["face_match"] = Row(SkippedStage("DOCUMENT_FRONT_REQUIRED"));
+  stages["gov_curp"] = Row(SkippedStage("DOCUMENT_FRONT_REQUIRED"));
+  stages["gov_ine"] = Row(SkippedStage("DOCUMENT_FRONT_REQUIRED"));
+  auto v = Decide(stages, 0);
+  CHECK(v.outcome == "more_info");
+  CHECK(v.reason_codes == std::vector<std::string>{"DOCUMENT_FRONT_REQUIRED", "DOCUMENT_BACK_REQUIRED",
+                                                   "LIVENESS_VIDEO_REQUIRED"});
 }
 
 TEST_CASE("media: magic numbers and image dimensions") {

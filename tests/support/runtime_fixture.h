@@ -18,6 +18,7 @@ struct RuntimeFixture {
   api::RuntimeOptions Options() {
     api::RuntimeOptions o;
     o.data_dir = dir.Sub("data");
+    o.keys.dev_keys_in_data_dir = true;  // a test's own directory
     o.partitions = 4;
     o.threads = 2;
     o.clock = &clock;

@@ -26,10 +26,14 @@ std::string ReadFile(const std::string& p) {
 }
 
 pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
-            const std::string& program = SVC_BINARY) {
+            const std::string& program = SVC_BINARY, const EnvChanges& env = {}) {
   pid_t pid = fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
+    for (const auto& [k, v] : env) {
+      if (v.empty()) unsetenv(k.c_str());
+      else setenv(k.c_str(), v.c_str(), 1);
+    }
     int o = open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     int e = open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     dup2(o, 1);
@@ -63,11 +67,14 @@ std::string TempPath(const std::string& tag) {
 
 }  // namespace
 
-CommandResult RunSvc(const std::vector<std::string>& args) { return RunProgram(SVC_BINARY, args); }
+CommandResult RunSvc(const std::vector<std::string>& args, const EnvChanges& env) {
+  return RunProgram(SVC_BINARY, args, env);
+}
 
-CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args) {
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                         const EnvChanges& env) {
   std::string out = TempPath("out"), err = TempPath("err");
-  pid_t pid = Spawn(args, out, err, program);
+  pid_t pid = Spawn(args, out, err, program, env);
   CommandResult r;
   r.exit_code = Wait(pid);
   r.out = ReadFile(out);
@@ -102,7 +109,7 @@ void SvcServer::Start() {
     args.push_back("--face-engine");
     args.push_back("model-free");
   }
-  pid_ = Spawn(args, out_path_, err_path_);
+  pid_ = Spawn(args, out_path_, err_path_, SVC_BINARY, env_);
   // Wait for the condition "port file written" (or the child exiting), bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
   while (!std::filesystem::exists(port_file)) {

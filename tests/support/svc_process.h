@@ -11,6 +11,9 @@
 
 namespace svc::testing {
 
+// Environment changes for a child: name -> value; an empty value unsets the variable.
+using EnvChanges = std::vector<std::pair<std::string, std::string>>;
+
 struct CommandResult {
   int exit_code = -1;
   std::string out;
@@ -18,14 +21,17 @@ struct CommandResult {
 };
 
 // Runs `svc args...` to completion.
-CommandResult RunSvc(const std::vector<std::string>& args);
+CommandResult RunSvc(const std::vector<std::string>& args, const EnvChanges& env = {});
 // Runs any program (found on PATH) to completion.
-CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args);
+CommandResult RunProgram(const std::string& program, const std::vector<std::string>& args,
+                         const EnvChanges& env = {});
 
 class SvcServer {
  public:
   explicit SvcServer(std::string data_dir, std::vector<std::string> extra_args = {});
   ~SvcServer();
+  // Changes the environment the server starts with (before Start).
+  void SetEnv(EnvChanges env) { env_ = std::move(env); }
   void Start();          // returns when the server listens and /readyz answers 200
   void Stop();           // SIGTERM and wait (graceful)
   void Kill();           // SIGKILL and wait (crash)
@@ -38,6 +44,7 @@ class SvcServer {
  private:
   std::string data_dir_;
   std::vector<std::string> extra_;
+  EnvChanges env_;
   pid_t pid_ = -1;
   uint16_t port_ = 0;
   std::string out_path_, err_path_;
