@@ -1,4 +1,5 @@
 #include "api/http_server.h"
+#include "core/executor.h"
 
 #include <boost/asio.hpp>
 #include <boost/asio/co_spawn.hpp>
@@ -8,6 +9,7 @@
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 
+#include <array>
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -70,6 +72,26 @@ auto AsyncNext(ResponseStream& stream, Token&& token) {
       token);
 }
 
+// What an early 413 reads and drops at most before closing: bytes and time.
+constexpr size_t kDrainCap = 64u << 20;
+constexpr std::chrono::seconds kDrainTime{5};
+
+// Shuts down the write side and reads (dropping it) up to `budget` bytes, until the client
+// closes, the budget is spent or kDrainTime has passed.
+template <typename Stream>
+awaitable<void> Drain(Stream& stream, size_t budget) {
+  beast::error_code ec;
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_send, ec);
+  beast::get_lowest_layer(stream).expires_after(kDrainTime);
+  std::array<char, 16384> scratch;
+  size_t drained = 0;
+  while (!ec && drained < budget) {
+    size_t n = co_await beast::get_lowest_layer(stream).async_read_some(
+        asio::buffer(scratch), asio::redirect_error(use_awaitable, ec));
+    drained += n;
+  }
+}
+
 std::string LowerCase(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -127,6 +149,8 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     parser.body_limit(largest);
     beast::get_lowest_layer(stream).expires_after(options.read_timeout);
     beast::error_code ec;
+    size_t drain_bytes = 0;      // body bytes still to come after an early 413
+    bool drain_unknown = false;  // how many is unknown (chunked, or 100-continue not sent)
     {
       std::lock_guard lock(conn_mu);
       idle_closers.insert(closer);
@@ -144,10 +168,23 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         }
       }
       auto length = parser.content_length();
+      const bool expects_continue =
+          beast::iequals(parser.get()[http::field::expect], "100-continue");
       if (length.has_value() && *length > limit) {
         ec = http::error::body_limit;
+        // The rest of the body is read and thrown away after the answer (see below), so the
+        // client sees 413 instead of a reset. A client that waits for 100 Continue sends none.
+        size_t buffered = buffer.size();
+        drain_bytes = expects_continue ? 0 : (*length > buffered ? *length - buffered : 0);
+        drain_unknown = expects_continue;
       } else {
         parser.body_limit(limit);
+        if (expects_continue && !parser.is_done()) {
+          // RFC 9110 §10.1.1: the client waits for this before it sends the body.
+          static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+          co_await asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
+                                     asio::redirect_error(use_awaitable, ec));
+        }
       }
     }
     if (!ec && !parser.is_done()) {
@@ -172,7 +209,10 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       resp = Problem(req, "PAYLOAD_TOO_LARGE",
                      ec == http::error::body_limit ? "the request body is too large"
                                                    : "the request headers are too large");
-      close_after = true;  // the rest of the oversized request is not read
+      close_after = true;  // the rest of the oversized request is drained, then the socket closed
+      // Unless the declared length told us how much follows: a chunked body over the limit,
+      // or headers over theirs; what follows is unknown.
+      if (drain_bytes == 0) drain_unknown = true;
     } else if (ec) {
       req.path = "/";
       resp = Problem(req, "BAD_REQUEST", "malformed HTTP request");
@@ -247,6 +287,13 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     out.prepare_payload();
     beast::get_lowest_layer(stream).expires_after(options.read_timeout);
     co_await http::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    if (!ec && (drain_bytes > 0 || drain_unknown)) {
+      // Graceful close after an early answer: say we are done writing, then read and drop what
+      // the client still sends (bounded in bytes and time) so that closing does not reset the
+      // connection before the client has read the answer.
+      co_await Drain(stream, drain_unknown ? kDrainCap : std::min(drain_bytes, kDrainCap));
+      break;
+    }
     if (ec || !out.keep_alive()) break;
   }
   beast::error_code ignored;
@@ -329,7 +376,12 @@ core::Status HttpServer::Start() {
                    asio::detached);
   }
   size_t n = std::max<size_t>(1, im.options.threads);
-  for (size_t i = 0; i < n; ++i) im.threads.emplace_back([&im] { im.ioc.run(); });
+  for (size_t i = 0; i < n; ++i) {
+    im.threads.emplace_back([&im] {
+      core::SetThreadName(im.options.tcp ? "svc-http" : "svc-admin");
+      im.ioc.run();
+    });
+  }
   return core::Status::Ok();
 }
 

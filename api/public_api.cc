@@ -121,6 +121,7 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
     // Access log on the way out: ids, route, status, duration; never bodies or personal data.
     auto logged = [respond, &route, started, rid = req.request_id, caller_id](
                       HttpResponse r, const std::string& tenant, const std::string& key) {
+      if (!core::LogEnabled(core::LogLevel::kInfo)) return respond(std::move(r));
       double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
                                                             started).count();
       core::LogInfo("request", {{"requestId", rid},

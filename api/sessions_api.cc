@@ -113,7 +113,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   const AuthContext& a = call.auth;
   // References must exist in the caller's tenant (another tenant's id is "not found").
   std::string app = application_id.value_or(a.application_id);
-  {
+  if (app != a.application_id || app.empty()) {  // a key always names an existing application
     int cf = rt.store().Cf(projections::kViewsCf);
     auto row = rt.store().Get(cf, std::string(projections::TenancyProjector::kName) + "/app/" +
                                       a.tenant_id + "/" + app);
@@ -149,6 +149,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id,
                                                        vs::SessionCommand(vs::CreateSession{c}),
                                                        ctx);
+  cmd.fresh_id = true;
   std::string base = a.tenant_id + "/" + a.environment + "/";
   HttpRequest req_copy;
   req_copy.path = req.path;
@@ -157,16 +158,20 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
                 [&rt, &options, base, req_copy](const commands::CommandOutcome& o) {
                   // A retry with the same key answers with the original session.
                   const std::string& sid = o.aggregate_id;
-                  auto row = ReadView(rt, ViewsKey("created/" + base + sid));
+                  auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                                            ViewsKey("created/" + base + sid));
                   if (!row.ok()) return StatusToProblem(req_copy, row.status());
                   if (!row->has_value()) {
                     return Problem(req_copy, "SERVICE_UNAVAILABLE",
                                    "the session is stored but not readable yet; retry with the "
                                    "same Idempotency-Key");
                   }
-                  auto created = RenderCreated(rt, **row, sid, options);
+                  auto created = RenderCreated(rt, std::move(**row), sid, options);
                   if (!created.ok()) return StatusToProblem(req_copy, created.status());
-                  return JsonResponse(201, *created);
+                  HttpResponse r;
+                  r.status = 201;
+                  r.body = std::move(*created);
+                  return r;
                 },
                 std::move(respond));
 }
@@ -240,10 +245,24 @@ void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, R
   if (!page.ok()) return respond(StatusToProblem(req, page.status()));
   std::vector<std::string> data;
   data.reserve(page->keys.size());
-  for (const auto& k : page->keys) {
-    auto r = row_of(k);
-    if (!r.ok()) return respond(StatusToProblem(req, r.status()));
-    data.push_back(**r);
+  if (accept) {  // the filter already read the rows of the page
+    for (const auto& k : page->keys) {
+      auto r = row_of(k);
+      if (!r.ok()) return respond(StatusToProblem(req, r.status()));
+      data.push_back(**r);
+    }
+  } else {  // one batched lookup for the page's rows
+    std::vector<std::string> keys;
+    keys.reserve(page->keys.size());
+    for (const auto& k : page->keys) keys.push_back(ViewsKey("rec/" + base + k.substr(8)));
+    auto got = rt.store().MultiGet(cf, keys);
+    if (!got.ok()) return respond(StatusToProblem(req, got.status()));
+    for (auto& r : *got) {
+      if (!r.has_value()) {
+        return respond(StatusToProblem(req, core::DataLoss("index entry without a record")));
+      }
+      data.push_back(std::move(*r));
+    }
   }
   std::optional<int64_t> total;
   if (page_req->include_total) {

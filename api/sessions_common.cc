@@ -57,26 +57,20 @@ std::string PublicId(const std::string& id) {
 }
 
 // The 201 body of a create, from the creation-time row (identical for the first answer and
-// every idempotent retry).
-core::Result<core::Json> RenderCreated(Runtime& rt, const core::Json& created_row,
-                                       const std::string& session_id,
-                                       const PublicApiOptions& options) {
-  core::Json body = created_row;
+// every idempotent retry). The row is the body as served, except that a link session's token is
+// stored sealed: only then is it parsed.
+core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
+                                        const std::string& session_id,
+                                        const PublicApiOptions& options) {
+  if (created_row.find("\"linkTokenSealed\"") == std::string::npos) return created_row;
+  core::Json body = core::ParseJsonOrDiscarded(created_row);
   std::string sealed = core::StringOr(body, "linkTokenSealed");
   body.erase("linkTokenSealed");
-  if (!sealed.empty()) {
-    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-    SVC_ASSIGN_OR_RETURN(std::string token, core::AeadOpen(rt.seal_key(), raw, session_id));
-    body["linkToken"] = token;
-    body["hostedUrl"] = options.public_base_url + "/v/" + token;
-  } else {
-    body["linkToken"] = nullptr;
-    body["hostedUrl"] = nullptr;
-  }
-  body["callbackSecret"] = nullptr;
-  body["deepLink"] = nullptr;
-  body["requiresApp"] = core::StringOr(body, "channel") == "sdk";
-  return body;
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+  SVC_ASSIGN_OR_RETURN(std::string token, core::AeadOpen(rt.seal_key(), raw, session_id));
+  body["linkToken"] = token;
+  body["hostedUrl"] = options.public_base_url + "/v/" + token;
+  return core::DumpJson(body);
 }
 
 commands::CommandContext Context(Runtime& rt, const ApiCall& call) {

@@ -26,9 +26,9 @@ core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string&
 HttpResponse ValidationProblem(const HttpRequest& req, const std::vector<FieldError>& errors);
 std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad);
 std::string PublicId(const std::string& id);
-core::Result<core::Json> RenderCreated(Runtime& rt, const core::Json& created_row,
-                                       const std::string& session_id,
-                                       const PublicApiOptions& options);
+core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
+                                        const std::string& session_id,
+                                        const PublicApiOptions& options);
 commands::CommandContext Context(Runtime& rt, const ApiCall& call);
 void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,

@@ -1,4 +1,5 @@
 #include "api/sse.h"
+#include "core/executor.h"
 
 #include "core/json.h"
 #include "projections/projector.h"
@@ -136,7 +137,10 @@ SseHub::SseHub(const eventstore::KvStore* store, projections::VerificationProjec
     dirty_ = true;
     wake_.notify_all();
   });
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] {
+    core::SetThreadName("svc-sse");
+    Loop();
+  });
 }
 
 SseHub::~SseHub() { Stop(); }

@@ -1,4 +1,5 @@
 #include "api/webhook_dispatcher.h"
+#include "core/executor.h"
 
 #include <algorithm>
 #include <cmath>
@@ -80,7 +81,10 @@ void WebhookDispatcher::Start() {
     dirty_ = true;
     wake_.notify_all();
   });
-  dispatcher_ = std::thread([this] { Dispatch(); });
+  dispatcher_ = std::thread([this] {
+    core::SetThreadName("svc-webhooks");
+    Dispatch();
+  });
 }
 
 void WebhookDispatcher::Stop() {

@@ -38,6 +38,10 @@ struct NewEvent {
   std::string type;
   int schema_version = 1;
   std::string data;  // JSON object text
+  // Optional: the typed event `data` was encoded from, so that the writer evolves the state
+  // without parsing the text it was just given (TypedAggregate uses it when the decider declares
+  // `using Event` and `EvolveDecoded`).
+  std::any typed = {};
 };
 
 struct Decision {
@@ -53,6 +57,12 @@ class AggregateType {
   virtual std::any Initial() const = 0;
   // Evolve: applies one recorded event to the state.
   virtual core::Status Apply(std::any& state, const eventstore::EventEnvelope& e) const = 0;
+  // Evolve with a just-decided event: `typed` is NewEvent::typed (may be empty).
+  virtual core::Status ApplyDecided(std::any& state, const eventstore::EventEnvelope& e,
+                                    const std::any& typed) const {
+    (void)typed;
+    return Apply(state, e);
+  }
   virtual std::string Serialize(const std::any& state) const = 0;
   virtual core::Result<std::any> Deserialize(std::string_view text) const = 0;
 };
@@ -62,6 +72,9 @@ struct Command {
   std::string tenant_id;
   std::string aggregate_type;
   std::string aggregate_id;
+  // The caller minted aggregate_id just now from the random id source: no stored state can
+  // exist, so the writer starts from the initial state without reading the store.
+  bool fresh_id = false;
   CommandContext context;
   std::function<core::Result<Decision>(const std::any& state, const CommandContext& ctx)> decide;
 };
@@ -86,6 +99,16 @@ class TypedAggregate final : public AggregateType {
   std::any Initial() const override { return typename D::State{}; }
   core::Status Apply(std::any& state, const eventstore::EventEnvelope& e) const override {
     return D::Evolve(std::any_cast<typename D::State&>(state), e);
+  }
+  core::Status ApplyDecided(std::any& state, const eventstore::EventEnvelope& e,
+                            const std::any& typed) const override {
+    if constexpr (requires { typename D::Event; }) {
+      if (const auto* ev = std::any_cast<typename D::Event>(&typed)) {
+        D::EvolveDecoded(std::any_cast<typename D::State&>(state), *ev, e.occurred_at);
+        return core::Status::Ok();
+      }
+    }
+    return Apply(state, e);
   }
   std::string Serialize(const std::any& state) const override {
     return core::DumpJson(D::ToJson(std::any_cast<const typename D::State&>(state)));

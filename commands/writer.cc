@@ -1,4 +1,5 @@
 #include "commands/writer.h"
+#include "core/executor.h"
 
 #include <condition_variable>
 #include <deque>
@@ -89,7 +90,10 @@ Writer::Writer(const Options& options) : options_(options) {
                                                         "Commands by outcome",
                                                         "outcome=\"idempotent_replay\"");
   }
-  committer_ = std::thread([this] { CommitLoop(); });
+  committer_ = std::thread([this] {
+    core::SetThreadName("svc-wm-commit");
+    CommitLoop();
+  });
 }
 
 Writer::~Writer() {
@@ -132,7 +136,8 @@ std::string Writer::CheckpointKey(uint32_t partition) {
 }
 
 core::Result<Writer::Slot*> Writer::LoadSlot(Partition& part, const AggregateType& type,
-                                             const std::string& tenant, const std::string& id) {
+                                             bool fresh_id, const std::string& tenant,
+                                             const std::string& id) {
   std::string key = AggregateKey(tenant, type.Name(), id);
   {
     std::lock_guard lock(part.mu);
@@ -140,7 +145,10 @@ core::Result<Writer::Slot*> Writer::LoadSlot(Partition& part, const AggregateTyp
     if (it != part.slots.end()) return &it->second;
   }
   Slot slot;
-  SVC_ASSIGN_OR_RETURN(auto stored, options_.store->Get(cf_, key));
+  std::optional<std::string> stored;
+  if (!fresh_id) {
+    SVC_ASSIGN_OR_RETURN(stored, options_.store->Get(cf_, key));
+  }
   if (stored.has_value()) {
     if (stored->size() < 8) return core::DataLoss("write model row too short: " + key);
     slot.version = slot.committed_version =
@@ -251,7 +259,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     }
   }
 
-  auto slot_or = LoadSlot(part, *type, command.tenant_id, command.aggregate_id);
+  auto slot_or = LoadSlot(part, *type, command.fresh_id, command.tenant_id, command.aggregate_id);
   if (!slot_or.ok()) {
     done(slot_or.status());
     return;
@@ -296,7 +304,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     e.idempotency_key = ctx.idempotency_key;
     e.request_fingerprint = ctx.request_fingerprint;
     e.data = std::move(ne.data);
-    core::Status st = type->Apply(next, e);
+    core::Status st = type->ApplyDecided(next, e, ne.typed);
     if (!st.ok()) {
       done(core::Internal("a decided event does not apply: " + st.message()));
       return;
@@ -404,7 +412,8 @@ void Writer::CommitLoop() {
     for (const auto& [p, c] : checkpoints) {
       batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
     }
-    core::Status st = options_.store->Write(batch, /*sync=*/false);
+    // Derived from the log: after a crash, recovery replays from the checkpoint in this batch.
+    core::Status st = options_.store->WriteDerived(batch);
     if (!st.ok()) {
       core::LogError("write model commit failed; write side halted", {{"error", st.ToString()}});
       for (auto& p : partitions_) p->broken.store(true);
@@ -543,7 +552,7 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   for (const auto& [p, c] : checkpoints) {
     batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
   }
-  return options_.store->Write(batch, false);
+  return options_.store->WriteDerived(batch);
 }
 
 core::Result<std::string> Writer::DebugState(const std::string& tenant_id,
@@ -556,7 +565,7 @@ core::Result<std::string> Writer::DebugState(const std::string& tenant_id,
   std::promise<core::Result<std::string>> promise;
   auto fut = promise.get_future();
   part.strand.Post([&] {
-    auto slot = LoadSlot(part, *type, tenant_id, id);
+    auto slot = LoadSlot(part, *type, /*fresh_id=*/false, tenant_id, id);
     if (!slot.ok()) {
       promise.set_value(slot.status());
       return;

@@ -94,7 +94,7 @@ class Writer {
   struct CommitItem;
 
   void Run(Partition& part, Command& command, CommandCallback& done);
-  core::Result<Slot*> LoadSlot(Partition& part, const AggregateType& type,
+  core::Result<Slot*> LoadSlot(Partition& part, const AggregateType& type, bool fresh_id,
                                const std::string& tenant, const std::string& id);
   core::Result<std::optional<IdemRecord>> LoadIdem(Partition& part, const std::string& key);
   void OnAppended(Partition& part, std::shared_ptr<CommitItem> item,

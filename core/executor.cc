@@ -1,11 +1,26 @@
 #include "core/executor.h"
 
+#include <pthread.h>
+
+#include <cstring>
+
 namespace svc::core {
+
+void SetThreadName(const char* name) {
+  char buf[16] = {};
+  std::strncpy(buf, name, sizeof buf - 1);
+  pthread_setname_np(pthread_self(), buf);
+}
 
 ThreadPool::ThreadPool(size_t threads) {
   if (threads == 0) threads = 1;
   threads_.reserve(threads);
-  for (size_t i = 0; i < threads; ++i) threads_.emplace_back([this] { Run(); });
+  for (size_t i = 0; i < threads; ++i) {
+    threads_.emplace_back([this] {
+      SetThreadName("svc-pool");
+      Run();
+    });
+  }
 }
 
 ThreadPool::~ThreadPool() {

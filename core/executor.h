@@ -15,6 +15,10 @@ namespace svc::core {
 
 using Task = std::function<void()>;
 
+// Names the calling thread (at most 15 characters are kept) so that top, perf and gdb show what
+// each thread is.
+void SetThreadName(const char* name);
+
 class ThreadPool {
  public:
   explicit ThreadPool(size_t threads);

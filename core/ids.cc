@@ -105,9 +105,22 @@ Result<std::string> HexDecode(std::string_view hex) {
 }
 
 std::string RandomIdSource::NewHex128() {
-  std::array<unsigned char, 16> buf;
-  randombytes_buf(buf.data(), buf.size());
-  return HexEncode(std::string_view(reinterpret_cast<const char*>(buf.data()), buf.size()));
+  // Ids are drawn from the OS random source in blocks of 256 per thread: one getrandom call
+  // per block instead of one per id (request ids alone are one per HTTP request).
+  struct Pool {
+    std::array<unsigned char, 16 * 256> bytes;
+    size_t used = sizeof(bytes);
+  };
+  thread_local Pool pool;
+  if (pool.used == pool.bytes.size()) {
+    randombytes_buf(pool.bytes.data(), pool.bytes.size());
+    pool.used = 0;
+  }
+  std::string out = HexEncode(
+      std::string_view(reinterpret_cast<const char*>(pool.bytes.data() + pool.used), 16));
+  sodium_memzero(pool.bytes.data() + pool.used, 16);  // an id handed out is not kept
+  pool.used += 16;
+  return out;
 }
 
 std::string SequentialIdSource::NewHex128() {

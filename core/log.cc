@@ -22,6 +22,7 @@ std::string_view LevelName(LogLevel l) {
 }  // namespace
 
 void SetLogLevel(LogLevel level) { g_level.store(static_cast<int>(level)); }
+bool LogEnabled(LogLevel level) { return static_cast<int>(level) >= g_level.load(); }
 
 void Log(LogLevel level, std::string_view msg,
          std::initializer_list<std::pair<std::string_view, Json>> fields) {

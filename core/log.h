@@ -13,6 +13,8 @@ namespace svc::core {
 enum class LogLevel { kDebug, kInfo, kWarn, kError };
 
 void SetLogLevel(LogLevel level);
+// True when a line at `level` would be written: check it before building fields on hot paths.
+bool LogEnabled(LogLevel level);
 void Log(LogLevel level, std::string_view msg,
          std::initializer_list<std::pair<std::string_view, Json>> fields = {});
 

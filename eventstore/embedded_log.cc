@@ -1,4 +1,5 @@
 #include "eventstore/embedded_log.h"
+#include "core/executor.h"
 
 #include "core/log.h"
 
@@ -122,7 +123,10 @@ core::Result<std::unique_ptr<EmbeddedLog>> EmbeddedLog::Open(const Options& opti
                                        {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096},
                                        "backend=\"embedded\"");
   }
-  log->appender_ = std::thread([l = log.get()] { l->AppenderLoop(); });
+  log->appender_ = std::thread([l = log.get()] {
+    core::SetThreadName("svc-log-append");
+    l->AppenderLoop();
+  });
   return log;
 }
 

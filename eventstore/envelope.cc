@@ -27,10 +27,20 @@ std::string EncodeEnvelope(const EventEnvelope& e) {
     j["idempotencyKey"] = e.idempotency_key;
     j["requestFingerprint"] = e.request_fingerprint;
   }
-  // `data` is already JSON text; splice it in parsed so the envelope stays one JSON document.
-  core::Json data = core::ParseJsonOrDiscarded(e.data);
-  j["data"] = data.is_discarded() ? core::Json::object() : std::move(data);
-  return core::DumpJson(j);
+  // `data` is already JSON text (a decider's JSON writer made it): it is checked to be one JSON
+  // object (simdjson validates the whole document) and placed as the last member as it is,
+  // rather than parsed and serialised again (that was a tenth of a write's CPU).
+  static thread_local simdjson::dom::parser validator;
+  bool object = false;
+  if (!e.data.empty()) {
+    simdjson::dom::element doc;
+    object = validator.parse(e.data).get(doc) == simdjson::SUCCESS && doc.is_object();
+  }
+  std::string out = core::DumpJson(j);
+  out.pop_back();  // the closing brace of the envelope object
+  out.append(",\"data\":").append(object ? std::string_view(e.data) : std::string_view("{}"));
+  out.push_back('}');
+  return out;
 }
 
 namespace {

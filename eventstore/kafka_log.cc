@@ -1,4 +1,5 @@
 #include "eventstore/kafka_log.h"
+#include "core/executor.h"
 
 #include <librdkafka/rdkafka.h>
 
@@ -515,7 +516,10 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
                                     {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096},
                                     "backend=\"kafka\"");
   }
-  im.appender = std::thread([l = log.get()] { l->AppenderLoop(); });
+  im.appender = std::thread([l = log.get()] {
+    core::SetThreadName("svc-log-append");
+    l->AppenderLoop();
+  });
   return log;
 }
 

@@ -53,7 +53,17 @@ class KvStore {
 
   // `sync` = fsync the write-ahead log before returning.
   core::Status Write(Batch& batch, bool sync);
+  // For rows derived from the event log only (read models, the write model, their checkpoints):
+  // no write-ahead log. All column families flush atomically (atomic_flush), so after a crash
+  // such rows and the checkpoints written with them go back together to an earlier consistent
+  // point, from which their owners re-apply the log. Never for anything the log cannot rebuild
+  // (the log itself, wrapped keys, configuration).
+  core::Status WriteDerived(Batch& batch);
   core::Result<std::optional<std::string>> Get(int cf, std::string_view key) const;
+  // Several keys of one column family at once (RocksDB's batched lookup: a list page's rows
+  // cost about half of as many Gets). Values in the order of `keys`; any error fails all.
+  core::Result<std::vector<std::optional<std::string>>> MultiGet(
+      int cf, const std::vector<std::string>& keys) const;
 
   class Iterator {
    public:
@@ -81,6 +91,7 @@ class KvStore {
 
  private:
   KvStore() = default;
+  core::Status WriteImpl(Batch& batch, bool sync, bool wal);
   struct Impl;
   std::unique_ptr<Impl> impl_;
   std::string path_;

@@ -1,4 +1,5 @@
 #include "pipeline/expiry_timer.h"
+#include "core/executor.h"
 
 #include "commands/verification/session_decider.h"
 #include "core/log.h"
@@ -18,7 +19,12 @@ SessionExpiryTimer::SessionExpiryTimer(const Options& options) : options_(option
 
 SessionExpiryTimer::~SessionExpiryTimer() { Stop(); }
 
-void SessionExpiryTimer::Start() { thread_ = std::thread([this] { Loop(); }); }
+void SessionExpiryTimer::Start() {
+  thread_ = std::thread([this] {
+    core::SetThreadName("svc-expiry");
+    Loop();
+  });
+}
 
 void SessionExpiryTimer::Stop() {
   {

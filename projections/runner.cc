@@ -1,4 +1,5 @@
 #include "projections/runner.h"
+#include "core/executor.h"
 
 #include "core/log.h"
 
@@ -93,7 +94,8 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
   for (const auto& [p, c] : checkpoints) {
     batch.Put(meta_cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
   }
-  SVC_RETURN_IF_ERROR(options_.store->Write(batch, /*sync=*/false));
+  // Rows and checkpoints derive from the log: no write-ahead log (KvStore::WriteDerived).
+  SVC_RETURN_IF_ERROR(options_.store->WriteDerived(batch));
   {
     std::lock_guard lock(mu_);
     for (const auto& [p, c] : checkpoints) applied_[p] = c.next_offset;
@@ -126,7 +128,10 @@ core::Status ProjectionRunner::RunUntilCaughtUp() {
 }
 
 void ProjectionRunner::Start() {
-  thread_ = std::thread([this] { Loop(); });
+  thread_ = std::thread([this] {
+    core::SetThreadName(("svc-p-" + std::string(options_.projector->Name())).c_str());
+    Loop();
+  });
 }
 
 void ProjectionRunner::Loop() {
@@ -188,7 +193,10 @@ std::vector<uint64_t> ProjectionRunner::AppliedOffsets() const {
 }
 
 ProjectionSet::ProjectionSet() {
-  waiter_thread_ = std::thread([this] { WaiterLoop(); });
+  waiter_thread_ = std::thread([this] {
+    core::SetThreadName("svc-p-waiter");
+    WaiterLoop();
+  });
 }
 
 ProjectionSet::~ProjectionSet() {

@@ -83,8 +83,15 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["decidedAt"] = nullptr;
     r["expiresAt"] = core::FormatRfc3339(core::Timestamp{c->expires_at_micros});
     view.Put(rec_key, core::DumpJson(r));
+    // The 201 body as served (VerificationSessionCreated), for the first answer and every
+    // idempotent retry. A link session's token is stored sealed and opened when served.
     core::Json created = r;
-    created["linkTokenSealed"] = OrNull(c->link_token_sealed);
+    created["linkToken"] = nullptr;
+    created["hostedUrl"] = nullptr;
+    created["callbackSecret"] = nullptr;
+    created["deepLink"] = nullptr;
+    created["requiresApp"] = c->channel == "sdk";
+    if (!c->link_token_sealed.empty()) created["linkTokenSealed"] = c->link_token_sealed;
     view.Put("created/" + base + id, core::DumpJson(created));
     std::string order = OrderKey(FloorToMillis(env.occurred_at.micros), id);
     view.Put("idx/" + base + "all/" + order, "");

@@ -19,7 +19,7 @@ class SessionsProjector final : public Projector {
  public:
   static constexpr std::string_view kName = "sessions";
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 2; }
+  int Version() const override { return 3; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 
   // Index key suffix ordering newest first.

@@ -4,7 +4,7 @@ namespace svc::commands::verification {
 
 namespace {
 NewEvent Make(const SessionEvent& e) {
-  return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e)};
+  return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e), e};
 }
 
 // Exists, not expired, not completed.

@@ -1,4 +1,5 @@
 #include "pipeline/verification/process_manager.h"
+#include "core/executor.h"
 
 #include <chrono>
 
@@ -60,7 +61,10 @@ void VerificationPipeline::Start() {
     dirty_ = true;
     wake_.notify_all();
   });
-  dispatcher_ = std::thread([this] { Dispatch(); });
+  dispatcher_ = std::thread([this] {
+    core::SetThreadName("svc-pipeline");
+    Dispatch();
+  });
 }
 
 void VerificationPipeline::Stop() {

@@ -57,7 +57,7 @@ kill "$(cat $WORK/nginx.pid)"
 
 # 2. svc, Release, embedded log with fsync, rate limits off.
 $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-bootstrap \
-  --dev-keys-in-data-dir \
+  --dev-keys-in-data-dir --face-engine model-free \
   --rate-reads 0 --rate-writes 0 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
 for _ in $(seq 300); do [ -s "$WORK/svc.out" ] && grep -q "Test secret" "$WORK/svc.out" && break; sleep 0.1; done

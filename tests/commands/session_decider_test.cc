@@ -164,3 +164,40 @@ TEST_CASE("session: state survives a snapshot round trip") {
   CHECK(back->disabled_checks == std::set<std::string>{"liveness"});
   CHECK(back->media_ids == std::vector<std::string>{"med_1"});
 }
+
+TEST_CASE("session: evolving with the decided (typed) event equals evolving with its recorded text") {
+  // The writer evolves with the typed event the decider made; recovery evolves from the log's
+  // text. Both must give the same state, for every event type.
+  VerdictReached verdict = Verdict("declined");
+  verdict.reason_codes = {"FACE_MISMATCH"};
+  verdict.trust_score = 0.2;
+  StageCompleted stage;
+  stage.tracking_id = "trk_1";
+  stage.stage = "liveness";
+  stage.outcome = "failed";
+  stage.summary = {{"score", 0.2}};
+  LivenessChallengeIssued challenge;
+  challenge.challenge_id = "lch_1";
+  challenge.actions = {"blink", "turn_left", "turn_right"};
+  challenge.expires_at_micros = kT0 + 120000000;
+  ConsentRecorded consent = Consent();
+  consent.policy_version = "2026-01";
+  const std::vector<SessionEvent> history = {
+      Created(core::Json{{"livenessMode", "active"}}), consent, challenge,
+      Media("document_front"), Media("selfie", "med_2"), Submitted(), stage, verdict, SessionExpired{}};
+  SessionState typed, text;
+  int64_t t = kT0;
+  for (const auto& e : history) {
+    eventstore::EventEnvelope env;
+    env.type = std::string(TypeOf(e));
+    env.data = EncodeData(e);
+    env.occurred_at = core::Timestamp{t++};
+    commands::TypedAggregate<SessionDecider> agg;
+    std::any a = typed, b = text;
+    REQUIRE(agg.ApplyDecided(a, env, std::any(e)).ok());
+    REQUIRE(agg.Apply(b, env).ok());
+    typed = std::any_cast<SessionState>(a);
+    text = std::any_cast<SessionState>(b);
+    CHECK_MESSAGE(SessionDecider::ToJson(typed) == SessionDecider::ToJson(text), env.type);
+  }
+}
