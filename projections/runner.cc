@@ -34,10 +34,21 @@ std::string ProjectionRunner::VersionKey() const {
 
 core::Status ProjectionRunner::Reset() {
   std::string prefix = std::string(options_.projector->Name()) + "/";
+  // Nothing to delete (a new data directory): no range tombstone. A tombstone in a memtable makes
+  // every point read of that memtable rebuild the tombstone list (RocksDB 7), which cost reads a
+  // third of their time until the next flush; so after a real reset the memtables are flushed.
+  bool any = false;
+  for (int cf : {views_cf_, meta_cf_}) {
+    auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+    it->Seek(prefix);
+    any |= it->Valid();
+  }
+  if (!any) return core::Status::Ok();
   KvStore::Batch b;
   b.DeleteRange(views_cf_, prefix, eventstore::PrefixEnd(prefix));
   b.DeleteRange(meta_cf_, prefix, eventstore::PrefixEnd(prefix));
-  return options_.store->Write(b, true);
+  SVC_RETURN_IF_ERROR(options_.store->Write(b, true));
+  return options_.store->Flush();
 }
 
 core::Status ProjectionRunner::Prepare() {
