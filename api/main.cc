@@ -202,17 +202,19 @@ api::HttpResponse Metrics(api::Runtime& rt) {
   // Projector lag = events in the log not yet applied, per projector.
   auto ends = rt.log().EndOffsets();
   for (const auto& r : rt.projections().runners()) {
-    int64_t lag = 0;
-    if (ends.ok()) {
-      auto applied = r->AppliedOffsets();
-      for (size_t p = 0; p < ends->size() && p < applied.size(); ++p) {
-        lag += static_cast<int64_t>((*ends)[p]) - static_cast<int64_t>(applied[p]);
+    for (std::string_view name : r->Names()) {
+      int64_t lag = 0;
+      if (ends.ok()) {
+        auto applied = r->AppliedOffsets(name);
+        for (size_t p = 0; p < ends->size() && p < applied.size(); ++p) {
+          lag += static_cast<int64_t>((*ends)[p]) - static_cast<int64_t>(applied[p]);
+        }
       }
+      rt.metrics()
+          .GetGauge("svc_projection_lag_events", "Events in the log a projector has not applied",
+                    "projector=\"" + std::string(name) + "\"")
+          .Set(lag);
     }
-    rt.metrics()
-        .GetGauge("svc_projection_lag_events", "Events in the log a projector has not applied",
-                  "projector=\"" + std::string(r->Name()) + "\"")
-        .Set(lag);
   }
   api::HttpResponse resp;
   resp.content_type = "text/plain; version=0.0.4";

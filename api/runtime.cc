@@ -286,14 +286,14 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   auto verification = std::make_unique<projections::VerificationProjector>();
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));
-  for (auto& p : rt->projectors_) {
-    projections::ProjectionRunner::Options po;
-    po.projector = p.get();
-    po.log = rt->log_.get();
-    po.store = rt->store_.get();
-    po.metrics = &rt->metrics_;
-    rt->projections_.Add(std::make_unique<projections::ProjectionRunner>(po));
-  }
+  // One runner feeds every projector: the log is read and each event decoded once, and one
+  // batch commits every projector's rows and checkpoints (docs/decisions.md).
+  projections::ProjectionRunner::Options po;
+  for (auto& p : rt->projectors_) po.projectors.push_back(p.get());
+  po.log = rt->log_.get();
+  po.store = rt->store_.get();
+  po.metrics = &rt->metrics_;
+  rt->projections_.Add(std::make_unique<projections::ProjectionRunner>(po));
   SVC_RETURN_IF_ERROR(rt->projections_.PrepareAll());
   return rt;
 }

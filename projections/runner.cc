@@ -8,32 +8,53 @@ namespace svc::projections {
 using eventstore::KvStore;
 
 ProjectionRunner::ProjectionRunner(const Options& options) : options_(options) {
+  if (options_.projector != nullptr) options_.projectors.insert(options_.projectors.begin(), options_.projector);
   views_cf_ = options_.store->Cf(kViewsCf);
   meta_cf_ = options_.store->Cf(kProjectionsCf);
-  if (options_.metrics != nullptr) {
-    std::string labels = "projector=\"" + std::string(options_.projector->Name()) + "\"";
-    events_counter_ = &options_.metrics->GetCounter("svc_projection_events_applied_total",
-                                                    "Events applied by a projector", labels);
-    batches_counter_ = &options_.metrics->GetCounter("svc_projection_batches_total",
-                                                     "Batches committed by a projector", labels);
+  for (Projector* p : options_.projectors) {
+    auto m = std::make_unique<Member>();
+    m->projector = p;
+    if (options_.metrics != nullptr) {
+      std::string labels = "projector=\"" + std::string(p->Name()) + "\"";
+      m->events_counter = &options_.metrics->GetCounter("svc_projection_events_applied_total",
+                                                        "Events applied by a projector", labels);
+      m->batches_counter = &options_.metrics->GetCounter(
+          "svc_projection_batches_total", "Batches committed by a projector", labels);
+    }
+    if (!name_.empty()) name_ += "+";
+    name_ += p->Name();
+    members_.push_back(std::move(m));
   }
 }
 
 ProjectionRunner::~ProjectionRunner() { Stop(); }
 
-std::string ProjectionRunner::CheckpointKey(uint32_t p) const {
-  std::string k(options_.projector->Name());
+std::string ProjectionRunner::CheckpointKey(std::string_view projector, uint32_t p) {
+  std::string k(projector);
   k += "/ckpt/";
   eventstore::PutFixed32BE(k, p);
   return k;
 }
 
-std::string ProjectionRunner::VersionKey() const {
-  return std::string(options_.projector->Name()) + "/version";
+std::string ProjectionRunner::VersionKey(std::string_view projector) {
+  return std::string(projector) + "/version";
 }
 
-core::Status ProjectionRunner::Reset() {
-  std::string prefix = std::string(options_.projector->Name()) + "/";
+std::vector<std::string_view> ProjectionRunner::Names() const {
+  std::vector<std::string_view> out;
+  for (const auto& m : members_) out.push_back(m->projector->Name());
+  return out;
+}
+
+uint64_t ProjectionRunner::EventsApplied(std::string_view projector) const {
+  for (const auto& m : members_) {
+    if (m->projector->Name() == projector) return m->applied_total.load();
+  }
+  return 0;
+}
+
+core::Status ProjectionRunner::ResetMember(const Member& m) {
+  std::string prefix = std::string(m.projector->Name()) + "/";
   // Nothing to delete (a new data directory): no range tombstone. A tombstone in a memtable makes
   // every point read of that memtable rebuild the tombstone list (RocksDB 7), which cost reads a
   // third of their time until the next flush; so after a real reset the memtables are flushed.
@@ -51,74 +72,125 @@ core::Status ProjectionRunner::Reset() {
   return options_.store->Flush();
 }
 
-core::Status ProjectionRunner::Prepare() {
-  if (views_cf_ < 0 || meta_cf_ < 0) return core::Internal("store lacks the read-side families");
-  SVC_ASSIGN_OR_RETURN(auto stored, options_.store->Get(meta_cf_, VersionKey()));
-  std::string want = std::to_string(options_.projector->Version());
+core::Status ProjectionRunner::Reset() {
+  for (const auto& m : members_) SVC_RETURN_IF_ERROR(ResetMember(*m));
+  return core::Status::Ok();
+}
+
+core::Status ProjectionRunner::PrepareMember(Member& m) {
+  std::string_view name = m.projector->Name();
+  SVC_ASSIGN_OR_RETURN(auto stored, options_.store->Get(meta_cf_, VersionKey(name)));
+  std::string want = std::to_string(m.projector->Version());
   if (!stored.has_value() || *stored != want) {
     if (stored.has_value()) {
       core::LogInfo("projector version changed; rebuilding",
-                    {{"projector", options_.projector->Name()}, {"from", *stored}, {"to", want}});
+                    {{"projector", name}, {"from", *stored}, {"to", want}});
     }
-    SVC_RETURN_IF_ERROR(Reset());
+    SVC_RETURN_IF_ERROR(ResetMember(m));
     KvStore::Batch b;
-    b.Put(meta_cf_, VersionKey(), want);
+    b.Put(meta_cf_, VersionKey(name), want);
     SVC_RETURN_IF_ERROR(options_.store->Write(b, true));
   }
   uint32_t n = options_.log->PartitionCount();
-  std::vector<eventstore::PartitionCheckpoint> start(n);
+  std::vector<eventstore::PartitionCheckpoint> at(n);
   for (uint32_t p = 0; p < n; ++p) {
-    SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(meta_cf_, CheckpointKey(p)));
-    if (v.has_value()) start[p] = eventstore::DecodeCheckpoint(*v);
+    SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(meta_cf_, CheckpointKey(name, p)));
+    if (v.has_value()) at[p] = eventstore::DecodeCheckpoint(*v);
   }
+  std::lock_guard lock(mu_);
+  m.at = std::move(at);
+  return core::Status::Ok();
+}
+
+core::Status ProjectionRunner::Prepare() {
+  if (views_cf_ < 0 || meta_cf_ < 0) return core::Internal("store lacks the read-side families");
+  if (members_.empty()) return core::Internal("a projection runner needs a projector");
+  for (auto& m : members_) SVC_RETURN_IF_ERROR(PrepareMember(*m));
+  // One reader from the earliest checkpoint of any projector, per partition.
+  uint32_t n = options_.log->PartitionCount();
+  std::vector<eventstore::PartitionCheckpoint> start(n);
   {
     std::lock_guard lock(mu_);
-    applied_.resize(n);
-    for (uint32_t p = 0; p < n; ++p) applied_[p] = start[p].next_offset;
+    for (uint32_t p = 0; p < n; ++p) {
+      start[p] = members_[0]->at[p];
+      for (const auto& m : members_) {
+        if (m->at[p].next_offset < start[p].next_offset) start[p] = m->at[p];
+      }
+    }
   }
-  SVC_ASSIGN_OR_RETURN(reader_, options_.log->OpenReader(
-                                    "projector-" + std::string(options_.projector->Name()), start));
+  SVC_ASSIGN_OR_RETURN(reader_, options_.log->OpenReader("projector-" + name_, start));
   return core::Status::Ok();
 }
 
 core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>& events) {
-  std::string prefix = std::string(options_.projector->Name()) + "/";
-  ViewWriter view(options_.store, views_cf_, prefix);
-  std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
-  for (const auto& e : events) {
-    core::Status st;
-    try {
-      st = options_.projector->Apply(e, view);
-    } catch (const std::exception& ex) {
-      st = core::Internal(std::string("projector threw: ") + ex.what());
-    }
-    if (!st.ok()) {
-      return core::Status(st.code(), "projector " + std::string(options_.projector->Name()) +
-                                         " failed on event " + e.event.id + " at " +
-                                         std::to_string(e.position.partition) + ":" +
-                                         std::to_string(e.position.offset) + ": " + st.message());
-    }
-    checkpoints[e.position.partition] = eventstore::CheckpointAfter(e);
-  }
-  KvStore::Batch batch;
-  view.Drain(batch);
-  for (const auto& [p, c] : checkpoints) {
-    batch.Put(meta_cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
-  }
-  // Rows and checkpoints derive from the log: no write-ahead log (KvStore::WriteDerived).
-  SVC_RETURN_IF_ERROR(options_.store->WriteDerived(batch));
+  struct Pending {
+    ViewWriter view;
+    std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
+    uint64_t applied = 0;
+  };
+  std::vector<Pending> pending;
+  std::vector<std::vector<uint64_t>> next;  // a snapshot of where each member is
   {
     std::lock_guard lock(mu_);
-    for (const auto& [p, c] : checkpoints) applied_[p] = c.next_offset;
+    for (const auto& m : members_) {
+      pending.push_back(Pending{ViewWriter(options_.store, views_cf_,
+                                           std::string(m->projector->Name()) + "/"),
+                                {}, 0});
+      std::vector<uint64_t> offsets;
+      for (const auto& c : m->at) offsets.push_back(c.next_offset);
+      next.push_back(std::move(offsets));
+    }
+  }
+  for (const auto& e : events) {
+    const uint32_t part = e.position.partition;
+    for (size_t i = 0; i < members_.size(); ++i) {
+      if (part < next[i].size() && e.position.offset < next[i][part]) continue;  // has it
+      Projector* projector = members_[i]->projector;
+      core::Status st;
+      try {
+        st = projector->Apply(e, pending[i].view);
+      } catch (const std::exception& ex) {
+        st = core::Internal(std::string("projector threw: ") + ex.what());
+      }
+      if (!st.ok()) {
+        return core::Status(st.code(), "projector " + std::string(projector->Name()) +
+                                           " failed on event " + e.event.id + " at " +
+                                           std::to_string(part) + ":" +
+                                           std::to_string(e.position.offset) + ": " +
+                                           st.message());
+      }
+      pending[i].checkpoints[part] = eventstore::CheckpointAfter(e);
+      ++pending[i].applied;
+    }
+  }
+  KvStore::Batch batch;
+  for (size_t i = 0; i < members_.size(); ++i) {
+    pending[i].view.Drain(batch);
+    for (const auto& [p, c] : pending[i].checkpoints) {
+      batch.Put(meta_cf_, CheckpointKey(members_[i]->projector->Name(), p),
+                eventstore::EncodeCheckpoint(c));
+    }
+  }
+  // Rows and checkpoints derive from the log: no write-ahead log (KvStore::WriteDerived).
+  if (batch.Count() > 0) SVC_RETURN_IF_ERROR(options_.store->WriteDerived(batch));
+  {
+    std::lock_guard lock(mu_);
+    for (size_t i = 0; i < members_.size(); ++i) {
+      for (const auto& [p, c] : pending[i].checkpoints) members_[i]->at[p] = c;
+    }
   }
   cv_.notify_all();
-  options_.projector->AfterCommit();
-  if (on_applied_) on_applied_();
-  applied_total_.fetch_add(events.size());
-  if (events_counter_ != nullptr) {
-    events_counter_->Add(events.size());
-    batches_counter_->Add();
+  for (size_t i = 0; i < members_.size(); ++i) {
+    if (pending[i].applied == 0) continue;
+    Member& m = *members_[i];
+    m.projector->AfterCommit();
+    m.applied_total.fetch_add(pending[i].applied);
+    if (m.events_counter != nullptr) {
+      m.events_counter->Add(pending[i].applied);
+      m.batches_counter->Add();
+    }
   }
+  if (on_applied_) on_applied_();
   return core::Status::Ok();
 }
 
@@ -140,7 +212,7 @@ core::Status ProjectionRunner::RunUntilCaughtUp() {
 
 void ProjectionRunner::Start() {
   thread_ = std::thread([this] {
-    core::SetThreadName(("svc-p-" + std::string(options_.projector->Name())).c_str());
+    core::SetThreadName(members_.size() == 1 ? ("svc-p-" + name_).c_str() : "svc-projections");
     Loop();
   });
 }
@@ -152,7 +224,7 @@ void ProjectionRunner::Loop() {
                                        : std::chrono::milliseconds(10);
     auto events = reader_->Poll(options_.batch_events, wait);
     if (!events.ok()) {
-      core::LogError("projection read failed", {{"projector", options_.projector->Name()},
+      core::LogError("projection read failed", {{"projectors", name_},
                                                 {"error", events.status().ToString()}});
       failed_.store(true);
       cv_.notify_all();
@@ -165,8 +237,7 @@ void ProjectionRunner::Loop() {
     core::Status st = ApplyBatch(*events);
     if (!st.ok()) {
       // Fail-stop: a projector that cannot apply an event would otherwise skip it silently.
-      core::LogError("projection halted", {{"projector", options_.projector->Name()},
-                                           {"error", st.ToString()}});
+      core::LogError("projection halted", {{"projectors", name_}, {"error", st.ToString()}});
       failed_.store(true);
       cv_.notify_all();
       return;
@@ -183,7 +254,10 @@ void ProjectionRunner::Stop() {
 
 bool ProjectionRunner::HasApplied(const eventstore::LogPosition& p) const {
   std::lock_guard lock(mu_);
-  return p.partition < applied_.size() && applied_[p.partition] > p.offset;
+  for (const auto& m : members_) {
+    if (p.partition >= m->at.size() || m->at[p.partition].next_offset <= p.offset) return false;
+  }
+  return true;
 }
 
 bool ProjectionRunner::WaitApplied(const std::vector<eventstore::LogPosition>& positions,
@@ -191,16 +265,26 @@ bool ProjectionRunner::WaitApplied(const std::vector<eventstore::LogPosition>& p
   std::unique_lock lock(mu_);
   return cv_.wait_for(lock, timeout, [&] {
     if (failed_.load()) return true;
-    for (const auto& p : positions) {
-      if (p.partition >= applied_.size() || applied_[p.partition] <= p.offset) return false;
+    for (const auto& m : members_) {
+      for (const auto& p : positions) {
+        if (p.partition >= m->at.size() || m->at[p.partition].next_offset <= p.offset) {
+          return false;
+        }
+      }
     }
     return true;
   }) && !failed_.load();
 }
 
-std::vector<uint64_t> ProjectionRunner::AppliedOffsets() const {
+std::vector<uint64_t> ProjectionRunner::AppliedOffsets(std::string_view projector) const {
   std::lock_guard lock(mu_);
-  return applied_;
+  for (const auto& m : members_) {
+    if (m->projector->Name() != projector) continue;
+    std::vector<uint64_t> out;
+    for (const auto& c : m->at) out.push_back(c.next_offset);
+    return out;
+  }
+  return {};
 }
 
 ProjectionSet::ProjectionSet() {

@@ -1,7 +1,9 @@
 #pragma once
-// ProjectionRunner: feeds one projector from the log. It reads from the checkpoints stored with
-// the rows, applies events in batches and commits rows + checkpoints in one atomic batch, so a
-// crash never leaves rows without their checkpoint or the other way round.
+// ProjectionRunner: feeds projectors from the log. It reads once for all of them (from the
+// earliest of their checkpoints), decodes each event once, gives it to every projector that has
+// not applied it yet, and commits every projector's rows and checkpoints in one atomic batch, so
+// a crash never leaves rows without their checkpoint or the other way round. A projector that
+// rebuilds (its version changed) is fed from the start while the others skip what they have.
 //
 // ProjectionSet: all runners, and the read-your-writes wait ("has every projector applied
 // position P?") that write responses use before answering.
@@ -25,7 +27,8 @@ namespace svc::projections {
 class ProjectionRunner {
  public:
   struct Options {
-    Projector* projector = nullptr;       // not owned
+    Projector* projector = nullptr;       // one projector, or
+    std::vector<Projector*> projectors;   // several fed from one reader (not owned)
     eventstore::EventLog* log = nullptr;  // not owned
     eventstore::KvStore* store = nullptr; // rows + checkpoints; not owned
     core::MetricsRegistry* metrics = nullptr;
@@ -34,8 +37,8 @@ class ProjectionRunner {
   explicit ProjectionRunner(const Options& options);
   ~ProjectionRunner();
 
-  // Checks the stored version (a different one wipes the rows: rebuild), loads checkpoints and
-  // opens the reader. Call once.
+  // Checks each projector's stored version (a different one wipes its rows: rebuild), loads the
+  // checkpoints and opens one reader at the earliest of them. Call once.
   core::Status Prepare();
   // Starts the background loop.
   void Start();
@@ -43,42 +46,52 @@ class ProjectionRunner {
   // Applies until the reader reports it has reached the end of every partition (used by replay
   // and at start-up in tests).
   core::Status RunUntilCaughtUp();
-  // Drops rows, checkpoints and version (replay of this projector starts from scratch).
+  // Drops rows, checkpoints and version of every projector (replay starts from scratch).
   core::Status Reset();
 
+  // True when every projector of the runner has applied `p`.
   bool HasApplied(const eventstore::LogPosition& p) const;
   // Waits until every position is applied, the runner fails, or `timeout`.
   bool WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                    std::chrono::milliseconds timeout);
-  std::vector<uint64_t> AppliedOffsets() const;
+  // Next offset to apply per partition, for one projector of the runner.
+  std::vector<uint64_t> AppliedOffsets(std::string_view projector) const;
   // Called after every committed batch (the set uses it to wake its waiters).
   void SetOnApplied(std::function<void()> fn) { on_applied_ = std::move(fn); }
   bool CaughtUpOnce() const { return caught_up_once_.load(); }
   bool Failed() const { return failed_.load(); }
-  std::string_view Name() const { return options_.projector->Name(); }
-  uint64_t EventsApplied() const { return applied_total_.load(); }
+  std::vector<std::string_view> Names() const;
+  uint64_t EventsApplied(std::string_view projector) const;
 
  private:
+  // One projector fed by this runner: where it is, per partition, and its counters.
+  struct Member {
+    Projector* projector = nullptr;
+    std::vector<eventstore::PartitionCheckpoint> at;  // next to apply, per partition
+    std::atomic<uint64_t> applied_total{0};
+    core::Counter* events_counter = nullptr;
+    core::Counter* batches_counter = nullptr;
+  };
   core::Status ApplyBatch(std::vector<eventstore::RecordedEvent>& events);
+  core::Status PrepareMember(Member& m);
+  core::Status ResetMember(const Member& m);
   void Loop();
-  std::string CheckpointKey(uint32_t p) const;
-  std::string VersionKey() const;
+  static std::string CheckpointKey(std::string_view projector, uint32_t p);
+  static std::string VersionKey(std::string_view projector);
 
   Options options_;
+  std::vector<std::unique_ptr<Member>> members_;
+  std::string name_;  // the projectors' names, joined with "+" (logs, thread name)
   int views_cf_ = -1;
   int meta_cf_ = -1;
   std::unique_ptr<eventstore::LogReader> reader_;
-  mutable std::mutex mu_;
+  mutable std::mutex mu_;  // guards Member::at
   std::condition_variable cv_;
-  std::vector<uint64_t> applied_;  // next offset to apply, per partition
   std::atomic<bool> stop_{false};
   std::atomic<bool> failed_{false};
   std::atomic<bool> caught_up_once_{false};
-  std::atomic<uint64_t> applied_total_{0};
   std::thread thread_;
   std::function<void()> on_applied_;
-  core::Counter* events_counter_ = nullptr;
-  core::Counter* batches_counter_ = nullptr;
 };
 
 class ProjectionSet {

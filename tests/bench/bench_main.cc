@@ -213,8 +213,8 @@ void BenchReplay(const std::string& dir, uint64_t total) {
   if (!runner.RunUntilCaughtUp().ok()) std::exit(1);
   double secs = std::chrono::duration<double>(Clock::now() - t1).count();
   std::printf("replay: %llu events through a projector in %.2fs = %.0f events/s\n",
-              static_cast<unsigned long long>(runner.EventsApplied()), secs,
-              runner.EventsApplied() / secs);
+              static_cast<unsigned long long>(runner.EventsApplied(projector.Name())), secs,
+              runner.EventsApplied(projector.Name()) / secs);
   log->Close();
 }
 

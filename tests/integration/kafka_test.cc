@@ -8,6 +8,7 @@
 
 #include "api/http_client.h"
 #include "core/json.h"
+#include "tests/support/child_process.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
@@ -84,7 +85,34 @@ TEST_CASE("kafka backend: serve, admin, and kcat reads CloudEvents headers and t
                                        "tenancy.api_key_created"});
   // No secret in any record: the key travels only as a keyed hash.
   CHECK(consumed.out.find(secret) == std::string::npos);
+
+  // kafkajs, as a downstream consumer written from the docs: control records are told apart by
+  // their CloudEvents type alone (`svc.*`), everything else is a domain event with its envelope.
+  testing::ChildProcess kafkajs({"node", std::string(SVC_TEST_SOURCE_DIR) + "/clients/kafka_consumer.mjs",
+                                 broker.bootstraps(), "svc.events", "tenancy.api_key_created", "4",
+                                 "60000"});
+  core::Json got = core::ParseJsonOrDiscarded(kafkajs.ReadLine());
+  REQUIRE_MESSAGE(got["error"].is_null(), got.dump());
+  CHECK(got["control"].size() == 4);
+  for (const auto& c : got["control"]) CHECK(c["type"] == "svc.writer_fence");
+  REQUIRE(got["domain"].size() == 3);
+  for (const auto& d : got["domain"]) {
+    CHECK(d["type"] == d["envelopeType"]);  // ce_type is the envelope's type
+    CHECK(d["id"] == d["envelopeId"]);
+    CHECK(d["tenantId"] == tenant);
+    CHECK(d["key"] == tenant);
+  }
+
+  // It started quietly: no librdkafka warnings (the topic exists; nothing is auto-created).
   server.Stop();
+  std::ifstream log(server.stderr_path());
+  std::string line, warnings;
+  while (std::getline(log, line)) {
+    if (line.find("\"librdkafka\"") != std::string::npos && line.find("\"level\":\"info\"") == std::string::npos) {
+      warnings += line + "\n";
+    }
+  }
+  CHECK_MESSAGE(warnings.empty(), warnings);
 }
 
 TEST_CASE("kafka backend: kill -9, restart, nothing acknowledged is lost, replay is identical") {

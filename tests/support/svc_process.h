@@ -39,6 +39,7 @@ class SvcServer {
   api::ClientTarget target() const;
   api::ClientTarget admin_target() const;
   std::string stdout_text() const;
+  const std::string& stderr_path() const { return err_path_; }
   const std::string& data_dir() const { return data_dir_; }
 
  private:
