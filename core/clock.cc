@@ -58,6 +58,15 @@ unsigned DaysInMonth(int64_t y, unsigned m) {
 }  // namespace
 
 namespace {
+// Writes `v` as exactly `width` decimal digits (zero-padded) at `out`.
+char* Digits(char* out, int64_t v, int width) {
+  for (int i = width - 1; i >= 0; --i) {
+    out[i] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  }
+  return out + width;
+}
+
 std::string Format(Timestamp t, bool micros) {
   int64_t us = t.micros;
   int64_t days = FloorDiv(us, 86400000000LL);
@@ -66,19 +75,34 @@ std::string Format(Timestamp t, bool micros) {
   unsigned m, d;
   CivilFromDays(days, y, m, d);
   int64_t secs = rem / 1000000;
-  char buf[48];
-  if (micros) {
+  if (y < 0 || y > 9999) {  // outside RFC 3339's four-digit years: printf's forms
+    char buf[48];
     std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lldZ",
                   static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
                   static_cast<long long>(rem % 1000000));
-  } else {
-    std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%03lldZ",
-                  static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
-                  static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
-                  static_cast<long long>(rem % 1000000 / 1000));
+    std::string s = buf;
+    if (!micros) s.erase(s.size() - 4, 3);
+    return s;
   }
-  return buf;
+  // Written by hand: this runs for every event a projector applies, and snprintf was a visible
+  // part of that.
+  char buf[32];
+  char* p = Digits(buf, y, 4);
+  *p++ = '-';
+  p = Digits(p, m, 2);
+  *p++ = '-';
+  p = Digits(p, d, 2);
+  *p++ = 'T';
+  p = Digits(p, secs / 3600, 2);
+  *p++ = ':';
+  p = Digits(p, secs / 60 % 60, 2);
+  *p++ = ':';
+  p = Digits(p, secs % 60, 2);
+  *p++ = '.';
+  p = micros ? Digits(p, rem % 1000000, 6) : Digits(p, rem % 1000000 / 1000, 3);
+  *p++ = 'Z';
+  return std::string(buf, static_cast<size_t>(p - buf));
 }
 }  // namespace
 

@@ -3,6 +3,7 @@
 // these. It carries no plaintext personal data: PII inside `data` is ciphertext under a
 // per-person key, and downstream consumers see only field presence.
 
+#include <any>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -57,6 +58,9 @@ struct RecordedEvent {
   int64_t backend_cursor = -1;
   uint64_t backend_epoch = 0;  // see PartitionCheckpoint
   EventEnvelope event;
+  // A typed form of `event.data` that a consumer decoded, kept for the next consumer of the same
+  // batch (one projection runner feeds several projectors): decode once, not once each.
+  mutable std::any decoded;
 };
 
 // JSON codec (camelCase, as in the architecture doc). Decoding uses simdjson and ignores

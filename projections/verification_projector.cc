@@ -35,7 +35,8 @@ bool VerificationProjector::ParseStreamId(std::string_view id, eventstore::LogPo
 core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type != "verification_session") return core::Status::Ok();
-  SVC_ASSIGN_OR_RETURN(vs::SessionEvent event, vs::Decode(env));
+  SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
+  const vs::SessionEvent& event = *decoded;
   const std::string base = env.tenant_id + "/" + env.environment + "/" + env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
   core::Json sse;  // the progress-stream entry's data; null = none

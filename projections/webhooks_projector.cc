@@ -22,6 +22,15 @@ std::string DueKey(int64_t micros, const std::string& base) {
   return k + "/" + base;
 }
 
+// True for the events WebhookOf turns into webhooks (checked before anything is parsed: most
+// events are not one).
+bool IsWebhookSource(const eventstore::EventEnvelope& e) {
+  if (e.aggregate_type != "verification_session") return false;
+  return e.type == "verification.approved" || e.type == "verification.declined" ||
+         e.type == "verification.review_required" ||
+         e.type == "verification.more_info_requested" || e.type == "verification.session_expired";
+}
+
 // The webhook type and `data` of a source event; "" when it is not one.
 std::pair<std::string, core::Json> WebhookOf(const eventstore::EventEnvelope& e, const core::Json& j) {
   static const char* kVerdicts[] = {"verification.approved", "verification.declined",
@@ -62,6 +71,10 @@ void WebhooksProjector::AfterCommit() {
 
 core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
+  if (env.aggregate_type != wh::kEndpointAggregate && env.aggregate_type != wh::kDeliveryAggregate &&
+      !IsWebhookSource(env)) {
+    return core::Status::Ok();  // most events: nothing to do, nothing to parse
+  }
   const std::string at = core::FormatRfc3339(env.occurred_at);
   const std::string te = env.tenant_id + "/" + env.environment;
 
@@ -209,7 +222,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   }
 
   // Events that become webhooks.
-  if (env.environment.empty()) return core::Status::Ok();
+  if (env.environment.empty() || !IsWebhookSource(env)) return core::Status::Ok();
   core::Json j = core::ParseJsonOrDiscarded(env.data);
   auto [type, data] = WebhookOf(env, j);
   if (type.empty()) return core::Status::Ok();

@@ -95,6 +95,13 @@ std::string EncodeData(const SessionEvent& event) {
   return core::DumpJson(j);
 }
 
+core::Result<const SessionEvent*> DecodeShared(const eventstore::RecordedEvent& recorded) {
+  if (const auto* e = std::any_cast<SessionEvent>(&recorded.decoded)) return e;
+  SVC_ASSIGN_OR_RETURN(SessionEvent e, Decode(recorded.event));
+  recorded.decoded = std::move(e);
+  return std::any_cast<SessionEvent>(&recorded.decoded);
+}
+
 core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& env) {
   // Session events are small and read off the hot path; nlohmann is enough here.
   core::Json j = core::ParseJsonOrDiscarded(env.data);

@@ -126,5 +126,8 @@ std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);
 std::string EncodeData(const SessionEvent& e);
 core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& envelope);
+// The same, decoded once per recorded event and shared (RecordedEvent::decoded): the sessions and
+// verification projectors both read every session event. Valid while `recorded` lives.
+core::Result<const SessionEvent*> DecodeShared(const eventstore::RecordedEvent& recorded);
 
 }  // namespace svc::commands::verification

@@ -10,6 +10,8 @@ TEST_CASE("RFC 3339: formatting is UTC with milliseconds") {
   CHECK(FormatRfc3339Micros(Timestamp{1614265330123456}) == "2021-02-25T15:02:10.123456Z");
   CHECK(FormatRfc3339(Timestamp::FromSeconds(951782400)) == "2000-02-29T00:00:00.000Z");
   CHECK(FormatRfc3339(Timestamp{-1000}) == "1969-12-31T23:59:59.999Z");
+  CHECK(FormatRfc3339Micros(Timestamp{253402300799999999}) == "9999-12-31T23:59:59.999999Z");
+  CHECK(FormatRfc3339(Timestamp{253402300800000000}) == "10000-01-01T00:00:00.000Z");
   CHECK(FormatDate(Timestamp::FromSeconds(1767225600)) == "2026-01-01");
 }
 
