@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/http.h"
+#include "core/json.h"
 
 namespace svc::api {
 
@@ -33,20 +34,39 @@ enum class IdempotencyRule { kNone, kOptional, kRequired };
 
 using ApiHandler = std::function<void(ApiCall&, Respond)>;
 
+// A query parameter of a route, for validation messages and the OpenAPI document.
+struct QueryParam {
+  std::string name;
+  core::Json schema = {};  // JSON Schema of the value
+  std::string description = {};
+};
+
+// The list parameters every cursor list takes (the spec's "LP").
+std::vector<QueryParam> PageParams(bool include_total = true);
+
+// One route, declared with designated initialisers in the order below. The OpenAPI document is
+// generated from these declarations alone (openapi.cc has no per-route branch).
 struct ApiRoute {
-  std::string method;
-  std::string path;   // template, e.g. /v1/verification-sessions/{session_id}
-  std::string scope;  // required scope
+  std::string method = {};
+  std::string path = {};          // template, e.g. /v1/verification-sessions/{session_id}
+  std::string operation_id = {};  // camelCase, unique: createVerificationSession
+  std::string tag = {};           // the area, as OpenAPI groups it: "Verification sessions"
+  std::string summary = {};       // one line
+  std::string description = {};   // what a client needs to know beyond the summary (Markdown)
+  std::string scope = {};         // required scope
   RateFamily family = RateFamily::kRead;
   IdempotencyRule idempotency = IdempotencyRule::kNone;
-  bool versioned = false;        // accepts Service-Version (person endpoints)
-  bool has_body = false;         // expects a JSON body
+  bool versioned = false;  // accepts Service-Version (person endpoints)
+  bool has_body = false;   // expects a JSON body
+  std::string request_schema = {};  // OpenAPI component name of the body, if any
+  std::string request_content_type = "application/json";
+  std::vector<QueryParam> query = {};
+  std::vector<std::string> headers = {};  // extra request headers it reads (Last-Event-ID)
   int success_status = 200;
-  std::vector<std::string> error_codes;  // catalogue codes this route can answer with
-  std::string summary;
-  std::string response_schema;   // OpenAPI component name of the 2xx body
-  std::string request_schema;    // OpenAPI component name of the body, if any
-  ApiHandler handler;
+  std::string response_schema = {};  // OpenAPI component name of the 2xx body
+  std::string response_content_type = "application/json";
+  std::vector<std::string> error_codes = {};  // catalogue codes this route can answer with
+  ApiHandler handler = {};
 };
 
 }  // namespace svc::api

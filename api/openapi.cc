@@ -4,6 +4,7 @@
 #include <set>
 
 #include "core/error_catalogue.h"
+#include "pipeline/webhooks/catalogue.h"
 
 namespace svc::api {
 
@@ -143,7 +144,7 @@ core::Json Components() {
                               {"confidence", Nullable(num)},
                               {"documentType", Nullable(Str())},
                               {"errorCode", Nullable(Str())},
-                              {"extractedData", Nullable({{"type", "object"}})},
+                              {"extractedData", Nullable(Ref("ExtractedData"))},
                               {"faceMatchScore", Nullable(num)},
                               {"issuingCountry", Nullable(Str())},
                               {"livenessScore", Nullable(num)},
@@ -258,7 +259,11 @@ core::Json Components() {
                                     {"events", Nullable({{"type", "array"}, {"items", Str()}})},
                                     {"isActive", Nullable({{"type", "boolean"}})}},
                                    {});
-  s["WebhookEventTypeCatalog"] = obj({{"eventTypes", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+  s["WebhookEventTypeCatalog"] = obj({{"eventTypes", {{"type", "array"},
+                                                      {"items", obj({{"type", Str()},
+                                                                     {"description", Str()},
+                                                                     {"carriesReport", {{"type", "boolean"}}}},
+                                                                    {})}}},
                                       {"patterns", {{"type", "array"}, {"items", Str()}}}},
                                      {"eventTypes", "patterns"});
   s["WebhookDeliveryPolicy"] = obj({{"backoffBaseSeconds", {{"type", "integer"}}},
@@ -275,7 +280,11 @@ core::Json Components() {
   s["WebhookTestRequest"] = obj({{"eventType", Nullable(Str())}}, {});
   s["WebhookTestResult"] = obj({{"delivered", {{"type", "boolean"}}},
                                 {"error", Nullable(Str())},
-                                {"sentPayload", {{"type", "object"}}},
+                                {"sentPayload", {{"description", "the body that was sent"},
+                                                 {"anyOf", {Ref("VerificationVerdictEvent"),
+                                                            Ref("VerificationExpiredEvent"),
+                                                            Ref("ServiceTestEvent"),
+                                                            Ref("CaseEscalatedEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -299,23 +308,110 @@ core::Json Components() {
                              {"latencyMs", Nullable({{"type", "integer"}})}},
                             {});
   s["BiometricCheckItem"] = bio_item;
-  s["GovLookupItem"] = {{"type", "object"},
-                        {"properties", {{"source", Str()}, {"check", Str()}, {"outcome", Str()},
-                                        {"matched", Nullable({{"type", "boolean"}})}}}};
-  s["DocumentSummary"] = {{"type", "object"},
-                          {"properties", {{"documentType", Nullable(Str())},
-                                          {"issuingCountry", Nullable(Str())},
-                                          {"outcome", Str()},
-                                          {"checks", {{"type", "object"}}},
-                                          {"reasonCodes", strs}}}};
+  core::Json maybe_bool = Nullable({{"type", "boolean"}});
+  s["GovLookupItem"] = obj({{"source", Enum({"renapo", "ine"})},
+                            {"check", Enum({"curp", "ine_list"})},
+                            {"outcome", Enum({"passed", "failed", "unavailable", "error"})},
+                            {"matched", maybe_bool},
+                            {"registryStatus", Nullable(Str())},
+                            {"reasonCodes", Nullable(strs)},
+                            {"checkedAt", Nullable(DateTime())}},
+                           {"source", "check", "outcome", "matched"});
+  s["DocumentChecks"] = obj({{"curpValid", maybe_bool},
+                             {"mrzValid", maybe_bool},
+                             {"notExpired", maybe_bool},
+                             {"consistent", maybe_bool}},
+                            {});
+  s["DocumentSummary"] = obj({{"documentType", Nullable(Str())},
+                              {"issuingCountry", Nullable(Str())},
+                              {"outcome", Str()},
+                              {"checks", Nullable(Ref("DocumentChecks"))},
+                              {"confidence", Nullable(num)},
+                              {"reasonCodes", Nullable(strs)}},
+                             {"outcome"});
+  s["ExtractedData"] = {
+      {"type", "object"},
+      {"description", "What was read from a document; members appear when read. `sex` uses "
+                      "ICAO 9303 letters: F female, M male, X unspecified (a CURP's H/M are "
+                      "translated)."},
+      {"properties",
+       {{"curp", Str()},
+        {"birthDate", {{"type", "string"}, {"format", "date"}}},
+        {"sex", Enum({"F", "M", "X"})},
+        {"surname1", Str()},
+        {"surname2", Str()},
+        {"givenNames", Str()},
+        {"documentNumber", Str()},
+        {"expiryDate", {{"type", "string"}, {"format", "date"}}},
+        {"mrz", strs},
+        {"cic", Str()}}}};
+  s["ConsentRecord"] = obj({{"consentGiven", {{"type", "boolean"}}},
+                            {"consentedAt", Nullable(DateTime())},
+                            {"recordedAt", DateTime()},
+                            {"policyVersion", Nullable(Str())}},
+                           {});
+  s["MediaRef"] = obj({{"mediaId", Id("med")},
+                       {"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                       {"mime", Str()},
+                       {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                       {"sizeBytes", {{"type", "integer"}}},
+                       {"capturedAt", DateTime()},
+                       {"analysisStatus", Nullable(Enum({"ok", "error"}))}},
+                      {});
+  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine"})},
+                                   {"status", Enum({"passed", "failed", "review", "unavailable", "error",
+                                                    "incomplete", "skipped"})},
+                                   {"completedAt", Nullable(DateTime())},
+                                   {"reasonCodes", Nullable(strs)}},
+                                  {});
+  core::Json weights = obj({{"faceMatch", num}, {"liveness", num}, {"document", num}, {"government", num}}, {});
+  s["TrustBreakdown"] = {
+      {"type", "object"},
+      {"description", "How the trust score was made (docs/verification-pipeline.md#trust-score-and-risk-grade): "
+                      "each component's score (null when that check did not score), the weights, "
+                      "the cap a failed biometric check applies, the result and the risk grade."},
+      {"required", {"method", "weights", "trustScore"}},
+      {"properties",
+       {{"method", Enum({"weighted_mean/v1", "weighted_mean/v2"})},
+        {"weights", weights},
+        {"faceMatch", Nullable(num)},
+        {"liveness", Nullable(num)},
+        {"document", Nullable(num)},
+        {"government", Nullable(num)},
+        {"cappedBy", Nullable(Enum({"failed_biometric_check"}))},
+        {"trustScore", Nullable(num)},
+        {"riskGrade", Nullable(Enum({"low", "medium", "high"}))},
+        {"riskBasis", Nullable(Str())}}}};
+  s["VerificationReportDecision"] = obj({{"outcome", Enum({"approved", "declined", "review", "more_info"})},
+                                         {"reasonCodes", strs},
+                                         {"trustScore", Nullable(num)},
+                                         {"decidedAt", Nullable(DateTime())},
+                                         {"decidedBy", Nullable(Str())},
+                                         {"policyVersion", Str()}},
+                                        {});
+  s["CertificateBiometric"] = obj({{"checkType", Enum({"liveness", "face_match"})},
+                                   {"score", Nullable(num)},
+                                   {"threshold", Nullable(num)},
+                                   {"passed", maybe_bool},
+                                   {"modelName", Nullable(Str())}},
+                                  {});
+  s["CertificateGov"] = obj({{"source", Enum({"renapo", "ine"})},
+                             {"check", Enum({"curp", "ine_list"})},
+                             {"outcome", Enum({"passed", "failed", "unavailable", "error"})},
+                             {"matched", maybe_bool}},
+                            {});
+  s["CertificateMedia"] = obj({{"mediaId", Id("med")},
+                               {"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                               {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}}},
+                              {});
   core::Json bios = {{"type", "array"}, {"items", Ref("BiometricCheckItem")}};
   core::Json govs = {{"type", "array"}, {"items", Ref("GovLookupItem")}};
   s["EvidenceBundle"] = obj({{"sessionId", Id("vrf")},
                              {"createdAt", DateTime()},
                              {"completedAt", Nullable(DateTime())},
-                             {"consent", Nullable({{"type", "object"}})},
+                             {"consent", Nullable(Ref("ConsentRecord"))},
                              {"decision", Nullable(Ref("DecisionSummary"))},
-                             {"media", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                             {"media", {{"type", "array"}, {"items", Ref("MediaRef")}}},
                              {"scores", obj({{"deepfake", Nullable(num)}, {"faceMatch", Nullable(num)},
                                              {"imageQuality", Nullable(num)}, {"liveness", Nullable(num)}}, {})},
                              {"trustScore", Nullable(num)},
@@ -323,7 +419,7 @@ core::Json Components() {
                              {"biometric", bios},
                              {"document", Nullable(Ref("DocumentSummary"))},
                              {"gov", govs},
-                             {"reuse", Nullable({{"type", "object"}})}},
+                             {"reuse", {{"type", "null"}, {"description", "not built yet: always null"}}}},
                             {"sessionId", "createdAt", "completedAt", "consent", "decision", "media",
                              "scores", "trustScore", "verificationStatus"});
   s["VerificationReportDetail"] = obj({{"biometric", bios},
@@ -331,28 +427,28 @@ core::Json Components() {
                                        {"completedAt", Nullable(DateTime())},
                                        {"decidedAt", Nullable(DateTime())},
                                        {"createdAt", DateTime()},
-                                       {"decision", Nullable({{"type", "object"}})},
+                                       {"decision", Nullable(Ref("VerificationReportDecision"))},
                                        {"gov", govs},
                                        {"id", Id("vrf")},
                                        {"publicId", Str()},
                                        {"status", Str()},
-                                       {"steps", {{"type", "array"}, {"items", {{"type", "object"}}}}},
-                                       {"trustBreakdown", Nullable({{"type", "object"}})},
+                                       {"steps", {{"type", "array"}, {"items", Ref("VerificationStepItem")}}},
+                                       {"trustBreakdown", Nullable(Ref("TrustBreakdown"))},
                                        {"document", Nullable(Ref("DocumentSummary"))}},
                                       {"biometric", "channel", "completedAt", "decidedAt", "createdAt",
                                        "decision", "gov", "id", "publicId", "status", "steps",
                                        "trustBreakdown"});
-  s["VerificationCertificate"] = obj({{"biometric", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+  s["VerificationCertificate"] = obj({{"biometric", {{"type", "array"}, {"items", Ref("CertificateBiometric")}}},
                                       {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
                                       {"decidedAt", Nullable(Str())},
                                       {"decidedBy", Nullable(Str())},
                                       {"environment", Enum({"live", "test"})},
-                                      {"gov", {{"type", "array"}, {"items", {{"type", "object"}}}}},
-                                      {"media", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                      {"gov", {{"type", "array"}, {"items", Ref("CertificateGov")}}},
+                                      {"media", {{"type", "array"}, {"items", Ref("CertificateMedia")}}},
                                       {"outcome", Nullable(Str())},
                                       {"reasonCodes", strs},
                                       {"riskBasis", Nullable(Str())},
-                                      {"riskGrade", Nullable(Str())},
+                                      {"riskGrade", Nullable(Enum({"low", "medium", "high"}))},
                                       {"sessionId", Id("vrf")},
                                       {"signature", Str()},
                                       {"signatureEd25519", {{"type", "string"}, {"pattern", "^[0-9a-f]{128}$"}}},
@@ -370,8 +466,63 @@ core::Json Components() {
                                                        {"publicKey", Str()},
                                                        {"signs", Str()}}, {})}}}},
                              {});
-  s["ProgressStream"] = {{"type", "string"},
-                         {"description", "text/event-stream: id (= log position), event (= event type), data (JSON)"}};
+  s["ProgressStream"] = {
+      {"type", "string"},
+      {"contentMediaType", "text/event-stream"},
+      {"contentSchema", Ref("ProgressEvent")},
+      {"description",
+       "Server-Sent Events. Each event is `id: <partition>-<offset>` (resume with Last-Event-ID), "
+       "`event: <type>` and `data: <JSON>` (ProgressEvent). Types: "
+       "`verification.session_created`, `verification.consent_recorded`, "
+       "`verification.media_captured`, `verification.liveness_challenge_issued`, "
+       "`verification.session_submitted`, `verification.stage_completed` (one per stage), a "
+       "verdict (`verification.approved`, `.declined`, `.review_required`, "
+       "`.more_info_requested`) and `verification.session_expired`. Idle streams get a "
+       "`: keep-alive` comment line. After a final event the stream ends. `contentSchema` is "
+       "the JSON of each event's `data` line."}};
+  s["ProgressEvent"] = {
+      {"type", "object"},
+      {"description", "The `data` of one progress event; no personal data."},
+      {"required", {"type", "at", "sessionId"}},
+      {"properties",
+       {{"type", Str()},
+        {"at", DateTime()},
+        {"sessionId", Id("vrf")},
+        {"consentGiven", {{"type", "boolean"}, {"description", "consent_recorded"}}},
+        {"kind", {{"type", "string"}, {"description", "media_captured: the capture kind"}}},
+        {"mediaId", {{"type", "string"}, {"description", "media_captured"}}},
+        {"trackingId", {{"type", "string"}, {"description", "submitted, stage_completed, verdicts"}}},
+        {"stage", {{"type", "string"}, {"description", "stage_completed"}}},
+        {"outcome", {{"type", "string"}, {"description", "stage_completed and verdicts"}}},
+        {"score", {{"type", {"number", "null"}}, {"description", "stage_completed"}}},
+        {"reasonCodes", {{"type", "array"}, {"items", Str()}}},
+        {"trustScore", {{"type", {"number", "null"}}, {"description", "verdicts (0-1)"}}}}}};
+  // Webhook deliveries: the bodies of the `webhooks` section.
+  auto event = [&](core::Json type_schema, core::Json data) {
+    return obj({{"apiVersion", {{"type", "string"}, {"format", "date"},
+                                {"description", "version of the payload shape"}}},
+                {"id", {{"type", "string"}, {"pattern", "^evt_[0-9a-f]{32}$"},
+                        {"description", "the event id, stable across retries: de-duplicate on it"}}},
+                {"type", std::move(type_schema)},
+                {"data", std::move(data)}},
+               {});
+  };
+  s["VerificationVerdictEvent"] = event(
+      Enum({"verification.approved", "verification.declined", "verification.review_required",
+            "verification.more_info_requested"}),
+      obj({{"sessionId", Id("vrf")},
+           {"trackingId", Id("trk")},
+           {"decision", Ref("DecisionSummary")},
+           {"report", Ref("VerificationReportDetail")}},
+          {}));
+  s["VerificationExpiredEvent"] =
+      event({{"const", "verification.expired"}}, obj({{"sessionId", Id("vrf")}}, {}));
+  s["ServiceTestEvent"] = event({{"const", "service.test"}},
+                                obj({{"endpointId", Id("whe")}, {"message", Str()}}, {}));
+  s["CaseEscalatedEvent"] = event(
+      {{"const", "case.escalated"}},
+      {{"type", "object"},
+       {"description", "Defined by the review API, which emits it; not sent by this version."}});
   s["ConsentRequest"] = {{"type", "object"},
                          {"required", {"accepted"}},
                          {"additionalProperties", false},
@@ -397,18 +548,73 @@ core::Json ProblemResponse(const std::set<std::string>& codes) {
           {"content", {{"application/problem+json", {{"schema", Ref("Problem")}}}}}};
 }
 
-std::string OperationId(const ApiRoute& r) {
-  std::string id = r.method == "GET" ? "get" : r.method == "POST" ? "post" : "op";
+// Tags: one per area, in the order of the document.
+const std::vector<std::pair<std::string, std::string>>& Tags() {
+  static const std::vector<std::pair<std::string, std::string>> kTags = {
+      {"Verification sessions", "Create, consent, read and list verification sessions."},
+      {"Verification flow",
+       "Captures, submission, evidence, report, the signed certificate and the progress stream."},
+      {"Webhooks", "Endpoints, signed deliveries (Standard Webhooks), the delivery log, retries."},
+      {"Webhook events", "What the service POSTs to your endpoints (the `webhooks` section)."},
+      {"Meta", "This document."},
+  };
+  return kTags;
+}
+
+core::Json PathParameter(const std::string& name) {
+  std::map<std::string, std::pair<std::string, std::string>> known = {
+      {"session_id", {"vrf", "the verification session"}},
+      {"endpoint_id", {"whe", "the webhook endpoint"}},
+      {"delivery_id", {"whd", "the webhook delivery"}}};
+  core::Json schema = Str();
+  std::string description = name;
+  if (auto it = known.find(name); it != known.end()) {
+    schema = Id(it->second.first);
+    description = it->second.second;
+  }
+  return {{"name", name}, {"in", "path"}, {"required", true}, {"description", description},
+          {"schema", schema}};
+}
+
+core::Json WebhookOperation(const pipeline::webhooks::EventType& t) {
+  std::string type(t.type);
+  std::string id = "on";
   bool upper = true;
-  for (char c : r.path) {
-    if (c == '/' || c == '-' || c == '_' || c == '{' || c == '}') {
+  for (char c : type) {
+    if (c == '.' || c == '_') {
       upper = true;
       continue;
     }
     id += upper ? static_cast<char>(std::toupper(static_cast<unsigned char>(c))) : c;
     upper = false;
   }
-  return id;
+  core::Json sig_headers = core::Json::array(
+      {{{"name", "webhook-id"}, {"in", "header"}, {"required", true},
+        {"description", "the event id, stable across retries"}, {"schema", Str()}},
+       {{"name", "webhook-timestamp"}, {"in", "header"}, {"required", true},
+        {"description", "Unix seconds, part of the signed content"},
+        {"schema", {{"type", "integer"}}}},
+       {{"name", "webhook-signature"}, {"in", "header"}, {"required", true},
+        {"description", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`; "
+                        "two, space-separated, for 24 hours after a rotation"},
+        {"schema", Str()}}});
+  return {{"post",
+           {{"operationId", id},
+            {"tags", {"Webhook events"}},
+            {"summary", std::string(t.description)},
+            {"description", "Delivered to endpoints subscribed to `" + type +
+                                "` (or a pattern covering it), signed the Standard Webhooks way. "
+                                "Answer 2xx quickly; a 4xx is final (410 deactivates the "
+                                "endpoint); anything else is retried with backoff."},
+            {"parameters", sig_headers},
+            {"security", core::Json::array({{{"webhookSignature", core::Json::array()}}})},
+            {"requestBody",
+             {{"required", true},
+              {"content", {{"application/json", {{"schema", Ref(std::string(t.payload_schema))}}}}}}},
+            {"responses",
+             {{"2XX", {{"description", "Received; the delivery is done"}}},
+              {"4XX", {{"description", "Refused; not retried (410 deactivates the endpoint)"}}},
+              {"default", {{"description", "Anything else, or no answer: retried with backoff"}}}}}}}};
 }
 
 }  // namespace
@@ -416,11 +622,21 @@ std::string OperationId(const ApiRoute& r) {
 core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& server_url) {
   core::Json doc;
   doc["openapi"] = "3.1.0";
-  doc["info"] = {{"title", "Identity verification and compliance service"},
-                 {"version", "1.0.0"},
-                 {"description", "Generated from the server's route table. Errors are RFC 9457 "
-                                 "problem details; codes are listed at /docs/errors."}};
-  doc["servers"] = core::Json::array({{{"url", server_url}}});
+  doc["info"] = {
+      {"title", "Identity verification and compliance service"},
+      {"version", "1.0.0"},
+      {"description",
+       "Generated from the server's route table. Every error is RFC 9457 problem+json with a "
+       "stable `code` (catalogue at /docs/errors). The API key fixes the environment (test or "
+       "live). Lists use cursor pagination (`limit`, `startingAfter`, `endingBefore`)."},
+      {"contact", {{"name", "svc API support"}, {"url", server_url + "/docs/errors"}}},
+      {"license", {{"name", "Proprietary"}, {"identifier", "LicenseRef-Proprietary"}}}};
+  doc["servers"] = core::Json::array({{{"url", server_url}, {"description", "this server"}}});
+  core::Json tags = core::Json::array();
+  for (const auto& [name, description] : Tags()) {
+    tags.push_back({{"name", name}, {"description", description}});
+  }
+  doc["tags"] = tags;
   core::Json paths = core::Json::object();
   // Every route answers these, on top of its own codes.
   const std::vector<std::string> common = {"AUTHENTICATION_REQUIRED", "API_KEY_INVALID",
@@ -429,65 +645,64 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& 
                                            "PAYLOAD_TOO_LARGE"};
   for (const auto& r : routes) {
     core::Json op;
-    op["operationId"] = OperationId(r);
+    op["operationId"] = r.operation_id;
+    op["tags"] = {r.tag};
     op["summary"] = r.summary;
+    op["description"] = r.description.empty() ? r.summary : r.description;
     op["security"] = core::Json::array({{{"bearerAuth", core::Json::array()}}});
     op["x-required-scope"] = r.scope;
     core::Json params = core::Json::array();
     size_t pos = 0;
     while ((pos = r.path.find('{', pos)) != std::string::npos) {
       size_t end = r.path.find('}', pos);
-      std::string name = r.path.substr(pos + 1, end - pos - 1);
-      params.push_back({{"name", name}, {"in", "path"}, {"required", true}, {"schema", Str()}});
+      params.push_back(PathParameter(r.path.substr(pos + 1, end - pos - 1)));
       pos = end;
+    }
+    for (const auto& q : r.query) {
+      params.push_back({{"name", q.name}, {"in", "query"}, {"required", false},
+                        {"description", q.description}, {"schema", q.schema}});
     }
     if (r.idempotency != IdempotencyRule::kNone) {
       params.push_back({{"name", "Idempotency-Key"},
                         {"in", "header"},
                         {"required", r.idempotency == IdempotencyRule::kRequired},
+                        {"description", "1-255 printable ASCII characters; a retry with the same "
+                                        "key and body answers the same result"},
                         {"schema", {{"type", "string"}, {"minLength", 1}, {"maxLength", 255}}}});
     }
     if (r.versioned) {
       params.push_back({{"name", "Service-Version"}, {"in", "header"}, {"required", false},
+                        {"description", "payload version; default 2026-01-01"},
                         {"schema", Str()}});
     }
-    if (r.response_schema == "WebhookEndpointList") {
-      params.push_back({{"name", "applicationId"}, {"in", "query"}, {"schema", Id("app")}});
-      params.push_back({{"name", "limit"}, {"in", "query"},
-                        {"schema", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}}});
-      params.push_back({{"name", "startingAfter"}, {"in", "query"}, {"schema", Str()}});
-      params.push_back({{"name", "endingBefore"}, {"in", "query"}, {"schema", Str()}});
-    }
-    if (r.response_schema == "VerificationSessionList") {
-      params.push_back({{"name", "status"}, {"in", "query"}, {"schema", Enum(kStatuses)}});
-      params.push_back({{"name", "applicationId"}, {"in", "query"}, {"schema", Id("app")}});
-      params.push_back({{"name", "limit"}, {"in", "query"},
-                        {"schema", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}}}});
-      params.push_back({{"name", "startingAfter"}, {"in", "query"}, {"schema", Str()}});
-      params.push_back({{"name", "endingBefore"}, {"in", "query"}, {"schema", Str()}});
-      params.push_back({{"name", "includeTotal"}, {"in", "query"}, {"schema", {{"type", "boolean"}}}});
-    }
-    if (r.request_schema == "MediaCaptureUpload") {
-      params.push_back({{"name", "analyze"}, {"in", "query"}, {"schema", {{"type", "boolean"}}}});
-    }
-    if (r.response_schema == "ProgressStream") {
-      params.push_back({{"name", "Last-Event-ID"}, {"in", "header"}, {"required", false},
+    for (const auto& h : r.headers) {
+      params.push_back({{"name", h}, {"in", "header"}, {"required", false},
+                        {"description", "the id of the last event received (resume)"},
                         {"schema", Str()}});
     }
     if (!params.empty()) op["parameters"] = params;
-    if (r.request_schema == "MediaCaptureUpload") {
+    if (!r.request_schema.empty()) {
       op["requestBody"] = {{"required", true},
-                           {"content", {{"multipart/form-data", {{"schema", Ref(r.request_schema)}}}}}};
-    } else if (r.has_body) {
-      op["requestBody"] = {{"required", true},
-                           {"content", {{"application/json", {{"schema", Ref(r.request_schema)}}}}}};
+                           {"content", {{r.request_content_type, {{"schema", Ref(r.request_schema)}}}}}};
+    }
+    core::Json ok_content = {{"schema", Ref(r.response_schema)}};
+    core::Json response_headers = {
+        {"Service-Request-Id", {{"description", "this request's id (also `requestId` in errors)"},
+                                {"schema", Str()}}}};
+    if (r.idempotency != IdempotencyRule::kNone) {
+      response_headers["Idempotent-Replayed"] = {
+          {"description", "`true` on the answer to a retry with the same Idempotency-Key"},
+          {"schema", {{"type", "string"}, {"enum", {"true"}}}}};
     }
     core::Json responses;
     responses[std::to_string(r.success_status)] = {
         {"description", "Success"},
-        {"content", {{r.response_schema == "ProgressStream" ? "text/event-stream" : "application/json",
-                      {{"schema", Ref(r.response_schema)}}}}},
-        {"headers", {{"Service-Request-Id", {{"schema", Str()}}}}}};
+        {"content", {{r.response_content_type, ok_content}}},
+        {"headers", response_headers}};
+    if (r.response_content_type == "text/event-stream") {
+      responses["204"] = {{"description", "The stream is over and the client has its final event "
+                                          "(Last-Event-ID): do not reconnect"}};
+    }
     std::map<int, std::set<std::string>> by_status;
     for (const auto& c : common) by_status[core::FindErrorCode(c)->http_status].insert(c);
     for (const auto& c : r.error_codes) {
@@ -503,16 +718,28 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::string& 
     paths[r.path][method] = op;
   }
   paths["/v1/openapi.json"]["get"] = {
-      {"operationId", "getOpenApi"},
+      {"operationId", "getOpenApiDocument"},
+      {"tags", {"Meta"}},
       {"summary", "This document"},
+      {"description", "The OpenAPI 3.1 document of this server, generated from its route table."},
       {"security", core::Json::array()},
       {"responses", {{"200", {{"description", "The OpenAPI document"},
-                              {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}}}}};
+                              {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}},
+                     {"400", ProblemResponse({"BAD_REQUEST"})}}}};
   doc["paths"] = paths;
+  core::Json webhooks = core::Json::object();
+  for (const auto& t : pipeline::webhooks::EventTypes()) {
+    webhooks[std::string(t.type)] = WebhookOperation(t);
+  }
+  doc["webhooks"] = webhooks;
   doc["components"]["schemas"] = Components();
   doc["components"]["securitySchemes"] = {
       {"bearerAuth", {{"type", "http"}, {"scheme", "bearer"},
-                      {"description", "svc_{live|test}_{sk|pk}_... API key"}}}};
+                      {"description", "svc_{live|test}_{sk|pk}_... API key"}}},
+      {"webhookSignature",
+       {{"type", "apiKey"}, {"in", "header"}, {"name", "webhook-signature"},
+        {"description", "How a receiver authenticates our deliveries: verify the Standard "
+                        "Webhooks signature with the endpoint's secret (`whsec_…`)"}}}};
   return doc;
 }
 

@@ -1,5 +1,7 @@
 #include "api/pagination.h"
 
+#include "api/api_context.h"
+
 #include "core/crypto.h"
 
 namespace svc::api {
@@ -203,6 +205,23 @@ std::string ListEnvelopeWithRows(const std::vector<std::string>& rows, const Pag
   data += ']';
   envelope.replace(at, kEmpty.size(), data);
   return envelope;
+}
+
+}  // namespace svc::api
+
+namespace svc::api {
+
+std::vector<QueryParam> PageParams(bool include_total) {
+  std::vector<QueryParam> out = {
+      {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}},
+       "page size; the answer's `limit` is the size applied"},
+      {"startingAfter", {{"type", "string"}}, "the `nextCursor` of the previous page"},
+      {"endingBefore", {{"type", "string"}}, "the `previousCursor` of the next page"}};
+  if (include_total) {
+    out.push_back({"includeTotal", {{"type", "boolean"}, {"default", false}},
+                   "fill `totalCount` (counting the whole filter)"});
+  }
+  return out;
 }
 
 }  // namespace svc::api

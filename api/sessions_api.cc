@@ -357,32 +357,61 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
   const PublicApiOptions* o = &options;
+  const std::string tag = "Verification sessions";
+  std::vector<QueryParam> list_query = {
+      {"status", {{"type", "string"}, {"enum", kStatuses}}, "only sessions in this status"},
+      {"applicationId", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}},
+       "only sessions of this application"}};
+  for (auto& q : PageParams()) list_query.push_back(q);
   routes.push_back(ApiRoute{
-      "POST", "/v1/verification-sessions", "verification:write", RateFamily::kWrite,
-      IdempotencyRule::kRequired, false, true, 201,
-      {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_IN_PROGRESS",
-       "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE",
-       "INVALID_ID", "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
-      "Create a verification session", "VerificationSessionCreated", "VerificationSessionCreate",
-      [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
+      .method = "POST", .path = "/v1/verification-sessions",
+      .operation_id = "createVerificationSession", .tag = tag,
+      .summary = "Create a verification session",
+      .description = "The first of the five calls. `Idempotency-Key` is required: a retry with the "
+                     "same key and body answers the same session, byte for byte (header "
+                     "`Idempotent-Replayed: true`). With a test key, `policy.testOutcome` runs the "
+                     "documented sandbox.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kRequired, .has_body = true,
+      .request_schema = "VerificationSessionCreate", .success_status = 201,
+      .response_schema = "VerificationSessionCreated",
+      .error_codes = {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID",
+                      "IDEMPOTENCY_KEY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR",
+                      "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID",
+                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
+      .handler = [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "POST", "/v1/verification-sessions/{session_id}/consent", "verification:write",
-      RateFamily::kWrite, IdempotencyRule::kNone, false, true, 200,
-      {"INVALID_ID", "SESSION_NOT_FOUND", "SESSION_EXPIRED", "SESSION_COMPLETED",
-       "INVALID_STATE_TRANSITION", "VALIDATION_ERROR", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE"},
-      "Record the subject's consent", "ConsentResponse", "ConsentRequest",
-      [r](ApiCall& c, Respond respond) { RecordConsent(*r, c, std::move(respond)); }});
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/consent",
+      .operation_id = "recordVerificationConsent", .tag = tag,
+      .summary = "Record the subject's consent",
+      .description = "`accepted=true` moves a pending session to `in_progress`; `false` abandons "
+                     "it. The subject's IP address and user agent are kept sealed.",
+      .scope = "verification:write", .family = RateFamily::kWrite, .has_body = true,
+      .request_schema = "ConsentRequest", .response_schema = "ConsentResponse",
+      .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND", "SESSION_EXPIRED", "SESSION_COMPLETED",
+                      "INVALID_STATE_TRANSITION", "VALIDATION_ERROR", "BAD_REQUEST",
+                      "UNSUPPORTED_MEDIA_TYPE"},
+      .handler = [r](ApiCall& c, Respond respond) { RecordConsent(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions", "verification:read", RateFamily::kRead,
-      IdempotencyRule::kNone, false, false, 200,
-      {"BAD_REQUEST", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE", "VALIDATION_ERROR"},
-      "List verification sessions, newest first", "VerificationSessionList", "",
-      [r, o](ApiCall& c, Respond respond) { ListSessions(*r, *o, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions",
+      .operation_id = "listVerificationSessions", .tag = tag,
+      .summary = "List verification sessions, newest first",
+      .description = "Newest `createdAt` first (sessions of the same millisecond by id). Filters "
+                     "combine; cursors are bound to the filters they came from.",
+      .scope = "verification:read", .query = list_query,
+      .response_schema = "VerificationSessionList",
+      .error_codes = {"BAD_REQUEST", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE",
+                      "VALIDATION_ERROR"},
+      .handler = [r, o](ApiCall& c, Respond respond) { ListSessions(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions/{session_id}", "verification:read", RateFamily::kRead,
-      IdempotencyRule::kNone, false, false, 200, {"INVALID_ID", "SESSION_NOT_FOUND"},
-      "Read a verification session (state, not evidence)", "VerificationSessionResponse", "",
-      [r](ApiCall& c, Respond respond) { GetSession(*r, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}",
+      .operation_id = "getVerificationSession", .tag = tag,
+      .summary = "Read a verification session",
+      .description = "Its state, not its evidence (`…/evidence`). `trustScore` here is 0–100; "
+                     "the evidence, report and certificate give the same score as 0–1.",
+      .scope = "verification:read", .response_schema = "VerificationSessionResponse",
+      .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND"},
+      .handler = [r](ApiCall& c, Respond respond) { GetSession(*r, c, std::move(respond)); }});
   return routes;
 }
 

@@ -534,66 +534,108 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
     codes.insert(codes.end(), extra.begin(), extra.end());
     return codes;
   };
+  const std::string tag = "Verification flow";
+  const std::vector<std::string> idem = {"IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
+                                         "IDEMPOTENCY_KEY_IN_PROGRESS"};
+  auto plus = [](std::vector<std::string> a, const std::vector<std::string>& b) {
+    a.insert(a.end(), b.begin(), b.end());
+    return a;
+  };
   routes.push_back(ApiRoute{
-      "POST", "/v1/verification-sessions/{session_id}/media", "verification:write",
-      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 201,
-      with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR", "UNKNOWN_MEDIA_KIND",
-            "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE", "CONSENT_REQUIRED", "SESSION_EXPIRED",
-            "CHALLENGE_ID_REQUIRED", "CAPTURE_CREDENTIAL_INVALID", "CHECK_NOT_ENABLED_FOR_FLOW",
-            "SESSION_COMPLETED", "INVALID_STATE_TRANSITION", "CAPTURE_NOT_ALLOWED",
-            "ADMISSION_FULL", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
-            "IDEMPOTENCY_KEY_IN_PROGRESS"}),
-      "Upload one capture (multipart/form-data: kind, file, optional challengeId)",
-      "MediaCaptureResult", "MediaCaptureUpload",
-      [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/media",
+      .operation_id = "uploadVerificationMedia", .tag = tag,
+      .summary = "Upload one capture",
+      .description = "`multipart/form-data` with `kind` (`document_front`, `document_back`, "
+                     "`selfie`, `liveness_video`), `file`, and `challengeId` for an active-liveness "
+                     "video. The bytes are checked against the declared type, sealed and stored; "
+                     "`analyze=true` returns a capture analysis (`status=error` is never a 500). "
+                     "Limits: documents 10 MiB, selfies 5 MiB, videos 30 MiB.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .request_schema = "MediaCaptureUpload",
+      .request_content_type = "multipart/form-data",
+      .query = {{"analyze", {{"type", "boolean"}, {"default", false}},
+                 "run the capture analysis now and return it"}},
+      .success_status = 201, .response_schema = "MediaCaptureResult",
+      .error_codes = plus(with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR",
+                                "UNKNOWN_MEDIA_KIND", "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE",
+                                "CONSENT_REQUIRED", "SESSION_EXPIRED", "CHALLENGE_ID_REQUIRED",
+                                "CAPTURE_CREDENTIAL_INVALID", "CHECK_NOT_ENABLED_FOR_FLOW",
+                                "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
+                                "CAPTURE_NOT_ALLOWED", "ADMISSION_FULL"}),
+                          idem),
+      .handler = [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "POST", "/v1/verification-sessions/{session_id}/liveness-challenges", "verification:write",
-      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 201,
-      with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED", "SESSION_EXPIRED",
-            "SESSION_COMPLETED", "INVALID_STATE_TRANSITION", "CAPTURE_NOT_ALLOWED",
-            "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED", "IDEMPOTENCY_KEY_IN_PROGRESS"}),
-      "Issue a one-use active-liveness challenge (actions to perform, in order, in the next "
-      "liveness video; valid 2 minutes)",
-      "LivenessChallenge", "",
-      [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/liveness-challenges",
+      .operation_id = "createLivenessChallenge", .tag = tag,
+      .summary = "Issue an active-liveness challenge",
+      .description = "Three actions to perform, in order, in the next liveness video; one use, "
+                     "valid 2 minutes, at most 10 per session. Only for sessions created with "
+                     "`checks.livenessMode=active`.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .success_status = 201,
+      .response_schema = "LivenessChallenge",
+      .error_codes = plus(with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED",
+                                "SESSION_EXPIRED", "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
+                                "CAPTURE_NOT_ALLOWED"}),
+                          idem),
+      .handler = [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "POST", "/v1/verification-sessions/{session_id}/submit", "verification:write",
-      RateFamily::kWrite, IdempotencyRule::kOptional, false, false, 200,
-      with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE", "SESSION_EXPIRED",
-            "SESSION_COMPLETED", "IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
-            "IDEMPOTENCY_KEY_IN_PROGRESS"}),
-      "Submit the session to the verification pipeline", "SubmitResponse", "",
-      [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/submit",
+      .operation_id = "submitVerificationSession", .tag = tag,
+      .summary = "Submit the session to the verification pipeline",
+      .description = "Answers at once with `kind=pending` and a tracking id; the verdict follows "
+                     "on the progress stream, by webhook and in the evidence.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .response_schema = "SubmitResponse",
+      .error_codes = plus(with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
+                                "SESSION_EXPIRED", "SESSION_COMPLETED"}),
+                          idem),
+      .handler = [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions/{session_id}/evidence", "verification:read",
-      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, lookup,
-      "Read the evidence bundle", "EvidenceBundle", "",
-      [r](ApiCall& c, Respond respond) { Evidence(*r, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/evidence",
+      .operation_id = "getVerificationEvidence", .tag = tag, .summary = "Read the evidence bundle",
+      .description = "For reconciliation, not for polling: the verdict arrives by webhook. "
+                     "`trustScore` here is 0–1.",
+      .scope = "verification:read", .response_schema = "EvidenceBundle", .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Evidence(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions/{session_id}/report", "verification:read",
-      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, lookup,
-      "Read the verification report (no raw personal data)", "VerificationReportDetail", "",
-      [r](ApiCall& c, Respond respond) { Report(*r, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/report",
+      .operation_id = "getVerificationReport", .tag = tag,
+      .summary = "Read the verification report",
+      .description = "Steps, checks and the trust breakdown; no raw personal data.",
+      .scope = "verification:read", .response_schema = "VerificationReportDetail",
+      .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Report(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions/{session_id}/certificate", "verification:read",
-      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200, with({"CONFLICT"}),
-      "Read the signed verification certificate (RFC 8785 canonical JSON)",
-      "VerificationCertificate", "",
-      [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/certificate",
+      .operation_id = "getVerificationCertificate", .tag = tag,
+      .summary = "Read the signed verification certificate",
+      .description = "RFC 8785 canonical JSON, the same bytes on every request, once the session "
+                     "is approved or declined (before: 409). `signatureEd25519` checks with the "
+                     "public key of `GET /v1/certificate-keys`, offline.",
+      .scope = "verification:read", .response_schema = "VerificationCertificate",
+      .error_codes = with({"CONFLICT"}),
+      .handler = [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/certificate-keys", "verification:read", RateFamily::kRead,
-      IdempotencyRule::kNone, false, false, 200, {},
-      "The Ed25519 public key verification certificates of this tenant and environment are "
-      "signed with (check certificates offline, without the service)",
-      "CertificateKeys", "",
-      [r](ApiCall& c, Respond respond) { CertificateKeys(*r, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/certificate-keys", .operation_id = "listCertificateKeys",
+      .tag = tag, .summary = "The public key certificates are signed with",
+      .description = "The Ed25519 public key of this tenant and the key's environment: with it "
+                     "anyone checks a certificate's `signatureEd25519` without the service.",
+      .scope = "verification:read", .response_schema = "CertificateKeys",
+      .handler = [r](ApiCall& c, Respond respond) { CertificateKeys(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
-      "GET", "/v1/verification-sessions/{session_id}/events", "verification:read",
-      RateFamily::kRead, IdempotencyRule::kNone, false, false, 200,
-      with({"BAD_REQUEST", "SERVICE_UNAVAILABLE"}),
-      "Stream the pipeline's progress (text/event-stream; resume with Last-Event-ID)",
-      "ProgressStream", "",
-      [r, o](ApiCall& c, Respond respond) { Events(*r, *o, c, std::move(respond)); }});
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/events",
+      .operation_id = "streamVerificationEvents", .tag = tag,
+      .summary = "Stream the pipeline's progress",
+      .description = "`text/event-stream` (Server-Sent Events). Each event: `id` = its log "
+                     "position, `event` = its type, `data` = a JSON object (schema "
+                     "`ProgressEvent`). The stream ends after a final event (a verdict, expiry or "
+                     "refused consent); a reconnect with `Last-Event-ID` at or after that event "
+                     "answers 204, which tells EventSource clients to stop.",
+      .scope = "verification:read", .headers = {"Last-Event-ID"},
+      .response_schema = "ProgressStream", .response_content_type = "text/event-stream",
+      .error_codes = with({"BAD_REQUEST", "SERVICE_UNAVAILABLE"}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Events(*r, *o, c, std::move(respond)); }});
   return routes;
 }
 

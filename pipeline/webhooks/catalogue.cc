@@ -6,15 +6,19 @@ namespace svc::pipeline::webhooks {
 
 const std::vector<EventType>& EventTypes() {
   static const std::vector<EventType> kTypes = {
-      {"verification.approved", "the verification passed", true},
-      {"verification.declined", "the verification failed", true},
+      {"verification.approved", "the verification passed", true, "VerificationVerdictEvent"},
+      {"verification.declined", "the verification failed", true, "VerificationVerdictEvent"},
       {"verification.review_required",
-       "the engine does not decide alone; the case entered the review queue", true},
-      {"verification.more_info_requested", "the person must provide more", true},
-      {"verification.expired", "the session expired before completion", false},
-      {"case.escalated", "a review case went up a level", false},
+       "the engine does not decide alone; the case entered the review queue", true,
+       "VerificationVerdictEvent"},
+      {"verification.more_info_requested", "the person must provide more", true,
+       "VerificationVerdictEvent"},
+      {"verification.expired", "the session expired before completion", false,
+       "VerificationExpiredEvent"},
+      {"case.escalated", "a review case went up a level (emitted once the review API lands)",
+       false, "CaseEscalatedEvent"},
       {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
-       false},
+       false, "ServiceTestEvent"},
   };
   return kTypes;
 }

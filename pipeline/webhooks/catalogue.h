@@ -17,6 +17,7 @@ struct EventType {
   std::string_view type;
   std::string_view description;
   bool carries_report;  // `data.report` present
+  std::string_view payload_schema;  // the OpenAPI component of the delivered body
 };
 
 const std::vector<EventType>& EventTypes();

@@ -8,6 +8,7 @@
 #include "api/openapi.h"
 #include "api/public_api.h"
 #include "core/error_catalogue.h"
+#include "pipeline/webhooks/catalogue.h"
 
 using namespace svc;
 
@@ -46,4 +47,55 @@ TEST_CASE("openapi: the document matches the route table") {
       CHECK_MESSAGE(table.count({it.key(), m.key()}) == 1, it.key() << " " << m.key());
     }
   }
+}
+
+TEST_CASE("openapi: for code generators: operation ids, tags, descriptions, webhooks, typed nests") {
+  api::PublicApiOptions options;
+  auto routes = api::AllRoutes(nullptr, options);
+  core::Json doc = api::BuildOpenApi(routes, options.public_base_url);
+  std::set<std::string> tags, ids;
+  for (const auto& t : doc["tags"]) tags.insert(t["name"].get<std::string>());
+  for (auto it = doc["paths"].begin(); it != doc["paths"].end(); ++it) {
+    for (auto m = it->begin(); m != it->end(); ++m) {
+      const core::Json& op = *m;
+      std::string id = op["operationId"];
+      CAPTURE(id);
+      CHECK(ids.insert(id).second);  // unique
+      CHECK(!id.empty());
+      CHECK(std::islower(static_cast<unsigned char>(id[0])));
+      for (char c : id) CHECK(std::isalnum(static_cast<unsigned char>(c)));  // camelCase, no "op…"
+      REQUIRE(op["tags"].size() == 1);
+      CHECK(tags.count(op["tags"][0].get<std::string>()) == 1);
+      CHECK(!op["summary"].get<std::string>().empty());
+      CHECK(!op["description"].get<std::string>().empty());
+    }
+  }
+  CHECK(doc["paths"]["/v1/developer/webhooks/{endpoint_id}"]["patch"]["operationId"] == "updateWebhookEndpoint");
+  // Every catalogued event type is in the `webhooks` section with a typed body.
+  for (const auto& t : pipeline::webhooks::EventTypes()) {
+    std::string type(t.type);
+    CAPTURE(type);
+    REQUIRE(doc["webhooks"].contains(type));
+    std::string ref = doc["webhooks"][type]["post"]["requestBody"]["content"]["application/json"]["schema"]["$ref"];
+    CHECK(doc["components"]["schemas"].contains(ref.substr(ref.rfind('/') + 1)));
+  }
+  // The nests the issue named are typed (a $ref), not bare objects.
+  const core::Json& s = doc["components"]["schemas"];
+  auto is_ref = [](const core::Json& j) {
+    if (j.contains("$ref")) return true;
+    if (j.contains("items")) return j["items"].contains("$ref");
+    if (j.contains("anyOf")) return j["anyOf"][0].contains("$ref");
+    return false;
+  };
+  CHECK(is_ref(s["VerificationReportDetail"]["properties"]["steps"]));
+  CHECK(is_ref(s["VerificationReportDetail"]["properties"]["trustBreakdown"]));
+  CHECK(is_ref(s["VerificationReportDetail"]["properties"]["decision"]));
+  CHECK(is_ref(s["VerificationCertificate"]["properties"]["media"]));
+  CHECK(is_ref(s["VerificationCertificate"]["properties"]["gov"]));
+  CHECK(is_ref(s["VerificationCertificate"]["properties"]["biometric"]));
+  CHECK(is_ref(s["EvidenceBundle"]["properties"]["consent"]));
+  CHECK(is_ref(s["EvidenceBundle"]["properties"]["media"]));
+  CHECK(is_ref(s["CaptureAnalysis"]["properties"]["extractedData"]));
+  // The progress stream is described: its event data has a schema.
+  CHECK(s["ProgressStream"]["contentSchema"]["$ref"] == "#/components/schemas/ProgressEvent");
 }
