@@ -16,6 +16,7 @@
 #include "pipeline/biometrics/liveness.h"
 #include "tests/support/api_env.h"
 #include "tests/support/liveness_fixtures.h"
+#include "tests/support/sample_captures.h"
 
 using namespace svc;
 using svc::testing::ReadFile;
@@ -28,41 +29,12 @@ namespace liveness = svc::testing::liveness;
 namespace {
 
 Image Photo(const std::string& name) {
-  auto img = DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/" + name));
-  REQUIRE(img.ok());
-  return *img;
+  Image img = testing::DemoPhoto(name);
+  REQUIRE(img.width > 0);
+  return img;
 }
-
-// A region of `photo` around a face box, `margin` face widths on each side.
-Image AroundFace(const Image& photo, int left, int top, int size, double margin) {
-  int m = static_cast<int>(size * margin);
-  return Crop(photo, left - m, top - m, size + 2 * m, size + 2 * m + m / 2);
-}
-
-// An ID-card-like image: grey card, the portrait on the left, some dark "text" bars.
-Image Card(const Image& portrait) {
-  Image card;
-  card.width = 1000;
-  card.height = 630;
-  card.rgb.assign(static_cast<size_t>(card.width) * card.height * 3, 200);
-  Image p = Scale(portrait, 360.0 / portrait.height);
-  for (int r = 0; r < p.height && 120 + r < card.height; ++r) {
-    for (int c = 0; c < p.width && 60 + c < card.width; ++c) {
-      for (int k = 0; k < 3; ++k) {
-        card.rgb[(static_cast<size_t>(120 + r) * card.width + 60 + c) * 3 + k] =
-            p.rgb[(static_cast<size_t>(r) * p.width + c) * 3 + k];
-      }
-    }
-  }
-  for (int bar = 0; bar < 6; ++bar) {
-    for (int r = 150 + bar * 50; r < 170 + bar * 50; ++r) {
-      for (int c = 420; c < 900 - bar * 40; ++c) {
-        for (int k = 0; k < 3; ++k) card.rgb[(static_cast<size_t>(r) * card.width + c) * 3 + k] = 40;
-      }
-    }
-  }
-  return card;
-}
+using testing::AroundFace;
+using testing::Card;
 
 std::string Multipart(const std::string& boundary, const std::string& kind, const std::string& mime,
                       const std::string& bytes) {
@@ -253,22 +225,15 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
   REQUIRE(models.ok());
   Env env(false, {"--face-engine", "dlib", "--face-model", model});
   const auto& s = pipeline::verification::Specimen();  // the sandbox registries know this person
-  // The person: sample3's leftmost face (the liveness fixtures' face too).
+  // The person: sample3's leftmost face (the liveness fixtures' face too); the same captures as
+  // docs/samples/ (tests/support/sample_captures.h).
   Image person = Photo("sample3.jpg");
-  Image portrait = Scale(Rotate(AroundFace(person, 567, 376, 215, 0.5), 3), 0.7);
-  std::ofstream(work.Sub("card.png"), std::ios::binary) << *EncodePng(Card(portrait));
-  const char* ocrb = "/usr/share/fonts/opentype/ocr-b/OCRB.otf";
-  auto front = testing::RunProgram(
-      "convert", {work.Sub("card.png"), "-font", ocrb, "-fill", "#202020", "-pointsize", "26",
-                  "-annotate", "+420+470", "INSTITUTO NACIONAL ELECTORAL", "-pointsize", "30",
-                  "-annotate", "+420+530", "CURP " + s.curp, work.Sub("front.png")});
-  REQUIRE_MESSAGE(front.exit_code == 0, front.err);
-  auto back = testing::RunProgram(
-      "convert", {"-size", "1000x630", "xc:#dcdcd4", "-font", ocrb, "-pointsize", "40", "-fill", "#202020",
-                  "-annotate", "+60+460", s.mrz[0], "-annotate", "+60+520", s.mrz[1], "-annotate",
-                  "+60+580", s.mrz[2], work.Sub("back.png")});
-  REQUIRE_MESSAGE(back.exit_code == 0, back.err);
-  std::string video = liveness::Blinking(**models, work, "live.mp4");
+  std::string error;
+  testing::SampleCaptures captures = testing::MakeSampleCaptures(**models, work, &error);
+  REQUIRE_MESSAGE(error.empty(), error);
+  std::ofstream(work.Sub("front.png"), std::ios::binary) << captures.front_png;
+  std::ofstream(work.Sub("back.png"), std::ios::binary) << captures.back_png;
+  std::string video = captures.video_mp4;
 
   auto flow = [&](const std::string& idem, const std::string& selfie_png) {
     auto created = env.Create(env.test_key, idem);  // no checks given: every default check
@@ -327,6 +292,25 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
 }
 
 // Active liveness: the server issues a challenge (actions in order), the video must show them.
+TEST_CASE("scripts/demo: the README's flow with the shipped sample captures ends approved") {
+  // docs/samples/ are what svc_samples writes from the same photograph and specimen; the demo
+  // uploads them to a running server with the real engine and checks the certificate offline.
+  testing::TempDir work;
+  std::string model = ImportModel(work);
+  Env env(false, {"--face-engine", "dlib", "--face-model", model});
+  std::string root = std::string(SVC_TEST_SOURCE_DIR) + "/..";
+  auto demo = testing::RunProgram(
+      root + "/scripts/demo", {},
+      {{"SVC_URL", "http://127.0.0.1:" + std::to_string(env.server->port())},
+       {"SVC_KEY", env.test_key}});
+  MESSAGE(demo.out);
+  CHECK_MESSAGE(demo.exit_code == 0, demo.err);
+  CHECK(demo.out.find("analysis ok {\"curp\": \"" + pipeline::verification::Specimen().curp) != std::string::npos);
+  CHECK(demo.out.find("verification.approved") != std::string::npos);
+  CHECK(demo.out.find("checked offline: valid") != std::string::npos);
+  CHECK(demo.out.find("verdict: approved") != std::string::npos);
+}
+
 TEST_CASE("biometrics: active liveness challenges") {
   testing::TempDir work;
   std::string model = ImportModel(work);
