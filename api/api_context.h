@@ -4,6 +4,7 @@
 // the scope/isolation tests.
 
 #include <functional>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -43,6 +44,11 @@ struct QueryParam {
 
 // The list parameters every cursor list takes (the spec's "LP").
 std::vector<QueryParam> PageParams(bool include_total = true);
+
+// Error-code lists of route declarations: the codes an accepted Idempotency-Key can answer with,
+// and a concatenation helper.
+const std::vector<std::string>& IdempotencyErrors();
+std::vector<std::string> Codes(std::initializer_list<std::vector<std::string>> lists);
 
 // One route, declared with designated initialisers in the order below. The OpenAPI document is
 // generated from these declarations alone (openapi.cc has no per-route branch).

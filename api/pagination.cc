@@ -211,6 +211,18 @@ std::string ListEnvelopeWithRows(const std::vector<std::string>& rows, const Pag
 
 namespace svc::api {
 
+const std::vector<std::string>& IdempotencyErrors() {
+  static const std::vector<std::string> kCodes = {"IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
+                                                  "IDEMPOTENCY_KEY_IN_PROGRESS"};
+  return kCodes;
+}
+
+std::vector<std::string> Codes(std::initializer_list<std::vector<std::string>> lists) {
+  std::vector<std::string> out;
+  for (const auto& l : lists) out.insert(out.end(), l.begin(), l.end());
+  return out;
+}
+
 std::vector<QueryParam> PageParams(bool include_total) {
   std::vector<QueryParam> out = {
       {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}, {"default", 20}},

@@ -529,18 +529,9 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
   Runtime* r = rt;
   const PublicApiOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "SESSION_NOT_FOUND"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> codes = lookup;
-    codes.insert(codes.end(), extra.begin(), extra.end());
-    return codes;
-  };
+  auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
   const std::string tag = "Verification flow";
-  const std::vector<std::string> idem = {"IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
-                                         "IDEMPOTENCY_KEY_IN_PROGRESS"};
-  auto plus = [](std::vector<std::string> a, const std::vector<std::string>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-  };
+  const std::vector<std::string>& idem = IdempotencyErrors();
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/media",
       .operation_id = "uploadVerificationMedia", .tag = tag,
@@ -556,13 +547,13 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
       .query = {{"analyze", {{"type", "boolean"}, {"default", false}},
                  "run the capture analysis now and return it"}},
       .success_status = 201, .response_schema = "MediaCaptureResult",
-      .error_codes = plus(with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR",
+      .error_codes = Codes({with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR",
                                 "UNKNOWN_MEDIA_KIND", "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE",
                                 "CONSENT_REQUIRED", "SESSION_EXPIRED", "CHALLENGE_ID_REQUIRED",
                                 "CAPTURE_CREDENTIAL_INVALID", "CHECK_NOT_ENABLED_FOR_FLOW",
                                 "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
                                 "CAPTURE_NOT_ALLOWED", "ADMISSION_FULL"}),
-                          idem),
+                          idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/liveness-challenges",
@@ -574,10 +565,10 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .success_status = 201,
       .response_schema = "LivenessChallenge",
-      .error_codes = plus(with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED",
+      .error_codes = Codes({with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED",
                                 "SESSION_EXPIRED", "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
                                 "CAPTURE_NOT_ALLOWED"}),
-                          idem),
+                          idem}),
       .handler = [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/submit",
@@ -587,9 +578,9 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
                      "on the progress stream, by webhook and in the evidence.",
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .response_schema = "SubmitResponse",
-      .error_codes = plus(with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
+      .error_codes = Codes({with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
                                 "SESSION_EXPIRED", "SESSION_COMPLETED"}),
-                          idem),
+                          idem}),
       .handler = [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}/evidence",

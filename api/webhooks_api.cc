@@ -513,19 +513,10 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
   Runtime* r = rt;
   const PublicApiOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "WEBHOOK_NOT_FOUND"};
-  auto with = [&](std::vector<std::string> extra) {
-    std::vector<std::string> codes = lookup;
-    codes.insert(codes.end(), extra.begin(), extra.end());
-    return codes;
-  };
+  auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
   const std::string base = "/v1/developer/webhooks";
   const std::string tag = "Webhooks";
-  const std::vector<std::string> idem = {"IDEMPOTENCY_KEY_INVALID", "IDEMPOTENCY_KEY_REUSED",
-                                         "IDEMPOTENCY_KEY_IN_PROGRESS"};
-  auto plus = [](std::vector<std::string> a, const std::vector<std::string>& b) {
-    a.insert(a.end(), b.begin(), b.end());
-    return a;
-  };
+  const std::vector<std::string>& idem = IdempotencyErrors();
   std::vector<QueryParam> list_query = {{"applicationId", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}},
                                          "only endpoints of this application"}};
   for (auto& q : PageParams(false)) list_query.push_back(q);
@@ -547,7 +538,7 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointCreate", .success_status = 201,
       .response_schema = "WebhookEndpointCreated",
-      .error_codes = plus({"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}, idem),
+      .error_codes = Codes({{"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}, idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/event-types", .operation_id = "listWebhookEventTypes",
@@ -596,8 +587,8 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
                      "`WEBHOOK_ENDPOINT_INACTIVE` when the endpoint is deactivated.",
       .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookDeliveryResponse",
-      .error_codes = plus({"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "WEBHOOK_NOT_FOUND",
-                           "WEBHOOK_ENDPOINT_INACTIVE"}, idem),
+      .error_codes = Codes({{"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "WEBHOOK_NOT_FOUND",
+                           "WEBHOOK_ENDPOINT_INACTIVE"}, idem}),
       .handler = [r](ApiCall& c, Respond respond) { Retry(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{endpoint_id}", .operation_id = "getWebhookEndpoint",
@@ -612,7 +603,7 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
       .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointUpdate", .response_schema = "WebhookEndpointResponse",
-      .error_codes = plus(with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}), idem),
+      .error_codes = Codes({with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}), idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/rotate-secret",
@@ -622,7 +613,7 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
                      "signing, as a second signature, for 24 hours.",
       .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookEndpointCreated",
-      .error_codes = plus(lookup, idem),
+      .error_codes = Codes({lookup, idem}),
       .handler = [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/test", .operation_id = "testWebhookEndpoint",

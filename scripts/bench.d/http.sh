@@ -3,7 +3,7 @@
 # one core here), then svc: GET a session, a list page of 20, and durable creates (fsync on).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-SVC=build-release/api/svc
+SVC=${SVC_BIN:-build-release/api/svc}
 WORK=$(mktemp -d)
 trap 'kill $(cat $WORK/nginx.pid 2>/dev/null) 2>/dev/null || true; kill $SVC_PID 2>/dev/null || true; rm -rf $WORK' EXIT
 DURATION=${BENCH_SECONDS:-10}

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Runs every benchmark with the binaries of a build directory: scripts/bench (Release, full
+# sizes) and scripts/test (its sanitizer build, BENCH_SMOKE=1: tiny sizes, so that every part is
+# known to start and finish; its numbers mean nothing).
+#   scripts/bench.d/run.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build-release}
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then
+  CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1
+else
+  CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
+  SECONDS_EACH=${BENCH_SECONDS:-10}
+fi
+# The write side and replay.
+"$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
+# HTTP: nginx as the ceiling, then GET, a list page and durable creates.
+BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
+# Face work per verification (dlib engine): CPU, sustained rate, peak memory.
+"$BUILD/tests/svc_bench_faces" models/node_modules/@vladmandic/face-api "${TMPDIR:-/tmp}/svc-faces-bench" "$FACES"
+# Webhook deliveries: queued deliveries to a local receiver answering 200, drained.
+(cd tests/receiver && npm ci --no-audit --no-fund --loglevel=error)
+"$BUILD/tests/svc_bench_webhooks" "$WEBHOOKS"
