@@ -83,17 +83,22 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["completedAt"] = nullptr;
     r["decidedAt"] = nullptr;
     r["expiresAt"] = core::FormatRfc3339(core::Timestamp{c->expires_at_micros});
-    view.Put(rec_key, core::DumpJson(r));
+    std::string rec = core::DumpJson(r);
     // The 201 body as served (VerificationSessionCreated), for the first answer and every
-    // idempotent retry. A link session's token is stored sealed and opened when served.
-    core::Json created = r;
-    created["linkToken"] = nullptr;
-    created["hostedUrl"] = nullptr;
-    created["callbackSecret"] = nullptr;
-    created["deepLink"] = nullptr;
-    created["requiresApp"] = c->channel == "sdk";
-    if (!c->link_token_sealed.empty()) created["linkTokenSealed"] = c->link_token_sealed;
-    view.Put("created/" + base + id, core::DumpJson(created));
+    // idempotent retry: the record's members, then these (appended to the record's text, which
+    // the JSON writer made, rather than copying and serialising the record again). A link
+    // session's token is stored sealed and opened when served.
+    core::Json extra = {{"linkToken", nullptr},
+                        {"hostedUrl", nullptr},
+                        {"callbackSecret", nullptr},
+                        {"deepLink", nullptr},
+                        {"requiresApp", c->channel == "sdk"}};
+    if (!c->link_token_sealed.empty()) extra["linkTokenSealed"] = c->link_token_sealed;
+    std::string created = rec;
+    created.pop_back();  // the record's closing brace
+    created.append(",").append(std::string_view(core::DumpJson(extra)).substr(1));
+    view.Put("created/" + base + id, created);
+    view.Put(rec_key, std::move(rec));
     std::string order = OrderKey(FloorToMillis(env.occurred_at.micros), id);
     view.Put("idx/" + base + "all/" + order, "");
     view.Put("idx/" + base + "status/pending/" + order, "");

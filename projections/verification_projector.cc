@@ -111,8 +111,12 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
   } else if (std::holds_alternative<vs::SessionExpired>(event)) {
     sse = core::Json::object();
   } else if (const auto* cr = std::get_if<vs::SessionCreated>(&event)) {
-    view.Put("settings/" + base, core::DumpJson(core::Json{{"checks", cr->checks},
-                                                           {"policy", cr->policy}}));
+    // Only sessions that chose checks or a policy have a settings row: no row = the defaults
+    // (its readers read it after rows of this same batch, so absent never means "not yet").
+    if (!cr->checks.is_null() || !cr->policy.is_null()) {
+      view.Put("settings/" + base, core::DumpJson(core::Json{{"checks", cr->checks},
+                                                             {"policy", cr->policy}}));
+    }
     sse = core::Json::object();
   }
   if (!sse.is_null()) {

@@ -24,7 +24,7 @@ class VerificationProjector final : public Projector {
  public:
   static constexpr std::string_view kName = "verification";
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
+  int Version() const override { return 2; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
 
