@@ -20,7 +20,7 @@
 #include "api/admin.h"
 #include "api/flags.h"
 #include "api/http_client.h"
-#include "api/webhook_dispatcher.h"
+#include "pipeline/webhooks/dispatcher.h"
 #include "api/http_server.h"
 #include "api/openapi.h"
 #include "api/public_api.h"
@@ -32,7 +32,7 @@
 #include "pipeline/expiry_timer.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/process_manager.h"
-#include "api/gov_registry_http.h"
+#include "pipeline/adapters/gov_registry_http.h"
 #include "api/sse.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -369,7 +369,7 @@ int Serve(int argc, char** argv) {
   pipeline::verification::SandboxGovRegistry sandbox_registry;
   std::unique_ptr<pipeline::verification::GovRegistry> live_registry;
   if (std::string url = f.Get("gov-registry-url"); !url.empty()) {
-    auto reg = api::HttpGovRegistry::Create(url, f.Get("gov-registry-token"),
+    auto reg = pipeline::adapters::HttpGovRegistry::Create(url, f.Get("gov-registry-token"),
                                             std::chrono::milliseconds(5000), f.Get("gov-registry-ca-file"));
     if (!reg.ok()) return Fail(reg.status());
     live_registry = std::move(reg).value();
@@ -395,7 +395,7 @@ int Serve(int argc, char** argv) {
   vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
   pipeline::verification::VerificationPipeline verification(vo);
   verification.Start();
-  api::WebhookDispatcher::Options wo;
+  pipeline::webhooks::WebhookDispatcher::Options wo;
   wo.writer = &rt->writer();
   wo.store = &rt->store();
   wo.projections = &rt->projections();
@@ -422,7 +422,7 @@ int Serve(int argc, char** argv) {
   wo.send.ca_file = f.Get("webhooks-ca-file");
   wo.send.total_timeout = std::chrono::seconds(po.webhook_policy.http_timeout_seconds);
   po.webhook_send = wo.send;
-  api::WebhookDispatcher webhook_dispatcher(wo);
+  pipeline::webhooks::WebhookDispatcher webhook_dispatcher(wo);
   webhook_dispatcher.Start();
   po.engine = &default_engine;
   po.sandbox_engine = &sandbox_engine;

@@ -10,11 +10,12 @@
 #include <vector>
 
 #include "api/api_context.h"
-#include "api/webhook_sender.h"
+#include "pipeline/net/outbound_client.h"
 #include "api/http.h"
 #include "api/rate_limit.h"
 #include "api/runtime.h"
 #include "core/executor.h"
+#include "pipeline/webhooks/catalogue.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::api {
@@ -33,14 +34,8 @@ struct PublicApiOptions {
   SseHub* sse_hub = nullptr;  // progress streams; null: 503
   // Webhooks. Development and tests only: allow http and private/loopback receivers.
   bool webhooks_allow_private_urls = false;
-  SendOptions webhook_send;  // the test operation's client settings (as the dispatcher's)
-  struct WebhookPolicy {
-    int backoff_base_seconds = 30;
-    int max_backoff_seconds = 6 * 3600;
-    int http_timeout_seconds = 15;
-    int rate_limit_default_rpm = 600;
-    int retry_budget_hours = 72;
-  } webhook_policy;
+  pipeline::net::SendOptions webhook_send;  // the test operation's client settings (as the dispatcher's)
+  pipeline::webhooks::DeliveryPolicy webhook_policy;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

@@ -5,8 +5,8 @@
 #include "api/pagination.h"
 #include "api/public_api.h"
 #include "api/sessions_common.h"
-#include "api/url_guard.h"
-#include "api/webhook_dispatcher.h"
+#include "pipeline/net/url_guard.h"
+#include "pipeline/webhooks/dispatcher.h"
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
 #include "core/crypto.h"
@@ -19,6 +19,10 @@
 namespace svc::api {
 
 namespace wh = commands::webhooks;
+using pipeline::net::CheckWebhookUrl;
+using pipeline::net::OutboundClient;
+using pipeline::net::SendResult;
+using pipeline::webhooks::OpenWebhookSecrets;
 namespace pw = pipeline::webhooks;
 using namespace sessions_internal;
 

@@ -13,6 +13,16 @@
 
 namespace svc::pipeline::webhooks {
 
+// The delivery policy in force (reported by GET /v1/developer/webhooks/delivery-policy and
+// applied by the dispatcher).
+struct DeliveryPolicy {
+  int backoff_base_seconds = 30;
+  int max_backoff_seconds = 6 * 3600;
+  int http_timeout_seconds = 15;
+  int rate_limit_default_rpm = 600;
+  int retry_budget_hours = 72;
+};
+
 struct EventType {
   std::string_view type;
   std::string_view description;

@@ -5,12 +5,12 @@
 
 #include <ctime>
 
-#include "api/webhook_sender.h"
+#include "pipeline/net/outbound_client.h"
 #include "tests/support/receiver_process.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
-using namespace svc::api;
+using namespace svc::pipeline::net;
 
 namespace {
 // Two receivers (HTTPS with an openssl-made certificate, and plain HTTP) and development options

@@ -1,4 +1,4 @@
-#include "api/webhook_dispatcher.h"
+#include "pipeline/webhooks/dispatcher.h"
 #include "core/executor.h"
 
 #include <algorithm>
@@ -12,7 +12,7 @@
 #include "pipeline/webhooks/signing.h"
 #include "projections/projector.h"
 
-namespace svc::api {
+namespace svc::pipeline::webhooks {
 
 namespace wh = commands::webhooks;
 
@@ -460,4 +460,4 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   });
 }
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::webhooks

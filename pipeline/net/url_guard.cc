@@ -1,4 +1,4 @@
-#include "api/url_guard.h"
+#include "pipeline/net/url_guard.h"
 
 #include <arpa/inet.h>
 #include <netdb.h>
@@ -7,7 +7,7 @@
 #include <cstring>
 #include <memory>
 
-namespace svc::api {
+namespace svc::pipeline::net {
 
 namespace {
 
@@ -155,4 +155,4 @@ core::Result<ParsedUrl> CheckWebhookUrl(std::string_view url, bool allow_private
   return p;
 }
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::net

@@ -21,10 +21,14 @@
 #include <mutex>
 #include <vector>
 
-#include "api/webhook_sender.h"
+#include "pipeline/net/outbound_client.h"
 #include "pipeline/verification/engines.h"
 
-namespace svc::api {
+namespace svc::pipeline::adapters {
+
+using net::OutboundClient;
+using net::SendOptions;
+using net::SendResult;
 
 class HttpGovRegistry final : public pipeline::verification::GovRegistry {
  public:
@@ -48,4 +52,4 @@ class HttpGovRegistry final : public pipeline::verification::GovRegistry {
   std::vector<std::unique_ptr<OutboundClient>> idle_;
 };
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::adapters

@@ -3,7 +3,7 @@
 // against the node test peer (tests/receiver) with a certificate it trusts or not.
 #include <doctest/doctest.h>
 
-#include "api/gov_registry_http.h"
+#include "pipeline/adapters/gov_registry_http.h"
 #include "api/http_server.h"
 #include "core/ids.h"
 #include "pipeline/verification/builtin_engines.h"
@@ -45,7 +45,7 @@ TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
   api::HttpServer server(o, router, &ids);
   REQUIRE(server.Start().ok());
   std::string base = "http://127.0.0.1:" + std::to_string(server.BoundPort()) + "/gw/";
-  auto reg = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
+  auto reg = pipeline::adapters::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
   REQUIRE(reg.ok());
 
   auto found = (*reg)->LookupCurp(curp);
@@ -67,7 +67,7 @@ TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
   CHECK(lost.detail_code == "REPORTED_LOST");
   CHECK((*reg)->LookupIne({"222222222", ""}).status == "not_found");
   // A host name is resolved.
-  auto named = api::HttpGovRegistry::Create(
+  auto named = pipeline::adapters::HttpGovRegistry::Create(
       "http://localhost:" + std::to_string(server.BoundPort()) + "/gw", "tok-1",
       std::chrono::milliseconds(5000));
   REQUIRE(named.ok());
@@ -77,10 +77,10 @@ TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
   // Nobody listening: unavailable, never a pass.
   CHECK((*reg)->LookupCurp(curp).status == "unavailable");
   CHECK((*reg)->LookupIne({"123456789", ""}).status == "unavailable");
-  CHECK(api::HttpGovRegistry::Create("https://gw.example/v1/", "", std::chrono::seconds(1)).ok());
-  CHECK_FALSE(api::HttpGovRegistry::Create("ftp://gw.example", "", std::chrono::seconds(1)).ok());
-  CHECK_FALSE(api::HttpGovRegistry::Create("http://", "", std::chrono::seconds(1)).ok());
-  CHECK_FALSE(api::HttpGovRegistry::Create("https://gw.example/v1?x=1", "", std::chrono::seconds(1)).ok());
+  CHECK(pipeline::adapters::HttpGovRegistry::Create("https://gw.example/v1/", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(pipeline::adapters::HttpGovRegistry::Create("ftp://gw.example", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(pipeline::adapters::HttpGovRegistry::Create("http://", "", std::chrono::seconds(1)).ok());
+  CHECK_FALSE(pipeline::adapters::HttpGovRegistry::Create("https://gw.example/v1?x=1", "", std::chrono::seconds(1)).ok());
 }
 
 TEST_CASE("HTTP registry adapter: an https gateway, its certificate verified") {
@@ -88,7 +88,7 @@ TEST_CASE("HTTP registry adapter: an https gateway, its certificate verified") {
   testing::ReceiverProcess gateway(dir.path());  // node https server with an openssl-made certificate
   std::string base = "https://localhost:" + std::to_string(gateway.port()) + "/gw";
   std::string curp = pipeline::verification::Specimen().curp;
-  auto reg = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000), gateway.ca_file());
+  auto reg = pipeline::adapters::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000), gateway.ca_file());
   REQUIRE(reg.ok());
   for (int i = 0; i < 3; ++i) {  // the kept connection serves the next lookups
     auto found = (*reg)->LookupCurp(curp);
@@ -99,7 +99,7 @@ TEST_CASE("HTTP registry adapter: an https gateway, its certificate verified") {
   CHECK((*reg)->LookupIne({"123456789", ""}).status == "valid");
   CHECK((*reg)->LookupIne({"111111111", ""}).status == "not_valid");
   // Without the gateway's CA the certificate is refused: unavailable, never a pass.
-  auto untrusted = api::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
+  auto untrusted = pipeline::adapters::HttpGovRegistry::Create(base, "tok-1", std::chrono::milliseconds(5000));
   REQUIRE(untrusted.ok());
   auto refused = (*untrusted)->LookupCurp(curp);
   CHECK(refused.status == "unavailable");

@@ -1,9 +1,9 @@
 // SSRF guard: which addresses count as public, and URL syntax.
 #include <doctest/doctest.h>
 
-#include "api/url_guard.h"
+#include "pipeline/net/url_guard.h"
 
-using namespace svc::api;
+using namespace svc::pipeline::net;
 
 TEST_CASE("url guard: public and non-public addresses") {
   for (const char* ip : {"93.184.216.34", "8.8.8.8", "1.1.1.1", "2606:4700:4700::1111", "2001:4860:4860::8888",

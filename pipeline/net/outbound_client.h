@@ -19,7 +19,7 @@
 #include <utility>
 #include <vector>
 
-namespace svc::api {
+namespace svc::pipeline::net {
 
 struct SendOptions {
   bool allow_private = false;
@@ -70,4 +70,4 @@ SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::
 // "120" or an IMF-fixdate ("Wed, 21 Oct 2026 07:28:00 GMT") as seconds from `now_seconds`.
 std::optional<int64_t> ParseRetryAfter(const std::string& value, int64_t now_seconds);
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::net

@@ -1,4 +1,4 @@
-#include "api/webhook_sender.h"
+#include "pipeline/net/outbound_client.h"
 
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
@@ -11,9 +11,9 @@
 #include <ctime>
 #include <memory>
 
-#include "api/url_guard.h"
+#include "pipeline/net/url_guard.h"
 
-namespace svc::api {
+namespace svc::pipeline::net {
 
 namespace asio = boost::asio;
 namespace beast = boost::beast;
@@ -255,4 +255,4 @@ SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::
   return client.Post(url, headers, body, now_seconds);
 }
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::net

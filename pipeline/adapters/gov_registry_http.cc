@@ -1,14 +1,15 @@
-#include "api/gov_registry_http.h"
+#include "pipeline/adapters/gov_registry_http.h"
 
-#include "api/url_guard.h"
+#include "pipeline/net/url_guard.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/log.h"
 #include "pipeline/documents/checks.h"
 
-namespace svc::api {
+namespace svc::pipeline::adapters {
 
 namespace pv = pipeline::verification;
+using net::ParseHttpUrl;
 
 core::Result<std::unique_ptr<HttpGovRegistry>> HttpGovRegistry::Create(
     const std::string& base_url, std::string token, std::chrono::milliseconds timeout, std::string ca_file) {
@@ -132,4 +133,4 @@ pv::IneLookup HttpGovRegistry::LookupIne(const pv::IneQuery& q) {
   return out;
 }
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::adapters

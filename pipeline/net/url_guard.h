@@ -16,7 +16,7 @@
 
 #include "core/status.h"
 
-namespace svc::api {
+namespace svc::pipeline::net {
 
 struct ParsedUrl {
   std::string scheme;  // http | https
@@ -34,4 +34,4 @@ bool IsPublicAddress(const std::string& ip);
 // The full check of a webhook URL (resolving the host); returns the parsed URL.
 core::Result<ParsedUrl> CheckWebhookUrl(std::string_view url, bool allow_private);
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::net

@@ -29,8 +29,8 @@
 #include <thread>
 #include <unordered_set>
 
-#include "api/public_api.h"
-#include "api/webhook_sender.h"
+#include "pipeline/webhooks/catalogue.h"
+#include "pipeline/net/outbound_client.h"
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/writer.h"
 #include "core/clock.h"
@@ -42,7 +42,11 @@
 #include "projections/runner.h"
 #include "projections/webhooks_projector.h"
 
-namespace svc::api {
+namespace svc::pipeline::webhooks {
+
+using net::OutboundClient;
+using net::SendOptions;
+using net::SendResult;
 
 // The secrets an endpoint signs with at `now_micros`: the current one, and the previous one
 // during the overlap after a rotation (newest first). Plaintext: the caller wipes them.
@@ -64,7 +68,7 @@ class WebhookDispatcher {
     const core::Clock* clock = nullptr;
     core::IdSource* ids = nullptr;
     core::MetricsRegistry* metrics = nullptr;  // optional
-    PublicApiOptions::WebhookPolicy policy;
+    DeliveryPolicy policy;
     SendOptions send;
     size_t workers = 8;           // sending blocks on the network: more workers than cores
     size_t per_endpoint_limit = 4;
@@ -146,4 +150,4 @@ class WebhookDispatcher {
   core::Histogram* latency_ = nullptr;
 };
 
-}  // namespace svc::api
+}  // namespace svc::pipeline::webhooks
