@@ -6,8 +6,8 @@
 #include <future>
 #include <sstream>
 
-#include "api/admin.h"
-#include "api/public_api.h"
+#include "api/server/admin.h"
+#include "api/http/public_api.h"
 #include "tests/support/runtime_fixture.h"
 
 using namespace svc;
@@ -29,7 +29,7 @@ TEST_CASE("middleware: Service-Version on versioned routes") {
   k.tenant_id = tenant;
   auto key = api::AdminKeyCreate(*f.rt, k, {"system", "test"});
   REQUIRE(key.ok());
-  api::PublicApi public_api(*f.rt, {});
+  api::PublicApi public_api(*f.rt, {}, {});
   api::Router router;
   api::ApiRoute route;
   route.method = "GET";

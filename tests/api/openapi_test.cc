@@ -5,8 +5,9 @@
 
 #include <set>
 
-#include "api/openapi.h"
-#include "api/public_api.h"
+#include "api/http/openapi.h"
+#include "api/server/routes.h"
+#include "api/http/public_api.h"
 #include "core/error_catalogue.h"
 #include "pipeline/webhooks/catalogue.h"
 
@@ -16,7 +17,7 @@ TEST_CASE("openapi: the document matches the route table") {
   api::PublicApiOptions options;
   auto routes = api::AllRoutes(nullptr, options);
   REQUIRE(!routes.empty());
-  core::Json doc = api::BuildOpenApi(routes, options.public_base_url);
+  core::Json doc = api::OpenApiDocument(routes, options.public_base_url);
   CHECK(doc["openapi"] == "3.1.0");
   std::set<std::pair<std::string, std::string>> table;
   for (const auto& r : routes) {
@@ -52,7 +53,7 @@ TEST_CASE("openapi: the document matches the route table") {
 TEST_CASE("openapi: for code generators: operation ids, tags, descriptions, webhooks, typed nests") {
   api::PublicApiOptions options;
   auto routes = api::AllRoutes(nullptr, options);
-  core::Json doc = api::BuildOpenApi(routes, options.public_base_url);
+  core::Json doc = api::OpenApiDocument(routes, options.public_base_url);
   std::set<std::string> tags, ids;
   for (const auto& t : doc["tags"]) tags.insert(t["name"].get<std::string>());
   for (auto it = doc["paths"].begin(); it != doc["paths"].end(); ++it) {

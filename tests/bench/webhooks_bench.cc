@@ -11,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 #include "core/json.h"
 #include "tests/support/receiver_process.h"
 #include "tests/support/svc_process.h"

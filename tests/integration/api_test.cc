@@ -11,7 +11,7 @@
 #include <set>
 #include <thread>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"

@@ -7,7 +7,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "api/runtime.h"
+#include "api/http/runtime.h"
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"

@@ -9,8 +9,8 @@
 #include <set>
 #include <thread>
 
-#include "api/http_client.h"
-#include "api/runtime.h"
+#include "api/http/http_client.h"
+#include "api/http/runtime.h"
 #include "core/json.h"
 #include "eventstore/embedded_log.h"
 #include "tests/support/svc_process.h"

@@ -6,7 +6,7 @@
 #include <set>
 #include <sstream>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 #include "core/json.h"
 #include "tests/support/child_process.h"
 #include "tests/support/dev_broker_process.h"

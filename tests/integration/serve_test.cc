@@ -12,8 +12,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "api/http_client.h"
-#include "api/runtime.h"
+#include "api/http/http_client.h"
+#include "api/http/runtime.h"
 #include "pipeline/certificate.h"
 #include "core/crypto.h"
 #include "core/json.h"

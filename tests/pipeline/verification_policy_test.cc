@@ -2,7 +2,7 @@
 // functions, tested without a server.
 #include <doctest/doctest.h>
 
-#include "api/multipart.h"
+#include "api/http/multipart.h"
 #include "pipeline/documents/checks.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/policy.h"

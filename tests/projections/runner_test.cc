@@ -2,8 +2,8 @@
 
 #include <thread>
 
-#include "api/admin.h"
-#include "api/replay.h"
+#include "api/server/admin.h"
+#include "api/server/replay.h"
 #include "projections/runner.h"
 #include "tests/support/runtime_fixture.h"
 

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 #include "core/json.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/http_helpers.h"

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "api/http.h"
+#include "api/http/http.h"
 #include "core/json.h"
 
 namespace svc::testing {

@@ -3,7 +3,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 #include "tests/support/svc_process.h"
 
 namespace svc::testing {

@@ -3,7 +3,7 @@
 
 #include <memory>
 
-#include "api/runtime.h"
+#include "api/http/runtime.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "tests/support/temp_dir.h"
 

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "api/http_client.h"
+#include "api/http/http_client.h"
 
 namespace svc::testing {
 

@@ -4,7 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "pipeline/adapters/gov_registry_http.h"
-#include "api/http_server.h"
+#include "api/http/http_server.h"
 #include "core/ids.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "tests/support/receiver_process.h"

@@ -1,0 +1,448 @@
+#include "api/http/http_server.h"
+#include "core/executor.h"
+
+#include <boost/asio.hpp>
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+
+#include <array>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <thread>
+
+#include "core/log.h"
+
+namespace svc::api {
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using asio::awaitable;
+using asio::use_awaitable;
+
+namespace {
+
+// Runs `handler` and resumes the awaiting coroutine on its own executor when it responds.
+template <typename Token>
+auto AsyncHandle(const Router& router, HttpRequest& req, Token&& token) {
+  return asio::async_initiate<Token, void(HttpResponse)>(
+      [&router, &req](auto completion) {
+        using C = decltype(completion);
+        auto shared = std::make_shared<C>(std::move(completion));
+        auto work = std::make_shared<asio::executor_work_guard<asio::any_io_executor>>(
+            asio::make_work_guard(asio::any_io_executor(asio::get_associated_executor(*shared))));
+        auto once = std::make_shared<std::atomic<bool>>(false);
+        router.Dispatch(req, [shared, work, once](HttpResponse resp) {
+          if (once->exchange(true)) return;  // a handler answers once
+          auto ex = asio::get_associated_executor(*shared);
+          asio::post(ex, [shared, work, resp = std::move(resp)]() mutable {
+            (*shared)(std::move(resp));
+            work->reset();
+          });
+        });
+      },
+      token);
+}
+
+// Waits for the next chunk of a streamed response, resuming on the session's executor.
+template <typename Token>
+auto AsyncNext(ResponseStream& stream, Token&& token) {
+  return asio::async_initiate<Token, void(std::optional<std::string>)>(
+      [&stream](auto completion) {
+        using C = decltype(completion);
+        auto shared = std::make_shared<C>(std::move(completion));
+        auto work = std::make_shared<asio::executor_work_guard<asio::any_io_executor>>(
+            asio::make_work_guard(asio::any_io_executor(asio::get_associated_executor(*shared))));
+        auto once = std::make_shared<std::atomic<bool>>(false);
+        stream.Next([shared, work, once](std::optional<std::string> chunk) {
+          if (once->exchange(true)) return;
+          auto ex = asio::get_associated_executor(*shared);
+          asio::post(ex, [shared, work, chunk = std::move(chunk)]() mutable {
+            (*shared)(std::move(chunk));
+            work->reset();
+          });
+        });
+      },
+      token);
+}
+
+// What an early 413 reads and drops at most before closing: bytes and time.
+constexpr size_t kDrainCap = 64u << 20;
+constexpr std::chrono::seconds kDrainTime{5};
+
+// Shuts down the write side and reads (dropping it) up to `budget` bytes, until the client
+// closes, the budget is spent or kDrainTime has passed.
+template <typename Stream>
+awaitable<void> Drain(Stream& stream, size_t budget) {
+  beast::error_code ec;
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_send, ec);
+  beast::get_lowest_layer(stream).expires_after(kDrainTime);
+  std::array<char, 16384> scratch;
+  size_t drained = 0;
+  while (!ec && drained < budget) {
+    size_t n = co_await beast::get_lowest_layer(stream).async_read_some(
+        asio::buffer(scratch), asio::redirect_error(use_awaitable, ec));
+    drained += n;
+  }
+}
+
+std::string LowerCase(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+}  // namespace
+
+struct HttpServer::Impl {
+  Options options;
+  std::shared_ptr<Router> router;
+  core::IdSource* ids;
+  // One io_context per I/O thread: a connection lives on one context and one thread from accept
+  // to close, so there is no scheduler lock shared between threads and no strand per
+  // connection (both were a fifth of a small GET's time). contexts[0] also runs the acceptors.
+  std::vector<std::unique_ptr<asio::io_context>> contexts;
+  std::vector<asio::executor_work_guard<asio::io_context::executor_type>> keep_running;
+  std::atomic<size_t> next_context{0};
+  asio::io_context& ioc() { return *contexts[0]; }
+  asio::io_context& NextContext() {
+    return *contexts[next_context.fetch_add(1, std::memory_order_relaxed) % contexts.size()];
+  }
+  std::unique_ptr<asio::ip::tcp::acceptor> tcp_acceptor;
+  std::unique_ptr<asio::local::stream_protocol::acceptor> unix_acceptor;
+  std::vector<std::thread> threads;
+  std::atomic<bool> stopping{false};
+  std::atomic<int> in_flight{0};
+  std::atomic<uint16_t> bound_port{0};
+  // Idle connections, closed at Stop (busy ones close after their response).
+  std::mutex conn_mu;
+  std::set<std::shared_ptr<std::function<void()>>> idle_closers;
+  std::set<std::shared_ptr<ResponseStream>> streams;  // open streamed responses
+
+  template <typename Stream>
+  awaitable<void> Session(Stream stream, std::string remote);
+  template <typename Acceptor, typename Stream>
+  awaitable<void> Accept(Acceptor& acceptor);
+};
+
+template <typename Stream>
+awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
+  beast::flat_buffer buffer;
+  // Stop() closes idle connections through this; it runs on the session's own strand and does
+  // nothing once the session has ended.
+  auto alive = std::make_shared<bool>(true);
+  auto ex = stream.get_executor();
+  auto closer = std::make_shared<std::function<void()>>([alive, ex, &stream] {
+    asio::post(ex, [alive, &stream] {
+      if (!*alive) return;
+      beast::error_code ignored;
+      beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_both,
+                                                        ignored);
+      beast::get_lowest_layer(stream).socket().close(ignored);
+    });
+  });
+  for (;;) {
+    if (stopping.load()) break;
+    http::request_parser<http::string_body> parser;
+    parser.header_limit(static_cast<std::uint32_t>(options.header_limit));
+    // The header is read under the largest limit (Beast checks Content-Length against the
+    // limit while parsing the header); the path's own limit is applied once the target is known.
+    size_t largest = options.body_limit;
+    for (const auto& [suffix, limit] : options.body_limit_by_suffix) largest = std::max(largest, limit);
+    parser.body_limit(largest);
+    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    beast::error_code ec;
+    size_t drain_bytes = 0;      // body bytes still to come after an early 413
+    bool drain_unknown = false;  // how many is unknown (chunked, or 100-continue not sent)
+    {
+      std::lock_guard lock(conn_mu);
+      idle_closers.insert(closer);
+    }
+    co_await http::async_read_header(stream, buffer, parser,
+                                     asio::redirect_error(use_awaitable, ec));
+    if (!ec) {
+      std::string_view target = parser.get().target();
+      target = target.substr(0, target.find('?'));
+      size_t limit = options.body_limit;
+      for (const auto& [suffix, l] : options.body_limit_by_suffix) {
+        if (target.size() >= suffix.size() &&
+            target.substr(target.size() - suffix.size()) == suffix) {
+          limit = l;
+        }
+      }
+      auto length = parser.content_length();
+      const bool expects_continue =
+          beast::iequals(parser.get()[http::field::expect], "100-continue");
+      if (length.has_value() && *length > limit) {
+        ec = http::error::body_limit;
+        // The rest of the body is read and thrown away after the answer (see below), so the
+        // client sees 413 instead of a reset. A client that waits for 100 Continue sends none.
+        size_t buffered = buffer.size();
+        drain_bytes = expects_continue ? 0 : (*length > buffered ? *length - buffered : 0);
+        drain_unknown = expects_continue;
+      } else {
+        parser.body_limit(limit);
+        if (expects_continue && !parser.is_done()) {
+          // RFC 9110 §10.1.1: the client waits for this before it sends the body.
+          static constexpr std::string_view kContinue = "HTTP/1.1 100 Continue\r\n\r\n";
+          co_await asio::async_write(stream, asio::buffer(kContinue.data(), kContinue.size()),
+                                     asio::redirect_error(use_awaitable, ec));
+        }
+      }
+    }
+    if (!ec && !parser.is_done()) {
+      co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    }
+    {
+      std::lock_guard lock(conn_mu);
+      idle_closers.erase(closer);
+    }
+    HttpRequest req;
+    req.request_id = ids->NewIdString(core::IdKind::kRequest);
+    req.remote = remote;
+    HttpResponse resp;
+    bool close_after = false;
+    if (ec == http::error::end_of_stream || ec == asio::error::eof ||
+        ec == asio::error::operation_aborted || ec == beast::error::timeout ||
+        ec == asio::error::connection_reset || ec == asio::error::bad_descriptor) {
+      break;
+    } else if (ec == http::error::body_limit || ec == http::error::header_limit ||
+               ec == http::error::buffer_overflow) {
+      req.path = "/";
+      resp = Problem(req, "PAYLOAD_TOO_LARGE",
+                     ec == http::error::body_limit ? "the request body is too large"
+                                                   : "the request headers are too large");
+      close_after = true;  // the rest of the oversized request is drained, then the socket closed
+      // Unless the declared length told us how much follows: a chunked body over the limit,
+      // or headers over theirs; what follows is unknown.
+      if (drain_bytes == 0) drain_unknown = true;
+    } else if (ec) {
+      req.path = "/";
+      resp = Problem(req, "BAD_REQUEST", "malformed HTTP request");
+      close_after = true;
+    } else {
+      in_flight.fetch_add(1);
+      auto msg = parser.release();
+      req.method = std::string(msg.method_string());
+      req.target = std::string(msg.target());
+      auto q = req.target.find('?');
+      req.path = req.target.substr(0, q);
+      if (q != std::string::npos) req.query = req.target.substr(q + 1);
+      for (const auto& f : msg) {
+        req.headers[LowerCase(f.name_string())] = std::string(f.value());
+      }
+      req.body = std::move(msg.body());
+      close_after = !msg.keep_alive();
+      beast::get_lowest_layer(stream).expires_never();
+      resp = co_await AsyncHandle(*router, req, use_awaitable);
+      in_flight.fetch_sub(1);
+    }
+    if (resp.stream != nullptr) {
+      auto stream_body = resp.stream;
+      {
+        std::lock_guard lock(conn_mu);
+        streams.insert(stream_body);
+      }
+      if (stopping.load()) stream_body->Finish();
+      http::response<http::empty_body> head;
+      head.version(11);
+      head.result(static_cast<unsigned>(resp.status));
+      head.set(http::field::server, options.server_name);
+      head.set(http::field::content_type, resp.content_type);
+      head.set("Service-Request-Id", req.request_id);
+      for (const auto& [k, v] : resp.headers) head.set(k, v);
+      head.chunked(true);
+      head.keep_alive(!close_after);
+      http::response_serializer<http::empty_body> sr(head);
+      beast::get_lowest_layer(stream).expires_never();
+      co_await http::async_write_header(stream, sr, asio::redirect_error(use_awaitable, ec));
+      while (!ec) {
+        std::optional<std::string> chunk = co_await AsyncNext(*stream_body, use_awaitable);
+        if (!chunk.has_value()) break;
+        beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+        co_await asio::async_write(stream, http::make_chunk(asio::buffer(*chunk)),
+                                   asio::redirect_error(use_awaitable, ec));
+        beast::get_lowest_layer(stream).expires_never();
+      }
+      stream_body->Finish();
+      {
+        std::lock_guard lock(conn_mu);
+        streams.erase(stream_body);
+      }
+      if (!ec) {
+        beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+        co_await asio::async_write(stream, http::make_chunk_last(),
+                                   asio::redirect_error(use_awaitable, ec));
+      }
+      if (ec || close_after || stopping.load()) break;
+      continue;
+    }
+    http::response<http::string_body> out;
+    out.version(11);
+    out.result(static_cast<unsigned>(resp.status));
+    out.set(http::field::server, options.server_name);
+    if (!resp.content_type.empty()) out.set(http::field::content_type, resp.content_type);
+    out.set("Service-Request-Id", req.request_id);
+    for (const auto& [k, v] : resp.headers) out.set(k, v);
+    out.body() = std::move(resp.body);
+    if (close_after || stopping.load()) out.keep_alive(false);
+    else out.keep_alive(true);
+    out.prepare_payload();
+    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    co_await http::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    if (!ec && (drain_bytes > 0 || drain_unknown)) {
+      // Graceful close after an early answer: say we are done writing, then read and drop what
+      // the client still sends (bounded in bytes and time) so that closing does not reset the
+      // connection before the client has read the answer.
+      co_await Drain(stream, drain_unknown ? kDrainCap : std::min(drain_bytes, kDrainCap));
+      break;
+    }
+    if (ec || !out.keep_alive()) break;
+  }
+  beast::error_code ignored;
+  beast::get_lowest_layer(stream).socket().shutdown(asio::socket_base::shutdown_both, ignored);
+  beast::get_lowest_layer(stream).socket().close(ignored);
+  {
+    std::lock_guard lock(conn_mu);
+    idle_closers.erase(closer);
+  }
+  *alive = false;
+}
+
+template <typename Acceptor, typename Stream>
+awaitable<void> HttpServer::Impl::Accept(Acceptor& acceptor) {
+  for (;;) {
+    beast::error_code ec;
+    auto socket = co_await acceptor.async_accept(NextContext(),
+                                                 asio::redirect_error(use_awaitable, ec));
+    if (ec) {
+      if (stopping.load() || ec == asio::error::operation_aborted) co_return;
+      continue;  // e.g. too many open files: keep serving the others
+    }
+    std::string remote;
+    if constexpr (std::is_same_v<Stream, beast::tcp_stream>) {
+      beast::error_code e2;
+      auto ep = socket.remote_endpoint(e2);
+      if (!e2) remote = ep.address().to_string();
+    } else {
+      remote = "unix";
+    }
+    auto ex = socket.get_executor();
+    asio::co_spawn(ex, Session(Stream(std::move(socket)), std::move(remote)), asio::detached);
+  }
+}
+
+HttpServer::HttpServer(Options options, std::shared_ptr<Router> router, core::IdSource* ids)
+    : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  impl_->router = std::move(router);
+  impl_->ids = ids;
+  size_t n = std::max<size_t>(1, impl_->options.threads);
+  for (size_t i = 0; i < n; ++i) {
+    impl_->contexts.push_back(std::make_unique<asio::io_context>(1));  // one thread each
+    impl_->keep_running.push_back(asio::make_work_guard(*impl_->contexts.back()));
+  }
+}
+
+HttpServer::~HttpServer() { Stop(std::chrono::milliseconds(1000)); }
+
+core::Status HttpServer::Start() {
+  auto& im = *impl_;
+  beast::error_code ec;
+  if (im.options.tcp) {
+    auto addr = asio::ip::make_address(im.options.host, ec);
+    if (ec) return core::InvalidArgument("bad listen address " + im.options.host);
+    asio::ip::tcp::endpoint ep(addr, im.options.port);
+    im.tcp_acceptor = std::make_unique<asio::ip::tcp::acceptor>(im.ioc());
+    im.tcp_acceptor->open(ep.protocol(), ec);
+    if (!ec) im.tcp_acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+    if (!ec) im.tcp_acceptor->bind(ep, ec);
+    if (!ec) im.tcp_acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return core::Unavailable("cannot listen on " + im.options.host + ":" +
+                               std::to_string(im.options.port) + ": " + ec.message());
+    }
+    im.bound_port.store(im.tcp_acceptor->local_endpoint().port());
+    asio::co_spawn(im.ioc(), im.Accept<asio::ip::tcp::acceptor, beast::tcp_stream>(*im.tcp_acceptor),
+                   asio::detached);
+  }
+  if (!im.options.unix_socket.empty()) {
+    ::unlink(im.options.unix_socket.c_str());
+    asio::local::stream_protocol::endpoint ep(im.options.unix_socket);
+    im.unix_acceptor = std::make_unique<asio::local::stream_protocol::acceptor>(im.ioc());
+    im.unix_acceptor->open(ep.protocol(), ec);
+    if (!ec) im.unix_acceptor->bind(ep, ec);
+    if (!ec) im.unix_acceptor->listen(asio::socket_base::max_listen_connections, ec);
+    if (ec) {
+      return core::Unavailable("cannot listen on " + im.options.unix_socket + ": " +
+                               ec.message());
+    }
+    ::chmod(im.options.unix_socket.c_str(), 0600);
+    using UnixStream = beast::basic_stream<asio::local::stream_protocol>;
+    asio::co_spawn(im.ioc(),
+                   im.Accept<asio::local::stream_protocol::acceptor, UnixStream>(*im.unix_acceptor),
+                   asio::detached);
+  }
+  for (auto& context : im.contexts) {
+    im.threads.emplace_back([&im, c = context.get()] {
+      core::SetThreadName(im.options.tcp ? "svc-http" : "svc-admin");
+      c->run();
+    });
+  }
+  return core::Status::Ok();
+}
+
+uint16_t HttpServer::BoundPort() const { return impl_->bound_port.load(); }
+
+void HttpServer::Stop(std::chrono::milliseconds grace) {
+  auto& im = *impl_;
+  if (im.stopping.exchange(true)) {
+    for (auto& t : im.threads) {
+      if (t.joinable()) t.join();
+    }
+    return;
+  }
+  asio::post(im.ioc(), [&im] {
+    beast::error_code ignored;
+    if (im.tcp_acceptor) im.tcp_acceptor->close(ignored);
+    if (im.unix_acceptor) im.unix_acceptor->close(ignored);
+  });
+  // Close idle connections now; busy ones close after writing their response.
+  auto close_idle = [&im] {
+    std::vector<std::shared_ptr<std::function<void()>>> closers;
+    {
+      std::lock_guard lock(im.conn_mu);
+      closers.assign(im.idle_closers.begin(), im.idle_closers.end());
+    }
+    for (auto& c : closers) (*c)();
+  };
+  close_idle();
+  {
+    // Open streams end now (their sessions then write the last chunk and close).
+    std::vector<std::shared_ptr<ResponseStream>> open;
+    {
+      std::lock_guard lock(im.conn_mu);
+      open.assign(im.streams.begin(), im.streams.end());
+    }
+    for (auto& s : open) s->Finish();
+  }
+  auto deadline = std::chrono::steady_clock::now() + grace;
+  while (im.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));  // bounded shutdown drain
+  }
+  close_idle();
+  im.keep_running.clear();
+  for (auto& c : im.contexts) c->stop();
+  for (auto& t : im.threads) {
+    if (t.joinable()) t.join();
+  }
+  if (!im.options.unix_socket.empty()) ::unlink(im.options.unix_socket.c_str());
+}
+
+}  // namespace svc::api

@@ -1,0 +1,49 @@
+#pragma once
+// The HTTP/1.1 server (Boost.Beast on Asio, C++20 coroutines), hidden behind a pimpl so that no
+// other file includes Boost. Keep-alive; header and body size limits (413 PAYLOAD_TOO_LARGE);
+// an idle/read timeout so a slow client cannot hold a connection; graceful Stop that lets
+// in-flight requests finish. Listens on TCP and/or a unix-domain socket.
+
+#include <chrono>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/http/http.h"
+#include "core/ids.h"
+#include "core/status.h"
+
+namespace svc::api {
+
+class HttpServer {
+ public:
+  struct Options {
+    std::string host = "127.0.0.1";
+    uint16_t port = 0;            // 0 = any free port (see BoundPort)
+    bool tcp = true;
+    std::string unix_socket;      // empty = none
+    size_t threads = 2;
+    size_t header_limit = 16 * 1024;
+    size_t body_limit = 1024 * 1024;
+    // Larger limits for paths ending with a suffix (e.g. "/media" uploads).
+    std::vector<std::pair<std::string, size_t>> body_limit_by_suffix;
+    std::chrono::milliseconds read_timeout{30000};  // per request, and idle keep-alive
+    std::string server_name = "svc";
+  };
+
+  HttpServer(Options options, std::shared_ptr<Router> router, core::IdSource* ids);
+  ~HttpServer();
+
+  core::Status Start();
+  uint16_t BoundPort() const;
+  // Stops accepting, lets in-flight requests finish (up to `grace`), then closes the rest.
+  void Stop(std::chrono::milliseconds grace = std::chrono::milliseconds(10000));
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace svc::api

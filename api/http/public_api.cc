@@ -1,0 +1,214 @@
+#include "api/http/public_api.h"
+
+#include <chrono>
+
+#include "api/server/admin.h"
+#include "api/http/openapi.h"
+#include "commands/tenancy/api_keys.h"
+#include "commands/tenancy/scopes.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "projections/projector.h"
+#include "projections/tenancy_projector.h"
+
+namespace svc::api {
+
+namespace tn = commands::tenancy;
+
+core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
+  std::string h = req.Header("authorization");
+  if (h.empty()) {
+    return core::Unauthenticated("send Authorization: Bearer <API key>", "AUTHENTICATION_REQUIRED");
+  }
+  constexpr std::string_view kBearer = "Bearer ";
+  if (h.size() <= kBearer.size() || h.compare(0, kBearer.size(), kBearer) != 0) {
+    return core::Unauthenticated("the Authorization header must be Bearer <API key>",
+                                 "AUTHENTICATION_REQUIRED");
+  }
+  std::string key = h.substr(kBearer.size());
+  SVC_ASSIGN_OR_RETURN(tn::KeyShape shape, tn::ParseApiKeyShape(key));
+  std::string hash = tn::HashApiKey(rt.api_key_lookup_key(), key);
+  core::SecureZero(key);
+  int cf = rt.store().Cf(projections::kViewsCf);
+  std::string prefix = std::string(projections::TenancyProjector::kName) + "/";
+  auto invalid = [] { return core::Unauthenticated("the API key is not valid", "API_KEY_INVALID"); };
+  SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(cf, prefix + "keyhash/" + hash));
+  if (!ref.has_value()) return invalid();
+  core::Json r = core::ParseJsonOrDiscarded(*ref);
+  std::string tenant = core::StringOr(r, "tenantId"), key_id = core::StringOr(r, "keyId");
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, prefix + "key/" + tenant + "/" + key_id));
+  if (!row.has_value()) return invalid();
+  core::Json k = core::ParseJsonOrDiscarded(*row);
+  if (!k.is_object() || !k["revokedAt"].is_null()) return invalid();  // revoked: next request
+  if (core::StringOr(k, "environment") != shape.environment ||
+      core::StringOr(k, "keyType") != shape.key_type) {
+    return invalid();
+  }
+  AuthContext a;
+  a.tenant_id = tenant;
+  a.key_id = key_id;
+  a.application_id = core::StringOr(k, "applicationId");
+  a.environment = shape.environment;
+  a.key_type = shape.key_type;
+  a.scopes = k.value("scopes", std::vector<std::string>{});
+  return a;
+}
+
+core::Result<AuthContext> AuthCache::Authenticate(Runtime& rt, const HttpRequest& req) {
+  std::string h = req.Header("authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (h.size() > kBearer.size() && h.compare(0, kBearer.size(), kBearer) == 0) {
+    // The generation is read before the lookup: a change committed meanwhile makes the entry we
+    // store stale-marked, never stale-valid.
+    uint64_t generation = projections::TenancyProjector::KeyGeneration();
+    std::string hash = tn::HashApiKey(rt.api_key_lookup_key(), std::string_view(h).substr(kBearer.size()));
+    {
+      std::lock_guard lock(mu_);
+      auto it = entries_.find(hash);
+      if (it != entries_.end() && it->second.generation == generation) return it->second.auth;
+    }
+    auto a = svc::api::Authenticate(rt, req);
+    if (a.ok()) {
+      std::lock_guard lock(mu_);
+      if (entries_.size() > 100000) entries_.clear();  // bounded; keys are few in practice
+      entries_[hash] = Entry{*a, generation};
+    }
+    return a;
+  }
+  return svc::api::Authenticate(rt, req);
+}
+
+PublicApi::PublicApi(Runtime& rt, PublicApiOptions options, std::vector<ApiRoute> routes)
+    : rt_(rt), options_(std::move(options)), routes_(std::move(routes)) {
+  limiter_ = std::make_unique<RateLimiter>(options_.limits, rt_.clock());
+}
+
+namespace {
+
+// Idempotency-Key: 1..255 printable ASCII characters.
+core::Status ValidateIdempotencyKey(const std::string& k) {
+  if (k.empty() || k.size() > 255) {
+    return core::InvalidArgument("Idempotency-Key must be 1 to 255 characters",
+                                 "IDEMPOTENCY_KEY_INVALID");
+  }
+  for (unsigned char c : k) {
+    if (c < 0x20 || c > 0x7e) {
+      return core::InvalidArgument("Idempotency-Key must be printable ASCII",
+                                   "IDEMPOTENCY_KEY_INVALID");
+    }
+  }
+  return core::Status::Ok();
+}
+
+// The caller's X-Request-Id is recorded (logs, event correlation id) when it is sane.
+std::string CallerRequestId(const HttpRequest& req) {
+  std::string v = req.Header("x-request-id");
+  if (v.empty() || v.size() > 128) return "";
+  for (unsigned char c : v) {
+    if (c < 0x21 || c > 0x7e) return "";
+  }
+  return v;
+}
+
+}  // namespace
+
+void PublicApi::Wrap(Router& router, const ApiRoute& route) {
+  auto* self = this;
+  router.Add(route.method, route.path, [self, &route](HttpRequest& req, Respond respond) {
+    auto started = std::chrono::steady_clock::now();
+    std::string caller_id = CallerRequestId(req);
+    // Access log on the way out: ids, route, status, duration; never bodies or personal data.
+    auto logged = [respond, &route, started, rid = req.request_id, caller_id](
+                      HttpResponse r, const std::string& tenant, const std::string& key) {
+      if (!core::LogEnabled(core::LogLevel::kInfo)) return respond(std::move(r));
+      double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() -
+                                                            started).count();
+      core::LogInfo("request", {{"requestId", rid},
+                                {"callerRequestId", caller_id},
+                                {"method", route.method},
+                                {"route", route.path},
+                                {"status", r.status},
+                                {"ms", ms},
+                                {"tenantId", tenant},
+                                {"keyId", key}});
+      respond(std::move(r));
+    };
+    auto fail = [&](const core::Status& st, const std::string& tenant = "",
+                    const std::string& key = "") {
+      HttpResponse r = StatusToProblem(req, st);
+      logged(std::move(r), tenant, key);
+    };
+
+    auto auth = self->auth_cache_.Authenticate(self->rt_, req);
+    if (!auth.ok()) return fail(auth.status());
+    const AuthContext& a = *auth;
+    if (!tn::ScopesAllow(a.scopes, route.scope)) {
+      core::Status st = core::PermissionDenied("this key lacks the scope " + route.scope,
+                                               "INSUFFICIENT_SCOPE");
+      st.WithExtension("requiredScope", route.scope);
+      return fail(st, a.tenant_id, a.key_id);
+    }
+    if (int64_t wait = self->limiter_->Take(a.key_id, route.family); wait > 0) {
+      HttpResponse r = Problem(req, "RATE_LIMITED", "too many requests for this key; retry later");
+      r.headers.emplace_back("Retry-After", std::to_string(wait));
+      return logged(std::move(r), a.tenant_id, a.key_id);
+    }
+    if (route.versioned) {
+      std::string v = req.Header("service-version");
+      bool known = v.empty();
+      for (auto accepted : kServiceVersions) known |= v == accepted;
+      if (!known) {
+        return fail(core::InvalidArgument("unknown Service-Version " + v,
+                                          "UNSUPPORTED_API_VERSION"),
+                    a.tenant_id, a.key_id);
+      }
+    }
+    ApiCall call;
+    call.request = &req;
+    call.auth = a;
+    call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
+    if (route.idempotency != IdempotencyRule::kNone) {
+      auto it = req.headers.find("idempotency-key");
+      if (it == req.headers.end()) {
+        if (route.idempotency == IdempotencyRule::kRequired) {
+          return fail(core::InvalidArgument("this operation requires an Idempotency-Key header",
+                                            "IDEMPOTENCY_KEY_REQUIRED"),
+                      a.tenant_id, a.key_id);
+        }
+      } else {
+        if (auto st = ValidateIdempotencyKey(it->second); !st.ok()) {
+          return fail(st, a.tenant_id, a.key_id);
+        }
+        call.idempotency_key = it->second;
+        call.request_fingerprint =
+            core::Sha256Hex(req.method + "\n" + req.path + "\n" + req.body);
+      }
+    }
+    if (route.has_body) {
+      std::string ct = req.Header("content-type");
+      std::string base = ct.substr(0, ct.find(';'));
+      while (!base.empty() && base.back() == ' ') base.pop_back();
+      for (auto& c : base) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (base != "application/json") {
+        return fail(core::InvalidArgument("send the body as application/json",
+                                          "UNSUPPORTED_MEDIA_TYPE"),
+                    a.tenant_id, a.key_id);
+      }
+    }
+    route.handler(call, [logged, tenant = a.tenant_id, key = a.key_id](HttpResponse r) {
+      logged(std::move(r), tenant, key);
+    });
+  });
+}
+
+void PublicApi::Register(Router& router, const core::Json& openapi_document) {
+  for (const auto& r : routes_) Wrap(router, r);
+  auto doc = std::make_shared<std::string>(core::DumpJson(openapi_document));
+  router.Add("GET", "/v1/openapi.json", Sync([doc](HttpRequest&) {
+               HttpResponse r;
+               r.body = *doc;
+               return r;
+             }));
+}
+
+}  // namespace svc::api

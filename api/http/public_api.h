@@ -1,0 +1,84 @@
+#pragma once
+// The public /v1 API: the route table and the middleware every route goes through, in order:
+// request id -> authentication (key -> tenant, environment, scopes) -> scope -> rate limit ->
+// Service-Version -> Idempotency-Key -> content type -> handler. Every error leaves as RFC 9457
+// problem+json with the catalogue's code.
+
+#include <memory>
+#include <mutex>
+#include <unordered_map>
+#include <vector>
+
+#include "api/http/route.h"
+#include "pipeline/net/outbound_client.h"
+#include "api/http/http.h"
+#include "api/http/rate_limit.h"
+#include "api/http/runtime.h"
+#include "core/executor.h"
+#include "pipeline/webhooks/catalogue.h"
+#include "pipeline/verification/engines.h"
+
+namespace svc::api {
+
+class SseHub;
+
+struct PublicApiOptions {
+  ApiLimits limits;
+  std::string public_base_url = "http://127.0.0.1:8080";  // hosted links, problem `type` links
+  // Capture analysis (analyze=true) and upload work; null engines answer status=error.
+  pipeline::verification::VerificationEngine* engine = nullptr;
+  pipeline::verification::VerificationEngine* sandbox_engine = nullptr;
+  core::ThreadPool* work_pool = nullptr;
+  size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
+  std::chrono::seconds sse_heartbeat{15};
+  SseHub* sse_hub = nullptr;  // progress streams; null: 503
+  // Webhooks. Development and tests only: allow http and private/loopback receivers.
+  bool webhooks_allow_private_urls = false;
+  pipeline::net::SendOptions webhook_send;  // the test operation's client settings (as the dispatcher's)
+  pipeline::webhooks::DeliveryPolicy webhook_policy;
+};
+
+// Authentication of `Authorization: Bearer <key>` against the tenancy read model.
+core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
+
+// Caches successful authentications by key hash. An entry is valid only while the tenancy read
+// model's key generation is unchanged, so a revocation is seen on the next request.
+class AuthCache {
+ public:
+  core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
+
+ private:
+  struct Entry {
+    AuthContext auth;
+    uint64_t generation;
+  };
+  std::mutex mu_;
+  std::unordered_map<std::string, Entry> entries_;
+};
+
+class PublicApi {
+ public:
+  // `routes`: the route table (api/server/routes.h).
+  PublicApi(Runtime& rt, PublicApiOptions options, std::vector<ApiRoute> routes);
+  // Adds the routes, behind the middleware, and GET /v1/openapi.json serving `openapi_document`.
+  void Register(Router& router, const core::Json& openapi_document);
+  // Puts one route behind the same middleware (used by tests for routes not yet in the table,
+  // e.g. a Service-Version route before the person endpoints exist). `route` must outlive router.
+  void Wrap(Router& router, const ApiRoute& route);
+  const std::vector<ApiRoute>& routes() const { return routes_; }
+  const PublicApiOptions& options() const { return options_; }
+
+ private:
+  Runtime& rt_;
+  PublicApiOptions options_;
+  std::unique_ptr<RateLimiter> limiter_;
+  AuthCache auth_cache_;
+  std::vector<ApiRoute> routes_;
+};
+
+// Accepted values of the Service-Version header (person endpoints) and the default.
+inline constexpr std::string_view kServiceVersions[] = {"2026-01-01"};
+inline constexpr std::string_view kDefaultServiceVersion = "2026-01-01";
+
+
+}  // namespace svc::api

@@ -1,0 +1,78 @@
+#pragma once
+// What every /v1 handler knows about its caller, and the description of a route: the one table
+// that drives dispatch, scopes, rate-limit families, idempotency rules, the OpenAPI document and
+// the scope/isolation tests.
+
+#include <functional>
+#include <initializer_list>
+#include <string>
+#include <vector>
+
+#include "api/http/http.h"
+#include "core/json.h"
+
+namespace svc::api {
+
+struct AuthContext {
+  std::string tenant_id;
+  std::string key_id;
+  std::string application_id;  // the key's application
+  std::string environment;     // "live" | "test": fixed by the key
+  std::string key_type;        // "secret" | "publishable"
+  std::vector<std::string> scopes;
+};
+
+struct ApiCall {
+  HttpRequest* request = nullptr;
+  AuthContext auth;
+  std::string idempotency_key;      // validated; empty when none
+  std::string request_fingerprint;  // SHA-256 hex of method, path and body
+  std::string correlation_id;       // the caller's X-Request-Id when given, else our request id
+};
+
+enum class RateFamily { kRead, kWrite, kReveal };
+enum class IdempotencyRule { kNone, kOptional, kRequired };
+
+using ApiHandler = std::function<void(ApiCall&, Respond)>;
+
+// A query parameter of a route, for validation messages and the OpenAPI document.
+struct QueryParam {
+  std::string name;
+  core::Json schema = {};  // JSON Schema of the value
+  std::string description = {};
+};
+
+// The list parameters every cursor list takes (the spec's "LP").
+std::vector<QueryParam> PageParams(bool include_total = true);
+
+// Error-code lists of route declarations: the codes an accepted Idempotency-Key can answer with,
+// and a concatenation helper.
+const std::vector<std::string>& IdempotencyErrors();
+std::vector<std::string> Codes(std::initializer_list<std::vector<std::string>> lists);
+
+// One route, declared with designated initialisers in the order below. The OpenAPI document is
+// generated from these declarations alone (openapi.cc has no per-route branch).
+struct ApiRoute {
+  std::string method = {};
+  std::string path = {};          // template, e.g. /v1/verification-sessions/{session_id}
+  std::string operation_id = {};  // camelCase, unique: createVerificationSession
+  std::string tag = {};           // the area, as OpenAPI groups it: "Verification sessions"
+  std::string summary = {};       // one line
+  std::string description = {};   // what a client needs to know beyond the summary (Markdown)
+  std::string scope = {};         // required scope
+  RateFamily family = RateFamily::kRead;
+  IdempotencyRule idempotency = IdempotencyRule::kNone;
+  bool versioned = false;  // accepts Service-Version (person endpoints)
+  bool has_body = false;   // expects a JSON body
+  std::string request_schema = {};  // OpenAPI component name of the body, if any
+  std::string request_content_type = "application/json";
+  std::vector<QueryParam> query = {};
+  std::vector<std::string> headers = {};  // extra request headers it reads (Last-Event-ID)
+  int success_status = 200;
+  std::string response_schema = {};  // OpenAPI component name of the 2xx body
+  std::string response_content_type = "application/json";
+  std::vector<std::string> error_codes = {};  // catalogue codes this route can answer with
+  ApiHandler handler = {};
+};
+
+}  // namespace svc::api

@@ -1,0 +1,328 @@
+#include "api/http/runtime.h"
+
+#include <sys/stat.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "commands/review/case_decider.h"
+#include "commands/webhooks/delivery_decider.h"
+#include "commands/webhooks/endpoint_decider.h"
+#include "commands/tenancy/tenant_decider.h"
+#include "pipeline/certificate.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "projections/sessions_projector.h"
+#include "projections/tenancy_projector.h"
+#include "projections/webhooks_projector.h"
+#include "commands/verification/session_decider.h"
+
+namespace svc::api {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> StoreColumnFamilies() {
+  return {"log", "writer", std::string(projections::kViewsCf),
+          std::string(projections::kProjectionsCf), "keystore"};
+}
+
+namespace {
+
+core::Result<std::string> ReadSecretFile(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  if (!in) return core::NotFound("cannot read " + p.string());
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string s = ss.str();
+  while (!s.empty() && (s.back() == '\n' || s.back() == '\r' || s.back() == ' ')) s.pop_back();
+  return s;
+}
+
+core::Status WriteSecretFile(const fs::path& p, const std::string& content) {
+  fs::path tmp = p;
+  tmp += ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return core::Unavailable("cannot write " + tmp.string());
+    out << content << "\n";
+  }
+  ::chmod(tmp.c_str(), 0600);
+  std::error_code ec;
+  fs::rename(tmp, p, ec);
+  if (ec) return core::Unavailable("cannot rename " + tmp.string() + ": " + ec.message());
+  return core::Status::Ok();
+}
+
+}  // namespace
+
+bool IsInside(const std::string& path, const std::string& data_dir) {
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(fs::absolute(path, ec), ec);
+  fs::path d = fs::weakly_canonical(fs::absolute(data_dir, ec), ec);
+  auto pi = p.begin();
+  for (auto di = d.begin(); di != d.end(); ++di, ++pi) {
+    if (di->empty()) continue;  // a trailing separator
+    if (pi == p.end() || *pi != *di) return false;
+  }
+  return true;
+}
+
+namespace {
+
+constexpr char kNoMasterKey[] =
+    "no master key: set SVC_MASTER_KEY (the base64 of 32 random bytes, e.g. `head -c 32 "
+    "/dev/urandom | base64`) or --master-key-file / SVC_MASTER_KEY_FILE naming a file outside the "
+    "data directory (a copy or backup of the data directory must not hold the key that unseals "
+    "it). For development only, --dev-keys-in-data-dir keeps it in the data directory";
+
+core::Result<std::string> DecodeMasterKey(const std::string& text, const std::string& where) {
+  auto key = core::Base64Decode(text);
+  if (!key.ok() || key->size() != 32) {
+    return core::InvalidArgument(where + " must hold the base64 of 32 bytes");
+  }
+  return key;
+}
+
+core::Status RefuseInside(const std::string& file, const std::string& data_dir, const char* what) {
+  return core::FailedPrecondition(
+      std::string(what) + " " + file + " is inside the data directory " + data_dir +
+      ": move it out (a copy of the data directory must not carry it), or pass "
+      "--dev-keys-in-data-dir for development");
+}
+
+}  // namespace
+
+core::Result<std::string> LoadMasterKey(const std::string& data_dir, const KeySources& sources,
+                                        bool create) {
+  if (const char* env = std::getenv("SVC_MASTER_KEY"); env != nullptr && *env != '\0') {
+    return DecodeMasterKey(env, "SVC_MASTER_KEY");
+  }
+  if (!sources.master_key_file.empty()) {
+    const std::string& file = sources.master_key_file;
+    if (!sources.dev_keys_in_data_dir && IsInside(file, data_dir)) {
+      return RefuseInside(file, data_dir, "the master key file");
+    }
+    if (!fs::exists(file)) {
+      return core::NotFound("the master key file " + file + " does not exist (make it with "
+                            "`head -c 32 /dev/urandom | base64 > " + file + "`, mode 0600)");
+    }
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(file));
+    return DecodeMasterKey(text, file);
+  }
+  fs::path path = fs::path(data_dir) / "master.key";
+  if (!sources.dev_keys_in_data_dir && sources.read_existing_dev_keys && fs::exists(path)) {
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(path));
+    return DecodeMasterKey(text, path.string());  // a development directory, read only
+  }
+  if (!sources.dev_keys_in_data_dir) {
+    if (fs::exists(path)) {
+      return core::FailedPrecondition(
+          "the data directory holds a development master key (" + path.string() +
+          "): move it outside the data directory and name it with --master-key-file or "
+          "SVC_MASTER_KEY_FILE, or pass --dev-keys-in-data-dir for development");
+    }
+    return core::FailedPrecondition(kNoMasterKey);
+  }
+  if (fs::exists(path)) {
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadSecretFile(path));
+    core::LogWarn("DEVELOPMENT MODE: the master key is read from the data directory; anyone with "
+                  "a copy of the directory can unseal it. Never in production",
+                  {{"path", path.string()}});
+    return DecodeMasterKey(text, path.string());
+  }
+  if (!create) return core::NotFound("no master key in " + data_dir);
+  std::string key = core::RandomBytes(32);
+  SVC_RETURN_IF_ERROR(WriteSecretFile(path, core::Base64Encode(key)));
+  core::LogWarn("DEVELOPMENT MODE: created a master key in the data directory; anyone with a copy "
+                "of the directory can unseal it. Never in production: set SVC_MASTER_KEY or "
+                "--master-key-file",
+                {{"path", path.string()}});
+  return key;
+}
+
+core::Result<std::string> LoadServiceKey(const std::string& data_dir, const KeySources& sources,
+                                         bool create) {
+  if (const char* env = std::getenv("SVC_SERVICE_KEY"); env != nullptr && *env != '\0') {
+    return std::string(env);
+  }
+  fs::path path;
+  if (!sources.service_key_file.empty()) {
+    if (!sources.dev_keys_in_data_dir && IsInside(sources.service_key_file, data_dir)) {
+      return RefuseInside(sources.service_key_file, data_dir, "the service key file");
+    }
+    path = sources.service_key_file;
+  } else if (sources.dev_keys_in_data_dir ||
+             (sources.read_existing_dev_keys && !create &&
+              fs::exists(fs::path(data_dir) / "service.key"))) {
+    path = fs::path(data_dir) / "service.key";
+  } else {
+    return core::FailedPrecondition(
+        "no service key (it authenticates the admin socket): set SVC_SERVICE_KEY or "
+        "--service-key-file / SVC_SERVICE_KEY_FILE outside the data directory; for development "
+        "only, --dev-keys-in-data-dir");
+  }
+  if (fs::exists(path)) return ReadSecretFile(path);
+  if (!create) {
+    return core::NotFound("no service key at " + path.string() +
+                          ": set SVC_SERVICE_KEY, or start svc once to create it");
+  }
+  std::string key = "svc_service_" + core::HexEncode(core::RandomBytes(24));
+  SVC_RETURN_IF_ERROR(WriteSecretFile(path, key));
+  return key;
+}
+
+core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& options) {
+  std::unique_ptr<Runtime> rt(new Runtime());
+  rt->options_ = options;
+  if (options.clock != nullptr) {
+    rt->clock_ = options.clock;
+  } else {
+    rt->own_clock_ = std::make_unique<core::SystemClock>();
+    rt->clock_ = rt->own_clock_.get();
+  }
+  if (options.ids != nullptr) {
+    rt->ids_ = options.ids;
+  } else {
+    rt->own_ids_ = std::make_unique<core::RandomIdSource>();
+    rt->ids_ = rt->own_ids_.get();
+  }
+  // Without a master key a new data directory is not created. An existing one is opened first,
+  // so that a directory a running server holds answers "locked" (the admin CLI then goes through
+  // the server's socket and needs no master key).
+  std::error_code ec;
+  const fs::path db_path = fs::path(options.data_dir) / "db";
+  const bool fresh = !fs::exists(db_path);
+  std::string master;
+  if (fresh) {
+    if (options.keys.dev_keys_in_data_dir && !options.read_only) {
+      fs::create_directories(options.data_dir, ec);  // the development key is made inside it
+    }
+    SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, !options.read_only));
+  }
+  fs::create_directories(options.data_dir, ec);
+  if (ec) return core::Unavailable("cannot create " + options.data_dir + ": " + ec.message());
+  eventstore::KvStore::Options so;
+  so.path = db_path.string();
+  so.column_families = StoreColumnFamilies();
+  so.read_only = options.read_only;
+  SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
+  if (!fresh) {
+    // A key is created only with a new directory: data sealed under a lost key stays sealed.
+    SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, /*create=*/false));
+  }
+  {
+    // A key check value, so that a start with another master key is refused at once instead of
+    // failing on every sealed value later. It is a derived key's hash: it says nothing about
+    // the master key (256 bits are not guessed).
+    std::string check = core::Sha256Hex(core::DeriveSubkey(master, "svc/key-check/v1"));
+    int meta = rt->store_->Cf("default");
+    SVC_ASSIGN_OR_RETURN(auto stored, rt->store_->Get(meta, "keys/master-check"));
+    if (stored.has_value() && !core::ConstantTimeEquals(*stored, check)) {
+      core::SecureZero(master);
+      return core::FailedPrecondition(
+          "the master key is not the one this data directory was created with");
+    }
+    if (!stored.has_value() && !options.read_only) {
+      eventstore::KvStore::Batch b;
+      b.Put(meta, "keys/master-check", check);
+      SVC_RETURN_IF_ERROR(rt->store_->Write(b, true));
+    }
+  }
+  rt->lookup_key_ = core::DeriveSubkey(master, "svc/api-key-lookup/v1");
+  rt->seal_key_ = core::DeriveSubkey(master, "svc/event-seal/v1");
+  rt->cursor_key_ = core::DeriveSubkey(master, "svc/list-cursor/v1");
+  std::string kek = core::DeriveSubkey(master, "svc/key-encryption/v1");
+  rt->certificate_root_key_ = pipeline::CertificateRootKey(master);
+  core::SecureZero(master);
+  rt->key_store_ = std::make_unique<eventstore::KeyStore>(rt->store_.get(), std::move(kek));
+  rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
+
+  if (options.log_backend == "kafka") {
+    eventstore::KafkaLog::Options ko;
+    ko.brokers = options.kafka_brokers;
+    ko.topic_prefix = options.kafka_topic_prefix;
+    ko.partitions = options.partitions;
+    ko.transactional_id = options.kafka_transactional_id;
+    ko.metrics = &rt->metrics_;
+    SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::KafkaLog::Open(ko));
+  } else if (options.log_backend == "embedded") {
+    eventstore::EmbeddedLog::Options lo;
+    lo.store = rt->store_.get();
+    lo.partitions = options.partitions;
+    lo.durability = options.durability;
+    lo.metrics = &rt->metrics_;
+    SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::EmbeddedLog::Open(lo));
+  } else {
+    return core::InvalidArgument("--log-backend must be embedded or kafka");
+  }
+
+  rt->pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options.threads));
+  commands::Writer::Options wo;
+  wo.log = rt->log_.get();
+  wo.store = rt->store_.get();
+  wo.ids = rt->ids_;
+  wo.pool = rt->pool_.get();
+  wo.metrics = &rt->metrics_;
+  rt->writer_ = std::make_unique<commands::Writer>(wo);
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::verification::SessionDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::review::CaseDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::webhooks::EndpointDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::webhooks::DeliveryDecider>>());
+  SVC_RETURN_IF_ERROR(rt->writer_->Recover());
+
+  rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
+  rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
+  auto webhooks = std::make_unique<projections::WebhooksProjector>();
+  rt->webhooks_projector_ = webhooks.get();
+  rt->projectors_.push_back(std::move(webhooks));
+  auto verification = std::make_unique<projections::VerificationProjector>();
+  rt->verification_projector_ = verification.get();
+  rt->projectors_.push_back(std::move(verification));
+  // One runner feeds every projector: the log is read and each event decoded once, and one
+  // batch commits every projector's rows and checkpoints (docs/decisions.md).
+  projections::ProjectionRunner::Options po;
+  for (auto& p : rt->projectors_) po.projectors.push_back(p.get());
+  po.log = rt->log_.get();
+  po.store = rt->store_.get();
+  po.metrics = &rt->metrics_;
+  rt->projections_.Add(std::make_unique<projections::ProjectionRunner>(po));
+  SVC_RETURN_IF_ERROR(rt->projections_.PrepareAll());
+  return rt;
+}
+
+core::Status Runtime::CatchUpProjections() {
+  if (!started_) {
+    for (const auto& r : projections_.runners()) SVC_RETURN_IF_ERROR(r->RunUntilCaughtUp());
+    return core::Status::Ok();
+  }
+  SVC_ASSIGN_OR_RETURN(auto ends, log_->EndOffsets());
+  std::vector<eventstore::LogPosition> last;
+  for (uint32_t p = 0; p < ends.size(); ++p) {
+    if (ends[p] > 0) last.push_back({p, ends[p] - 1});
+  }
+  if (!projections_.WaitApplied(last, std::chrono::seconds(60))) {
+    return core::Unavailable("projections did not catch up");
+  }
+  return core::Status::Ok();
+}
+
+void Runtime::Shutdown() {
+  if (shut_down_) return;
+  shut_down_ = true;
+  projections_.StopAll();
+  if (log_) log_->Close();  // completes or fails pending appends
+  pool_.reset();            // runs what strands still hold (appends now fail fast)
+  writer_.reset();          // drains the committer
+}
+
+Runtime::~Runtime() { Shutdown(); }
+
+}  // namespace svc::api

@@ -1,0 +1,69 @@
+#include "api/http/write_path.h"
+
+#include "core/log.h"
+#include "projections/projector.h"
+
+namespace svc::api {
+
+HttpRequest SlimRequest(const HttpRequest& req) {
+  HttpRequest r;
+  r.path = req.path;
+  r.request_id = req.request_id;
+  return r;
+}
+
+core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key) {
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), key));
+  if (!row.has_value()) return std::optional<core::Json>();
+  return std::optional<core::Json>(core::ParseJsonOrDiscarded(*row));
+}
+
+commands::CommandContext Context(Runtime& rt, const ApiCall& call) {
+  commands::CommandContext ctx;
+  ctx.now = rt.clock().Now();
+  ctx.ids = &rt.ids();
+  ctx.actor = {"api_key", call.auth.key_id};
+  ctx.environment = call.auth.environment;
+  ctx.request_id = call.request->request_id;
+  ctx.correlation_id = call.correlation_id;
+  ctx.idempotency_key = call.idempotency_key;
+  ctx.request_fingerprint = call.request_fingerprint;
+  return ctx;
+}
+
+// Runs a command, waits (without blocking a thread) until the read models have it, then
+// renders. `render` runs on the projections' waiter thread.
+void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
+                   std::function<HttpResponse(const commands::CommandOutcome&)> render,
+                   Respond respond) {
+  HttpRequest req_copy;  // the problem renderer needs path and request id only
+  req_copy.path = req.path;
+  req_copy.request_id = req.request_id;
+  rt.writer().Execute(std::move(cmd), [&rt, req_copy, render = std::move(render),
+                                       respond](core::Result<commands::CommandOutcome> r) {
+    if (!r.ok()) {
+      respond(StatusToProblem(req_copy, r.status()));
+      return;
+    }
+    auto outcome = std::make_shared<commands::CommandOutcome>(std::move(r).value());
+    rt.projections().WhenApplied(outcome->positions, kReadYourWrites,
+                                 [outcome, render, respond, req_copy](bool) {
+                                   // Answer even on timeout; the read model catches up.
+                                   try {
+                                     HttpResponse resp = render(*outcome);
+                                     // The answer to an earlier request with the same
+                                     // Idempotency-Key (docs/api.md#idempotency).
+                                     if (outcome->replayed && resp.status < 300) {
+                                       resp.headers.emplace_back("Idempotent-Replayed", "true");
+                                     }
+                                     respond(std::move(resp));
+                                   } catch (const std::exception& e) {
+                                     core::LogError("render threw", {{"error", e.what()}});
+                                     respond(Problem(req_copy, "INTERNAL_ERROR",
+                                                     "an internal error occurred"));
+                                   }
+                                 });
+  });
+}
+
+}  // namespace svc::api

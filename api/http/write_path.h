@@ -1,0 +1,35 @@
+#pragma once
+// The write path every area's routes share: the command context of a call, and "run this
+// command, wait (without holding a thread) until the read models have it, then render" —
+// read-your-writes — plus reading one JSON row of a read model.
+
+#include <chrono>
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "api/http/http.h"
+#include "api/http/problem.h"
+#include "api/http/route.h"
+#include "api/http/runtime.h"
+#include "commands/command.h"
+
+namespace svc::api {
+
+// How long a write waits for the read models before it answers anyway.
+inline constexpr std::chrono::milliseconds kReadYourWrites{5000};
+
+// The request's path and id only: what a problem rendered later (after a write) needs.
+HttpRequest SlimRequest(const HttpRequest& req);
+// One row of the read models (column family views), parsed; nullopt when absent.
+core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key);
+// Time, ids, actor, environment, request and idempotency metadata of an API call.
+commands::CommandContext Context(Runtime& rt, const ApiCall& call);
+// Runs `cmd`, waits until the read models have applied its events (or kReadYourWrites), then
+// answers with `render(outcome)`; an idempotent replay gets `Idempotent-Replayed: true`. `render`
+// runs on the projections' waiter thread.
+void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
+                   std::function<HttpResponse(const commands::CommandOutcome&)> render,
+                   Respond respond);
+
+}  // namespace svc::api

@@ -1,0 +1,217 @@
+#include "api/server/admin.h"
+
+#include <algorithm>
+
+#include "commands/tenancy/api_keys.h"
+#include "commands/tenancy/tenant_decider.h"
+#include "core/crypto.h"
+#include "projections/projector.h"
+#include "projections/tenancy_projector.h"
+
+namespace svc::api {
+
+namespace tn = commands::tenancy;
+
+namespace {
+
+constexpr std::chrono::milliseconds kReadYourWrites{5000};
+
+commands::CommandContext Context(Runtime& rt, const eventstore::Actor& actor) {
+  commands::CommandContext ctx;
+  ctx.now = rt.clock().Now();
+  ctx.ids = &rt.ids();
+  ctx.actor = actor;
+  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
+  return ctx;
+}
+
+core::Result<commands::CommandOutcome> Run(Runtime& rt, const std::string& tenant_id,
+                                           tn::TenancyCommand cmd,
+                                           const eventstore::Actor& actor) {
+  auto outcome = rt.writer().ExecuteAndWait(commands::MakeCommand<tn::TenantDecider>(
+      tenant_id, tenant_id, std::move(cmd), Context(rt, actor)));
+  if (outcome.ok() && !outcome->positions.empty()) {
+    // Read-your-writes: answer once the read models have the change.
+    rt.projections().WaitApplied(outcome->positions, kReadYourWrites);
+  }
+  return outcome;
+}
+
+core::Result<core::Json> ReadRow(Runtime& rt, const std::string& key) {
+  int cf = rt.store().Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, std::string(projections::TenancyProjector::kName) + "/" + key));
+  if (!row.has_value()) return core::NotFound("not found");
+  return core::ParseJsonOrDiscarded(*row);
+}
+
+core::Result<core::Json> ScanRows(Runtime& rt, const std::string& prefix) {
+  int cf = rt.store().Cf(projections::kViewsCf);
+  std::string full = std::string(projections::TenancyProjector::kName) + "/" + prefix;
+  auto it = rt.store().NewIterator(cf, full, eventstore::PrefixEnd(full));
+  core::Json out = core::Json::array();
+  for (it->Seek(full); it->Valid(); it->Next()) out.push_back(core::ParseJsonOrDiscarded(it->value()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+}  // namespace
+
+core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
+                                           const eventstore::Actor& actor) {
+  std::string tenant_id = rt.ids().NewIdString(core::IdKind::kTenant);
+  std::string app_id = rt.ids().NewIdString(core::IdKind::kApplication);
+  SVC_ASSIGN_OR_RETURN(auto outcome,
+                       Run(rt, tenant_id, tn::CreateTenant{name, app_id}, actor));
+  core::Json j;
+  j["id"] = tenant_id;
+  j["name"] = name;
+  j["defaultApplicationId"] = core::StringOr(outcome.result, "defaultApplicationId", app_id);
+  return j;
+}
+
+core::Result<core::Json> AdminTenantList(Runtime& rt) {
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, "tenant/"));
+  return core::Json{{"object", "list"}, {"data", rows}};
+}
+
+core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req,
+                                        const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, req.tenant_id));
+  if (!req.application_id.empty()) {
+    SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kApplication, req.application_id));
+  }
+  if (req.environment != "live" && req.environment != "test") {
+    return core::InvalidArgument("environment must be live or test", "VALIDATION_ERROR");
+  }
+  if (req.key_type != "secret" && req.key_type != "publishable") {
+    return core::InvalidArgument("type must be secret or publishable", "VALIDATION_ERROR");
+  }
+  tn::NewKeyMaterial material = tn::GenerateApiKey(req.environment, req.key_type);
+  tn::CreateApiKey cmd;
+  cmd.key_id = rt.ids().NewIdString(core::IdKind::kApiKey);
+  cmd.application_id = req.application_id;
+  cmd.environment = req.environment;
+  cmd.key_type = req.key_type;
+  cmd.scopes = req.scopes;
+  cmd.secret_hash = tn::HashApiKey(rt.api_key_lookup_key(), material.plaintext);
+  cmd.last4 = material.last4;
+  cmd.name = req.name;
+  SVC_ASSIGN_OR_RETURN(auto outcome, Run(rt, req.tenant_id, cmd, actor));
+  core::Json j;
+  j["id"] = cmd.key_id;
+  j["tenantId"] = req.tenant_id;
+  j["applicationId"] = core::StringOr(outcome.result, "applicationId");
+  j["environment"] = req.environment;
+  j["type"] = req.key_type;
+  j["scopes"] = outcome.result.value("scopes", core::Json::array());
+  j["name"] = req.name;
+  j["last4"] = material.last4;
+  j["secret"] = material.plaintext;  // shown once
+  core::SecureZero(material.plaintext);
+  return j;
+}
+
+core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_id,
+                                        const std::string& key_id, const std::string& reason,
+                                        const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kApiKey, key_id));
+  SVC_RETURN_IF_ERROR(Run(rt, tenant_id, tn::RevokeApiKey{key_id, reason}, actor).status());
+  return ReadRow(rt, "key/" + tenant_id + "/" + key_id);
+}
+
+core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  auto tenant = ReadRow(rt, "tenant/" + tenant_id);
+  if (!tenant.ok()) return core::NotFound("no such tenant", "TENANT_NOT_FOUND");
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, "key/" + tenant_id + "/"));
+  return core::Json{{"object", "list"}, {"data", rows}};
+}
+
+
+namespace {
+
+struct AdminAuth {
+  std::string service_key;
+  bool Check(const HttpRequest& req) const {
+    std::string h = req.Header("authorization");
+    constexpr std::string_view kBearer = "Bearer ";
+    if (h.size() <= kBearer.size() || h.compare(0, kBearer.size(), kBearer) != 0) return false;
+    return core::ConstantTimeEquals(std::string_view(h).substr(kBearer.size()), service_key);
+  }
+};
+
+// A string member, the default when absent; a member of another type is a validation error.
+core::Result<std::string> StringField(const core::Json& body, const char* name,
+                                      std::string fallback) {
+  if (!body.contains(name) || body[name].is_null()) return fallback;
+  if (!body[name].is_string()) {
+    return core::InvalidArgument(std::string(name) + " must be a string", "VALIDATION_ERROR");
+  }
+  return body[name].get<std::string>();
+}
+
+core::Result<core::Json> ParseBody(const HttpRequest& req) {
+  if (req.body.empty()) return core::Json::object();
+  core::Json j = core::ParseJsonOrDiscarded(req.body);
+  if (!j.is_object()) return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
+  return j;
+}
+
+}  // namespace
+
+Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
+                   int ok_status) {
+  AdminAuth auth{std::move(service_key)};
+  return Sync([auth = std::move(auth), fn = std::move(fn), ok_status](HttpRequest& req) {
+    if (!auth.Check(req)) {
+      return Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
+    }
+    auto r = fn(req);
+    if (!r.ok()) return StatusToProblem(req, r.status());
+    return JsonResponse(ok_status, *r);
+  });
+}
+
+void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
+  eventstore::Actor actor{"service", "admin"};
+  auto guarded = [service_key](std::function<core::Result<core::Json>(HttpRequest&)> fn, int ok_status) {
+    return AdminRoute(service_key, std::move(fn), ok_status);
+  };
+  router.Add("POST", "/admin/tenants", guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+    SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+    SVC_ASSIGN_OR_RETURN(std::string name, StringField(body, "name", ""));
+    return AdminTenantCreate(rt, name, actor);
+  }, 201));
+  router.Add("GET", "/admin/tenants",
+             guarded([&rt](HttpRequest&) { return AdminTenantList(rt); }, 200));
+  router.Add("POST", "/admin/tenants/{tenant_id}/keys",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               KeyCreateRequest k;
+               k.tenant_id = req.path_params["tenant_id"];
+               SVC_ASSIGN_OR_RETURN(k.environment, StringField(body, "environment", "test"));
+               SVC_ASSIGN_OR_RETURN(k.key_type, StringField(body, "type", "secret"));
+               if (body.contains("scopes") && body["scopes"].is_array()) {
+                 k.scopes.clear();
+                 for (const auto& s : body["scopes"]) {
+                   if (!s.is_string()) return core::InvalidArgument("scopes must be strings", "VALIDATION_ERROR");
+                   k.scopes.push_back(s.get<std::string>());
+                 }
+               }
+               SVC_ASSIGN_OR_RETURN(k.name, StringField(body, "name", ""));
+               SVC_ASSIGN_OR_RETURN(k.application_id, StringField(body, "applicationId", ""));
+               return AdminKeyCreate(rt, k, actor);
+             }, 201));
+  router.Add("GET", "/admin/tenants/{tenant_id}/keys",
+             guarded([&rt](HttpRequest& req) { return AdminKeyList(rt, req.path_params["tenant_id"]); }, 200));
+  router.Add("POST", "/admin/tenants/{tenant_id}/keys/{key_id}/revoke",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string reason, StringField(body, "reason", ""));
+               return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
+                                     reason, actor);
+             }, 200));
+}
+
+}  // namespace svc::api

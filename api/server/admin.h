@@ -1,0 +1,54 @@
+#pragma once
+
+#include <functional>
+// Tenancy administration: tenants and API keys. Every operation is a command that appends
+// events. The same functions serve the CLI on a stopped data directory and the admin listener
+// (unix socket, service key) of a running server.
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "api/http/http.h"
+#include "api/http/problem.h"
+#include "api/http/runtime.h"
+#include "core/json.h"
+
+namespace svc::api {
+
+struct KeyCreateRequest {
+  std::string tenant_id;
+  std::string environment = "test";
+  std::string key_type = "secret";
+  std::vector<std::string> scopes = {"*"};
+  std::string name;
+  std::string application_id;
+};
+
+// Results are JSON objects (printed by the CLI, returned by the admin listener). A created key's
+// plaintext appears once, in the result of KeyCreate, and nowhere else.
+core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
+                                           const eventstore::Actor& actor);
+core::Result<core::Json> AdminTenantList(Runtime& rt);
+core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req,
+                                        const eventstore::Actor& actor);
+core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_id,
+                                        const std::string& key_id, const std::string& reason,
+                                        const eventstore::Actor& actor);
+core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id);
+
+// Routes of the admin listener, all behind `Authorization: Bearer <service key>`
+// (401 SERVICE_KEY_REQUIRED otherwise):
+//   POST /admin/tenants                         {name}
+//   GET  /admin/tenants
+//   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId}
+//   GET  /admin/tenants/{tenant_id}/keys
+//   POST /admin/tenants/{tenant_id}/keys/{key_id}/revoke   {reason}
+void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key);
+
+// A route of the admin listener: 401 SERVICE_KEY_REQUIRED unless the request carries the service
+// key; then `fn`'s JSON with `ok_status`, or its error as problem+json.
+Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
+                   int ok_status = 200);
+
+}  // namespace svc::api

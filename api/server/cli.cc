@@ -1,0 +1,127 @@
+#include "api/server/cli.h"
+
+#include <signal.h>
+
+#include <iostream>
+#include <thread>
+
+#include "core/log.h"
+
+namespace svc::api::cli {
+
+const char* const kTopUsage =
+    "svc <command> [flags]\n\n"
+    "commands:\n"
+    "  serve                     run the service\n"
+    "  admin tenant create       --name NAME\n"
+    "  admin tenant list\n"
+    "  admin key create          --tenant ten_... [--env test|live] [--type secret|publishable]\n"
+    "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
+    "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
+    "  admin key list            --tenant ten_...\n"
+    "  admin webhooks status     the delivery queue of the running server\n"
+    "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
+    "  admin webhooks resume\n"
+    "  replay                    [--projector NAME]... [--verify]\n"
+    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
+    "  docs errors               print the error catalogue (Markdown)\n"
+    "  openapi                   print the OpenAPI 3.1 document of the public API\n"
+    "  certificate verify FILE   check a verification certificate's hash and signatures\n"
+    "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
+    "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
+    "  models import             --face-api DIR: build the face-recognition model from the npm\n"
+    "                            package @vladmandic/face-api into <data-dir>/models\n";
+
+// Where the keys come from (docs/operations.md#keys). SVC_MASTER_KEY / SVC_SERVICE_KEY hold the
+// keys themselves and are read from the environment only.
+void DeclareKeys(Flags& f) {
+  f.Declare({"master-key-file", "",
+             "file holding the master key (base64 of 32 bytes; every other key derives from it); "
+             "must be outside the data directory. SVC_MASTER_KEY (the key itself) wins over it"});
+  f.Declare({"service-key-file", "",
+             "file holding the admin socket's service key (created on first start when missing); "
+             "must be outside the data directory. SVC_SERVICE_KEY (the key itself) wins over it"});
+  f.Declare({"dev-keys-in-data-dir", "false",
+             "DEVELOPMENT ONLY: keep master.key and service.key in the data directory (created on "
+             "first start), as scripts/run and the tests do. A copy or backup of the directory "
+             "then unseals everything in it: never in production",
+             true});
+}
+
+KeySources KeySourcesFrom(const Flags& f) {
+  KeySources k;
+  k.master_key_file = f.Get("master-key-file");
+  k.service_key_file = f.Get("service-key-file");
+  k.dev_keys_in_data_dir = f.GetBool("dev-keys-in-data-dir");
+  return k;
+}
+
+void DeclareCommon(Flags& f) {
+  f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
+  f.Declare({"partitions", "4", "log partitions; fixed when the data directory is created"});
+  f.Declare({"durability", "fsync",
+             "fsync: acknowledge appends after fsync; os: after the OS has them (survives a "
+             "process crash, not a power loss)"});
+  f.Declare({"threads", std::to_string(std::max(1u, std::thread::hardware_concurrency())),
+             "worker threads (HTTP I/O and command strands each get this many)"});
+  f.Declare({"log-level", "info", "debug, info, warn or error"});
+  f.Declare({"log-backend", "embedded",
+             "embedded (RocksDB log in the data directory) or kafka (--kafka-brokers)"});
+  f.Declare({"kafka-brokers", "", "Kafka bootstrap servers (host:port,...) for --log-backend kafka"});
+  f.Declare({"kafka-topic-prefix", "svc", "events go to topic <prefix>.events"});
+  f.Declare({"kafka-transactional-id", "svc-writer",
+             "transactional.id of this writer; a second writer with the same id fences the first"});
+  DeclareKeys(f);
+}
+
+core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
+  RuntimeOptions o;
+  o.data_dir = f.Get("data-dir");
+  o.keys = KeySourcesFrom(f);
+  try {
+    o.partitions = static_cast<uint32_t>(std::stoul(f.Get("partitions")));
+    o.threads = std::stoul(f.Get("threads"));
+  } catch (...) {
+    return core::InvalidArgument("--partitions and --threads must be numbers");
+  }
+  std::string d = f.Get("durability");
+  if (d == "fsync") o.durability = eventstore::Durability::kFsync;
+  else if (d == "os") o.durability = eventstore::Durability::kOs;
+  else return core::InvalidArgument("--durability must be fsync or os");
+  o.log_backend = f.Get("log-backend");
+  o.kafka_brokers = f.Get("kafka-brokers");
+  o.kafka_topic_prefix = f.Get("kafka-topic-prefix");
+  o.kafka_transactional_id = f.Get("kafka-transactional-id");
+  if (o.log_backend == "kafka" && o.kafka_brokers.empty()) {
+    return core::InvalidArgument("--log-backend kafka needs --kafka-brokers");
+  }
+  return o;
+}
+
+void ApplyLogLevel(const Flags& f) {
+  std::string l = f.Get("log-level");
+  if (l == "debug") core::SetLogLevel(core::LogLevel::kDebug);
+  else if (l == "warn") core::SetLogLevel(core::LogLevel::kWarn);
+  else if (l == "error") core::SetLogLevel(core::LogLevel::kError);
+  else core::SetLogLevel(core::LogLevel::kInfo);
+}
+
+int Fail(const core::Status& st) {
+  std::cerr << "svc: " << st.ToString() << "\n";
+  return st.code() == core::StatusCode::kInvalidArgument ? 2 : 1;
+}
+
+void Print(const core::Json& j) { std::cout << j.dump(2) << std::endl; }
+
+// Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
+// them synchronously with sigwait. Call before starting any thread.
+sigset_t BlockStopSignals() {
+  sigset_t sigs;
+  sigemptyset(&sigs);
+  sigaddset(&sigs, SIGINT);
+  sigaddset(&sigs, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &sigs, nullptr);
+  return sigs;
+}
+
+}  // namespace svc::api::cli

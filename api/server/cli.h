@@ -1,0 +1,33 @@
+#pragma once
+// What every `svc` command shares: the top usage, the flags of the data directory, the log and
+// the keys, turning them into RuntimeOptions, and how a command fails or prints its answer.
+
+#include <signal.h>
+
+#include <string>
+
+#include "api/http/runtime.h"
+#include "api/server/flags.h"
+#include "core/json.h"
+#include "core/status.h"
+
+namespace svc::api::cli {
+
+extern const char* const kTopUsage;
+
+// --master-key-file, --service-key-file, --dev-keys-in-data-dir (docs/operations.md#keys).
+void DeclareKeys(Flags& f);
+KeySources KeySourcesFrom(const Flags& f);
+// The data directory, log backend, threads, log level and keys.
+void DeclareCommon(Flags& f);
+core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f);
+void ApplyLogLevel(const Flags& f);
+
+// Prints the error; exit code 2 for a usage error, else 1.
+int Fail(const core::Status& st);
+void Print(const core::Json& j);
+// Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
+// them synchronously with sigwait. Call before starting any thread.
+sigset_t BlockStopSignals();
+
+}  // namespace svc::api::cli

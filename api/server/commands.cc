@@ -1,0 +1,367 @@
+#include "api/server/commands.h"
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <sstream>
+#include <thread>
+
+#include "api/http/http_client.h"
+#include "api/http/openapi.h"
+#include "api/server/admin.h"
+#include "api/server/cli.h"
+#include "api/server/replay.h"
+#include "api/server/routes.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "eventstore/kafka_dev_broker.h"
+#include "pipeline/biometrics/face_model.h"
+#include "pipeline/certificate.h"
+
+namespace svc::api::cli {
+
+// Runs an admin operation in-process when the data directory is free, or through the running
+// server's admin socket when it is not.
+int Admin(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << kTopUsage;
+    return 2;
+  }
+  std::string noun = argv[2], verb = argv[3];
+  Flags f;
+  DeclareCommon(f);
+  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  f.Declare({"name", "", "tenant or key name"});
+  f.Declare({"tenant", "", "tenant id (ten_...)"});
+  f.Declare({"key", "", "API key id (key_...)"});
+  f.Declare({"env", "test", "key environment: test or live"});
+  f.Declare({"type", "secret", "key type: secret or publishable"});
+  f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
+  f.Declare({"application", "", "application id (default: the tenant's default application)"});
+  f.Declare({"reason", "", "revocation reason"});
+  if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc admin " + noun + " " + verb + " [flags]");
+    return 0;
+  }
+  core::SetLogLevel(core::LogLevel::kWarn);
+  std::string key = noun + " " + verb;
+  const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
+  if (key != "tenant create" && key != "tenant list" && key != "key create" &&
+      key != "key revoke" && key != "key list" && !webhooks) {
+    std::cerr << kTopUsage;
+    return 2;
+  }
+  if (key == "tenant create" && f.Get("name").empty()) {
+    return Fail(core::InvalidArgument("--name is required"));
+  }
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
+
+  KeyCreateRequest kc;
+  kc.tenant_id = f.Get("tenant");
+  kc.environment = f.Get("env");
+  kc.key_type = f.Get("type");
+  kc.scopes = f.GetAll("scopes");
+  kc.name = f.Get("name");
+  kc.application_id = f.Get("application");
+
+  // Deliveries exist only in a running server: the webhooks commands go to its socket directly.
+  auto rt = webhooks ? core::Result<std::unique_ptr<Runtime>>(core::Unavailable("locked: a server runs"))
+                     : Runtime::Open(*ro);
+  if (rt.ok()) {
+    // Stopped data directory: run the command here, with the projections running so that the
+    // answer reads its own write.
+    (*rt)->StartProjections();
+    eventstore::Actor actor{"admin_cli", "local"};
+    core::Result<core::Json> r = core::Internal("unreachable");
+    if (key == "tenant create") r = AdminTenantCreate(**rt, f.Get("name"), actor);
+    else if (key == "tenant list") r = AdminTenantList(**rt);
+    else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
+    else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
+    else r = AdminKeyList(**rt, f.Get("tenant"));
+    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
+    (*rt)->Shutdown();
+    if (!r.ok()) return Fail(r.status());
+    Print(*r);
+    return 0;
+  }
+  if (rt.status().code() != core::StatusCode::kUnavailable ||
+      rt.status().message().find("locked") == std::string::npos) {
+    return Fail(rt.status());
+  }
+  // A server holds the data directory: go through its admin socket.
+  auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
+  if (!service_key.ok() && webhooks) {
+    return Fail(core::FailedPrecondition("no server runs on " + ro->data_dir +
+                                         "; deliveries are sent by a running svc serve"));
+  }
+  if (!service_key.ok()) return Fail(service_key.status());
+  ClientTarget target;
+  target.unix_socket = f.Get("admin-socket").empty()
+                           ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
+                           : f.Get("admin-socket");
+  std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + *service_key}};
+  std::string method = "GET", path, body;
+  core::Json b = core::Json::object();
+  if (key == "tenant create") {
+    method = "POST";
+    path = "/admin/tenants";
+    b["name"] = f.Get("name");
+  } else if (key == "tenant list") {
+    path = "/admin/tenants";
+  } else if (key == "key create") {
+    method = "POST";
+    path = "/admin/tenants/" + kc.tenant_id + "/keys";
+    b["environment"] = kc.environment;
+    b["type"] = kc.key_type;
+    b["scopes"] = kc.scopes;
+    b["name"] = kc.name;
+    if (!kc.application_id.empty()) b["applicationId"] = kc.application_id;
+  } else if (key == "key revoke") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/keys/" + f.Get("key") + "/revoke";
+    b["reason"] = f.Get("reason");
+  } else if (webhooks) {
+    method = verb == "status" ? "GET" : "POST";
+    path = "/admin/webhooks/" + std::string(verb == "status" ? "queue" : verb);
+  } else {
+    path = "/admin/tenants/" + f.Get("tenant") + "/keys";
+  }
+  if (method == "POST") body = core::DumpJson(b);
+  auto resp = HttpCall(target, method, path, headers, body);
+  if (!resp.ok() && webhooks) {
+    return Fail(core::FailedPrecondition("no server answers on " + target.unix_socket +
+                                         "; deliveries are sent by a running svc serve"));
+  }
+  if (!resp.ok()) return Fail(resp.status());
+  core::Json j = core::ParseJsonOrDiscarded(resp->body);
+  if (resp->status >= 300) {
+    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp->body) << "\n";
+    return 1;
+  }
+  Print(j);
+  return 0;
+}
+
+int Replay(int argc, char** argv) {
+  Flags f;
+  DeclareCommon(f);
+  f.Declare({"projector", "", "projector to rebuild (repeatable; default: all)", false, true});
+  f.Declare({"verify", "false",
+             "rebuild into a scratch store and compare byte for byte with the live read models",
+             true});
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc replay [flags]  (the server must be stopped)");
+    return 0;
+  }
+  ApplyLogLevel(f);
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
+  auto rt = Runtime::Open(*ro);
+  if (!rt.ok()) return Fail(rt.status());
+  std::vector<std::string> names = f.GetAll("projector");
+  auto r = f.GetBool("verify") ? VerifyReplay(**rt, names)
+                               : ReplayProjectors(**rt, names);
+  (*rt)->Shutdown();
+  if (!r.ok()) return Fail(r.status());
+  Print(*r);
+  if (f.GetBool("verify") && !(*r)["identical"].get<bool>()) return 1;
+  return 0;
+}
+
+int DevBroker(int argc, char** argv) {
+  Flags f;
+  f.Declare({"brokers", "3", "number of mock brokers"});
+  f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
+  f.Declare({"topic-prefix", "svc", "creates topic <prefix>.events"});
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc dev-broker [flags]") <<
+        "\nPrints `bootstrap.servers=<list>` and runs until SIGINT/SIGTERM. Lines on stdin are\n"
+        "fault-injection commands (answered `ok` or `error: ...`):\n"
+        "  produce-errors N ERROR_NAME | endtxn-errors N ERROR_NAME | broker-down ID | broker-up ID\n"
+        "Development and CI only: everything is in memory.\n";
+    return 0;
+  }
+  sigset_t sigs = BlockStopSignals();
+  eventstore::KafkaDevBroker::Options o;
+  try {
+    o.brokers = std::stoi(f.Get("brokers"));
+    o.partitions = std::stoi(f.Get("partitions"));
+  } catch (...) {
+    return Fail(core::InvalidArgument("--brokers and --partitions must be numbers"));
+  }
+  o.topic_prefix = f.Get("topic-prefix");
+  auto broker = eventstore::KafkaDevBroker::Start(o);
+  if (!broker.ok()) return Fail(broker.status());
+  std::cout << "bootstrap.servers=" << (*broker)->Bootstraps() << std::endl;
+  // Control lines from stdin on a helper thread; the main thread waits for a signal.
+  std::thread control([&] {
+    std::string line;
+    while (std::getline(std::cin, line)) {
+      if (line.empty()) continue;
+      auto st = (*broker)->Control(line);
+      std::cout << (st.ok() ? std::string("ok") : "error: " + st.message()) << std::endl;
+    }
+  });
+  control.detach();  // stdin may stay open until the process ends
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  std::cout.flush();
+  std::_Exit(0);  // the control thread may be blocked in a read; nothing to flush or persist
+}
+
+// Reads --public-key: the base64 of the 32-byte key, or a file holding it.
+namespace {
+
+core::Result<std::string> PublicKeyArg(const std::string& value) {
+  std::string text = value;
+  std::error_code ec;
+  if (std::filesystem::is_regular_file(value, ec)) {
+    std::ifstream in(value);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' ')) text.pop_back();
+  }
+  auto key = core::Base64Decode(text);
+  if (!key.ok() || key->size() != 32) {
+    return core::InvalidArgument("--public-key must be the base64 of a 32-byte Ed25519 key (or a file holding it)");
+  }
+  return key;
+}
+
+}  // namespace
+
+// svc certificate verify FILE [--public-key K] [--data-dir D]: checks contentHash and the
+// signatures it can. Never writes anything: a missing or wrong data directory is reported, not
+// created. svc certificate public-key --tenant T --env E: the Ed25519 public key to publish.
+int Certificate(int argc, char** argv) {
+  const std::string usage =
+      "svc certificate verify FILE [--public-key BASE64|FILE] [--data-dir DIR]\n"
+      "       svc certificate public-key --tenant ten_… --env test|live [--data-dir DIR]";
+  std::string verb = argc >= 3 ? argv[2] : "";
+  Flags f;
+  f.Declare({"data-dir", "", "a data directory whose master key checks the HMAC signature too (read only; never created)"});
+  f.Declare({"public-key", "", "the tenant and environment's Ed25519 public key (base64, or a file holding it): checks the certificate without the service or its keys"});
+  f.Declare({"tenant", "", "public-key: the tenant"});
+  f.Declare({"env", "", "public-key: test or live"});
+  DeclareKeys(f);
+  if (verb == "public-key") {
+    if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+    std::string data_dir = f.Get("data-dir").empty() ? "./data" : f.Get("data-dir");
+    KeySources ks = KeySourcesFrom(f);
+    ks.read_existing_dev_keys = true;
+    auto master = LoadMasterKey(data_dir, ks, /*create=*/false);
+    if (!master.ok()) return Fail(master.status());
+    std::string tenant = f.Get("tenant"), env = f.Get("env");
+    if (!core::ValidateId(core::IdKind::kTenant, tenant).ok() || (env != "test" && env != "live")) {
+      return Fail(core::InvalidArgument("public-key needs --tenant ten_… and --env test|live"));
+    }
+    std::string root = pipeline::CertificateRootKey(*master);
+    core::SecureZero(*master);
+    core::Ed25519KeyPair kp = pipeline::CertificateSigningKey(root, tenant, env);
+    core::SecureZero(kp.secret_key);
+    Print({{"tenantId", tenant},
+           {"environment", env},
+           {"keyId", pipeline::CertificateKeyId(kp.public_key)},
+           {"algorithm", "Ed25519"},
+           {"publicKey", core::Base64Encode(kp.public_key)}});
+    return 0;
+  }
+  if (verb != "verify" || argc < 4) {
+    std::cerr << "usage: " << usage << "\n";
+    return 2;
+  }
+  if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
+  std::ifstream in(argv[3], std::ios::binary);
+  if (!in) return Fail(core::NotFound(std::string("cannot read ") + argv[3]));
+  std::stringstream ss;
+  ss << in.rdbuf();
+  pipeline::CertificateKeys keys;
+  if (!f.Get("public-key").empty()) {
+    auto pk = PublicKeyArg(f.Get("public-key"));
+    if (!pk.ok()) return Fail(pk.status());
+    keys.public_key = *pk;
+  }
+  std::vector<std::string> notes;
+  const bool have_keys_source = !f.Get("data-dir").empty() || !f.Get("master-key-file").empty() ||
+                                std::getenv("SVC_MASTER_KEY") != nullptr;
+  if (have_keys_source) {
+    std::string data_dir = f.Get("data-dir").empty() ? "./data" : f.Get("data-dir");
+    KeySources ks = KeySourcesFrom(f);
+    // Reading an existing development key from a data directory an auditor names is fine: this
+    // command only reads.
+    ks.read_existing_dev_keys = true;
+    auto master = LoadMasterKey(data_dir, ks, /*create=*/false);
+    if (master.ok()) {
+      keys.root_key = pipeline::CertificateRootKey(*master);
+      core::SecureZero(*master);
+    } else {
+      notes.push_back("no master key read: " + master.status().message());
+    }
+  }
+  if (!keys.root_key.has_value() && !keys.public_key.has_value()) {
+    std::cerr << "svc: nothing to check the signatures with: give --public-key (the tenant's "
+                 "Ed25519 key, GET /v1/certificate-keys) or --data-dir / --master-key-file\n";
+  }
+  auto check = pipeline::VerifyCertificate(ss.str(), keys);
+  if (!check.ok()) return Fail(check.status());
+  for (const auto& n : check->not_checked) notes.push_back(n);
+  auto opt = [](const std::optional<bool>& b) { return b.has_value() ? core::Json(*b) : core::Json(nullptr); };
+  Print({{"valid", check->valid()},
+         {"contentHashValid", check->content_hash_valid},
+         {"ed25519SignatureValid", opt(check->ed25519_valid)},
+         {"hmacSignatureValid", opt(check->hmac_valid)},
+         {"signatureValid", opt(check->hmac_valid)},  // the HMAC, by its earlier name
+         {"notChecked", notes}});
+  return check->valid() ? 0 : 1;
+}
+
+int Models(int argc, char** argv) {
+  // svc models import --face-api DIR [--data-dir D] [--force]
+  if (argc < 3 || std::string(argv[2]) != "import") {
+    std::cerr << "usage: svc models import --face-api DIR [--data-dir DIR] [--force]\n";
+    return 2;
+  }
+  Flags f;
+  f.Declare({"data-dir", "./data", "data directory; the model goes to <data-dir>/models"});
+  f.Declare({"face-api", "models/node_modules/@vladmandic/face-api",
+             "the installed npm package @vladmandic/face-api (scripts/setup installs it)"});
+  f.Declare({"force", "false", "import again even when the model file exists", true});
+  if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+  std::string out = (std::filesystem::path(f.Get("data-dir")) /
+                     pipeline::biometrics::kRecognitionModelFile).string();
+  if (std::filesystem::exists(out) && !f.GetBool("force")) {
+    Print({{"imported", false}, {"path", out}, {"reason", "present; --force imports again"}});
+    return 0;
+  }
+  auto report = pipeline::biometrics::ImportFaceApiModel(f.Get("face-api"), out);
+  if (!report.ok()) return Fail(report.status());
+  Print({{"imported", true},
+         {"path", report->output_path},
+         {"tensors", report->tensors},
+         {"convLayers", report->conv_layers},
+         {"weightsBytes", report->bytes},
+         {"weightsSha256", report->weights_sha256}});
+  return 0;
+}
+
+int OpenApi() {
+  PublicApiOptions defaults;
+  std::cout << OpenApiDocument(AllRoutes(nullptr, defaults), defaults.public_base_url).dump(2)
+            << std::endl;
+  return 0;
+}
+
+int DocsErrors() {
+  std::cout << ErrorCatalogueMarkdown();
+  return 0;
+}
+
+}  // namespace svc::api::cli

@@ -1,0 +1,16 @@
+#pragma once
+// The `svc` commands; main.cc dispatches to them. Each parses its own flags and returns the
+// process exit code (0 ok, 1 failed, 2 usage).
+
+namespace svc::api::cli {
+
+int Serve(int argc, char** argv);        // serve.cc: the service
+int Admin(int argc, char** argv);        // tenants, keys, the delivery queue
+int Replay(int argc, char** argv);       // rebuild read models; --verify
+int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
+int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
+int Models(int argc, char** argv);       // import the face-recognition model
+int OpenApi();                           // print the OpenAPI document
+int DocsErrors();                        // print the error catalogue
+
+}  // namespace svc::api::cli

@@ -1,0 +1,20 @@
+#include "api/server/routes.h"
+
+#include "api/sessions/routes.h"
+#include "api/webhooks/routes.h"
+
+namespace svc::api {
+
+std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  for (auto* area : {&SessionRoutes, &VerificationRoutes, &WebhookRoutes}) {
+    for (auto& r : (*area)(rt, options)) routes.push_back(std::move(r));
+  }
+  return routes;
+}
+
+core::Json OpenApiDocument(const std::vector<ApiRoute>& routes, const std::string& server_url) {
+  return BuildOpenApi(routes, {SessionsOpenApi(), WebhooksOpenApi()}, server_url);
+}
+
+}  // namespace svc::api

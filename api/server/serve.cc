@@ -1,0 +1,267 @@
+// `svc serve`: opens the runtime, starts every area's services (wiring.h), serves the public
+// API and the admin socket, and stops in order on SIGINT/SIGTERM.
+
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+
+#include "api/http/http_server.h"
+#include "api/http/openapi.h"
+#include "api/http/public_api.h"
+#include "api/http/runtime.h"
+#include "api/server/admin.h"
+#include "api/server/cli.h"
+#include "api/server/commands.h"
+#include "api/server/routes.h"
+#include "api/server/wiring.h"
+#include "core/executor.h"
+#include "core/log.h"
+
+namespace svc::api::cli {
+namespace {
+
+// Every area started by `svc serve`, in starting order (stopped in reverse).
+const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring()};
+
+void DeclareServe(Flags& f) {
+  DeclareCommon(f);
+  f.Declare({"listen", "127.0.0.1:8080", "HTTP address (host:port; port 0 picks a free port)"});
+  f.Declare({"admin-socket", "", "unix socket of the admin listener (default <data-dir>/admin.sock)"});
+  f.Declare({"port-file", "", "write the bound HTTP port to this file once listening"});
+  f.Declare({"dev-bootstrap", "false",
+             "on first start, create a development tenant and print its test secret key",
+             true});
+  f.Declare({"max-body-bytes", "1048576", "largest accepted request body"});
+  f.Declare({"read-timeout-ms", "30000", "per-request read timeout and keep-alive idle timeout"});
+  f.Declare({"public-base-url", "http://127.0.0.1:8080",
+             "external base URL (hosted verification links)"});
+  f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
+  f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
+  f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
+  f.Declare({"fake-clock", "false",
+             "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
+             "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
+             true});
+  for (const auto& area : kAreas) area.declare_flags(f);
+}
+
+HttpResponse Metrics(Runtime& rt) {
+  // Projector lag = events in the log not yet applied, per projector.
+  auto ends = rt.log().EndOffsets();
+  for (const auto& r : rt.projections().runners()) {
+    for (std::string_view name : r->Names()) {
+      int64_t lag = 0;
+      if (ends.ok()) {
+        auto applied = r->AppliedOffsets(name);
+        for (size_t p = 0; p < ends->size() && p < applied.size(); ++p) {
+          lag += static_cast<int64_t>((*ends)[p]) - static_cast<int64_t>(applied[p]);
+        }
+      }
+      rt.metrics()
+          .GetGauge("svc_projection_lag_events", "Events in the log a projector has not applied",
+                    "projector=\"" + std::string(name) + "\"")
+          .Set(lag);
+    }
+  }
+  HttpResponse resp;
+  resp.content_type = "text/plain; version=0.0.4";
+  resp.body = rt.metrics().RenderPrometheus();
+  return resp;
+}
+
+std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api) {
+  auto router = std::make_shared<Router>();
+  public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
+  router->Add("GET", "/healthz", Sync([](HttpRequest&) {
+                return JsonResponse(200, {{"status", "ok"}});
+              }));
+  router->Add("GET", "/readyz", Sync([&rt](HttpRequest& req) {
+                if (rt.projections().AnyFailed() || !rt.writer().Healthy()) {
+                  return Problem(req, "SERVICE_UNAVAILABLE",
+                                      "a projection or the write side has halted");
+                }
+                if (!rt.projections().AllCaughtUpOnce()) {
+                  return Problem(req, "SERVICE_UNAVAILABLE",
+                                      "read models are still catching up with the log");
+                }
+                return JsonResponse(200, {{"status", "ready"}});
+              }));
+  router->Add("GET", "/metrics", Sync([&rt](HttpRequest&) { return Metrics(rt); }));
+  router->Add("GET", "/docs/errors", Sync([](HttpRequest&) {
+                HttpResponse r;
+                r.content_type = "text/markdown; charset=utf-8";
+                r.body = ErrorCatalogueMarkdown();
+                return r;
+              }));
+  return router;
+}
+
+void DevBootstrap(Runtime& rt) {
+  int meta = rt.store().Cf("default");
+  auto marker = rt.store().Get(meta, "dev/bootstrap-tenant");
+  if (marker.ok() && marker->has_value()) {
+    std::cout << "Development tenant: " << **marker
+              << " (its key was shown when it was created; make another with "
+                 "`svc admin key create --tenant "
+              << **marker << " --env test`)" << std::endl;
+    return;
+  }
+  eventstore::Actor actor{"system", "dev-bootstrap"};
+  auto tenant = AdminTenantCreate(rt, "Development", actor);
+  if (!tenant.ok()) {
+    core::LogError("dev bootstrap failed", {{"error", tenant.status().ToString()}});
+    return;
+  }
+  KeyCreateRequest k;
+  k.tenant_id = (*tenant)["id"].get<std::string>();
+  k.environment = "test";
+  k.key_type = "secret";
+  k.scopes = {"*"};
+  k.name = "development";
+  auto key = AdminKeyCreate(rt, k, actor);
+  if (!key.ok()) {
+    core::LogError("dev bootstrap failed", {{"error", key.status().ToString()}});
+    return;
+  }
+  eventstore::KvStore::Batch b;
+  b.Put(meta, "dev/bootstrap-tenant", k.tenant_id);
+  rt.store().Write(b, true).IgnoreError();
+  std::cout << "Development tenant created: " << k.tenant_id << "\n"
+            << "Test secret key (shown once, keep it): " << (*key)["secret"].get<std::string>()
+            << std::endl;
+}
+
+}  // namespace
+
+int Serve(int argc, char** argv) {
+  Flags f;
+  DeclareServe(f);
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc serve [flags]");
+    return 0;
+  }
+  ApplyLogLevel(f);
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+
+  std::string listen = f.Get("listen");
+  auto colon = listen.rfind(':');
+  if (colon == std::string::npos) return Fail(core::InvalidArgument("--listen must be host:port"));
+  HttpServer::Options ho;
+  ho.host = listen.substr(0, colon);
+  PublicApiOptions po;
+  try {
+    ho.port = static_cast<uint16_t>(std::stoul(listen.substr(colon + 1)));
+    ho.body_limit = std::stoul(f.Get("max-body-bytes"));
+    ho.read_timeout = std::chrono::milliseconds(std::stoul(f.Get("read-timeout-ms")));
+    po.limits.reads.per_second = std::stod(f.Get("rate-reads"));
+    po.limits.reads.burst = po.limits.reads.per_second * 2;
+    po.limits.writes.per_second = std::stod(f.Get("rate-writes"));
+    po.limits.writes.burst = po.limits.writes.per_second * 2;
+    po.limits.session_ttl_seconds = std::stoll(f.Get("session-ttl-seconds"));
+  } catch (...) {
+    return Fail(core::InvalidArgument(
+        "bad --listen port, --max-body-bytes, --read-timeout-ms, --rate-reads, --rate-writes or "
+        "--session-ttl-seconds"));
+  }
+  ho.threads = ro->threads;
+  po.limits.max_body_bytes = ho.body_limit;
+  po.public_base_url = f.Get("public-base-url");
+
+  sigset_t sigs = BlockStopSignals();
+
+  std::unique_ptr<core::FakeClock> fake_clock;
+  if (f.GetBool("fake-clock")) {
+    fake_clock = std::make_unique<core::FakeClock>(core::SystemClock().Now());
+    ro->clock = fake_clock.get();
+    core::LogWarn("--fake-clock: time moves only through the admin socket; tests only");
+  }
+  auto rt_or = Runtime::Open(*ro);
+  if (!rt_or.ok()) return Fail(rt_or.status());
+  auto rt = std::move(rt_or).value();
+  rt->StartProjections();
+  auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/true);
+  if (!service_key.ok()) return Fail(service_key.status());
+
+  // Every area's process managers, timers and adapters. Declared before the servers: the
+  // listeners stop (and open streams end) before the areas do.
+  core::ThreadPool work_pool(std::max<size_t>(2, ro->threads));
+  ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads};
+  std::vector<std::unique_ptr<AreaServices>> areas;
+  auto stop_areas = [&areas] {
+    for (auto it = areas.rbegin(); it != areas.rend(); ++it) (*it)->Stop();
+    areas.clear();
+  };
+  for (const auto& area : kAreas) {
+    auto started = area.start(setup);
+    if (!started.ok()) {
+      stop_areas();
+      return Fail(started.status());
+    }
+    areas.push_back(std::move(started).value());
+  }
+
+  SetProblemTypeBase(po.public_base_url + "/docs/errors");
+  PublicApi public_api(*rt, po, AllRoutes(rt.get(), po));
+  HttpServer server(ho, PublicRouter(*rt, public_api), &rt->ids());
+  if (auto st = server.Start(); !st.ok()) {
+    stop_areas();
+    return Fail(st);
+  }
+
+  auto admin_router = std::make_shared<Router>();
+  AddAdminRoutes(*admin_router, *rt, *service_key);
+  const std::string& sk = *service_key;
+  if (fake_clock) {
+    admin_router->Add("POST", "/admin/clock", AdminRoute(sk, [&](HttpRequest& req) -> core::Result<core::Json> {
+      core::Json body = core::ParseJsonOrDiscarded(req.body);
+      int64_t seconds = core::IntOr(body, "advanceSeconds", -1);
+      if (seconds < 0) return core::InvalidArgument("advanceSeconds must be a non-negative integer", "VALIDATION_ERROR");
+      fake_clock->AdvanceSeconds(seconds);
+      core::Json answer{{"now", core::FormatRfc3339(fake_clock->Now())}};
+      for (auto& area : areas) {  // timers fire as the clock moves
+        SVC_ASSIGN_OR_RETURN(auto fired, area->ClockAdvanced());
+        answer.update(fired);
+      }
+      return answer;
+    }));
+  }
+  for (auto& area : areas) area->AddAdminRoutes(*admin_router, sk);
+  HttpServer::Options ao;
+  ao.tcp = false;
+  ao.unix_socket = f.Get("admin-socket").empty()
+                       ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
+                       : f.Get("admin-socket");
+  ao.threads = 1;
+  HttpServer admin(ao, admin_router, &rt->ids());
+  if (auto st = admin.Start(); !st.ok()) {
+    server.Stop();
+    stop_areas();
+    return Fail(st);
+  }
+
+  core::LogInfo("listening", {{"port", server.BoundPort()},
+                              {"host", ho.host},
+                              {"adminSocket", ao.unix_socket},
+                              {"dataDir", ro->data_dir},
+                              {"backend", rt->log().BackendName()}});
+  if (std::string pf = f.Get("port-file"); !pf.empty()) {
+    std::string tmp = pf + ".tmp";
+    { std::ofstream(tmp) << server.BoundPort() << "\n"; }
+    std::filesystem::rename(tmp, pf);
+  }
+  if (f.GetBool("dev-bootstrap")) DevBootstrap(*rt);
+
+  int sig = 0;
+  sigwait(&sigs, &sig);
+  core::LogInfo("shutting down", {{"signal", sig}});
+  server.Stop();
+  admin.Stop();
+  stop_areas();
+  rt->Shutdown();
+  core::LogInfo("stopped");
+  return 0;
+}
+
+}  // namespace svc::api::cli

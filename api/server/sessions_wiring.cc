@@ -1,0 +1,145 @@
+// Wiring of the verification-session area: the face engines (dlib, or the model-free engine for
+// tests), the sandbox engine and registry, the live government-registry gateway, the
+// verification pipeline (a process manager), the session expiry timer and the progress streams.
+
+#include <filesystem>
+
+#include "api/sessions/sse.h"
+#include "api/server/admin.h"
+#include "api/server/wiring.h"
+#include "core/log.h"
+#include "pipeline/adapters/gov_registry_http.h"
+#include "pipeline/biometrics/dlib_engine.h"
+#include "pipeline/biometrics/face_model.h"
+#include "pipeline/expiry_timer.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/process_manager.h"
+
+namespace svc::api {
+namespace {
+
+void DeclareFlags(Flags& f) {
+  f.Declare({"gov-registry-url", "", "base URL of the government registry gateway (RENAPO CURP and INE list lookups) used by live keys; empty: lookups are unavailable and live verdicts go to review"});
+  f.Declare({"gov-registry-token", "", "bearer token for the registry gateway (prefer the SVC_GOV_REGISTRY_TOKEN environment variable)"});
+  f.Declare({"gov-registry-ca-file", "", "an extra CA certificate (PEM) trusted for an https registry gateway, besides the system store"});
+  f.Declare({"sse-heartbeat-seconds", "15", "idle progress streams get a comment line this often"});
+  f.Declare({"face-engine", "dlib", "verification engine: dlib (faces, landmarks, quality, embeddings; needs `svc models import`) or model-free (image headers only; tests)"});
+  f.Declare({"face-model", "", "face-recognition model file (default <data-dir>/models/face_recognition_resnet_v1.dat, written by `svc models import`)"});
+  f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
+  f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
+  f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
+}
+
+class SessionsServices final : public AreaServices {
+ public:
+  core::Status Start(ServeSetup& s) {
+    Runtime& rt = s.rt;
+    const Flags& f = s.flags;
+    PublicApiOptions& po = s.routes;
+    try {
+      po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
+      po.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));
+    } catch (...) {
+      return core::InvalidArgument("bad --sse-heartbeat-seconds or --max-uploads-in-flight");
+    }
+    engine_ = &model_free_engine_;
+    if (std::string engine = f.Get("face-engine"); engine == "dlib") {
+      std::string model = f.Get("face-model").empty()
+                              ? (std::filesystem::path(rt.data_dir()) /
+                                 pipeline::biometrics::kRecognitionModelFile).string()
+                              : f.Get("face-model");
+      // A missing model names the setup step.
+      SVC_ASSIGN_OR_RETURN(auto models,
+                           pipeline::biometrics::FaceModels::Load(model, f.Get("shape-predictor")));
+      dlib_engine_ = std::make_unique<pipeline::biometrics::DlibEngine>(
+          std::shared_ptr<const pipeline::biometrics::FaceModels>(std::move(models)));
+      engine_ = dlib_engine_.get();
+    } else if (engine != "model-free") {
+      return core::InvalidArgument("--face-engine must be dlib or model-free");
+    }
+    if (std::string url = f.Get("gov-registry-url"); !url.empty()) {
+      SVC_ASSIGN_OR_RETURN(live_registry_, pipeline::adapters::HttpGovRegistry::Create(
+                                               url, f.Get("gov-registry-token"),
+                                               std::chrono::milliseconds(5000),
+                                               f.Get("gov-registry-ca-file")));
+    } else {
+      live_registry_ = std::make_unique<pipeline::verification::UnconfiguredGovRegistry>();
+    }
+
+    pipeline::verification::VerificationPipeline::Options vo;
+    vo.writer = &rt.writer();
+    vo.store = &rt.store();
+    vo.projections = &rt.projections();
+    vo.projector = &rt.verification_projector();
+    vo.keys = &rt.key_store();
+    vo.blobs = &rt.blobs();
+    vo.clock = &rt.clock();
+    vo.ids = &rt.ids();
+    vo.metrics = &rt.metrics();
+    vo.engine = engine_;
+    vo.sandbox_engine = &sandbox_engine_;
+    vo.live_registry = live_registry_.get();
+    vo.sandbox_registry = &sandbox_registry_;
+    vo.workers = std::max<size_t>(2, s.threads);
+    vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
+    verification_ = std::make_unique<pipeline::verification::VerificationPipeline>(vo);
+    verification_->Start();
+
+    po.engine = engine_;
+    po.sandbox_engine = &sandbox_engine_;
+    po.work_pool = &s.work_pool;
+    // A capture of up to 32 MiB plus its multipart framing.
+    s.http.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
+    sse_hub_ = std::make_unique<SseHub>(
+        &rt.store(), &rt.verification_projector(),
+        std::chrono::duration_cast<std::chrono::milliseconds>(po.sse_heartbeat));
+    po.sse_hub = sse_hub_.get();
+
+    pipeline::SessionExpiryTimer::Options to;
+    to.writer = &rt.writer();
+    to.store = &rt.store();
+    to.projections = &rt.projections();
+    to.clock = &rt.clock();
+    to.ids = &rt.ids();
+    to.metrics = &rt.metrics();
+    expiry_ = std::make_unique<pipeline::SessionExpiryTimer>(to);
+    if (s.fake_clock == nullptr) expiry_->Start();  // under a fake clock, timers run as it moves
+    return core::Status::Ok();
+  }
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    // Tests and tools: wait until every submission has its verdict.
+    admin.Add("POST", "/admin/pipeline/wait-idle", AdminRoute(sk, [this](HttpRequest&) -> core::Result<core::Json> {
+      if (!verification_->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("the pipeline is still busy");
+      return core::Json{{"idle", true}};
+    }));
+  }
+
+  core::Result<core::Json> ClockAdvanced() override {
+    SVC_ASSIGN_OR_RETURN(auto expired, expiry_->RunOnce());
+    return core::Json{{"sessionsExpired", expired}};
+  }
+
+  void Stop() override {
+    expiry_->Stop();
+    verification_->Stop();
+    sse_hub_->Stop();
+  }
+
+ private:
+  pipeline::verification::ModelFreeEngine model_free_engine_;
+  std::unique_ptr<pipeline::biometrics::DlibEngine> dlib_engine_;
+  pipeline::verification::VerificationEngine* engine_ = nullptr;
+  pipeline::verification::SandboxEngine sandbox_engine_;
+  pipeline::verification::SandboxGovRegistry sandbox_registry_;
+  std::unique_ptr<pipeline::verification::GovRegistry> live_registry_;
+  std::unique_ptr<pipeline::SessionExpiryTimer> expiry_;
+  std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
+  std::unique_ptr<SseHub> sse_hub_;
+};
+
+}  // namespace
+
+AreaWiring SessionsWiring() { return {"sessions", &DeclareFlags, &StartArea<SessionsServices>}; }
+
+}  // namespace svc::api

@@ -1,0 +1,100 @@
+// Wiring of the webhook area: the delivery policy from the flags, and the dispatcher (the
+// process manager that sends deliveries, pipeline/webhooks/dispatcher.h) with its operator
+// routes on the admin socket.
+
+#include "api/server/admin.h"
+#include "api/server/wiring.h"
+#include "core/log.h"
+#include "pipeline/webhooks/dispatcher.h"
+
+namespace svc::api {
+namespace {
+
+void DeclareFlags(Flags& f) {
+  f.Declare({"webhooks-ca-file", "", "an extra CA certificate (PEM) trusted for webhook receivers, besides the system store"});
+  f.Declare({"webhooks-timeout-seconds", "15", "total time a webhook receiver has to answer one delivery"});
+  f.Declare({"webhooks-rate-limit-rpm", "600",
+             "deliveries per minute per webhook endpoint (bursts of a tenth of it); 0 = no limit"});
+  f.Declare({"webhooks-allow-private-urls", "false",
+             "DEVELOPMENT ONLY: allow http and loopback/private webhook URLs (never in production: "
+             "it opens the server to SSRF)",
+             true});
+}
+
+class WebhooksServices final : public AreaServices {
+ public:
+  core::Status Start(ServeSetup& s) {
+    Runtime& rt = s.rt;
+    const Flags& f = s.flags;
+    PublicApiOptions& po = s.routes;
+    try {
+      int rpm = std::stoi(f.Get("webhooks-rate-limit-rpm"));
+      if (rpm < 0) throw std::invalid_argument("negative");
+      po.webhook_policy.rate_limit_default_rpm = rpm;
+      int timeout = std::stoi(f.Get("webhooks-timeout-seconds"));
+      if (timeout < 1 || timeout > 300) throw std::invalid_argument("range");
+      po.webhook_policy.http_timeout_seconds = timeout;
+    } catch (...) {
+      return core::InvalidArgument(
+          "bad --webhooks-rate-limit-rpm (a non-negative integer) or --webhooks-timeout-seconds (1-300)");
+    }
+    pipeline::webhooks::WebhookDispatcher::Options wo;
+    wo.writer = &rt.writer();
+    wo.store = &rt.store();
+    wo.projections = &rt.projections();
+    wo.projector = &rt.webhooks_projector();
+    wo.keys = &rt.key_store();
+    wo.clock = &rt.clock();
+    wo.ids = &rt.ids();
+    wo.metrics = &rt.metrics();
+    wo.rate_per_second = po.webhook_policy.rate_limit_default_rpm / 60.0;
+    wo.rate_burst = std::max(1.0, po.webhook_policy.rate_limit_default_rpm / 10.0);
+    wo.policy = po.webhook_policy;
+    wo.send.allow_private = f.GetBool("webhooks-allow-private-urls");
+    wo.send.ca_file = f.Get("webhooks-ca-file");
+    wo.send.total_timeout = std::chrono::seconds(po.webhook_policy.http_timeout_seconds);
+    po.webhook_send = wo.send;  // the routes' test deliveries use the same client settings
+    po.webhooks_allow_private_urls = wo.send.allow_private;
+    dispatcher_ = std::make_unique<pipeline::webhooks::WebhookDispatcher>(wo);
+    dispatcher_->Start();
+    return core::Status::Ok();
+  }
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    auto* d = dispatcher_.get();
+    // Tests and tools: wait until no delivery can go on at the clock's now.
+    admin.Add("POST", "/admin/webhooks/wait-idle", AdminRoute(sk, [d](HttpRequest&) -> core::Result<core::Json> {
+      if (!d->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("deliveries are still being sent");
+      return core::Json{{"idle", true}};
+    }));
+    // Operations: the delivery queue; pause and resume deliveries (in memory; a restart resumes).
+    auto queue = [d]() -> core::Result<core::Json> {
+      SVC_ASSIGN_OR_RETURN(auto stats, d->Stats());
+      return core::Json{{"paused", stats.paused},         {"dueNow", stats.due_now},
+                        {"scheduled", stats.scheduled},   {"inFlight", stats.in_flight},
+                        {"rateLimited", stats.rate_limited}};
+    };
+    admin.Add("GET", "/admin/webhooks/queue", AdminRoute(sk, [queue](HttpRequest&) { return queue(); }));
+    admin.Add("POST", "/admin/webhooks/pause", AdminRoute(sk, [d, queue](HttpRequest&) {
+      d->Pause();
+      core::LogWarn("webhook deliveries paused through the admin listener");
+      return queue();
+    }));
+    admin.Add("POST", "/admin/webhooks/resume", AdminRoute(sk, [d, queue](HttpRequest&) {
+      d->Resume();
+      core::LogInfo("webhook deliveries resumed through the admin listener");
+      return queue();
+    }));
+  }
+
+  void Stop() override { dispatcher_->Stop(); }
+
+ private:
+  std::unique_ptr<pipeline::webhooks::WebhookDispatcher> dispatcher_;
+};
+
+}  // namespace
+
+AreaWiring WebhooksWiring() { return {"webhooks", &DeclareFlags, &StartArea<WebhooksServices>}; }
+
+}  // namespace svc::api

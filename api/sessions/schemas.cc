@@ -1,0 +1,368 @@
+// The OpenAPI schemas, tags of the verification-session area (sessions_api.cc,
+// verification_api.cc, the progress stream).
+#include "api/sessions/routes.h"
+
+namespace svc::api {
+
+namespace {
+const std::vector<std::string> kStatuses = {"pending",  "in_progress", "review",  "awaiting_input",
+                                            "approved", "declined",    "expired", "abandoned"};
+}  // namespace
+
+OpenApiArea SessionsOpenApi() {
+  OpenApiArea area;
+  area.tags = {{"Verification sessions", "Create, consent, read and list verification sessions."},
+               {"Verification flow",
+                "Captures, submission, evidence, report, the signed certificate and the progress "
+                "stream."}};
+  core::Json& s = area.schemas;
+  using namespace schema;
+  const auto obj = Obj;
+  const core::Json num = Num();
+  const core::Json strs = Strs();
+  core::Json create_props = {
+      {"channel", Enum({"api", "sdk", "link", "embed"})},
+      {"applicationId", Nullable(Id("app"))},
+      {"callbackUrl", Nullable({{"type", "string"}, {"format", "uri"}})},
+      {"checks", Nullable({{"type", "object"},
+                           {"additionalProperties", false},
+                           {"properties",
+                            {{"document", {{"type", "boolean"}}},
+                             {"liveness", {{"type", "boolean"}}},
+                             {"faceMatch", {{"type", "boolean"}}},
+                             {"governmentLookup", {{"type", "boolean"}}},
+                             {"deepfake", {{"type", "boolean"}}},
+                             {"livenessMode", {{"type", "string"}, {"enum", {"passive", "active"}}}}}}})},
+      {"clientReference", Nullable({{"type", "string"}, {"maxLength", 255}})},
+      {"country", {{"type", "string"}, {"pattern", "^[A-Z]{2}$"}}},
+      {"flow", Nullable({{"type", "string"}, {"maxLength", 64}})},
+      {"flowId", Nullable(Id("flw"))},
+      {"locale", Str()},
+      {"meta", Nullable({{"type", "object"}})},
+      {"notificationsMode", Enum({"service_managed", "integrator_managed"})},
+      {"personId", Nullable(Id("per"))},
+      {"policy", Nullable({{"type", "object"},
+                           {"additionalProperties", false},
+                           {"properties",
+                            {{"faceMatchThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"livenessThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"imageQualityThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"requireGovernmentLookup", {{"type", "boolean"}}},
+                             {"testOutcome", {{"description", "test keys only; docs/verification-pipeline.md"},
+                                              {"type", "string"},
+                                              {"enum", {"approved", "declined", "review", "analysis_error", "more_info"}}}}}}})},
+      {"redirectUrl", Nullable({{"type", "string"}, {"format", "uri"}})}};
+  s["VerificationSessionCreate"] = {{"type", "object"},
+                                    {"required", {"channel"}},
+                                    {"additionalProperties", false},
+                                    {"properties", create_props}};
+  core::Json rec_props = {{"id", Id("vrf")},
+                          {"publicId", Str()},
+                          {"tenantId", Id("ten")},
+                          {"applicationId", Id("app")},
+                          {"flowId", Nullable(Str())},
+                          {"personId", Nullable(Str())},
+                          {"channel", Enum({"api", "sdk", "link", "embed"})},
+                          {"status", Enum(kStatuses)},
+                          {"currentStep", Nullable(Str())},
+                          {"clientReference", Nullable(Str())},
+                          {"country", Str()},
+                          {"locale", Str()},
+                          {"trustScore", Nullable({{"type", "integer"}})},
+                          {"createdAt", DateTime()},
+                          {"updatedAt", DateTime()},
+                          {"startedAt", Nullable(DateTime())},
+                          {"completedAt", Nullable(DateTime())},
+                          {"decidedAt", Nullable(DateTime())},
+                          {"expiresAt", Nullable(DateTime())}};
+  std::vector<std::string> rec_required;
+  for (auto it = rec_props.begin(); it != rec_props.end(); ++it) rec_required.push_back(it.key());
+  s["VerificationSessionResponse"] = {
+      {"type", "object"}, {"required", rec_required}, {"properties", rec_props}};
+  core::Json created_props = rec_props;
+  created_props["linkToken"] = Nullable(Str());
+  created_props["callbackSecret"] = Nullable(Str());
+  created_props["deepLink"] = Nullable(Str());
+  created_props["hostedUrl"] = Nullable(Str());
+  created_props["requiresApp"] = {{"type", "boolean"}};
+  std::vector<std::string> created_required = rec_required;
+  created_required.push_back("linkToken");
+  s["VerificationSessionCreated"] = {
+      {"type", "object"}, {"required", created_required}, {"properties", created_props}};
+  s["VerificationSessionList"] = {
+      {"type", "object"},
+      {"required", {"object", "data", "hasMore", "limit"}},
+      {"properties",
+       {{"object", {{"const", "list"}}},
+        {"data", {{"type", "array"}, {"items", Ref("VerificationSessionResponse")}}},
+        {"hasMore", {{"type", "boolean"}}},
+        {"nextCursor", Nullable(Str())},
+        {"previousCursor", Nullable(Str())},
+        {"limit", {{"type", "integer"}, {"minimum", 1}, {"maximum", 100}}},
+        {"totalCount", Nullable({{"type", "integer"}})}}}};
+  s["CaptureAnalysis"] = obj({{"status", Enum({"ok", "error"})},
+                              {"confidence", Nullable(num)},
+                              {"documentType", Nullable(Str())},
+                              {"errorCode", Nullable(Str())},
+                              {"extractedData", Nullable(Ref("ExtractedData"))},
+                              {"faceMatchScore", Nullable(num)},
+                              {"issuingCountry", Nullable(Str())},
+                              {"livenessScore", Nullable(num)},
+                              {"qualityIssues", strs},
+                              {"requiresBackPage", {{"type", "boolean"}, {"default", false}}},
+                              {"retryHints", strs},
+                              {"skipBack", {{"type", "boolean"}, {"default", false}}}},
+                             {"status"});
+  s["MediaCaptureResult"] = obj({{"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                                 {"mediaId", Id("med")},
+                                 {"mime", Str()},
+                                 {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                 {"sizeBytes", {{"type", "integer"}}},
+                                 {"status", Str()},
+                                 {"analysis", Nullable(Ref("CaptureAnalysis"))}},
+                                {"kind", "mediaId", "mime", "sha256", "sizeBytes", "status"});
+  s["MediaCaptureUpload"] = obj({{"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                                 {"file", {{"type", "string"}, {"format", "binary"}}},
+                                 {"challengeId", Str()}},
+                                {"kind", "file"});
+  s["DecisionSummary"] = obj({{"outcome", Nullable(Enum({"approved", "declined", "review", "more_info"}))},
+                              {"reasonCodes", strs},
+                              {"trustScore", Nullable(num)},
+                              {"decidedAt", Nullable(DateTime())},
+                              {"decidedBy", Nullable(Str())},
+                              {"caseId", Nullable(Str())}},
+                             {});
+  s["LivenessChallenge"] = obj({{"object", {{"const", "liveness_challenge"}}},
+                                {"challengeId", Id("lch")},
+                                {"sessionId", Id("vrf")},
+                                {"actions", {{"type", "array"},
+                                             {"minItems", 3},
+                                             {"maxItems", 3},
+                                             {"items", {{"type", "string"},
+                                                        {"enum", {"blink", "turn_left", "turn_right"}}}}}},
+                                {"createdAt", {{"type", "string"}, {"format", "date-time"}}},
+                                {"expiresAt", {{"type", "string"}, {"format", "date-time"}}}},
+                               {"object", "challengeId", "sessionId", "actions", "createdAt", "expiresAt"});
+  s["SubmitResponse"] = obj({{"kind", {{"const", "pending"}}},
+                             {"trackingId", Id("trk")},
+                             {"status", Str()},
+                             {"decision", Ref("DecisionSummary")},
+                             {"caseId", Nullable(Str())}},
+                            {"kind", "trackingId", "status", "decision"});
+  core::Json bio_item = obj({{"checkType", Str()},
+                             {"score", Nullable(num)},
+                             {"threshold", Nullable(num)},
+                             {"passed", Nullable({{"type", "boolean"}})},
+                             {"modelName", Nullable(Str())},
+                             {"latencyMs", Nullable({{"type", "integer"}})}},
+                            {});
+  s["BiometricCheckItem"] = bio_item;
+  core::Json maybe_bool = Nullable({{"type", "boolean"}});
+  s["GovLookupItem"] = obj({{"source", Enum({"renapo", "ine"})},
+                            {"check", Enum({"curp", "ine_list"})},
+                            {"outcome", Enum({"passed", "failed", "unavailable", "error"})},
+                            {"matched", maybe_bool},
+                            {"registryStatus", Nullable(Str())},
+                            {"reasonCodes", Nullable(strs)},
+                            {"checkedAt", Nullable(DateTime())}},
+                           {"source", "check", "outcome", "matched"});
+  s["DocumentChecks"] = obj({{"curpValid", maybe_bool},
+                             {"mrzValid", maybe_bool},
+                             {"notExpired", maybe_bool},
+                             {"consistent", maybe_bool}},
+                            {});
+  s["DocumentSummary"] = obj({{"documentType", Nullable(Str())},
+                              {"issuingCountry", Nullable(Str())},
+                              {"outcome", Str()},
+                              {"checks", Nullable(Ref("DocumentChecks"))},
+                              {"confidence", Nullable(num)},
+                              {"reasonCodes", Nullable(strs)}},
+                             {"outcome"});
+  s["ExtractedData"] = {
+      {"type", "object"},
+      {"description", "What was read from a document; members appear when read. `sex` uses "
+                      "ICAO 9303 letters: F female, M male, X unspecified (a CURP's H/M are "
+                      "translated)."},
+      {"properties",
+       {{"curp", Str()},
+        {"birthDate", {{"type", "string"}, {"format", "date"}}},
+        {"sex", Enum({"F", "M", "X"})},
+        {"surname1", Str()},
+        {"surname2", Str()},
+        {"givenNames", Str()},
+        {"documentNumber", Str()},
+        {"expiryDate", {{"type", "string"}, {"format", "date"}}},
+        {"mrz", strs},
+        {"cic", Str()}}}};
+  s["ConsentRecord"] = obj({{"consentGiven", {{"type", "boolean"}}},
+                            {"consentedAt", Nullable(DateTime())},
+                            {"recordedAt", DateTime()},
+                            {"policyVersion", Nullable(Str())}},
+                           {});
+  s["MediaRef"] = obj({{"mediaId", Id("med")},
+                       {"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                       {"mime", Str()},
+                       {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                       {"sizeBytes", {{"type", "integer"}}},
+                       {"capturedAt", DateTime()},
+                       {"analysisStatus", Nullable(Enum({"ok", "error"}))}},
+                      {});
+  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine"})},
+                                   {"status", Enum({"passed", "failed", "review", "unavailable", "error",
+                                                    "incomplete", "skipped"})},
+                                   {"completedAt", Nullable(DateTime())},
+                                   {"reasonCodes", Nullable(strs)}},
+                                  {});
+  core::Json weights = obj({{"faceMatch", num}, {"liveness", num}, {"document", num}, {"government", num}}, {});
+  s["TrustBreakdown"] = {
+      {"type", "object"},
+      {"description", "How the trust score was made (docs/verification-pipeline.md#trust-score-and-risk-grade): "
+                      "each component's score (null when that check did not score), the weights, "
+                      "the cap a failed biometric check applies, the result and the risk grade."},
+      {"required", {"method", "weights", "trustScore"}},
+      {"properties",
+       {{"method", Enum({"weighted_mean/v1", "weighted_mean/v2"})},
+        {"weights", weights},
+        {"faceMatch", Nullable(num)},
+        {"liveness", Nullable(num)},
+        {"document", Nullable(num)},
+        {"government", Nullable(num)},
+        {"cappedBy", Nullable(Enum({"failed_biometric_check"}))},
+        {"trustScore", Nullable(num)},
+        {"riskGrade", Nullable(Enum({"low", "medium", "high"}))},
+        {"riskBasis", Nullable(Str())}}}};
+  s["VerificationReportDecision"] = obj({{"outcome", Enum({"approved", "declined", "review", "more_info"})},
+                                         {"reasonCodes", strs},
+                                         {"trustScore", Nullable(num)},
+                                         {"decidedAt", Nullable(DateTime())},
+                                         {"decidedBy", Nullable(Str())},
+                                         {"policyVersion", Str()}},
+                                        {});
+  s["CertificateBiometric"] = obj({{"checkType", Enum({"liveness", "face_match"})},
+                                   {"score", Nullable(num)},
+                                   {"threshold", Nullable(num)},
+                                   {"passed", maybe_bool},
+                                   {"modelName", Nullable(Str())}},
+                                  {});
+  s["CertificateGov"] = obj({{"source", Enum({"renapo", "ine"})},
+                             {"check", Enum({"curp", "ine_list"})},
+                             {"outcome", Enum({"passed", "failed", "unavailable", "error"})},
+                             {"matched", maybe_bool}},
+                            {});
+  s["CertificateMedia"] = obj({{"mediaId", Id("med")},
+                               {"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                               {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}}},
+                              {});
+  core::Json bios = {{"type", "array"}, {"items", Ref("BiometricCheckItem")}};
+  core::Json govs = {{"type", "array"}, {"items", Ref("GovLookupItem")}};
+  s["EvidenceBundle"] = obj({{"sessionId", Id("vrf")},
+                             {"createdAt", DateTime()},
+                             {"completedAt", Nullable(DateTime())},
+                             {"consent", Nullable(Ref("ConsentRecord"))},
+                             {"decision", Nullable(Ref("DecisionSummary"))},
+                             {"media", {{"type", "array"}, {"items", Ref("MediaRef")}}},
+                             {"scores", obj({{"deepfake", Nullable(num)}, {"faceMatch", Nullable(num)},
+                                             {"imageQuality", Nullable(num)}, {"liveness", Nullable(num)}}, {})},
+                             {"trustScore", Nullable(num)},
+                             {"verificationStatus", Enum(kStatuses)},
+                             {"biometric", bios},
+                             {"document", Nullable(Ref("DocumentSummary"))},
+                             {"gov", govs},
+                             {"reuse", {{"type", "null"}, {"description", "not built yet: always null"}}}},
+                            {"sessionId", "createdAt", "completedAt", "consent", "decision", "media",
+                             "scores", "trustScore", "verificationStatus"});
+  s["VerificationReportDetail"] = obj({{"biometric", bios},
+                                       {"channel", Str()},
+                                       {"completedAt", Nullable(DateTime())},
+                                       {"decidedAt", Nullable(DateTime())},
+                                       {"createdAt", DateTime()},
+                                       {"decision", Nullable(Ref("VerificationReportDecision"))},
+                                       {"gov", govs},
+                                       {"id", Id("vrf")},
+                                       {"publicId", Str()},
+                                       {"status", Str()},
+                                       {"steps", {{"type", "array"}, {"items", Ref("VerificationStepItem")}}},
+                                       {"trustBreakdown", Nullable(Ref("TrustBreakdown"))},
+                                       {"document", Nullable(Ref("DocumentSummary"))}},
+                                      {"biometric", "channel", "completedAt", "decidedAt", "createdAt",
+                                       "decision", "gov", "id", "publicId", "status", "steps",
+                                       "trustBreakdown"});
+  s["VerificationCertificate"] = obj({{"biometric", {{"type", "array"}, {"items", Ref("CertificateBiometric")}}},
+                                      {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                      {"decidedAt", Nullable(Str())},
+                                      {"decidedBy", Nullable(Str())},
+                                      {"environment", Enum({"live", "test"})},
+                                      {"gov", {{"type", "array"}, {"items", Ref("CertificateGov")}}},
+                                      {"media", {{"type", "array"}, {"items", Ref("CertificateMedia")}}},
+                                      {"outcome", Nullable(Str())},
+                                      {"reasonCodes", strs},
+                                      {"riskBasis", Nullable(Str())},
+                                      {"riskGrade", Nullable(Enum({"low", "medium", "high"}))},
+                                      {"sessionId", Id("vrf")},
+                                      {"signature", Str()},
+                                      {"signatureEd25519", {{"type", "string"}, {"pattern", "^[0-9a-f]{128}$"}}},
+                                      {"signingKeyId", {{"type", "string"}, {"pattern", "^ed25519:[0-9a-f]{16}$"}}},
+                                      {"tenantId", Id("ten")},
+                                      {"trustScore", Nullable(num)},
+                                      {"verificationStatus", Nullable(Str())}},
+                                     {});
+  s["CertificateKeys"] = obj({{"object", {{"const", "certificate_keys"}}},
+                              {"tenantId", Id("ten")},
+                              {"environment", Enum({"live", "test"})},
+                              {"keys", {{"type", "array"},
+                                        {"items", obj({{"keyId", Str()},
+                                                       {"algorithm", {{"const", "Ed25519"}}},
+                                                       {"publicKey", Str()},
+                                                       {"signs", Str()}}, {})}}}},
+                             {});
+  s["ProgressStream"] = {
+      {"type", "string"},
+      {"contentMediaType", "text/event-stream"},
+      {"contentSchema", Ref("ProgressEvent")},
+      {"description",
+       "Server-Sent Events. Each event is `id: <partition>-<offset>` (resume with Last-Event-ID), "
+       "`event: <type>` and `data: <JSON>` (ProgressEvent). Types: "
+       "`verification.session_created`, `verification.consent_recorded`, "
+       "`verification.media_captured`, `verification.liveness_challenge_issued`, "
+       "`verification.session_submitted`, `verification.stage_completed` (one per stage), a "
+       "verdict (`verification.approved`, `.declined`, `.review_required`, "
+       "`.more_info_requested`) and `verification.session_expired`. Idle streams get a "
+       "`: keep-alive` comment line. After a final event the stream ends. `contentSchema` is "
+       "the JSON of each event's `data` line."}};
+  s["ProgressEvent"] = {
+      {"type", "object"},
+      {"description", "The `data` of one progress event; no personal data."},
+      {"required", {"type", "at", "sessionId"}},
+      {"properties",
+       {{"type", Str()},
+        {"at", DateTime()},
+        {"sessionId", Id("vrf")},
+        {"consentGiven", {{"type", "boolean"}, {"description", "consent_recorded"}}},
+        {"kind", {{"type", "string"}, {"description", "media_captured: the capture kind"}}},
+        {"mediaId", {{"type", "string"}, {"description", "media_captured"}}},
+        {"trackingId", {{"type", "string"}, {"description", "submitted, stage_completed, verdicts"}}},
+        {"stage", {{"type", "string"}, {"description", "stage_completed"}}},
+        {"outcome", {{"type", "string"}, {"description", "stage_completed and verdicts"}}},
+        {"score", {{"type", {"number", "null"}}, {"description", "stage_completed"}}},
+        {"reasonCodes", {{"type", "array"}, {"items", Str()}}},
+        {"trustScore", {{"type", {"number", "null"}}, {"description", "verdicts (0-1)"}}}}}};
+  // Webhook deliveries: the bodies of the `webhooks` section.
+  s["ConsentRequest"] = {{"type", "object"},
+                         {"required", {"accepted"}},
+                         {"additionalProperties", false},
+                         {"properties",
+                          {{"accepted", {{"type", "boolean"}}},
+                           {"consentedAt", Nullable(DateTime())},
+                           {"policyVersion", Str()},
+                           {"subjectIpAddress", Nullable(Str())},
+                           {"subjectUserAgent", Nullable(Str())}}}};
+  s["ConsentResponse"] = {{"type", "object"},
+                          {"required", {"consentGiven", "recordedAt", "status"}},
+                          {"properties",
+                           {{"consentGiven", {{"type", "boolean"}}},
+                            {"recordedAt", DateTime()},
+                            {"status", Enum(kStatuses)}}}};
+  return area;
+}
+
+}  // namespace svc::api

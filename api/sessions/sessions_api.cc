@@ -1,0 +1,418 @@
+// /v1/verification-sessions: create, consent, get, list.
+#include <chrono>
+
+#include "api/server/admin.h"
+#include "api/http/json_input.h"
+#include "api/http/pagination.h"
+#include "api/sessions/sessions_common.h"
+#include "api/http/public_api.h"
+#include "commands/verification/session_decider.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "projections/projector.h"
+#include "projections/sessions_projector.h"
+#include "projections/tenancy_projector.h"
+
+namespace svc::api {
+
+namespace vs = commands::verification;
+
+namespace {
+
+using namespace sessions_internal;
+
+const std::vector<std::string> kChannels = {"api", "sdk", "link", "embed"};
+const std::vector<std::string> kStatuses = {"pending",  "in_progress", "review",  "awaiting_input",
+                                            "approved", "declined",    "expired", "abandoned"};
+const std::vector<std::string> kNotificationModes = {"service_managed", "integrator_managed"};
+// CheckSelectionInput and PolicyOverrideInput are not shown by the spec; ours are documented in
+// docs/verification-sessions.md.
+const std::vector<std::string> kCheckNames = {"document", "liveness", "faceMatch",
+                                              "governmentLookup", "deepfake"};
+const std::vector<std::string> kPolicyThresholds = {"faceMatchThreshold", "livenessThreshold",
+                                                    "imageQualityThreshold"};
+
+void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto channel = v.Enum("channel", true, kChannels);
+  auto application_id = v.OpaqueId("applicationId", "app");
+  auto callback_url = v.Url("callbackUrl");
+  const core::Json* checks = v.Object("checks", 4096);
+  auto client_reference = v.String("clientReference", false, 255);
+  auto country = v.String("country", false, 2);
+  auto flow = v.String("flow", false, 64);
+  auto flow_id = v.OpaqueId("flowId", "flw");
+  auto locale = v.String("locale", false, 35);
+  const core::Json* meta = v.Object("meta", 16 * 1024);
+  auto notifications = v.Enum("notificationsMode", false, kNotificationModes);
+  auto person_id = v.OpaqueId("personId", "per");
+  const core::Json* policy = v.Object("policy", 4096);
+  auto redirect_url = v.Url("redirectUrl");
+  v.RejectUnknown();
+  if (country.has_value()) {
+    bool ok = country->size() == 2 && std::isupper(static_cast<unsigned char>((*country)[0])) &&
+              std::isupper(static_cast<unsigned char>((*country)[1]));
+    if (!ok) v.Add({"country", "/country", "invalid_format", "country must be ISO 3166-1 alpha-2, e.g. MX"});
+  }
+  if (locale.has_value()) {
+    bool ok = locale->size() >= 2;
+    for (char c : *locale) ok &= std::isalnum(static_cast<unsigned char>(c)) || c == '-';
+    if (!ok) v.Add({"locale", "/locale", "invalid_format", "locale must be a BCP 47 tag, e.g. es-MX"});
+  }
+  if (checks != nullptr) {
+    for (auto it = checks->begin(); it != checks->end(); ++it) {
+      std::string f = "checks." + it.key(), p = "/checks/" + JsonPointerEscape(it.key());
+      if (it.key() == "livenessMode") {
+        if (!it->is_string() || (*it != "passive" && *it != "active")) {
+          v.Add({f, p, "invalid_enum", "checks.livenessMode must be one of: passive, active"});
+        } else if (*it == "active" && checks->contains("liveness") && (*checks)["liveness"] == false) {
+          v.Add({f, p, "invalid_value", "active liveness needs the liveness check on"});
+        }
+      } else if (std::find(kCheckNames.begin(), kCheckNames.end(), it.key()) == kCheckNames.end()) {
+        v.Add({f, p, "unknown_field", it.key() + " is not a known check"});
+      } else if (!it->is_boolean()) {
+        v.Add({f, p, "invalid_type", f + " must be a boolean"});
+      }
+    }
+  }
+  if (policy != nullptr) {
+    for (auto it = policy->begin(); it != policy->end(); ++it) {
+      std::string f = "policy." + it.key(), p = "/policy/" + JsonPointerEscape(it.key());
+      bool threshold = std::find(kPolicyThresholds.begin(), kPolicyThresholds.end(), it.key()) !=
+                       kPolicyThresholds.end();
+      if (threshold) {
+        if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1) {
+          v.Add({f, p, "out_of_range", f + " must be a number from 0 to 1"});
+        }
+      } else if (it.key() == "requireGovernmentLookup") {
+        if (!it->is_boolean()) v.Add({f, p, "invalid_type", f + " must be a boolean"});
+      } else if (it.key() == "testOutcome") {
+        // Test inputs (docs/verification-pipeline.md): test keys only; a live key is refused
+        // rather than silently ignored.
+        bool known = false;
+        for (auto t : pipeline::verification::kTestOutcomes) {
+          known |= it->is_string() && it->get<std::string>() == t;
+        }
+        if (call.auth.environment != "test") {
+          v.Add({f, p, "not_allowed", "testOutcome is honoured only with test keys"});
+        } else if (!known) {
+          v.Add({f, p, "invalid_enum",
+                 "testOutcome must be approved, declined, review, analysis_error or more_info"});
+        }
+      } else {
+        v.Add({f, p, "unknown_field", it.key() + " is not a policy override"});
+      }
+    }
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+
+  const AuthContext& a = call.auth;
+  // References must exist in the caller's tenant (another tenant's id is "not found").
+  std::string app = application_id.value_or(a.application_id);
+  if (app != a.application_id || app.empty()) {  // a key always names an existing application
+    int cf = rt.store().Cf(projections::kViewsCf);
+    auto row = rt.store().Get(cf, std::string(projections::TenancyProjector::kName) + "/app/" +
+                                      a.tenant_id + "/" + app);
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) {
+      return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
+    }
+  }
+  if (flow_id.has_value()) return respond(Problem(req, "FLOW_NOT_FOUND", "no such flow"));
+  if (person_id.has_value()) return respond(Problem(req, "PERSON_NOT_FOUND", "no such person"));
+
+  std::string id = rt.ids().NewIdString(core::IdKind::kVerification);
+  vs::SessionCreated c;
+  c.public_id = PublicId(id);
+  c.channel = *channel;
+  c.application_id = app;
+  c.flow = flow.value_or("");
+  c.has_client_reference = client_reference.has_value();
+  c.client_reference = client_reference.value_or("");
+  c.country = country.value_or("MX");
+  c.locale = locale.value_or("es-MX");
+  c.notifications_mode = notifications.value_or("service_managed");
+  c.callback_url = callback_url.value_or("");
+  c.redirect_url = redirect_url.value_or("");
+  c.checks = checks != nullptr ? *checks : core::Json(nullptr);
+  c.policy = policy != nullptr ? *policy : core::Json(nullptr);
+  if (meta != nullptr) c.meta_sealed = Seal(rt, core::DumpJson(*meta), id + "|meta");
+  if (c.channel == "link") {
+    c.link_token_sealed = Seal(rt, core::Base64UrlEncode(core::RandomBytes(24)), id);
+  }
+  commands::CommandContext ctx = Context(rt, call);
+  c.expires_at_micros = ctx.now.micros + options.limits.session_ttl_seconds * 1000000;
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id,
+                                                       vs::SessionCommand(vs::CreateSession{c}),
+                                                       ctx);
+  cmd.fresh_id = true;
+  std::string base = a.tenant_id + "/" + a.environment + "/";
+  HttpRequest req_copy;
+  req_copy.path = req.path;
+  req_copy.request_id = req.request_id;
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, &options, base, req_copy](const commands::CommandOutcome& o) {
+                  // A retry with the same key answers with the original session.
+                  const std::string& sid = o.aggregate_id;
+                  auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                                            ViewsKey("created/" + base + sid));
+                  if (!row.ok()) return StatusToProblem(req_copy, row.status());
+                  if (!row->has_value()) {
+                    return Problem(req_copy, "SERVICE_UNAVAILABLE",
+                                   "the session is stored but not readable yet; retry with the "
+                                   "same Idempotency-Key");
+                  }
+                  auto created = RenderCreated(rt, std::move(**row), sid, options);
+                  if (!created.ok()) return StatusToProblem(req_copy, created.status());
+                  HttpResponse r;
+                  r.status = 201;
+                  r.body = std::move(*created);
+                  return r;
+                },
+                std::move(respond));
+}
+
+void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string& id = req.path_params["session_id"];
+  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  // The read-model row is the record as the JSON writer produced it: served as stored.
+  auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                            ViewsKey("rec/" + call.auth.tenant_id + "/" + call.auth.environment +
+                                     "/" + id));
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  if (!row->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
+  HttpResponse r;
+  r.body = std::move(**row);
+  respond(std::move(r));
+}
+
+void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::vector<FieldError> errors;
+  std::string status, app;
+  if (auto it = query.find("status"); it != query.end()) {
+    status = it->second;
+    if (std::find(kStatuses.begin(), kStatuses.end(), status) == kStatuses.end()) {
+      errors.push_back({"status", "", "invalid_enum", "status must be one of the session statuses"});
+    }
+  }
+  if (auto it = query.find("applicationId"); it != query.end()) {
+    app = it->second;
+    if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
+      errors.push_back({"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"});
+    }
+  }
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/";
+  // The cursor scope binds cursors to this tenant, environment and filter.
+  std::string scope = "sessions|" + base + "|" + status + "|" + app;
+  auto page_req = ParsePageRequest(query, {"status", "applicationId"}, rt.cursor_key(), scope,
+                                   options.limits.page_limit_default, options.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+
+  std::string index = !status.empty() ? "status/" + status + "/"
+                      : !app.empty()  ? "app/" + app + "/"
+                                      : std::string("all/");
+  std::string prefix = ViewsKey("idx/" + base + index);
+  int cf = rt.store().Cf(projections::kViewsCf);
+  std::map<std::string, std::string> rows;  // id -> stored record JSON
+  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
+    std::string id = suffix.substr(8);
+    auto it = rows.find(id);
+    if (it == rows.end()) {
+      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, ViewsKey("rec/" + base + id)));
+      if (!row.has_value()) return core::DataLoss("index entry without a record: " + id);
+      it = rows.emplace(id, std::move(*row)).first;
+    }
+    return &it->second;
+  };
+  auto app_matches = [&](const std::string& suffix) -> core::Result<bool> {
+    SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
+    return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
+  };
+  std::function<core::Result<bool>(const std::string&)> accept;
+  if (!status.empty() && !app.empty()) accept = app_matches;
+  auto page = ReadPage(rt.store(), cf, prefix, *page_req, accept);
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  std::vector<std::string> data;
+  data.reserve(page->keys.size());
+  if (accept) {  // the filter already read the rows of the page
+    for (const auto& k : page->keys) {
+      auto r = row_of(k);
+      if (!r.ok()) return respond(StatusToProblem(req, r.status()));
+      data.push_back(**r);
+    }
+  } else {  // one batched lookup for the page's rows
+    std::vector<std::string> keys;
+    keys.reserve(page->keys.size());
+    for (const auto& k : page->keys) keys.push_back(ViewsKey("rec/" + base + k.substr(8)));
+    auto got = rt.store().MultiGet(cf, keys);
+    if (!got.ok()) return respond(StatusToProblem(req, got.status()));
+    for (auto& r : *got) {
+      if (!r.has_value()) {
+        return respond(StatusToProblem(req, core::DataLoss("index entry without a record")));
+      }
+      data.push_back(std::move(*r));
+    }
+  }
+  std::optional<int64_t> total;
+  if (page_req->include_total) {
+    if (!status.empty() && !app.empty()) {
+      // No counter for the pair: count by scanning the status index (documented).
+      int64_t n = 0;
+      auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+      for (it->Seek(prefix); it->Valid(); it->Next()) {
+        auto m = app_matches(std::string(it->key().substr(prefix.size())));
+        if (!m.ok()) return respond(StatusToProblem(req, m.status()));
+        n += *m ? 1 : 0;
+      }
+      total = n;
+    } else {
+      std::string counter = !status.empty() ? "status/" + status : !app.empty() ? "app/" + app : "all";
+      auto c = rt.store().Get(cf, ViewsKey("cnt/" + base + counter));
+      if (!c.ok()) return respond(StatusToProblem(req, c.status()));
+      total = c->has_value() ? std::stoll(**c) : 0;
+    }
+  }
+  HttpResponse out;
+  out.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, total);
+  respond(std::move(out));
+}
+
+void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string& id = req.path_params["session_id"];
+  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto accepted = v.Bool("accepted", true);
+  auto consented_at = v.DateTime("consentedAt");
+  auto policy_version = v.String("policyVersion", false, 64);
+  auto ip = v.String("subjectIpAddress", false, 45);
+  auto ua = v.String("subjectUserAgent", false, 512);
+  v.RejectUnknown();
+  if (policy_version.has_value() && policy_version->empty()) {
+    v.Add({"policyVersion", "/policyVersion", "invalid_format",
+           "policyVersion names the policy the subject accepted; omit it (or send null) when none"});
+  }
+  if (ip.has_value()) {
+    bool ok = !ip->empty();
+    for (char c : *ip) ok &= std::isxdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
+    if (!ok) v.Add({"subjectIpAddress", "/subjectIpAddress", "invalid_format", "subjectIpAddress must be an IPv4 or IPv6 address"});
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/";
+  // Sessions of another tenant or environment are not found (checked on the read model; the
+  // aggregate is per tenant partition, so a foreign id could not be decided on anyway).
+  auto rec = ReadView(rt, ViewsKey("rec/" + base + id));
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!rec->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
+
+  vs::RecordConsent c;
+  c.accepted = *accepted;
+  if (consented_at.has_value()) c.consented_at_micros = core::ParseRfc3339(*consented_at)->micros;
+  c.policy_version = policy_version.value_or("");
+  if (ip.has_value() || ua.has_value()) {
+    core::Json subject = {{"ip", ip.has_value() ? core::Json(*ip) : core::Json(nullptr)},
+                          {"userAgent", ua.has_value() ? core::Json(*ua) : core::Json(nullptr)}};
+    c.subject_sealed = Seal(rt, core::DumpJson(subject), id + "|consent");
+  }
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id,
+                                                       vs::SessionCommand(c), Context(rt, call));
+  HttpRequest req_copy;
+  req_copy.path = req.path;
+  req_copy.request_id = req.request_id;
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, base, id, req_copy](const commands::CommandOutcome&) {
+                  auto consent = ReadView(rt, ViewsKey("consent/" + base + id));
+                  auto r = ReadView(rt, ViewsKey("rec/" + base + id));
+                  if (!consent.ok() || !r.ok() || !consent->has_value() || !r->has_value()) {
+                    return Problem(req_copy, "SERVICE_UNAVAILABLE", "consent stored; read it again");
+                  }
+                  core::Json out;
+                  out["consentGiven"] = (**consent)["consentGiven"];
+                  out["recordedAt"] = (**consent)["recordedAt"];
+                  out["status"] = (**r)["status"];
+                  return JsonResponse(200, out);
+                },
+                std::move(respond));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string tag = "Verification sessions";
+  std::vector<QueryParam> list_query = {
+      {"status", {{"type", "string"}, {"enum", kStatuses}}, "only sessions in this status"},
+      {"applicationId", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}},
+       "only sessions of this application"}};
+  for (auto& q : PageParams()) list_query.push_back(q);
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions",
+      .operation_id = "createVerificationSession", .tag = tag,
+      .summary = "Create a verification session",
+      .description = "The first of the five calls. `Idempotency-Key` is required: a retry with the "
+                     "same key and body answers the same session, byte for byte (header "
+                     "`Idempotent-Replayed: true`). With a test key, `policy.testOutcome` runs the "
+                     "documented sandbox.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kRequired, .has_body = true,
+      .request_schema = "VerificationSessionCreate", .success_status = 201,
+      .response_schema = "VerificationSessionCreated",
+      .error_codes = {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID",
+                      "IDEMPOTENCY_KEY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR",
+                      "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID",
+                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
+      .handler = [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/consent",
+      .operation_id = "recordVerificationConsent", .tag = tag,
+      .summary = "Record the subject's consent",
+      .description = "`accepted=true` moves a pending session to `in_progress`; `false` abandons "
+                     "it. The subject's IP address and user agent are kept sealed.",
+      .scope = "verification:write", .family = RateFamily::kWrite, .has_body = true,
+      .request_schema = "ConsentRequest", .response_schema = "ConsentResponse",
+      .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND", "SESSION_EXPIRED", "SESSION_COMPLETED",
+                      "INVALID_STATE_TRANSITION", "VALIDATION_ERROR", "BAD_REQUEST",
+                      "UNSUPPORTED_MEDIA_TYPE"},
+      .handler = [r](ApiCall& c, Respond respond) { RecordConsent(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions",
+      .operation_id = "listVerificationSessions", .tag = tag,
+      .summary = "List verification sessions, newest first",
+      .description = "Newest `createdAt` first (sessions of the same millisecond by id). Filters "
+                     "combine; cursors are bound to the filters they came from.",
+      .scope = "verification:read", .query = list_query,
+      .response_schema = "VerificationSessionList",
+      .error_codes = {"BAD_REQUEST", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE",
+                      "VALIDATION_ERROR"},
+      .handler = [r, o](ApiCall& c, Respond respond) { ListSessions(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}",
+      .operation_id = "getVerificationSession", .tag = tag,
+      .summary = "Read a verification session",
+      .description = "Its state, not its evidence (`…/evidence`). `trustScore` here is 0–100; "
+                     "the evidence, report and certificate give the same score as 0–1.",
+      .scope = "verification:read", .response_schema = "VerificationSessionResponse",
+      .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND"},
+      .handler = [r](ApiCall& c, Respond respond) { GetSession(*r, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api

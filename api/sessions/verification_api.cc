@@ -1,0 +1,633 @@
+// /v1/verification-sessions/{id}: media capture, submit, evidence, report, certificate.
+// (Create, consent, get and list are in sessions_api.cc; the progress stream in sse.cc.)
+#include <atomic>
+
+#include "api/server/admin.h"
+#include "api/http/multipart.h"
+#include "api/http/pagination.h"
+#include "api/http/public_api.h"
+#include "api/sessions/sessions_common.h"
+#include "api/sessions/sse.h"
+#include "commands/verification/session_decider.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "pipeline/biometrics/liveness.h"
+#include "pipeline/certificate.h"
+#include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/policy.h"
+#include "pipeline/verification/process_manager.h"
+#include "projections/projector.h"
+#include "projections/verification_projector.h"
+
+namespace svc::api {
+
+namespace vs = commands::verification;
+namespace pv = pipeline::verification;
+using namespace sessions_internal;
+
+namespace {
+
+std::atomic<int> g_uploads_in_flight{0};
+
+std::string VKey(std::string_view rest) {
+  return std::string(projections::VerificationProjector::kName) + "/" + std::string(rest);
+}
+
+core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
+  std::vector<core::Json> out;
+  int cf = rt.store().Cf(projections::kViewsCf);
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) out.push_back(core::ParseJsonOrDiscarded(it->value()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+HttpRequest Slim(const HttpRequest& req) {
+  HttpRequest r;
+  r.path = req.path;
+  r.request_id = req.request_id;
+  return r;
+}
+
+// The session record of the caller's tenant and environment, or a problem.
+core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const std::string& id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, id));
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, ViewsKey("rec/" + call.auth.tenant_id + "/" +
+                                                       call.auth.environment + "/" + id)));
+  if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  return std::move(*rec);
+}
+
+bool IsOpenStatus(const std::string& s) {
+  return s == "pending" || s == "in_progress" || s == "awaiting_input";
+}
+
+// The capture rules the aggregate enforces, checked on the read model first so that a refused
+// upload never writes a blob. The aggregate decides again (and wins) when the event is appended.
+core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Json& settings,
+                             const std::string& kind) {
+  std::string status = core::StringOr(rec, "status");
+  bool processing = core::StringOr(rec, "currentStep") == "processing";
+  auto expires = core::ParseRfc3339(core::StringOr(rec, "expiresAt"));
+  bool past = expires.ok() && rt.clock().Now().micros >= expires->micros;
+  if (status == "expired" || (IsOpenStatus(status) && !processing && past)) {
+    return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+  }
+  if (status == "approved" || status == "declined" || status == "abandoned") {
+    return core::FailedPrecondition("the session is already completed (" + status + ")",
+                                    "SESSION_COMPLETED");
+  }
+  if (status == "pending") {
+    return core::FailedPrecondition("record the subject's consent before capturing",
+                                    "CONSENT_REQUIRED");
+  }
+  if (status == "review" || processing) {
+    return core::FailedPrecondition(
+        "the session was submitted; captures are closed until more input is requested",
+        "INVALID_STATE_TRANSITION");
+  }
+  std::set<std::string> off;
+  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
+  if (checks.is_object()) {
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+      if (it->is_boolean() && !it->get<bool>()) off.insert(it.key());
+    }
+  }
+  if (!vs::CaptureAllowed(kind, off)) {
+    return core::FailedPrecondition("the checks that use " + kind + " are off for this session",
+                                    "CAPTURE_NOT_ALLOWED");
+  }
+  return core::Status::Ok();
+}
+
+// Active liveness, checked on the read model before anything is stored (the aggregate checks
+// again): the challenge's actions, or a problem. Passive mode: no actions.
+core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core::Json& settings,
+                                                        const std::string& base,
+                                                        const std::string& kind,
+                                                        const std::optional<std::string>& challenge) {
+  core::Json checks = settings.is_object() ? settings.value("checks", core::Json()) : core::Json();
+  bool active = checks.is_object() && checks.value("livenessMode", "") == "active";
+  if (kind != "liveness_video") return std::vector<std::string>{};
+  if (!active) {
+    if (!challenge.has_value()) return std::vector<std::string>{};
+    return core::InvalidArgument("active liveness is not on for this session",
+                                 "CHECK_NOT_ENABLED_FOR_FLOW")
+        .WithExtension("check", vs::kActiveLivenessCheck);
+  }
+  if (!challenge.has_value()) {
+    return core::InvalidArgument(
+        "this session uses active liveness: send the challengeId of a challenge from "
+        "POST …/liveness-challenges with the video",
+        "CHALLENGE_ID_REQUIRED");
+  }
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("chal/" + base + "/" + *challenge)));
+  SVC_ASSIGN_OR_RETURN(auto used, ReadView(rt, VKey("chalused/" + base + "/" + *challenge)));
+  if (!row.has_value()) {
+    return core::PermissionDenied("no such liveness challenge for this session",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  if (used.has_value()) {
+    return core::PermissionDenied("this liveness challenge was already used",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  auto expires = core::ParseRfc3339(core::StringOr(*row, "expiresAt"));
+  if (!expires.ok() || rt.clock().Now().micros >= expires->micros) {
+    return core::PermissionDenied("this liveness challenge has expired",
+                                  "CAPTURE_CREDENTIAL_INVALID");
+  }
+  std::vector<std::string> actions;
+  if (auto it = row->find("actions"); it != row->end() && it->is_array()) {
+    for (const auto& a : *it) {
+      if (a.is_string()) actions.push_back(a.get<std::string>());
+    }
+  }
+  return actions;
+}
+
+core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
+                                       const std::string& env, const std::string& session,
+                                       const std::string& media_id) {
+  std::string base = tenant + "/" + env + "/" + session;
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, VKey("media/" + base + "/")));
+  for (auto& m : rows) {
+    if (core::StringOr(m, "mediaId") != media_id) continue;
+    core::Json analysis = m["analysis"];
+    if (analysis.is_object()) {
+      analysis["extractedData"] = nullptr;
+      std::string sealed = core::StringOr(m, "extractedSealed");
+      if (!sealed.empty()) {
+        // The integrator who sent the image may see what was read from it.
+        SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(
+                                           eventstore::KeyStore::SessionKeyName(tenant, env, session)));
+        if (dek.has_value()) {
+          SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+          SVC_ASSIGN_OR_RETURN(std::string plain,
+                               core::AeadOpen(*dek, raw, "extracted|" + base + "|" + media_id));
+          analysis["extractedData"] = core::ParseJsonOrDiscarded(plain);
+        }
+      }
+    }
+    return core::Json{{"kind", m["kind"]},   {"mediaId", m["mediaId"]},
+                      {"mime", m["mime"]},   {"sha256", m["sha256"]},
+                      {"sizeBytes", m["sizeBytes"]}, {"status", "stored"},
+                      {"analysis", analysis}};
+  }
+  return core::Unavailable("the capture is stored but not readable yet; retry with the same "
+                           "Idempotency-Key");
+}
+
+void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  std::vector<FieldError> errors;
+  bool analyze = false;
+  for (const auto& [k, v] : ParseQuery(req.query)) {
+    if (k == "analyze") {
+      if (v == "true") analyze = true;
+      else if (v != "false") errors.push_back({"analyze", "", "invalid_type", "analyze must be true or false"});
+    } else {
+      errors.push_back({k, "", "unknown_field", k + " is not a query parameter of this operation"});
+    }
+  }
+  auto boundary = MultipartBoundary(req.Header("content-type"));
+  if (!boundary.ok()) return respond(StatusToProblem(req, boundary.status()));
+  auto parts = ParseMultipart(*boundary, req.body);
+  if (!parts.ok()) return respond(StatusToProblem(req, parts.status()));
+  const MultipartPart* file = nullptr;
+  std::optional<std::string> kind, challenge;
+  std::set<std::string> seen;
+  for (const auto& p : *parts) {
+    if (!seen.insert(p.name).second) {
+      errors.push_back({p.name, "", "duplicate_field", p.name + " is given more than once"});
+      continue;
+    }
+    if (p.name == "file") {
+      if (!p.has_filename) {
+        errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
+      } else {
+        file = &p;
+      }
+    } else if (p.name == "kind") {
+      kind = std::string(p.body);
+    } else if (p.name == "challengeId") {
+      challenge = std::string(p.body);
+      if (challenge->empty() || challenge->size() > 128) {
+        errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
+      }
+    } else {
+      errors.push_back({p.name, "", "unknown_field", p.name + " is not a field of a capture"});
+    }
+  }
+  if (!kind.has_value()) errors.push_back({"kind", "", "required", "kind is required"});
+  if (seen.count("file") == 0) errors.push_back({"file", "", "required", "file is required"});
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  const pv::MediaKindSpec* spec = pv::FindMediaKind(*kind);
+  if (spec == nullptr) {
+    return respond(Problem(req, "UNKNOWN_MEDIA_KIND",
+                           "kind must be document_front, document_back, selfie or liveness_video"));
+  }
+  if (challenge.has_value() && *kind != "liveness_video") {
+    return respond(ValidationProblem(
+        req, {{"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"}}));
+  }
+  if (file->body.size() > spec->max_bytes) {
+    return respond(Problem(req, "PAYLOAD_TOO_LARGE",
+                           *kind + " captures are limited to " +
+                               std::to_string(spec->max_bytes >> 20) + " MiB"));
+  }
+  if (file->body.empty()) {
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID", "the file is empty; capture it again"));
+  }
+  bool mime_ok = std::find(spec->mimes.begin(), spec->mimes.end(), file->content_type) !=
+                 spec->mimes.end();
+  if (!mime_ok) {
+    std::string accepted;
+    for (auto m : spec->mimes) accepted += (accepted.empty() ? "" : ", ") + std::string(m);
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
+                           "declare the file's Content-Type as one of " + accepted + " for " + *kind));
+  }
+  if (!pv::MagicMatches(file->content_type, file->body)) {
+    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
+                           "the file's bytes are not " + file->content_type + "; capture it again"));
+  }
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  auto settings = ReadView(rt, VKey("settings/" + base));
+  if (!settings.ok()) return respond(StatusToProblem(req, settings.status()));
+  core::Json settings_row = settings->value_or(core::Json(nullptr));
+  if (auto st = CapturePrecheck(rt, *rec, settings_row, *kind); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto actions = ChallengePrecheck(rt, settings_row, base, *kind, challenge);
+  if (!actions.ok()) return respond(StatusToProblem(req, actions.status()));
+  if (g_uploads_in_flight.fetch_add(1) >= static_cast<int>(o.max_uploads_in_flight)) {
+    g_uploads_in_flight.fetch_sub(1);
+    HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
+    r.headers.emplace_back("Retry-After", "1");
+    return respond(std::move(r));
+  }
+  auto done = [respond](HttpResponse r) {
+    g_uploads_in_flight.fetch_sub(1);
+    respond(std::move(r));
+  };
+  // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread.
+  // `call` ends with this function; the request lives until `done` answers.
+  // The parts die with this function too: keep the type, and a view of the bytes (in req.body).
+  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge, actions = *actions,
+               file_mime = file->content_type, file_body = file->body, analyze, settings_row,
+               done]() {
+    const AuthContext& auth = call.auth;
+    auto dek = rt.key_store().GetOrCreate(
+        eventstore::KeyStore::SessionKeyName(auth.tenant_id, auth.environment, id));
+    if (!dek.ok()) return done(StatusToProblem(req, dek.status()));
+    vs::MediaCaptured m;
+    m.media_id = rt.ids().NewIdString(core::IdKind::kMedia);
+    m.kind = kind;
+    m.mime = file_mime;
+    m.sha256 = core::Sha256Hex(file_body);
+    m.size_bytes = static_cast<int64_t>(file_body.size());
+    m.challenge_id = challenge.value_or("");
+    auto blob = rt.blobs().Put(core::AeadSeal(*dek, file_body, "media|" + base + "|" + m.media_id));
+    if (!blob.ok()) return done(StatusToProblem(req, blob.status()));
+    m.blob = *blob;
+    if (analyze) {
+      pv::EngineContext ectx;
+      ectx.environment = auth.environment;
+      ectx.today = pv::DateOf(rt.clock().Now());
+      ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
+          auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
+      pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
+      pv::Capture c{m.media_id, kind, m.mime, std::string(file_body), actions};
+      pv::CaptureAnalysisResult result;
+      if (engine == nullptr) {
+        result.status = "error";
+        result.error_code = "ENGINE_NOT_CONFIGURED";
+      } else {
+        try {
+          result = engine->Analyze(c, ectx);
+        } catch (const std::exception& e) {
+          // An analysis that fails is status=error, never a 500.
+          core::LogWarn("capture analysis threw", {{"mediaId", m.media_id}, {"error", e.what()}});
+          result = pv::CaptureAnalysisResult{};
+          result.status = "error";
+          result.error_code = "ANALYSIS_FAILED";
+        }
+      }
+      m.analysis = result.ToJson();
+      if (result.extracted.is_object()) {
+        m.extracted_sealed = core::Base64Encode(core::AeadSeal(
+            *dek, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
+      }
+    }
+    auto cmd = commands::MakeCommand<vs::SessionDecider>(
+        auth.tenant_id, id, vs::SessionCommand(vs::CaptureMedia{m}), Context(rt, call));
+    HttpRequest slim = Slim(req);
+    RunThenRender(rt, req, std::move(cmd),
+                  [&rt, slim, tenant = auth.tenant_id, env = auth.environment,
+                   id](const commands::CommandOutcome& out) {
+                    auto body = RenderCapture(rt, tenant, env, id,
+                                              core::StringOr(out.result, "mediaId"));
+                    if (!body.ok()) return StatusToProblem(slim, body.status());
+                    return JsonResponse(201, *body);
+                  },
+                  done);
+  };
+  if (o.work_pool != nullptr) {
+    o.work_pool->Post(std::move(work));
+  } else {
+    work();
+  }
+}
+
+// Three actions, no action twice in a row: 3 x 2 x 2 = 12 sequences.
+std::vector<std::string> DrawActions() {
+  std::vector<std::string> out;
+  while (out.size() < 3) {
+    std::string b = core::RandomBytes(1);
+    auto r = static_cast<unsigned char>(b[0]);
+    if (r >= 255) continue;  // 255 = 3 x 85: no modulo bias
+    std::string a = pipeline::biometrics::kLivenessActions[r % 3];
+    if (!out.empty() && out.back() == a) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+void IssueChallenge(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!req.body.empty()) {
+    return respond(Problem(req, "BAD_REQUEST", "issuing a liveness challenge takes no request body"));
+  }
+  vs::IssueLivenessChallenge c;
+  c.challenge.challenge_id = rt.ids().NewIdString(core::IdKind::kLivenessChallenge);
+  c.challenge.actions = DrawActions();
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
+                                                       vs::SessionCommand(c), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [id, now = rt.clock().Now()](const commands::CommandOutcome& out) {
+                  core::Json body;
+                  body["object"] = "liveness_challenge";
+                  body["challengeId"] = out.result.at("challengeId");
+                  body["sessionId"] = id;
+                  body["actions"] = out.result.at("actions");
+                  body["createdAt"] = core::FormatRfc3339(now);
+                  body["expiresAt"] = core::FormatRfc3339(
+                      core::Timestamp{out.result.at("expiresAtMicros").get<int64_t>()});
+                  return JsonResponse(201, body);
+                },
+                std::move(respond));
+}
+
+void Submit(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!req.body.empty()) {
+    return respond(Problem(req, "BAD_REQUEST", "submit takes no request body"));
+  }
+  vs::SubmitSession s;
+  s.tracking_id = rt.ids().NewIdString(core::IdKind::kTracking);
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
+                                                       vs::SessionCommand(s), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [](const commands::CommandOutcome& out) {
+                  // The verdict arrives as events (webhooks, the progress stream) and in the
+                  // evidence; the submit answer says the submission was accepted.
+                  core::Json body;
+                  body["kind"] = "pending";
+                  body["trackingId"] = core::StringOr(out.result, "trackingId");
+                  body["status"] = "in_progress";
+                  body["decision"] = {{"outcome", nullptr},   {"reasonCodes", core::Json::array()},
+                                      {"trustScore", nullptr}, {"decidedAt", nullptr},
+                                      {"decidedBy", nullptr},  {"caseId", nullptr}};
+                  body["caseId"] = nullptr;
+                  return JsonResponse(200, body);
+                },
+                std::move(respond));
+}
+
+core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call,
+                                                const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json rec, SessionRecord(rt, call, id));
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  pv::ReportInputs in;
+  in.session = rec;
+  in.environment = a.environment;
+  SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, ViewsKey("consent/" + base)));
+  in.consent = consent.value_or(core::Json(nullptr));
+  SVC_ASSIGN_OR_RETURN(in.media, ScanRows(rt, VKey("media/" + base + "/")));
+  SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VKey("sub/" + base)));
+  in.verdict = nullptr;
+  if (sub.has_value()) {
+    std::string trk = core::StringOr(*sub, "trackingId");
+    for (auto name : pv::kStages) {
+      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("stage/" + base + "/" + trk + "/" +
+                                                       std::string(name))));
+      if (row.has_value()) in.stages[std::string(name)] = *row;
+    }
+    SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VKey("verdict/" + base)));
+    if (verdict.has_value() && core::StringOr(*verdict, "trackingId") == trk) in.verdict = *verdict;
+  }
+  return in;
+}
+
+void Evidence(Runtime& rt, ApiCall& call, Respond respond) {
+  auto in = LoadReportInputs(rt, call, call.request->path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(*call.request, in.status()));
+  respond(JsonResponse(200, pv::BuildEvidence(*in)));
+}
+
+void Report(Runtime& rt, ApiCall& call, Respond respond) {
+  auto in = LoadReportInputs(rt, call, call.request->path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(*call.request, in.status()));
+  respond(JsonResponse(200, pv::BuildReport(*in)));
+}
+
+void Certificate(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto in = LoadReportInputs(rt, call, req.path_params["session_id"]);
+  if (!in.ok()) return respond(StatusToProblem(req, in.status()));
+  std::string status = core::StringOr(in->session, "status");
+  if ((status != "approved" && status != "declined") || !in->verdict.is_object()) {
+    return respond(Problem(req, "CONFLICT",
+                           "a certificate is issued once the session is approved or declined (it "
+                           "is " + status + ")"));
+  }
+  auto signed_doc = pipeline::SignCertificate(pv::BuildCertificateContent(*in),
+                                              rt.certificate_root_key());
+  if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
+  HttpResponse r;
+  r.body = std::move(*signed_doc);  // canonical form: the same bytes on every request
+  respond(std::move(r));
+}
+
+// The Ed25519 public key certificates of the caller's tenant and environment are signed with:
+// with it anyone checks a certificate offline (svc certificate verify --public-key, or the
+// stand-alone docs/verify_certificate.py).
+void CertificateKeys(Runtime& rt, ApiCall& call, Respond respond) {
+  const AuthContext& a = call.auth;
+  core::Ed25519KeyPair kp =
+      pipeline::CertificateSigningKey(rt.certificate_root_key(), a.tenant_id, a.environment);
+  core::SecureZero(kp.secret_key);
+  respond(JsonResponse(200, {{"object", "certificate_keys"},
+                             {"tenantId", a.tenant_id},
+                             {"environment", a.environment},
+                             {"keys", core::Json::array({{{"keyId", pipeline::CertificateKeyId(kp.public_key)},
+                                                          {"algorithm", "Ed25519"},
+                                                          {"publicKey", core::Base64Encode(kp.public_key)},
+                                                          {"signs", "signatureEd25519 of verification certificates"}}})}}));
+}
+
+void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  std::optional<eventstore::LogPosition> after;
+  if (std::string last = req.Header("last-event-id"); !last.empty()) {
+    eventstore::LogPosition p;
+    if (!projections::VerificationProjector::ParseStreamId(last, &p)) {
+      return respond(Problem(req, "BAD_REQUEST",
+                             "Last-Event-ID must be an id this stream sent (<partition>-<offset>)"));
+    }
+    after = p;
+  }
+  if (o.sse_hub == nullptr) {
+    return respond(Problem(req, "SERVICE_UNAVAILABLE", "progress streams are not available"));
+  }
+  if (o.sse_hub->Ended(call.auth.tenant_id, call.auth.environment, id, after)) {
+    // The client has the final entry: 204 makes EventSource (browsers, the npm package) stop
+    // instead of reconnecting every few seconds forever.
+    HttpResponse done;
+    done.status = 204;
+    done.content_type.clear();
+    return respond(std::move(done));
+  }
+  HttpResponse r;
+  r.content_type = "text/event-stream";
+  r.headers.emplace_back("Cache-Control", "no-store");
+  r.headers.emplace_back("X-Accel-Buffering", "no");
+  r.stream = o.sse_hub->Open(call.auth.tenant_id, call.auth.environment, id, after);
+  respond(std::move(r));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::vector<std::string> lookup = {"INVALID_ID", "SESSION_NOT_FOUND"};
+  auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
+  const std::string tag = "Verification flow";
+  const std::vector<std::string>& idem = IdempotencyErrors();
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/media",
+      .operation_id = "uploadVerificationMedia", .tag = tag,
+      .summary = "Upload one capture",
+      .description = "`multipart/form-data` with `kind` (`document_front`, `document_back`, "
+                     "`selfie`, `liveness_video`), `file`, and `challengeId` for an active-liveness "
+                     "video. The bytes are checked against the declared type, sealed and stored; "
+                     "`analyze=true` returns a capture analysis (`status=error` is never a 500). "
+                     "Limits: documents 10 MiB, selfies 5 MiB, videos 30 MiB.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .request_schema = "MediaCaptureUpload",
+      .request_content_type = "multipart/form-data",
+      .query = {{"analyze", {{"type", "boolean"}, {"default", false}},
+                 "run the capture analysis now and return it"}},
+      .success_status = 201, .response_schema = "MediaCaptureResult",
+      .error_codes = Codes({with({"UNSUPPORTED_MEDIA_TYPE", "BAD_REQUEST", "VALIDATION_ERROR",
+                                "UNKNOWN_MEDIA_KIND", "MEDIA_CONTENT_INVALID", "PAYLOAD_TOO_LARGE",
+                                "CONSENT_REQUIRED", "SESSION_EXPIRED", "CHALLENGE_ID_REQUIRED",
+                                "CAPTURE_CREDENTIAL_INVALID", "CHECK_NOT_ENABLED_FOR_FLOW",
+                                "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
+                                "CAPTURE_NOT_ALLOWED", "ADMISSION_FULL"}),
+                          idem}),
+      .handler = [r, o](ApiCall& c, Respond respond) { CaptureMedia(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/liveness-challenges",
+      .operation_id = "createLivenessChallenge", .tag = tag,
+      .summary = "Issue an active-liveness challenge",
+      .description = "Three actions to perform, in order, in the next liveness video; one use, "
+                     "valid 2 minutes, at most 10 per session. Only for sessions created with "
+                     "`checks.livenessMode=active`.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .success_status = 201,
+      .response_schema = "LivenessChallenge",
+      .error_codes = Codes({with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED",
+                                "SESSION_EXPIRED", "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
+                                "CAPTURE_NOT_ALLOWED"}),
+                          idem}),
+      .handler = [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/submit",
+      .operation_id = "submitVerificationSession", .tag = tag,
+      .summary = "Submit the session to the verification pipeline",
+      .description = "Answers at once with `kind=pending` and a tracking id; the verdict follows "
+                     "on the progress stream, by webhook and in the evidence.",
+      .scope = "verification:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .response_schema = "SubmitResponse",
+      .error_codes = Codes({with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
+                                "SESSION_EXPIRED", "SESSION_COMPLETED"}),
+                          idem}),
+      .handler = [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/evidence",
+      .operation_id = "getVerificationEvidence", .tag = tag, .summary = "Read the evidence bundle",
+      .description = "For reconciliation, not for polling: the verdict arrives by webhook. "
+                     "`trustScore` here is 0–1.",
+      .scope = "verification:read", .response_schema = "EvidenceBundle", .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Evidence(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/report",
+      .operation_id = "getVerificationReport", .tag = tag,
+      .summary = "Read the verification report",
+      .description = "Steps, checks and the trust breakdown; no raw personal data.",
+      .scope = "verification:read", .response_schema = "VerificationReportDetail",
+      .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Report(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/certificate",
+      .operation_id = "getVerificationCertificate", .tag = tag,
+      .summary = "Read the signed verification certificate",
+      .description = "RFC 8785 canonical JSON, the same bytes on every request, once the session "
+                     "is approved or declined (before: 409). `signatureEd25519` checks with the "
+                     "public key of `GET /v1/certificate-keys`, offline.",
+      .scope = "verification:read", .response_schema = "VerificationCertificate",
+      .error_codes = with({"CONFLICT"}),
+      .handler = [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/certificate-keys", .operation_id = "listCertificateKeys",
+      .tag = tag, .summary = "The public key certificates are signed with",
+      .description = "The Ed25519 public key of this tenant and the key's environment: with it "
+                     "anyone checks a certificate's `signatureEd25519` without the service.",
+      .scope = "verification:read", .response_schema = "CertificateKeys",
+      .handler = [r](ApiCall& c, Respond respond) { CertificateKeys(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/verification-sessions/{session_id}/events",
+      .operation_id = "streamVerificationEvents", .tag = tag,
+      .summary = "Stream the pipeline's progress",
+      .description = "`text/event-stream` (Server-Sent Events). Each event: `id` = its log "
+                     "position, `event` = its type, `data` = a JSON object (schema "
+                     "`ProgressEvent`). The stream ends after a final event (a verdict, expiry or "
+                     "refused consent); a reconnect with `Last-Event-ID` at or after that event "
+                     "answers 204, which tells EventSource clients to stop.",
+      .scope = "verification:read", .headers = {"Last-Event-ID"},
+      .response_schema = "ProgressStream", .response_content_type = "text/event-stream",
+      .error_codes = with({"BAD_REQUEST", "SERVICE_UNAVAILABLE"}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Events(*r, *o, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api

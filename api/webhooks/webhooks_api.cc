@@ -1,0 +1,642 @@
+// /v1/developer/webhooks: endpoint management (list, create, get, PATCH, rotate-secret), the event
+// catalogue, the delivery policy and signature verification. Deliveries come with the delivery
+// worker (issue 6 continues).
+#include "api/http/pagination.h"
+#include "api/http/public_api.h"
+#include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "pipeline/net/url_guard.h"
+#include "pipeline/webhooks/dispatcher.h"
+#include "commands/webhooks/delivery_decider.h"
+#include "commands/webhooks/endpoint_decider.h"
+#include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "pipeline/webhooks/catalogue.h"
+#include "pipeline/webhooks/signing.h"
+#include "projections/projector.h"
+#include "projections/webhooks_projector.h"
+
+namespace svc::api {
+
+namespace wh = commands::webhooks;
+using pipeline::net::CheckWebhookUrl;
+using pipeline::net::OutboundClient;
+using pipeline::net::SendResult;
+using pipeline::webhooks::OpenWebhookSecrets;
+namespace pw = pipeline::webhooks;
+
+namespace {
+
+std::string WKey(std::string_view rest) {
+  return std::string(projections::WebhooksProjector::kName) + "/" + std::string(rest);
+}
+std::string KeyName(const AuthContext& a, const std::string& id) {
+  return "webhook/" + a.tenant_id + "/" + a.environment + "/" + id;
+}
+std::string SecretAad(const AuthContext& a, const std::string& id) {
+  return "webhook-secret|" + a.tenant_id + "|" + a.environment + "|" + id;
+}
+
+// Validates `events` (null or an array of known types/patterns, at most 32).
+void CheckEvents(const core::Json* events, std::vector<FieldError>& errors, std::string* unknown) {
+  if (events == nullptr || events->is_null()) return;
+  if (!events->is_array() || events->size() > 32) {
+    errors.push_back({"events", "/events", "invalid_type", "events must be null or an array of at most 32 event types"});
+    return;
+  }
+  for (size_t i = 0; i < events->size(); ++i) {
+    const auto& e = (*events)[i];
+    if (!e.is_string()) {
+      errors.push_back({"events", "/events/" + std::to_string(i), "invalid_type", "event types are strings"});
+    } else if (!pw::IsKnownSubscription(e.get<std::string>()) && unknown->empty()) {
+      *unknown = e.get<std::string>();
+    }
+  }
+}
+
+HttpResponse UnknownEvent(const HttpRequest& req, const std::string& type) {
+  return Problem(req, "UNKNOWN_EVENT_TYPE",
+                 "'" + type + "' is not in the event catalogue (GET /v1/developer/webhooks/event-types)");
+}
+
+core::Result<core::Json> EndpointRow(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kWebhook, id));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey("ep/" + a.tenant_id + "/" + a.environment + "/" + id)));
+  if (!row.has_value()) return core::NotFound("no such webhook endpoint", "WEBHOOK_NOT_FOUND");
+  return std::move(*row);
+}
+
+// The plaintext secret, sealed under the endpoint's data key (a key-store entry: shredding it
+// destroys the secret).
+core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const std::string& id,
+                                     const std::string& secret) {
+  SVC_ASSIGN_OR_RETURN(std::string dek, rt.key_store().GetOrCreate(KeyName(a, id)));
+  return core::Base64Encode(core::AeadSeal(dek, secret, SecretAad(a, id)));
+}
+
+// The secret the creation or rotation that made `version` issued, opened from its sealed copy in
+// the read model (idempotent replays answer with it).
+core::Result<std::string> IssuedSecret(Runtime& rt, const AuthContext& a, const std::string& id,
+                                         int64_t version) {
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey(projections::WebhooksProjector::IssuedSecretKey(
+                                                  a.tenant_id + "/" + a.environment, id, version))));
+  if (!row.has_value()) return core::Unavailable("the rotation is not readable yet; retry");
+  SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(KeyName(a, id)));
+  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(core::StringOr(*row, "secretSealed")));
+  return core::AeadOpen(*dek, raw, SecretAad(a, id));
+}
+
+void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto url = v.String("url", true, 2048);
+  auto application_id = v.OpaqueId("applicationId", "app");
+  auto description = v.String("description", false, 500);
+  auto environment = v.Enum("environment", false, {"live", "test"});
+  const core::Json* events = body->contains("events") ? &(*body)["events"] : nullptr;
+  v.Skip("events");
+  v.RejectUnknown();
+  std::vector<FieldError> errors = v.errors();
+  std::string unknown;
+  CheckEvents(events, errors, &unknown);
+  const AuthContext& a = call.auth;
+  if (environment.has_value() && *environment != a.environment) {
+    errors.push_back({"environment", "/environment", "invalid_value",
+                      "the key's environment decides: this key registers " + a.environment + " endpoints"});
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
+  auto checked = CheckWebhookUrl(*url, o.webhooks_allow_private_urls);
+  if (!checked.ok()) {
+    if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
+    return respond(ValidationProblem(req, {{"url", "/url", "invalid_format", checked.status().message()}}));
+  }
+  std::string id = rt.ids().NewIdString(core::IdKind::kWebhook);
+  std::string secret = pw::NewSecret();
+  auto sealed = SealSecret(rt, a, id, secret);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  wh::CreateEndpoint c;
+  c.environment = a.environment;
+  c.url = *url;
+  c.description = description ? core::Json(*description) : core::Json(nullptr);
+  c.application_id = application_id ? core::Json(*application_id) : core::Json(nullptr);
+  c.events = events != nullptr ? *events : core::Json(nullptr);
+  c.secret_sealed = *sealed;
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(c), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                  // A replay of the same Idempotency-Key answers the original endpoint with the
+                  // secret it was issued (kept sealed), so a caller whose first call timed out
+                  // can still read it; no second endpoint is made.
+                  std::string eid = out.replayed ? out.aggregate_id : id;
+                  auto row = EndpointRow(rt, a, eid);
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  core::Json created = *row;
+                  if (out.replayed) {
+                    auto issued = IssuedSecret(rt, a, eid, out.aggregate_version);
+                    if (!issued.ok()) return StatusToProblem(slim, issued.status());
+                    created["secret"] = *issued;
+                  } else {
+                    created["secret"] = secret;
+                  }
+                  return JsonResponse(201, created);
+                },
+                std::move(respond));
+}
+
+void Get(Runtime& rt, ApiCall& call, Respond respond) {
+  auto row = EndpointRow(rt, call.auth, call.request->path_params["endpoint_id"]);
+  if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
+  respond(JsonResponse(200, *row));
+}
+
+void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::string app;
+  if (auto it = query.find("applicationId"); it != query.end()) {
+    app = it->second;
+    if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
+      return respond(ValidationProblem(req, {{"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"}}));
+    }
+  }
+  const AuthContext& a = call.auth;
+  std::string base = a.tenant_id + "/" + a.environment + "/";
+  std::string scope = "webhooks|" + base + "|" + app;
+  auto page_req = ParsePageRequest(query, {"applicationId"}, rt.cursor_key(), scope,
+                                   o.limits.page_limit_default, o.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  int cf = rt.store().Cf(projections::kViewsCf);
+  std::map<std::string, std::string> rows;
+  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
+    std::string id = suffix.substr(8);
+    auto it = rows.find(id);
+    if (it == rows.end()) {
+      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, WKey("ep/" + base + id)));
+      if (!row.has_value()) return core::DataLoss("index entry without an endpoint: " + id);
+      it = rows.emplace(id, std::move(*row)).first;
+    }
+    return &it->second;
+  };
+  std::function<core::Result<bool>(const std::string&)> accept;
+  if (!app.empty()) {
+    accept = [&](const std::string& suffix) -> core::Result<bool> {
+      SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
+      return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
+    };
+  }
+  auto page = ReadPage(rt.store(), cf, WKey("idx/" + base), *page_req, accept);
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  std::vector<std::string> data;
+  for (const auto& k : page->keys) {
+    auto r = row_of(k);
+    if (!r.ok()) return respond(StatusToProblem(req, r.status()));
+    data.push_back(**r);
+  }
+  HttpResponse resp;
+  resp.status = 200;
+  resp.content_type = "application/json";
+  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
+  respond(std::move(resp));
+}
+
+void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, call.auth, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  std::vector<FieldError> errors;
+  core::Json changes = core::Json::object();
+  std::string unknown;
+  for (auto it = body->begin(); it != body->end(); ++it) {
+    const std::string& k = it.key();
+    const core::Json& val = *it;
+    std::string ptr = "/" + k;
+    if (k == "url") {
+      if (!val.is_string()) {
+        errors.push_back({k, ptr, "invalid_type", "url must be a string"});
+        continue;
+      }
+      auto checked = CheckWebhookUrl(val.get<std::string>(), o.webhooks_allow_private_urls);
+      if (!checked.ok()) {
+        if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
+        errors.push_back({k, ptr, "invalid_format", checked.status().message()});
+        continue;
+      }
+      changes[k] = val;
+    } else if (k == "description") {
+      if (!val.is_null() && !(val.is_string() && val.get<std::string>().size() <= 500)) {
+        errors.push_back({k, ptr, "invalid_type", "description must be null or a string of at most 500 characters"});
+      } else {
+        changes[k] = val;
+      }
+    } else if (k == "applicationId") {
+      if (!val.is_null() && !(val.is_string() && core::ValidateId(core::IdKind::kApplication, val.get<std::string>()).ok())) {
+        errors.push_back({k, ptr, val.is_string() ? "invalid_id" : "invalid_type", "applicationId must be null or app_<32 lowercase hex>"});
+      } else {
+        changes[k] = val;
+      }
+    } else if (k == "events") {
+      CheckEvents(&val, errors, &unknown);
+      changes[k] = val;
+    } else if (k == "isActive") {
+      if (val.is_null()) continue;  // null: unchanged
+      if (!val.is_boolean()) errors.push_back({k, ptr, "invalid_type", "isActive must be a boolean"});
+      else changes[k] = val;
+    } else {
+      errors.push_back({k, ptr, "unknown_field", k + " is not a field of WebhookEndpointUpdate"});
+    }
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
+  wh::UpdateEndpoint u;
+  u.changes = changes;
+  u.reason = "api";
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a = call.auth, id](const commands::CommandOutcome&) {
+                  auto row = EndpointRow(rt, a, id);
+                  return row.ok() ? JsonResponse(200, *row) : JsonResponse(200, {{"id", id}});
+                },
+                std::move(respond));
+}
+
+void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, call.auth, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  std::string secret = pw::NewSecret();
+  auto sealed = SealSecret(rt, call.auth, id, secret);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  wh::RotateSecret r;
+  r.secret_sealed = *sealed;
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(r), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, a = call.auth, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                  auto row = EndpointRow(rt, a, id);
+                  core::Json body = row.ok() ? *row : core::Json{{"id", id}};
+                  if (!out.replayed) {
+                    body["secret"] = secret;
+                    return JsonResponse(200, body);
+                  }
+                  // The same Idempotency-Key again (within its 24 hours): no second rotation,
+                  // and the same answer, secret included, so a caller whose first call timed
+                  // out has not lost the new secret. It is kept sealed until then.
+                  auto again = IssuedSecret(rt, a, out.aggregate_id, out.aggregate_version);
+                  if (!again.ok()) return StatusToProblem(slim, again.status());
+                  body["secret"] = *again;
+                  return JsonResponse(200, body);
+                },
+                std::move(respond));
+}
+
+void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, a, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto message_id = v.String("messageId", true, 256);
+  auto payload = v.String("payload", true, 1 << 20);
+  auto signature = v.String("signature", true, 4096);
+  std::optional<int64_t> timestamp;
+  if (!body->contains("timestamp")) {
+    v.Add({"timestamp", "/timestamp", "required", "timestamp is required"});
+  } else if (!(*body)["timestamp"].is_number_integer()) {
+    v.Add({"timestamp", "/timestamp", "invalid_type", "timestamp must be an integer (Unix seconds)"});
+  } else {
+    timestamp = (*body)["timestamp"].get<int64_t>();
+  }
+  v.Skip("timestamp");
+  v.RejectUnknown();
+  if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
+  auto sec = ReadView(rt, WKey("sec/" + a.tenant_id + "/" + a.environment + "/" + id));
+  if (!sec.ok() || !sec->has_value()) return respond(StatusToProblem(req, core::Unavailable("the endpoint's secret is not readable yet")));
+  auto dek = rt.key_store().Get(KeyName(a, id));
+  if (!dek.ok() || !dek->has_value()) return respond(StatusToProblem(req, core::DataLoss("the endpoint's key is gone")));
+  auto raw = core::Base64Decode(core::StringOr(**sec, "secretSealed"));
+  if (!raw.ok()) return respond(StatusToProblem(req, raw.status()));
+  auto secret = core::AeadOpen(**dek, *raw, SecretAad(a, id));
+  if (!secret.ok()) return respond(StatusToProblem(req, secret.status()));
+  auto expected = pw::Sign(*secret, *message_id, *timestamp, *payload);
+  if (!expected.ok()) return respond(StatusToProblem(req, expected.status()));
+  // The check is of the signature only (constant-time); the timestamp is the caller's to judge,
+  // so any time is accepted here.
+  bool valid = pw::Verify(*secret, *message_id, std::to_string(*timestamp), *payload, *signature, *timestamp).ok();
+  respond(JsonResponse(200, {{"expectedSignature", *expected}, {"valid", valid}}));
+}
+
+// POST …/{id}/test: one signed delivery now, outside the queue (no delivery record), answered
+// with what was sent and what the receiver said.
+void TestDelivery(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["endpoint_id"];
+  auto ep = EndpointRow(rt, a, id);
+  if (!ep.ok()) return respond(StatusToProblem(req, ep.status()));
+  std::string type = "service.test";
+  if (!req.body.empty()) {
+    auto body = ParseJsonObject(req.body);
+    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+    Validator v(*body);
+    auto t = v.String("eventType", false, 128);
+    v.RejectUnknown();
+    if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
+    if (t.has_value()) {
+      bool known = false;
+      for (const auto& et : pw::EventTypes()) known |= et.type == *t;
+      if (!known) return respond(UnknownEvent(req, *t));
+      type = *t;
+    }
+  }
+  if (!ep->value("isActive", false)) {
+    return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the endpoint is deactivated; PATCH isActive=true first"));
+  }
+  HttpRequest slim;
+  slim.path = req.path;
+  slim.request_id = req.request_id;
+  auto work = [&rt, &o, a, id, type, url = ep->value("url", ""), slim, respond]() mutable {
+    core::Timestamp now = rt.clock().Now();
+    core::Json payload = {{"apiVersion", commands::webhooks::kWebhookApiVersion},
+                          {"id", rt.ids().NewIdString(core::IdKind::kEvent)},
+                          {"type", type},
+                          {"data", {{"endpointId", id}, {"message", "test delivery"}, {"test", true}}}};
+    std::string body = core::DumpJson(payload);
+    auto secrets = OpenWebhookSecrets(rt.store(), rt.key_store(), a.tenant_id, a.environment, id, now.micros);
+    if (!secrets.ok()) return respond(StatusToProblem(slim, secrets.status()));
+    int64_t ts = now.micros / 1'000'000;
+    auto signature = pw::SignatureHeader(*secrets, payload["id"].get<std::string>(), ts, body);
+    for (auto& s : *secrets) core::SecureZero(s);
+    if (!signature.ok()) return respond(StatusToProblem(slim, signature.status()));
+    SendResult r = PostWebhook(url,
+                               {{"webhook-id", payload["id"].get<std::string>()},
+                                {"webhook-timestamp", std::to_string(ts)},
+                                {"webhook-signature", *signature}},
+                               body, o.webhook_send, ts);
+    bool delivered = r.status >= 200 && r.status < 300;
+    std::string error = delivered ? "" : !r.error.empty() ? r.error : "http_" + std::to_string(r.status);
+    respond(JsonResponse(200, {{"delivered", delivered},
+                               {"error", error.empty() ? core::Json(nullptr) : core::Json(error)},
+                               {"sentPayload", payload},
+                               {"statusCode", r.status > 0 ? core::Json(r.status) : core::Json(nullptr)}}));
+  };
+  if (o.work_pool != nullptr) {
+    o.work_pool->Post(std::move(work));
+  } else {
+    work();
+  }
+}
+
+// POST …/deliveries/{id}/retry: a new delivery of the same event with the endpoint's current URL
+// and secret; the original stays. 409 WEBHOOK_ENDPOINT_INACTIVE when the endpoint is inactive.
+void Retry(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  std::string id = req.path_params["delivery_id"];
+  if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) return respond(StatusToProblem(req, st));
+  std::string te = a.tenant_id + "/" + a.environment;
+  auto dl = ReadView(rt, WKey("dl/" + te + "/" + id));
+  if (!dl.ok()) return respond(StatusToProblem(req, dl.status()));
+  if (!dl->has_value()) {
+    return respond(StatusToProblem(req, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
+  }
+  std::string whe = core::StringOr(**dl, "endpointId");
+  auto ep = EndpointRow(rt, a, whe);
+  if (!ep.ok()) return respond(StatusToProblem(req, ep.status()));
+  if (!ep->value("isActive", false)) {
+    return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the delivery's endpoint is deactivated"));
+  }
+  commands::webhooks::RetryDelivery r;
+  r.new_delivery_id = rt.ids().NewIdString(core::IdKind::kDelivery);
+  r.endpoint_id = whe;
+  auto cmd = commands::MakeCommand<commands::webhooks::DeliveryDecider>(
+      a.tenant_id, id, commands::webhooks::DeliveryCommand(r), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd),
+                [&rt, te](const commands::CommandOutcome& out) {
+                  std::string fresh = core::StringOr(out.result, "deliveryId");
+                  auto row = ReadView(rt, WKey("dl/" + te + "/" + fresh));
+                  if (!row.ok() || !row->has_value()) return JsonResponse(200, {{"id", fresh}});
+                  return JsonResponse(200, **row);
+                },
+                std::move(respond));
+}
+
+// A list of stored rows over an index (newest first), with cursor pagination.
+void ListRows(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& scope,
+              const std::string& index_prefix, std::function<std::string(const std::string&)> row_key,
+              Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  auto page_req = ParsePageRequest(query, {}, rt.cursor_key(), scope, o.limits.page_limit_default,
+                                   o.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  int cf = rt.store().Cf(projections::kViewsCf);
+  auto page = ReadPage(rt.store(), cf, index_prefix, *page_req, {});
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  std::vector<std::string> data;
+  for (const auto& k : page->keys) {
+    auto row = rt.store().Get(cf, row_key(k));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) return respond(StatusToProblem(req, core::DataLoss("index entry without a row")));
+    data.push_back(**row);
+  }
+  HttpResponse resp;
+  resp.status = 200;
+  resp.content_type = "application/json";
+  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
+  respond(std::move(resp));
+}
+
+void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_endpoint, Respond respond) {
+  const AuthContext& a = call.auth;
+  std::string te = a.tenant_id + "/" + a.environment;
+  std::string index = WKey("dli/" + te + "/all/");
+  if (one_endpoint) {
+    std::string id = call.request->path_params["endpoint_id"];
+    auto ep = EndpointRow(rt, a, id);
+    if (!ep.ok()) return respond(StatusToProblem(*call.request, ep.status()));
+    index = WKey("dli/" + te + "/ep/" + id + "/");
+  }
+  ListRows(rt, o, call, "deliveries|" + index, index,
+           [te](const std::string& suffix) { return WKey("dl/" + te + "/" + suffix.substr(8)); },
+           std::move(respond));
+}
+
+void Attempts(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  const AuthContext& a = call.auth;
+  std::string id = call.request->path_params["delivery_id"];
+  if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) {
+    return respond(StatusToProblem(*call.request, st));
+  }
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  auto dl = ReadView(rt, WKey("dl/" + base));
+  if (!dl.ok()) return respond(StatusToProblem(*call.request, dl.status()));
+  if (!dl->has_value()) {
+    return respond(StatusToProblem(*call.request, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
+  }
+  // Attempts in order (oldest first): the index is the attempt rows themselves.
+  std::string prefix = WKey("at/" + base + "/");
+  ListRows(rt, o, call, "attempts|" + base, prefix,
+           [prefix](const std::string& suffix) { return prefix + suffix; }, std::move(respond));
+}
+
+}  // namespace
+
+core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
+  const auto& p = o.webhook_policy;
+  return {{"backoffBaseSeconds", p.backoff_base_seconds},
+          {"httpTimeoutSeconds", p.http_timeout_seconds},
+          {"maxBackoffSeconds", p.max_backoff_seconds},
+          {"rateLimitDefaultRpm", p.rate_limit_default_rpm},
+          {"recommendedToleranceSeconds", pw::kDefaultToleranceSeconds},
+          {"permanentVsTransientRule",
+           "2xx = delivered; 4xx = permanent, not retried (410 Gone also deactivates the endpoint); "
+           "5xx, timeouts and connection errors = transient, retried"},
+          {"retryBudgetNote",
+           "retries with exponential, jittered waits from backoffBaseSeconds up to maxBackoffSeconds, "
+           "honouring Retry-After, for up to " + std::to_string(p.retry_budget_hours) +
+               " hours after the delivery was created; then the delivery is failed (retry it by hand). "
+               "rateLimitDefaultRpm: deliveries per minute to one endpoint (0 = no limit); waiting for it is "
+               "not an attempt"},
+          {"signatureScheme", "Standard Webhooks v1: HMAC-SHA256 over {webhook-id}.{webhook-timestamp}.{body}, "
+                              "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
+}
+
+std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::vector<std::string> lookup = {"INVALID_ID", "WEBHOOK_NOT_FOUND"};
+  auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
+  const std::string base = "/v1/developer/webhooks";
+  const std::string tag = "Webhooks";
+  const std::vector<std::string>& idem = IdempotencyErrors();
+  std::vector<QueryParam> list_query = {{"applicationId", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}},
+                                         "only endpoints of this application"}};
+  for (auto& q : PageParams(false)) list_query.push_back(q);
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base, .operation_id = "listWebhookEndpoints", .tag = tag,
+      .summary = "List webhook endpoints",
+      .description = "Endpoints of the key's environment, newest first.",
+      .scope = "webhook:read", .query = list_query,
+      .response_schema = "WebhookEndpointList",
+      .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+      .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base, .operation_id = "createWebhookEndpoint", .tag = tag,
+      .summary = "Register a webhook endpoint",
+      .description = "The URL must be https on a public host (else 422 `URL_NOT_PUBLIC`). The "
+                     "signing secret (`whsec_…`) is in this answer only, and in a retry with the "
+                     "same Idempotency-Key. A `service.test` delivery is sent at once.",
+      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .has_body = true,
+      .request_schema = "WebhookEndpointCreate", .success_status = 201,
+      .response_schema = "WebhookEndpointCreated",
+      .error_codes = Codes({{"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}, idem}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/event-types", .operation_id = "listWebhookEventTypes",
+      .tag = tag, .summary = "The event catalogue and subscription patterns",
+      .description = "Every event type an endpoint can subscribe to, and the patterns (`*`, "
+                     "`verification.*`, …) accepted in `events`. The `webhooks` section of this "
+                     "document gives each type's payload.",
+      .scope = "webhook:read", .response_schema = "WebhookEventTypeCatalog",
+      .handler = [](ApiCall&, Respond respond) { respond(JsonResponse(200, pw::CatalogueJson())); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/delivery-policy", .operation_id = "getWebhookDeliveryPolicy",
+      .tag = tag, .summary = "The delivery policy in force",
+      .description = "Backoff, timeouts, the per-endpoint delivery rate and the signature scheme, "
+                     "as this server applies them.",
+      .scope = "webhook:read", .response_schema = "WebhookDeliveryPolicy",
+      .handler = [o](ApiCall&, Respond respond) { respond(JsonResponse(200, WebhookDeliveryPolicyJson(*o))); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/deliveries", .operation_id = "listWebhookDeliveries",
+      .tag = tag, .summary = "Deliveries to every endpoint, newest first",
+      .scope = "webhook:read", .query = PageParams(false), .response_schema = "WebhookDeliveryList",
+      .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+      .handler = [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, false, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{endpoint_id}/deliveries",
+      .operation_id = "listWebhookEndpointDeliveries", .tag = tag,
+      .summary = "One endpoint's deliveries, newest first", .scope = "webhook:read",
+      .query = PageParams(false), .response_schema = "WebhookDeliveryList",
+      .error_codes = with({"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, true, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/deliveries/{delivery_id}/attempts",
+      .operation_id = "listWebhookDeliveryAttempts", .tag = tag,
+      .summary = "A delivery's attempts, oldest first",
+      .description = "Each attempt's status code, latency, error and outcome.",
+      .scope = "webhook:read", .query = PageParams(false),
+      .response_schema = "WebhookDeliveryAttemptList",
+      .error_codes = {"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "BAD_REQUEST", "INVALID_CURSOR",
+                      "LIMIT_OUT_OF_RANGE"},
+      .handler = [r, o](ApiCall& c, Respond respond) { Attempts(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/deliveries/{delivery_id}/retry",
+      .operation_id = "retryWebhookDelivery", .tag = tag,
+      .summary = "Deliver the same event again as a new delivery",
+      .description = "A new delivery of the same event with the endpoint's current URL and "
+                     "secret; the original delivery stays as it was. 409 "
+                     "`WEBHOOK_ENDPOINT_INACTIVE` when the endpoint is deactivated.",
+      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookDeliveryResponse",
+      .error_codes = Codes({{"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "WEBHOOK_NOT_FOUND",
+                           "WEBHOOK_ENDPOINT_INACTIVE"}, idem}),
+      .handler = [r](ApiCall& c, Respond respond) { Retry(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{endpoint_id}", .operation_id = "getWebhookEndpoint",
+      .tag = tag, .summary = "Read a webhook endpoint", .description = "Never its secret.",
+      .scope = "webhook:read", .response_schema = "WebhookEndpointResponse", .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Get(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "PATCH", .path = base + "/{endpoint_id}", .operation_id = "updateWebhookEndpoint",
+      .tag = tag, .summary = "Edit a webhook endpoint",
+      .description = "Only the members sent change. `isActive=false` deactivates the endpoint "
+                     "(there is no delete: its history stays).",
+      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .has_body = true,
+      .request_schema = "WebhookEndpointUpdate", .response_schema = "WebhookEndpointResponse",
+      .error_codes = Codes({with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}), idem}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{endpoint_id}/rotate-secret",
+      .operation_id = "rotateWebhookSecret", .tag = tag, .summary = "Rotate the signing secret",
+      .description = "The new secret is in this answer (and in a retry with the same "
+                     "Idempotency-Key, which does not rotate again). The previous secret keeps "
+                     "signing, as a second signature, for 24 hours.",
+      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookEndpointCreated",
+      .error_codes = Codes({lookup, idem}),
+      .handler = [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{endpoint_id}/test", .operation_id = "testWebhookEndpoint",
+      .tag = tag, .summary = "Send a signed test delivery now",
+      .description = "Synchronous and outside the queue: the answer says what the receiver "
+                     "answered. `eventType` picks the sample payload (default `service.test`).",
+      .scope = "webhook:write", .family = RateFamily::kWrite, .has_body = true,
+      .request_schema = "WebhookTestRequest", .response_schema = "WebhookTestResult",
+      .error_codes = with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "WEBHOOK_ENDPOINT_INACTIVE"}),
+      .handler = [r, o](ApiCall& c, Respond respond) { TestDelivery(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{endpoint_id}/verify-signature",
+      .operation_id = "verifyWebhookSignature", .tag = tag,
+      .summary = "Check a signature against the endpoint's current secret",
+      .description = "Recomputes the Standard Webhooks signature of `messageId`, `timestamp` and "
+                     "`payload` and compares it with `signature` in constant time.",
+      .scope = "webhook:read", .has_body = true, .request_schema = "WebhookSignatureVerifyRequest",
+      .response_schema = "WebhookSignatureVerifyResult", .error_codes = with({"VALIDATION_ERROR"}),
+      .handler = [r](ApiCall& c, Respond respond) { VerifySignature(*r, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api
