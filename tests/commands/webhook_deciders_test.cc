@@ -1,0 +1,152 @@
+// The webhook endpoint and delivery aggregates, given / when / then (tests/support/decider_spec.h).
+#include <doctest/doctest.h>
+
+#include "commands/webhooks/delivery_decider.h"
+#include "commands/webhooks/endpoint_decider.h"
+#include "tests/support/decider_spec.h"
+
+using namespace svc;
+using namespace svc::commands;
+using namespace svc::commands::webhooks;
+using svc::testing::Code;
+using svc::testing::Data;
+using svc::testing::DeciderSpec;
+using svc::testing::Types;
+
+namespace {
+
+CreateEndpoint Create() {
+  CreateEndpoint c;
+  c.environment = "test";
+  c.url = "https://hooks.example.com/a";
+  c.events = core::Json::array({"verification.*"});
+  c.secret_sealed = "c2VhbGVkLTE=";
+  return c;
+}
+
+DeciderSpec<EndpointDecider> Registered() {
+  DeciderSpec<EndpointDecider> spec;
+  REQUIRE(spec.When(Create()).ok());
+  return spec;
+}
+
+RecordAttempt Attempt(int n, std::string outcome, int status = 500) {
+  RecordAttempt a;
+  a.endpoint_id = "whe_00000000000000000000000000000001";
+  a.attempt = n;
+  a.status_code = status;
+  a.outcome = std::move(outcome);
+  a.latency_ms = 12;
+  return a;
+}
+
+}  // namespace
+
+TEST_CASE("webhook endpoint: create records the sealed secret, never twice") {
+  DeciderSpec<EndpointDecider> spec;
+  auto d = spec.When(Create());
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"webhook.endpoint_created"});
+  CHECK(Data(d->events[0])["secretSealed"] == "c2VhbGVkLTE=");
+  CHECK(spec.state.exists);
+  CHECK(spec.state.active);
+  CHECK(spec.state.url == "https://hooks.example.com/a");
+  CHECK(Code(spec.When(Create()).status()) == "CONFLICT");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("webhook endpoint: an update records only what changes") {
+  auto spec = Registered();
+  UpdateEndpoint same;
+  same.changes = {{"url", "https://hooks.example.com/a"}, {"events", core::Json::array({"verification.*"})}};
+  same.reason = "api";
+  auto none = spec.When(same);
+  REQUIRE(none.ok());
+  CHECK(none->events.empty());
+
+  UpdateEndpoint off;
+  off.changes = {{"url", "https://hooks.example.com/a"}, {"isActive", false}, {"description", "ops"}};
+  off.reason = "gone";
+  auto d = spec.When(off);
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"webhook.endpoint_updated"});
+  core::Json changes = Data(d->events[0])["changes"];
+  CHECK(changes.size() == 2);  // the url did not change
+  CHECK(changes["isActive"] == false);
+  CHECK(changes["description"] == "ops");
+  CHECK(Data(d->events[0])["reason"] == "gone");
+  CHECK_FALSE(spec.state.active);
+  CHECK(spec.state.description == "ops");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("webhook endpoint: rotation keeps the previous secret for the overlap") {
+  auto spec = Registered();
+  auto d = spec.When(RotateSecret{"c2VhbGVkLTI="});
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"webhook.secret_rotated"});
+  CHECK(spec.state.secret_sealed == "c2VhbGVkLTI=");
+  CHECK(spec.state.previous_secret_sealed == "c2VhbGVkLTE=");
+  CHECK(spec.state.previous_valid_until_micros == spec.ctx.now.micros + kRotationOverlapMicros);
+  CHECK(spec.state.rotations == 1);
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("webhook endpoint: unknown, or of the other environment, is WEBHOOK_NOT_FOUND") {
+  DeciderSpec<EndpointDecider> none;
+  CHECK(Code(none.When(RotateSecret{"x"}).status()) == "WEBHOOK_NOT_FOUND");
+  auto spec = Registered();
+  spec.ctx.environment = "live";
+  CHECK(Code(spec.When(UpdateEndpoint{}).status()) == "WEBHOOK_NOT_FOUND");
+  CHECK(Code(spec.When(RotateSecret{"x"}).status()) == "WEBHOOK_NOT_FOUND");
+}
+
+TEST_CASE("webhook delivery: attempts are consecutive; a repeat after a crash is a no-op") {
+  DeciderSpec<DeliveryDecider> spec;
+  auto first = spec.When(Attempt(1, "retrying"));
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"webhook.delivery_attempted"});
+  CHECK(Data(first->events[0])["statusCode"] == 500);
+  CHECK(Data(first->events[0])["error"].is_null());
+  CHECK(spec.state.attempts == 1);
+  CHECK(spec.state.status == "pending");
+
+  auto repeat = spec.When(Attempt(1, "retrying"));
+  REQUIRE(repeat.ok());
+  CHECK(repeat->events.empty());
+  auto gap = spec.When(Attempt(3, "retrying"));
+  REQUIRE(gap.ok());
+  CHECK(gap->events.empty());
+
+  auto no_answer = Attempt(2, "delivered", 0);
+  no_answer.status_code = 204;
+  REQUIRE(spec.When(no_answer).ok());
+  CHECK(spec.state.status == "sent");
+  auto after = spec.When(Attempt(3, "failed"));
+  REQUIRE(after.ok());
+  CHECK(after->events.empty());  // a sent delivery takes no further attempts
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("webhook delivery: failed is final; no HTTP answer has a null status code") {
+  DeciderSpec<DeliveryDecider> spec;
+  auto a = Attempt(1, "failed", 0);
+  a.error = "connection refused";
+  auto d = spec.When(a);
+  REQUIRE(d.ok());
+  CHECK(Data(d->events[0])["statusCode"].is_null());
+  CHECK(Data(d->events[0])["error"] == "connection refused");
+  CHECK(spec.state.status == "failed");
+  CHECK(spec.When(Attempt(2, "retrying")).value().events.empty());
+}
+
+TEST_CASE("webhook delivery: an unknown outcome is refused; a retry by hand names the new delivery") {
+  DeciderSpec<DeliveryDecider> spec;
+  CHECK(spec.When(Attempt(1, "maybe")).status().code() == core::StatusCode::kInvalidArgument);
+  auto r = spec.When(RetryDelivery{"whd_00000000000000000000000000000002",
+                                   "whe_00000000000000000000000000000001"});
+  REQUIRE(r.ok());
+  CHECK(Types(*r) == std::vector<std::string>{"webhook.delivery_retried"});
+  CHECK(r->result["deliveryId"] == "whd_00000000000000000000000000000002");
+  CHECK(spec.state.attempts == 0);  // the retry is a new delivery; this one is unchanged
+}

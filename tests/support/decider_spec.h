@@ -1,0 +1,92 @@
+#pragma once
+// Given / when / then for any decider (commands/command.h), the way the writer runs it: the
+// history is folded with Evolve from recorded envelopes, the command is decided at a fixed time,
+// the events it decides are applied too, and the state survives its snapshot codec. Pure: no
+// store, no clock, no ids beyond the context's.
+//
+//   DeciderSpec<CaseDecider> spec;
+//   spec.Given({...events...});                 // NewEvents as a decision made them
+//   auto d = spec.When(OpenCase{...});          // Result<Decision>
+//   CHECK(Types(*d) == std::vector<std::string>{"review.case_opened"});
+//   spec.CheckSnapshot();
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "commands/command.h"
+
+namespace svc::testing {
+
+inline constexpr int64_t kSpecT0 = 1767225600LL * 1000000;  // 2026-01-01T00:00:00Z
+
+template <typename D>
+struct DeciderSpec {
+  typename D::State state{};
+  int64_t version = 0;
+  commands::CommandContext ctx = DefaultContext();
+  std::string tenant = "ten_00000000000000000000000000000001";
+  std::string aggregate_id = "agg_00000000000000000000000000000001";
+
+  static commands::CommandContext DefaultContext() {
+    commands::CommandContext c;
+    c.now = core::Timestamp{kSpecT0};
+    c.actor = {"api_key", "key_00000000000000000000000000000001"};
+    c.environment = "test";
+    return c;
+  }
+
+  // The envelope the writer would record for `e` as the next event of the aggregate.
+  eventstore::EventEnvelope Record(const commands::NewEvent& e) {
+    eventstore::EventEnvelope env;
+    env.id = "evt_" + std::string(31, '0') + std::to_string(version % 10);
+    env.type = e.type;
+    env.schema_version = e.schema_version;
+    env.tenant_id = tenant;
+    env.environment = ctx.environment;
+    env.aggregate_type = std::string(D::kName);
+    env.aggregate_id = aggregate_id;
+    env.aggregate_version = ++version;
+    env.occurred_at = ctx.now;
+    env.actor = ctx.actor;
+    env.data = e.data;
+    return env;
+  }
+
+  // Given: events already recorded (as NewEvents a decision produced).
+  DeciderSpec& Given(const std::vector<commands::NewEvent>& history) {
+    for (const auto& e : history) {
+      auto st = D::Evolve(state, Record(e));
+      REQUIRE_MESSAGE(st.ok(), st.ToString());
+    }
+    return *this;
+  }
+
+  // When: decides `command`; on success its events are recorded and applied, as the writer does.
+  template <typename Cmd>
+  core::Result<commands::Decision> When(const Cmd& command) {
+    auto d = D::Decide(state, command, ctx);
+    if (d.ok()) Given(d->events);
+    return d;
+  }
+
+  // The state written to a snapshot reads back the same.
+  void CheckSnapshot() const {
+    auto back = D::FromJson(core::DumpJson(D::ToJson(state)));
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    CHECK(core::DumpJson(D::ToJson(*back)) == core::DumpJson(D::ToJson(state)));
+  }
+};
+
+inline std::vector<std::string> Types(const commands::Decision& d) {
+  std::vector<std::string> out;
+  for (const auto& e : d.events) out.push_back(e.type);
+  return out;
+}
+
+inline core::Json Data(const commands::NewEvent& e) { return core::ParseJsonOrDiscarded(e.data); }
+
+inline std::string Code(const core::Status& st) { return std::string(st.api_code()); }
+
+}  // namespace svc::testing
