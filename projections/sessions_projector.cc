@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "commands/verification/session_events.h"
+#include "commands/verification/session_status.h"
 #include "core/json.h"
 
 namespace svc::projections {
@@ -70,8 +71,9 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["flowId"] = OrNull(c->flow_id);
     r["personId"] = OrNull(c->person_id);
     r["channel"] = c->channel;
-    r["status"] = "pending";
-    r["currentStep"] = "consent";
+    const auto phase = *vs::PhaseAfter(event);
+    r["status"] = std::string(phase.status);
+    r["currentStep"] = std::string(phase.current_step);
     r["clientReference"] = c->has_client_reference ? core::Json(c->client_reference)
                                                    : core::Json(nullptr);
     r["country"] = c->country;
@@ -116,6 +118,14 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   core::Json r = core::ParseJsonOrDiscarded(*row);
   std::string old_status = core::StringOr(r, "status");
   r["updatedAt"] = at;
+  if (auto phase = vs::PhaseAfter(event)) {
+    r["status"] = std::string(phase->status);
+    r["currentStep"] = phase->current_step.empty() ? core::Json(nullptr)
+                                                   : core::Json(std::string(phase->current_step));
+    if (phase->starts) r["startedAt"] = at;
+    if (phase->completes) r["completedAt"] = at;
+    if (phase->decides) r["decidedAt"] = at;
+  }
   if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
     core::Json consent;
     consent["consentGiven"] = c->accepted;
@@ -125,22 +135,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     consent["policyVersion"] = c->policy_version.empty() ? core::Json(nullptr)
                                                          : core::Json(c->policy_version);
     view.Put("consent/" + base + id, core::DumpJson(consent));
-    if (c->accepted) {
-      r["status"] = "in_progress";
-      r["currentStep"] = "document_capture";
-      r["startedAt"] = at;
-    } else {
-      r["status"] = "abandoned";
-      r["currentStep"] = nullptr;
-      r["completedAt"] = at;
-    }
-  } else if (std::holds_alternative<vs::SessionExpired>(event)) {
-    r["status"] = "expired";
-    r["currentStep"] = nullptr;
-    r["completedAt"] = at;
   } else if (std::holds_alternative<vs::SessionSubmitted>(event)) {
-    r["status"] = "in_progress";
-    r["currentStep"] = "processing";
     // A submitted session no longer expires while the pipeline runs.
     SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
     view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
@@ -151,17 +146,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                           ? core::Json(static_cast<int64_t>(
                                 std::llround(v->trust_score.get<double>() * 100.0)))
                           : core::Json(nullptr);
-    if (v->outcome == "approved" || v->outcome == "declined") {
-      r["status"] = v->outcome;
-      r["currentStep"] = nullptr;
-      r["completedAt"] = at;
-      r["decidedAt"] = at;
-    } else if (v->outcome == "review") {
-      r["status"] = "review";
-      r["currentStep"] = "review";
-    } else {
-      r["status"] = "awaiting_input";
-      r["currentStep"] = "document_capture";
+    if (r["status"] == "awaiting_input") {
       // Open for captures again, so it can expire again.
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
       view.Put(ExpiryKey(expires, env.tenant_id, env.environment, id), "");
@@ -176,9 +161,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     view.Put("idx/" + base + "status/" + new_status + "/" + order, "");
     SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + old_status, -1));
     SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + new_status, 1));
-    bool open = new_status == "pending" || new_status == "in_progress" ||
-                new_status == "awaiting_input";
-    if (!open) {
+    if (!vs::IsOpenStatus(new_status)) {
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
       view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
     }

@@ -15,7 +15,7 @@
 #include "pipeline/certificate.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/policy.h"
-#include "pipeline/verification/process_manager.h"
+#include "pipeline/verification/engines.h"
 #include "projections/projector.h"
 #include "projections/verification_projector.h"
 
@@ -58,34 +58,17 @@ core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const s
   return std::move(*rec);
 }
 
-bool IsOpenStatus(const std::string& s) {
-  return s == "pending" || s == "in_progress" || s == "awaiting_input";
-}
-
-// The capture rules the aggregate enforces, checked on the read model first so that a refused
-// upload never writes a blob. The aggregate decides again (and wins) when the event is appended.
+// The capture rules the aggregate enforces (session_status.h), checked on the read model first
+// so that a refused upload never writes a blob. The aggregate decides again (and wins) when the
+// event is appended.
 core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Json& settings,
                              const std::string& kind) {
   std::string status = core::StringOr(rec, "status");
-  bool processing = core::StringOr(rec, "currentStep") == "processing";
   auto expires = core::ParseRfc3339(core::StringOr(rec, "expiresAt"));
-  bool past = expires.ok() && rt.clock().Now().micros >= expires->micros;
-  if (status == "expired" || (IsOpenStatus(status) && !processing && past)) {
-    return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
-  }
-  if (status == "approved" || status == "declined" || status == "abandoned") {
-    return core::FailedPrecondition("the session is already completed (" + status + ")",
-                                    "SESSION_COMPLETED");
-  }
-  if (status == "pending") {
-    return core::FailedPrecondition("record the subject's consent before capturing",
-                                    "CONSENT_REQUIRED");
-  }
-  if (status == "review" || processing) {
-    return core::FailedPrecondition(
-        "the session was submitted; captures are closed until more input is requested",
-        "INVALID_STATE_TRANSITION");
-  }
+  vs::SessionFacts facts{status, core::StringOr(rec, "currentStep") == "processing",
+                         expires.ok() && rt.clock().Now().micros >= expires->micros};
+  SVC_RETURN_IF_ERROR(vs::CheckLive(facts));
+  SVC_RETURN_IF_ERROR(vs::CheckCaptureOpen(facts));
   std::set<std::string> off;
   const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
   if (checks.is_object()) {
@@ -300,7 +283,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
       pv::EngineContext ectx;
       ectx.environment = auth.environment;
       ectx.today = pv::DateOf(rt.clock().Now());
-      ectx.test_outcome = pv::VerificationPipeline::TestOutcome(
+      ectx.test_outcome = pv::TestOutcomeFor(
           auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
       pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
       pv::Capture c{m.media_id, kind, m.mime, std::string(file_body), actions};

@@ -7,31 +7,14 @@ NewEvent Make(const SessionEvent& e) {
   return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e), e};
 }
 
-// Exists, not expired, not completed.
-core::Status GuardLive(const SessionState& s, const CommandContext& ctx) {
-  if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
-  if (s.status == "expired" || (s.Open() && !s.processing && ctx.now.micros >= s.expires_micros)) {
-    return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
-  }
-  if (s.Terminal()) {
-    return core::FailedPrecondition("the session is already completed (" + s.status + ")",
-                                    "SESSION_COMPLETED");
-  }
-  return core::Status::Ok();
+SessionFacts Facts(const SessionState& s, const CommandContext& ctx) {
+  return {s.status, s.processing, ctx.now.micros >= s.expires_micros};
 }
 
-// Captures (and liveness challenges) need consent and no submission in progress or in review.
-core::Status GuardCaptureOpen(const SessionState& s) {
-  if (s.status == "pending") {
-    return core::FailedPrecondition("record the subject's consent before capturing",
-                                    "CONSENT_REQUIRED");
-  }
-  if (s.processing || s.status == "review") {
-    return core::FailedPrecondition(
-        "the session was submitted; captures are closed until more input is requested",
-        "INVALID_STATE_TRANSITION");
-  }
-  return core::Status::Ok();
+// Exists, not expired, not completed (session_status.h).
+core::Status GuardLive(const SessionState& s, const CommandContext& ctx) {
+  if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  return CheckLive(Facts(s, ctx));
 }
 
 }  // namespace
@@ -89,14 +72,12 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
           // Only open sessions whose time has come; anything else is a no-op (timers may fire
           // late or twice).
-          bool open = s.status == "pending" || s.status == "in_progress" ||
-                      s.status == "awaiting_input";
-          if (open && !s.processing && ctx.now.micros >= s.expires_micros) {
+          if (s.Open() && !s.processing && ctx.now.micros >= s.expires_micros) {
             d.events.push_back(Make(SessionExpired{}));
           }
         } else if constexpr (std::is_same_v<T, CaptureMedia>) {
           SVC_RETURN_IF_ERROR(GuardLive(s, ctx));
-          SVC_RETURN_IF_ERROR(GuardCaptureOpen(s));
+          SVC_RETURN_IF_ERROR(CheckCaptureOpen(Facts(s, ctx)));
           std::string_view check = CheckForKind(c.media.kind);
           if (check.empty()) return core::InvalidArgument("unknown media kind", "UNKNOWN_MEDIA_KIND");
           if (!CaptureAllowed(c.media.kind, s.disabled_checks)) {
@@ -143,7 +124,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
                 "CHECK_NOT_ENABLED_FOR_FLOW")
                 .WithExtension("check", kActiveLivenessCheck);
           }
-          SVC_RETURN_IF_ERROR(GuardCaptureOpen(s));
+          SVC_RETURN_IF_ERROR(CheckCaptureOpen(Facts(s, ctx)));
           if (s.challenges.size() >= kMaxChallengesPerSession) {
             return core::FailedPrecondition("this session already issued the most liveness challenges (" +
                                                 std::to_string(kMaxChallengesPerSession) + ")",
@@ -199,13 +180,18 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
 void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
                                    core::Timestamp at) {
   s.updated_micros = at.micros;
+  if (auto phase = PhaseAfter(event)) {
+    s.status = phase->status;
+    s.current_step = phase->current_step;
+    if (phase->starts) s.started_micros = at.micros;
+    if (phase->completes) s.completed_micros = at.micros;
+    if (phase->decides) s.decided_micros = at.micros;
+  }
   std::visit(
       [&](const auto& e) {
         using T = std::decay_t<decltype(e)>;
         if constexpr (std::is_same_v<T, SessionCreated>) {
           s.exists = true;
-          s.status = "pending";
-          s.current_step = "consent";
           s.created_micros = at.micros;
           s.expires_micros = e.expires_at_micros;
           if (e.checks.is_object()) {
@@ -219,19 +205,6 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.consent_recorded = true;
           s.consent_accepted = e.accepted;
           s.consent_recorded_micros = at.micros;
-          if (e.accepted) {
-            s.status = "in_progress";
-            s.current_step = "document_capture";
-            s.started_micros = at.micros;
-          } else {
-            s.status = "abandoned";
-            s.current_step.clear();
-            s.completed_micros = at.micros;
-          }
-        } else if constexpr (std::is_same_v<T, SessionExpired>) {
-          s.status = "expired";
-          s.current_step.clear();
-          s.completed_micros = at.micros;
         } else if constexpr (std::is_same_v<T, MediaCaptured>) {
           s.media_ids.push_back(e.media_id);
           s.media_kinds.push_back(e.kind);
@@ -245,26 +218,12 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.submission = e.submission;
           s.stages_done.clear();
           s.media_since_submit = 0;
-          s.status = "in_progress";
-          s.current_step = "processing";
         } else if constexpr (std::is_same_v<T, StageCompleted>) {
           s.stages_done.insert(e.stage);
         } else if constexpr (std::is_same_v<T, VerdictReached>) {
           s.processing = false;
           s.outcome = e.outcome;
           s.case_id = e.case_id;
-          if (e.outcome == "approved" || e.outcome == "declined") {
-            s.status = e.outcome;
-            s.current_step.clear();
-            s.completed_micros = at.micros;
-            s.decided_micros = at.micros;
-          } else if (e.outcome == "review") {
-            s.status = "review";
-            s.current_step = "review";
-          } else {
-            s.status = "awaiting_input";
-            s.current_step = "document_capture";
-          }
         }
       },
       event);

@@ -11,6 +11,7 @@
 
 #include "commands/command.h"
 #include "commands/verification/session_events.h"
+#include "commands/verification/session_status.h"
 
 namespace svc::commands::verification {
 
@@ -45,14 +46,9 @@ struct SessionState {
   };
   std::map<std::string, Challenge> challenges;  // by challenge id
 
-  bool Terminal() const {
-    return status == "approved" || status == "declined" || status == "expired" ||
-           status == "abandoned";
-  }
+  bool Terminal() const { return IsTerminalStatus(status); }
   // Capture and submit are possible (given consent and no running pipeline).
-  bool Open() const {
-    return status == "pending" || status == "in_progress" || status == "awaiting_input";
-  }
+  bool Open() const { return IsOpenStatus(status); }
 };
 
 // Most captures a session keeps (a retake is a new capture).

@@ -4,6 +4,11 @@
 
 namespace svc::pipeline::verification {
 
+std::string TestOutcomeFor(std::string_view environment, const core::Json& policy) {
+  if (environment != "test") return "";
+  return core::StringOr(policy, "testOutcome");
+}
+
 documents::Date DateOf(core::Timestamp t) {
   documents::Date d;
   std::string s = core::FormatRfc3339(t);  // YYYY-MM-DDThh:mm:ss.sssZ

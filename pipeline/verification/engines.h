@@ -44,6 +44,11 @@ struct EngineContext {
 // The UTC calendar date of a time (for document expiry and two-digit years).
 documents::Date DateOf(core::Timestamp t);
 
+// The test outcome a session's policy asks for (policy.testOutcome): test keys only, "" for
+// live keys, which never honour test inputs. A non-empty one selects the sandbox engine and
+// registry, both in the pipeline and for the analysis of an upload.
+std::string TestOutcomeFor(std::string_view environment, const core::Json& policy);
+
 // Outcome vocabulary of every measurement.
 inline constexpr std::string_view kOk = "ok";
 inline constexpr std::string_view kError = "error";            // the input could not be analysed

@@ -35,12 +35,6 @@ int64_t MillisSince(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-std::string VerificationPipeline::TestOutcome(const std::string& environment,
-                                              const core::Json& policy) {
-  if (environment != "test") return "";  // live keys never honour test inputs
-  return core::StringOr(policy, "testOutcome");
-}
-
 VerificationPipeline::VerificationPipeline(const Options& options) : options_(options) {
   if (options_.metrics != nullptr) {
     stages_ = &options_.metrics->GetCounter("svc_pipeline_stages_total",
@@ -185,7 +179,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
   EngineContext ectx;
   ectx.environment = job.env;
   ectx.submission = static_cast<int>(core::IntOr(sub, "submission", 1));
-  ectx.test_outcome = TestOutcome(job.env, policy_in);
+  ectx.test_outcome = TestOutcomeFor(job.env, policy_in);
   ectx.today = DateOf(options_.clock->Now());
   VerificationEngine& engine =
       ectx.test_outcome.empty() ? *options_.engine : *options_.sandbox_engine;
@@ -444,13 +438,10 @@ core::Status VerificationPipeline::Process(const Job& job) {
   session["updatedAt"] = at;
   session["trustScore"] = v.trust_score ? core::Json(std::llround(*v.trust_score * 100.0))
                                         : core::Json(nullptr);
-  if (v.outcome == "approved" || v.outcome == "declined") {
-    session["status"] = v.outcome;
-    session["completedAt"] = at;
-    session["decidedAt"] = at;
-  } else {
-    session["status"] = v.outcome == "review" ? "review" : "awaiting_input";
-  }
+  const vs::SessionPhase phase = vs::PhaseAfterVerdict(v.outcome);
+  session["status"] = std::string(phase.status);
+  if (phase.completes) session["completedAt"] = at;
+  if (phase.decides) session["decidedAt"] = at;
   ReportInputs in;
   in.session = session;
   in.stages = done;

@@ -65,8 +65,6 @@ class VerificationPipeline {
   // Blocks until no submission is pending or running (tests, tools). False on timeout.
   bool WaitIdle(std::chrono::milliseconds timeout);
 
-  // The engine and registry a session uses.
-  static std::string TestOutcome(const std::string& environment, const core::Json& policy);
 
  private:
   struct Job {
