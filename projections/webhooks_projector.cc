@@ -1,6 +1,7 @@
 #include "projections/webhooks_projector.h"
 
 #include "commands/webhooks/endpoint_events.h"
+#include "commands/webhooks/webhook_types.h"
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/json.h"
@@ -22,31 +23,17 @@ std::string DueKey(int64_t micros, const std::string& base) {
   return k + "/" + base;
 }
 
-// True for the events WebhookOf turns into webhooks (checked before anything is parsed: most
-// events are not one).
-bool IsWebhookSource(const eventstore::EventEnvelope& e) {
-  if (e.aggregate_type != "verification_session") return false;
-  return e.type == "verification.approved" || e.type == "verification.declined" ||
-         e.type == "verification.review_required" ||
-         e.type == "verification.more_info_requested" || e.type == "verification.session_expired";
-}
-
-// The webhook type and `data` of a source event; "" when it is not one.
-std::pair<std::string, core::Json> WebhookOf(const eventstore::EventEnvelope& e, const core::Json& j) {
-  static const char* kVerdicts[] = {"verification.approved", "verification.declined",
-                                    "verification.review_required", "verification.more_info_requested"};
-  if (e.aggregate_type == "verification_session") {
-    for (const char* t : kVerdicts) {
-      if (e.type == t) {
-        return {t, {{"sessionId", e.aggregate_id},
-                    {"trackingId", j.value("trackingId", "")},
-                    {"decision", j.value("decision", core::Json())},
-                    {"report", j.value("report", core::Json())}}};
-      }
-    }
-    if (e.type == "verification.session_expired") return {"verification.expired", {{"sessionId", e.aggregate_id}}};
+// The `data` of a webhook derived from a domain event (webhook_types.h), by the body's schema;
+// null when the type has no data builder.
+core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope& e, const core::Json& j) {
+  if (t.payload_schema == "VerificationVerdictEvent") {
+    return {{"sessionId", e.aggregate_id},
+            {"trackingId", j.value("trackingId", "")},
+            {"decision", j.value("decision", core::Json())},
+            {"report", j.value("report", core::Json())}};
   }
-  return {"", nullptr};
+  if (t.payload_schema == "VerificationExpiredEvent") return {{"sessionId", e.aggregate_id}};
+  return nullptr;
 }
 
 }  // namespace
@@ -71,8 +58,9 @@ void WebhooksProjector::AfterCommit() {
 
 core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
+  const wh::WebhookType* derived = wh::WebhookTypeFor(env.aggregate_type, env.type);
   if (env.aggregate_type != wh::kEndpointAggregate && env.aggregate_type != wh::kDeliveryAggregate &&
-      !IsWebhookSource(env)) {
+      derived == nullptr) {
     return core::Status::Ok();  // most events: nothing to do, nothing to parse
   }
   const std::string at = core::FormatRfc3339(env.occurred_at);
@@ -222,10 +210,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   }
 
   // Events that become webhooks.
-  if (env.environment.empty() || !IsWebhookSource(env)) return core::Status::Ok();
+  if (env.environment.empty() || derived == nullptr) return core::Status::Ok();
   core::Json j = core::ParseJsonOrDiscarded(env.data);
-  auto [type, data] = WebhookOf(env, j);
-  if (type.empty()) return core::Status::Ok();
+  core::Json data = WebhookData(*derived, env, j);
+  if (data.is_null()) return core::Status::Ok();
+  const std::string type(derived->type);
   SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
   if (!ids.has_value()) return core::Status::Ok();
   core::Json body = {{"apiVersion", wh::kWebhookApiVersion}, {"id", env.id}, {"type", type}, {"data", data}};

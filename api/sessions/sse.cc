@@ -1,6 +1,7 @@
 #include "api/sessions/sse.h"
 #include "core/executor.h"
 
+#include "commands/verification/session_events.h"
 #include "core/json.h"
 #include "projections/projector.h"
 
@@ -10,9 +11,6 @@ bool FinalSeen(const eventstore::KvStore& store, const std::string& prefix,
                const std::string& after_key);
 
 namespace {
-constexpr std::string_view kFinalTypes[] = {
-    "verification.approved", "verification.declined", "verification.review_required",
-    "verification.more_info_requested", "verification.session_expired"};
 std::string StreamPrefix(const std::string& tenant, const std::string& env,
                          const std::string& session) {
   return std::string(projections::VerificationProjector::kName) + "/sse/" + tenant + "/" + env +
@@ -49,7 +47,10 @@ bool SseHub::Ended(const std::string& tenant, const std::string& env, const std:
 
 bool SseHub::IsFinal(const core::Json& entry) {
   std::string type = core::StringOr(entry, "type");
-  for (auto t : kFinalTypes) {
+  // A verdict (the submission's answer), the expiry, or a refused consent end the stream.
+  namespace vs = commands::verification;
+  if (type == vs::SessionExpired::kType) return true;
+  for (auto t : vs::kVerdictTypes) {
     if (type == t) return true;
   }
   return type == "verification.consent_recorded" && entry.contains("consentGiven") &&

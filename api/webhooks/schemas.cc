@@ -144,7 +144,9 @@ OpenApiArea WebhooksOpenApi() {
   s["WebhookEventTypeCatalog"] = obj({{"eventTypes", {{"type", "array"},
                                                       {"items", obj({{"type", Str()},
                                                                      {"description", Str()},
-                                                                     {"carriesReport", {{"type", "boolean"}}}},
+                                                                     {"carriesReport", {{"type", "boolean"}}},
+                                                                     {"emitted", {{"type", "boolean"},
+                                                                                  {"description", "false for a type the spec names that nothing sends yet: subscribing is allowed, no delivery comes until it is"}}}},
                                                                     {})}}},
                                       {"patterns", {{"type", "array"}, {"items", Str()}}}},
                                      {"eventTypes", "patterns"});

@@ -4,24 +4,7 @@
 
 namespace svc::pipeline::webhooks {
 
-const std::vector<EventType>& EventTypes() {
-  static const std::vector<EventType> kTypes = {
-      {"verification.approved", "the verification passed", true, "VerificationVerdictEvent"},
-      {"verification.declined", "the verification failed", true, "VerificationVerdictEvent"},
-      {"verification.review_required",
-       "the engine does not decide alone; the case entered the review queue", true,
-       "VerificationVerdictEvent"},
-      {"verification.more_info_requested", "the person must provide more", true,
-       "VerificationVerdictEvent"},
-      {"verification.expired", "the session expired before completion", false,
-       "VerificationExpiredEvent"},
-      {"case.escalated", "a review case went up a level (emitted once the review API lands)",
-       false, "CaseEscalatedEvent"},
-      {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
-       false, "ServiceTestEvent"},
-  };
-  return kTypes;
-}
+const std::vector<EventType>& EventTypes() { return commands::webhooks::WebhookTypes(); }
 
 const std::vector<std::string>& EventPatterns() {
   static const std::vector<std::string> kPatterns = {"*", "verification.*", "case.*", "service.*"};
@@ -39,7 +22,10 @@ bool IsKnownSubscription(std::string_view entry) {
 core::Json CatalogueJson() {
   core::Json types = core::Json::array();
   for (const auto& t : EventTypes()) {
-    types.push_back({{"type", t.type}, {"description", t.description}, {"carriesReport", t.carries_report}});
+    types.push_back({{"type", t.type},
+                     {"description", t.description},
+                     {"carriesReport", t.carries_report},
+                     {"emitted", t.emitted}});
   }
   return {{"eventTypes", types}, {"patterns", EventPatterns()}};
 }

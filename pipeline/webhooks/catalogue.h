@@ -9,6 +9,7 @@
 #include <string_view>
 #include <vector>
 
+#include "commands/webhooks/webhook_types.h"
 #include "core/json.h"
 
 namespace svc::pipeline::webhooks {
@@ -23,12 +24,8 @@ struct DeliveryPolicy {
   int retry_budget_hours = 72;
 };
 
-struct EventType {
-  std::string_view type;
-  std::string_view description;
-  bool carries_report;  // `data.report` present
-  std::string_view payload_schema;  // the OpenAPI component of the delivered body
-};
+// The types themselves are declared once, with what emits them: commands/webhooks/webhook_types.h.
+using EventType = commands::webhooks::WebhookType;
 
 const std::vector<EventType>& EventTypes();
 const std::vector<std::string>& EventPatterns();
@@ -37,7 +34,8 @@ const std::vector<std::string>& EventPatterns();
 bool IsKnownSubscription(std::string_view entry);
 // Whether an endpoint receives a type: commands::webhooks::Subscribed (endpoint_events.h).
 
-// The catalogue as served by GET /v1/developer/webhooks/event-types.
+// The catalogue as served by GET /v1/developer/webhooks/event-types (with `emitted`: false for a
+// type the spec names that nothing sends yet).
 core::Json CatalogueJson();
 
 }  // namespace svc::pipeline::webhooks

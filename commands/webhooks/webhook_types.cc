@@ -1,0 +1,37 @@
+#include "commands/webhooks/webhook_types.h"
+
+#include "commands/verification/session_events.h"
+#include "commands/webhooks/endpoint_events.h"
+
+namespace svc::commands::webhooks {
+
+const std::vector<WebhookType>& WebhookTypes() {
+  namespace vs = verification;
+  static const std::vector<WebhookType> kTypes = {
+      {"verification.approved", "the verification passed", "VerificationVerdictEvent", true,
+       "verification_session", vs::kVerdictTypes[0]},
+      {"verification.declined", "the verification failed", "VerificationVerdictEvent", true,
+       "verification_session", vs::kVerdictTypes[1]},
+      {"verification.review_required",
+       "the engine does not decide alone; the case entered the review queue",
+       "VerificationVerdictEvent", true, "verification_session", vs::kVerdictTypes[2]},
+      {"verification.more_info_requested", "the person must provide more",
+       "VerificationVerdictEvent", true, "verification_session", vs::kVerdictTypes[3]},
+      {"verification.expired", "the session expired before completion",
+       "VerificationExpiredEvent", false, "verification_session", vs::SessionExpired::kType},
+      {"case.escalated", "a review case went up a level (emitted once the review API lands)",
+       "CaseEscalatedEvent", false, "review_case", "review.case_escalated", /*emitted=*/false},
+      {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
+       "ServiceTestEvent", false, kEndpointAggregate, kEndpointCreated},
+  };
+  return kTypes;
+}
+
+const WebhookType* WebhookTypeFor(std::string_view aggregate_type, std::string_view event_type) {
+  for (const auto& t : WebhookTypes()) {
+    if (t.emitted && t.source_event == event_type && t.source_aggregate == aggregate_type) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace svc::commands::webhooks
