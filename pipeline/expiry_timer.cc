@@ -4,7 +4,7 @@
 #include "commands/verification/session_decider.h"
 #include "core/log.h"
 #include "projections/projector.h"
-#include "projections/sessions_projector.h"
+#include "projections/sessions_view.h"
 
 namespace svc::pipeline {
 
@@ -52,22 +52,18 @@ core::Result<int> SessionExpiryTimer::RunOnce() {
   std::lock_guard run_lock(mu_);
   core::Timestamp now = options_.clock->Now();
   int cf = options_.store->Cf(projections::kViewsCf);
-  std::string prefix = std::string(projections::SessionsProjector::kName) + "/exp/";
+  using SV = projections::SessionsView;
+  std::string prefix = SV::Abs(SV::ExpiryPrefix());
   auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   struct Due {
     std::string tenant, env, id;
   };
   std::vector<Due> due;
   for (it->Seek(prefix); it->Valid(); it->Next()) {
-    std::string_view rest = it->key().substr(prefix.size());
-    if (rest.size() < 9) continue;
-    int64_t at = static_cast<int64_t>(eventstore::GetFixed64BE(rest));
-    if (at > now.micros) break;  // the index is ordered by time
-    std::string_view tail = rest.substr(9);  // after "<8 bytes>/"
-    size_t a = tail.find('/'), b = tail.find('/', a + 1);
-    if (a == std::string_view::npos || b == std::string_view::npos) continue;
-    due.push_back({std::string(tail.substr(0, a)), std::string(tail.substr(a + 1, b - a - 1)),
-                   std::string(tail.substr(b + 1))});
+    auto e = SV::ParseExpiry(it->key().substr(prefix.size()));
+    if (!e) continue;
+    if (e->micros > now.micros) break;  // the index is ordered by time
+    due.push_back({e->id.tenant, e->id.environment, e->id.id});
   }
   SVC_RETURN_IF_ERROR(it->status());
   std::vector<eventstore::LogPosition> positions;

@@ -1,5 +1,7 @@
 #include "projections/sessions_projector.h"
 
+#include "projections/sessions_view.h"
+
 #include <cmath>
 #include <limits>
 
@@ -10,22 +12,6 @@
 namespace svc::projections {
 
 namespace vs = commands::verification;
-
-std::string SessionsProjector::OrderKey(int64_t created_micros, std::string_view id) {
-  std::string k;
-  eventstore::PutFixed64BE(k, std::numeric_limits<uint64_t>::max() -
-                                  static_cast<uint64_t>(created_micros));
-  k.append(id);
-  return k;
-}
-
-std::string SessionsProjector::ExpiryKey(int64_t expires_micros, std::string_view tenant,
-                                         std::string_view env, std::string_view id) {
-  std::string k = "exp/";
-  eventstore::PutFixed64BE(k, static_cast<uint64_t>(expires_micros));
-  k.append("/").append(tenant).append("/").append(env).append("/").append(id);
-  return k;
-}
 
 namespace {
 
@@ -57,10 +43,11 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   if (env.aggregate_type != "verification_session") return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
   const vs::SessionEvent& event = *decoded;
-  const std::string base = env.tenant_id + "/" + env.environment + "/";
+  using V = SessionsView;
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string rec_key = "rec/" + base + id;
+  const std::string rec_key = V::Record(te, id);
 
   if (const auto* c = std::get_if<vs::SessionCreated>(&event)) {
     core::Json r;
@@ -99,16 +86,15 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     std::string created = rec;
     created.pop_back();  // the record's closing brace
     created.append(",").append(std::string_view(core::DumpJson(extra)).substr(1));
-    view.Put("created/" + base + id, created);
+    view.Put(V::Created(te, id), created);
     view.Put(rec_key, std::move(rec));
-    std::string order = OrderKey(FloorToMillis(env.occurred_at.micros), id);
-    view.Put("idx/" + base + "all/" + order, "");
-    view.Put("idx/" + base + "status/pending/" + order, "");
-    view.Put("idx/" + base + "app/" + c->application_id + "/" + order, "");
-    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "all", 1));
-    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/pending", 1));
-    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "app/" + c->application_id, 1));
-    view.Put(ExpiryKey(FloorToMillis(c->expires_at_micros), env.tenant_id, env.environment, id),
+    std::string order = V::Order(FloorToMillis(env.occurred_at.micros), id);
+    for (const std::string& filter :
+         {V::All(), V::ByStatus(phase.status), V::ByApplication(c->application_id)}) {
+      view.Put(V::Index(te, filter) + order, "");
+      SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, filter), 1));
+    }
+    view.Put(V::Expiry(FloorToMillis(c->expires_at_micros), env.tenant_id, env.environment, id),
              "");
     return core::Status::Ok();
   }
@@ -134,11 +120,11 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     // No policy version sent: null, not "" (an empty version names nothing).
     consent["policyVersion"] = c->policy_version.empty() ? core::Json(nullptr)
                                                          : core::Json(c->policy_version);
-    view.Put("consent/" + base + id, core::DumpJson(consent));
+    view.Put(V::Consent(te, id), core::DumpJson(consent));
   } else if (std::holds_alternative<vs::SessionSubmitted>(event)) {
     // A submitted session no longer expires while the pipeline runs.
     SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
-    view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
+    view.Delete(V::Expiry(expires, env.tenant_id, env.environment, id));
   } else if (const auto* v = std::get_if<vs::VerdictReached>(&event)) {
     // trustScore on the session is the integer percentage of the 0-1 composite (see
     // docs/verification-sessions.md: round(100 x score)).
@@ -149,21 +135,21 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     if (r["status"] == "awaiting_input") {
       // Open for captures again, so it can expire again.
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
-      view.Put(ExpiryKey(expires, env.tenant_id, env.environment, id), "");
+      view.Put(V::Expiry(expires, env.tenant_id, env.environment, id), "");
     }
   }
   std::string new_status = core::StringOr(r, "status");
   view.Put(rec_key, core::DumpJson(r));
   if (new_status != old_status) {
     SVC_ASSIGN_OR_RETURN(int64_t created, MicrosOf(r, "createdAt"));
-    std::string order = OrderKey(created, id);
-    view.Delete("idx/" + base + "status/" + old_status + "/" + order);
-    view.Put("idx/" + base + "status/" + new_status + "/" + order, "");
-    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + old_status, -1));
-    SVC_RETURN_IF_ERROR(Bump(view, "cnt/" + base + "status/" + new_status, 1));
+    std::string order = V::Order(created, id);
+    view.Delete(V::Index(te, V::ByStatus(old_status)) + order);
+    view.Put(V::Index(te, V::ByStatus(new_status)) + order, "");
+    SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, V::ByStatus(old_status)), -1));
+    SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, V::ByStatus(new_status)), 1));
     if (!vs::IsOpenStatus(new_status)) {
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
-      view.Delete(ExpiryKey(expires, env.tenant_id, env.environment, id));
+      view.Delete(V::Expiry(expires, env.tenant_id, env.environment, id));
     }
   }
   return core::Status::Ok();

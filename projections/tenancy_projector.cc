@@ -39,7 +39,7 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           j["name"] = e.name;
           j["createdAt"] = at;
           j["defaultApplicationId"] = nullptr;
-          view.Put("tenant/" + tenant, core::DumpJson(j));
+          view.Put(TenancyView::Tenant(tenant), core::DumpJson(j));
         } else if constexpr (std::is_same_v<T, tn::ApplicationCreated>) {
           core::Json j;
           j["id"] = e.application_id;
@@ -47,13 +47,13 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           j["name"] = e.name;
           j["isDefault"] = e.is_default;
           j["createdAt"] = at;
-          view.Put("app/" + tenant + "/" + e.application_id, core::DumpJson(j));
+          view.Put(TenancyView::Application(tenant, e.application_id), core::DumpJson(j));
           if (e.is_default) {
-            SVC_ASSIGN_OR_RETURN(auto row, view.Get("tenant/" + tenant));
+            SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
             if (!row.has_value()) return core::DataLoss("application before its tenant");
             core::Json t = core::ParseJsonOrDiscarded(*row);
             t["defaultApplicationId"] = e.application_id;
-            view.Put("tenant/" + tenant, core::DumpJson(t));
+            view.Put(TenancyView::Tenant(tenant), core::DumpJson(t));
           }
         } else if constexpr (std::is_same_v<T, tn::ApiKeyCreated>) {
           core::Json j;
@@ -67,13 +67,13 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           j["name"] = e.name;
           j["createdAt"] = at;
           j["revokedAt"] = nullptr;
-          view.Put("key/" + tenant + "/" + e.key_id, core::DumpJson(j));
+          view.Put(TenancyView::Key(tenant, e.key_id), core::DumpJson(j));
           core::Json h;
           h["tenantId"] = tenant;
           h["keyId"] = e.key_id;
-          view.Put("keyhash/" + e.secret_hash, core::DumpJson(h));
+          view.Put(TenancyView::KeyBySecretHash(e.secret_hash), core::DumpJson(h));
         } else if constexpr (std::is_same_v<T, tn::ApiKeyRevoked>) {
-          std::string k = "key/" + tenant + "/" + e.key_id;
+          std::string k = TenancyView::Key(tenant, e.key_id);
           SVC_ASSIGN_OR_RETURN(auto row, view.Get(k));
           if (!row.has_value()) return core::DataLoss("revocation of an unknown key");
           core::Json j = core::ParseJsonOrDiscarded(*row);

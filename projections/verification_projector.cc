@@ -37,7 +37,9 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
   if (env.aggregate_type != "verification_session") return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
   const vs::SessionEvent& event = *decoded;
-  const std::string base = env.tenant_id + "/" + env.environment + "/" + env.aggregate_id;
+  using V = VerificationView;
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
   core::Json sse;  // the progress-stream entry's data; null = none
   std::string type = env.type;
@@ -52,11 +54,9 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"capturedAt", at}};
     if (!m->challenge_actions.empty()) r["challengeActions"] = m->challenge_actions;
     if (!m->challenge_id.empty()) {
-      view.Put("chalused/" + base + "/" + m->challenge_id, core::DumpJson({{"mediaId", m->media_id}}));
+      view.Put(V::ChallengeUsed(te, id, m->challenge_id), core::DumpJson({{"mediaId", m->media_id}}));
     }
-    std::string key = "media/" + base + "/";
-    eventstore::PutFixed32BE(key, static_cast<uint32_t>(env.aggregate_version));
-    view.Put(key, core::DumpJson(r));
+    view.Put(V::MediaAt(te, id, static_cast<uint32_t>(env.aggregate_version)), core::DumpJson(r));
     sse = {{"mediaId", m->media_id},
            {"kind", m->kind},
            {"analysisStatus", m->analysis.is_object() ? m->analysis["status"] : core::Json(nullptr)}};
@@ -65,14 +65,14 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"actions", ch->actions},
                     {"expiresAt", core::FormatRfc3339(core::Timestamp{ch->expires_at_micros})},
                     {"createdAt", at}};
-    view.Put("chal/" + base + "/" + ch->challenge_id, core::DumpJson(r));
+    view.Put(V::Challenge(te, id, ch->challenge_id), core::DumpJson(r));
   } else if (const auto* s = std::get_if<vs::SessionSubmitted>(&event)) {
     core::Json r = {{"trackingId", s->tracking_id},
                     {"submission", s->submission},
                     {"mediaIds", s->media_ids},
                     {"submittedAt", at}};
-    view.Put("sub/" + base, core::DumpJson(r));
-    view.Put("pending/" + base, s->tracking_id);
+    view.Put(V::Submission(te, id), core::DumpJson(r));
+    view.Put(V::Pending(te, id), s->tracking_id);
     sse = {{"trackingId", s->tracking_id}, {"submission", s->submission}};
   } else if (const auto* st = std::get_if<vs::StageCompleted>(&event)) {
     core::Json r = {{"stage", st->stage},
@@ -80,7 +80,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"summary", st->summary},
                     {"detailsSealed", st->details_sealed},
                     {"completedAt", at}};
-    view.Put("stage/" + base + "/" + st->tracking_id + "/" + st->stage, core::DumpJson(r));
+    view.Put(V::Stage(te, id, st->tracking_id, st->stage), core::DumpJson(r));
     sse = {{"trackingId", st->tracking_id},
            {"stage", st->stage},
            {"outcome", st->outcome},
@@ -100,8 +100,8 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                                            ? v->report["trustBreakdown"]
                                            : core::Json(nullptr)},
                     {"decidedAt", at}};
-    view.Put("verdict/" + base, core::DumpJson(r));
-    view.Delete("pending/" + base);
+    view.Put(V::Verdict(te, id), core::DumpJson(r));
+    view.Delete(V::Pending(te, id));
     sse = {{"trackingId", v->tracking_id},
            {"outcome", v->outcome},
            {"reasonCodes", v->reason_codes},
@@ -114,7 +114,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
     // Only sessions that chose checks or a policy have a settings row: no row = the defaults
     // (its readers read it after rows of this same batch, so absent never means "not yet").
     if (!cr->checks.is_null() || !cr->policy.is_null()) {
-      view.Put("settings/" + base, core::DumpJson(core::Json{{"checks", cr->checks},
+      view.Put(V::Settings(te, id), core::DumpJson(core::Json{{"checks", cr->checks},
                                                              {"policy", cr->policy}}));
     }
     sse = core::Json::object();
@@ -123,10 +123,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
     // The stream entry: `event:` is the event type, `data:` what a progress UI needs.
     core::Json entry = {{"type", type}, {"at", at}, {"sessionId", env.aggregate_id}};
     for (auto it = sse.begin(); it != sse.end(); ++it) entry[it.key()] = *it;
-    std::string key = "sse/" + base + "/";
-    eventstore::PutFixed32BE(key, re.position.partition);
-    eventstore::PutFixed64BE(key, re.position.offset);
-    view.Put(key, core::DumpJson(entry));
+    view.Put(V::StreamAt(te, id, re.position), core::DumpJson(entry));
   }
   return core::Status::Ok();
 }

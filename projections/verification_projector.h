@@ -1,28 +1,19 @@
 #pragma once
-// Read model of what happened inside verification sessions (prefix "verification/"): the rows
-// the evidence bundle, the report, the certificate, the pipeline and the progress stream read.
-//
-//   settings/<ten>/<env>/<vrf>                    checks and policy given at create
-//   media/<ten>/<env>/<vrf>/<capture seq 4B BE>   one capture (MediaCaptured, + capturedAt)
-//   sub/<ten>/<env>/<vrf>                         the latest submission
-//   stage/<ten>/<env>/<vrf>/<trk>/<stage>         one stage result of a submission
-//   verdict/<ten>/<env>/<vrf>                     the latest verdict (report included)
-//   pending/<ten>/<env>/<vrf>                     submissions the pipeline has not decided yet
-//   sse/<ten>/<env>/<vrf>/<offset 8B BE>          progress-stream entries, in log order
-//
-// None of these rows holds plaintext personal data: extracted fields stay sealed.
+// Read model of what happened inside verification sessions: its keys are in
+// verification_view.h.
 
 #include <functional>
 #include <mutex>
 
 #include "projections/listeners.h"
 #include "projections/projector.h"
+#include "projections/verification_view.h"
 
 namespace svc::projections {
 
 class VerificationProjector final : public Projector {
  public:
-  static constexpr std::string_view kName = "verification";
+  static constexpr std::string_view kName = VerificationView::kName;
   std::string_view Name() const override { return kName; }
   int Version() const override { return 2; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;

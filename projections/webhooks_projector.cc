@@ -12,16 +12,7 @@ namespace wh = commands::webhooks;
 
 namespace {
 
-std::string Inverted(int64_t micros) {
-  std::string k;
-  eventstore::PutFixed64BE(k, static_cast<uint64_t>(INT64_MAX - micros));
-  return k;
-}
-std::string DueKey(int64_t micros, const std::string& base) {
-  std::string k = "due/";
-  eventstore::PutFixed64BE(k, static_cast<uint64_t>(std::max<int64_t>(0, micros)));
-  return k + "/" + base;
-}
+using V = WebhooksView;
 
 // The `data` of a webhook derived from a domain event (webhook_types.h), by the body's schema;
 // null when the type has no data builder.
@@ -37,14 +28,6 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
 }
 
 }  // namespace
-
-std::string WebhooksProjector::IssuedSecretKey(std::string_view tenant_env,
-                                           std::string_view endpoint_id,
-                                           int64_t aggregate_version) {
-  std::string v = std::to_string(aggregate_version);
-  return "iss/" + std::string(tenant_env) + "/" + std::string(endpoint_id) + "/" +
-         std::string(20 - std::min<size_t>(20, v.size()), '0') + v;
-}
 
 std::string WebhooksProjector::DeliveryId(std::string_view event_id, std::string_view endpoint_id) {
   return "whd_" + core::Sha256Hex(std::string(event_id) + "|" + std::string(endpoint_id)).substr(0, 32);
@@ -64,13 +47,12 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     return core::Status::Ok();  // most events: nothing to do, nothing to parse
   }
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string te = env.tenant_id + "/" + env.environment;
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
 
   // One delivery of `body` to endpoint `whe` (its row `ep`).
   auto deliver = [&](const std::string& whe, const core::Json& ep, const std::string& type,
                      std::string whd) {
     if (whd.empty()) whd = DeliveryId(env.id, whe);
-    std::string base = te + "/" + whd;
     core::Json row = {{"id", whd},           {"attempts", 0},
                       {"createdAt", at},     {"endpointId", whe},
                       {"eventId", env.id},   {"eventType", type},
@@ -78,11 +60,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                       {"nextRetryAt", at},   {"sentAt", nullptr},
                       {"status", "pending"}, {"targetUrl", ep.value("url", "")},
                       {"updatedAt", at}};
-    view.Put("dl/" + base, core::DumpJson(row));
-    std::string inv = Inverted(env.occurred_at.micros);
-    view.Put("dli/" + te + "/all/" + inv + whd, "");
-    view.Put("dli/" + te + "/ep/" + whe + "/" + inv + whd, "");
-    view.Put(DueKey(env.occurred_at.micros, base), whe);  // the value: the endpoint (its lane)
+    view.Put(V::Delivery(te, whd), core::DumpJson(row));
+    std::string inv = V::Inverted(env.occurred_at.micros);
+    view.Put(V::Deliveries(te) + inv + whd, "");
+    view.Put(V::EndpointDeliveries(te, whe) + inv + whd, "");
+    view.Put(V::Due(env.occurred_at.micros, te, whd), whe);  // the value: the endpoint (its lane)
     due_added_ = true;
     return std::make_pair(whd, env.occurred_at.micros);
   };
@@ -90,8 +72,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   if (env.aggregate_type == wh::kEndpointAggregate) {
     core::Json j = core::ParseJsonOrDiscarded(env.data);
     if (!j.is_object()) return core::DataLoss("webhook endpoint event data is not an object");
-    const std::string base = te + "/" + env.aggregate_id;
-    const std::string ep_key = "ep/" + base, sec_key = "sec/" + base;
+    const std::string ep_key = V::Endpoint(te, env.aggregate_id), sec_key = V::Secret(te, env.aggregate_id);
     if (env.type == wh::kEndpointCreated) {
       core::Json row = {{"id", env.aggregate_id},
                         {"applicationId", j.value("applicationId", core::Json())},
@@ -106,24 +87,24 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
                                         {"previousSecretSealed", ""},
                                         {"previousValidUntilMicros", 0}}));
-      view.Put(IssuedSecretKey(te, env.aggregate_id, env.aggregate_version),
+      view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
                core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
-      view.Put("idx/" + te + "/" + Inverted(env.occurred_at.micros) + env.aggregate_id, "");
-      SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
+      view.Put(V::Endpoints(te) + V::Inverted(env.occurred_at.micros) + env.aggregate_id, "");
+      SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
       core::Json list = ids ? core::ParseJsonOrDiscarded(*ids) : core::Json::array();
       list.push_back(env.aggregate_id);
-      view.Put("eps/" + te, core::DumpJson(list));
+      view.Put(V::EndpointIds(te), core::DumpJson(list));
       // Registering an endpoint sends it service.test (whatever it subscribed to).
       core::Json body = {{"apiVersion", wh::kWebhookApiVersion},
                          {"id", env.id},
                          {"type", "service.test"},
                          {"data", {{"endpointId", env.aggregate_id}, {"message", "endpoint registered"}}}};
       auto [whd, due] = deliver(env.aggregate_id, row, "service.test", "");
-      view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
+      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ep_key));
-    if (!stored.has_value()) return core::DataLoss("webhook endpoint event without its row: " + base);
+    if (!stored.has_value()) return core::DataLoss("webhook endpoint event without its row: " + ep_key);
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     if (env.type == wh::kEndpointUpdated) {
       core::Json c = j.value("changes", core::Json::object());
@@ -137,7 +118,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                                          j.value("previousValidUntilMicros", int64_t{0})}}));
       // The secret of this rotation, still sealed, by the aggregate version that made it: an
       // idempotent replay of the rotation (same Idempotency-Key) answers with the same secret.
-      view.Put(IssuedSecretKey(te, env.aggregate_id, env.aggregate_version),
+      view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
                core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
     }
     row["updatedAt"] = at;
@@ -147,11 +128,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
 
   if (env.aggregate_type == wh::kDeliveryAggregate) {
     core::Json j = core::ParseJsonOrDiscarded(env.data);
-    const std::string base = te + "/" + env.aggregate_id;
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get("dl/" + base));
-    SVC_ASSIGN_OR_RETURN(auto extra, view.Get("dlx/" + base));
+    const std::string& whd_this = env.aggregate_id;
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd_this)));
+    SVC_ASSIGN_OR_RETURN(auto extra, view.Get(V::DeliveryBody(te, whd_this)));
     if (!stored.has_value() || !extra.has_value()) {
-      return core::DataLoss("delivery event without its delivery: " + base);
+      return core::DataLoss("delivery event without its delivery: " + te + "/" + whd_this);
     }
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     core::Json x = core::ParseJsonOrDiscarded(*extra);
@@ -159,16 +140,16 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       // A new delivery of the same event and body, to the endpoint's current URL; the original
       // stays as it is.
       std::string whe = row.value("endpointId", "");
-      SVC_ASSIGN_OR_RETURN(auto ep, view.Get("ep/" + te + "/" + whe));
+      SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
       if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
       auto [whd, due] = deliver(whe, core::ParseJsonOrDiscarded(*ep), row.value("eventType", ""),
                                 j.value("newDeliveryId", ""));
       // The retried delivery carries the original event's id (webhook-id stays stable).
-      SVC_ASSIGN_OR_RETURN(auto fresh, view.Get("dl/" + te + "/" + whd));
+      SVC_ASSIGN_OR_RETURN(auto fresh, view.Get(V::Delivery(te, whd)));
       core::Json fresh_row = core::ParseJsonOrDiscarded(fresh.value_or("{}"));
       fresh_row["eventId"] = row.value("eventId", "");
-      view.Put("dl/" + te + "/" + whd, core::DumpJson(fresh_row));
-      view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
+      view.Put(V::Delivery(te, whd), core::DumpJson(fresh_row));
+      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
     if (env.type != wh::kDeliveryAttempted) return core::Status::Ok();
@@ -180,7 +161,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     row["updatedAt"] = at;
     // The due row's key holds binary bytes: the row keeps its time as a number (-1 = none).
     int64_t old_due = x.value("dueMicros", int64_t{-1});
-    if (old_due >= 0) view.Delete(DueKey(old_due, base));
+    if (old_due >= 0) view.Delete(V::Due(old_due, te, whd_this));
     x["dueMicros"] = -1;
     if (outcome == "delivered") {
       row["status"] = "sent";
@@ -193,14 +174,12 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       int64_t next = j.value("nextRetryAtMicros", int64_t{0});
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
-      view.Put(DueKey(next, base), row.value("endpointId", ""));
+      view.Put(V::Due(next, te, whd_this), row.value("endpointId", ""));
       due_added_ = true;
     }
-    view.Put("dl/" + base, core::DumpJson(row));
-    view.Put("dlx/" + base, core::DumpJson(x));
-    std::string ak = "at/" + base + "/";
-    eventstore::PutFixed32BE(ak, static_cast<uint32_t>(attempt));
-    view.Put(ak, core::DumpJson({{"attempt", attempt},
+    view.Put(V::Delivery(te, whd_this), core::DumpJson(row));
+    view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
+    view.Put(V::Attempt(te, whd_this, static_cast<uint32_t>(attempt)), core::DumpJson({{"attempt", attempt},
                                  {"attemptedAt", at},
                                  {"statusCode", j.value("statusCode", core::Json())},
                                  {"error", j.value("error", core::Json())},
@@ -215,18 +194,18 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   core::Json data = WebhookData(*derived, env, j);
   if (data.is_null()) return core::Status::Ok();
   const std::string type(derived->type);
-  SVC_ASSIGN_OR_RETURN(auto ids, view.Get("eps/" + te));
+  SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
   if (!ids.has_value()) return core::Status::Ok();
   core::Json body = {{"apiVersion", wh::kWebhookApiVersion}, {"id", env.id}, {"type", type}, {"data", data}};
   std::string text = core::DumpJson(body);
   for (const auto& id : core::ParseJsonOrDiscarded(*ids)) {
     std::string whe = id.get<std::string>();
-    SVC_ASSIGN_OR_RETURN(auto ep, view.Get("ep/" + te + "/" + whe));
+    SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
     if (!ep.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*ep);
     if (!row.value("isActive", false) || !wh::Subscribed(row.value("events", core::Json()), type)) continue;
     auto [whd, due] = deliver(whe, row, type, "");
-    view.Put("dlx/" + te + "/" + whd, core::DumpJson({{"body", text}, {"dueMicros", due}}));
+    view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
   }
   return core::Status::Ok();
 }

@@ -1,19 +1,5 @@
 #pragma once
-// Read model of webhooks (prefix "webhooks/"):
-//
-//   ep/<ten>/<env>/<whe>                           WebhookEndpointResponse, as served
-//   sec/<ten>/<env>/<whe>                          the sealed secrets (never served)
-//   eps/<ten>/<env>                                the endpoint ids (fan-out)
-//   idx/<ten>/<env>/<inverted created 8B BE><whe>  endpoints, newest first
-//   dl/<ten>/<env>/<whd>                           WebhookDeliveryResponse, as served
-//   dlx/<ten>/<env>/<whd>                          the body to send and the due key (never served)
-//   dli/<ten>/<env>/all/<inverted 8B><whd>         deliveries, newest first
-//   dli/<ten>/<env>/ep/<whe>/<inverted 8B><whd>    one endpoint's deliveries
-//   at/<ten>/<env>/<whd>/<attempt 4B BE>           attempt entries
-//   due/<micros 8B BE>/<ten>/<env>/<whd> = <whe>   deliveries waiting for an attempt, by time
-//   iss/<ten>/<env>/<whe>/<version 20 digits>      the sealed secret issued by the creation or
-//                                                  rotation that made that version (never served;
-//                                                  idempotent replays answer the same secret)
+// Read model of webhooks: its keys are in webhooks_view.h.
 //
 // Fan-out: every event that maps to a webhook type (verdicts, session expiry, and service.test
 // when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
@@ -28,12 +14,13 @@
 
 #include "projections/listeners.h"
 #include "projections/projector.h"
+#include "projections/webhooks_view.h"
 
 namespace svc::projections {
 
 class WebhooksProjector final : public Projector {
  public:
-  static constexpr std::string_view kName = "webhooks";
+  static constexpr std::string_view kName = WebhooksView::kName;
   std::string_view Name() const override { return kName; }
   int Version() const override { return 4; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
@@ -45,10 +32,6 @@ class WebhooksProjector final : public Projector {
 
   // The delivery id for an event sent to an endpoint.
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
-  // The key (under the "webhooks/" prefix) of the secret issued by the creation or rotation that
-  // brought the endpoint to `aggregate_version`; `tenant_env` is "<ten>/<env>".
-  static std::string IssuedSecretKey(std::string_view tenant_env, std::string_view endpoint_id,
-                                 int64_t aggregate_version);
 
  private:
   Listeners listeners_;

@@ -14,6 +14,7 @@
 namespace svc::api {
 
 namespace tn = commands::tenancy;
+using TV = projections::TenancyView;
 
 core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   std::string h = req.Header("authorization");
@@ -30,13 +31,12 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   std::string hash = tn::HashApiKey(rt.api_key_lookup_key(), key);
   core::SecureZero(key);
   int cf = rt.store().Cf(projections::kViewsCf);
-  std::string prefix = std::string(projections::TenancyProjector::kName) + "/";
   auto invalid = [] { return core::Unauthenticated("the API key is not valid", "API_KEY_INVALID"); };
-  SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(cf, prefix + "keyhash/" + hash));
+  SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(cf, TV::Abs(TV::KeyBySecretHash(hash))));
   if (!ref.has_value()) return invalid();
   core::Json r = core::ParseJsonOrDiscarded(*ref);
   std::string tenant = core::StringOr(r, "tenantId"), key_id = core::StringOr(r, "keyId");
-  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, prefix + "key/" + tenant + "/" + key_id));
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, TV::Abs(TV::Key(tenant, key_id))));
   if (!row.has_value()) return invalid();
   core::Json k = core::ParseJsonOrDiscarded(*row);
   if (!k.is_object() || !k["revokedAt"].is_null()) return invalid();  // revoked: next request

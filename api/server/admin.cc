@@ -11,6 +11,7 @@
 namespace svc::api {
 
 namespace tn = commands::tenancy;
+using TV = projections::TenancyView;
 
 namespace {
 
@@ -39,14 +40,14 @@ core::Result<commands::CommandOutcome> Run(Runtime& rt, const std::string& tenan
 
 core::Result<core::Json> ReadRow(Runtime& rt, const std::string& key) {
   int cf = rt.store().Cf(projections::kViewsCf);
-  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, std::string(projections::TenancyProjector::kName) + "/" + key));
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, TV::Abs(key)));
   if (!row.has_value()) return core::NotFound("not found");
   return core::ParseJsonOrDiscarded(*row);
 }
 
 core::Result<core::Json> ScanRows(Runtime& rt, const std::string& prefix) {
   int cf = rt.store().Cf(projections::kViewsCf);
-  std::string full = std::string(projections::TenancyProjector::kName) + "/" + prefix;
+  std::string full = TV::Abs(prefix);
   auto it = rt.store().NewIterator(cf, full, eventstore::PrefixEnd(full));
   core::Json out = core::Json::array();
   for (it->Seek(full); it->Valid(); it->Next()) out.push_back(core::ParseJsonOrDiscarded(it->value()));
@@ -70,7 +71,7 @@ core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
 }
 
 core::Result<core::Json> AdminTenantList(Runtime& rt) {
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, "tenant/"));
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, TV::Tenants()));
   return core::Json{{"object", "list"}, {"data", rows}};
 }
 
@@ -117,14 +118,14 @@ core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_i
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kApiKey, key_id));
   SVC_RETURN_IF_ERROR(Run(rt, tenant_id, tn::RevokeApiKey{key_id, reason}, actor).status());
-  return ReadRow(rt, "key/" + tenant_id + "/" + key_id);
+  return ReadRow(rt, TV::Key(tenant_id, key_id));
 }
 
 core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
-  auto tenant = ReadRow(rt, "tenant/" + tenant_id);
+  auto tenant = ReadRow(rt, TV::Tenant(tenant_id));
   if (!tenant.ok()) return core::NotFound("no such tenant", "TENANT_NOT_FOUND");
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, "key/" + tenant_id + "/"));
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, TV::Keys(tenant_id)));
   return core::Json{{"object", "list"}, {"data", rows}};
 }
 

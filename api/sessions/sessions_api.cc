@@ -3,6 +3,7 @@
 
 #include "api/server/admin.h"
 #include "api/http/json_input.h"
+#include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/sessions/sessions_common.h"
 #include "api/http/public_api.h"
@@ -11,12 +12,14 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/projector.h"
-#include "projections/sessions_projector.h"
-#include "projections/tenancy_projector.h"
+#include "projections/sessions_view.h"
+#include "projections/tenancy_view.h"
 
 namespace svc::api {
 
 namespace vs = commands::verification;
+using SV = projections::SessionsView;
+using TV = projections::TenancyView;
 
 namespace {
 
@@ -115,8 +118,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   std::string app = application_id.value_or(a.application_id);
   if (app != a.application_id || app.empty()) {  // a key always names an existing application
     int cf = rt.store().Cf(projections::kViewsCf);
-    auto row = rt.store().Get(cf, std::string(projections::TenancyProjector::kName) + "/app/" +
-                                      a.tenant_id + "/" + app);
+    auto row = rt.store().Get(cf, TV::Abs(TV::Application(a.tenant_id, app)));
     if (!row.ok()) return respond(StatusToProblem(req, row.status()));
     if (!row->has_value()) {
       return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
@@ -150,16 +152,16 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
                                                        vs::SessionCommand(vs::CreateSession{c}),
                                                        ctx);
   cmd.fresh_id = true;
-  std::string base = a.tenant_id + "/" + a.environment + "/";
+  std::string te = projections::TenantEnv(a.tenant_id, a.environment);
   HttpRequest req_copy;
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
   RunThenRender(rt, req, std::move(cmd),
-                [&rt, &options, base, req_copy](const commands::CommandOutcome& o) {
+                [&rt, &options, te, req_copy](const commands::CommandOutcome& o) {
                   // A retry with the same key answers with the original session.
                   const std::string& sid = o.aggregate_id;
                   auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
-                                            ViewsKey("created/" + base + sid));
+                                            SV::Abs(SV::Created(te, sid)));
                   if (!row.ok()) return StatusToProblem(req_copy, row.status());
                   if (!row->has_value()) {
                     return Problem(req_copy, "SERVICE_UNAVAILABLE",
@@ -184,8 +186,9 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
   }
   // The read-model row is the record as the JSON writer produced it: served as stored.
   auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
-                            ViewsKey("rec/" + call.auth.tenant_id + "/" + call.auth.environment +
-                                     "/" + id));
+                            SV::Abs(SV::Record(projections::TenantEnv(call.auth.tenant_id,
+                                                                      call.auth.environment),
+                                               id)));
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   if (!row->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
   HttpResponse r;
@@ -194,98 +197,34 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
 }
 
 void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  auto query = ParseQuery(req.query);
-  std::vector<FieldError> errors;
+  auto query = ParseQuery(call.request->query);
+  CursorList list;
+  list.filters = {"status", "applicationId"};
   std::string status, app;
   if (auto it = query.find("status"); it != query.end()) {
     status = it->second;
     if (std::find(kStatuses.begin(), kStatuses.end(), status) == kStatuses.end()) {
-      errors.push_back({"status", "", "invalid_enum", "status must be one of the session statuses"});
+      list.errors.push_back({"status", "", "invalid_enum", "status must be one of the session statuses"});
     }
   }
   if (auto it = query.find("applicationId"); it != query.end()) {
     app = it->second;
     if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
-      errors.push_back({"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"});
+      list.errors.push_back({"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"});
     }
   }
   const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/";
-  // The cursor scope binds cursors to this tenant, environment and filter.
-  std::string scope = "sessions|" + base + "|" + status + "|" + app;
-  auto page_req = ParsePageRequest(query, {"status", "applicationId"}, rt.cursor_key(), scope,
-                                   options.limits.page_limit_default, options.limits.page_limit_max);
-  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
-  if (!errors.empty()) return respond(ValidationProblem(req, errors));
-
-  std::string index = !status.empty() ? "status/" + status + "/"
-                      : !app.empty()  ? "app/" + app + "/"
-                                      : std::string("all/");
-  std::string prefix = ViewsKey("idx/" + base + index);
-  int cf = rt.store().Cf(projections::kViewsCf);
-  std::map<std::string, std::string> rows;  // id -> stored record JSON
-  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
-    std::string id = suffix.substr(8);
-    auto it = rows.find(id);
-    if (it == rows.end()) {
-      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, ViewsKey("rec/" + base + id)));
-      if (!row.has_value()) return core::DataLoss("index entry without a record: " + id);
-      it = rows.emplace(id, std::move(*row)).first;
-    }
-    return &it->second;
-  };
-  auto app_matches = [&](const std::string& suffix) -> core::Result<bool> {
-    SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
-    return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
-  };
-  std::function<core::Result<bool>(const std::string&)> accept;
-  if (!status.empty() && !app.empty()) accept = app_matches;
-  auto page = ReadPage(rt.store(), cf, prefix, *page_req, accept);
-  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
-  std::vector<std::string> data;
-  data.reserve(page->keys.size());
-  if (accept) {  // the filter already read the rows of the page
-    for (const auto& k : page->keys) {
-      auto r = row_of(k);
-      if (!r.ok()) return respond(StatusToProblem(req, r.status()));
-      data.push_back(**r);
-    }
-  } else {  // one batched lookup for the page's rows
-    std::vector<std::string> keys;
-    keys.reserve(page->keys.size());
-    for (const auto& k : page->keys) keys.push_back(ViewsKey("rec/" + base + k.substr(8)));
-    auto got = rt.store().MultiGet(cf, keys);
-    if (!got.ok()) return respond(StatusToProblem(req, got.status()));
-    for (auto& r : *got) {
-      if (!r.has_value()) {
-        return respond(StatusToProblem(req, core::DataLoss("index entry without a record")));
-      }
-      data.push_back(std::move(*r));
-    }
+  const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
+  list.scope = "sessions|" + te + "/|" + status + "|" + app;
+  // One index per filter; with both, the status index and the application checked on the row.
+  std::string filter = !status.empty() ? SV::ByStatus(status) : !app.empty() ? SV::ByApplication(app) : SV::All();
+  list.index = SV::Abs(SV::Index(te, filter));
+  list.counter = SV::Abs(SV::Counter(te, filter));
+  list.row_key = [te](std::string_view entry) { return SV::Abs(SV::Record(te, SV::IdOfOrder(entry))); };
+  if (!status.empty() && !app.empty()) {
+    list.accept = [app](const core::Json& row) { return core::StringOr(row, "applicationId") == app; };
   }
-  std::optional<int64_t> total;
-  if (page_req->include_total) {
-    if (!status.empty() && !app.empty()) {
-      // No counter for the pair: count by scanning the status index (documented).
-      int64_t n = 0;
-      auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-      for (it->Seek(prefix); it->Valid(); it->Next()) {
-        auto m = app_matches(std::string(it->key().substr(prefix.size())));
-        if (!m.ok()) return respond(StatusToProblem(req, m.status()));
-        n += *m ? 1 : 0;
-      }
-      total = n;
-    } else {
-      std::string counter = !status.empty() ? "status/" + status : !app.empty() ? "app/" + app : "all";
-      auto c = rt.store().Get(cf, ViewsKey("cnt/" + base + counter));
-      if (!c.ok()) return respond(StatusToProblem(req, c.status()));
-      total = c->has_value() ? std::stoll(**c) : 0;
-    }
-  }
-  HttpResponse out;
-  out.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, total);
-  respond(std::move(out));
+  ServeCursorList(rt, options, call, list, std::move(respond));
 }
 
 void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
@@ -314,10 +253,10 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
   }
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/";
+  std::string te = projections::TenantEnv(a.tenant_id, a.environment);
   // Sessions of another tenant or environment are not found (checked on the read model; the
   // aggregate is per tenant partition, so a foreign id could not be decided on anyway).
-  auto rec = ReadView(rt, ViewsKey("rec/" + base + id));
+  auto rec = ReadView(rt, SV::Abs(SV::Record(te, id)));
   if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
   if (!rec->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
 
@@ -336,9 +275,9 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
   RunThenRender(rt, req, std::move(cmd),
-                [&rt, base, id, req_copy](const commands::CommandOutcome&) {
-                  auto consent = ReadView(rt, ViewsKey("consent/" + base + id));
-                  auto r = ReadView(rt, ViewsKey("rec/" + base + id));
+                [&rt, te, id, req_copy](const commands::CommandOutcome&) {
+                  auto consent = ReadView(rt, SV::Abs(SV::Consent(te, id)));
+                  auto r = ReadView(rt, SV::Abs(SV::Record(te, id)));
                   if (!consent.ok() || !r.ok() || !consent->has_value() || !r->has_value()) {
                     return Problem(req_copy, "SERVICE_UNAVAILABLE", "consent stored; read it again");
                   }

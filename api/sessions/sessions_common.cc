@@ -10,13 +10,6 @@
 
 namespace svc::api::sessions_internal {
 
-std::string ViewsKey(std::string_view rest) {
-  return std::string(projections::SessionsProjector::kName) + "/" + std::string(rest);
-}
-
-
-
-
 std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad) {
   return core::Base64Encode(core::AeadSeal(rt.seal_key(), plaintext, aad));
 }

@@ -19,7 +19,6 @@ struct PublicApiOptions;
 
 namespace svc::api::sessions_internal {
 
-std::string ViewsKey(std::string_view rest);  // "sessions/<rest>"
 std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad);
 std::string PublicId(const std::string& id);
 core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,

@@ -11,18 +11,17 @@ bool FinalSeen(const eventstore::KvStore& store, const std::string& prefix,
                const std::string& after_key);
 
 namespace {
+using VV = projections::VerificationView;
+
 std::string StreamPrefix(const std::string& tenant, const std::string& env,
                          const std::string& session) {
-  return std::string(projections::VerificationProjector::kName) + "/sse/" + tenant + "/" + env +
-         "/" + session + "/";
+  return VV::Abs(VV::Stream(projections::TenantEnv(tenant, env), session));
 }
 
-std::string AfterKey(const std::string& prefix, std::optional<eventstore::LogPosition> after) {
+std::string AfterKey(const std::string& tenant, const std::string& env, const std::string& session,
+                     std::optional<eventstore::LogPosition> after) {
   if (!after.has_value()) return "";
-  std::string key = prefix;
-  eventstore::PutFixed32BE(key, after->partition);
-  eventstore::PutFixed64BE(key, after->offset);
-  return key;
+  return VV::Abs(VV::StreamAt(projections::TenantEnv(tenant, env), session, *after));
 }
 
 }  // namespace
@@ -42,7 +41,7 @@ bool FinalSeen(const eventstore::KvStore& store, const std::string& prefix,
 bool SseHub::Ended(const std::string& tenant, const std::string& env, const std::string& session,
                    std::optional<eventstore::LogPosition> after) const {
   std::string prefix = StreamPrefix(tenant, env, session);
-  return FinalSeen(*store_, prefix, AfterKey(prefix, after));
+  return FinalSeen(*store_, prefix, AfterKey(tenant, env, session, after));
 }
 
 bool SseHub::IsFinal(const core::Json& entry) {
@@ -169,7 +168,7 @@ std::shared_ptr<ResponseStream> SseHub::Open(const std::string& tenant, const st
                                              const std::string& session,
                                              std::optional<eventstore::LogPosition> after) {
   std::string prefix = StreamPrefix(tenant, env, session);
-  std::string after_key = AfterKey(prefix, after);
+  std::string after_key = AfterKey(tenant, env, session, after);
   {
     std::lock_guard lock(mu_);
     ++open_;

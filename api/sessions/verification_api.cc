@@ -17,6 +17,7 @@
 #include "pipeline/verification/policy.h"
 #include "pipeline/verification/engines.h"
 #include "projections/projector.h"
+#include "projections/sessions_view.h"
 #include "projections/verification_projector.h"
 
 namespace svc::api {
@@ -29,8 +30,11 @@ namespace {
 
 std::atomic<int> g_uploads_in_flight{0};
 
-std::string VKey(std::string_view rest) {
-  return std::string(projections::VerificationProjector::kName) + "/" + std::string(rest);
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
+
+std::string TeOf(const ApiCall& call) {
+  return projections::TenantEnv(call.auth.tenant_id, call.auth.environment);
 }
 
 core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
@@ -52,8 +56,7 @@ HttpRequest Slim(const HttpRequest& req) {
 // The session record of the caller's tenant and environment, or a problem.
 core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const std::string& id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, id));
-  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, ViewsKey("rec/" + call.auth.tenant_id + "/" +
-                                                       call.auth.environment + "/" + id)));
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, SV::Abs(SV::Record(TeOf(call), id))));
   if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
   return std::move(*rec);
 }
@@ -86,7 +89,8 @@ core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Jso
 // Active liveness, checked on the read model before anything is stored (the aggregate checks
 // again): the challenge's actions, or a problem. Passive mode: no actions.
 core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core::Json& settings,
-                                                        const std::string& base,
+                                                        const std::string& te,
+                                                        const std::string& session,
                                                         const std::string& kind,
                                                         const std::optional<std::string>& challenge) {
   core::Json checks = settings.is_object() ? settings.value("checks", core::Json()) : core::Json();
@@ -104,8 +108,8 @@ core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core
         "POST …/liveness-challenges with the video",
         "CHALLENGE_ID_REQUIRED");
   }
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("chal/" + base + "/" + *challenge)));
-  SVC_ASSIGN_OR_RETURN(auto used, ReadView(rt, VKey("chalused/" + base + "/" + *challenge)));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VV::Abs(VV::Challenge(te, session, *challenge))));
+  SVC_ASSIGN_OR_RETURN(auto used, ReadView(rt, VV::Abs(VV::ChallengeUsed(te, session, *challenge))));
   if (!row.has_value()) {
     return core::PermissionDenied("no such liveness challenge for this session",
                                   "CAPTURE_CREDENTIAL_INVALID");
@@ -132,7 +136,7 @@ core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
                                        const std::string& env, const std::string& session,
                                        const std::string& media_id) {
   std::string base = tenant + "/" + env + "/" + session;
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, VKey("media/" + base + "/")));
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, VV::Abs(VV::Media(projections::TenantEnv(tenant, env), session))));
   for (auto& m : rows) {
     if (core::StringOr(m, "mediaId") != media_id) continue;
     core::Json analysis = m["analysis"];
@@ -240,14 +244,15 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
   auto rec = SessionRecord(rt, call, id);
   if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
   const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
-  auto settings = ReadView(rt, VKey("settings/" + base));
+  std::string base = a.tenant_id + "/" + a.environment + "/" + id;  // sealing context
+  const std::string te = TeOf(call);
+  auto settings = ReadView(rt, VV::Abs(VV::Settings(te, id)));
   if (!settings.ok()) return respond(StatusToProblem(req, settings.status()));
   core::Json settings_row = settings->value_or(core::Json(nullptr));
   if (auto st = CapturePrecheck(rt, *rec, settings_row, *kind); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  auto actions = ChallengePrecheck(rt, settings_row, base, *kind, challenge);
+  auto actions = ChallengePrecheck(rt, settings_row, te, id, *kind, challenge);
   if (!actions.ok()) return respond(StatusToProblem(req, actions.status()));
   if (g_uploads_in_flight.fetch_add(1) >= static_cast<int>(o.max_uploads_in_flight)) {
     g_uploads_in_flight.fetch_sub(1);
@@ -403,23 +408,22 @@ core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call
                                                 const std::string& id) {
   SVC_ASSIGN_OR_RETURN(core::Json rec, SessionRecord(rt, call, id));
   const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
+  const std::string te = TeOf(call);
   pv::ReportInputs in;
   in.session = rec;
   in.environment = a.environment;
-  SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, ViewsKey("consent/" + base)));
+  SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, SV::Abs(SV::Consent(te, id))));
   in.consent = consent.value_or(core::Json(nullptr));
-  SVC_ASSIGN_OR_RETURN(in.media, ScanRows(rt, VKey("media/" + base + "/")));
-  SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VKey("sub/" + base)));
+  SVC_ASSIGN_OR_RETURN(in.media, ScanRows(rt, VV::Abs(VV::Media(te, id))));
+  SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VV::Abs(VV::Submission(te, id))));
   in.verdict = nullptr;
   if (sub.has_value()) {
     std::string trk = core::StringOr(*sub, "trackingId");
     for (auto name : pv::kStages) {
-      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VKey("stage/" + base + "/" + trk + "/" +
-                                                       std::string(name))));
+      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VV::Abs(VV::Stage(te, id, trk, name))));
       if (row.has_value()) in.stages[std::string(name)] = *row;
     }
-    SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VKey("verdict/" + base)));
+    SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VV::Abs(VV::Verdict(te, id))));
     if (verdict.has_value() && core::StringOr(*verdict, "trackingId") == trk) in.verdict = *verdict;
   }
   return in;

@@ -1,6 +1,7 @@
 // /v1/developer/webhooks: endpoint management (list, create, get, PATCH, rotate-secret), the event
 // catalogue, the delivery policy and signature verification. Deliveries come with the delivery
 // worker (issue 6 continues).
+#include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
 #include "api/http/problem.h"
@@ -27,9 +28,9 @@ namespace pw = pipeline::webhooks;
 
 namespace {
 
-std::string WKey(std::string_view rest) {
-  return std::string(projections::WebhooksProjector::kName) + "/" + std::string(rest);
-}
+using WV = projections::WebhooksView;
+
+std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
 std::string KeyName(const AuthContext& a, const std::string& id) {
   return "webhook/" + a.tenant_id + "/" + a.environment + "/" + id;
 }
@@ -61,7 +62,7 @@ HttpResponse UnknownEvent(const HttpRequest& req, const std::string& type) {
 
 core::Result<core::Json> EndpointRow(Runtime& rt, const AuthContext& a, const std::string& id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kWebhook, id));
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey("ep/" + a.tenant_id + "/" + a.environment + "/" + id)));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WV::Abs(WV::Endpoint(TeOf(a), id))));
   if (!row.has_value()) return core::NotFound("no such webhook endpoint", "WEBHOOK_NOT_FOUND");
   return std::move(*row);
 }
@@ -78,8 +79,7 @@ core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const st
 // the read model (idempotent replays answer with it).
 core::Result<std::string> IssuedSecret(Runtime& rt, const AuthContext& a, const std::string& id,
                                          int64_t version) {
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WKey(projections::WebhooksProjector::IssuedSecretKey(
-                                                  a.tenant_id + "/" + a.environment, id, version))));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WV::Abs(WV::IssuedSecret(TeOf(a), id, version))));
   if (!row.has_value()) return core::Unavailable("the rotation is not readable yet; retry");
   SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(KeyName(a, id)));
   if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
@@ -163,44 +163,16 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
       return respond(ValidationProblem(req, {{"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"}}));
     }
   }
-  const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/";
-  std::string scope = "webhooks|" + base + "|" + app;
-  auto page_req = ParsePageRequest(query, {"applicationId"}, rt.cursor_key(), scope,
-                                   o.limits.page_limit_default, o.limits.page_limit_max);
-  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
-  int cf = rt.store().Cf(projections::kViewsCf);
-  std::map<std::string, std::string> rows;
-  auto row_of = [&](const std::string& suffix) -> core::Result<const std::string*> {
-    std::string id = suffix.substr(8);
-    auto it = rows.find(id);
-    if (it == rows.end()) {
-      SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(cf, WKey("ep/" + base + id)));
-      if (!row.has_value()) return core::DataLoss("index entry without an endpoint: " + id);
-      it = rows.emplace(id, std::move(*row)).first;
-    }
-    return &it->second;
-  };
-  std::function<core::Result<bool>(const std::string&)> accept;
+  const std::string te = TeOf(call.auth);
+  CursorList list;
+  list.scope = "webhooks|" + te + "/|" + app;
+  list.filters = {"applicationId"};
+  list.index = WV::Abs(WV::Endpoints(te));
+  list.row_key = [te](std::string_view entry) { return WV::Abs(WV::Endpoint(te, WV::IdOfEntry(entry))); };
   if (!app.empty()) {
-    accept = [&](const std::string& suffix) -> core::Result<bool> {
-      SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(suffix));
-      return core::StringOr(core::ParseJsonOrDiscarded(*r), "applicationId") == app;
-    };
+    list.accept = [app](const core::Json& row) { return core::StringOr(row, "applicationId") == app; };
   }
-  auto page = ReadPage(rt.store(), cf, WKey("idx/" + base), *page_req, accept);
-  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
-  std::vector<std::string> data;
-  for (const auto& k : page->keys) {
-    auto r = row_of(k);
-    if (!r.ok()) return respond(StatusToProblem(req, r.status()));
-    data.push_back(**r);
-  }
-  HttpResponse resp;
-  resp.status = 200;
-  resp.content_type = "application/json";
-  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
-  respond(std::move(resp));
+  ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
 void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
@@ -319,7 +291,7 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   v.Skip("timestamp");
   v.RejectUnknown();
   if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
-  auto sec = ReadView(rt, WKey("sec/" + a.tenant_id + "/" + a.environment + "/" + id));
+  auto sec = ReadView(rt, WV::Abs(WV::Secret(TeOf(a), id)));
   if (!sec.ok() || !sec->has_value()) return respond(StatusToProblem(req, core::Unavailable("the endpoint's secret is not readable yet")));
   auto dek = rt.key_store().Get(KeyName(a, id));
   if (!dek.ok() || !dek->has_value()) return respond(StatusToProblem(req, core::DataLoss("the endpoint's key is gone")));
@@ -403,8 +375,8 @@ void Retry(Runtime& rt, ApiCall& call, Respond respond) {
   const AuthContext a = call.auth;
   std::string id = req.path_params["delivery_id"];
   if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) return respond(StatusToProblem(req, st));
-  std::string te = a.tenant_id + "/" + a.environment;
-  auto dl = ReadView(rt, WKey("dl/" + te + "/" + id));
+  std::string te = TeOf(a);
+  auto dl = ReadView(rt, WV::Abs(WV::Delivery(te, id)));
   if (!dl.ok()) return respond(StatusToProblem(req, dl.status()));
   if (!dl->has_value()) {
     return respond(StatusToProblem(req, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
@@ -423,70 +395,45 @@ void Retry(Runtime& rt, ApiCall& call, Respond respond) {
   RunThenRender(rt, req, std::move(cmd),
                 [&rt, te](const commands::CommandOutcome& out) {
                   std::string fresh = core::StringOr(out.result, "deliveryId");
-                  auto row = ReadView(rt, WKey("dl/" + te + "/" + fresh));
+                  auto row = ReadView(rt, WV::Abs(WV::Delivery(te, fresh)));
                   if (!row.ok() || !row->has_value()) return JsonResponse(200, {{"id", fresh}});
                   return JsonResponse(200, **row);
                 },
                 std::move(respond));
 }
 
-// A list of stored rows over an index (newest first), with cursor pagination.
-void ListRows(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& scope,
-              const std::string& index_prefix, std::function<std::string(const std::string&)> row_key,
-              Respond respond) {
-  HttpRequest& req = *call.request;
-  auto query = ParseQuery(req.query);
-  auto page_req = ParsePageRequest(query, {}, rt.cursor_key(), scope, o.limits.page_limit_default,
-                                   o.limits.page_limit_max);
-  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
-  int cf = rt.store().Cf(projections::kViewsCf);
-  auto page = ReadPage(rt.store(), cf, index_prefix, *page_req, {});
-  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
-  std::vector<std::string> data;
-  for (const auto& k : page->keys) {
-    auto row = rt.store().Get(cf, row_key(k));
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    if (!row->has_value()) return respond(StatusToProblem(req, core::DataLoss("index entry without a row")));
-    data.push_back(**row);
-  }
-  HttpResponse resp;
-  resp.status = 200;
-  resp.content_type = "application/json";
-  resp.body = ListEnvelopeWithRows(data, *page, *page_req, rt.cursor_key(), scope, std::nullopt);
-  respond(std::move(resp));
-}
-
 void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_endpoint, Respond respond) {
-  const AuthContext& a = call.auth;
-  std::string te = a.tenant_id + "/" + a.environment;
-  std::string index = WKey("dli/" + te + "/all/");
+  const std::string te = TeOf(call.auth);
+  CursorList list;
+  list.index = WV::Abs(WV::Deliveries(te));
   if (one_endpoint) {
     std::string id = call.request->path_params["endpoint_id"];
-    auto ep = EndpointRow(rt, a, id);
+    auto ep = EndpointRow(rt, call.auth, id);
     if (!ep.ok()) return respond(StatusToProblem(*call.request, ep.status()));
-    index = WKey("dli/" + te + "/ep/" + id + "/");
+    list.index = WV::Abs(WV::EndpointDeliveries(te, id));
   }
-  ListRows(rt, o, call, "deliveries|" + index, index,
-           [te](const std::string& suffix) { return WKey("dl/" + te + "/" + suffix.substr(8)); },
-           std::move(respond));
+  list.scope = "deliveries|" + list.index;
+  list.row_key = [te](std::string_view entry) { return WV::Abs(WV::Delivery(te, WV::IdOfEntry(entry))); };
+  ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
 void Attempts(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  const AuthContext& a = call.auth;
   std::string id = call.request->path_params["delivery_id"];
   if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) {
     return respond(StatusToProblem(*call.request, st));
   }
-  std::string base = a.tenant_id + "/" + a.environment + "/" + id;
-  auto dl = ReadView(rt, WKey("dl/" + base));
+  const std::string te = TeOf(call.auth);
+  auto dl = ReadView(rt, WV::Abs(WV::Delivery(te, id)));
   if (!dl.ok()) return respond(StatusToProblem(*call.request, dl.status()));
   if (!dl->has_value()) {
     return respond(StatusToProblem(*call.request, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
   }
   // Attempts in order (oldest first): the index is the attempt rows themselves.
-  std::string prefix = WKey("at/" + base + "/");
-  ListRows(rt, o, call, "attempts|" + base, prefix,
-           [prefix](const std::string& suffix) { return prefix + suffix; }, std::move(respond));
+  CursorList list;
+  list.index = WV::Abs(WV::Attempts(te, id));
+  list.scope = "attempts|" + te + "/" + id;
+  list.row_key = [index = list.index](std::string_view entry) { return index + std::string(entry); };
+  ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
 }  // namespace

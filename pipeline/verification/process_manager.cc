@@ -21,12 +21,8 @@ namespace {
 
 constexpr std::chrono::seconds kApplyTimeout{30};
 
-std::string VKey(std::string_view rest) {
-  return std::string(projections::VerificationProjector::kName) + "/" + std::string(rest);
-}
-std::string SKey(std::string_view rest) {
-  return std::string(projections::SessionsProjector::kName) + "/" + std::string(rest);
-}
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
 
 int64_t MillisSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t)
@@ -76,14 +72,12 @@ void VerificationPipeline::Stop() {
 core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pending() const {
   std::vector<Job> jobs;
   int cf = options_.store->Cf(projections::kViewsCf);
-  std::string prefix = VKey("pending/");
+  std::string prefix = VV::Abs(VV::PendingAll());
   auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   for (it->Seek(prefix); it->Valid(); it->Next()) {
-    std::string_view rest = it->key().substr(prefix.size());
-    size_t a = rest.find('/'), b = rest.find('/', a + 1);
-    if (a == std::string_view::npos || b == std::string_view::npos) continue;
-    jobs.push_back({std::string(rest.substr(0, a)), std::string(rest.substr(a + 1, b - a - 1)),
-                    std::string(rest.substr(b + 1)), std::string(it->value())});
+    auto s = projections::ParseScopedId(it->key().substr(prefix.size()));
+    if (!s) continue;
+    jobs.push_back({s->tenant, s->environment, s->id, std::string(it->value())});
   }
   SVC_RETURN_IF_ERROR(it->status());
   return jobs;
@@ -149,7 +143,8 @@ bool VerificationPipeline::WaitIdle(std::chrono::milliseconds timeout) {
 core::Status VerificationPipeline::Process(const Job& job) {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
-  const std::string base = job.tenant + "/" + job.env + "/" + job.session;
+  const std::string base = job.tenant + "/" + job.env + "/" + job.session;  // sealing context
+  const std::string te = projections::TenantEnv(job.tenant, job.env);
   auto read = [&](const std::string& key) -> core::Result<core::Json> {
     SVC_ASSIGN_OR_RETURN(auto row, st.Get(cf, key));
     if (!row.has_value()) return core::Json(nullptr);
@@ -165,14 +160,14 @@ core::Status VerificationPipeline::Process(const Job& job) {
     return out;
   };
 
-  SVC_ASSIGN_OR_RETURN(core::Json sub, read(VKey("sub/" + base)));
+  SVC_ASSIGN_OR_RETURN(core::Json sub, read(VV::Abs(VV::Submission(te, job.session))));
   if (!sub.is_object()) {
     return core::Unavailable("the session's rows are not projected yet");
   }
   if (core::StringOr(sub, "trackingId") != job.tracking) {
     return core::Unavailable("the pending submission is not the latest one yet");
   }
-  SVC_ASSIGN_OR_RETURN(core::Json settings, read(VKey("settings/" + base)));
+  SVC_ASSIGN_OR_RETURN(core::Json settings, read(VV::Abs(VV::Settings(te, job.session))));
   core::Json checks = settings.is_object() ? settings["checks"] : core::Json(nullptr);
   core::Json policy_in = settings.is_object() ? settings["policy"] : core::Json(nullptr);
   Policy policy = Policy::FromSession(checks, policy_in);
@@ -190,7 +185,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
   for (const auto& id : sub["mediaIds"]) {
     if (id.is_string()) in_submission.insert(id.get<std::string>());
   }
-  SVC_ASSIGN_OR_RETURN(auto media_rows, scan(VKey("media/" + base + "/")));
+  SVC_ASSIGN_OR_RETURN(auto media_rows, scan(VV::Abs(VV::Media(te, job.session))));
   std::map<std::string, core::Json> latest;  // kind -> row
   int analysis_errors = 0;
   for (const auto& m : media_rows) {
@@ -255,7 +250,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     return core::Status::Ok();
   };
 
-  std::string stage_prefix = VKey("stage/" + base + "/" + job.tracking + "/");
+  std::string stage_prefix = VV::Abs(VV::Stages(te, job.session, job.tracking));
   auto load_stages = [&]() -> core::Result<std::map<std::string, core::Json>> {
     std::map<std::string, core::Json> out;
     for (auto name : kStages) {
@@ -425,7 +420,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     SVC_RETURN_IF_ERROR(run(commands::MakeCommand<rv::CaseDecider>(
         job.tenant, case_id, rv::CaseCommand(rv::OpenCase{opened}), context())));
   }
-  SVC_ASSIGN_OR_RETURN(core::Json session, read(SKey("rec/" + base)));
+  SVC_ASSIGN_OR_RETURN(core::Json session, read(SV::Abs(SV::Record(te, job.session))));
   if (!session.is_object()) return core::Unavailable("the session row is not projected yet");
   std::string at = core::FormatRfc3339(ctx.now);
   core::Json verdict_row = {{"outcome", v.outcome},

@@ -11,6 +11,7 @@
 #include "core/log.h"
 #include "pipeline/webhooks/signing.h"
 #include "projections/projector.h"
+#include "projections/webhooks_view.h"
 
 namespace svc::pipeline::webhooks {
 
@@ -18,9 +19,7 @@ namespace wh = commands::webhooks;
 
 namespace {
 constexpr auto kApplyTimeout = std::chrono::seconds(30);
-std::string WKey(std::string_view rest) {
-  return std::string(projections::WebhooksProjector::kName) + "/" + std::string(rest);
-}
+using WV = projections::WebhooksView;
 }  // namespace
 
 commands::CommandContext WebhookDispatcher::SystemContext(const std::string& env,
@@ -41,8 +40,8 @@ core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvSt
                                                           const std::string& env,
                                                           const std::string& endpoint_id,
                                                           int64_t now_micros) {
-  const std::string te = tenant + "/" + env;
-  SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf), WKey("sec/" + te + "/" + endpoint_id)));
+  const std::string te = projections::TenantEnv(tenant, env);
+  SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf), WV::Abs(WV::Secret(te, endpoint_id))));
   if (!row.has_value()) return core::Unavailable("the endpoint's secret is not projected yet");
   core::Json sec = core::ParseJsonOrDiscarded(*row);
   SVC_ASSIGN_OR_RETURN(auto dek, keys.Get("webhook/" + te + "/" + endpoint_id));
@@ -110,20 +109,14 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due() const
 core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t until_micros) const {
   std::vector<Job> jobs;
   int cf = options_.store->Cf(projections::kViewsCf);
-  std::string prefix = WKey("due/");
+  std::string prefix = WV::Abs(WV::DuePrefix());
   std::string end = prefix;
   eventstore::PutFixed64BE(end, static_cast<uint64_t>(until_micros) + 1);
   auto it = options_.store->NewIterator(cf, prefix, end);
   for (it->Seek(prefix); it->Valid(); it->Next()) {
-    std::string_view key = it->key();
-    if (key.size() < prefix.size() + 9) continue;
-    std::string_view rest = key.substr(prefix.size() + 9);  // 8 bytes + '/'
-    size_t a = rest.find('/'), b = rest.find('/', a + 1);
-    if (a == std::string_view::npos || b == std::string_view::npos) continue;
-    uint64_t micros = 0;
-    for (size_t i = 0; i < 8; ++i) micros = (micros << 8) | static_cast<unsigned char>(key[prefix.size() + i]);
-    jobs.push_back({static_cast<int64_t>(micros), std::string(rest.substr(0, a)),
-                    std::string(rest.substr(a + 1, b - a - 1)), std::string(rest.substr(b + 1)),
+    auto e = WV::ParseDue(it->key().substr(prefix.size()));
+    if (!e) continue;
+    jobs.push_back({e->micros, e->id.tenant, e->id.environment, e->id.id,
                     std::string(it->value())});
   }
   SVC_RETURN_IF_ERROR(it->status());
@@ -360,21 +353,21 @@ void WebhookDispatcher::Record(const Job& job, const std::string& event_id, wh::
 void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::function<void(core::Status)> done) {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
-  const std::string te = job.tenant + "/" + job.env;
+  const std::string te = projections::TenantEnv(job.tenant, job.env);
   auto read = [&](const std::string& key) -> core::Result<core::Json> {
-    SVC_ASSIGN_OR_RETURN(auto row, st.Get(cf, WKey(key)));
+    SVC_ASSIGN_OR_RETURN(auto row, st.Get(cf, WV::Abs(key)));
     if (!row.has_value()) return core::Json(nullptr);
     return core::ParseJsonOrDiscarded(*row);
   };
-  auto dl = read("dl/" + te + "/" + job.delivery);
+  auto dl = read(WV::Delivery(te, job.delivery));
   if (!dl.ok()) return done(dl.status());
-  auto dlx = read("dlx/" + te + "/" + job.delivery);
+  auto dlx = read(WV::DeliveryBody(te, job.delivery));
   if (!dlx.ok()) return done(dlx.status());
   if (!dl->is_object() || !dlx->is_object()) return done(core::Unavailable("the delivery is not projected yet"));
   if (dlx->value("dueMicros", int64_t{-1}) != job.due_micros) return done(core::Status::Ok());  // attempted already
   std::string whe = dl->value("endpointId", "");
   std::string event_id = dl->value("eventId", "");
-  auto ep = read("ep/" + te + "/" + whe);
+  auto ep = read(WV::Endpoint(te, whe));
   if (!ep.ok()) return done(ep.status());
   if (!ep->is_object()) return done(core::Unavailable("the endpoint is not projected yet"));
 

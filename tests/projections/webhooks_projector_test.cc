@@ -8,6 +8,7 @@
 
 using namespace svc;
 using svc::projections::WebhooksProjector;
+using V = svc::projections::WebhooksView;
 using svc::testing::ProjectorSpec;
 
 namespace {
@@ -22,7 +23,7 @@ core::Json Created(const std::string& url, core::Json events) {
 }
 
 struct Spec : ProjectorSpec<WebhooksProjector> {
-  std::string te() const { return tenant + "/" + environment; }
+  std::string te() const { return svc::projections::TenantEnv(tenant, environment); }
   void Register(const std::string& whe, const std::string& url, core::Json events) {
     REQUIRE(Feed(Event("webhook_endpoint", whe, "webhook.endpoint_created", Created(url, events))).ok());
   }
@@ -33,7 +34,7 @@ struct Spec : ProjectorSpec<WebhooksProjector> {
   // Deliveries of the tenant and environment, newest first, as the delivery list reads them.
   std::vector<std::string> Deliveries() {
     std::vector<std::string> out;
-    for (const auto& k : Keys("dli/" + te() + "/all/")) out.push_back(k.substr(k.size() - 36));
+    for (const auto& k : Keys(V::Deliveries(te()))) out.push_back(k.substr(k.size() - 36));
     return out;
   }
 };
@@ -43,24 +44,24 @@ struct Spec : ProjectorSpec<WebhooksProjector> {
 TEST_CASE("webhooks projector: a registered endpoint is served, indexed, and sent service.test") {
   Spec spec;
   spec.Register(kA, "https://a.example.com/h", nullptr);
-  core::Json ep = spec.Row("ep/" + spec.te() + "/" + kA);
+  core::Json ep = spec.Row(V::Endpoint(spec.te(), kA));
   CHECK(ep["url"] == "https://a.example.com/h");
   CHECK(ep["isActive"] == true);
   CHECK(ep["createdAt"] == "2026-01-01T00:00:01.000Z");
   CHECK_FALSE(ep.contains("secretSealed"));  // the served row never holds the secret
-  CHECK(spec.Row("sec/" + spec.te() + "/" + kA)["secretSealed"] == "c2VhbGVk");
-  CHECK(spec.Row("eps/" + spec.te()) == core::Json::array({kA}));
-  CHECK(spec.Keys("idx/" + spec.te() + "/").size() == 1);
-  CHECK(spec.RawRow(WebhooksProjector::IssuedSecretKey(spec.te(), kA, 1)).has_value());
+  CHECK(spec.Row(V::Secret(spec.te(), kA))["secretSealed"] == "c2VhbGVk");
+  CHECK(spec.Row(V::EndpointIds(spec.te())) == core::Json::array({kA}));
+  CHECK(spec.Keys(V::Endpoints(spec.te())).size() == 1);
+  CHECK(spec.RawRow(V::IssuedSecret(spec.te(), kA, 1)).has_value());
 
   auto deliveries = spec.Deliveries();
   REQUIRE(deliveries.size() == 1);
-  core::Json dl = spec.Row("dl/" + spec.te() + "/" + deliveries[0]);
+  core::Json dl = spec.Row(V::Delivery(spec.te(), deliveries[0]));
   CHECK(dl["eventType"] == "service.test");
   CHECK(dl["status"] == "pending");
   CHECK(dl["endpointId"] == kA);
-  CHECK(spec.Keys("due/").size() == 1);
-  core::Json body = core::ParseJsonOrDiscarded(spec.Row("dlx/" + spec.te() + "/" + deliveries[0])["body"].get<std::string>());
+  CHECK(spec.Keys(V::DuePrefix()).size() == 1);
+  core::Json body = core::ParseJsonOrDiscarded(spec.Row(V::DeliveryBody(spec.te(), deliveries[0]))["body"].get<std::string>());
   CHECK(body["type"] == "service.test");
   CHECK(body["apiVersion"] == std::string(commands::webhooks::kWebhookApiVersion));
   spec.CheckRebuildIdentical();
@@ -77,23 +78,23 @@ TEST_CASE("webhooks projector: a verdict fans out to the active endpoints subscr
   auto verdict = spec.Verdict("verification.approved");
   REQUIRE(spec.Feed(verdict).ok());
   std::string whd = WebhooksProjector::DeliveryId(verdict.id, kA);
-  core::Json dl = spec.Row("dl/" + spec.te() + "/" + whd);
+  core::Json dl = spec.Row(V::Delivery(spec.te(), whd));
   CHECK(dl["eventType"] == "verification.approved");
   CHECK(dl["eventId"] == verdict.id);
-  CHECK(spec.Row("dl/" + spec.te() + "/" + WebhooksProjector::DeliveryId(verdict.id, kB)).is_null());
-  CHECK(spec.Row("dl/" + spec.te() + "/" + WebhooksProjector::DeliveryId(verdict.id, kC)).is_null());
-  core::Json body = core::ParseJsonOrDiscarded(spec.Row("dlx/" + spec.te() + "/" + whd)["body"].get<std::string>());
+  CHECK(spec.Row(V::Delivery(spec.te(), WebhooksProjector::DeliveryId(verdict.id, kB))).is_null());
+  CHECK(spec.Row(V::Delivery(spec.te(), WebhooksProjector::DeliveryId(verdict.id, kC))).is_null());
+  core::Json body = core::ParseJsonOrDiscarded(spec.Row(V::DeliveryBody(spec.te(), whd))["body"].get<std::string>());
   CHECK(body["data"]["sessionId"] == kSession);
   CHECK(body["data"]["trackingId"] == "trk_1");
   CHECK(spec.Deliveries().front() == whd);  // newest first
-  CHECK(spec.Keys("dli/" + spec.te() + "/ep/" + kA + "/").size() == 2);  // service.test + verdict
+  CHECK(spec.Keys(V::EndpointDeliveries(spec.te(), kA)).size() == 2);  // service.test + verdict
 
   // Session expiry becomes verification.expired; other environments and tenants see nothing.
   REQUIRE(spec.Feed(spec.Event("verification_session", kSession, "verification.session_expired", core::Json::object())).ok());
-  CHECK(spec.Row("dl/" + spec.te() + "/" + spec.Deliveries().front())["eventType"] == "verification.expired");
+  CHECK(spec.Row(V::Delivery(spec.te(), spec.Deliveries().front()))["eventType"] == "verification.expired");
   spec.environment = "live";
   REQUIRE(spec.Feed(spec.Verdict("verification.declined")).ok());
-  CHECK(spec.Keys("dl/" + spec.tenant + "/live/").empty());
+  CHECK(spec.Keys(V::Deliveries(svc::projections::TenantEnv(spec.tenant, "live"))).empty());
   spec.CheckRebuildIdentical();
 }
 
@@ -101,37 +102,36 @@ TEST_CASE("webhooks projector: attempts move a delivery and its due row; a retry
   Spec spec;
   spec.Register(kA, "https://a.example.com/h", nullptr);
   std::string whd = spec.Deliveries().at(0);
-  const std::string base = spec.te() + "/" + whd;
   int64_t next = spec.now_micros + 60'000'000;
   REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_attempted",
                                {{"endpointId", kA}, {"attempt", 1}, {"statusCode", 503}, {"error", nullptr},
                                 {"latencyMs", 7}, {"outcome", "retrying"}, {"nextRetryAtMicros", next}})).ok());
-  core::Json dl = spec.Row("dl/" + base);
+  core::Json dl = spec.Row(V::Delivery(spec.te(), whd));
   CHECK(dl["attempts"] == 1);
   CHECK(dl["lastStatusCode"] == 503);
   CHECK(dl["status"] == "pending");
   CHECK(dl["nextRetryAt"] == core::FormatRfc3339(core::Timestamp{next}));
-  REQUIRE(spec.Keys("due/").size() == 1);  // moved, not added
-  CHECK(spec.Keys("at/" + base + "/").size() == 1);
+  REQUIRE(spec.Keys(V::DuePrefix()).size() == 1);  // moved, not added
+  CHECK(spec.Keys(V::Attempts(spec.te(), whd)).size() == 1);
 
   REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_attempted",
                                {{"endpointId", kA}, {"attempt", 2}, {"statusCode", nullptr},
                                 {"error", "connection refused"}, {"latencyMs", 3}, {"outcome", "failed"},
                                 {"nextRetryAtMicros", 0}})).ok());
-  dl = spec.Row("dl/" + base);
+  dl = spec.Row(V::Delivery(spec.te(), whd));
   CHECK(dl["status"] == "failed");
   CHECK(dl["lastError"] == "connection refused");
   CHECK(dl["nextRetryAt"].is_null());
-  CHECK(spec.Keys("due/").empty());
+  CHECK(spec.Keys(V::DuePrefix()).empty());
 
   const std::string retry = "whd_00000000000000000000000000000099";
   REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_retried",
                                {{"newDeliveryId", retry}, {"endpointId", kA}})).ok());
-  core::Json again = spec.Row("dl/" + spec.te() + "/" + retry);
+  core::Json again = spec.Row(V::Delivery(spec.te(), retry));
   CHECK(again["status"] == "pending");
   CHECK(again["eventId"] == dl["eventId"]);  // webhook-id stays stable across a retry by hand
-  CHECK(spec.Row("dl/" + base)["status"] == "failed");  // the original is unchanged
-  CHECK(spec.Row("dlx/" + spec.te() + "/" + retry)["body"] == spec.Row("dlx/" + base)["body"]);
+  CHECK(spec.Row(V::Delivery(spec.te(), whd))["status"] == "failed");  // the original is unchanged
+  CHECK(spec.Row(V::DeliveryBody(spec.te(), retry))["body"] == spec.Row(V::DeliveryBody(spec.te(), whd))["body"]);
   spec.CheckRebuildIdentical();
 }
 
@@ -141,11 +141,11 @@ TEST_CASE("webhooks projector: rotation keeps the previous secret; corrupt histo
   REQUIRE(spec.Feed(spec.Event("webhook_endpoint", kA, "webhook.secret_rotated",
                                {{"secretSealed", "bmV3"}, {"previousSecretSealed", "c2VhbGVk"},
                                 {"previousValidUntilMicros", 42}})).ok());
-  core::Json sec = spec.Row("sec/" + spec.te() + "/" + kA);
+  core::Json sec = spec.Row(V::Secret(spec.te(), kA));
   CHECK(sec["secretSealed"] == "bmV3");
   CHECK(sec["previousSecretSealed"] == "c2VhbGVk");
-  CHECK(spec.Row(WebhooksProjector::IssuedSecretKey(spec.te(), kA, 2))["secretSealed"] == "bmV3");
-  CHECK(spec.Row(WebhooksProjector::IssuedSecretKey(spec.te(), kA, 1))["secretSealed"] == "c2VhbGVk");
+  CHECK(spec.Row(V::IssuedSecret(spec.te(), kA, 2))["secretSealed"] == "bmV3");
+  CHECK(spec.Row(V::IssuedSecret(spec.te(), kA, 1))["secretSealed"] == "c2VhbGVk");
 
   auto orphan = spec.Event("webhook_endpoint", kB, "webhook.endpoint_updated", {{"changes", core::Json::object()}});
   CHECK(spec.Feed(orphan).code() == core::StatusCode::kDataLoss);

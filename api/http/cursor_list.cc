@@ -1,0 +1,90 @@
+#include "api/http/cursor_list.h"
+
+#include <map>
+
+#include "api/http/pagination.h"
+#include "api/http/problem.h"
+#include "projections/projector.h"
+
+namespace svc::api {
+
+namespace {
+
+core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const PageRequest& req) {
+  const eventstore::KvStore& store = rt.store();
+  const int cf = store.Cf(projections::kViewsCf);
+  std::map<std::string, std::string, std::less<>> rows;  // entry -> stored row
+  auto row_of = [&](const std::string& entry) -> core::Result<const std::string*> {
+    auto it = rows.find(entry);
+    if (it == rows.end()) {
+      SVC_ASSIGN_OR_RETURN(auto row, store.Get(cf, list.row_key(entry)));
+      if (!row.has_value()) return core::DataLoss("index entry without its row: " + list.index + entry);
+      it = rows.emplace(entry, std::move(*row)).first;
+    }
+    return &it->second;
+  };
+  std::function<core::Result<bool>(const std::string&)> accept;
+  if (list.accept) {
+    accept = [&](const std::string& entry) -> core::Result<bool> {
+      SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(entry));
+      return list.accept(core::ParseJsonOrDiscarded(*r));
+    };
+  }
+  SVC_ASSIGN_OR_RETURN(Page page, ReadPage(store, cf, list.index, req, accept));
+  std::vector<std::string> data;
+  data.reserve(page.keys.size());
+  if (accept) {  // the filter already read the page's rows
+    for (const auto& k : page.keys) {
+      SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(k));
+      data.push_back(*r);
+    }
+  } else {  // one batched lookup for the page's rows
+    std::vector<std::string> keys;
+    keys.reserve(page.keys.size());
+    for (const auto& k : page.keys) keys.push_back(list.row_key(k));
+    SVC_ASSIGN_OR_RETURN(auto got, store.MultiGet(cf, keys));
+    for (auto& r : got) {
+      if (!r.has_value()) return core::DataLoss("index entry without its row: " + list.index);
+      data.push_back(std::move(*r));
+    }
+  }
+  std::optional<int64_t> total;
+  if (req.include_total) {
+    if (!list.counter.empty() && !accept) {
+      SVC_ASSIGN_OR_RETURN(auto c, store.Get(cf, list.counter));
+      total = c.has_value() ? std::stoll(*c) : 0;
+    } else {  // no counter for this filter: count the index (documented in docs/api.md)
+      int64_t n = 0;
+      auto it = store.NewIterator(cf, list.index, eventstore::PrefixEnd(list.index));
+      for (it->Seek(list.index); it->Valid(); it->Next()) {
+        if (!accept) {
+          ++n;
+          continue;
+        }
+        SVC_ASSIGN_OR_RETURN(bool m, accept(std::string(it->key().substr(list.index.size()))));
+        n += m ? 1 : 0;
+      }
+      SVC_RETURN_IF_ERROR(it->status());
+      total = n;
+    }
+  }
+  return ListEnvelopeWithRows(data, page, req, rt.cursor_key(), list.scope, total);
+}
+
+}  // namespace
+
+void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+                     const CursorList& list, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto page_req = ParsePageRequest(ParseQuery(req.query), list.filters, rt.cursor_key(), list.scope,
+                                   options.limits.page_limit_default, options.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  if (!list.errors.empty()) return respond(ValidationProblem(req, list.errors));
+  auto body = ListBody(rt, list, *page_req);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  HttpResponse out;
+  out.body = std::move(*body);
+  respond(std::move(out));
+}
+
+}  // namespace svc::api

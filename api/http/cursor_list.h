@@ -1,0 +1,41 @@
+#pragma once
+// One cursor list over an index of a read model, for every list route of every area: the paging
+// parameters (pagination.h), cursors bound to the list's scope, the rows the index entries name
+// (one batched lookup; one by one, cached, when a second filter must read them), includeTotal
+// (a counter row, else a count of the index), and the List envelope with the rows as stored.
+// A list route is its own filter parsing plus one ServeCursorList call.
+
+#include <functional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "api/http/json_input.h"
+#include "api/http/public_api.h"
+#include "api/http/route.h"
+#include "api/http/runtime.h"
+
+namespace svc::api {
+
+struct CursorList {
+  // Binds cursors to the tenant, environment, list and filter they came from.
+  std::string scope;
+  // Absolute prefix of the index; its entries sort in list order.
+  std::string index;
+  // The absolute key of the row an index entry (the suffix after `index`) names.
+  std::function<std::string(std::string_view entry)> row_key;
+  // A second filter, on the row; empty = every entry of the index.
+  std::function<bool(const core::Json& row)> accept;
+  // Absolute key of a counter row for includeTotal (when there is no second filter); empty:
+  // the total is counted on the index.
+  std::string counter;
+  // The query parameters the list accepts besides paging (others are 400 BAD_REQUEST).
+  std::vector<std::string> filters;
+  // The filters' own field errors: reported (422/400) after the paging parameters are checked.
+  std::vector<FieldError> errors;
+};
+
+void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+                     const CursorList& list, Respond respond);
+
+}  // namespace svc::api
