@@ -260,6 +260,16 @@ bool ProjectionRunner::HasApplied(const eventstore::LogPosition& p) const {
   return true;
 }
 
+bool ProjectionRunner::HasApplied(const eventstore::LogPosition& p,
+                                  std::string_view projector) const {
+  std::lock_guard lock(mu_);
+  for (const auto& m : members_) {
+    if (m->projector->Name() != projector) continue;
+    return p.partition < m->at.size() && m->at[p.partition].next_offset > p.offset;
+  }
+  return true;
+}
+
 bool ProjectionRunner::WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                                    std::chrono::milliseconds timeout) {
   std::unique_lock lock(mu_);
@@ -311,26 +321,34 @@ void ProjectionSet::Add(std::unique_ptr<ProjectionRunner> runner) {
   runners_.push_back(std::move(runner));
 }
 
-bool ProjectionSet::AllApplied(const std::vector<eventstore::LogPosition>& positions) const {
+bool ProjectionSet::AllApplied(const std::vector<eventstore::LogPosition>& positions,
+                               const std::vector<std::string_view>& views) const {
   for (const auto& r : runners_) {
     for (const auto& p : positions) {
-      if (!r->HasApplied(p)) return false;
+      if (views.empty()) {
+        if (!r->HasApplied(p)) return false;
+        continue;
+      }
+      for (std::string_view v : views) {
+        if (!r->HasApplied(p, v)) return false;
+      }
     }
   }
   return true;
 }
 
 void ProjectionSet::WhenApplied(std::vector<eventstore::LogPosition> positions,
+                                std::vector<std::string_view> views,
                                 std::chrono::milliseconds timeout,
                                 std::function<void(bool)> done) {
-  if (AllApplied(positions)) {
+  if (AllApplied(positions, views)) {
     done(true);
     return;
   }
   {
     std::lock_guard lock(waiters_mu_);
-    waiters_.push_back(Waiter{std::move(positions), std::chrono::steady_clock::now() + timeout,
-                              std::move(done)});
+    waiters_.push_back(Waiter{std::move(positions), std::move(views),
+                              std::chrono::steady_clock::now() + timeout, std::move(done)});
   }
   waiters_cv_.notify_all();
 }
@@ -350,7 +368,7 @@ void ProjectionSet::WaiterLoop() {
     std::vector<bool> results;
     auto next_deadline = now + std::chrono::seconds(1);
     for (size_t i = 0; i < waiters_.size();) {
-      bool applied = AllApplied(waiters_[i].positions);
+      bool applied = AllApplied(waiters_[i].positions, waiters_[i].views);
       if (applied || waiters_[i].deadline <= now) {
         results.push_back(applied);
         ready.push_back(std::move(waiters_[i]));

@@ -51,6 +51,8 @@ class ProjectionRunner {
 
   // True when every projector of the runner has applied `p`.
   bool HasApplied(const eventstore::LogPosition& p) const;
+  // True when `projector` has applied `p`, or is not fed by this runner.
+  bool HasApplied(const eventstore::LogPosition& p, std::string_view projector) const;
   // Waits until every position is applied, the runner fails, or `timeout`.
   bool WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                    std::chrono::milliseconds timeout);
@@ -104,11 +106,19 @@ class ProjectionSet {
   void StopAll();
   bool WaitApplied(const std::vector<eventstore::LogPosition>& positions,
                    std::chrono::milliseconds timeout);
-  // Calls `done(true)` once every runner has applied every position, or `done(false)` after
-  // `timeout`; never blocks the caller. `done` runs on the set's waiter thread.
+  // Calls `done(true)` once the projectors named in `views` (empty: every projector) have
+  // applied every position, or `done(false)` after `timeout`; never blocks the caller. `done`
+  // runs on the set's waiter thread. A write's answer names the read models it reads, so it
+  // never waits for a projector it does not read (the audit chain, say).
   void WhenApplied(std::vector<eventstore::LogPosition> positions,
-                   std::chrono::milliseconds timeout, std::function<void(bool)> done);
-  bool AllApplied(const std::vector<eventstore::LogPosition>& positions) const;
+                   std::chrono::milliseconds timeout, std::function<void(bool)> done) {
+    WhenApplied(std::move(positions), {}, timeout, std::move(done));
+  }
+  void WhenApplied(std::vector<eventstore::LogPosition> positions,
+                   std::vector<std::string_view> views, std::chrono::milliseconds timeout,
+                   std::function<void(bool)> done);
+  bool AllApplied(const std::vector<eventstore::LogPosition>& positions,
+                  const std::vector<std::string_view>& views = {}) const;
   bool AllCaughtUpOnce() const;
   bool AnyFailed() const;
   const std::vector<std::unique_ptr<ProjectionRunner>>& runners() const { return runners_; }
@@ -116,6 +126,7 @@ class ProjectionSet {
  private:
   struct Waiter {
     std::vector<eventstore::LogPosition> positions;
+    std::vector<std::string_view> views;
     std::chrono::steady_clock::time_point deadline;
     std::function<void(bool)> done;
   };

@@ -34,19 +34,21 @@ commands::CommandContext Context(Runtime& rt, const ApiCall& call) {
 // Runs a command, waits (without blocking a thread) until the read models have it, then
 // renders. `render` runs on the projections' waiter thread.
 void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
+                   std::vector<std::string_view> reads,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,
                    Respond respond) {
   HttpRequest req_copy;  // the problem renderer needs path and request id only
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
-  rt.writer().Execute(std::move(cmd), [&rt, req_copy, render = std::move(render),
+  rt.writer().Execute(std::move(cmd), [&rt, req_copy, reads = std::move(reads),
+                                       render = std::move(render),
                                        respond](core::Result<commands::CommandOutcome> r) {
     if (!r.ok()) {
       respond(StatusToProblem(req_copy, r.status()));
       return;
     }
     auto outcome = std::make_shared<commands::CommandOutcome>(std::move(r).value());
-    rt.projections().WhenApplied(outcome->positions, kReadYourWrites,
+    rt.projections().WhenApplied(outcome->positions, reads, kReadYourWrites,
                                  [outcome, render, respond, req_copy](bool) {
                                    // Answer even on timeout; the read model catches up.
                                    try {

@@ -7,6 +7,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "api/http/http.h"
 #include "api/http/problem.h"
@@ -25,10 +27,12 @@ HttpRequest SlimRequest(const HttpRequest& req);
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key);
 // Time, ids, actor, environment, request and idempotency metadata of an API call.
 commands::CommandContext Context(Runtime& rt, const ApiCall& call);
-// Runs `cmd`, waits until the read models have applied its events (or kReadYourWrites), then
-// answers with `render(outcome)`; an idempotent replay gets `Idempotent-Replayed: true`. `render`
-// runs on the projections' waiter thread.
+// Runs `cmd`, waits until the read models `reads` (projector names, e.g. SessionsView::kName)
+// have applied its events (or kReadYourWrites), then answers with `render(outcome)`, which reads
+// only those; an idempotent replay gets `Idempotent-Replayed: true`. `render` runs on the
+// projections' waiter thread. A write never waits for a projector its answer does not read.
 void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
+                   std::vector<std::string_view> reads,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,
                    Respond respond);
 

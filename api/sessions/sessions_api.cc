@@ -156,7 +156,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   HttpRequest req_copy;
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {SV::kName},
                 [&rt, &options, te, req_copy](const commands::CommandOutcome& o) {
                   // A retry with the same key answers with the original session.
                   const std::string& sid = o.aggregate_id;
@@ -274,7 +274,7 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest req_copy;
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {SV::kName},
                 [&rt, te, id, req_copy](const commands::CommandOutcome&) {
                   auto consent = ReadView(rt, SV::Abs(SV::Consent(te, id)));
                   auto r = ReadView(rt, SV::Abs(SV::Record(te, id)));

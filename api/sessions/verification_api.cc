@@ -316,7 +316,7 @@ void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
     auto cmd = commands::MakeCommand<vs::SessionDecider>(
         auth.tenant_id, id, vs::SessionCommand(vs::CaptureMedia{m}), Context(rt, call));
     HttpRequest slim = Slim(req);
-    RunThenRender(rt, req, std::move(cmd),
+    RunThenRender(rt, req, std::move(cmd), {VV::kName, SV::kName},
                   [&rt, slim, tenant = auth.tenant_id, env = auth.environment,
                    id](const commands::CommandOutcome& out) {
                     auto body = RenderCapture(rt, tenant, env, id,
@@ -360,7 +360,7 @@ void IssueChallenge(Runtime& rt, ApiCall& call, Respond respond) {
   c.challenge.actions = DrawActions();
   auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
                                                        vs::SessionCommand(c), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {VV::kName},
                 [id, now = rt.clock().Now()](const commands::CommandOutcome& out) {
                   core::Json body;
                   body["object"] = "liveness_challenge";
@@ -387,7 +387,7 @@ void Submit(Runtime& rt, ApiCall& call, Respond respond) {
   s.tracking_id = rt.ids().NewIdString(core::IdKind::kTracking);
   auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
                                                        vs::SessionCommand(s), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {SV::kName, VV::kName},
                 [](const commands::CommandOutcome& out) {
                   // The verdict arrives as events (webhooks, the progress stream) and in the
                   // evidence; the submit answer says the submission was accepted.

@@ -126,7 +126,7 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   c.events = events != nullptr ? *events : core::Json(nullptr);
   c.secret_sealed = *sealed;
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(c), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   // A replay of the same Idempotency-Key answers the original endpoint with the
                   // secret it was issued (kept sealed), so a caller whose first call timed out
@@ -230,7 +230,7 @@ void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
   u.changes = changes;
   u.reason = "api";
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a = call.auth, id](const commands::CommandOutcome&) {
                   auto row = EndpointRow(rt, a, id);
                   return row.ok() ? JsonResponse(200, *row) : JsonResponse(200, {{"id", id}});
@@ -249,7 +249,7 @@ void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
   wh::RotateSecret r;
   r.secret_sealed = *sealed;
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(r), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a = call.auth, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   auto row = EndpointRow(rt, a, id);
                   core::Json body = row.ok() ? *row : core::Json{{"id", id}};
@@ -392,7 +392,7 @@ void Retry(Runtime& rt, ApiCall& call, Respond respond) {
   r.endpoint_id = whe;
   auto cmd = commands::MakeCommand<commands::webhooks::DeliveryDecider>(
       a.tenant_id, id, commands::webhooks::DeliveryCommand(r), Context(rt, call));
-  RunThenRender(rt, req, std::move(cmd),
+  RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, te](const commands::CommandOutcome& out) {
                   std::string fresh = core::StringOr(out.result, "deliveryId");
                   auto row = ReadView(rt, WV::Abs(WV::Delivery(te, fresh)));

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <future>
 #include <thread>
 
 #include "api/server/admin.h"
@@ -164,4 +165,37 @@ TEST_CASE("replay determinism: a rebuild equals the live read model byte for byt
   REQUIRE(verify.ok());
   CHECK((*verify)["identical"] == true);
   CHECK((*verify)["projectors"][0]["rows"].get<int>() == 4 + 4 + 100 + 100);
+}
+
+TEST_CASE("projections: a write waits only for the read models it names") {
+  RuntimeFixture f;
+  f.Open();  // the runtime's own projections are not started: only the two runners below run
+  std::string t = f.NewTenant("A");
+  CountingProjector fast("fast"), slow("slow");
+  auto make = [&](projections::Projector* p) {
+    projections::ProjectionRunner::Options o;
+    o.projector = p;
+    o.log = &f.rt->log();
+    o.store = &f.rt->store();
+    return std::make_unique<projections::ProjectionRunner>(o);
+  };
+  projections::ProjectionSet set;
+  set.Add(make(&fast));
+  set.Add(make(&slow));
+  REQUIRE(set.PrepareAll().ok());
+  REQUIRE(set.runners()[0]->RunUntilCaughtUp().ok());  // "slow" has applied nothing
+  auto r = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Web"}, f.Ctx());
+  REQUIRE(r.ok());
+  REQUIRE(set.runners()[0]->RunUntilCaughtUp().ok());
+
+  CHECK(set.AllApplied(r->positions, {"fast"}));
+  CHECK_FALSE(set.AllApplied(r->positions, {"slow"}));
+  CHECK_FALSE(set.AllApplied(r->positions));  // no names: every projector
+  CHECK(set.AllApplied(r->positions, {"not-a-projector-of-this-set"}));
+
+  std::promise<bool> named, every;
+  set.WhenApplied(r->positions, {"fast"}, std::chrono::seconds(10), [&](bool ok) { named.set_value(ok); });
+  CHECK(named.get_future().get());  // answered at once, without waiting for "slow"
+  set.WhenApplied(r->positions, std::chrono::milliseconds(1), [&](bool ok) { every.set_value(ok); });
+  CHECK_FALSE(every.get_future().get());  // "slow" never ran: the deadline answers
 }
