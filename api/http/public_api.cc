@@ -2,8 +2,8 @@
 
 #include <chrono>
 
-#include "api/server/admin.h"
 #include "api/http/openapi.h"
+#include "api/http/problem.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"

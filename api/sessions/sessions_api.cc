@@ -1,7 +1,6 @@
 // /v1/verification-sessions: create, consent, get, list.
 #include <chrono>
 
-#include "api/server/admin.h"
 #include "api/http/json_input.h"
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"

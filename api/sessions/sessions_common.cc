@@ -1,7 +1,6 @@
 // Shared helpers of the verification-session handlers.
 #include "api/sessions/sessions_common.h"
 
-#include "api/server/admin.h"
 #include "api/http/public_api.h"
 #include "core/crypto.h"
 #include "core/log.h"

@@ -2,7 +2,6 @@
 // (Create, consent, get and list are in sessions_api.cc; the progress stream in sse.cc.)
 #include <atomic>
 
-#include "api/server/admin.h"
 #include "api/http/multipart.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
