@@ -318,6 +318,13 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
   REQUIRE(all.status == 200);
   // 4 service.test, 1 retry by hand, verification.expired to the 3 active endpoints subscribed.
   CHECK(Body(all)["data"].size() == 8);
+  // includeTotal on every list: counted on the index, the same number the pages add up to.
+  auto counted = Body(env.Call(env.test_key, "GET", kBase + "/deliveries?includeTotal=true&limit=3"));
+  CHECK(counted["data"].size() == 3);
+  CHECK(counted["totalCount"] == 8);
+  CHECK(counted["hasMore"] == true);
+  CHECK(Body(env.Call(env.test_key, "GET", kBase + "?includeTotal=true"))["totalCount"] == 4);
+  CHECK(Body(env.Call(env.live_key, "GET", kBase + "/deliveries?includeTotal=true"))["totalCount"] == 1);
   CheckProblem(env.Call(env.live_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts"),
                404, "WEBHOOK_DELIVERY_NOT_FOUND");
 }
