@@ -80,6 +80,10 @@ struct IsVector : std::false_type {};
 template <class E>
 struct IsVector<std::vector<E>> : std::true_type {};
 template <class M>
+struct IsFieldsVector : std::false_type {};
+template <class E>
+struct IsFieldsVector<std::vector<E>> : std::bool_constant<HasFields<E>> {};
+template <class M>
 struct IsStringMap : std::false_type {};
 template <class V>
 struct IsStringMap<std::map<std::string, V>> : std::true_type {};
@@ -112,7 +116,7 @@ Json ToJson(const M& v, Shape shape) {
     Json out = Json::object();
     for (const auto& [k, item] : v) out[k] = ToJson(item, Shape::kAny);
     return out;
-  } else if constexpr (IsVector<M>::value && HasFields<typename M::value_type>) {
+  } else if constexpr (IsFieldsVector<M>::value) {
     Json out = Json::array();
     for (const auto& item : v) out.push_back(EncodeFields(item));
     return out;
@@ -153,7 +157,7 @@ void FromJson(const Json& j, M& out) {
     if (!j.is_object()) return;
     out.clear();
     for (auto it = j.begin(); it != j.end(); ++it) FromJson(*it, out[it.key()]);
-  } else if constexpr (IsVector<M>::value && HasFields<typename M::value_type>) {
+  } else if constexpr (IsFieldsVector<M>::value) {
     if (!j.is_array()) return;
     out.clear();
     for (const auto& v : j) FromJson(v, out.emplace_back());

@@ -61,8 +61,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     const auto phase = *vs::PhaseAfter(event);
     r["status"] = std::string(phase.status);
     r["currentStep"] = std::string(phase.current_step);
-    r["clientReference"] = c->has_client_reference ? core::Json(c->client_reference)
-                                                   : core::Json(nullptr);
+    r["clientReference"] = c->client_reference ? core::Json(*c->client_reference) : core::Json(nullptr);
     r["country"] = c->country;
     r["locale"] = c->locale;
     r["trustScore"] = nullptr;

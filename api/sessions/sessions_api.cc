@@ -132,8 +132,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   c.channel = *channel;
   c.application_id = app;
   c.flow = flow.value_or("");
-  c.has_client_reference = client_reference.has_value();
-  c.client_reference = client_reference.value_or("");
+  c.client_reference = client_reference;
   c.country = country.value_or("MX");
   c.locale = locale.value_or("es-MX");
   c.notifications_mode = notifications.value_or("service_managed");

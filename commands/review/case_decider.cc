@@ -27,17 +27,13 @@ core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& 
   return core::Status::Ok();
 }
 
-core::Json CaseDecider::ToJson(const CaseState& s) {
-  return {{"exists", s.exists}, {"status", s.status}, {"sessionId", s.session_id}};
-}
+core::Json CaseDecider::ToJson(const CaseState& s) { return core::EncodeFields(s); }
 
 core::Result<CaseState> CaseDecider::FromJson(std::string_view text) {
   core::Json j = core::ParseJsonOrDiscarded(text);
   if (!j.is_object()) return core::DataLoss("case state is not a JSON object");
   CaseState s;
-  s.exists = j.value("exists", false);
-  s.status = core::StringOr(j, "status");
-  s.session_id = core::StringOr(j, "sessionId");
+  core::DecodeFields(j, s);
   return s;
 }
 

@@ -11,6 +11,14 @@ struct CaseState {
   bool exists = false;
   std::string status;
   std::string session_id;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = CaseState;
+    return std::tuple{Field("exists", &T::exists),
+                      Field("status", &T::status),
+                      Field("sessionId", &T::session_id)};
+  }
 };
 
 struct OpenCase {

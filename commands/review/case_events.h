@@ -6,6 +6,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/json_fields.h"
 #include "core/status.h"
 #include "eventstore/envelope.h"
 
@@ -19,6 +20,16 @@ struct CaseOpened {
   std::string reason;  // short, no personal data
   std::vector<std::string> reason_codes;
   std::string priority = "normal";
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = CaseOpened;
+    return std::tuple{Field("sessionId", &T::session_id),
+                      Field("trackingId", &T::tracking_id),
+                      Field("reason", &T::reason),
+                      Field("reasonCodes", &T::reason_codes),
+                      Field("priority", &T::priority)};
+  }
 };
 
 using CaseEvent = std::variant<CaseOpened>;

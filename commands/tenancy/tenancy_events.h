@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/json_fields.h"
 #include "core/status.h"
 #include "eventstore/envelope.h"
 
@@ -17,6 +18,12 @@ struct TenantCreated {
   static constexpr std::string_view kType = "tenancy.tenant_created";
   static constexpr int kSchema = 1;
   std::string name;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = TenantCreated;
+    return std::tuple{Field("name", &T::name)};
+  }
 };
 
 struct ApplicationCreated {
@@ -25,6 +32,14 @@ struct ApplicationCreated {
   std::string application_id;
   std::string name;
   bool is_default = false;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ApplicationCreated;
+    return std::tuple{Field("applicationId", &T::application_id),
+                      Field("name", &T::name),
+                      Field("isDefault", &T::is_default)};
+  }
 };
 
 struct ApiKeyCreated {
@@ -38,6 +53,19 @@ struct ApiKeyCreated {
   std::string secret_hash;  // hex HMAC-SHA256 of the full key string under the lookup key
   std::string last4;
   std::string name;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ApiKeyCreated;
+    return std::tuple{Field("keyId", &T::key_id),
+                      Field("applicationId", &T::application_id),
+                      Field("environment", &T::environment),
+                      Field("keyType", &T::key_type),
+                      Field("scopes", &T::scopes),
+                      Field("secretHash", &T::secret_hash),
+                      Field("last4", &T::last4),
+                      Field("name", &T::name)};
+  }
 };
 
 struct ApiKeyRevoked {
@@ -45,11 +73,18 @@ struct ApiKeyRevoked {
   static constexpr int kSchema = 1;
   std::string key_id;
   std::string reason;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ApiKeyRevoked;
+    return std::tuple{Field("keyId", &T::key_id),
+                      Field("reason", &T::reason)};
+  }
 };
 
 using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked>;
 
-// Codec: event <-> (type, schema version, data JSON). Decoding reads with simdjson.
+// Codec: event <-> (type, schema version, data JSON), driven by each event's field list.
 std::string_view TypeOf(const TenancyEvent& e);
 int SchemaOf(const TenancyEvent& e);
 std::string EncodeData(const TenancyEvent& e);

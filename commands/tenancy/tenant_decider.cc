@@ -191,58 +191,13 @@ core::Status TenantDecider::Evolve(TenantState& state, const eventstore::EventEn
   return core::Status::Ok();
 }
 
-core::Json TenantDecider::ToJson(const TenantState& s) {
-  core::Json j;
-  j["exists"] = s.exists;
-  j["id"] = s.id;
-  j["name"] = s.name;
-  j["createdMicros"] = s.created_micros;
-  j["applications"] = core::Json::array();
-  for (const auto& a : s.applications) {
-    j["applications"].push_back({{"id", a.id}, {"name", a.name}, {"isDefault", a.is_default}});
-  }
-  j["keys"] = core::Json::array();
-  for (const auto& k : s.keys) {
-    j["keys"].push_back({{"id", k.id},
-                         {"applicationId", k.application_id},
-                         {"environment", k.environment},
-                         {"keyType", k.key_type},
-                         {"scopes", k.scopes},
-                         {"secretHash", k.secret_hash},
-                         {"last4", k.last4},
-                         {"name", k.name},
-                         {"createdMicros", k.created_micros},
-                         {"revokedMicros", k.revoked_micros}});
-  }
-  return j;
-}
+core::Json TenantDecider::ToJson(const TenantState& s) { return core::EncodeFields(s); }
 
 core::Result<TenantState> TenantDecider::FromJson(std::string_view text) {
   core::Json j = core::ParseJsonOrDiscarded(text);
   if (!j.is_object()) return core::DataLoss("tenant state is not a JSON object");
   TenantState s;
-  s.exists = j.value("exists", false);
-  s.id = j.value("id", "");
-  s.name = j.value("name", "");
-  s.created_micros = j.value("createdMicros", int64_t{0});
-  for (const auto& a : j.value("applications", core::Json::array())) {
-    s.applications.push_back(
-        {a.value("id", ""), a.value("name", ""), a.value("isDefault", false)});
-  }
-  for (const auto& kj : j.value("keys", core::Json::array())) {
-    KeyState k;
-    k.id = kj.value("id", "");
-    k.application_id = kj.value("applicationId", "");
-    k.environment = kj.value("environment", "");
-    k.key_type = kj.value("keyType", "");
-    k.scopes = kj.value("scopes", std::vector<std::string>{});
-    k.secret_hash = kj.value("secretHash", "");
-    k.last4 = kj.value("last4", "");
-    k.name = kj.value("name", "");
-    k.created_micros = kj.value("createdMicros", int64_t{0});
-    k.revoked_micros = kj.value("revokedMicros", int64_t{0});
-    s.keys.push_back(std::move(k));
-  }
+  core::DecodeFields(j, s);
   return s;
 }
 

@@ -23,12 +23,35 @@ struct KeyState {
   std::string name;
   int64_t created_micros = 0;
   int64_t revoked_micros = 0;  // 0 = active
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = KeyState;
+    return std::tuple{Field("id", &T::id),
+                      Field("applicationId", &T::application_id),
+                      Field("environment", &T::environment),
+                      Field("keyType", &T::key_type),
+                      Field("scopes", &T::scopes),
+                      Field("secretHash", &T::secret_hash),
+                      Field("last4", &T::last4),
+                      Field("name", &T::name),
+                      Field("createdMicros", &T::created_micros),
+                      Field("revokedMicros", &T::revoked_micros)};
+  }
 };
 
 struct ApplicationState {
   std::string id;
   std::string name;
   bool is_default = false;
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ApplicationState;
+    return std::tuple{Field("id", &T::id),
+                      Field("name", &T::name),
+                      Field("isDefault", &T::is_default)};
+  }
 };
 
 struct TenantState {
@@ -41,6 +64,15 @@ struct TenantState {
 
   const KeyState* FindKey(std::string_view key_id) const;
   const ApplicationState* DefaultApplication() const;
+
+  // The snapshot's members (TenantDecider::ToJson / FromJson).
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = TenantState;
+    return std::tuple{Field("exists", &T::exists), Field("id", &T::id), Field("name", &T::name),
+                      Field("createdMicros", &T::created_micros),
+                      Field("applications", &T::applications), Field("keys", &T::keys)};
+  }
 };
 
 struct CreateTenant {

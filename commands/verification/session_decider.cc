@@ -235,72 +235,13 @@ core::Status SessionDecider::Evolve(SessionState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
-core::Json SessionDecider::ToJson(const SessionState& s) {
-  return {{"exists", s.exists},
-          {"status", s.status},
-          {"currentStep", s.current_step},
-          {"created", s.created_micros},
-          {"updated", s.updated_micros},
-          {"started", s.started_micros},
-          {"completed", s.completed_micros},
-          {"expires", s.expires_micros},
-          {"consentRecorded", s.consent_recorded},
-          {"consentAccepted", s.consent_accepted},
-          {"consentRecordedAt", s.consent_recorded_micros},
-          {"decided", s.decided_micros},
-          {"disabledChecks", s.disabled_checks},
-          {"mediaIds", s.media_ids},
-          {"mediaKinds", s.media_kinds},
-          {"mediaSinceSubmit", s.media_since_submit},
-          {"submission", s.submission},
-          {"trackingId", s.tracking_id},
-          {"processing", s.processing},
-          {"stagesDone", s.stages_done},
-          {"outcome", s.outcome},
-          {"caseId", s.case_id},
-          {"activeLiveness", s.active_liveness},
-          {"challenges", [&] {
-             core::Json c = core::Json::object();
-             for (const auto& [id, ch] : s.challenges) {
-               c[id] = {{"actions", ch.actions}, {"expires", ch.expires_micros}, {"spent", ch.spent}};
-             }
-             return c;
-           }()}};
-}
+core::Json SessionDecider::ToJson(const SessionState& s) { return core::EncodeFields(s); }
 
 core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
   core::Json j = core::ParseJsonOrDiscarded(text);
   if (!j.is_object()) return core::DataLoss("session state is not a JSON object");
   SessionState s;
-  s.exists = j.value("exists", false);
-  s.status = j.value("status", "");
-  s.current_step = j.value("currentStep", "");
-  s.created_micros = j.value("created", int64_t{0});
-  s.updated_micros = j.value("updated", int64_t{0});
-  s.started_micros = j.value("started", int64_t{0});
-  s.completed_micros = j.value("completed", int64_t{0});
-  s.expires_micros = j.value("expires", int64_t{0});
-  s.consent_recorded = j.value("consentRecorded", false);
-  s.consent_accepted = j.value("consentAccepted", false);
-  s.consent_recorded_micros = j.value("consentRecordedAt", int64_t{0});
-  s.decided_micros = j.value("decided", int64_t{0});
-  s.disabled_checks = j.value("disabledChecks", std::set<std::string>{});
-  s.media_ids = j.value("mediaIds", std::vector<std::string>{});
-  s.media_kinds = j.value("mediaKinds", std::vector<std::string>{});
-  s.media_since_submit = j.value("mediaSinceSubmit", 0);
-  s.submission = j.value("submission", 0);
-  s.tracking_id = j.value("trackingId", "");
-  s.processing = j.value("processing", false);
-  s.stages_done = j.value("stagesDone", std::set<std::string>{});
-  s.outcome = j.value("outcome", "");
-  s.case_id = j.value("caseId", "");
-  s.active_liveness = j.value("activeLiveness", false);
-  if (auto it = j.find("challenges"); it != j.end() && it->is_object()) {
-    for (auto c = it->begin(); c != it->end(); ++c) {
-      s.challenges[c.key()] = {c->value("actions", std::vector<std::string>{}),
-                               c->value("expires", int64_t{0}), c->value("spent", false)};
-    }
-  }
+  core::DecodeFields(j, s);
   return s;
 }
 

@@ -43,8 +43,35 @@ struct SessionState {
     std::vector<std::string> actions;
     int64_t expires_micros = 0;
     bool spent = false;
+    static constexpr auto Fields() {
+      using core::Field;
+      return std::tuple{Field("actions", &Challenge::actions),
+                        Field("expires", &Challenge::expires_micros),
+                        Field("spent", &Challenge::spent)};
+    }
   };
   std::map<std::string, Challenge> challenges;  // by challenge id
+
+  // The snapshot's members (SessionDecider::ToJson / FromJson).
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = SessionState;
+    return std::tuple{Field("exists", &T::exists), Field("status", &T::status),
+                      Field("currentStep", &T::current_step), Field("created", &T::created_micros),
+                      Field("updated", &T::updated_micros), Field("started", &T::started_micros),
+                      Field("completed", &T::completed_micros), Field("expires", &T::expires_micros),
+                      Field("consentRecorded", &T::consent_recorded),
+                      Field("consentAccepted", &T::consent_accepted),
+                      Field("consentRecordedAt", &T::consent_recorded_micros),
+                      Field("decided", &T::decided_micros), Field("disabledChecks", &T::disabled_checks),
+                      Field("mediaIds", &T::media_ids), Field("mediaKinds", &T::media_kinds),
+                      Field("mediaSinceSubmit", &T::media_since_submit),
+                      Field("submission", &T::submission), Field("trackingId", &T::tracking_id),
+                      Field("processing", &T::processing), Field("stagesDone", &T::stages_done),
+                      Field("outcome", &T::outcome), Field("caseId", &T::case_id),
+                      Field("activeLiveness", &T::active_liveness),
+                      Field("challenges", &T::challenges)};
+  }
 
   bool Terminal() const { return IsTerminalStatus(status); }
   // Capture and submit are possible (given consent and no running pipeline).

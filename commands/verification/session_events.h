@@ -1,5 +1,7 @@
 #pragma once
-// Verification session events. Type names are stable and never renamed. No plaintext personal
+// Verification session events. Each lists its fields once (Fields(): camelCase names, how empty
+// values are written), which drives both encoding and decoding (core/json_fields.h); the stored
+// form is pinned by tests/commands/event_codecs.golden. Type names are stable and never renamed. No plaintext personal
 // data: the consenting subject's IP address and user agent, the integrator's free-form `meta`
 // and the link token are sealed (XChaCha20-Poly1305 under a server key, AAD = session id) before
 // they enter an event.
@@ -10,6 +12,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/json_fields.h"
 #include "core/status.h"
 #include "eventstore/envelope.h"
 
@@ -24,8 +27,7 @@ struct SessionCreated {
   std::string flow_id;   // "" = null
   std::string flow;      // "" = null
   std::string person_id;  // "" = null
-  std::string client_reference;  // "" = null
-  bool has_client_reference = false;
+  std::optional<std::string> client_reference;  // none = null
   std::string country;
   std::string locale;
   std::string notifications_mode;
@@ -36,6 +38,30 @@ struct SessionCreated {
   std::string meta_sealed;   // base64 of sealed JSON, "" = none
   std::string link_token_sealed;  // base64 of sealed token, "" = none
   int64_t expires_at_micros = 0;
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = SessionCreated;
+    return std::tuple{Field("publicId", &T::public_id),
+                      Field("channel", &T::channel),
+                      Field("applicationId", &T::application_id),
+                      Field("flowId", &T::flow_id, Empty::kNull),
+                      Field("flow", &T::flow, Empty::kNull),
+                      Field("personId", &T::person_id, Empty::kNull),
+                      Field("clientReference", &T::client_reference),
+                      Field("country", &T::country),
+                      Field("locale", &T::locale),
+                      Field("notificationsMode", &T::notifications_mode),
+                      Field("callbackUrl", &T::callback_url, Empty::kNull),
+                      Field("redirectUrl", &T::redirect_url, Empty::kNull),
+                      Field("checks", &T::checks, Shape::kObjectOrNull),
+                      Field("policy", &T::policy, Shape::kObjectOrNull),
+                      Field("metaSealed", &T::meta_sealed, Empty::kNull),
+                      Field("linkTokenSealed", &T::link_token_sealed, Empty::kNull),
+                      Field("expiresAtMicros", &T::expires_at_micros)};
+  }
 };
 
 struct ConsentRecorded {
@@ -45,11 +71,23 @@ struct ConsentRecorded {
   int64_t consented_at_micros = 0;  // the subject's time, or the record time when not given
   std::string policy_version;
   std::string subject_sealed;  // base64 of sealed {"ip":…, "userAgent":…}, "" = none
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = ConsentRecorded;
+    return std::tuple{Field("accepted", &T::accepted),
+                      Field("consentedAtMicros", &T::consented_at_micros),
+                      Field("policyVersion", &T::policy_version),
+                      Field("subjectSealed", &T::subject_sealed, Empty::kNull)};
+  }
 };
 
 struct SessionExpired {
   static constexpr std::string_view kType = "verification.session_expired";
   static constexpr int kSchema = 1;
+  static constexpr auto Fields() { return std::tuple{}; }
 };
 
 // One capture stored (the bytes are sealed in the blob store before this is appended). The
@@ -67,6 +105,23 @@ struct MediaCaptured {
   std::vector<std::string> challenge_actions;  // the challenge's actions (set by the decider)
   core::Json analysis;       // CaptureAnalysis without extractedData, or null
   std::string extracted_sealed;  // base64 of sealed extractedData JSON, "" = none
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = MediaCaptured;
+    return std::tuple{Field("mediaId", &T::media_id),
+                      Field("kind", &T::kind),
+                      Field("mime", &T::mime),
+                      Field("sha256", &T::sha256),
+                      Field("sizeBytes", &T::size_bytes),
+                      Field("blob", &T::blob),
+                      Field("challengeId", &T::challenge_id, Empty::kNull),
+                      Field("challengeActions", &T::challenge_actions, Empty::kOmit),
+                      Field("analysis", &T::analysis, Shape::kObjectOrNull),
+                      Field("extractedSealed", &T::extracted_sealed, Empty::kNull)};
+  }
 };
 
 // Active liveness: a one-use challenge for the next liveness video (actions in order, drawn by
@@ -77,6 +132,16 @@ struct LivenessChallengeIssued {
   std::string challenge_id;
   std::vector<std::string> actions;  // blink | turn_left | turn_right
   int64_t expires_at_micros = 0;
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = LivenessChallengeIssued;
+    return std::tuple{Field("challengeId", &T::challenge_id),
+                      Field("actions", &T::actions),
+                      Field("expiresAtMicros", &T::expires_at_micros)};
+  }
 };
 
 // The subject submitted; the pipeline runs for `tracking_id`.
@@ -86,6 +151,16 @@ struct SessionSubmitted {
   std::string tracking_id;
   int submission = 0;  // 1, 2, … (a session in awaiting_input can be submitted again)
   std::vector<std::string> media_ids;
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = SessionSubmitted;
+    return std::tuple{Field("trackingId", &T::tracking_id),
+                      Field("submission", &T::submission),
+                      Field("mediaIds", &T::media_ids)};
+  }
 };
 
 // One pipeline stage's result for a submission. `summary` carries no personal data (scores,
@@ -98,10 +173,23 @@ struct StageCompleted {
   std::string outcome;  // passed | failed | review | unavailable | error | skipped
   core::Json summary;   // object
   std::string details_sealed;  // "" = none
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = StageCompleted;
+    return std::tuple{Field("trackingId", &T::tracking_id),
+                      Field("stage", &T::stage),
+                      Field("outcome", &T::outcome),
+                      Field("summary", &T::summary, Shape::kObjectOrEmpty),
+                      Field("detailsSealed", &T::details_sealed, Empty::kNull)};
+  }
 };
 
-// The decision policy's verdict for a submission. `type` is one of the four verdict event types;
-// `report` is the VerificationReportDetail at that moment (no personal data).
+// The decision policy's verdict for a submission. `type` is one of the four verdict event types
+// (the envelope's type, not a field); `report` is the VerificationReportDetail at that moment (no
+// personal data).
 struct VerdictReached {
   static constexpr int kSchema = 1;
   std::string type;  // verification.approved | .declined | .review_required | .more_info_requested
@@ -112,6 +200,20 @@ struct VerdictReached {
   std::string case_id;     // review: the case the pipeline opens; "" = none
   core::Json decision;     // DecisionSummary
   core::Json report;       // VerificationReportDetail
+
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using core::Shape;
+    using T = VerdictReached;
+    return std::tuple{Field("trackingId", &T::tracking_id),
+                      Field("outcome", &T::outcome),
+                      Field("reasonCodes", &T::reason_codes),
+                      Field("trustScore", &T::trust_score, Shape::kNumberOrNull),
+                      Field("caseId", &T::case_id, Empty::kNull),
+                      Field("decision", &T::decision),
+                      Field("report", &T::report)};
+  }
 };
 
 inline constexpr std::string_view kVerdictTypes[] = {

@@ -201,3 +201,31 @@ TEST_CASE("session: evolving with the decided (typed) event equals evolving with
     CHECK_MESSAGE(SessionDecider::ToJson(typed) == SessionDecider::ToJson(text), env.type);
   }
 }
+
+TEST_CASE("session snapshot: the state's field list writes and reads every member") {
+  SessionState s;
+  s.exists = true;
+  s.status = "in_progress";
+  s.current_step = "processing";
+  s.created_micros = kT0;
+  s.expires_micros = kT0 + kTtl;
+  s.consent_recorded = s.consent_accepted = true;
+  s.disabled_checks = {"liveness"};
+  s.media_ids = {"med_1"};
+  s.media_kinds = {"selfie"};
+  s.submission = 1;
+  s.tracking_id = "trk_1";
+  s.processing = true;
+  s.stages_done = {"document", "face_match"};
+  s.active_liveness = true;
+  s.challenges["lch_1"] = {{"blink", "turn_left"}, kT0 + 300, true};
+  core::Json j = SessionDecider::ToJson(s);
+  CHECK(j["stagesDone"] == core::Json::array({"document", "face_match"}));
+  CHECK(j["challenges"]["lch_1"] == core::Json{{"actions", {"blink", "turn_left"}}, {"expires", kT0 + 300}, {"spent", true}});
+  auto back = SessionDecider::FromJson(core::DumpJson(j));
+  REQUIRE(back.ok());
+  CHECK(core::DumpJson(SessionDecider::ToJson(*back)) == core::DumpJson(j));
+  CHECK(back->challenges.at("lch_1").actions == std::vector<std::string>{"blink", "turn_left"});
+  CHECK(back->stages_done.count("face_match") == 1);
+  CHECK(SessionDecider::FromJson("[]").status().code() == core::StatusCode::kDataLoss);
+}
