@@ -33,7 +33,7 @@
 
 namespace svc::core {
 
-// How an empty value (an empty string or list) is written.
+// How an empty value (an empty string or list, or a zero number) is written.
 enum class Empty {
   kKeep,  // as it is: "" or []
   kNull,  // null ("" = none)
@@ -93,6 +93,8 @@ bool IsEmpty(const M& v) {
   if constexpr (std::is_same_v<M, std::string> || IsVector<M>::value ||
                 std::is_same_v<M, std::set<std::string>>) {
     return v.empty();
+  } else if constexpr (std::is_arithmetic_v<M> && !std::is_same_v<M, bool>) {
+    return v == 0;
   } else {
     return false;
   }

@@ -70,25 +70,24 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   };
 
   if (env.aggregate_type == wh::kEndpointAggregate) {
-    core::Json j = core::ParseJsonOrDiscarded(env.data);
-    if (!j.is_object()) return core::DataLoss("webhook endpoint event data is not an object");
+    SVC_ASSIGN_OR_RETURN(wh::EndpointEvent event, wh::DecodeEndpointEvent(env));
     const std::string ep_key = V::Endpoint(te, env.aggregate_id), sec_key = V::Secret(te, env.aggregate_id);
-    if (env.type == wh::kEndpointCreated) {
+    if (const auto* c = std::get_if<wh::EndpointCreated>(&event)) {
       core::Json row = {{"id", env.aggregate_id},
-                        {"applicationId", j.value("applicationId", core::Json())},
+                        {"applicationId", c->application_id},
                         {"createdAt", at},
-                        {"description", j.value("description", core::Json())},
-                        {"environment", j.value("environment", "")},
-                        {"events", j.value("events", core::Json())},
+                        {"description", c->description},
+                        {"environment", c->environment},
+                        {"events", c->events},
                         {"isActive", true},
                         {"updatedAt", at},
-                        {"url", j.value("url", "")}};
+                        {"url", c->url}};
       view.Put(ep_key, core::DumpJson(row));
-      view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
+      view.Put(sec_key, core::DumpJson({{"secretSealed", c->secret_sealed},
                                         {"previousSecretSealed", ""},
                                         {"previousValidUntilMicros", 0}}));
       view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
-               core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
+               core::DumpJson({{"secretSealed", c->secret_sealed}}));
       view.Put(V::Endpoints(te) + V::Inverted(env.occurred_at.micros) + env.aggregate_id, "");
       SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
       core::Json list = ids ? core::ParseJsonOrDiscarded(*ids) : core::Json::array();
@@ -106,20 +105,18 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ep_key));
     if (!stored.has_value()) return core::DataLoss("webhook endpoint event without its row: " + ep_key);
     core::Json row = core::ParseJsonOrDiscarded(*stored);
-    if (env.type == wh::kEndpointUpdated) {
-      core::Json c = j.value("changes", core::Json::object());
+    if (const auto* u = std::get_if<wh::EndpointUpdated>(&event)) {
       for (const char* k : {"url", "description", "applicationId", "events", "isActive"}) {
-        if (c.contains(k)) row[k] = c[k];
+        if (u->changes.contains(k)) row[k] = u->changes[k];
       }
-    } else if (env.type == wh::kSecretRotated) {
-      view.Put(sec_key, core::DumpJson({{"secretSealed", j.value("secretSealed", "")},
-                                        {"previousSecretSealed", j.value("previousSecretSealed", "")},
-                                        {"previousValidUntilMicros",
-                                         j.value("previousValidUntilMicros", int64_t{0})}}));
+    } else if (const auto* r = std::get_if<wh::SecretRotated>(&event)) {
+      view.Put(sec_key, core::DumpJson({{"secretSealed", r->secret_sealed},
+                                        {"previousSecretSealed", r->previous_secret_sealed},
+                                        {"previousValidUntilMicros", r->previous_valid_until_micros}}));
       // The secret of this rotation, still sealed, by the aggregate version that made it: an
       // idempotent replay of the rotation (same Idempotency-Key) answers with the same secret.
       view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
-               core::DumpJson({{"secretSealed", j.value("secretSealed", "")}}));
+               core::DumpJson({{"secretSealed", r->secret_sealed}}));
     }
     row["updatedAt"] = at;
     view.Put(ep_key, core::DumpJson(row));
@@ -127,7 +124,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   }
 
   if (env.aggregate_type == wh::kDeliveryAggregate) {
-    core::Json j = core::ParseJsonOrDiscarded(env.data);
+    SVC_ASSIGN_OR_RETURN(wh::DeliveryEvent event, wh::DecodeDeliveryEvent(env));
     const std::string& whd_this = env.aggregate_id;
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd_this)));
     SVC_ASSIGN_OR_RETURN(auto extra, view.Get(V::DeliveryBody(te, whd_this)));
@@ -136,14 +133,14 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     }
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     core::Json x = core::ParseJsonOrDiscarded(*extra);
-    if (env.type == wh::kDeliveryRetried) {
+    if (const auto* retried = std::get_if<wh::DeliveryRetried>(&event)) {
       // A new delivery of the same event and body, to the endpoint's current URL; the original
       // stays as it is.
       std::string whe = row.value("endpointId", "");
       SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
       if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
       auto [whd, due] = deliver(whe, core::ParseJsonOrDiscarded(*ep), row.value("eventType", ""),
-                                j.value("newDeliveryId", ""));
+                                retried->new_delivery_id);
       // The retried delivery carries the original event's id (webhook-id stays stable).
       SVC_ASSIGN_OR_RETURN(auto fresh, view.Get(V::Delivery(te, whd)));
       core::Json fresh_row = core::ParseJsonOrDiscarded(fresh.value_or("{}"));
@@ -152,12 +149,14 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
-    if (env.type != wh::kDeliveryAttempted) return core::Status::Ok();
-    int attempt = j.value("attempt", 0);
-    std::string outcome = j.value("outcome", "");
+    const auto& a = std::get<wh::DeliveryAttempted>(event);
+    const int attempt = a.attempt;
+    const std::string& outcome = a.outcome;
+    const core::Json status_code = a.status_code > 0 ? core::Json(a.status_code) : core::Json(nullptr);
+    const core::Json error = a.error.empty() ? core::Json(nullptr) : core::Json(a.error);
     row["attempts"] = attempt;
-    row["lastStatusCode"] = j.value("statusCode", core::Json());
-    row["lastError"] = j.value("error", core::Json());
+    row["lastStatusCode"] = status_code;
+    row["lastError"] = error;
     row["updatedAt"] = at;
     // The due row's key holds binary bytes: the row keeps its time as a number (-1 = none).
     int64_t old_due = x.value("dueMicros", int64_t{-1});
@@ -171,7 +170,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       row["status"] = "failed";
       row["nextRetryAt"] = nullptr;
     } else {
-      int64_t next = j.value("nextRetryAtMicros", int64_t{0});
+      int64_t next = a.next_retry_at_micros;
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
       view.Put(V::Due(next, te, whd_this), row.value("endpointId", ""));
@@ -181,9 +180,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
     view.Put(V::Attempt(te, whd_this, static_cast<uint32_t>(attempt)), core::DumpJson({{"attempt", attempt},
                                  {"attemptedAt", at},
-                                 {"statusCode", j.value("statusCode", core::Json())},
-                                 {"error", j.value("error", core::Json())},
-                                 {"latencyMs", j.value("latencyMs", 0)},
+                                 {"statusCode", status_code},
+                                 {"error", error},
+                                 {"latencyMs", a.latency_ms},
                                  {"outcome", outcome}}));
     return core::Status::Ok();
   }

@@ -1,21 +1,16 @@
 #include "commands/review/case_events.h"
 
+#include "commands/event_codec.h"
 #include "core/json.h"
 
 namespace svc::commands::review {
 
-std::string EncodeData(const CaseEvent& event) {
-  return core::DumpJson(std::visit([](const auto& e) { return core::EncodeFields(e); }, event));
-}
+std::string EncodeData(const CaseEvent& event) { return EncodeEventData(event); }
 
 core::Result<CaseEvent> Decode(const eventstore::EventEnvelope& env) {
   core::Json j = core::ParseJsonOrDiscarded(env.data);
   if (!j.is_object()) return core::DataLoss("case event data is not an object");
-  if (env.type == CaseOpened::kType) {
-    CaseOpened e;
-    core::DecodeFields(j, e);
-    return CaseEvent(std::move(e));
-  }
+  if (auto e = DecodeEventData<CaseEvent>(env.type, j)) return std::move(*e);
   return core::InvalidArgument("not a review case event: " + env.type);
 }
 

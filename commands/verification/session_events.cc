@@ -1,5 +1,7 @@
 #include "commands/verification/session_events.h"
 
+#include "commands/event_codec.h"
+
 namespace svc::commands::verification {
 
 std::string_view TypeOf(const SessionEvent& e) {
@@ -19,9 +21,7 @@ int SchemaOf(const SessionEvent& e) {
   return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kSchema; }, e);
 }
 
-std::string EncodeData(const SessionEvent& event) {
-  return core::DumpJson(std::visit([](const auto& e) { return core::EncodeFields(e); }, event));
-}
+std::string EncodeData(const SessionEvent& event) { return EncodeEventData(event); }
 
 core::Result<const SessionEvent*> DecodeShared(const eventstore::RecordedEvent& recorded) {
   if (const auto* e = std::any_cast<SessionEvent>(&recorded.decoded)) return e;
@@ -30,33 +30,11 @@ core::Result<const SessionEvent*> DecodeShared(const eventstore::RecordedEvent& 
   return std::any_cast<SessionEvent>(&recorded.decoded);
 }
 
-namespace {
-
-// The alternative of SessionEvent whose kType is `type`, decoded from `j`; nullopt when none is.
-template <size_t I = 0>
-std::optional<SessionEvent> DecodeAlternative(std::string_view type, const core::Json& j) {
-  if constexpr (I == std::variant_size_v<SessionEvent>) {
-    return std::nullopt;
-  } else {
-    using T = std::variant_alternative_t<I, SessionEvent>;
-    if constexpr (requires { T::kType; }) {
-      if (type == T::kType) {
-        T e;
-        core::DecodeFields(j, e);
-        return SessionEvent(std::move(e));
-      }
-    }
-    return DecodeAlternative<I + 1>(type, j);
-  }
-}
-
-}  // namespace
-
 core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& env) {
   // Session events are small; nlohmann is enough here.
   core::Json j = core::ParseJsonOrDiscarded(env.data);
   if (!j.is_object()) return core::DataLoss("session event data is not an object");
-  if (auto e = DecodeAlternative(env.type, j)) return std::move(*e);
+  if (auto e = DecodeEventData<SessionEvent>(env.type, j)) return std::move(*e);
   for (auto t : kVerdictTypes) {
     if (env.type != t) continue;
     VerdictReached e;

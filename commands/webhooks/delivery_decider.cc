@@ -6,9 +6,9 @@ core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const Del
                                                const CommandContext&) {
   Decision d;
   if (const auto* r = std::get_if<RetryDelivery>(&command)) {
-    d.events.push_back(NewEvent{std::string(kDeliveryRetried), 1,
-                                core::DumpJson({{"newDeliveryId", r->new_delivery_id},
-                                                {"endpointId", r->endpoint_id}})});
+    DeliveryRetried e{r->new_delivery_id, r->endpoint_id};
+    d.events.push_back(NewEvent{std::string(DeliveryRetried::kType), DeliveryRetried::kSchema,
+                                EncodeData(DeliveryEvent(e))});
     d.result = {{"deliveryId", r->new_delivery_id}};
     return d;
   }
@@ -17,36 +17,30 @@ core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const Del
   if (c.outcome != "delivered" && c.outcome != "retrying" && c.outcome != "failed") {
     return core::InvalidArgument("unknown delivery outcome: " + c.outcome);
   }
-  core::Json data = {{"endpointId", c.endpoint_id},
-                     {"attempt", c.attempt},
-                     {"statusCode", c.status_code > 0 ? core::Json(c.status_code) : core::Json(nullptr)},
-                     {"error", c.error.empty() ? core::Json(nullptr) : core::Json(c.error)},
-                     {"latencyMs", c.latency_ms},
-                     {"outcome", c.outcome},
-                     {"nextRetryAtMicros", c.next_retry_at_micros}};
-  d.events.push_back(NewEvent{std::string(kDeliveryAttempted), 1, core::DumpJson(data)});
+  DeliveryAttempted e{c.endpoint_id, c.attempt,   c.status_code > 0 ? c.status_code : 0,
+                      c.error,       c.latency_ms, c.outcome,
+                      c.next_retry_at_micros};
+  d.events.push_back(NewEvent{std::string(DeliveryAttempted::kType), DeliveryAttempted::kSchema,
+                              EncodeData(DeliveryEvent(e))});
   return d;
 }
 
 core::Status DeliveryDecider::Evolve(DeliveryState& s, const eventstore::EventEnvelope& e) {
   if (e.type != kDeliveryAttempted) return core::Status::Ok();
-  core::Json j = core::ParseJsonOrDiscarded(e.data);
-  s.attempts = j.value("attempt", s.attempts + 1);
-  std::string outcome = j.value("outcome", "");
-  s.status = outcome == "delivered" ? "sent" : outcome == "failed" ? "failed" : "pending";
+  SVC_ASSIGN_OR_RETURN(DeliveryEvent event, DecodeDeliveryEvent(e));
+  const auto& a = std::get<DeliveryAttempted>(event);
+  s.attempts = a.attempt;
+  s.status = a.outcome == "delivered" ? "sent" : a.outcome == "failed" ? "failed" : "pending";
   return core::Status::Ok();
 }
 
-core::Json DeliveryDecider::ToJson(const DeliveryState& s) {
-  return {{"attempts", s.attempts}, {"status", s.status}};
-}
+core::Json DeliveryDecider::ToJson(const DeliveryState& s) { return core::EncodeFields(s); }
 
 core::Result<DeliveryState> DeliveryDecider::FromJson(std::string_view text) {
   core::Json j = core::ParseJsonOrDiscarded(text);
   if (!j.is_object()) return core::DataLoss("webhook delivery state is not a JSON object");
   DeliveryState s;
-  s.attempts = j.value("attempts", 0);
-  s.status = j.value("status", "pending");
+  core::DecodeFields(j, s);
   return s;
 }
 

@@ -15,6 +15,11 @@ namespace svc::commands::webhooks {
 struct DeliveryState {
   int attempts = 0;
   std::string status = "pending";  // pending | sent | failed
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("attempts", &DeliveryState::attempts),
+                      Field("status", &DeliveryState::status)};
+  }
 };
 
 struct RecordAttempt {

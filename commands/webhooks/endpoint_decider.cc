@@ -4,8 +4,13 @@ namespace svc::commands::webhooks {
 
 namespace {
 
-NewEvent Make(std::string_view type, const core::Json& data) {
-  return NewEvent{std::string(type), 1, core::DumpJson(data)};
+NewEvent Make(const EndpointEvent& e) {
+  return std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        return NewEvent{std::string(T::kType), T::kSchema, EncodeData(e)};
+      },
+      e);
 }
 
 }  // namespace
@@ -15,12 +20,8 @@ core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const End
   Decision d;
   if (const auto* c = std::get_if<CreateEndpoint>(&command)) {
     if (s.exists) return core::AlreadyExists("the endpoint exists", "CONFLICT");
-    d.events.push_back(Make(kEndpointCreated, {{"environment", c->environment},
-                                               {"url", c->url},
-                                               {"description", c->description},
-                                               {"applicationId", c->application_id},
-                                               {"events", c->events},
-                                               {"secretSealed", c->secret_sealed}}));
+    d.events.push_back(Make(EndpointCreated{c->environment, c->url, c->description,
+                                            c->application_id, c->events, c->secret_sealed}));
     return d;
   }
   if (!s.exists || s.environment != ctx.environment) {
@@ -28,82 +29,60 @@ core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const End
   }
   if (const auto* u = std::get_if<UpdateEndpoint>(&command)) {
     // Only real changes become an event (a PATCH that changes nothing appends nothing).
-    core::Json changes = core::Json::object();
+    EndpointUpdated e;
+    e.reason = u->reason;
     auto differs = [&](const char* key, const core::Json& now) {
       auto it = u->changes.find(key);
-      if (it != u->changes.end() && *it != now) changes[key] = *it;
+      if (it != u->changes.end() && *it != now) e.changes[key] = *it;
     };
     differs("url", s.url);
     differs("description", s.description);
     differs("applicationId", s.application_id);
     differs("events", s.events);
     differs("isActive", s.active);
-    if (!changes.empty()) {
-      d.events.push_back(Make(kEndpointUpdated, {{"changes", changes}, {"reason", u->reason}}));
-    }
+    if (!e.changes.empty()) d.events.push_back(Make(e));
     return d;
   }
   const auto& r = std::get<RotateSecret>(command);
-  d.events.push_back(Make(kSecretRotated,
-                          {{"secretSealed", r.secret_sealed},
-                           {"previousSecretSealed", s.secret_sealed},
-                           {"previousValidUntilMicros", ctx.now.micros + kRotationOverlapMicros}}));
+  d.events.push_back(Make(SecretRotated{r.secret_sealed, s.secret_sealed,
+                                        ctx.now.micros + kRotationOverlapMicros}));
   return d;
 }
 
 core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEnvelope& e) {
-  core::Json j = core::ParseJsonOrDiscarded(e.data);
-  if (!j.is_object()) return core::DataLoss("webhook endpoint event data is not an object");
-  if (e.type == kEndpointCreated) {
+  SVC_ASSIGN_OR_RETURN(EndpointEvent event, DecodeEndpointEvent(e));
+  if (const auto* c = std::get_if<EndpointCreated>(&event)) {
     s.exists = true;
-    s.environment = j.value("environment", "");
-    s.url = j.value("url", "");
-    s.description = j.value("description", core::Json());
-    s.application_id = j.value("applicationId", core::Json());
-    s.events = j.value("events", core::Json());
-    s.secret_sealed = j.value("secretSealed", "");
+    s.environment = c->environment;
+    s.url = c->url;
+    s.description = c->description;
+    s.application_id = c->application_id;
+    s.events = c->events;
+    s.secret_sealed = c->secret_sealed;
     s.active = true;
-  } else if (e.type == kEndpointUpdated) {
-    core::Json c = j.value("changes", core::Json::object());
-    if (c.contains("url")) s.url = c["url"].get<std::string>();
-    if (c.contains("description")) s.description = c["description"];
-    if (c.contains("applicationId")) s.application_id = c["applicationId"];
-    if (c.contains("events")) s.events = c["events"];
-    if (c.contains("isActive")) s.active = c["isActive"].get<bool>();
-  } else if (e.type == kSecretRotated) {
-    s.previous_secret_sealed = j.value("previousSecretSealed", "");
-    s.previous_valid_until_micros = j.value("previousValidUntilMicros", int64_t{0});
-    s.secret_sealed = j.value("secretSealed", "");
+  } else if (const auto* u = std::get_if<EndpointUpdated>(&event)) {
+    const core::Json& ch = u->changes;
+    if (ch.contains("url") && ch["url"].is_string()) s.url = ch["url"].get<std::string>();
+    if (ch.contains("description")) s.description = ch["description"];
+    if (ch.contains("applicationId")) s.application_id = ch["applicationId"];
+    if (ch.contains("events")) s.events = ch["events"];
+    if (ch.contains("isActive") && ch["isActive"].is_boolean()) s.active = ch["isActive"].get<bool>();
+  } else if (const auto* r = std::get_if<SecretRotated>(&event)) {
+    s.previous_secret_sealed = r->previous_secret_sealed;
+    s.previous_valid_until_micros = r->previous_valid_until_micros;
+    s.secret_sealed = r->secret_sealed;
     ++s.rotations;
   }
   return core::Status::Ok();
 }
 
-core::Json EndpointDecider::ToJson(const EndpointState& s) {
-  return {{"exists", s.exists},           {"environment", s.environment},
-          {"url", s.url},                 {"description", s.description},
-          {"applicationId", s.application_id}, {"events", s.events},
-          {"active", s.active},           {"secretSealed", s.secret_sealed},
-          {"previousSecretSealed", s.previous_secret_sealed},
-          {"previousValidUntil", s.previous_valid_until_micros},
-          {"rotations", s.rotations}};
-}
+core::Json EndpointDecider::ToJson(const EndpointState& s) { return core::EncodeFields(s); }
 
 core::Result<EndpointState> EndpointDecider::FromJson(std::string_view text) {
   core::Json j = core::ParseJsonOrDiscarded(text);
   if (!j.is_object()) return core::DataLoss("webhook endpoint state is not a JSON object");
   EndpointState s;
-  s.exists = j.value("exists", false);
-  s.environment = j.value("environment", "");
-  s.url = j.value("url", "");
-  s.description = j.value("description", core::Json());
-  s.application_id = j.value("applicationId", core::Json());
-  s.events = j.value("events", core::Json());
-  s.active = j.value("active", true);
-  s.secret_sealed = j.value("secretSealed", "");
-  s.previous_secret_sealed = j.value("previousSecretSealed", "");
-  s.previous_valid_until_micros = j.value("previousValidUntil", int64_t{0});
-  s.rotations = j.value("rotations", 0);
+  core::DecodeFields(j, s);
   return s;
 }
 

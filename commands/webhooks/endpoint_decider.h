@@ -30,6 +30,19 @@ struct EndpointState {
   std::string previous_secret_sealed;  // base64, "" = none
   int64_t previous_valid_until_micros = 0;
   int rotations = 0;
+
+  // The snapshot's members (EndpointDecider::ToJson / FromJson).
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = EndpointState;
+    return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
+                      Field("url", &T::url), Field("description", &T::description),
+                      Field("applicationId", &T::application_id), Field("events", &T::events),
+                      Field("active", &T::active), Field("secretSealed", &T::secret_sealed),
+                      Field("previousSecretSealed", &T::previous_secret_sealed),
+                      Field("previousValidUntil", &T::previous_valid_until_micros),
+                      Field("rotations", &T::rotations)};
+  }
 };
 
 struct CreateEndpoint {

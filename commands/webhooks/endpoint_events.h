@@ -1,10 +1,17 @@
 #pragma once
-// Event types of the webhook endpoint aggregate (data: JSON objects, see endpoint_decider.cc).
-// Secrets appear only sealed (base64 of XChaCha20-Poly1305 under the endpoint's data key).
+// Events of the webhook endpoint aggregate ("webhook_endpoint", id whe_…) and the webhook
+// delivery aggregate ("webhook_delivery", id whd_…), each with its field list (encode and decode:
+// core/json_fields.h; stored form pinned by tests/commands/event_codecs.golden). Secrets appear
+// only sealed (base64 of XChaCha20-Poly1305 under the endpoint's data key).
 
+#include <string>
 #include <string_view>
+#include <variant>
 
 #include "core/json.h"
+#include "core/json_fields.h"
+#include "core/status.h"
+#include "eventstore/envelope.h"
 
 namespace svc::commands::webhooks {
 
@@ -17,6 +24,98 @@ inline constexpr std::string_view kDeliveryAggregate = "webhook_delivery";
 inline constexpr std::string_view kDeliveryAttempted = "webhook.delivery_attempted";
 // A retry by hand: a NEW delivery (id in the data) of the same event, current URL and secret.
 inline constexpr std::string_view kDeliveryRetried = "webhook.delivery_retried";
+
+struct EndpointCreated {
+  static constexpr std::string_view kType = kEndpointCreated;
+  static constexpr int kSchema = 1;
+  std::string environment;
+  std::string url;
+  core::Json description;     // string or null
+  core::Json application_id;  // string or null
+  core::Json events;          // array of types/patterns, or null (= every type)
+  std::string secret_sealed;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = EndpointCreated;
+    return std::tuple{Field("environment", &T::environment), Field("url", &T::url),
+                      Field("description", &T::description),
+                      Field("applicationId", &T::application_id), Field("events", &T::events),
+                      Field("secretSealed", &T::secret_sealed)};
+  }
+};
+
+// Only the members present in `changes` changed: url, description, applicationId, events,
+// isActive.
+struct EndpointUpdated {
+  static constexpr std::string_view kType = kEndpointUpdated;
+  static constexpr int kSchema = 1;
+  core::Json changes = core::Json::object();
+  std::string reason;  // "api" | "gone" (410 from the receiver)
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = EndpointUpdated;
+    return std::tuple{Field("changes", &T::changes), Field("reason", &T::reason)};
+  }
+};
+
+struct SecretRotated {
+  static constexpr std::string_view kType = kSecretRotated;
+  static constexpr int kSchema = 1;
+  std::string secret_sealed;
+  std::string previous_secret_sealed;
+  int64_t previous_valid_until_micros = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = SecretRotated;
+    return std::tuple{Field("secretSealed", &T::secret_sealed),
+                      Field("previousSecretSealed", &T::previous_secret_sealed),
+                      Field("previousValidUntilMicros", &T::previous_valid_until_micros)};
+  }
+};
+
+using EndpointEvent = std::variant<EndpointCreated, EndpointUpdated, SecretRotated>;
+
+struct DeliveryAttempted {
+  static constexpr std::string_view kType = kDeliveryAttempted;
+  static constexpr int kSchema = 1;
+  std::string endpoint_id;
+  int attempt = 0;           // 1, 2, …
+  int status_code = 0;       // 0 = no HTTP answer (null)
+  std::string error;         // "" = none (null)
+  int64_t latency_ms = 0;
+  std::string outcome;       // delivered | retrying | failed
+  int64_t next_retry_at_micros = 0;  // retrying only
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = DeliveryAttempted;
+    return std::tuple{Field("endpointId", &T::endpoint_id), Field("attempt", &T::attempt),
+                      Field("statusCode", &T::status_code, Empty::kNull),
+                      Field("error", &T::error, Empty::kNull), Field("latencyMs", &T::latency_ms),
+                      Field("outcome", &T::outcome),
+                      Field("nextRetryAtMicros", &T::next_retry_at_micros)};
+  }
+};
+
+struct DeliveryRetried {
+  static constexpr std::string_view kType = kDeliveryRetried;
+  static constexpr int kSchema = 1;
+  std::string new_delivery_id;
+  std::string endpoint_id;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = DeliveryRetried;
+    return std::tuple{Field("newDeliveryId", &T::new_delivery_id),
+                      Field("endpointId", &T::endpoint_id)};
+  }
+};
+
+using DeliveryEvent = std::variant<DeliveryAttempted, DeliveryRetried>;
+
+std::string EncodeData(const EndpointEvent& e);
+std::string EncodeData(const DeliveryEvent& e);
+core::Result<EndpointEvent> DecodeEndpointEvent(const eventstore::EventEnvelope& envelope);
+core::Result<DeliveryEvent> DecodeDeliveryEvent(const eventstore::EventEnvelope& envelope);
 
 // Whether an endpoint subscribed to `events` (null = every type) receives `type`: exact types,
 // "*", and family patterns such as "verification.*".

@@ -211,7 +211,16 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return tenancy::EncodeData(*d);
   }
-  if (s.type.rfind("webhook.", 0) == 0) return s.data;  // (typed codec: next commit)
+  if (s.type == webhooks::kDeliveryAttempted || s.type == webhooks::kDeliveryRetried) {
+    auto d = webhooks::DecodeDeliveryEvent(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return webhooks::EncodeData(*d);
+  }
+  if (s.type.rfind("webhook.", 0) == 0) {
+    auto d = webhooks::DecodeEndpointEvent(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return webhooks::EncodeData(*d);
+  }
   auto d = review::Decode(e);
   REQUIRE_MESSAGE(d.ok(), d.status().ToString());
   return review::EncodeData(*d);
