@@ -28,6 +28,7 @@ namespace {
 using svc::testing::Body;
 using svc::testing::CheckProblem;
 using svc::testing::Env;
+using svc::testing::Sharing;
 using svc::testing::HeaderOf;
 
 }  // namespace
@@ -122,7 +123,7 @@ TEST_CASE("api: test and live are separate; another tenant's id is 404, never da
 
 TEST_CASE("api: Idempotency-Key on create") {
   BOTH_BACKENDS;
-  Env env(kafka);
+  Env env(kafka, {}, Sharing::kIsolated);  // kills and restarts its server
   CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions", R"({"channel":"api"})"),
                400, "IDEMPOTENCY_KEY_REQUIRED");
   CheckProblem(env.Create(env.test_key, ""), 400, "IDEMPOTENCY_KEY_INVALID");
@@ -373,7 +374,7 @@ TEST_CASE("api: sessions expire at expiresAt (timer), then refuse with SESSION_E
 }
 
 TEST_CASE("api: SIGTERM under load finishes in-flight requests; every 201 is durable") {
-  Env env(false, {"--rate-writes", "0"});  // the load is the point here, not the key's rate limit
+  Env env(false, {"--rate-writes", "0"}, Sharing::kIsolated);  // stops its server; no key rate limit
   std::atomic<bool> stop{false};
   std::atomic<int> answered{0};
   std::mutex mu;
@@ -425,6 +426,7 @@ TEST_CASE("api: a caller's X-Request-Id is recorded in the events (correlationId
   for (std::string line; std::getline(in, line);) {
     core::Json e = core::ParseJsonOrDiscarded(line);
     if (core::StringOr(e, "type") != "verification.session_created") continue;
+    if (core::StringOr(e, "tenantId") != env.tenant) continue;  // the server may be shared
     found = true;
     CHECK(e["correlationId"] == "trace-abc-123");
     CHECK(e["requestId"] == ours);

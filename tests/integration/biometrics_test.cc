@@ -23,6 +23,7 @@ using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
 using svc::testing::Body;
 using svc::testing::Env;
+using svc::testing::Sharing;
 using svc::testing::CheckProblem;
 namespace liveness = svc::testing::liveness;
 
@@ -109,7 +110,7 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   CHECK(refused.exit_code != 0);
   CHECK(refused.err.find("svc models import") != std::string::npos);
 
-  Env env(false, {"--face-engine", "dlib", "--face-model", model});
+  Env env(false, {"--face-engine", "dlib", "--face-model", model}, Sharing::kIsolated);  // stops it
   Image person = Photo("sample2.jpg");  // one face at about (1448, 214), 180 px
   Image selfie = AroundFace(person, 1448, 214, 180, 1.0);
   Image portrait = Scale(Rotate(AroundFace(person, 1448, 214, 180, 0.5), 3), 0.8);

@@ -23,6 +23,7 @@ using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
 using svc::testing::Env;
+using svc::testing::Sharing;
 using svc::testing::HeaderOf;
 
 namespace {
@@ -627,7 +628,7 @@ TEST_CASE("verification: every capture and submit error is reached") {
 
 TEST_CASE("verification: kill -9 mid-pipeline resumes; the verdict arrives once; curl resumes the stream") {
   BOTH_BACKENDS;
-  Env env(kafka, {"--debug-pipeline-halt-after", "liveness"});
+  Env env(kafka, {"--debug-pipeline-halt-after", "liveness"}, Sharing::kIsolated);
   std::string id = NewSession(env, env.test_key, "crash-1", R"({"channel":"api","policy":{"testOutcome":"review"}})");
   Consent(env, env.test_key, id);
   UploadAll(env, env.test_key, id);

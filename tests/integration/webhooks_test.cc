@@ -14,6 +14,7 @@ using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
 using svc::testing::Env;
+using svc::testing::Sharing;
 using svc::testing::HeaderOf;
 
 namespace {
@@ -333,7 +334,7 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
 // another endpoint's are all delivered. Operators can pause deliveries (they queue) and resume.
 TEST_CASE("webhooks: per-endpoint lanes; pause, queue and resume") {
   testing::ReceiverProcess receiver;
-  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"});
+  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"}, Sharing::kIsolated);  // the whole queue
   const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
   auto endpoint = [&](const std::string& path) {
     auto r = env.Call(env.test_key, "POST", kBase,
@@ -546,7 +547,7 @@ TEST_CASE("webhooks: on the Kafka log, delivered, verified and logged") {
 // ends delivered, and every copy the receiver got verifies.
 TEST_CASE("webhooks: kill -9 loses no pending delivery") {
   testing::ReceiverProcess receiver;
-  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"});
+  Env env(false, {"--webhooks-allow-private-urls", "--fake-clock"}, Sharing::kIsolated);  // kills it
   const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
   auto idle = [&] { REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200); };
   auto make = [&](const std::string& path) {

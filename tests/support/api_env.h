@@ -3,7 +3,9 @@
 
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -17,15 +19,14 @@
 
 namespace svc::testing {
 
-// A running svc (embedded or Kafka backend) with one tenant and keys made through the admin socket.
-struct Env {
+// A running svc (embedded or Kafka backend) and the data directory it serves.
+struct SvcInstance {
   testing::TempDir dir;
   std::unique_ptr<testing::DevBrokerProcess> broker;
   std::unique_ptr<SvcServer> server;
   std::string service_key;
-  std::string tenant, test_key, live_key;
 
-  explicit Env(bool kafka, std::vector<std::string> extra = {}) {
+  SvcInstance(bool kafka, std::vector<std::string> extra) {
     if (kafka) {
       broker = std::make_unique<testing::DevBrokerProcess>();
       extra.insert(extra.end(), {"--log-backend", "kafka", "--kafka-brokers", broker->bootstraps()});
@@ -33,6 +34,46 @@ struct Env {
     server = std::make_unique<SvcServer>(dir.Sub("data"), extra);
     server->Start();
     std::ifstream(dir.Sub("data") + "/service.key") >> service_key;
+  }
+};
+
+// kShared: one svc per backend and flag set for the whole test process (one ctest entry runs one
+// test file), each case with a fresh tenant and keys: what most cases need, at a fraction of the
+// start-ups. kIsolated: a svc of the case's own, for cases that stop, kill or restart it, or
+// assert on state of the whole server (the delivery queue, every event on the topic).
+enum class Sharing { kShared, kIsolated };
+
+inline std::shared_ptr<SvcInstance> SvcFor(bool kafka, const std::vector<std::string>& extra,
+                                           Sharing sharing) {
+  // SVC_TEST_ISOLATED=1: every case gets its own server (to tell a case's failure from a
+  // neighbour's leftovers).
+  if (sharing == Sharing::kIsolated || std::getenv("SVC_TEST_ISOLATED") != nullptr) {
+    return std::make_shared<SvcInstance>(kafka, extra);
+  }
+  static std::map<std::string, std::shared_ptr<SvcInstance>> shared;
+  std::string key = kafka ? "kafka" : "embedded";
+  for (const auto& f : extra) key += " " + f;
+  auto& slot = shared[key];
+  if (!slot) slot = std::make_shared<SvcInstance>(kafka, extra);
+  return slot;
+}
+
+// A case's view of a running svc: its own tenant with a test and a live key made through the
+// admin socket.
+struct Env {
+  std::shared_ptr<SvcInstance> instance;
+  testing::TempDir& dir;
+  std::unique_ptr<testing::DevBrokerProcess>& broker;
+  std::unique_ptr<SvcServer>& server;
+  std::string& service_key;
+  std::string tenant, test_key, live_key;
+
+  explicit Env(bool kafka, std::vector<std::string> extra = {}, Sharing sharing = Sharing::kShared)
+      : instance(SvcFor(kafka, extra, sharing)),
+        dir(instance->dir),
+        broker(instance->broker),
+        server(instance->server),
+        service_key(instance->service_key) {
     tenant = NewTenant("Acme");
     test_key = NewKey(tenant, "test", {"*"});
     live_key = NewKey(tenant, "live", {"*"});

@@ -97,7 +97,10 @@ SvcServer::~SvcServer() {
   std::filesystem::remove(err_path_);
 }
 
+int SvcServer::starts_ = 0;
+
 void SvcServer::Start() {
+  ++starts_;
   std::string port_file = data_dir_ + ".port";
   std::filesystem::remove(port_file);
   std::vector<std::string> args = {"serve", "--data-dir", data_dir_, "--listen", "127.0.0.1:0",

@@ -33,6 +33,8 @@ class SvcServer {
   // Changes the environment the server starts with (before Start).
   void SetEnv(EnvChanges env) { env_ = std::move(env); }
   void Start();          // returns when the server listens and /readyz answers 200
+  // How many times this test process started a server (printed by tests/main.cc at the end).
+  static int Starts() { return starts_; }
   void Stop();           // SIGTERM and wait (graceful)
   void Kill();           // SIGKILL and wait (crash)
   uint16_t port() const { return port_; }
@@ -49,6 +51,7 @@ class SvcServer {
   pid_t pid_ = -1;
   uint16_t port_ = 0;
   std::string out_path_, err_path_;
+  static int starts_;
 };
 
 }  // namespace svc::testing
