@@ -67,6 +67,10 @@ char CurpCheckDigit(std::string_view s) {
   return static_cast<char>('0' + (10 - sum % 10) % 10);
 }
 
+bool IsMexicanStateCode(std::string_view code) {
+  return std::find(std::begin(kStates), std::end(kStates), code) != std::end(kStates);
+}
+
 std::string CurpSexToIcao(std::string_view curp_sex) {
   if (curp_sex == "H") return "M";
   if (curp_sex == "M") return "F";

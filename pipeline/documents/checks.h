@@ -29,6 +29,9 @@ struct CurpResult {
   std::string curp;   // as checked
 };
 CurpResult CheckCurp(std::string_view curp);
+// The two-letter state codes of the CURP (the 32 federal entities, and NE: born abroad).
+bool IsMexicanStateCode(std::string_view code);
+
 // The API speaks one vocabulary for sex, ICAO 9303's (as printed in an MRZ): "F" female, "M"
 // male, "X" unspecified. The CURP and RENAPO use Spanish letters ("H" hombre, "M" mujer, "X"), so
 // a CURP "M" is an ICAO "F". Returns "" for anything else.
