@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
 #include "commands/tenancy/tenancy_events.h"
 #include "commands/verification/session_events.h"
@@ -193,6 +194,25 @@ std::vector<Sample> Samples() {
   decided(wh::DeliveryDecider::Decide(wh::DeliveryState{}, attempt, ctx));
   decided(wh::DeliveryDecider::Decide(
       wh::DeliveryState{}, wh::RetryDelivery{"whd_00000000000000000000000000000002", "whe_1"}, ctx));
+  // Person events: sealed values and index keys only.
+  namespace ps = persons;
+  auto penc = [](const ps::PersonEvent& e) { return ps::EncodeData(e); };
+  ps::PersonCreated pc;
+  Add<ps::PersonCreated, ps::PersonEvent>(s, pc, penc);
+  pc.application_id = "app_00000000000000000000000000000001";
+  pc.external_ref = "user-42";
+  pc.metadata_sealed = "bWV0YQ==";
+  pc.pii = {{"curp", {"c2VhbGVk", {std::string(64, 'a')}}}, {"address", {"YWRkcmVzcw==", {}}}};
+  pc.source = {"verification", "vrf_00000000000000000000000000000001", "renapo"};
+  Add<ps::PersonCreated, ps::PersonEvent>(s, pc, penc);
+  ps::PersonRevised pr;
+  Add<ps::PersonRevised, ps::PersonEvent>(s, pr, penc);
+  pr.pii_version = 3;
+  pr.set = {{"email", {"ZW1haWw=", {std::string(64, 'e')}}}};
+  pr.cleared = {"phone"};
+  pr.metadata_changed = true;
+  pr.source = {"api", "", ""};
+  Add<ps::PersonRevised, ps::PersonEvent>(s, pr, penc);
   return s;
 }
 
@@ -210,6 +230,11 @@ std::string Reencode(const Sample& s) {
     auto d = tenancy::Decode(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return tenancy::EncodeData(*d);
+  }
+  if (s.type.rfind("persons.", 0) == 0) {
+    auto d = persons::Decode(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return persons::EncodeData(*d);
   }
   if (s.type == webhooks::kDeliveryAttempted || s.type == webhooks::kDeliveryRetried) {
     auto d = webhooks::DecodeDeliveryEvent(e);
@@ -252,5 +277,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 36);
+  CHECK(n == 40);
 }

@@ -1,0 +1,79 @@
+#pragma once
+// The person aggregate (aggregate id = per_…): creation with its first revision of personal
+// data, and revisions (PATCH, or the data of an approved verification). Values arrive sealed
+// (the routes seal them under the person's data key); the aggregate keeps, per field, only what
+// the masked views need: which version set it and where it came from.
+
+#include <map>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/persons/person_events.h"
+
+namespace svc::commands::persons {
+
+struct FieldState {
+  int version = 0;          // the piiVersion that set it
+  PiiSource source;
+  int64_t set_micros = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("version", &FieldState::version), Field("source", &FieldState::source),
+                      Field("set", &FieldState::set_micros)};
+  }
+};
+
+struct PersonState {
+  bool exists = false;
+  std::string environment;
+  std::string status;  // active | merged | redacted
+  std::string application_id;
+  std::string external_ref;
+  int pii_version = 0;
+  std::map<std::string, FieldState> fields;  // the fields that hold a value
+  int64_t created_micros = 0;
+  int64_t updated_micros = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = PersonState;
+    return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
+                      Field("status", &T::status), Field("applicationId", &T::application_id),
+                      Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
+                      Field("fields", &T::fields), Field("created", &T::created_micros),
+                      Field("updated", &T::updated_micros)};
+  }
+};
+
+struct CreatePerson {
+  PersonCreated created;
+};
+// Fields in `set` get new values, fields in `cleared` lose theirs; `metadata_sealed` replaces the
+// metadata when present ("" clears it).
+struct RevisePerson {
+  std::map<std::string, SealedPii> set;
+  std::vector<std::string> cleared;
+  std::optional<std::string> metadata_sealed;
+  PiiSource source;
+};
+using PersonCommand = std::variant<CreatePerson, RevisePerson>;
+
+struct PersonDecider {
+  using State = PersonState;
+  static constexpr std::string_view kName = kPersonAggregate;
+  static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(PersonState& s, const eventstore::EventEnvelope& e);
+  static void EvolveDecoded(PersonState& s, const PersonEvent& e, core::Timestamp at,
+                            std::string_view environment);
+  static core::Json ToJson(const PersonState& s);
+  static core::Result<PersonState> FromJson(std::string_view text);
+};
+
+// The names of the vault's personal data fields (the spec's 17), for the aggregate's own guard:
+// a field outside them is a programming error of the caller (the routes validate first).
+bool IsPiiFieldName(std::string_view name);
+
+}  // namespace svc::commands::persons

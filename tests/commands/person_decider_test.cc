@@ -1,0 +1,105 @@
+// The person aggregate, given / when / then (tests/support/decider_spec.h).
+#include <doctest/doctest.h>
+
+#include "commands/persons/person_decider.h"
+#include "tests/support/decider_spec.h"
+
+using namespace svc;
+using namespace svc::commands;
+using namespace svc::commands::persons;
+using svc::testing::Code;
+using svc::testing::Data;
+using svc::testing::DeciderSpec;
+using svc::testing::Types;
+
+namespace {
+
+SealedPii Sealed(std::string s, std::vector<std::string> index = {}) { return {std::move(s), std::move(index)}; }
+
+CreatePerson Create() {
+  CreatePerson c;
+  c.created.application_id = "app_00000000000000000000000000000001";
+  c.created.external_ref = "user-42";
+  c.created.pii = {{"curp", Sealed("c2VhbGVkLWN1cnA=", {std::string(64, 'a')})},
+                   {"fullName", Sealed("c2VhbGVkLW5hbWU=", {std::string(64, 'b'), std::string(64, 'c')})}};
+  c.created.source = {"api", "", ""};
+  return c;
+}
+
+DeciderSpec<PersonDecider> Created() {
+  DeciderSpec<PersonDecider> spec;
+  REQUIRE(spec.When(Create()).ok());
+  return spec;
+}
+
+}  // namespace
+
+TEST_CASE("person: created with its first revision; events hold sealed values and index keys only") {
+  DeciderSpec<PersonDecider> spec;
+  auto d = spec.When(Create());
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"persons.person_created"});
+  core::Json data = Data(d->events[0]);
+  CHECK(data["pii"]["curp"]["sealed"] == "c2VhbGVkLWN1cnA=");
+  CHECK(data["pii"]["fullName"]["index"].size() == 2);
+  CHECK(data["externalRef"] == "user-42");
+  CHECK(data["metadataSealed"].is_null());
+  CHECK(spec.state.status == "active");
+  CHECK(spec.state.pii_version == 1);
+  CHECK(spec.state.fields.size() == 2);
+  CHECK(spec.state.fields.at("curp").source.kind == "api");
+  CHECK(Code(spec.When(Create()).status()) == "CONFLICT");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("person: a PII change is a new version with its provenance; metadata alone is not") {
+  auto spec = Created();
+  RevisePerson r;
+  r.set = {{"email", Sealed("c2VhbGVkLWVtYWls", {std::string(64, 'd')})}};
+  r.cleared = {"fullName", "phone"};  // phone holds nothing: not recorded
+  r.source = {"verification", "vrf_00000000000000000000000000000001", "document_ocr"};
+  auto d = spec.When(r);
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"persons.person_revised"});
+  core::Json data = Data(d->events[0]);
+  CHECK(data["piiVersion"] == 2);
+  CHECK(data["cleared"] == core::Json::array({"fullName"}));
+  CHECK(data["source"]["sessionId"] == "vrf_00000000000000000000000000000001");
+  CHECK(spec.state.pii_version == 2);
+  CHECK(spec.state.fields.count("fullName") == 0);
+  CHECK(spec.state.fields.at("email").version == 2);
+  CHECK(spec.state.fields.at("email").source.detail == "document_ocr");
+  CHECK(spec.state.fields.at("curp").version == 1);
+
+  RevisePerson meta;
+  meta.metadata_sealed = "bWV0YQ==";
+  meta.source = {"api", "", ""};
+  auto m = spec.When(meta);
+  REQUIRE(m.ok());
+  CHECK(Data(m->events[0])["piiVersion"] == 2);
+  CHECK(Data(m->events[0])["metadataChanged"] == true);
+  CHECK(spec.When(RevisePerson{}).value().events.empty());  // nothing to record
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("person: unknown, other-environment, unsealed or contradictory changes are refused") {
+  DeciderSpec<PersonDecider> none;
+  CHECK(Code(none.When(RevisePerson{}).status()) == "PERSON_NOT_FOUND");
+  auto spec = Created();
+  spec.ctx.environment = "live";
+  CHECK(Code(spec.When(RevisePerson{}).status()) == "PERSON_NOT_FOUND");
+  spec.ctx.environment = "test";
+  RevisePerson bad;
+  bad.set = {{"password", Sealed("eA==")}};
+  CHECK(Code(spec.When(bad).status()) == "UNKNOWN_PII_FIELD");
+  bad.set = {{"email", Sealed("")}};
+  CHECK(Code(spec.When(bad).status()) == "VALIDATION_ERROR");
+  bad.set = {{"email", Sealed("eA==")}};
+  bad.cleared = {"email"};
+  CHECK(Code(spec.When(bad).status()) == "VALIDATION_ERROR");
+  CreatePerson unknown = Create();
+  unknown.created.pii["password"] = Sealed("eA==");
+  CHECK(Code(DeciderSpec<PersonDecider>().When(unknown).status()) == "UNKNOWN_PII_FIELD");
+  CHECK(IsPiiFieldName("vigencia"));
+  CHECK_FALSE(IsPiiFieldName("Curp"));
+}
