@@ -10,11 +10,13 @@
 #include "commands/review/case_decider.h"
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
+#include "commands/persons/person_decider.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "pipeline/certificate.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
+#include "projections/persons_projector.h"
 #include "projections/tenancy_projector.h"
 #include "projections/webhooks_projector.h"
 #include "commands/verification/session_decider.h"
@@ -276,10 +278,13 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::webhooks::EndpointDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::webhooks::DeliveryDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::persons::PersonDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
   rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
+  rt->projectors_.push_back(std::make_unique<projections::PersonsProjector>());
   auto webhooks = std::make_unique<projections::WebhooksProjector>();
   rt->webhooks_projector_ = webhooks.get();
   rt->projectors_.push_back(std::move(webhooks));

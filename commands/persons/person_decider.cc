@@ -31,11 +31,8 @@ core::Status CheckFieldNames(const std::map<std::string, SealedPii>& set,
 }  // namespace
 
 bool IsPiiFieldName(std::string_view name) {
-  static constexpr std::string_view kNames[] = {
-      "address", "birthDate", "claveElector", "curp",  "documentNumber", "email",
-      "emision", "fullName",  "givenName",    "nationality", "phone",    "rfc",
-      "seccion", "sex",       "state",        "surname", "vigencia"};
-  return std::find(std::begin(kNames), std::end(kNames), name) != std::end(kNames);
+  return std::find(std::begin(kPiiFieldNames), std::end(kPiiFieldNames), name) !=
+         std::end(kPiiFieldNames);
 }
 
 core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonCommand& command,

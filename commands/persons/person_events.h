@@ -19,6 +19,13 @@ namespace svc::commands::persons {
 
 inline constexpr std::string_view kPersonAggregate = "person";
 
+// The vault's personal data fields (the spec's 17, alphabetical). What each accepts and how it is
+// normalised and indexed: pipeline/persons/pii.h (a unit test keeps the two lists equal).
+inline constexpr std::string_view kPiiFieldNames[] = {
+    "address", "birthDate", "claveElector", "curp",    "documentNumber", "email",
+    "emision", "fullName",  "givenName",    "nationality", "phone",      "rfc",
+    "seccion", "sex",       "state",        "surname", "vigencia"};
+
 // One field's sealed value and its blind-index keys (none for an unindexed field).
 struct SealedPii {
   std::string sealed;

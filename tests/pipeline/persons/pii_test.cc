@@ -2,6 +2,7 @@
 // the terms its blind index holds (pipeline/persons/pii.h).
 #include <doctest/doctest.h>
 
+#include "commands/persons/person_events.h"
 #include "pipeline/persons/pii.h"
 
 using namespace svc;
@@ -19,7 +20,10 @@ TEST_CASE("pii: the spec's 17 fields, each once, with its index") {
                          "emision", "fullName", "givenName", "nationality", "phone", "rfc",
                          "seccion", "sex", "state", "surname", "vigencia"};
   REQUIRE(PiiFields().size() == 17);
-  for (size_t i = 0; i < 17; ++i) CHECK(PiiFields()[i].name == names[i]);
+  for (size_t i = 0; i < 17; ++i) {
+    CHECK(PiiFields()[i].name == names[i]);
+    CHECK(PiiFields()[i].name == svc::commands::persons::kPiiFieldNames[i]);  // the aggregate's list
+  }
   CHECK(FindPiiField("curp")->index == PiiIndex::kCurp);
   CHECK(FindPiiField("surname")->index == PiiIndex::kName);
   CHECK(FindPiiField("address")->index == PiiIndex::kNone);

@@ -1,0 +1,120 @@
+#include "projections/persons_projector.h"
+
+#include "commands/persons/person_events.h"
+#include "core/clock.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace ps = commands::persons;
+using V = PersonsView;
+
+namespace {
+
+core::Json Source(const ps::PiiSource& s, int version, const std::string& at) {
+  return {{"version", version},
+          {"source", s.kind},
+          {"sessionId", s.session_id.empty() ? core::Json(nullptr) : core::Json(s.session_id)},
+          {"detail", s.detail.empty() ? core::Json(nullptr) : core::Json(s.detail)},
+          {"setAt", at}};
+}
+
+// Removes a field's sealed row and its blind-index entries (before a new value, or a clear).
+core::Status DropField(ViewWriter& view, const std::string& te, const std::string& id,
+                       const std::string& field) {
+  const std::string key = V::Sealed(te, id, field);
+  SVC_ASSIGN_OR_RETURN(auto old, view.Get(key));
+  if (!old.has_value()) return core::Status::Ok();
+  core::Json row = core::ParseJsonOrDiscarded(*old);
+  if (auto it = row.find("index"); it != row.end() && it->is_array()) {
+    for (const auto& k : *it) {
+      if (k.is_string()) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
+    }
+  }
+  view.Delete(key);
+  return core::Status::Ok();
+}
+
+void PutField(ViewWriter& view, const std::string& te, const std::string& id,
+              const std::string& field, const ps::SealedPii& value, int version) {
+  view.Put(V::Sealed(te, id, field),
+           core::DumpJson({{"sealed", value.sealed}, {"version", version}, {"index", value.index}}));
+  for (const auto& k : value.index) view.Put(V::BlindIndex(te, k, id), field);
+}
+
+}  // namespace
+
+core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.aggregate_type != ps::kPersonAggregate) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(ps::PersonEvent event, ps::Decode(env));
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+
+  if (const auto* c = std::get_if<ps::PersonCreated>(&event)) {
+    core::Json r;
+    r["id"] = id;
+    r["object"] = "person";
+    r["createdAt"] = at;
+    r["updatedAt"] = at;
+    r["environment"] = env.environment;
+    r["piiVersion"] = 1;
+    r["status"] = "active";
+    for (auto name : ps::kPiiFieldNames) {
+      r[std::string(name) + "Provided"] = c->pii.count(std::string(name)) != 0;
+    }
+    r["applicationId"] = c->application_id;
+    r["externalRefs"] = core::Json::array();
+    if (!c->external_ref.empty()) {
+      r["externalRefs"].push_back({{"applicationId", c->application_id}, {"externalRef", c->external_ref}});
+      view.Put(V::ExternalRef(te, c->application_id, c->external_ref), id);
+    }
+    r["forgetRequested"] = false;
+    view.Put(V::Record(te, id), core::DumpJson(r));
+    core::Json prov = core::Json::object();
+    for (const auto& [field, value] : c->pii) {
+      prov[field] = Source(c->source, 1, at);
+      PutField(view, te, id, field, value, 1);
+    }
+    view.Put(V::Provenance(te, id), core::DumpJson(prov));
+    if (!c->metadata_sealed.empty()) view.Put(V::Metadata(te, id), c->metadata_sealed);
+    // List order by the millisecond the record shows.
+    std::string order = V::Order(env.occurred_at.millis() * 1000, id);
+    view.Put(V::Index(te, V::All()) + order, "");
+    view.Put(V::Index(te, V::ByApplication(c->application_id)) + order, "");
+    return core::Status::Ok();
+  }
+
+  const auto& rv = std::get<ps::PersonRevised>(event);
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+  if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
+  core::Json r = core::ParseJsonOrDiscarded(*stored);
+  SVC_ASSIGN_OR_RETURN(auto stored_prov, view.Get(V::Provenance(te, id)));
+  core::Json prov = core::ParseJsonOrDiscarded(stored_prov.value_or("{}"));
+  for (const auto& [field, value] : rv.set) {
+    SVC_RETURN_IF_ERROR(DropField(view, te, id, field));
+    PutField(view, te, id, field, value, rv.pii_version);
+    prov[field] = Source(rv.source, rv.pii_version, at);
+    r[field + "Provided"] = true;
+  }
+  for (const auto& field : rv.cleared) {
+    SVC_RETURN_IF_ERROR(DropField(view, te, id, field));
+    prov.erase(field);
+    r[field + "Provided"] = false;
+  }
+  if (rv.metadata_changed) {
+    if (rv.metadata_sealed.empty()) {
+      view.Delete(V::Metadata(te, id));
+    } else {
+      view.Put(V::Metadata(te, id), rv.metadata_sealed);
+    }
+  }
+  r["piiVersion"] = rv.pii_version;
+  r["updatedAt"] = at;
+  view.Put(V::Record(te, id), core::DumpJson(r));
+  view.Put(V::Provenance(te, id), core::DumpJson(prov));
+  return core::Status::Ok();
+}
+
+}  // namespace svc::projections

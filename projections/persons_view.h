@@ -1,0 +1,61 @@
+#pragma once
+// The persons read model's keys (prefix "persons/"), for PersonsProjector and its readers. No
+// row holds a value of personal data: presence, provenance, sealed values (never served) and
+// blind-index keys only.
+//
+//   rec/<ten>/<env>/<per>                  the masked person (PersonWriteResponse members, with
+//                                          applicationId, externalRefs, forgetRequested)
+//   prov/<ten>/<env>/<per>                 piiProvenance: per field, the version and source that
+//                                          set it
+//   sealed/<ten>/<env>/<per>/<field>       {sealed, version, index}: what a reveal opens
+//   meta/<ten>/<env>/<per>                 the sealed metadata (never served as is)
+//   idx/<ten>/<env>/all/<order>            persons, newest first (order: as SessionsView)
+//   idx/<ten>/<env>/app/<app>/<order>      one application's persons
+//   bi/<ten>/<env>/<blind key>/<per>       the blind index: search, duplicates, CURP conflicts
+//   ext/<ten>/<env>/<app>/<externalRef>    = <per>: the upsert key (externalRef per application)
+//
+// `te` is "<ten>/<env>" (TenantEnv).
+
+#include <string>
+#include <string_view>
+
+#include "projections/sessions_view.h"
+#include "projections/view_key.h"
+
+namespace svc::projections {
+
+struct PersonsView {
+  static constexpr std::string_view kName = "persons";
+
+  static std::string Record(std::string_view te, std::string_view id) { return ScopedKey("rec/", te, id); }
+  static std::string Provenance(std::string_view te, std::string_view id) { return ScopedKey("prov/", te, id); }
+  static std::string SealedFields(std::string_view te, std::string_view id) {
+    return ScopedKey("sealed/", te, id) + "/";
+  }
+  static std::string Sealed(std::string_view te, std::string_view id, std::string_view field) {
+    return SealedFields(te, id) + std::string(field);
+  }
+  static std::string Metadata(std::string_view te, std::string_view id) { return ScopedKey("meta/", te, id); }
+  static std::string All() { return "all"; }
+  static std::string ByApplication(std::string_view app) { return "app/" + std::string(app); }
+  static std::string Index(std::string_view te, std::string_view filter) {
+    return ScopedKey("idx/", te, filter) + "/";
+  }
+  static std::string Order(int64_t created_micros, std::string_view id) {
+    return SessionsView::Order(created_micros, id);
+  }
+  static std::string_view IdOfOrder(std::string_view order) { return SessionsView::IdOfOrder(order); }
+  static std::string BlindIndexed(std::string_view te, std::string_view blind_key) {
+    return ScopedKey("bi/", te, blind_key) + "/";
+  }
+  static std::string BlindIndex(std::string_view te, std::string_view blind_key, std::string_view id) {
+    return BlindIndexed(te, blind_key) + std::string(id);
+  }
+  static std::string ExternalRef(std::string_view te, std::string_view app, std::string_view ref) {
+    return ScopedKey("ext/", te, app) + "/" + std::string(ref);
+  }
+
+  static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
+};
+
+}  // namespace svc::projections
