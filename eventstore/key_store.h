@@ -6,7 +6,7 @@
 // events and blobs keep only ciphertext.
 //
 // Names: "session/<tenant>/<env>/<vrf_…>" (a verification session's captures and extracted data),
-// later "person/<tenant>/<env>/<per_…>".
+// "person/<tenant>/<env>/<per_…>" (a person's vault values: pipeline/persons/vault_keys.h).
 //
 // Thread-safety: all methods may be called from any thread.
 

@@ -1,0 +1,38 @@
+#pragma once
+// The vault's key material and sealing, one place for the routes and the process managers.
+//
+// - Each person has a data key in the key store, named "person/<tenant>/<env>/<per_…>"; destroying
+//   it crypto-shreds every value sealed under it (events, read models and blobs keep ciphertext).
+// - Each value is sealed with XChaCha20-Poly1305 under that key, with associated data
+//   "pii|<tenant>|<env>|<person>|<field>|<piiVersion>": a sealed value cannot be replayed as
+//   another person's, another field's, or another revision's.
+// - The blind index of a tenant and environment is keyed by a subkey of the master key
+//   (context "persons/index/<tenant>/<env>"): no stored key, the same on every node.
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+#include "eventstore/key_store.h"
+
+namespace svc::pipeline::persons {
+
+std::string PersonKeyName(std::string_view tenant, std::string_view env, std::string_view person);
+
+std::string PiiAad(std::string_view tenant, std::string_view env, std::string_view person,
+                   std::string_view field, int pii_version);
+
+// Seals one normalised value (base64 of the sealed bytes).
+std::string SealPii(std::string_view person_key, std::string_view tenant, std::string_view env,
+                    std::string_view person, std::string_view field, int pii_version,
+                    std::string_view value);
+// Opens a value sealed by SealPii with the same names and version; DataLoss when it does not
+// open (tampered, moved, or another version's).
+core::Result<std::string> OpenPii(std::string_view person_key, std::string_view tenant,
+                                  std::string_view env, std::string_view person,
+                                  std::string_view field, int pii_version, std::string_view sealed);
+
+// The blind-index key of a tenant and environment, derived from the master key.
+std::string IndexKey(std::string_view master_key, std::string_view tenant, std::string_view env);
+
+}  // namespace svc::pipeline::persons

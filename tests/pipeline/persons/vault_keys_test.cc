@@ -1,0 +1,36 @@
+// Sealing a vault value binds it to its tenant, environment, person, field and revision
+// (pipeline/persons/vault_keys.h).
+#include <doctest/doctest.h>
+
+#include "core/crypto.h"
+#include "pipeline/persons/vault_keys.h"
+
+using namespace svc;
+using namespace svc::pipeline::persons;
+
+TEST_CASE("vault keys: a sealed value opens only under its own names and revision") {
+  const std::string key = core::RandomBytes(32);
+  const std::string t = "ten_1", e = "test", p = "per_1";
+  std::string sealed = SealPii(key, t, e, p, "curp", 2, "HEGG560427MVZRRL04");
+  CHECK(sealed.find("HEGG") == std::string::npos);
+  CHECK(SealPii(key, t, e, p, "curp", 2, "HEGG560427MVZRRL04") != sealed);  // a fresh nonce each time
+  auto opened = OpenPii(key, t, e, p, "curp", 2, sealed);
+  REQUIRE(opened.ok());
+  CHECK(*opened == "HEGG560427MVZRRL04");
+  CHECK_FALSE(OpenPii(key, t, e, p, "rfc", 2, sealed).ok());           // another field
+  CHECK_FALSE(OpenPii(key, t, e, p, "curp", 1, sealed).ok());          // another revision
+  CHECK_FALSE(OpenPii(key, t, e, "per_2", "curp", 2, sealed).ok());    // another person
+  CHECK_FALSE(OpenPii(key, t, "live", p, "curp", 2, sealed).ok());     // another environment
+  CHECK_FALSE(OpenPii(key, "ten_2", e, p, "curp", 2, sealed).ok());    // another tenant
+  CHECK_FALSE(OpenPii(core::RandomBytes(32), t, e, p, "curp", 2, sealed).ok());  // shredded key
+  CHECK(OpenPii(key, t, e, p, "curp", 2, "not base64!").status().code() == core::StatusCode::kDataLoss);
+  CHECK(PersonKeyName(t, e, p) == "person/ten_1/test/per_1");
+}
+
+TEST_CASE("vault keys: the blind-index key is derived per tenant and environment") {
+  const std::string master = core::RandomBytes(32);
+  CHECK(IndexKey(master, "ten_1", "test") == IndexKey(master, "ten_1", "test"));
+  CHECK(IndexKey(master, "ten_1", "test") != IndexKey(master, "ten_1", "live"));
+  CHECK(IndexKey(master, "ten_1", "test") != IndexKey(master, "ten_2", "test"));
+  CHECK(IndexKey(master, "ten_1", "test").size() == 32);
+}
