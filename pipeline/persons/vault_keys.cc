@@ -31,9 +31,13 @@ core::Result<std::string> OpenPii(std::string_view person_key, std::string_view 
   return opened;
 }
 
-std::string IndexKey(std::string_view master_key, std::string_view tenant, std::string_view env) {
-  return core::DeriveSubkey(master_key,
-                            "persons/index/" + std::string(tenant) + "/" + std::string(env));
+std::string IndexKeyName(std::string_view tenant, std::string_view env) {
+  return "persons-index/" + std::string(tenant) + "/" + std::string(env);
+}
+
+core::Result<std::string> IndexKey(eventstore::KeyStore& keys, std::string_view tenant,
+                                   std::string_view env) {
+  return keys.GetOrCreate(IndexKeyName(tenant, env));
 }
 
 }  // namespace svc::pipeline::persons

@@ -6,8 +6,10 @@
 // - Each value is sealed with XChaCha20-Poly1305 under that key, with associated data
 //   "pii|<tenant>|<env>|<person>|<field>|<piiVersion>": a sealed value cannot be replayed as
 //   another person's, another field's, or another revision's.
-// - The blind index of a tenant and environment is keyed by a subkey of the master key
-//   (context "persons/index/<tenant>/<env>"): no stored key, the same on every node.
+// - The blind index of a tenant and environment is keyed by its own random key, kept wrapped in
+//   the key store ("persons-index/<tenant>/<env>") like a data key: a master-key rotation only
+//   re-wraps it, so the index stays valid (a key derived from the master key would change with it
+//   and orphan every index entry).
 
 #include <string>
 #include <string_view>
@@ -32,7 +34,9 @@ core::Result<std::string> OpenPii(std::string_view person_key, std::string_view 
                                   std::string_view env, std::string_view person,
                                   std::string_view field, int pii_version, std::string_view sealed);
 
-// The blind-index key of a tenant and environment, derived from the master key.
-std::string IndexKey(std::string_view master_key, std::string_view tenant, std::string_view env);
+// The blind-index key of a tenant and environment (created on first use).
+std::string IndexKeyName(std::string_view tenant, std::string_view env);
+core::Result<std::string> IndexKey(eventstore::KeyStore& keys, std::string_view tenant,
+                                   std::string_view env);
 
 }  // namespace svc::pipeline::persons

@@ -3,7 +3,10 @@
 #include <doctest/doctest.h>
 
 #include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/persons/vault_keys.h"
+#include "tests/support/temp_dir.h"
 
 using namespace svc;
 using namespace svc::pipeline::persons;
@@ -27,10 +30,19 @@ TEST_CASE("vault keys: a sealed value opens only under its own names and revisio
   CHECK(PersonKeyName(t, e, p) == "person/ten_1/test/per_1");
 }
 
-TEST_CASE("vault keys: the blind-index key is derived per tenant and environment") {
-  const std::string master = core::RandomBytes(32);
-  CHECK(IndexKey(master, "ten_1", "test") == IndexKey(master, "ten_1", "test"));
-  CHECK(IndexKey(master, "ten_1", "test") != IndexKey(master, "ten_1", "live"));
-  CHECK(IndexKey(master, "ten_1", "test") != IndexKey(master, "ten_2", "test"));
-  CHECK(IndexKey(master, "ten_1", "test").size() == 32);
+TEST_CASE("vault keys: one random blind-index key per tenant and environment, kept in the key store") {
+  testing::TempDir dir;
+  eventstore::KvStore::Options o;
+  o.path = dir.Sub("db");
+  o.column_families = {"keystore"};
+  auto store = eventstore::KvStore::Open(o);
+  REQUIRE(store.ok());
+  eventstore::KeyStore keys(store->get(), core::RandomBytes(32));
+  auto a = IndexKey(keys, "ten_1", "test");
+  REQUIRE(a.ok());
+  CHECK(a->size() == 32);
+  CHECK(*IndexKey(keys, "ten_1", "test") == *a);  // stable: the index stays valid
+  CHECK(*IndexKey(keys, "ten_1", "live") != *a);
+  CHECK(*IndexKey(keys, "ten_2", "test") != *a);
+  CHECK(IndexKeyName("ten_1", "test") == "persons-index/ten_1/test");
 }
