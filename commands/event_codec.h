@@ -8,8 +8,11 @@
 #include <string_view>
 #include <variant>
 
+#include "commands/command.h"
 #include "core/json.h"
 #include "core/json_fields.h"
+#include "core/status.h"
+#include "eventstore/envelope.h"
 
 namespace svc::commands {
 
@@ -37,6 +40,39 @@ std::optional<Variant> DecodeEventData(std::string_view type, const core::Json& 
     }
     return DecodeEventData<Variant, I + 1>(type, data);
   }
+}
+
+// An envelope's event of `Variant`: DataLoss when its data is not an object, InvalidArgument when
+// no alternative has its type. `what` names the aggregate in the messages.
+template <class Variant>
+core::Result<Variant> DecodeEvent(const eventstore::EventEnvelope& env, std::string_view what) {
+  core::Json j = core::ParseJsonOrDiscarded(env.data);
+  if (!j.is_object()) return core::DataLoss(std::string(what) + " event data is not an object");
+  if (auto e = DecodeEventData<Variant>(env.type, j)) return std::move(*e);
+  return core::InvalidArgument("not a " + std::string(what) + " event: " + env.type);
+}
+
+// The NewEvent a decision appends for a typed event (its kType, kSchema and field-list data; the
+// typed event rides along for the writer's evolve).
+template <class Variant>
+NewEvent NewEventOf(const Variant& event) {
+  return std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        return NewEvent{std::string(T::kType), T::kSchema, EncodeEventData(event), event};
+      },
+      event);
+}
+
+// An aggregate's snapshot read back through its state's field list; DataLoss when it is not an
+// object.
+template <class State>
+core::Result<State> DecodeSnapshot(std::string_view text, std::string_view what) {
+  core::Json j = core::ParseJsonOrDiscarded(text);
+  if (!j.is_object()) return core::DataLoss(std::string(what) + " state is not a JSON object");
+  State s;
+  core::DecodeFields(j, s);
+  return s;
 }
 
 }  // namespace svc::commands

@@ -67,15 +67,10 @@ class SessionsServices final : public AreaServices {
     }
 
     pipeline::verification::VerificationPipeline::Options vo;
-    vo.writer = &rt.writer();
-    vo.store = &rt.store();
-    vo.projections = &rt.projections();
+    LendRuntime(rt, vo);
     vo.projector = &rt.verification_projector();
     vo.keys = &rt.key_store();
     vo.blobs = &rt.blobs();
-    vo.clock = &rt.clock();
-    vo.ids = &rt.ids();
-    vo.metrics = &rt.metrics();
     vo.engine = engine_;
     vo.sandbox_engine = &sandbox_engine_;
     vo.live_registry = live_registry_.get();
@@ -96,12 +91,7 @@ class SessionsServices final : public AreaServices {
     po.sse_hub = sse_hub_.get();
 
     pipeline::SessionExpiryTimer::Options to;
-    to.writer = &rt.writer();
-    to.store = &rt.store();
-    to.projections = &rt.projections();
-    to.clock = &rt.clock();
-    to.ids = &rt.ids();
-    to.metrics = &rt.metrics();
+    LendRuntime(rt, to);
     expiry_ = std::make_unique<pipeline::SessionExpiryTimer>(to);
     if (s.fake_clock == nullptr) expiry_->Start();  // under a fake clock, timers run as it moves
     return core::Status::Ok();

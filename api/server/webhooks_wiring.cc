@@ -39,14 +39,9 @@ class WebhooksServices final : public AreaServices {
           "bad --webhooks-rate-limit-rpm (a non-negative integer) or --webhooks-timeout-seconds (1-300)");
     }
     pipeline::webhooks::WebhookDispatcher::Options wo;
-    wo.writer = &rt.writer();
-    wo.store = &rt.store();
-    wo.projections = &rt.projections();
+    LendRuntime(rt, wo);
     wo.projector = &rt.webhooks_projector();
     wo.keys = &rt.key_store();
-    wo.clock = &rt.clock();
-    wo.ids = &rt.ids();
-    wo.metrics = &rt.metrics();
     wo.rate_per_second = po.webhook_policy.rate_limit_default_rpm / 60.0;
     wo.rate_burst = std::max(1.0, po.webhook_policy.rate_limit_default_rpm / 10.0);
     wo.policy = po.webhook_policy;

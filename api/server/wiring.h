@@ -48,6 +48,18 @@ struct AreaWiring {
   core::Result<std::unique_ptr<AreaServices>> (*start)(ServeSetup& setup);
 };
 
+// Lends a process manager's options the runtime parts every one of them takes: the writer, the
+// store, the projections, the clock, ids and metrics.
+template <class ProcessManagerOptions>
+void LendRuntime(Runtime& rt, ProcessManagerOptions& o) {
+  o.writer = &rt.writer();
+  o.store = &rt.store();
+  o.projections = &rt.projections();
+  o.clock = &rt.clock();
+  o.ids = &rt.ids();
+  o.metrics = &rt.metrics();
+}
+
 // Builds an area's services (a class with `core::Status Start(ServeSetup&)`) and starts them.
 template <class Services>
 core::Result<std::unique_ptr<AreaServices>> StartArea(ServeSetup& setup) {

@@ -1,19 +1,14 @@
 #include "commands/persons/person_decider.h"
 
+#include "commands/event_codec.h"
+
 #include <algorithm>
 
 namespace svc::commands::persons {
 
 namespace {
 
-NewEvent Make(const PersonEvent& e) {
-  return std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        return NewEvent{std::string(T::kType), T::kSchema, EncodeData(e), e};
-      },
-      e);
-}
+NewEvent Make(const PersonEvent& e) { return NewEventOf(e); }
 
 core::Status CheckFieldNames(const std::map<std::string, SealedPii>& set,
                              const std::vector<std::string>& cleared) {
@@ -99,11 +94,7 @@ core::Status PersonDecider::Evolve(PersonState& s, const eventstore::EventEnvelo
 core::Json PersonDecider::ToJson(const PersonState& s) { return core::EncodeFields(s); }
 
 core::Result<PersonState> PersonDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("person state is not a JSON object");
-  PersonState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<PersonState>(text, "person");
 }
 
 }  // namespace svc::commands::persons

@@ -11,10 +11,7 @@ std::string_view TypeOf(const PersonEvent& e) {
 std::string EncodeData(const PersonEvent& event) { return EncodeEventData(event); }
 
 core::Result<PersonEvent> Decode(const eventstore::EventEnvelope& env) {
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss("person event data is not an object");
-  if (auto e = DecodeEventData<PersonEvent>(env.type, j)) return std::move(*e);
-  return core::InvalidArgument("not a person event: " + env.type);
+  return DecodeEvent<PersonEvent>(env, "person");
 }
 
 }  // namespace svc::commands::persons

@@ -1,5 +1,7 @@
 #include "commands/review/case_decider.h"
 
+#include "commands/event_codec.h"
+
 #include "core/crypto.h"
 
 namespace svc::commands::review {
@@ -30,11 +32,7 @@ core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& 
 core::Json CaseDecider::ToJson(const CaseState& s) { return core::EncodeFields(s); }
 
 core::Result<CaseState> CaseDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("case state is not a JSON object");
-  CaseState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<CaseState>(text, "case");
 }
 
 }  // namespace svc::commands::review

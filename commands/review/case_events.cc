@@ -8,10 +8,7 @@ namespace svc::commands::review {
 std::string EncodeData(const CaseEvent& event) { return EncodeEventData(event); }
 
 core::Result<CaseEvent> Decode(const eventstore::EventEnvelope& env) {
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss("case event data is not an object");
-  if (auto e = DecodeEventData<CaseEvent>(env.type, j)) return std::move(*e);
-  return core::InvalidArgument("not a review case event: " + env.type);
+  return DecodeEvent<CaseEvent>(env, "review case");
 }
 
 }  // namespace svc::commands::review

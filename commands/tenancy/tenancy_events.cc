@@ -16,10 +16,7 @@ int SchemaOf(const TenancyEvent& e) {
 std::string EncodeData(const TenancyEvent& event) { return EncodeEventData(event); }
 
 core::Result<TenancyEvent> Decode(const eventstore::EventEnvelope& env) {
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss("tenancy event data is not valid");
-  if (auto e = DecodeEventData<TenancyEvent>(env.type, j)) return std::move(*e);
-  return core::InvalidArgument("not a tenancy event: " + env.type);
+  return DecodeEvent<TenancyEvent>(env, "tenancy");
 }
 
 }  // namespace svc::commands::tenancy

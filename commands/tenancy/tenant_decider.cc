@@ -1,5 +1,7 @@
 #include "commands/tenancy/tenant_decider.h"
 
+#include "commands/event_codec.h"
+
 #include <algorithm>
 #include <set>
 
@@ -194,11 +196,7 @@ core::Status TenantDecider::Evolve(TenantState& state, const eventstore::EventEn
 core::Json TenantDecider::ToJson(const TenantState& s) { return core::EncodeFields(s); }
 
 core::Result<TenantState> TenantDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("tenant state is not a JSON object");
-  TenantState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<TenantState>(text, "tenant");
 }
 
 }  // namespace svc::commands::tenancy

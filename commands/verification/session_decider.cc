@@ -1,5 +1,7 @@
 #include "commands/verification/session_decider.h"
 
+#include "commands/event_codec.h"
+
 namespace svc::commands::verification {
 
 namespace {
@@ -238,11 +240,7 @@ core::Status SessionDecider::Evolve(SessionState& s, const eventstore::EventEnve
 core::Json SessionDecider::ToJson(const SessionState& s) { return core::EncodeFields(s); }
 
 core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("session state is not a JSON object");
-  SessionState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<SessionState>(text, "session");
 }
 
 }  // namespace svc::commands::verification

@@ -1,14 +1,14 @@
 #include "commands/webhooks/delivery_decider.h"
 
+#include "commands/event_codec.h"
+
 namespace svc::commands::webhooks {
 
 core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const DeliveryCommand& command,
                                                const CommandContext&) {
   Decision d;
   if (const auto* r = std::get_if<RetryDelivery>(&command)) {
-    DeliveryRetried e{r->new_delivery_id, r->endpoint_id};
-    d.events.push_back(NewEvent{std::string(DeliveryRetried::kType), DeliveryRetried::kSchema,
-                                EncodeData(DeliveryEvent(e))});
+    d.events.push_back(NewEventOf(DeliveryEvent(DeliveryRetried{r->new_delivery_id, r->endpoint_id})));
     d.result = {{"deliveryId", r->new_delivery_id}};
     return d;
   }
@@ -20,8 +20,7 @@ core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const Del
   DeliveryAttempted e{c.endpoint_id, c.attempt,   c.status_code > 0 ? c.status_code : 0,
                       c.error,       c.latency_ms, c.outcome,
                       c.next_retry_at_micros};
-  d.events.push_back(NewEvent{std::string(DeliveryAttempted::kType), DeliveryAttempted::kSchema,
-                              EncodeData(DeliveryEvent(e))});
+  d.events.push_back(NewEventOf(DeliveryEvent(e)));
   return d;
 }
 
@@ -37,11 +36,7 @@ core::Status DeliveryDecider::Evolve(DeliveryState& s, const eventstore::EventEn
 core::Json DeliveryDecider::ToJson(const DeliveryState& s) { return core::EncodeFields(s); }
 
 core::Result<DeliveryState> DeliveryDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("webhook delivery state is not a JSON object");
-  DeliveryState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<DeliveryState>(text, "webhook delivery");
 }
 
 }  // namespace svc::commands::webhooks

@@ -1,17 +1,12 @@
 #include "commands/webhooks/endpoint_decider.h"
 
+#include "commands/event_codec.h"
+
 namespace svc::commands::webhooks {
 
 namespace {
 
-NewEvent Make(const EndpointEvent& e) {
-  return std::visit(
-      [&](const auto& v) {
-        using T = std::decay_t<decltype(v)>;
-        return NewEvent{std::string(T::kType), T::kSchema, EncodeData(e)};
-      },
-      e);
-}
+NewEvent Make(const EndpointEvent& e) { return NewEventOf(e); }
 
 }  // namespace
 
@@ -79,11 +74,7 @@ core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEn
 core::Json EndpointDecider::ToJson(const EndpointState& s) { return core::EncodeFields(s); }
 
 core::Result<EndpointState> EndpointDecider::FromJson(std::string_view text) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss("webhook endpoint state is not a JSON object");
-  EndpointState s;
-  core::DecodeFields(j, s);
-  return s;
+  return DecodeSnapshot<EndpointState>(text, "webhook endpoint");
 }
 
 }  // namespace svc::commands::webhooks
