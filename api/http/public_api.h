@@ -36,6 +36,10 @@ struct PublicApiOptions {
   bool webhooks_allow_private_urls = false;
   pipeline::net::SendOptions webhook_send;  // the test operation's client settings (as the dispatcher's)
   pipeline::webhooks::DeliveryPolicy webhook_policy;
+  // Persons: persons revealed per tenant, environment and UTC day (decrypt, batch decrypt, an
+  // expanded read, client-token use, integrity, export, reauth); beyond it 429
+  // PII_DECRYPT_CAP_REACHED until the next UTC midnight.
+  int64_t reveal_budget_per_day = 10000;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

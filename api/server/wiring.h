@@ -73,5 +73,7 @@ core::Result<std::unique_ptr<AreaServices>> StartArea(ServeSetup& setup) {
 AreaWiring SessionsWiring();
 // webhooks_wiring.cc: the delivery dispatcher and its policy.
 AreaWiring WebhooksWiring();
+// persons_wiring.cc: the reveal budget and the reveal rate.
+AreaWiring PersonsWiring();
 
 }  // namespace svc::api

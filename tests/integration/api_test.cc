@@ -70,7 +70,9 @@ TEST_CASE("api: every route refuses a key without its scope, naming the scope") 
       if (!m->contains("x-required-scope")) continue;  // public (this document)
       std::string path = p.key();
       for (const auto& [name, id] : std::vector<std::pair<std::string, std::string>>{
-               {"{session_id}", "vrf_00000000000000000000000000000000"}}) {
+               {"{session_id}", "vrf_00000000000000000000000000000000"},
+               {"{person_id}", "per_00000000000000000000000000000000"},
+               {"{token_id}", "ctok_00000000000000000000000000000000"}}) {
         if (auto at = path.find(name); at != std::string::npos) path.replace(at, name.size(), id);
       }
       std::string method = m.key();

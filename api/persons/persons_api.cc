@@ -1,0 +1,601 @@
+// /v1/persons: the vault's write and read paths, none of which decrypts personal data: create
+// (an upsert by application and externalRef), PATCH (a revision), the masked detail, the list,
+// the presence of fields, search and duplicates through the blind indexes.
+#include <set>
+
+#include "api/http/cursor_list.h"
+#include "api/http/pagination.h"
+#include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "api/persons/persons_common.h"
+#include "api/persons/routes.h"
+#include "commands/persons/person_events.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "pipeline/persons/pii.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/persons_view.h"
+#include "projections/projector.h"
+#include "projections/tenancy_view.h"
+
+namespace svc::api::persons {
+
+namespace pp = pipeline::persons;
+namespace ps = commands::persons;
+using PV = projections::PersonsView;
+using TV = projections::TenancyView;
+
+namespace {
+
+constexpr size_t kMaxMetadataBytes = 16 * 1024;
+constexpr size_t kMaxExternalRef = 256;
+
+// The members of PersonWriteResponse, from the masked record.
+core::Json WriteResponse(const core::Json& row) {
+  core::Json out = core::Json::object();
+  for (const char* k : {"id", "object", "createdAt", "updatedAt", "environment", "piiVersion", "status"}) {
+    if (row.contains(k)) out[k] = row[k];
+  }
+  for (auto name : ps::kPiiFieldNames) {
+    std::string k = std::string(name) + "Provided";
+    out[k] = row.value(k, false);
+  }
+  return out;
+}
+
+core::Json DefaultVerificationSummary() {
+  return {{"status", "unverified"},
+          {"lastSessionId", nullptr},
+          {"lastVerifiedAt", nullptr},
+          {"sessionCount", 0},
+          {"verifiedFields", core::Json::array()}};
+}
+
+// Releases the claims a write took once both its answer and its failure path are gone.
+struct ClaimGuard {
+  Claims* claims;
+  std::vector<std::pair<std::string, std::string>> held;  // key, person
+  ~ClaimGuard() {
+    for (const auto& [k, p] : held) claims->Release(k, p);
+  }
+};
+
+std::string ExternalRefClaim(const std::string& te, const std::string& app, const std::string& ref) {
+  return "ext|" + te + "|" + app + "|" + ref;
+}
+std::string CurpClaim(const std::string& te, const std::string& blind) { return "curp|" + te + "|" + blind; }
+
+core::Status CurpConflict(const std::string& other) {
+  core::Status st = core::AlreadyExists(
+      "another active person of this tenant and environment has this CURP", "CURP_CONFLICT");
+  st.WithExtension("conflictingPersonId", other);
+  return st;
+}
+
+// 409 CURP_CONFLICT when another active person (or a write in flight) has the CURP being set;
+// on success the CURP is claimed by `person` until `guard` goes.
+core::Status CheckCurp(Runtime& rt, const AuthContext& a, Claims& claims, const pp::PiiWrite& w,
+                       const std::string& person, ClaimGuard& guard) {
+  auto curp = w.values.find("curp");
+  if (curp == w.values.end()) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(std::string index_key, pp::IndexKey(rt.key_store(), a.tenant_id, a.environment));
+  auto keys = pp::BlindKeys(index_key, "curp", curp->second);
+  if (keys.empty()) return core::Status::Ok();
+  const std::string claim = CurpClaim(TeOf(a), keys[0]);
+  if (auto holder = claims.Take(claim, person); holder.has_value()) return CurpConflict(*holder);
+  guard.held.emplace_back(claim, person);
+  SVC_ASSIGN_OR_RETURN(auto others, PersonsWithBlindKey(rt, a, keys[0], person));
+  if (!others.empty()) return CurpConflict(others.front());
+  return core::Status::Ok();
+}
+
+// Validates `metadata` (an object of at most 16 KiB, or null): 400 METADATA_INVALID otherwise.
+core::Status CheckMetadata(const core::Json& m) {
+  if (m.is_null()) return core::Status::Ok();
+  if (!m.is_object()) return core::InvalidArgument("metadata must be a JSON object or null", "METADATA_INVALID");
+  if (core::DumpJson(m).size() > kMaxMetadataBytes) {
+    return core::InvalidArgument("metadata is larger than 16 KiB", "METADATA_INVALID");
+  }
+  return core::Status::Ok();
+}
+
+// The common part of create and PATCH bodies, after the route's own members were read (and
+// their errors added to `v`): pii (null clears a field on PATCH) and metadata. Returns the
+// problem to answer, if any.
+std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Json& body, Validator& v,
+                                          bool patch, pp::PiiWrite& out) {
+  v.Skip("metadata");
+  v.Skip("pii");
+  v.RejectUnknown();
+  std::vector<FieldError> errors = v.errors();
+  bool unknown = false;
+  out.source = {"api", "", ""};
+  if (body.contains("pii") && !body["pii"].is_null()) {
+    if (!body["pii"].is_object()) {
+      errors.push_back({"pii", "/pii", "invalid_type", "pii must be an object (PiiInput) or null"});
+    } else {
+      ParsePiiInput(body["pii"], patch, out, errors, &unknown);
+    }
+  }
+  if (unknown) {
+    return Problem(req, "UNKNOWN_PII_FIELD", "a member of pii is not a vault field (PiiInput lists the 17 fields)");
+  }
+  if (!errors.empty()) return ValidationProblem(req, errors);
+  if (body.contains("metadata")) {
+    if (auto st = CheckMetadata(body["metadata"]); !st.ok()) return StatusToProblem(req, st);
+    out.metadata = body["metadata"];
+  }
+  return std::nullopt;
+}
+
+void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  const AuthContext& a = call.auth;
+  Validator v(*body);
+  auto application_id = v.OpaqueId("applicationId", "app");
+  auto environment = v.Enum("environment", false, {"live", "test"});
+  auto external_ref = v.String("externalRef", false, kMaxExternalRef);
+  if (external_ref.has_value()) {
+    bool printable = !external_ref->empty();
+    for (unsigned char c : *external_ref) printable &= c >= 0x20 && c != 0x7f;
+    if (!printable) {
+      v.Add({"externalRef", "/externalRef", "invalid_format", "externalRef must be 1-256 printable characters"});
+    } else if (pp::LooksLikePii(*external_ref)) {
+      v.Add({"externalRef", "/externalRef", "looks_like_pii",
+             "externalRef is stored in clear and must not be personal data (it looks like a "
+             "CURP, RFC, e-mail address or phone number); send your internal user id"});
+    }
+  }
+  pp::PiiWrite write;
+  if (auto problem = ReadWriteBody(req, *body, v, false, write)) return respond(std::move(*problem));
+  if (environment.has_value() && *environment != a.environment) {
+    return respond(Problem(req, "ENVIRONMENT_MISMATCH",
+                           "the key's environment decides: this key writes " + a.environment + " persons"));
+  }
+  std::string app = application_id.value_or(a.application_id);
+  if (app != a.application_id) {
+    auto row = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, app)));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
+  }
+  const std::string te = TeOf(a);
+  auto guard = std::make_shared<ClaimGuard>();
+  guard->claims = &claims;
+
+  // The upsert: an externalRef the application already uses revises that person.
+  std::string existing;
+  std::string id = rt.ids().NewIdString(core::IdKind::kPerson);
+  if (external_ref.has_value()) {
+    auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf), PV::Abs(PV::ExternalRef(te, app, *external_ref)));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (row->has_value()) {
+      existing = **row;
+    } else {
+      const std::string claim = ExternalRefClaim(te, app, *external_ref);
+      if (auto holder = claims.Take(claim, id); holder.has_value()) {
+        return respond(Problem(req, "CONFLICT",
+                               "a create with this externalRef is in progress; retry to update the person it makes"));
+      }
+      guard->held.emplace_back(claim, id);
+    }
+  }
+  const std::string target = existing.empty() ? id : existing;
+  if (!existing.empty()) {
+    auto active = ActivePersonRow(rt, a, existing);
+    if (!active.ok()) return respond(StatusToProblem(req, active.status()));
+  }
+  if (auto st = CheckCurp(rt, a, claims, write, target, *guard); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto cmd = existing.empty()
+                 ? pp::CreatePersonCommand(rt.key_store(), RefOf(a, id), app, external_ref.value_or(""),
+                                           write, Context(rt, call))
+                 : pp::RevisePersonCommand(rt.key_store(), RefOf(a, existing), write, Context(rt, call));
+  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
+  const int status = existing.empty() ? 201 : 200;
+  RunThenRender(rt, req, std::move(*cmd), {PV::kName},
+                [&rt, a, target, status, guard, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                  std::string pid = out.replayed && !out.aggregate_id.empty() ? out.aggregate_id : target;
+                  auto row = PersonRow(rt, a, pid);
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  // A replay answers as the original did: 201 when it created the person.
+                  int answered = out.replayed ? (out.aggregate_version == 1 ? 201 : 200) : status;
+                  return JsonResponse(answered, WriteResponse(*row));
+                },
+                [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); });
+}
+
+void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto existing = ActivePersonRow(rt, a, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  pp::PiiWrite write;
+  if (auto problem = ReadWriteBody(req, *body, v, true, write)) return respond(std::move(*problem));
+  auto guard = std::make_shared<ClaimGuard>();
+  guard->claims = &claims;
+  if (auto st = CheckCurp(rt, a, claims, write, id, *guard); !st.ok()) return respond(StatusToProblem(req, st));
+  auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, id), write, Context(rt, call));
+  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
+  RunThenRender(rt, req, std::move(*cmd), {PV::kName},
+                [&rt, a, id, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  auto row = PersonRow(rt, a, id);
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  return JsonResponse(200, WriteResponse(*row));
+                },
+                [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); });
+}
+
+}  // namespace
+
+// The masked detail: the record, `pii` with a mask per provided field, provenance, metadata and
+// the verification summary. Opens nothing but the metadata (the integrator's own data, sealed
+// with the person's key); when that key is gone the rest still reads, metadata is {}.
+core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
+  const std::string te = TeOf(a);
+  core::Json out = WriteResponse(row);
+  out["object"] = "person";
+  out["applicationId"] = row.value("applicationId", core::Json(nullptr));
+  out["externalRefs"] = row.value("externalRefs", core::Json::array());
+  out["forgetRequested"] = row.value("forgetRequested", false);
+  core::Json pii = core::Json::object();
+  for (auto name : ps::kPiiFieldNames) {
+    if (row.value(std::string(name) + "Provided", false)) pii[std::string(name)] = kMaskedValue;
+  }
+  out["pii"] = pii;
+  SVC_ASSIGN_OR_RETURN(auto prov, ReadView(rt, PV::Abs(PV::Provenance(te, id))));
+  out["piiProvenance"] = prov.value_or(core::Json::object());
+  out["metadata"] = core::Json::object();
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto sealed_meta, rt.store().Get(cf, PV::Abs(PV::Metadata(te, id))));
+  if (sealed_meta.has_value()) {
+    auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
+    if (key.ok() && key->has_value()) {
+      auto meta = pp::OpenMetadata(**key, RefOf(a, id), *sealed_meta);
+      if (meta.ok()) out["metadata"] = *meta;
+    }
+  }
+  out["verificationSummary"] = row.value("verificationSummary", DefaultVerificationSummary());
+  return out;
+}
+
+namespace {
+
+void Fields(Runtime& rt, ApiCall& call, Respond respond) {
+  const std::string id = call.request->path_params["person_id"];
+  auto row = PersonRow(rt, call.auth, id);
+  if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
+  core::Json fields = core::Json::object();
+  for (auto name : ps::kPiiFieldNames) fields[std::string(name)] = row->value(std::string(name) + "Provided", false);
+  respond(JsonResponse(200, {{"id", id}, {"object", "person.fields"}, {"fields", fields}}));
+}
+
+void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto query = ParseQuery(req.query);
+  CursorList list;
+  list.filters = {"environment", "created[gte]", "created[lte]", "forgetRequested", "application"};
+  std::string app, forget;
+  std::optional<int64_t> gte, lte;
+  if (auto it = query.find("environment"); it != query.end()) {
+    if (it->second != "live" && it->second != "test") {
+      list.errors.push_back({"environment", "", "invalid_enum", "environment must be live or test"});
+    } else if (it->second != a.environment) {
+      return respond(Problem(req, "ENVIRONMENT_MISMATCH",
+                             "the key's environment decides: this key lists " + a.environment + " persons"));
+    }
+  }
+  for (auto [name, slot] : {std::pair{"created[gte]", &gte}, std::pair{"created[lte]", &lte}}) {
+    auto it = query.find(name);
+    if (it == query.end()) continue;
+    auto t = core::ParseRfc3339(it->second);
+    if (!t.ok()) {
+      list.errors.push_back({name, "", "invalid_format", std::string(name) + " must be an RFC 3339 date-time"});
+    } else {
+      *slot = t->micros;
+    }
+  }
+  if (auto it = query.find("forgetRequested"); it != query.end()) {
+    forget = it->second;
+    if (forget != "true" && forget != "false") {
+      list.errors.push_back({"forgetRequested", "", "invalid_type", "forgetRequested must be true or false"});
+    }
+  }
+  if (auto it = query.find("application"); it != query.end()) {
+    app = it->second;
+    if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
+      list.errors.push_back({"application", "", "invalid_id", "application must be app_<32 lowercase hex>"});
+    }
+  }
+  const std::string te = TeOf(a);
+  list.scope = "persons|" + te + "/|" + app + "|" + forget + "|" + (gte ? std::to_string(*gte) : "") + "|" +
+               (lte ? std::to_string(*lte) : "");
+  list.index = PV::Abs(PV::Index(te, app.empty() ? PV::All() : PV::ByApplication(app)));
+  list.row_key = [te](std::string_view entry) { return PV::Abs(PV::Record(te, PV::IdOfOrder(entry))); };
+  if (gte || lte || !forget.empty()) {
+    list.accept = [gte, lte, forget](const core::Json& row) {
+      if (!forget.empty() && row.value("forgetRequested", false) != (forget == "true")) return false;
+      if (gte || lte) {
+        auto t = core::ParseRfc3339(core::StringOr(row, "createdAt"));
+        if (!t.ok()) return false;
+        if (gte && t->micros < *gte) return false;
+        if (lte && t->micros > *lte) return false;
+      }
+      return true;
+    };
+  }
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
+
+// The persons a search matches: one blind key per term, the persons holding every term.
+core::Result<std::vector<std::string>> Matches(Runtime& rt, const AuthContext& a, const std::string& field,
+                                               const std::string& normalised) {
+  SVC_ASSIGN_OR_RETURN(std::string index_key, pp::IndexKey(rt.key_store(), a.tenant_id, a.environment));
+  const std::string te = TeOf(a);
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  // A name query matches the persons holding all its tokens in any name field.
+  std::vector<std::string> terms = pp::IndexTerms(field == "name" ? "fullName" : field, normalised);
+  std::optional<std::set<std::string>> found;
+  for (const auto& term : terms) {
+    std::string key = pp::BlindIndex(index_key, field, term);
+    std::set<std::string> ids;
+    const std::string prefix = PV::Abs(PV::BlindIndexed(te, key));
+    auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+    for (it->Seek(prefix); it->Valid(); it->Next()) {
+      std::string id(it->key().substr(prefix.size()));
+      if (!found.has_value() || found->count(id) != 0) ids.insert(id);
+    }
+    SVC_RETURN_IF_ERROR(it->status());
+    found = std::move(ids);
+    if (found->empty()) break;
+  }
+  std::vector<std::string> out;
+  if (found.has_value()) out.assign(found->begin(), found->end());
+  return out;
+}
+
+void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto field = v.Enum("field", true, {"curp", "rfc", "email", "phone", "name"});
+  auto value = v.String("value", true, 512);
+  auto cursor = v.String("cursor", false, 1024);
+  auto environment = v.Enum("environment", false, {"live", "test"});
+  std::optional<int64_t> limit;
+  if (body->contains("limit") && !(*body)["limit"].is_null()) {
+    if (!(*body)["limit"].is_number_integer()) {
+      v.Add({"limit", "/limit", "invalid_type", "limit must be an integer"});
+    } else {
+      limit = (*body)["limit"].get<int64_t>();
+    }
+  }
+  v.Skip("limit");
+  v.RejectUnknown();
+  std::string normalised;
+  if (field.has_value() && value.has_value()) {
+    if (*field == "name") {
+      if (pp::NameTokens(*value).empty()) {
+        v.Add({"value", "/value", "invalid_format", "a name search needs at least one letter or digit"});
+      }
+      normalised = *value;
+    } else {
+      auto n = pp::NormalisePii(*field, *value);
+      if (!n.ok()) {
+        v.Add({"value", "/value", "invalid_format", "value is not a valid " + *field + ": " + n.status().message()});
+      } else {
+        normalised = *n;
+      }
+    }
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (environment.has_value() && *environment != a.environment) {
+    return respond(Problem(req, "ENVIRONMENT_MISMATCH",
+                           "the key's environment decides: this key searches " + a.environment + " persons"));
+  }
+  const int max_limit = o.limits.page_limit_max;
+  if (limit.has_value() && (*limit < 1 || *limit > max_limit)) {
+    HttpResponse r = Problem(req, "LIMIT_OUT_OF_RANGE", "limit must be from 1 to " + std::to_string(max_limit),
+                             {{"minimum", 1}, {"maximum", max_limit}});
+    return respond(std::move(r));
+  }
+  // The cursor binds to the query through a keyed hash of it (never the value itself).
+  const std::string scope = "persons-search|" + TeOf(a) + "|" + *field + "|" +
+                            core::Base64UrlEncode(core::HmacSha256(rt.cursor_key(), "search|" + normalised));
+  std::map<std::string, std::string> page_query;
+  if (cursor.has_value()) page_query["startingAfter"] = *cursor;
+  page_query["limit"] = std::to_string(limit.value_or(20));
+  auto page_req = ParsePageRequest(page_query, {}, rt.cursor_key(), scope, 20, max_limit);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  auto ids = Matches(rt, a, *field, normalised);
+  if (!ids.ok()) return respond(StatusToProblem(req, ids.status()));
+  // Rows in id order; the cursor is the last id of a page.
+  core::Json data = core::Json::array();
+  bool has_more = false;
+  std::string last;
+  int64_t total = 0;
+  for (const auto& id : *ids) {
+    auto row = ReadView(rt, PV::Abs(PV::Record(TeOf(a), id)));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) continue;
+    ++total;
+    if (!page_req->starting_after.empty() && id <= page_req->starting_after) continue;
+    if (static_cast<int>(data.size()) == page_req->limit) {
+      has_more = true;
+      continue;
+    }
+    data.push_back(std::move(**row));
+    last = id;
+  }
+  core::Json out = {{"object", "list"},
+                    {"data", data},
+                    {"hasMore", has_more},
+                    {"totalCount", total},
+                    {"totalIsEstimate", false},
+                    {"nextCursor", has_more ? core::Json(EncodeCursor(rt.cursor_key(), scope, last)) : core::Json(nullptr)}};
+  respond(JsonResponse(200, out));
+}
+
+// Candidates sharing the person's CURP or e-mail (their blind keys), active or not; suggests only.
+void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = PersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  const std::string te = TeOf(a);
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  std::map<std::string, std::set<std::string>> matched;  // person -> fields
+  for (const char* field : {"curp", "email"}) {
+    auto sealed = ReadView(rt, PV::Abs(PV::Sealed(te, id, field)));
+    if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+    if (!sealed->has_value()) continue;
+    for (const auto& k : (**sealed).value("index", core::Json::array())) {
+      if (!k.is_string()) continue;
+      const std::string prefix = PV::Abs(PV::BlindIndexed(te, k.get<std::string>()));
+      auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+      for (it->Seek(prefix); it->Valid(); it->Next()) {
+        std::string other(it->key().substr(prefix.size()));
+        if (other != id) matched[other].insert(field);
+      }
+    }
+  }
+  core::Json data = core::Json::array();
+  for (const auto& [other, fields] : matched) {
+    auto r = ReadView(rt, PV::Abs(PV::Record(te, other)));
+    if (!r.ok() || !r->has_value()) continue;
+    data.push_back({{"personId", other},
+                    {"matchedOn", core::Json(std::vector<std::string>(fields.begin(), fields.end()))},
+                    {"status", core::StringOr(**r, "status")},
+                    {"createdAt", core::StringOr(**r, "createdAt")},
+                    {"applicationId", (**r).value("applicationId", core::Json(nullptr))}});
+  }
+  respond(JsonResponse(200, {{"object", "list"}, {"data", data}}));
+}
+
+void Get(Runtime& rt, ApiCall& call, Respond respond, const RevealHandler& expand) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  for (const auto& [k, val] : query) {
+    if (k != "expand") return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + k));
+  }
+  if (auto it = query.find("expand"); it != query.end() && !it->second.empty()) {
+    return expand(call, std::move(respond));
+  }
+  auto detail = MaskedDetail(rt, call.auth, req.path_params["person_id"]);
+  if (!detail.ok()) return respond(StatusToProblem(req, detail.status()));
+  respond(JsonResponse(200, *detail));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  auto claims = std::make_shared<Claims>();
+  const std::string base = "/v1/persons";
+  const std::string tag = "Persons (vault)";
+  const std::vector<std::string>& idem = IdempotencyErrors();
+  const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};
+  const std::vector<std::string> pii_input = {"VALIDATION_ERROR", "UNKNOWN_PII_FIELD", "METADATA_INVALID",
+                                              "CURP_CONFLICT"};
+  RevealHandler expand = RevealOnRead(rt, options);
+  std::vector<QueryParam> list_query = {
+      {"environment", {{"type", "string"}, {"enum", {"live", "test"}}},
+       "must be the key's environment (the key decides; another value is 400 `ENVIRONMENT_MISMATCH`)"},
+      {"created[gte]", {{"type", "string"}, {"format", "date-time"}}, "created at or after"},
+      {"created[lte]", {{"type", "string"}, {"format", "date-time"}}, "created at or before"},
+      {"forgetRequested", {{"type", "boolean"}}, "only persons with (true) or without (false) a forget request"},
+      {"application", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}}, "only this application's persons"}};
+  for (auto& q : PageParams()) list_query.push_back(q);
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base, .operation_id = "createPerson", .tag = tag,
+      .summary = "Create a person, or update the one with this externalRef",
+      .description = "Every `pii` value is validated, normalised and sealed under the person's own key; "
+                     "the answer says which fields are held (`<field>Provided`), never their values. With "
+                     "`externalRef` this is an upsert per application: an existing person is revised and the "
+                     "answer is 200 instead of 201. `externalRef` is stored in clear, so a value that looks "
+                     "like personal data (CURP, RFC, e-mail, phone) is refused. 409 `CURP_CONFLICT` (with "
+                     "`conflictingPersonId`) when another active person of the tenant and environment has "
+                     "the CURP.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
+      .versioned = true, .has_body = true, .request_schema = "PersonWriteRequest", .success_status = 201,
+      .response_schema = "PersonWriteResponse",
+      .error_codes = Codes({pii_input, {"INVALID_ID", "APPLICATION_NOT_FOUND", "ENVIRONMENT_MISMATCH", "CONFLICT",
+                                        "PERSON_PURGED", "PERSON_ALREADY_MERGED"}, idem}),
+      .handler = [r, claims](ApiCall& c, Respond respond) { Create(*r, *claims, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base, .operation_id = "listPersons", .tag = tag,
+      .summary = "List persons, newest first",
+      .description = "Masked rows (which fields are held, never values). The date filters and "
+                     "`forgetRequested` are checked on each row of the index walked.",
+      .scope = "persons:read", .versioned = true, .query = list_query, .response_schema = "PersonList",
+      .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE",
+                      "ENVIRONMENT_MISMATCH"},
+      .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/search", .operation_id = "searchPersons", .tag = tag,
+      .summary = "Find persons by CURP, RFC, e-mail, phone or name",
+      .description = "POST because the criteria are personal data. The value is normalised as on write "
+                     "(a phone to E.164, a name to accent-folded tokens, all of which must match) and "
+                     "looked up through the tenant's keyed blind index: nothing is decrypted, and the "
+                     "value is never stored or logged. Results in id order; `cursor` is the previous "
+                     "answer's `nextCursor`.",
+      .scope = "persons:read", .versioned = true, .has_body = true, .request_schema = "PersonSearchRequest",
+      .response_schema = "PersonSearchResults",
+      .error_codes = {"VALIDATION_ERROR", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE", "ENVIRONMENT_MISMATCH"},
+      .handler = [r, o](ApiCall& c, Respond respond) { Search(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}", .operation_id = "getPerson", .tag = tag,
+      .summary = "Read a person, masked (or expanded: a reveal)",
+      .description = "Masked by default: no decryption, no audit entry, no reveal budget; it works even "
+                     "when the person's key is gone. `pii` holds a mask for each held field. "
+                     "`expand=pii` (or `expand=pii.curp,pii.email`) reveals plaintext instead: it needs "
+                     "`persons:read_pii`, a `Service-Reason` header (422 `REASON_REQUIRED`), is audited "
+                     "and consumes the daily reveal budget.",
+      .scope = "persons:read", .versioned = true,
+      .query = {{"expand", {{"type", "string"}}, "`pii` or a comma-separated list of `pii.<field>`"}},
+      .headers = {"Service-Reason"}, .response_schema = "PersonDetailMasked",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "REASON_REQUIRED", "INSUFFICIENT_SCOPE", "UNKNOWN_PII_FIELD",
+                                     "PII_DECRYPT_CAP_REACHED", "PERSON_PURGED", "PERSON_ALREADY_MERGED"}}),
+      .handler = [r, expand](ApiCall& c, Respond respond) { Get(*r, c, std::move(respond), expand); }});
+  routes.push_back(ApiRoute{
+      .method = "PATCH", .path = base + "/{person_id}", .operation_id = "updatePerson", .tag = tag,
+      .summary = "Rectify a person's data (a revision)",
+      .description = "Members of `pii` set a value, `null` clears it; any change of personal data is a "
+                     "new `piiVersion` with its provenance. `metadata` replaces the metadata.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
+      .versioned = true, .has_body = true, .request_schema = "PersonPatchRequest",
+      .response_schema = "PersonWriteResponse",
+      .error_codes = Codes({lookup, pii_input, {"PERSON_PURGED", "PERSON_ALREADY_MERGED"}, idem}),
+      .handler = [r, claims](ApiCall& c, Respond respond) { Patch(*r, *claims, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}/fields", .operation_id = "getPersonFields", .tag = tag,
+      .summary = "Which fields a person holds", .description = "Presence only; nothing is decrypted.",
+      .scope = "persons:read", .versioned = true, .response_schema = "PersonFieldsResponse",
+      .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Fields(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}/duplicates", .operation_id = "listPersonDuplicates",
+      .tag = tag, .summary = "Persons that share this person's CURP or e-mail",
+      .description = "Suggestions through the blind index; merges nothing.",
+      .scope = "persons:read", .versioned = true, .response_schema = "DuplicatesResponse",
+      .error_codes = lookup,
+      .handler = [r](ApiCall& c, Respond respond) { Duplicates(*r, c, std::move(respond)); }});
+  for (auto& route : RevealRoutes(rt, options)) routes.push_back(std::move(route));
+  return routes;
+}
+
+}  // namespace svc::api::persons

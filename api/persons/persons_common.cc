@@ -1,0 +1,96 @@
+#include "api/persons/persons_common.h"
+
+#include "api/http/write_path.h"
+#include "pipeline/persons/pii.h"
+#include "projections/persons_view.h"
+#include "projections/projector.h"
+
+namespace svc::api::persons {
+
+using PV = projections::PersonsView;
+
+std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
+
+pipeline::persons::PersonRef RefOf(const AuthContext& a, const std::string& person) {
+  return {a.tenant_id, a.environment, person};
+}
+
+core::Result<core::Json> PersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kPerson, id));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(TeOf(a), id))));
+  if (!row.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
+  return std::move(*row);
+}
+
+core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
+  std::string status = core::StringOr(row, "status");
+  if (status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
+  if (status == "merged") {
+    return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
+  }
+  return row;
+}
+
+void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::PiiWrite& out,
+                   std::vector<FieldError>& errors, bool* unknown) {
+  for (auto it = pii.begin(); it != pii.end(); ++it) {
+    const std::string& name = it.key();
+    const std::string field = "pii." + name;
+    const std::string ptr = "/pii/" + JsonPointerEscape(name);
+    if (pipeline::persons::FindPiiField(name) == nullptr) {
+      *unknown = true;
+      continue;
+    }
+    if (it->is_null()) {
+      if (allow_null) {
+        out.cleared.push_back(name);
+      }  // on create, null is the same as absent
+      continue;
+    }
+    if (!it->is_string()) {
+      errors.push_back({field, ptr, "invalid_type", field + " must be a string" +
+                                                         std::string(allow_null ? " or null" : "")});
+      continue;
+    }
+    auto normalised = pipeline::persons::NormalisePii(name, it->get<std::string>());
+    if (!normalised.ok()) {
+      errors.push_back({field, ptr, "invalid_format", normalised.status().message()});
+      continue;
+    }
+    out.values[name] = std::move(normalised).value();
+  }
+}
+
+std::optional<std::string> Claims::Take(const std::string& key, const std::string& person) {
+  std::lock_guard lock(mu_);
+  auto [it, inserted] = held_.emplace(key, person);
+  if (inserted || it->second == person) return std::nullopt;
+  return it->second;
+}
+
+void Claims::Release(const std::string& key, const std::string& person) {
+  std::lock_guard lock(mu_);
+  auto it = held_.find(key);
+  if (it != held_.end() && it->second == person) held_.erase(it);
+}
+
+core::Result<std::vector<std::string>> PersonsWithBlindKey(Runtime& rt, const AuthContext& a,
+                                                           const std::string& blind_key,
+                                                           const std::string& except) {
+  const std::string te = TeOf(a);
+  const std::string prefix = PV::Abs(PV::BlindIndexed(te, blind_key));
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  std::vector<std::string> out;
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    std::string id(it->key().substr(prefix.size()));
+    if (id == except) continue;
+    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(te, id))));
+    if (row.has_value() && core::StringOr(*row, "status") == "active") out.push_back(id);
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+}  // namespace svc::api::persons

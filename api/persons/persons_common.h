@@ -1,0 +1,74 @@
+#pragma once
+// What the person routes share: reading a person's rows (another tenant's or environment's
+// person is 404 PERSON_NOT_FOUND, never data; an erased or merged one is 410/409 where the route
+// needs an active person), parsing PiiInput, and claims that keep two concurrent writes from
+// making two persons of one externalRef or one CURP.
+
+#include <map>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "api/http/json_input.h"
+#include "api/http/pagination.h"
+#include "api/http/public_api.h"
+#include "api/http/route.h"
+#include "api/http/runtime.h"
+#include "core/json.h"
+#include "core/status.h"
+#include "pipeline/persons/person_writes.h"
+
+namespace svc::api::persons {
+
+std::string TeOf(const AuthContext& a);
+pipeline::persons::PersonRef RefOf(const AuthContext& a, const std::string& person);
+
+// The masked record of a person of the caller's tenant and environment.
+core::Result<core::Json> PersonRow(Runtime& rt, const AuthContext& a, const std::string& id);
+// As PersonRow, and the person must be active: 410 PERSON_PURGED when erased, 409
+// PERSON_ALREADY_MERGED when merged.
+core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, const std::string& id);
+
+// PiiInput: the members of `pii` (an object), each one of the 17 fields with a string value
+// (normalised here; a value is never echoed in an error) or, when `allow_null`, null (clears the
+// field). Field errors go to `errors` (pointer /pii/<field>); a member that is no PII field sets
+// `unknown` (answered 422 UNKNOWN_PII_FIELD).
+void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::PiiWrite& out,
+                   std::vector<FieldError>& errors, bool* unknown);
+
+// In-flight claims: an externalRef or CURP being written by a request whose events the read
+// models do not show yet. A second request for the same claim gets the first's person id.
+class Claims {
+ public:
+  // nullopt when claimed for `person`; else the person that holds it.
+  std::optional<std::string> Take(const std::string& key, const std::string& person);
+  void Release(const std::string& key, const std::string& person);
+
+ private:
+  std::mutex mu_;
+  std::map<std::string, std::string> held_;
+};
+
+// The other active persons of the caller's tenant and environment whose blind index holds `key`.
+core::Result<std::vector<std::string>> PersonsWithBlindKey(Runtime& rt, const AuthContext& a,
+                                                           const std::string& blind_key,
+                                                           const std::string& except);
+
+}  // namespace svc::api::persons
+
+namespace svc::api::persons {
+
+// What a masked `pii` member shows for a held field.
+inline constexpr std::string_view kMaskedValue = "********";
+
+// The masked detail (PersonDetailMasked): decrypts no personal data.
+core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id);
+
+using RevealHandler = std::function<void(ApiCall&, Respond)>;
+// GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
+RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);
+// The reveal routes (reveal_api.cc).
+std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options);
+
+}  // namespace svc::api::persons

@@ -1,0 +1,331 @@
+// Every route that lets plaintext personal data leave the vault. Each one is a command on the
+// day's reveal budget of the tenant and environment (commands/persons/reveal_budget.h): the
+// budget is checked and one access event per person is appended — durably — before a value is
+// opened; a refused budget reveals nothing (429 PII_DECRYPT_CAP_REACHED with Retry-After until
+// the next UTC midnight).
+#include <set>
+
+#include "api/http/problem.h"
+#include "core/crypto.h"
+#include "api/http/write_path.h"
+#include "api/persons/persons_common.h"
+#include "commands/persons/person_events.h"
+#include "commands/persons/reveal_budget.h"
+#include "commands/tenancy/scopes.h"
+#include "pipeline/persons/pii.h"
+#include "pipeline/persons/purposes.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/persons_view.h"
+
+namespace svc::api::persons {
+
+namespace pp = pipeline::persons;
+namespace ps = commands::persons;
+using PV = projections::PersonsView;
+
+namespace {
+
+constexpr size_t kMaxReason = 2000;
+constexpr size_t kMaxBatch = 100;
+
+ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
+                         std::vector<std::string> fields, std::string purpose, std::string reason) {
+  ps::PiiAccessed e;
+  e.person_id = person;
+  e.application_id = a.application_id;
+  e.actor_type = a.key_type == "client_token" ? "client_token" : "api_key";
+  e.actor_id = a.key_id;
+  e.channel = std::move(channel);
+  e.fields = std::move(fields);
+  e.purpose = std::move(purpose);
+  e.reason = std::move(reason);
+  e.redaction = "plain";
+  return e;
+}
+
+// Appends the accesses against the budget, then answers with `then()` (which opens the values).
+void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
+                std::function<HttpResponse()> then, Respond respond) {
+  const AuthContext& a = call.auth;
+  ps::RecordReveal rr;
+  rr.accesses = std::move(accesses);
+  rr.cap = o.reveal_budget_per_day;
+  commands::CommandContext ctx = Context(rt, call);
+  ctx.idempotency_key.clear();  // each reveal is its own audit entry, never a replay
+  std::string day = ps::RevealBudgetId(a.environment, ctx.now);
+  auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx);
+  rt.writer().Execute(std::move(cmd), [&rt, slim = SlimRequest(*call.request), then = std::move(then),
+                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) {
+    if (!r.ok()) {
+      HttpResponse problem = StatusToProblem(slim, r.status());
+      if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
+        problem.headers.emplace_back("Retry-After", std::to_string(ps::SecondsUntilRefill(rt.clock().Now())));
+      }
+      return respond(std::move(problem));
+    }
+    respond(then());
+  });
+}
+
+// The plaintext of `fields` of a person (null for a field it does not hold).
+core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std::string& person,
+                                    const std::vector<std::string>& fields) {
+  SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, person)));
+  if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
+  const std::string te = TeOf(a);
+  core::Json out = core::Json::object();
+  for (const auto& field : fields) {
+    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Sealed(te, person, field))));
+    if (!row.has_value()) {
+      out[field] = nullptr;
+      continue;
+    }
+    SVC_ASSIGN_OR_RETURN(std::string value, pp::OpenPii(*key, a.tenant_id, a.environment, person, field,
+                                                        row->value("version", 0),
+                                                        core::StringOr(*row, "sealed")));
+    out[field] = std::move(value);
+  }
+  core::SecureZero(*key);
+  return out;
+}
+
+// The common members of DecryptRequest and BatchDecryptRequest: fields, purpose, reason. Answers
+// the problem itself and returns false when they are wrong.
+struct RevealRequest {
+  std::vector<std::string> fields;
+  std::string purpose;
+  std::string reason;
+};
+
+bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, RevealRequest& out,
+                 const Respond& respond) {
+  const core::Json* fields = body.contains("fields") ? &body["fields"] : nullptr;
+  v.Skip("fields");
+  auto purpose = v.String("purpose", true, 64);
+  v.Skip("reason");
+  v.RejectUnknown();
+  bool unknown = false;
+  if (fields == nullptr || fields->is_null()) {
+    v.Add({"fields", "/fields", "required", "fields is required: the PII fields to reveal"});
+  } else if (!fields->is_array() || fields->empty()) {
+    v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
+  } else {
+    std::set<std::string> seen;
+    for (size_t i = 0; i < fields->size(); ++i) {
+      const auto& f = (*fields)[i];
+      if (!f.is_string()) {
+        v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
+      } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
+        unknown = true;
+      } else if (seen.insert(f.get<std::string>()).second) {
+        out.fields.push_back(f.get<std::string>());
+      }
+    }
+  }
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return false;
+  }
+  const core::Json* reason = body.contains("reason") ? &body["reason"] : nullptr;
+  if (reason == nullptr || !reason->is_string() || reason->get<std::string>().empty() ||
+      reason->get<std::string>().size() > kMaxReason) {
+    respond(Problem(req, "PII_ACCESS_REASON_REQUIRED",
+                    "reason (1-2000 characters) must say why the plaintext is needed; it is recorded"));
+    return false;
+  }
+  if (unknown) {
+    respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
+    return false;
+  }
+  if (!pp::IsKnownPurpose(*purpose)) {
+    respond(Problem(req, "PURPOSE_UNKNOWN", "purpose is not in the purpose catalogue (docs/persons.md#purposes)"));
+    return false;
+  }
+  out.purpose = *purpose;
+  out.reason = reason->get<std::string>();
+  return true;
+}
+
+void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = ActivePersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  RevealRequest rr;
+  if (!ParseReveal(req, *body, v, rr, respond)) return;
+  auto access = AccessBy(a, id, "decrypt", rr.fields, rr.purpose, rr.reason);
+  RecordThen(rt, o, call, {access},
+             [&rt, a, id, fields = rr.fields, slim = SlimRequest(req)]() {
+               auto values = OpenFields(rt, a, id, fields);
+               if (!values.ok()) return StatusToProblem(slim, values.status());
+               return JsonResponse(200, {{"object", "person.decrypt"}, {"personId", id}, {"fields", *values}});
+             },
+             std::move(respond));
+}
+
+void BatchDecrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  // The size is checked by hand before anything else (spec, Limits): 413, not a 422.
+  const core::Json* ids = body->contains("personIds") ? &(*body)["personIds"] : nullptr;
+  if (ids != nullptr && ids->is_array() && ids->size() > kMaxBatch) {
+    return respond(Problem(req, "BATCH_TOO_LARGE", "personIds holds at most 100 ids; split the batch",
+                           {{"maximum", kMaxBatch}}));
+  }
+  Validator v(*body);
+  v.Skip("personIds");
+  if (ids == nullptr || ids->is_null()) {
+    v.Add({"personIds", "/personIds", "required", "personIds is required (1-100 person ids)"});
+  } else if (!ids->is_array() || ids->empty()) {
+    v.Add({"personIds", "/personIds", "invalid_type", "personIds must be an array of 1-100 person ids"});
+  }
+  RevealRequest rr;
+  if (!ParseReveal(req, *body, v, rr, respond)) return;
+  core::Json errors = core::Json::array();
+  std::vector<std::string> persons;
+  std::set<std::string> seen;
+  for (const auto& raw : *ids) {
+    std::string sent = raw.is_string() ? raw.get<std::string>() : core::DumpJson(raw);
+    auto fail = [&](const core::Status& st) {
+      errors.push_back({{"personId", sent}, {"error", {{"code", st.api_code()}, {"reason", st.message()}}}});
+    };
+    if (!raw.is_string()) {
+      fail(core::InvalidArgument("a person id is a string", "INVALID_ID"));
+      continue;
+    }
+    auto person = ActivePersonRow(rt, a, sent);
+    if (!person.ok()) {
+      fail(person.status());
+      continue;
+    }
+    if (seen.insert(sent).second) persons.push_back(sent);
+  }
+  auto answer = [&rt, a, persons, errors, fields = rr.fields]() {
+    core::Json data = core::Json::array();
+    core::Json errs = errors;
+    for (const auto& id : persons) {
+      auto values = OpenFields(rt, a, id, fields);
+      if (!values.ok()) {
+        errs.push_back({{"personId", id},
+                        {"error", {{"code", values.status().api_code()}, {"reason", values.status().message()}}}});
+        continue;
+      }
+      data.push_back({{"personId", id}, {"fields", *values}});
+    }
+    return JsonResponse(200, {{"object", "list"}, {"data", data}, {"errors", errs}});
+  };
+  if (persons.empty()) return respond(answer());  // nobody to reveal: no budget, no access
+  std::vector<ps::PiiAccessed> accesses;
+  for (const auto& id : persons) accesses.push_back(AccessBy(a, id, "batch_decrypt", rr.fields, rr.purpose, rr.reason));
+  RecordThen(rt, o, call, std::move(accesses), std::move(answer), std::move(respond));
+}
+
+// GET /v1/persons/{id}?expand=pii | pii.<field>,…
+void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto query = ParseQuery(req.query);
+  std::vector<std::string> fields;
+  std::string expand = query["expand"];
+  size_t start = 0;
+  bool unknown = false;
+  while (start <= expand.size()) {
+    size_t comma = expand.find(',', start);
+    if (comma == std::string::npos) comma = expand.size();
+    std::string item = expand.substr(start, comma - start);
+    start = comma + 1;
+    if (item == "pii") {
+      fields.clear();
+      for (auto name : ps::kPiiFieldNames) fields.emplace_back(name);
+      continue;
+    }
+    if (item.rfind("pii.", 0) != 0) {
+      return respond(Problem(req, "BAD_REQUEST", "expand takes pii or pii.<field>, comma-separated"));
+    }
+    std::string f = item.substr(4);
+    if (pp::FindPiiField(f) == nullptr) {
+      unknown = true;
+    } else if (std::find(fields.begin(), fields.end(), f) == fields.end()) {
+      fields.push_back(f);
+    }
+  }
+  if (!commands::tenancy::ScopesAllow(a.scopes, "persons:read_pii")) {
+    core::Status st = core::PermissionDenied("expanding personal data needs the scope persons:read_pii",
+                                             "INSUFFICIENT_SCOPE");
+    st.WithExtension("requiredScope", "persons:read_pii");
+    return respond(StatusToProblem(req, st));
+  }
+  std::string reason = req.Header("service-reason");
+  if (reason.empty() || reason.size() > kMaxReason) {
+    return respond(Problem(req, "REASON_REQUIRED",
+                           "a Service-Reason header (1-2000 characters) must say why the plaintext is needed"));
+  }
+  if (unknown) return respond(Problem(req, "UNKNOWN_PII_FIELD", "expand names a field that is not a vault field"));
+  auto row = ActivePersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  std::string purpose = req.Header("service-purpose");
+  if (!purpose.empty() && !pp::IsKnownPurpose(purpose)) {
+    return respond(Problem(req, "PURPOSE_UNKNOWN", "Service-Purpose is not in the purpose catalogue"));
+  }
+  RecordThen(rt, o, call, {AccessBy(a, id, "expand", fields, purpose, reason)},
+             [&rt, a, id, fields, slim = SlimRequest(req)]() {
+               auto detail = MaskedDetail(rt, a, id);
+               if (!detail.ok()) return StatusToProblem(slim, detail.status());
+               auto values = OpenFields(rt, a, id, fields);
+               if (!values.ok()) return StatusToProblem(slim, values.status());
+               for (auto it = values->begin(); it != values->end(); ++it) {
+                 if (!it->is_null()) (*detail)["pii"][it.key()] = *it;
+               }
+               return JsonResponse(200, *detail);
+             },
+             std::move(respond));
+}
+
+}  // namespace
+
+RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options) {
+  const PublicApiOptions* o = &options;
+  return [rt, o](ApiCall& c, Respond respond) { Expand(*rt, *o, c, std::move(respond)); };
+}
+
+std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options) {
+  std::vector<ApiRoute> routes;
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string base = "/v1/persons";
+  const std::string tag = "Persons (vault)";
+  const std::vector<std::string> reveal = {"VALIDATION_ERROR", "PII_ACCESS_REASON_REQUIRED", "UNKNOWN_PII_FIELD",
+                                           "PURPOSE_UNKNOWN", "PII_DECRYPT_CAP_REACHED"};
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/batch-decrypt", .operation_id = "batchDecryptPersons", .tag = tag,
+      .summary = "Reveal fields of up to 100 persons",
+      .description = "One access event per person revealed, each counted against the daily reveal budget "
+                     "(the batch is refused as a whole when it does not fit). More than 100 ids is 413 "
+                     "`BATCH_TOO_LARGE`, checked before anything else. An id that is malformed, unknown, "
+                     "erased or merged is reported in `errors` with the string sent, and the others are "
+                     "revealed.",
+      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .request_schema = "BatchDecryptRequest", .response_schema = "BatchDecryptResponse",
+      .error_codes = Codes({reveal, {"BATCH_TOO_LARGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { BatchDecrypt(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/decrypt", .operation_id = "decryptPerson", .tag = tag,
+      .summary = "Reveal fields of a person",
+      .description = "Not idempotent on purpose: each call is its own access event (actor, fields, purpose, "
+                     "reason; never values), appended durably before the values are opened, and one unit of "
+                     "the daily reveal budget. A field the person does not hold comes back null.",
+      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .request_schema = "DecryptRequest", .response_schema = "DecryptResponse",
+      .error_codes = Codes({{"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"}, reveal}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Decrypt(*r, *o, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api::persons

@@ -1,0 +1,143 @@
+// The OpenAPI schemas and tag of the persons area (persons_api.cc, reveal_api.cc).
+#include "api/persons/routes.h"
+
+#include "commands/persons/person_events.h"
+#include "pipeline/persons/purposes.h"
+
+namespace svc::api::persons {
+
+OpenApiArea PersonsOpenApi() {
+  OpenApiArea area;
+  std::string purposes;
+  for (const auto& p : pipeline::persons::Purposes()) {
+    purposes += (purposes.empty() ? "" : ", ") + std::string("`") + std::string(p.id) + "`";
+  }
+  area.tags = {{"Persons (vault)",
+                "Verified personal data, sealed per person. Reads are masked; every reveal of plaintext is an "
+                "audited command that consumes the daily reveal budget. Purposes: " + purposes + "."}};
+  core::Json& s = area.schemas;
+  using namespace schema;
+  const auto obj = Obj;
+  const core::Json dt = DateTime();
+  const core::Json boolean = {{"type", "boolean"}};
+  const core::Json integer = {{"type", "integer"}};
+  std::vector<std::string> field_names;
+  for (auto n : commands::persons::kPiiFieldNames) field_names.emplace_back(n);
+
+  core::Json pii_props = core::Json::object();
+  for (const auto& n : field_names) pii_props[n] = Nullable(Str());
+  pii_props["curp"]["description"] = "18 characters; check digit verified";
+  pii_props["rfc"]["description"] = "12 (company) or 13 (person) characters; check digit verified";
+  pii_props["phone"]["description"] = "normalised to E.164; 10 digits without a country code are Mexican (+52)";
+  pii_props["birthDate"]["description"] = "YYYY-MM-DD";
+  pii_props["emision"]["description"] = "YYYY or YYYY-MM-DD";
+  pii_props["vigencia"]["description"] = "YYYY or YYYY-MM-DD";
+  pii_props["sex"]["description"] = "F, M or X";
+  pii_props["state"]["description"] = "Mexican state code as in a CURP (NE: born abroad)";
+  pii_props["nationality"]["description"] = "ISO 3166-1 alpha-3 (alpha-2 accepted)";
+  s["PiiInput"] = {{"type", "object"}, {"additionalProperties", false}, {"properties", pii_props},
+                   {"description", "Write-only. On PATCH, null clears a field."}};
+
+  core::Json write_props = {{"id", Id("per")},         {"object", {{"const", "person"}}},
+                            {"createdAt", dt},         {"updatedAt", dt},
+                            {"environment", Enum({"live", "test"})},
+                            {"piiVersion", integer},   {"status", Enum({"active", "merged", "redacted"})}};
+  std::vector<std::string> write_required = {"id", "createdAt", "updatedAt", "environment", "piiVersion", "status"};
+  for (const auto& n : field_names) {
+    write_props[n + "Provided"] = boolean;
+    write_required.push_back(n + "Provided");
+  }
+  s["PersonWriteResponse"] = obj(write_props, write_required);
+  s["PersonWriteRequest"] = obj({{"applicationId", Nullable(Id("app"))},
+                                 {"environment", Nullable(Enum({"live", "test"}))},
+                                 {"externalRef", Nullable({{"type", "string"}, {"maxLength", 256},
+                                                           {"description", "your user id; stored in clear, so never personal data"}})},
+                                 {"metadata", Nullable({{"type", "object"}})},
+                                 {"pii", Nullable(Ref("PiiInput"))}},
+                                {});
+  s["PersonWriteRequest"]["required"] = core::Json::array();
+  s["PersonPatchRequest"] = obj({{"metadata", Nullable({{"type", "object"}})}, {"pii", Nullable(Ref("PiiInput"))}}, {});
+  s["PersonPatchRequest"]["required"] = core::Json::array();
+  s["PersonExternalRefItem"] = obj({{"applicationId", Id("app")}, {"externalRef", Str()}}, {});
+  s["PersonVerificationSummary"] =
+      obj({{"status", Enum({"unverified", "verified"})},
+           {"lastSessionId", Nullable(Id("vrf"))},
+           {"lastVerifiedAt", Nullable(dt)},
+           {"sessionCount", integer},
+           {"verifiedFields", Strs()}},
+          {});
+  s["PiiProvenanceItem"] = obj({{"version", integer},
+                                {"source", Enum({"api", "verification"})},
+                                {"sessionId", Nullable(Id("vrf"))},
+                                {"detail", Nullable(Str())},
+                                {"setAt", dt}},
+                               {});
+  core::Json list_props = write_props;
+  std::vector<std::string> list_required = write_required;
+  list_props["applicationId"] = Id("app");
+  list_props["externalRefs"] = {{"type", "array"}, {"items", Ref("PersonExternalRefItem")}};
+  list_props["forgetRequested"] = boolean;
+  for (const char* k : {"applicationId", "externalRefs", "forgetRequested"}) list_required.push_back(k);
+  s["PersonListItem"] = obj(list_props, list_required);
+  s["PersonList"] = List("PersonListItem");
+  core::Json detail_props = list_props;
+  std::vector<std::string> detail_required = list_required;
+  detail_props["pii"] = {{"type", "object"},
+                         {"additionalProperties", Str()},
+                         {"description", "one member per held field: `********` (masked), or the plaintext "
+                                         "for the fields of an `expand`"}};
+  detail_props["piiProvenance"] = {{"type", "object"}, {"additionalProperties", Ref("PiiProvenanceItem")}};
+  detail_props["metadata"] = {{"type", "object"}};
+  detail_props["verificationSummary"] = Ref("PersonVerificationSummary");
+  for (const char* k : {"pii", "piiProvenance", "metadata", "verificationSummary"}) detail_required.push_back(k);
+  s["PersonDetailMasked"] = obj(detail_props, detail_required);
+  s["PersonFieldsResponse"] = obj({{"id", Id("per")},
+                                   {"object", {{"const", "person.fields"}}},
+                                   {"fields", {{"type", "object"}, {"additionalProperties", boolean}}}},
+                                  {});
+  s["PersonSearchRequest"] = obj({{"field", Enum({"curp", "rfc", "email", "phone", "name"})},
+                                  {"value", Str()},
+                                  {"cursor", Nullable(Str())},
+                                  {"environment", Nullable(Enum({"live", "test"}))},
+                                  {"limit", integer}},
+                                 {"field", "value"});
+  s["PersonSearchResults"] = obj({{"object", {{"const", "list"}}},
+                                  {"data", {{"type", "array"}, {"items", Ref("PersonListItem")}}},
+                                  {"hasMore", boolean},
+                                  {"totalCount", integer},
+                                  {"totalIsEstimate", boolean},
+                                  {"nextCursor", Nullable(Str())}},
+                                 {"data", "hasMore", "totalCount", "totalIsEstimate"});
+  s["DuplicateItem"] = obj({{"personId", Id("per")},
+                            {"matchedOn", {{"type", "array"}, {"items", Enum({"curp", "email"})}}},
+                            {"status", Enum({"active", "merged", "redacted"})},
+                            {"createdAt", dt},
+                            {"applicationId", Nullable(Id("app"))}},
+                           {});
+  s["DuplicatesResponse"] = obj({{"object", {{"const", "list"}}},
+                                 {"data", {{"type", "array"}, {"items", Ref("DuplicateItem")}}}},
+                                {});
+  core::Json field_enum = Enum(field_names);
+  s["DecryptRequest"] = obj({{"fields", {{"type", "array"}, {"items", field_enum}, {"minItems", 1}}},
+                             {"purpose", Str()},
+                             {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}}},
+                            {});
+  core::Json plain_fields = {{"type", "object"}, {"additionalProperties", Nullable(Str())}};
+  s["DecryptResponse"] = obj({{"object", {{"const", "person.decrypt"}}}, {"personId", Id("per")}, {"fields", plain_fields}}, {});
+  s["BatchDecryptRequest"] = obj({{"personIds", {{"type", "array"}, {"items", Str()}, {"minItems", 1}, {"maxItems", 100}}},
+                                  {"fields", {{"type", "array"}, {"items", field_enum}, {"minItems", 1}}},
+                                  {"purpose", Str()},
+                                  {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}}},
+                                 {});
+  s["BatchDecryptItem"] = obj({{"personId", Id("per")}, {"fields", plain_fields}}, {});
+  s["BatchDecryptErrorEntry"] = obj({{"personId", {{"type", "string"}, {"description", "the string sent"}}},
+                                     {"error", obj({{"code", Str()}, {"reason", Str()}}, {})}},
+                                    {});
+  s["BatchDecryptResponse"] = obj({{"object", {{"const", "list"}}},
+                                   {"data", {{"type", "array"}, {"items", Ref("BatchDecryptItem")}}},
+                                   {"errors", {{"type", "array"}, {"items", Ref("BatchDecryptErrorEntry")}}}},
+                                  {});
+  return area;
+}
+
+}  // namespace svc::api::persons

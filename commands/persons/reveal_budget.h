@@ -1,0 +1,41 @@
+#pragma once
+// The daily reveal budget of a tenant and environment: one aggregate per UTC day ("reveal_budget",
+// id "<env>-<YYYYMMDD>", RevealBudgetId) whose state is the number of persons revealed that day.
+// A reveal is one decision: refused as a whole (429 PII_DECRYPT_CAP_REACHED) when it would pass
+// the cap, else one PiiAccessed per person. The cap is configuration and travels with the
+// command, so a changed cap applies from the next reveal.
+
+#include <string>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/persons/access_events.h"
+
+namespace svc::commands::persons {
+
+struct RevealBudgetState {
+  int64_t used = 0;
+  static constexpr auto Fields() { return std::tuple{core::Field("used", &RevealBudgetState::used)}; }
+};
+
+struct RecordReveal {
+  std::vector<PiiAccessed> accesses;  // one per person
+  int64_t cap = 0;                    // persons revealed per day; 0 = no reveals at all
+};
+
+// "<env>-<YYYYMMDD>" of the UTC day of `at`.
+std::string RevealBudgetId(std::string_view environment, core::Timestamp at);
+// Seconds from `at` to the next UTC midnight (when the budget refills).
+int64_t SecondsUntilRefill(core::Timestamp at);
+
+struct RevealBudgetDecider {
+  using State = RevealBudgetState;
+  static constexpr std::string_view kName = kRevealBudgetAggregate;
+  static core::Result<Decision> Decide(const RevealBudgetState& s, const RecordReveal& c,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(RevealBudgetState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const RevealBudgetState& s);
+  static core::Result<RevealBudgetState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::persons

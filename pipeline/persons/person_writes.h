@@ -1,0 +1,58 @@
+#pragma once
+// Writing personal data into the vault, for the person routes and the verification process
+// manager alike: a create or a revision of plaintext (already normalised, pii.h) becomes a
+// command whose values are sealed under the person's data key for the very piiVersion the
+// aggregate gives them. The sealing runs inside the command's decide step, on the state the
+// writer loaded under the aggregate's lock, so two concurrent revisions cannot both seal for the
+// same version: the second is sealed for the version after the first. The blind-index keys are
+// computed before, with the tenant's index key (they do not depend on the version).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/persons/person_events.h"
+#include "core/json.h"
+#include "eventstore/key_store.h"
+
+namespace svc::pipeline::persons {
+
+struct PiiWrite {
+  std::map<std::string, std::string> values;  // normalised plaintext, by field name
+  std::vector<std::string> cleared;           // fields whose value is removed (revisions only)
+  // The integrator's metadata: absent = unchanged; a null or empty object clears it.
+  std::optional<core::Json> metadata;
+  commands::persons::PiiSource source;
+};
+
+struct PersonRef {
+  std::string tenant;
+  std::string environment;
+  std::string person;
+};
+
+// A new person (piiVersion 1) of `application_id` with `external_ref` ("" none).
+core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                    const std::string& application_id,
+                                                    const std::string& external_ref,
+                                                    const PiiWrite& write,
+                                                    commands::CommandContext ctx);
+// A revision of an existing person.
+core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                    const PiiWrite& write,
+                                                    commands::CommandContext ctx);
+
+// The blind-index keys of a normalised value of `field` under the tenant's index key.
+std::vector<std::string> BlindKeys(std::string_view index_key, std::string_view field,
+                                   std::string_view normalised);
+
+// The metadata's associated data and sealing (under the person's data key: it is erased with
+// the person; it may hold anything the integrator sent).
+std::string MetadataAad(const PersonRef& who);
+std::string SealMetadata(std::string_view person_key, const PersonRef& who, const core::Json& metadata);
+core::Result<core::Json> OpenMetadata(std::string_view person_key, const PersonRef& who,
+                                      std::string_view sealed);
+
+}  // namespace svc::pipeline::persons
