@@ -8,4 +8,6 @@ core::Result<AccessEvent> DecodeAccess(const eventstore::EventEnvelope& env) {
   return DecodeEvent<AccessEvent>(env, "reveal budget");
 }
 
+std::string EncodeAccessData(const AccessEvent& event) { return EncodeEventData(event); }
+
 }  // namespace svc::commands::persons

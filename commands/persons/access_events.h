@@ -47,5 +47,6 @@ struct PiiAccessed {
 using AccessEvent = std::variant<PiiAccessed>;
 
 core::Result<AccessEvent> DecodeAccess(const eventstore::EventEnvelope& envelope);
+std::string EncodeAccessData(const AccessEvent& event);
 
 }  // namespace svc::commands::persons

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/persons/access_events.h"
 #include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
 #include "commands/tenancy/tenancy_events.h"
@@ -213,6 +214,20 @@ std::vector<Sample> Samples() {
   pr.metadata_changed = true;
   pr.source = {"api", "", ""};
   Add<ps::PersonRevised, ps::PersonEvent>(s, pr, penc);
+  // Access events: who, how, which fields and why; never a value.
+  auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
+  ps::PiiAccessed pa;
+  Add<ps::PiiAccessed, ps::AccessEvent>(s, pa, aenc);
+  pa.person_id = "per_00000000000000000000000000000001";
+  pa.application_id = "app_00000000000000000000000000000001";
+  pa.actor_type = "api_key";
+  pa.actor_id = "key_00000000000000000000000000000001";
+  pa.channel = "batch_decrypt";
+  pa.fields = {"curp", "email"};
+  pa.purpose = "aml_compliance";
+  pa.reason = "KYC refresh";
+  pa.redaction = "plain";
+  Add<ps::PiiAccessed, ps::AccessEvent>(s, pa, aenc);
   return s;
 }
 
@@ -230,6 +245,11 @@ std::string Reencode(const Sample& s) {
     auto d = tenancy::Decode(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return tenancy::EncodeData(*d);
+  }
+  if (s.type == persons::PiiAccessed::kType) {
+    auto d = persons::DecodeAccess(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return persons::EncodeAccessData(*d);
   }
   if (s.type.rfind("persons.", 0) == 0) {
     auto d = persons::Decode(e);
@@ -277,5 +297,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 40);
+  CHECK(n == 42);
 }
