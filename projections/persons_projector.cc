@@ -1,5 +1,6 @@
 #include "projections/persons_projector.h"
 
+#include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -44,8 +45,43 @@ void PutField(ViewWriter& view, const std::string& te, const std::string& id,
 
 }  // namespace
 
+namespace {
+
+core::Status ApplyClientToken(const eventstore::EventEnvelope& env, ViewWriter& view) {
+  SVC_ASSIGN_OR_RETURN(ps::ClientTokenEvent event, ps::DecodeClientToken(env));
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  if (const auto* i = std::get_if<ps::ClientTokenIssued>(&event)) {
+    core::Json row = {{"id", id},
+                      {"object", "person.client_token"},
+                      {"personId", i->person_id},
+                      {"scope", "decrypt"},
+                      {"fields", i->fields},
+                      {"purpose", i->purpose.empty() ? core::Json(nullptr) : core::Json(i->purpose)},
+                      {"createdAt", at},
+                      {"expiresAt", core::FormatRfc3339(core::Timestamp{i->expires_micros})},
+                      {"usedAt", nullptr},
+                      {"revokedAt", nullptr}};
+    view.Put(V::ClientToken(te, id), core::DumpJson(row));
+    view.Put(V::ClientTokenRef(id), core::DumpJson({{"tenantId", env.tenant_id},
+                                                               {"environment", env.environment},
+                                                               {"applicationId", i->application_id}}));
+    return core::Status::Ok();
+  }
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::ClientToken(te, id)));
+  if (!stored.has_value()) return core::DataLoss("client token event before its issue: " + id);
+  core::Json row = core::ParseJsonOrDiscarded(*stored);
+  row[std::holds_alternative<ps::ClientTokenUsed>(event) ? "usedAt" : "revokedAt"] = at;
+  view.Put(V::ClientToken(te, id), core::DumpJson(row));
+  return core::Status::Ok();
+}
+
+}  // namespace
+
 core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
+  if (env.aggregate_type == ps::kClientTokenAggregate) return ApplyClientToken(env, view);
   if (env.aggregate_type != ps::kPersonAggregate) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(ps::PersonEvent event, ps::Decode(env));
   const std::string te = TenantEnv(env.tenant_id, env.environment);

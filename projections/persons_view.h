@@ -13,6 +13,10 @@
 //   idx/<ten>/<env>/app/<app>/<order>      one application's persons
 //   bi/<ten>/<env>/<blind key>/<per>       the blind index: search, duplicates, CURP conflicts
 //   ext/<ten>/<env>/<app>/<externalRef>    = <per>: the upsert key (externalRef per application)
+//   tok/<ten>/<env>/<ctok>                 a client token (never its secret): person, fields,
+//                                          purpose, createdAt, expiresAt, usedAt, revokedAt
+//   tokref/<ctok>                          {tenantId, environment}: where a token presented as a
+//                                          bearer credential belongs
 //
 // `te` is "<ten>/<env>" (TenantEnv).
 
@@ -54,6 +58,9 @@ struct PersonsView {
   static std::string ExternalRef(std::string_view te, std::string_view app, std::string_view ref) {
     return ScopedKey("ext/", te, app) + "/" + std::string(ref);
   }
+
+  static std::string ClientToken(std::string_view te, std::string_view id) { return ScopedKey("tok/", te, id); }
+  static std::string ClientTokenRef(std::string_view id) { return "tokref/" + std::string(id); }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

@@ -8,6 +8,7 @@
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "projections/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_projector.h"
 
@@ -15,6 +16,7 @@ namespace svc::api {
 
 namespace tn = commands::tenancy;
 using TV = projections::TenancyView;
+using PV = projections::PersonsView;
 
 core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   std::string h = req.Header("authorization");
@@ -51,6 +53,34 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   a.environment = shape.environment;
   a.key_type = shape.key_type;
   a.scopes = k.value("scopes", std::vector<std::string>{});
+  return a;
+}
+
+std::string BearerOf(const HttpRequest& req) {
+  std::string h = req.Header("authorization");
+  constexpr std::string_view kBearer = "Bearer ";
+  if (h.size() <= kBearer.size() || h.compare(0, kBearer.size(), kBearer) != 0) return "";
+  return h.substr(kBearer.size());
+}
+
+core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest& req) {
+  auto invalid = [] {
+    return core::Unauthenticated("the client token is not valid (unknown, expired, revoked or already used)",
+                                 "CLIENT_TOKEN_INVALID");
+  };
+  std::string token = BearerOf(req);
+  std::string id = token.substr(0, token.find('.'));
+  if (!core::ValidateId(core::IdKind::kClientToken, id).ok() || id.size() == token.size()) return invalid();
+  int cf = rt.store().Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(cf, PV::Abs(PV::ClientTokenRef(id))));
+  if (!ref.has_value()) return invalid();
+  core::Json r = core::ParseJsonOrDiscarded(*ref);
+  AuthContext a;
+  a.tenant_id = core::StringOr(r, "tenantId");
+  a.environment = core::StringOr(r, "environment");
+  a.application_id = core::StringOr(r, "applicationId");
+  a.key_id = id;
+  a.key_type = "client_token";
   return a;
 }
 
@@ -117,6 +147,14 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
   router.Add(route.method, route.path, [self, &route](HttpRequest& req, Respond respond) {
     auto started = std::chrono::steady_clock::now();
     std::string caller_id = CallerRequestId(req);
+    if (route.client_token) {
+      // A browser's call: readable cross-origin (the token is the credential; no cookies).
+      respond = [inner = std::move(respond)](HttpResponse r) {
+        r.headers.emplace_back("Access-Control-Allow-Origin", "*");
+        r.headers.emplace_back("Access-Control-Expose-Headers", "Service-Request-Id, Retry-After");
+        inner(std::move(r));
+      };
+    }
     // Access log on the way out: ids, route, status, duration; never bodies or personal data.
     auto logged = [respond, &route, started, rid = req.request_id, caller_id](
                       HttpResponse r, const std::string& tenant, const std::string& key) {
@@ -139,10 +177,15 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       logged(std::move(r), tenant, key);
     };
 
-    auto auth = self->auth_cache_.Authenticate(self->rt_, req);
+    const bool token = BearerOf(req).rfind("ctok_", 0) == 0;
+    if (token && !route.client_token) {
+      return fail(core::Unauthenticated("a client token is accepted only by POST /v1/persons/{person_id}/decrypt",
+                                        "CLIENT_TOKEN_INVALID"));
+    }
+    auto auth = token ? AuthenticateClientToken(self->rt_, req) : self->auth_cache_.Authenticate(self->rt_, req);
     if (!auth.ok()) return fail(auth.status());
     const AuthContext& a = *auth;
-    if (!tn::ScopesAllow(a.scopes, route.scope)) {
+    if (!token && !tn::ScopesAllow(a.scopes, route.scope)) {
       core::Status st = core::PermissionDenied("this key lacks the scope " + route.scope,
                                                "INSUFFICIENT_SCOPE");
       st.WithExtension("requiredScope", route.scope);
@@ -184,7 +227,8 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
             core::Sha256Hex(req.method + "\n" + req.path + "\n" + req.body);
       }
     }
-    if (route.has_body) {
+    // An empty body needs no content type (the handler says whether one was needed).
+    if (route.has_body && !req.body.empty()) {
       std::string ct = req.Header("content-type");
       std::string base = ct.substr(0, ct.find(';'));
       while (!base.empty() && base.back() == ' ') base.pop_back();
@@ -202,7 +246,21 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
 }
 
 void PublicApi::Register(Router& router, const core::Json& openapi_document) {
-  for (const auto& r : routes_) Wrap(router, r);
+  for (const auto& r : routes_) {
+    Wrap(router, r);
+    if (r.client_token) {  // the CORS preflight of a browser's call
+      router.Add("OPTIONS", r.path, Sync([method = r.method](HttpRequest&) {
+                   HttpResponse resp;
+                   resp.status = 204;
+                   resp.content_type.clear();
+                   resp.headers = {{"Access-Control-Allow-Origin", "*"},
+                                   {"Access-Control-Allow-Methods", method},
+                                   {"Access-Control-Allow-Headers", "Authorization, Content-Type, Service-Version"},
+                                   {"Access-Control-Max-Age", "600"}};
+                   return resp;
+                 }));
+    }
+  }
   auto doc = std::make_shared<std::string>(core::DumpJson(openapi_document));
   router.Add("GET", "/v1/openapi.json", Sync([doc](HttpRequest&) {
                HttpResponse r;

@@ -45,6 +45,13 @@ struct PublicApiOptions {
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.
 core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
 
+// Authentication of `Authorization: Bearer ctok_<id>.<secret>` (a client token): which tenant and
+// environment the token belongs to. Its secret, expiry and single use are checked when it is
+// spent (commands/persons/client_token.h).
+core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest& req);
+// The bearer credential, or "".
+std::string BearerOf(const HttpRequest& req);
+
 // Caches successful authentications by key hash. An entry is valid only while the tenancy read
 // model's key generation is unchanged, so a revocation is seen on the next request.
 class AuthCache {

@@ -63,6 +63,10 @@ struct ApiRoute {
   RateFamily family = RateFamily::kRead;
   IdempotencyRule idempotency = IdempotencyRule::kNone;
   bool versioned = false;  // accepts Service-Version (person endpoints)
+  // Also accepts `Authorization: Bearer ctok_…` (a client token, from a browser) in place of an
+  // API key: the handler then sees key_type "client_token" and enforces the token's limits; the
+  // route answers CORS preflights and carries Access-Control-Allow-Origin: *.
+  bool client_token = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
   std::string request_content_type = "application/json";

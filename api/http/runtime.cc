@@ -11,6 +11,7 @@
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
 #include "commands/persons/person_decider.h"
+#include "commands/persons/client_token.h"
 #include "commands/persons/reveal_budget.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "pipeline/certificate.h"
@@ -283,6 +284,8 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::persons::PersonDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::persons::RevealBudgetDecider>>());
+  rt->writer_->Register(
+      std::make_unique<commands::TypedAggregate<commands::persons::ClientTokenDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());

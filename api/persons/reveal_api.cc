@@ -9,6 +9,7 @@
 #include "core/crypto.h"
 #include "api/http/write_path.h"
 #include "api/persons/persons_common.h"
+#include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"
 #include "commands/persons/reveal_budget.h"
 #include "commands/tenancy/scopes.h"
@@ -146,7 +147,79 @@ bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, R
   return true;
 }
 
+// A browser spends a client token: the token's fields (or a subset named in `fields`), its
+// purpose and reason; the spend is decided once on the token's aggregate, then recorded against
+// the budget like any reveal.
+void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = ActivePersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  auto token = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), a.key_id)));
+  if (!token.ok()) return respond(StatusToProblem(req, token.status()));
+  if (!token->has_value()) return respond(Problem(req, "CLIENT_TOKEN_INVALID", "the client token is not valid"));
+  std::vector<std::string> fields = (**token).value("fields", std::vector<std::string>{});
+  if (!req.body.empty()) {
+    auto body = ParseJsonObject(req.body);
+    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+    Validator v(*body);
+    v.Skip("fields");
+    v.Skip("purpose");  // the token's purpose and reason apply; these are ignored
+    v.Skip("reason");
+    v.RejectUnknown();
+    if (body->contains("fields")) {
+      const core::Json& f = (*body)["fields"];
+      if (!f.is_array() || f.empty()) {
+        v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
+      } else {
+        fields.clear();
+        for (const auto& name : f) {
+          if (!name.is_string()) {
+            v.Add({"fields", "/fields", "invalid_type", "PII field names are strings"});
+          } else if (pp::FindPiiField(name.get<std::string>()) == nullptr) {
+            return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
+          } else if (std::find(fields.begin(), fields.end(), name.get<std::string>()) == fields.end()) {
+            fields.push_back(name.get<std::string>());
+          }
+        }
+      }
+    }
+    if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  }
+  std::string bearer = BearerOf(req);
+  ps::UseClientToken use;
+  use.secret_hash = core::Sha256Hex(bearer.substr(bearer.find('.') + 1));
+  core::SecureZero(bearer);
+  use.person_id = id;
+  use.fields = fields;
+  commands::CommandContext ctx = Context(rt, call);
+  ctx.actor = {"client_token", a.key_id};
+  auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, a.key_id, ps::ClientTokenCommand(use), ctx);
+  // The reveal is recorded after the spend, when the request may be gone: keep what it needs.
+  struct Kept {
+    HttpRequest req;
+    ApiCall call;
+  };
+  auto kept = std::make_shared<Kept>(Kept{SlimRequest(req), call});
+  kept->call.request = &kept->req;
+  rt.writer().Execute(std::move(cmd), [&rt, &o, kept, a, id, fields, slim = SlimRequest(req),
+                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
+    if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
+    auto access = AccessBy(a, id, "client_token", fields, core::StringOr(r->result, "purpose"),
+                           core::StringOr(r->result, "reason"));
+    RecordThen(rt, o, kept->call, {access},
+               [&rt, a, id, fields, slim]() {
+                 auto values = OpenFields(rt, a, id, fields);
+                 if (!values.ok()) return StatusToProblem(slim, values.status());
+                 return JsonResponse(200, {{"object", "person.decrypt"}, {"personId", id}, {"fields", *values}});
+               },
+               std::move(respond));
+  });
+}
+
 void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  if (call.auth.key_type == "client_token") return DecryptWithToken(rt, o, call, std::move(respond));
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -288,6 +361,94 @@ void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
              std::move(respond));
 }
 
+// POST …/client-token: a single-use token for a browser. Issuing reveals nothing (no budget);
+// spending it does.
+void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = ActivePersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  // purpose is optional on a token (recorded when given); the rest reads as a reveal request.
+  std::optional<std::string> purpose;
+  core::Json reveal_part = *body;
+  const core::Json* given = body->contains("purpose") ? &(*body)["purpose"] : nullptr;
+  if (given != nullptr && given->is_string()) purpose = given->get<std::string>();
+  if (given == nullptr || given->is_null()) reveal_part["purpose"] = "identity_verification";
+  Validator v(reveal_part);
+  auto scope = v.Enum("scope", false, {"decrypt"});
+  std::optional<int64_t> ttl;
+  if (body->contains("ttlSeconds") && !(*body)["ttlSeconds"].is_null()) {
+    const core::Json& t = (*body)["ttlSeconds"];
+    if (!t.is_number_integer() || t.get<int64_t>() < 1 || t.get<int64_t>() > ps::kMaxClientTokenSeconds) {
+      v.Add({"ttlSeconds", "/ttlSeconds", "out_of_range", "ttlSeconds must be an integer from 1 to 900"});
+    } else {
+      ttl = t.get<int64_t>();
+    }
+  }
+  v.Skip("ttlSeconds");
+  RevealRequest rr;
+  if (!ParseReveal(req, reveal_part, v, rr, respond)) return;  // checks a given purpose too
+  (void)scope;
+  std::string token_id = rt.ids().NewIdString(core::IdKind::kClientToken);
+  std::string secret = core::Base64UrlEncode(core::RandomBytes(32));
+  commands::CommandContext ctx = Context(rt, call);
+  ps::IssueClientToken issue;
+  issue.issued.person_id = id;
+  issue.issued.application_id = a.application_id;
+  issue.issued.issued_by = a.key_id;
+  issue.issued.fields = rr.fields;
+  issue.issued.purpose = purpose.value_or("");
+  issue.issued.reason = rr.reason;
+  issue.issued.secret_hash = core::Sha256Hex(secret);
+  issue.issued.expires_micros = ctx.now.micros + ttl.value_or(ps::kMaxClientTokenSeconds) * 1'000'000;
+  auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id, ps::ClientTokenCommand(issue), ctx);
+  cmd.fresh_id = true;
+  RunThenRender(rt, req, std::move(cmd), {PV::kName},
+                [&rt, a, token_id, secret, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  auto tok = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), token_id)));
+                  if (!tok.ok() || !tok->has_value()) {
+                    return StatusToProblem(slim, core::Unavailable("the token is not readable yet; retry"));
+                  }
+                  core::Json out = **tok;
+                  out.erase("usedAt");
+                  out.erase("revokedAt");
+                  out["token"] = token_id + "." + secret;
+                  return JsonResponse(201, out);
+                },
+                std::move(respond));
+}
+
+void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  const std::string token_id = req.path_params["token_id"];
+  auto row = PersonRow(rt, a, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  if (auto st = core::ValidateId(core::IdKind::kClientToken, token_id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto tok = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), token_id)));
+  if (!tok.ok()) return respond(StatusToProblem(req, tok.status()));
+  if (!tok->has_value() || core::StringOr(**tok, "personId") != id) {
+    return respond(Problem(req, "CLIENT_TOKEN_NOT_FOUND", "no such client token for this person"));
+  }
+  auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id,
+                                                           ps::ClientTokenCommand(ps::RevokeClientToken{id}),
+                                                           Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd), {PV::kName},
+                [&rt, a, id, token_id](const commands::CommandOutcome& out) {
+                  return JsonResponse(200, {{"id", token_id},
+                                            {"object", "person.client_token"},
+                                            {"personId", id},
+                                            {"revokedAt", out.result.value("revokedAt", core::Json(nullptr))}});
+                },
+                std::move(respond));
+}
+
 }  // namespace
 
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options) {
@@ -323,8 +484,37 @@ std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options)
                      "the daily reveal budget. A field the person does not hold comes back null.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "DecryptRequest", .response_schema = "DecryptResponse",
-      .error_codes = Codes({{"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"}, reveal}),
+      .error_codes = Codes({{"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED",
+                             "CLIENT_TOKEN_INVALID", "FIELD_NOT_IN_TOKEN_SCOPE"}, reveal}),
       .handler = [r, o](ApiCall& c, Respond respond) { Decrypt(*r, *o, c, std::move(respond)); }});
+  routes.back().client_token = true;
+  routes.back().description +=
+      " A browser calls it with a client token instead of a key (`Authorization: Bearer ctok_…`, CORS "
+      "open): the token's fields (or a subset in `fields`), purpose and reason apply; the token is spent "
+      "by the first call (401 `CLIENT_TOKEN_INVALID` after), and a field it does not cover is 403 "
+      "`FIELD_NOT_IN_TOKEN_SCOPE`.";
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/client-token", .operation_id = "issuePersonClientToken",
+      .tag = tag, .summary = "Issue a single-use client token for a browser",
+      .description = "The token (`ctok_….<secret>`, in this answer only; we keep its SHA-256) lets a browser "
+                     "reveal the declared `fields` of this person once, within `ttlSeconds` (at most and by "
+                     "default 900), through `POST /v1/persons/{person_id}/decrypt` with `Authorization: Bearer "
+                     "<token>` — without the secret API key. Issuing consumes no reveal budget; the spend does "
+                     "and is audited with the token as actor.",
+      .scope = "persons:read_pii", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "ClientTokenCreateRequest", .success_status = 201,
+      .response_schema = "ClientTokenIssueResponse",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
+                      "PII_ACCESS_REASON_REQUIRED", "UNKNOWN_PII_FIELD", "PURPOSE_UNKNOWN"},
+      .handler = [r](ApiCall& c, Respond respond) { IssueToken(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/client-token/{token_id}/revoke",
+      .operation_id = "revokePersonClientToken", .tag = tag, .summary = "Revoke a client token",
+      .description = "Idempotent: a second revocation answers the first's `revokedAt`.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true,
+      .response_schema = "ClientTokenRevokeResponse",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "CLIENT_TOKEN_NOT_FOUND"},
+      .handler = [r](ApiCall& c, Respond respond) { RevokeToken(*r, c, std::move(respond)); }});
   return routes;
 }
 

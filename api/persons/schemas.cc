@@ -137,6 +137,27 @@ OpenApiArea PersonsOpenApi() {
                                    {"data", {{"type", "array"}, {"items", Ref("BatchDecryptItem")}}},
                                    {"errors", {{"type", "array"}, {"items", Ref("BatchDecryptErrorEntry")}}}},
                                   {});
+  s["ClientTokenCreateRequest"] = obj({{"fields", {{"type", "array"}, {"items", field_enum}, {"minItems", 1}}},
+                                       {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                                       {"purpose", Nullable(Str())},
+                                       {"scope", {{"const", "decrypt"}}},
+                                       {"ttlSeconds", Nullable({{"type", "integer"}, {"minimum", 1}, {"maximum", 900}})}},
+                                      {"fields", "reason"});
+  s["ClientTokenIssueResponse"] = obj({{"id", Id("ctok")},
+                                       {"object", {{"const", "person.client_token"}}},
+                                       {"personId", Id("per")},
+                                       {"token", {{"type", "string"}, {"description", "shown once"}}},
+                                       {"scope", {{"const", "decrypt"}}},
+                                       {"fields", Strs()},
+                                       {"purpose", Nullable(Str())},
+                                       {"createdAt", dt},
+                                       {"expiresAt", dt}},
+                                      {});
+  s["ClientTokenRevokeResponse"] = obj({{"id", Id("ctok")},
+                                        {"object", {{"const", "person.client_token"}}},
+                                        {"personId", Id("per")},
+                                        {"revokedAt", Nullable(dt)}},
+                                       {});
   return area;
 }
 

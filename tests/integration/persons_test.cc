@@ -4,6 +4,8 @@
 // daily budget on the fake clock.
 #include <doctest/doctest.h>
 
+#include <thread>
+
 #include "tests/support/api_env.h"
 
 using namespace svc;
@@ -426,4 +428,100 @@ TEST_CASE("persons: the daily reveal budget runs out (429 with Retry-After) and 
                429, "PII_DECRYPT_CAP_REACHED");
   REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 1}}).status == 200);
   CHECK(Decrypt(env, k, a, {"email"})["fields"]["email"] == "a@example.mx");
+}
+
+TEST_CASE("persons: client tokens are single use (one of 20 concurrent spends), scoped, expiring, revocable") {
+  Env env(false, {"--fake-clock", "--rate-reveals", "0"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  std::string id = MakePerson(env, k, {{"pii", {{"email", "t@example.mx"}, {"givenName", "Tere"}, {"curp", kCurpA}}}});
+  auto issue = [&](core::Json body) {
+    auto r = Post(env, k, kBase + "/" + id + "/client-token", body);
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r);
+  };
+  core::Json t = issue({{"fields", {"email", "givenName"}}, {"reason", "show the customer their e-mail"},
+                        {"purpose", "customer_support"}, {"scope", "decrypt"}, {"ttlSeconds", 300}});
+  CHECK(t["object"] == "person.client_token");
+  CHECK(t["personId"] == id);
+  CHECK(t["scope"] == "decrypt");
+  CHECK(t["fields"] == core::Json::array({"email", "givenName"}));
+  std::string token = t["token"];
+  CHECK(token.rfind(t["id"].get<std::string>() + ".", 0) == 0);
+  // What a browser does: a preflight, then the call with the token instead of a key.
+  auto pre = env.Call("", "OPTIONS", kBase + "/" + id + "/decrypt");
+  CHECK(pre.status == 204);
+  CHECK(HeaderOf(pre, "Access-Control-Allow-Origin") == "*");
+  CHECK(HeaderOf(pre, "Access-Control-Allow-Headers").find("Authorization") != std::string::npos);
+  // A token is refused by every other route.
+  CheckProblem(env.Call(token, "GET", kBase + "/" + id), 401, "CLIENT_TOKEN_INVALID");
+  // Another person, a field outside the token: refused without spending it.
+  std::string other = MakePerson(env, k, {{"pii", {{"email", "o@example.mx"}}}});
+  CheckProblem(env.Call(token, "POST", kBase + "/" + other + "/decrypt", "{}"), 401, "CLIENT_TOKEN_INVALID");
+  CheckProblem(env.Call(token, "POST", kBase + "/" + id + "/decrypt", R"({"fields":["curp"]})"), 403,
+               "FIELD_NOT_IN_TOKEN_SCOPE");
+  CheckProblem(env.Call(token.substr(0, token.size() - 2) + "xx", "POST", kBase + "/" + id + "/decrypt", "{}"), 401,
+               "CLIENT_TOKEN_INVALID");
+  // 20 concurrent spends: exactly one reveals.
+  std::vector<int> statuses(20, 0);
+  std::vector<std::string> bodies(20);
+  std::vector<std::thread> threads;
+  for (int i = 0; i < 20; ++i) {
+    threads.emplace_back([&, i] {
+      auto r = api::HttpCall(env.server->target(), "POST", kBase + "/" + id + "/decrypt",
+                             {{"Authorization", "Bearer " + token}, {"Content-Type", "application/json"}},
+                             R"({"fields":["email"]})");
+      if (r.ok()) {
+        statuses[i] = r->status;
+        bodies[i] = r->body;
+      }
+    });
+  }
+  for (auto& th : threads) th.join();
+  int ok = 0, refused = 0;
+  for (int i = 0; i < 20; ++i) {
+    if (statuses[i] == 200) {
+      ++ok;
+      CHECK(Body(api::HttpResponse{200, "application/json", {}, bodies[i], nullptr})["fields"]["email"] == "t@example.mx");
+    }
+    if (statuses[i] == 401) ++refused;
+  }
+  CHECK(ok == 1);
+  CHECK(refused == 19);
+  CheckProblem(env.Call(token, "POST", kBase + "/" + id + "/decrypt", "{}"), 401, "CLIENT_TOKEN_INVALID");
+
+  // Expiry on the fake clock; the whole declared set when no fields are named.
+  core::Json t2 = issue({{"fields", {"givenName"}}, {"reason", "greeting"}, {"ttlSeconds", 60}});
+  CHECK(t2["purpose"].is_null());
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 61}}).status == 200);
+  CheckProblem(env.Call(t2["token"], "POST", kBase + "/" + id + "/decrypt", ""), 401, "CLIENT_TOKEN_INVALID");
+  core::Json t3 = issue({{"fields", {"givenName"}}, {"reason", "greeting"}});
+  auto spent = env.Call(t3["token"], "POST", kBase + "/" + id + "/decrypt", "");
+  REQUIRE_MESSAGE(spent.status == 200, spent.body);
+  CHECK(Body(spent)["fields"] == core::Json{{"givenName", "Tere"}});
+  CHECK(HeaderOf(spent, "Access-Control-Allow-Origin") == "*");
+
+  // Revocation: idempotent, the first date kept; a revoked token is spent for good.
+  core::Json t4 = issue({{"fields", {"email"}}, {"reason", "x"}});
+  const std::string revoke = kBase + "/" + id + "/client-token/" + t4["id"].get<std::string>() + "/revoke";
+  auto rv = env.Call(k, "POST", revoke);
+  REQUIRE_MESSAGE(rv.status == 200, rv.body);
+  CHECK(Body(rv)["revokedAt"].is_string());
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 5}}).status == 200);
+  auto rv2 = env.Call(k, "POST", revoke);
+  CHECK(Body(rv2)["revokedAt"] == Body(rv)["revokedAt"]);
+  CheckProblem(env.Call(t4["token"], "POST", kBase + "/" + id + "/decrypt", ""), 401, "CLIENT_TOKEN_INVALID");
+  CheckProblem(env.Call(k, "POST", kBase + "/" + id + "/client-token/ctok_00000000000000000000000000000000/revoke"), 404,
+               "CLIENT_TOKEN_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", kBase + "/" + other + "/client-token/" + t4["id"].get<std::string>() + "/revoke"), 404,
+               "CLIENT_TOKEN_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", kBase + "/" + id + "/client-token/nope/revoke"), 400, "INVALID_ID");
+  // Issue errors.
+  const std::string path = kBase + "/" + id + "/client-token";
+  CheckProblem(Post(env, k, path, {{"fields", {"email"}}}), 422, "PII_ACCESS_REASON_REQUIRED");
+  CheckProblem(Post(env, k, path, {{"fields", {"email"}}, {"reason", "x"}, {"ttlSeconds", 901}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, path, {{"fields", {"email"}}, {"reason", "x"}, {"scope", "export"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, path, {{"fields", {"shoeSize"}}, {"reason", "x"}}), 422, "UNKNOWN_PII_FIELD");
+  CheckProblem(Post(env, k, path, {{"fields", {"email"}}, {"reason", "x"}, {"purpose", "curiosity"}}), 400,
+               "PURPOSE_UNKNOWN");
+  CheckProblem(Post(env, env.live_key, path, {{"fields", {"email"}}, {"reason", "x"}}), 404, "PERSON_NOT_FOUND");
 }

@@ -1,0 +1,108 @@
+#pragma once
+// Client tokens ("client_token", id ctok_…): a short-lived, single-use permission to reveal
+// declared fields of one person, for a browser that must never hold the secret API key. The
+// backend issues one (persons:read_pii; the token's secret is shown once and only its SHA-256 is
+// kept); the browser spends it on POST /v1/persons/{id}/decrypt. One aggregate per token, so the
+// spend is decided once: of any number of concurrent uses exactly one succeeds.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/command.h"
+#include "core/json_fields.h"
+
+namespace svc::commands::persons {
+
+inline constexpr std::string_view kClientTokenAggregate = "client_token";
+// At most 15 minutes (spec, Authentication).
+inline constexpr int64_t kMaxClientTokenSeconds = 15 * 60;
+
+struct ClientTokenIssued {
+  static constexpr std::string_view kType = "persons.client_token_issued";
+  static constexpr int kSchema = 1;
+  std::string person_id;
+  std::string application_id;
+  std::string issued_by;  // the API key
+  std::vector<std::string> fields;
+  std::string purpose;  // "" = none
+  std::string reason;
+  std::string secret_hash;  // SHA-256 hex of the token's secret part
+  int64_t expires_micros = 0;
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = ClientTokenIssued;
+    return std::tuple{Field("personId", &T::person_id), Field("applicationId", &T::application_id, Empty::kNull),
+                      Field("issuedBy", &T::issued_by), Field("fields", &T::fields),
+                      Field("purpose", &T::purpose, Empty::kNull), Field("reason", &T::reason),
+                      Field("secretHash", &T::secret_hash), Field("expires", &T::expires_micros)};
+  }
+};
+
+struct ClientTokenUsed {
+  static constexpr std::string_view kType = "persons.client_token_used";
+  static constexpr int kSchema = 1;
+  std::vector<std::string> fields;
+  static constexpr auto Fields() { return std::tuple{core::Field("fields", &ClientTokenUsed::fields)}; }
+};
+
+struct ClientTokenRevoked {
+  static constexpr std::string_view kType = "persons.client_token_revoked";
+  static constexpr int kSchema = 1;
+  static constexpr auto Fields() { return std::tuple{}; }
+};
+
+using ClientTokenEvent = std::variant<ClientTokenIssued, ClientTokenUsed, ClientTokenRevoked>;
+core::Result<ClientTokenEvent> DecodeClientToken(const eventstore::EventEnvelope& envelope);
+std::string EncodeClientTokenData(const ClientTokenEvent& event);
+
+struct ClientTokenState {
+  bool exists = false;
+  std::string environment;
+  std::string person_id;
+  std::vector<std::string> fields;
+  std::string purpose;
+  std::string reason;
+  std::string secret_hash;
+  int64_t created_micros = 0;
+  int64_t expires_micros = 0;
+  int64_t used_micros = 0;
+  int64_t revoked_micros = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ClientTokenState;
+    return std::tuple{Field("exists", &T::exists),         Field("environment", &T::environment),
+                      Field("personId", &T::person_id),    Field("fields", &T::fields),
+                      Field("purpose", &T::purpose),       Field("reason", &T::reason),
+                      Field("secretHash", &T::secret_hash), Field("created", &T::created_micros),
+                      Field("expires", &T::expires_micros), Field("used", &T::used_micros),
+                      Field("revoked", &T::revoked_micros)};
+  }
+};
+
+struct IssueClientToken {
+  ClientTokenIssued issued;
+};
+// Spends the token on `person_id`'s `fields` (a subset of the declared ones).
+struct UseClientToken {
+  std::string secret_hash;
+  std::string person_id;
+  std::vector<std::string> fields;
+};
+struct RevokeClientToken {
+  std::string person_id;
+};
+using ClientTokenCommand = std::variant<IssueClientToken, UseClientToken, RevokeClientToken>;
+
+struct ClientTokenDecider {
+  using State = ClientTokenState;
+  static constexpr std::string_view kName = kClientTokenAggregate;
+  static core::Result<Decision> Decide(const ClientTokenState& s, const ClientTokenCommand& c,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(ClientTokenState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const ClientTokenState& s);
+  static core::Result<ClientTokenState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::persons
