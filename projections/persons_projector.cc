@@ -2,12 +2,14 @@
 
 #include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"
+#include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/json.h"
 
 namespace svc::projections {
 
 namespace ps = commands::persons;
+namespace vs = commands::verification;
 using V = PersonsView;
 
 namespace {
@@ -77,11 +79,76 @@ core::Status ApplyClientToken(const eventstore::EventEnvelope& env, ViewWriter& 
   return core::Status::Ok();
 }
 
+// Verification sessions, as far as the vault is concerned: a session created for a person is
+// linked to it, and an approved session's verified data is due (vpending) until the person
+// holds it.
+core::Status ApplySession(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& session = env.aggregate_id;
+  if (const auto* c = std::get_if<vs::SessionCreated>(decoded)) {
+    if (c->person_id.empty()) return core::Status::Ok();
+    view.Put(V::Sessions(te, c->person_id) + V::Order(env.occurred_at.micros, session), session);
+    view.Put(V::SessionPerson(te, session), c->person_id);
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, c->person_id)));
+    if (stored.has_value()) {
+      core::Json r = core::ParseJsonOrDiscarded(*stored);
+      core::Json& summary = r["verificationSummary"];
+      summary["sessionCount"] = summary.value("sessionCount", 0) + 1;
+      view.Put(V::Record(te, c->person_id), core::DumpJson(r));
+    }
+    return core::Status::Ok();
+  }
+  const auto* verdict = std::get_if<vs::VerdictReached>(decoded);
+  if (verdict == nullptr || env.type != "verification.approved") return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(auto person, view.Get(V::SessionPerson(te, session)));
+  view.Put(V::Pending(te, session),
+           core::DumpJson({{"trackingId", verdict->tracking_id}, {"personId", person.value_or("")}}));
+  return core::Status::Ok();
+}
+
+// A revision that carries a verification's data: the session is linked (if it made the person),
+// no longer pending, and the summary and the face reference follow it.
+core::Status Verified(const std::string& te, const std::string& id, const ps::PiiSource& source,
+                      const std::vector<std::string>& fields, const eventstore::EventEnvelope& env,
+                      core::Json& rec, ViewWriter& view) {
+  if (source.kind != "verification" || source.session_id.empty()) return core::Status::Ok();
+  const std::string& session = source.session_id;
+  SVC_ASSIGN_OR_RETURN(auto pending, view.Get(V::Pending(te, session)));
+  SVC_ASSIGN_OR_RETURN(auto linked, view.Get(V::SessionPerson(te, session)));
+  core::Json& summary = rec["verificationSummary"];
+  if (!linked.has_value()) {
+    view.Put(V::Sessions(te, id) + V::Order(env.occurred_at.micros, session), session);
+    view.Put(V::SessionPerson(te, session), id);
+    summary["sessionCount"] = summary.value("sessionCount", 0) + 1;
+  }
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  summary["status"] = "verified";
+  summary["lastSessionId"] = session;
+  summary["lastVerifiedAt"] = at;
+  summary["verifiedFields"] = fields;
+  std::string tracking;
+  if (pending.has_value()) tracking = core::StringOr(core::ParseJsonOrDiscarded(*pending), "trackingId");
+  view.Put(V::Face(te, id), core::DumpJson({{"sessionId", session}, {"trackingId", tracking}, {"verifiedAt", at}}));
+  view.Delete(V::Pending(te, session));
+  return core::Status::Ok();
+}
+
+core::Json NewSummary() {
+  return {{"status", "unverified"},
+          {"lastSessionId", nullptr},
+          {"lastVerifiedAt", nullptr},
+          {"sessionCount", 0},
+          {"verifiedFields", core::Json::array()}};
+}
+
 }  // namespace
 
 core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type == ps::kClientTokenAggregate) return ApplyClientToken(env, view);
+  if (env.aggregate_type == vs::kSessionAggregate) return ApplySession(re, view);
   if (env.aggregate_type != ps::kPersonAggregate) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(ps::PersonEvent event, ps::Decode(env));
   const std::string te = TenantEnv(env.tenant_id, env.environment);
@@ -107,6 +174,10 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
       view.Put(V::ExternalRef(te, c->application_id, c->external_ref), id);
     }
     r["forgetRequested"] = false;
+    r["verificationSummary"] = NewSummary();
+    std::vector<std::string> fields;
+    for (const auto& [field, value] : c->pii) fields.push_back(field);
+    SVC_RETURN_IF_ERROR(Verified(te, id, c->source, fields, env, r, view));
     view.Put(V::Record(te, id), core::DumpJson(r));
     core::Json prov = core::Json::object();
     for (const auto& [field, value] : c->pii) {
@@ -148,6 +219,9 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   }
   r["piiVersion"] = rv.pii_version;
   r["updatedAt"] = at;
+  std::vector<std::string> fields;
+  for (const auto& [field, value] : rv.set) fields.push_back(field);
+  SVC_RETURN_IF_ERROR(Verified(te, id, rv.source, fields, env, r, view));
   view.Put(V::Record(te, id), core::DumpJson(r));
   view.Put(V::Provenance(te, id), core::DumpJson(prov));
   return core::Status::Ok();

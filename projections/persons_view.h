@@ -15,8 +15,19 @@
 //   ext/<ten>/<env>/<app>/<externalRef>    = <per>: the upsert key (externalRef per application)
 //   tok/<ten>/<env>/<ctok>                 a client token (never its secret): person, fields,
 //                                          purpose, createdAt, expiresAt, usedAt, revokedAt
-//   tokref/<ctok>                          {tenantId, environment}: where a token presented as a
-//                                          bearer credential belongs
+//   tokref/<ctok>                          {tenantId, environment, applicationId}: where a token
+//                                          presented as a bearer credential belongs
+//   psess/<ten>/<env>/<per>/<order>        = <vrf>: the person's verification sessions, newest
+//                                          first (order: as SessionsView, by the session's
+//                                          creation, or by the link for a session that made the
+//                                          person)
+//   sessperson/<ten>/<env>/<vrf>           = <per>: the person a session is linked to
+//   vpending/<ten>/<env>/<vrf>             {trackingId, personId}: an approved session whose
+//                                          verified data is not in the vault yet (the work of
+//                                          pipeline/persons/verified_data)
+//   face/<ten>/<env>/<per>                 {sessionId, trackingId, verifiedAt}: where the face of
+//                                          the person's last approved verification is kept
+//                                          (sealed, in that session's stage details)
 //
 // `te` is "<ten>/<env>" (TenantEnv).
 
@@ -61,6 +72,14 @@ struct PersonsView {
 
   static std::string ClientToken(std::string_view te, std::string_view id) { return ScopedKey("tok/", te, id); }
   static std::string ClientTokenRef(std::string_view id) { return "tokref/" + std::string(id); }
+
+  static std::string Sessions(std::string_view te, std::string_view id) { return ScopedKey("psess/", te, id) + "/"; }
+  static std::string SessionPerson(std::string_view te, std::string_view session) {
+    return ScopedKey("sessperson/", te, session);
+  }
+  static std::string PendingAll() { return "vpending/"; }
+  static std::string Pending(std::string_view te, std::string_view session) { return ScopedKey("vpending/", te, session); }
+  static std::string Face(std::string_view te, std::string_view id) { return ScopedKey("face/", te, id); }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

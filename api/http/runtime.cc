@@ -290,7 +290,9 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
   rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
-  rt->projectors_.push_back(std::make_unique<projections::PersonsProjector>());
+  auto persons = std::make_unique<projections::PersonsProjector>();
+  rt->persons_projector_ = persons.get();
+  rt->projectors_.push_back(std::move(persons));
   auto webhooks = std::make_unique<projections::WebhooksProjector>();
   rt->webhooks_projector_ = webhooks.get();
   rt->projectors_.push_back(std::move(webhooks));

@@ -16,6 +16,7 @@
 #include "eventstore/kafka_log.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "projections/persons_projector.h"
 #include "projections/runner.h"
 #include "projections/verification_projector.h"
 #include "projections/webhooks_projector.h"
@@ -87,6 +88,7 @@ class Runtime {
   const std::string& certificate_root_key() const { return certificate_root_key_; }
   projections::VerificationProjector& verification_projector() { return *verification_projector_; }
   projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
+  projections::PersonsProjector& persons_projector() { return *persons_projector_; }
 
   // Brings every projection to the end of the log: applies synchronously when the runners are
   // not started, else waits for them.
@@ -120,6 +122,7 @@ class Runtime {
   std::unique_ptr<eventstore::BlobStore> blobs_;
   projections::VerificationProjector* verification_projector_ = nullptr;
   projections::WebhooksProjector* webhooks_projector_ = nullptr;
+  projections::PersonsProjector* persons_projector_ = nullptr;
   bool shut_down_ = false;
   bool started_ = false;
 };

@@ -484,6 +484,57 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, {{"object", "list"}, {"data", data}}));
 }
 
+// GET …/verification-sessions: the person's sessions (their records), newest first.
+void Sessions(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  const std::string id = call.request->path_params["person_id"];
+  auto row = PersonRow(rt, call.auth, id);
+  if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
+  const std::string te = TeOf(call.auth);
+  CursorList list;
+  list.index = PV::Abs(PV::Sessions(te, id));
+  list.scope = "person-sessions|" + te + "/" + id;
+  list.row_key = [te](std::string_view entry) {
+    return projections::SessionsView::Abs(projections::SessionsView::Record(te, PV::IdOfOrder(entry)));
+  };
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
+
+// GET …/documents: the metadata of the person's captures, newest first (no bytes; viewing one
+// is a separate, audited operation).
+void Documents(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["person_id"];
+  auto row = PersonRow(rt, call.auth, id);
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  const std::string scope = "person-documents|" + TeOf(call.auth) + "/" + id;
+  auto page_req = ParsePageRequest(ParseQuery(req.query), {}, rt.cursor_key(), scope,
+                                   o.limits.page_limit_default, o.limits.page_limit_max);
+  if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
+  auto media = PersonMedia(rt, call.auth, id);
+  if (!media.ok()) return respond(StatusToProblem(req, media.status()));
+  // Pages over the list in its order; a cursor is the position key of its last item.
+  auto key_of = [](const core::Json& m) { return core::StringOr(m, "capturedAt") + "|" + core::StringOr(m, "id"); };
+  Page page;
+  core::Json data = core::Json::array();
+  bool started = page_req->starting_after.empty();
+  for (const auto& m : *media) {
+    if (!started) {
+      started = key_of(m) == page_req->starting_after;
+      page.has_previous = true;
+      continue;
+    }
+    if (static_cast<int>(data.size()) == page_req->limit) {
+      page.has_more = true;
+      break;
+    }
+    page.keys.push_back(key_of(m));
+    data.push_back(m);
+  }
+  std::optional<int64_t> total;
+  if (page_req->include_total) total = static_cast<int64_t>(media->size());
+  respond(JsonResponse(200, ListEnvelope(data, page, *page_req, rt.cursor_key(), scope, total)));
+}
+
 void Get(Runtime& rt, ApiCall& call, Respond respond, const RevealHandler& expand) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
@@ -594,6 +645,25 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
       .scope = "persons:read", .versioned = true, .response_schema = "DuplicatesResponse",
       .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Duplicates(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}/verification-sessions",
+      .operation_id = "listPersonVerificationSessions", .tag = tag,
+      .summary = "The person's verification sessions, newest first",
+      .description = "Sessions created with this `personId`, and sessions whose approved data made or "
+                     "updated the person.",
+      .scope = "persons:read", .versioned = true, .query = PageParams(),
+      .response_schema = "PersonVerificationSessionList",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Sessions(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}/documents", .operation_id = "listPersonDocuments",
+      .tag = tag, .summary = "Metadata of the person's captures, newest first",
+      .description = "Kind, type, size, digest and time of each capture of the person's sessions; never "
+                     "the bytes or what was read from them.",
+      .scope = "persons:read", .versioned = true, .query = PageParams(),
+      .response_schema = "PersonDocumentList",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Documents(*r, *o, c, std::move(respond)); }});
   for (auto& route : RevealRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }

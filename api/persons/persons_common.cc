@@ -4,10 +4,14 @@
 #include "pipeline/persons/pii.h"
 #include "projections/persons_view.h"
 #include "projections/projector.h"
+#include "projections/sessions_view.h"
+#include "projections/verification_view.h"
 
 namespace svc::api::persons {
 
 using PV = projections::PersonsView;
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
 
 std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
 
@@ -90,6 +94,51 @@ core::Result<std::vector<std::string>> PersonsWithBlindKey(Runtime& rt, const Au
     if (row.has_value() && core::StringOr(*row, "status") == "active") out.push_back(id);
   }
   SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+core::Result<core::Json> PersonSessions(Runtime& rt, const AuthContext& a, const std::string& id) {
+  const std::string te = TeOf(a);
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  const std::string prefix = PV::Abs(PV::Sessions(te, id));
+  core::Json out = core::Json::array();
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, SV::Abs(SV::Record(te, it->value()))));
+    if (rec.has_value()) out.push_back(std::move(*rec));
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json sessions, PersonSessions(rt, a, id));
+  const std::string te = TeOf(a);
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  std::vector<core::Json> items;
+  for (const auto& session : sessions) {
+    const std::string sid = core::StringOr(session, "id");
+    const std::string prefix = VV::Abs(VV::Media(te, sid));
+    auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+    for (it->Seek(prefix); it->Valid(); it->Next()) {
+      core::Json m = core::ParseJsonOrDiscarded(it->value());
+      items.push_back({{"id", core::StringOr(m, "mediaId")},
+                       {"object", "person.document"},
+                       {"sessionId", sid},
+                       {"kind", core::StringOr(m, "kind")},
+                       {"mime", core::StringOr(m, "mime")},
+                       {"sizeBytes", m.value("sizeBytes", 0)},
+                       {"sha256", core::StringOr(m, "sha256")},
+                       {"capturedAt", core::StringOr(m, "capturedAt")},
+                       {"legalHold", false}});
+    }
+    SVC_RETURN_IF_ERROR(it->status());
+  }
+  std::stable_sort(items.begin(), items.end(), [](const core::Json& x, const core::Json& y) {
+    return core::StringOr(x, "capturedAt") > core::StringOr(y, "capturedAt");
+  });
+  core::Json out = core::Json::array();
+  for (auto& i : items) out.push_back(std::move(i));
   return out;
 }
 

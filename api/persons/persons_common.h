@@ -65,6 +65,12 @@ inline constexpr std::string_view kMaskedValue = "********";
 // The masked detail (PersonDetailMasked): decrypts no personal data.
 core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id);
 
+// The person's verification sessions (their records), newest first.
+core::Result<core::Json> PersonSessions(Runtime& rt, const AuthContext& a, const std::string& id);
+// The metadata of the captures of the person's sessions (PersonDocumentItem: no bytes, no
+// extracted data), newest first.
+core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const std::string& id);
+
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);

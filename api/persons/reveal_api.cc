@@ -16,7 +16,11 @@
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/vault_keys.h"
+#include "eventstore/key_store.h"
+#include "pipeline/verification/engines.h"
 #include "projections/persons_view.h"
+#include "projections/projector.h"
+#include "projections/verification_view.h"
 
 namespace svc::api::persons {
 
@@ -28,6 +32,26 @@ namespace {
 
 constexpr size_t kMaxReason = 2000;
 constexpr size_t kMaxBatch = 100;
+
+// The active person the path names, or nullopt once the problem is answered.
+std::optional<core::Json> PathPerson(Runtime& rt, ApiCall& call, const Respond& respond) {
+  auto row = ActivePersonRow(rt, call.auth, call.request->path_params["person_id"]);
+  if (!row.ok()) {
+    respond(StatusToProblem(*call.request, row.status()));
+    return std::nullopt;
+  }
+  return std::move(*row);
+}
+
+// The request's JSON object body, or nullopt once the problem is answered.
+std::optional<core::Json> JsonBody(const HttpRequest& req, const Respond& respond) {
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
+  return std::move(*body);
+}
 
 ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
                          std::vector<std::string> fields, std::string purpose, std::string reason) {
@@ -154,8 +178,8 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
-  auto row = ActivePersonRow(rt, a, id);
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
   auto token = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), a.key_id)));
   if (!token.ok()) return respond(StatusToProblem(req, token.status()));
   if (!token->has_value()) return respond(Problem(req, "CLIENT_TOKEN_INVALID", "the client token is not valid"));
@@ -223,10 +247,10 @@ void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
-  auto row = ActivePersonRow(rt, a, id);
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
+  auto body = JsonBody(req, respond);
+  if (!body) return;
   Validator v(*body);
   RevealRequest rr;
   if (!ParseReveal(req, *body, v, rr, respond)) return;
@@ -341,8 +365,8 @@ void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
                            "a Service-Reason header (1-2000 characters) must say why the plaintext is needed"));
   }
   if (unknown) return respond(Problem(req, "UNKNOWN_PII_FIELD", "expand names a field that is not a vault field"));
-  auto row = ActivePersonRow(rt, a, id);
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
   std::string purpose = req.Header("service-purpose");
   if (!purpose.empty() && !pp::IsKnownPurpose(purpose)) {
     return respond(Problem(req, "PURPOSE_UNKNOWN", "Service-Purpose is not in the purpose catalogue"));
@@ -367,10 +391,10 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
-  auto row = ActivePersonRow(rt, a, id);
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
+  auto body = JsonBody(req, respond);
+  if (!body) return;
   // purpose is optional on a token (recorded when given); the rest reads as a reveal request.
   std::optional<std::string> purpose;
   core::Json reveal_part = *body;
@@ -449,6 +473,251 @@ void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
+// POST …/integrity: does the vault hold the value the caller holds? The caller sends, per field,
+// hex(HMAC-SHA256(signingKey, value as normalised)); each is compared in constant time with the
+// same computed over the sealed value, which never leaves. A reveal of one bit per field: audited
+// (redaction "compared") and budgeted.
+void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
+  auto body = JsonBody(req, respond);
+  if (!body) return;
+  Validator v(*body);
+  const core::Json* fields = v.Object("fields", 64 * 1024);
+  auto signing_key = v.String("signingKey", true, 512);
+  auto reason = v.String("reason", false, kMaxReason);
+  v.RejectUnknown();
+  if (!body->contains("fields") || (*body)["fields"].is_null()) {
+    v.Add({"fields", "/fields", "required", "fields is required: per field, the hex HMAC-SHA256 you computed"});
+  }
+  std::map<std::string, std::string> expected;
+  bool unsupported = false;
+  if (fields != nullptr) {
+    for (auto it = fields->begin(); it != fields->end(); ++it) {
+      if (pp::FindPiiField(it.key()) == nullptr) {
+        unsupported = true;
+      } else if (!it->is_string() || it->get<std::string>().size() != 64) {
+        v.Add({"fields." + it.key(), "/fields/" + JsonPointerEscape(it.key()), "invalid_format",
+               "each value is the 64-hex-digit HMAC-SHA256 of the field's normalised value"});
+      } else {
+        std::string h = it->get<std::string>();
+        for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        expected[it.key()] = h;
+      }
+    }
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (expected.empty() && !unsupported) {
+    return respond(Problem(req, "INTEGRITY_NO_FIELDS", "fields names no field to compare"));
+  }
+  if (unsupported) {
+    return respond(Problem(req, "INTEGRITY_FIELD_UNSUPPORTED", "fields names a field that is not a vault field"));
+  }
+  auto key = core::Base64Decode(*signing_key);
+  if (!key.ok()) key = core::Base64UrlDecode(*signing_key);
+  if (!key.ok() || key->size() < 16 || key->size() > 64) {
+    return respond(Problem(req, "INTEGRITY_SIGNING_KEY_INVALID",
+                           "signingKey must be base64 of 16 to 64 random bytes"));
+  }
+  std::vector<std::string> names;
+  for (const auto& [f, h] : expected) names.push_back(f);
+  ps::PiiAccessed access = AccessBy(a, id, "integrity", names, "", reason.value_or(""));
+  access.redaction = "compared";
+  RecordThen(rt, o, call, {access},
+             [&rt, a, id, names, expected, k = *key, slim = SlimRequest(req)]() mutable {
+               auto values = OpenFields(rt, a, id, names);
+               if (!values.ok()) return StatusToProblem(slim, values.status());
+               core::Json results = core::Json::object();
+               for (const auto& [field, want] : expected) {
+                 const core::Json& plain = (*values)[field];
+                 if (plain.is_null()) {
+                   results[field] = "absent";
+                   continue;
+                 }
+                 std::string mac = core::HexEncode(core::HmacSha256(k, plain.get<std::string>()));
+                 results[field] = core::ConstantTimeEquals(mac, want) ? "match" : "mismatch";
+               }
+               core::SecureZero(k);
+               return JsonResponse(200, {{"id", id}, {"object", "person.integrity"}, {"results", results}});
+             },
+             std::move(respond));
+}
+
+// POST …/export: the ARCO access bundle — every held field in plaintext, its provenance, the
+// person's verification sessions and the metadata of their captures (no bytes). Audited with
+// purpose arco_request and budgeted as one person.
+void Export(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
+  std::optional<std::string> reason;
+  if (!req.body.empty()) {
+    auto body = ParseJsonObject(req.body);
+    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+    Validator v(*body);
+    reason = v.String("reason", false, kMaxReason);
+    v.RejectUnknown();
+    if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  }
+  std::vector<std::string> held;
+  for (auto name : ps::kPiiFieldNames) {
+    if (row->value(std::string(name) + "Provided", false)) held.emplace_back(name);
+  }
+  RecordThen(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
+             [&rt, a, id, held, slim = SlimRequest(req)]() {
+               auto values = OpenFields(rt, a, id, held);
+               if (!values.ok()) return StatusToProblem(slim, values.status());
+               auto detail = MaskedDetail(rt, a, id);
+               if (!detail.ok()) return StatusToProblem(slim, detail.status());
+               auto sessions = PersonSessions(rt, a, id);
+               if (!sessions.ok()) return StatusToProblem(slim, sessions.status());
+               auto media = PersonMedia(rt, a, id);
+               if (!media.ok()) return StatusToProblem(slim, media.status());
+               return JsonResponse(200, {{"object", "person.export"},
+                                         {"personId", id},
+                                         {"generatedAt", core::FormatRfc3339(rt.clock().Now())},
+                                         {"pii", *values},
+                                         {"piiProvenance", (*detail)["piiProvenance"]},
+                                         {"metadata", (*detail)["metadata"]},
+                                         {"externalRefs", (*detail)["externalRefs"]},
+                                         {"verificationSessions", *sessions},
+                                         {"media", *media}});
+             },
+             std::move(respond));
+}
+
+// The documented thresholds of a re-authentication (the verification policy's face-match
+// defaults): match at or above kReauthMatch, no_match below kReauthNoMatch, inconclusive between.
+constexpr double kReauthMatch = 0.80;
+constexpr double kReauthNoMatch = 0.50;
+
+struct FaceReference {
+  std::vector<float> embedding;
+  std::string model;
+  std::string captured_at;
+};
+
+// The face of the person's last approved verification: the face-match stage's sealed details
+// (the selfie's embedding) of that session, opened with the session's key.
+core::Result<FaceReference> ReferenceFace(Runtime& rt, const AuthContext& a, const std::string& person) {
+  auto unavailable = [] {
+    return core::FailedPrecondition("no usable face from an approved verification of this person",
+                                    "REAUTH_MEDIA_UNAVAILABLE");
+  };
+  const std::string te = TeOf(a);
+  SVC_ASSIGN_OR_RETURN(auto face, ReadView(rt, PV::Abs(PV::Face(te, person))));
+  if (!face.has_value()) return unavailable();
+  const std::string session = core::StringOr(*face, "sessionId");
+  const std::string tracking = core::StringOr(*face, "trackingId");
+  using VV = projections::VerificationView;
+  SVC_ASSIGN_OR_RETURN(auto stage, ReadView(rt, VV::Abs(VV::Stage(te, session, tracking, "face_match"))));
+  std::string sealed = stage.has_value() ? core::StringOr(*stage, "detailsSealed") : "";
+  if (sealed.empty()) return unavailable();
+  SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
+  if (!key.has_value()) return unavailable();  // the session's data was destroyed
+  auto raw = core::Base64Decode(sealed);
+  if (!raw.ok()) return unavailable();
+  const std::string base = a.tenant_id + "/" + a.environment + "/" + session;
+  auto plain = core::AeadOpen(*key, *raw, "stage|" + base + "|" + tracking + "|face_match");
+  core::SecureZero(*key);
+  if (!plain.ok()) return unavailable();
+  core::Json details = core::ParseJsonOrDiscarded(*plain);
+  FaceReference ref;
+  if (details.contains("selfieEmbedding") && details["selfieEmbedding"].is_array()) {
+    for (const auto& f : details["selfieEmbedding"]) ref.embedding.push_back(f.get<float>());
+  }
+  if (ref.embedding.empty()) return unavailable();
+  ref.model = core::StringOr(details, "modelName");
+  ref.captured_at = core::StringOr(*face, "verifiedAt");
+  const std::string media = core::StringOr(details, "mediaId");
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  const std::string prefix = VV::Abs(VV::Media(te, session));
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    core::Json m = core::ParseJsonOrDiscarded(it->value());
+    if (core::StringOr(m, "mediaId") == media) ref.captured_at = core::StringOr(m, "capturedAt");
+  }
+  return ref;
+}
+
+// POST …/reauth-face: the 1:1 match runs first (nothing leaves yet), then the reveal is recorded
+// against the budget, then the result is answered.
+void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto row = PathPerson(rt, call, respond);
+  if (!row) return;
+  auto body = JsonBody(req, respond);
+  if (!body) return;
+  Validator v(*body);
+  auto selfie_b64 = v.String("selfieBase64", true, 16 * 1024 * 1024);
+  auto mime = v.Enum("mime", false, {"image/jpeg", "image/png"});
+  v.RejectUnknown();
+  std::string selfie;
+  if (selfie_b64.has_value()) {
+    auto decoded = core::Base64Decode(*selfie_b64);
+    if (!decoded.ok() || decoded->empty()) {
+      v.Add({"selfieBase64", "/selfieBase64", "invalid_format", "selfieBase64 must be a base64 JPEG or PNG"});
+    } else {
+      selfie = std::move(*decoded);
+    }
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  auto ref = ReferenceFace(rt, a, id);
+  if (!ref.ok()) return respond(StatusToProblem(req, ref.status()));
+  if (o.engine == nullptr) {
+    return respond(Problem(req, "REAUTH_ENGINE_UNAVAILABLE", "no face engine runs on this server"));
+  }
+  std::string type = mime.value_or(selfie.rfind("\x89PNG", 0) == 0 ? "image/png" : "image/jpeg");
+  auto kept = std::make_shared<ApiCall>(call);
+  auto slim = std::make_shared<HttpRequest>(SlimRequest(req));
+  kept->request = slim.get();
+  auto work = [&rt, &o, a, id, kept, slim, ref = std::move(*ref), type, selfie = std::move(selfie),
+               respond = std::move(respond)]() mutable {
+    pipeline::verification::Capture face{"", "selfie", type, std::move(selfie), {}};
+    pipeline::verification::EngineContext ectx;
+    ectx.environment = a.environment;
+    auto score = o.engine->MatchReference(face, ref.embedding, ref.model, ectx);
+    if (score.status == "unavailable") {
+      return respond(Problem(*slim, "REAUTH_ENGINE_UNAVAILABLE",
+                             "the face engine cannot compare with the reference (" + score.error_code + ")"));
+    }
+    core::Json result = {{"object", "person.reauth_face"},
+                         {"referenceCapturedAt", ref.captured_at},
+                         {"threshold", kReauthMatch},
+                         {"livenessPassed", nullptr},
+                         {"presentationAttack", false}};
+    if (score.status != "ok" || !score.score.has_value()) {
+      result["decision"] = "inconclusive";
+      result["match"] = false;
+      result["score"] = nullptr;
+      result["reasonCodes"] = core::Json::array({score.error_code.empty() ? "FACE_UNREADABLE" : score.error_code});
+    } else {
+      double sc = *score.score;
+      result["score"] = sc;
+      result["decision"] = sc >= kReauthMatch ? "match" : sc < kReauthNoMatch ? "no_match" : "inconclusive";
+      result["match"] = sc >= kReauthMatch;
+      result["reasonCodes"] = sc >= kReauthMatch ? core::Json::array()
+                              : sc < kReauthNoMatch ? core::Json::array({"FACE_MISMATCH"})
+                                                    : core::Json::array({"FACE_MATCH_INCONCLUSIVE"});
+    }
+    ps::PiiAccessed access = AccessBy(a, id, "reauth", {"face"}, "identity_verification", "");
+    access.redaction = "biometric";
+    RecordThen(rt, o, *kept, {access}, [result]() { return JsonResponse(200, result); }, std::move(respond));
+  };
+  if (o.work_pool != nullptr) {
+    o.work_pool->Post(std::move(work));
+  } else {
+    work();
+  }
+}
+
 }  // namespace
 
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options) {
@@ -515,6 +784,44 @@ std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options)
       .response_schema = "ClientTokenRevokeResponse",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "CLIENT_TOKEN_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { RevokeToken(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/integrity", .operation_id = "checkPersonIntegrity",
+      .tag = tag, .summary = "Compare values you hold with the vault's, without revealing them",
+      .description = "Send, per field, the hex HMAC-SHA256 of the value (normalised as the vault keeps it: "
+                     "an upper-case CURP, a lower-case e-mail, an E.164 phone…) under `signingKey` (base64 of "
+                     "16-64 random bytes, used once and forgotten). Each field answers `match`, `mismatch` or "
+                     "`absent`. Audited (redaction `compared`) and counted against the reveal budget.",
+      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .request_schema = "IntegrityRequest", .response_schema = "IntegrityResponse",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
+                      "INTEGRITY_NO_FIELDS", "INTEGRITY_FIELD_UNSUPPORTED", "INTEGRITY_SIGNING_KEY_INVALID",
+                      "PII_DECRYPT_CAP_REACHED"},
+      .handler = [r, o](ApiCall& c, Respond respond) { Integrity(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/export", .operation_id = "exportPerson", .tag = tag,
+      .summary = "The ARCO access bundle of a person",
+      .description = "Every held field in plaintext with its provenance, the person's verification sessions "
+                     "and the metadata of their captures (no bytes). A reveal: audited with purpose "
+                     "`arco_request` and counted against the reveal budget.",
+      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .request_schema = "PersonExportRequest", .response_schema = "PersonExportBundle",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
+                      "PII_DECRYPT_CAP_REACHED"},
+      .handler = [r, o](ApiCall& c, Respond respond) { Export(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/{person_id}/reauth-face", .operation_id = "reauthPersonFace", .tag = tag,
+      .summary = "Is this the person? A 1:1 face match against their verified face",
+      .description = "Compares `selfieBase64` (JPEG or PNG) with the face kept sealed from the person's last "
+                     "approved verification. `match` at a score of 0.80 or more, `no_match` under 0.50, "
+                     "`inconclusive` between (or when no face is read). 409 `REAUTH_MEDIA_UNAVAILABLE` when "
+                     "no approved verification left a usable face; 503 `REAUTH_ENGINE_UNAVAILABLE` when the "
+                     "server runs no face model. Audited (redaction `biometric`) and counted against the "
+                     "reveal budget.",
+      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .request_schema = "ReauthFaceRequest", .response_schema = "ReauthFaceResult",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
+                      "REAUTH_MEDIA_UNAVAILABLE", "REAUTH_ENGINE_UNAVAILABLE", "PII_DECRYPT_CAP_REACHED"},
+      .handler = [r, o](ApiCall& c, Respond respond) { ReauthFace(*r, *o, c, std::move(respond)); }});
   return routes;
 }
 

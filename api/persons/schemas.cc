@@ -158,6 +158,54 @@ OpenApiArea PersonsOpenApi() {
                                         {"personId", Id("per")},
                                         {"revokedAt", Nullable(dt)}},
                                        {});
+  s["PersonVerificationSessionList"] = List("VerificationSessionResponse");
+  s["PersonDocumentItem"] = obj({{"id", Id("med")},
+                                 {"object", {{"const", "person.document"}}},
+                                 {"sessionId", Id("vrf")},
+                                 {"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
+                                 {"mime", Str()},
+                                 {"sizeBytes", integer},
+                                 {"sha256", Str()},
+                                 {"capturedAt", dt},
+                                 {"legalHold", boolean}},
+                                {});
+  s["PersonDocumentList"] = List("PersonDocumentItem");
+  s["IntegrityRequest"] = obj({{"fields", {{"type", "object"},
+                                           {"additionalProperties", {{"type", "string"}, {"pattern", "^[0-9a-fA-F]{64}$"}}},
+                                           {"description", "per field: hex HMAC-SHA256(signingKey, normalised value)"}}},
+                               {"signingKey", {{"type", "string"}, {"description", "base64 of 16-64 bytes"}}},
+                               {"reason", Nullable(Str())}},
+                              {"fields", "signingKey"});
+  s["IntegrityResponse"] = obj({{"id", Id("per")},
+                                {"object", {{"const", "person.integrity"}}},
+                                {"results", {{"type", "object"}, {"additionalProperties", Enum({"match", "mismatch", "absent"})}}}},
+                               {});
+  s["PersonExportRequest"] = obj({{"reason", Nullable(Str())}}, {});
+  s["PersonExportRequest"]["required"] = core::Json::array();
+  s["ExportSessionItem"] = Ref("VerificationSessionResponse");
+  s["PersonExportBundle"] = obj({{"object", {{"const", "person.export"}}},
+                                 {"personId", Id("per")},
+                                 {"generatedAt", dt},
+                                 {"pii", plain_fields},
+                                 {"piiProvenance", {{"type", "object"}, {"additionalProperties", Ref("PiiProvenanceItem")}}},
+                                 {"metadata", {{"type", "object"}}},
+                                 {"externalRefs", {{"type", "array"}, {"items", Ref("PersonExternalRefItem")}}},
+                                 {"verificationSessions", {{"type", "array"}, {"items", Ref("ExportSessionItem")}}},
+                                 {"media", {{"type", "array"}, {"items", Ref("PersonDocumentItem")}}}},
+                                {"object", "personId", "generatedAt", "pii", "piiProvenance", "verificationSessions", "media"});
+  s["ReauthFaceRequest"] = obj({{"selfieBase64", {{"type", "string"}, {"contentEncoding", "base64"}}},
+                                {"mime", Enum({"image/jpeg", "image/png"})}},
+                               {"selfieBase64"});
+  s["ReauthFaceResult"] = obj({{"object", {{"const", "person.reauth_face"}}},
+                               {"decision", Enum({"match", "inconclusive", "no_match"})},
+                               {"match", boolean},
+                               {"score", Nullable(Num())},
+                               {"threshold", Nullable(Num())},
+                               {"referenceCapturedAt", dt},
+                               {"livenessPassed", Nullable(boolean)},
+                               {"presentationAttack", boolean},
+                               {"reasonCodes", Strs()}},
+                              {"decision", "match", "score", "threshold", "referenceCapturedAt"});
   return area;
 }
 

@@ -1,6 +1,10 @@
-// Wiring of the persons area (the vault): the daily reveal budget and the per-key reveal rate.
+// Wiring of the persons area (the vault): the daily reveal budget, the per-key reveal rate, and
+// the process manager that writes approved verifications' data into persons
+// (pipeline/persons/verified_data.h), with its operator route.
 
+#include "api/server/admin.h"
 #include "api/server/wiring.h"
+#include "pipeline/persons/verified_data.h"
 
 namespace svc::api {
 namespace {
@@ -26,9 +30,28 @@ class PersonsServices final : public AreaServices {
     } catch (...) {
       return core::InvalidArgument("bad --reveal-budget-per-day or --rate-reveals (non-negative numbers)");
     }
+    pipeline::persons::VerifiedDataWriter::Options vo;
+    LendRuntime(s.rt, vo);
+    vo.keys = &s.rt.key_store();
+    vo.projector = &s.rt.persons_projector();
+    verified_ = std::make_unique<pipeline::persons::VerifiedDataWriter>(vo);
+    verified_->Start();
     return core::Status::Ok();
   }
-  void Stop() override {}
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    auto* v = verified_.get();
+    // Tests and tools: wait until every approved verification's data is in the vault.
+    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v](HttpRequest&) -> core::Result<core::Json> {
+      if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("verified data is still being written");
+      return core::Json{{"idle", true}};
+    }));
+  }
+
+  void Stop() override { verified_->Stop(); }
+
+ private:
+  std::unique_ptr<pipeline::persons::VerifiedDataWriter> verified_;
 };
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "core/log.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
+#include "projections/persons_view.h"
 #include "projections/tenancy_view.h"
 
 namespace svc::api {
@@ -19,6 +20,7 @@ namespace svc::api {
 namespace vs = commands::verification;
 using SV = projections::SessionsView;
 using TV = projections::TenancyView;
+using PV = projections::PersonsView;
 
 namespace {
 
@@ -124,7 +126,15 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
     }
   }
   if (flow_id.has_value()) return respond(Problem(req, "FLOW_NOT_FOUND", "no such flow"));
-  if (person_id.has_value()) return respond(Problem(req, "PERSON_NOT_FOUND", "no such person"));
+  if (person_id.has_value()) {
+    // The person must be an active person of the key's tenant and environment.
+    auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row->has_value()) return respond(Problem(req, "PERSON_NOT_FOUND", "no such person"));
+    std::string status = core::StringOr(**row, "status");
+    if (status == "redacted") return respond(Problem(req, "PERSON_PURGED", "the person was erased"));
+    if (status == "merged") return respond(Problem(req, "PERSON_ALREADY_MERGED", "the person was merged into another"));
+  }
 
   std::string id = rt.ids().NewIdString(core::IdKind::kVerification);
   vs::SessionCreated c;
@@ -132,6 +142,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   c.channel = *channel;
   c.application_id = app;
   c.flow = flow.value_or("");
+  c.person_id = person_id.value_or("");
   c.client_reference = client_reference;
   c.country = country.value_or("MX");
   c.locale = locale.value_or("es-MX");
@@ -315,7 +326,8 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
       .error_codes = {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID",
                       "IDEMPOTENCY_KEY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR",
                       "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID",
-                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND"},
+                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND",
+                      "PERSON_PURGED", "PERSON_ALREADY_MERGED"},
       .handler = [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/consent",

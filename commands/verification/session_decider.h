@@ -128,7 +128,7 @@ bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled
 struct SessionDecider {
   using State = SessionState;
   using Event = SessionEvent;
-  static constexpr std::string_view kName = "verification_session";
+  static constexpr std::string_view kName = kSessionAggregate;
 
   static core::Result<Decision> Decide(const SessionState& state, const SessionCommand& command,
                                        const CommandContext& ctx);

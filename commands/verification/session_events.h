@@ -18,6 +18,9 @@
 
 namespace svc::commands::verification {
 
+inline constexpr std::string_view kSessionAggregate = "verification_session";
+
+
 struct SessionCreated {
   static constexpr std::string_view kType = "verification.session_created";
   static constexpr int kSchema = 1;

@@ -369,4 +369,32 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
   return r;
 }
 
+v::BiometricScore DlibEngine::MatchReference(const v::Capture& face, const std::vector<float>& reference,
+                                             const std::string& reference_model, const v::EngineContext&) {
+  v::BiometricScore r;
+  r.model_name = FaceModels::kRecognitionModelName;
+  Embedding ref{};
+  if (reference_model != FaceModels::kRecognitionModelName || reference.size() != ref.size()) {
+    r.status = "unavailable";
+    r.error_code = "REFERENCE_MODEL_MISMATCH";  // made by another model: not comparable
+    return r;
+  }
+  std::copy(reference.begin(), reference.end(), ref.begin());
+  auto seen = Look(face);
+  if (seen == nullptr) {
+    r.status = "error";
+    r.error_code = "SELFIE_UNREADABLE";
+    return r;
+  }
+  const Face* a = Largest(seen->faces);
+  if (a == nullptr) {
+    r.status = "error";
+    r.error_code = "NO_FACE_IN_SELFIE";
+    return r;
+  }
+  Embedding mine = models_->Embed(models_->Chip(seen->image, *a));
+  r.score = std::round(FaceMatchScore(Distance(mine, ref)) * 10000.0) / 10000.0;
+  return r;
+}
+
 }  // namespace svc::pipeline::biometrics

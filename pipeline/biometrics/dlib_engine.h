@@ -41,6 +41,9 @@ class DlibEngine final : public verification::VerificationEngine {
                                          const verification::EngineContext& ctx) override;
   std::optional<double> ImageQuality(const verification::Capture& capture,
                                      const verification::EngineContext& ctx) override;
+  verification::BiometricScore MatchReference(const verification::Capture& face, const std::vector<float>& reference,
+                                              const std::string& reference_model,
+                                              const verification::EngineContext& ctx) override;
 
  private:
   // Decoded images and their faces, by the bytes' SHA-256: a capture is analysed at upload and

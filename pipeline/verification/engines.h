@@ -112,6 +112,20 @@ class VerificationEngine {
   virtual BiometricScore Liveness(const Capture& video, const EngineContext& ctx) = 0;
   virtual BiometricScore FaceMatch(const Capture& face, const Capture& document_front,
                                    const EngineContext& ctx) = 0;
+  // Re-authentication: a 1:1 match of the face in `face` (a selfie) against `reference`, the
+  // embedding the same model (`reference_model`) made of the person's face at an earlier
+  // verification. An engine without a face model, or of another model, answers "unavailable".
+  virtual BiometricScore MatchReference(const Capture& face, const std::vector<float>& reference,
+                                        const std::string& reference_model, const EngineContext& ctx) {
+    (void)face;
+    (void)reference;
+    (void)ctx;
+    BiometricScore r;
+    r.status = "unavailable";
+    r.error_code = "NO_FACE_MODEL";
+    r.model_name = reference_model;
+    return r;
+  }
   // Image quality of a capture, 0..1 (1 = no quality issue); nullopt when not measured.
   virtual std::optional<double> ImageQuality(const Capture&, const EngineContext&) {
     return std::nullopt;

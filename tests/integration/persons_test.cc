@@ -4,9 +4,14 @@
 // daily budget on the fake clock.
 #include <doctest/doctest.h>
 
+#include <set>
 #include <thread>
 
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "pipeline/verification/builtin_engines.h"
 #include "tests/support/api_env.h"
+#include "tests/support/session_flow.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -34,6 +39,29 @@ std::string MakePerson(Env& env, const std::string& key, const core::Json& body)
   auto r = Post(env, key, kBase, body);
   REQUIRE_MESSAGE(r.status == 201, r.body);
   return Body(r)["id"].get<std::string>();
+}
+
+// A test-environment session the sandbox forces to `approved` (the sandbox engine reads the
+// documented specimen from any capture), run to its verdict and its data into the vault.
+std::string ApprovedSession(Env& env, const std::string& idem, const std::string& person = "") {
+  core::Json body = {{"channel", "api"}, {"policy", {{"testOutcome", "approved"}}}};
+  if (!person.empty()) body["personId"] = person;
+  auto created = env.Create(env.test_key, idem, body.dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  std::string id = Body(created)["id"];
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent", R"({"accepted":true})").status == 200);
+  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+           {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+           {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+           {"liveness_video", "video/mp4", testing::Mp4()}}) {
+    auto r = testing::Upload(env, env.test_key, id, kind, mime, bytes);
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+  }
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  return id;
 }
 
 core::Json Decrypt(Env& env, const std::string& key, const std::string& id, std::vector<std::string> fields,
@@ -524,4 +552,121 @@ TEST_CASE("persons: client tokens are single use (one of 20 concurrent spends), 
   CheckProblem(Post(env, k, path, {{"fields", {"email"}}, {"reason", "x"}, {"purpose", "curiosity"}}), 400,
                "PURPOSE_UNKNOWN");
   CheckProblem(Post(env, env.live_key, path, {{"fields", {"email"}}, {"reason", "x"}}), 404, "PERSON_NOT_FOUND");
+}
+
+TEST_CASE("persons: an approved verification writes its data into the person; sessions, documents, export") {
+  BOTH_BACKENDS;
+  Env env(kafka, kFlags);
+  const std::string k = env.test_key;
+  const auto& spec = pipeline::verification::Specimen();
+  std::string p = MakePerson(env, k, {{"externalRef", "cust-77"}, {"pii", {{"email", "maria@example.mx"}}}});
+  // A session for an unknown, another environment's, or a malformed person is refused.
+  CheckProblem(env.Create(k, "vs-ghost", R"({"channel":"api","personId":"per_00000000000000000000000000000000"})"),
+               404, "PERSON_NOT_FOUND");
+  std::string live_person = MakePerson(env, env.live_key, {{"pii", {{"sex", "F"}}}});
+  CheckProblem(env.Create(k, "vs-live", core::Json{{"channel", "api"}, {"personId", live_person}}.dump()), 404,
+               "PERSON_NOT_FOUND");
+  CheckProblem(env.Create(k, "vs-bad", R"({"channel":"api","personId":"per_1"})"), 400, "INVALID_ID");
+
+  std::string s1 = ApprovedSession(env, "vs-1", p);
+  core::Json d = Body(env.Call(k, "GET", kBase + "/" + p));
+  CHECK(d["verificationSummary"]["status"] == "verified");
+  CHECK(d["verificationSummary"]["lastSessionId"] == s1);
+  CHECK(d["verificationSummary"]["sessionCount"] == 1);
+  CHECK(d["piiVersion"] == 2);
+  CHECK(d["curpProvided"] == true);
+  CHECK(d["emailProvided"] == true);  // kept: the verification sets what it read, nothing else
+  CHECK(d["piiProvenance"]["curp"]["source"] == "verification");
+  CHECK(d["piiProvenance"]["curp"]["sessionId"] == s1);
+  CHECK(d["piiProvenance"]["curp"]["detail"] == "document_ocr,renapo");  // the sandbox RENAPO confirmed it
+  CHECK(d["piiProvenance"]["email"]["source"] == "api");
+  core::Json plain = Decrypt(env, k, p, {"curp", "givenName", "surname", "fullName", "birthDate", "sex", "vigencia"});
+  CHECK(plain["fields"]["curp"] == spec.curp);
+  CHECK(plain["fields"]["givenName"] == spec.given_names);
+  CHECK(plain["fields"]["surname"] == spec.surname1 + " " + spec.surname2);
+  CHECK(plain["fields"]["fullName"] == spec.given_names + " " + spec.surname1 + " " + spec.surname2);
+  CHECK(plain["fields"]["birthDate"] == spec.birth_date);
+  CHECK(plain["fields"]["sex"] == "F");
+  CHECK(plain["fields"]["vigencia"] == spec.expiry_date);
+
+  // The person's sessions and the metadata of their captures.
+  auto sessions = Body(env.Call(k, "GET", kBase + "/" + p + "/verification-sessions"));
+  REQUIRE(sessions["data"].size() == 1);
+  CHECK(sessions["data"][0]["id"] == s1);
+  CHECK(sessions["data"][0]["personId"] == p);
+  CHECK(sessions["data"][0]["status"] == "approved");
+  auto docs = Body(env.Call(k, "GET", kBase + "/" + p + "/documents?limit=3"));
+  REQUIRE(docs["data"].size() == 3);
+  CHECK(docs["hasMore"] == true);
+  CHECK(docs["data"][0]["sessionId"] == s1);
+  CHECK(docs["data"][0]["sha256"].get<std::string>().size() == 64);
+  auto docs2 = Body(env.Call(k, "GET", kBase + "/" + p + "/documents?startingAfter=" + docs["nextCursor"].get<std::string>()));
+  CHECK(docs2["data"].size() == 1);
+  std::set<std::string> kinds;
+  for (const auto& m : docs["data"]) kinds.insert(m["kind"].get<std::string>());
+  kinds.insert(docs2["data"][0]["kind"].get<std::string>());
+  CHECK(kinds == std::set<std::string>{"document_front", "document_back", "selfie", "liveness_video"});
+
+  // A session without personId whose CURP an active person holds: that person gets the data.
+  std::string s2 = ApprovedSession(env, "vs-2");
+  d = Body(env.Call(k, "GET", kBase + "/" + p));
+  CHECK(d["piiVersion"] == 3);
+  CHECK(d["verificationSummary"]["lastSessionId"] == s2);
+  CHECK(d["verificationSummary"]["sessionCount"] == 2);
+  sessions = Body(env.Call(k, "GET", kBase + "/" + p + "/verification-sessions"));
+  REQUIRE(sessions["data"].size() == 2);
+  CHECK(sessions["data"][0]["id"] == s2);  // newest first
+
+  // The ARCO export: plaintext, provenance, sessions, captures' metadata.
+  auto exported = Post(env, k, kBase + "/" + p + "/export", {{"reason", "ARCO access request 2026-114"}});
+  REQUIRE_MESSAGE(exported.status == 200, exported.body);
+  core::Json bundle = Body(exported);
+  CHECK(bundle["object"] == "person.export");
+  CHECK(bundle["pii"]["curp"] == spec.curp);
+  CHECK(bundle["pii"]["email"] == "maria@example.mx");
+  CHECK(bundle["verificationSessions"].size() == 2);
+  CHECK(bundle["media"].size() == 8);
+  CHECK(bundle["externalRefs"][0]["externalRef"] == "cust-77");
+  CHECK(env.Call(k, "POST", kBase + "/" + p + "/export").status == 200);  // the body is optional
+  CheckProblem(Post(env, k, kBase + "/" + p + "/export", {{"format", "zip"}}), 422, "VALIDATION_ERROR");
+
+  // Integrity: compare without revealing.
+  std::string signing = core::Base64Encode(std::string(32, '\x5a'));
+  auto mac = [&](const std::string& v) { return core::HexEncode(core::HmacSha256(std::string(32, '\x5a'), v)); };
+  auto integrity = Post(env, k, kBase + "/" + p + "/integrity",
+                        {{"fields", {{"curp", mac(spec.curp)}, {"email", mac("other@example.mx")}, {"rfc", mac("X")}}},
+                         {"signingKey", signing}});
+  REQUIRE_MESSAGE(integrity.status == 200, integrity.body);
+  core::Json ir = Body(integrity);
+  CHECK(ir["object"] == "person.integrity");
+  CHECK(ir["results"]["curp"] == "match");
+  CHECK(ir["results"]["email"] == "mismatch");
+  CHECK(ir["results"]["rfc"] == "absent");
+  CHECK(integrity.body.find(spec.curp) == std::string::npos);
+  const std::string ipath = kBase + "/" + p + "/integrity";
+  CheckProblem(Post(env, k, ipath, {{"fields", core::Json::object()}, {"signingKey", signing}}), 400, "INTEGRITY_NO_FIELDS");
+  CheckProblem(Post(env, k, ipath, {{"fields", {{"shoeSize", mac("x")}}}, {"signingKey", signing}}), 400,
+               "INTEGRITY_FIELD_UNSUPPORTED");
+  CheckProblem(Post(env, k, ipath, {{"fields", {{"curp", mac("x")}}}, {"signingKey", "c2hvcnQ="}}), 400,
+               "INTEGRITY_SIGNING_KEY_INVALID");
+  CheckProblem(Post(env, k, ipath, {{"fields", {{"curp", "abc"}}}, {"signingKey", signing}}), 422, "VALIDATION_ERROR");
+
+  // Re-authentication: the sandbox engine keeps no face; the model-free engine has no model.
+  CheckProblem(Post(env, k, kBase + "/" + p + "/reauth-face", {{"selfieBase64", core::Base64Encode(testing::Jpeg(64, 64))}}),
+               409, "REAUTH_MEDIA_UNAVAILABLE");
+  CheckProblem(Post(env, k, kBase + "/" + p + "/reauth-face", {{"selfieBase64", "%%%"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kBase + "/" + p + "/reauth-face", core::Json::object()), 422, "VALIDATION_ERROR");
+
+  // In a tenant where nobody holds the CURP, an approved session makes a person of its own.
+  Env fresh(kafka, kFlags);
+  std::string s3 = ApprovedSession(fresh, "vs-3");
+  auto found = Body(Post(fresh, fresh.test_key, kBase + "/search", {{"field", "curp"}, {"value", spec.curp}}));
+  REQUIRE(found["data"].size() == 1);
+  std::string made = found["data"][0]["id"];
+  core::Json md = Body(fresh.Call(fresh.test_key, "GET", kBase + "/" + made));
+  CHECK(md["piiVersion"] == 1);
+  CHECK(md["verificationSummary"]["lastSessionId"] == s3);
+  CHECK(md["verificationSummary"]["sessionCount"] == 1);
+  CHECK(md["piiProvenance"]["fullName"]["sessionId"] == s3);
+  CHECK(Body(fresh.Call(fresh.test_key, "GET", kBase + "/" + made + "/verification-sessions"))["data"][0]["id"] == s3);
 }

@@ -1,0 +1,236 @@
+#include "pipeline/persons/verified_data.h"
+
+#include <future>
+
+#include "core/crypto.h"
+#include "core/executor.h"
+#include "core/log.h"
+#include "pipeline/persons/person_writes.h"
+#include "pipeline/persons/pii.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/persons_view.h"
+#include "projections/projector.h"
+#include "projections/sessions_view.h"
+#include "projections/verification_view.h"
+
+namespace svc::pipeline::persons {
+
+using PV = projections::PersonsView;
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
+
+namespace {
+
+// The document reading's members (DocumentReading::extracted) and the vault field each feeds.
+std::string Trimmed(std::string s) {
+  while (!s.empty() && s.back() == ' ') s.pop_back();
+  while (!s.empty() && s.front() == ' ') s.erase(s.begin());
+  return s;
+}
+
+}  // namespace
+
+VerifiedDataWriter::VerifiedDataWriter(const Options& options) : options_(options) {
+  if (options_.metrics != nullptr) {
+    written_ = &options_.metrics->GetCounter("svc_persons_verified_writes_total",
+                                             "Approved verifications whose data was written into a person");
+  }
+}
+
+VerifiedDataWriter::~VerifiedDataWriter() { Stop(); }
+
+void VerifiedDataWriter::Start() {
+  listener_ = options_.projector->AddListener([this] {
+    std::lock_guard lock(mu_);
+    dirty_ = true;
+    wake_.notify_all();
+  });
+  thread_ = std::thread([this] {
+    core::SetThreadName("svc-verified");
+    Loop();
+  });
+}
+
+void VerifiedDataWriter::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return;
+    stop_ = true;
+    wake_.notify_all();
+  }
+  listener_.Reset();
+  if (thread_.joinable()) thread_.join();
+}
+
+core::Result<std::vector<VerifiedDataWriter::Due>> VerifiedDataWriter::Pending() const {
+  std::vector<Due> out;
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  const std::string prefix = PV::Abs(PV::PendingAll());
+  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    auto s = projections::ParseScopedId(it->key().substr(prefix.size()));
+    if (!s) continue;
+    core::Json row = core::ParseJsonOrDiscarded(it->value());
+    out.push_back({s->tenant, s->environment, s->id, core::StringOr(row, "trackingId"), core::StringOr(row, "personId")});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+void VerifiedDataWriter::Loop() {
+  std::unique_lock lock(mu_);
+  while (!stop_) {
+    // Woken by every committed batch of the persons read model; the timeout retries a write that
+    // failed (a safety net, not synchronisation).
+    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
+    if (stop_) break;
+    dirty_ = false;
+    busy_ = true;
+    lock.unlock();
+    auto due = Pending();
+    if (!due.ok()) {
+      core::LogWarn("verified data: cannot read the due sessions", {{"error", due.status().ToString()}});
+    } else {
+      for (const auto& d : *due) {
+        {
+          std::lock_guard l(mu_);
+          if (stop_ || skipped_.count(d.session) > 0) continue;
+        }
+        auto wrote = Process(d);
+        if (!wrote.ok()) {
+          core::LogWarn("verified data: the write stopped; it is retried",
+                        {{"sessionId", d.session}, {"error", wrote.status().ToString()}});
+          std::lock_guard l(mu_);
+          dirty_ = true;
+        } else if (!*wrote) {
+          std::lock_guard l(mu_);
+          skipped_.insert(d.session);
+        } else if (written_ != nullptr) {
+          written_->Add();
+        }
+      }
+    }
+    lock.lock();
+    busy_ = false;
+    idle_.notify_all();
+  }
+}
+
+core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  const std::string te = projections::TenantEnv(d.tenant, d.env);
+  auto read = [&](const std::string& key) -> core::Result<core::Json> {
+    SVC_ASSIGN_OR_RETURN(auto row, options_.store->Get(cf, key));
+    return row.has_value() ? core::ParseJsonOrDiscarded(*row) : core::Json(nullptr);
+  };
+  SVC_ASSIGN_OR_RETURN(auto session_key,
+                       options_.keys->Get(eventstore::KeyStore::SessionKeyName(d.tenant, d.env, d.session)));
+  if (!session_key.has_value()) return false;  // the session's data was destroyed
+  SVC_ASSIGN_OR_RETURN(core::Json doc, read(VV::Abs(VV::Stage(te, d.session, d.tracking, "document"))));
+  std::string sealed = doc.is_object() ? core::StringOr(doc, "detailsSealed") : "";
+  if (sealed.empty()) return false;  // no document was read
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+  const std::string base = d.tenant + "/" + d.env + "/" + d.session;
+  auto plain = core::AeadOpen(*session_key, raw, "stage|" + base + "|" + d.tracking + "|document");
+  core::SecureZero(*session_key);
+  if (!plain.ok()) return core::DataLoss("the document stage's details do not open");
+  core::Json x = core::ParseJsonOrDiscarded(*plain);
+  core::SecureZero(*plain);
+
+  PiiWrite write;
+  auto put = [&](const char* field, const std::string& value) {
+    if (value.empty()) return;
+    auto n = NormalisePii(field, value);
+    if (n.ok()) write.values[field] = std::move(*n);
+  };
+  std::string given = Trimmed(core::StringOr(x, "givenNames"));
+  std::string surname = Trimmed(core::StringOr(x, "surname1") + " " + core::StringOr(x, "surname2"));
+  put("curp", core::StringOr(x, "curp"));
+  put("givenName", given);
+  put("surname", surname);
+  put("fullName", Trimmed(given + " " + surname));
+  put("birthDate", core::StringOr(x, "birthDate"));
+  put("sex", core::StringOr(x, "sex"));
+  put("documentNumber", core::StringOr(x, "documentNumber"));
+  put("vigencia", core::StringOr(x, "expiryDate"));
+  x.clear();
+  if (write.values.empty()) return false;
+  SVC_ASSIGN_OR_RETURN(core::Json gov, read(VV::Abs(VV::Stage(te, d.session, d.tracking, "gov_curp"))));
+  bool renapo = gov.is_object() && core::StringOr(gov, "outcome") == "passed";
+  write.source = {"verification", d.session, renapo ? "document_ocr,renapo" : "document_ocr"};
+
+  // The person: the session's, else the active holder of the CURP, else a new one.
+  std::string person = d.person;
+  if (person.empty() && write.values.count("curp") != 0) {
+    SVC_ASSIGN_OR_RETURN(std::string index_key, IndexKey(*options_.keys, d.tenant, d.env));
+    auto keys = BlindKeys(index_key, "curp", write.values["curp"]);
+    const std::string prefix = PV::Abs(PV::BlindIndexed(te, keys.at(0)));
+    auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+    for (it->Seek(prefix); it->Valid() && person.empty(); it->Next()) {
+      std::string id(it->key().substr(prefix.size()));
+      SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, id))));
+      if (rec.is_object() && core::StringOr(rec, "status") == "active") person = id;
+    }
+    SVC_RETURN_IF_ERROR(it->status());
+  }
+  if (!person.empty()) {
+    SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, person))));
+    if (!rec.is_object() || core::StringOr(rec, "status") != "active") {
+      core::LogWarn("verified data: the session's person is not active; nothing written",
+                    {{"sessionId", d.session}, {"personId", person}});
+      return false;
+    }
+  }
+  commands::CommandContext ctx;
+  ctx.now = options_.clock->Now();
+  ctx.ids = options_.ids;
+  ctx.actor = {"system", "verified-data"};
+  ctx.environment = d.env;
+  ctx.request_id = "verified:" + d.session;
+  ctx.correlation_id = d.session;
+  ctx.causation_id = d.tracking;
+  ctx.idempotency_key = "verified-data:" + d.session + ":" + d.tracking;
+  ctx.request_fingerprint = core::Sha256Hex(ctx.idempotency_key);
+  commands::Command cmd;
+  if (person.empty()) {
+    SVC_ASSIGN_OR_RETURN(core::Json srec, read(SV::Abs(SV::Record(te, d.session))));
+    std::string app = srec.is_object() ? core::StringOr(srec, "applicationId") : "";
+    std::string id = options_.ids->NewIdString(core::IdKind::kPerson);
+    SVC_ASSIGN_OR_RETURN(cmd, CreatePersonCommand(*options_.keys, {d.tenant, d.env, id}, app, "", write, ctx));
+  } else {
+    SVC_ASSIGN_OR_RETURN(cmd, RevisePersonCommand(*options_.keys, {d.tenant, d.env, person}, write, ctx));
+  }
+  for (auto& [field, value] : write.values) core::SecureZero(value);
+  SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(cmd)));
+  // Until the read model shows the revision, the session stays due: wait for it so the next
+  // pass does not see it again.
+  if (!outcome.positions.empty() && options_.projections != nullptr) {
+    std::promise<void> done;
+    options_.projections->WhenApplied(outcome.positions, {PV::kName}, std::chrono::seconds(30),
+                                      [&done](bool) { done.set_value(); });
+    done.get_future().wait();
+  }
+  return true;
+}
+
+bool VerifiedDataWriter::WaitIdle(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    if (!busy_ && !dirty_) {
+      lock.unlock();
+      auto due = Pending();
+      lock.lock();
+      bool none = due.ok();
+      if (none) {
+        for (const auto& d : *due) none &= skipped_.count(d.session) > 0;
+      }
+      if (none && !busy_) return true;
+      dirty_ = true;
+      wake_.notify_all();
+    }
+    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
+  }
+}
+
+}  // namespace svc::pipeline::persons

@@ -1,0 +1,77 @@
+#pragma once
+// The process manager that writes what a verification proved into the vault. An approved
+// session is due in the persons read model (`vpending/`, written when verification.approved is
+// projected, removed when the person revision that names the session is); for each, the manager
+// opens the document stage's sealed details with the session's key, normalises what the document
+// said (CURP, names, birth date, sex, document number, validity) through pii.h and writes it:
+//
+//   - into the session's person (created with personId), or else
+//   - into the active person of the tenant and environment who holds that CURP, or else
+//   - into a new person of the session's application;
+//
+// as one revision whose provenance names the session and the source (document_ocr, and renapo
+// when the CURP registry confirmed the CURP). The command carries an idempotency key derived from
+// the session and submission, so a manager that stops after the write and before the read model
+// shows it writes nothing twice.
+
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <set>
+#include <string>
+#include <thread>
+
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/ids.h"
+#include "core/metrics.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
+#include "projections/persons_projector.h"
+#include "projections/runner.h"
+
+namespace svc::pipeline::persons {
+
+class VerifiedDataWriter {
+ public:
+  struct Options {
+    commands::Writer* writer = nullptr;
+    const eventstore::KvStore* store = nullptr;
+    projections::ProjectionSet* projections = nullptr;
+    const core::Clock* clock = nullptr;
+    core::IdSource* ids = nullptr;
+    core::MetricsRegistry* metrics = nullptr;
+    eventstore::KeyStore* keys = nullptr;
+    projections::PersonsProjector* projector = nullptr;
+  };
+  explicit VerifiedDataWriter(const Options& options);
+  ~VerifiedDataWriter();
+
+  void Start();
+  void Stop();
+  // Blocks until nothing is due (tests, tools). False on timeout.
+  bool WaitIdle(std::chrono::milliseconds timeout);
+
+ private:
+  struct Due {
+    std::string tenant, env, session, tracking, person;
+  };
+  core::Result<std::vector<Due>> Pending() const;
+  void Loop();
+  // Writes one session's data; false when there is nothing to write (the session is skipped).
+  core::Result<bool> Process(const Due& due);
+
+  Options options_;
+  std::mutex mu_;
+  std::condition_variable wake_;
+  std::condition_variable idle_;
+  bool stop_ = false;
+  bool dirty_ = true;
+  bool busy_ = false;
+  std::set<std::string> skipped_;  // sessions with nothing to write (in memory: retried on restart)
+  std::thread thread_;
+  projections::Listeners::Subscription listener_;
+  core::Counter* written_ = nullptr;
+};
+
+}  // namespace svc::pipeline::persons
