@@ -228,7 +228,7 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
   const auto& s = pipeline::verification::Specimen();  // the sandbox registries know this person
   // The person: sample3's leftmost face (the liveness fixtures' face too); the same captures as
   // docs/samples/ (tests/support/sample_captures.h).
-  Image person = Photo("sample3.jpg");
+  Image person_photo = Photo("sample3.jpg");
   std::string error;
   testing::SampleCaptures captures = testing::MakeSampleCaptures(**models, work, &error);
   REQUIRE_MESSAGE(error.empty(), error);
@@ -262,7 +262,7 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
     return ev;
   };
 
-  core::Json ev = flow("ine-same", *EncodePng(AroundFace(person, 567, 376, 215, 1.0)));
+  core::Json ev = flow("ine-same", *EncodePng(AroundFace(person_photo, 567, 376, 215, 1.0)));
   CHECK(ev["verificationStatus"] == "approved");
   CHECK(ev["document"]["documentType"] == "ine");
   CHECK(ev["document"]["checks"]["curpValid"] == true);
@@ -284,8 +284,46 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
     CHECK_MESSAGE(text.find(pii) == std::string::npos, pii);
   }
 
-  // Another person's selfie with the same document and video: declined on the face.
+  // The vault: the approval made a person of the data read by OCR (the specimen's CURP and
+  // names), and that person's face re-authenticates: the same face matches, another does not.
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  auto found = Body(env.Call(env.test_key, "POST", "/v1/persons/search",
+                             core::Json{{"field", "curp"}, {"value", s.curp}}.dump()));
+  REQUIRE(found["data"].size() == 1);
+  std::string person = found["data"][0]["id"];
+  auto plain = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/decrypt",
+                        core::Json{{"fields", {"curp", "givenName", "surname", "birthDate", "sex"}},
+                                   {"purpose", "identity_verification"}, {"reason", "biometrics test"}}.dump());
+  REQUIRE_MESSAGE(plain.status == 200, plain.body);
+  core::Json pf = Body(plain)["fields"];
+  CHECK(pf["curp"] == s.curp);
+  // The engine reads the names from the MRZ, whose name field stops at 30 characters
+  // ("GARCIA<HERNANDEZ<<MARIA<JOSEFI"): the vault holds what the document said.
+  CHECK(pf["givenName"].get<std::string>().rfind("MARIA JOSEFI", 0) == 0);
+  CHECK(pf["surname"] == s.surname1 + " " + s.surname2);
+  CHECK(pf["birthDate"] == s.birth_date);
+  CHECK(pf["sex"] == "F");
+  core::Json prov = Body(env.Call(env.test_key, "GET", "/v1/persons/" + person))["piiProvenance"];
+  CHECK(prov["curp"]["detail"] == "document_ocr,renapo");
+  auto reauth = [&](const std::string& png) {
+    auto r = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/reauth-face",
+                      core::Json{{"selfieBase64", core::Base64Encode(png)}, {"mime", "image/png"}}.dump());
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    MESSAGE(r.body);
+    return Body(r);
+  };
+  core::Json same = reauth(*EncodePng(AroundFace(person_photo, 560, 380, 220, 1.0)));
+  CHECK(same["decision"] == "match");
+  CHECK(same["match"] == true);
+  CHECK(same["score"].get<double>() >= 0.8);
+  CHECK(same["threshold"] == 0.8);
+  CHECK(same["referenceCapturedAt"].is_string());
   Image other = Photo("sample1.jpg");  // leftmost face at about (376, 376), 215 px
+  core::Json stranger = reauth(*EncodePng(AroundFace(other, 376, 376, 215, 1.0)));
+  CHECK(stranger["decision"] == "no_match");
+  CHECK(stranger["match"] == false);
+
+  // Another person's selfie with the same document and video: declined on the face.
   core::Json declined = flow("ine-other", *EncodePng(AroundFace(other, 376, 376, 215, 1.0)));
   CHECK(declined["verificationStatus"] == "declined");
   CHECK(declined["scores"]["faceMatch"].get<double>() < 0.5);
