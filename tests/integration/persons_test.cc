@@ -7,10 +7,12 @@
 #include <set>
 #include <thread>
 
+#include "api/http/runtime.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
 #include "tests/support/session_flow.h"
 
 using namespace svc;
@@ -669,4 +671,56 @@ TEST_CASE("persons: an approved verification writes its data into the person; se
   CHECK(md["verificationSummary"]["sessionCount"] == 1);
   CHECK(md["piiProvenance"]["fullName"]["sessionId"] == s3);
   CHECK(Body(fresh.Call(fresh.test_key, "GET", kBase + "/" + made + "/verification-sessions"))["data"][0]["id"] == s3);
+}
+
+TEST_CASE("persons: replay rebuilds the vault's read models byte for byte; masked reads survive a lost key") {
+  BOTH_BACKENDS;
+  Env env(kafka, kFlags, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  std::string a = MakePerson(env, k, {{"externalRef", "r-1"}, {"metadata", {{"m", 1}}},
+                                      {"pii", {{"curp", kCurpA}, {"email", "r@example.mx"}, {"fullName", "Rosa Ruiz"}}}});
+  std::string b = MakePerson(env, k, {{"pii", {{"email", "r@example.mx"}}}});
+  REQUIRE(env.Call(k, "PATCH", "/v1/persons/" + b, R"({"pii":{"email":null,"sex":"F"}})").status == 200);
+  std::string s = ApprovedSession(env, "replay-1", a);
+  Decrypt(env, k, a, {"curp"});
+  auto token = Body(Post(env, k, kBase + "/" + a + "/client-token", {{"fields", {"email"}}, {"reason", "r"}}));
+  REQUIRE(env.Call(token["token"], "POST", kBase + "/" + a + "/decrypt", "").status == 200);
+  env.server->Stop();
+  const std::string data = env.server->data_dir();
+  std::vector<std::string> replay = {"replay", "--verify", "--data-dir", data};
+  if (kafka) replay.insert(replay.end(), {"--log-backend", "kafka", "--kafka-brokers", env.broker->bootstraps()});
+  auto verify = testing::RunSvc(replay);
+  CHECK_MESSAGE(verify.exit_code == 0, verify.out << verify.err);
+  CHECK(core::ParseJsonOrDiscarded(verify.out)["identical"] == true);
+
+  // The person's data key is lost (what a purge will do on purpose): nothing of theirs can be
+  // opened any more, and the masked read, which never decrypts, still answers.
+  {
+    api::RuntimeOptions ro;
+    ro.data_dir = data;
+    ro.keys.dev_keys_in_data_dir = true;
+    ro.keys.read_existing_dev_keys = true;
+    if (kafka) {
+      ro.log_backend = "kafka";
+      ro.kafka_brokers = env.broker->bootstraps();
+    }
+    auto rt = api::Runtime::Open(ro);
+    REQUIRE_MESSAGE(rt.ok(), rt.status().ToString());
+    REQUIRE((*rt)->key_store().Destroy("person/" + env.tenant + "/test/" + a).ok());
+    (*rt)->Shutdown();
+  }
+  env.server->Start();
+  auto masked = env.Call(k, "GET", kBase + "/" + a);
+  REQUIRE_MESSAGE(masked.status == 200, masked.body);
+  core::Json d = Body(masked);
+  CHECK(d["pii"]["curp"] == "********");
+  CHECK(d["piiProvenance"]["curp"]["sessionId"] == s);
+  CHECK(d["metadata"] == core::Json::object());  // sealed with the lost key
+  CHECK(Body(env.Call(k, "GET", kBase + "/" + a + "/fields"))["fields"]["curp"] == true);
+  // (the approved session replaced the CURP with the one its document showed)
+  CHECK(Body(Post(env, k, kBase + "/search", {{"field", "curp"}, {"value", pipeline::verification::Specimen().curp}}))["data"].size() == 1);
+  CheckProblem(Post(env, k, kBase + "/" + a + "/decrypt",
+                    {{"fields", {"curp"}}, {"purpose", "identity_verification"}, {"reason", "x"}}),
+               410, "PERSON_PURGED");
+  CHECK(Decrypt(env, k, b, {"sex"})["fields"]["sex"] == "F");  // other persons are untouched
 }
