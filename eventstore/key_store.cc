@@ -1,5 +1,7 @@
 #include "eventstore/key_store.h"
 
+#include <vector>
+
 #include "core/crypto.h"
 
 namespace svc::eventstore {
@@ -7,12 +9,18 @@ namespace svc::eventstore {
 namespace {
 std::string Aad(std::string_view name) { return "svc/dek/v1|" + std::string(name); }
 std::string Row(std::string_view name) { return "dek/" + std::string(name); }
+constexpr std::string_view kRows = "dek/";
+constexpr std::string_view kRotation = "rotation/kek";
+constexpr std::string_view kRotationAad = "svc/kek-rotation/v1";
 }  // namespace
 
 KeyStore::KeyStore(KvStore* store, std::string kek)
     : store_(store), cf_(store->Cf("keystore")), kek_(std::move(kek)) {}
 
-KeyStore::~KeyStore() { core::SecureZero(kek_); }
+KeyStore::~KeyStore() {
+  core::SecureZero(kek_);
+  core::SecureZero(previous_kek_);
+}
 
 std::string KeyStore::SessionKeyName(std::string_view tenant, std::string_view env,
                                      std::string_view session_id) {
@@ -23,7 +31,9 @@ core::Result<std::optional<std::string>> KeyStore::Get(std::string_view name) co
   if (cf_ < 0) return core::Internal("the store has no keystore column family");
   SVC_ASSIGN_OR_RETURN(auto wrapped, store_->Get(cf_, Row(name)));
   if (!wrapped.has_value()) return std::optional<std::string>();
+  std::shared_lock lock(kek_mu_);
   auto dek = core::AeadOpen(kek_, *wrapped, Aad(name));
+  if (!dek.ok() && !previous_kek_.empty()) dek = core::AeadOpen(previous_kek_, *wrapped, Aad(name));
   if (!dek.ok()) return core::DataLoss("a wrapped data key does not open under the master key");
   return std::optional<std::string>(std::move(dek).value());
 }
@@ -36,15 +46,119 @@ core::Result<std::string> KeyStore::GetOrCreate(std::string_view name) {
   if (again.has_value()) return std::move(*again);
   std::string dek = core::RandomBytes(32);
   KvStore::Batch b;
-  b.Put(cf_, Row(name), core::AeadSeal(kek_, dek, Aad(name)));
+  {
+    std::shared_lock kl(kek_mu_);
+    b.Put(cf_, Row(name), core::AeadSeal(kek_, dek, Aad(name)));
+  }
   SVC_RETURN_IF_ERROR(store_->Write(b, /*sync=*/true));
   return dek;
 }
 
 core::Status KeyStore::Destroy(std::string_view name) {
+  std::lock_guard lock(create_mu_);
   KvStore::Batch b;
   b.Delete(cf_, Row(name));
   return store_->Write(b, /*sync=*/true);
+}
+
+core::Result<int64_t> KeyStore::Count() const {
+  int64_t n = 0;
+  const std::string prefix(kRows);
+  auto it = store_->NewIterator(cf_, prefix, PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) ++n;
+  SVC_RETURN_IF_ERROR(it->status());
+  return n;
+}
+
+core::Result<int64_t> KeyStore::Rewrap(std::string new_kek, const std::function<void(KvStore::Batch&)>& extra) {
+  std::lock_guard rotating(rotate_mu_);
+  {
+    std::unique_lock lock(kek_mu_);
+    if (!previous_kek_.empty()) return core::FailedPrecondition("a master-key rotation is already under way");
+    if (core::ConstantTimeEquals(new_kek, kek_)) {
+      return core::InvalidArgument("the new master key is the current one");
+    }
+    // Durably first: the old KEK, sealed under the new one, and the caller's new key check. From
+    // here the store opens only with the new master key, and finishes the rotation if it stops.
+    KvStore::Batch b;
+    b.Put(cf_, std::string(kRotation), core::AeadSeal(new_kek, kek_, kRotationAad));
+    if (extra) extra(b);
+    SVC_RETURN_IF_ERROR(store_->Write(b, /*sync=*/true));
+    previous_kek_ = std::move(kek_);
+    kek_ = std::move(new_kek);
+  }
+  return RewrapAll();
+}
+
+core::Status KeyStore::LoadUnfinishedRotation() {
+  SVC_ASSIGN_OR_RETURN(auto record, store_->Get(cf_, std::string(kRotation)));
+  if (!record.has_value()) return core::Status::Ok();
+  std::unique_lock lock(kek_mu_);
+  auto old = core::AeadOpen(kek_, *record, kRotationAad);
+  if (!old.ok()) return core::DataLoss("the record of an unfinished master-key rotation does not open");
+  previous_kek_ = std::move(*old);
+  return core::Status::Ok();
+}
+
+core::Result<bool> KeyStore::ResumeRotation() {
+  std::lock_guard rotating(rotate_mu_);
+  SVC_ASSIGN_OR_RETURN(auto record, store_->Get(cf_, std::string(kRotation)));
+  if (!record.has_value()) return false;
+  SVC_RETURN_IF_ERROR(LoadUnfinishedRotation());
+  SVC_RETURN_IF_ERROR(RewrapAll().status());
+  return true;
+}
+
+core::Result<std::string> KeyStore::PutIfAbsent(std::string_view name, std::string_view key) {
+  SVC_ASSIGN_OR_RETURN(auto existing, Get(name));
+  if (existing.has_value()) return std::move(*existing);
+  std::lock_guard lock(create_mu_);
+  SVC_ASSIGN_OR_RETURN(auto again, Get(name));
+  if (again.has_value()) return std::move(*again);
+  KvStore::Batch b;
+  {
+    std::shared_lock kl(kek_mu_);
+    b.Put(cf_, Row(name), core::AeadSeal(kek_, key, Aad(name)));
+  }
+  SVC_RETURN_IF_ERROR(store_->Write(b, /*sync=*/true));
+  return std::string(key);
+}
+
+core::Result<int64_t> KeyStore::RewrapAll() {
+  // Names first (the iteration must not hold the rows it rewrites), then one row at a time under
+  // create_mu_: a key created meanwhile is already under the new KEK, one destroyed meanwhile is
+  // skipped.
+  std::vector<std::string> names;
+  {
+    const std::string prefix(kRows);
+    auto it = store_->NewIterator(cf_, prefix, PrefixEnd(prefix));
+    for (it->Seek(prefix); it->Valid(); it->Next()) names.emplace_back(it->key().substr(prefix.size()));
+    SVC_RETURN_IF_ERROR(it->status());
+  }
+  int64_t moved = 0;
+  for (const auto& name : names) {
+    std::lock_guard lock(create_mu_);
+    SVC_ASSIGN_OR_RETURN(auto wrapped, store_->Get(cf_, Row(name)));
+    if (!wrapped.has_value()) continue;
+    std::shared_lock kl(kek_mu_);
+    if (core::AeadOpen(kek_, *wrapped, Aad(name)).ok()) continue;  // already under the new KEK
+    auto dek = core::AeadOpen(previous_kek_, *wrapped, Aad(name));
+    if (!dek.ok()) return core::DataLoss("the data key " + name + " opens under neither master key");
+    KvStore::Batch one;
+    one.Put(cf_, Row(name), core::AeadSeal(kek_, *dek, Aad(name)));
+    core::SecureZero(*dek);
+    // Written at once (not batched) so that a destroy after this point is not undone.
+    SVC_RETURN_IF_ERROR(store_->Write(one, /*sync=*/false));
+    ++moved;
+  }
+  // Every row is under the new KEK: make that durable, then forget the old one.
+  KvStore::Batch done;
+  done.Delete(cf_, std::string(kRotation));
+  SVC_RETURN_IF_ERROR(store_->Write(done, /*sync=*/true));
+  std::unique_lock lock(kek_mu_);
+  core::SecureZero(previous_kek_);
+  previous_kek_.clear();
+  return moved;
 }
 
 }  // namespace svc::eventstore

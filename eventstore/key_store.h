@@ -8,9 +8,18 @@
 // Names: "session/<tenant>/<env>/<vrf_…>" (a verification session's captures and extracted data),
 // "person/<tenant>/<env>/<per_…>" (a person's vault values: pipeline/persons/vault_keys.h).
 //
+// Master-key rotation: Rewrap() moves every wrapped key from the current KEK to a new one while
+// the store stays in use. It first records the old KEK sealed under the new one ("rotation/kek"),
+// then serves reads under either KEK and rewraps row by row (each under the lock that creation
+// and destruction take, so a key destroyed meanwhile stays destroyed), then drops the record. A
+// store opened with the new KEK while a record exists (a rotation that stopped midway) resumes
+// it: ResumeRotation().
+//
 // Thread-safety: all methods may be called from any thread.
 
+#include <functional>
 #include <mutex>
+#include <shared_mutex>
 #include <optional>
 #include <string>
 
@@ -34,11 +43,28 @@ class KeyStore {
   static std::string SessionKeyName(std::string_view tenant, std::string_view env,
                                     std::string_view session_id);
 
+  // Moves every key to `new_kek`; `extra` is written (synced) in the same batch that starts the
+  // rotation (the caller's new key check). Returns how many keys were rewrapped.
+  core::Result<int64_t> Rewrap(std::string new_kek, const std::function<void(KvStore::Batch&)>& extra = {});
+  // True when a rotation stopped midway and the current KEK is the new one: finishes it.
+  core::Result<bool> ResumeRotation();
+  // Reads under both KEKs when a rotation stopped midway, without writing (read-only opens).
+  core::Status LoadUnfinishedRotation();
+  // Stores `key` under `name` unless a key of that name exists; returns the key kept.
+  core::Result<std::string> PutIfAbsent(std::string_view name, std::string_view key);
+  // The number of keys held.
+  core::Result<int64_t> Count() const;
+
  private:
+  core::Result<int64_t> RewrapAll();
   KvStore* store_;
   int cf_;
+  mutable std::shared_mutex kek_mu_;
   std::string kek_;
-  std::mutex create_mu_;  // two first uses of one name must not create two keys
+  std::string previous_kek_;  // during a rotation: the KEK rows not yet rewrapped are under
+  std::mutex create_mu_;  // two first uses of one name must not create two keys; a rewrap and a
+                          // destroy of one name do not interleave
+  std::mutex rotate_mu_;  // one rotation at a time
 };
 
 }  // namespace svc::eventstore

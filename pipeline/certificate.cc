@@ -5,8 +5,8 @@
 
 namespace svc::pipeline {
 
-std::string CertificateRootKey(std::string_view master_key) {
-  return core::DeriveSubkey(master_key, "svc/certificate-root/v1");
+std::string CertificateRootKey(std::string_view working_root) {
+  return core::DeriveSubkey(working_root, "svc/certificate-root/v1");
 }
 
 std::string CertificateKey(std::string_view root_key, std::string_view tenant_id,

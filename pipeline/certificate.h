@@ -23,9 +23,9 @@
 
 namespace svc::pipeline {
 
-// The root of all certificate keys: derived from the master key, so a running service never
-// keeps the master key itself.
-std::string CertificateRootKey(std::string_view master_key);
+// The root of all certificate keys: derived from the data directory's working root (which a
+// master-key rotation leaves as it is: api/http/runtime.h), never kept as the root itself.
+std::string CertificateRootKey(std::string_view working_root);
 
 // The HMAC key of one tenant and environment (derived from the root key).
 std::string CertificateKey(std::string_view root_key, std::string_view tenant_id,

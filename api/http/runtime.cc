@@ -177,6 +177,99 @@ core::Result<std::string> LoadServiceKey(const std::string& data_dir, const KeyS
   return key;
 }
 
+namespace {
+
+constexpr std::string_view kMasterCheck = "keys/master-check";
+// The working root: the secret the working keys (API-key lookup, event sealing, list cursors,
+// certificate signing) derive from. It is kept wrapped in the key store like a data key, so a
+// master-key rotation re-wraps it and every working key stays what it was. A data directory made
+// before it existed used the master key itself as the root; it keeps doing so.
+constexpr std::string_view kWorkingRoot = "svc/working-root";
+
+std::string MasterCheck(std::string_view master) {
+  // A key check value, so that a start with another master key is refused at once instead of
+  // failing on every sealed value later. It is a derived key's hash: it says nothing about the
+  // master key (256 bits are not guessed).
+  return core::Sha256Hex(core::DeriveSubkey(master, "svc/key-check/v1"));
+}
+
+std::string KeyEncryptionKey(std::string_view master) { return core::DeriveSubkey(master, "svc/key-encryption/v1"); }
+
+}  // namespace
+
+core::Result<OpenedKeys> OpenKeys(eventstore::KvStore& store, const std::string& master, bool fresh, bool read_only) {
+  const int meta = store.Cf("default");
+  const std::string check = MasterCheck(master);
+  SVC_ASSIGN_OR_RETURN(auto stored, store.Get(meta, std::string(kMasterCheck)));
+  if (stored.has_value() && !core::ConstantTimeEquals(*stored, check)) {
+    return core::FailedPrecondition(
+        "the master key is not the one this data directory uses (after `svc admin master-key rotate`, "
+        "start with the new key)");
+  }
+  if (!stored.has_value() && !read_only) {
+    eventstore::KvStore::Batch b;
+    b.Put(meta, std::string(kMasterCheck), check);
+    SVC_RETURN_IF_ERROR(store.Write(b, true));
+  }
+  OpenedKeys out;
+  out.store = std::make_unique<eventstore::KeyStore>(&store, KeyEncryptionKey(master));
+  if (read_only) {
+    SVC_RETURN_IF_ERROR(out.store->LoadUnfinishedRotation());
+  } else {
+    SVC_ASSIGN_OR_RETURN(bool resumed, out.store->ResumeRotation());
+    if (resumed) core::LogWarn("finished a master-key rotation that had stopped midway");
+  }
+  SVC_ASSIGN_OR_RETURN(auto root, out.store->Get(kWorkingRoot));
+  if (root.has_value()) {
+    out.root = std::move(*root);
+  } else if (read_only) {
+    out.root = master;  // a directory no writer opened since the root existed
+  } else {
+    SVC_ASSIGN_OR_RETURN(out.root, out.store->PutIfAbsent(kWorkingRoot, fresh ? core::RandomBytes(32) : master));
+  }
+  return out;
+}
+
+core::Result<std::string> LoadWorkingRoot(const std::string& data_dir, const KeySources& sources) {
+  const fs::path db_path = fs::path(data_dir) / "db";
+  if (!fs::exists(db_path)) return core::NotFound("no data directory at " + data_dir);
+  SVC_ASSIGN_OR_RETURN(std::string master, LoadMasterKey(data_dir, sources, /*create=*/false));
+  eventstore::KvStore::Options so;
+  so.path = db_path.string();
+  so.column_families = StoreColumnFamilies();
+  so.read_only = true;
+  SVC_ASSIGN_OR_RETURN(auto store, eventstore::KvStore::Open(so));
+  auto keys = OpenKeys(*store, master, /*fresh=*/false, /*read_only=*/true);
+  core::SecureZero(master);
+  if (!keys.ok()) return keys.status();
+  return std::move(keys->root);
+}
+
+core::Result<core::Json> Runtime::RotateMasterKey(std::string new_master) {
+  if (new_master.size() != 32) return core::InvalidArgument("a master key is 32 bytes");
+  const int meta = store_->Cf("default");
+  const std::string check = MasterCheck(new_master);
+  SVC_ASSIGN_OR_RETURN(int64_t rewrapped, key_store_->Rewrap(KeyEncryptionKey(new_master), [&](eventstore::KvStore::Batch& b) {
+    b.Put(meta, std::string(kMasterCheck), check);
+  }));
+  // Development mode keeps the master key in the data directory: the next start reads the new one.
+  bool dev_file = std::getenv("SVC_MASTER_KEY") == nullptr && options_.keys.master_key_file.empty() &&
+                  options_.keys.dev_keys_in_data_dir;
+  if (dev_file) {
+    SVC_RETURN_IF_ERROR(WriteSecretFile(fs::path(options_.data_dir) / "master.key", core::Base64Encode(new_master)));
+  }
+  core::SecureZero(new_master);
+  SVC_ASSIGN_OR_RETURN(int64_t held, key_store_->Count());
+  core::LogWarn("master key rotated: every data key is wrapped under the new key; destroy the old one",
+                {{"rewrapped", rewrapped}});
+  return core::Json{{"rotated", true},
+                    {"rewrappedKeys", rewrapped},
+                    {"keys", held},
+                    {"masterKeyFileUpdated", dev_file},
+                    {"next", dev_file ? "nothing: the development key in the data directory was replaced"
+                                      : "start the server with the new master key from now on; then destroy the old one"}};
+}
+
 core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& options) {
   std::unique_ptr<Runtime> rt(new Runtime());
   rt->options_ = options;
@@ -216,31 +309,14 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     // A key is created only with a new directory: data sealed under a lost key stays sealed.
     SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, /*create=*/false));
   }
-  {
-    // A key check value, so that a start with another master key is refused at once instead of
-    // failing on every sealed value later. It is a derived key's hash: it says nothing about
-    // the master key (256 bits are not guessed).
-    std::string check = core::Sha256Hex(core::DeriveSubkey(master, "svc/key-check/v1"));
-    int meta = rt->store_->Cf("default");
-    SVC_ASSIGN_OR_RETURN(auto stored, rt->store_->Get(meta, "keys/master-check"));
-    if (stored.has_value() && !core::ConstantTimeEquals(*stored, check)) {
-      core::SecureZero(master);
-      return core::FailedPrecondition(
-          "the master key is not the one this data directory was created with");
-    }
-    if (!stored.has_value() && !options.read_only) {
-      eventstore::KvStore::Batch b;
-      b.Put(meta, "keys/master-check", check);
-      SVC_RETURN_IF_ERROR(rt->store_->Write(b, true));
-    }
-  }
-  rt->lookup_key_ = core::DeriveSubkey(master, "svc/api-key-lookup/v1");
-  rt->seal_key_ = core::DeriveSubkey(master, "svc/event-seal/v1");
-  rt->cursor_key_ = core::DeriveSubkey(master, "svc/list-cursor/v1");
-  std::string kek = core::DeriveSubkey(master, "svc/key-encryption/v1");
-  rt->certificate_root_key_ = pipeline::CertificateRootKey(master);
+  SVC_ASSIGN_OR_RETURN(OpenedKeys keys, OpenKeys(*rt->store_, master, fresh, options.read_only));
   core::SecureZero(master);
-  rt->key_store_ = std::make_unique<eventstore::KeyStore>(rt->store_.get(), std::move(kek));
+  rt->key_store_ = std::move(keys.store);
+  rt->lookup_key_ = core::DeriveSubkey(keys.root, "svc/api-key-lookup/v1");
+  rt->seal_key_ = core::DeriveSubkey(keys.root, "svc/event-seal/v1");
+  rt->cursor_key_ = core::DeriveSubkey(keys.root, "svc/list-cursor/v1");
+  rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
+  core::SecureZero(keys.root);
   rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
 
   if (options.log_backend == "kafka") {

@@ -54,6 +54,17 @@ struct RuntimeOptions {
   core::IdSource* ids = nullptr;
 };
 
+// The key store of an opened data directory and its working root (runtime.cc).
+struct OpenedKeys {
+  std::unique_ptr<eventstore::KeyStore> store;
+  std::string root;
+};
+core::Result<OpenedKeys> OpenKeys(eventstore::KvStore& store, const std::string& master, bool fresh,
+                                  bool read_only);
+// The working root of a data directory, read only (operator commands such as
+// `svc certificate public-key` use it; a running server may hold the directory).
+core::Result<std::string> LoadWorkingRoot(const std::string& data_dir, const KeySources& sources);
+
 class Runtime {
  public:
   // Opens (creating if needed) the data directory, recovers the write model from the log and
@@ -89,6 +100,12 @@ class Runtime {
   projections::VerificationProjector& verification_projector() { return *verification_projector_; }
   projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
   projections::PersonsProjector& persons_projector() { return *persons_projector_; }
+
+  // `svc admin master-key rotate`: every wrapped key (data keys, the blind-index keys, the
+  // working root) moves to a key-encryption key of `new_master` (32 bytes), while the server runs;
+  // nothing in the log changes. From the start of the rotation the data directory opens only
+  // with the new master key. In development mode the data directory's master.key is replaced.
+  core::Result<core::Json> RotateMasterKey(std::string new_master);
 
   // Brings every projection to the end of the log: applies synchronously when the runners are
   // not started, else waits for them.

@@ -213,6 +213,17 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
                                      reason, actor);
              }, 200));
+  // svc admin master-key rotate, on a running server: {"newMasterKey": base64 of 32 bytes}.
+  router.Add("POST", "/admin/master-key/rotate", guarded([&rt](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string b64, StringField(body, "newMasterKey", ""));
+               auto key = core::Base64Decode(b64);
+               core::SecureZero(b64);
+               if (!key.ok() || key->size() != 32) {
+                 return core::InvalidArgument("newMasterKey must be the base64 of 32 random bytes", "VALIDATION_ERROR");
+               }
+               return rt.RotateMasterKey(std::move(*key));
+             }, 200));
 }
 
 }  // namespace svc::api

@@ -22,6 +22,8 @@ const char* const kTopUsage =
     "  admin webhooks status     the delivery queue of the running server\n"
     "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
     "  admin webhooks resume\n"
+    "  admin master-key rotate   --new-master-key-file FILE  rewrap every data key under a new master\n"
+    "                            key, the server running or not; then start with the new key\n"
     "  replay                    [--projector NAME]... [--verify]\n"
     "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"

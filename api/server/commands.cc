@@ -40,6 +40,7 @@ int Admin(int argc, char** argv) {
   f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
   f.Declare({"application", "", "application id (default: the tenant's default application)"});
   f.Declare({"reason", "", "revocation reason"});
+  f.Declare({"new-master-key-file", "", "master-key rotate: the new master key (base64 of 32 bytes), made and kept safe before the rotation"});
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << f.Help("svc admin " + noun + " " + verb + " [flags]");
@@ -48,17 +49,38 @@ int Admin(int argc, char** argv) {
   core::SetLogLevel(core::LogLevel::kWarn);
   std::string key = noun + " " + verb;
   const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
+  const bool rotate = key == "master-key rotate";
   if (key != "tenant create" && key != "tenant list" && key != "key create" &&
-      key != "key revoke" && key != "key list" && !webhooks) {
+      key != "key revoke" && key != "key list" && !webhooks && !rotate) {
     std::cerr << kTopUsage;
     return 2;
   }
   if (key == "tenant create" && f.Get("name").empty()) {
     return Fail(core::InvalidArgument("--name is required"));
   }
+  std::string new_master;
+  if (rotate) {
+    if (f.Get("new-master-key-file").empty()) return Fail(core::InvalidArgument("--new-master-key-file is required"));
+    std::ifstream in(f.Get("new-master-key-file"));
+    std::stringstream ss;
+    ss << in.rdbuf();
+    std::string text = ss.str();
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r' || text.back() == ' ')) text.pop_back();
+    auto decoded = core::Base64Decode(text);
+    core::SecureZero(text);
+    if (!in || !decoded.ok() || decoded->size() != 32) {
+      return Fail(core::InvalidArgument("--new-master-key-file must hold the base64 of 32 random bytes "
+                                        "(`head -c 32 /dev/urandom | base64 > FILE`)"));
+    }
+    new_master = std::move(*decoded);
+  }
   auto ro = RuntimeOptionsFrom(f);
   if (!ro.ok()) return Fail(ro.status());
   ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
+  if (rotate && ro->keys.master_key_file.empty() && std::getenv("SVC_MASTER_KEY") == nullptr) {
+    // The development key lives in the data directory: the rotation replaces it there.
+    ro->keys.dev_keys_in_data_dir = true;
+  }
 
   KeyCreateRequest kc;
   kc.tenant_id = f.Get("tenant");
@@ -81,6 +103,7 @@ int Admin(int argc, char** argv) {
     else if (key == "tenant list") r = AdminTenantList(**rt);
     else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
     else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
+    else if (rotate) r = (*rt)->RotateMasterKey(std::move(new_master));
     else r = AdminKeyList(**rt, f.Get("tenant"));
     if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
     (*rt)->Shutdown();
@@ -124,6 +147,11 @@ int Admin(int argc, char** argv) {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/keys/" + f.Get("key") + "/revoke";
     b["reason"] = f.Get("reason");
+  } else if (rotate) {
+    method = "POST";
+    path = "/admin/master-key/rotate";
+    b["newMasterKey"] = core::Base64Encode(new_master);
+    core::SecureZero(new_master);
   } else if (webhooks) {
     method = verb == "status" ? "GET" : "POST";
     path = "/admin/webhooks/" + std::string(verb == "status" ? "queue" : verb);
@@ -257,14 +285,14 @@ int Certificate(int argc, char** argv) {
     std::string data_dir = f.Get("data-dir").empty() ? "./data" : f.Get("data-dir");
     KeySources ks = KeySourcesFrom(f);
     ks.read_existing_dev_keys = true;
-    auto master = LoadMasterKey(data_dir, ks, /*create=*/false);
-    if (!master.ok()) return Fail(master.status());
     std::string tenant = f.Get("tenant"), env = f.Get("env");
     if (!core::ValidateId(core::IdKind::kTenant, tenant).ok() || (env != "test" && env != "live")) {
       return Fail(core::InvalidArgument("public-key needs --tenant ten_… and --env test|live"));
     }
-    std::string root = pipeline::CertificateRootKey(*master);
-    core::SecureZero(*master);
+    auto working = LoadWorkingRoot(data_dir, ks);
+    if (!working.ok()) return Fail(working.status());
+    std::string root = pipeline::CertificateRootKey(*working);
+    core::SecureZero(*working);
     core::Ed25519KeyPair kp = pipeline::CertificateSigningKey(root, tenant, env);
     core::SecureZero(kp.secret_key);
     Print({{"tenantId", tenant},
@@ -298,12 +326,12 @@ int Certificate(int argc, char** argv) {
     // Reading an existing development key from a data directory an auditor names is fine: this
     // command only reads.
     ks.read_existing_dev_keys = true;
-    auto master = LoadMasterKey(data_dir, ks, /*create=*/false);
-    if (master.ok()) {
-      keys.root_key = pipeline::CertificateRootKey(*master);
-      core::SecureZero(*master);
+    auto working = LoadWorkingRoot(data_dir, ks);
+    if (working.ok()) {
+      keys.root_key = pipeline::CertificateRootKey(*working);
+      core::SecureZero(*working);
     } else {
-      notes.push_back("no master key read: " + master.status().message());
+      notes.push_back("no master key read: " + working.status().message());
     }
   }
   if (!keys.root_key.has_value() && !keys.public_key.has_value()) {

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <map>
 
 #include "core/crypto.h"
 #include "eventstore/blob_store.h"
@@ -45,6 +46,55 @@ TEST_CASE("key store: created once, wrapped under the KEK, bound to its name, de
   // Destroyed: gone for good (crypto-shredding).
   REQUIRE(keys.Destroy(name).ok());
   CHECK_FALSE(keys.Get(name)->has_value());
+}
+
+TEST_CASE("key store: a master-key rotation rewraps every key while it is used, and resumes if it stops") {
+  testing::TempDir dir;
+  eventstore::KvStore::Options o;
+  o.path = dir.Sub("db");
+  o.column_families = {"keystore"};
+  auto store = eventstore::KvStore::Open(o);
+  REQUIRE(store.ok());
+  const std::string old_kek = core::RandomBytes(32), new_kek = core::RandomBytes(32);
+  eventstore::KeyStore keys(store->get(), old_kek);
+  std::map<std::string, std::string> made;
+  for (int i = 0; i < 50; ++i) {
+    std::string name = "person/ten_1/test/per_" + std::to_string(i);
+    made[name] = *keys.GetOrCreate(name);
+  }
+  REQUIRE(keys.Destroy("person/ten_1/test/per_7").ok());
+  made.erase("person/ten_1/test/per_7");
+  int extra_written = 0;
+  auto moved = keys.Rewrap(new_kek, [&](eventstore::KvStore::Batch&) { ++extra_written; });
+  REQUIRE_MESSAGE(moved.ok(), moved.status().ToString());
+  CHECK(*moved == 49);
+  CHECK(extra_written == 1);
+  // The same keys, now under the new KEK only; the destroyed one stays destroyed.
+  eventstore::KeyStore after(store->get(), new_kek);
+  for (const auto& [name, key] : made) CHECK(**after.Get(name) == key);
+  CHECK_FALSE(after.Get("person/ten_1/test/per_7")->has_value());
+  eventstore::KeyStore before(store->get(), old_kek);
+  CHECK_FALSE(before.Get(made.begin()->first).ok());
+  CHECK(keys.Rewrap(new_kek).status().code() == core::StatusCode::kInvalidArgument);  // the same key
+  CHECK(*keys.Count() == 49);
+
+  // A rotation that stopped after its first step (the record written, no row rewrapped yet):
+  // the store opened with the newest KEK reads both and finishes it.
+  const std::string third = core::RandomBytes(32);
+  int cf = (*store)->Cf("keystore");
+  eventstore::KvStore::Batch b;
+  b.Put(cf, "rotation/kek", core::AeadSeal(third, new_kek, "svc/kek-rotation/v1"));
+  REQUIRE((*store)->Write(b, true).ok());
+  eventstore::KeyStore resumed(store->get(), third);
+  CHECK_FALSE(resumed.Get(made.begin()->first).ok());  // not yet: the old KEK is not loaded
+  REQUIRE(resumed.LoadUnfinishedRotation().ok());
+  CHECK(**resumed.Get(made.begin()->first) == made.begin()->second);
+  auto finished = resumed.ResumeRotation();
+  REQUIRE(finished.ok());
+  CHECK(*finished);
+  eventstore::KeyStore only_third(store->get(), third);
+  for (const auto& [name, key] : made) CHECK(**only_third.Get(name) == key);
+  CHECK_FALSE(*only_third.ResumeRotation());  // nothing left to finish
 }
 
 TEST_CASE("blob store: content-addressed, idempotent, verified on read") {

@@ -259,7 +259,7 @@ TEST_CASE("keys: outside development, no master or service key is kept in the da
   auto wrong = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0", "--service-key-file", service_file},
                       other);
   CHECK(wrong.exit_code != 0);
-  CHECK(wrong.err.find("not the one this data directory was created with") != std::string::npos);
+  CHECK(wrong.err.find("not the one this data directory uses") != std::string::npos);
   auto no_key = RunSvc({"serve", "--data-dir", data, "--listen", "127.0.0.1:0"}, production);
   CHECK(no_key.exit_code != 0);
   CHECK(no_key.err.find("no master key") != std::string::npos);
@@ -417,14 +417,15 @@ TEST_CASE("svc certificate verify: a signed certificate verifies; one changed by
   testing::TempDir dir;
   std::string data = dir.Sub("data");
   REQUIRE(RunSvc({"admin", "tenant", "create", "--name", "Acme", "--data-dir", data}).exit_code == 0);
-  auto master = api::LoadMasterKey(data, api::KeySources{"", "", true}, /*create=*/false);  // the key the data directory was created with
-  REQUIRE(master.ok());
+  // The data directory's working root (kept wrapped under its master key), as the server signs with.
+  auto root = api::LoadWorkingRoot(data, api::KeySources{"", "", true});
+  REQUIRE_MESSAGE(root.ok(), root.status().ToString());
   core::Json content = {{"sessionId", "vrf_0123456789abcdef0123456789abcdef"},
                         {"tenantId", "ten_0123456789abcdef0123456789abcdef"},
                         {"environment", "live"},
                         {"outcome", "approved"},
                         {"trustScore", 0.9}};
-  auto signed_doc = pipeline::SignCertificate(content, pipeline::CertificateRootKey(*master));
+  auto signed_doc = pipeline::SignCertificate(content, pipeline::CertificateRootKey(*root));
   REQUIRE(signed_doc.ok());
   std::string file = dir.Sub("certificate.json");
   { std::ofstream(file) << *signed_doc; }
