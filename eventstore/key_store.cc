@@ -1,5 +1,6 @@
 #include "eventstore/key_store.h"
 
+#include <thread>
 #include <vector>
 
 #include "core/crypto.h"
@@ -18,6 +19,13 @@ KeyStore::KeyStore(KvStore* store, std::string kek)
     : store_(store), cf_(store->Cf("keystore")), kek_(std::move(kek)) {}
 
 KeyStore::~KeyStore() {
+  {
+    std::lock_guard lock(gc_mu_);
+    stop_drainer_ = true;
+    gc_cv_.notify_all();
+  }
+  if (drainer_.joinable()) drainer_.join();
+  for (auto& [name, key] : cache_) core::SecureZero(key);
   core::SecureZero(kek_);
   core::SecureZero(previous_kek_);
 }
@@ -38,23 +46,133 @@ core::Result<std::optional<std::string>> KeyStore::Get(std::string_view name) co
   return std::optional<std::string>(std::move(dek).value());
 }
 
+// Group commit of new keys: they queue, and one drainer at a time writes every queued key in one
+// synced batch (many creates share one fsync). A name queued or being written is answered with the
+// key it is getting, so two first uses of one name never make two keys. The drainer is a
+// synchronous caller waiting for its own key, or the background thread that serves asynchronous
+// callers (so an I/O thread never waits for an fsync).
+std::shared_ptr<KeyStore::PendingKey> KeyStore::Enqueue(std::string_view name, core::Status* error) {
+  // Called with gc_mu_ held. Not pending: it is either in the store already (committed, then
+  // unqueued) or new.
+  if (auto it = pending_.find(std::string(name)); it != pending_.end()) return it->second;
+  auto again = Get(name);
+  if (!again.ok()) {
+    *error = again.status();
+    return nullptr;
+  }
+  auto p = std::make_shared<PendingKey>();
+  p->name = std::string(name);
+  if (again->has_value()) {
+    p->dek = std::move(**again);
+    p->done = true;
+    return p;
+  }
+  p->dek = core::RandomBytes(32);
+  pending_[p->name] = p;
+  queue_.push_back(p);
+  return p;
+}
+
+void KeyStore::DrainOnce(std::unique_lock<std::mutex>& lock) {
+  writing_ = true;
+  std::vector<std::shared_ptr<PendingKey>> batch;
+  batch.swap(queue_);
+  lock.unlock();
+  core::Status st;
+  {
+    // Wrapped under the KEK current at the write: a rotation switches KEKs only between writes.
+    std::shared_lock kl(kek_mu_);
+    KvStore::Batch b;
+    for (const auto& k : batch) b.Put(cf_, Row(k->name), core::AeadSeal(kek_, k->dek, Aad(k->name)));
+    st = store_->Write(b, /*sync=*/true);
+  }
+  lock.lock();
+  std::vector<std::pair<std::function<void(core::Result<std::string>)>, std::shared_ptr<PendingKey>>> calls;
+  for (const auto& k : batch) {
+    k->status = st;
+    k->done = true;
+    pending_.erase(k->name);
+    for (auto& cb : k->callbacks) calls.emplace_back(std::move(cb), k);
+    k->callbacks.clear();
+  }
+  writing_ = false;
+  gc_cv_.notify_all();
+  lock.unlock();
+  for (auto& [cb, k] : calls) {
+    if (k->status.ok()) cb(k->dek);
+    else cb(k->status);
+  }
+  lock.lock();
+}
+
 core::Result<std::string> KeyStore::GetOrCreate(std::string_view name) {
   SVC_ASSIGN_OR_RETURN(auto existing, Get(name));
   if (existing.has_value()) return std::move(*existing);
-  std::lock_guard lock(create_mu_);
-  SVC_ASSIGN_OR_RETURN(auto again, Get(name));
-  if (again.has_value()) return std::move(*again);
-  std::string dek = core::RandomBytes(32);
-  KvStore::Batch b;
-  {
-    std::shared_lock kl(kek_mu_);
-    b.Put(cf_, Row(name), core::AeadSeal(kek_, dek, Aad(name)));
+  std::unique_lock lock(gc_mu_);
+  core::Status error;
+  auto mine = Enqueue(name, &error);
+  if (mine == nullptr) return error;
+  while (!mine->done) {
+    if (!writing_ && !queue_.empty()) {
+      DrainOnce(lock);
+    } else {
+      gc_cv_.wait(lock);
+    }
   }
-  SVC_RETURN_IF_ERROR(store_->Write(b, /*sync=*/true));
-  return dek;
+  SVC_RETURN_IF_ERROR(mine->status);
+  return mine->dek;
+}
+
+void KeyStore::GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done) {
+  auto existing = Get(name);
+  if (!existing.ok()) return done(existing.status());
+  if (existing->has_value()) return done(std::move(**existing));
+  std::unique_lock lock(gc_mu_);
+  core::Status error;
+  auto p = Enqueue(name, &error);
+  if (p == nullptr) {
+    lock.unlock();
+    return done(error);
+  }
+  if (p->done) {  // committed meanwhile
+    lock.unlock();
+    if (p->status.ok()) return done(p->dek);
+    return done(p->status);
+  }
+  p->callbacks.push_back(std::move(done));
+  if (!drainer_.joinable()) {
+    drainer_ = std::thread([this] {
+      std::unique_lock l(gc_mu_);
+      while (!stop_drainer_) {
+        gc_cv_.wait(l, [&] { return stop_drainer_ || (!writing_ && !queue_.empty()); });
+        if (stop_drainer_) break;
+        DrainOnce(l);
+      }
+    });
+  }
+  gc_cv_.notify_all();
+}
+
+core::Result<std::string> KeyStore::GetOrCreateCached(std::string_view name) {
+  {
+    std::lock_guard lock(cache_mu_);
+    if (auto it = cache_.find(name); it != cache_.end()) return it->second;
+  }
+  SVC_ASSIGN_OR_RETURN(std::string key, GetOrCreate(name));
+  std::lock_guard lock(cache_mu_);
+  if (cache_.size() > 100000) cache_.clear();
+  cache_.emplace(std::string(name), key);
+  return key;
 }
 
 core::Status KeyStore::Destroy(std::string_view name) {
+  {
+    std::lock_guard cl(cache_mu_);
+    if (auto it = cache_.find(name); it != cache_.end()) {
+      core::SecureZero(it->second);
+      cache_.erase(it);
+    }
+  }
   std::lock_guard lock(create_mu_);
   KvStore::Batch b;
   b.Delete(cf_, Row(name));

@@ -17,9 +17,14 @@
 //
 // Thread-safety: all methods may be called from any thread.
 
+#include <condition_variable>
 #include <functional>
+#include <map>
+#include <memory>
+#include <vector>
 #include <mutex>
 #include <shared_mutex>
+#include <thread>
 #include <optional>
 #include <string>
 
@@ -35,6 +40,12 @@ class KeyStore {
 
   // The 32-byte key named `name`, created (and durably stored) on first use.
   core::Result<std::string> GetOrCreate(std::string_view name);
+  // GetOrCreate without waiting: `done` runs once the key is durable (on the thread that wrote it,
+  // or at once when it exists). For request paths, so that no I/O thread waits for an fsync.
+  void GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done);
+  // GetOrCreate, kept unwrapped in memory after the first use (for the few long-lived keys every
+  // request needs, such as a tenant's blind-index key); Destroy forgets it.
+  core::Result<std::string> GetOrCreateCached(std::string_view name);
   // The key, or nullopt when it never existed or was destroyed.
   core::Result<std::optional<std::string>> Get(std::string_view name) const;
   // Deletes the key for good (sync write).
@@ -65,6 +76,25 @@ class KeyStore {
   std::mutex create_mu_;  // two first uses of one name must not create two keys; a rewrap and a
                           // destroy of one name do not interleave
   std::mutex rotate_mu_;  // one rotation at a time
+  // Group commit of new keys (GetOrCreate).
+  struct PendingKey {
+    std::string name;
+    std::string dek;
+    bool done = false;
+    core::Status status;
+    std::vector<std::function<void(core::Result<std::string>)>> callbacks;
+  };
+  std::shared_ptr<PendingKey> Enqueue(std::string_view name, core::Status* error);
+  void DrainOnce(std::unique_lock<std::mutex>& lock);
+  std::mutex cache_mu_;
+  std::map<std::string, std::string, std::less<>> cache_;
+  std::mutex gc_mu_;
+  std::condition_variable gc_cv_;
+  std::map<std::string, std::shared_ptr<PendingKey>> pending_;
+  std::vector<std::shared_ptr<PendingKey>> queue_;
+  bool writing_ = false;
+  bool stop_drainer_ = false;
+  std::thread drainer_;  // started by the first GetOrCreateAsync
 };
 
 }  // namespace svc::eventstore

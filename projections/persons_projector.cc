@@ -22,27 +22,58 @@ core::Json Source(const ps::PiiSource& s, int version, const std::string& at) {
           {"setAt", at}};
 }
 
-// Removes a field's sealed row and its blind-index entries (before a new value, or a clear).
-core::Status DropField(ViewWriter& view, const std::string& te, const std::string& id,
-                       const std::string& field) {
-  const std::string key = V::Sealed(te, id, field);
-  SVC_ASSIGN_OR_RETURN(auto old, view.Get(key));
-  if (!old.has_value()) return core::Status::Ok();
-  core::Json row = core::ParseJsonOrDiscarded(*old);
-  if (auto it = row.find("index"); it != row.end() && it->is_array()) {
-    for (const auto& k : *it) {
-      if (k.is_string()) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
-    }
+// The holders of a CURP (ids, comma-separated; almost always one): `id` added or removed.
+core::Status Holders(ViewWriter& view, const std::string& te, const std::string& blind_key, const std::string& id,
+                     bool add) {
+  const std::string key = V::CurpHolder(te, blind_key);
+  SVC_ASSIGN_OR_RETURN(auto current, view.Get(key));
+  std::vector<std::string> ids;
+  std::string list = current.value_or("");
+  for (size_t at = 0; at < list.size();) {
+    size_t comma = list.find(',', at);
+    if (comma == std::string::npos) comma = list.size();
+    if (comma > at) ids.push_back(list.substr(at, comma - at));
+    at = comma + 1;
   }
-  view.Delete(key);
+  std::erase(ids, id);
+  if (add) ids.push_back(id);
+  if (ids.empty()) {
+    view.Delete(key);
+    return core::Status::Ok();
+  }
+  std::string joined;
+  for (const auto& i : ids) joined += (joined.empty() ? "" : ",") + i;
+  view.Put(key, joined);
   return core::Status::Ok();
 }
 
-void PutField(ViewWriter& view, const std::string& te, const std::string& id,
-              const std::string& field, const ps::SealedPii& value, int version) {
-  view.Put(V::Sealed(te, id, field),
-           core::DumpJson({{"sealed", value.sealed}, {"version", version}, {"index", value.index}}));
+// Removes a field from the person's sealed row (`sealed`, an object by field) and its blind-index
+// entries (before a new value, or a clear).
+core::Status DropField(ViewWriter& view, const std::string& te, const std::string& id, const std::string& field,
+                       core::Json& sealed) {
+  auto it = sealed.find(field);
+  if (it == sealed.end()) return core::Status::Ok();
+  const core::Json index = it->value("index", core::Json::array());
+  for (const auto& k : index) {
+    if (k.is_string()) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
+  }
+  if (field == "curp") {
+    for (const auto& k : index) {
+      if (k.is_string()) SVC_RETURN_IF_ERROR(Holders(view, te, k.get<std::string>(), id, false));
+    }
+  }
+  sealed.erase(it);
+  return core::Status::Ok();
+}
+
+core::Status PutField(ViewWriter& view, const std::string& te, const std::string& id, const std::string& field,
+                      const ps::SealedPii& value, int version, core::Json& sealed) {
+  sealed[field] = {{"sealed", value.sealed}, {"version", version}, {"index", value.index}};
   for (const auto& k : value.index) view.Put(V::BlindIndex(te, k, id), field);
+  if (field == "curp") {
+    for (const auto& k : value.index) SVC_RETURN_IF_ERROR(Holders(view, te, k, id, true));
+  }
+  return core::Status::Ok();
 }
 
 }  // namespace
@@ -180,11 +211,13 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
     SVC_RETURN_IF_ERROR(Verified(te, id, c->source, fields, env, r, view));
     view.Put(V::Record(te, id), core::DumpJson(r));
     core::Json prov = core::Json::object();
+    core::Json sealed = core::Json::object();
     for (const auto& [field, value] : c->pii) {
       prov[field] = Source(c->source, 1, at);
-      PutField(view, te, id, field, value, 1);
+      SVC_RETURN_IF_ERROR(PutField(view, te, id, field, value, 1, sealed));
     }
     view.Put(V::Provenance(te, id), core::DumpJson(prov));
+    view.Put(V::Sealed(te, id), core::DumpJson(sealed));
     if (!c->metadata_sealed.empty()) view.Put(V::Metadata(te, id), c->metadata_sealed);
     // List order by the millisecond the record shows.
     std::string order = V::Order(env.occurred_at.millis() * 1000, id);
@@ -199,17 +232,21 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   core::Json r = core::ParseJsonOrDiscarded(*stored);
   SVC_ASSIGN_OR_RETURN(auto stored_prov, view.Get(V::Provenance(te, id)));
   core::Json prov = core::ParseJsonOrDiscarded(stored_prov.value_or("{}"));
+  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
+  core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
+  if (!sealed.is_object()) sealed = core::Json::object();
   for (const auto& [field, value] : rv.set) {
-    SVC_RETURN_IF_ERROR(DropField(view, te, id, field));
-    PutField(view, te, id, field, value, rv.pii_version);
+    SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
+    SVC_RETURN_IF_ERROR(PutField(view, te, id, field, value, rv.pii_version, sealed));
     prov[field] = Source(rv.source, rv.pii_version, at);
     r[field + "Provided"] = true;
   }
   for (const auto& field : rv.cleared) {
-    SVC_RETURN_IF_ERROR(DropField(view, te, id, field));
+    SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
     prov.erase(field);
     r[field + "Provided"] = false;
   }
+  if (!rv.set.empty() || !rv.cleared.empty()) view.Put(V::Sealed(te, id), core::DumpJson(sealed));
   if (rv.metadata_changed) {
     if (rv.metadata_sealed.empty()) {
       view.Delete(V::Metadata(te, id));

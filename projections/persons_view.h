@@ -7,12 +7,14 @@
 //                                          applicationId, externalRefs, forgetRequested)
 //   prov/<ten>/<env>/<per>                 piiProvenance: per field, the version and source that
 //                                          set it
-//   sealed/<ten>/<env>/<per>/<field>       {sealed, version, index}: what a reveal opens
+//   sealed/<ten>/<env>/<per>               {<field>: {sealed, version, index}}: what a reveal opens
 //   meta/<ten>/<env>/<per>                 the sealed metadata (never served as is)
 //   idx/<ten>/<env>/all/<order>            persons, newest first (order: as SessionsView)
 //   idx/<ten>/<env>/app/<app>/<order>      one application's persons
 //   bi/<ten>/<env>/<blind key>/<per>       the blind index: search, duplicates, CURP conflicts
 //   ext/<ten>/<env>/<app>/<externalRef>    = <per>: the upsert key (externalRef per application)
+//   curp/<ten>/<env>/<blind key>           = <per>: a holder of that CURP (one Get answers "is it
+//                                          held?" for CURP_CONFLICT; bi/ lists every holder)
 //   tok/<ten>/<env>/<ctok>                 a client token (never its secret): person, fields,
 //                                          purpose, createdAt, expiresAt, usedAt, revokedAt
 //   tokref/<ctok>                          {tenantId, environment, applicationId}: where a token
@@ -44,12 +46,7 @@ struct PersonsView {
 
   static std::string Record(std::string_view te, std::string_view id) { return ScopedKey("rec/", te, id); }
   static std::string Provenance(std::string_view te, std::string_view id) { return ScopedKey("prov/", te, id); }
-  static std::string SealedFields(std::string_view te, std::string_view id) {
-    return ScopedKey("sealed/", te, id) + "/";
-  }
-  static std::string Sealed(std::string_view te, std::string_view id, std::string_view field) {
-    return SealedFields(te, id) + std::string(field);
-  }
+  static std::string Sealed(std::string_view te, std::string_view id) { return ScopedKey("sealed/", te, id); }
   static std::string Metadata(std::string_view te, std::string_view id) { return ScopedKey("meta/", te, id); }
   static std::string All() { return "all"; }
   static std::string ByApplication(std::string_view app) { return "app/" + std::string(app); }
@@ -65,6 +62,9 @@ struct PersonsView {
   }
   static std::string BlindIndex(std::string_view te, std::string_view blind_key, std::string_view id) {
     return BlindIndexed(te, blind_key) + std::string(id);
+  }
+  static std::string CurpHolder(std::string_view te, std::string_view blind_key) {
+    return ScopedKey("curp/", te, blind_key);
   }
   static std::string ExternalRef(std::string_view te, std::string_view app, std::string_view ref) {
     return ScopedKey("ext/", te, app) + "/" + std::string(ref);

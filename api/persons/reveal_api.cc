@@ -99,9 +99,13 @@ core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std
   if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
   const std::string te = TeOf(a);
   core::Json out = core::Json::object();
+  SVC_ASSIGN_OR_RETURN(auto sealed, ReadView(rt, PV::Abs(PV::Sealed(te, person))));
   for (const auto& field : fields) {
-    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Sealed(te, person, field))));
-    if (!row.has_value()) {
+    const core::Json* row = nullptr;
+    if (sealed.has_value()) {
+      if (auto it = sealed->find(field); it != sealed->end() && it->is_object()) row = &*it;
+    }
+    if (row == nullptr) {
       out[field] = nullptr;
       continue;
     }

@@ -17,9 +17,10 @@ struct Prepared {
   std::optional<std::string> metadata_sealed;
 };
 
-core::Result<Prepared> Prepare(eventstore::KeyStore& keys, const PersonRef& who, const PiiWrite& w) {
+core::Result<Prepared> Prepare(eventstore::KeyStore& keys, const PersonRef& who, const PiiWrite& w,
+                               std::string person_key) {
   Prepared p;
-  SVC_ASSIGN_OR_RETURN(p.person_key, keys.GetOrCreate(PersonKeyName(who.tenant, who.environment, who.person)));
+  p.person_key = std::move(person_key);
   std::string index_key;
   for (const auto& [field, value] : w.values) {
     const PiiField* f = FindPiiField(field);
@@ -80,12 +81,11 @@ core::Result<core::Json> OpenMetadata(std::string_view person_key, const PersonR
   return core::ParseJsonOrDiscarded(*text);
 }
 
-core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
-                                                    const std::string& application_id,
-                                                    const std::string& external_ref,
-                                                    const PiiWrite& write,
-                                                    commands::CommandContext ctx) {
-  SVC_ASSIGN_OR_RETURN(Prepared p, Prepare(keys, who, write));
+namespace {
+
+commands::Command CreateWith(Prepared p, const PersonRef& who, const std::string& application_id,
+                             const std::string& external_ref, const PiiWrite& write,
+                             commands::CommandContext ctx) {
   commands::Command c;
   c.tenant_id = who.tenant;
   c.aggregate_type = std::string(ps::kPersonAggregate);
@@ -105,6 +105,31 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
   return c;
 }
 
+}  // namespace
+
+core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                    const std::string& application_id,
+                                                    const std::string& external_ref,
+                                                    const PiiWrite& write,
+                                                    commands::CommandContext ctx) {
+  SVC_ASSIGN_OR_RETURN(std::string person_key, keys.GetOrCreate(PersonKeyName(who.tenant, who.environment, who.person)));
+  SVC_ASSIGN_OR_RETURN(Prepared p, Prepare(keys, who, write, std::move(person_key)));
+  return CreateWith(std::move(p), who, application_id, external_ref, write, std::move(ctx));
+}
+
+void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
+                              const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
+                              std::function<void(core::Result<commands::Command>)> done) {
+  keys.GetOrCreateAsync(PersonKeyName(who.tenant, who.environment, who.person),
+                        [&keys, who, application_id, external_ref, write, ctx = std::move(ctx),
+                         done = std::move(done)](core::Result<std::string> person_key) mutable {
+                          if (!person_key.ok()) return done(person_key.status());
+                          auto p = Prepare(keys, who, write, std::move(*person_key));
+                          if (!p.ok()) return done(p.status());
+                          done(CreateWith(std::move(*p), who, application_id, external_ref, write, std::move(ctx)));
+                        });
+}
+
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                     const PiiWrite& write,
                                                     commands::CommandContext ctx) {
@@ -112,7 +137,7 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
   // before anything is sealed, and GetOrCreate below would leave a key behind; check first.
   SVC_ASSIGN_OR_RETURN(auto existing, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
   if (!existing.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
-  SVC_ASSIGN_OR_RETURN(Prepared p, Prepare(keys, who, write));
+  SVC_ASSIGN_OR_RETURN(Prepared p, Prepare(keys, who, write, std::move(*existing)));
   commands::Command c;
   c.tenant_id = who.tenant;
   c.aggregate_type = std::string(ps::kPersonAggregate);

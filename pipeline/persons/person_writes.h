@@ -7,6 +7,7 @@
 // same version: the second is sealed for the version after the first. The blind-index keys are
 // computed before, with the tenant's index key (they do not depend on the version).
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -39,6 +40,11 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
                                                     const std::string& external_ref,
                                                     const PiiWrite& write,
                                                     commands::CommandContext ctx);
+// The same without waiting for the new person's key to be durable on the calling thread: `done`
+// gets the command once it is (request paths: no I/O thread waits for an fsync).
+void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
+                              const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
+                              std::function<void(core::Result<commands::Command>)> done);
 // A revision of an existing person.
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                     const PiiWrite& write,

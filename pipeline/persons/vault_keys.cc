@@ -37,7 +37,9 @@ std::string IndexKeyName(std::string_view tenant, std::string_view env) {
 
 core::Result<std::string> IndexKey(eventstore::KeyStore& keys, std::string_view tenant,
                                    std::string_view env) {
-  return keys.GetOrCreate(IndexKeyName(tenant, env));
+  // Every search and write needs it: kept unwrapped in memory (it never changes: a rotation
+  // rewraps it, and no person's erasure destroys it).
+  return keys.GetOrCreateCached(IndexKeyName(tenant, env));
 }
 
 }  // namespace svc::pipeline::persons

@@ -58,7 +58,7 @@ kill "$(cat $WORK/nginx.pid)"
 # 2. svc, Release, embedded log with fsync, rate limits off.
 $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-bootstrap \
   --dev-keys-in-data-dir --face-engine model-free \
-  --rate-reads 0 --rate-writes 0 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
+  --rate-reads 0 --rate-writes 0 --rate-reveals 0 --reveal-budget-per-day 1000000000 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
 for _ in $(seq 300); do [ -s "$WORK/svc.out" ] && grep -q "Test secret" "$WORK/svc.out" && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
@@ -81,4 +81,29 @@ python3 - "$NGINX_RPS" "$GET_RPS" "$LIST_RPS" "$CREATE_RPS" <<'PY'
 import sys
 n, g, l, c = map(float, sys.argv[1:])
 print(f"ratios to nginx: GET {g/n:.0%}, list {l/n:.0%}; durable creates {c:.0f}/s")
+PY
+
+# 3. The person vault: durable creates with 10 PII fields (each sealed, six blind-indexed), single-
+# person decrypts (each a durable access event on the reveal budget before the values open), at
+# full load and paced at half that rate, and search by CURP against GET of a session.
+run_wrk "svc POST /v1/persons (10 PII fields, durable)" -t1 -c"$CONNS" -s scripts/bench.d/person_create.lua "http://127.0.0.1:$PORT"
+PCREATE_RPS=$(cat "$WORK/last.rps")
+PERSON=$(curl -s -X POST "http://127.0.0.1:$PORT/v1/persons" -H "$AUTH" -H 'Content-Type: application/json' \
+  -d '{"pii":{"curp":"PEPJ800101HDFRRN03","email":"decrypt@example.mx","fullName":"Decrypt Bench"}}' |
+  python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+export SVC_BENCH_PATH="/v1/persons/$PERSON/decrypt"
+export SVC_BENCH_BODY='{"fields":["curp","email"],"purpose":"identity_verification","reason":"benchmark"}'
+export SVC_BENCH_CONNS=$CONNS
+run_wrk "svc POST decrypt (access event fsynced)" -t1 -c"$CONNS" -s scripts/bench.d/person_post.lua "http://127.0.0.1:$PORT"
+DECRYPT_RPS=$(cat "$WORK/last.rps")
+HALF=$(python3 -c "print(max(1, int(float('$DECRYPT_RPS') / 2)))")
+SVC_BENCH_RATE=$HALF run_wrk "svc POST decrypt paced at ~$HALF/s" -t1 -c"$CONNS" -s scripts/bench.d/person_post.lua "http://127.0.0.1:$PORT"
+export SVC_BENCH_PATH="/v1/persons/search"
+export SVC_BENCH_BODY='{"field":"curp","value":"PEPJ800101HDFRRN03"}'
+run_wrk "svc POST /v1/persons/search (curp)" -t1 -c"$CONNS" -s scripts/bench.d/person_post.lua "http://127.0.0.1:$PORT"
+SEARCH_RPS=$(cat "$WORK/last.rps")
+python3 - "$PCREATE_RPS" "$DECRYPT_RPS" "$SEARCH_RPS" "$GET_RPS" <<'PY'
+import sys
+pc, d, s, g = map(float, sys.argv[1:])
+print(f"persons: creates {pc:.0f}/s, decrypts {d:.0f}/s, search by CURP {s/g:.0%} of GET session")
 PY
