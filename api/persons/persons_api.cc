@@ -355,6 +355,20 @@ core::Result<std::vector<std::string>> Matches(Runtime& rt, const AuthContext& a
   const int cf = rt.store().Cf(projections::kViewsCf);
   // A name query matches the persons holding all its tokens in any name field.
   std::vector<std::string> terms = pp::IndexTerms(field == "name" ? "fullName" : field, normalised);
+  if (field == "curp" && terms.size() == 1) {
+    // The holders row: one Get instead of an index seek.
+    SVC_ASSIGN_OR_RETURN(auto holders, rt.store().Get(cf, PV::Abs(PV::CurpHolder(te, pp::BlindIndex(index_key, field, terms[0])))));
+    std::vector<std::string> out;
+    const std::string list = holders.value_or("");
+    for (size_t at = 0; at < list.size();) {
+      size_t comma = list.find(',', at);
+      if (comma == std::string::npos) comma = list.size();
+      if (comma > at) out.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+  }
   std::optional<std::set<std::string>> found;
   for (const auto& term : terms) {
     std::string key = pp::BlindIndex(index_key, field, term);
@@ -421,13 +435,16 @@ void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
                              {{"minimum", 1}, {"maximum", max_limit}});
     return respond(std::move(r));
   }
-  // The cursor binds to the query through a keyed hash of it (never the value itself).
-  const std::string scope = "persons-search|" + TeOf(a) + "|" + *field + "|" +
-                            core::Base64UrlEncode(core::HmacSha256(rt.cursor_key(), "search|" + normalised));
+  // The cursor binds to the query through a keyed hash of it (never the value itself); computed
+  // only when a cursor is read or written.
+  auto scope_of = [&rt, &a, &field, &normalised]() {
+    return "persons-search|" + TeOf(a) + "|" + *field + "|" +
+           core::Base64UrlEncode(core::HmacSha256(rt.cursor_key(), "search|" + normalised));
+  };
   std::map<std::string, std::string> page_query;
   if (cursor.has_value()) page_query["startingAfter"] = *cursor;
   page_query["limit"] = std::to_string(limit.value_or(20));
-  auto page_req = ParsePageRequest(page_query, {}, rt.cursor_key(), scope, 20, max_limit);
+  auto page_req = ParsePageRequest(page_query, {}, rt.cursor_key(), cursor.has_value() ? scope_of() : "", 20, max_limit);
   if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
   auto ids = Matches(rt, a, *field, normalised);
   if (!ids.ok()) return respond(StatusToProblem(req, ids.status()));
@@ -458,7 +475,7 @@ void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   }
   std::string text = "{\"object\":\"list\",\"data\":[" + data + "],\"hasMore\":" + (has_more ? "true" : "false") +
                      ",\"totalCount\":" + std::to_string(total) + ",\"totalIsEstimate\":false,\"nextCursor\":" +
-                     (has_more ? core::DumpJson(core::Json(EncodeCursor(rt.cursor_key(), scope, last))) : "null") + "}";
+                     (has_more ? core::DumpJson(core::Json(EncodeCursor(rt.cursor_key(), scope_of(), last))) : "null") + "}";
   HttpResponse r;
   r.body = std::move(text);
   respond(std::move(r));
