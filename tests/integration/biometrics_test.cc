@@ -322,6 +322,20 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
   core::Json stranger = reauth(*EncodePng(AroundFace(other, 376, 376, 215, 1.0)));
   CHECK(stranger["decision"] == "no_match");
   CHECK(stranger["match"] == false);
+  // The same data directory served without a face model: the reference is there, the engine is
+  // not (503), and nothing is revealed or counted.
+  env.server->Stop();
+  {
+    testing::SvcServer model_free(env.server->data_dir());  // --face-engine model-free
+    model_free.Start();
+    auto r = api::HttpCall(model_free.target(), "POST", "/v1/persons/" + person + "/reauth-face",
+                           {{"Authorization", "Bearer " + env.test_key}, {"Content-Type", "application/json"}},
+                           core::Json{{"selfieBase64", core::Base64Encode(*EncodePng(AroundFace(person_photo, 560, 380, 220, 1.0)))}}.dump());
+    REQUIRE(r.ok());
+    CheckProblem(*r, 503, "REAUTH_ENGINE_UNAVAILABLE");
+    model_free.Stop();
+  }
+  env.server->Start();
 
   // Another person's selfie with the same document and video: declined on the face.
   core::Json declined = flow("ine-other", *EncodePng(AroundFace(other, 376, 376, 215, 1.0)));
