@@ -3,7 +3,11 @@
 
 #include <filesystem>
 #include <fstream>
+#include <condition_variable>
 #include <map>
+#include <mutex>
+#include <thread>
+#include <vector>
 
 #include "core/crypto.h"
 #include "eventstore/blob_store.h"
@@ -95,6 +99,59 @@ TEST_CASE("key store: a master-key rotation rewraps every key while it is used, 
   eventstore::KeyStore only_third(store->get(), third);
   for (const auto& [name, key] : made) CHECK(**only_third.Get(name) == key);
   CHECK_FALSE(*only_third.ResumeRotation());  // nothing left to finish
+}
+
+TEST_CASE("key store: new keys are group-committed; one name never gets two keys") {
+  testing::TempDir dir;
+  eventstore::KvStore::Options o;
+  o.path = dir.Sub("db");
+  o.column_families = {"keystore"};
+  auto store = eventstore::KvStore::Open(o);
+  REQUIRE(store.ok());
+  const std::string kek = core::RandomBytes(32);
+  std::map<std::string, std::string> got;
+  {
+    eventstore::KeyStore keys(store->get(), kek);
+    std::mutex mu;
+    std::vector<std::thread> threads;
+    int calls = 0;
+    std::condition_variable cv;
+    // 8 threads, 50 names each, every name asked for twice (async and sync, concurrently).
+    for (int t = 0; t < 8; ++t) {
+      threads.emplace_back([&, t] {
+        for (int i = 0; i < 50; ++i) {
+          std::string name = "person/ten_1/test/per_" + std::to_string(i % 25) + "_" + std::to_string(t % 4);
+          keys.GetOrCreateAsync(name, [&, name](core::Result<std::string> k) {
+            CHECK(k.ok());  // (no REQUIRE off the test's thread)
+            std::lock_guard lock(mu);
+            if (!k.ok()) {
+              ++calls;
+              cv.notify_all();
+              return;
+            }
+            if (got.count(name) != 0) CHECK(got[name] == *k);
+            got[name] = *k;
+            ++calls;
+            cv.notify_all();
+          });
+          auto k = keys.GetOrCreate(name);
+          CHECK(k.ok());
+          if (!k.ok()) continue;
+          std::lock_guard lock(mu);
+          if (got.count(name) != 0) CHECK(got[name] == *k);
+          got[name] = *k;
+        }
+      });
+    }
+    for (auto& th : threads) th.join();
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return calls == 400; });
+  }
+  CHECK(got.size() == 100);
+  // Durable: a fresh key store over the same rows answers the same keys.
+  eventstore::KeyStore reopened(store->get(), kek);
+  for (const auto& [name, key] : got) CHECK(**reopened.Get(name) == key);
+  CHECK(*reopened.Count() == 100);
 }
 
 TEST_CASE("blob store: content-addressed, idempotent, verified on read") {
