@@ -54,8 +54,19 @@ core::Status DropField(ViewWriter& view, const std::string& te, const std::strin
   auto it = sealed.find(field);
   if (it == sealed.end()) return core::Status::Ok();
   const core::Json index = it->value("index", core::Json::array());
+  // An index entry another field still holds stays (the name fields share their tokens: "Ana"
+  // in fullName and givenName is one entry).
+  auto held_elsewhere = [&](const core::Json& key) {
+    for (auto f = sealed.begin(); f != sealed.end(); ++f) {
+      if (f.key() == field || !f->is_object()) continue;
+      for (const auto& other : f->value("index", core::Json::array())) {
+        if (other == key) return true;
+      }
+    }
+    return false;
+  };
   for (const auto& k : index) {
-    if (k.is_string()) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
+    if (k.is_string() && !held_elsewhere(k)) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
   }
   if (field == "curp") {
     for (const auto& k : index) {
@@ -68,8 +79,16 @@ core::Status DropField(ViewWriter& view, const std::string& te, const std::strin
 
 core::Status PutField(ViewWriter& view, const std::string& te, const std::string& id, const std::string& field,
                       const ps::SealedPii& value, int version, core::Json& sealed) {
+  // An entry another field already wrote in this row is not written again.
+  for (const auto& k : value.index) {
+    bool written = false;
+    for (auto f = sealed.begin(); f != sealed.end() && !written; ++f) {
+      if (f.key() == field || !f->is_object()) continue;
+      for (const auto& other : f->value("index", core::Json::array())) written |= other == k;
+    }
+    if (!written) view.Put(V::BlindIndex(te, k, id), field);
+  }
   sealed[field] = {{"sealed", value.sealed}, {"version", version}, {"index", value.index}};
-  for (const auto& k : value.index) view.Put(V::BlindIndex(te, k, id), field);
   if (field == "curp") {
     for (const auto& k : value.index) SVC_RETURN_IF_ERROR(Holders(view, te, k, id, true));
   }

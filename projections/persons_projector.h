@@ -13,7 +13,7 @@ class PersonsProjector final : public Projector {
  public:
   static constexpr std::string_view kName = PersonsView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 3; }
+  int Version() const override { return 4; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override { listeners_.Notify(); }
   // Called after every committed batch (the verified-data process manager wakes up on it).

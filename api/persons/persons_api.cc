@@ -196,7 +196,18 @@ void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
     return respond(StatusToProblem(req, st));
   }
   const int status = existing.empty() ? 201 : 200;
-  auto render = [&rt, a, target, status, guard, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+  commands::CommandContext ctx = Context(rt, call);
+  // A new person's answer is what the decision made (the read model has it too, and is waited for
+  // below so that the next read finds it; reading it back would only cost a parse).
+  core::Json fresh;
+  if (existing.empty()) {
+    const std::string at = core::FormatRfc3339(ctx.now);
+    fresh = {{"id", id}, {"object", "person"}, {"createdAt", at}, {"updatedAt", at},
+             {"environment", a.environment}, {"piiVersion", 1}, {"status", "active"}};
+    for (auto name : ps::kPiiFieldNames) fresh[std::string(name) + "Provided"] = write.values.count(std::string(name)) != 0;
+  }
+  auto render = [&rt, a, target, status, guard, fresh, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+    if (!out.replayed && !fresh.is_null()) return JsonResponse(201, fresh);
     std::string pid = out.replayed && !out.aggregate_id.empty() ? out.aggregate_id : target;
     auto row = PersonRow(rt, a, pid);
     if (!row.ok()) return StatusToProblem(slim, row.status());
@@ -206,12 +217,12 @@ void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
   };
   auto reply = [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); };
   if (!existing.empty()) {
-    auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, existing), write, Context(rt, call));
+    auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, existing), write, ctx);
     if (!cmd.ok()) return reply(StatusToProblem(req, cmd.status()));
     return RunThenRender(rt, req, std::move(*cmd), {PV::kName}, std::move(render), std::move(reply));
   }
   // A new person's key is written with others' in one fsync, off the I/O thread.
-  pp::CreatePersonCommandAsync(rt.key_store(), RefOf(a, id), app, external_ref.value_or(""), write, Context(rt, call),
+  pp::CreatePersonCommandAsync(rt.key_store(), RefOf(a, id), app, external_ref.value_or(""), write, ctx,
                                [&rt, slim = SlimRequest(req), render = std::move(render),
                                 reply = std::move(reply)](core::Result<commands::Command> cmd) mutable {
                                  if (!cmd.ok()) return reply(StatusToProblem(slim, cmd.status()));

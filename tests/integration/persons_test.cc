@@ -251,6 +251,12 @@ TEST_CASE("persons: CURP_CONFLICT names the other person; search and duplicates 
   CHECK(search("name", "ANA LÓPEZ") == both);
   CHECK(search("name", "maria lopez") == std::vector<std::string>{a});
   CHECK(search("name", "pedro").empty());
+  // Name fields share their tokens: clearing one keeps the token another still holds.
+  std::string c = MakePerson(env, k, {{"pii", {{"fullName", "Zoe Quintana"}, {"givenName", "Zoe"}}}});
+  REQUIRE(env.Call(k, "PATCH", kBase + "/" + c, R"({"pii":{"givenName":null}})").status == 200);
+  CHECK(search("name", "zoe") == std::vector<std::string>{c});
+  REQUIRE(env.Call(k, "PATCH", kBase + "/" + c, R"({"pii":{"fullName":null}})").status == 200);
+  CHECK(search("name", "zoe").empty());
   CHECK(search("phone", "5512345678").empty());
   // Paging with the body's cursor.
   auto page1 = Body(Post(env, k, kBase + "/search", {{"field", "name"}, {"value", "ana"}, {"limit", 1}}));
