@@ -27,23 +27,14 @@ core::Status Holders(ViewWriter& view, const std::string& te, const std::string&
                      bool add) {
   const std::string key = V::CurpHolder(te, blind_key);
   SVC_ASSIGN_OR_RETURN(auto current, view.Get(key));
-  std::vector<std::string> ids;
-  std::string list = current.value_or("");
-  for (size_t at = 0; at < list.size();) {
-    size_t comma = list.find(',', at);
-    if (comma == std::string::npos) comma = list.size();
-    if (comma > at) ids.push_back(list.substr(at, comma - at));
-    at = comma + 1;
-  }
+  std::vector<std::string> ids = V::SplitIds(current.value_or(""));
   std::erase(ids, id);
   if (add) ids.push_back(id);
   if (ids.empty()) {
     view.Delete(key);
-    return core::Status::Ok();
+  } else {
+    view.Put(key, V::JoinIds(ids));
   }
-  std::string joined;
-  for (const auto& i : ids) joined += (joined.empty() ? "" : ",") + i;
-  view.Put(key, joined);
   return core::Status::Ok();
 }
 

@@ -35,6 +35,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "projections/sessions_view.h"
 #include "projections/view_key.h"
@@ -65,6 +66,22 @@ struct PersonsView {
   }
   static std::string CurpHolder(std::string_view te, std::string_view blind_key) {
     return ScopedKey("curp/", te, blind_key);
+  }
+  // The ids a holders row lists (comma-separated), and back.
+  static std::vector<std::string> SplitIds(std::string_view list) {
+    std::vector<std::string> ids;
+    for (size_t at = 0; at < list.size();) {
+      size_t comma = list.find(',', at);
+      if (comma == std::string_view::npos) comma = list.size();
+      if (comma > at) ids.emplace_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return ids;
+  }
+  static std::string JoinIds(const std::vector<std::string>& ids) {
+    std::string out;
+    for (const auto& id : ids) out += (out.empty() ? "" : ",") + id;
+    return out;
   }
   static std::string ExternalRef(std::string_view te, std::string_view app, std::string_view ref) {
     return ScopedKey("ext/", te, app) + "/" + std::string(ref);

@@ -44,14 +44,6 @@ core::Json WriteResponse(const core::Json& row) {
   return out;
 }
 
-core::Json DefaultVerificationSummary() {
-  return {{"status", "unverified"},
-          {"lastSessionId", nullptr},
-          {"lastVerifiedAt", nullptr},
-          {"sessionCount", 0},
-          {"verifiedFields", core::Json::array()}};
-}
-
 // Releases the claims a write took once both its answer and its failure path are gone.
 struct ClaimGuard {
   Claims* claims;
@@ -85,13 +77,12 @@ core::Status CheckCurp(Runtime& rt, const AuthContext& a, Claims& claims, const 
   const std::string claim = CurpClaim(TeOf(a), keys[0]);
   if (auto holder = claims.Take(claim, person); holder.has_value()) return CurpConflict(*holder);
   guard.held.emplace_back(claim, person);
-  // The holders row: one Get (a miss is answered by the bloom filter) for the common case of a new
-  // CURP; then the holders' records for their status.
-  SVC_ASSIGN_OR_RETURN(auto holders, rt.store().Get(rt.store().Cf(projections::kViewsCf),
-                                                    PV::Abs(PV::CurpHolder(TeOf(a), keys[0]))));
-  if (!holders.has_value()) return core::Status::Ok();
-  SVC_ASSIGN_OR_RETURN(auto others, PersonsWithBlindKey(rt, a, keys[0], person));
-  if (!others.empty()) return CurpConflict(others.front());
+  SVC_ASSIGN_OR_RETURN(auto holders, CurpHolders(rt, a, keys[0]));
+  for (const auto& other : holders) {
+    if (other == person) continue;
+    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(TeOf(a), other))));
+    if (row.has_value() && core::StringOr(*row, "status") == "active") return CurpConflict(other);
+  }
   return core::Status::Ok();
 }
 
@@ -285,7 +276,7 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
       if (meta.ok()) out["metadata"] = *meta;
     }
   }
-  out["verificationSummary"] = row.value("verificationSummary", DefaultVerificationSummary());
+  out["verificationSummary"] = row["verificationSummary"];  // every record has one (the projector writes it)
   return out;
 }
 
@@ -362,35 +353,20 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
 core::Result<std::vector<std::string>> Matches(Runtime& rt, const AuthContext& a, const std::string& field,
                                                const std::string& normalised) {
   SVC_ASSIGN_OR_RETURN(std::string index_key, pp::IndexKey(rt.key_store(), a.tenant_id, a.environment));
-  const std::string te = TeOf(a);
-  const int cf = rt.store().Cf(projections::kViewsCf);
   // A name query matches the persons holding all its tokens in any name field.
   std::vector<std::string> terms = pp::IndexTerms(field == "name" ? "fullName" : field, normalised);
-  if (field == "curp" && terms.size() == 1) {
-    // The holders row: one Get instead of an index seek.
-    SVC_ASSIGN_OR_RETURN(auto holders, rt.store().Get(cf, PV::Abs(PV::CurpHolder(te, pp::BlindIndex(index_key, field, terms[0])))));
-    std::vector<std::string> out;
-    const std::string list = holders.value_or("");
-    for (size_t at = 0; at < list.size();) {
-      size_t comma = list.find(',', at);
-      if (comma == std::string::npos) comma = list.size();
-      if (comma > at) out.push_back(list.substr(at, comma - at));
-      at = comma + 1;
-    }
+  if (field == "curp" && terms.size() == 1) {  // the holders row: one Get instead of an index seek
+    SVC_ASSIGN_OR_RETURN(auto out, CurpHolders(rt, a, pp::BlindIndex(index_key, field, terms[0])));
     std::sort(out.begin(), out.end());
     return out;
   }
   std::optional<std::set<std::string>> found;
   for (const auto& term : terms) {
-    std::string key = pp::BlindIndex(index_key, field, term);
+    SVC_ASSIGN_OR_RETURN(auto holding, IdsWithBlindKey(rt, a, pp::BlindIndex(index_key, field, term)));
     std::set<std::string> ids;
-    const std::string prefix = PV::Abs(PV::BlindIndexed(te, key));
-    auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-    for (it->Seek(prefix); it->Valid(); it->Next()) {
-      std::string id(it->key().substr(prefix.size()));
-      if (!found.has_value() || found->count(id) != 0) ids.insert(id);
+    for (auto& id : holding) {
+      if (!found.has_value() || found->count(id) != 0) ids.insert(std::move(id));
     }
-    SVC_RETURN_IF_ERROR(it->status());
     found = std::move(ids);
     if (found->empty()) break;
   }
@@ -500,7 +476,6 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
   auto row = PersonRow(rt, a, id);
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   const std::string te = TeOf(a);
-  const int cf = rt.store().Cf(projections::kViewsCf);
   std::map<std::string, std::set<std::string>> matched;  // person -> fields
   auto sealed = ReadView(rt, PV::Abs(PV::Sealed(te, id)));
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
@@ -508,10 +483,9 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
     if (!sealed->has_value() || !(**sealed).contains(field)) continue;
     for (const auto& k : (**sealed)[field].value("index", core::Json::array())) {
       if (!k.is_string()) continue;
-      const std::string prefix = PV::Abs(PV::BlindIndexed(te, k.get<std::string>()));
-      auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-      for (it->Seek(prefix); it->Valid(); it->Next()) {
-        std::string other(it->key().substr(prefix.size()));
+      auto holding = IdsWithBlindKey(rt, a, k.get<std::string>());
+      if (!holding.ok()) return respond(StatusToProblem(req, holding.status()));
+      for (const auto& other : *holding) {
         if (other != id) matched[other].insert(field);
       }
     }

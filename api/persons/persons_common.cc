@@ -79,20 +79,17 @@ void Claims::Release(const std::string& key, const std::string& person) {
   if (it != held_.end() && it->second == person) held_.erase(it);
 }
 
-core::Result<std::vector<std::string>> PersonsWithBlindKey(Runtime& rt, const AuthContext& a,
-                                                           const std::string& blind_key,
-                                                           const std::string& except) {
-  const std::string te = TeOf(a);
-  const std::string prefix = PV::Abs(PV::BlindIndexed(te, blind_key));
-  const int cf = rt.store().Cf(projections::kViewsCf);
+core::Result<std::vector<std::string>> CurpHolders(Runtime& rt, const AuthContext& a, const std::string& blind_key) {
+  SVC_ASSIGN_OR_RETURN(auto list, rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                                                 PV::Abs(PV::CurpHolder(TeOf(a), blind_key))));
+  return PV::SplitIds(list.value_or(""));
+}
+
+core::Result<std::vector<std::string>> IdsWithBlindKey(Runtime& rt, const AuthContext& a, const std::string& blind_key) {
+  const std::string prefix = PV::Abs(PV::BlindIndexed(TeOf(a), blind_key));
   std::vector<std::string> out;
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    std::string id(it->key().substr(prefix.size()));
-    if (id == except) continue;
-    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(te, id))));
-    if (row.has_value() && core::StringOr(*row, "status") == "active") out.push_back(id);
-  }
+  auto it = rt.store().NewIterator(rt.store().Cf(projections::kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) out.emplace_back(it->key().substr(prefix.size()));
   SVC_RETURN_IF_ERROR(it->status());
   return out;
 }

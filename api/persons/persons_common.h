@@ -50,10 +50,11 @@ class Claims {
   std::map<std::string, std::string> held_;
 };
 
-// The other active persons of the caller's tenant and environment whose blind index holds `key`.
-core::Result<std::vector<std::string>> PersonsWithBlindKey(Runtime& rt, const AuthContext& a,
-                                                           const std::string& blind_key,
-                                                           const std::string& except);
+// The holders of a CURP (its blind key) in the caller's tenant and environment: one Get of the
+// holders row (a miss is answered by the bloom filter), ids in the order they became holders.
+core::Result<std::vector<std::string>> CurpHolders(Runtime& rt, const AuthContext& a, const std::string& blind_key);
+// The persons whose blind index holds `blind_key`, in id order.
+core::Result<std::vector<std::string>> IdsWithBlindKey(Runtime& rt, const AuthContext& a, const std::string& blind_key);
 
 }  // namespace svc::api::persons
 

@@ -18,6 +18,7 @@
 #include "pipeline/persons/vault_keys.h"
 #include "eventstore/key_store.h"
 #include "pipeline/verification/engines.h"
+#include "pipeline/verification/stage_details.h"
 #include "projections/persons_view.h"
 #include "projections/projector.h"
 #include "projections/verification_view.h"
@@ -66,6 +67,18 @@ ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::s
   e.reason = std::move(reason);
   e.redaction = "plain";
   return e;
+}
+
+// A call kept for work that answers after the handler returned (the request may be gone by then):
+// its auth, ids and a copy of the request's path and id.
+struct KeptCall {
+  HttpRequest req;
+  ApiCall call;
+};
+std::shared_ptr<KeptCall> Keep(const ApiCall& call) {
+  auto kept = std::make_shared<KeptCall>(KeptCall{SlimRequest(*call.request), call});
+  kept->call.request = &kept->req;
+  return kept;
 }
 
 // Appends the accesses against the budget, then answers with `then()` (which opens the values).
@@ -118,6 +131,27 @@ core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std
   return out;
 }
 
+// The names of a `fields` member: a non-empty array of vault field names, deduplicated in order.
+// Type errors go to `v`; a name that is no vault field sets `*unknown` (422 UNKNOWN_PII_FIELD).
+std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown) {
+  std::vector<std::string> out;
+  if (!fields.is_array() || fields.empty()) {
+    v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
+    return out;
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& f = fields[i];
+    if (!f.is_string()) {
+      v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
+    } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
+      *unknown = true;
+    } else if (std::find(out.begin(), out.end(), f.get<std::string>()) == out.end()) {
+      out.push_back(f.get<std::string>());
+    }
+  }
+  return out;
+}
+
 // The common members of DecryptRequest and BatchDecryptRequest: fields, purpose, reason. Answers
 // the problem itself and returns false when they are wrong.
 struct RevealRequest {
@@ -136,20 +170,8 @@ bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, R
   bool unknown = false;
   if (fields == nullptr || fields->is_null()) {
     v.Add({"fields", "/fields", "required", "fields is required: the PII fields to reveal"});
-  } else if (!fields->is_array() || fields->empty()) {
-    v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
   } else {
-    std::set<std::string> seen;
-    for (size_t i = 0; i < fields->size(); ++i) {
-      const auto& f = (*fields)[i];
-      if (!f.is_string()) {
-        v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
-      } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
-        unknown = true;
-      } else if (seen.insert(f.get<std::string>()).second) {
-        out.fields.push_back(f.get<std::string>());
-      }
-    }
+    out.fields = FieldNames(*fields, v, &unknown);
   }
   if (!v.ok()) {
     respond(ValidationProblem(req, v.errors()));
@@ -196,24 +218,10 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
     v.Skip("purpose");  // the token's purpose and reason apply; these are ignored
     v.Skip("reason");
     v.RejectUnknown();
-    if (body->contains("fields")) {
-      const core::Json& f = (*body)["fields"];
-      if (!f.is_array() || f.empty()) {
-        v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
-      } else {
-        fields.clear();
-        for (const auto& name : f) {
-          if (!name.is_string()) {
-            v.Add({"fields", "/fields", "invalid_type", "PII field names are strings"});
-          } else if (pp::FindPiiField(name.get<std::string>()) == nullptr) {
-            return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
-          } else if (std::find(fields.begin(), fields.end(), name.get<std::string>()) == fields.end()) {
-            fields.push_back(name.get<std::string>());
-          }
-        }
-      }
-    }
+    bool unknown = false;
+    if (body->contains("fields")) fields = FieldNames((*body)["fields"], v, &unknown);
     if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+    if (unknown) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
   }
   std::string bearer = BearerOf(req);
   ps::UseClientToken use;
@@ -224,13 +232,7 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
   commands::CommandContext ctx = Context(rt, call);
   ctx.actor = {"client_token", a.key_id};
   auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, a.key_id, ps::ClientTokenCommand(use), ctx);
-  // The reveal is recorded after the spend, when the request may be gone: keep what it needs.
-  struct Kept {
-    HttpRequest req;
-    ApiCall call;
-  };
-  auto kept = std::make_shared<Kept>(Kept{SlimRequest(req), call});
-  kept->call.request = &kept->req;
+  auto kept = Keep(call);  // the reveal is recorded after the spend
   rt.writer().Execute(std::move(cmd), [&rt, &o, kept, a, id, fields, slim = SlimRequest(req),
                                        respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
@@ -624,13 +626,11 @@ core::Result<FaceReference> ReferenceFace(Runtime& rt, const AuthContext& a, con
   if (sealed.empty()) return unavailable();
   SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
   if (!key.has_value()) return unavailable();  // the session's data was destroyed
-  auto raw = core::Base64Decode(sealed);
-  if (!raw.ok()) return unavailable();
-  const std::string base = a.tenant_id + "/" + a.environment + "/" + session;
-  auto plain = core::AeadOpen(*key, *raw, "stage|" + base + "|" + tracking + "|face_match");
+  auto opened = pipeline::verification::OpenStageDetails(
+      *key, {a.tenant_id, a.environment, session, tracking, "face_match"}, sealed);
   core::SecureZero(*key);
-  if (!plain.ok()) return unavailable();
-  core::Json details = core::ParseJsonOrDiscarded(*plain);
+  if (!opened.ok()) return unavailable();
+  const core::Json& details = *opened;
   FaceReference ref;
   if (details.contains("selfieEmbedding") && details["selfieEmbedding"].is_array()) {
     for (const auto& f : details["selfieEmbedding"]) ref.embedding.push_back(f.get<float>());
@@ -679,17 +679,15 @@ void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond r
     return respond(Problem(req, "REAUTH_ENGINE_UNAVAILABLE", "no face engine runs on this server"));
   }
   std::string type = mime.value_or(selfie.rfind("\x89PNG", 0) == 0 ? "image/png" : "image/jpeg");
-  auto kept = std::make_shared<ApiCall>(call);
-  auto slim = std::make_shared<HttpRequest>(SlimRequest(req));
-  kept->request = slim.get();
-  auto work = [&rt, &o, a, id, kept, slim, ref = std::move(*ref), type, selfie = std::move(selfie),
+  auto kept = Keep(call);  // the match runs on the work pool
+  auto work = [&rt, &o, a, id, kept, ref = std::move(*ref), type, selfie = std::move(selfie),
                respond = std::move(respond)]() mutable {
     pipeline::verification::Capture face{"", "selfie", type, std::move(selfie), {}};
     pipeline::verification::EngineContext ectx;
     ectx.environment = a.environment;
     auto score = o.engine->MatchReference(face, ref.embedding, ref.model, ectx);
     if (score.status == "unavailable") {
-      return respond(Problem(*slim, "REAUTH_ENGINE_UNAVAILABLE",
+      return respond(Problem(kept->req, "REAUTH_ENGINE_UNAVAILABLE",
                              "the face engine cannot compare with the reference (" + score.error_code + ")"));
     }
     core::Json result = {{"object", "person.reauth_face"},
@@ -713,7 +711,7 @@ void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond r
     }
     ps::PiiAccessed access = AccessBy(a, id, "reauth", {"face"}, "identity_verification", "");
     access.redaction = "biometric";
-    RecordThen(rt, o, *kept, {access}, [result]() { return JsonResponse(200, result); }, std::move(respond));
+    RecordThen(rt, o, kept->call, {access}, [result]() { return JsonResponse(200, result); }, std::move(respond));
   };
   if (o.work_pool != nullptr) {
     o.work_pool->Post(std::move(work));

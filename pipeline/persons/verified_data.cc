@@ -8,6 +8,7 @@
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
+#include "pipeline/verification/stage_details.h"
 #include "projections/persons_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
@@ -129,13 +130,10 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   SVC_ASSIGN_OR_RETURN(core::Json doc, read(VV::Abs(VV::Stage(te, d.session, d.tracking, "document"))));
   std::string sealed = doc.is_object() ? core::StringOr(doc, "detailsSealed") : "";
   if (sealed.empty()) return false;  // no document was read
-  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-  const std::string base = d.tenant + "/" + d.env + "/" + d.session;
-  auto plain = core::AeadOpen(*session_key, raw, "stage|" + base + "|" + d.tracking + "|document");
+  auto opened = verification::OpenStageDetails(*session_key, {d.tenant, d.env, d.session, d.tracking, "document"}, sealed);
   core::SecureZero(*session_key);
-  if (!plain.ok()) return core::DataLoss("the document stage's details do not open");
-  core::Json x = core::ParseJsonOrDiscarded(*plain);
-  core::SecureZero(*plain);
+  SVC_RETURN_IF_ERROR(opened.status());
+  core::Json x = std::move(*opened);
 
   PiiWrite write;
   auto put = [&](const char* field, const std::string& value) {
@@ -164,14 +162,14 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   if (person.empty() && write.values.count("curp") != 0) {
     SVC_ASSIGN_OR_RETURN(std::string index_key, IndexKey(*options_.keys, d.tenant, d.env));
     auto keys = BlindKeys(index_key, "curp", write.values["curp"]);
-    const std::string prefix = PV::Abs(PV::BlindIndexed(te, keys.at(0)));
-    auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-    for (it->Seek(prefix); it->Valid() && person.empty(); it->Next()) {
-      std::string id(it->key().substr(prefix.size()));
+    SVC_ASSIGN_OR_RETURN(auto holders, options_.store->Get(cf, PV::Abs(PV::CurpHolder(te, keys.at(0)))));
+    for (const auto& id : PV::SplitIds(holders.value_or(""))) {
       SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, id))));
-      if (rec.is_object() && core::StringOr(rec, "status") == "active") person = id;
+      if (rec.is_object() && core::StringOr(rec, "status") == "active") {
+        person = id;
+        break;
+      }
     }
-    SVC_RETURN_IF_ERROR(it->status());
   }
   if (!person.empty()) {
     SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, person))));

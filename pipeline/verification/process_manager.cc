@@ -1,4 +1,6 @@
 #include "pipeline/verification/process_manager.h"
+
+#include "pipeline/verification/stage_details.h"
 #include "core/executor.h"
 
 #include <chrono>
@@ -266,10 +268,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     if (it == done.end()) return core::Json(nullptr);
     std::string sealed = core::StringOr(it->second, "detailsSealed");
     if (sealed.empty()) return core::Json(nullptr);
-    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-    SVC_ASSIGN_OR_RETURN(std::string plain,
-                         core::AeadOpen(dek, raw, "stage|" + base + "|" + job.tracking + "|document"));
-    return core::ParseJsonOrDiscarded(plain);
+    return OpenStageDetails(dek, {job.tenant, job.env, job.session, job.tracking, "document"}, sealed);
   };
 
   for (auto name_view : kStages) {
@@ -391,8 +390,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     e.outcome = out.outcome;
     e.summary = out.summary;
     if (!out.details.is_null() && !dek.empty()) {
-      e.details_sealed = core::Base64Encode(core::AeadSeal(
-          dek, core::DumpJson(out.details), "stage|" + base + "|" + job.tracking + "|" + name));
+      e.details_sealed = SealStageDetails(dek, {job.tenant, job.env, job.session, job.tracking, name}, out.details);
     }
     SVC_RETURN_IF_ERROR(run(commands::MakeCommand<vs::SessionDecider>(
         job.tenant, job.session, vs::SessionCommand(vs::RecordStage{e}), context())));
