@@ -92,6 +92,8 @@ struct CommandOutcome {
 //   using State = ...;  static constexpr std::string_view kName;
 //   static core::Status Evolve(State&, const eventstore::EventEnvelope&);
 //   static core::Json ToJson(const State&);  static core::Result<State> FromJson(std::string_view);
+// and optionally `using Event` with EvolveDecoded(State&, const Event&, Timestamp[, environment]),
+// which evolves with the event just decided instead of parsing its data.
 template <typename D>
 class TypedAggregate final : public AggregateType {
  public:
@@ -104,7 +106,12 @@ class TypedAggregate final : public AggregateType {
                             const std::any& typed) const override {
     if constexpr (requires { typename D::Event; }) {
       if (const auto* ev = std::any_cast<typename D::Event>(&typed)) {
-        D::EvolveDecoded(std::any_cast<typename D::State&>(state), *ev, e.occurred_at);
+        auto& s = std::any_cast<typename D::State&>(state);
+        if constexpr (requires { D::EvolveDecoded(s, *ev, e.occurred_at, e.environment); }) {
+          D::EvolveDecoded(s, *ev, e.occurred_at, e.environment);
+        } else {
+          D::EvolveDecoded(s, *ev, e.occurred_at);
+        }
         return core::Status::Ok();
       }
     }

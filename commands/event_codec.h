@@ -11,6 +11,7 @@
 #include "commands/command.h"
 #include "core/json.h"
 #include "core/json_fields.h"
+#include "core/json_fields_read.h"
 #include "core/status.h"
 #include "eventstore/envelope.h"
 
@@ -19,14 +20,14 @@ namespace svc::commands {
 // The event's data: its fields in its list's order, as JSON text.
 template <class Variant>
 std::string EncodeEventData(const Variant& event) {
-  return core::DumpJson(std::visit([](const auto& e) { return core::EncodeFields(e); }, event));
+  return std::visit([](const auto& e) { return core::EncodeFieldsText(e); }, event);
 }
 
-// The alternative of `Variant` whose kType is `type`, read from `data` (an object); nullopt when
-// no alternative has that type (alternatives without kType are skipped: their caller decodes
-// them).
-template <class Variant, size_t I = 0>
-std::optional<Variant> DecodeEventData(std::string_view type, const core::Json& data) {
+// The alternative of `Variant` whose kType is `type`, read from `data` (an object: an nlohmann
+// tree or simdjson's DOM); nullopt when no alternative has that type (alternatives without kType
+// are skipped: their caller decodes them).
+template <class Variant, size_t I = 0, class Data>
+std::optional<Variant> DecodeEventData(std::string_view type, const Data& data) {
   if constexpr (I == std::variant_size_v<Variant>) {
     return std::nullopt;
   } else {
@@ -46,9 +47,9 @@ std::optional<Variant> DecodeEventData(std::string_view type, const core::Json& 
 // no alternative has its type. `what` names the aggregate in the messages.
 template <class Variant>
 core::Result<Variant> DecodeEvent(const eventstore::EventEnvelope& env, std::string_view what) {
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss(std::string(what) + " event data is not an object");
-  if (auto e = DecodeEventData<Variant>(env.type, j)) return std::move(*e);
+  auto root = core::ParseObject(env.data);
+  if (!root.has_value()) return core::DataLoss(std::string(what) + " event data is not an object");
+  if (auto e = DecodeEventData<Variant>(env.type, *root)) return std::move(*e);
   return core::InvalidArgument("not a " + std::string(what) + " event: " + env.type);
 }
 
@@ -68,10 +69,10 @@ NewEvent NewEventOf(const Variant& event) {
 // object.
 template <class State>
 core::Result<State> DecodeSnapshot(std::string_view text, std::string_view what) {
-  core::Json j = core::ParseJsonOrDiscarded(text);
-  if (!j.is_object()) return core::DataLoss(std::string(what) + " state is not a JSON object");
+  auto root = core::ParseObject(text);
+  if (!root.has_value()) return core::DataLoss(std::string(what) + " state is not a JSON object");
   State s;
-  core::DecodeFields(j, s);
+  core::DecodeFields(*root, s);
   return s;
 }
 

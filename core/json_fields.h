@@ -30,6 +30,7 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/json_text.h"
 
 namespace svc::core {
 
@@ -70,6 +71,8 @@ concept HasFields = requires { T::Fields(); };
 
 template <class T>
 Json EncodeFields(const T& value);
+template <class T>
+void WriteFields(JsonText& out, const T& value);
 template <class T>
 void DecodeFields(const Json& j, T& value);
 
@@ -168,6 +171,47 @@ void FromJson(const Json& j, M& out) {
   }
 }
 
+// ToJson's twin that writes text: the same bytes DumpJson(ToJson(v, shape)) would give.
+template <class M>
+void Write(JsonText& out, const M& v, Shape shape) {
+  if constexpr (std::is_same_v<M, Json>) {
+    out.Value(ToJson(v, shape));
+  } else if constexpr (std::is_same_v<M, std::string>) {
+    out.String(v);
+  } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
+    if (v.has_value()) {
+      out.String(*v);
+    } else {
+      out.Null();
+    }
+  } else if constexpr (std::is_same_v<M, bool>) {
+    out.Bool(v);
+  } else if constexpr (std::is_integral_v<M> && std::is_signed_v<M>) {
+    out.Int(v);
+  } else if constexpr (std::is_integral_v<M>) {
+    out.Uint(v);
+  } else if constexpr (std::is_same_v<M, std::vector<std::string>> || std::is_same_v<M, std::set<std::string>>) {
+    out.BeginArray();
+    for (const auto& item : v) out.String(item);
+    out.EndArray();
+  } else if constexpr (HasFields<M>) {
+    WriteFields(out, v);
+  } else if constexpr (IsStringMap<M>::value) {
+    out.BeginObject();
+    for (const auto& [k, item] : v) {
+      out.Key(k);
+      Write(out, item, Shape::kAny);
+    }
+    out.EndObject();
+  } else if constexpr (IsFieldsVector<M>::value) {
+    out.BeginArray();
+    for (const auto& item : v) WriteFields(out, item);
+    out.EndArray();
+  } else {
+    out.Value(Json(v));  // doubles: nlohmann's number format
+  }
+}
+
 }  // namespace fields_internal
 
 // The members of `value` in its field list's order.
@@ -189,6 +233,38 @@ Json EncodeFields(const T& value) {
       },
       T::Fields());
   return j;
+}
+
+// EncodeFields written as text: DumpJson(EncodeFields(value)), without the tree.
+template <class T>
+void WriteFields(JsonText& out, const T& value) {
+  out.BeginObject();
+  std::apply(
+      [&](const auto&... f) {
+        (
+            [&] {
+              const auto& v = value.*(f.member);
+              if (f.empty != Empty::kKeep && fields_internal::IsEmpty(v)) {
+                if (f.empty == Empty::kNull) {
+                  out.Key(f.name);
+                  out.Null();
+                }
+                return;
+              }
+              out.Key(f.name);
+              fields_internal::Write(out, v, f.shape);
+            }(),
+            ...);
+      },
+      T::Fields());
+  out.EndObject();
+}
+
+template <class T>
+std::string EncodeFieldsText(const T& value) {
+  JsonText out;
+  WriteFields(out, value);
+  return out.Take();
 }
 
 // Reads the listed members present in `j` (an object); others keep what `value` holds.

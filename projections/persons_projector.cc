@@ -5,6 +5,10 @@
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/json.h"
+#include "core/json_fields.h"
+#include "core/json_text.h"
+
+#include <algorithm>
 
 namespace svc::projections {
 
@@ -14,12 +18,64 @@ using V = PersonsView;
 
 namespace {
 
+// A field's provenance: {version, source, sessionId, detail, setAt}.
+void WriteSource(core::JsonText& out, const ps::PiiSource& s, int version, const std::string& at) {
+  out.BeginObject();
+  out.Key("version");
+  out.Int(version);
+  out.Key("source");
+  out.String(s.kind);
+  out.Key("sessionId");
+  out.StringOrNull(s.session_id);
+  out.Key("detail");
+  out.StringOrNull(s.detail);
+  out.Key("setAt");
+  out.String(at);
+  out.EndObject();
+}
+
 core::Json Source(const ps::PiiSource& s, int version, const std::string& at) {
-  return {{"version", version},
-          {"source", s.kind},
-          {"sessionId", s.session_id.empty() ? core::Json(nullptr) : core::Json(s.session_id)},
-          {"detail", s.detail.empty() ? core::Json(nullptr) : core::Json(s.detail)},
-          {"setAt", at}};
+  core::JsonText t;
+  WriteSource(t, s, version, at);
+  return core::ParseJsonOrDiscarded(t.text());
+}
+
+// A field's entry in the sealed row: {sealed, version, index}.
+void WriteSealed(core::JsonText& out, const ps::SealedPii& value, int version) {
+  out.BeginObject();
+  out.Key("sealed");
+  out.String(value.sealed);
+  out.Key("version");
+  out.Int(version);
+  out.Key("index");
+  out.BeginArray();
+  for (const auto& k : value.index) out.String(k);
+  out.EndArray();
+  out.EndObject();
+}
+
+// The person's verificationSummary.
+struct Summary {
+  std::string status = "unverified";
+  std::string last_session_id;
+  std::string last_verified_at;
+  int64_t session_count = 0;
+  std::vector<std::string> verified_fields;
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    return std::tuple{Field("status", &Summary::status),
+                      Field("lastSessionId", &Summary::last_session_id, Empty::kNull),
+                      Field("lastVerifiedAt", &Summary::last_verified_at, Empty::kNull),
+                      Field("sessionCount", &Summary::session_count),
+                      Field("verifiedFields", &Summary::verified_fields)};
+  }
+};
+
+Summary SummaryOf(const core::Json& rec) {
+  Summary s;
+  if (auto it = rec.find("verificationSummary"); it != rec.end()) core::DecodeFields(*it, s);
+  return s;
 }
 
 // The holders of a CURP (ids, comma-separated; almost always one): `id` added or removed.
@@ -79,7 +135,9 @@ core::Status PutField(ViewWriter& view, const std::string& te, const std::string
     }
     if (!written) view.Put(V::BlindIndex(te, k, id), field);
   }
-  sealed[field] = {{"sealed", value.sealed}, {"version", version}, {"index", value.index}};
+  core::JsonText t;
+  WriteSealed(t, value, version);
+  sealed[field] = core::ParseJsonOrDiscarded(t.text());
   if (field == "curp") {
     for (const auto& k : value.index) SVC_RETURN_IF_ERROR(Holders(view, te, k, id, true));
   }
@@ -135,8 +193,9 @@ core::Status ApplySession(const eventstore::RecordedEvent& re, ViewWriter& view)
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, c->person_id)));
     if (stored.has_value()) {
       core::Json r = core::ParseJsonOrDiscarded(*stored);
-      core::Json& summary = r["verificationSummary"];
-      summary["sessionCount"] = summary.value("sessionCount", 0) + 1;
+      Summary summary = SummaryOf(r);
+      ++summary.session_count;
+      r["verificationSummary"] = core::EncodeFields(summary);
       view.Put(V::Record(te, c->person_id), core::DumpJson(r));
     }
     return core::Status::Ok();
@@ -153,35 +212,26 @@ core::Status ApplySession(const eventstore::RecordedEvent& re, ViewWriter& view)
 // no longer pending, and the summary and the face reference follow it.
 core::Status Verified(const std::string& te, const std::string& id, const ps::PiiSource& source,
                       const std::vector<std::string>& fields, const eventstore::EventEnvelope& env,
-                      core::Json& rec, ViewWriter& view) {
+                      Summary& summary, ViewWriter& view) {
   if (source.kind != "verification" || source.session_id.empty()) return core::Status::Ok();
   const std::string& session = source.session_id;
   SVC_ASSIGN_OR_RETURN(auto pending, view.Get(V::Pending(te, session)));
   SVC_ASSIGN_OR_RETURN(auto linked, view.Get(V::SessionPerson(te, session)));
-  core::Json& summary = rec["verificationSummary"];
   if (!linked.has_value()) {
     view.Put(V::Sessions(te, id) + V::Order(env.occurred_at.micros, session), session);
     view.Put(V::SessionPerson(te, session), id);
-    summary["sessionCount"] = summary.value("sessionCount", 0) + 1;
+    ++summary.session_count;
   }
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  summary["status"] = "verified";
-  summary["lastSessionId"] = session;
-  summary["lastVerifiedAt"] = at;
-  summary["verifiedFields"] = fields;
+  summary.status = "verified";
+  summary.last_session_id = session;
+  summary.last_verified_at = at;
+  summary.verified_fields = fields;
   std::string tracking;
   if (pending.has_value()) tracking = core::StringOr(core::ParseJsonOrDiscarded(*pending), "trackingId");
   view.Put(V::Face(te, id), core::DumpJson({{"sessionId", session}, {"trackingId", tracking}, {"verifiedAt", at}}));
   view.Delete(V::Pending(te, session));
   return core::Status::Ok();
-}
-
-core::Json NewSummary() {
-  return {{"status", "unverified"},
-          {"lastSessionId", nullptr},
-          {"lastVerifiedAt", nullptr},
-          {"sessionCount", 0},
-          {"verifiedFields", core::Json::array()}};
 }
 
 }  // namespace
@@ -197,37 +247,75 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   const std::string at = core::FormatRfc3339(env.occurred_at);
 
   if (const auto* c = std::get_if<ps::PersonCreated>(&event)) {
-    core::Json r;
-    r["id"] = id;
-    r["object"] = "person";
-    r["createdAt"] = at;
-    r["updatedAt"] = at;
-    r["environment"] = env.environment;
-    r["piiVersion"] = 1;
-    r["status"] = "active";
-    for (auto name : ps::kPiiFieldNames) {
-      r[std::string(name) + "Provided"] = c->pii.count(std::string(name)) != 0;
-    }
-    r["applicationId"] = c->application_id;
-    r["externalRefs"] = core::Json::array();
-    if (!c->external_ref.empty()) {
-      r["externalRefs"].push_back({{"applicationId", c->application_id}, {"externalRef", c->external_ref}});
-      view.Put(V::ExternalRef(te, c->application_id, c->external_ref), id);
-    }
-    r["forgetRequested"] = false;
-    r["verificationSummary"] = NewSummary();
+    // Every row of a new person is written as text: no tree to build, nothing to read back.
     std::vector<std::string> fields;
     for (const auto& [field, value] : c->pii) fields.push_back(field);
-    SVC_RETURN_IF_ERROR(Verified(te, id, c->source, fields, env, r, view));
-    view.Put(V::Record(te, id), core::DumpJson(r));
-    core::Json prov = core::Json::object();
-    core::Json sealed = core::Json::object();
-    for (const auto& [field, value] : c->pii) {
-      prov[field] = Source(c->source, 1, at);
-      SVC_RETURN_IF_ERROR(PutField(view, te, id, field, value, 1, sealed));
+    Summary summary;
+    SVC_RETURN_IF_ERROR(Verified(te, id, c->source, fields, env, summary, view));
+    core::JsonText r;
+    r.BeginObject();
+    r.Key("id");
+    r.String(id);
+    r.Key("object");
+    r.String("person");
+    r.Key("createdAt");
+    r.String(at);
+    r.Key("updatedAt");
+    r.String(at);
+    r.Key("environment");
+    r.String(env.environment);
+    r.Key("piiVersion");
+    r.Int(1);
+    r.Key("status");
+    r.String("active");
+    for (auto name : ps::kPiiFieldNames) {
+      r.Key(std::string(name) + "Provided");
+      r.Bool(c->pii.count(std::string(name)) != 0);
     }
-    view.Put(V::Provenance(te, id), core::DumpJson(prov));
-    view.Put(V::Sealed(te, id), core::DumpJson(sealed));
+    r.Key("applicationId");
+    r.String(c->application_id);
+    r.Key("externalRefs");
+    r.BeginArray();
+    if (!c->external_ref.empty()) {
+      r.BeginObject();
+      r.Key("applicationId");
+      r.String(c->application_id);
+      r.Key("externalRef");
+      r.String(c->external_ref);
+      r.EndObject();
+      view.Put(V::ExternalRef(te, c->application_id, c->external_ref), id);
+    }
+    r.EndArray();
+    r.Key("forgetRequested");
+    r.Bool(false);
+    r.Key("verificationSummary");
+    core::WriteFields(r, summary);
+    r.EndObject();
+    view.Put(V::Record(te, id), r.text());
+
+    core::JsonText prov;
+    core::JsonText sealed;
+    prov.BeginObject();
+    sealed.BeginObject();
+    std::vector<std::string_view> indexed;  // blind-index entries written (names share tokens)
+    for (const auto& [field, value] : c->pii) {
+      prov.Key(field);
+      WriteSource(prov, c->source, 1, at);
+      sealed.Key(field);
+      WriteSealed(sealed, value, 1);
+      for (const auto& k : value.index) {
+        if (std::find(indexed.begin(), indexed.end(), k) != indexed.end()) continue;
+        indexed.push_back(k);
+        view.Put(V::BlindIndex(te, k, id), field);
+      }
+      if (field == "curp") {
+        for (const auto& k : value.index) SVC_RETURN_IF_ERROR(Holders(view, te, k, id, true));
+      }
+    }
+    prov.EndObject();
+    sealed.EndObject();
+    view.Put(V::Provenance(te, id), prov.text());
+    view.Put(V::Sealed(te, id), sealed.text());
     if (!c->metadata_sealed.empty()) view.Put(V::Metadata(te, id), c->metadata_sealed);
     // List order by the millisecond the record shows.
     std::string order = V::Order(env.occurred_at.millis() * 1000, id);
@@ -268,7 +356,9 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   r["updatedAt"] = at;
   std::vector<std::string> fields;
   for (const auto& [field, value] : rv.set) fields.push_back(field);
-  SVC_RETURN_IF_ERROR(Verified(te, id, rv.source, fields, env, r, view));
+  Summary summary = SummaryOf(r);
+  SVC_RETURN_IF_ERROR(Verified(te, id, rv.source, fields, env, summary, view));
+  r["verificationSummary"] = core::EncodeFields(summary);
   view.Put(V::Record(te, id), core::DumpJson(r));
   view.Put(V::Provenance(te, id), core::DumpJson(prov));
   return core::Status::Ok();

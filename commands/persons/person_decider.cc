@@ -76,12 +76,12 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
     s.external_ref = c->external_ref;
     s.pii_version = 1;
     s.created_micros = at.micros;
-    for (const auto& [name, value] : c->pii) s.fields[name] = {1, c->source, at.micros};
+    for (const auto& [name, value] : c->pii) s.fields[name] = 1;
     return;
   }
   const auto& r = std::get<PersonRevised>(event);
   s.pii_version = r.pii_version;
-  for (const auto& [name, value] : r.set) s.fields[name] = {r.pii_version, r.source, at.micros};
+  for (const auto& [name, value] : r.set) s.fields[name] = r.pii_version;
   for (const auto& name : r.cleared) s.fields.erase(name);
 }
 

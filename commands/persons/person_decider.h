@@ -1,8 +1,8 @@
 #pragma once
 // The person aggregate (aggregate id = per_…): creation with its first revision of personal
 // data, and revisions (PATCH, or the data of an approved verification). Values arrive sealed
-// (the routes seal them under the person's data key); the aggregate keeps, per field, only what
-// the masked views need: which version set it and where it came from.
+// (the routes seal them under the person's data key); the aggregate keeps, per field, only which
+// version set it (the snapshot is written on every command: it stays small).
 
 #include <map>
 #include <optional>
@@ -15,17 +15,6 @@
 
 namespace svc::commands::persons {
 
-struct FieldState {
-  int version = 0;          // the piiVersion that set it
-  PiiSource source;
-  int64_t set_micros = 0;
-  static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("version", &FieldState::version), Field("source", &FieldState::source),
-                      Field("set", &FieldState::set_micros)};
-  }
-};
-
 struct PersonState {
   bool exists = false;
   std::string environment;
@@ -33,7 +22,9 @@ struct PersonState {
   std::string application_id;
   std::string external_ref;
   int pii_version = 0;
-  std::map<std::string, FieldState> fields;  // the fields that hold a value
+  // The fields that hold a value, with the piiVersion that set each (provenance is the read
+  // model's: the decider needs only which fields are set).
+  std::map<std::string, int> fields;
   int64_t created_micros = 0;
   int64_t updated_micros = 0;
   static constexpr auto Fields() {
@@ -62,6 +53,7 @@ using PersonCommand = std::variant<CreatePerson, RevisePerson>;
 
 struct PersonDecider {
   using State = PersonState;
+  using Event = PersonEvent;
   static constexpr std::string_view kName = kPersonAggregate;
   static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c,
                                        const CommandContext& ctx);

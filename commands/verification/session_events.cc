@@ -31,15 +31,14 @@ core::Result<const SessionEvent*> DecodeShared(const eventstore::RecordedEvent& 
 }
 
 core::Result<SessionEvent> Decode(const eventstore::EventEnvelope& env) {
-  // Session events are small; nlohmann is enough here.
-  core::Json j = core::ParseJsonOrDiscarded(env.data);
-  if (!j.is_object()) return core::DataLoss("session event data is not an object");
-  if (auto e = DecodeEventData<SessionEvent>(env.type, j)) return std::move(*e);
+  auto root = core::ParseObject(env.data);
+  if (!root.has_value()) return core::DataLoss("session event data is not an object");
+  if (auto e = DecodeEventData<SessionEvent>(env.type, *root)) return std::move(*e);
   for (auto t : kVerdictTypes) {
     if (env.type != t) continue;
     VerdictReached e;
     e.type = env.type;
-    core::DecodeFields(j, e);
+    core::DecodeFields(*root, e);
     return SessionEvent(std::move(e));
   }
   return core::InvalidArgument("not a verification session event: " + env.type);
