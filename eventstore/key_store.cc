@@ -1,5 +1,7 @@
 #include "eventstore/key_store.h"
 
+#include "core/executor.h"
+
 #include <thread>
 #include <vector>
 
@@ -51,11 +53,11 @@ core::Result<std::optional<std::string>> KeyStore::Get(std::string_view name) co
 // key it is getting, so two first uses of one name never make two keys. The drainer is a
 // synchronous caller waiting for its own key, or the background thread that serves asynchronous
 // callers (so an I/O thread never waits for an fsync).
-std::shared_ptr<KeyStore::PendingKey> KeyStore::Enqueue(std::string_view name, core::Status* error) {
+std::shared_ptr<KeyStore::PendingKey> KeyStore::Enqueue(std::string_view name, core::Status* error, bool fresh) {
   // Called with gc_mu_ held. Not pending: it is either in the store already (committed, then
   // unqueued) or new.
   if (auto it = pending_.find(std::string(name)); it != pending_.end()) return it->second;
-  auto again = Get(name);
+  auto again = fresh ? core::Result<std::optional<std::string>>(std::optional<std::string>()) : Get(name);
   if (!again.ok()) {
     *error = again.status();
     return nullptr;
@@ -123,13 +125,16 @@ core::Result<std::string> KeyStore::GetOrCreate(std::string_view name) {
   return mine->dek;
 }
 
-void KeyStore::GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done) {
-  auto existing = Get(name);
-  if (!existing.ok()) return done(existing.status());
-  if (existing->has_value()) return done(std::move(**existing));
+void KeyStore::GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done,
+                                bool fresh) {
+  if (!fresh) {
+    auto existing = Get(name);
+    if (!existing.ok()) return done(existing.status());
+    if (existing->has_value()) return done(std::move(**existing));
+  }
   std::unique_lock lock(gc_mu_);
   core::Status error;
-  auto p = Enqueue(name, &error);
+  auto p = Enqueue(name, &error, fresh);
   if (p == nullptr) {
     lock.unlock();
     return done(error);
@@ -142,6 +147,7 @@ void KeyStore::GetOrCreateAsync(std::string_view name, std::function<void(core::
   p->callbacks.push_back(std::move(done));
   if (!drainer_.joinable()) {
     drainer_ = std::thread([this] {
+      core::SetThreadName("svc-keys");
       std::unique_lock l(gc_mu_);
       while (!stop_drainer_) {
         gc_cv_.wait(l, [&] { return stop_drainer_ || (!writing_ && !queue_.empty()); });

@@ -42,7 +42,10 @@ class KeyStore {
   core::Result<std::string> GetOrCreate(std::string_view name);
   // GetOrCreate without waiting: `done` runs once the key is durable (on the thread that wrote it,
   // or at once when it exists). For request paths, so that no I/O thread waits for an fsync.
-  void GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done);
+  // `fresh`: the name holds an id the caller minted just now from the random id source, so no key
+  // can exist under it and the store is not read.
+  void GetOrCreateAsync(std::string_view name, std::function<void(core::Result<std::string>)> done,
+                        bool fresh = false);
   // GetOrCreate, kept unwrapped in memory after the first use (for the few long-lived keys every
   // request needs, such as a tenant's blind-index key); Destroy forgets it.
   core::Result<std::string> GetOrCreateCached(std::string_view name);
@@ -84,7 +87,7 @@ class KeyStore {
     core::Status status;
     std::vector<std::function<void(core::Result<std::string>)>> callbacks;
   };
-  std::shared_ptr<PendingKey> Enqueue(std::string_view name, core::Status* error);
+  std::shared_ptr<PendingKey> Enqueue(std::string_view name, core::Status* error, bool fresh = false);
   void DrainOnce(std::unique_lock<std::mutex>& lock);
   std::mutex cache_mu_;
   std::map<std::string, std::string, std::less<>> cache_;

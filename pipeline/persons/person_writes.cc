@@ -127,7 +127,8 @@ void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, 
                           auto p = Prepare(keys, who, write, std::move(*person_key));
                           if (!p.ok()) return done(p.status());
                           done(CreateWith(std::move(*p), who, application_id, external_ref, write, std::move(ctx)));
-                        });
+                        },
+                        /*fresh=*/true);
 }
 
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,

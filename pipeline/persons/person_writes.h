@@ -41,7 +41,8 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
                                                     const PiiWrite& write,
                                                     commands::CommandContext ctx);
 // The same without waiting for the new person's key to be durable on the calling thread: `done`
-// gets the command once it is (request paths: no I/O thread waits for an fsync).
+// gets the command once it is (request paths: no I/O thread waits for an fsync). `who.person` is
+// an id minted just now (the key store is not asked whether its key exists).
 void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
                               const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
                               std::function<void(core::Result<commands::Command>)> done);
