@@ -8,7 +8,7 @@
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
 #include "core/log.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_projector.h"
 

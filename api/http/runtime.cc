@@ -18,7 +18,7 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
-#include "projections/persons_projector.h"
+#include "projections/persons/persons_projector.h"
 #include "projections/tenancy_projector.h"
 #include "projections/webhooks_projector.h"
 #include "commands/verification/session_decider.h"

@@ -16,7 +16,7 @@
 #include "eventstore/kafka_log.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
-#include "projections/persons_projector.h"
+#include "projections/persons/persons_projector.h"
 #include "projections/runner.h"
 #include "projections/verification_projector.h"
 #include "projections/webhooks_projector.h"

@@ -15,7 +15,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_view.h"
 

@@ -2,7 +2,7 @@
 
 #include "api/http/write_path.h"
 #include "pipeline/persons/pii.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"

@@ -19,7 +19,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/verification/engines.h"
 #include "pipeline/verification/stage_details.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/verification_view.h"
 

@@ -12,7 +12,7 @@
 #include "core/log.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/tenancy_view.h"
 
 namespace svc::api {

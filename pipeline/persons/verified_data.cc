@@ -9,7 +9,7 @@
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
 #include "pipeline/verification/stage_details.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"

@@ -27,7 +27,7 @@
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
-#include "projections/persons_projector.h"
+#include "projections/persons/persons_projector.h"
 #include "projections/runner.h"
 
 namespace svc::pipeline::persons {

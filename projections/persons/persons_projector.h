@@ -4,7 +4,7 @@
 // value of personal data; masked reads never need the person's key.
 
 #include "projections/listeners.h"
-#include "projections/persons_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 
 namespace svc::projections {

@@ -1,4 +1,4 @@
-#include "projections/persons_projector.h"
+#include "projections/persons/persons_projector.h"
 
 #include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"

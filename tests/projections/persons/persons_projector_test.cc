@@ -3,7 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/persons/person_events.h"
-#include "projections/persons_projector.h"
+#include "projections/persons/persons_projector.h"
 #include "tests/support/projector_spec.h"
 
 using namespace svc;
