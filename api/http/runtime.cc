@@ -18,6 +18,7 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
+#include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/tenancy_projector.h"
 #include "projections/webhooks_projector.h"
@@ -375,6 +376,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   auto verification = std::make_unique<projections::VerificationProjector>();
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));
+  rt->projectors_.push_back(std::make_unique<projections::AuditProjector>());
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

@@ -1,0 +1,66 @@
+#include "projections/audit/audit_projector.h"
+
+#include "commands/persons/access_events.h"
+#include "core/canonical_json.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace ps = commands::persons;
+using V = AuditView;
+
+core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry) {
+  SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
+  std::string input(prev_hash);
+  input += canonical;
+  return core::Sha256Hex(input);
+}
+
+core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.type != ps::PiiAccessed::kType) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(ps::AccessEvent event, ps::DecodeAccess(env));
+  const auto& a = std::get<ps::PiiAccessed>(event);
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+
+  // Where the chain stands: "<id>|<hash hex>" (none yet: id 0, 32 zero bytes).
+  int64_t last = 0;
+  std::string prev(32, '\0');
+  SVC_ASSIGN_OR_RETURN(auto head, view.Get(V::Head(te)));
+  if (head.has_value()) {
+    auto parsed = V::ParseHead(*head);
+    if (!parsed.has_value()) return core::DataLoss("audit chain head of " + te + " is unreadable");
+    last = parsed->id;
+    prev = std::move(parsed->hash);
+  }
+  const int64_t id = last + 1;
+  auto or_null = [](const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); };
+  core::Json entry = {{"id", id},
+                      {"object", "audit_log_entry"},
+                      {"personId", or_null(a.person_id)},
+                      {"applicationId", or_null(a.application_id)},
+                      {"actorType", a.actor_type},
+                      {"actorId", a.actor_id},
+                      {"channel", a.channel},
+                      {"fields", a.fields},
+                      {"redaction", a.redaction},
+                      {"purpose", or_null(a.purpose)},
+                      {"reason", or_null(a.reason)},
+                      {"requestId", or_null(env.request_id)},
+                      {"createdAt", core::FormatRfc3339(env.occurred_at)},
+                      {"personCount", nullptr},
+                      {"eventId", env.id}};
+  SVC_ASSIGN_OR_RETURN(std::string hash, ChainHash(prev, entry));
+  entry["prevHash"] = core::HexEncode(prev);
+  entry["hash"] = hash;
+  view.Put(V::Entry(te, id), core::DumpJson(entry));
+  if (!a.person_id.empty()) view.Put(V::ByPerson(te, a.person_id) + V::IdKey(id), "");
+  if (!a.actor_id.empty()) view.Put(V::ByActor(te, a.actor_id) + V::IdKey(id), "");
+  view.Put(V::Head(te), std::to_string(id) + "|" + hash);
+  return core::Status::Ok();
+}
+
+}  // namespace svc::projections

@@ -1,0 +1,26 @@
+#pragma once
+// The audit chain (architecture.md, "Audit chain"): every access event becomes an AuditLogEntry
+// with an integer id that counts per tenant and environment from 1, and
+//   hash = SHA-256(previous hash || RFC 8785 canonical form of the entry)
+// (the first entry's previous hash is 32 zero bytes; the entry is hashed without its prevHash
+// and hash members). Events of a tenant sit in one log partition, in one order, so a rebuild
+// (`svc replay`) gives the same ids and hashes byte for byte. Keys: audit_view.h.
+
+#include "core/json.h"
+#include "projections/audit/audit_view.h"
+#include "projections/projector.h"
+
+namespace svc::projections {
+
+class AuditProjector final : public Projector {
+ public:
+  static constexpr std::string_view kName = AuditView::kName;
+  std::string_view Name() const override { return kName; }
+  int Version() const override { return 1; }
+  core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+};
+
+// The hash that follows `prev_hash` (32 raw bytes) for an entry (without prevHash and hash), hex.
+core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry);
+
+}  // namespace svc::projections

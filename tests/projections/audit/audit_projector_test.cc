@@ -1,0 +1,116 @@
+#include "projections/audit/audit_projector.h"
+
+#include <doctest/doctest.h>
+
+#include "core/canonical_json.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "tests/support/projector_spec.h"
+
+using svc::core::Json;
+using svc::projections::AuditProjector;
+using svc::projections::AuditView;
+using svc::testing::ProjectorSpec;
+
+namespace {
+
+const char* kPerson = "per_00000000000000000000000000000001";
+const char* kKey = "key_00000000000000000000000000000001";
+
+Json Access(const std::string& person, const std::string& channel) {
+  return {{"personId", person},
+          {"applicationId", "app_00000000000000000000000000000001"},
+          {"actorType", "api_key"},
+          {"actorId", kKey},
+          {"channel", channel},
+          {"fields", {"curp", "email"}},
+          {"purpose", "identity_verification"},
+          {"reason", "onboarding check"},
+          {"redaction", "plain"}};
+}
+
+svc::eventstore::EventEnvelope AccessEvent(ProjectorSpec<AuditProjector>& spec, const Json& data) {
+  auto e = spec.Event("reveal_budget", "test-20260101", "persons.pii_accessed", data);
+  e.request_id = "req_" + std::to_string(e.aggregate_version);
+  return e;
+}
+
+// What an auditor recomputes: SHA-256(previous hash || JCS(entry without prevHash and hash)).
+std::string Recompute(const Json& row) {
+  Json entry = row;
+  entry.erase("prevHash");
+  entry.erase("hash");
+  auto prev = svc::core::HexDecode(row["prevHash"].get<std::string>());
+  REQUIRE(prev.ok());
+  auto canonical = svc::core::CanonicalJson(entry);
+  REQUIRE(canonical.ok());
+  return svc::core::Sha256Hex(*prev + *canonical);
+}
+
+}  // namespace
+
+TEST_CASE("audit: each access event is the next entry of its tenant's chain") {
+  ProjectorSpec<AuditProjector> spec;
+  const std::string te = spec.tenant + "/test";
+  REQUIRE(spec.Feed(AccessEvent(spec, Access(kPerson, "decrypt"))).ok());
+  REQUIRE(spec.Feed(AccessEvent(spec, Access("per_00000000000000000000000000000002", "export"))).ok());
+  // Other events are not audit entries.
+  REQUIRE(spec.Feed(spec.Event("person", kPerson, "persons.person_created", Json::object())).ok());
+
+  Json first = spec.Row(AuditView::Entry(te, 1));
+  CHECK(first["id"] == 1);
+  CHECK(first["object"] == "audit_log_entry");
+  CHECK(first["personId"] == kPerson);
+  CHECK(first["actorType"] == "api_key");
+  CHECK(first["actorId"] == kKey);
+  CHECK(first["channel"] == "decrypt");
+  CHECK(first["fields"] == Json::array({"curp", "email"}));
+  CHECK(first["purpose"] == "identity_verification");
+  CHECK(first["reason"] == "onboarding check");
+  CHECK(first["requestId"] == "req_1");
+  CHECK(first["createdAt"] == "2026-01-01T00:00:01.000Z");
+  CHECK(first["personCount"].is_null());
+  CHECK(first["prevHash"] == std::string(64, '0'));
+  CHECK(first["hash"] == Recompute(first));
+  // Pinned: Python's json.dumps(sort_keys, compact) is RFC 8785 for this ASCII entry, and
+  // hashlib.sha256(b"\0" * 32 + that) gives this hash.
+  CHECK(first["eventId"] == "evt_00000000000000000000000000000001");
+  CHECK(first["hash"] == "fc506ecb36b36701563d798c0d0dcd1682577827fa6516a03372536733a6affe");
+
+  Json second = spec.Row(AuditView::Entry(te, 2));
+  CHECK(second["id"] == 2);
+  CHECK(second["channel"] == "export");
+  CHECK(second["prevHash"] == first["hash"]);
+  CHECK(second["hash"] == Recompute(second));
+  CHECK(spec.RawRow(AuditView::Head(te)) == "2|" + second["hash"].get<std::string>());
+  CHECK(spec.Keys(AuditView::Entries(te)).size() == 2);
+  CHECK(spec.Keys(AuditView::ByPerson(te, kPerson)) ==
+        std::vector<std::string>{AuditView::ByPerson(te, kPerson) + AuditView::IdKey(1)});
+  CHECK(spec.Keys(AuditView::ByActor(te, kKey)).size() == 2);
+  spec.CheckRebuildIdentical();
+}
+
+TEST_CASE("audit: ids count per tenant and environment") {
+  ProjectorSpec<AuditProjector> spec;
+  REQUIRE(spec.Feed(AccessEvent(spec, Access(kPerson, "decrypt"))).ok());
+  spec.environment = "live";
+  REQUIRE(spec.Feed(AccessEvent(spec, Access(kPerson, "decrypt"))).ok());
+  spec.tenant = "ten_00000000000000000000000000000002";
+  REQUIRE(spec.Feed(AccessEvent(spec, Access(kPerson, "decrypt"))).ok());
+  CHECK(spec.Row(AuditView::Entry("ten_00000000000000000000000000000001/test", 1))["id"] == 1);
+  CHECK(spec.Row(AuditView::Entry("ten_00000000000000000000000000000001/live", 1))["id"] == 1);
+  CHECK(spec.Row(AuditView::Entry("ten_00000000000000000000000000000002/live", 1))["id"] == 1);
+  CHECK(spec.Row(AuditView::Entry("ten_00000000000000000000000000000001/test", 2)).is_null());
+  spec.CheckRebuildIdentical();
+}
+
+TEST_CASE("audit: a head row that does not parse stops the projector") {
+  CHECK_FALSE(AuditView::ParseHead("").has_value());
+  CHECK_FALSE(AuditView::ParseHead("1|abc").has_value());
+  CHECK_FALSE(AuditView::ParseHead("x|" + std::string(64, '0')).has_value());
+  CHECK_FALSE(AuditView::ParseHead("1|" + std::string(63, '0') + "G").has_value());
+  auto h = AuditView::ParseHead("42|" + std::string(62, '0') + "ff");
+  REQUIRE(h.has_value());
+  CHECK(h->id == 42);
+  CHECK(h->hash == std::string(31, '\0') + "\xff");
+}
