@@ -4,6 +4,7 @@
 
 #include "api/http/pagination.h"
 #include "api/http/problem.h"
+#include "core/clock.h"
 #include "projections/projector.h"
 
 namespace svc::api {
@@ -85,6 +86,35 @@ void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call
   HttpResponse out;
   out.body = std::move(*body);
   respond(std::move(out));
+}
+
+CreatedWindow CreatedWindow::Parse(const std::map<std::string, std::string>& query, const std::string& gte_name,
+                                   const std::string& lte_name, std::vector<FieldError>& errors) {
+  CreatedWindow w;
+  for (auto [name, slot] : {std::pair{&gte_name, &w.gte}, std::pair{&lte_name, &w.lte}}) {
+    auto it = query.find(*name);
+    if (it == query.end()) continue;
+    auto t = core::ParseRfc3339(it->second);
+    if (!t.ok()) {
+      errors.push_back({*name, "", "invalid_format", *name + " must be an RFC 3339 date-time"});
+    } else {
+      *slot = t->micros;
+    }
+  }
+  return w;
+}
+
+bool CreatedWindow::Contains(const core::Json& row) const {
+  if (!Any()) return true;
+  auto t = core::ParseRfc3339(core::StringOr(row, "createdAt"));
+  if (!t.ok()) return false;
+  if (gte && t->micros < *gte) return false;
+  if (lte && t->micros > *lte) return false;
+  return true;
+}
+
+std::string CreatedWindow::Text() const {
+  return (gte ? std::to_string(*gte) : "") + "|" + (lte ? std::to_string(*lte) : "");
 }
 
 }  // namespace svc::api

@@ -6,6 +6,8 @@
 // A list route is its own filter parsing plus one ServeCursorList call.
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,5 +39,18 @@ struct CursorList {
 
 void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
                      const CursorList& list, Respond respond);
+
+// A list's window on its rows' `createdAt`: two RFC 3339 query parameters (at or after, at or
+// before; their field errors go to `errors`), and the test on a row. (Extracted when the second
+// list needed it: persons, the access log.)
+struct CreatedWindow {
+  std::optional<int64_t> gte, lte;  // micros
+  static CreatedWindow Parse(const std::map<std::string, std::string>& query, const std::string& gte_name,
+                             const std::string& lte_name, std::vector<FieldError>& errors);
+  bool Any() const { return gte.has_value() || lte.has_value(); }
+  bool Contains(const core::Json& row) const;
+  // For a cursor's scope: the window as text.
+  std::string Text() const;
+};
 
 }  // namespace svc::api

@@ -298,7 +298,6 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   CursorList list;
   list.filters = {"environment", "created[gte]", "created[lte]", "forgetRequested", "application"};
   std::string app, forget;
-  std::optional<int64_t> gte, lte;
   if (auto it = query.find("environment"); it != query.end()) {
     if (it->second != "live" && it->second != "test") {
       list.errors.push_back({"environment", "", "invalid_enum", "environment must be live or test"});
@@ -307,16 +306,7 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
                              "the key's environment decides: this key lists " + a.environment + " persons"));
     }
   }
-  for (auto [name, slot] : {std::pair{"created[gte]", &gte}, std::pair{"created[lte]", &lte}}) {
-    auto it = query.find(name);
-    if (it == query.end()) continue;
-    auto t = core::ParseRfc3339(it->second);
-    if (!t.ok()) {
-      list.errors.push_back({name, "", "invalid_format", std::string(name) + " must be an RFC 3339 date-time"});
-    } else {
-      *slot = t->micros;
-    }
-  }
+  const CreatedWindow created = CreatedWindow::Parse(query, "created[gte]", "created[lte]", list.errors);
   if (auto it = query.find("forgetRequested"); it != query.end()) {
     forget = it->second;
     if (forget != "true" && forget != "false") {
@@ -330,20 +320,13 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
     }
   }
   const std::string te = TeOf(a);
-  list.scope = "persons|" + te + "/|" + app + "|" + forget + "|" + (gte ? std::to_string(*gte) : "") + "|" +
-               (lte ? std::to_string(*lte) : "");
+  list.scope = "persons|" + te + "/|" + app + "|" + forget + "|" + created.Text();
   list.index = PV::Abs(PV::Index(te, app.empty() ? PV::All() : PV::ByApplication(app)));
   list.row_key = [te](std::string_view entry) { return PV::Abs(PV::Record(te, PV::IdOfOrder(entry))); };
-  if (gte || lte || !forget.empty()) {
-    list.accept = [gte, lte, forget](const core::Json& row) {
+  if (created.Any() || !forget.empty()) {
+    list.accept = [created, forget](const core::Json& row) {
       if (!forget.empty() && row.value("forgetRequested", false) != (forget == "true")) return false;
-      if (gte || lte) {
-        auto t = core::ParseRfc3339(core::StringOr(row, "createdAt"));
-        if (!t.ok()) return false;
-        if (gte && t->micros < *gte) return false;
-        if (lte && t->micros > *lte) return false;
-      }
-      return true;
+      return created.Contains(row);
     };
   }
   ServeCursorList(rt, o, call, list, std::move(respond));

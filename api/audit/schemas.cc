@@ -1,0 +1,43 @@
+// The OpenAPI schemas of the audit area (audit_api.cc).
+#include "api/audit/routes.h"
+
+namespace svc::api::audit {
+
+OpenApiArea AuditOpenApi() {
+  OpenApiArea area;
+  area.tags = {{"Compliance",
+                "The hash-chained, append-only log of personal-data accesses, one chain per tenant and "
+                "environment, and its verification."}};
+  core::Json& s = area.schemas;
+  using namespace schema;
+  const core::Json integer = {{"type", "integer"}};
+  const core::Json hex64 = {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}};
+  s["AuditLogEntry"] = Obj({{"id", {{"type", "integer"}, {"minimum", 1}, {"description", "counts from 1 per tenant and environment"}}},
+                            {"object", {{"const", "audit_log_entry"}}},
+                            {"personId", Nullable(Id("per"))},
+                            {"applicationId", Nullable(Id("app"))},
+                            {"actorType", Str()},
+                            {"actorId", Str()},
+                            {"channel", Str()},
+                            {"fields", Strs()},
+                            {"redaction", Str()},
+                            {"purpose", Nullable(Str())},
+                            {"reason", Nullable(Str())},
+                            {"requestId", Nullable(Str())},
+                            {"createdAt", DateTime()},
+                            {"personCount", Nullable(integer)},
+                            {"eventId", Id("evt")},
+                            {"prevHash", hex64},
+                            {"hash", hex64}},
+                           {"id", "personId", "applicationId", "actorType", "actorId", "channel", "fields",
+                            "redaction", "purpose", "reason", "requestId", "createdAt"});
+  s["AuditLogEntryList"] = List("AuditLogEntry");
+  s["AuditChainVerification"] = Obj({{"object", {{"const", "audit_chain_verification"}}},
+                                     {"valid", {{"type", "boolean"}}},
+                                     {"count", integer},
+                                     {"brokenAt", Nullable(integer)}},
+                                    {"valid", "count"});
+  return area;
+}
+
+}  // namespace svc::api::audit

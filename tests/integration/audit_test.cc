@@ -1,0 +1,199 @@
+// The access log through a real svc: each reveal of the vault is an entry of the tenant's
+// hash-chained log, listed with its filters and verified; an entry edited in the stopped data
+// directory breaks the chain at that entry; scopes, environments and tenants are kept apart.
+#include <doctest/doctest.h>
+
+#include "api/http/runtime.h"
+#include "core/canonical_json.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "eventstore/kv_store.h"
+#include "tests/support/api_env.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::vector<std::string> kFlags = {"--rate-reveals", "0"};
+const std::string kCurpA = "PEPJ800101HDFRRN03";
+const std::string kCurpB = "LOMA900215MJCPRR05";
+
+std::string MakePerson(Env& env, const std::string& key, const std::string& curp) {
+  auto r = env.Call(key, "POST", "/v1/persons", core::Json({{"pii", {{"curp", curp}, {"email", "a@example.mx"}}}}).dump());
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"].get<std::string>();
+}
+
+void Decrypt(Env& env, const std::string& key, const std::string& id, const std::string& purpose = "identity_verification") {
+  auto r = env.Call(key, "POST", "/v1/persons/" + id + "/decrypt",
+                    core::Json({{"fields", {"curp"}}, {"purpose", purpose}, {"reason", "onboarding check"}}).dump());
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+}
+
+core::Json List(Env& env, const std::string& key, const std::string& query = "") {
+  auto r = env.Call(key, "GET", "/v1/audit-logs" + query);
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r);
+}
+
+core::Json Verify(Env& env, const std::string& key) {
+  auto r = env.Call(key, "GET", "/v1/audit-logs/verify");
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r);
+}
+
+}  // namespace
+
+TEST_CASE("audit: every reveal is an entry of the chain, listed and verified") {
+  BOTH_BACKENDS;
+  Env env(kafka, kFlags);
+  std::string a = MakePerson(env, env.test_key, kCurpA);
+  std::string b = MakePerson(env, env.test_key, kCurpB);
+  // Nothing revealed yet: an empty, valid chain (masked reads are not entries).
+  REQUIRE(env.Call(env.test_key, "GET", "/v1/persons/" + a).status == 200);
+  CHECK(List(env, env.test_key)["data"].empty());
+  CHECK(Verify(env, env.test_key) == core::Json({{"object", "audit_chain_verification"}, {"valid", true}, {"count", 0}, {"brokenAt", nullptr}}));
+
+  Decrypt(env, env.test_key, a);
+  // Seen at once: the log is read after the reveal the caller was answered for.
+  core::Json first = List(env, env.test_key)["data"][0];
+  CHECK(first["id"] == 1);
+  CHECK(first["object"] == "audit_log_entry");
+  CHECK(first["personId"] == a);
+  CHECK(first["actorType"] == "api_key");
+  CHECK(first["actorId"].get<std::string>().rfind("key_", 0) == 0);
+  CHECK(first["channel"] == "decrypt");
+  CHECK(first["fields"] == core::Json::array({"curp"}));
+  CHECK(first["purpose"] == "identity_verification");
+  CHECK(first["reason"] == "onboarding check");
+  CHECK(first["redaction"] == "plain");
+  CHECK(first["requestId"].get<std::string>().rfind("req_", 0) == 0);
+  CHECK(first["prevHash"] == std::string(64, '0'));
+  // The hash is what an auditor recomputes: SHA-256(prevHash || RFC 8785 form of the rest).
+  core::Json rest = first;
+  rest.erase("prevHash");
+  rest.erase("hash");
+  auto canonical = core::CanonicalJson(rest);
+  REQUIRE(canonical.ok());
+  CHECK(first["hash"] == core::Sha256Hex(std::string(32, '\0') + *canonical));
+  // PII-free: the revealed value is nowhere in the entry.
+  CHECK(core::DumpJson(first).find(kCurpA) == std::string::npos);
+
+  // Batch decrypt: one entry per person; export and a second purpose.
+  auto batch = env.Call(env.test_key, "POST", "/v1/persons/batch-decrypt",
+                        core::Json({{"personIds", {a, b}}, {"fields", {"email"}}, {"purpose", "identity_verification"},
+                                    {"reason", "periodic review"}}).dump());
+  REQUIRE_MESSAGE(batch.status == 200, batch.body);
+  auto exported = env.Call(env.test_key, "POST", "/v1/persons/" + b + "/export", R"({"reason":"ARCO access request"})");
+  REQUIRE_MESSAGE(exported.status == 200, exported.body);
+  core::Json all = List(env, env.test_key);
+  REQUIRE(all["data"].size() == 4);
+  for (size_t i = 0; i < 4; ++i) {
+    CHECK(all["data"][i]["id"] == i + 1);  // oldest first
+    if (i > 0) CHECK(all["data"][i]["prevHash"] == all["data"][i - 1]["hash"]);
+  }
+  CHECK(all["data"][1]["channel"] == "batch_decrypt");
+  CHECK(all["data"][2]["channel"] == "batch_decrypt");
+  CHECK(all["data"][3]["channel"] == "export");
+  CHECK(Verify(env, env.test_key) == core::Json({{"object", "audit_chain_verification"}, {"valid", true}, {"count", 4}, {"brokenAt", nullptr}}));
+
+  // Filters: person, channel, actor, actor type, time; paging by cursor.
+  CHECK(List(env, env.test_key, "?personId=" + b)["data"].size() == 2);
+  CHECK(List(env, env.test_key, "?personId=" + b + "&channel=export")["data"].size() == 1);
+  CHECK(List(env, env.test_key, "?channel=batch_decrypt")["data"].size() == 2);
+  const std::string actor = first["actorId"];
+  CHECK(List(env, env.test_key, "?actorId=" + actor)["data"].size() == 4);
+  CHECK(List(env, env.test_key, "?actorId=key_00000000000000000000000000000000")["data"].empty());
+  CHECK(List(env, env.test_key, "?personId=" + a + "&actorId=" + actor)["data"].size() == 2);
+  CHECK(List(env, env.test_key, "?actorType=client_token")["data"].empty());
+  CHECK(List(env, env.test_key, "?createdGte=2000-01-01T00:00:00Z&createdLte=2100-01-01T00:00:00Z")["data"].size() == 4);
+  CHECK(List(env, env.test_key, "?createdGte=2100-01-01T00:00:00Z")["data"].empty());
+  CHECK(List(env, env.test_key, "?format=json&limit=4")["data"].size() == 4);
+  core::Json page1 = List(env, env.test_key, "?limit=3");
+  CHECK(page1["hasMore"] == true);
+  core::Json page2 = List(env, env.test_key, "?limit=3&startingAfter=" + page1["nextCursor"].get<std::string>());
+  REQUIRE(page2["data"].size() == 1);
+  CHECK(page2["data"][0]["id"] == 4);
+}
+
+TEST_CASE("audit: the errors of the list, and scopes") {
+  Env env(false, kFlags);
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?personId=nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?createdGte=yesterday"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?format=xml"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?colour=blue"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?limit=0"), 422, "LIMIT_OUT_OF_RANGE");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?startingAfter=garbage"), 400, "INVALID_CURSOR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?actorId=" + std::string(65, 'k')), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call("", "GET", "/v1/audit-logs"), 401, "AUTHENTICATION_REQUIRED");
+  // compliance:read, and nothing else, opens the log.
+  std::string pii_reader = env.NewKey(env.tenant, "test", {"persons:read", "persons:read_pii"});
+  CheckProblem(env.Call(pii_reader, "GET", "/v1/audit-logs"), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(pii_reader, "GET", "/v1/audit-logs/verify"), 403, "INSUFFICIENT_SCOPE");
+  std::string officer = env.NewKey(env.tenant, "test", {"compliance:read"});
+  CHECK(env.Call(officer, "GET", "/v1/audit-logs").status == 200);
+  CHECK(env.Call(officer, "GET", "/v1/audit-logs/verify").status == 200);
+}
+
+TEST_CASE("audit: one chain per tenant and environment") {
+  Env env(false, kFlags);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  Decrypt(env, env.test_key, person);
+  Decrypt(env, env.test_key, person);
+  std::string live_person = MakePerson(env, env.live_key, kCurpA);
+  Decrypt(env, env.live_key, live_person);
+  std::string other_tenant = env.NewTenant("Other");
+  std::string other_key = env.NewKey(other_tenant, "test", {"*"});
+  std::string other_person = MakePerson(env, other_key, kCurpB);
+  Decrypt(env, other_key, other_person);
+
+  CHECK(List(env, env.test_key)["data"].size() == 2);
+  core::Json live = List(env, env.live_key)["data"];
+  REQUIRE(live.size() == 1);
+  CHECK(live[0]["id"] == 1);  // its own chain: ids count per environment
+  CHECK(live[0]["personId"] == live_person);
+  core::Json other = List(env, other_key)["data"];
+  REQUIRE(other.size() == 1);
+  CHECK(other[0]["personId"] == other_person);
+  // Another tenant's or environment's person filters to nothing, never to their entries.
+  CHECK(List(env, other_key, "?personId=" + person)["data"].empty());
+  CHECK(List(env, env.live_key, "?personId=" + person)["data"].empty());
+  CHECK(Verify(env, env.live_key)["count"] == 1);
+  CHECK(Verify(env, other_key)["count"] == 1);
+  CHECK(Verify(env, env.test_key)["count"] == 2);
+}
+
+TEST_CASE("audit: an entry edited in the stopped data directory breaks the chain there") {
+  Env env(false, kFlags, Sharing::kIsolated);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 3; ++i) Decrypt(env, env.test_key, person);
+  REQUIRE(Verify(env, env.test_key)["valid"] == true);
+
+  std::string data = env.server->data_dir();
+  env.server->Stop();
+  {
+    eventstore::KvStore::Options so;
+    so.path = data + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    int views = (*store)->Cf("views");
+    const std::string key = "audit/e/" + env.tenant + "/test/00000000000000000002";
+    auto row = (*store)->Get(views, key);
+    REQUIRE((row.ok() && row->has_value()));
+    core::Json entry = core::ParseJsonOrDiscarded(**row);
+    entry["reason"] = "nothing to see here";  // a quiet rewrite of the second entry's reason
+    eventstore::KvStore::Batch b;
+    b.Put(views, key, core::DumpJson(entry));
+    REQUIRE((*store)->Write(b, true).ok());
+  }
+  env.server->Start();
+  core::Json v = Verify(env, env.test_key);
+  CHECK(v["valid"] == false);
+  CHECK(v["count"] == 3);
+  CHECK(v["brokenAt"] == 2);
+}
