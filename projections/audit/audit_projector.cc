@@ -6,6 +6,7 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/json.h"
+#include "core/merkle.h"
 
 namespace svc::projections {
 
@@ -17,6 +18,11 @@ core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json
   std::string input(prev_hash);
   input += canonical;
   return core::Sha256Hex(input);
+}
+
+core::Result<std::string> LeafHashOf(const core::Json& entry) {
+  SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
+  return core::merkle::LeafHash(canonical);
 }
 
 core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
@@ -54,6 +60,16 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
                       {"personCount", nullptr},
                       {"eventId", env.id}};
   SVC_ASSIGN_OR_RETURN(std::string hash, ChainHash(prev, entry));
+  SVC_ASSIGN_OR_RETURN(std::string leaf, LeafHashOf(entry));
+  core::merkle::NodeSource stored = [&view, &te](int level, uint64_t index) -> core::Result<std::string> {
+    SVC_ASSIGN_OR_RETURN(auto node, view.Get(V::TreeNode(te, level, index)));
+    if (!node.has_value() || node->size() != 32) return core::DataLoss("audit tree node missing");
+    return std::move(*node);
+  };
+  SVC_ASSIGN_OR_RETURN(auto completed, core::merkle::Completed(static_cast<uint64_t>(id - 1), leaf, stored));
+  for (const auto& [level, node] : completed) {
+    view.Put(V::TreeNode(te, level, static_cast<uint64_t>(id - 1) >> level), node);
+  }
   entry["prevHash"] = core::HexEncode(prev);
   entry["hash"] = hash;
   view.Put(V::Entry(te, id), core::DumpJson(entry));

@@ -3,7 +3,8 @@
 // with an integer id that counts per tenant and environment from 1, and
 //   hash = SHA-256(previous hash || RFC 8785 canonical form of the entry)
 // (the first entry's previous hash is 32 zero bytes; the entry is hashed without its prevHash
-// and hash members). Events of a tenant sit in one log partition, in one order, so a rebuild
+// and hash members). The same entries are the leaves of an RFC 9162 Merkle tree per tenant and
+// environment, whose perfect subtrees are kept as they complete (core/merkle.h). Events of a tenant sit in one log partition, in one order, so a rebuild
 // (`svc replay`) gives the same ids and hashes byte for byte. Keys: audit_view.h.
 
 #include "core/json.h"
@@ -16,11 +17,14 @@ class AuditProjector final : public Projector {
  public:
   static constexpr std::string_view kName = AuditView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
+  int Version() const override { return 2; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };
 
 // The hash that follows `prev_hash` (32 raw bytes) for an entry (without prevHash and hash), hex.
 core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry);
+// The entry's leaf hash in the Merkle tree: RFC 9162's over the same RFC 8785 bytes the chain
+// hashes (the entry without prevHash and hash); 32 raw bytes.
+core::Result<std::string> LeafHashOf(const core::Json& entry);
 
 }  // namespace svc::projections

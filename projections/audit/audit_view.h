@@ -7,6 +7,9 @@
 //   e/<ten>/<env>/<id>                 the AuditLogEntry (with prevHash and hash), by id
 //   p/<ten>/<env>/<per>/<id>           "": one person's entries
 //   a/<ten>/<env>/<actorId>/<id>       "": one actor's entries (a key, a client token)
+//   t/<ten>/<env>/<level>/<index>      32 bytes: the perfect subtree (level, index) of the
+//                                      chain's RFC 9162 Merkle tree (entry n is leaf n-1;
+//                                      level 2 digits, index 20 digits)
 //
 // `<id>` is the entry's integer id, 20 decimal digits, zero-padded (keys sort as the ids do).
 // `te` is "<ten>/<env>" (TenantEnv).
@@ -70,6 +73,11 @@ struct AuditView {
   }
   static std::string ByActor(std::string_view te, std::string_view actor) {
     return ScopedKey("a/", te, actor) + "/";
+  }
+
+  static std::string TreeNode(std::string_view te, int level, uint64_t index) {
+    std::string l = std::to_string(level);
+    return ScopedKey("t/", te, (l.size() < 2 ? "0" + l : l) + "/" + IdKey(static_cast<int64_t>(index)));
   }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }

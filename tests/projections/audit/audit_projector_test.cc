@@ -5,6 +5,9 @@
 #include "core/canonical_json.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "core/merkle.h"
+
+#include <functional>
 #include "tests/support/projector_spec.h"
 
 using svc::core::Json;
@@ -113,4 +116,47 @@ TEST_CASE("audit: a head row that does not parse stops the projector") {
   REQUIRE(h.has_value());
   CHECK(h->id == 42);
   CHECK(h->hash == std::string(31, '\0') + "\xff");
+}
+
+TEST_CASE("audit: the entries are the leaves of a Merkle tree whose complete subtrees are kept") {
+  ProjectorSpec<AuditProjector> spec;
+  const std::string te = spec.tenant + "/test";
+  const int n = 13;
+  for (int i = 0; i < n; ++i) REQUIRE(spec.Feed(AccessEvent(spec, Access(kPerson, "decrypt"))).ok());
+  namespace mk = svc::core::merkle;
+  mk::NodeSource stored = [&](int level, uint64_t index) -> svc::core::Result<std::string> {
+    auto row = spec.RawRow(AuditView::TreeNode(te, level, index));
+    if (!row.has_value()) return svc::core::NotFound("no node");
+    return *row;
+  };
+  // The leaves, from the entries as listed: RFC 9162 leaf hash of the RFC 8785 entry without
+  // prevHash and hash.
+  std::vector<std::string> leaves;
+  for (int id = 1; id <= n; ++id) {
+    Json entry = spec.Row(AuditView::Entry(te, id));
+    entry.erase("prevHash");
+    entry.erase("hash");
+    auto canonical = svc::core::CanonicalJson(entry);
+    REQUIRE(canonical.ok());
+    leaves.push_back(mk::LeafHash(*canonical));
+  }
+  mk::NodeSource from_leaves = [&](int level, uint64_t index) -> svc::core::Result<std::string> {
+    std::function<std::string(int, uint64_t)> perfect = [&](int l, uint64_t i) {
+      return l == 0 ? leaves.at(i) : mk::NodeHash(perfect(l - 1, 2 * i), perfect(l - 1, 2 * i + 1));
+    };
+    return perfect(level, index);
+  };
+  for (uint64_t size = 1; size <= n; ++size) {
+    auto a = mk::Root(size, stored);
+    auto b = mk::Root(size, from_leaves);
+    REQUIRE((a.ok() && b.ok()));
+    CHECK(*a == *b);
+  }
+  auto root = mk::Root(n, stored);
+  auto proof = mk::InclusionProof(6, n, stored);
+  REQUIRE((root.ok() && proof.ok()));
+  CHECK(mk::VerifyInclusion(leaves[6], 6, n, *proof, *root));
+  // Only complete subtrees are kept: 13 leaves, 6 pairs, 3 quads, 1 eight.
+  CHECK(spec.Keys(svc::projections::ScopedKey("t/", te, "")).size() == 13 + 6 + 3 + 1);
+  spec.CheckRebuildIdentical();
 }
