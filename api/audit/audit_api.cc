@@ -2,6 +2,8 @@
 // /v1/audit-logs/verify: the chain recomputed from its first entry.
 #include "api/audit/routes.h"
 
+#include <algorithm>
+
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/http/problem.h"
@@ -9,6 +11,7 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "core/merkle.h"
 #include "projections/audit/audit_projector.h"
 
 namespace svc::api::audit {
@@ -139,6 +142,162 @@ void Verify(Runtime& rt, ApiCall& call, Respond respond) {
                              {"brokenAt", broken.has_value() ? core::Json(*broken) : core::Json(nullptr)}}));
 }
 
+// The tree as the read model keeps it: its size (the last entry's id) and its perfect subtrees.
+struct StoredTree {
+  int64_t size = 0;
+  core::merkle::NodeSource nodes;
+};
+
+core::Result<StoredTree> TreeOf(Runtime& rt, const std::string& te) {
+  const eventstore::KvStore& store = rt.store();
+  const int cf = store.Cf(projections::kViewsCf);
+  StoredTree t;
+  SVC_ASSIGN_OR_RETURN(auto head, store.Get(cf, AV::Abs(AV::Head(te))));
+  if (head.has_value()) {
+    auto parsed = AV::ParseHead(*head);
+    if (!parsed.has_value()) return core::DataLoss("the audit chain's head is unreadable");
+    t.size = parsed->id;
+  }
+  t.nodes = [&store, cf, te](int level, uint64_t index) -> core::Result<std::string> {
+    SVC_ASSIGN_OR_RETURN(auto node, store.Get(cf, AV::Abs(AV::TreeNode(te, level, index))));
+    if (!node.has_value() || node->size() != 32) return core::DataLoss("an audit tree node is missing");
+    return std::move(*node);
+  };
+  return t;
+}
+
+// A positive integer query parameter, or nullopt when absent; a field error when malformed.
+std::optional<int64_t> CountParam(const std::map<std::string, std::string>& query, const std::string& name,
+                                  std::vector<FieldError>& errors) {
+  auto it = query.find(name);
+  if (it == query.end()) return std::nullopt;
+  int64_t v = 0;
+  bool ok = !it->second.empty() && it->second.size() <= 18;
+  for (char c : it->second) {
+    ok &= c >= '0' && c <= '9';
+    if (ok) v = v * 10 + (c - '0');
+  }
+  if (!ok || v < 1) {
+    errors.push_back({name, "", "invalid_type", name + " must be a positive integer"});
+    return std::nullopt;
+  }
+  return v;
+}
+
+// The query of a proof route: only `known` parameters (else the name of the first other one).
+std::optional<std::string> UnknownParam(const std::map<std::string, std::string>& query,
+                                        std::initializer_list<std::string_view> known) {
+  for (const auto& [name, value] : query) {
+    if (std::find(known.begin(), known.end(), name) == known.end()) return name;
+  }
+  return std::nullopt;
+}
+
+// A required positive integer parameter.
+std::optional<int64_t> RequiredCount(const std::map<std::string, std::string>& query, const std::string& name,
+                                     std::vector<FieldError>& errors) {
+  if (query.count(name) == 0) {
+    errors.push_back({name, "", "required", name + " is required"});
+    return std::nullopt;
+  }
+  return CountParam(query, name, errors);
+}
+
+core::Json HexList(const std::vector<std::string>& hashes) {
+  core::Json out = core::Json::array();
+  for (const auto& h : hashes) out.push_back(core::HexEncode(h));
+  return out;
+}
+
+// GET …/verify/tree-head[?treeSize=N]: the root of the tree of the first N entries (default all).
+void TreeHead(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::vector<FieldError> errors;
+  if (auto unknown = UnknownParam(query, {"treeSize"})) {
+    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
+  }
+  auto size = CountParam(query, "treeSize", errors);
+  auto tree = TreeOf(rt, TeOf(call.auth));
+  if (!tree.ok()) return respond(StatusToProblem(req, tree.status()));
+  if (size.has_value() && *size > tree->size) {
+    errors.push_back({"treeSize", "", "out_of_range", "treeSize must be at most " + std::to_string(tree->size)});
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  const int64_t n = size.value_or(tree->size);
+  auto root = core::merkle::Root(static_cast<uint64_t>(n), tree->nodes);
+  if (!root.ok()) return respond(StatusToProblem(req, root.status()));
+  respond(JsonResponse(200, {{"object", "audit_tree_head"}, {"treeSize", n}, {"rootHash", core::HexEncode(*root)}}));
+}
+
+// GET …/verify/inclusion?id=N[&treeSize=M]: the audit path of entry N in the tree of M entries.
+void Inclusion(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::vector<FieldError> errors;
+  if (auto unknown = UnknownParam(query, {"id", "treeSize"})) {
+    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
+  }
+  auto id = RequiredCount(query, "id", errors);
+  auto size = CountParam(query, "treeSize", errors);
+  auto tree = TreeOf(rt, TeOf(call.auth));
+  if (!tree.ok()) return respond(StatusToProblem(req, tree.status()));
+  const int64_t n = size.value_or(tree->size);
+  if (size.has_value() && *size > tree->size) {
+    errors.push_back({"treeSize", "", "out_of_range", "treeSize must be at most " + std::to_string(tree->size)});
+  } else if (id.has_value() && *id > n) {
+    errors.push_back({"id", "", "out_of_range", "id must be at most the tree size, " + std::to_string(n)});
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  const uint64_t index = static_cast<uint64_t>(*id - 1);
+  auto leaf = tree->nodes(0, index);
+  auto root = core::merkle::Root(static_cast<uint64_t>(n), tree->nodes);
+  auto proof = core::merkle::InclusionProof(index, static_cast<uint64_t>(n), tree->nodes);
+  for (const core::Status& st : {leaf.status(), root.status(), proof.status()}) {
+    if (!st.ok()) return respond(StatusToProblem(req, st));
+  }
+  respond(JsonResponse(200, {{"object", "audit_inclusion_proof"},
+                             {"id", *id},
+                             {"leafIndex", index},
+                             {"treeSize", n},
+                             {"leafHash", core::HexEncode(*leaf)},
+                             {"rootHash", core::HexEncode(*root)},
+                             {"hashes", HexList(*proof)}}));
+}
+
+// GET …/verify/consistency?fromSize=M[&toSize=N]: that the tree of N entries extends the tree of M.
+void Consistency(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  std::vector<FieldError> errors;
+  if (auto unknown = UnknownParam(query, {"fromSize", "toSize"})) {
+    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
+  }
+  auto from = RequiredCount(query, "fromSize", errors);
+  auto to = CountParam(query, "toSize", errors);
+  auto tree = TreeOf(rt, TeOf(call.auth));
+  if (!tree.ok()) return respond(StatusToProblem(req, tree.status()));
+  const int64_t n = to.value_or(tree->size);
+  if (to.has_value() && *to > tree->size) {
+    errors.push_back({"toSize", "", "out_of_range", "toSize must be at most " + std::to_string(tree->size)});
+  } else if (from.has_value() && *from > n) {
+    errors.push_back({"fromSize", "", "out_of_range", "fromSize must be at most toSize, " + std::to_string(n)});
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  auto from_root = core::merkle::Root(static_cast<uint64_t>(*from), tree->nodes);
+  auto to_root = core::merkle::Root(static_cast<uint64_t>(n), tree->nodes);
+  auto proof = core::merkle::ConsistencyProof(static_cast<uint64_t>(*from), static_cast<uint64_t>(n), tree->nodes);
+  for (const core::Status& st : {from_root.status(), to_root.status(), proof.status()}) {
+    if (!st.ok()) return respond(StatusToProblem(req, st));
+  }
+  respond(JsonResponse(200, {{"object", "audit_consistency_proof"},
+                             {"fromSize", *from},
+                             {"toSize", n},
+                             {"fromRootHash", core::HexEncode(*from_root)},
+                             {"toRootHash", core::HexEncode(*to_root)},
+                             {"hashes", HexList(*proof)}}));
+}
+
 }  // namespace
 
 std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) {
@@ -180,6 +339,45 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .scope = "compliance:read", .response_schema = "AuditChainVerification",
       .handler = [r](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Verify(*r, held, std::move(then)); });
+      }});
+  const std::string tree_note =
+      " The entries are the leaves of an RFC 9162 Merkle tree (entry n is leaf n-1; its leaf hash is "
+      "SHA-256(0x00 || the RFC 8785 form of the entry without prevHash and hash)); hashes are hex.";
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/tree-head", .operation_id = "getAuditTreeHead", .tag = tag,
+      .summary = "The Merkle tree head of the access log",
+      .description = "The root hash of the tree of the first `treeSize` entries (default: all)." + tree_note,
+      .scope = "compliance:read",
+      .query = {{"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the number of entries (default: all)"}},
+      .response_schema = "AuditTreeHead", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { TreeHead(*r, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/inclusion", .operation_id = "getAuditInclusionProof", .tag = tag,
+      .summary = "Prove that an entry is in the access log",
+      .description = "The audit path of entry `id` in the tree of `treeSize` entries (default: all): with "
+                     "the entry and a tree head for that size, anyone checks it (RFC 9162 section 2.1.3.2)." +
+                     tree_note,
+      .scope = "compliance:read",
+      .query = {{"id", {{"type", "integer"}, {"minimum", 1}}, "the entry (required)"},
+                {"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the tree's size (default: all entries)"}},
+      .response_schema = "AuditInclusionProof", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Inclusion(*r, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/consistency", .operation_id = "getAuditConsistencyProof",
+      .tag = tag, .summary = "Prove that the access log only grew",
+      .description = "That the tree of `toSize` entries (default: all) extends the tree of `fromSize`: "
+                     "whoever kept an older tree head detects a rewritten or truncated log (RFC 9162 "
+                     "section 2.1.4.2)." + tree_note,
+      .scope = "compliance:read",
+      .query = {{"fromSize", {{"type", "integer"}, {"minimum", 1}}, "the older tree's size (required)"},
+                {"toSize", {{"type", "integer"}, {"minimum", 1}}, "the newer tree's size (default: all entries)"}},
+      .response_schema = "AuditConsistencyProof", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Consistency(*r, held, std::move(then)); });
       }});
   return routes;
 }

@@ -37,6 +37,24 @@ OpenApiArea AuditOpenApi() {
                                      {"count", integer},
                                      {"brokenAt", Nullable(integer)}},
                                     {"valid", "count"});
+  const core::Json hashes = {{"type", "array"}, {"items", hex64}};
+  s["AuditTreeHead"] = Obj({{"object", {{"const", "audit_tree_head"}}}, {"treeSize", integer}, {"rootHash", hex64}},
+                           {"object", "treeSize", "rootHash"});
+  s["AuditInclusionProof"] = Obj({{"object", {{"const", "audit_inclusion_proof"}}},
+                                  {"id", integer},
+                                  {"leafIndex", integer},
+                                  {"treeSize", integer},
+                                  {"leafHash", hex64},
+                                  {"rootHash", hex64},
+                                  {"hashes", hashes}},
+                                 {"object", "id", "leafIndex", "treeSize", "leafHash", "rootHash", "hashes"});
+  s["AuditConsistencyProof"] = Obj({{"object", {{"const", "audit_consistency_proof"}}},
+                                    {"fromSize", integer},
+                                    {"toSize", integer},
+                                    {"fromRootHash", hex64},
+                                    {"toRootHash", hex64},
+                                    {"hashes", hashes}},
+                                   {"object", "fromSize", "toSize", "fromRootHash", "toRootHash", "hashes"});
   return area;
 }
 

@@ -7,6 +7,7 @@
 #include "core/canonical_json.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "core/merkle.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
 
@@ -197,3 +198,87 @@ TEST_CASE("audit: an entry edited in the stopped data directory breaks the chain
   CHECK(v["count"] == 3);
   CHECK(v["brokenAt"] == 2);
 }
+
+namespace {
+
+std::string Unhex(const core::Json& j) {
+  auto r = core::HexDecode(j.get<std::string>());
+  REQUIRE(r.ok());
+  return *r;
+}
+
+std::vector<std::string> Hashes(const core::Json& list) {
+  std::vector<std::string> out;
+  for (const auto& h : list) out.push_back(Unhex(h));
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("audit: the log is a Merkle tree: its heads, inclusion and consistency proofs") {
+  BOTH_BACKENDS;
+  Env env(kafka, kFlags);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  auto head0 = Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head"));
+  CHECK(head0["treeSize"] == 0);
+  CHECK(head0["rootHash"] == core::HexEncode(core::merkle::EmptyRoot()));
+  for (int i = 0; i < 5; ++i) Decrypt(env, env.test_key, person);
+  core::Json entries = List(env, env.test_key)["data"];
+  REQUIRE(entries.size() == 5);
+
+  auto head = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head");
+  REQUIRE_MESSAGE(head.status == 200, head.body);
+  CHECK(Body(head)["treeSize"] == 5);
+  const std::string root5 = Unhex(Body(head)["rootHash"]);
+  const std::string root3 = Unhex(Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=3"))["rootHash"]);
+
+  // Entry 4 is in the tree of 5: the leaf an auditor computes from the entry as listed.
+  core::Json entry = entries[3];
+  entry.erase("prevHash");
+  entry.erase("hash");
+  auto canonical = core::CanonicalJson(entry);
+  REQUIRE(canonical.ok());
+  const std::string leaf = core::merkle::LeafHash(*canonical);
+  auto inc = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=4");
+  REQUIRE_MESSAGE(inc.status == 200, inc.body);
+  core::Json p = Body(inc);
+  CHECK(p["leafIndex"] == 3);
+  CHECK(p["treeSize"] == 5);
+  CHECK(Unhex(p["leafHash"]) == leaf);
+  CHECK(Unhex(p["rootHash"]) == root5);
+  std::vector<std::string> path = Hashes(p["hashes"]);
+  CHECK(core::merkle::VerifyInclusion(leaf, 3, 5, path, root5));
+  path[0][5] ^= 0x01;  // one byte changed
+  CHECK_FALSE(core::merkle::VerifyInclusion(leaf, 3, 5, path, root5));
+  core::Json in3 = Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=2&treeSize=3"));
+  CHECK(Unhex(in3["rootHash"]) == root3);
+
+  // The tree of 5 extends the tree of 3.
+  auto con = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=3");
+  REQUIRE_MESSAGE(con.status == 200, con.body);
+  core::Json c = Body(con);
+  CHECK(c["fromSize"] == 3);
+  CHECK(c["toSize"] == 5);
+  CHECK(Unhex(c["fromRootHash"]) == root3);
+  std::vector<std::string> proof = Hashes(c["hashes"]);
+  CHECK(core::merkle::VerifyConsistency(3, 5, root3, root5, proof));
+  proof.back()[0] ^= 0x01;
+  CHECK_FALSE(core::merkle::VerifyConsistency(3, 5, root3, root5, proof));
+
+  // Errors: missing or malformed parameters, sizes beyond the log, unknown parameters, scope.
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=0"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=6"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=4&treeSize=3"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=x"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=6"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?size=2"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=4&toSize=3"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=1&toSize=99"), 422, "VALIDATION_ERROR");
+  std::string pii_reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CheckProblem(env.Call(pii_reader, "GET", "/v1/audit-logs/verify/tree-head"), 403, "INSUFFICIENT_SCOPE");
+  // Another environment's tree is its own (empty here).
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/audit-logs/verify/tree-head"))["treeSize"] == 0);
+}
+
