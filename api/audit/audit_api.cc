@@ -12,6 +12,7 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/merkle.h"
+#include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 
 namespace svc::api::audit {
@@ -298,6 +299,36 @@ void Consistency(Runtime& rt, ApiCall& call, Respond respond) {
                              {"hashes", HexList(*proof)}}));
 }
 
+// GET …/verify/checkpoint: the signed checkpoint (C2SP tlog-checkpoint in a signed note) of the
+// whole tree, as text.
+void Checkpoint(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  if (!req.query.empty()) return respond(Problem(req, "BAD_REQUEST", "this route takes no query parameters"));
+  auto tree = TreeOf(rt, TeOf(a));
+  if (!tree.ok()) return respond(StatusToProblem(req, tree.status()));
+  auto root = core::merkle::Root(static_cast<uint64_t>(tree->size), tree->nodes);
+  if (!root.ok()) return respond(StatusToProblem(req, root.status()));
+  auto signed_note = pipeline::audit::SignedCheckpoint(rt.audit_checkpoint_root_key(), a.tenant_id, a.environment,
+                                                       static_cast<uint64_t>(tree->size), *root);
+  if (!signed_note.ok()) return respond(StatusToProblem(req, signed_note.status()));
+  HttpResponse r;
+  r.status = 200;
+  r.content_type = "text/plain; charset=utf-8";
+  r.body = std::move(*signed_note);
+  respond(std::move(r));
+}
+
+// GET …/verify/checkpoint-key: the verifier key checkpoints are signed with.
+void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
+  const AuthContext& a = call.auth;
+  const std::string vkey = pipeline::audit::VerifierKeyOf(rt.audit_checkpoint_root_key(), a.tenant_id, a.environment);
+  respond(JsonResponse(200, {{"object", "audit_checkpoint_key"},
+                             {"origin", pipeline::audit::Origin(a.tenant_id, a.environment)},
+                             {"algorithm", "Ed25519"},
+                             {"verifierKey", vkey}}));
+}
+
 }  // namespace
 
 std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) {
@@ -379,6 +410,26 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .handler = [r](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Consistency(*r, held, std::move(then)); });
       }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/checkpoint", .operation_id = "getAuditCheckpoint", .tag = tag,
+      .summary = "The access log's signed checkpoint",
+      .description = "The tree head of the whole log as a C2SP tlog-checkpoint (origin, size, base64 root "
+                     "hash) in a C2SP signed note, signed with the Ed25519 key of the tenant and environment "
+                     "(`…/verify/checkpoint-key`). Keep it: a later log that does not extend it (no valid "
+                     "consistency proof from its size) was rewritten or cut back. The same tree always "
+                     "gives the same bytes." + tree_note,
+      .scope = "compliance:read", .response_schema = "AuditCheckpoint", .response_content_type = "text/plain",
+      .error_codes = {"BAD_REQUEST"},
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Checkpoint(*r, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/checkpoint-key", .operation_id = "getAuditCheckpointKey",
+      .tag = tag, .summary = "The key the access log's checkpoints are signed with",
+      .description = "The C2SP verifier key (`<origin>+<key id>+<base64(0x01 || Ed25519 public key)>`) of the "
+                     "tenant and environment, for any signed-note tool.",
+      .scope = "compliance:read", .response_schema = "AuditCheckpointKey",
+      .handler = [r](ApiCall& c, Respond respond) { CheckpointKey(*r, c, std::move(respond)); }});
   return routes;
 }
 

@@ -55,6 +55,14 @@ OpenApiArea AuditOpenApi() {
                                     {"toRootHash", hex64},
                                     {"hashes", hashes}},
                                    {"object", "fromSize", "toSize", "fromRootHash", "toRootHash", "hashes"});
+  s["AuditCheckpoint"] = {{"type", "string"},
+                          {"description", "A C2SP signed note: `<origin>\\n<tree size>\\n<base64 root hash>\\n`, a blank "
+                                          "line, and `\u2014 <origin> <base64(key id || Ed25519 signature)>`"}};
+  s["AuditCheckpointKey"] = Obj({{"object", {{"const", "audit_checkpoint_key"}}},
+                                 {"origin", Str()},
+                                 {"algorithm", {{"const", "Ed25519"}}},
+                                 {"verifierKey", Str()}},
+                                {"object", "origin", "algorithm", "verifierKey"});
   return area;
 }
 

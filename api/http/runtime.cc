@@ -18,6 +18,7 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
+#include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/tenancy_projector.h"
@@ -317,6 +318,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->seal_key_ = core::DeriveSubkey(keys.root, "svc/event-seal/v1");
   rt->cursor_key_ = core::DeriveSubkey(keys.root, "svc/list-cursor/v1");
   rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
+  rt->audit_checkpoint_root_key_ = pipeline::audit::CheckpointRootKey(keys.root);
   core::SecureZero(keys.root);
   rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
 

@@ -97,6 +97,7 @@ class Runtime {
   eventstore::BlobStore& blobs() { return *blobs_; }
   // Key deriving each tenant's certificate-signing keys.
   const std::string& certificate_root_key() const { return certificate_root_key_; }
+  const std::string& audit_checkpoint_root_key() const { return audit_checkpoint_root_key_; }
   projections::VerificationProjector& verification_projector() { return *verification_projector_; }
   projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
   projections::PersonsProjector& persons_projector() { return *persons_projector_; }
@@ -135,6 +136,7 @@ class Runtime {
   std::string seal_key_;
   std::string cursor_key_;
   std::string certificate_root_key_;
+  std::string audit_checkpoint_root_key_;
   std::unique_ptr<eventstore::KeyStore> key_store_;
   std::unique_ptr<eventstore::BlobStore> blobs_;
   projections::VerificationProjector* verification_projector_ = nullptr;

@@ -3,11 +3,14 @@
 // directory breaks the chain at that entry; scopes, environments and tenants are kept apart.
 #include <doctest/doctest.h>
 
+#include <functional>
+
 #include "api/http/runtime.h"
 #include "core/canonical_json.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/merkle.h"
+#include "core/signed_note.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
 
@@ -45,6 +48,22 @@ core::Json Verify(Env& env, const std::string& key) {
   auto r = env.Call(key, "GET", "/v1/audit-logs/verify");
   REQUIRE_MESSAGE(r.status == 200, r.body);
   return Body(r);
+}
+
+// Stops the server, lets `edit` write to its data directory's views, starts it again: what
+// someone with access to the disk could do.
+void EditStopped(Env& env, const std::function<void(eventstore::KvStore&, int views, const std::string& te)>& edit) {
+  std::string data = env.server->data_dir();
+  env.server->Stop();
+  {
+    eventstore::KvStore::Options so;
+    so.path = data + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    edit(**store, (*store)->Cf("views"), env.tenant + "/test");
+  }
+  env.server->Start();
 }
 
 }  // namespace
@@ -174,25 +193,16 @@ TEST_CASE("audit: an entry edited in the stopped data directory breaks the chain
   for (int i = 0; i < 3; ++i) Decrypt(env, env.test_key, person);
   REQUIRE(Verify(env, env.test_key)["valid"] == true);
 
-  std::string data = env.server->data_dir();
-  env.server->Stop();
-  {
-    eventstore::KvStore::Options so;
-    so.path = data + "/db";
-    so.column_families = api::StoreColumnFamilies();
-    auto store = eventstore::KvStore::Open(so);
-    REQUIRE(store.ok());
-    int views = (*store)->Cf("views");
-    const std::string key = "audit/e/" + env.tenant + "/test/00000000000000000002";
-    auto row = (*store)->Get(views, key);
+  EditStopped(env, [](eventstore::KvStore& store, int views, const std::string& te) {
+    const std::string key = "audit/e/" + te + "/00000000000000000002";
+    auto row = store.Get(views, key);
     REQUIRE((row.ok() && row->has_value()));
     core::Json entry = core::ParseJsonOrDiscarded(**row);
     entry["reason"] = "nothing to see here";  // a quiet rewrite of the second entry's reason
     eventstore::KvStore::Batch b;
     b.Put(views, key, core::DumpJson(entry));
-    REQUIRE((*store)->Write(b, true).ok());
-  }
-  env.server->Start();
+    REQUIRE(store.Write(b, true).ok());
+  });
   core::Json v = Verify(env, env.test_key);
   CHECK(v["valid"] == false);
   CHECK(v["count"] == 3);
@@ -280,5 +290,61 @@ TEST_CASE("audit: the log is a Merkle tree: its heads, inclusion and consistency
   CheckProblem(env.Call(pii_reader, "GET", "/v1/audit-logs/verify/tree-head"), 403, "INSUFFICIENT_SCOPE");
   // Another environment's tree is its own (empty here).
   CHECK(Body(env.Call(env.live_key, "GET", "/v1/audit-logs/verify/tree-head"))["treeSize"] == 0);
+}
+
+TEST_CASE("audit: signed checkpoints; a truncated tail is caught by an older checkpoint") {
+  Env env(false, kFlags, Sharing::kIsolated);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 5; ++i) Decrypt(env, env.test_key, person);
+
+  auto key = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint-key");
+  REQUIRE_MESSAGE(key.status == 200, key.body);
+  const std::string vkey = Body(key)["verifierKey"];
+  const std::string origin = "svc/audit/" + env.tenant + "/test";
+  CHECK(Body(key)["origin"] == origin);
+  CHECK(vkey.rfind(origin + "+", 0) == 0);
+
+  auto cp = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint");
+  REQUIRE_MESSAGE(cp.status == 200, cp.body);
+  CHECK(cp.content_type.rfind("text/plain", 0) == 0);
+  const std::string kept = cp.body;  // what an auditor keeps
+  auto text = core::note::Open(kept, vkey);
+  REQUIRE_MESSAGE(text.ok(), text.status().ToString());
+  auto parsed = core::note::ParseCheckpoint(*text);
+  REQUIRE(parsed.ok());
+  CHECK(parsed->origin == origin);
+  CHECK(parsed->size == 5);
+  CHECK(core::HexEncode(parsed->root_hash) ==
+        Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head"))["rootHash"]);
+  CHECK(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint").body == kept);  // deterministic
+  // Another environment's key does not open it; the live checkpoint is of its own (empty) tree.
+  const std::string live_vkey = Body(env.Call(env.live_key, "GET", "/v1/audit-logs/verify/checkpoint-key"))["verifierKey"];
+  CHECK_FALSE(core::note::Open(kept, live_vkey).ok());
+  auto live = core::note::Open(env.Call(env.live_key, "GET", "/v1/audit-logs/verify/checkpoint").body, live_vkey);
+  REQUIRE(live.ok());
+  CHECK(core::note::ParseCheckpoint(*live)->size == 0);
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint?size=3"), 400, "BAD_REQUEST");
+
+  // Someone with the data directory cuts the last entry off the log's read model, chain head
+  // and tree included.
+  EditStopped(env, [](eventstore::KvStore& store, int views, const std::string& te) {
+    auto fourth = store.Get(views, "audit/e/" + te + "/00000000000000000004");
+    REQUIRE((fourth.ok() && fourth->has_value()));
+    eventstore::KvStore::Batch b;
+    b.Delete(views, "audit/e/" + te + "/00000000000000000005");
+    b.Delete(views, "audit/t/" + te + "/00/00000000000000000004");
+    b.Put(views, "audit/head/" + te, "4|" + core::StringOr(core::ParseJsonOrDiscarded(**fourth), "hash"));
+    REQUIRE(store.Write(b, true).ok());
+  });
+  // The chain alone does not see it (the spec's limit) ...
+  CHECK(Verify(env, env.test_key) == core::Json({{"object", "audit_chain_verification"}, {"valid", true}, {"count", 4}, {"brokenAt", nullptr}}));
+  // ... the kept checkpoint does: the log no longer extends it, and it is our own signature.
+  CHECK(core::note::Open(kept, vkey).ok());
+  auto now_text = core::note::Open(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint").body, vkey);
+  REQUIRE(now_text.ok());
+  auto now = core::note::ParseCheckpoint(*now_text);
+  REQUIRE(now.ok());
+  CHECK(now->size < parsed->size);
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=5"), 422, "VALIDATION_ERROR");
 }
 
