@@ -2,7 +2,9 @@
 
 #include <signal.h>
 
+#include <fstream>
 #include <iostream>
+#include <sstream>
 #include <thread>
 
 #include "core/log.h"
@@ -31,6 +33,10 @@ const char* const kTopUsage =
     "  certificate verify FILE   check a verification certificate's hash and signatures\n"
     "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
     "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
+    "  audit export              --url http://host:port --key KEY [--out FILE]: the access log and\n"
+    "                            its signed checkpoint, through the API (compliance:read)\n"
+    "  audit verify FILE         [--verifier-key VKEY]: recompute an export's chain, tree and\n"
+    "                            checkpoint signature, without the service\n"
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
     "                            package @vladmandic/face-api into <data-dir>/models\n";
 
@@ -114,6 +120,14 @@ int Fail(const core::Status& st) {
 }
 
 void Print(const core::Json& j) { std::cout << j.dump(2) << std::endl; }
+
+core::Result<std::string> ReadInputFile(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return core::NotFound("cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
 
 // Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
 // them synchronously with sigwait. Call before starting any thread.

@@ -26,6 +26,8 @@ void ApplyLogLevel(const Flags& f);
 // Prints the error; exit code 2 for a usage error, else 1.
 int Fail(const core::Status& st);
 void Print(const core::Json& j);
+// The whole of a file named on the command line (NotFound when it cannot be read).
+core::Result<std::string> ReadInputFile(const std::string& path);
 // Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
 // them synchronously with sigwait. Call before starting any thread.
 sigset_t BlockStopSignals();

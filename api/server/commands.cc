@@ -307,10 +307,8 @@ int Certificate(int argc, char** argv) {
     return 2;
   }
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
-  std::ifstream in(argv[3], std::ios::binary);
-  if (!in) return Fail(core::NotFound(std::string("cannot read ") + argv[3]));
-  std::stringstream ss;
-  ss << in.rdbuf();
+  auto input = ReadInputFile(argv[3]);
+  if (!input.ok()) return Fail(input.status());
   pipeline::CertificateKeys keys;
   if (!f.Get("public-key").empty()) {
     auto pk = PublicKeyArg(f.Get("public-key"));
@@ -338,7 +336,7 @@ int Certificate(int argc, char** argv) {
     std::cerr << "svc: nothing to check the signatures with: give --public-key (the tenant's "
                  "Ed25519 key, GET /v1/certificate-keys) or --data-dir / --master-key-file\n";
   }
-  auto check = pipeline::VerifyCertificate(ss.str(), keys);
+  auto check = pipeline::VerifyCertificate(*input, keys);
   if (!check.ok()) return Fail(check.status());
   for (const auto& n : check->not_checked) notes.push_back(n);
   auto opt = [](const std::optional<bool>& b) { return b.has_value() ? core::Json(*b) : core::Json(nullptr); };

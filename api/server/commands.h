@@ -10,6 +10,7 @@ int Replay(int argc, char** argv);       // rebuild read models; --verify
 int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
+int Audit(int argc, char** argv);        // export the access log; verify an export (audit_cli.cc)
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

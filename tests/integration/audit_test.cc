@@ -3,6 +3,8 @@
 // directory breaks the chain at that entry; scopes, environments and tenants are kept apart.
 #include <doctest/doctest.h>
 
+#include <filesystem>
+#include <fstream>
 #include <functional>
 
 #include "api/http/runtime.h"
@@ -13,6 +15,8 @@
 #include "core/signed_note.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
+#include "tests/support/svc_process.h"
+#include "tests/support/temp_dir.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -346,5 +350,76 @@ TEST_CASE("audit: signed checkpoints; a truncated tail is caught by an older che
   REQUIRE(now.ok());
   CHECK(now->size < parsed->size);
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=5"), 422, "VALIDATION_ERROR");
+}
+
+TEST_CASE("audit: svc audit export, and svc audit verify and the Python verifier agree on it") {
+  Env env(false, kFlags);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 4; ++i) Decrypt(env, env.test_key, person);
+  std::string officer = env.NewKey(env.tenant, "test", {"compliance:read"});
+  const std::string vkey = Body(env.Call(officer, "GET", "/v1/audit-logs/verify/checkpoint-key"))["verifierKey"];
+  testing::TempDir dir;
+  const std::string file = dir.Sub("export.json");
+  const std::string url = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  auto exported = testing::RunSvc({"audit", "export", "--url", url, "--key", officer, "--out", file});
+  REQUIRE_MESSAGE(exported.exit_code == 0, exported.err);
+  const std::string script = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_audit_export.py";
+  auto both = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> svc_args = {"audit", "verify", file};
+    std::vector<std::string> py_args = {script, file};
+    for (const auto& a : extra) {
+      svc_args.push_back(a);
+      py_args.push_back(a);
+    }
+    auto ours = testing::RunSvc(svc_args);
+    auto theirs = testing::RunProgram("python3", py_args);
+    core::Json a = core::ParseJsonOrDiscarded(ours.out);
+    core::Json b = core::ParseJsonOrDiscarded(theirs.out);
+    CHECK_MESSAGE(a == b, ours.out << " vs " << theirs.out << theirs.err);
+    CHECK(ours.exit_code == theirs.exit_code);
+    return a;
+  };
+  core::Json ok = both({"--verifier-key", vkey});
+  CHECK(ok["valid"] == true);
+  CHECK(ok["count"] == 4);
+  CHECK(ok["checkpointSize"] == 4);
+  CHECK(ok["treeRootHash"] == Body(env.Call(officer, "GET", "/v1/audit-logs/verify/tree-head"))["rootHash"]);
+  CHECK(both({})["verifierKeyFrom"] == "export");
+
+  std::string original;
+  {
+    std::ifstream in(file);
+    original.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // One changed character in the third entry's reason: the chain breaks there, the tree no
+  // longer matches the checkpoint.
+  core::Json doc = core::ParseJsonOrDiscarded(original);
+  doc["entries"][2]["reason"] = "onboarding chech";
+  { std::ofstream(file) << doc.dump(1); }
+  core::Json edited = both({"--verifier-key", vkey});
+  CHECK(edited["valid"] == false);
+  CHECK(edited["brokenAt"] == 3);
+  CHECK(edited["checkpointMatchesEntries"] == false);
+  // The last entry dropped (a truncated export): the chain is whole, the signed checkpoint says 4.
+  doc = core::ParseJsonOrDiscarded(original);
+  doc["entries"].erase(3);
+  { std::ofstream(file) << doc.dump(1); }
+  core::Json cut = both({"--verifier-key", vkey});
+  CHECK(cut["brokenAt"].is_null());
+  CHECK(cut["checkpointMatchesEntries"] == false);
+  CHECK(cut["valid"] == false);
+  // Another key (the live environment's) does not open the checkpoint.
+  { std::ofstream(file) << original; }
+  const std::string live_vkey = Body(env.Call(env.live_key, "GET", "/v1/audit-logs/verify/checkpoint-key"))["verifierKey"];
+  core::Json foreign = both({"--verifier-key", live_vkey});
+  CHECK(foreign["checkpointSignatureValid"] == false);
+  CHECK(foreign["valid"] == false);
+  // Not an export; no such file; a key without compliance:read cannot export.
+  { std::ofstream(file) << "{}"; }
+  CHECK(testing::RunSvc({"audit", "verify", file}).exit_code == 2);
+  CHECK(testing::RunProgram("python3", {script, file}).exit_code == 2);
+  CHECK(testing::RunSvc({"audit", "verify", dir.Sub("missing.json")}).exit_code != 0);
+  std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CHECK(testing::RunSvc({"audit", "export", "--url", url, "--key", reader, "--out", file}).exit_code != 0);
 }
 
