@@ -40,6 +40,9 @@ struct PublicApiOptions {
   // expanded read, client-token use, integrity, export, reauth); beyond it 429
   // PII_DECRYPT_CAP_REACHED until the next UTC midnight.
   int64_t reveal_budget_per_day = 10000;
+  // Compliance: where the data is kept and who processes it, from the operator's compliance file
+  // (--compliance-file, docs/compliance.md): {"datacenters": [...], "subprocessors": [...]}.
+  core::Json compliance_config = {{"datacenters", core::Json::array()}, {"subprocessors", core::Json::array()}};
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

@@ -1,6 +1,7 @@
 #include "api/server/routes.h"
 
 #include "api/audit/routes.h"
+#include "api/compliance/routes.h"
 #include "api/persons/routes.h"
 #include "api/sessions/routes.h"
 #include "api/webhooks/routes.h"
@@ -9,14 +10,16 @@ namespace svc::api {
 
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
   std::vector<ApiRoute> routes;
-  for (auto* area : {&SessionRoutes, &VerificationRoutes, &WebhookRoutes, &persons::PersonRoutes, &audit::AuditRoutes}) {
+  for (auto* area : {&SessionRoutes, &VerificationRoutes, &WebhookRoutes, &persons::PersonRoutes, &audit::AuditRoutes,
+                     &compliance::ComplianceRoutes}) {
     for (auto& r : (*area)(rt, options)) routes.push_back(std::move(r));
   }
   return routes;
 }
 
 core::Json OpenApiDocument(const std::vector<ApiRoute>& routes, const std::string& server_url) {
-  return BuildOpenApi(routes, {SessionsOpenApi(), WebhooksOpenApi(), persons::PersonsOpenApi(), audit::AuditOpenApi()}, server_url);
+  return BuildOpenApi(routes, {SessionsOpenApi(), WebhooksOpenApi(), persons::PersonsOpenApi(), audit::AuditOpenApi(),
+                                compliance::ComplianceOpenApi()}, server_url);
 }
 
 }  // namespace svc::api

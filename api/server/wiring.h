@@ -75,5 +75,6 @@ AreaWiring SessionsWiring();
 AreaWiring WebhooksWiring();
 // persons_wiring.cc: the reveal budget and the reveal rate.
 AreaWiring PersonsWiring();
+AreaWiring ComplianceWiring();
 
 }  // namespace svc::api
