@@ -368,8 +368,15 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
                      "hash. `brokenAt` is the first entry whose id, previous hash or hash does not follow "
                      "(an edited, inserted or removed entry).",
       .scope = "compliance:read", .response_schema = "AuditChainVerification",
-      .handler = [r](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Verify(*r, held, std::move(then)); });
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, std::move(respond), [r, o](ApiCall& held, Respond then) {
+          // A walk of the whole chain: on the work pool, not the projections' waiter thread.
+          if (o->work_pool == nullptr) return Verify(*r, held, std::move(then));
+          auto call = std::make_shared<ApiCall>(held);
+          auto request = std::make_shared<HttpRequest>(*held.request);
+          call->request = request.get();
+          o->work_pool->Post([r, call, request, then = std::move(then)]() mutable { Verify(*r, *call, std::move(then)); });
+        });
       }});
   const std::string tree_note =
       " The entries are the leaves of an RFC 9162 Merkle tree (entry n is leaf n-1; its leaf hash is "
