@@ -3,6 +3,7 @@
 #include "api/audit/routes.h"
 
 #include <algorithm>
+#include <atomic>
 
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
@@ -44,6 +45,117 @@ void WhenCaughtUp(Runtime& rt, ApiCall& call, Respond respond, std::function<voi
                                });
 }
 
+// One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A value a
+// spreadsheet would run as a formula (=, +, -, @, tab, CR first) is prefixed with ' (the caller's
+// reason is free text).
+void CsvField(std::string& out, const std::string& v) {
+  std::string value = v;
+  if (!value.empty() && std::string_view("=+-@\t\r").find(value[0]) != std::string_view::npos) value.insert(0, "'");
+  if (value.find_first_of(",\"\r\n") == std::string::npos) {
+    out += value;
+    return;
+  }
+  out += '"';
+  for (char c : value) {
+    if (c == '"') out += '"';
+    out += c;
+  }
+  out += '"';
+}
+
+constexpr const char* kCsvColumns[] = {"id",      "createdAt", "personId",  "applicationId", "actorType",
+                                       "actorId", "channel",   "fields",    "redaction",     "purpose",
+                                       "reason",  "requestId", "eventId",   "prevHash",      "hash"};
+
+std::string CsvLine(const core::Json& row) {
+  std::string line;
+  bool first = true;
+  for (const char* column : kCsvColumns) {
+    if (!first) line += ',';
+    first = false;
+    auto it = row.find(column);
+    if (it == row.end() || it->is_null()) continue;
+    if (it->is_string()) {
+      CsvField(line, it->get<std::string>());
+    } else if (it->is_array()) {
+      std::string joined;
+      for (const auto& f : *it) joined += (joined.empty() ? "" : ";") + (f.is_string() ? f.get<std::string>() : f.dump());
+      CsvField(line, joined);
+    } else {
+      line += it->dump();
+    }
+  }
+  return line + "\r\n";
+}
+
+// format=csv: every entry the filters keep, oldest first, written in chunks as the client reads
+// (no paging: a spreadsheet wants the whole log). Each chunk reads the next few hundred index
+// entries with a fresh iterator, so nothing is held between chunks.
+class CsvStream final : public ResponseStream {
+ public:
+  CsvStream(const eventstore::KvStore& store, CursorList list) : store_(store), list_(std::move(list)) {}
+
+  void Next(std::function<void(std::optional<std::string>)> deliver) override {
+    if (done_) return deliver(std::nullopt);
+    std::string chunk;
+    if (!header_sent_) {
+      header_sent_ = true;
+      bool first = true;
+      for (const char* column : kCsvColumns) {
+        chunk += (first ? "" : ",") + std::string(column);
+        first = false;
+      }
+      chunk += "\r\n";
+    }
+    const int cf = store_.Cf(projections::kViewsCf);
+    // Batches of index entries until there is something to write (an empty chunk would end the
+    // chunked body) or the index ends.
+    while (chunk.empty() && !done_) {
+      auto it = store_.NewIterator(cf, list_.index, eventstore::PrefixEnd(list_.index));
+      it->Seek(last_.empty() ? list_.index : last_ + std::string(1, '\0'));
+      int taken = 0;
+      for (; it->Valid() && taken < 500; it->Next(), ++taken) {
+        std::string key(it->key());
+        last_ = key;
+        auto row = store_.Get(cf, list_.row_key(std::string_view(key).substr(list_.index.size())));
+        if (!row.ok() || !row->has_value()) continue;
+        core::Json entry = core::ParseJsonOrDiscarded(**row);
+        if (list_.accept && !list_.accept(entry)) continue;
+        chunk += CsvLine(entry);
+      }
+      if (!it->Valid()) done_ = true;
+    }
+    if (chunk.empty()) return deliver(std::nullopt);
+    deliver(std::move(chunk));
+  }
+  void Finish() override { done_ = true; }
+
+ private:
+  const eventstore::KvStore& store_;
+  CursorList list_;
+  std::string last_;  // the last index key read
+  bool header_sent_ = false;
+  std::atomic<bool> done_{false};
+};
+
+void ServeCsv(Runtime& rt, const HttpRequest& req, const std::map<std::string, std::string>& query,
+              const CursorList& list, Respond respond) {
+  for (const auto& [name, value] : query) {
+    if (std::find(list.filters.begin(), list.filters.end(), name) == list.filters.end()) {
+      return respond(Problem(req, "BAD_REQUEST",
+                             name == "limit" || name == "startingAfter" || name == "endingBefore" || name == "includeTotal"
+                                 ? "format=csv streams every entry the filters keep: no paging parameters"
+                                 : "unknown query parameter " + name));
+    }
+  }
+  if (!list.errors.empty()) return respond(ValidationProblem(req, list.errors));
+  HttpResponse r;
+  r.content_type = "text/csv; charset=utf-8";
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"audit-log.csv\"");
+  r.stream = std::make_shared<CsvStream>(rt.store(), list);
+  respond(std::move(r));
+}
+
 void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
@@ -69,8 +181,10 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
     }
   }
   const CreatedWindow created = CreatedWindow::Parse(query, "createdGte", "createdLte", list.errors);
-  if (auto it = query.find("format"); it != query.end() && it->second != "json") {
-    list.errors.push_back({"format", "", "invalid_enum", "format must be json"});
+  bool csv = false;
+  if (auto it = query.find("format"); it != query.end()) {
+    csv = it->second == "csv";
+    if (!csv && it->second != "json") list.errors.push_back({"format", "", "invalid_enum", "format must be json or csv"});
   }
   const std::string te = TeOf(a);
   list.scope = "audit|" + te + "|" + person + "|" + actor + "|" + actor_type + "|" + channel + "|" + created.Text();
@@ -95,6 +209,7 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
       return created.Contains(row);
     };
   }
+  if (csv) return ServeCsv(rt, req, query, list, std::move(respond));
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
@@ -343,7 +458,8 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       {"createdGte", {{"type", "string"}, {"format", "date-time"}}, "entries at or after this time"},
       {"createdLte", {{"type", "string"}, {"format", "date-time"}}, "entries at or before this time"},
       {"personId", {{"type", "string"}, {"pattern", "^per_[0-9a-f]{32}$"}}, "only the entries about this person"},
-      {"format", {{"type", "string"}, {"enum", {"json"}}}, "`json` (the default)"}};
+      {"format", {{"type", "string"}, {"enum", {"json", "csv"}}},
+       "`json` (the default, paged) or `csv` (every entry the filters keep, streamed, oldest first; no paging parameters)"}};
   for (auto& q : PageParams()) list_query.push_back(q);
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{

@@ -423,3 +423,45 @@ TEST_CASE("audit: svc audit export, and svc audit verify and the Python verifier
   CHECK(testing::RunSvc({"audit", "export", "--url", url, "--key", reader, "--out", file}).exit_code != 0);
 }
 
+TEST_CASE("audit: format=csv streams every entry the filters keep, safe for spreadsheets") {
+  Env env(false, kFlags);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (const char* reason : {"plain reason", "=HYPERLINK(\"http://x\")", "comma, and \"quotes\"\nnew line"}) {
+    auto r = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/decrypt",
+                      core::Json({{"fields", {"curp", "email"}}, {"purpose", "identity_verification"}, {"reason", reason}}).dump());
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+  }
+  auto csv = env.Call(env.test_key, "GET", "/v1/audit-logs?format=csv");
+  REQUIRE_MESSAGE(csv.status == 200, csv.body);
+  CHECK(csv.content_type.rfind("text/csv", 0) == 0);
+  // Read back with Python's csv module (a reader nobody here wrote).
+  testing::TempDir dir;
+  const std::string file = dir.Sub("log.csv");
+  { std::ofstream(file, std::ios::binary) << csv.body; }
+  auto py = testing::RunProgram(
+      "python3", {"-c",
+                  "import csv,json,sys\n"
+                  "rows=list(csv.DictReader(open(sys.argv[1],newline='',encoding='utf-8')))\n"
+                  "print(json.dumps(rows))",
+                  file});
+  REQUIRE_MESSAGE(py.exit_code == 0, py.err);
+  core::Json rows = core::ParseJsonOrDiscarded(py.out);
+  REQUIRE(rows.size() == 3);
+  core::Json listed = List(env, env.test_key)["data"];
+  for (size_t i = 0; i < 3; ++i) {
+    CHECK(rows[i]["id"] == std::to_string(i + 1));
+    CHECK(rows[i]["hash"] == listed[i]["hash"]);
+    CHECK(rows[i]["fields"] == "curp;email");
+    CHECK(rows[i]["personId"] == person);
+  }
+  CHECK(rows[0]["reason"] == "plain reason");
+  CHECK(rows[1]["reason"] == "'=HYPERLINK(\"http://x\")");  // never a formula
+  CHECK(rows[2]["reason"] == "comma, and \"quotes\"\nnew line");
+  // Filters apply; paging does not.
+  auto none = env.Call(env.test_key, "GET", "/v1/audit-logs?format=csv&channel=export");
+  REQUIRE(none.status == 200);
+  CHECK(std::count(none.body.begin(), none.body.end(), '\n') == 1);  // the header only
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?format=csv&limit=2"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?format=csv&personId=bad"), 400, "INVALID_ID");
+}
+
