@@ -27,6 +27,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kFlow: return "flw";
     case IdKind::kTracking: return "trk";
     case IdKind::kLivenessChallenge: return "lch";
+    case IdKind::kBreach: return "brc";
   }
   return "unk";
 }

@@ -32,6 +32,7 @@ enum class IdKind {
   kFlow,          // flw_
   kTracking,      // trk_ (one submission of a verification session)
   kLivenessChallenge,  // lch_ (an active-liveness challenge of a verification session)
+  kBreach,        // brc_ (a breach notification)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

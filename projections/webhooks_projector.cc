@@ -24,6 +24,13 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"report", j.value("report", core::Json())}};
   }
   if (t.payload_schema == "VerificationExpiredEvent") return {{"sessionId", e.aggregate_id}};
+  if (t.payload_schema == "BreachNotifiedEvent") {
+    return {{"breachId", e.aggregate_id},
+            {"severity", j.value("severity", "")},
+            {"scope", j.value("scope", "")},
+            {"detectedAt", core::FormatRfc3339(core::Timestamp{j.value("detected", int64_t{0})})},
+            {"subprocessorsAffected", j.value("subprocessorsAffected", core::Json::array())}};
+  }
   return nullptr;
 }
 

@@ -1,11 +1,19 @@
 // /v1/compliance/limits, /datacenters, /subprocessors.
 #include "api/compliance/routes.h"
 
+#include "api/http/json_input.h"
 #include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "commands/compliance/breach.h"
+#include "core/clock.h"
+#include "core/ids.h"
+#include "projections/webhooks_view.h"
 
 namespace svc::api::compliance {
 
 namespace {
+
+namespace cc = commands::compliance;
 
 core::Json Family(const RateLimitFamilyConfig& c, const std::string& applies_to) {
   return {{"family", c.name},
@@ -74,6 +82,60 @@ core::Status CheckItems(const core::Json& config, const char* member, std::initi
   return core::Status::Ok();
 }
 
+// POST /v1/compliance/breach-notifications: the notification is an event (emit-only), which the
+// webhooks projector turns into compliance.breach_notified deliveries.
+void NotifyBreach(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto severity = v.Enum("severity", true, {"low", "medium", "high", "critical"});
+  auto scope = v.String("scope", true, 2000);
+  auto detected = v.DateTime("detectedAt");
+  std::vector<std::string> subprocessors;
+  if (body->contains("subprocessorsAffected") && !(*body)["subprocessorsAffected"].is_null()) {
+    const core::Json& list = (*body)["subprocessorsAffected"];
+    bool ok = list.is_array() && list.size() <= 100;
+    for (const auto& item : list) {
+      ok &= item.is_string() && !item.get<std::string>().empty() && item.get<std::string>().size() <= 200;
+      if (ok) subprocessors.push_back(item.get<std::string>());
+    }
+    if (!ok) {
+      v.Add({"subprocessorsAffected", "/subprocessorsAffected", "invalid_type",
+             "subprocessorsAffected must be up to 100 names (strings of 1-200 characters)"});
+    }
+  }
+  v.Skip("subprocessorsAffected");
+  v.RejectUnknown();
+  if (scope.has_value() && scope->empty()) v.Add({"scope", "/scope", "invalid_format", "scope must not be empty"});
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  commands::CommandContext ctx = Context(rt, call);
+  int64_t detected_micros = ctx.now.micros;
+  if (detected.has_value()) detected_micros = core::ParseRfc3339(*detected)->micros;
+  cc::NotifyBreach n;
+  n.notified.severity = *severity;
+  n.notified.scope = *scope;
+  n.notified.detected_micros = detected_micros;
+  n.notified.subprocessors_affected = subprocessors;
+  n.notified.notified_by = call.auth.key_id;
+  const std::string id = rt.ids().NewIdString(core::IdKind::kBreach);
+  auto cmd = commands::MakeCommand<cc::BreachDecider>(call.auth.tenant_id, id, n, ctx);
+  cmd.fresh_id = true;
+  const core::Json answer = {{"object", "compliance.breach_notification"},
+                             {"breachId", id},
+                             {"detectedAt", core::FormatRfc3339(core::Timestamp{detected_micros})},
+                             {"scope", *scope},
+                             {"severity", *severity}};
+  auto decide = cmd.decide;
+  cmd.decide = [decide, answer](const std::any& state, const commands::CommandContext& c) -> core::Result<commands::Decision> {
+    SVC_ASSIGN_OR_RETURN(commands::Decision d, decide(state, c));
+    d.result = answer;  // kept with the idempotency record: a replay answers the same
+    return d;
+  };
+  RunThenRender(rt, req, std::move(cmd), {projections::WebhooksView::kName},
+                [](const commands::CommandOutcome& out) { return JsonResponse(201, out.result); }, std::move(respond));
+}
+
 }  // namespace
 
 core::Status CheckComplianceConfig(const core::Json& config) {
@@ -88,7 +150,7 @@ core::Status CheckComplianceConfig(const core::Json& config) {
 }
 
 std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const PublicApiOptions& options) {
-  (void)rt;
+  auto* r = rt;
   const auto* o = &options;
   const std::string tag = "Compliance";
   std::vector<ApiRoute> routes;
@@ -112,6 +174,20 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const PublicApiOptions& opti
       .description = "From the operator's compliance file (`--compliance-file`, docs/compliance.md).",
       .scope = "compliance:read", .response_schema = "SubprocessorList",
       .handler = [o](ApiCall&, Respond respond) { ConfigList(*o, "subprocessors", std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/compliance/breach-notifications", .operation_id = "notifyBreach", .tag = tag,
+      .summary = "Notify a personal-data breach",
+      .description = "Emit-only: the notification is recorded as an event of the log (no separate record to read "
+                     "back) and sent as the webhook `compliance.breach_notified` to every endpoint of the tenant "
+                     "and environment subscribed to it (or to `compliance.*` or `*`). `Idempotency-Key` is "
+                     "required: a retry with the same key answers the same notification. `scope` is free text "
+                     "read by people: describe the exposure, never paste personal data into it.",
+      .scope = "compliance:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kRequired,
+      .has_body = true, .request_schema = "BreachNotificationRequest", .success_status = 201,
+      .response_schema = "BreachNotificationResponse",
+      .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST", "IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_REUSED",
+                      "IDEMPOTENCY_KEY_IN_PROGRESS"},
+      .handler = [r](ApiCall& c, Respond respond) { NotifyBreach(*r, c, std::move(respond)); }});
   return routes;
 }
 

@@ -50,6 +50,17 @@ OpenApiArea ComplianceOpenApi() {
                             {"object", "data"});
   s["SubprocessorList"] = Obj({{"object", {{"const", "list"}}}, {"data", {{"type", "array"}, {"items", Ref("SubprocessorItem")}}}},
                               {"object", "data"});
+  s["BreachNotificationRequest"] = Obj({{"severity", Enum({"low", "medium", "high", "critical"})},
+                                        {"scope", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                                        {"detectedAt", Nullable(DateTime())},
+                                        {"subprocessorsAffected", Nullable(Strs())}},
+                                       {"severity", "scope"});
+  s["BreachNotificationResponse"] = Obj({{"object", {{"const", "compliance.breach_notification"}}},
+                                         {"breachId", Id("brc")},
+                                         {"detectedAt", DateTime()},
+                                         {"scope", Str()},
+                                         {"severity", Enum({"low", "medium", "high", "critical"})}},
+                                        {"object", "breachId", "detectedAt", "scope", "severity"});
   return area;
 }
 

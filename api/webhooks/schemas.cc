@@ -168,7 +168,8 @@ OpenApiArea WebhooksOpenApi() {
                                                  {"anyOf", {Ref("VerificationVerdictEvent"),
                                                             Ref("VerificationExpiredEvent"),
                                                             Ref("ServiceTestEvent"),
-                                                            Ref("CaseEscalatedEvent")}}}},
+                                                            Ref("CaseEscalatedEvent"),
+                                                            Ref("BreachNotifiedEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -199,6 +200,13 @@ OpenApiArea WebhooksOpenApi() {
       event({{"const", "verification.expired"}}, obj({{"sessionId", Id("vrf")}}, {}));
   s["ServiceTestEvent"] = event({{"const", "service.test"}},
                                 obj({{"endpointId", Id("whe")}, {"message", Str()}}, {}));
+  s["BreachNotifiedEvent"] = event({{"const", "compliance.breach_notified"}},
+                                   obj({{"breachId", Id("brc")},
+                                        {"severity", Enum({"low", "medium", "high", "critical"})},
+                                        {"scope", Str()},
+                                        {"detectedAt", DateTime()},
+                                        {"subprocessorsAffected", Strs()}},
+                                       {}));
   s["CaseEscalatedEvent"] = event(
       {{"const", "case.escalated"}},
       {{"type", "object"},

@@ -1,5 +1,6 @@
 #include "commands/webhooks/webhook_types.h"
 
+#include "commands/compliance/breach.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
 
@@ -23,6 +24,8 @@ const std::vector<WebhookType>& WebhookTypes() {
        "CaseEscalatedEvent", false, "review_case", "review.case_escalated", /*emitted=*/false},
       {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
        "ServiceTestEvent", false, kEndpointAggregate, kEndpointCreated},
+      {"compliance.breach_notified", "a personal-data breach was notified (POST /v1/compliance/breach-notifications)",
+       "BreachNotifiedEvent", false, compliance::kBreachAggregate, compliance::BreachNotified::kType},
   };
   return kTypes;
 }

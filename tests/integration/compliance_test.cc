@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -13,6 +14,7 @@ using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
 using svc::testing::Env;
+using svc::testing::HeaderOf;
 using svc::testing::Sharing;
 
 namespace {
@@ -105,3 +107,71 @@ TEST_CASE("compliance: a compliance file the server cannot report truthfully sto
   CHECK(missing.exit_code != 0);
   CHECK(missing.err.find("--compliance-file") != std::string::npos);
 }
+
+TEST_CASE("compliance: breach notifications are events, replayed on their key, sent as webhooks") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto made = env.Call(env.test_key, "POST", "/v1/developer/webhooks",
+                       core::Json{{"url", hooks + "/breach"}, {"events", {"compliance.*"}}}.dump(),
+                       {{"Idempotency-Key", "hook-1"}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  receiver.AddSecret(Body(made)["secret"]);
+  std::string writer = env.NewKey(env.tenant, "test", {"compliance:write"});
+  const std::string path = "/v1/compliance/breach-notifications";
+  const std::string body = core::Json{{"severity", "high"},
+                                      {"scope", "a backup of the sessions table was readable for two hours"},
+                                      {"detectedAt", "2026-11-20T10:00:00Z"},
+                                      {"subprocessorsAffected", {"Example SMS"}}}.dump();
+
+  auto first = env.Call(writer, "POST", path, body, {{"Idempotency-Key", "breach-1"}});
+  REQUIRE_MESSAGE(first.status == 201, first.body);
+  core::Json b = Body(first);
+  CHECK(b["object"] == "compliance.breach_notification");
+  CHECK(b["breachId"].get<std::string>().rfind("brc_", 0) == 0);
+  CHECK(b["severity"] == "high");
+  CHECK(b["detectedAt"] == "2026-11-20T10:00:00.000Z");
+  // The same key answers the same notification, and sends nothing twice.
+  auto again = env.Call(writer, "POST", path, body, {{"Idempotency-Key", "breach-1"}});
+  REQUIRE(again.status == 201);
+  CHECK(Body(again) == b);
+  CHECK(HeaderOf(again, "Idempotent-Replayed") == "true");
+  CheckProblem(env.Call(writer, "POST", path, R"({"severity":"low","scope":"other"})", {{"Idempotency-Key", "breach-1"}}),
+               409, "IDEMPOTENCY_KEY_REUSED");
+  CheckProblem(env.Call(writer, "POST", path, body), 400, "IDEMPOTENCY_KEY_REQUIRED");
+  // Without detectedAt: now.
+  auto now = env.Call(writer, "POST", path, R"({"severity":"low","scope":"a laptop was lost"})", {{"Idempotency-Key", "breach-2"}});
+  REQUIRE_MESSAGE(now.status == 201, now.body);
+  CHECK(Body(now)["detectedAt"].is_string());
+
+  // The webhook, verified by the reference Standard Webhooks package.
+  REQUIRE(receiver.WaitFor("/breach", 3));  // service.test on registration, then the two breaches
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  core::Json log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  int breaches = 0;
+  for (const auto& m : log) {
+    if (m["type"] != "compliance.breach_notified") continue;
+    ++breaches;
+    CHECK(m["verifiedBy"] == core::Json::array({0}));
+  }
+  CHECK(breaches == 2);
+  auto deliveries = Body(env.Call(env.test_key, "GET", "/v1/developer/webhooks/" + Body(made)["id"].get<std::string>() + "/deliveries"));
+  int listed = 0;
+  for (const auto& d : deliveries["data"]) listed += d["eventType"] == "compliance.breach_notified";
+  CHECK(listed == 2);
+
+  // Validation, scope.
+  auto post = [&](const std::string& text, const std::string& idem) {
+    return env.Call(writer, "POST", path, text, {{"Idempotency-Key", idem}});
+  };
+  CheckProblem(post(R"({"scope":"x"})", "v1"), 422, "VALIDATION_ERROR");
+  CheckProblem(post(R"({"severity":"apocalyptic","scope":"x"})", "v2"), 422, "VALIDATION_ERROR");
+  CheckProblem(post(R"({"severity":"low","scope":""})", "v3"), 422, "VALIDATION_ERROR");
+  CheckProblem(post(R"({"severity":"low","scope":"x","detectedAt":"yesterday"})", "v4"), 422, "VALIDATION_ERROR");
+  CheckProblem(post(R"({"severity":"low","scope":"x","subprocessorsAffected":[1]})", "v5"), 422, "VALIDATION_ERROR");
+  CheckProblem(post(R"({"severity":"low","scope":"x","colour":"red"})", "v6"), 422, "VALIDATION_ERROR");
+  CheckProblem(post("not json", "v7"), 400, "BAD_REQUEST");
+  std::string reader = env.NewKey(env.tenant, "test", {"compliance:read"});
+  CheckProblem(env.Call(reader, "POST", path, body, {{"Idempotency-Key", "r-1"}}), 403, "INSUFFICIENT_SCOPE");
+}
+

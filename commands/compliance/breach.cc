@@ -1,0 +1,27 @@
+#include "commands/compliance/breach.h"
+
+#include "commands/event_codec.h"
+
+namespace svc::commands::compliance {
+
+core::Result<Decision> BreachDecider::Decide(const BreachState& s, const NotifyBreach& c, const CommandContext&) {
+  if (s.exists) return core::AlreadyExists("the breach notification exists", "CONFLICT");
+  Decision d;
+  d.events.push_back(NewEventOf(BreachEvent(c.notified)));
+  return d;
+}
+
+core::Status BreachDecider::Evolve(BreachState& s, const eventstore::EventEnvelope& e) {
+  SVC_ASSIGN_OR_RETURN(BreachEvent event, DecodeBreach(e));
+  (void)event;
+  s.exists = true;
+  return core::Status::Ok();
+}
+
+core::Json BreachDecider::ToJson(const BreachState& s) { return core::EncodeFields(s); }
+
+core::Result<BreachState> BreachDecider::FromJson(std::string_view text) {
+  return DecodeSnapshot<BreachState>(text, "breach notification");
+}
+
+}  // namespace svc::commands::compliance
