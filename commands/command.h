@@ -33,6 +33,21 @@ struct CommandContext {
   std::string request_fingerprint;   // SHA-256 hex of the canonical request
 };
 
+// The context of a command a process manager issues on its own (a timer, the pipeline): the
+// clock's now, actor {"system", `process`}, a fresh request id. (Extracted when the fifth process
+// manager built it by hand.)
+inline CommandContext SystemContext(core::Timestamp now, core::IdSource* ids, std::string process,
+                                    std::string environment, std::string correlation_id = "") {
+  CommandContext ctx;
+  ctx.now = now;
+  ctx.ids = ids;
+  ctx.actor = {"system", std::move(process)};
+  ctx.environment = std::move(environment);
+  ctx.request_id = ids->NewIdString(core::IdKind::kRequest);
+  ctx.correlation_id = std::move(correlation_id);
+  return ctx;
+}
+
 // An event a decision produces, before the writer gives it an id, a version and a position.
 struct NewEvent {
   std::string type;

@@ -65,6 +65,12 @@ class Writer {
   void Execute(Command command, CommandCallback done);
   core::Result<CommandOutcome> ExecuteAndWait(Command command);
 
+  // Deletes the idempotency records older than the retention (24 h: past it a key is new again,
+  // so the record only takes space) as of `now`; returns how many. Safe while commands run: a
+  // record is re-read and deleted under the lock the committer writes records under.
+  core::Result<int64_t> SweepIdempotency(core::Timestamp now);
+  int64_t idempotency_retention_seconds() const { return options_.idempotency_retention_seconds; }
+
   // Reads the current (speculative) state of an aggregate, serialised; for tools and tests.
   core::Result<std::string> DebugState(const std::string& tenant_id, const std::string& type,
                                        const std::string& id);
@@ -116,6 +122,8 @@ class Writer {
   std::deque<std::shared_ptr<CommitItem>> commit_queue_;
   bool commit_stop_ = false;
   std::thread committer_;
+  // Held by the committer while it writes a batch and by the idempotency sweep while it deletes.
+  std::mutex records_mu_;
 
   core::Counter* commands_ok_ = nullptr;
   core::Counter* commands_rejected_ = nullptr;

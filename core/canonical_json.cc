@@ -87,30 +87,6 @@ Result<std::u16string> Utf16(std::string_view s) {
   return out;
 }
 
-void String(std::string& out, const std::string& s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
-
 Status Write(std::string& out, const Json& v) {
   switch (v.type()) {
     case Json::value_t::null: out += "null"; return Status::Ok();
@@ -125,7 +101,7 @@ Status Write(std::string& out, const Json& v) {
     }
     case Json::value_t::string: {
       SVC_RETURN_IF_ERROR(Utf16(v.get_ref<const std::string&>()).status());
-      String(out, v.get<std::string>());
+      AppendCanonicalString(out, v.get_ref<const std::string&>());
       return Status::Ok();
     }
     case Json::value_t::array: {
@@ -140,20 +116,20 @@ Status Write(std::string& out, const Json& v) {
       return Status::Ok();
     }
     case Json::value_t::object: {
-      std::vector<std::pair<std::u16string, std::string>> keys;
+      std::vector<std::string_view> keys;
       for (auto it = v.begin(); it != v.end(); ++it) {
-        SVC_ASSIGN_OR_RETURN(std::u16string k16, Utf16(it.key()));
-        keys.emplace_back(std::move(k16), it.key());
+        SVC_RETURN_IF_ERROR(Utf16(it.key()).status());  // valid UTF-8
+        keys.emplace_back(it.key());
       }
-      std::sort(keys.begin(), keys.end());
+      std::sort(keys.begin(), keys.end(), Utf16Less);
       out += '{';
       bool first = true;
-      for (const auto& [k16, k] : keys) {
+      for (std::string_view k : keys) {
         if (!first) out += ',';
         first = false;
-        String(out, k);
+        AppendCanonicalString(out, k);
         out += ':';
-        SVC_RETURN_IF_ERROR(Write(out, v.at(k)));
+        SVC_RETURN_IF_ERROR(Write(out, v.at(std::string(k))));
       }
       out += '}';
       return Status::Ok();
@@ -163,6 +139,71 @@ Status Write(std::string& out, const Json& v) {
 }
 
 }  // namespace
+
+namespace {
+
+// The code point at s[i] (valid UTF-8), advancing i.
+uint32_t NextCodePoint(std::string_view s, size_t& i) {
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  int len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xe ? 3 : 4;
+  uint32_t cp = len == 1 ? c : len == 2 ? (c & 0x1f) : len == 3 ? (c & 0x0f) : (c & 0x07);
+  for (int j = 1; j < len && i + static_cast<size_t>(j) < s.size(); ++j) {
+    cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<size_t>(j)]) & 0x3f);
+  }
+  i += static_cast<size_t>(len);
+  return cp;
+}
+
+}  // namespace
+
+bool Utf16Less(std::string_view a, std::string_view b) {
+  size_t i = 0, j = 0;
+  while (i < a.size() && j < b.size()) {
+    if (static_cast<unsigned char>(a[i]) < 0x80 && static_cast<unsigned char>(b[j]) < 0x80) {
+      if (a[i] != b[j]) return static_cast<unsigned char>(a[i]) < static_cast<unsigned char>(b[j]);
+      ++i;
+      ++j;
+      continue;
+    }
+    uint32_t x = NextCodePoint(a, i), y = NextCodePoint(b, j);
+    if (x == y) continue;
+    // UTF-16 order is code point order except that U+10000 and above (surrogate pairs, whose
+    // first unit is 0xD800..0xDBFF) sort before U+E000..U+FFFF.
+    uint32_t ux = x >= 0x10000 ? 0xd800 + ((x - 0x10000) >> 10) : x;
+    uint32_t uy = y >= 0x10000 ? 0xd800 + ((y - 0x10000) >> 10) : y;
+    if (ux != uy) return ux < uy;
+    return x < y;  // the same high surrogate: the low ones order as the code points do
+  }
+  return a.size() - i < b.size() - j;
+}
+
+void AppendCanonicalString(std::string& out, std::string_view s) {
+  out += '"';
+  size_t start = 0;
+  for (size_t i = 0; i < s.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 0x20 && c != '"' && c != '\\') continue;
+    out.append(s.data() + start, i - start);
+    start = i + 1;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
+      case '\n': out += "\\n"; break;
+      case '\r': out += "\\r"; break;
+      case '\t': out += "\\t"; break;
+      default: {
+        static constexpr char kHex[] = "0123456789abcdef";
+        out += "\\u00";
+        out += kHex[c >> 4];
+        out += kHex[c & 0xf];
+      }
+    }
+  }
+  out.append(s.data() + start, s.size() - start);
+  out += '"';
+}
 
 Result<std::string> CanonicalJson(const Json& value) {
   std::string out;

@@ -5,6 +5,7 @@
 // bytes.
 
 #include <string>
+#include <string_view>
 
 #include "core/json.h"
 #include "core/status.h"
@@ -15,5 +16,10 @@ namespace svc::core {
 Result<std::string> CanonicalJson(const Json& value);
 // ECMAScript Number::toString of a finite double (RFC 8785 section 3.2.2.3).
 std::string EcmaScriptNumber(double d);
+// The pieces both writers (this one and canonical_json_dom.h) share: a string escaped minimally
+// (RFC 8785 section 3.2.2.2), and member names compared by their UTF-16 code units (3.2.3);
+// both take valid UTF-8.
+void AppendCanonicalString(std::string& out, std::string_view s);
+bool Utf16Less(std::string_view a, std::string_view b);
 
 }  // namespace svc::core

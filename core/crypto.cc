@@ -53,6 +53,15 @@ std::string Sha256(std::string_view data) {
 
 std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
 
+std::string Sha256Concat(std::initializer_list<std::string_view> parts) {
+  std::string out(32, '\0');
+  Sha256Ctx& c = ThreadSha256();
+  c.Init();
+  for (std::string_view p : parts) c.Update(p.data(), p.size());
+  c.Final(reinterpret_cast<unsigned char*>(out.data()));
+  return out;
+}
+
 // RFC 2104 over SHA-256 (block size 64).
 std::string HmacSha256(std::string_view key, std::string_view data) {
   Sha256Ctx& c = ThreadSha256();

@@ -4,6 +4,7 @@
 // Byte strings are std::string holding raw bytes unless a name says hex or base64.
 
 #include <cstddef>
+#include <initializer_list>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@ Status InitCrypto();
 
 std::string Sha256(std::string_view data);                          // 32 raw bytes
 std::string Sha256Hex(std::string_view data);                       // 64 hex chars
+// SHA-256 of the parts one after the other, without joining them first; 32 raw bytes.
+std::string Sha256Concat(std::initializer_list<std::string_view> parts);
 std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
 
 // Constant-time equality; different lengths compare unequal (length is not secret).

@@ -64,16 +64,10 @@ bool Lsb(uint64_t v) { return (v & 1) != 0; }
 
 }  // namespace
 
-std::string LeafHash(std::string_view data) {
-  std::string in(1, '\x00');
-  in.append(data);
-  return Sha256(in);
-}
+std::string LeafHash(std::string_view data) { return Sha256Concat({std::string_view("\x00", 1), data}); }
 
 std::string NodeHash(std::string_view left, std::string_view right) {
-  std::string in(1, '\x01');
-  in.append(left).append(right);
-  return Sha256(in);
+  return Sha256Concat({std::string_view("\x01", 1), left, right});
 }
 
 std::string EmptyRoot() { return Sha256(""); }
@@ -177,6 +171,24 @@ Result<std::vector<std::pair<int, std::string>>> Completed(uint64_t index, std::
     out.emplace_back(level, h);
   }
   return out;
+}
+
+void CompactRange::Append(std::string leaf_hash) {
+  nodes_.push_back(std::move(leaf_hash));
+  // Each trailing 1-bit of the old size is a perfect subtree the new leaf's completes.
+  for (uint64_t n = size_; n & 1; n >>= 1) {
+    std::string right = std::move(nodes_.back());
+    nodes_.pop_back();
+    nodes_.back() = NodeHash(nodes_.back(), right);
+  }
+  ++size_;
+}
+
+std::string CompactRange::Root() const {
+  if (nodes_.empty()) return EmptyRoot();
+  std::string h = nodes_.back();
+  for (size_t i = nodes_.size() - 1; i-- > 0;) h = NodeHash(nodes_[i], h);
+  return h;
 }
 
 }  // namespace svc::core::merkle

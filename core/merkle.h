@@ -44,4 +44,19 @@ bool VerifyConsistency(uint64_t old_size, uint64_t size, std::string_view old_ro
 Result<std::vector<std::pair<int, std::string>>> Completed(uint64_t index, std::string leaf_hash,
                                                            const NodeSource& nodes);
 
+// A growing tree kept as its perfect subtrees (one per set bit of its size, at most 64 hashes):
+// leaves are appended one by one and the head of every size on the way is read in O(log n). What
+// a verifier uses to check many checkpoints of one log in a single pass over its leaves.
+class CompactRange {
+ public:
+  void Append(std::string leaf_hash);
+  uint64_t size() const { return size_; }
+  // MTH of the leaves appended so far (EmptyRoot() for none).
+  std::string Root() const;
+
+ private:
+  std::vector<std::string> nodes_;  // the perfect subtrees, leftmost (largest) first
+  uint64_t size_ = 0;
+};
+
 }  // namespace svc::core::merkle

@@ -12,7 +12,10 @@ it the export's own key is used, and the output says so. What is checked, as `sv
 2. the Merkle tree (RFC 9162) of the entries: leaf = SHA-256(0x00 || those same bytes),
    node = SHA-256(0x01 || left || right);
 3. the checkpoint: a C2SP signed note whose Ed25519 signature verifies with the key, and whose
-   body (origin, size, base64 root) is the export's origin and the tree of exactly its entries.
+   body (origin, size, base64 root) is the export's origin and the tree of exactly its entries;
+4. every checkpoint published in the log ("checkpoints"): it opens with the key, names the export's
+   origin, and its size and root are the tree of that many first entries (a published size beyond
+   the entries means the log's tail was cut).
 
 Needs verify_certificate.py (same folder) for RFC 8785 and Ed25519.
 Exit status: 0 valid, 1 not valid, 2 usage or unreadable input. Prints one JSON object.
@@ -21,6 +24,7 @@ import base64
 import hashlib
 import json
 import os
+import re
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
@@ -37,16 +41,29 @@ def node_hash(left, right):
     return hashlib.sha256(b"\x01" + left + right).digest()
 
 
-def tree_root(leaves):
-    """MTH(D[n]) by RFC 9162's definition: split at the largest power of two below n."""
-    if not leaves:
-        return hashlib.sha256(b"").digest()
-    if len(leaves) == 1:
-        return leaves[0]
-    k = 1
-    while k * 2 < len(leaves):
-        k *= 2
-    return node_hash(tree_root(leaves[:k]), tree_root(leaves[k:]))
+class CompactRange:
+    """A growing RFC 9162 tree kept as its perfect subtrees: the head of every size on the way."""
+
+    def __init__(self):
+        self.nodes, self.size = [], 0
+
+    def append(self, leaf):
+        self.nodes.append(leaf)
+        n = self.size
+        while n & 1:
+            right = self.nodes.pop()
+            self.nodes[-1] = node_hash(self.nodes[-1], right)
+            n >>= 1
+        self.size += 1
+
+    def root(self):
+        """MTH(D[size]): split at the largest power of two below the size, as RFC 9162 defines."""
+        if not self.nodes:
+            return hashlib.sha256(b"").digest()
+        h = self.nodes[-1]
+        for left in reversed(self.nodes[:-1]):
+            h = node_hash(left, h)
+        return h
 
 
 def open_note(note, verifier_key):
@@ -79,42 +96,88 @@ def open_note(note, verifier_key):
     return None
 
 
+def checkpoint_body(note, key):
+    """(origin, size, root bytes) of a checkpoint note that opens with the key, or None."""
+    text = open_note(note, key) if isinstance(note, str) else None
+    if text is None:
+        return None
+    lines = text.split("\n")
+    if len(lines) < 4 or not lines[0] or not re.fullmatch(r"0|[1-9][0-9]{0,19}", lines[1]):
+        return None
+    try:
+        root = base64.b64decode(lines[2], validate=True)
+    except ValueError:
+        return None
+    return (lines[0], int(lines[1]), root) if len(root) == 32 else None
+
+
+def size_of(published):
+    size = published.get("treeSize")
+    return size if type(size) is int else 0
+
+
 def verify(doc, verifier_key):
     key = verifier_key or doc.get("verifierKey", "")
+    origin = doc.get("origin")
     entries = doc.get("entries", [])
-    leaves, prev, broken = [], bytes(32), None
+    listed = doc.get("checkpoints") if isinstance(doc.get("checkpoints"), list) else []
+    published = sorted((p if isinstance(p, dict) else {} for p in listed), key=size_of)
+    bad_published = None
+
+    tree, prev, broken = CompactRange(), bytes(32), None
+    nxt = 0
+
+    def check_published():
+        nonlocal nxt, bad_published
+        while nxt < len(published):
+            p = published[nxt]
+            size = size_of(p)
+            if size > tree.size:
+                return
+            nxt += 1
+            if bad_published is not None:
+                continue
+            body = checkpoint_body(p.get("checkpoint"), key)
+            # (its rootHash is the recorded one; the note's is what the key signed)
+            ok = body is not None and size >= 1 and body[0] == origin and body[1] == size == tree.size and \
+                body[2] == tree.root() and p.get("rootHash") == body[2].hex()
+            if not ok:
+                bad_published = size
+
+    check_published()
     for expected, row in enumerate(entries, start=1):
-        entry = {k: v for k, v in row.items() if k not in ("prevHash", "hash")}
+        if isinstance(row, dict):
+            entry = {k: v for k, v in row.items() if k not in ("prevHash", "hash")}
+        else:
+            entry = row  # not an entry: still a leaf, and the chain breaks here
         data = canonical(entry).encode()
-        leaves.append(leaf_hash(data))
+        tree.append(leaf_hash(data))
+        check_published()
         if broken is not None:
             continue
-        ok = entry.get("id") == expected and row.get("prevHash") == prev.hex() and \
-            hashlib.sha256(prev + data).hexdigest() == row.get("hash")
+        ok = isinstance(row, dict) and type(entry.get("id")) is int and entry["id"] == expected and \
+            row.get("prevHash") == prev.hex() and hashlib.sha256(prev + data).hexdigest() == row.get("hash")
         if not ok:
             broken = expected
             continue
         prev = bytes.fromhex(row["hash"])
-    root = tree_root(leaves)
-    text = open_note(doc.get("checkpoint", ""), key)
-    matches, size = False, 0
-    if text is not None:
-        lines = text.split("\n")
-        if len(lines) >= 4 and lines[1].isdigit():
-            size = int(lines[1])
-            try:
-                cp_root = base64.b64decode(lines[2], validate=True)
-            except ValueError:
-                cp_root = b""
-            matches = lines[0] == doc.get("origin") and size == len(leaves) and cp_root == root
+    if nxt < len(published) and bad_published is None:  # commits to entries the export does not hold
+        bad_published = size_of(published[nxt])
+    root = tree.root()
+    body = checkpoint_body(doc.get("checkpoint", ""), key)
+    size = body[1] if body else 0
+    matches = body is not None and body[0] == origin and size == tree.size and body[2] == root
     return {
-        "valid": broken is None and text is not None and matches,
+        "valid": broken is None and body is not None and matches and bad_published is None,
         "count": len(entries),
         "brokenAt": broken,
         "treeRootHash": root.hex(),
         "checkpointSize": size,
-        "checkpointSignatureValid": text is not None,
+        "checkpointSignatureValid": open_note(doc.get("checkpoint", ""), key) is not None
+        if isinstance(doc.get("checkpoint", ""), str) else False,
         "checkpointMatchesEntries": matches,
+        "publishedCheckpoints": len(listed),
+        "firstBadPublishedCheckpoint": bad_published,
         "verifierKeyFrom": "given" if verifier_key else "export",
     }
 

@@ -92,4 +92,20 @@ core::Result<std::string> BlobStore::Get(std::string_view address) const {
   return bytes;
 }
 
+core::Result<bool> BlobStore::Delete(std::string_view address) {
+  if (!ValidAddress(address)) return core::InvalidArgument("not a blob address");
+  fs::path sub = fs::path(dir_) / std::string(address.substr(0, 2));
+  std::error_code ec;
+  bool removed = fs::remove(sub / std::string(address), ec);
+  if (ec) return core::Unavailable("cannot remove a blob: " + ec.message());
+  if (removed) SVC_RETURN_IF_ERROR(FsyncPath(sub.string(), O_RDONLY | O_DIRECTORY));
+  return removed;
+}
+
+bool BlobStore::Exists(std::string_view address) const {
+  if (!ValidAddress(address)) return false;
+  std::error_code ec;
+  return fs::exists(fs::path(dir_) / std::string(address.substr(0, 2)) / std::string(address), ec);
+}
+
 }  // namespace svc::eventstore

@@ -18,6 +18,10 @@ class BlobStore {
   core::Result<std::string> Put(std::string_view bytes);
   // The bytes at `address`; kNotFound when absent, kDataLoss when they do not hash to it.
   core::Result<std::string> Get(std::string_view address) const;
+  // Removes the blob at `address` (durably: the directory is fsynced); true when it was there.
+  // The retention sweeper calls it after the purge is recorded; a missing blob is not an error.
+  core::Result<bool> Delete(std::string_view address);
+  bool Exists(std::string_view address) const;
   const std::string& dir() const { return dir_; }
 
  private:

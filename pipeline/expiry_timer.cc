@@ -20,32 +20,15 @@ SessionExpiryTimer::SessionExpiryTimer(const Options& options) : options_(option
 SessionExpiryTimer::~SessionExpiryTimer() { Stop(); }
 
 void SessionExpiryTimer::Start() {
-  thread_ = std::thread([this] {
-    core::SetThreadName("svc-expiry");
-    Loop();
+  thread_ = std::make_unique<PeriodicThread>("svc-expiry", options_.interval, [this] {
+    auto r = RunOnce();
+    if (!r.ok()) core::LogWarn("expiry timer run failed", {{"error", r.status().ToString()}});
   });
+  thread_->Start();
 }
 
 void SessionExpiryTimer::Stop() {
-  {
-    std::lock_guard lock(wake_mu_);
-    stop_ = true;
-  }
-  wake_.notify_all();
-  if (thread_.joinable()) thread_.join();
-}
-
-void SessionExpiryTimer::Loop() {
-  std::unique_lock lock(wake_mu_);
-  while (!stop_) {
-    // A periodic timer, not synchronisation: tests drive RunOnce through the admin socket.
-    wake_.wait_for(lock, options_.interval, [&] { return stop_; });
-    if (stop_) break;
-    lock.unlock();
-    auto r = RunOnce();
-    if (!r.ok()) core::LogWarn("expiry timer run failed", {{"error", r.status().ToString()}});
-    lock.lock();
-  }
+  if (thread_) thread_->Stop();
 }
 
 core::Result<int> SessionExpiryTimer::RunOnce() {
@@ -69,12 +52,7 @@ core::Result<int> SessionExpiryTimer::RunOnce() {
   std::vector<eventstore::LogPosition> positions;
   int expired = 0;
   for (const auto& d : due) {
-    commands::CommandContext ctx;
-    ctx.now = now;
-    ctx.ids = options_.ids;
-    ctx.actor = {"system", "session-expiry"};
-    ctx.environment = d.env;
-    ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
+    commands::CommandContext ctx = commands::SystemContext(now, options_.ids, "session-expiry", d.env);
     auto r = options_.writer->ExecuteAndWait(commands::MakeCommand<vs::SessionDecider>(
         d.tenant, d.id, vs::SessionCommand(vs::ExpireSession{}), ctx));
     if (!r.ok()) {

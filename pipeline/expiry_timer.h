@@ -4,16 +4,15 @@
 // idempotent (an expired, completed or not-yet-due session is a no-op), so a timer that fires
 // late, twice, or on two nodes is harmless.
 
-#include <atomic>
 #include <chrono>
-#include <condition_variable>
+#include <memory>
 #include <mutex>
-#include <thread>
 
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/metrics.h"
 #include "eventstore/kv_store.h"
+#include "pipeline/periodic.h"
 #include "projections/runner.h"
 
 namespace svc::pipeline {
@@ -39,13 +38,9 @@ class SessionExpiryTimer {
   core::Result<int> RunOnce();
 
  private:
-  void Loop();
   Options options_;
   std::mutex mu_;  // one RunOnce at a time
-  std::mutex wake_mu_;
-  std::condition_variable wake_;
-  bool stop_ = false;
-  std::thread thread_;
+  std::unique_ptr<PeriodicThread> thread_;
   core::Counter* expired_ = nullptr;
 };
 

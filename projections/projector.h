@@ -4,6 +4,7 @@
 // reads the clock, never calls out, and its rows depend only on the events of one partition in
 // order (or are order-independent), so a rebuild from the log is byte-identical to the live model.
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -23,6 +24,12 @@ class ViewWriter {
       : store_(store), cf_(cf), prefix_(std::move(prefix)) {}
 
   core::Result<std::optional<std::string>> Get(std::string_view key) const;
+  // Every row with a key in [begin, end), in key order, as the batch leaves them (the store's
+  // rows merged with this batch's writes, deleted ones left out): what a projector that removes
+  // a range (a retention sweep) walks, so a rebuild that applies the sweep in the same batch as
+  // the rows' creation removes exactly what the live model did. `visit` returns false to stop.
+  core::Status Scan(std::string_view begin, std::string_view end,
+                    const std::function<bool(std::string_view key, std::string_view value)>& visit) const;
   void Put(std::string_view key, std::string_view value);
   void Delete(std::string_view key);
 

@@ -7,6 +7,7 @@
 
 #include "commands/verification/session_events.h"
 #include "commands/verification/session_status.h"
+#include "core/clock.h"
 #include "core/json.h"
 
 namespace svc::projections {
@@ -95,6 +96,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     }
     view.Put(V::Expiry(FloorToMillis(c->expires_at_micros), env.tenant_id, env.environment, id),
              "");
+    SVC_RETURN_IF_ERROR(Bump(view, V::Volume(te, core::FormatDate(env.occurred_at), "created"), 1));
     return core::Status::Ok();
   }
 
@@ -108,7 +110,10 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["currentStep"] = phase->current_step.empty() ? core::Json(nullptr)
                                                    : core::Json(std::string(phase->current_step));
     if (phase->starts) r["startedAt"] = at;
-    if (phase->completes) r["completedAt"] = at;
+    if (phase->completes) {
+      r["completedAt"] = at;
+      view.Put(V::Retention(FloorToMillis(env.occurred_at.micros), env.tenant_id, env.environment, id), "");
+    }
     if (phase->decides) r["decidedAt"] = at;
   }
   if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
@@ -120,6 +125,9 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     consent["policyVersion"] = c->policy_version.empty() ? core::Json(nullptr)
                                                          : core::Json(c->policy_version);
     view.Put(V::Consent(te, id), core::DumpJson(consent));
+  } else if (std::holds_alternative<vs::MediaPurged>(event)) {
+    SVC_ASSIGN_OR_RETURN(int64_t completed, MicrosOf(r, "completedAt"));
+    view.Delete(V::Retention(completed, env.tenant_id, env.environment, id));
   } else if (std::holds_alternative<vs::SessionSubmitted>(event)) {
     // A submitted session no longer expires while the pipeline runs.
     SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
@@ -146,6 +154,7 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     view.Put(V::Index(te, V::ByStatus(new_status)) + order, "");
     SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, V::ByStatus(old_status)), -1));
     SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, V::ByStatus(new_status)), 1));
+    SVC_RETURN_IF_ERROR(Bump(view, V::Volume(te, core::FormatDate(env.occurred_at), new_status), 1));
     if (!vs::IsOpenStatus(new_status)) {
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
       view.Delete(V::Expiry(expires, env.tenant_id, env.environment, id));

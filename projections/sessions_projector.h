@@ -10,7 +10,7 @@ class SessionsProjector final : public Projector {
  public:
   static constexpr std::string_view kName = SessionsView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 3; }
+  int Version() const override { return 4; }  // 4: the retention index and daily volumes
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };
 

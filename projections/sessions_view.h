@@ -10,6 +10,11 @@
 //   cnt/<ten>/<env>/{all|status/<s>|app/<a>}   counters for includeTotal
 //   consent/<ten>/<env>/<vrf>                  the consent answer (no personal data)
 //   exp/<expiresAt micros BE>/<ten>/<env>/<vrf>  open sessions by expiry, for the expiry timer
+//   vol/<ten>/<env>/<YYYY-MM-DD>/<what>        sessions created that UTC day (what = "created"),
+//                                              and that reached a status that day (what = it):
+//                                              the compliance report's verification volume
+//   ret/<completedAt micros BE>/<ten>/<env>/<vrf>  completed sessions whose captures are still
+//                                               kept, by completion, for the retention sweeper
 //
 // `te` is "<ten>/<env>" (TenantEnv). A list filter is "all", "status/<s>" or "app/<app_id>".
 
@@ -52,6 +57,15 @@ struct SessionsView {
   static std::string Expiry(int64_t expires_micros, std::string_view tenant, std::string_view env,
                             std::string_view id) {
     return TimedKey(ExpiryPrefix(), expires_micros, TenantEnv(tenant, env), id);
+  }
+  static std::string Volumes(std::string_view te) { return Key("vol/", te, ""); }
+  static std::string Volume(std::string_view te, std::string_view day, std::string_view what) {
+    return Volumes(te) + std::string(day) + "/" + std::string(what);
+  }
+  static std::string RetentionPrefix() { return "ret/"; }
+  static std::string Retention(int64_t completed_micros, std::string_view tenant, std::string_view env,
+                               std::string_view id) {
+    return TimedKey(RetentionPrefix(), completed_micros, TenantEnv(tenant, env), id);
   }
   // An expiry entry (its time and session), from the key after ExpiryPrefix().
   static std::optional<TimedEntry> ParseExpiry(std::string_view rest) { return ParseTimedKey(rest); }

@@ -108,6 +108,19 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
            {"trustScore", v->trust_score}};
   } else if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
     sse = {{"consentGiven", c->accepted}};
+  } else if (std::holds_alternative<vs::MediaPurged>(event)) {
+    // Each capture keeps its record (kind, hash, size), marked purged: the bytes are gone.
+    std::vector<std::pair<std::string, std::string>> rows;
+    const std::string media = V::Media(te, id);
+    SVC_RETURN_IF_ERROR(view.Scan(media, eventstore::PrefixEnd(media), [&](std::string_view key, std::string_view value) {
+      core::Json r = core::ParseJsonOrDiscarded(value);
+      if (r.is_object()) {
+        r["purgedAt"] = at;
+        rows.emplace_back(key, core::DumpJson(r));
+      }
+      return true;
+    }));
+    for (const auto& [key, value] : rows) view.Put(key, value);
   } else if (std::holds_alternative<vs::SessionExpired>(event)) {
     sse = core::Json::object();
   } else if (const auto* cr = std::get_if<vs::SessionCreated>(&event)) {

@@ -1,5 +1,6 @@
 #include "projections/webhooks_projector.h"
 
+#include "commands/compliance/retention.h"
 #include "commands/webhooks/endpoint_events.h"
 #include "commands/webhooks/webhook_types.h"
 #include "core/clock.h"
@@ -9,6 +10,7 @@
 namespace svc::projections {
 
 namespace wh = commands::webhooks;
+namespace cc = commands::compliance;
 
 namespace {
 
@@ -31,10 +33,55 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"detectedAt", core::FormatRfc3339(core::Timestamp{j.value("detected", int64_t{0})})},
             {"subprocessorsAffected", j.value("subprocessorsAffected", core::Json::array())}};
   }
+  if (t.payload_schema == "AuditCheckpointPublishedEvent") {
+    return {{"origin", j.value("origin", "")},
+            {"treeSize", j.value("treeSize", int64_t{0})},
+            {"rootHash", j.value("rootHash", "")},
+            {"checkpoint", j.value("checkpoint", "")}};
+  }
   return nullptr;
 }
 
 }  // namespace
+
+// compliance.rows_swept (webhook_deliveries): the finished deliveries created before the cutoff
+// go, with their bodies, attempts and index entries. Pending and retrying ones stay.
+core::Status WebhooksProjector::ApplySweep(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  SVC_ASSIGN_OR_RETURN(cc::RetentionEvent event, cc::DecodeRetention(env));
+  const auto& swept = std::get<cc::RowsSwept>(event);
+  if (swept.resource != cc::kWebhookDeliveriesResource) return core::Status::Ok();
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string all = V::Deliveries(te);
+  // Newest first: the entries from the cutoff's inverted time on are the older ones.
+  std::vector<std::pair<std::string, std::string>> gone;  // index entry, delivery id
+  SVC_RETURN_IF_ERROR(view.Scan(all + V::Inverted(swept.before_micros - 1), eventstore::PrefixEnd(all),
+                                [&](std::string_view key, std::string_view) {
+                                  std::string entry(key.substr(all.size()));
+                                  gone.emplace_back(entry, std::string(V::IdOfEntry(entry)));
+                                  return true;
+                                }));
+  for (const auto& [entry, whd] : gone) {
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd)));
+    if (!stored.has_value()) continue;
+    core::Json row = core::ParseJsonOrDiscarded(*stored);
+    const std::string status = row.value("status", "");
+    if (status != "sent" && status != "failed") continue;  // still in flight
+    view.Delete(all + entry);
+    view.Delete(V::EndpointDeliveries(te, row.value("endpointId", "")) + entry);
+    view.Delete(V::Delivery(te, whd));
+    view.Delete(V::DeliveryBody(te, whd));
+    const std::string attempts = V::Attempts(te, whd);
+    std::vector<std::string> attempt_keys;
+    SVC_RETURN_IF_ERROR(view.Scan(attempts, eventstore::PrefixEnd(attempts), [&](std::string_view key, std::string_view) {
+      attempt_keys.emplace_back(key);
+      return true;
+    }));
+    for (const auto& k : attempt_keys) view.Delete(k);
+  }
+  view.Put(V::Swept(te), std::to_string(swept.before_micros));
+  return core::Status::Ok();
+}
 
 std::string WebhooksProjector::DeliveryId(std::string_view event_id, std::string_view endpoint_id) {
   return "whd_" + core::Sha256Hex(std::string(event_id) + "|" + std::string(endpoint_id)).substr(0, 32);
@@ -49,6 +96,7 @@ void WebhooksProjector::AfterCommit() {
 core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   const wh::WebhookType* derived = wh::WebhookTypeFor(env.aggregate_type, env.type);
+  if (env.aggregate_type == cc::kRetentionAggregate) return ApplySweep(re, view);
   if (env.aggregate_type != wh::kEndpointAggregate && env.aggregate_type != wh::kDeliveryAggregate &&
       derived == nullptr) {
     return core::Status::Ok();  // most events: nothing to do, nothing to parse
@@ -136,6 +184,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd_this)));
     SVC_ASSIGN_OR_RETURN(auto extra, view.Get(V::DeliveryBody(te, whd_this)));
     if (!stored.has_value() || !extra.has_value()) {
+      // Removed by a retention sweep (finished and old): a late retry of it has nothing to copy.
+      SVC_ASSIGN_OR_RETURN(auto swept, view.Get(V::Swept(te)));
+      if (swept.has_value()) return core::Status::Ok();
       return core::DataLoss("delivery event without its delivery: " + te + "/" + whd_this);
     }
     core::Json row = core::ParseJsonOrDiscarded(*stored);

@@ -5,7 +5,8 @@
 // when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
 // environment subscribed to it. A tenant's events share a partition, so the endpoints an event
 // sees are exactly those registered before it: a rebuild is byte-identical. The delivery id is
-// derived from the event id and the endpoint id.
+// derived from the event id and the endpoint id. A retention sweep (compliance.rows_swept)
+// removes finished deliveries created before its cutoff, in the batch that applies it.
 
 #include <atomic>
 #include <functional>
@@ -34,6 +35,7 @@ class WebhooksProjector final : public Projector {
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
 
  private:
+  core::Status ApplySweep(const eventstore::RecordedEvent& event, ViewWriter& view);
   Listeners listeners_;
   std::atomic<bool> due_added_{false};  // since the last AfterCommit
 };

@@ -15,6 +15,8 @@
 //   iss/<ten>/<env>/<whe>/<version 20 digits>      the sealed secret issued by the creation or
 //                                                  rotation that made that version (never served;
 //                                                  idempotent replays answer the same secret)
+//   swept/<ten>/<env>                              the last retention cutoff (micros): finished
+//                                                  deliveries created before it were removed
 //
 // `te` is "<ten>/<env>" (TenantEnv).
 
@@ -59,6 +61,7 @@ struct WebhooksView {
     std::string v = std::to_string(aggregate_version);
     return Key("iss/", te, whe) + "/" + std::string(20 - std::min<size_t>(20, v.size()), '0') + v;
   }
+  static std::string Swept(std::string_view te) { return "swept/" + std::string(te); }
   // Newest first: the 8-byte inverted time an index entry starts with.
   static std::string Inverted(int64_t micros) {
     std::string k;

@@ -14,6 +14,7 @@
 #include "core/ids.h"
 #include "core/merkle.h"
 #include "pipeline/audit/checkpoints.h"
+#include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_projector.h"
 
 namespace svc::api::audit {
@@ -23,27 +24,6 @@ namespace {
 using AV = projections::AuditView;
 
 std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
-
-// Reads of the log see every reveal answered before the request arrived: `serve` runs once the
-// audit projection has applied the tenant's partition of the log as it stood then (or after
-// kReadYourWrites, with what there is), on the projections' waiter thread.
-void WhenCaughtUp(Runtime& rt, ApiCall& call, Respond respond, std::function<void(ApiCall&, Respond)> serve) {
-  auto ends = rt.log().EndOffsets();
-  if (!ends.ok()) return respond(StatusToProblem(*call.request, ends.status()));
-  const uint32_t partition = rt.log().PartitionFor(call.auth.tenant_id);
-  std::vector<eventstore::LogPosition> last;
-  if (partition < ends->size() && (*ends)[partition] > 0) last.push_back({partition, (*ends)[partition] - 1});
-  struct Held {
-    HttpRequest request;
-    ApiCall call;
-  };
-  auto held = std::make_shared<Held>(Held{*call.request, call});
-  held->call.request = &held->request;
-  rt.projections().WhenApplied(std::move(last), {AV::kName}, kReadYourWrites,
-                               [held, respond = std::move(respond), serve = std::move(serve)](bool) mutable {
-                                 serve(held->call, std::move(respond));
-                               });
-}
 
 // One CSV field (RFC 4180): quoted when it holds a comma, a quote or a line break. A value a
 // spreadsheet would run as a formula (=, +, -, @, tab, CR first) is prefixed with ' (the caller's
@@ -213,73 +193,20 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
-// Walks the chain from entry 1: each entry's id follows the previous one, its prevHash is the
-// previous hash, and its hash is recomputed. brokenAt: the first id where any of that fails
-// (for a missing entry, the id that should have been there).
+// Walks the chain from entry 1 (projections/audit/audit_chain.h): brokenAt is the first id whose
+// id, prevHash or hash does not follow (for a missing entry, the id that should have been there).
 void Verify(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  const std::string te = TeOf(call.auth);
-  const std::string prefix = AV::Abs(AV::Entries(te));
-  auto it = rt.store().NewIterator(rt.store().Cf(projections::kViewsCf), prefix, eventstore::PrefixEnd(prefix));
-  int64_t count = 0;
-  int64_t expected = 1;
-  std::optional<int64_t> broken;
-  std::string prev(32, '\0');
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    ++count;
-    if (broken.has_value()) continue;
-    auto id = AV::IdOfKey(it->key().substr(prefix.size()));
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
-    if (!id.has_value() || *id != expected || !row.is_object() || row.value("id", core::Json()) != *id) {
-      broken = expected;
-      continue;
-    }
-    std::string hash = core::StringOr(row, "hash");
-    std::string prev_hex = core::StringOr(row, "prevHash");
-    row.erase("hash");
-    row.erase("prevHash");
-    auto recomputed = projections::ChainHash(prev, row);
-    if (prev_hex != core::HexEncode(prev) || !recomputed.ok() || *recomputed != hash) {
-      broken = *id;
-      continue;
-    }
-    auto raw = core::HexDecode(hash);
-    if (!raw.ok()) {
-      broken = *id;
-      continue;
-    }
-    prev = std::move(*raw);
-    ++expected;
-  }
-  if (auto st = it->status(); !st.ok()) return respond(StatusToProblem(req, st));
+  auto chain = projections::VerifyStoredChain(rt.store(), TeOf(call.auth));
+  if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
   respond(JsonResponse(200, {{"object", "audit_chain_verification"},
-                             {"valid", !broken.has_value()},
-                             {"count", count},
-                             {"brokenAt", broken.has_value() ? core::Json(*broken) : core::Json(nullptr)}}));
+                             {"valid", !chain->broken_at.has_value()},
+                             {"count", chain->count},
+                             {"brokenAt", chain->broken_at.has_value() ? core::Json(*chain->broken_at) : core::Json(nullptr)}}));
 }
 
-// The tree as the read model keeps it: its size (the last entry's id) and its perfect subtrees.
-struct StoredTree {
-  int64_t size = 0;
-  core::merkle::NodeSource nodes;
-};
-
-core::Result<StoredTree> TreeOf(Runtime& rt, const std::string& te) {
-  const eventstore::KvStore& store = rt.store();
-  const int cf = store.Cf(projections::kViewsCf);
-  StoredTree t;
-  SVC_ASSIGN_OR_RETURN(auto head, store.Get(cf, AV::Abs(AV::Head(te))));
-  if (head.has_value()) {
-    auto parsed = AV::ParseHead(*head);
-    if (!parsed.has_value()) return core::DataLoss("the audit chain's head is unreadable");
-    t.size = parsed->id;
-  }
-  t.nodes = [&store, cf, te](int level, uint64_t index) -> core::Result<std::string> {
-    SVC_ASSIGN_OR_RETURN(auto node, store.Get(cf, AV::Abs(AV::TreeNode(te, level, index))));
-    if (!node.has_value() || node->size() != 32) return core::DataLoss("an audit tree node is missing");
-    return std::move(*node);
-  };
-  return t;
+core::Result<projections::StoredTree> TreeOf(Runtime& rt, const std::string& te) {
+  return projections::ReadStoredTree(rt.store(), te);
 }
 
 // A positive integer query parameter, or nullopt when absent; a field error when malformed.
@@ -434,6 +361,19 @@ void Checkpoint(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
+// GET …/verify/checkpoints: the checkpoints published in the log (the publisher's, every interval
+// the log grew), oldest first.
+void Checkpoints(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  const std::string te = TeOf(call.auth);
+  CursorList list;
+  list.scope = "audit-checkpoints|" + te;
+  list.index = AV::Abs(AV::Checkpoints(te));
+  list.row_key = [te](std::string_view entry) {
+    return AV::Abs(AV::Checkpoint(te, AV::IdOfKey(entry).value_or(0)));
+  };
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
+
 // GET …/verify/checkpoint-key: the verifier key checkpoints are signed with.
 void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
   const AuthContext& a = call.auth;
@@ -475,7 +415,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .scope = "compliance:read", .query = list_query, .response_schema = "AuditLogEntryList",
       .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r, o](ApiCall& held, Respond then) { List(*r, *o, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { List(*r, *o, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify", .operation_id = "verifyAuditLogs", .tag = tag,
@@ -485,13 +425,9 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
                      "(an edited, inserted or removed entry).",
       .scope = "compliance:read", .response_schema = "AuditChainVerification",
       .handler = [r, o](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r, o](ApiCall& held, Respond then) {
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) {
           // A walk of the whole chain: on the work pool, not the projections' waiter thread.
-          if (o->work_pool == nullptr) return Verify(*r, held, std::move(then));
-          auto call = std::make_shared<ApiCall>(held);
-          auto request = std::make_shared<HttpRequest>(*held.request);
-          call->request = request.get();
-          o->work_pool->Post([r, call, request, then = std::move(then)]() mutable { Verify(*r, *call, std::move(then)); });
+          OnWorkPool(o->work_pool, held, std::move(then), [r](ApiCall& call, Respond out) { Verify(*r, call, std::move(out)); });
         });
       }});
   const std::string tree_note =
@@ -505,7 +441,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .query = {{"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the number of entries (default: all)"}},
       .response_schema = "AuditTreeHead", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { TreeHead(*r, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r](ApiCall& held, Respond then) { TreeHead(*r, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/inclusion", .operation_id = "getAuditInclusionProof", .tag = tag,
@@ -518,7 +454,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
                 {"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the tree's size (default: all entries)"}},
       .response_schema = "AuditInclusionProof", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Inclusion(*r, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r](ApiCall& held, Respond then) { Inclusion(*r, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/consistency", .operation_id = "getAuditConsistencyProof",
@@ -531,7 +467,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
                 {"toSize", {{"type", "integer"}, {"minimum", 1}}, "the newer tree's size (default: all entries)"}},
       .response_schema = "AuditConsistencyProof", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Consistency(*r, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r](ApiCall& held, Respond then) { Consistency(*r, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoint", .operation_id = "getAuditCheckpoint", .tag = tag,
@@ -544,7 +480,20 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .scope = "compliance:read", .response_schema = "AuditCheckpoint", .response_content_type = "text/plain",
       .error_codes = {"BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, std::move(respond), [r](ApiCall& held, Respond then) { Checkpoint(*r, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r](ApiCall& held, Respond then) { Checkpoint(*r, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/verify/checkpoints", .operation_id = "listAuditCheckpoints",
+      .tag = tag, .summary = "The checkpoints published of the access log, oldest first",
+      .description = "Every " + std::to_string(o->audit_checkpoint_interval_seconds) +
+                     " seconds, a signed checkpoint of each access log that grew is recorded in the service's "
+                     "log (and sent as the webhook `audit.checkpoint_published`). Each is the tree head of its "
+                     "size, signed as `…/verify/checkpoint` is; exports carry them and `svc audit verify` checks "
+                     "every one against the entries.",
+      .scope = "compliance:read", .query = PageParams(), .response_schema = "AuditCheckpointList",
+      .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { Checkpoints(*r, *o, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoint-key", .operation_id = "getAuditCheckpointKey",

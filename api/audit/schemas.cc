@@ -58,6 +58,14 @@ OpenApiArea AuditOpenApi() {
   s["AuditCheckpoint"] = {{"type", "string"},
                           {"description", "A C2SP signed note: `<origin>\\n<tree size>\\n<base64 root hash>\\n`, a blank "
                                           "line, and `\u2014 <origin> <base64(key id || Ed25519 signature)>`"}};
+  s["AuditPublishedCheckpoint"] = Obj({{"object", {{"const", "audit_checkpoint"}}},
+                                       {"treeSize", integer},
+                                       {"rootHash", hex64},
+                                       {"checkpoint", Ref("AuditCheckpoint")},
+                                       {"publishedAt", DateTime()},
+                                       {"eventId", Id("evt")}},
+                                      {"object", "treeSize", "rootHash", "checkpoint", "publishedAt", "eventId"});
+  s["AuditCheckpointList"] = List("AuditPublishedCheckpoint");
   s["AuditCheckpointKey"] = Obj({{"object", {{"const", "audit_checkpoint_key"}}},
                                  {"origin", Str()},
                                  {"algorithm", {{"const", "Ed25519"}}},

@@ -2,11 +2,17 @@
 #include "api/compliance/routes.h"
 
 #include "api/http/json_input.h"
+#include "api/http/pagination.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/compliance/breach.h"
 #include "core/clock.h"
 #include "core/ids.h"
+#include "pipeline/retention/sweeper.h"
+#include "projections/audit/audit_reads.h"
+#include "projections/audit/audit_view.h"
+#include "projections/projector.h"
+#include "projections/sessions_view.h"
 #include "projections/webhooks_view.h"
 
 namespace svc::api::compliance {
@@ -53,7 +59,103 @@ void Limits(const PublicApiOptions& o, Respond respond) {
              "Retry-After for the budget, 429 RATE_LIMITED for the rate; never plaintext without its access "
              "event."},
             {"pageLimitMax", l.page_limit_max},
-            {"maxBodyBytes", l.max_body_bytes}}));
+            {"maxBodyBytes", l.max_body_bytes},
+            {"retention", o.retention != nullptr
+                              ? core::Json{{"mediaDays", o.retention->policies().media_days},
+                                           {"webhookDeliveryDays", o.retention->policies().webhook_delivery_days},
+                                           {"idempotencyHours", o.retention->policies().idempotency_hours},
+                                           {"sweepIntervalSeconds", o.retention->policies().interval.count()}}
+                              : core::Json(nullptr)},
+            {"auditCheckpointIntervalSeconds", o.audit_checkpoint_interval_seconds}}));
+}
+
+// The verification volume of the key's environment, from the sessions read model's counters:
+// where every session stands now, and what the last 30 UTC days saw.
+core::Result<core::Json> VerificationVolume(Runtime& rt, const std::string& te, core::Timestamp now) {
+  using SV = projections::SessionsView;
+  const eventstore::KvStore& store = rt.store();
+  const int cf = store.Cf(projections::kViewsCf);
+  auto count = [&](const std::string& key) -> core::Result<int64_t> {
+    SVC_ASSIGN_OR_RETURN(auto row, store.Get(cf, SV::Abs(key)));
+    return row.has_value() ? std::stoll(*row) : 0;
+  };
+  static constexpr const char* kStatuses[] = {"pending", "in_progress", "awaiting_input", "review",
+                                              "approved", "declined", "expired", "abandoned"};
+  core::Json by_status = core::Json::object();
+  for (const char* s : kStatuses) {
+    SVC_ASSIGN_OR_RETURN(by_status[s], count(SV::Counter(te, SV::ByStatus(s))));
+  }
+  SVC_ASSIGN_OR_RETURN(int64_t total, count(SV::Counter(te, SV::All())));
+  const int64_t approved = by_status["approved"].get<int64_t>(), declined = by_status["declined"].get<int64_t>();
+  // The last 30 UTC days, today included: the daily counters from the first day to the last.
+  const std::string from = core::FormatDate(core::Timestamp{now.micros - 29 * 86'400'000'000});
+  const std::string to = core::FormatDate(now);
+  core::Json window = {{"from", from}, {"to", to}, {"created", 0}};
+  for (const char* s : kStatuses) {
+    if (std::string_view(s) != "pending") window[s] = 0;  // the statuses a session reaches
+  }
+  const std::string days = SV::Abs(SV::Volumes(te));
+  auto it = store.NewIterator(cf, days + from, days + to + "0");  // "<to>/…" < "<to>0"
+  for (it->Seek(days + from); it->Valid(); it->Next()) {
+    std::string_view rest = it->key().substr(days.size());  // <day>/<what>
+    std::string what(rest.substr(rest.find('/') + 1));
+    if (window.contains(what)) window[what] = window[what].get<int64_t>() + std::stoll(std::string(it->value()));
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return core::Json{{"environment", te.substr(te.find('/') + 1)},
+                    {"total", total},
+                    {"byStatus", by_status},
+                    {"decided", approved + declined},
+                    {"approvalRate", approved + declined > 0
+                                         ? core::Json(static_cast<double>(approved) / static_cast<double>(approved + declined))
+                                         : core::Json(nullptr)},
+                    {"last30Days", window}};
+}
+
+// GET /v1/compliance/reports?type=nom024|cnbv: every section computed when asked, from the read
+// models and the objects that enforce the policies (nothing in it is written by hand).
+void Report(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  for (const auto& [name, value] : query) {
+    if (name != "type") return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + name));
+  }
+  auto type = query.find("type");
+  if (type == query.end() || (type->second != "nom024" && type->second != "cnbv")) {
+    return respond(Problem(req, "REPORT_TYPE_INVALID", "type must be nom024 or cnbv"));
+  }
+  const AuthContext& a = call.auth;
+  const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
+  const core::Timestamp now = rt.clock().Now();
+  auto chain = projections::VerifyStoredChain(rt.store(), te);
+  if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
+  auto volume = VerificationVolume(rt, te, now);
+  if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));
+  static const core::Json kFrameworks = {
+      {"nom024",
+       {{"name", "NOM-024"},
+        {"scope", "information security and confidentiality of personal records: who accessed personal data "
+                  "(the hash-chained access log and its verification), where the data is kept and by whom it "
+                  "is processed, and how long each kind of data is kept"}}},
+      {"cnbv",
+       {{"name", "CNBV"},
+        {"scope", "non-face-to-face identification for supervised entities: the verification volume and its "
+                  "outcomes, the integrity of the access log, the datacenters and subprocessors involved, and "
+                  "the retention of identification evidence"}}}};
+  const pipeline::retention::Sweeper* sweeper = o.retention;
+  core::Json retention = sweeper != nullptr ? pipeline::retention::PolicyItems(sweeper->policies(), sweeper->last())
+                                            : core::Json::array();
+  respond(JsonResponse(200, {{"object", "compliance.report"},
+                             {"type", type->second},
+                             {"framework", kFrameworks[type->second]},
+                             {"generatedAt", core::FormatRfc3339(now)},
+                             {"tenantId", a.tenant_id},
+                             {"environment", a.environment},
+                             {"auditChain", {{"valid", !chain->broken_at.has_value()}, {"count", chain->count}}},
+                             {"datacenters", o.compliance_config.value("datacenters", core::Json::array())},
+                             {"subprocessors", o.compliance_config.value("subprocessors", core::Json::array())},
+                             {"retentionPolicies", retention},
+                             {"verificationVolume", *volume}}));
 }
 
 void ConfigList(const PublicApiOptions& o, const char* member, Respond respond) {
@@ -154,6 +256,26 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const PublicApiOptions& opti
   const auto* o = &options;
   const std::string tag = "Compliance";
   std::vector<ApiRoute> routes;
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/compliance/reports", .operation_id = "getComplianceReport", .tag = tag,
+      .summary = "A regulatory report, computed now",
+      .description = "For the key's tenant and environment, every section computed when asked: the access log's "
+                     "chain verified from its first entry, the datacenters and subprocessors of the operator's "
+                     "compliance file, the retention policies the sweeper enforces (with what its last run "
+                     "removed), and the verification volume from the sessions read model (where every session "
+                     "stands, and the last 30 UTC days). `type` selects the framework the report is read "
+                     "under (`framework`); the computed sections are the same.",
+      .scope = "compliance:read",
+      .query = {{"type", {{"type", "string"}, {"enum", {"nom024", "cnbv"}}}, "the report type (required)"}},
+      .response_schema = "ComplianceReport", .error_codes = {"REPORT_TYPE_INVALID", "BAD_REQUEST"},
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {projections::AuditView::kName, projections::SessionsView::kName}, std::move(respond),
+                     [r, o](ApiCall& held, Respond then) {
+                       // A walk of the whole chain: on the work pool, not the projections' waiter thread.
+                       OnWorkPool(o->work_pool, held, std::move(then),
+                                  [r, o](ApiCall& call, Respond out) { Report(*r, *o, call, std::move(out)); });
+                     });
+      }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/limits", .operation_id = "getComplianceLimits", .tag = tag,
       .summary = "The limits in force",

@@ -32,7 +32,13 @@ OpenApiArea ComplianceOpenApi() {
                               {"decryptSlo", Ref("DecryptSlo")},
                               {"maskedDegradationPolicy", Str()},
                               {"pageLimitMax", integer},
-                              {"maxBodyBytes", integer}},
+                              {"maxBodyBytes", integer},
+                              {"retention", Nullable(Obj({{"mediaDays", integer},
+                                                          {"webhookDeliveryDays", integer},
+                                                          {"idempotencyHours", integer},
+                                                          {"sweepIntervalSeconds", integer}},
+                                                         {}))},
+                              {"auditCheckpointIntervalSeconds", integer}},
                              {"object", "families", "revealBudget", "decryptSlo", "maskedDegradationPolicy"});
   s["DatacenterItem"] = Obj({{"id", Str()},
                              {"provider", Str()},
@@ -50,6 +56,43 @@ OpenApiArea ComplianceOpenApi() {
                             {"object", "data"});
   s["SubprocessorList"] = Obj({{"object", {{"const", "list"}}}, {"data", {{"type", "array"}, {"items", Ref("SubprocessorItem")}}}},
                               {"object", "data"});
+  s["RetentionPolicyItem"] = Obj({{"resource", Str()},
+                                  {"description", Str()},
+                                  {"retentionDays", Nullable(integer)},
+                                  {"retentionHours", integer},
+                                  {"startsAt", Nullable(Str())},
+                                  {"enforcedBy", Str()},
+                                  {"lastRunAt", Nullable(DateTime())},
+                                  {"lastRunRemoved", Nullable(integer)}},
+                                 {"resource", "description", "retentionDays", "enforcedBy"});
+  s["AuditChainSummary"] = Obj({{"valid", boolean}, {"count", integer}}, {"valid", "count"});
+  core::Json window = Obj({{"from", {{"type", "string"}, {"format", "date"}}},
+                           {"to", {{"type", "string"}, {"format", "date"}}},
+                           {"created", integer}},
+                          {"from", "to", "created"});
+  window["additionalProperties"] = integer;
+  window["description"] = "sessions created in the window, and for each status the sessions that reached it";
+  s["VerificationVolumeSummary"] = Obj({{"environment", Enum({"test", "live"})},
+                                        {"total", integer},
+                                        {"byStatus", {{"type", "object"}, {"additionalProperties", integer},
+                                                      {"description", "where every session stands now"}}},
+                                        {"decided", integer},
+                                        {"approvalRate", Nullable(number)},
+                                        {"last30Days", window}},
+                                       {"total", "byStatus", "last30Days"});
+  s["ComplianceReport"] = Obj({{"object", {{"const", "compliance.report"}}},
+                               {"type", Enum({"nom024", "cnbv"})},
+                               {"framework", Obj({{"name", Str()}, {"scope", Str()}}, {"name", "scope"})},
+                               {"generatedAt", DateTime()},
+                               {"tenantId", Id("ten")},
+                               {"environment", Enum({"test", "live"})},
+                               {"auditChain", Ref("AuditChainSummary")},
+                               {"datacenters", {{"type", "array"}, {"items", Ref("DatacenterItem")}}},
+                               {"subprocessors", {{"type", "array"}, {"items", Ref("SubprocessorItem")}}},
+                               {"retentionPolicies", {{"type", "array"}, {"items", Ref("RetentionPolicyItem")}}},
+                               {"verificationVolume", Ref("VerificationVolumeSummary")}},
+                              {"object", "auditChain", "datacenters", "generatedAt", "retentionPolicies",
+                               "subprocessors", "type", "verificationVolume"});
   s["BreachNotificationRequest"] = Obj({{"severity", Enum({"low", "medium", "high", "critical"})},
                                         {"scope", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
                                         {"detectedAt", Nullable(DateTime())},

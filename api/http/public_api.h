@@ -18,6 +18,10 @@
 #include "pipeline/webhooks/catalogue.h"
 #include "pipeline/verification/engines.h"
 
+namespace svc::pipeline::retention {
+class Sweeper;
+}
+
 namespace svc::api {
 
 class SseHub;
@@ -43,6 +47,11 @@ struct PublicApiOptions {
   // Compliance: where the data is kept and who processes it, from the operator's compliance file
   // (--compliance-file, docs/compliance.md): {"datacenters": [...], "subprocessors": [...]}.
   core::Json compliance_config = {{"datacenters", core::Json::array()}, {"subprocessors", core::Json::array()}};
+  // Retention: the policies in force and what the sweeper's last run did (reports, limits); null:
+  // no sweeper (tools that build routes without serving).
+  const pipeline::retention::Sweeper* retention = nullptr;
+  // Audit: how often a signed checkpoint of each access log that grew is published.
+  int64_t audit_checkpoint_interval_seconds = 60;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

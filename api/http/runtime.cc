@@ -18,7 +18,9 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/sessions_projector.h"
+#include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
+#include "commands/compliance/retention.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
@@ -368,6 +370,8 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::persons::ClientTokenDecider>>());
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::compliance::BreachDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::audit::AuditLogDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::compliance::RetentionDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());

@@ -68,4 +68,33 @@ void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
   });
 }
 
+void WhenCaughtUp(Runtime& rt, ApiCall& call, std::vector<std::string_view> reads, Respond respond,
+                  std::function<void(ApiCall&, Respond)> serve) {
+  auto ends = rt.log().EndOffsets();
+  if (!ends.ok()) return respond(StatusToProblem(*call.request, ends.status()));
+  const uint32_t partition = rt.log().PartitionFor(call.auth.tenant_id);
+  std::vector<eventstore::LogPosition> last;
+  if (partition < ends->size() && (*ends)[partition] > 0) last.push_back({partition, (*ends)[partition] - 1});
+  struct Held {
+    HttpRequest request;
+    ApiCall call;
+  };
+  auto held = std::make_shared<Held>(Held{*call.request, call});
+  held->call.request = &held->request;
+  rt.projections().WhenApplied(std::move(last), std::move(reads), kReadYourWrites,
+                               [held, respond = std::move(respond), serve = std::move(serve)](bool) mutable {
+                                 serve(held->call, std::move(respond));
+                               });
+}
+
+void OnWorkPool(core::ThreadPool* pool, ApiCall& call, Respond respond, std::function<void(ApiCall&, Respond)> serve) {
+  if (pool == nullptr) return serve(call, std::move(respond));
+  auto held = std::make_shared<ApiCall>(call);
+  auto request = std::make_shared<HttpRequest>(*call.request);
+  held->request = request.get();
+  pool->Post([held, request, respond = std::move(respond), serve = std::move(serve)]() mutable {
+    serve(*held, std::move(respond));
+  });
+}
+
 }  // namespace svc::api

@@ -15,6 +15,7 @@
 #include "api/http/route.h"
 #include "api/http/runtime.h"
 #include "commands/command.h"
+#include "core/executor.h"
 
 namespace svc::api {
 
@@ -35,5 +36,17 @@ void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
                    std::vector<std::string_view> reads,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,
                    Respond respond);
+
+// Reads that must see every write answered before the request arrived (the access log, the
+// compliance report): `serve` runs once the read models `reads` have applied the tenant's
+// partition of the log as it stood then (or after kReadYourWrites, with what there is), on the
+// projections' waiter thread. (Extracted when the second area needed it: audit, compliance.)
+void WhenCaughtUp(Runtime& rt, ApiCall& call, std::vector<std::string_view> reads, Respond respond,
+                  std::function<void(ApiCall&, Respond)> serve);
+
+// Runs `serve` on `pool` (CPU-heavy reads, such as a walk of the whole access log, leave the
+// projections' waiter thread free), with copies of the call that outlive the caller's; inline
+// when there is no pool.
+void OnWorkPool(core::ThreadPool* pool, ApiCall& call, Respond respond, std::function<void(ApiCall&, Respond)> serve);
 
 }  // namespace svc::api

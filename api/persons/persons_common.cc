@@ -127,7 +127,8 @@ core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const st
                        {"sizeBytes", m.value("sizeBytes", 0)},
                        {"sha256", core::StringOr(m, "sha256")},
                        {"capturedAt", core::StringOr(m, "capturedAt")},
-                       {"legalHold", false}});
+                       {"legalHold", false},
+                       {"purgedAt", m.value("purgedAt", core::Json(nullptr))}});
     }
     SVC_RETURN_IF_ERROR(it->status());
   }

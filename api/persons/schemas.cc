@@ -167,7 +167,10 @@ OpenApiArea PersonsOpenApi() {
                                  {"sizeBytes", integer},
                                  {"sha256", Str()},
                                  {"capturedAt", dt},
-                                 {"legalHold", boolean}},
+                                 {"legalHold", boolean},
+                                 {"purgedAt", {{"type", {"string", "null"}}, {"format", "date-time"},
+                                               {"description", "when the bytes were deleted under the media "
+                                                               "retention policy (the hash stays); null: kept"}}}},
                                 {});
   s["PersonDocumentList"] = List("PersonDocumentItem");
   s["IntegrityRequest"] = obj({{"fields", {{"type", "object"},

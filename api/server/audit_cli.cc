@@ -1,6 +1,8 @@
 // svc audit export | verify: the access log out of the service and checked without it
 // (docs/audit.md#offline-verification).
+#include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <sstream>
 
@@ -8,6 +10,8 @@
 #include "api/server/cli.h"
 #include "api/server/commands.h"
 #include "api/server/flags.h"
+#include "pipeline/audit/checkpoints.h"
+#include "pipeline/audit/data_dir_check.h"
 #include "pipeline/audit/export_check.h"
 
 namespace svc::api::cli {
@@ -41,7 +45,8 @@ core::Result<HttpResponse> Get(const ClientTarget& t, const std::string& key, co
 }
 
 // The export: the checkpoint first, then the entries up to its size (entries appended meanwhile
-// are left for the next export), through the public API with a compliance:read key.
+// are left for the next export) and the checkpoints published up to it, through the public API
+// with a compliance:read key. Written as it is read: one entry per line.
 int Export(Flags& f) {
   auto target = TargetOf(f.Get("url"));
   if (!target.ok()) return Fail(target.status());
@@ -62,44 +67,99 @@ int Export(Flags& f) {
   if (l2 == std::string::npos) return Fail(core::DataLoss("the checkpoint is malformed"));
   int64_t size = 0;
   for (char c : note.substr(l1 + 1, l2 - l1 - 1)) size = size * 10 + (c - '0');
-  core::Json entries = core::Json::array();
-  std::string cursor;
-  while (static_cast<int64_t>(entries.size()) < size) {
-    std::string path = "/v1/audit-logs?limit=100" + (cursor.empty() ? "" : "&startingAfter=" + cursor);
-    auto page = Get(*target, key, path);
-    if (!page.ok()) return Fail(page.status());
-    core::Json body = core::ParseJsonOrDiscarded(page->body);
-    for (auto& e : body["data"]) {
-      if (static_cast<int64_t>(entries.size()) < size) entries.push_back(std::move(e));
+
+  // Every page of a list route, as its rows' JSON text, until `keep` says stop.
+  auto pages = [&](const std::string& path, const std::function<bool(const core::Json&)>& keep) -> core::Status {
+    std::string cursor;
+    for (;;) {
+      SVC_ASSIGN_OR_RETURN(HttpResponse page, Get(*target, key, path + "?limit=100" + (cursor.empty() ? "" : "&startingAfter=" + cursor)));
+      core::Json body = core::ParseJsonOrDiscarded(page.body);
+      if (!body.is_object() || !body["data"].is_array()) return core::DataLoss("GET " + path + " answered no list");
+      for (const auto& row : body["data"]) {
+        if (!keep(row)) return core::Status::Ok();
+      }
+      if (!body.value("hasMore", false) || !body["nextCursor"].is_string()) return core::Status::Ok();
+      cursor = body["nextCursor"].get<std::string>();
     }
-    if (!body.value("hasMore", false) || !body["nextCursor"].is_string()) break;
-    cursor = body["nextCursor"].get<std::string>();
+  };
+  core::Json published = core::Json::array();
+  auto st = pages("/v1/audit-logs/verify/checkpoints", [&](const core::Json& row) {
+    if (row.value("treeSize", int64_t{0}) > size) return false;
+    published.push_back(row);
+    return true;
+  });
+  if (!st.ok()) return Fail(st);
+
+  const std::string out_path = f.Get("out");
+  std::ofstream file;
+  if (!out_path.empty()) {
+    file.open(out_path, std::ios::binary | std::ios::trunc);
+    if (!file) return Fail(core::Internal("cannot write " + out_path));
   }
-  core::Json doc = {{"format", pipeline::audit::kExportFormat},
-                    {"origin", key_doc.value("origin", "")},
-                    {"verifierKey", key_doc.value("verifierKey", "")},
-                    {"checkpoint", note},
-                    {"entries", std::move(entries)}};
-  std::string text = doc.dump(1) + "\n";
-  if (f.Get("out").empty()) {
-    std::cout << text;
-  } else {
-    std::ofstream out(f.Get("out"), std::ios::binary | std::ios::trunc);
-    out << text;
-    if (!out) return Fail(core::Internal("cannot write " + f.Get("out")));
-    std::cerr << "svc: " << doc["entries"].size() << " entries and the checkpoint written to " << f.Get("out") << "\n";
+  std::ostream& out = out_path.empty() ? std::cout : file;
+  out << "{\"format\":" << core::Json(pipeline::audit::kExportFormat).dump()
+      << ",\n\"origin\":" << core::Json(key_doc.value("origin", "")).dump()
+      << ",\n\"verifierKey\":" << core::Json(key_doc.value("verifierKey", "")).dump()
+      << ",\n\"checkpoint\":" << core::Json(note).dump() << ",\n\"checkpoints\":[";
+  for (size_t i = 0; i < published.size(); ++i) out << (i ? ",\n" : "\n") << published[i].dump();
+  out << "],\n\"entries\":[";
+  int64_t written = 0;
+  st = pages("/v1/audit-logs", [&](const core::Json& row) {
+    if (written >= size) return false;
+    out << (written ? ",\n" : "\n") << row.dump();
+    return ++written < size;
+  });
+  if (!st.ok()) return Fail(st);
+  out << "]}\n";
+  out.flush();
+  if (!out) return Fail(core::Internal("cannot write the export"));
+  if (!out_path.empty()) {
+    std::cerr << "svc: " << written << " entries, " << published.size()
+              << " published checkpoints and the checkpoint written to " << out_path << "\n";
   }
   return 0;
+}
+
+// svc audit verify --data-dir: every chain of a data directory's audit read model (opened read
+// only), with its published checkpoints, the stored Merkle tree, and the keys derived from the
+// directory's working root.
+int VerifyDataDir(Flags& f) {
+  const std::string data_dir = f.Get("data-dir");
+  KeySources ks = KeySourcesFrom(f);
+  ks.read_existing_dev_keys = true;
+  auto working = LoadWorkingRoot(data_dir, ks);
+  if (!working.ok()) return Fail(working.status());
+  std::string root_key = pipeline::audit::CheckpointRootKey(*working);
+  core::SecureZero(*working);
+  eventstore::KvStore::Options so;
+  so.path = (std::filesystem::path(data_dir) / "db").string();
+  so.column_families = StoreColumnFamilies();
+  so.read_only = true;
+  auto store = eventstore::KvStore::Open(so);
+  if (!store.ok()) return Fail(store.status());
+  auto checks = pipeline::audit::CheckDataDir(**store, root_key, f.Get("tenant"), f.Get("env"));
+  core::SecureZero(root_key);
+  if (!checks.ok()) return Fail(checks.status());
+  bool all_valid = true;
+  core::Json chains = core::Json::array();
+  for (const auto& c : *checks) {
+    all_valid &= c.valid();
+    chains.push_back(c.ToJson());
+  }
+  Print({{"valid", all_valid}, {"chains", chains}});
+  return all_valid ? 0 : 1;
 }
 
 }  // namespace
 
 // svc audit export --url http://host:port --key K [--out FILE]
 // svc audit verify FILE [--verifier-key VKEY]
+// svc audit verify --data-dir DIR [--tenant T] [--env E]
 int Audit(int argc, char** argv) {
   const std::string usage =
       "svc audit export --url http://host:port --key KEY [--out FILE]\n"
-      "       svc audit verify FILE [--verifier-key VKEY]";
+      "       svc audit verify FILE [--verifier-key VKEY] [--threads N]\n"
+      "       svc audit verify --data-dir DIR [--tenant ten_…] [--env test|live]";
   std::string verb = argc >= 3 ? argv[2] : "";
   Flags f;
   f.Declare({"url", "http://127.0.0.1:8080", "export: the service's public address"});
@@ -108,18 +168,35 @@ int Audit(int argc, char** argv) {
   f.Declare({"verifier-key", "",
              "verify: the C2SP verifier key you trust (GET /v1/audit-logs/verify/checkpoint-key, kept "
              "apart from the export); without it the export's own key is used and reported"});
+  f.Declare({"threads", "0", "verify: threads hashing entries (0: one per core)"});
+  f.Declare({"data-dir", "", "verify: a data directory (opened read only) instead of an export"});
+  f.Declare({"tenant", "", "verify --data-dir: only this tenant's chains"});
+  f.Declare({"env", "", "verify --data-dir: only this environment's chains"});
+  DeclareKeys(f);
   if (verb == "export") {
     if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
     return Export(f);
   }
+  const bool file_given = argc >= 4 && std::string_view(argv[3]).rfind("--", 0) != 0;
   if (verb != "verify" || argc < 4) {
     std::cerr << "usage: " << usage << "\n";
     return 2;
   }
-  if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
-  auto input = ReadInputFile(argv[3]);
-  if (!input.ok()) return Fail(input.status());
-  auto check = pipeline::audit::CheckExport(*input, f.Get("verifier-key"));
+  if (auto st = f.Parse(argc, argv, file_given ? 4 : 3); !st.ok()) return Fail(st);
+  if (!file_given) {
+    if (f.Get("data-dir").empty()) {
+      std::cerr << "usage: " << usage << "\n";
+      return 2;
+    }
+    return VerifyDataDir(f);
+  }
+  unsigned threads = 0;
+  try {
+    threads = static_cast<unsigned>(std::stoul(f.Get("threads")));
+  } catch (...) {
+    return Fail(core::InvalidArgument("--threads must be a number"));
+  }
+  auto check = pipeline::audit::CheckExportFile(argv[3], f.Get("verifier-key"), threads);
   if (!check.ok()) return Fail(check.status());
   Print(check->ToJson());
   return check->valid() ? 0 : 1;

@@ -1,9 +1,13 @@
 // Wiring of the compliance area: the operator's compliance file (datacenters, subprocessors),
-// read and checked at start: a server never runs with a file it cannot report truthfully.
+// read and checked at start: a server never runs with a file it cannot report truthfully; and the
+// retention sweeper (pipeline/retention/sweeper.h) with the policies it enforces, which the
+// reports and limits read.
 
 #include "api/compliance/routes.h"
+#include "api/server/admin.h"
 #include "api/server/cli.h"
 #include "api/server/wiring.h"
+#include "pipeline/retention/sweeper.h"
 
 namespace svc::api {
 namespace {
@@ -12,11 +16,61 @@ void DeclareFlags(Flags& f) {
   f.Declare({"compliance-file", "",
              "JSON file of the datacenters and subprocessors GET /v1/compliance/* report "
              "(docs/compliance.md); empty: both lists are empty"});
+  f.Declare({"retention-media-days", "1825",
+             "captures of a verification session are deleted this many days after it completed (their hashes stay "
+             "on record); 0 keeps them"});
+  f.Declare({"retention-webhook-delivery-days", "30",
+             "finished webhook deliveries (bodies, attempts) are removed this many days after creation; 0 keeps them"});
+  f.Declare({"retention-sweep-interval-seconds", "3600", "how often the retention sweeper runs"});
 }
 
 class ComplianceServices final : public AreaServices {
  public:
   core::Status Start(ServeSetup& s) {
+    SVC_RETURN_IF_ERROR(LoadComplianceFile(s));
+    pipeline::retention::Sweeper::Options o;
+    LendRuntime(s.rt, o);
+    o.blobs = &s.rt.blobs();
+    try {
+      o.policies.media_days = std::stoll(s.flags.Get("retention-media-days"));
+      o.policies.webhook_delivery_days = std::stoll(s.flags.Get("retention-webhook-delivery-days"));
+      long long interval = std::stoll(s.flags.Get("retention-sweep-interval-seconds"));
+      if (o.policies.media_days < 0 || o.policies.webhook_delivery_days < 0 || interval < 1) {
+        throw std::invalid_argument("range");
+      }
+      o.policies.interval = std::chrono::seconds(interval);
+    } catch (...) {
+      return core::InvalidArgument(
+          "--retention-media-days and --retention-webhook-delivery-days must be 0 or more days, "
+          "--retention-sweep-interval-seconds at least 1");
+    }
+    o.policies.idempotency_hours = s.rt.writer().idempotency_retention_seconds() / 3600;
+    sweeper_ = std::make_unique<pipeline::retention::Sweeper>(std::move(o));
+    s.routes.retention = sweeper_.get();
+    if (s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
+    return core::Status::Ok();
+  }
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    auto* sweeper = sweeper_.get();
+    // Operators and tests: sweep now, without waiting for the timer.
+    admin.Add("POST", "/admin/retention/sweep", AdminRoute(sk, [sweeper](HttpRequest&) -> core::Result<core::Json> {
+      SVC_ASSIGN_OR_RETURN(auto run, sweeper->RunOnce());
+      return run.ToJson();
+    }));
+  }
+
+  core::Result<core::Json> ClockAdvanced() override {
+    SVC_ASSIGN_OR_RETURN(auto run, sweeper_->RunOnce());
+    return core::Json{{"retention", run.ToJson()}};
+  }
+
+  void Stop() override {
+    if (sweeper_) sweeper_->Stop();
+  }
+
+ private:
+  static core::Status LoadComplianceFile(ServeSetup& s) {
     const std::string path = s.flags.Get("compliance-file");
     if (path.empty()) return core::Status::Ok();
     auto text = cli::ReadInputFile(path);
@@ -29,7 +83,8 @@ class ComplianceServices final : public AreaServices {
                                   {"subprocessors", config.value("subprocessors", core::Json::array())}};
     return core::Status::Ok();
   }
-  void Stop() override {}
+
+  std::unique_ptr<pipeline::retention::Sweeper> sweeper_;
 };
 
 }  // namespace

@@ -21,7 +21,7 @@ namespace svc::api::cli {
 namespace {
 
 // Every area started by `svc serve`, in starting order (stopped in reverse).
-const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), ComplianceWiring()};
+const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), AuditWiring(), ComplianceWiring()};
 
 void DeclareServe(Flags& f) {
   DeclareCommon(f);

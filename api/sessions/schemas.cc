@@ -205,7 +205,8 @@ OpenApiArea SessionsOpenApi() {
                        {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
                        {"sizeBytes", {{"type", "integer"}}},
                        {"capturedAt", DateTime()},
-                       {"analysisStatus", Nullable(Enum({"ok", "error"}))}},
+                       {"analysisStatus", Nullable(Enum({"ok", "error"}))},
+                       {"purgedAt", Nullable(DateTime())}},
                       {});
   s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine"})},
                                    {"status", Enum({"passed", "failed", "review", "unavailable", "error",

@@ -169,7 +169,8 @@ OpenApiArea WebhooksOpenApi() {
                                                             Ref("VerificationExpiredEvent"),
                                                             Ref("ServiceTestEvent"),
                                                             Ref("CaseEscalatedEvent"),
-                                                            Ref("BreachNotifiedEvent")}}}},
+                                                            Ref("BreachNotifiedEvent"),
+                                                            Ref("AuditCheckpointPublishedEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -207,6 +208,15 @@ OpenApiArea WebhooksOpenApi() {
                                         {"detectedAt", DateTime()},
                                         {"subprocessorsAffected", Strs()}},
                                        {}));
+  s["AuditCheckpointPublishedEvent"] = event(
+      {{"const", "audit.checkpoint_published"}},
+      obj({{"origin", {{"type", "string"}, {"description", "svc/audit/<tenant>/<environment>: the log and its key's name"}}},
+           {"treeSize", {{"type", "integer"}, {"minimum", 1}}},
+           {"rootHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+           {"checkpoint", {{"type", "string"},
+                           {"description", "the C2SP tlog-checkpoint in a C2SP signed note (Ed25519); open it with "
+                                           "the key of GET /v1/audit-logs/verify/checkpoint-key"}}}},
+          {}));
   s["CaseEscalatedEvent"] = event(
       {{"const", "case.escalated"}},
       {{"type", "object"},

@@ -173,6 +173,18 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (s.processing && c.verdict.tracking_id == s.tracking_id) {
             d.events.push_back(Make(c.verdict));
           }
+        } else if constexpr (std::is_same_v<T, PurgeMedia>) {
+          if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+          const bool due = s.Terminal() && c.retention_days >= 0 &&
+                           s.completed_micros + c.retention_days * 86'400'000'000 <= ctx.now.micros;
+          if (due && !s.media_purged) {
+            MediaPurged e;
+            e.media_ids = s.media_ids;
+            e.reason = "retention";
+            e.retention_days = c.retention_days;
+            d.events.push_back(Make(e));
+          }
+          d.result = {{"purged", due && !s.media_purged}};
         }
         return d;
       },
@@ -226,6 +238,8 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.processing = false;
           s.outcome = e.outcome;
           s.case_id = e.case_id;
+        } else if constexpr (std::is_same_v<T, MediaPurged>) {
+          s.media_purged = true;
         }
       },
       event);

@@ -51,6 +51,7 @@ struct SessionState {
     }
   };
   std::map<std::string, Challenge> challenges;  // by challenge id
+  bool media_purged = false;  // the captures were deleted under the retention policy
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -70,7 +71,7 @@ struct SessionState {
                       Field("processing", &T::processing), Field("stagesDone", &T::stages_done),
                       Field("outcome", &T::outcome), Field("caseId", &T::case_id),
                       Field("activeLiveness", &T::active_liveness),
-                      Field("challenges", &T::challenges)};
+                      Field("challenges", &T::challenges), Field("mediaPurged", &T::media_purged)};
   }
 
   bool Terminal() const { return IsTerminalStatus(status); }
@@ -114,9 +115,15 @@ struct RecordVerdict {
   VerdictReached verdict;
 };
 
+// The retention sweeper: a completed session's captures, `retention_days` after completion.
+// A session not completed, not yet due, or already purged is left as it is (no events).
+struct PurgeMedia {
+  int64_t retention_days = 0;
+};
+
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
                                     SubmitSession, RecordStage, RecordVerdict,
-                                    IssueLivenessChallenge>;
+                                    IssueLivenessChallenge, PurgeMedia>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

@@ -223,9 +223,27 @@ inline constexpr std::string_view kVerdictTypes[] = {
     "verification.approved", "verification.declined", "verification.review_required",
     "verification.more_info_requested"};
 
+// The session's captures were deleted under the media retention policy (pipeline/retention/):
+// recorded first, then the sealed blobs are removed. What was captured (kind, SHA-256, size)
+// stays on record; the bytes do not.
+struct MediaPurged {
+  static constexpr std::string_view kType = "verification.media_purged";
+  static constexpr int kSchema = 1;
+  std::vector<std::string> media_ids;  // every capture of the session (none: nothing was held)
+  std::string reason;                  // "retention"
+  int64_t retention_days = 0;          // the policy in force: this long after completion
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = MediaPurged;
+    return std::tuple{Field("mediaIds", &T::media_ids), Field("reason", &T::reason),
+                      Field("retentionDays", &T::retention_days)};
+  }
+};
+
 using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
                                   SessionSubmitted, StageCompleted, VerdictReached,
-                                  LivenessChallengeIssued>;
+                                  LivenessChallengeIssued, MediaPurged>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

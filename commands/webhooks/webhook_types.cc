@@ -1,5 +1,6 @@
 #include "commands/webhooks/webhook_types.h"
 
+#include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
@@ -26,6 +27,10 @@ const std::vector<WebhookType>& WebhookTypes() {
        "ServiceTestEvent", false, kEndpointAggregate, kEndpointCreated},
       {"compliance.breach_notified", "a personal-data breach was notified (POST /v1/compliance/breach-notifications)",
        "BreachNotifiedEvent", false, compliance::kBreachAggregate, compliance::BreachNotified::kType},
+      {"audit.checkpoint_published",
+       "a signed checkpoint of the access log was recorded (at most once a minute, when the log grew): keep "
+       "it, and a later log that does not extend it was rewritten or cut back",
+       "AuditCheckpointPublishedEvent", false, audit::kAuditLogAggregate, audit::CheckpointPublished::kType},
   };
   return kTypes;
 }

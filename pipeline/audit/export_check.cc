@@ -1,85 +1,181 @@
 #include "pipeline/audit/export_check.h"
 
-#include "core/canonical_json.h"
-#include "core/crypto.h"
+#include <simdjson.h>
+
+#include <algorithm>
+#include <thread>
+
 #include "core/ids.h"
 #include "core/merkle.h"
 #include "core/signed_note.h"
+#include "projections/audit/audit_chain_dom.h"
 
 namespace svc::pipeline::audit {
 
-core::Json ExportCheck::ToJson() const {
-  return {{"valid", valid()},
-          {"count", count},
-          {"brokenAt", broken_at.has_value() ? core::Json(*broken_at) : core::Json(nullptr)},
-          {"treeRootHash", root_hash},
-          {"checkpointSize", checkpoint_size},
-          {"checkpointSignatureValid", checkpoint_signature_valid},
-          {"checkpointMatchesEntries", checkpoint_matches},
-          {"verifierKeyFrom", key_source}};
+core::Json ChainCheck::ToJson() const {
+  core::Json j = {{"valid", valid()},
+                  {"count", count},
+                  {"brokenAt", broken_at.has_value() ? core::Json(*broken_at) : core::Json(nullptr)},
+                  {"treeRootHash", root_hash}};
+  if (has_checkpoint) {
+    j["checkpointSize"] = checkpoint_size;
+    j["checkpointSignatureValid"] = checkpoint_signature_valid;
+    j["checkpointMatchesEntries"] = checkpoint_matches;
+  }
+  j["publishedCheckpoints"] = published;
+  j["firstBadPublishedCheckpoint"] = first_bad_published.has_value() ? core::Json(*first_bad_published) : core::Json(nullptr);
+  j["verifierKeyFrom"] = key_source;
+  return j;
 }
 
-core::Result<ExportCheck> CheckExport(std::string_view text, std::string_view verifier_key) {
-  core::Json doc = core::ParseJsonOrDiscarded(text);
-  if (!doc.is_object() || core::StringOr(doc, "format") != kExportFormat || !doc.contains("entries") ||
-      !doc["entries"].is_array()) {
-    return core::InvalidArgument("not an access-log export (format " + std::string(kExportFormat) + ")");
-  }
-  ExportCheck out;
-  out.key_source = verifier_key.empty() ? "export" : "given";
-  const std::string vkey = verifier_key.empty() ? core::StringOr(doc, "verifierKey") : std::string(verifier_key);
-
-  // The chain, and the leaves of the tree (the same canonical bytes).
-  std::vector<std::string> leaves;
-  std::string prev(32, '\0');
-  int64_t expected = 1;
-  for (const auto& row : doc["entries"]) {
-    ++out.count;
-    core::Json entry = row;
-    if (!entry.is_object()) {
-      if (!out.broken_at) out.broken_at = expected;
-      continue;
-    }
-    const std::string hash = core::StringOr(entry, "hash");
-    const std::string prev_hex = core::StringOr(entry, "prevHash");
-    entry.erase("hash");
-    entry.erase("prevHash");
-    auto canonical = core::CanonicalJson(entry);
-    leaves.push_back(core::merkle::LeafHash(canonical.ok() ? *canonical : std::string()));
-    if (out.broken_at) continue;
-    const bool id_ok = entry.contains("id") && entry["id"].is_number_integer() && entry["id"].get<int64_t>() == expected;
-    const bool hash_ok = canonical.ok() && prev_hex == core::HexEncode(prev) && core::Sha256Hex(prev + *canonical) == hash;
-    auto raw = core::HexDecode(hash);
-    if (!id_ok || !hash_ok || !raw.ok()) {
-      out.broken_at = expected;
-      continue;
-    }
-    prev = std::move(*raw);
-    ++expected;
-  }
-  core::merkle::NodeSource nodes = [&leaves](int level, uint64_t index) -> core::Result<std::string> {
-    // Perfect subtrees straight from the leaves (an export is verified once: O(n) is fine).
-    std::function<std::string(int, uint64_t)> perfect = [&](int l, uint64_t i) {
-      return l == 0 ? leaves[i] : core::merkle::NodeHash(perfect(l - 1, 2 * i), perfect(l - 1, 2 * i + 1));
-    };
-    return perfect(level, index);
+std::vector<projections::LinkDigest> DigestAll(size_t n, const std::function<projections::ChainLink(size_t)>& read,
+                                               unsigned threads) {
+  std::vector<projections::LinkDigest> out(n);
+  if (threads == 0) threads = std::max(1u, std::thread::hardware_concurrency());
+  threads = static_cast<unsigned>(std::min<size_t>(threads, std::max<size_t>(1, n / 4096)));
+  auto run = [&](size_t begin, size_t end) {
+    for (size_t i = begin; i < end; ++i) out[i] = projections::Digest(read(i));
   };
-  auto root = core::merkle::Root(leaves.size(), nodes);
-  if (!root.ok()) return root.status();
-  out.root_hash = core::HexEncode(*root);
+  if (threads <= 1) {
+    run(0, n);
+    return out;
+  }
+  std::vector<std::thread> pool;
+  const size_t per = (n + threads - 1) / threads;
+  for (unsigned t = 1; t < threads; ++t) {
+    pool.emplace_back(run, std::min(n, t * per), std::min(n, (t + 1) * per));
+  }
+  run(0, std::min(n, per));
+  for (auto& th : pool) th.join();
+  return out;
+}
 
-  // The checkpoint: signed by the key, of this origin, of exactly these entries.
-  auto opened = core::note::Open(core::StringOr(doc, "checkpoint"), vkey);
-  out.checkpoint_signature_valid = opened.ok();
-  if (opened.ok()) {
-    auto cp = core::note::ParseCheckpoint(*opened);
-    if (cp.ok()) {
-      out.checkpoint_size = cp->size;
-      out.checkpoint_matches = cp->origin == core::StringOr(doc, "origin") && cp->size == leaves.size() &&
-                               cp->root_hash == *root;
+namespace {
+
+// The body of a checkpoint note that opens with `vkey` and names `origin`; nullopt otherwise.
+std::optional<core::note::Checkpoint> OpenCheckpoint(std::string_view note, std::string_view vkey,
+                                                     std::string_view origin) {
+  auto text = core::note::Open(note, vkey);
+  if (!text.ok()) return std::nullopt;
+  auto cp = core::note::ParseCheckpoint(*text);
+  if (!cp.ok() || cp->origin != origin) return std::nullopt;
+  return std::move(*cp);
+}
+
+}  // namespace
+
+ChainCheck CheckChain(const std::vector<projections::LinkDigest>& entries, std::string_view origin,
+                      std::string_view vkey, std::optional<std::string_view> checkpoint,
+                      std::vector<PublishedCheckpoint> published) {
+  ChainCheck out;
+  std::sort(published.begin(), published.end(),
+            [](const PublishedCheckpoint& a, const PublishedCheckpoint& b) { return a.tree_size < b.tree_size; });
+  out.published = static_cast<int64_t>(published.size());
+  // One pass: the chain, and the tree grown leaf by leaf so every published size's head is seen.
+  projections::ChainWalk walk;
+  core::merkle::CompactRange tree;
+  size_t next = 0;
+  auto check_published_at_size = [&] {
+    for (; next < published.size() && published[next].tree_size <= static_cast<int64_t>(tree.size()); ++next) {
+      const PublishedCheckpoint& p = published[next];
+      if (out.first_bad_published.has_value()) continue;
+      auto cp = OpenCheckpoint(p.note, vkey, origin);
+      const bool ok = cp.has_value() && p.tree_size >= 1 && cp->size == static_cast<uint64_t>(p.tree_size) &&
+                      p.tree_size == static_cast<int64_t>(tree.size()) && cp->root_hash == tree.Root() &&
+                      p.root_hash == core::HexEncode(cp->root_hash);
+      if (!ok) out.first_bad_published = p.tree_size;
+    }
+  };
+  check_published_at_size();  // a size of 0 or below is not a checkpoint of this log
+  for (const auto& e : entries) {
+    walk.Add(e);
+    tree.Append(std::string(e.leaf.data(), e.leaf.size()));
+    check_published_at_size();
+  }
+  // What is left commits to entries the log does not hold: its tail was cut.
+  if (next < published.size() && !out.first_bad_published.has_value()) out.first_bad_published = published[next].tree_size;
+  out.count = walk.count();
+  out.broken_at = walk.broken_at();
+  const std::string root = tree.Root();
+  out.root_hash = core::HexEncode(root);
+  out.has_checkpoint = checkpoint.has_value();
+  if (out.has_checkpoint) {
+    auto text = core::note::Open(*checkpoint, vkey);
+    out.checkpoint_signature_valid = text.ok();
+    if (text.ok()) {
+      auto cp = core::note::ParseCheckpoint(*text);
+      if (cp.ok()) {
+        out.checkpoint_size = cp->size;
+        out.checkpoint_matches = cp->origin == origin && cp->size == tree.size() && cp->root_hash == root;
+      }
     }
   }
   return out;
+}
+
+namespace {
+
+core::Result<ChainCheck> CheckExportDom(simdjson::dom::element root, std::string_view verifier_key, unsigned threads) {
+  using simdjson::SUCCESS;
+  const auto not_export = core::InvalidArgument("not an access-log export (format " + std::string(kExportFormat) + ")");
+  simdjson::dom::object doc;
+  std::string_view format;
+  simdjson::dom::array entries;
+  if (root.get_object().get(doc) != SUCCESS || doc["format"].get_string().get(format) != SUCCESS ||
+      format != kExportFormat || doc["entries"].get_array().get(entries) != SUCCESS) {
+    return not_export;
+  }
+  auto text_of = [&](const char* member) {
+    std::string_view v;
+    return doc[member].get_string().get(v) == SUCCESS ? std::string(v) : std::string();
+  };
+  const std::string origin = text_of("origin");
+  const std::string vkey = verifier_key.empty() ? text_of("verifierKey") : std::string(verifier_key);
+  const std::string checkpoint = text_of("checkpoint");  // an export always has one: "" does not open
+  std::vector<PublishedCheckpoint> published;
+  simdjson::dom::array listed;
+  if (doc["checkpoints"].get_array().get(listed) == SUCCESS) {
+    for (simdjson::dom::element item : listed) {
+      PublishedCheckpoint p;
+      std::string_view v;
+      int64_t size = 0;
+      if (item["treeSize"].get_int64().get(size) == SUCCESS) p.tree_size = size;
+      if (item["rootHash"].get_string().get(v) == SUCCESS) p.root_hash = std::string(v);
+      if (item["checkpoint"].get_string().get(v) == SUCCESS) p.note = std::string(v);
+      published.push_back(std::move(p));
+    }
+  }
+  std::vector<simdjson::dom::element> rows;
+  rows.reserve(entries.size());
+  for (simdjson::dom::element e : entries) rows.push_back(e);
+  auto digests = DigestAll(rows.size(), [&rows](size_t i) { return projections::ReadLink(rows[i]); }, threads);
+  ChainCheck out = CheckChain(digests, origin, vkey, checkpoint, std::move(published));
+  out.key_source = verifier_key.empty() ? "export" : "given";
+  return out;
+}
+
+}  // namespace
+
+core::Result<ChainCheck> CheckExport(std::string_view text, std::string_view verifier_key, unsigned threads) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) {
+    return core::InvalidArgument("not an access-log export: not JSON");
+  }
+  return CheckExportDom(root, verifier_key, threads);
+}
+
+core::Result<ChainCheck> CheckExportFile(const std::string& path, std::string_view verifier_key, unsigned threads) {
+  simdjson::padded_string text;
+  if (simdjson::padded_string::load(path).get(text) != simdjson::SUCCESS) {
+    return core::NotFound("cannot read " + path);
+  }
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  if (parser.parse(text).get(root) != simdjson::SUCCESS) {
+    return core::InvalidArgument("not an access-log export: not JSON");
+  }
+  return CheckExportDom(root, verifier_key, threads);
 }
 
 }  // namespace svc::pipeline::audit

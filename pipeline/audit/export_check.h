@@ -1,13 +1,18 @@
 #pragma once
-// An export of the access log (`svc audit export`, docs/audit.md#offline-verification), checked
-// without the service: the hash chain from entry 1, the Merkle tree of the entries against the
-// signed checkpoint, and the checkpoint's signature. docs/verify_audit_export.py does the same
-// in Python, so an auditor need not trust this binary.
+// An access log checked without the service (docs/audit.md#offline-verification): the hash chain
+// from entry 1, the Merkle tree of the entries, the checkpoint an export was cut at, and every
+// checkpoint published in the log (audit.checkpoint_published) against the tree of its size.
+// docs/verify_audit_export.py does the same in Python, so an auditor need not trust this binary.
 //
-// The export (JSON): {"format": "svc-audit-export/1", "origin", "verifierKey", "checkpoint"
-// (the signed note), "entries": [AuditLogEntry, oldest first]}.
+// The export (JSON): {"format": "svc-audit-export/1", "origin", "verifierKey", "checkpoint" (the
+// signed note the export was cut at), "checkpoints": [published checkpoints up to that size:
+// {"treeSize", "rootHash", "checkpoint", ...}], "entries": [AuditLogEntry, oldest first]}.
+//
+// Entries are read with simdjson and their two hashes computed on every core; the chain and the
+// tree are then one sequential pass (projections/audit/audit_chain.h holds the rule).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -15,25 +20,52 @@
 
 #include "core/json.h"
 #include "core/status.h"
+#include "projections/audit/audit_chain.h"
 
 namespace svc::pipeline::audit {
 
 inline constexpr std::string_view kExportFormat = "svc-audit-export/1";
 
-struct ExportCheck {
-  int64_t count = 0;                 // entries in the export
+struct PublishedCheckpoint {
+  int64_t tree_size = 0;
+  std::string root_hash;  // hex, as recorded
+  std::string note;       // the signed checkpoint
+};
+
+struct ChainCheck {
+  int64_t count = 0;                 // entries
   std::optional<int64_t> broken_at;  // the first entry whose id, prevHash or hash does not follow
-  bool checkpoint_signature_valid = false;
-  bool checkpoint_matches = false;   // the checkpoint's size and root are the entries' tree
-  uint64_t checkpoint_size = 0;
   std::string root_hash;             // of the entries' tree, hex
-  std::string key_source;            // "given" (--verifier-key) or "export" (the file's own)
-  bool valid() const { return !broken_at.has_value() && checkpoint_signature_valid && checkpoint_matches; }
+  std::string key_source;            // "given", "export" (the file's own) or "derived" (a data directory's)
+  // The checkpoint an export was cut at (absent for a data directory).
+  bool has_checkpoint = false;
+  bool checkpoint_signature_valid = false;
+  bool checkpoint_matches = false;   // its origin, size and root are the entries' tree
+  uint64_t checkpoint_size = 0;
+  // Published checkpoints: each must open with the key and be the tree of its size.
+  int64_t published = 0;
+  std::optional<int64_t> first_bad_published;  // the tree size of the first that is not
+  bool valid() const {
+    return !broken_at.has_value() && !first_bad_published.has_value() &&
+           (!has_checkpoint || (checkpoint_signature_valid && checkpoint_matches));
+  }
   core::Json ToJson() const;
 };
 
+// The digests of `n` entries (projections::Digest of read(i)), computed on `threads` threads
+// (0: one per core). `read` must be safe to call from several threads at once.
+std::vector<projections::LinkDigest> DigestAll(size_t n, const std::function<projections::ChainLink(size_t)>& read,
+                                               unsigned threads = 0);
+
+// Checks digested entries (oldest first) of the log `origin` with the verifier key `vkey`.
+// `checkpoint`: the note an export was cut at (none for a data directory).
+ChainCheck CheckChain(const std::vector<projections::LinkDigest>& entries, std::string_view origin,
+                      std::string_view vkey, std::optional<std::string_view> checkpoint,
+                      std::vector<PublishedCheckpoint> published);
+
 // `verifier_key`: the C2SP verifier key the auditor trusts; empty: the export's own (reported).
-// An error only when the text is not an export at all.
-core::Result<ExportCheck> CheckExport(std::string_view text, std::string_view verifier_key);
+// An error only when the input is not an export at all.
+core::Result<ChainCheck> CheckExport(std::string_view text, std::string_view verifier_key, unsigned threads = 0);
+core::Result<ChainCheck> CheckExportFile(const std::string& path, std::string_view verifier_key, unsigned threads = 0);
 
 }  // namespace svc::pipeline::audit

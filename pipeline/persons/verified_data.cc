@@ -179,13 +179,8 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
       return false;
     }
   }
-  commands::CommandContext ctx;
-  ctx.now = options_.clock->Now();
-  ctx.ids = options_.ids;
-  ctx.actor = {"system", "verified-data"};
-  ctx.environment = d.env;
-  ctx.request_id = "verified:" + d.session;
-  ctx.correlation_id = d.session;
+  commands::CommandContext ctx = commands::SystemContext(options_.clock->Now(), options_.ids, "verified-data", d.env, d.session);
+  ctx.request_id = "verified:" + d.session;  // stable across a resumed run
   ctx.causation_id = d.tracking;
   ctx.idempotency_key = "verified-data:" + d.session + ":" + d.tracking;
   ctx.request_fingerprint = core::Sha256Hex(ctx.idempotency_key);

@@ -549,7 +549,9 @@ core::Json BuildEvidence(const ReportInputs& in) {
                      {"sizeBytes", m["sizeBytes"]},
                      {"capturedAt", m["capturedAt"]},
                      {"analysisStatus", m["analysis"].is_object() ? m["analysis"]["status"]
-                                                                  : core::Json(nullptr)}});
+                                                                  : core::Json(nullptr)},
+                     // The bytes were deleted under the media retention policy (the hash stays).
+                     {"purgedAt", m.value("purgedAt", core::Json(nullptr))}});
   }
   e["media"] = media;
   e["scores"] = {{"deepfake", nullptr},

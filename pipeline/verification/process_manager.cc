@@ -234,14 +234,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
   };
 
   auto context = [&] {
-    commands::CommandContext ctx;
-    ctx.now = options_.clock->Now();
-    ctx.ids = options_.ids;
-    ctx.actor = {"system", "verification-pipeline"};
-    ctx.environment = job.env;
-    ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
-    ctx.correlation_id = job.tracking;
-    return ctx;
+    return commands::SystemContext(options_.clock->Now(), options_.ids, "verification-pipeline", job.env, job.tracking);
   };
   auto run = [&](commands::Command cmd) -> core::Status {
     SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(cmd)));

@@ -24,14 +24,7 @@ using WV = projections::WebhooksView;
 
 commands::CommandContext WebhookDispatcher::SystemContext(const std::string& env,
                                                           const std::string& correlation) const {
-  commands::CommandContext ctx;
-  ctx.now = options_.clock->Now();
-  ctx.ids = options_.ids;
-  ctx.actor = {"system", "webhook-dispatcher"};
-  ctx.environment = env;
-  ctx.request_id = options_.ids->NewIdString(core::IdKind::kRequest);
-  ctx.correlation_id = correlation;
-  return ctx;
+  return commands::SystemContext(options_.clock->Now(), options_.ids, "webhook-dispatcher", env, correlation);
 }
 
 core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvStore& store,

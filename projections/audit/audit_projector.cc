@@ -1,5 +1,6 @@
 #include "projections/audit/audit_projector.h"
 
+#include "commands/audit/checkpoint.h"
 #include "commands/persons/access_events.h"
 #include "core/canonical_json.h"
 #include "core/clock.h"
@@ -11,6 +12,7 @@
 namespace svc::projections {
 
 namespace ps = commands::persons;
+namespace au = commands::audit;
 using V = AuditView;
 
 core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry) {
@@ -25,8 +27,26 @@ core::Result<std::string> LeafHashOf(const core::Json& entry) {
   return core::merkle::LeafHash(canonical);
 }
 
+core::Status AuditProjector::ApplyCheckpoint(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  SVC_ASSIGN_OR_RETURN(au::AuditLogEvent event, au::DecodeAuditLog(env));
+  const auto& c = std::get<au::CheckpointPublished>(event);
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  core::Json row = {{"object", "audit_checkpoint"},
+                    {"treeSize", c.tree_size},
+                    {"rootHash", c.root_hash},
+                    {"checkpoint", c.checkpoint},
+                    {"publishedAt", core::FormatRfc3339(env.occurred_at)},
+                    {"eventId", env.id}};
+  view.Put(V::Checkpoint(te, c.tree_size), core::DumpJson(row));
+  return core::Status::Ok();
+}
+
 core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
+  if (env.type == au::CheckpointPublished::kType && env.aggregate_type == au::kAuditLogAggregate) {
+    return ApplyCheckpoint(re, view);
+  }
   if (env.type != ps::PiiAccessed::kType) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(ps::AccessEvent event, ps::DecodeAccess(env));
   const auto& a = std::get<ps::PiiAccessed>(event);

@@ -4,8 +4,10 @@
 //   hash = SHA-256(previous hash || RFC 8785 canonical form of the entry)
 // (the first entry's previous hash is 32 zero bytes; the entry is hashed without its prevHash
 // and hash members). The same entries are the leaves of an RFC 9162 Merkle tree per tenant and
-// environment, whose perfect subtrees are kept as they complete (core/merkle.h). Events of a tenant sit in one log partition, in one order, so a rebuild
-// (`svc replay`) gives the same ids and hashes byte for byte. Keys: audit_view.h.
+// environment, whose perfect subtrees are kept as they complete (core/merkle.h), and the
+// checkpoints published of it (commands/audit/checkpoint.h). Events of a tenant sit in one log
+// partition, in one order, so a rebuild (`svc replay`) gives the same ids and hashes byte for
+// byte. Keys: audit_view.h.
 
 #include "core/json.h"
 #include "projections/audit/audit_view.h"
@@ -19,6 +21,9 @@ class AuditProjector final : public Projector {
   std::string_view Name() const override { return kName; }
   int Version() const override { return 2; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+
+ private:
+  core::Status ApplyCheckpoint(const eventstore::RecordedEvent& event, ViewWriter& view);
 };
 
 // The hash that follows `prev_hash` (32 raw bytes) for an entry (without prevHash and hash), hex.

@@ -10,6 +10,8 @@
 //   t/<ten>/<env>/<level>/<index>      32 bytes: the perfect subtree (level, index) of the
 //                                      chain's RFC 9162 Merkle tree (entry n is leaf n-1;
 //                                      level 2 digits, index 20 digits)
+//   cp/<ten>/<env>/<treeSize>          a published checkpoint (audit.checkpoint_published), as
+//                                      served: treeSize, rootHash, the signed note, publishedAt
 //
 // `<id>` is the entry's integer id, 20 decimal digits, zero-padded (keys sort as the ids do).
 // `te` is "<ten>/<env>" (TenantEnv).
@@ -40,7 +42,8 @@ struct AuditView {
     return v;
   }
 
-  static std::string Head(std::string_view te) { return "head/" + std::string(te); }
+  static std::string Heads() { return "head/"; }  // every chain's head, for the publisher
+  static std::string Head(std::string_view te) { return Heads() + std::string(te); }
   // The head row read back: the last id and its hash (32 raw bytes).
   struct ChainHead {
     int64_t id = 0;
@@ -79,6 +82,9 @@ struct AuditView {
     std::string l = std::to_string(level);
     return ScopedKey("t/", te, (l.size() < 2 ? "0" + l : l) + "/" + IdKey(static_cast<int64_t>(index)));
   }
+
+  static std::string Checkpoints(std::string_view te) { return ScopedKey("cp/", te, ""); }
+  static std::string Checkpoint(std::string_view te, int64_t size) { return Checkpoints(te) + IdKey(size); }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

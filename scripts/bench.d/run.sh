@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-release}
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
-  CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1
+  CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
-  SECONDS_EACH=${BENCH_SECONDS:-10}
+  SECONDS_EACH=${BENCH_SECONDS:-10} AUDIT=${BENCH_AUDIT:-1000000}
 fi
 # The write side and replay.
 "$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
@@ -21,3 +21,10 @@ BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
 # Webhook deliveries: queued deliveries to a local receiver answering 200, drained.
 (cd tests/receiver && npm ci --no-audit --no-fund --loglevel=error)
 "$BUILD/tests/svc_bench_webhooks" "$WEBHOOKS"
+# The access log: projection rate, checkpoint and proofs, and `svc audit verify` over an export
+# of every entry (in process, then the binary itself on the same file).
+AUDIT_DIR="${TMPDIR:-/tmp}/svc-audit-bench"
+"$BUILD/tests/svc_bench_audit" "$AUDIT_DIR" "$AUDIT"
+TIMEFORMAT="audit: svc audit verify (the binary, every core, process start included): %Rs"
+time "$BUILD/api/svc" audit verify "$AUDIT_DIR/export.json" >/dev/null
+rm -rf "$AUDIT_DIR"

@@ -9,6 +9,10 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/audit/checkpoint.h"
+#include "commands/compliance/breach.h"
+#include "commands/compliance/retention.h"
+#include "commands/event_codec.h"
 #include "commands/persons/access_events.h"
 #include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
@@ -77,6 +81,10 @@ std::vector<Sample> Samples() {
   Add<vs::ConsentRecorded, vs::SessionEvent>(s, consent, venc);
 
   Add<vs::SessionExpired, vs::SessionEvent>(s, vs::SessionExpired{}, venc);
+  Add<vs::MediaPurged, vs::SessionEvent>(s, vs::MediaPurged{}, venc);
+  Add<vs::MediaPurged, vs::SessionEvent>(
+      s, vs::MediaPurged{{"med_00000000000000000000000000000001", "med_00000000000000000000000000000002"}, "retention", 1825},
+      venc);
 
   vs::MediaCaptured m;
   Add<vs::MediaCaptured, vs::SessionEvent>(s, m, venc);
@@ -228,6 +236,30 @@ std::vector<Sample> Samples() {
   pa.reason = "KYC refresh";
   pa.redaction = "plain";
   Add<ps::PiiAccessed, ps::AccessEvent>(s, pa, aenc);
+
+  namespace cc = compliance;
+  auto benc = [](const cc::BreachEvent& e) { return EncodeEventData(e); };
+  Add<cc::BreachNotified, cc::BreachEvent>(s, cc::BreachNotified{}, benc);
+  cc::BreachNotified bn;
+  bn.severity = "high";
+  bn.scope = "a backup of the sessions read model was copied";
+  bn.detected_micros = 1767225600000000;
+  bn.subprocessors_affected = {"Storage Co."};
+  bn.notified_by = "key_00000000000000000000000000000001";
+  Add<cc::BreachNotified, cc::BreachEvent>(s, bn, benc);
+
+  auto rtenc = [](const cc::RetentionEvent& e) { return EncodeEventData(e); };
+  Add<cc::RowsSwept, cc::RetentionEvent>(s, cc::RowsSwept{}, rtenc);
+  Add<cc::RowsSwept, cc::RetentionEvent>(s, cc::RowsSwept{"webhook_deliveries", 1767225600000000, 30}, rtenc);
+
+  auto cpenc = [](const audit::AuditLogEvent& e) { return EncodeEventData(e); };
+  Add<audit::CheckpointPublished, audit::AuditLogEvent>(s, audit::CheckpointPublished{}, cpenc);
+  audit::CheckpointPublished cp;
+  cp.origin = "svc/audit/ten_00000000000000000000000000000001/test";
+  cp.tree_size = 5;
+  cp.root_hash = std::string(64, 'c');
+  cp.checkpoint = "svc/audit/ten_00000000000000000000000000000001/test\n5\nzMzM\n\n\u2014 key sig\n";
+  Add<audit::CheckpointPublished, audit::AuditLogEvent>(s, cp, cpenc);
   return s;
 }
 
@@ -266,6 +298,21 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return webhooks::EncodeData(*d);
   }
+  if (s.type == compliance::RowsSwept::kType) {
+    auto d = compliance::DecodeRetention(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
+  if (s.type.rfind("compliance.", 0) == 0) {
+    auto d = compliance::DecodeBreach(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
+  if (s.type.rfind("audit.", 0) == 0) {
+    auto d = audit::DecodeAuditLog(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   auto d = review::Decode(e);
   REQUIRE_MESSAGE(d.ok(), d.status().ToString());
   return review::EncodeData(*d);
@@ -297,5 +344,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 42);
+  CHECK(n == 50);
 }

@@ -5,6 +5,7 @@
 
 #include <set>
 
+#include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
 #include "commands/review/case_events.h"
 #include "commands/verification/session_events.h"
@@ -26,6 +27,7 @@ bool Recorded(std::string_view aggregate, std::string_view type) {
   if (aggregate == "verification_session") return verification::Decode(e).ok();
   if (aggregate == "review_case") return review::Decode(e).ok();
   if (aggregate == compliance::kBreachAggregate) return compliance::DecodeBreach(e).ok();
+  if (aggregate == audit::kAuditLogAggregate) return audit::DecodeAuditLog(e).ok();
   if (aggregate == webhooks::kEndpointAggregate) {
     return type == webhooks::kEndpointCreated || type == webhooks::kEndpointUpdated ||
            type == webhooks::kSecretRotated;

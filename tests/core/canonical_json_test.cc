@@ -4,6 +4,7 @@
 #include <cstring>
 
 #include "core/canonical_json.h"
+#include "core/canonical_json_dom.h"
 
 using namespace svc::core;
 
@@ -68,4 +69,39 @@ TEST_CASE("JCS: ECMAScript numbers (RFC 8785 appendix B)") {
   CHECK(EcmaScriptNumber(0.1) == "0.1");
   CHECK(EcmaScriptNumber(1e-7) == "1e-7");
   CHECK_FALSE(CanonicalJson(Json(std::nan(""))).ok());
+}
+
+namespace {
+// The DOM path's canonical form of `text` (which must parse).
+std::string FromDom(const std::string& text, std::initializer_list<std::string_view> skip = {}) {
+  simdjson::dom::parser parser;
+  simdjson::dom::element root;
+  REQUIRE(parser.parse(text).get(root) == simdjson::SUCCESS);
+  std::string out;
+  Status st = root.is_object() ? AppendCanonicalObject(root.get_object().value_unsafe(), out, skip)
+                               : AppendCanonical(root, out);
+  REQUIRE(st.ok());
+  return out;
+}
+}  // namespace
+
+TEST_CASE("JCS from simdjson's DOM: the same bytes as CanonicalJson") {
+  const std::vector<std::string> inputs = {
+      R"({"numbers": [333333333.33333329, 1E30, 4.50, 2e-3, 0.000000000000000000000000001],)"
+      R"( "string": "\u20ac$\u000F\u000aA'\u0042\u0022\u005c\\\"\/", "literals": [null, true, false]})",
+      R"({"\u20ac": "Euro Sign", "\r": "Carriage Return", "\ufb33": "Hebrew Letter Dalet With Dagesh",)"
+      R"( "1": "One", "\ud83d\ude00": "Emoji: Grinning Face", "\u0080": "Control",)"
+      R"( "\u00f6": "Latin Small Letter O With Diaeresis"})",
+      R"({"id":7,"object":"audit_log_entry","personId":null,"fields":["curp","email"],"reason":"tab\there \u0001 \"q\"",)"
+      R"("nested":{"b":[{"z":1,"a":-2}],"a":18446744073709551615},"empty":{},"list":[]})",
+      R"({"dup":1,"a":true,"dup":2})",  // the last of a duplicate name wins, as nlohmann reads it
+      R"([1,"two",{"c":3,"b":[]},null])",
+      R"("\ud834\udd1e and \uffff")"};
+  for (const auto& text : inputs) {
+    auto expected = CanonicalJson(ParseJsonOrDiscarded(text));
+    REQUIRE(expected.ok());
+    CHECK_MESSAGE(FromDom(text) == *expected, text);
+  }
+  // Named members left out (the audit chain hashes an entry without prevHash and hash).
+  CHECK(FromDom(R"({"prevHash":"00","id":1,"hash":"ff","a":"x"})", {"prevHash", "hash"}) == R"({"a":"x","id":1})");
 }

@@ -143,3 +143,24 @@ TEST_CASE("merkle: a log stores the subtrees each leaf completes") {
     CHECK(*root == t.Mth(0, i + 1));
   }
 }
+
+TEST_CASE("merkle: a compact range gives the head of every size on the way") {
+  const char* leaves[] = {"", "00", "10", "2021", "3031", "40414243", "5051525354555657",
+                          "606162636465666768696a6b6c6d6e6f"};
+  m::CompactRange range;
+  CHECK(range.Root() == m::EmptyRoot());
+  Tree reference;
+  for (const char* l : leaves) reference.leaves.push_back(m::LeafHash(Unhex(l)));
+  for (size_t i = 0; i < 8; ++i) {
+    range.Append(reference.leaves[i]);
+    CHECK(range.size() == i + 1);
+    CHECK(range.Root() == reference.Mth(0, i + 1));  // the RFC 6962 reference heads above
+  }
+  // And up to 300 leaves against the RFC's recursion.
+  Tree t = Sized(300);
+  m::CompactRange grown;
+  for (uint64_t n = 1; n <= 300; ++n) {
+    grown.Append(t.leaves[n - 1]);
+    REQUIRE(grown.Root() == t.Mth(0, n));
+  }
+}

@@ -15,6 +15,7 @@
 #include "core/signed_note.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -465,3 +466,197 @@ TEST_CASE("audit: format=csv streams every entry the filters keep, safe for spre
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs?format=csv&personId=bad"), 400, "INVALID_ID");
 }
 
+
+TEST_CASE("audit: checkpoints are published in the log as it grows, listed, sent as webhooks, exported") {
+  testing::ReceiverProcess receiver;
+  std::vector<std::string> flags = kFlags;
+  flags.push_back("--webhooks-allow-private-urls");
+  Env env(false, flags);
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto made = env.Call(env.test_key, "POST", "/v1/developer/webhooks",
+                       core::Json{{"url", hooks + "/witness"}, {"events", {"audit.*"}}}.dump(),
+                       {{"Idempotency-Key", "witness-1"}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  receiver.AddSecret(Body(made)["secret"]);
+  auto publish = [&] {
+    auto r = env.Admin("POST", "/admin/audit/publish-checkpoints");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+  };
+  auto listed = [&](const std::string& key) {
+    auto r = env.Call(key, "GET", "/v1/audit-logs/verify/checkpoints");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r)["data"];
+  };
+  const std::string vkey = Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoint-key"))["verifierKey"];
+  const std::string origin = "svc/audit/" + env.tenant + "/test";
+
+  publish();
+  CHECK(listed(env.test_key).empty());  // nothing revealed: nothing to sign
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 3; ++i) Decrypt(env, env.test_key, person);
+  publish();
+  publish();  // the log did not grow: nothing new
+  core::Json first = listed(env.test_key);
+  REQUIRE(first.size() == 1);
+  CHECK(first[0]["object"] == "audit_checkpoint");
+  CHECK(first[0]["treeSize"] == 3);
+  CHECK(first[0]["rootHash"] == Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=3"))["rootHash"]);
+  CHECK(first[0]["eventId"].get<std::string>().rfind("evt_", 0) == 0);
+  auto opened = core::note::Open(first[0]["checkpoint"].get<std::string>(), vkey);
+  REQUIRE_MESSAGE(opened.ok(), opened.status().ToString());
+  CHECK(core::note::ParseCheckpoint(*opened)->size == 3);
+  CHECK(core::note::ParseCheckpoint(*opened)->origin == origin);
+  for (int i = 0; i < 2; ++i) Decrypt(env, env.test_key, person);
+  publish();
+  core::Json both_published = listed(env.test_key);
+  REQUIRE(both_published.size() == 2);
+  CHECK(both_published[1]["treeSize"] == 5);  // oldest first
+  CHECK(listed(env.live_key).empty());        // the live log is another log
+  auto page = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints?limit=1");
+  REQUIRE(page.status == 200);
+  CHECK(Body(page)["data"].size() == 1);
+  CHECK(Body(page)["hasMore"] == true);
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints?treeSize=3"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints?startingAfter=forged"), 400, "INVALID_CURSOR");
+  CheckProblem(env.Call(env.NewKey(env.tenant, "test", {"persons:read"}), "GET", "/v1/audit-logs/verify/checkpoints"),
+               403, "INSUFFICIENT_SCOPE");
+
+  // Every checkpoint reached the integrator's endpoint, signed as Standard Webhooks.
+  REQUIRE(receiver.WaitFor("/witness", 3));  // service.test on registration, then the two checkpoints
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  int received = 0;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    if (m["type"] != "audit.checkpoint_published") continue;
+    ++received;
+    CHECK(m["verifiedBy"] == core::Json::array({0}));
+  }
+  CHECK(received == 2);
+
+  // The export carries them, and both verifiers check each against the entries.
+  std::string officer = env.NewKey(env.tenant, "test", {"compliance:read"});
+  testing::TempDir dir;
+  const std::string file = dir.Sub("export.json");
+  const std::string url = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  auto exported = testing::RunSvc({"audit", "export", "--url", url, "--key", officer, "--out", file});
+  REQUIRE_MESSAGE(exported.exit_code == 0, exported.err);
+  const std::string script = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_audit_export.py";
+  auto both = [&] {
+    auto ours = testing::RunSvc({"audit", "verify", file, "--verifier-key", vkey});
+    auto theirs = testing::RunProgram("python3", {script, file, "--verifier-key", vkey});
+    core::Json a = core::ParseJsonOrDiscarded(ours.out);
+    CHECK_MESSAGE(a == core::ParseJsonOrDiscarded(theirs.out), ours.out << " vs " << theirs.out << theirs.err);
+    CHECK(ours.exit_code == theirs.exit_code);
+    return a;
+  };
+  core::Json ok = both();
+  CHECK(ok["valid"] == true);
+  CHECK(ok["publishedCheckpoints"] == 2);
+  CHECK(ok["firstBadPublishedCheckpoint"].is_null());
+  std::string original;
+  {
+    std::ifstream in(file);
+    original.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+  }
+  // The tail cut from an export, its own checkpoint re-made to match (as a forger with the key
+  // might): the checkpoint published at 5 still says otherwise.
+  core::Json doc = core::ParseJsonOrDiscarded(original);
+  REQUIRE(doc["checkpoints"].size() == 2);
+  doc["entries"].erase(4);
+  doc["entries"].erase(3);
+  doc["checkpoint"] = first[0]["checkpoint"];  // the genuine note of size 3
+  { std::ofstream(file) << doc.dump(); }
+  core::Json cut = both();
+  CHECK(cut["brokenAt"].is_null());
+  CHECK(cut["checkpointMatchesEntries"] == true);
+  CHECK(cut["firstBadPublishedCheckpoint"] == 5);
+  CHECK(cut["valid"] == false);
+  // A published checkpoint whose recorded root was changed by one character.
+  doc = core::ParseJsonOrDiscarded(original);
+  std::string root = doc["checkpoints"][0]["rootHash"];
+  root[0] = root[0] == '0' ? '1' : '0';
+  doc["checkpoints"][0]["rootHash"] = root;
+  { std::ofstream(file) << doc.dump(); }
+  core::Json bad = both();
+  CHECK(bad["firstBadPublishedCheckpoint"] == 3);
+  CHECK(bad["valid"] == false);
+  // Not a list of checkpoints, or one that is not an object: still an answer, never a crash.
+  doc = core::ParseJsonOrDiscarded(original);
+  doc["checkpoints"] = core::Json::array({7});
+  { std::ofstream(file) << doc.dump(); }
+  CHECK(both()["firstBadPublishedCheckpoint"] == 0);
+  doc["checkpoints"] = "none";
+  doc["entries"][1] = "not an entry";
+  { std::ofstream(file) << doc.dump(); }
+  core::Json odd = both();
+  CHECK(odd["brokenAt"] == 2);
+  CHECK(odd["publishedCheckpoints"] == 0);
+}
+
+TEST_CASE("audit: svc audit verify --data-dir checks every chain where it is kept") {
+  Env env(false, kFlags, Sharing::kIsolated);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 4; ++i) Decrypt(env, env.test_key, person);
+  Decrypt(env, env.live_key, MakePerson(env, env.live_key, kCurpB));
+  REQUIRE(env.Admin("POST", "/admin/audit/publish-checkpoints").status == 200);
+  const std::string tree_root = Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head"))["rootHash"];
+  const std::string data = env.server->data_dir();
+  // On a stopped node (a running one may not have flushed its latest rows): read only.
+  env.server->Stop();
+  auto verify = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> args = {"audit", "verify", "--data-dir", data};
+    args.insert(args.end(), extra.begin(), extra.end());
+    auto r = testing::RunSvc(args);
+    core::Json j = core::ParseJsonOrDiscarded(r.out);
+    REQUIRE_MESSAGE(j.is_object(), r.out << r.err);
+    j["exitCode"] = r.exit_code;
+    return j;
+  };
+  core::Json all = verify({});
+  CHECK(all["valid"] == true);
+  CHECK(all["exitCode"] == 0);
+  REQUIRE(all["chains"].size() == 2);
+  core::Json test_only = verify({"--tenant", env.tenant, "--env", "test"});
+  REQUIRE(test_only["chains"].size() == 1);
+  core::Json chain = test_only["chains"][0];
+  CHECK(chain["count"] == 4);
+  CHECK(chain["headSize"] == 4);
+  CHECK(chain["publishedCheckpoints"] == 1);
+  CHECK(chain["storedTreeMatches"] == true);
+  CHECK(chain["verifierKeyFrom"] == "derived");
+  CHECK(chain["treeRootHash"] == tree_root);
+  env.server->Start();
+
+  // A stored subtree replaced (what the routes' heads and proofs are read from): the chain is
+  // whole, the stored tree is not.
+  EditStopped(env, [](eventstore::KvStore& store, int views, const std::string& te) {
+    eventstore::KvStore::Batch b;
+    b.Put(views, "audit/t/" + te + "/02/00000000000000000000", std::string(32, '\x07'));
+    REQUIRE(store.Write(b, true).ok());
+  });
+  env.server->Stop();
+  core::Json node = verify({"--tenant", env.tenant, "--env", "test"});
+  CHECK(node["valid"] == false);
+  CHECK(node["exitCode"] == 1);
+  CHECK(node["chains"][0]["brokenAt"].is_null());
+  CHECK(node["chains"][0]["storedTreeMatches"] == false);
+  CHECK(node["chains"][0]["firstBadPublishedCheckpoint"].is_null());
+  // Entry 2 edited: the chain breaks there and the checkpoint published at 4 no longer matches.
+  env.server->Start();
+  EditStopped(env, [](eventstore::KvStore& store, int views, const std::string& te) {
+    auto second = store.Get(views, "audit/e/" + te + "/00000000000000000002");
+    REQUIRE((second.ok() && second->has_value()));
+    core::Json e = core::ParseJsonOrDiscarded(**second);
+    e["purpose"] = "marketing";
+    eventstore::KvStore::Batch b;
+    b.Put(views, "audit/e/" + te + "/00000000000000000002", core::DumpJson(e));
+    REQUIRE(store.Write(b, true).ok());
+  });
+  env.server->Stop();
+  core::Json edited = verify({"--tenant", env.tenant, "--env", "test"});
+  CHECK(edited["valid"] == false);
+  CHECK(edited["chains"][0]["brokenAt"] == 2);
+  CHECK(edited["chains"][0]["firstBadPublishedCheckpoint"] == 4);
+  CHECK(verify({"--tenant", env.tenant, "--env", "live"})["valid"] == true);
+  CHECK(testing::RunSvc({"audit", "verify", "--data-dir", data + "/nope"}).exit_code != 0);
+  CHECK(testing::RunSvc({"audit", "verify"}).exit_code == 2);
+}

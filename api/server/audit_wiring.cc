@@ -1,0 +1,64 @@
+// Wiring of the audit area: the checkpoint publisher (pipeline/audit/checkpoint_publisher.h),
+// which records a signed checkpoint of every access log that grew, every interval; and its
+// operator route (publish now).
+
+#include "api/server/admin.h"
+#include "api/server/wiring.h"
+#include "pipeline/audit/checkpoint_publisher.h"
+
+namespace svc::api {
+namespace {
+
+void DeclareFlags(Flags& f) {
+  f.Declare({"audit-checkpoint-interval-seconds", "60",
+             "how often a signed checkpoint of each access log that grew is recorded in the log (and sent as the "
+             "webhook audit.checkpoint_published)"});
+}
+
+class AuditServices final : public AreaServices {
+ public:
+  core::Status Start(ServeSetup& s) {
+    pipeline::audit::CheckpointPublisher::Options o;
+    LendRuntime(s.rt, o);
+    o.log = &s.rt.log();
+    o.root_key = s.rt.audit_checkpoint_root_key();
+    try {
+      long long seconds = std::stoll(s.flags.Get("audit-checkpoint-interval-seconds"));
+      if (seconds < 1 || seconds > 3600) throw std::invalid_argument("range");
+      o.interval = std::chrono::seconds(seconds);
+    } catch (...) {
+      return core::InvalidArgument("--audit-checkpoint-interval-seconds must be 1-3600");
+    }
+    interval_seconds_ = o.interval.count();
+    s.routes.audit_checkpoint_interval_seconds = interval_seconds_;
+    publisher_ = std::make_unique<pipeline::audit::CheckpointPublisher>(std::move(o));
+    if (s.fake_clock == nullptr) publisher_->Start();  // under a fake clock, it runs as the clock moves
+    return core::Status::Ok();
+  }
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    auto* p = publisher_.get();
+    // Operators and tests: publish the checkpoints that are due now, without waiting for the timer.
+    admin.Add("POST", "/admin/audit/publish-checkpoints", AdminRoute(sk, [p](HttpRequest&) -> core::Result<core::Json> {
+      SVC_ASSIGN_OR_RETURN(int published, p->RunOnce());
+      return core::Json{{"checkpointsPublished", published}};
+    }));
+  }
+
+  core::Result<core::Json> ClockAdvanced() override {
+    SVC_ASSIGN_OR_RETURN(int published, publisher_->RunOnce());
+    return core::Json{{"checkpointsPublished", published}};
+  }
+
+  void Stop() override { publisher_->Stop(); }
+
+ private:
+  int64_t interval_seconds_ = 60;
+  std::unique_ptr<pipeline::audit::CheckpointPublisher> publisher_;
+};
+
+}  // namespace
+
+AreaWiring AuditWiring() { return {"audit", &DeclareFlags, &StartArea<AuditServices>}; }
+
+}  // namespace svc::api

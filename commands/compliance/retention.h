@@ -1,0 +1,59 @@
+#pragma once
+// Retention of read-model rows ("retention", one aggregate per tenant and environment, id = the
+// environment): the retention sweeper (pipeline/retention/) records that the rows of a resource
+// older than a cutoff are to be removed, and the projector that keeps them removes them when it
+// applies the event. So a rebuild from the log (`svc replay`) removes exactly the same rows, and
+// the log says when what was removed under which policy. A cutoff never goes back: one at or
+// before the resource's last one is a no-op.
+//
+// Resources: "webhook_deliveries" (finished deliveries, with their attempts and bodies).
+
+#include <map>
+#include <string>
+#include <variant>
+
+#include "commands/command.h"
+#include "core/json_fields.h"
+
+namespace svc::commands::compliance {
+
+inline constexpr std::string_view kRetentionAggregate = "retention";
+inline constexpr std::string_view kWebhookDeliveriesResource = "webhook_deliveries";
+
+struct RowsSwept {
+  static constexpr std::string_view kType = "compliance.rows_swept";
+  static constexpr int kSchema = 1;
+  std::string resource;
+  int64_t before_micros = 0;   // rows created before this time go
+  int64_t retention_days = 0;  // the policy in force
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = RowsSwept;
+    return std::tuple{Field("resource", &T::resource), Field("beforeMicros", &T::before_micros),
+                      Field("retentionDays", &T::retention_days)};
+  }
+};
+
+using RetentionEvent = std::variant<RowsSwept>;
+core::Result<RetentionEvent> DecodeRetention(const eventstore::EventEnvelope& envelope);
+
+struct RetentionState {
+  std::map<std::string, int64_t> swept_before;  // resource -> the last cutoff
+  static constexpr auto Fields() { return std::tuple{core::Field("sweptBefore", &RetentionState::swept_before)}; }
+};
+
+struct SweepRows {
+  RowsSwept swept;
+};
+
+struct RetentionDecider {
+  using State = RetentionState;
+  static constexpr std::string_view kName = kRetentionAggregate;
+  // result {"swept": bool}.
+  static core::Result<Decision> Decide(const RetentionState& s, const SweepRows& c, const CommandContext& ctx);
+  static core::Status Evolve(RetentionState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const RetentionState& s);
+  static core::Result<RetentionState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::compliance

@@ -1,0 +1,38 @@
+#include "pipeline/periodic.h"
+
+#include "core/executor.h"
+
+namespace svc::pipeline {
+
+PeriodicThread::PeriodicThread(std::string name, std::chrono::milliseconds interval, std::function<void()> work,
+                               bool run_first)
+    : name_(std::move(name)), interval_(interval), work_(std::move(work)), run_first_(run_first) {}
+
+PeriodicThread::~PeriodicThread() { Stop(); }
+
+void PeriodicThread::Start() {
+  thread_ = std::thread([this] {
+    core::SetThreadName(name_.c_str());
+    std::unique_lock lock(mu_);
+    bool first = run_first_;
+    while (!stop_) {
+      if (!first) wake_.wait_for(lock, interval_, [&] { return stop_; });
+      first = false;
+      if (stop_) break;
+      lock.unlock();
+      work_();
+      lock.lock();
+    }
+  });
+}
+
+void PeriodicThread::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    stop_ = true;
+  }
+  wake_.notify_all();
+  if (thread_.joinable()) thread_.join();
+}
+
+}  // namespace svc::pipeline

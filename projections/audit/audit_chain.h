@@ -1,0 +1,58 @@
+#pragma once
+// The chain rule of the access log, in one place for every verifier: GET /v1/audit-logs/verify
+// (the read model), `svc audit verify` on an export and on a stopped node's data directory.
+//
+// Entry n follows when its id is n, its prevHash is entry n-1's hash (32 zero bytes for entry 1)
+// and its hash is SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash). The
+// same canonical bytes are the entry's leaf in the Merkle tree (SHA-256(0x00 || canonical)).
+//
+// The rule splits in two: Digest looks at one entry alone (the two SHA-256s; a verifier runs it
+// on many threads), ChainWalk at each entry and its predecessor (a cheap sequential pass).
+
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace svc::projections {
+
+// One entry as read.
+struct ChainLink {
+  std::optional<int64_t> id;  // absent when the entry has no integer id
+  std::string prev_hash;      // 32 raw bytes; empty when not 64 lowercase hex characters
+  std::string hash;           // 32 raw bytes; empty when not 64 lowercase hex characters
+  // RFC 8785 form of the entry without prevHash and hash (of the whole value when it is not an
+  // object: it is still a leaf of the tree).
+  std::string canonical;
+  bool object = false;        // a JSON object whose canonical form was computed
+};
+
+// An entry from its JSON text (a stored row, a listed entry).
+ChainLink ReadLink(std::string_view text);
+
+// What the walk needs of an entry, in fixed size.
+struct LinkDigest {
+  std::optional<int64_t> id;
+  bool readable = false;    // an object with a 64-hex prevHash and hash
+  bool recomputes = false;  // its hash is SHA-256(prevHash || canonical)
+  std::array<char, 32> prev_hash{}, hash{};
+  std::array<char, 32> leaf{};  // its leaf hash in the Merkle tree
+};
+LinkDigest Digest(const ChainLink& link);
+
+// A chain walked entry by entry, in order.
+class ChainWalk {
+ public:
+  void Add(const LinkDigest& link);
+  int64_t count() const { return count_; }
+  // The first entry that does not follow (for a missing entry, the id that should have been there).
+  std::optional<int64_t> broken_at() const { return broken_at_; }
+
+ private:
+  int64_t count_ = 0;
+  std::optional<int64_t> broken_at_;
+  std::array<char, 32> prev_{};  // the hash of the last entry that followed (zeros before the first)
+};
+
+}  // namespace svc::projections

@@ -1,0 +1,76 @@
+#include "projections/audit/audit_reads.h"
+
+#include "projections/audit/audit_chain.h"
+#include "projections/audit/audit_view.h"
+#include "projections/projector.h"
+
+namespace svc::projections {
+
+using AV = AuditView;
+
+core::Result<StoredTree> ReadStoredTree(const eventstore::KvStore& store, std::string_view te) {
+  const int cf = store.Cf(kViewsCf);
+  StoredTree t;
+  SVC_ASSIGN_OR_RETURN(auto head, store.Get(cf, AV::Abs(AV::Head(te))));
+  if (head.has_value()) {
+    auto parsed = AV::ParseHead(*head);
+    if (!parsed.has_value()) return core::DataLoss("the audit chain's head is unreadable");
+    t.size = parsed->id;
+  }
+  t.nodes = [&store, cf, te = std::string(te)](int level, uint64_t index) -> core::Result<std::string> {
+    SVC_ASSIGN_OR_RETURN(auto node, store.Get(cf, AV::Abs(AV::TreeNode(te, level, index))));
+    if (!node.has_value() || node->size() != 32) return core::DataLoss("an audit tree node is missing");
+    return std::move(*node);
+  };
+  return t;
+}
+
+core::Result<std::vector<ChainHeadOf>> ReadChainHeads(const eventstore::KvStore& store) {
+  const int cf = store.Cf(kViewsCf);
+  const std::string prefix = AV::Abs(AV::Heads());
+  auto it = store.NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  std::vector<ChainHeadOf> out;
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    std::string_view te = it->key().substr(prefix.size());
+    size_t slash = te.find('/');
+    auto head = AV::ParseHead(it->value());
+    if (slash == std::string_view::npos || !head.has_value()) {
+      return core::DataLoss("an audit chain head is unreadable: " + std::string(te));
+    }
+    out.push_back({std::string(te.substr(0, slash)), std::string(te.substr(slash + 1)), head->id});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+core::Result<ChainVerification> VerifyStoredChain(const eventstore::KvStore& store, std::string_view te) {
+  const std::string prefix = AV::Abs(AV::Entries(te));
+  auto it = store.NewIterator(store.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+  ChainWalk walk;
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    if (walk.broken_at().has_value()) {
+      walk.Add({});  // counted, no longer checked
+      continue;
+    }
+    ChainLink link = ReadLink(it->value());
+    if (AV::IdOfKey(it->key().substr(prefix.size())) != link.id) link.id.reset();  // a row under another id's key
+    walk.Add(Digest(link));
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return ChainVerification{walk.count(), walk.broken_at()};
+}
+
+core::Result<int64_t> LastPublishedSize(const eventstore::KvStore& store, std::string_view te) {
+  const std::string prefix = AV::Abs(AV::Checkpoints(te));
+  auto it = store.NewIterator(store.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+  it->SeekToLast();
+  if (!it->Valid()) {
+    SVC_RETURN_IF_ERROR(it->status());
+    return int64_t{0};
+  }
+  auto size = AV::IdOfKey(it->key().substr(prefix.size()));
+  if (!size.has_value()) return core::DataLoss("an audit checkpoint row is misnamed");
+  return *size;
+}
+
+}  // namespace svc::projections

@@ -1,0 +1,110 @@
+// The aggregates of the audit and compliance areas, given / when / then: published checkpoints
+// never go back, retention sweeps never go back, and a session's captures are purged once, only
+// when completed and due.
+#include <doctest/doctest.h>
+
+#include "commands/audit/checkpoint.h"
+#include "commands/compliance/retention.h"
+#include "commands/verification/session_decider.h"
+#include "tests/support/decider_spec.h"
+
+using namespace svc;
+using namespace svc::commands;
+using svc::testing::Data;
+using svc::testing::DeciderSpec;
+using svc::testing::Types;
+
+namespace {
+
+audit::PublishCheckpoint Checkpoint(int64_t size) {
+  audit::PublishCheckpoint c;
+  c.checkpoint.origin = "svc/audit/ten_00000000000000000000000000000001/test";
+  c.checkpoint.tree_size = size;
+  c.checkpoint.root_hash = std::string(64, 'a');
+  c.checkpoint.checkpoint = "note " + std::to_string(size);
+  return c;
+}
+
+compliance::SweepRows Sweep(int64_t before) {
+  compliance::SweepRows c;
+  c.swept.resource = std::string(compliance::kWebhookDeliveriesResource);
+  c.swept.before_micros = before;
+  c.swept.retention_days = 30;
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("audit log: a checkpoint is recorded when the tree grew, never for a size already published") {
+  DeciderSpec<audit::AuditLogDecider> spec;
+  auto first = spec.When(Checkpoint(3));
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"audit.checkpoint_published"});
+  CHECK(Data(first->events[0])["treeSize"] == 3);
+  CHECK(first->result["published"] == true);
+  CHECK(spec.state.published_size == 3);
+  for (int64_t size : {3, 2}) {
+    auto again = spec.When(Checkpoint(size));
+    REQUIRE(again.ok());
+    CHECK(again->events.empty());
+    CHECK(again->result["published"] == false);
+  }
+  REQUIRE(spec.When(Checkpoint(5)).ok());
+  CHECK(spec.state.published_size == 5);
+  spec.CheckSnapshot();
+  auto bad = Checkpoint(0);
+  CHECK_FALSE(spec.When(bad).ok());
+  bad = Checkpoint(9);
+  bad.checkpoint.root_hash = "short";
+  CHECK_FALSE(spec.When(bad).ok());
+}
+
+TEST_CASE("retention: a sweep cutoff is recorded once per advance, for a known resource") {
+  DeciderSpec<compliance::RetentionDecider> spec;
+  auto first = spec.When(Sweep(1000));
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"compliance.rows_swept"});
+  CHECK(Data(first->events[0])["beforeMicros"] == 1000);
+  CHECK(spec.When(Sweep(1000))->events.empty());
+  CHECK(spec.When(Sweep(999))->events.empty());
+  CHECK(spec.When(Sweep(2000))->events.size() == 1);
+  spec.CheckSnapshot();
+  auto other = Sweep(3000);
+  other.swept.resource = "sessions";
+  CHECK_FALSE(spec.When(other).ok());
+}
+
+TEST_CASE("session: captures are purged once, after completion plus the retention period") {
+  namespace vs = verification;
+  DeciderSpec<vs::SessionDecider> spec;
+  vs::CreateSession create;
+  create.created.channel = "api";
+  create.created.expires_at_micros = testing::kSpecT0 + 86'400'000'000;
+  REQUIRE(spec.When(vs::SessionCommand(create)).ok());
+  REQUIRE(spec.When(vs::SessionCommand(vs::RecordConsent{true, 0, "", ""})).ok());
+  vs::CaptureMedia capture;
+  capture.media.media_id = "med_00000000000000000000000000000001";
+  capture.media.kind = "selfie";
+  capture.media.mime = "image/jpeg";
+  REQUIRE(spec.When(vs::SessionCommand(capture)).ok());
+  // Open: not purged, whatever the period.
+  auto open = spec.When(vs::SessionCommand(vs::PurgeMedia{0}));
+  REQUIRE(open.ok());
+  CHECK(open->events.empty());
+  // Expired (completed) now; due two days later.
+  spec.ctx.now = core::Timestamp{testing::kSpecT0 + 86'400'000'000};
+  REQUIRE(spec.When(vs::SessionCommand(vs::ExpireSession{}))->events.size() == 1);
+  CHECK(spec.When(vs::SessionCommand(vs::PurgeMedia{2}))->events.empty());
+  spec.ctx.now = core::Timestamp{testing::kSpecT0 + 3 * 86'400'000'000};
+  auto purged = spec.When(vs::SessionCommand(vs::PurgeMedia{2}));
+  REQUIRE(purged.ok());
+  CHECK(Types(*purged) == std::vector<std::string>{"verification.media_purged"});
+  CHECK(Data(purged->events[0])["mediaIds"] == core::Json::array({"med_00000000000000000000000000000001"}));
+  CHECK(Data(purged->events[0])["retentionDays"] == 2);
+  CHECK(spec.state.media_purged);
+  CHECK(spec.state.status == "expired");
+  CHECK(spec.When(vs::SessionCommand(vs::PurgeMedia{2}))->events.empty());  // once
+  spec.CheckSnapshot();
+  DeciderSpec<vs::SessionDecider> none;
+  CHECK(none.When(vs::SessionCommand(vs::PurgeMedia{2})).status().code() == core::StatusCode::kNotFound);
+}
