@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string_view>
 #include <vector>
 
@@ -177,12 +178,25 @@ bool Utf16Less(std::string_view a, std::string_view b) {
   return a.size() - i < b.size() - j;
 }
 
+
+
 void AppendCanonicalString(std::string& out, std::string_view s) {
+  // Most strings need no escape: appended at once.
+  const size_t plain = PlainPrefix(s);
+  if (plain == s.size()) {
+    const size_t at = out.size();
+    out.resize(at + s.size() + 2);
+    out[at] = '"';
+    std::memcpy(out.data() + at + 1, s.data(), s.size());
+    out[at + 1 + s.size()] = '"';
+    return;
+  }
   out += '"';
   size_t start = 0;
-  for (size_t i = 0; i < s.size(); ++i) {
+  for (size_t i = plain; i < s.size(); ++i) {
+    i += PlainPrefix(s.substr(i));  // to the next byte that needs escaping
+    if (i >= s.size()) break;
     unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 0x20 && c != '"' && c != '\\') continue;
     out.append(s.data() + start, i - start);
     start = i + 1;
     switch (c) {

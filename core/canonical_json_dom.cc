@@ -1,6 +1,7 @@
 #include "core/canonical_json_dom.h"
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <vector>
 
@@ -12,23 +13,51 @@ namespace {
 
 using Member = std::pair<std::string_view, simdjson::dom::element>;
 
+// The order members sort into, remembered for the last list of names seen on this thread: a log
+// writes every entry with the same names in the same order, so the sort is done once.
+struct OrderCache {
+  std::vector<std::string> names;
+  std::vector<uint32_t> order;
+};
+
+const std::vector<uint32_t>& SortedOrder(const std::vector<Member>& members) {
+  static thread_local OrderCache cache;
+  bool same = cache.names.size() == members.size();
+  for (size_t i = 0; same && i < members.size(); ++i) same = cache.names[i] == members[i].first;
+  if (same) return cache.order;
+  cache.names.clear();
+  for (const auto& m : members) cache.names.emplace_back(m.first);
+  cache.order.resize(members.size());
+  for (uint32_t i = 0; i < cache.order.size(); ++i) cache.order[i] = i;
+  std::stable_sort(cache.order.begin(), cache.order.end(),
+                   [&](uint32_t x, uint32_t y) { return Utf16Less(members[x].first, members[y].first); });
+  return cache.order;
+}
+
 // Sorted by name; with a duplicate name the last one wins, as nlohmann (and CanonicalJson after
 // it) reads the text.
-Status AppendMembers(std::vector<Member>& members, std::string& out) {
-  std::stable_sort(members.begin(), members.end(),
-                   [](const Member& x, const Member& y) { return Utf16Less(x.first, y.first); });
+Status AppendMembers(const std::vector<Member>& members, std::string& out) {
+  // A copy of the order: a nested object sorts with the same cache.
+  const std::vector<uint32_t> order = SortedOrder(members);
   out += '{';
   bool first = true;
-  for (size_t i = 0; i < members.size(); ++i) {
-    if (i + 1 < members.size() && members[i + 1].first == members[i].first) continue;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const Member& m = members[order[i]];
+    if (i + 1 < order.size() && members[order[i + 1]].first == m.first) continue;
     if (!first) out += ',';
     first = false;
-    AppendCanonicalString(out, members[i].first);
+    AppendCanonicalString(out, m.first);
     out += ':';
-    SVC_RETURN_IF_ERROR(AppendCanonical(members[i].second, out));
+    SVC_RETURN_IF_ERROR(AppendCanonical(m.second, out));
   }
   out += '}';
   return Status::Ok();
+}
+
+void AppendInteger(std::string& out, auto v) {
+  char buf[24];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
 }
 
 }  // namespace
@@ -38,8 +67,8 @@ Status AppendCanonical(simdjson::dom::element e, std::string& out) {
   switch (e.type()) {
     case element_type::NULL_VALUE: out += "null"; return Status::Ok();
     case element_type::BOOL: out += e.get_bool().value_unsafe() ? "true" : "false"; return Status::Ok();
-    case element_type::INT64: out += std::to_string(e.get_int64().value_unsafe()); return Status::Ok();
-    case element_type::UINT64: out += std::to_string(e.get_uint64().value_unsafe()); return Status::Ok();
+    case element_type::INT64: AppendInteger(out, e.get_int64().value_unsafe()); return Status::Ok();
+    case element_type::UINT64: AppendInteger(out, e.get_uint64().value_unsafe()); return Status::Ok();
     case element_type::DOUBLE: {
       double d = e.get_double().value_unsafe();
       if (!std::isfinite(d)) return InvalidArgument("NaN and infinity are not JSON");

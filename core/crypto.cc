@@ -53,6 +53,13 @@ std::string Sha256(std::string_view data) {
 
 std::string Sha256Hex(std::string_view data) { return HexEncode(Sha256(data)); }
 
+void Sha256Into(std::initializer_list<std::string_view> parts, char* out) {
+  Sha256Ctx& c = ThreadSha256();
+  c.Init();
+  for (std::string_view p : parts) c.Update(p.data(), p.size());
+  c.Final(reinterpret_cast<unsigned char*>(out));
+}
+
 std::string Sha256Concat(std::initializer_list<std::string_view> parts) {
   std::string out(32, '\0');
   Sha256Ctx& c = ThreadSha256();

@@ -19,6 +19,8 @@ std::string Sha256(std::string_view data);                          // 32 raw by
 std::string Sha256Hex(std::string_view data);                       // 64 hex chars
 // SHA-256 of the parts one after the other, without joining them first; 32 raw bytes.
 std::string Sha256Concat(std::initializer_list<std::string_view> parts);
+// The same into `out` (32 bytes), allocating nothing: for loops that hash millions of entries.
+void Sha256Into(std::initializer_list<std::string_view> parts, char* out);
 std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
 
 // Constant-time equality; different lengths compare unequal (length is not secret).

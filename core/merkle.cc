@@ -1,6 +1,8 @@
 #include "core/merkle.h"
 
+#include <algorithm>
 #include <bit>
+#include <cstring>
 
 #include "core/crypto.h"
 
@@ -173,21 +175,24 @@ Result<std::vector<std::pair<int, std::string>>> Completed(uint64_t index, std::
   return out;
 }
 
-void CompactRange::Append(std::string leaf_hash) {
-  nodes_.push_back(std::move(leaf_hash));
-  // Each trailing 1-bit of the old size is a perfect subtree the new leaf's completes.
+void CompactRange::Append(std::string_view leaf_hash) {
+  std::array<char, 32> node{};
+  std::memcpy(node.data(), leaf_hash.data(), std::min<size_t>(32, leaf_hash.size()));
+  // Each trailing 1-bit of the old size is a perfect subtree the new leaf completes.
   for (uint64_t n = size_; n & 1; n >>= 1) {
-    std::string right = std::move(nodes_.back());
+    const std::array<char, 32> left = nodes_.back();
     nodes_.pop_back();
-    nodes_.back() = NodeHash(nodes_.back(), right);
+    Sha256Into({std::string_view("\x01", 1), std::string_view(left.data(), 32), std::string_view(node.data(), 32)},
+               node.data());
   }
+  nodes_.push_back(node);
   ++size_;
 }
 
 std::string CompactRange::Root() const {
   if (nodes_.empty()) return EmptyRoot();
-  std::string h = nodes_.back();
-  for (size_t i = nodes_.size() - 1; i-- > 0;) h = NodeHash(nodes_[i], h);
+  std::string h(nodes_.back().data(), 32);
+  for (size_t i = nodes_.size() - 1; i-- > 0;) h = NodeHash(std::string_view(nodes_[i].data(), 32), h);
   return h;
 }
 

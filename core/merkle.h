@@ -7,6 +7,7 @@
 // index * 2^level. A log keeps each as it completes (a leaf completes at most log2(n) of them),
 // so a head or a proof costs O(log n) reads whatever the size. Hashes are 32 raw bytes.
 
+#include <array>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -49,13 +50,13 @@ Result<std::vector<std::pair<int, std::string>>> Completed(uint64_t index, std::
 // a verifier uses to check many checkpoints of one log in a single pass over its leaves.
 class CompactRange {
  public:
-  void Append(std::string leaf_hash);
+  void Append(std::string_view leaf_hash);  // 32 bytes
   uint64_t size() const { return size_; }
   // MTH of the leaves appended so far (EmptyRoot() for none).
   std::string Root() const;
 
  private:
-  std::vector<std::string> nodes_;  // the perfect subtrees, leftmost (largest) first
+  std::vector<std::array<char, 32>> nodes_;  // the perfect subtrees, leftmost (largest) first
   uint64_t size_ = 0;
 };
 

@@ -1,16 +1,17 @@
 #!/usr/bin/env python3
 """Checks an export of the access log without the service: Python's standard library only.
 
-    python3 verify_audit_export.py export.json [--verifier-key KEY]
+    python3 verify_audit_export.py export.jsonl [--verifier-key KEY]
 
-The export is what `svc audit export` writes (docs/audit.md). KEY is the C2SP verifier key of the
+The export is what `svc audit export` writes (docs/audit.md): JSON lines, a header object first
+(format svc-audit-export/2), then one entry per line. KEY is the C2SP verifier key of the
 tenant and environment (GET /v1/audit-logs/verify/checkpoint-key), kept apart from the export; without
 it the export's own key is used, and the output says so. What is checked, as `svc audit verify` does:
 
 1. the hash chain: entry n has id n, prevHash = the previous entry's hash (32 zero bytes first),
    hash = SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash);
-2. the Merkle tree (RFC 9162) of the entries: leaf = SHA-256(0x00 || those same bytes),
-   node = SHA-256(0x01 || left || right);
+2. the Merkle tree (RFC 9162) of the entries: leaf = SHA-256(0x00 || the entry's hash as 32
+   bytes), node = SHA-256(0x01 || left || right);
 3. the checkpoint: a C2SP signed note whose Ed25519 signature verifies with the key, and whose
    body (origin, size, base64 root) is the export's origin and the tree of exactly its entries;
 4. every checkpoint published in the log ("checkpoints"): it opens with the key, names the export's
@@ -111,6 +112,11 @@ def checkpoint_body(note, key):
     return (lines[0], int(lines[1]), root) if len(root) == 32 else None
 
 
+def is_hash(value):
+    """64 lowercase hex characters: the form the log writes, nothing else."""
+    return isinstance(value, str) and re.fullmatch(r"[0-9a-f]{64}", value) is not None
+
+
 def size_of(published):
     size = published.get("treeSize")
     return size if type(size) is int else 0
@@ -146,17 +152,20 @@ def verify(doc, verifier_key):
 
     check_published()
     for expected, row in enumerate(entries, start=1):
-        if isinstance(row, dict):
-            entry = {k: v for k, v in row.items() if k not in ("prevHash", "hash")}
-        else:
-            entry = row  # not an entry: still a leaf, and the chain breaks here
-        data = canonical(entry).encode()
-        tree.append(leaf_hash(data))
+        claimed = row.get("hash") if isinstance(row, dict) else None
+        # The leaf: over the entry's hash as 32 bytes (no bytes when it has none); still a leaf
+        # when the row is not an entry at all, and the chain breaks there.
+        tree.append(leaf_hash(bytes.fromhex(claimed) if is_hash(claimed) else b""))
         check_published()
         if broken is not None:
             continue
-        ok = isinstance(row, dict) and type(entry.get("id")) is int and entry["id"] == expected and \
-            row.get("prevHash") == prev.hex() and hashlib.sha256(prev + data).hexdigest() == row.get("hash")
+        if not isinstance(row, dict):
+            broken = expected
+            continue
+        entry = {k: v for k, v in row.items() if k not in ("prevHash", "hash")}
+        data = canonical(entry).encode()
+        ok = type(entry.get("id")) is int and entry["id"] == expected and is_hash(row.get("prevHash")) and \
+            row.get("prevHash") == prev.hex() and is_hash(claimed) and hashlib.sha256(prev + data).hexdigest() == claimed
         if not ok:
             broken = expected
             continue
@@ -196,14 +205,27 @@ def main(argv):
         print(__doc__, file=sys.stderr)
         return 2
     try:
-        with open(args[0], encoding="utf-8") as f:
-            doc = json.load(f)
-    except (OSError, ValueError) as e:
+        with open(args[0], "rb") as f:
+            header_line = f.readline()
+            try:
+                doc = json.loads(header_line.decode("utf-8"))
+            except ValueError:  # UnicodeDecodeError is one
+                doc = None
+            if not isinstance(doc, dict) or doc.get("format") != "svc-audit-export/2":
+                print("not an access-log export (format svc-audit-export/2)", file=sys.stderr)
+                return 2
+            entries = []
+            for line in f:
+                if not line.strip(b" \t\r\n"):
+                    continue
+                try:
+                    entries.append(json.loads(line.decode("utf-8")))
+                except ValueError:
+                    entries.append(None)  # not JSON: not an entry, the chain breaks there
+    except OSError as e:
         print("cannot read %s: %s" % (args[0], e), file=sys.stderr)
         return 2
-    if not isinstance(doc, dict) or doc.get("format") != "svc-audit-export/1":
-        print("not an access-log export (format svc-audit-export/1)", file=sys.stderr)
-        return 2
+    doc["entries"] = entries
     result = verify(doc, key)
     print(json.dumps(result, indent=2))
     return 0 if result["valid"] else 1

@@ -432,7 +432,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       }});
   const std::string tree_note =
       " The entries are the leaves of an RFC 9162 Merkle tree (entry n is leaf n-1; its leaf hash is "
-      "SHA-256(0x00 || the RFC 8785 form of the entry without prevHash and hash)); hashes are hex.";
+      "SHA-256(0x00 || the entry's `hash` as 32 bytes), so the tree commits to the chain); hashes are hex.";
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/tree-head", .operation_id = "getAuditTreeHead", .tag = tag,
       .summary = "The Merkle tree head of the access log",

@@ -10,6 +10,7 @@
 #include "api/server/cli.h"
 #include "api/server/commands.h"
 #include "api/server/flags.h"
+#include "core/canonical_json.h"
 #include "pipeline/audit/checkpoints.h"
 #include "pipeline/audit/data_dir_check.h"
 #include "pipeline/audit/export_check.h"
@@ -46,7 +47,7 @@ core::Result<HttpResponse> Get(const ClientTarget& t, const std::string& key, co
 
 // The export: the checkpoint first, then the entries up to its size (entries appended meanwhile
 // are left for the next export) and the checkpoints published up to it, through the public API
-// with a compliance:read key. Written as it is read: one entry per line.
+// with a compliance:read key. Written as it is read: JSON lines, the header then one entry each.
 int Export(Flags& f) {
   auto target = TargetOf(f.Get("url"));
   if (!target.ok()) return Fail(target.status());
@@ -97,20 +98,28 @@ int Export(Flags& f) {
     if (!file) return Fail(core::Internal("cannot write " + out_path));
   }
   std::ostream& out = out_path.empty() ? std::cout : file;
-  out << "{\"format\":" << core::Json(pipeline::audit::kExportFormat).dump()
-      << ",\n\"origin\":" << core::Json(key_doc.value("origin", "")).dump()
-      << ",\n\"verifierKey\":" << core::Json(key_doc.value("verifierKey", "")).dump()
-      << ",\n\"checkpoint\":" << core::Json(note).dump() << ",\n\"checkpoints\":[";
-  for (size_t i = 0; i < published.size(); ++i) out << (i ? ",\n" : "\n") << published[i].dump();
-  out << "],\n\"entries\":[";
+  // JSON lines: the header, then one entry per line.
+  out << core::DumpJson({{"format", pipeline::audit::kExportFormat},
+                         {"origin", key_doc.value("origin", "")},
+                         {"verifierKey", key_doc.value("verifierKey", "")},
+                         {"checkpoint", note},
+                         {"checkpoints", published}})
+      << "\n";
   int64_t written = 0;
+  core::Status bad_entry;
   st = pages("/v1/audit-logs", [&](const core::Json& row) {
     if (written >= size) return false;
-    out << (written ? ",\n" : "\n") << row.dump();
+    // Each entry in its RFC 8785 form: the bytes the chain hashes, so a verifier need not parse them.
+    auto canonical = core::CanonicalJson(row);
+    if (!canonical.ok()) {
+      bad_entry = canonical.status();
+      return false;
+    }
+    out << *canonical << "\n";
     return ++written < size;
   });
   if (!st.ok()) return Fail(st);
-  out << "]}\n";
+  if (!bad_entry.ok()) return Fail(bad_entry);
   out.flush();
   if (!out) return Fail(core::Internal("cannot write the export"));
   if (!out_path.empty()) {

@@ -45,7 +45,7 @@ core::Result<StoredChainCheck> CheckOne(const eventstore::KvStore& store, std::s
       [&](size_t i) {
         projections::ChainLink link = projections::ReadLink(rows[i]);
         if (key_ids[i] != link.id) link.id.reset();  // a row under another id's key
-        return link;
+        return projections::Digest(link);
       },
       threads);
   rows.clear();

@@ -4,12 +4,14 @@
 // checkpoint published in the log (audit.checkpoint_published) against the tree of its size.
 // docs/verify_audit_export.py does the same in Python, so an auditor need not trust this binary.
 //
-// The export (JSON): {"format": "svc-audit-export/1", "origin", "verifierKey", "checkpoint" (the
-// signed note the export was cut at), "checkpoints": [published checkpoints up to that size:
-// {"treeSize", "rootHash", "checkpoint", ...}], "entries": [AuditLogEntry, oldest first]}.
+// The export (JSON lines): the header {"format": "svc-audit-export/2", "origin", "verifierKey",
+// "checkpoint" (the signed note the export was cut at), "checkpoints": [published checkpoints up
+// to that size: {"treeSize", "rootHash", "checkpoint", ...}]} on the first line, then one
+// AuditLogEntry per line, oldest first; blank lines are ignored.
 //
-// Entries are read with simdjson and their two hashes computed on every core; the chain and the
-// tree are then one sequential pass (projections/audit/audit_chain.h holds the rule).
+// The file is mapped, its lines found with memchr, each entry parsed with simdjson and hashed on
+// every core; the chain and the tree are then one sequential pass (projections/audit/
+// audit_chain.h holds the rule).
 
 #include <cstdint>
 #include <functional>
@@ -24,7 +26,7 @@
 
 namespace svc::pipeline::audit {
 
-inline constexpr std::string_view kExportFormat = "svc-audit-export/1";
+inline constexpr std::string_view kExportFormat = "svc-audit-export/2";
 
 struct PublishedCheckpoint {
   int64_t tree_size = 0;
@@ -52,9 +54,9 @@ struct ChainCheck {
   core::Json ToJson() const;
 };
 
-// The digests of `n` entries (projections::Digest of read(i)), computed on `threads` threads
-// (0: one per core). `read` must be safe to call from several threads at once.
-std::vector<projections::LinkDigest> DigestAll(size_t n, const std::function<projections::ChainLink(size_t)>& read,
+// The digests of `n` entries (digest(i)), computed on `threads` threads (0: one per core).
+// `digest` must be safe to call from several threads at once.
+std::vector<projections::LinkDigest> DigestAll(size_t n, const std::function<projections::LinkDigest(size_t)>& digest,
                                                unsigned threads = 0);
 
 // Checks digested entries (oldest first) of the log `origin` with the verifier key `vkey`.

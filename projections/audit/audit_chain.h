@@ -3,11 +3,13 @@
 // (the read model), `svc audit verify` on an export and on a stopped node's data directory.
 //
 // Entry n follows when its id is n, its prevHash is entry n-1's hash (32 zero bytes for entry 1)
-// and its hash is SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash). The
-// same canonical bytes are the entry's leaf in the Merkle tree (SHA-256(0x00 || canonical)).
+// and its hash is SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash). Its
+// leaf in the Merkle tree is RFC 9162's leaf hash of that hash: SHA-256(0x00 || hash as 32
+// bytes) (of no bytes when the entry has no 64-hex hash), so the tree commits to the chain and a
+// verifier hashes each entry's content once.
 //
-// The rule splits in two: Digest looks at one entry alone (the two SHA-256s; a verifier runs it
-// on many threads), ChainWalk at each entry and its predecessor (a cheap sequential pass).
+// The rule splits in two: Digest looks at one entry alone (its hashes; a verifier runs it on
+// many threads), ChainWalk at each entry and its predecessor (a cheap sequential pass).
 
 #include <array>
 #include <cstdint>
@@ -37,9 +39,15 @@ struct LinkDigest {
   bool readable = false;    // an object with a 64-hex prevHash and hash
   bool recomputes = false;  // its hash is SHA-256(prevHash || canonical)
   std::array<char, 32> prev_hash{}, hash{};
-  std::array<char, 32> leaf{};  // its leaf hash in the Merkle tree
+  std::array<char, 32> leaf{};  // its leaf hash in the Merkle tree: LeafHash(hash)
 };
 LinkDigest Digest(const ChainLink& link);
+// The digest of an entry's JSON text. When the text is the entry's own RFC 8785 form (what
+// `svc audit export` writes), the bytes without its prevHash and hash members are hashed as they
+// are: if they give the recorded hash they are, by SHA-256's preimage resistance, exactly the
+// bytes the log hashed, so nothing needs parsing. Any other text (or a mismatch) is parsed and
+// canonicalised: the answer is the same either way, only the cost differs.
+LinkDigest DigestText(std::string_view text);
 
 // A chain walked entry by entry, in order.
 class ChainWalk {

@@ -15,18 +15,6 @@ namespace ps = commands::persons;
 namespace au = commands::audit;
 using V = AuditView;
 
-core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry) {
-  SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
-  std::string input(prev_hash);
-  input += canonical;
-  return core::Sha256Hex(input);
-}
-
-core::Result<std::string> LeafHashOf(const core::Json& entry) {
-  SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
-  return core::merkle::LeafHash(canonical);
-}
-
 core::Status AuditProjector::ApplyCheckpoint(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   SVC_ASSIGN_OR_RETURN(au::AuditLogEvent event, au::DecodeAuditLog(env));
@@ -79,8 +67,11 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
                       {"createdAt", core::FormatRfc3339(env.occurred_at)},
                       {"personCount", nullptr},
                       {"eventId", env.id}};
-  SVC_ASSIGN_OR_RETURN(std::string hash, ChainHash(prev, entry));
-  SVC_ASSIGN_OR_RETURN(std::string leaf, LeafHashOf(entry));
+  // The chain's hash, and the tree's leaf over it (audit_chain.h).
+  SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
+  const std::string raw_hash = core::Sha256Concat({prev, canonical});
+  const std::string hash = core::HexEncode(raw_hash);
+  std::string leaf = core::merkle::LeafHash(raw_hash);
   core::merkle::NodeSource stored = [&view, &te](int level, uint64_t index) -> core::Result<std::string> {
     SVC_ASSIGN_OR_RETURN(auto node, view.Get(V::TreeNode(te, level, index)));
     if (!node.has_value() || node->size() != 32) return core::DataLoss("audit tree node missing");

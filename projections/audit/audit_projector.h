@@ -4,7 +4,8 @@
 //   hash = SHA-256(previous hash || RFC 8785 canonical form of the entry)
 // (the first entry's previous hash is 32 zero bytes; the entry is hashed without its prevHash
 // and hash members). The same entries are the leaves of an RFC 9162 Merkle tree per tenant and
-// environment, whose perfect subtrees are kept as they complete (core/merkle.h), and the
+// environment (leaf n = SHA-256(0x00 || hash(n) as 32 bytes): the tree commits to the chain),
+// whose perfect subtrees are kept as they complete (core/merkle.h), and the
 // checkpoints published of it (commands/audit/checkpoint.h). Events of a tenant sit in one log
 // partition, in one order, so a rebuild (`svc replay`) gives the same ids and hashes byte for
 // byte. Keys: audit_view.h.
@@ -19,17 +20,12 @@ class AuditProjector final : public Projector {
  public:
   static constexpr std::string_view kName = AuditView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 2; }
+  // 3: a leaf is the RFC 9162 leaf hash of the entry's chain hash (was: of its canonical bytes).
+  int Version() const override { return 3; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 
  private:
   core::Status ApplyCheckpoint(const eventstore::RecordedEvent& event, ViewWriter& view);
 };
-
-// The hash that follows `prev_hash` (32 raw bytes) for an entry (without prevHash and hash), hex.
-core::Result<std::string> ChainHash(std::string_view prev_hash, const core::Json& entry);
-// The entry's leaf hash in the Merkle tree: RFC 9162's over the same RFC 8785 bytes the chain
-// hashes (the entry without prevHash and hash); 32 raw bytes.
-core::Result<std::string> LeafHashOf(const core::Json& entry);
 
 }  // namespace svc::projections

@@ -26,5 +26,5 @@ BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
 AUDIT_DIR="${TMPDIR:-/tmp}/svc-audit-bench"
 "$BUILD/tests/svc_bench_audit" "$AUDIT_DIR" "$AUDIT"
 TIMEFORMAT="audit: svc audit verify (the binary, every core, process start included): %Rs"
-time "$BUILD/api/svc" audit verify "$AUDIT_DIR/export.json" >/dev/null
+time "$BUILD/api/svc" audit verify "$AUDIT_DIR/export.jsonl" >/dev/null
 rm -rf "$AUDIT_DIR"
