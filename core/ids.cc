@@ -28,6 +28,8 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kTracking: return "trk";
     case IdKind::kLivenessChallenge: return "lch";
     case IdKind::kBreach: return "brc";
+    case IdKind::kConsent: return "cns";
+    case IdKind::kGrant: return "grt";
   }
   return "unk";
 }

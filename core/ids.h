@@ -33,6 +33,8 @@ enum class IdKind {
   kTracking,      // trk_ (one submission of a verification session)
   kLivenessChallenge,  // lch_ (an active-liveness challenge of a verification session)
   kBreach,        // brc_ (a breach notification)
+  kConsent,       // cns_ (a person's consent for a purpose)
+  kGrant,         // grt_ (an application's grant on a person's data)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

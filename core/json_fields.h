@@ -94,7 +94,7 @@ struct IsStringMap<std::map<std::string, V>> : std::true_type {};
 template <class M>
 bool IsEmpty(const M& v) {
   if constexpr (std::is_same_v<M, std::string> || IsVector<M>::value ||
-                std::is_same_v<M, std::set<std::string>>) {
+                std::is_same_v<M, std::set<std::string>> || IsStringMap<M>::value) {
     return v.empty();
   } else if constexpr (std::is_arithmetic_v<M> && !std::is_same_v<M, bool>) {
     return v == 0;

@@ -266,6 +266,12 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
   out["pii"] = pii;
   SVC_ASSIGN_OR_RETURN(auto prov, ReadView(rt, PV::Abs(PV::Provenance(te, id))));
   out["piiProvenance"] = prov.value_or(core::Json::object());
+  // An application whose grant says `redacted` is not shown even which fields are held.
+  SVC_ASSIGN_OR_RETURN(auto grant, GrantInForce(rt, a, id));
+  if (grant.has_value() && core::StringOr(*grant, "defaultRedaction") == "redacted") {
+    out["pii"] = core::Json::object();
+    out["piiProvenance"] = core::Json::object();
+  }
   out["metadata"] = core::Json::object();
   const int cf = rt.store().Cf(projections::kViewsCf);
   SVC_ASSIGN_OR_RETURN(auto sealed_meta, rt.store().Get(cf, PV::Abs(PV::Metadata(te, id))));
@@ -667,6 +673,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Documents(*r, *o, c, std::move(respond)); }});
   for (auto& route : RevealRoutes(rt, options)) routes.push_back(std::move(route));
+  for (auto& route : RightsRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -72,6 +72,19 @@ core::Result<core::Json> PersonSessions(Runtime& rt, const AuthContext& a, const
 // extracted data), newest first.
 core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const std::string& id);
 
+// Whether a key may reveal `fields` of a person for `purpose` (rights_api.cc): 409
+// CONSENT_REQUIRED when the person consented to the purpose and every consent for it is revoked
+// or expired; 403 FIELD_NOT_GRANTED or GRANT_PURPOSE_NOT_ALLOWED when the key's application
+// holds a grant in force that does not allow them; 403 FIELD_NOT_GRANTED when an application
+// other than the person's own holds no grant in force. `purpose` nullopt: the channel carries
+// none (integrity compares, it states no purpose), so only the fields are checked.
+core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::Json& person_row,
+                                const std::vector<std::string>& fields, const std::optional<std::string>& purpose);
+// The grant in force (not revoked, not expired) of the key's application on a person, if any.
+core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id);
+// The consent and grant routes (rights_api.cc).
+std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options);
+
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);

@@ -223,6 +223,10 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
     if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
     if (unknown) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
   }
+  // Consents and grants as they stand now (a grant or consent revoked since the issue applies).
+  if (auto st = CheckRevealAllowed(rt, a, *row, fields, core::StringOr(**token, "purpose")); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
   std::string bearer = BearerOf(req);
   ps::UseClientToken use;
   use.secret_hash = core::Sha256Hex(bearer.substr(bearer.find('.') + 1));
@@ -260,6 +264,7 @@ void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
   Validator v(*body);
   RevealRequest rr;
   if (!ParseReveal(req, *body, v, rr, respond)) return;
+  if (auto st = CheckRevealAllowed(rt, a, *row, rr.fields, rr.purpose); !st.ok()) return respond(StatusToProblem(req, st));
   auto access = AccessBy(a, id, "decrypt", rr.fields, rr.purpose, rr.reason);
   RecordThen(rt, o, call, {access},
              [&rt, a, id, fields = rr.fields, slim = SlimRequest(req)]() {
@@ -305,6 +310,10 @@ void BatchDecrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
     auto person = ActivePersonRow(rt, a, sent);
     if (!person.ok()) {
       fail(person.status());
+      continue;
+    }
+    if (auto st = CheckRevealAllowed(rt, a, *person, rr.fields, rr.purpose); !st.ok()) {
+      fail(st);
       continue;
     }
     if (seen.insert(sent).second) persons.push_back(sent);
@@ -377,6 +386,7 @@ void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   if (!purpose.empty() && !pp::IsKnownPurpose(purpose)) {
     return respond(Problem(req, "PURPOSE_UNKNOWN", "Service-Purpose is not in the purpose catalogue"));
   }
+  if (auto st = CheckRevealAllowed(rt, a, *row, fields, purpose); !st.ok()) return respond(StatusToProblem(req, st));
   RecordThen(rt, o, call, {AccessBy(a, id, "expand", fields, purpose, reason)},
              [&rt, a, id, fields, slim = SlimRequest(req)]() {
                auto detail = MaskedDetail(rt, a, id);
@@ -422,6 +432,10 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   RevealRequest rr;
   if (!ParseReveal(req, reveal_part, v, rr, respond)) return;  // checks a given purpose too
   (void)scope;
+  // The token can only ever reveal what the issuing application may (checked again when spent).
+  if (auto st = CheckRevealAllowed(rt, a, *row, rr.fields, purpose.value_or("")); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
   std::string token_id = rt.ids().NewIdString(core::IdKind::kClientToken);
   std::string secret = core::Base64UrlEncode(core::RandomBytes(32));
   commands::CommandContext ctx = Context(rt, call);
@@ -530,6 +544,7 @@ void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond re
   }
   std::vector<std::string> names;
   for (const auto& [f, h] : expected) names.push_back(f);
+  if (auto st = CheckRevealAllowed(rt, a, *row, names, std::nullopt); !st.ok()) return respond(StatusToProblem(req, st));
   ps::PiiAccessed access = AccessBy(a, id, "integrity", names, "", reason.value_or(""));
   access.redaction = "compared";
   RecordThen(rt, o, call, {access},
@@ -573,6 +588,9 @@ void Export(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   std::vector<std::string> held;
   for (auto name : ps::kPiiFieldNames) {
     if (row->value(std::string(name) + "Provided", false)) held.emplace_back(name);
+  }
+  if (auto st = CheckRevealAllowed(rt, a, *row, held, std::string("arco_request")); !st.ok()) {
+    return respond(StatusToProblem(req, st));
   }
   RecordThen(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
              [&rt, a, id, held, slim = SlimRequest(req)]() {
@@ -657,6 +675,10 @@ void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond r
   const std::string id = req.path_params["person_id"];
   auto row = PathPerson(rt, call, respond);
   if (!row) return;
+  // A match against the person's face: no vault field, the purpose its access event records.
+  if (auto st = CheckRevealAllowed(rt, a, *row, {}, std::string("identity_verification")); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
   auto body = JsonBody(req, respond);
   if (!body) return;
   Validator v(*body);

@@ -209,6 +209,48 @@ OpenApiArea PersonsOpenApi() {
                                {"presentationAttack", boolean},
                                {"reasonCodes", Strs()}},
                               {"decision", "match", "score", "threshold", "referenceCapturedAt"});
+  std::vector<std::string> purpose_ids;
+  for (const auto& p : pipeline::persons::Purposes()) purpose_ids.emplace_back(p.id);
+  s["ConsentGrantRequest"] = obj({{"mechanism", Enum({"firma_electronica", "autenticacion"})},
+                                  {"policyVersion", {{"type", "string"}, {"minLength", 1}, {"maxLength", 200}}},
+                                  {"purpose", Enum(purpose_ids)},
+                                  {"attestedBy", Nullable(Enum({"applicant", "integrator"}))},
+                                  {"evidence", {{"type", {"object", "null"}},
+                                                {"description", "write-only: sealed under the person's key, never listed"}}},
+                                  {"expiresAt", Nullable(dt)}},
+                                 {"mechanism", "policyVersion", "purpose"});
+  s["ConsentItem"] = obj({{"id", Id("cns")},
+                          {"object", {{"const", "person.consent"}}},
+                          {"attestedBy", Nullable(Enum({"applicant", "integrator"}))},
+                          {"createdAt", dt},
+                          {"expiresAt", Nullable(dt)},
+                          {"grantedAt", dt},
+                          {"mechanism", Enum({"firma_electronica", "autenticacion"})},
+                          {"policyVersion", Str()},
+                          {"purpose", Str()},
+                          {"revokedAt", Nullable(dt)}},
+                         {"id", "object", "attestedBy", "createdAt", "expiresAt", "grantedAt", "mechanism",
+                          "policyVersion", "purpose", "revokedAt"});
+  s["ConsentList"] = List("ConsentItem");
+  s["GrantCreateRequest"] = obj({{"applicationId", Id("app")},
+                                 {"allowedFields", {{"type", "array"}, {"items", Enum(field_names)}, {"minItems", 1}}},
+                                 {"allowedPurposes", {{"type", "array"}, {"items", Enum(purpose_ids)}, {"minItems", 1}}},
+                                 {"defaultRedaction", Enum({"plain", "masked", "redacted"})},
+                                 {"expiresAt", Nullable(dt)}},
+                                {"allowedFields", "allowedPurposes", "applicationId"});
+  s["GrantItem"] = obj({{"id", Id("grt")},
+                        {"object", {{"const", "person.grant"}}},
+                        {"allowedFields", Strs()},
+                        {"allowedPurposes", Strs()},
+                        {"applicationId", Id("app")},
+                        {"createdAt", dt},
+                        {"createdVia", Str()},
+                        {"defaultRedaction", Enum({"plain", "masked", "redacted"})},
+                        {"expiresAt", Nullable(dt)},
+                        {"revokedAt", Nullable(dt)}},
+                       {"id", "object", "allowedFields", "allowedPurposes", "applicationId", "createdAt", "createdVia",
+                        "defaultRedaction", "expiresAt", "revokedAt"});
+  s["GrantList"] = List("GrantItem");
   return area;
 }
 

@@ -70,6 +70,14 @@ core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
   return j;
 }
 
+core::Result<core::Json> AdminApplicationCreate(Runtime& rt, const std::string& tenant_id, const std::string& name,
+                                                const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  std::string app_id = rt.ids().NewIdString(core::IdKind::kApplication);
+  SVC_RETURN_IF_ERROR(Run(rt, tenant_id, tn::CreateApplication{app_id, name}, actor).status());
+  return ReadRow(rt, TV::Application(tenant_id, app_id));
+}
+
 core::Result<core::Json> AdminTenantList(Runtime& rt) {
   SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, TV::Tenants()));
   return core::Json{{"object", "list"}, {"data", rows}};
@@ -186,6 +194,12 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
   }, 201));
   router.Add("GET", "/admin/tenants",
              guarded([&rt](HttpRequest&) { return AdminTenantList(rt); }, 200));
+  router.Add("POST", "/admin/tenants/{tenant_id}/applications",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string name, StringField(body, "name", ""));
+               return AdminApplicationCreate(rt, req.path_params["tenant_id"], name, actor);
+             }, 201));
   router.Add("POST", "/admin/tenants/{tenant_id}/keys",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
                SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));

@@ -30,6 +30,8 @@ struct KeyCreateRequest {
 core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
                                            const eventstore::Actor& actor);
 core::Result<core::Json> AdminTenantList(Runtime& rt);
+core::Result<core::Json> AdminApplicationCreate(Runtime& rt, const std::string& tenant_id, const std::string& name,
+                                                const eventstore::Actor& actor);
 core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req,
                                         const eventstore::Actor& actor);
 core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_id,
@@ -41,6 +43,7 @@ core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id)
 // (401 SERVICE_KEY_REQUIRED otherwise):
 //   POST /admin/tenants                         {name}
 //   GET  /admin/tenants
+//   POST /admin/tenants/{tenant_id}/applications {name}
 //   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId}
 //   GET  /admin/tenants/{tenant_id}/keys
 //   POST /admin/tenants/{tenant_id}/keys/{key_id}/revoke   {reason}

@@ -17,6 +17,7 @@ const char* const kTopUsage =
     "  serve                     run the service\n"
     "  admin tenant create       --name NAME\n"
     "  admin tenant list\n"
+    "  admin app create          --tenant ten_... --name NAME: another application of the tenant\n"
     "  admin key create          --tenant ten_... [--env test|live] [--type secret|publishable]\n"
     "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"

@@ -50,12 +50,12 @@ int Admin(int argc, char** argv) {
   std::string key = noun + " " + verb;
   const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
   const bool rotate = key == "master-key rotate";
-  if (key != "tenant create" && key != "tenant list" && key != "key create" &&
+  if (key != "tenant create" && key != "tenant list" && key != "app create" && key != "key create" &&
       key != "key revoke" && key != "key list" && !webhooks && !rotate) {
     std::cerr << kTopUsage;
     return 2;
   }
-  if (key == "tenant create" && f.Get("name").empty()) {
+  if ((key == "tenant create" || key == "app create") && f.Get("name").empty()) {
     return Fail(core::InvalidArgument("--name is required"));
   }
   std::string new_master;
@@ -101,6 +101,7 @@ int Admin(int argc, char** argv) {
     core::Result<core::Json> r = core::Internal("unreachable");
     if (key == "tenant create") r = AdminTenantCreate(**rt, f.Get("name"), actor);
     else if (key == "tenant list") r = AdminTenantList(**rt);
+    else if (key == "app create") r = AdminApplicationCreate(**rt, f.Get("tenant"), f.Get("name"), actor);
     else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
     else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
     else if (rotate) r = (*rt)->RotateMasterKey(std::move(new_master));
@@ -135,6 +136,10 @@ int Admin(int argc, char** argv) {
     b["name"] = f.Get("name");
   } else if (key == "tenant list") {
     path = "/admin/tenants";
+  } else if (key == "app create") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/applications";
+    b["name"] = f.Get("name");
   } else if (key == "key create") {
     method = "POST";
     path = "/admin/tenants/" + kc.tenant_id + "/keys";

@@ -39,14 +39,48 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
     d.events.push_back(Make(c->created));
     return d;
   }
-  const auto& r = std::get<RevisePerson>(command);
   if (!s.exists || s.environment != ctx.environment) {
     return core::NotFound("no such person", "PERSON_NOT_FOUND");
+  }
+  // Revocations take effect whatever became of the person: they only ever narrow what may be read.
+  if (const auto* rc = std::get_if<RevokeConsent>(&command)) {
+    auto it = s.consents.find(rc->consent_id);
+    if (it == s.consents.end()) return core::NotFound("no such consent of this person", "CONSENT_NOT_FOUND");
+    d.result = {{"revoked", !it->second}};
+    if (!it->second) d.events.push_back(Make(ConsentRevoked{rc->consent_id}));
+    return d;
+  }
+  if (const auto* rg = std::get_if<RevokeGrant>(&command)) {
+    auto it = s.grants.find(rg->grant_id);
+    if (it == s.grants.end()) return core::NotFound("no such grant on this person", "GRANT_NOT_FOUND");
+    d.result = {{"revoked", !it->second.revoked}};
+    if (!it->second.revoked) d.events.push_back(Make(GrantRevoked{rg->grant_id}));
+    return d;
   }
   if (s.status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
   if (s.status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
   }
+  if (const auto* gc = std::get_if<GrantConsent>(&command)) {
+    if (s.consents.count(gc->consent.consent_id) != 0) return core::AlreadyExists("the consent exists", "CONFLICT");
+    d.events.push_back(Make(gc->consent));
+    return d;
+  }
+  if (const auto* cg = std::get_if<CreateGrant>(&command)) {
+    if (s.grants.count(cg->grant.grant_id) != 0) return core::AlreadyExists("the grant exists", "CONFLICT");
+    for (const auto& f : cg->grant.allowed_fields) {
+      if (!IsPiiFieldName(f)) return core::InvalidArgument("unknown PII field " + f, "UNKNOWN_PII_FIELD");
+    }
+    GrantCreated g = cg->grant;
+    g.replaces.clear();
+    for (const auto& [id, ref] : s.grants) {
+      if (!ref.revoked && ref.application_id == g.application_id) g.replaces = id;
+    }
+    d.events.push_back(Make(g));
+    d.result = {{"replaces", g.replaces.empty() ? core::Json(nullptr) : core::Json(g.replaces)}};
+    return d;
+  }
+  const auto& r = std::get<RevisePerson>(command);
   SVC_RETURN_IF_ERROR(CheckFieldNames(r.set, r.cleared));
   PersonRevised e;
   e.set = r.set;
@@ -77,6 +111,23 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
     s.pii_version = 1;
     s.created_micros = at.micros;
     for (const auto& [name, value] : c->pii) s.fields[name] = 1;
+    return;
+  }
+  if (const auto* c = std::get_if<ConsentGranted>(&event)) {
+    s.consents[c->consent_id] = false;
+    return;
+  }
+  if (const auto* c = std::get_if<ConsentRevoked>(&event)) {
+    s.consents[c->consent_id] = true;
+    return;
+  }
+  if (const auto* g = std::get_if<GrantCreated>(&event)) {
+    if (!g->replaces.empty()) s.grants[g->replaces].revoked = true;
+    s.grants[g->grant_id] = {g->application_id, false};
+    return;
+  }
+  if (const auto* g = std::get_if<GrantRevoked>(&event)) {
+    s.grants[g->grant_id].revoked = true;
     return;
   }
   const auto& r = std::get<PersonRevised>(event);

@@ -27,14 +27,28 @@ struct PersonState {
   std::map<std::string, int> fields;
   int64_t created_micros = 0;
   int64_t updated_micros = 0;
+  // Consents and grants by id: whether each was revoked (their content is the read model's). A
+  // grant also names its application, so a new one for the application replaces it.
+  std::map<std::string, bool> consents;
+  struct GrantRef {
+    std::string application_id;
+    bool revoked = false;
+    static constexpr auto Fields() {
+      using core::Field;
+      return std::tuple{Field("applicationId", &GrantRef::application_id), Field("revoked", &GrantRef::revoked)};
+    }
+  };
+  std::map<std::string, GrantRef> grants;
   static constexpr auto Fields() {
+    using core::Empty;
     using core::Field;
     using T = PersonState;
     return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
                       Field("status", &T::status), Field("applicationId", &T::application_id),
                       Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
                       Field("fields", &T::fields), Field("created", &T::created_micros),
-                      Field("updated", &T::updated_micros)};
+                      Field("updated", &T::updated_micros), Field("consents", &T::consents, Empty::kOmit),
+                      Field("grants", &T::grants, Empty::kOmit)};
   }
 };
 
@@ -49,7 +63,23 @@ struct RevisePerson {
   std::optional<std::string> metadata_sealed;
   PiiSource source;
 };
-using PersonCommand = std::variant<CreatePerson, RevisePerson>;
+// Consents (the purpose is checked against the catalogue by the routes) and grants (the
+// application is checked by the routes; `replaces` is decided here). Revocations are idempotent:
+// a second one records nothing.
+struct GrantConsent {
+  ConsentGranted consent;
+};
+struct RevokeConsent {
+  std::string consent_id;
+};
+struct CreateGrant {
+  GrantCreated grant;
+};
+struct RevokeGrant {
+  std::string grant_id;
+};
+using PersonCommand =
+    std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant>;
 
 struct PersonDecider {
   using State = PersonState;

@@ -94,7 +94,69 @@ struct PersonRevised {
   }
 };
 
-using PersonEvent = std::variant<PersonCreated, PersonRevised>;
+// A consent the person gave for a purpose of the catalogue (pipeline/persons/purposes.h). Its
+// evidence is sealed under the person's data key and never served.
+struct ConsentGranted {
+  static constexpr std::string_view kType = "persons.consent_granted";
+  static constexpr int kSchema = 1;
+  std::string consent_id;
+  std::string purpose;
+  std::string mechanism;        // firma_electronica | autenticacion
+  std::string policy_version;
+  std::string attested_by;      // applicant | integrator | "" (null)
+  std::string evidence_sealed;  // "" = none
+  int64_t expires_micros = 0;   // 0 = does not expire
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = ConsentGranted;
+    return std::tuple{Field("consentId", &T::consent_id), Field("purpose", &T::purpose),
+                      Field("mechanism", &T::mechanism), Field("policyVersion", &T::policy_version),
+                      Field("attestedBy", &T::attested_by, Empty::kNull),
+                      Field("evidenceSealed", &T::evidence_sealed, Empty::kNull),
+                      Field("expiresMicros", &T::expires_micros)};
+  }
+};
+
+struct ConsentRevoked {
+  static constexpr std::string_view kType = "persons.consent_revoked";
+  static constexpr int kSchema = 1;
+  std::string consent_id;
+  static constexpr auto Fields() { return std::tuple{core::Field("consentId", &ConsentRevoked::consent_id)}; }
+};
+
+// What an application may reveal of the person: fields and purposes. A new grant for an
+// application replaces (revokes) the one in force.
+struct GrantCreated {
+  static constexpr std::string_view kType = "persons.grant_created";
+  static constexpr int kSchema = 1;
+  std::string grant_id;
+  std::string application_id;
+  std::vector<std::string> allowed_fields;
+  std::vector<std::string> allowed_purposes;
+  std::string default_redaction;  // plain | masked | redacted
+  int64_t expires_micros = 0;     // 0 = does not expire
+  std::string replaces;           // the grant it revokes ("" = none)
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = GrantCreated;
+    return std::tuple{Field("grantId", &T::grant_id), Field("applicationId", &T::application_id),
+                      Field("allowedFields", &T::allowed_fields), Field("allowedPurposes", &T::allowed_purposes),
+                      Field("defaultRedaction", &T::default_redaction), Field("expiresMicros", &T::expires_micros),
+                      Field("replaces", &T::replaces, Empty::kNull)};
+  }
+};
+
+struct GrantRevoked {
+  static constexpr std::string_view kType = "persons.grant_revoked";
+  static constexpr int kSchema = 1;
+  std::string grant_id;
+  static constexpr auto Fields() { return std::tuple{core::Field("grantId", &GrantRevoked::grant_id)}; }
+};
+
+using PersonEvent = std::variant<PersonCreated, PersonRevised, ConsentGranted, ConsentRevoked, GrantCreated,
+                                 GrantRevoked>;
 
 std::string_view TypeOf(const PersonEvent& e);
 std::string EncodeData(const PersonEvent& e);

@@ -236,6 +236,66 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
 
 }  // namespace
 
+namespace {
+
+// Consents and grants: the items as served, their newest-first indexes, the grant in force per
+// application. A revocation keeps the first revokedAt (a second one records no event anyway).
+core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonEvent& event, ViewWriter& view) {
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  auto time_or_null = [](int64_t micros) {
+    return micros == 0 ? core::Json(nullptr) : core::Json(core::FormatRfc3339(core::Timestamp{micros}));
+  };
+  auto or_null = [](const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); };
+  auto revoke = [&](const std::string& key) -> core::Status {
+    SVC_ASSIGN_OR_RETURN(auto row, view.Get(key));
+    if (!row.has_value()) return core::DataLoss("revocation of an unknown item: " + key);
+    core::Json r = core::ParseJsonOrDiscarded(*row);
+    if (r.value("revokedAt", core::Json()).is_null()) r["revokedAt"] = at;
+    view.Put(key, core::DumpJson(r));
+    return core::Status::Ok();
+  };
+  if (const auto* c = std::get_if<ps::ConsentGranted>(&event)) {
+    core::Json item = {{"id", c->consent_id},           {"object", "person.consent"},
+                       {"attestedBy", or_null(c->attested_by)}, {"createdAt", at},
+                       {"expiresAt", time_or_null(c->expires_micros)}, {"grantedAt", at},
+                       {"mechanism", c->mechanism},     {"policyVersion", c->policy_version},
+                       {"purpose", c->purpose},         {"revokedAt", nullptr}};
+    view.Put(V::Consent(te, id, c->consent_id), core::DumpJson(item));
+    view.Put(V::ConsentIndex(te, id) + V::Order(env.occurred_at.micros, c->consent_id), "");
+    return core::Status::Ok();
+  }
+  if (const auto* c = std::get_if<ps::ConsentRevoked>(&event)) return revoke(V::Consent(te, id, c->consent_id));
+  if (const auto* g = std::get_if<ps::GrantCreated>(&event)) {
+    if (!g->replaces.empty()) SVC_RETURN_IF_ERROR(revoke(V::Grant(te, id, g->replaces)));
+    core::Json item = {{"id", g->grant_id},
+                       {"object", "person.grant"},
+                       {"allowedFields", g->allowed_fields},
+                       {"allowedPurposes", g->allowed_purposes},
+                       {"applicationId", g->application_id},
+                       {"createdAt", at},
+                       {"createdVia", "api"},
+                       {"defaultRedaction", g->default_redaction},
+                       {"expiresAt", time_or_null(g->expires_micros)},
+                       {"revokedAt", nullptr}};
+    view.Put(V::Grant(te, id, g->grant_id), core::DumpJson(item));
+    view.Put(V::GrantIndex(te, id) + V::Order(env.occurred_at.micros, g->grant_id), "");
+    view.Put(V::GrantOfApplication(te, id, g->application_id), g->grant_id);
+    return core::Status::Ok();
+  }
+  const auto& g = std::get<ps::GrantRevoked>(event);
+  const std::string key = V::Grant(te, id, g.grant_id);
+  SVC_RETURN_IF_ERROR(revoke(key));
+  SVC_ASSIGN_OR_RETURN(auto row, view.Get(key));
+  const std::string app = core::StringOr(core::ParseJsonOrDiscarded(row.value_or("{}")), "applicationId");
+  SVC_ASSIGN_OR_RETURN(auto in_force, view.Get(V::GrantOfApplication(te, id, app)));
+  if (in_force == g.grant_id) view.Delete(V::GrantOfApplication(te, id, app));
+  return core::Status::Ok();
+}
+
+}  // namespace
+
 core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type == ps::kClientTokenAggregate) return ApplyClientToken(env, view);
@@ -324,6 +384,7 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
     return core::Status::Ok();
   }
 
+  if (!std::holds_alternative<ps::PersonRevised>(event)) return ApplyRights(env, event, view);
   const auto& rv = std::get<ps::PersonRevised>(event);
   SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
   if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);

@@ -30,6 +30,11 @@
 //   face/<ten>/<env>/<per>                 {sessionId, trackingId, verifiedAt}: where the face of
 //                                          the person's last approved verification is kept
 //                                          (sealed, in that session's stage details)
+//   cns/<ten>/<env>/<per>/<cns>            a consent (ConsentItem, as served; its evidence stays
+//                                          sealed in the log); cnsi/…/<per>/<order>: newest first
+//   grt/<ten>/<env>/<per>/<grt>            a grant (GrantItem, as served); grti/…/<per>/<order>:
+//                                          newest first
+//   grtapp/<ten>/<env>/<per>/<app>         = <grt>: the grant in force for that application
 //
 // `te` is "<ten>/<env>" (TenantEnv).
 
@@ -97,6 +102,19 @@ struct PersonsView {
   static std::string PendingAll() { return "vpending/"; }
   static std::string Pending(std::string_view te, std::string_view session) { return ScopedKey("vpending/", te, session); }
   static std::string Face(std::string_view te, std::string_view id) { return ScopedKey("face/", te, id); }
+
+  static std::string Consent(std::string_view te, std::string_view id, std::string_view consent) {
+    return Consents(te, id) + std::string(consent);
+  }
+  static std::string Consents(std::string_view te, std::string_view id) { return ScopedKey("cns/", te, id) + "/"; }
+  static std::string ConsentIndex(std::string_view te, std::string_view id) { return ScopedKey("cnsi/", te, id) + "/"; }
+  static std::string Grant(std::string_view te, std::string_view id, std::string_view grant) {
+    return ScopedKey("grt/", te, id) + "/" + std::string(grant);
+  }
+  static std::string GrantIndex(std::string_view te, std::string_view id) { return ScopedKey("grti/", te, id) + "/"; }
+  static std::string GrantOfApplication(std::string_view te, std::string_view id, std::string_view app) {
+    return ScopedKey("grtapp/", te, id) + "/" + std::string(app);
+  }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

@@ -222,6 +222,28 @@ std::vector<Sample> Samples() {
   pr.metadata_changed = true;
   pr.source = {"api", "", ""};
   Add<ps::PersonRevised, ps::PersonEvent>(s, pr, penc);
+  Add<ps::ConsentGranted, ps::PersonEvent>(s, ps::ConsentGranted{}, penc);
+  ps::ConsentGranted cg;
+  cg.consent_id = "cns_00000000000000000000000000000001";
+  cg.purpose = "credit_assessment";
+  cg.mechanism = "firma_electronica";
+  cg.policy_version = "2026-01";
+  cg.attested_by = "applicant";
+  cg.evidence_sealed = "ZXZpZGVuY2U=";
+  cg.expires_micros = 1798761600000000;
+  Add<ps::ConsentGranted, ps::PersonEvent>(s, cg, penc);
+  Add<ps::ConsentRevoked, ps::PersonEvent>(s, ps::ConsentRevoked{"cns_00000000000000000000000000000001"}, penc);
+  Add<ps::GrantCreated, ps::PersonEvent>(s, ps::GrantCreated{}, penc);
+  ps::GrantCreated gc;
+  gc.grant_id = "grt_00000000000000000000000000000002";
+  gc.application_id = "app_00000000000000000000000000000003";
+  gc.allowed_fields = {"curp", "fullName"};
+  gc.allowed_purposes = {"identity_verification"};
+  gc.default_redaction = "masked";
+  gc.expires_micros = 1798761600000000;
+  gc.replaces = "grt_00000000000000000000000000000001";
+  Add<ps::GrantCreated, ps::PersonEvent>(s, gc, penc);
+  Add<ps::GrantRevoked, ps::PersonEvent>(s, ps::GrantRevoked{"grt_00000000000000000000000000000002"}, penc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -344,5 +366,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 50);
+  CHECK(n == 56);
 }

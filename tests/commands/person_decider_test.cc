@@ -102,3 +102,61 @@ TEST_CASE("person: unknown, other-environment, unsealed or contradictory changes
   CHECK(IsPiiFieldName("vigencia"));
   CHECK_FALSE(IsPiiFieldName("Curp"));
 }
+
+TEST_CASE("person: consents are recorded and revoked once; the first revocation stands") {
+  auto spec = Created();
+  ConsentGranted c;
+  c.consent_id = "cns_00000000000000000000000000000001";
+  c.purpose = "credit_assessment";
+  c.mechanism = "autenticacion";
+  c.policy_version = "2026-01";
+  auto d = spec.When(PersonCommand(GrantConsent{c}));
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"persons.consent_granted"});
+  CHECK(Code(spec.When(PersonCommand(GrantConsent{c})).status()) == "CONFLICT");  // the same id twice
+  auto revoke = spec.When(PersonCommand(RevokeConsent{c.consent_id}));
+  REQUIRE(revoke.ok());
+  CHECK(Types(*revoke) == std::vector<std::string>{"persons.consent_revoked"});
+  CHECK(revoke->result["revoked"] == true);
+  auto again = spec.When(PersonCommand(RevokeConsent{c.consent_id}));
+  REQUIRE(again.ok());
+  CHECK(again->events.empty());
+  CHECK(again->result["revoked"] == false);
+  CHECK(Code(spec.When(PersonCommand(RevokeConsent{"cns_00000000000000000000000000000009"})).status()) ==
+        "CONSENT_NOT_FOUND");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("person: a new grant for an application replaces the one in force; revocation is idempotent") {
+  auto spec = Created();
+  GrantCreated g;
+  g.grant_id = "grt_00000000000000000000000000000001";
+  g.application_id = "app_00000000000000000000000000000002";
+  g.allowed_fields = {"curp"};
+  g.allowed_purposes = {"identity_verification"};
+  g.default_redaction = "masked";
+  auto first = spec.When(PersonCommand(CreateGrant{g}));
+  REQUIRE(first.ok());
+  CHECK(Data(first->events[0])["replaces"].is_null());
+  GrantCreated other = g;
+  other.grant_id = "grt_00000000000000000000000000000002";
+  other.application_id = "app_00000000000000000000000000000003";
+  REQUIRE(spec.When(PersonCommand(CreateGrant{other})).ok());  // another application: replaces nothing
+  GrantCreated second = g;
+  second.grant_id = "grt_00000000000000000000000000000003";
+  auto replaced = spec.When(PersonCommand(CreateGrant{second}));
+  REQUIRE(replaced.ok());
+  CHECK(Data(replaced->events[0])["replaces"] == g.grant_id);
+  CHECK(spec.state.grants.at(g.grant_id).revoked);
+  CHECK_FALSE(spec.state.grants.at(other.grant_id).revoked);
+  CHECK(spec.When(PersonCommand(RevokeGrant{g.grant_id}))->events.empty());  // already replaced
+  CHECK(spec.When(PersonCommand(RevokeGrant{second.grant_id}))->events.size() == 1);
+  CHECK(Code(spec.When(PersonCommand(RevokeGrant{"grt_00000000000000000000000000000009"})).status()) == "GRANT_NOT_FOUND");
+  GrantCreated bad = g;
+  bad.grant_id = "grt_00000000000000000000000000000004";
+  bad.allowed_fields = {"shoeSize"};
+  CHECK(Code(spec.When(PersonCommand(CreateGrant{bad})).status()) == "UNKNOWN_PII_FIELD");
+  spec.CheckSnapshot();
+  DeciderSpec<PersonDecider> nobody;
+  CHECK(Code(nobody.When(PersonCommand(RevokeGrant{g.grant_id})).status()) == "PERSON_NOT_FOUND");
+}

@@ -90,11 +90,19 @@ struct Env {
     REQUIRE(r.status == 201);
     return Body(r)["id"];
   }
-  std::string NewKey(const std::string& t, const std::string& env, std::vector<std::string> scopes) {
-    auto r = Admin("POST", "/admin/tenants/" + t + "/keys",
-                   {{"environment", env}, {"scopes", scopes}});
+  std::string NewKey(const std::string& t, const std::string& env, std::vector<std::string> scopes,
+                     const std::string& application = "") {
+    core::Json body = {{"environment", env}, {"scopes", scopes}};
+    if (!application.empty()) body["applicationId"] = application;
+    auto r = Admin("POST", "/admin/tenants/" + t + "/keys", body);
     REQUIRE(r.status == 201);
     return Body(r)["secret"];
+  }
+  // Another application of a tenant (its id).
+  std::string NewApplication(const std::string& t, const std::string& name) {
+    auto r = Admin("POST", "/admin/tenants/" + t + "/applications", {{"name", name}});
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r)["id"];
   }
   api::HttpResponse Call(const std::string& key, const std::string& method,
                          const std::string& path, const std::string& body = "",

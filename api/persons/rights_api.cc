@@ -1,0 +1,359 @@
+// A person's consents and the grants of applications on their data (issue 16):
+//   GET|POST /v1/persons/{id}/consents, POST …/consents/{consent_id}/revoke
+//   GET|POST /v1/persons/{id}/grants,   POST …/grants/{grant_id}/revoke
+// and the check every reveal runs against them (CheckRevealAllowed, persons_common.h).
+#include "api/http/cursor_list.h"
+#include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "api/persons/persons_common.h"
+#include "api/persons/routes.h"
+#include "commands/persons/person_decider.h"
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "pipeline/persons/purposes.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/persons/persons_view.h"
+#include "projections/projector.h"
+#include "projections/tenancy_view.h"
+
+namespace svc::api::persons {
+
+namespace ps = commands::persons;
+namespace pp = pipeline::persons;
+using PV = projections::PersonsView;
+
+namespace {
+
+// The body's `expiresAt`: absent or null is none (0); a time not in the future is a field error.
+int64_t ExpiresAt(Validator& v, core::Timestamp now) {
+  auto text = v.DateTime("expiresAt");
+  if (!text.has_value()) return 0;
+  auto t = core::ParseRfc3339(*text);
+  if (!t.ok() || t->micros <= now.micros) {
+    v.Add({"expiresAt", "/expiresAt", "out_of_range", "expiresAt must be in the future"});
+    return 0;
+  }
+  return t->micros;
+}
+
+// The item a revocation or a creation answers with, read after the write.
+HttpResponse ItemAfter(Runtime& rt, const AuthContext& a, const std::string& key, int status, const HttpRequest& slim) {
+  auto row = ReadView(rt, key);
+  if (!row.ok()) return StatusToProblem(slim, row.status());
+  if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the item is not readable yet; retry"));
+  (void)a;
+  return JsonResponse(status, **row);
+}
+
+// The newest-first list of a person's items (consents or grants).
+void ListItems(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& index_of,
+               std::function<std::string(std::string_view)> row_key, Respond respond) {
+  const AuthContext& a = call.auth;
+  const std::string id = call.request->path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(*call.request, person.status()));
+  CursorList list;
+  list.scope = index_of + "|" + TeOf(a) + "|" + id;
+  list.index = index_of;
+  list.row_key = std::move(row_key);
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
+
+void CreateConsent(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = ActivePersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  commands::CommandContext ctx = Context(rt, call);
+  ps::ConsentGranted c;
+  auto mechanism = v.Enum("mechanism", true, {"firma_electronica", "autenticacion"});
+  auto policy = v.String("policyVersion", true, 200);
+  auto purpose = v.String("purpose", true, 100);
+  auto attested = v.Enum("attestedBy", false, {"applicant", "integrator"});
+  const core::Json* evidence = v.Object("evidence", 64 * 1024);
+  c.expires_micros = ExpiresAt(v, ctx.now);
+  v.RejectUnknown();
+  if (policy.has_value() && policy->empty()) v.Add({"policyVersion", "/policyVersion", "invalid_format", "policyVersion must not be empty"});
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (!pp::IsKnownPurpose(*purpose)) {
+    return respond(Problem(req, "PURPOSE_UNKNOWN", "purpose must be one of the catalogue's (docs/persons.md#purposes)"));
+  }
+  c.consent_id = rt.ids().NewIdString(core::IdKind::kConsent);
+  c.purpose = *purpose;
+  c.mechanism = *mechanism;
+  c.policy_version = *policy;
+  c.attested_by = attested.value_or("");
+  if (evidence != nullptr) {
+    // Write-only: sealed under the person's key (erased with them), never listed.
+    auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
+    if (!key.ok()) return respond(StatusToProblem(req, key.status()));
+    if (!key->has_value()) return respond(StatusToProblem(req, core::FailedPrecondition("the person's data was erased", "PERSON_PURGED")));
+    c.evidence_sealed = core::Base64Encode(core::AeadSeal(
+        **key, core::DumpJson(*evidence), "consent-evidence|" + a.tenant_id + "|" + a.environment + "|" + id + "|" + c.consent_id));
+    core::SecureZero(**key);
+  }
+  const std::string item = PV::Abs(PV::Consent(TeOf(a), id, c.consent_id));
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::GrantConsent{c}), ctx),
+                {PV::kName},
+                [&rt, a, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  return ItemAfter(rt, a, item, 201, slim);
+                },
+                std::move(respond));
+}
+
+// A revocation of a consent or grant (idempotent; the first revokedAt stands), answered with the
+// item as it is after.
+void Revoke(Runtime& rt, ApiCall& call, core::IdKind kind, const char* param,
+            const std::function<ps::PersonCommand(const std::string&)>& command,
+            const std::function<std::string(const std::string& te, const std::string& person, const std::string& item)>& key,
+            Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  const std::string item_id = req.path_params[param];
+  if (auto st = core::ValidateId(kind, item_id); !st.ok()) return respond(StatusToProblem(req, st));
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  const std::string item = PV::Abs(key(TeOf(a), id, item_id));
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, command(item_id), Context(rt, call)),
+                {PV::kName},
+                [&rt, a, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  return ItemAfter(rt, a, item, 200, slim);
+                },
+                std::move(respond));
+}
+
+std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max) {
+  std::vector<std::string> out;
+  v.Skip(name);
+  auto it = body.find(name);
+  if (it == body.end() || it->is_null()) {
+    v.Add({name, std::string("/") + name, "required", std::string(name) + " is required"});
+    return out;
+  }
+  bool ok = it->is_array() && !it->empty() && it->size() <= max;
+  if (ok) {
+    for (const auto& item : *it) {
+      ok &= item.is_string() && !item.get<std::string>().empty();
+      if (ok && std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item.get<std::string>());
+    }
+  }
+  if (!ok) {
+    v.Add({name, std::string("/") + name, "invalid_type",
+           std::string(name) + " must be an array of 1-" + std::to_string(max) + " non-empty strings"});
+  }
+  return out;
+}
+
+void CreateGrant(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = ActivePersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  commands::CommandContext ctx = Context(rt, call);
+  ps::GrantCreated g;
+  auto app = v.OpaqueId("applicationId", "app");  // a malformed one is recorded (400 INVALID_ID)
+  if (!body->contains("applicationId") || v.IsNull("applicationId")) {
+    v.Add({"applicationId", "/applicationId", "required", "applicationId is required"});
+  }
+  g.allowed_fields = StringList(v, *body, "allowedFields", 17);
+  g.allowed_purposes = StringList(v, *body, "allowedPurposes", 20);
+  g.default_redaction = v.Enum("defaultRedaction", false, {"plain", "masked", "redacted"}).value_or("masked");
+  g.expires_micros = ExpiresAt(v, ctx.now);
+  v.RejectUnknown();
+  bool unknown_field = false;
+  for (const auto& f : g.allowed_fields) unknown_field |= !ps::IsPiiFieldName(f);
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (unknown_field) return respond(Problem(req, "UNKNOWN_PII_FIELD", "allowedFields names a field the vault does not hold"));
+  for (const auto& p : g.allowed_purposes) {
+    if (!pp::IsKnownPurpose(p)) {
+      return respond(Problem(req, "PURPOSE_UNKNOWN", "allowedPurposes names a purpose not in the catalogue: " + p));
+    }
+  }
+  auto known = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::Application(a.tenant_id, *app)));
+  if (!known.ok()) return respond(StatusToProblem(req, known.status()));
+  if (!known->has_value()) return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application in this tenant"));
+  g.grant_id = rt.ids().NewIdString(core::IdKind::kGrant);
+  g.application_id = *app;
+  const std::string item = PV::Abs(PV::Grant(TeOf(a), id, g.grant_id));
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::CreateGrant{g}), ctx),
+                {PV::kName},
+                [&rt, a, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  return ItemAfter(rt, a, item, 201, slim);
+                },
+                std::move(respond));
+}
+
+// Every row under a prefix of the read models, parsed.
+core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  std::vector<core::Json> rows;
+  for (it->Seek(prefix); it->Valid(); it->Next()) rows.push_back(core::ParseJsonOrDiscarded(it->value()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return rows;
+}
+
+bool InForce(const core::Json& item, core::Timestamp now) {
+  if (!item.value("revokedAt", core::Json()).is_null()) return false;
+  const std::string expires = item.value("expiresAt", core::Json()).is_string() ? item["expiresAt"].get<std::string>() : "";
+  if (expires.empty()) return true;
+  auto t = core::ParseRfc3339(expires);
+  return t.ok() && t->micros > now.micros;
+}
+
+}  // namespace
+
+core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id) {
+  const std::string te = TeOf(a);
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto grant_id, rt.store().Get(cf, PV::Abs(PV::GrantOfApplication(te, person_id, a.application_id))));
+  if (!grant_id.has_value()) return std::optional<core::Json>();
+  SVC_ASSIGN_OR_RETURN(auto grant, ReadView(rt, PV::Abs(PV::Grant(te, person_id, *grant_id))));
+  if (!grant.has_value() || !InForce(*grant, rt.clock().Now())) return std::optional<core::Json>();
+  return grant;
+}
+
+core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::Json& person_row,
+                                const std::vector<std::string>& fields, const std::optional<std::string>& purpose) {
+  const std::string te = TeOf(a);
+  const std::string id = core::StringOr(person_row, "id");
+  const core::Timestamp now = rt.clock().Now();
+  // Consents: a purpose the person consented to, whose every consent was revoked or expired.
+  if (purpose.has_value() && !purpose->empty()) {
+    SVC_ASSIGN_OR_RETURN(auto consents, ScanRows(rt, PV::Abs(PV::Consents(te, id))));
+    bool asked = false, in_force = false;
+    for (const auto& c : consents) {
+      if (core::StringOr(c, "purpose") != *purpose) continue;
+      asked = true;
+      in_force |= InForce(c, now);
+    }
+    if (asked && !in_force) {
+      return core::FailedPrecondition("the person's consent for purpose " + *purpose + " was revoked or has expired",
+                                      "CONSENT_REQUIRED");
+    }
+  }
+  // Grants: the key's application reads what its grant allows; without a grant, only the person's
+  // own application reads.
+  SVC_ASSIGN_OR_RETURN(auto grant, GrantInForce(rt, a, id));
+  if (!grant.has_value()) {
+    if (a.application_id == core::StringOr(person_row, "applicationId")) return core::Status::Ok();
+    return core::PermissionDenied("no grant in force lets this application read this person", "FIELD_NOT_GRANTED");
+  }
+  const core::Json allowed_fields = grant->value("allowedFields", core::Json::array());
+  for (const auto& f : fields) {
+    if (std::find(allowed_fields.begin(), allowed_fields.end(), f) == allowed_fields.end()) {
+      return core::PermissionDenied("the application's grant does not include " + f, "FIELD_NOT_GRANTED");
+    }
+  }
+  if (!purpose.has_value()) return core::Status::Ok();
+  const core::Json allowed_purposes = grant->value("allowedPurposes", core::Json::array());
+  if (std::find(allowed_purposes.begin(), allowed_purposes.end(), *purpose) == allowed_purposes.end()) {
+    return core::PermissionDenied(
+        purpose->empty() ? std::string("the application's grant allows named purposes only: state one")
+                         : "the application's grant does not allow purpose " + *purpose,
+        "GRANT_PURPOSE_NOT_ALLOWED");
+  }
+  return core::Status::Ok();
+}
+
+std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options) {
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string base = "/v1/persons/{person_id}";
+  const std::string tag = "Persons (vault)";
+  const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};
+  std::vector<ApiRoute> routes;
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/consents", .operation_id = "listPersonConsents", .tag = tag,
+      .summary = "The person's consents, newest first",
+      .description = "Each consent for a purpose of the catalogue, with its mechanism, policy version and "
+                     "expiry; revoked ones stay listed with `revokedAt`. The evidence is never listed.",
+      .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "ConsentList",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
+        ListItems(*r, *o, c, PV::Abs(PV::ConsentIndex(te, id)),
+                  [te, id](std::string_view entry) { return PV::Abs(PV::Consent(te, id, PV::IdOfOrder(entry))); },
+                  std::move(respond));
+      }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/consents", .operation_id = "createPersonConsent", .tag = tag,
+      .summary = "Record a consent of the person",
+      .description = "`purpose` must be in the purpose catalogue (400 `PURPOSE_UNKNOWN`). `evidence` (an object: "
+                     "the signature, the authentication record) is sealed under the person's key and never "
+                     "returned. Once a purpose has consents, reveals for it need one in force: when every "
+                     "consent for it is revoked or expired they answer 409 `CONSENT_REQUIRED`.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "ConsentGrantRequest", .success_status = 201, .response_schema = "ConsentItem",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "PURPOSE_UNKNOWN", "PERSON_PURGED",
+                                     "PERSON_ALREADY_MERGED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { CreateConsent(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/consents/{consent_id}/revoke", .operation_id = "revokePersonConsent",
+      .tag = tag, .summary = "Revoke a consent (idempotent)",
+      .description = "The first revocation's time is kept; revoking again answers the same item.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = "ConsentItem",
+      .error_codes = Codes({lookup, {"CONSENT_NOT_FOUND"}}),
+      .handler = [r](ApiCall& c, Respond respond) {
+        Revoke(*r, c, core::IdKind::kConsent, "consent_id",
+               [](const std::string& item) { return ps::PersonCommand(ps::RevokeConsent{item}); },
+               [](const std::string& te, const std::string& person, const std::string& item) {
+                 return PV::Consent(te, person, item);
+               },
+               std::move(respond));
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/grants", .operation_id = "listPersonGrants", .tag = tag,
+      .summary = "The grants of applications on the person's data, newest first",
+      .description = "Replaced and revoked grants stay listed with `revokedAt`.",
+      .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "GrantList",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
+        ListItems(*r, *o, c, PV::Abs(PV::GrantIndex(te, id)),
+                  [te, id](std::string_view entry) { return PV::Abs(PV::Grant(te, id, PV::IdOfOrder(entry))); },
+                  std::move(respond));
+      }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/grants", .operation_id = "createPersonGrant", .tag = tag,
+      .summary = "Grant an application access to fields for purposes",
+      .description = "Replaces the application's grant in force (which gets `revokedAt`). Every reveal by a key "
+                     "of that application is then held to it: a field outside `allowedFields` is 403 "
+                     "`FIELD_NOT_GRANTED`, a purpose outside `allowedPurposes` 403 `GRANT_PURPOSE_NOT_ALLOWED`. "
+                     "An application other than the person's own reads nothing without a grant in force. "
+                     "`defaultRedaction` shapes that application's masked read: `redacted` hides even which "
+                     "fields are held; `masked` (the default) and `plain` show a mask per held field "
+                     "(plaintext leaves only through an audited reveal).",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "GrantCreateRequest", .success_status = 201, .response_schema = "GrantItem",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "UNKNOWN_PII_FIELD", "PURPOSE_UNKNOWN",
+                                     "APPLICATION_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { CreateGrant(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/grants/{grant_id}/revoke", .operation_id = "revokePersonGrant",
+      .tag = tag, .summary = "Revoke a grant (idempotent)",
+      .description = "The first revocation's time is kept; revoking again answers the same item.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = "GrantItem",
+      .error_codes = Codes({lookup, {"GRANT_NOT_FOUND"}}),
+      .handler = [r](ApiCall& c, Respond respond) {
+        Revoke(*r, c, core::IdKind::kGrant, "grant_id",
+               [](const std::string& item) { return ps::PersonCommand(ps::RevokeGrant{item}); },
+               [](const std::string& te, const std::string& person, const std::string& item) {
+                 return PV::Grant(te, person, item);
+               },
+               std::move(respond));
+      }});
+  return routes;
+}
+
+}  // namespace svc::api::persons

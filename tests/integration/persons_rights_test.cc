@@ -1,0 +1,250 @@
+// A person's consents and the grants of applications, through a real svc: what each route
+// answers and refuses, and how every reveal (decrypt, batch decrypt, an expanded read, client
+// tokens) is held to them.
+#include <doctest/doctest.h>
+
+#include "core/clock.h"
+#include "core/json.h"
+#include "tests/support/api_env.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::string kBase = "/v1/persons";
+const std::vector<std::string> kFlags = {"--rate-reveals", "0"};
+const std::string kCurp = "PEPJ800101HDFRRN03";
+
+api::HttpResponse Post(Env& env, const std::string& key, const std::string& path, const core::Json& body,
+                       std::map<std::string, std::string> headers = {}) {
+  return env.Call(key, "POST", path, body.dump(), std::move(headers));
+}
+
+std::string MakePerson(Env& env, const std::string& key) {
+  auto r = Post(env, key, kBase, {{"pii", {{"curp", kCurp}, {"email", "a@example.mx"}, {"fullName", "Ana Pérez"}}}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"].get<std::string>();
+}
+
+api::HttpResponse Decrypt(Env& env, const std::string& key, const std::string& id, std::vector<std::string> fields,
+                          const std::string& purpose) {
+  return Post(env, key, kBase + "/" + id + "/decrypt",
+              {{"fields", fields}, {"purpose", purpose}, {"reason", "rights test"}});
+}
+
+core::Json Consent(const std::string& purpose, const core::Json& extra = core::Json::object()) {
+  core::Json c = {{"mechanism", "firma_electronica"}, {"policyVersion", "2026-01"}, {"purpose", purpose}};
+  c.update(extra);
+  return c;
+}
+
+}  // namespace
+
+TEST_CASE("persons rights: consents are recorded, listed and revoked; reveals for a revoked purpose stop") {
+  Env env(false, kFlags);
+  const std::string k = env.test_key;
+  const std::string id = MakePerson(env, k);
+  const std::string consents = kBase + "/" + id + "/consents";
+  // Without consents for it a purpose rests on other grounds: the reveal goes ahead.
+  CHECK(Decrypt(env, k, id, {"curp"}, "credit_assessment").status == 200);
+
+  auto made = Post(env, k, consents,
+                   Consent("credit_assessment", {{"attestedBy", "applicant"},
+                                                  {"evidence", {{"signature", "MEUCIQ…"}, {"ip", "203.0.113.7"}}},
+                                                  {"expiresAt", "2099-01-01T00:00:00Z"}}));
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json c = Body(made);
+  CHECK(c["object"] == "person.consent");
+  CHECK(c["id"].get<std::string>().rfind("cns_", 0) == 0);
+  CHECK(c["purpose"] == "credit_assessment");
+  CHECK(c["mechanism"] == "firma_electronica");
+  CHECK(c["attestedBy"] == "applicant");
+  CHECK(c["expiresAt"] == "2099-01-01T00:00:00.000Z");
+  CHECK(c["revokedAt"].is_null());
+  CHECK(c["grantedAt"] == c["createdAt"]);
+  CHECK_FALSE(c.contains("evidence"));  // write-only
+  CHECK(made.body.find("203.0.113.7") == std::string::npos);
+  auto second = Post(env, k, consents, Consent("aml_compliance", {{"mechanism", "autenticacion"}}));
+  REQUIRE(second.status == 201);
+  core::Json listed = Body(env.Call(k, "GET", consents));
+  REQUIRE(listed["data"].size() == 2);
+  CHECK(listed["data"][0]["purpose"] == "aml_compliance");  // newest first
+  CHECK(listed["data"][1]["id"] == c["id"]);
+  CHECK(listed.dump().find("203.0.113.7") == std::string::npos);
+  CHECK(Body(env.Call(k, "GET", consents + "?limit=1"))["hasMore"] == true);
+
+  CHECK(Decrypt(env, k, id, {"curp"}, "credit_assessment").status == 200);
+  auto revoked = Post(env, k, consents + "/" + c["id"].get<std::string>() + "/revoke", core::Json::object());
+  REQUIRE_MESSAGE(revoked.status == 200, revoked.body);
+  CHECK(Body(revoked)["revokedAt"].is_string());
+  auto again = Post(env, k, consents + "/" + c["id"].get<std::string>() + "/revoke", core::Json::object());
+  REQUIRE(again.status == 200);
+  CHECK(Body(again)["revokedAt"] == Body(revoked)["revokedAt"]);  // the first revocation stands
+  CheckProblem(Decrypt(env, k, id, {"curp"}, "credit_assessment"), 409, "CONSENT_REQUIRED");
+  CHECK(Decrypt(env, k, id, {"curp"}, "aml_compliance").status == 200);
+  CHECK(Decrypt(env, k, id, {"curp"}, "identity_verification").status == 200);
+  // A new consent for the purpose puts it back in force.
+  REQUIRE(Post(env, k, consents, Consent("credit_assessment")).status == 201);
+  CHECK(Decrypt(env, k, id, {"curp"}, "credit_assessment").status == 200);
+
+  // Errors.
+  CheckProblem(Post(env, k, consents, Consent("marketing")), 400, "PURPOSE_UNKNOWN");
+  CheckProblem(Post(env, k, consents, {{"policyVersion", "1"}, {"purpose", "credit_assessment"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consents, Consent("credit_assessment", {{"mechanism", "handshake"}})), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consents, Consent("credit_assessment", {{"attestedBy", "notary"}})), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consents, Consent("credit_assessment", {{"expiresAt", "2001-01-01T00:00:00Z"}})), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consents, Consent("credit_assessment", {{"evidence", "a string"}})), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consents, Consent("credit_assessment", {{"colour", "red"}})), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", consents, "not json"), 400, "BAD_REQUEST");
+  CheckProblem(Post(env, k, consents + "/cns_00000000000000000000000000000000/revoke", core::Json::object()), 404,
+               "CONSENT_NOT_FOUND");
+  CheckProblem(Post(env, k, consents + "/not-an-id/revoke", core::Json::object()), 400, "INVALID_ID");
+  CheckProblem(Post(env, k, kBase + "/per_00000000000000000000000000000000/consents", Consent("credit_assessment")), 404,
+               "PERSON_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", kBase + "/per_00000000000000000000000000000000/consents"), 404, "PERSON_NOT_FOUND");
+  // Another person's consent is not this person's.
+  const std::string other = MakePerson(env, env.live_key);
+  CheckProblem(Post(env, env.live_key, kBase + "/" + other + "/consents/" + c["id"].get<std::string>() + "/revoke",
+                    core::Json::object()),
+               404, "CONSENT_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "GET", consents), 404, "PERSON_NOT_FOUND");  // the live environment
+  // Scopes.
+  std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CHECK(env.Call(reader, "GET", consents).status == 200);
+  CheckProblem(Post(env, reader, consents, Consent("credit_assessment")), 403, "INSUFFICIENT_SCOPE");
+}
+
+TEST_CASE("persons rights: an expired consent stops reveals for its purpose (fake clock)") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string id = MakePerson(env, k);
+  core::Json now = core::ParseJsonOrDiscarded(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 0}}).body);
+  auto t = core::ParseRfc3339(now["now"].get<std::string>());
+  REQUIRE(t.ok());
+  const std::string in_an_hour = core::FormatRfc3339(core::Timestamp{t->micros + 3600LL * 1000000});
+  REQUIRE(Post(env, k, kBase + "/" + id + "/consents", Consent("fraud_prevention", {{"expiresAt", in_an_hour}})).status == 201);
+  CHECK(Decrypt(env, k, id, {"email"}, "fraud_prevention").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 3601}}).status == 200);
+  CheckProblem(Decrypt(env, k, id, {"email"}, "fraud_prevention"), 409, "CONSENT_REQUIRED");
+}
+
+TEST_CASE("persons rights: grants hold another application's reveals to their fields and purposes") {
+  Env env(false, kFlags);
+  const std::string owner = env.test_key;
+  const std::string id = MakePerson(env, owner);
+  const std::string partner_app = env.NewApplication(env.tenant, "Partner");
+  const std::string partner = env.NewKey(env.tenant, "test", {"persons:*"}, partner_app);
+  const std::string grants = kBase + "/" + id + "/grants";
+
+  // Not the person's application, no grant: nothing.
+  CheckProblem(Decrypt(env, partner, id, {"curp"}, "identity_verification"), 403, "FIELD_NOT_GRANTED");
+  auto made = Post(env, owner, grants,
+                   {{"applicationId", partner_app},
+                    {"allowedFields", {"curp", "fullName"}},
+                    {"allowedPurposes", {"identity_verification"}}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json g = Body(made);
+  CHECK(g["object"] == "person.grant");
+  CHECK(g["id"].get<std::string>().rfind("grt_", 0) == 0);
+  CHECK(g["applicationId"] == partner_app);
+  CHECK(g["defaultRedaction"] == "masked");
+  CHECK(g["createdVia"] == "api");
+  CHECK(g["revokedAt"].is_null());
+
+  CHECK(Decrypt(env, partner, id, {"curp", "fullName"}, "identity_verification").status == 200);
+  CheckProblem(Decrypt(env, partner, id, {"email"}, "identity_verification"), 403, "FIELD_NOT_GRANTED");
+  CheckProblem(Decrypt(env, partner, id, {"curp"}, "credit_assessment"), 403, "GRANT_PURPOSE_NOT_ALLOWED");
+  // Batch decrypt: the refusal is the person's entry in `errors`.
+  auto batch = Post(env, partner, kBase + "/batch-decrypt",
+                    {{"personIds", {id}}, {"fields", {"email"}}, {"purpose", "identity_verification"}, {"reason", "r"}});
+  REQUIRE_MESSAGE(batch.status == 200, batch.body);
+  CHECK(Body(batch)["data"].empty());
+  CHECK(Body(batch)["errors"][0]["error"]["code"] == "FIELD_NOT_GRANTED");
+  // An expanded read: its fields and Service-Purpose.
+  std::map<std::string, std::string> headers = {{"Service-Reason", "support ticket"},
+                                                {"Service-Purpose", "identity_verification"}};
+  CHECK(env.Call(partner, "GET", kBase + "/" + id + "?expand=pii.curp", "", headers).status == 200);
+  CheckProblem(env.Call(partner, "GET", kBase + "/" + id + "?expand=pii", "", headers), 403, "FIELD_NOT_GRANTED");
+  CheckProblem(env.Call(partner, "GET", kBase + "/" + id + "?expand=pii.curp", "", {{"Service-Reason", "r"}}), 403,
+               "GRANT_PURPOSE_NOT_ALLOWED");
+  // Client tokens: checked when issued and again when spent.
+  CheckProblem(Post(env, partner, kBase + "/" + id + "/client-token",
+                    {{"fields", {"email"}}, {"reason", "r"}, {"purpose", "identity_verification"}}),
+               403, "FIELD_NOT_GRANTED");
+  auto token = Post(env, partner, kBase + "/" + id + "/client-token",
+                    {{"fields", {"curp"}}, {"reason", "r"}, {"purpose", "identity_verification"}});
+  REQUIRE_MESSAGE(token.status == 201, token.body);
+
+  // The grant revoked: the token issued under it no longer spends.
+  auto revoked = Post(env, owner, grants + "/" + g["id"].get<std::string>() + "/revoke", core::Json::object());
+  REQUIRE_MESSAGE(revoked.status == 200, revoked.body);
+  CHECK(Body(revoked)["revokedAt"].is_string());
+  CHECK(Body(Post(env, owner, grants + "/" + g["id"].get<std::string>() + "/revoke", core::Json::object()))["revokedAt"] ==
+        Body(revoked)["revokedAt"]);
+  CheckProblem(env.Call(Body(token)["token"], "POST", kBase + "/" + id + "/decrypt", ""), 403, "FIELD_NOT_GRANTED");
+  CheckProblem(Decrypt(env, partner, id, {"curp"}, "identity_verification"), 403, "FIELD_NOT_GRANTED");
+
+  // A new grant replaces the one in force; `redacted` hides which fields are held.
+  auto first = Post(env, owner, grants,
+                    {{"applicationId", partner_app}, {"allowedFields", {"email"}}, {"allowedPurposes", {"customer_support"}}});
+  REQUIRE(first.status == 201);
+  auto replacing = Post(env, owner, grants,
+                        {{"applicationId", partner_app},
+                         {"allowedFields", {"email"}},
+                         {"allowedPurposes", {"customer_support"}},
+                         {"defaultRedaction", "redacted"}});
+  REQUIRE(replacing.status == 201);
+  core::Json listed = Body(env.Call(owner, "GET", grants));
+  REQUIRE(listed["data"].size() == 3);
+  CHECK(listed["data"][0]["id"] == Body(replacing)["id"]);
+  CHECK(listed["data"][1]["id"] == Body(first)["id"]);
+  CHECK(listed["data"][1]["revokedAt"].is_string());  // replaced
+  CHECK(Decrypt(env, partner, id, {"email"}, "customer_support").status == 200);
+  core::Json seen_by_partner = Body(env.Call(partner, "GET", kBase + "/" + id));
+  CHECK(seen_by_partner["pii"].empty());
+  CHECK(seen_by_partner["piiProvenance"].empty());
+  CHECK(Body(env.Call(owner, "GET", kBase + "/" + id))["pii"]["curp"] == "********");
+
+  // The person's own application can restrict itself with a grant.
+  REQUIRE(Post(env, owner, grants,
+               {{"applicationId", Body(env.Call(owner, "GET", kBase + "/" + id))["applicationId"]},
+                {"allowedFields", {"email"}},
+                {"allowedPurposes", {"identity_verification"}}})
+              .status == 201);
+  CheckProblem(Decrypt(env, owner, id, {"curp"}, "identity_verification"), 403, "FIELD_NOT_GRANTED");
+  CHECK(Decrypt(env, owner, id, {"email"}, "identity_verification").status == 200);
+
+  // Errors.
+  auto grant = [&](const core::Json& body) { return Post(env, owner, grants, body); };
+  const core::Json ok = {{"applicationId", partner_app}, {"allowedFields", {"curp"}}, {"allowedPurposes", {"aml_compliance"}}};
+  CheckProblem(grant({{"applicationId", "app_00000000000000000000000000000000"},
+                      {"allowedFields", {"curp"}},
+                      {"allowedPurposes", {"aml_compliance"}}}),
+               404, "APPLICATION_NOT_FOUND");
+  CheckProblem(grant({{"applicationId", "nope"}, {"allowedFields", {"curp"}}, {"allowedPurposes", {"aml_compliance"}}}), 400,
+               "INVALID_ID");
+  CheckProblem(grant({{"applicationId", partner_app}, {"allowedFields", {"shoeSize"}}, {"allowedPurposes", {"aml_compliance"}}}),
+               422, "UNKNOWN_PII_FIELD");
+  CheckProblem(grant({{"applicationId", partner_app}, {"allowedFields", {"curp"}}, {"allowedPurposes", {"marketing"}}}), 400,
+               "PURPOSE_UNKNOWN");
+  CheckProblem(grant({{"allowedFields", {"curp"}}, {"allowedPurposes", {"aml_compliance"}}}), 422, "VALIDATION_ERROR");
+  CheckProblem(grant({{"applicationId", partner_app}, {"allowedFields", core::Json::array()}, {"allowedPurposes", {"aml_compliance"}}}),
+               422, "VALIDATION_ERROR");
+  core::Json bad_redaction = ok;
+  bad_redaction["defaultRedaction"] = "blurred";
+  CheckProblem(grant(bad_redaction), 422, "VALIDATION_ERROR");
+  core::Json past = ok;
+  past["expiresAt"] = "2001-01-01T00:00:00Z";
+  CheckProblem(grant(past), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, owner, grants + "/grt_00000000000000000000000000000000/revoke", core::Json::object()), 404,
+               "GRANT_NOT_FOUND");
+  CheckProblem(Post(env, owner, grants + "/x/revoke", core::Json::object()), 400, "INVALID_ID");
+  std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CHECK(env.Call(reader, "GET", grants).status == 200);
+  CheckProblem(Post(env, reader, grants, ok), 403, "INSUFFICIENT_SCOPE");
+}
