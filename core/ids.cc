@@ -30,6 +30,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kBreach: return "brc";
     case IdKind::kConsent: return "cns";
     case IdKind::kGrant: return "grt";
+    case IdKind::kLegalHold: return "lgh";
   }
   return "unk";
 }

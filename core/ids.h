@@ -35,6 +35,7 @@ enum class IdKind {
   kBreach,        // brc_ (a breach notification)
   kConsent,       // cns_ (a person's consent for a purpose)
   kGrant,         // grt_ (an application's grant on a person's data)
+  kLegalHold,     // lgh_ (a row of a person's legal-hold history)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

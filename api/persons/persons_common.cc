@@ -112,6 +112,15 @@ core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const st
   SVC_ASSIGN_OR_RETURN(core::Json sessions, PersonSessions(rt, a, id));
   const std::string te = TeOf(a);
   const int cf = rt.store().Cf(projections::kViewsCf);
+  const int64_t now = rt.clock().Now().micros;
+  // A hold in force (whole person, or one capture): until released, or until its time.
+  auto held = [&](const std::string& asset) -> core::Result<bool> {
+    SVC_ASSIGN_OR_RETURN(auto until, rt.store().Get(cf, PV::Abs(PV::Hold(te, id, asset))));
+    if (!until.has_value()) return false;
+    const int64_t t = std::stoll(*until);
+    return t == 0 || t > now;
+  };
+  SVC_ASSIGN_OR_RETURN(bool person_held, held(""));
   std::vector<core::Json> items;
   for (const auto& session : sessions) {
     const std::string sid = core::StringOr(session, "id");
@@ -119,6 +128,7 @@ core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const st
     auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
     for (it->Seek(prefix); it->Valid(); it->Next()) {
       core::Json m = core::ParseJsonOrDiscarded(it->value());
+      SVC_ASSIGN_OR_RETURN(bool asset_held, held(core::StringOr(m, "mediaId")));
       items.push_back({{"id", core::StringOr(m, "mediaId")},
                        {"object", "person.document"},
                        {"sessionId", sid},
@@ -127,7 +137,7 @@ core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const st
                        {"sizeBytes", m.value("sizeBytes", 0)},
                        {"sha256", core::StringOr(m, "sha256")},
                        {"capturedAt", core::StringOr(m, "capturedAt")},
-                       {"legalHold", false},
+                       {"legalHold", person_held || asset_held},
                        {"purgedAt", m.value("purgedAt", core::Json(nullptr))}});
     }
     SVC_RETURN_IF_ERROR(it->status());

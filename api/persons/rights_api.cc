@@ -193,6 +193,69 @@ void CreateGrant(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
+// The legal-hold history row a write just made (the newest rows first: it is among them).
+HttpResponse HoldRowAfter(Runtime& rt, const std::string& prefix, const std::string& hold_id, int status,
+                          const HttpRequest& slim) {
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    core::Json row = core::ParseJsonOrDiscarded(it->value());
+    if (core::StringOr(row, "id") == hold_id) return JsonResponse(status, row);
+  }
+  return StatusToProblem(slim, core::Unavailable("the hold is not readable yet; retry"));
+}
+
+// POST …/legal-hold, …/legal-hold/release, …/documents/{asset_id}/legal-hold.
+void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  std::string asset;
+  if (document) {
+    asset = req.path_params["asset_id"];
+    if (auto st = core::ValidateId(core::IdKind::kMedia, asset); !st.ok()) return respond(StatusToProblem(req, st));
+    auto media = PersonMedia(rt, a, id);
+    if (!media.ok()) return respond(StatusToProblem(req, media.status()));
+    bool found = false;
+    for (const auto& m : *media) found |= core::StringOr(m, "id") == asset;
+    if (!found) return respond(Problem(req, "MEDIA_NOT_FOUND", "no capture of this person's sessions has that id"));
+  }
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  commands::CommandContext ctx = Context(rt, call);
+  ps::LegalHoldRecorded h;
+  if (document) {
+    h.action = v.Enum("action", false, {"set", "release"}).value_or("set");
+  } else {
+    h.action = release ? "release" : "set";
+  }
+  auto reason = v.String("reason", true, 2000);
+  // A release may omit its legal basis; a hold needs one.
+  auto basis = v.String("legalBasis", h.action == "set", 500);
+  if (h.action == "set") {
+    h.expires_micros = ExpiresAt(v, ctx.now);
+  }
+  v.RejectUnknown();
+  if (reason.has_value() && reason->empty()) v.Add({"reason", "/reason", "invalid_format", "reason must not be empty"});
+  if (basis.has_value() && basis->empty()) v.Add({"legalBasis", "/legalBasis", "invalid_format", "legalBasis must not be empty"});
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  h.hold_id = rt.ids().NewIdString(core::IdKind::kLegalHold);
+  h.asset_id = asset;
+  h.reason = *reason;
+  h.legal_basis = basis.value_or("");
+  const std::string prefix = PV::Abs(PV::LegalHolds(TeOf(a), id));
+  const int status = h.action == "release" && !document ? 200 : 201;
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::RecordLegalHold{h}), ctx),
+                {PV::kName},
+                [&rt, prefix, hold_id = h.hold_id, status, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  return HoldRowAfter(rt, prefix, hold_id, status, slim);
+                },
+                std::move(respond));
+}
+
 // Every row under a prefix of the read models, parsed.
 core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
   const int cf = rt.store().Cf(projections::kViewsCf);
@@ -312,6 +375,48 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options)
                },
                std::move(respond));
       }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/legal-hold", .operation_id = "setPersonLegalHold", .tag = tag,
+      .summary = "Put the person under legal hold (or renew the hold in force)",
+      .description = "While a hold is in force (until `expiresAt`, or until released) every deletion of the "
+                     "person's data is refused: forget answers 409 `PERSON_LEGAL_HOLD`, and the retention sweep "
+                     "keeps the captures of the person's sessions. A hold set while one is in force renews it "
+                     "(`action: renew`, with the new expiry). Each call appends a row to the history.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "LegalHoldSetRequest", .success_status = 201, .response_schema = "LegalHoldItem",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
+      .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, false, false, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/legal-hold/release", .operation_id = "releasePersonLegalHold", .tag = tag,
+      .summary = "Release the person's legal hold",
+      .description = "Back to normal retention. Recorded as a history row even when no hold was in force: the "
+                     "history never loses a call.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "LegalHoldReleaseRequest", .response_schema = "LegalHoldItem",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
+      .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, true, false, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/legal-holds", .operation_id = "listPersonLegalHolds", .tag = tag,
+      .summary = "The person's legal-hold history, newest first (append-only)",
+      .description = "Every set, renewal and release, of the person and of single captures (`assetId`).",
+      .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "LegalHoldList",
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
+        const std::string index = PV::Abs(PV::LegalHolds(te, id));
+        ListItems(*r, *o, c, index, [index](std::string_view entry) { return index + std::string(entry); },
+                  std::move(respond));
+      }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/documents/{asset_id}/legal-hold", .operation_id = "setDocumentLegalHold",
+      .tag = tag, .summary = "Hold one capture of the person (or release it)",
+      .description = "Body: `reason` and `legalBasis` (required to set), `expiresAt`, and `action` (`set`, the "
+                     "default, or `release`). While held, the capture is kept by the retention sweep (with the "
+                     "rest of its session) and by forget. Each call appends a history row, with `assetId`.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "DocumentLegalHoldRequest", .success_status = 201, .response_schema = "LegalHoldItem",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "MEDIA_NOT_FOUND"}}),
+      .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, false, true, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/grants", .operation_id = "listPersonGrants", .tag = tag,
       .summary = "The grants of applications on the person's data, newest first",

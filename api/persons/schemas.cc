@@ -251,6 +251,29 @@ OpenApiArea PersonsOpenApi() {
                        {"id", "object", "allowedFields", "allowedPurposes", "applicationId", "createdAt", "createdVia",
                         "defaultRedaction", "expiresAt", "revokedAt"});
   s["GrantList"] = List("GrantItem");
+  s["LegalHoldSetRequest"] = obj({{"legalBasis", {{"type", "string"}, {"minLength", 1}, {"maxLength", 500}}},
+                                  {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                                  {"expiresAt", Nullable(dt)}},
+                                 {"legalBasis", "reason"});
+  s["LegalHoldReleaseRequest"] = obj({{"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                                      {"legalBasis", Nullable(Str())}},
+                                     {"reason"});
+  s["DocumentLegalHoldRequest"] = obj({{"action", Enum({"set", "release"})},
+                                       {"legalBasis", {{"type", "string"}, {"minLength", 1}, {"maxLength", 500}}},
+                                       {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                                       {"expiresAt", Nullable(dt)}},
+                                      {"reason"});
+  s["LegalHoldItem"] = obj({{"id", Id("lgh")},
+                            {"object", {{"const", "person.legal_hold"}}},
+                            {"action", Enum({"set", "renew", "release"})},
+                            {"personId", Id("per")},
+                            {"assetId", Nullable(Id("med"))},
+                            {"reason", Str()},
+                            {"legalBasis", Nullable(Str())},
+                            {"createdAt", dt},
+                            {"expiresAt", Nullable(dt)}},
+                           {"id", "object", "action", "personId", "reason", "legalBasis", "createdAt", "expiresAt"});
+  s["LegalHoldList"] = List("LegalHoldItem");
   return area;
 }
 

@@ -57,6 +57,15 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
     if (!it->second.revoked) d.events.push_back(Make(GrantRevoked{rg->grant_id}));
     return d;
   }
+  // Holds apply in any state ("legal-hold set | any"): they freeze deletions, they reveal nothing.
+  if (const auto* h = std::get_if<RecordLegalHold>(&command)) {
+    LegalHoldRecorded e = h->hold;
+    if (e.action != "set" && e.action != "release") return core::InvalidArgument("a hold is set or released", "VALIDATION_ERROR");
+    if (e.action == "set" && s.HoldInForce(e.asset_id, ctx.now.micros)) e.action = "renew";
+    d.events.push_back(Make(e));
+    d.result = {{"action", e.action}};
+    return d;
+  }
   if (s.status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
   if (s.status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
@@ -128,6 +137,14 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
   }
   if (const auto* g = std::get_if<GrantRevoked>(&event)) {
     s.grants[g->grant_id].revoked = true;
+    return;
+  }
+  if (const auto* h = std::get_if<LegalHoldRecorded>(&event)) {
+    if (h->action == "release") {
+      s.holds.erase(h->asset_id);
+    } else {
+      s.holds[h->asset_id] = h->expires_micros;
+    }
     return;
   }
   const auto& r = std::get<PersonRevised>(event);

@@ -39,6 +39,13 @@ struct PersonState {
     }
   };
   std::map<std::string, GrantRef> grants;
+  // Holds: per covered thing ("" = the whole person, else a capture's id), until when (0 = until
+  // released); a released hold is removed here (its history is the read model's).
+  std::map<std::string, int64_t> holds;
+  bool HoldInForce(const std::string& asset, int64_t now_micros) const {
+    auto it = holds.find(asset);
+    return it != holds.end() && (it->second == 0 || it->second > now_micros);
+  }
   static constexpr auto Fields() {
     using core::Empty;
     using core::Field;
@@ -48,7 +55,7 @@ struct PersonState {
                       Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
                       Field("fields", &T::fields), Field("created", &T::created_micros),
                       Field("updated", &T::updated_micros), Field("consents", &T::consents, Empty::kOmit),
-                      Field("grants", &T::grants, Empty::kOmit)};
+                      Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit)};
   }
 };
 
@@ -78,8 +85,13 @@ struct CreateGrant {
 struct RevokeGrant {
   std::string grant_id;
 };
+// Legal holds: `hold.action` is "set" (the decider makes it "renew" when one is in force) or
+// "release" (recorded whatever is in force: the history never loses a call).
+struct RecordLegalHold {
+  LegalHoldRecorded hold;
+};
 using PersonCommand =
-    std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant>;
+    std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant, RecordLegalHold>;
 
 struct PersonDecider {
   using State = PersonState;

@@ -155,8 +155,30 @@ struct GrantRevoked {
   static constexpr auto Fields() { return std::tuple{core::Field("grantId", &GrantRevoked::grant_id)}; }
 };
 
+// A row of the person's legal-hold history: a hold set (or renewed: set while one is in force)
+// or released, on the whole person (asset_id "") or on one capture of theirs. A hold in force
+// freezes every deletion of what it covers: forget, the retention sweep.
+struct LegalHoldRecorded {
+  static constexpr std::string_view kType = "persons.legal_hold_recorded";
+  static constexpr int kSchema = 1;
+  std::string hold_id;
+  std::string action;       // set | renew | release
+  std::string asset_id;     // a capture (med_…) of the person's sessions; "" = the whole person
+  std::string legal_basis;  // "" = none given (a release may omit it)
+  std::string reason;
+  int64_t expires_micros = 0;  // set and renew: 0 = until released
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = LegalHoldRecorded;
+    return std::tuple{Field("holdId", &T::hold_id), Field("action", &T::action),
+                      Field("assetId", &T::asset_id, Empty::kNull), Field("legalBasis", &T::legal_basis, Empty::kNull),
+                      Field("reason", &T::reason), Field("expiresMicros", &T::expires_micros)};
+  }
+};
+
 using PersonEvent = std::variant<PersonCreated, PersonRevised, ConsentGranted, ConsentRevoked, GrantCreated,
-                                 GrantRevoked>;
+                                 GrantRevoked, LegalHoldRecorded>;
 
 std::string_view TypeOf(const PersonEvent& e);
 std::string EncodeData(const PersonEvent& e);

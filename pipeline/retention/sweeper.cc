@@ -4,6 +4,7 @@
 #include "commands/verification/session_decider.h"
 #include "core/ids.h"
 #include "core/log.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"
@@ -16,6 +17,7 @@ namespace cc = commands::compliance;
 using SV = projections::SessionsView;
 using VV = projections::VerificationView;
 using WV = projections::WebhooksView;
+using PV = projections::PersonsView;
 
 constexpr int64_t kDayMicros = 86'400'000'000;
 
@@ -23,6 +25,7 @@ core::Json SweepRun::ToJson() const {
   return {{"ranAt", at_micros == 0 ? core::Json(nullptr) : core::Json(core::FormatRfc3339(core::Timestamp{at_micros}))},
           {"idempotencyRecordsRemoved", idempotency_records},
           {"sessionsPurged", sessions_purged},
+          {"sessionsHeld", sessions_held},
           {"mediaFilesRemoved", media_files},
           {"webhookDeliverySweeps", webhook_sweeps}};
 }
@@ -58,6 +61,30 @@ SweepRun Sweeper::last() const {
   return last_;
 }
 
+core::Result<bool> Sweeper::Held(const projections::ScopedId& s, core::Timestamp now) const {
+  const eventstore::KvStore& store = *options_.store;
+  const int cf = store.Cf(projections::kViewsCf);
+  const std::string te = projections::TenantEnv(s.tenant, s.environment);
+  SVC_ASSIGN_OR_RETURN(auto person, store.Get(cf, PV::Abs(PV::SessionPerson(te, s.id))));
+  if (!person.has_value()) return false;
+  auto in_force = [&](const std::string& asset) -> core::Result<bool> {
+    SVC_ASSIGN_OR_RETURN(auto until, store.Get(cf, PV::Abs(PV::Hold(te, *person, asset))));
+    if (!until.has_value()) return false;
+    const int64_t t = std::stoll(*until);
+    return t == 0 || t > now.micros;
+  };
+  SVC_ASSIGN_OR_RETURN(bool whole, in_force(""));
+  if (whole) return true;
+  const std::string media = VV::Abs(VV::Media(te, s.id));
+  auto it = store.NewIterator(cf, media, eventstore::PrefixEnd(media));
+  for (it->Seek(media); it->Valid(); it->Next()) {
+    SVC_ASSIGN_OR_RETURN(bool one, in_force(core::StringOr(core::ParseJsonOrDiscarded(it->value()), "mediaId")));
+    if (one) return true;
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return false;
+}
+
 core::Result<int64_t> Sweeper::PurgeMedia(core::Timestamp now, SweepRun& run,
                                           std::vector<eventstore::LogPosition>& positions) {
   const int64_t days = options_.policies.media_days;
@@ -79,6 +106,13 @@ core::Result<int64_t> Sweeper::PurgeMedia(core::Timestamp now, SweepRun& run,
   }
   int64_t files = 0;
   for (const auto& s : due) {
+    // A legal hold in force on the session's person, or on one of its captures, keeps the whole
+    // session's captures (they are looked at again on the next sweep).
+    SVC_ASSIGN_OR_RETURN(bool held, Held(s, now));
+    if (held) {
+      ++run.sessions_held;
+      continue;
+    }
     // Recorded first (the decider refuses what is not due or not completed), then the bytes go.
     auto r = options_.writer->ExecuteAndWait(commands::MakeCommand<vs::SessionDecider>(
         s.tenant, s.id, vs::SessionCommand(vs::PurgeMedia{days}), commands::SystemContext(now, options_.ids, "retention", s.environment)));

@@ -9,7 +9,8 @@
 //     new again, so the record only takes space);
 //   - purges the captures of sessions completed more than `media_days` ago: the session records
 //     verification.media_purged (the decider refuses sessions not completed or not due), then the
-//     sealed blobs are deleted; hashes and metadata stay on record;
+//     sealed blobs are deleted; hashes and metadata stay on record. A session whose person, or
+//     one of whose captures, is under a legal hold in force is skipped until the hold ends;
 //   - records compliance.rows_swept for each tenant and environment with finished webhook
 //     deliveries older than `webhook_delivery_days`, which the webhooks projector applies by
 //     removing them (so a rebuild from the log removes the same rows).
@@ -28,6 +29,7 @@
 #include "eventstore/kv_store.h"
 #include "pipeline/periodic.h"
 #include "projections/runner.h"
+#include "projections/view_key.h"
 
 namespace svc::pipeline::retention {
 
@@ -43,6 +45,7 @@ struct SweepRun {
   int64_t at_micros = 0;  // 0: no run yet
   int64_t idempotency_records = 0;
   int64_t sessions_purged = 0;
+  int64_t sessions_held = 0;  // due, but kept by a legal hold
   int64_t media_files = 0;
   int64_t webhook_sweeps = 0;  // tenant-environments whose old deliveries were swept
   core::Json ToJson() const;
@@ -72,6 +75,8 @@ class Sweeper {
   const Policies& policies() const { return options_.policies; }
 
  private:
+  // A legal hold in force on the session's person or on one of its captures.
+  core::Result<bool> Held(const projections::ScopedId& session, core::Timestamp now) const;
   core::Result<int64_t> PurgeMedia(core::Timestamp now, SweepRun& run, std::vector<eventstore::LogPosition>& positions);
   core::Result<int64_t> SweepDeliveries(core::Timestamp now, std::vector<eventstore::LogPosition>& positions);
   Options options_;

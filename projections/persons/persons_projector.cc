@@ -238,8 +238,8 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
 
 namespace {
 
-// Consents and grants: the items as served, their newest-first indexes, the grant in force per
-// application. A revocation keeps the first revokedAt (a second one records no event anyway).
+// Consents, grants and legal holds: the items as served, their newest-first indexes, the grant in
+// force per application, the holds in force. A revocation keeps the first revokedAt (a second one records no event anyway).
 core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonEvent& event, ViewWriter& view) {
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string& id = env.aggregate_id;
@@ -263,7 +263,7 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"mechanism", c->mechanism},     {"policyVersion", c->policy_version},
                        {"purpose", c->purpose},         {"revokedAt", nullptr}};
     view.Put(V::Consent(te, id, c->consent_id), core::DumpJson(item));
-    view.Put(V::ConsentIndex(te, id) + V::Order(env.occurred_at.micros, c->consent_id), "");
+    view.Put(V::ConsentIndex(te, id) + V::NewestFirst(env.aggregate_version, c->consent_id), "");
     return core::Status::Ok();
   }
   if (const auto* c = std::get_if<ps::ConsentRevoked>(&event)) return revoke(V::Consent(te, id, c->consent_id));
@@ -280,8 +280,26 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"expiresAt", time_or_null(g->expires_micros)},
                        {"revokedAt", nullptr}};
     view.Put(V::Grant(te, id, g->grant_id), core::DumpJson(item));
-    view.Put(V::GrantIndex(te, id) + V::Order(env.occurred_at.micros, g->grant_id), "");
+    view.Put(V::GrantIndex(te, id) + V::NewestFirst(env.aggregate_version, g->grant_id), "");
     view.Put(V::GrantOfApplication(te, id, g->application_id), g->grant_id);
+    return core::Status::Ok();
+  }
+  if (const auto* h = std::get_if<ps::LegalHoldRecorded>(&event)) {
+    core::Json item = {{"id", h->hold_id},
+                       {"object", "person.legal_hold"},
+                       {"action", h->action},
+                       {"personId", id},
+                       {"assetId", or_null(h->asset_id)},
+                       {"reason", h->reason},
+                       {"legalBasis", or_null(h->legal_basis)},
+                       {"createdAt", at},
+                       {"expiresAt", h->action == "release" ? core::Json(nullptr) : time_or_null(h->expires_micros)}};
+    view.Put(V::LegalHolds(te, id) + V::NewestFirst(env.aggregate_version, h->hold_id), core::DumpJson(item));
+    if (h->action == "release") {
+      view.Delete(V::Hold(te, id, h->asset_id));
+    } else {
+      view.Put(V::Hold(te, id, h->asset_id), std::to_string(h->expires_micros));
+    }
     return core::Status::Ok();
   }
   const auto& g = std::get<ps::GrantRevoked>(event);

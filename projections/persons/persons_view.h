@@ -31,10 +31,16 @@
 //                                          the person's last approved verification is kept
 //                                          (sealed, in that session's stage details)
 //   cns/<ten>/<env>/<per>/<cns>            a consent (ConsentItem, as served; its evidence stays
-//                                          sealed in the log); cnsi/…/<per>/<order>: newest first
-//   grt/<ten>/<env>/<per>/<grt>            a grant (GrantItem, as served); grti/…/<per>/<order>:
+//                                          sealed in the log); cnsi/…/<per>/<newest>: newest first
+//   grt/<ten>/<env>/<per>/<grt>            a grant (GrantItem, as served); grti/…/<per>/<newest>:
 //                                          newest first
 //   grtapp/<ten>/<env>/<per>/<app>         = <grt>: the grant in force for that application
+//   lgh/<ten>/<env>/<per>/<newest>         a row of the legal-hold history (LegalHoldItem, as
+//                                          served), newest first
+//   (<newest>: NewestFirst, the person's aggregate version inverted, then the item's id)
+//   hold/<ten>/<env>/<per>/<what>          = <until micros, 0: until released>: a hold set and not
+//                                          released, on the person (what = "person") or on one
+//                                          capture (what = its med_ id); expiry is read against now
 //
 // `te` is "<ten>/<env>" (TenantEnv).
 
@@ -114,6 +120,17 @@ struct PersonsView {
   static std::string GrantIndex(std::string_view te, std::string_view id) { return ScopedKey("grti/", te, id) + "/"; }
   static std::string GrantOfApplication(std::string_view te, std::string_view id, std::string_view app) {
     return ScopedKey("grtapp/", te, id) + "/" + std::string(app);
+  }
+
+  // The order of a person's own records (consents, grants, legal holds): newest first by the
+  // person's aggregate version (strict, whatever the clock says), then the item's id.
+  static std::string NewestFirst(int64_t aggregate_version, std::string_view item) {
+    return SessionsView::Order(aggregate_version, item);
+  }
+  static std::string LegalHolds(std::string_view te, std::string_view id) { return ScopedKey("lgh/", te, id) + "/"; }
+  static std::string Holds(std::string_view te, std::string_view id) { return ScopedKey("hold/", te, id) + "/"; }
+  static std::string Hold(std::string_view te, std::string_view id, std::string_view asset) {
+    return Holds(te, id) + (asset.empty() ? std::string("person") : std::string(asset));
   }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }

@@ -244,6 +244,11 @@ std::vector<Sample> Samples() {
   gc.replaces = "grt_00000000000000000000000000000001";
   Add<ps::GrantCreated, ps::PersonEvent>(s, gc, penc);
   Add<ps::GrantRevoked, ps::PersonEvent>(s, ps::GrantRevoked{"grt_00000000000000000000000000000002"}, penc);
+  Add<ps::LegalHoldRecorded, ps::PersonEvent>(s, ps::LegalHoldRecorded{}, penc);
+  Add<ps::LegalHoldRecorded, ps::PersonEvent>(
+      s, ps::LegalHoldRecorded{"lgh_00000000000000000000000000000001", "renew", "med_00000000000000000000000000000001",
+                               "CNBV oficio 123/2026", "supervisory inquiry", 1798761600000000},
+      penc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -366,5 +371,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 56);
+  CHECK(n == 58);
 }

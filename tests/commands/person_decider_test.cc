@@ -160,3 +160,37 @@ TEST_CASE("person: a new grant for an application replaces the one in force; rev
   DeciderSpec<PersonDecider> nobody;
   CHECK(Code(nobody.When(PersonCommand(RevokeGrant{g.grant_id})).status()) == "PERSON_NOT_FOUND");
 }
+
+TEST_CASE("person: legal holds renew while in force, release whatever is in force, and apply in any state") {
+  auto spec = Created();
+  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0};
+  auto set = spec.When(PersonCommand(RecordLegalHold{h}));
+  REQUIRE(set.ok());
+  CHECK(Data(set->events[0])["action"] == "set");
+  CHECK(spec.state.HoldInForce("", spec.ctx.now.micros));
+  h.hold_id = "lgh_00000000000000000000000000000002";
+  h.expires_micros = spec.ctx.now.micros + 1000;
+  auto renew = spec.When(PersonCommand(RecordLegalHold{h}));
+  REQUIRE(renew.ok());
+  CHECK(Data(renew->events[0])["action"] == "renew");
+  CHECK_FALSE(spec.state.HoldInForce("", spec.ctx.now.micros + 1000));  // until its time
+  // Past its time a new hold is a new set, not a renewal.
+  spec.ctx.now = core::Timestamp{spec.ctx.now.micros + 2000};
+  h.hold_id = "lgh_00000000000000000000000000000003";
+  h.expires_micros = 0;
+  CHECK(Data(spec.When(PersonCommand(RecordLegalHold{h}))->events[0])["action"] == "set");
+  // A capture's hold is its own.
+  LegalHoldRecorded asset{"lgh_00000000000000000000000000000004", "set", "med_00000000000000000000000000000001", "b", "r", 0};
+  REQUIRE(spec.When(PersonCommand(RecordLegalHold{asset})).ok());
+  CHECK(spec.state.HoldInForce("med_00000000000000000000000000000001", spec.ctx.now.micros));
+  LegalHoldRecorded release{"lgh_00000000000000000000000000000005", "release", "", "", "closed", 0};
+  REQUIRE(spec.When(PersonCommand(RecordLegalHold{release})).ok());
+  CHECK_FALSE(spec.state.HoldInForce("", spec.ctx.now.micros));
+  CHECK(spec.state.HoldInForce("med_00000000000000000000000000000001", spec.ctx.now.micros));
+  release.hold_id = "lgh_00000000000000000000000000000006";
+  CHECK(spec.When(PersonCommand(RecordLegalHold{release}))->events.size() == 1);  // recorded anyway
+  LegalHoldRecorded odd = release;
+  odd.action = "suspend";
+  CHECK(Code(spec.When(PersonCommand(RecordLegalHold{odd})).status()) == "VALIDATION_ERROR");
+  spec.CheckSnapshot();
+}

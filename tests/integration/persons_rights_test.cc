@@ -3,9 +3,12 @@
 // tokens) is held to them.
 #include <doctest/doctest.h>
 
+#include <tuple>
+
 #include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"
+#include "tests/support/session_flow.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -247,4 +250,97 @@ TEST_CASE("persons rights: grants hold another application's reveals to their fi
   std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
   CHECK(env.Call(reader, "GET", grants).status == 200);
   CheckProblem(Post(env, reader, grants, ok), 403, "INSUFFICIENT_SCOPE");
+}
+
+TEST_CASE("persons rights: legal holds are set, renewed and released on a history, and keep captures from the sweep") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock", "--retention-media-days", "1"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string id = MakePerson(env, k);
+  const std::string holds = kBase + "/" + id + "/legal-holds";
+  const std::string hold = kBase + "/" + id + "/legal-hold";
+
+  auto set = Post(env, k, hold, {{"legalBasis", "CNBV oficio 123/2026"}, {"reason", "supervisory inquiry"}});
+  REQUIRE_MESSAGE(set.status == 201, set.body);
+  core::Json h = Body(set);
+  CHECK(h["object"] == "person.legal_hold");
+  CHECK(h["id"].get<std::string>().rfind("lgh_", 0) == 0);
+  CHECK(h["action"] == "set");
+  CHECK(h["personId"] == id);
+  CHECK(h["assetId"].is_null());
+  CHECK(h["legalBasis"] == "CNBV oficio 123/2026");
+  CHECK(h["expiresAt"].is_null());
+  auto renew = Post(env, k, hold, {{"legalBasis", "CNBV oficio 123/2026"}, {"reason", "extended"},
+                                   {"expiresAt", "2099-01-01T00:00:00Z"}});
+  REQUIRE(renew.status == 201);
+  CHECK(Body(renew)["action"] == "renew");  // one was in force
+  auto released = Post(env, k, hold + "/release", {{"reason", "inquiry closed"}});
+  REQUIRE_MESSAGE(released.status == 200, released.body);
+  CHECK(Body(released)["action"] == "release");
+  CHECK(Body(released)["legalBasis"].is_null());
+  CHECK(Post(env, k, hold + "/release", {{"reason", "again"}}).status == 200);  // recorded anyway
+  core::Json history = Body(env.Call(k, "GET", holds));
+  REQUIRE(history["data"].size() == 4);
+  CHECK(history["data"][0]["reason"] == "again");  // newest first, nothing lost
+  CHECK(history["data"][3]["id"] == h["id"]);
+  CHECK(Body(env.Call(k, "GET", holds + "?limit=2"))["hasMore"] == true);
+  CheckProblem(Post(env, k, hold, {{"reason", "no basis"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, hold, {{"legalBasis", "x"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, hold, {{"legalBasis", "x"}, {"reason", "y"}, {"expiresAt", "2001-01-01T00:00:00Z"}}), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, hold + "/release", core::Json::object()), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kBase + "/per_00000000000000000000000000000000/legal-hold", {{"legalBasis", "x"}, {"reason", "y"}}),
+               404, "PERSON_NOT_FOUND");
+  std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CHECK(env.Call(reader, "GET", holds).status == 200);
+  CheckProblem(Post(env, reader, hold, {{"legalBasis", "x"}, {"reason", "y"}}), 403, "INSUFFICIENT_SCOPE");
+
+  // A capture of the person's approved session, held: the retention sweep keeps the session.
+  auto created = env.Create(k, "held-1", core::Json({{"channel", "api"}, {"personId", id},
+                                                     {"policy", {{"testOutcome", "approved"}}}}).dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  const std::string session = Body(created)["id"];
+  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + session + "/consent", R"({"accepted":true})").status == 200);
+  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
+           {"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+           {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+           {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+           {"liveness_video", "video/mp4", testing::Mp4()}}) {
+    auto up = testing::Upload(env, k, session, kind, mime, bytes);
+    REQUIRE_MESSAGE(up.status == 201, up.body);
+  }  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + session + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  REQUIRE(Body(env.Call(k, "GET", "/v1/verification-sessions/" + session))["status"] == "approved");
+  core::Json docs = Body(env.Call(k, "GET", kBase + "/" + id + "/documents"));
+  REQUIRE(docs["data"].size() == 4);
+  const std::string asset = docs["data"][0]["id"];
+  CHECK(docs["data"][0]["legalHold"] == false);
+  const std::string doc_hold = kBase + "/" + id + "/documents/" + asset + "/legal-hold";
+  auto held = Post(env, k, doc_hold, {{"legalBasis", "juicio 45/2026"}, {"reason", "evidence in a lawsuit"}});
+  REQUIRE_MESSAGE(held.status == 201, held.body);
+  CHECK(Body(held)["assetId"] == asset);
+  CHECK(Body(env.Call(k, "GET", kBase + "/" + id + "/documents"))["data"][0]["legalHold"] == true);
+  CheckProblem(Post(env, k, kBase + "/" + id + "/documents/med_00000000000000000000000000000000/legal-hold",
+                    {{"legalBasis", "x"}, {"reason", "y"}}),
+               404, "MEDIA_NOT_FOUND");
+  CheckProblem(Post(env, k, kBase + "/" + id + "/documents/nope/legal-hold", {{"legalBasis", "x"}, {"reason", "y"}}), 400,
+               "INVALID_ID");
+  auto advance = [&](int64_t seconds) {
+    auto r = env.Admin("POST", "/admin/clock", {{"advanceSeconds", seconds}});
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return core::ParseJsonOrDiscarded(r.body)["retention"];
+  };
+  core::Json swept = advance(2 * 86400);
+  CHECK(swept["sessionsHeld"] == 1);
+  CHECK(swept["sessionsPurged"] == 0);
+  core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  CHECK(evidence["media"][0]["purgedAt"].is_null());
+  // Released: the next sweep purges it.
+  REQUIRE(Post(env, k, doc_hold, {{"action", "release"}, {"reason", "lawsuit settled"}}).status == 201);
+  CHECK(Body(env.Call(k, "GET", kBase + "/" + id + "/documents"))["data"][0]["legalHold"] == false);
+  core::Json after = advance(60);
+  CHECK(after["sessionsHeld"] == 0);
+  CHECK(after["sessionsPurged"] == 1);
+  core::Json purged = Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  CHECK(purged["media"][0]["purgedAt"].is_string());
+  CHECK(Body(env.Call(k, "GET", holds))["data"].size() == 6);  // the capture's set and release joined the history
 }
