@@ -185,6 +185,25 @@ core::Status KeyStore::Destroy(std::string_view name) {
   return store_->Write(b, /*sync=*/true);
 }
 
+core::Status KeyStore::DestroyForGood(const std::vector<std::string>& names) {
+  {
+    std::lock_guard cl(cache_mu_);
+    for (const auto& name : names) {
+      if (auto it = cache_.find(name); it != cache_.end()) {
+        core::SecureZero(it->second);
+        cache_.erase(it);
+      }
+    }
+  }
+  {
+    std::lock_guard lock(create_mu_);
+    KvStore::Batch b;
+    for (const auto& name : names) b.Delete(cf_, Row(name));
+    SVC_RETURN_IF_ERROR(store_->Write(b, /*sync=*/true));
+  }
+  return store_->CompactAll(cf_);
+}
+
 core::Result<int64_t> KeyStore::Count() const {
   int64_t n = 0;
   const std::string prefix(kRows);

@@ -53,6 +53,9 @@ class KeyStore {
   core::Result<std::optional<std::string>> Get(std::string_view name) const;
   // Deletes the key for good (sync write).
   core::Status Destroy(std::string_view name);
+  // Deletes every named key in one synced batch, then compacts the key store so the wrapped keys
+  // leave the disk too (crypto-shredding: a forget's purge).
+  core::Status DestroyForGood(const std::vector<std::string>& names);
 
   static std::string SessionKeyName(std::string_view tenant, std::string_view env,
                                     std::string_view session_id);

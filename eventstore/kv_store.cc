@@ -251,6 +251,17 @@ core::Status KvStore::Flush() {
   return FromRocks(impl_->db->Flush(fo, impl_->handles), "flush");
 }
 
+core::Status KvStore::CompactAll(int cf) {
+  // Every column family is flushed, not only this one: the write-ahead log is shared, and a log
+  // file still holding another family's unflushed writes would keep this one's old values too.
+  // Once all are flushed, RocksDB deletes the log files (no WAL archive is configured).
+  rocksdb::FlushOptions fo;
+  SVC_RETURN_IF_ERROR(FromRocks(impl_->db->Flush(fo, impl_->handles), "flush"));
+  rocksdb::CompactRangeOptions co;
+  co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
+  return FromRocks(impl_->db->CompactRange(co, impl_->handles.at(cf), nullptr, nullptr), "compact");
+}
+
 std::string KvStore::Property(std::string_view name) const {
   std::string v;
   impl_->db->GetProperty(rocksdb::Slice(name.data(), name.size()), &v);

@@ -86,6 +86,11 @@ class KvStore {
   // Drops every key of a column family (used by replay to rebuild read models).
   core::Status ClearColumnFamily(int cf);
   core::Status Flush();
+  // Flushes every column family (the write-ahead log files go) and rewrites all of one family's
+  // files, so that its deleted keys leave the disk
+  // (what crypto-shredding needs of the key store: a tombstone alone leaves the old value in
+  // older files until some later compaction).
+  core::Status CompactAll(int cf);
   const std::string& path() const { return path_; }
   std::string Property(std::string_view name) const;
 

@@ -16,14 +16,23 @@ void PeriodicThread::Start() {
     std::unique_lock lock(mu_);
     bool first = run_first_;
     while (!stop_) {
-      if (!first) wake_.wait_for(lock, interval_, [&] { return stop_; });
+      if (!first) wake_.wait_for(lock, interval_, [&] { return stop_ || woken_; });
       first = false;
+      woken_ = false;
       if (stop_) break;
       lock.unlock();
       work_();
       lock.lock();
     }
   });
+}
+
+void PeriodicThread::Wake() {
+  {
+    std::lock_guard lock(mu_);
+    woken_ = true;
+  }
+  wake_.notify_all();
 }
 
 void PeriodicThread::Stop() {

@@ -22,6 +22,8 @@ class PeriodicThread {
   void Start();
   // Returns after the work in progress (if any) finished.
   void Stop();
+  // Runs the work as soon as the thread is free (once, however many calls came meanwhile).
+  void Wake();
 
  private:
   std::string name_;
@@ -31,6 +33,7 @@ class PeriodicThread {
   std::mutex mu_;
   std::condition_variable wake_;
   bool stop_ = false;
+  bool woken_ = false;
   std::thread thread_;
 };
 

@@ -21,6 +21,9 @@
 namespace svc::pipeline::retention {
 class Sweeper;
 }
+namespace svc::pipeline::persons {
+class Purger;
+}
 
 namespace svc::api {
 
@@ -50,6 +53,10 @@ struct PublicApiOptions {
   // Retention: the policies in force and what the sweeper's last run did (reports, limits); null:
   // no sweeper (tools that build routes without serving).
   const pipeline::retention::Sweeper* retention = nullptr;
+  // Forget: how long `mode: block` keeps the data before the purge, and the purger to wake for
+  // `mode: purge` (null: the purge waits for the purger's timer).
+  int64_t forget_grace_seconds = 30 * 86400;
+  pipeline::persons::Purger* purger = nullptr;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
 };

@@ -252,7 +252,7 @@ void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
 // the verification summary. Opens nothing but the metadata (the integrator's own data, sealed
 // with the person's key); when that key is gone the rest still reads, metadata is {}.
 core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id) {
-  SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
+  SVC_ASSIGN_OR_RETURN(core::Json row, UnpurgedPersonRow(rt, a, id));
   const std::string te = TeOf(a);
   core::Json out = WriteResponse(row);
   out["object"] = "person";
@@ -275,7 +275,7 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
   out["metadata"] = core::Json::object();
   const int cf = rt.store().Cf(projections::kViewsCf);
   SVC_ASSIGN_OR_RETURN(auto sealed_meta, rt.store().Get(cf, PV::Abs(PV::Metadata(te, id))));
-  if (sealed_meta.has_value()) {
+  if (sealed_meta.has_value() && !row.value("forgetRequested", false)) {  // out of reach once forget is asked
     auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
     if (key.ok() && key->has_value()) {
       auto meta = pp::OpenMetadata(**key, RefOf(a, id), *sealed_meta);
@@ -290,7 +290,7 @@ namespace {
 
 void Fields(Runtime& rt, ApiCall& call, Respond respond) {
   const std::string id = call.request->path_params["person_id"];
-  auto row = PersonRow(rt, call.auth, id);
+  auto row = UnpurgedPersonRow(rt, call.auth, id);
   if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
   core::Json fields = core::Json::object();
   for (auto name : ps::kPiiFieldNames) fields[std::string(name)] = row->value(std::string(name) + "Provided", false);
@@ -462,7 +462,7 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
-  auto row = PersonRow(rt, a, id);
+  auto row = UnpurgedPersonRow(rt, a, id);
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   const std::string te = TeOf(a);
   std::map<std::string, std::set<std::string>> matched;  // person -> fields
@@ -495,7 +495,7 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
 // GET …/verification-sessions: the person's sessions (their records), newest first.
 void Sessions(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   const std::string id = call.request->path_params["person_id"];
-  auto row = PersonRow(rt, call.auth, id);
+  auto row = UnpurgedPersonRow(rt, call.auth, id);
   if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
   const std::string te = TeOf(call.auth);
   CursorList list;
@@ -512,7 +512,7 @@ void Sessions(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond res
 void Documents(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["person_id"];
-  auto row = PersonRow(rt, call.auth, id);
+  auto row = UnpurgedPersonRow(rt, call.auth, id);
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   const std::string scope = "person-documents|" + TeOf(call.auth) + "/" + id;
   auto page_req = ParsePageRequest(ParseQuery(req.query), {}, rt.cursor_key(), scope,

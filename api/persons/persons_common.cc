@@ -26,12 +26,22 @@ core::Result<core::Json> PersonRow(Runtime& rt, const AuthContext& a, const std:
   return std::move(*row);
 }
 
+core::Result<core::Json> UnpurgedPersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
+  if (core::StringOr(row, "status") == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
+  return row;
+}
+
 core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
   SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
   std::string status = core::StringOr(row, "status");
   if (status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
   if (status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
+  }
+  if (row.value("forgetRequested", false)) {
+    return core::FailedPrecondition("the person asked to be forgotten; the data is out of reach until its purge",
+                                    "PERSON_FORGET_PENDING");
   }
   return row;
 }

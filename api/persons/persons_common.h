@@ -26,8 +26,12 @@ pipeline::persons::PersonRef RefOf(const AuthContext& a, const std::string& pers
 
 // The masked record of a person of the caller's tenant and environment.
 core::Result<core::Json> PersonRow(Runtime& rt, const AuthContext& a, const std::string& id);
+// As PersonRow, for reads of the person's data (detail, fields, sessions, documents, duplicates):
+// 410 PERSON_PURGED once the person was erased. The records about the person's rights (consents,
+// grants, legal holds) and the deletion certificate stay readable with PersonRow.
+core::Result<core::Json> UnpurgedPersonRow(Runtime& rt, const AuthContext& a, const std::string& id);
 // As PersonRow, and the person must be active: 410 PERSON_PURGED when erased, 409
-// PERSON_ALREADY_MERGED when merged.
+// PERSON_ALREADY_MERGED when merged, 410 PERSON_FORGET_PENDING once forget was asked.
 core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, const std::string& id);
 
 // PiiInput: the members of `pii` (an object), each one of the 17 fields with a string value

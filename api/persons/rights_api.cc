@@ -11,6 +11,8 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "pipeline/certificate.h"
+#include "pipeline/persons/purger.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
@@ -256,6 +258,62 @@ void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond
                 std::move(respond));
 }
 
+// POST …/forget: ARCO cancellation. `block` puts the data out of reach at once and keeps it until
+// the grace ends; `purge` purges now. The purger carries the purge out (pipeline/persons/purger.h).
+void Forget(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto body = ParseJsonObject(req.body.empty() ? std::string_view("{}") : std::string_view(req.body));
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto reason = v.String("reason", false, 2000);
+  v.Skip("mode");
+  v.RejectUnknown();
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  const core::Json mode = body->value("mode", core::Json());
+  if (!mode.is_string() || (mode != "block" && mode != "purge")) {
+    return respond(Problem(req, "MODE_INVALID", "mode must be block (kept until the purge) or purge (now)"));
+  }
+  ps::RequestForget f{mode.get<std::string>(), reason.value_or(""), o.forget_grace_seconds * 1'000'000};
+  auto* purger = o.purger;
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(f), Context(rt, call)),
+                {PV::kName},
+                [id, purger](const commands::CommandOutcome& out) {
+                  if (purger != nullptr && out.result.value("mode", "") == "purge") purger->Wake();
+                  const int64_t due = out.result.value("purgeDueMicros", int64_t{0});
+                  return JsonResponse(200, {{"mode", out.result.value("mode", "")},
+                                            {"object", "person.forget"},
+                                            {"personId", id},
+                                            {"purgeDueAt", core::FormatRfc3339(core::Timestamp{due})}});
+                },
+                std::move(respond));
+}
+
+// GET …/deletion-certificate: once the keys are gone, the signed certificate (RFC 8785 form;
+// contentHash, HMAC `signature`, and an Ed25519 signature anyone checks with the tenant's public
+// key), the same bytes on every request.
+void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto content = ReadView(rt, PV::Abs(PV::Deletion(TeOf(a), id)));
+  if (!content.ok()) return respond(StatusToProblem(req, content.status()));
+  if (!content->has_value()) {
+    return respond(Problem(req, "DELETION_NOT_COMPLETE", "the person's data is not purged (yet): no certificate"));
+  }
+  auto signed_doc = pipeline::SignCertificate(**content, rt.certificate_root_key());
+  if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
+  HttpResponse r;
+  r.status = 200;
+  r.body = std::move(*signed_doc);
+  respond(std::move(r));
+}
+
 // Every row under a prefix of the read models, parsed.
 core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
   const int cf = rt.store().Cf(projections::kViewsCf);
@@ -417,6 +475,33 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options)
       .request_schema = "DocumentLegalHoldRequest", .success_status = 201, .response_schema = "LegalHoldItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "MEDIA_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, false, true, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/forget", .operation_id = "forgetPerson", .tag = tag,
+      .summary = "Forget the person (ARCO cancellation)",
+      .description = "`mode: block` puts the data out of reach at once (reveals and writes answer 410 "
+                     "`PERSON_FORGET_PENDING`; masked reads go on) and keeps it until `purgeDueAt` (the configured "
+                     "grace); `mode: purge` purges now. The purge is crypto-shredding: the person's data key and "
+                     "the keys of their verification sessions are destroyed, every sealed value and index entry "
+                     "leaves the read models, and the person becomes `redacted` (410 `PERSON_PURGED` from then "
+                     "on); then the deletion certificate is issued. A request while one is pending only brings "
+                     "the purge closer. Refused (409 `PERSON_LEGAL_HOLD`) while a legal hold is in force; "
+                     "`MODE_INVALID` for any other mode. The access log keeps its entries (they hold no "
+                     "personal data).",
+      .scope = "persons:redact", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .request_schema = "PersonForgetRequest", .response_schema = "PersonForgetResponse",
+      .error_codes = Codes({lookup, {"MODE_INVALID", "VALIDATION_ERROR", "BAD_REQUEST", "PERSON_LEGAL_HOLD",
+                                     "PERSON_PURGED", "PERSON_ALREADY_MERGED"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Forget(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/deletion-certificate", .operation_id = "getPersonDeletionCertificate",
+      .tag = tag, .summary = "The certificate of a forgotten person's deletion",
+      .description = "409 `DELETION_NOT_COMPLETE` until the purge has destroyed the keys. Then the same document "
+                     "on every request: its content in RFC 8785 form, `contentHash` (SHA-256), the spec's HMAC "
+                     "`signature`, and `signatureEd25519` with `signingKeyId`, which anyone checks offline with the "
+                     "tenant's public key (`GET /v1/certificate-keys`, `svc certificate verify`).",
+      .scope = "persons:read", .versioned = true, .response_schema = "PersonDeletionCertificate",
+      .error_codes = Codes({lookup, {"DELETION_NOT_COMPLETE"}}),
+      .handler = [r](ApiCall& c, Respond respond) { DeletionCertificate(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/grants", .operation_id = "listPersonGrants", .tag = tag,
       .summary = "The grants of applications on the person's data, newest first",

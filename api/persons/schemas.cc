@@ -274,6 +274,29 @@ OpenApiArea PersonsOpenApi() {
                             {"expiresAt", Nullable(dt)}},
                            {"id", "object", "action", "personId", "reason", "legalBasis", "createdAt", "expiresAt"});
   s["LegalHoldList"] = List("LegalHoldItem");
+  s["PersonForgetRequest"] = obj({{"mode", Enum({"block", "purge"})}, {"reason", Nullable(Str())}}, {"mode"});
+  s["PersonForgetResponse"] = obj({{"mode", Enum({"block", "purge"})},
+                                   {"object", {{"const", "person.forget"}}},
+                                   {"personId", Id("per")},
+                                   {"purgeDueAt", dt}},
+                                  {"mode", "object", "personId", "purgeDueAt"});
+  s["PersonDeletionCertificate"] = obj({{"object", {{"const", "person.deletion_certificate"}}},
+                                        {"personId", Id("per")},
+                                        {"tenantId", Id("ten")},
+                                        {"environment", Enum({"test", "live"})},
+                                        {"purgedAt", dt},
+                                        {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                        {"signature", Str()},
+                                        {"signatureEd25519", Str()},
+                                        {"signingKeyId", Str()},
+                                        {"mode", Enum({"block", "purge"})},
+                                        {"forgetRequestedAt", dt},
+                                        {"dataRemovedAt", dt},
+                                        {"keysDestroyed", integer},
+                                        {"verificationSessions", Strs()},
+                                        {"method", Str()}},
+                                       {"contentHash", "environment", "object", "personId", "purgedAt", "signature",
+                                        "tenantId"});
   return area;
 }
 

@@ -4,6 +4,7 @@
 
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
+#include "pipeline/persons/purger.h"
 #include "pipeline/persons/verified_data.h"
 
 namespace svc::api {
@@ -14,6 +15,10 @@ void DeclareFlags(Flags& f) {
              "persons whose plaintext may be revealed per tenant, environment and UTC day (decrypt, batch "
              "decrypt, expand, client tokens, integrity, export, reauth); beyond it 429 PII_DECRYPT_CAP_REACHED"});
   f.Declare({"rate-reveals", "5", "reveal requests per second per API key (burst: twice that); 0 = off"});
+  f.Declare({"forget-grace-days", "30",
+             "a forget with mode block keeps the person's data, inaccessible, this many days before the purge "
+             "(docs/persons.md#forget)"});
+  f.Declare({"purge-interval-seconds", "60", "how often the purger looks for persons whose purge is due"});
 }
 
 class PersonsServices final : public AreaServices {
@@ -27,8 +32,15 @@ class PersonsServices final : public AreaServices {
       po.reveal_budget_per_day = budget;
       po.limits.reveals.per_second = rate;
       po.limits.reveals.burst = rate * 2;
+      long long grace = std::stoll(s.flags.Get("forget-grace-days"));
+      long long interval = std::stoll(s.flags.Get("purge-interval-seconds"));
+      if (grace < 0 || interval < 1) throw std::invalid_argument("range");
+      po.forget_grace_seconds = grace * 86400;
+      purge_interval_ = std::chrono::seconds(interval);
     } catch (...) {
-      return core::InvalidArgument("bad --reveal-budget-per-day or --rate-reveals (non-negative numbers)");
+      return core::InvalidArgument(
+          "bad --reveal-budget-per-day, --rate-reveals or --forget-grace-days (non-negative numbers) or "
+          "--purge-interval-seconds (at least 1)");
     }
     pipeline::persons::VerifiedDataWriter::Options vo;
     LendRuntime(s.rt, vo);
@@ -36,6 +48,15 @@ class PersonsServices final : public AreaServices {
     vo.projector = &s.rt.persons_projector();
     verified_ = std::make_unique<pipeline::persons::VerifiedDataWriter>(vo);
     verified_->Start();
+
+    pipeline::persons::Purger::Options pu;
+    LendRuntime(s.rt, pu);
+    pu.keys = &s.rt.key_store();
+    pu.blobs = &s.rt.blobs();
+    pu.interval = purge_interval_;
+    purger_ = std::make_unique<pipeline::persons::Purger>(pu);
+    po.purger = purger_.get();
+    if (s.fake_clock == nullptr) purger_->Start();  // under a fake clock, it runs as the clock moves
     return core::Status::Ok();
   }
 
@@ -46,12 +67,26 @@ class PersonsServices final : public AreaServices {
       if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("verified data is still being written");
       return core::Json{{"idle", true}};
     }));
+    auto* p = purger_.get();
+    // Operators and tests: carry out the purges that are due now, without waiting for the timer.
+    admin.Add("POST", "/admin/persons/purge",
+              AdminRoute(sk, [p](HttpRequest&) -> core::Result<core::Json> { return p->RunOnce(); }));
   }
 
-  void Stop() override { verified_->Stop(); }
+  core::Result<core::Json> ClockAdvanced() override {
+    SVC_ASSIGN_OR_RETURN(auto run, purger_->RunOnce());
+    return core::Json{{"purge", std::move(run)}};
+  }
+
+  void Stop() override {
+    if (purger_) purger_->Stop();
+    verified_->Stop();
+  }
 
  private:
   std::unique_ptr<pipeline::persons::VerifiedDataWriter> verified_;
+  std::unique_ptr<pipeline::persons::Purger> purger_;
+  std::chrono::seconds purge_interval_{60};
 };
 
 }  // namespace

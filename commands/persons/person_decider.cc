@@ -66,9 +66,42 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
     d.result = {{"action", e.action}};
     return d;
   }
+  if (const auto* pp = std::get_if<PurgePerson>(&command)) {
+    if (s.status == "redacted") return d;  // done already
+    if (s.forget_mode.empty() || s.purge_due_micros > ctx.now.micros) {
+      return core::FailedPrecondition("no purge is due for this person", "INVALID_STATE_TRANSITION");
+    }
+    if (s.AnyHoldInForce(ctx.now.micros)) {
+      return core::FailedPrecondition("a legal hold is in force", "PERSON_LEGAL_HOLD");
+    }
+    d.events.push_back(Make(PersonPurged{pp->session_ids}));
+    return d;
+  }
+  if (const auto* kd = std::get_if<ConfirmKeysDestroyed>(&command)) {
+    if (s.status != "redacted") return core::FailedPrecondition("the person was not purged", "INVALID_STATE_TRANSITION");
+    if (!s.keys_destroyed) d.events.push_back(Make(KeysDestroyed{kd->key_names}));
+    return d;
+  }
   if (s.status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
   if (s.status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
+  }
+  if (const auto* f = std::get_if<RequestForget>(&command)) {
+    if (f->mode != "block" && f->mode != "purge") return core::InvalidArgument("mode is block or purge", "MODE_INVALID");
+    if (s.AnyHoldInForce(ctx.now.micros)) {
+      return core::FailedPrecondition("a legal hold is in force: nothing of the person can be deleted", "PERSON_LEGAL_HOLD");
+    }
+    const int64_t due = f->mode == "purge" ? ctx.now.micros : ctx.now.micros + f->grace_micros;
+    if (!s.forget_mode.empty() && s.purge_due_micros <= due) {
+      d.result = {{"mode", s.forget_mode}, {"purgeDueMicros", s.purge_due_micros}};  // already as soon or sooner
+      return d;
+    }
+    d.events.push_back(Make(ForgetRequested{f->mode, f->reason, due}));
+    d.result = {{"mode", f->mode}, {"purgeDueMicros", due}};
+    return d;
+  }
+  if (!s.forget_mode.empty()) {
+    return core::FailedPrecondition("the person asked to be forgotten", "PERSON_FORGET_PENDING");
   }
   if (const auto* gc = std::get_if<GrantConsent>(&command)) {
     if (s.consents.count(gc->consent.consent_id) != 0) return core::AlreadyExists("the consent exists", "CONFLICT");
@@ -137,6 +170,20 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
   }
   if (const auto* g = std::get_if<GrantRevoked>(&event)) {
     s.grants[g->grant_id].revoked = true;
+    return;
+  }
+  if (const auto* f = std::get_if<ForgetRequested>(&event)) {
+    s.forget_mode = f->mode;
+    s.purge_due_micros = f->purge_due_micros;
+    return;
+  }
+  if (std::holds_alternative<PersonPurged>(event)) {
+    s.status = "redacted";
+    s.fields.clear();
+    return;
+  }
+  if (std::holds_alternative<KeysDestroyed>(event)) {
+    s.keys_destroyed = true;
     return;
   }
   if (const auto* h = std::get_if<LegalHoldRecorded>(&event)) {

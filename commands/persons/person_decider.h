@@ -46,6 +46,16 @@ struct PersonState {
     auto it = holds.find(asset);
     return it != holds.end() && (it->second == 0 || it->second > now_micros);
   }
+  bool AnyHoldInForce(int64_t now_micros) const {
+    for (const auto& [asset, until] : holds) {
+      if (until == 0 || until > now_micros) return true;
+    }
+    return false;
+  }
+  // Forget: "" (none), "block" or "purge"; when the purge is due; whether the keys are gone.
+  std::string forget_mode;
+  int64_t purge_due_micros = 0;
+  bool keys_destroyed = false;
   static constexpr auto Fields() {
     using core::Empty;
     using core::Field;
@@ -55,7 +65,10 @@ struct PersonState {
                       Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
                       Field("fields", &T::fields), Field("created", &T::created_micros),
                       Field("updated", &T::updated_micros), Field("consents", &T::consents, Empty::kOmit),
-                      Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit)};
+                      Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit),
+                      Field("forgetMode", &T::forget_mode, Empty::kOmit),
+                      Field("purgeDue", &T::purge_due_micros, Empty::kOmit),
+                      Field("keysDestroyed", &T::keys_destroyed)};
   }
 };
 
@@ -90,8 +103,23 @@ struct RevokeGrant {
 struct RecordLegalHold {
   LegalHoldRecorded hold;
 };
-using PersonCommand =
-    std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant, RecordLegalHold>;
+// Forget (ARCO cancellation). A request while one is pending only ever brings the purge closer
+// (purge after block: due now); a legal hold in force (on the person or on any capture) refuses it.
+struct RequestForget {
+  std::string mode;     // block | purge
+  std::string reason;
+  int64_t grace_micros = 0;  // block: how long the data is kept before the purge
+};
+// The purger (pipeline/persons/purger.h): the purge once due (refused while a hold is in force),
+// then the record that the keys are gone.
+struct PurgePerson {
+  std::vector<std::string> session_ids;
+};
+struct ConfirmKeysDestroyed {
+  std::vector<std::string> key_names;
+};
+using PersonCommand = std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant,
+                                   RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed>;
 
 struct PersonDecider {
   using State = PersonState;

@@ -177,8 +177,42 @@ struct LegalHoldRecorded {
   }
 };
 
+// ARCO cancellation, in three recorded steps: the request (block: the data is out of reach at once
+// and kept until purge_due; purge: due now), the purge (the read models drop every sealed value,
+// blind-index entry and reference; the person becomes `redacted`), and the destruction of the data
+// keys (the person's and their sessions'), after which nothing ever sealed under them opens and the
+// deletion certificate can be issued.
+struct ForgetRequested {
+  static constexpr std::string_view kType = "persons.forget_requested";
+  static constexpr int kSchema = 1;
+  std::string mode;  // block | purge
+  std::string reason;
+  int64_t purge_due_micros = 0;
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = ForgetRequested;
+    return std::tuple{Field("mode", &T::mode), Field("reason", &T::reason, Empty::kNull),
+                      Field("purgeDueMicros", &T::purge_due_micros)};
+  }
+};
+
+struct PersonPurged {
+  static constexpr std::string_view kType = "persons.person_purged";
+  static constexpr int kSchema = 1;
+  std::vector<std::string> session_ids;  // the person's verification sessions, whose keys go too
+  static constexpr auto Fields() { return std::tuple{core::Field("sessionIds", &PersonPurged::session_ids)}; }
+};
+
+struct KeysDestroyed {
+  static constexpr std::string_view kType = "persons.keys_destroyed";
+  static constexpr int kSchema = 1;
+  std::vector<std::string> key_names;  // what was destroyed (names, never material)
+  static constexpr auto Fields() { return std::tuple{core::Field("keyNames", &KeysDestroyed::key_names)}; }
+};
+
 using PersonEvent = std::variant<PersonCreated, PersonRevised, ConsentGranted, ConsentRevoked, GrantCreated,
-                                 GrantRevoked, LegalHoldRecorded>;
+                                 GrantRevoked, LegalHoldRecorded, ForgetRequested, PersonPurged, KeysDestroyed>;
 
 std::string_view TypeOf(const PersonEvent& e);
 std::string EncodeData(const PersonEvent& e);

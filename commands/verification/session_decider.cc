@@ -175,12 +175,13 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           }
         } else if constexpr (std::is_same_v<T, PurgeMedia>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
-          const bool due = s.Terminal() && c.retention_days >= 0 &&
-                           s.completed_micros + c.retention_days * 86'400'000'000 <= ctx.now.micros;
+          const bool forget = c.reason == "forget";
+          const bool due = forget || (s.Terminal() && c.retention_days >= 0 &&
+                                      s.completed_micros + c.retention_days * 86'400'000'000 <= ctx.now.micros);
           if (due && !s.media_purged) {
             MediaPurged e;
             e.media_ids = s.media_ids;
-            e.reason = "retention";
+            e.reason = forget ? "forget" : "retention";
             e.retention_days = c.retention_days;
             d.events.push_back(Make(e));
           }

@@ -117,8 +117,10 @@ struct RecordVerdict {
 
 // The retention sweeper: a completed session's captures, `retention_days` after completion.
 // A session not completed, not yet due, or already purged is left as it is (no events).
+// The purger (a forgotten person's sessions): reason "forget", due at once, completed or not.
 struct PurgeMedia {
   int64_t retention_days = 0;
+  std::string reason = "retention";
 };
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,

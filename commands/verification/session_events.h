@@ -230,7 +230,7 @@ struct MediaPurged {
   static constexpr std::string_view kType = "verification.media_purged";
   static constexpr int kSchema = 1;
   std::vector<std::string> media_ids;  // every capture of the session (none: nothing was held)
-  std::string reason;                  // "retention"
+  std::string reason;                  // "retention", or "forget" (the person was purged)
   int64_t retention_days = 0;          // the policy in force: this long after completion
 
   static constexpr auto Fields() {

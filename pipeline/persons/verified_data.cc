@@ -173,8 +173,8 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   }
   if (!person.empty()) {
     SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, person))));
-    if (!rec.is_object() || core::StringOr(rec, "status") != "active") {
-      core::LogWarn("verified data: the session's person is not active; nothing written",
+    if (!rec.is_object() || core::StringOr(rec, "status") != "active" || rec.value("forgetRequested", false)) {
+      core::LogWarn("verified data: the session's person is not active (merged, forgotten); nothing written",
                     {{"sessionId", d.session}, {"personId", person}});
       return false;
     }
@@ -194,7 +194,18 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
     SVC_ASSIGN_OR_RETURN(cmd, RevisePersonCommand(*options_.keys, {d.tenant, d.env, person}, write, ctx));
   }
   for (auto& [field, value] : write.values) core::SecureZero(value);
-  SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(cmd)));
+  auto executed = options_.writer->ExecuteAndWait(std::move(cmd));
+  if (!executed.ok()) {
+    const std::string code(executed.status().api_code());
+    // The person left the active state after the read above: nothing is written, as above.
+    if (code == "PERSON_FORGET_PENDING" || code == "PERSON_PURGED" || code == "PERSON_ALREADY_MERGED") {
+      core::LogWarn("verified data: the session's person is not active (merged, forgotten); nothing written",
+                    {{"sessionId", d.session}, {"personId", person}});
+      return false;
+    }
+    return executed.status();
+  }
+  auto& outcome = *executed;
   // Until the read model shows the revision, the session stays due: wait for it so the next
   // pass does not see it again.
   if (!outcome.positions.empty() && options_.projections != nullptr) {

@@ -238,6 +238,79 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
 
 namespace {
 
+// Forget: the request (the record says so, the purger's queue gets the person), the purge (every
+// sealed value, blind-index entry, CURP holding, externalRef and the face reference leave; the
+// record becomes `redacted`), the keys destroyed (the certificate's content).
+core::Status ApplyForget(const eventstore::EventEnvelope& env, const ps::PersonEvent& event, ViewWriter& view) {
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+  if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
+  core::Json r = core::ParseJsonOrDiscarded(*stored);
+  if (const auto* f = std::get_if<ps::ForgetRequested>(&event)) {
+    // The queue's key is the millisecond the record shows, so the record alone names it.
+    if (auto old = core::ParseRfc3339(core::StringOr(r, "purgeDueAt")); old.ok()) {
+      view.Delete(V::PurgeDue(old->micros, env.tenant_id, env.environment, id));
+    } else {
+      r["forgetRequestedAt"] = at;
+    }
+    const core::Timestamp due{core::Timestamp{f->purge_due_micros}.millis() * 1000};
+    r["forgetRequested"] = true;
+    r["forgetMode"] = f->mode;
+    r["purgeDueAt"] = core::FormatRfc3339(due);
+    view.Put(V::PurgeDue(due.micros, env.tenant_id, env.environment, id), "");
+    view.Put(V::Record(te, id), core::DumpJson(r));
+    return core::Status::Ok();
+  }
+  if (const auto* p = std::get_if<ps::PersonPurged>(&event)) {
+    SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
+    core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
+    if (!sealed.is_object()) sealed = core::Json::object();
+    std::vector<std::string> fields;
+    for (auto it = sealed.begin(); it != sealed.end(); ++it) fields.push_back(it.key());
+    for (const auto& field : fields) SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
+    view.Delete(V::Sealed(te, id));
+    view.Delete(V::Metadata(te, id));
+    view.Delete(V::Face(te, id));
+    view.Put(V::Provenance(te, id), "{}");
+    for (const auto& ref : r.value("externalRefs", core::Json::array())) {
+      view.Delete(V::ExternalRef(te, core::StringOr(ref, "applicationId"), core::StringOr(ref, "externalRef")));
+    }
+    r["externalRefs"] = core::Json::array();
+    for (auto name : ps::kPiiFieldNames) r[std::string(name) + "Provided"] = false;
+    r["status"] = "redacted";
+    r["updatedAt"] = at;
+    r["dataRemovedAt"] = at;
+    if (auto due = core::ParseRfc3339(core::StringOr(r, "purgeDueAt")); due.ok()) {
+      view.Delete(V::PurgeDue(due->micros, env.tenant_id, env.environment, id));
+    }
+    view.Put(V::Record(te, id), core::DumpJson(r));
+    view.Put(V::Shred(te, id), core::DumpJson({{"sessionIds", p->session_ids}}));
+    return core::Status::Ok();
+  }
+  const auto& k = std::get<ps::KeysDestroyed>(event);
+  SVC_ASSIGN_OR_RETURN(auto shred, view.Get(V::Shred(te, id)));
+  const core::Json sessions = core::ParseJsonOrDiscarded(shred.value_or("{}")).value("sessionIds", core::Json::array());
+  view.Delete(V::Shred(te, id));
+  // What the certificate states: who, where, how it was asked, and when the data became unreadable.
+  view.Put(V::Deletion(te, id), core::DumpJson({{"object", "person.deletion_certificate"},
+                                                {"personId", id},
+                                                {"tenantId", env.tenant_id},
+                                                {"environment", env.environment},
+                                                {"mode", r.value("forgetMode", core::Json(nullptr))},
+                                                {"forgetRequestedAt", r.value("forgetRequestedAt", core::Json(nullptr))},
+                                                {"dataRemovedAt", r.value("dataRemovedAt", core::Json(nullptr))},
+                                                {"purgedAt", at},
+                                                {"keysDestroyed", k.key_names.size()},
+                                                {"verificationSessions", sessions},
+                                                {"method", "crypto-shredding: the data keys of the person and of "
+                                                           "their verification sessions were destroyed; every value "
+                                                           "sealed under them, in the log and in backups, no longer "
+                                                           "opens"}}));
+  return core::Status::Ok();
+}
+
 // Consents, grants and legal holds: the items as served, their newest-first indexes, the grant in
 // force per application, the holds in force. A revocation keeps the first revokedAt (a second one records no event anyway).
 core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonEvent& event, ViewWriter& view) {
@@ -301,6 +374,10 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
       view.Put(V::Hold(te, id, h->asset_id), std::to_string(h->expires_micros));
     }
     return core::Status::Ok();
+  }
+  if (std::holds_alternative<ps::ForgetRequested>(event) || std::holds_alternative<ps::PersonPurged>(event) ||
+      std::holds_alternative<ps::KeysDestroyed>(event)) {
+    return ApplyForget(env, event, view);
   }
   const auto& g = std::get<ps::GrantRevoked>(event);
   const std::string key = V::Grant(te, id, g.grant_id);

@@ -38,6 +38,9 @@
 //   lgh/<ten>/<env>/<per>/<newest>         a row of the legal-hold history (LegalHoldItem, as
 //                                          served), newest first
 //   (<newest>: NewestFirst, the person's aggregate version inverted, then the item's id)
+//   purgedue/<micros BE>/<ten>/<env>/<per>  a forget whose purge is due then (the purger's queue)
+//   shred/<ten>/<env>/<per>                {sessionIds}: purged, its keys not destroyed yet
+//   deletion/<ten>/<env>/<per>             the deletion certificate's content (once keys are gone)
 //   hold/<ten>/<env>/<per>/<what>          = <until micros, 0: until released>: a hold set and not
 //                                          released, on the person (what = "person") or on one
 //                                          capture (what = its med_ id); expiry is read against now
@@ -132,6 +135,14 @@ struct PersonsView {
   static std::string Hold(std::string_view te, std::string_view id, std::string_view asset) {
     return Holds(te, id) + (asset.empty() ? std::string("person") : std::string(asset));
   }
+
+  static std::string PurgeDuePrefix() { return "purgedue/"; }
+  static std::string PurgeDue(int64_t micros, std::string_view tenant, std::string_view env, std::string_view id) {
+    return TimedKey(PurgeDuePrefix(), micros, TenantEnv(tenant, env), id);
+  }
+  static std::string ShredPrefix() { return "shred/"; }
+  static std::string Shred(std::string_view te, std::string_view id) { return ScopedKey("shred/", te, id); }
+  static std::string Deletion(std::string_view te, std::string_view id) { return ScopedKey("deletion/", te, id); }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

@@ -249,6 +249,11 @@ std::vector<Sample> Samples() {
       s, ps::LegalHoldRecorded{"lgh_00000000000000000000000000000001", "renew", "med_00000000000000000000000000000001",
                                "CNBV oficio 123/2026", "supervisory inquiry", 1798761600000000},
       penc);
+  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{}, penc);
+  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"block", "ARCO request 77", 1798761600000000}, penc);
+  Add<ps::PersonPurged, ps::PersonEvent>(s, ps::PersonPurged{{"vrf_00000000000000000000000000000001"}}, penc);
+  Add<ps::KeysDestroyed, ps::PersonEvent>(
+      s, ps::KeysDestroyed{{"person/ten_1/test/per_00000000000000000000000000000001"}}, penc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -371,5 +376,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 58);
+  CHECK(n == 62);
 }

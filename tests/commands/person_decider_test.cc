@@ -194,3 +194,55 @@ TEST_CASE("person: legal holds renew while in force, release whatever is in forc
   CHECK(Code(spec.When(PersonCommand(RecordLegalHold{odd})).status()) == "VALIDATION_ERROR");
   spec.CheckSnapshot();
 }
+
+TEST_CASE("person: forget blocks at once, purges when due and not held, then records the keys' destruction") {
+  auto spec = Created();
+  const int64_t day = 86'400'000'000;
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"erase", "", day})).status()) == "MODE_INVALID");
+  // Nothing is due yet: the purger's command is refused, and so is the confirmation.
+  CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
+  CHECK(Code(spec.When(PersonCommand(ConfirmKeysDestroyed{})).status()) == "INVALID_STATE_TRANSITION");
+  auto block = spec.When(PersonCommand(RequestForget{"block", "ARCO 1", 30 * day}));
+  REQUIRE(block.ok());
+  CHECK(Types(*block) == std::vector<std::string>{"persons.forget_requested"});
+  CHECK(block->result["purgeDueMicros"] == spec.ctx.now.micros + 30 * day);
+  // A second block does not push the purge later; a purge brings it to now.
+  auto again = spec.When(PersonCommand(RequestForget{"block", "", 60 * day}));
+  REQUIRE(again.ok());
+  CHECK(again->events.empty());
+  CHECK(again->result["purgeDueMicros"] == spec.ctx.now.micros + 30 * day);
+  // Out of reach: no writes, consents or grants while the forget is pending.
+  CHECK(Code(spec.When(PersonCommand(RevisePerson{{{"email", Sealed("c2VhbGVk")}}, {}, std::nullopt, {"api", "", ""}}))
+                 .status()) == "PERSON_FORGET_PENDING");
+  CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
+  // A hold in force freezes the purge, and a new forget.
+  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0};
+  REQUIRE(spec.When(PersonCommand(RecordLegalHold{h})).ok());
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_LEGAL_HOLD");
+  spec.ctx.now = core::Timestamp{spec.ctx.now.micros + 31 * day};
+  CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "PERSON_LEGAL_HOLD");
+  LegalHoldRecorded release{"lgh_00000000000000000000000000000002", "release", "", "", "closed", 0};
+  REQUIRE(spec.When(PersonCommand(RecordLegalHold{release})).ok());
+  auto purged = spec.When(PersonCommand(PurgePerson{{"vrf_00000000000000000000000000000001"}}));
+  REQUIRE(purged.ok());
+  CHECK(Types(*purged) == std::vector<std::string>{"persons.person_purged"});
+  CHECK(Data(purged->events[0])["sessionIds"][0] == "vrf_00000000000000000000000000000001");
+  CHECK(spec.state.status == "redacted");
+  CHECK(spec.When(PersonCommand(PurgePerson{}))->events.empty());  // once
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_PURGED");
+  auto keys = spec.When(PersonCommand(ConfirmKeysDestroyed{{"person/t/test/p"}}));
+  REQUIRE(keys.ok());
+  CHECK(Types(*keys) == std::vector<std::string>{"persons.keys_destroyed"});
+  CHECK(spec.When(PersonCommand(ConfirmKeysDestroyed{{"person/t/test/p"}}))->events.empty());
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("person: forget with mode purge is due at once") {
+  auto spec = Created();
+  auto purge = spec.When(PersonCommand(RequestForget{"purge", "", 86'400'000'000}));
+  REQUIRE(purge.ok());
+  CHECK(purge->result["purgeDueMicros"] == spec.ctx.now.micros);
+  CHECK(spec.When(PersonCommand(PurgePerson{}))->events.size() == 1);
+  DeciderSpec<PersonDecider> nobody;
+  CHECK(Code(nobody.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_NOT_FOUND");
+}

@@ -3,7 +3,6 @@
 // tokens) is held to them.
 #include <doctest/doctest.h>
 
-#include <tuple>
 
 #include "core/clock.h"
 #include "core/json.h"
@@ -295,21 +294,7 @@ TEST_CASE("persons rights: legal holds are set, renewed and released on a histor
   CheckProblem(Post(env, reader, hold, {{"legalBasis", "x"}, {"reason", "y"}}), 403, "INSUFFICIENT_SCOPE");
 
   // A capture of the person's approved session, held: the retention sweep keeps the session.
-  auto created = env.Create(k, "held-1", core::Json({{"channel", "api"}, {"personId", id},
-                                                     {"policy", {{"testOutcome", "approved"}}}}).dump());
-  REQUIRE_MESSAGE(created.status == 201, created.body);
-  const std::string session = Body(created)["id"];
-  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + session + "/consent", R"({"accepted":true})").status == 200);
-  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
-           {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
-           {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
-           {"liveness_video", "video/mp4", testing::Mp4()}}) {
-    auto up = testing::Upload(env, k, session, kind, mime, bytes);
-    REQUIRE_MESSAGE(up.status == 201, up.body);
-  }  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + session + "/submit").status == 200);
-  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
-  REQUIRE(Body(env.Call(k, "GET", "/v1/verification-sessions/" + session))["status"] == "approved");
+  const std::string session = testing::ApprovedSessionOf(env, k, id, "held-1");
   core::Json docs = Body(env.Call(k, "GET", kBase + "/" + id + "/documents"));
   REQUIRE(docs["data"].size() == 4);
   const std::string asset = docs["data"][0]["id"];

@@ -53,4 +53,29 @@ inline api::HttpResponse Upload(Env& env, const std::string& key, const std::str
                   {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
 }
 
+// A session of `person` run to `approved` by the sandbox (policy testOutcome): consent, the four
+// captures, submit, and the pipeline idle. Returns its id.
+inline std::string ApprovedSessionOf(Env& env, const std::string& key, const std::string& person,
+                                     const std::string& idempotency_key) {
+  auto created = env.Create(key, idempotency_key,
+                            core::Json({{"channel", "api"}, {"personId", person},
+                                        {"policy", {{"testOutcome", "approved"}}}}).dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  const std::string session = Body(created)["id"];
+  const std::string base = "/v1/verification-sessions/" + session;
+  REQUIRE(env.Call(key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  const std::vector<std::array<std::string, 3>> captures = {{"document_front", "image/jpeg", Jpeg(1280, 800)},
+                                                            {"document_back", "image/jpeg", Jpeg(1280, 801)},
+                                                            {"selfie", "image/jpeg", Jpeg(720, 960)},
+                                                            {"liveness_video", "video/mp4", Mp4()}};
+  for (const auto& [kind, mime, bytes] : captures) {
+    auto up = Upload(env, key, session, kind, mime, bytes);
+    REQUIRE_MESSAGE(up.status == 201, up.body);
+  }
+  REQUIRE(env.Call(key, "POST", base + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  REQUIRE(Body(env.Call(key, "GET", base))["status"] == "approved");
+  return session;
+}
+
 }  // namespace svc::testing
