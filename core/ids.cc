@@ -31,6 +31,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kConsent: return "cns";
     case IdKind::kGrant: return "grt";
     case IdKind::kLegalHold: return "lgh";
+    case IdKind::kConsolidation: return "csl";
   }
   return "unk";
 }

@@ -36,6 +36,7 @@ enum class IdKind {
   kConsent,       // cns_ (a person's consent for a purpose)
   kGrant,         // grt_ (an application's grant on a person's data)
   kLegalHold,     // lgh_ (a row of a person's legal-hold history)
+  kConsolidation,  // csl_ (a merge of duplicate persons into a survivor)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -137,8 +137,9 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::vector<O
     op["tags"] = {r.tag};
     op["summary"] = r.summary;
     op["description"] = r.description.empty() ? r.summary : r.description;
-    op["security"] = core::Json::array({{{"bearerAuth", core::Json::array()}}});
-    op["x-required-scope"] = r.scope;
+    op["security"] = r.link_credential ? core::Json::array()  // the signed link is the credential
+                                       : core::Json::array({{{"bearerAuth", core::Json::array()}}});
+    if (!r.link_credential) op["x-required-scope"] = r.scope;  // absent: public (a signed link)
     core::Json params = core::Json::array();
     size_t pos = 0;
     while ((pos = r.path.find('{', pos)) != std::string::npos) {

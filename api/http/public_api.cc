@@ -177,6 +177,12 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       logged(std::move(r), tenant, key);
     };
 
+    if (route.link_credential) {
+      ApiCall call;
+      call.request = &req;
+      call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
+      return route.handler(call, [logged](HttpResponse r) { logged(std::move(r), "", ""); });
+    }
     const bool token = BearerOf(req).rfind("ctok_", 0) == 0;
     if (token && !route.client_token) {
       return fail(core::Unauthenticated("a client token is accepted only by POST /v1/persons/{person_id}/decrypt",

@@ -23,6 +23,7 @@ class Sweeper;
 }
 namespace svc::pipeline::persons {
 class Purger;
+class Consolidator;
 }
 
 namespace svc::api {
@@ -57,6 +58,8 @@ struct PublicApiOptions {
   // `mode: purge` (null: the purge waits for the purger's timer).
   int64_t forget_grace_seconds = 30 * 86400;
   pipeline::persons::Purger* purger = nullptr;
+  // Consolidation: the process manager a request wakes (null: it wakes on its own).
+  pipeline::persons::Consolidator* consolidator = nullptr;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
 };

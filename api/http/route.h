@@ -67,6 +67,9 @@ struct ApiRoute {
   // API key: the handler then sees key_type "client_token" and enforces the token's limits; the
   // route answers CORS preflights and carries Access-Control-Allow-Origin: *.
   bool client_token = false;
+  // No Authorization: the credential is a signed link in the path (a media link, opened by a
+  // browser or an <img>). No scope, no per-key rate; the handler verifies the link itself.
+  bool link_credential = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
   std::string request_content_type = "application/json";

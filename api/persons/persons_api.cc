@@ -259,6 +259,7 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
   out["applicationId"] = row.value("applicationId", core::Json(nullptr));
   out["externalRefs"] = row.value("externalRefs", core::Json::array());
   out["forgetRequested"] = row.value("forgetRequested", false);
+  if (row.contains("mergedInto")) out["mergedInto"] = row["mergedInto"];
   core::Json pii = core::Json::object();
   for (auto name : ps::kPiiFieldNames) {
     if (row.value(std::string(name) + "Provided", false)) pii[std::string(name)] = kMaskedValue;
@@ -674,6 +675,8 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
       .handler = [r, o](ApiCall& c, Respond respond) { Documents(*r, *o, c, std::move(respond)); }});
   for (auto& route : RevealRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : RightsRoutes(rt, options)) routes.push_back(std::move(route));
+  for (auto& route : ConsolidationRoutes(rt, options)) routes.push_back(std::move(route));
+  for (auto& route : MediaLinkRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }
 

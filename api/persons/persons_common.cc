@@ -39,11 +39,36 @@ core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, cons
   if (status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
   }
+  if (row.contains("mergingInto")) {
+    return core::FailedPrecondition("the person is being merged into another", "PERSON_ALREADY_MERGED");
+  }
   if (row.value("forgetRequested", false)) {
     return core::FailedPrecondition("the person asked to be forgotten; the data is out of reach until its purge",
                                     "PERSON_FORGET_PENDING");
   }
   return row;
+}
+
+std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max) {
+  std::vector<std::string> out;
+  v.Skip(name);
+  auto it = body.find(name);
+  if (it == body.end() || it->is_null()) {
+    v.Add({name, std::string("/") + name, "required", std::string(name) + " is required"});
+    return out;
+  }
+  bool ok = it->is_array() && !it->empty() && it->size() <= max;
+  if (ok) {
+    for (const auto& item : *it) {
+      ok &= item.is_string() && !item.get<std::string>().empty();
+      if (ok && std::find(out.begin(), out.end(), item.get<std::string>()) == out.end()) out.push_back(item.get<std::string>());
+    }
+  }
+  if (!ok) {
+    v.Add({name, std::string("/") + name, "invalid_type",
+           std::string(name) + " must be an array of 1-" + std::to_string(max) + " non-empty strings"});
+  }
+  return out;
 }
 
 void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::PiiWrite& out,

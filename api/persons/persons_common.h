@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "api/http/json_input.h"
+#include "commands/persons/access_events.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
 #include "api/http/route.h"
@@ -86,12 +87,26 @@ core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::J
                                 const std::vector<std::string>& fields, const std::optional<std::string>& purpose);
 // The grant in force (not revoked, not expired) of the key's application on a person, if any.
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id);
+// A required array of 1..max distinct non-empty strings (duplicates dropped); a field error otherwise.
+std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The consent and grant routes (rights_api.cc).
 std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options);
+// POST …/consolidate and GET …/consolidations/{id} (consolidation_api.cc).
+std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PublicApiOptions& options);
 
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);
+// An access event of a reveal by the call's key (reveal_api.cc): who, which channel, fields,
+// purpose and reason (redaction "plain").
+commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
+                                        std::vector<std::string> fields, std::string purpose, std::string reason);
+// Appends the accesses against the day's reveal budget, then answers with `then()` (which opens
+// the values): 429 PII_DECRYPT_CAP_REACHED with Retry-After when the budget is spent.
+void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<commands::persons::PiiAccessed> accesses,
+                std::function<HttpResponse()> then, Respond respond);
+// POST /v1/media-links and GET /v1/media-links/{token} (media_links_api.cc).
+std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PublicApiOptions& options);
 // The reveal routes (reveal_api.cc).
 std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options);
 

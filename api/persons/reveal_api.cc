@@ -29,6 +29,45 @@ namespace pp = pipeline::persons;
 namespace ps = commands::persons;
 using PV = projections::PersonsView;
 
+ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
+                         std::vector<std::string> fields, std::string purpose, std::string reason) {
+  ps::PiiAccessed e;
+  e.person_id = person;
+  e.application_id = a.application_id;
+  e.actor_type = a.key_type == "client_token" ? "client_token" : "api_key";
+  e.actor_id = a.key_id;
+  e.channel = std::move(channel);
+  e.fields = std::move(fields);
+  e.purpose = std::move(purpose);
+  e.reason = std::move(reason);
+  e.redaction = "plain";
+  return e;
+}
+
+// Appends the accesses against the budget, then answers with `then()` (which opens the values).
+void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
+                std::function<HttpResponse()> then, Respond respond) {
+  const AuthContext& a = call.auth;
+  ps::RecordReveal rr;
+  rr.accesses = std::move(accesses);
+  rr.cap = o.reveal_budget_per_day;
+  commands::CommandContext ctx = Context(rt, call);
+  ctx.idempotency_key.clear();  // each reveal is its own audit entry, never a replay
+  std::string day = ps::RevealBudgetId(a.environment, ctx.now);
+  auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx);
+  rt.writer().Execute(std::move(cmd), [&rt, slim = SlimRequest(*call.request), then = std::move(then),
+                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) {
+    if (!r.ok()) {
+      HttpResponse problem = StatusToProblem(slim, r.status());
+      if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
+        problem.headers.emplace_back("Retry-After", std::to_string(ps::SecondsUntilRefill(rt.clock().Now())));
+      }
+      return respond(std::move(problem));
+    }
+    respond(then());
+  });
+}
+
 namespace {
 
 constexpr size_t kMaxReason = 2000;
@@ -54,21 +93,6 @@ std::optional<core::Json> JsonBody(const HttpRequest& req, const Respond& respon
   return std::move(*body);
 }
 
-ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
-                         std::vector<std::string> fields, std::string purpose, std::string reason) {
-  ps::PiiAccessed e;
-  e.person_id = person;
-  e.application_id = a.application_id;
-  e.actor_type = a.key_type == "client_token" ? "client_token" : "api_key";
-  e.actor_id = a.key_id;
-  e.channel = std::move(channel);
-  e.fields = std::move(fields);
-  e.purpose = std::move(purpose);
-  e.reason = std::move(reason);
-  e.redaction = "plain";
-  return e;
-}
-
 // A call kept for work that answers after the handler returned (the request may be gone by then):
 // its auth, ids and a copy of the request's path and id.
 struct KeptCall {
@@ -79,30 +103,6 @@ std::shared_ptr<KeptCall> Keep(const ApiCall& call) {
   auto kept = std::make_shared<KeptCall>(KeptCall{SlimRequest(*call.request), call});
   kept->call.request = &kept->req;
   return kept;
-}
-
-// Appends the accesses against the budget, then answers with `then()` (which opens the values).
-void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
-                std::function<HttpResponse()> then, Respond respond) {
-  const AuthContext& a = call.auth;
-  ps::RecordReveal rr;
-  rr.accesses = std::move(accesses);
-  rr.cap = o.reveal_budget_per_day;
-  commands::CommandContext ctx = Context(rt, call);
-  ctx.idempotency_key.clear();  // each reveal is its own audit entry, never a replay
-  std::string day = ps::RevealBudgetId(a.environment, ctx.now);
-  auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx);
-  rt.writer().Execute(std::move(cmd), [&rt, slim = SlimRequest(*call.request), then = std::move(then),
-                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) {
-    if (!r.ok()) {
-      HttpResponse problem = StatusToProblem(slim, r.status());
-      if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
-        problem.headers.emplace_back("Retry-After", std::to_string(ps::SecondsUntilRefill(rt.clock().Now())));
-      }
-      return respond(std::move(problem));
-    }
-    respond(then());
-  });
 }
 
 // The plaintext of `fields` of a person (null for a field it does not hold).

@@ -77,6 +77,8 @@ OpenApiArea PersonsOpenApi() {
   list_props["applicationId"] = Id("app");
   list_props["externalRefs"] = {{"type", "array"}, {"items", Ref("PersonExternalRefItem")}};
   list_props["forgetRequested"] = boolean;
+  list_props["mergedInto"] = Id("per");
+  list_props["mergingInto"] = Id("per");
   for (const char* k : {"applicationId", "externalRefs", "forgetRequested"}) list_required.push_back(k);
   s["PersonListItem"] = obj(list_props, list_required);
   s["PersonList"] = List("PersonListItem");
@@ -297,6 +299,54 @@ OpenApiArea PersonsOpenApi() {
                                         {"method", Str()}},
                                        {"contentHash", "environment", "object", "personId", "purgedAt", "signature",
                                         "tenantId"});
+  s["MediaLinkRequest"] = obj({{"sessionId", Id("vrf")},
+                               {"mediaId", Id("med")},
+                               {"purpose", Str()},
+                               {"reason", {{"type", "string"}, {"minLength", 1}, {"maxLength", 2000}}},
+                               {"expiresInSeconds", {{"type", "integer"}, {"minimum", 30}, {"maximum", 3600}}}},
+                              {"sessionId", "mediaId", "purpose", "reason"});
+  s["MediaLinkContent"] = {{"type", "string"},
+                            {"contentMediaType", "application/octet-stream"},
+                            {"description", "the capture's bytes, served with the capture's own mime type"}};
+  s["MediaLink"] = obj({{"object", {{"const", "media_link"}}},
+                        {"id", {{"type", "string"}, {"pattern", "^mlk_[0-9a-f]{32}$"}}},
+                        {"url", {{"type", "string"}, {"format", "uri"}}},
+                        {"sessionId", Id("vrf")},
+                        {"mediaId", Id("med")},
+                        {"kind", Str()},
+                        {"mime", Str()},
+                        {"personId", Nullable(Id("per"))},
+                        {"expiresAt", dt}},
+                       {"object", "id", "url", "sessionId", "mediaId", "kind", "mime", "personId", "expiresAt"});
+  s["ConsolidateRequest"] = obj({{"sourcePersonIds", {{"type", "array"}, {"minItems", 1}, {"maxItems", 20},
+                                                      {"items", Id("per")}}},
+                                 {"fieldResolutions", {{"type", "object"},
+                                                       {"propertyNames", field_enum},
+                                                       {"additionalProperties", Id("per")}}}},
+                                {"sourcePersonIds"});
+  const core::Json merge_status = Enum({"pending", "merging", "merged", "failed"});
+  s["ConsolidateMergeRef"] = obj({{"sourcePersonId", Id("per")}, {"status", merge_status}}, {"sourcePersonId", "status"});
+  s["ConsolidationEnvelope"] = obj({{"object", {{"const", "person.consolidation"}}},
+                                    {"consolidationId", Id("csl")},
+                                    {"survivorId", Id("per")},
+                                    {"status", Enum({"pending", "completed"})},
+                                    {"merges", {{"type", "array"}, {"items", Ref("ConsolidateMergeRef")}}}},
+                                   {"object", "consolidationId", "survivorId", "status", "merges"});
+  s["ConsolidationMergeStatusItem"] = obj({{"sourcePersonId", Id("per")},
+                                           {"status", merge_status},
+                                           {"fieldsTaken", Strs()},
+                                           {"mergedAt", Nullable(dt)},
+                                           {"error", Nullable(Str())}},
+                                          {"sourcePersonId", "status", "fieldsTaken", "mergedAt", "error"});
+  s["ConsolidationStatusResponse"] = obj({{"object", {{"const", "person.consolidation"}}},
+                                          {"consolidationId", Id("csl")},
+                                          {"survivorId", Id("per")},
+                                          {"status", Enum({"pending", "completed"})},
+                                          {"createdAt", dt},
+                                          {"completedAt", Nullable(dt)},
+                                          {"fieldResolutions", {{"type", "object"}, {"additionalProperties", Id("per")}}},
+                                          {"merges", {{"type", "array"}, {"items", Ref("ConsolidationMergeStatusItem")}}}},
+                                         {"object", "consolidationId", "survivorId", "status", "createdAt", "merges"});
   return area;
 }
 

@@ -4,6 +4,7 @@
 
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
+#include "pipeline/persons/consolidator.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/verified_data.h"
 
@@ -19,6 +20,9 @@ void DeclareFlags(Flags& f) {
              "a forget with mode block keeps the person's data, inaccessible, this many days before the purge "
              "(docs/persons.md#forget)"});
   f.Declare({"purge-interval-seconds", "60", "how often the purger looks for persons whose purge is due"});
+  f.Declare({"fault-kill-consolidation-after", "",
+             "TESTS ONLY: the process kills itself (SIGKILL) right after this consolidation step is durable "
+             "(merge_started, absorbed, merged): a crash at a chosen point"});
 }
 
 class PersonsServices final : public AreaServices {
@@ -57,14 +61,25 @@ class PersonsServices final : public AreaServices {
     purger_ = std::make_unique<pipeline::persons::Purger>(pu);
     po.purger = purger_.get();
     if (s.fake_clock == nullptr) purger_->Start();  // under a fake clock, it runs as the clock moves
+
+    pipeline::persons::Consolidator::Options co;
+    LendRuntime(s.rt, co);
+    co.keys = &s.rt.key_store();
+    co.projector = &s.rt.persons_projector();
+    co.fault_kill_after = s.flags.Get("fault-kill-consolidation-after");
+    consolidator_ = std::make_unique<pipeline::persons::Consolidator>(co);
+    po.consolidator = consolidator_.get();
+    consolidator_->Start();
     return core::Status::Ok();
   }
 
   void AddAdminRoutes(Router& admin, const std::string& sk) override {
     auto* v = verified_.get();
     // Tests and tools: wait until every approved verification's data is in the vault.
-    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v](HttpRequest&) -> core::Result<core::Json> {
+    auto* c = consolidator_.get();
+    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v, c](HttpRequest&) -> core::Result<core::Json> {
       if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("verified data is still being written");
+      if (!c->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("a consolidation is still under way");
       return core::Json{{"idle", true}};
     }));
     auto* p = purger_.get();
@@ -79,6 +94,7 @@ class PersonsServices final : public AreaServices {
   }
 
   void Stop() override {
+    if (consolidator_) consolidator_->Stop();
     if (purger_) purger_->Stop();
     verified_->Stop();
   }
@@ -86,6 +102,7 @@ class PersonsServices final : public AreaServices {
  private:
   std::unique_ptr<pipeline::persons::VerifiedDataWriter> verified_;
   std::unique_ptr<pipeline::persons::Purger> purger_;
+  std::unique_ptr<pipeline::persons::Consolidator> consolidator_;
   std::chrono::seconds purge_interval_{60};
 };
 

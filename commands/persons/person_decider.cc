@@ -82,11 +82,56 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
     if (!s.keys_destroyed) d.events.push_back(Make(KeysDestroyed{kd->key_names}));
     return d;
   }
+  // Consolidation: each step is idempotent, so the consolidator may repeat any after a crash.
+  if (const auto* cc = std::get_if<CompleteConsolidation>(&command)) {
+    if (s.consolidating.count(cc->consolidation_id) != 0) d.events.push_back(Make(ConsolidationCompleted{cc->consolidation_id}));
+    return d;
+  }
+  if (const auto* cm = std::get_if<CompleteMerge>(&command)) {
+    if (s.status == "merged" && s.merge_consolidation == cm->consolidation_id) return d;
+    if (s.merge_consolidation != cm->consolidation_id) {
+      return core::FailedPrecondition("the person is not being merged by this consolidation", "INVALID_STATE_TRANSITION");
+    }
+    d.events.push_back(Make(PersonMerged{cm->consolidation_id, cm->survivor_id}));
+    return d;
+  }
+  if (const auto* sm = std::get_if<StartMerge>(&command)) {
+    if (!s.merge_consolidation.empty() && s.merge_consolidation == sm->consolidation_id) return d;
+  }
+  if (const auto* rv = std::get_if<RevisePerson>(&command); rv != nullptr && rv->absorbing.has_value()) {
+    const auto& ab = *rv->absorbing;
+    if (s.absorbed.count(ab.consolidation_id + "/" + ab.source_id) != 0) return d;  // once
+    if (s.consolidating.count(ab.consolidation_id) == 0) {
+      return core::FailedPrecondition("no such consolidation under way", "INVALID_STATE_TRANSITION");
+    }
+    if (!ab.error.empty()) {
+      d.events.push_back(Make(SourceAbsorbed{ab.consolidation_id, ab.source_id, {}, ab.error}));
+      return d;
+    }
+  }
+  if (const auto* rc = std::get_if<RequestConsolidation>(&command)) {
+    if (s.status != "active" || !s.forget_mode.empty() || !s.merge_consolidation.empty()) {
+      return core::FailedPrecondition("the survivor must be active (not merged, erased, forgotten or being merged)",
+                                      "SURVIVOR_NOT_ACTIVE");
+    }
+    const auto& q = rc->request;
+    if (s.consolidating.count(q.consolidation_id) != 0) return core::AlreadyExists("the consolidation exists", "CONFLICT");
+    d.events.push_back(Make(q));
+    d.result = {{"consolidationId", q.consolidation_id}};
+    return d;
+  }
   if (s.status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
   if (s.status == "merged") {
     return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
   }
+  if (!s.merge_consolidation.empty()) {
+    return core::FailedPrecondition("the person is being merged into another", "PERSON_ALREADY_MERGED");
+  }
   if (const auto* f = std::get_if<RequestForget>(&command)) {
+    if (!s.consolidating.empty()) {
+      return core::FailedPrecondition("a consolidation into this person is under way; forget it once it is done",
+                                      "INVALID_STATE_TRANSITION");
+    }
     if (f->mode != "block" && f->mode != "purge") return core::InvalidArgument("mode is block or purge", "MODE_INVALID");
     if (s.AnyHoldInForce(ctx.now.micros)) {
       return core::FailedPrecondition("a legal hold is in force: nothing of the person can be deleted", "PERSON_LEGAL_HOLD");
@@ -102,6 +147,14 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
   }
   if (!s.forget_mode.empty()) {
     return core::FailedPrecondition("the person asked to be forgotten", "PERSON_FORGET_PENDING");
+  }
+  if (const auto* sm = std::get_if<StartMerge>(&command)) {
+    if (!s.consolidating.empty()) {
+      return core::FailedPrecondition("the person is absorbing other persons; merge it once that is done",
+                                      "INVALID_STATE_TRANSITION");
+    }
+    d.events.push_back(Make(MergeStarted{sm->consolidation_id, sm->survivor_id}));
+    return d;
   }
   if (const auto* gc = std::get_if<GrantConsent>(&command)) {
     if (s.consents.count(gc->consent.consent_id) != 0) return core::AlreadyExists("the consent exists", "CONFLICT");
@@ -135,6 +188,14 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
   e.metadata_changed = r.metadata_sealed.has_value();
   e.metadata_sealed = r.metadata_sealed.value_or("");
   e.source = r.source;
+  if (r.absorbing.has_value()) {
+    SourceAbsorbed a{r.absorbing->consolidation_id, r.absorbing->source_id, {}, ""};
+    for (const auto& [field, value] : e.set) a.fields.push_back(field);
+    if (pii_changes) d.events.push_back(Make(e));
+    d.events.push_back(Make(a));
+    d.result = {{"piiVersion", e.pii_version}, {"fields", a.fields}};
+    return d;
+  }
   if (!pii_changes && !e.metadata_changed) return d;  // nothing to record
   d.events.push_back(Make(e));
   d.result = {{"piiVersion", e.pii_version}};
@@ -170,6 +231,27 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
   }
   if (const auto* g = std::get_if<GrantRevoked>(&event)) {
     s.grants[g->grant_id].revoked = true;
+    return;
+  }
+  if (const auto* q = std::get_if<ConsolidationRequested>(&event)) {
+    s.consolidating[q->consolidation_id] = q->source_ids;
+    return;
+  }
+  if (const auto* m = std::get_if<MergeStarted>(&event)) {
+    s.merge_consolidation = m->consolidation_id;
+    return;
+  }
+  if (const auto* a = std::get_if<SourceAbsorbed>(&event)) {
+    s.absorbed.insert(a->consolidation_id + "/" + a->source_id);
+    return;
+  }
+  if (const auto* m = std::get_if<PersonMerged>(&event)) {
+    s.status = "merged";
+    s.merged_into = m->survivor_id;
+    return;
+  }
+  if (const auto* c = std::get_if<ConsolidationCompleted>(&event)) {
+    s.consolidating.erase(c->consolidation_id);
     return;
   }
   if (const auto* f = std::get_if<ForgetRequested>(&event)) {

@@ -5,6 +5,7 @@
 // version set it (the snapshot is written on every command: it stays small).
 
 #include <map>
+#include <set>
 #include <optional>
 #include <string>
 #include <variant>
@@ -56,6 +57,13 @@ struct PersonState {
   std::string forget_mode;
   int64_t purge_due_micros = 0;
   bool keys_destroyed = false;
+  // Consolidation. As a survivor: the consolidations under way (id -> sources) and the merges
+  // absorbed ("<consolidation>/<source>": each is absorbed once). As a source: the consolidation
+  // merging it and its survivor (frozen from merge_started on; status merged once done).
+  std::map<std::string, std::vector<std::string>> consolidating;
+  std::set<std::string> absorbed;
+  std::string merge_consolidation;
+  std::string merged_into;
   static constexpr auto Fields() {
     using core::Empty;
     using core::Field;
@@ -68,7 +76,11 @@ struct PersonState {
                       Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit),
                       Field("forgetMode", &T::forget_mode, Empty::kOmit),
                       Field("purgeDue", &T::purge_due_micros, Empty::kOmit),
-                      Field("keysDestroyed", &T::keys_destroyed)};
+                      Field("keysDestroyed", &T::keys_destroyed),
+                      Field("consolidating", &T::consolidating, Empty::kOmit),
+                      Field("absorbed", &T::absorbed, Empty::kOmit),
+                      Field("mergeConsolidation", &T::merge_consolidation, Empty::kOmit),
+                      Field("mergedInto", &T::merged_into, Empty::kOmit)};
   }
 };
 
@@ -82,6 +94,15 @@ struct RevisePerson {
   std::vector<std::string> cleared;
   std::optional<std::string> metadata_sealed;
   PiiSource source;
+  // A consolidation's absorption of one source (the consolidator): recorded with the revision,
+  // once per consolidation and source (a second one decides nothing); `error` records a source
+  // that could not be merged, with no revision.
+  struct Absorbing {
+    std::string consolidation_id;
+    std::string source_id;
+    std::string error;
+  };
+  std::optional<Absorbing> absorbing;
 };
 // Consents (the purpose is checked against the catalogue by the routes) and grants (the
 // application is checked by the routes; `replaces` is decided here). Revocations are idempotent:
@@ -118,8 +139,26 @@ struct PurgePerson {
 struct ConfirmKeysDestroyed {
   std::vector<std::string> key_names;
 };
+// Consolidation (docs/persons.md#consolidation). On the survivor: the request (it must be active,
+// not itself being merged), and the end once every source is merged. On each source: the start
+// (frozen: writes, forget and other merges are refused) and the merge.
+struct RequestConsolidation {
+  ConsolidationRequested request;
+};
+struct StartMerge {
+  std::string consolidation_id;
+  std::string survivor_id;
+};
+struct CompleteMerge {
+  std::string consolidation_id;
+  std::string survivor_id;
+};
+struct CompleteConsolidation {
+  std::string consolidation_id;
+};
 using PersonCommand = std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant,
-                                   RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed>;
+                                   RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed,
+                                   RequestConsolidation, StartMerge, CompleteMerge, CompleteConsolidation>;
 
 struct PersonDecider {
   using State = PersonState;

@@ -211,8 +211,79 @@ struct KeysDestroyed {
   static constexpr auto Fields() { return std::tuple{core::Field("keyNames", &KeysDestroyed::key_names)}; }
 };
 
+// Consolidation of duplicates into a survivor, in five recorded steps carried out by a process
+// manager (pipeline/persons/consolidator.h), each idempotent so a crash anywhere is finished
+// exactly once: the request (survivor), the source frozen for the merge (source), the survivor
+// absorbing the source's values (a PersonRevised in the same decision, with this record), the
+// source merged (source: status merged, pointing to the survivor), the consolidation done
+// (survivor).
+struct ConsolidationRequested {
+  static constexpr std::string_view kType = "persons.consolidation_requested";
+  static constexpr int kSchema = 1;
+  std::string consolidation_id;
+  std::vector<std::string> source_ids;
+  std::map<std::string, std::string> field_resolutions;  // field -> the person whose value wins
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ConsolidationRequested;
+    return std::tuple{Field("consolidationId", &T::consolidation_id), Field("sourcePersonIds", &T::source_ids),
+                      Field("fieldResolutions", &T::field_resolutions)};
+  }
+};
+
+struct MergeStarted {
+  static constexpr std::string_view kType = "persons.merge_started";
+  static constexpr int kSchema = 1;
+  std::string consolidation_id;
+  std::string survivor_id;
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("consolidationId", &MergeStarted::consolidation_id),
+                      Field("survivorId", &MergeStarted::survivor_id)};
+  }
+};
+
+struct SourceAbsorbed {
+  static constexpr std::string_view kType = "persons.source_absorbed";
+  static constexpr int kSchema = 1;
+  std::string consolidation_id;
+  std::string source_id;
+  std::vector<std::string> fields;  // the fields whose value the survivor took (names only)
+  std::string error;                // the source could not be merged: its refusal's code ("" = merged)
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = SourceAbsorbed;
+    return std::tuple{Field("consolidationId", &T::consolidation_id), Field("sourcePersonId", &T::source_id),
+                      Field("fields", &T::fields), Field("error", &T::error, Empty::kNull)};
+  }
+};
+
+struct PersonMerged {
+  static constexpr std::string_view kType = "persons.merged";
+  static constexpr int kSchema = 1;
+  std::string consolidation_id;
+  std::string survivor_id;
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("consolidationId", &PersonMerged::consolidation_id),
+                      Field("survivorId", &PersonMerged::survivor_id)};
+  }
+};
+
+struct ConsolidationCompleted {
+  static constexpr std::string_view kType = "persons.consolidation_completed";
+  static constexpr int kSchema = 1;
+  std::string consolidation_id;
+  static constexpr auto Fields() {
+    return std::tuple{core::Field("consolidationId", &ConsolidationCompleted::consolidation_id)};
+  }
+};
+
 using PersonEvent = std::variant<PersonCreated, PersonRevised, ConsentGranted, ConsentRevoked, GrantCreated,
-                                 GrantRevoked, LegalHoldRecorded, ForgetRequested, PersonPurged, KeysDestroyed>;
+                                 GrantRevoked, LegalHoldRecorded, ForgetRequested, PersonPurged, KeysDestroyed,
+                                 ConsolidationRequested, MergeStarted, SourceAbsorbed, PersonMerged,
+                                 ConsolidationCompleted>;
 
 std::string_view TypeOf(const PersonEvent& e);
 std::string EncodeData(const PersonEvent& e);

@@ -157,4 +157,38 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
   return c;
 }
 
+core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                    const std::string& consolidation_id,
+                                                    const std::string& source_id,
+                                                    const std::map<std::string, std::string>& source_values,
+                                                    const std::map<std::string, std::string>& resolutions,
+                                                    commands::CommandContext ctx) {
+  SVC_ASSIGN_OR_RETURN(auto existing, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
+  if (!existing.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
+  PiiWrite all;
+  all.values = source_values;
+  SVC_ASSIGN_OR_RETURN(Prepared p, Prepare(keys, who, all, std::move(*existing)));
+  commands::Command c;
+  c.tenant_id = who.tenant;
+  c.aggregate_type = std::string(ps::kPersonAggregate);
+  c.aggregate_id = who.person;
+  c.context = std::move(ctx);
+  c.decide = [p = std::move(p), who, all = std::move(all), consolidation_id, source_id, resolutions](
+                 const std::any& state, const commands::CommandContext& context) -> core::Result<commands::Decision> {
+    const auto& s = std::any_cast<const ps::PersonState&>(state);
+    PiiWrite taken;
+    for (const auto& [field, value] : all.values) {
+      auto r = resolutions.find(field);
+      if (r != resolutions.end() ? r->second == source_id : s.fields.count(field) == 0) taken.values[field] = value;
+    }
+    ps::RevisePerson rv;
+    rv.set = SealAll(p, who, taken, s.pii_version + 1);
+    for (auto& [field, value] : taken.values) core::SecureZero(value);
+    rv.source = {"consolidation", "", source_id};
+    rv.absorbing = ps::RevisePerson::Absorbing{consolidation_id, source_id, ""};
+    return ps::PersonDecider::Decide(s, ps::PersonCommand(rv), context);
+  };
+  return c;
+}
+
 }  // namespace svc::pipeline::persons

@@ -51,6 +51,17 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
                                                     const PiiWrite& write,
                                                     commands::CommandContext ctx);
 
+// A consolidation's absorption of one source into the survivor `who`: of the source's values
+// (plaintext, opened by the consolidator), the survivor takes each field resolved to this source,
+// and each field nobody resolved that the survivor does not hold yet (decided on the survivor's
+// state, under its lock). Sealed for the survivor; recorded once per consolidation and source.
+core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                    const std::string& consolidation_id,
+                                                    const std::string& source_id,
+                                                    const std::map<std::string, std::string>& source_values,
+                                                    const std::map<std::string, std::string>& resolutions,
+                                                    commands::CommandContext ctx);
+
 // The blind-index keys of a normalised value of `field` under the tenant's index key.
 std::vector<std::string> BlindKeys(std::string_view index_key, std::string_view field,
                                    std::string_view normalised);

@@ -1,5 +1,7 @@
 #include "projections/persons/persons_projector.h"
 
+#include <functional>
+
 #include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
@@ -238,6 +240,110 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
 
 namespace {
 
+// Every value of a person leaves the read models (a purge, or a merge into a survivor that took
+// them): sealed values, blind-index entries, CURP holdings, metadata, the face reference,
+// provenance; every `…Provided` turns false.
+core::Status DropAllData(ViewWriter& view, const std::string& te, const std::string& id, core::Json& r) {
+  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
+  core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
+  if (!sealed.is_object()) sealed = core::Json::object();
+  std::vector<std::string> fields;
+  for (auto it = sealed.begin(); it != sealed.end(); ++it) fields.push_back(it.key());
+  for (const auto& field : fields) SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
+  view.Delete(V::Sealed(te, id));
+  view.Delete(V::Metadata(te, id));
+  view.Delete(V::Face(te, id));
+  view.Put(V::Provenance(te, id), "{}");
+  for (auto name : ps::kPiiFieldNames) r[std::string(name) + "Provided"] = false;
+  return core::Status::Ok();
+}
+
+// Consolidation: the survivor's row of each consolidation (ConsolidationStatusResponse) and the
+// consolidator's queue; a merged source keeps its record, `merged`, pointing to the survivor.
+core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::PersonEvent& event, ViewWriter& view) {
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  auto update_merge = [&](const std::string& survivor, const std::string& cid, const std::string& source,
+                          const std::function<void(core::Json& merge, core::Json& row)>& change) -> core::Status {
+    const std::string key = V::Consolidation(te, survivor, cid);
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
+    if (!stored.has_value()) return core::DataLoss("consolidation event before its request: " + cid);
+    core::Json row = core::ParseJsonOrDiscarded(*stored);
+    for (auto& m : row["merges"]) {
+      if (core::StringOr(m, "sourcePersonId") == source) change(m, row);
+    }
+    view.Put(key, core::DumpJson(row));
+    return core::Status::Ok();
+  };
+  if (const auto* q = std::get_if<ps::ConsolidationRequested>(&event)) {
+    core::Json merges = core::Json::array();
+    for (const auto& src : q->source_ids) {
+      merges.push_back({{"sourcePersonId", src}, {"status", "pending"}, {"fieldsTaken", core::Json::array()},
+                        {"mergedAt", nullptr}, {"error", nullptr}});
+    }
+    core::Json resolutions = core::Json::object();
+    for (const auto& [field, person] : q->field_resolutions) resolutions[field] = person;
+    view.Put(V::Consolidation(te, id, q->consolidation_id),
+             core::DumpJson({{"object", "person.consolidation"},
+                             {"consolidationId", q->consolidation_id},
+                             {"survivorId", id},
+                             {"status", "pending"},
+                             {"createdAt", at},
+                             {"completedAt", nullptr},
+                             {"fieldResolutions", resolutions},
+                             {"merges", merges}}));
+    view.Put(V::Consolidating(te, id, q->consolidation_id),
+             core::DumpJson({{"tenantId", env.tenant_id}, {"environment", env.environment}, {"survivorId", id},
+                             {"consolidationId", q->consolidation_id}}));
+    return core::Status::Ok();
+  }
+  if (const auto* m = std::get_if<ps::MergeStarted>(&event)) {
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+    if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
+    core::Json r = core::ParseJsonOrDiscarded(*stored);
+    r["mergingInto"] = m->survivor_id;
+    view.Put(V::Record(te, id), core::DumpJson(r));
+    return update_merge(m->survivor_id, m->consolidation_id, id, [](core::Json& merge, core::Json&) {
+      merge["status"] = "merging";
+    });
+  }
+  if (const auto* a = std::get_if<ps::SourceAbsorbed>(&event)) {
+    return update_merge(id, a->consolidation_id, a->source_id, [&](core::Json& merge, core::Json&) {
+      merge["fieldsTaken"] = a->fields;
+      if (!a->error.empty()) {
+        merge["status"] = "failed";
+        merge["error"] = a->error;
+      }
+    });
+  }
+  if (const auto* m = std::get_if<ps::PersonMerged>(&event)) {
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+    if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
+    core::Json r = core::ParseJsonOrDiscarded(*stored);
+    SVC_RETURN_IF_ERROR(DropAllData(view, te, id, r));
+    r.erase("mergingInto");
+    r["status"] = "merged";
+    r["mergedInto"] = m->survivor_id;
+    r["updatedAt"] = at;
+    view.Put(V::Record(te, id), core::DumpJson(r));
+    return update_merge(m->survivor_id, m->consolidation_id, id, [&](core::Json& merge, core::Json&) {
+      merge["status"] = "merged";
+      merge["mergedAt"] = at;
+    });
+  }
+  const auto& c = std::get<ps::ConsolidationCompleted>(event);
+  const std::string key = V::Consolidation(te, id, c.consolidation_id);
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
+  if (!stored.has_value()) return core::DataLoss("consolidation event before its request: " + c.consolidation_id);
+  core::Json row = core::ParseJsonOrDiscarded(*stored);
+  row["status"] = "completed";
+  row["completedAt"] = at;
+  view.Put(key, core::DumpJson(row));
+  view.Delete(V::Consolidating(te, id, c.consolidation_id));
+  return core::Status::Ok();
+}
+
 // Forget: the request (the record says so, the purger's queue gets the person), the purge (every
 // sealed value, blind-index entry, CURP holding, externalRef and the face reference leave; the
 // record becomes `redacted`), the keys destroyed (the certificate's content).
@@ -264,21 +370,11 @@ core::Status ApplyForget(const eventstore::EventEnvelope& env, const ps::PersonE
     return core::Status::Ok();
   }
   if (const auto* p = std::get_if<ps::PersonPurged>(&event)) {
-    SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
-    core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
-    if (!sealed.is_object()) sealed = core::Json::object();
-    std::vector<std::string> fields;
-    for (auto it = sealed.begin(); it != sealed.end(); ++it) fields.push_back(it.key());
-    for (const auto& field : fields) SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
-    view.Delete(V::Sealed(te, id));
-    view.Delete(V::Metadata(te, id));
-    view.Delete(V::Face(te, id));
-    view.Put(V::Provenance(te, id), "{}");
+    SVC_RETURN_IF_ERROR(DropAllData(view, te, id, r));
     for (const auto& ref : r.value("externalRefs", core::Json::array())) {
       view.Delete(V::ExternalRef(te, core::StringOr(ref, "applicationId"), core::StringOr(ref, "externalRef")));
     }
     r["externalRefs"] = core::Json::array();
-    for (auto name : ps::kPiiFieldNames) r[std::string(name) + "Provided"] = false;
     r["status"] = "redacted";
     r["updatedAt"] = at;
     r["dataRemovedAt"] = at;
@@ -378,6 +474,11 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
   if (std::holds_alternative<ps::ForgetRequested>(event) || std::holds_alternative<ps::PersonPurged>(event) ||
       std::holds_alternative<ps::KeysDestroyed>(event)) {
     return ApplyForget(env, event, view);
+  }
+  if (std::holds_alternative<ps::ConsolidationRequested>(event) || std::holds_alternative<ps::MergeStarted>(event) ||
+      std::holds_alternative<ps::SourceAbsorbed>(event) || std::holds_alternative<ps::PersonMerged>(event) ||
+      std::holds_alternative<ps::ConsolidationCompleted>(event)) {
+    return ApplyConsolidation(env, event, view);
   }
   const auto& g = std::get<ps::GrantRevoked>(event);
   const std::string key = V::Grant(te, id, g.grant_id);

@@ -41,6 +41,10 @@
 //   purgedue/<micros BE>/<ten>/<env>/<per>  a forget whose purge is due then (the purger's queue)
 //   shred/<ten>/<env>/<per>                {sessionIds}: purged, its keys not destroyed yet
 //   deletion/<ten>/<env>/<per>             the deletion certificate's content (once keys are gone)
+//   csl/<ten>/<env>/<per>/<csl>            a consolidation into the survivor <per>
+//                                          (ConsolidationStatusResponse, as served)
+//   consolidating/<ten>/<env>/<per>/<csl>  {tenantId, environment, survivorId, consolidationId}:
+//                                          under way (the consolidator's queue)
 //   hold/<ten>/<env>/<per>/<what>          = <until micros, 0: until released>: a hold set and not
 //                                          released, on the person (what = "person") or on one
 //                                          capture (what = its med_ id); expiry is read against now
@@ -143,6 +147,14 @@ struct PersonsView {
   static std::string ShredPrefix() { return "shred/"; }
   static std::string Shred(std::string_view te, std::string_view id) { return ScopedKey("shred/", te, id); }
   static std::string Deletion(std::string_view te, std::string_view id) { return ScopedKey("deletion/", te, id); }
+
+  static std::string Consolidation(std::string_view te, std::string_view survivor, std::string_view id) {
+    return ScopedKey("csl/", te, survivor) + "/" + std::string(id);
+  }
+  static std::string ConsolidatingPrefix() { return "consolidating/"; }
+  static std::string Consolidating(std::string_view te, std::string_view survivor, std::string_view id) {
+    return ScopedKey("consolidating/", te, survivor) + "/" + std::string(id);
+  }
 
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

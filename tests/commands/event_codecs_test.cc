@@ -254,6 +254,24 @@ std::vector<Sample> Samples() {
   Add<ps::PersonPurged, ps::PersonEvent>(s, ps::PersonPurged{{"vrf_00000000000000000000000000000001"}}, penc);
   Add<ps::KeysDestroyed, ps::PersonEvent>(
       s, ps::KeysDestroyed{{"person/ten_1/test/per_00000000000000000000000000000001"}}, penc);
+  Add<ps::ConsolidationRequested, ps::PersonEvent>(s, ps::ConsolidationRequested{}, penc);
+  Add<ps::ConsolidationRequested, ps::PersonEvent>(
+      s,
+      ps::ConsolidationRequested{"csl_00000000000000000000000000000001", {"per_00000000000000000000000000000002"},
+                                 {{"email", "per_00000000000000000000000000000002"}}},
+      penc);
+  Add<ps::MergeStarted, ps::PersonEvent>(
+      s, ps::MergeStarted{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000001"}, penc);
+  Add<ps::SourceAbsorbed, ps::PersonEvent>(
+      s, ps::SourceAbsorbed{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000002", {"email"}, ""},
+      penc);
+  Add<ps::SourceAbsorbed, ps::PersonEvent>(
+      s, ps::SourceAbsorbed{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000003", {}, "PERSON_PURGED"},
+      penc);
+  Add<ps::PersonMerged, ps::PersonEvent>(
+      s, ps::PersonMerged{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000001"}, penc);
+  Add<ps::ConsolidationCompleted, ps::PersonEvent>(s, ps::ConsolidationCompleted{"csl_00000000000000000000000000000001"},
+                                                   penc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -376,5 +394,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 62);
+  CHECK(n == 69);
 }

@@ -212,7 +212,7 @@ TEST_CASE("person: forget blocks at once, purges when due and not held, then rec
   CHECK(again->events.empty());
   CHECK(again->result["purgeDueMicros"] == spec.ctx.now.micros + 30 * day);
   // Out of reach: no writes, consents or grants while the forget is pending.
-  CHECK(Code(spec.When(PersonCommand(RevisePerson{{{"email", Sealed("c2VhbGVk")}}, {}, std::nullopt, {"api", "", ""}}))
+  CHECK(Code(spec.When(PersonCommand(RevisePerson{{{"email", Sealed("c2VhbGVk")}}, {}, std::nullopt, {"api", "", ""}, std::nullopt}))
                  .status()) == "PERSON_FORGET_PENDING");
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
   // A hold in force freezes the purge, and a new forget.
@@ -245,4 +245,73 @@ TEST_CASE("person: forget with mode purge is due at once") {
   CHECK(spec.When(PersonCommand(PurgePerson{}))->events.size() == 1);
   DeciderSpec<PersonDecider> nobody;
   CHECK(Code(nobody.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_NOT_FOUND");
+}
+
+TEST_CASE("person: consolidation steps are each decided once, on the survivor and on the source") {
+  auto survivor = Created();
+  auto source = Created();
+  const std::string cid = "csl_00000000000000000000000000000001";
+  ConsolidationRequested q{cid, {"per_00000000000000000000000000000002"}, {{"email", "per_00000000000000000000000000000002"}}};
+  auto requested = survivor.When(PersonCommand(RequestConsolidation{q}));
+  REQUIRE(requested.ok());
+  CHECK(requested->result["consolidationId"] == cid);
+  CHECK(Code(survivor.When(PersonCommand(RequestConsolidation{q})).status()) == "CONFLICT");
+  // While it absorbs others, the survivor can be neither forgotten nor merged itself.
+  CHECK(Code(survivor.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "INVALID_STATE_TRANSITION");
+  CHECK(Code(survivor.When(PersonCommand(StartMerge{"csl_00000000000000000000000000000009", "per_x"})).status()) ==
+        "INVALID_STATE_TRANSITION");
+
+  // The source: frozen once; writes and forget refused; merged once.
+  auto started = source.When(PersonCommand(StartMerge{cid, "per_00000000000000000000000000000001"}));
+  REQUIRE(started.ok());
+  CHECK(Types(*started) == std::vector<std::string>{"persons.merge_started"});
+  CHECK(source.When(PersonCommand(StartMerge{cid, "per_00000000000000000000000000000001"}))->events.empty());
+  CHECK(Code(source.When(PersonCommand(StartMerge{"csl_00000000000000000000000000000002", "per_y"})).status()) ==
+        "PERSON_ALREADY_MERGED");
+  CHECK(Code(source.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_ALREADY_MERGED");
+  CHECK(Code(source.When(PersonCommand(CompleteMerge{"csl_00000000000000000000000000000002", "per_y"})).status()) ==
+        "INVALID_STATE_TRANSITION");
+
+  // The survivor absorbs: a revision and the record, in one decision; a second decides nothing.
+  RevisePerson absorb;
+  absorb.set = {{"email", Sealed("c2VhbGVkLWVtYWls", {std::string(64, 'e')})}};
+  absorb.source = {"consolidation", "", "per_00000000000000000000000000000002"};
+  absorb.absorbing = RevisePerson::Absorbing{cid, "per_00000000000000000000000000000002", ""};
+  auto absorbed = survivor.When(PersonCommand(absorb));
+  REQUIRE(absorbed.ok());
+  CHECK(Types(*absorbed) == std::vector<std::string>{"persons.person_revised", "persons.source_absorbed"});
+  CHECK(Data(absorbed->events[1])["fields"] == core::Json::array({"email"}));
+  CHECK(survivor.state.pii_version == 2);
+  CHECK(survivor.When(PersonCommand(absorb))->events.empty());
+  CHECK(survivor.state.pii_version == 2);
+
+  auto merged = source.When(PersonCommand(CompleteMerge{cid, "per_00000000000000000000000000000001"}));
+  REQUIRE(merged.ok());
+  CHECK(Types(*merged) == std::vector<std::string>{"persons.merged"});
+  CHECK(source.state.status == "merged");
+  CHECK(source.When(PersonCommand(CompleteMerge{cid, "per_00000000000000000000000000000001"}))->events.empty());
+  CHECK(source.When(PersonCommand(StartMerge{cid, "per_00000000000000000000000000000001"}))->events.empty());
+
+  CHECK(survivor.When(PersonCommand(CompleteConsolidation{cid}))->events.size() == 1);
+  CHECK(survivor.When(PersonCommand(CompleteConsolidation{cid}))->events.empty());
+  CHECK(survivor.state.consolidating.empty());
+  survivor.CheckSnapshot();
+  source.CheckSnapshot();
+  // A survivor that is not active cannot take a consolidation.
+  CHECK(Code(source.When(PersonCommand(RequestConsolidation{q})).status()) == "SURVIVOR_NOT_ACTIVE");
+}
+
+TEST_CASE("person: a source that can no longer be merged is recorded as failed, without a revision") {
+  auto survivor = Created();
+  const std::string cid = "csl_00000000000000000000000000000001";
+  REQUIRE(survivor.When(PersonCommand(RequestConsolidation{{cid, {"per_00000000000000000000000000000002"}, {}}})).ok());
+  RevisePerson failed;
+  failed.absorbing = RevisePerson::Absorbing{cid, "per_00000000000000000000000000000002", "PERSON_PURGED"};
+  auto d = survivor.When(PersonCommand(failed));
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"persons.source_absorbed"});
+  CHECK(Data(d->events[0])["error"] == "PERSON_PURGED");
+  CHECK(survivor.state.pii_version == 1);
+  failed.absorbing->consolidation_id = "csl_00000000000000000000000000000005";
+  CHECK(Code(survivor.When(PersonCommand(failed)).status()) == "INVALID_STATE_TRANSITION");
 }

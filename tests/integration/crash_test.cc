@@ -13,6 +13,7 @@
 #include "api/http/runtime.h"
 #include "core/json.h"
 #include "eventstore/embedded_log.h"
+#include "tests/support/stopped_data_dir.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -84,30 +85,16 @@ TEST_CASE("crash safety: kill -9 under load loses no acknowledged append") {
 
   // The log holds each key's creation exactly once, and the tenant's versions have no gap.
   {
-    eventstore::KvStore::Options so;
-    so.path = data + "/db";
-    so.column_families = api::StoreColumnFamilies();
-    auto store = eventstore::KvStore::Open(so);
-    REQUIRE(store.ok());
-    eventstore::EmbeddedLog::Options lo;
-    lo.store = store->get();
-    auto log = eventstore::EmbeddedLog::Open(lo);
-    REQUIRE(log.ok());
-    auto reader = (*log)->OpenReader("check", {});
+    auto store = testing::OpenStoppedStore(data);
     std::map<std::string, int> created_count;
     int64_t version = 0;
-    for (;;) {
-      auto got = (*reader)->Poll(5000, std::chrono::milliseconds(0));
-      REQUIRE(got.ok());
-      if (got->empty()) break;
-      for (const auto& e : *got) {
-        if (e.event.tenant_id != tenant) continue;
-        CHECK(e.event.aggregate_version == ++version);
-        if (e.event.type == "tenancy.api_key_created") {
-          created_count[core::ParseJsonOrDiscarded(e.event.data)["keyId"].get<std::string>()]++;
-        }
+    testing::ForEachLoggedEvent(store.get(), [&](const eventstore::EventEnvelope& e) {
+      if (e.tenant_id != tenant) return;
+      CHECK(e.aggregate_version == ++version);
+      if (e.type == "tenancy.api_key_created") {
+        created_count[core::ParseJsonOrDiscarded(e.data)["keyId"].get<std::string>()]++;
       }
-    }
+    });
     CHECK(created_count.size() == listed.size());
     for (const auto& id : acked) CHECK(created_count[id] == 1);
   }

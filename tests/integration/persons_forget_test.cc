@@ -11,13 +11,12 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/json.h"
-#include "eventstore/embedded_log.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
 #include "pipeline/persons/vault_keys.h"
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 #include "tests/support/session_flow.h"
+#include "tests/support/stopped_data_dir.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -67,19 +66,14 @@ struct VaultScan {
 
 VaultScan ScanVault(const std::string& data, const std::string& tenant, const std::string& person) {
   VaultScan scan;
-  eventstore::KvStore::Options so;
-  so.path = data + "/db";
-  so.column_families = api::StoreColumnFamilies();
-  so.read_only = true;
-  auto store = eventstore::KvStore::Open(so);
-  REQUIRE_MESSAGE(store.ok(), store.status().ToString());
+  auto store = testing::OpenStoppedStore(data);
   auto master = api::LoadMasterKey(data, api::KeySources{"", "", true}, /*create=*/false);
   REQUIRE(master.ok());
-  eventstore::KeyStore keys(store->get(), core::DeriveSubkey(*master, "svc/key-encryption/v1"));
+  eventstore::KeyStore keys(store.get(), core::DeriveSubkey(*master, "svc/key-encryption/v1"));
   std::vector<std::string> all_keys;
   {
-    const int cf = (*store)->Cf("keystore");
-    auto it = (*store)->NewIterator(cf, "", "");
+    const int cf = store->Cf("keystore");
+    auto it = store->NewIterator(cf, "", "");
     for (it->Seek(""); it->Valid(); it->Next()) {
       std::string row(it->key());
       size_t slash = row.find('/');
@@ -92,36 +86,26 @@ VaultScan ScanVault(const std::string& data, const std::string& tenant, const st
       }
     }
   }
-  eventstore::EmbeddedLog::Options lo;
-  lo.store = store->get();
-  auto log = eventstore::EmbeddedLog::Open(lo);
-  REQUIRE(log.ok());
-  auto reader = (*log)->OpenReader("forget-check", {});
-  for (;;) {
-    auto got = (*reader)->Poll(5000, std::chrono::milliseconds(0));
-    REQUIRE(got.ok());
-    if (got->empty()) break;
-    for (const auto& e : *got) {
-      if (e.event.aggregate_id != person) continue;
-      core::Json d = core::ParseJsonOrDiscarded(e.event.data);
-      core::Json pii = d.value("pii", d.value("set", core::Json::object()));
-      if (!pii.is_object()) continue;
-      const int version = d.value("piiVersion", 1);
-      for (auto it = pii.begin(); it != pii.end(); ++it) {
-        const std::string sealed = core::StringOr(*it, "sealed");
-        if (sealed.empty()) continue;
-        ++scan.sealed_values;
-        auto raw = core::Base64Decode(sealed);
-        REQUIRE(raw.ok());
-        for (const auto& k : all_keys) {
-          if (core::AeadOpen(k, *raw, pipeline::persons::PiiAad(tenant, "test", person, it.key(), version)).ok()) {
-            ++scan.opened;
-            break;
-          }
+  testing::ForEachLoggedEvent(store.get(), [&](const eventstore::EventEnvelope& e) {
+    if (e.aggregate_id != person) return;
+    core::Json d = core::ParseJsonOrDiscarded(e.data);
+    core::Json pii = d.value("pii", d.value("set", core::Json::object()));
+    if (!pii.is_object()) return;
+    const int version = d.value("piiVersion", 1);
+    for (auto it = pii.begin(); it != pii.end(); ++it) {
+      const std::string sealed = core::StringOr(*it, "sealed");
+      if (sealed.empty()) continue;
+      ++scan.sealed_values;
+      auto raw = core::Base64Decode(sealed);
+      REQUIRE(raw.ok());
+      for (const auto& k : all_keys) {
+        if (core::AeadOpen(k, *raw, pipeline::persons::PiiAad(tenant, "test", person, it.key(), version)).ok()) {
+          ++scan.opened;
+          break;
         }
       }
     }
-  }
+  });
   return scan;
 }
 

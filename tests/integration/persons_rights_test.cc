@@ -3,6 +3,8 @@
 // tokens) is held to them.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 
 #include "core/clock.h"
 #include "core/json.h"
@@ -328,4 +330,102 @@ TEST_CASE("persons rights: legal holds are set, renewed and released on a histor
   core::Json purged = Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"));
   CHECK(purged["media"][0]["purgedAt"].is_string());
   CHECK(Body(env.Call(k, "GET", holds))["data"].size() == 6);  // the capture's set and release joined the history
+}
+
+TEST_CASE("persons media links: a signed short-lived link shows one capture; altered or expired links are refused") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string id = MakePerson(env, k);
+  const std::string session = testing::ApprovedSessionOf(env, k, id, "link-1");
+  core::Json docs = Body(env.Call(k, "GET", kBase + "/" + id + "/documents"));
+  REQUIRE(docs["data"].size() == 4);
+  std::string media, kind;
+  for (const auto& d : docs["data"]) {
+    if (d["kind"] == "document_front") media = d["id"], kind = d["kind"];
+  }
+  REQUIRE(!media.empty());
+  const core::Json ask = {{"sessionId", session}, {"mediaId", media}, {"purpose", "identity_verification"},
+                          {"reason", "manual review of the ID"}};
+
+  // Refusals.
+  auto without = [&](const std::string& member) {
+    core::Json b = ask;
+    b.erase(member);
+    return b;
+  };
+  CheckProblem(Post(env, k, "/v1/media-links", without("reason")), 422, "PII_ACCESS_REASON_REQUIRED");
+  CheckProblem(Post(env, k, "/v1/media-links", without("purpose")), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, "/v1/media-links", without("mediaId")), 422, "VALIDATION_ERROR");
+  core::Json odd = ask;
+  odd["purpose"] = "marketing";
+  CheckProblem(Post(env, k, "/v1/media-links", odd), 400, "PURPOSE_UNKNOWN");
+  odd = ask;
+  odd["expiresInSeconds"] = 5;
+  CheckProblem(Post(env, k, "/v1/media-links", odd), 422, "VALIDATION_ERROR");
+  odd = ask;
+  odd["mediaId"] = "med-1";
+  CheckProblem(Post(env, k, "/v1/media-links", odd), 400, "INVALID_ID");
+  odd = ask;
+  odd["mediaId"] = "med_00000000000000000000000000000000";
+  CheckProblem(Post(env, k, "/v1/media-links", odd), 404, "MEDIA_NOT_FOUND");
+  odd = ask;
+  odd["sessionId"] = "vrf_00000000000000000000000000000000";
+  CheckProblem(Post(env, k, "/v1/media-links", odd), 404, "SESSION_NOT_FOUND");
+  CheckProblem(Post(env, env.live_key, "/v1/media-links", ask), 404, "SESSION_NOT_FOUND");
+  const std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CheckProblem(Post(env, reader, "/v1/media-links", ask), 403, "INSUFFICIENT_SCOPE");
+
+  auto made = Post(env, k, "/v1/media-links", ask);
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json link = Body(made);
+  CHECK(link["object"] == "media_link");
+  CHECK(link["mediaId"] == media);
+  CHECK(link["kind"] == "document_front");
+  CHECK(link["mime"] == "image/jpeg");
+  CHECK(link["personId"] == id);
+  const std::string url = link["url"];
+  const std::string path = url.substr(url.find("/v1/media-links/"));
+  CHECK(path.rfind("/v1/media-links/mlk1.", 0) == 0);
+  CHECK(url.find("Ana") == std::string::npos);
+
+  // Opened without any API key: the capture's bytes, not cached.
+  auto view = env.Call("", "GET", path);
+  REQUIRE_MESSAGE(view.status == 200, view.body);
+  CHECK(view.body == testing::Jpeg(1280, 800));
+  CHECK(view.content_type == "image/jpeg");
+  CHECK(testing::HeaderOf(view, "Cache-Control") == "no-store");
+  // Altered anywhere, truncated, or made up: 403, whatever was changed.
+  std::string altered = path;
+  altered[path.size() / 2] = altered[path.size() / 2] == 'A' ? 'B' : 'A';
+  CheckProblem(env.Call("", "GET", altered), 403, "MEDIA_LINK_INVALID");
+  CheckProblem(env.Call("", "GET", path.substr(0, path.size() - 3)), 403, "MEDIA_LINK_INVALID");
+  CheckProblem(env.Call("", "GET", "/v1/media-links/mlk1.e30.AAAA"), 403, "MEDIA_LINK_INVALID");
+  CheckProblem(env.Call("", "GET", "/v1/media-links/nonsense"), 403, "MEDIA_LINK_INVALID");
+
+  // Both the link and its view are in the access log, never a value.
+  core::Json log = Body(env.Call(k, "GET", "/v1/audit-logs"));
+  std::vector<std::string> channels;
+  for (const auto& e : log["data"]) channels.push_back(e["channel"]);
+  CHECK(std::count(channels.begin(), channels.end(), "media_link") == 1);
+  CHECK(std::count(channels.begin(), channels.end(), "media_link_view") == 1);
+  for (const auto& e : log["data"]) {
+    if (e["channel"] != "media_link_view") continue;
+    CHECK(e["actorType"] == "media_link");
+    CHECK(e["actorId"] == link["id"]);
+    CHECK(e["personId"] == id);
+    CHECK(e["fields"] == core::Json::array({"capture:document_front"}));
+  }
+
+  // Expired: 403, like an altered one.
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 301}}).status == 200);
+  CheckProblem(env.Call("", "GET", path), 403, "MEDIA_LINK_INVALID");
+  // A link to a capture purged since (the person forgotten): 404.
+  auto fresh = Post(env, k, "/v1/media-links", ask);
+  REQUIRE(fresh.status == 201);
+  const std::string fresh_url = Body(fresh)["url"];
+  const std::string fresh_path = fresh_url.substr(fresh_url.find("/v1/media-links/"));
+  REQUIRE(Post(env, k, kBase + "/" + id + "/forget", {{"mode", "purge"}}).status == 200);
+  REQUIRE(env.Admin("POST", "/admin/persons/purge").status == 200);
+  CheckProblem(env.Call("", "GET", fresh_path), 404, "MEDIA_NOT_FOUND");
+  CheckProblem(Post(env, k, "/v1/media-links", ask), 404, "MEDIA_NOT_FOUND");
 }

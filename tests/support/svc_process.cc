@@ -152,6 +152,13 @@ void SvcServer::Stop() {
   pid_ = -1;
 }
 
+int SvcServer::WaitExit() {
+  if (pid_ <= 0) return -1;
+  int code = Wait(pid_);
+  pid_ = -1;
+  return code;
+}
+
 void SvcServer::Kill() {
   if (pid_ <= 0) return;
   kill(pid_, SIGKILL);

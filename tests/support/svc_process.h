@@ -37,6 +37,7 @@ class SvcServer {
   static int Starts() { return starts_; }
   void Stop();           // SIGTERM and wait (graceful)
   void Kill();           // SIGKILL and wait (crash)
+  int WaitExit();        // waits for the process to end by itself; its exit code (128 + signal)
   uint16_t port() const { return port_; }
   api::ClientTarget target() const;
   api::ClientTarget admin_target() const;

@@ -1,0 +1,210 @@
+#include "pipeline/persons/consolidator.h"
+
+#include <signal.h>
+
+#include "core/log.h"
+#include "core/crypto.h"
+#include "core/executor.h"
+#include "pipeline/persons/person_writes.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/persons/persons_view.h"
+#include "projections/projector.h"
+
+namespace svc::pipeline::persons {
+
+namespace ps = commands::persons;
+using PV = projections::PersonsView;
+
+namespace {
+
+// A source the consolidator cannot merge any more: recorded as the merge's failure, not retried.
+bool IsRefusal(std::string_view code) {
+  return code == "PERSON_ALREADY_MERGED" || code == "PERSON_PURGED" || code == "PERSON_FORGET_PENDING" ||
+         code == "PERSON_NOT_FOUND" || code == "INVALID_STATE_TRANSITION";
+}
+
+}  // namespace
+
+Consolidator::Consolidator(Options options) : options_(std::move(options)) {
+  if (options_.metrics != nullptr) {
+    merged_ = &options_.metrics->GetCounter("svc_persons_merged_total", "Persons merged into a survivor by consolidation");
+  }
+}
+
+Consolidator::~Consolidator() { Stop(); }
+
+void Consolidator::Start() {
+  listener_ = options_.projector->AddListener([this] { Wake(); });
+  thread_ = std::thread([this] {
+    core::SetThreadName("svc-consolidate");
+    Loop();
+  });
+}
+
+void Consolidator::Stop() {
+  {
+    std::lock_guard lock(mu_);
+    if (stop_) return;
+    stop_ = true;
+    wake_.notify_all();
+  }
+  listener_.Reset();
+  if (thread_.joinable()) thread_.join();
+}
+
+void Consolidator::Wake() {
+  std::lock_guard lock(mu_);
+  dirty_ = true;
+  wake_.notify_all();
+}
+
+core::Result<std::vector<Consolidator::Queued>> Consolidator::Pending() const {
+  std::vector<Queued> out;
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  const std::string prefix = PV::Abs(PV::ConsolidatingPrefix());
+  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    core::Json row = core::ParseJsonOrDiscarded(it->value());
+    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "survivorId"),
+                   core::StringOr(row, "consolidationId")});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+void Consolidator::Loop() {
+  std::unique_lock lock(mu_);
+  while (!stop_) {
+    // Woken by every batch of the persons read model and by each request; the timeout retries a
+    // step that failed (a safety net, not synchronisation).
+    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
+    if (stop_) break;
+    dirty_ = false;
+    busy_ = true;
+    lock.unlock();
+    auto due = Pending();
+    if (!due.ok()) {
+      core::LogWarn("consolidation: cannot read the queue", {{"error", due.status().ToString()}});
+    } else {
+      for (const auto& q : *due) {
+        {
+          std::lock_guard l(mu_);
+          if (stop_) break;
+        }
+        if (auto st = Process(q); !st.ok()) {
+          core::LogWarn("consolidation stopped; it is retried",
+                        {{"consolidationId", q.consolidation}, {"error", st.ToString()}});
+          std::lock_guard l(mu_);
+          dirty_ = true;
+        }
+      }
+    }
+    lock.lock();
+    busy_ = false;
+    idle_.notify_all();
+  }
+}
+
+core::Result<commands::CommandOutcome> Consolidator::Run(commands::Command command) {
+  SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(command)));
+  if (!outcome.positions.empty()) options_.projections->WaitApplied(outcome.positions, std::chrono::seconds(30));
+  return outcome;
+}
+
+core::Result<commands::CommandOutcome> Consolidator::RunPerson(const Queued& q, const std::string& person,
+                                                               ps::PersonCommand command) {
+  return Run(commands::MakeCommand<ps::PersonDecider>(
+      q.tenant, person, std::move(command),
+      commands::SystemContext(options_.clock->Now(), options_.ids, "consolidator", q.env)));
+}
+
+void Consolidator::Fault(const std::string& step) const {
+  if (options_.fault_kill_after != step) return;
+  core::LogWarn("fault injection: killing the process after a consolidation step", {{"step", step}});
+  ::raise(SIGKILL);
+}
+
+core::Status Consolidator::Process(const Queued& q) {
+  const std::string te = projections::TenantEnv(q.tenant, q.env);
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto stored, options_.store->Get(cf, PV::Abs(PV::Consolidation(te, q.survivor, q.consolidation))));
+  if (!stored.has_value()) return core::Status::Ok();  // not projected yet: the next batch wakes us
+  const core::Json row = core::ParseJsonOrDiscarded(*stored);
+  const core::Json resolutions = row.value("fieldResolutions", core::Json::object());
+  for (const auto& m : row.value("merges", core::Json::array())) {
+    SVC_RETURN_IF_ERROR(MergeOne(q, core::StringOr(m, "sourcePersonId"), core::StringOr(m, "status"), resolutions));
+  }
+  SVC_RETURN_IF_ERROR(RunPerson(q, q.survivor, ps::CompleteConsolidation{q.consolidation}).status());
+  return core::Status::Ok();
+}
+
+core::Status Consolidator::MergeOne(const Queued& q, const std::string& source, const std::string& status,
+                                    const core::Json& resolutions) {
+  if (status == "merged" || status == "failed") return core::Status::Ok();
+  const PersonRef survivor{q.tenant, q.env, q.survivor};
+  auto refuse = [&](std::string code) -> core::Status {
+    ps::RevisePerson r;
+    r.absorbing = ps::RevisePerson::Absorbing{q.consolidation, source, std::move(code)};
+    return RunPerson(q, q.survivor, std::move(r)).status();
+  };
+  // 1. Frozen.
+  auto started = RunPerson(q, source, ps::StartMerge{q.consolidation, q.survivor});
+  if (!started.ok()) {
+    const std::string code(started.status().api_code());
+    if (!IsRefusal(code)) return started.status();
+    return refuse(code);
+  }
+  Fault("merge_started");
+  // 2. Absorbed: the source's values, opened with its key. A source merged already (a crash after
+  // step 3) has none left in the read model; the survivor absorbed them before, and decides nothing.
+  const std::string te = projections::TenantEnv(q.tenant, q.env);
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  std::map<std::string, std::string> values;
+  SVC_ASSIGN_OR_RETURN(auto sealed, options_.store->Get(cf, PV::Abs(PV::Sealed(te, source))));
+  if (sealed.has_value()) {
+    SVC_ASSIGN_OR_RETURN(auto key, options_.keys->Get(PersonKeyName(q.tenant, q.env, source)));
+    if (!key.has_value()) return refuse("PERSON_PURGED");
+    const core::Json rows = core::ParseJsonOrDiscarded(*sealed);
+    for (auto it = rows.begin(); it != rows.end(); ++it) {
+      if (!it->is_object()) continue;
+      SVC_ASSIGN_OR_RETURN(std::string value, OpenPii(*key, q.tenant, q.env, source, it.key(), it->value("version", 0),
+                                                      core::StringOr(*it, "sealed")));
+      values[it.key()] = std::move(value);
+    }
+    core::SecureZero(*key);
+  }
+  std::map<std::string, std::string> resolved;
+  for (auto it = resolutions.begin(); it != resolutions.end(); ++it) {
+    if (it->is_string()) resolved[it.key()] = it->get<std::string>();
+  }
+  commands::CommandContext ctx = commands::SystemContext(options_.clock->Now(), options_.ids, "consolidator", q.env);
+  auto absorb = AbsorbSourceCommand(*options_.keys, survivor, q.consolidation, source, values, resolved, std::move(ctx));
+  for (auto& [field, value] : values) core::SecureZero(value);
+  if (!absorb.ok()) return absorb.status();
+  SVC_RETURN_IF_ERROR(Run(std::move(*absorb)).status());
+  Fault("absorbed");
+  // 3. Merged.
+  auto merged = RunPerson(q, source, ps::CompleteMerge{q.consolidation, q.survivor});
+  if (!merged.ok()) return merged.status();
+  if (!merged->positions.empty() && merged_ != nullptr) merged_->Add();
+  Fault("merged");
+  return core::Status::Ok();
+}
+
+bool Consolidator::WaitIdle(std::chrono::milliseconds timeout) {
+  auto deadline = std::chrono::steady_clock::now() + timeout;
+  std::unique_lock lock(mu_);
+  for (;;) {
+    if (!busy_ && !dirty_) {
+      lock.unlock();
+      auto due = Pending();
+      lock.lock();
+      if (due.ok() && due->empty() && !busy_) return true;
+      dirty_ = true;
+      wake_.notify_all();
+    }
+    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
+  }
+}
+
+}  // namespace svc::pipeline::persons

@@ -1,0 +1,104 @@
+// Benchmark (not a test): the latency of an ARCO purge. Each of N persons has S approved
+// verification sessions with their four captures (sandbox engine); then, one person at a time,
+// POST …/forget {"mode":"purge"} and poll GET …/deletion-certificate until it answers 200: the
+// time covers the request, the purger's wake-up, the purge event, each session's media purge, the
+// capture files' deletion, the keys' destruction (flush of every column family and compaction of
+// the key store) and the certificate's issue.
+//   svc_bench_persons PERSONS SESSIONS_PER_PERSON
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <thread>
+#include <vector>
+
+#include "api/http/http_client.h"
+#include "core/json.h"
+#include "tests/support/capture_bytes.h"
+#include "tests/support/svc_process.h"
+#include "tests/support/temp_dir.h"
+
+using namespace svc;
+
+int main(int argc, char** argv) {
+  const int persons = argc > 1 ? std::atoi(argv[1]) : 5;
+  const int sessions = argc > 2 ? std::atoi(argv[2]) : 10;
+  testing::TempDir dir;
+  testing::SvcServer server(dir.Sub("data"), {"--dev-keys-in-data-dir", "--face-engine", "model-free", "--rate-reads",
+                                              "0", "--rate-writes", "0", "--rate-reveals", "0"});
+  server.Start();
+  std::string service_key;
+  std::ifstream(dir.Sub("data") + "/service.key") >> service_key;
+  auto admin = [&](const std::string& path, const core::Json& body) {
+    auto r = api::HttpCall(server.admin_target(), "POST", path, {{"Authorization", "Bearer " + service_key}},
+                           core::DumpJson(body), std::chrono::milliseconds(120000));
+    if (!r.ok()) throw std::runtime_error(r.status().ToString());
+    return *r;
+  };
+  const std::string tenant = core::ParseJsonOrDiscarded(admin("/admin/tenants", {{"name", "Bench"}}).body)["id"];
+  const std::string key = core::ParseJsonOrDiscarded(
+      admin("/admin/tenants/" + tenant + "/keys", {{"environment", "test"}, {"scopes", {"*"}}}).body)["secret"];
+  auto call = [&](const std::string& method, const std::string& path, const std::string& body,
+                  std::map<std::string, std::string> headers = {}) {
+    headers["Authorization"] = "Bearer " + key;
+    if (headers.count("Content-Type") == 0) headers["Content-Type"] = "application/json";
+    auto r = api::HttpCall(server.target(), method, path, headers, body);
+    if (!r.ok()) throw std::runtime_error(r.status().ToString());
+    return *r;
+  };
+  auto expect = [](const api::HttpResponse& r, int status) {
+    if (r.status != status) throw std::runtime_error(std::to_string(r.status) + " " + r.body);
+    return core::ParseJsonOrDiscarded(r.body);
+  };
+  const std::string boundary = "svc-bench-boundary-7MA4YWxkTrZu0gW";
+  const std::vector<std::array<std::string, 3>> captures = {{"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+                                                            {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+                                                            {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+                                                            {"liveness_video", "video/mp4", testing::Mp4()}};
+  std::vector<std::string> ids;
+  auto s0 = std::chrono::steady_clock::now();
+  for (int p = 0; p < persons; ++p) {
+    const std::string id =
+        expect(call("POST", "/v1/persons", R"({"pii":{"email":"bench)" + std::to_string(p) + R"(@example.mx"}})"), 201)["id"];
+    for (int s = 0; s < sessions; ++s) {
+      const std::string session =
+          expect(call("POST", "/v1/verification-sessions",
+                      core::Json({{"channel", "api"}, {"personId", id}, {"policy", {{"testOutcome", "approved"}}}}).dump(),
+                      {{"Idempotency-Key", "bench-" + std::to_string(p) + "-" + std::to_string(s)}}),
+                 201)["id"];
+      const std::string base = "/v1/verification-sessions/" + session;
+      expect(call("POST", base + "/consent", R"({"accepted":true})"), 200);
+      for (const auto& [kind, mime, bytes] : captures) {
+        std::string body = testing::Multipart(boundary, {{"kind", "", "", kind}, {"file", "capture.bin", mime, bytes}});
+        expect(call("POST", base + "/media", body, {{"Content-Type", "multipart/form-data; boundary=" + boundary}}), 201);
+      }
+      expect(call("POST", base + "/submit", ""), 200);
+    }
+    ids.push_back(id);
+  }
+  admin("/admin/pipeline/wait-idle", core::Json::object());
+  admin("/admin/persons/wait-idle", core::Json::object());
+  auto s1 = std::chrono::steady_clock::now();
+  auto secs = [](auto a, auto b) { return std::chrono::duration<double>(b - a).count(); };
+
+  std::vector<double> ms;
+  for (const auto& id : ids) {
+    auto t0 = std::chrono::steady_clock::now();
+    expect(call("POST", "/v1/persons/" + id + "/forget", R"({"mode":"purge"})"), 200);
+    for (;;) {
+      auto r = call("GET", "/v1/persons/" + id + "/deletion-certificate", "");
+      if (r.status == 200) break;
+      if (r.status != 409) throw std::runtime_error(r.body);
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));  // a bench may poll
+    }
+    ms.push_back(secs(t0, std::chrono::steady_clock::now()) * 1000);
+  }
+  std::sort(ms.begin(), ms.end());
+  std::cout << "persons: " << persons << " with " << sessions << " approved sessions of 4 captures each, made in "
+            << secs(s0, s1) << " s\n"
+            << "purge latency (forget mode purge -> deletion certificate, " << (sessions + 1)
+            << " keys destroyed): median " << ms[ms.size() / 2] << " ms, min " << ms.front() << " ms, max " << ms.back()
+            << " ms\n";
+  server.Stop();
+  return 0;
+}

@@ -1,0 +1,184 @@
+// Consolidation of duplicate persons through a real svc: the request and its refusals, the merge
+// with field resolutions, the merged sources' state, and exactly-once completion when the server
+// is killed (SIGKILL) after each step of a merge and restarted.
+#include <doctest/doctest.h>
+
+#include <map>
+
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
+#include "tests/support/stopped_data_dir.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::string kBase = "/v1/persons";
+
+api::HttpResponse Post(Env& env, const std::string& key, const std::string& path, const core::Json& body,
+                       std::map<std::string, std::string> headers = {}) {
+  return env.Call(key, "POST", path, body.dump(), std::move(headers));
+}
+
+std::string MakePerson(Env& env, const std::string& key, const core::Json& pii) {
+  auto r = Post(env, key, kBase, {{"pii", pii}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"].get<std::string>();
+}
+
+core::Json Reveal(Env& env, const std::string& key, const std::string& id, const std::vector<std::string>& fields) {
+  auto r = Post(env, key, kBase + "/" + id + "/decrypt",
+                {{"fields", fields}, {"purpose", "identity_verification"}, {"reason", "consolidation test"}});
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r)["fields"];
+}
+
+void WaitIdle(Env& env) {
+  auto r = env.Admin("POST", "/admin/persons/wait-idle");
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+}
+
+// Events of a stopped data directory, by type, for the aggregates named.
+std::map<std::string, int> EventCounts(const std::string& data, const std::vector<std::string>& aggregates) {
+  auto store = testing::OpenStoppedStore(data);
+  std::map<std::string, int> counts;
+  testing::ForEachLoggedEvent(store.get(), [&](const eventstore::EventEnvelope& e) {
+    if (std::find(aggregates.begin(), aggregates.end(), e.aggregate_id) != aggregates.end()) ++counts[e.type];
+  });
+  return counts;
+}
+
+}  // namespace
+
+TEST_CASE("persons consolidation: sources merge into the survivor with field resolutions; refusals") {
+  Env env(false, {"--rate-reveals", "0"});
+  const std::string k = env.test_key;
+  const std::string a = MakePerson(env, k, {{"curp", "PEPJ800101HDFRRN03"}, {"email", "ana@example.mx"}, {"fullName", "Ana Pérez"}});
+  const std::string b = MakePerson(env, k, {{"email", "ana.perez@example.mx"}, {"fullName", "Ana María Pérez López"},
+                                            {"phone", "+525512345678"}});
+  const std::string c = MakePerson(env, k, {{"phone", "+525587654321"}, {"nationality", "MEX"}});
+  const std::string consolidate = kBase + "/" + a + "/consolidate";
+
+  // Refusals.
+  CheckProblem(Post(env, k, consolidate, core::Json::object()), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", core::Json::array()}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {b}}, {"extra", 1}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {"nope"}}}), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "POST", consolidate, "{"), 400, "BAD_REQUEST");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {a}}}), 400, "CANNOT_MERGE_INTO_SELF");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {b, a}}}), 400, "CANNOT_MERGE_INTO_SELF");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {"per_00000000000000000000000000000000"}}}), 404,
+               "PERSON_NOT_FOUND");
+  CheckProblem(Post(env, k, kBase + "/per_00000000000000000000000000000000/consolidate", {{"sourcePersonIds", {b}}}), 404,
+               "PERSON_NOT_FOUND");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {b}}, {"fieldResolutions", {{"shoeSize", b}}}}), 422,
+               "UNKNOWN_PII_FIELD");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {b}}, {"fieldResolutions", {{"email", c}}}}), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, env.live_key, consolidate, {{"sourcePersonIds", {b}}}), 404, "PERSON_NOT_FOUND");
+  const std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CheckProblem(Post(env, reader, consolidate, {{"sourcePersonIds", {b}}}), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(k, "GET", kBase + "/" + a + "/consolidations/csl_00000000000000000000000000000000"), 404,
+               "CONSOLIDATION_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", kBase + "/" + a + "/consolidations/nope"), 400, "INVALID_ID");
+
+  // The consolidation: B's full name wins by resolution, the phone comes from the first source that
+  // has one (B), the nationality from C; the survivor keeps its own CURP and e-mail.
+  const core::Json request = {{"sourcePersonIds", {b, c}}, {"fieldResolutions", {{"fullName", b}, {"email", a}}}};
+  auto made = Post(env, k, consolidate, request, {{"Idempotency-Key", "merge-ana-1"}});
+  REQUIRE_MESSAGE(made.status == 202, made.body);
+  core::Json envelope = Body(made);
+  CHECK(envelope["object"] == "person.consolidation");
+  CHECK(envelope["survivorId"] == a);
+  const std::string cid = envelope["consolidationId"];
+  CHECK(cid.rfind("csl_", 0) == 0);
+  REQUIRE(envelope["merges"].size() == 2);
+  CHECK(envelope["merges"][0]["sourcePersonId"] == b);
+  auto replay = Post(env, k, consolidate, request, {{"Idempotency-Key", "merge-ana-1"}});
+  CHECK(replay.status == 202);
+  CHECK(Body(replay)["consolidationId"] == cid);
+  WaitIdle(env);
+
+  core::Json status = Body(env.Call(k, "GET", kBase + "/" + a + "/consolidations/" + cid));
+  CHECK(status["status"] == "completed");
+  CHECK(status["completedAt"].is_string());
+  CHECK(status["createdAt"].is_string());
+  REQUIRE(status["merges"].size() == 2);
+  CHECK(status["merges"][0]["status"] == "merged");
+  CHECK(status["merges"][0]["fieldsTaken"] == core::Json::array({"fullName", "phone"}));
+  CHECK(status["merges"][1]["status"] == "merged");
+  CHECK(status["merges"][1]["fieldsTaken"] == core::Json::array({"nationality"}));
+  CHECK(status["merges"][1]["mergedAt"].is_string());
+  CHECK(status.dump().find("Ana") == std::string::npos);
+
+  core::Json fields = Reveal(env, k, a, {"curp", "email", "fullName", "phone", "nationality"});
+  CHECK(fields["curp"] == "PEPJ800101HDFRRN03");
+  CHECK(fields["email"] == "ana@example.mx");
+  CHECK(fields["fullName"] == "Ana María Pérez López");
+  CHECK(fields["phone"] == "+525512345678");
+  CHECK(fields["nationality"] == "MEX");
+  core::Json detail = Body(env.Call(k, "GET", kBase + "/" + a));
+  CHECK(detail["piiProvenance"]["fullName"]["source"] == "consolidation");
+  CHECK(detail["piiVersion"] == 3);
+
+  // The sources: merged, pointing to the survivor, their data out of the read models.
+  core::Json merged = Body(env.Call(k, "GET", kBase + "/" + b));
+  CHECK(merged["status"] == "merged");
+  CHECK(merged["mergedInto"] == a);
+  CHECK(merged["emailProvided"] == false);
+  CheckProblem(Post(env, k, kBase + "/" + b + "/decrypt",
+                    {{"fields", {"email"}}, {"purpose", "identity_verification"}, {"reason", "r"}}),
+               409, "PERSON_ALREADY_MERGED");
+  CheckProblem(env.Call(k, "PATCH", kBase + "/" + b, R"({"pii":{"email":"x@example.mx"}})"), 409, "PERSON_ALREADY_MERGED");
+  CheckProblem(Post(env, k, consolidate, {{"sourcePersonIds", {b}}}), 409, "PERSON_ALREADY_MERGED");
+  const std::string e = MakePerson(env, k, {{"email", "otra@example.mx"}});
+  CheckProblem(Post(env, k, kBase + "/" + b + "/consolidate", {{"sourcePersonIds", {e}}}), 409, "SURVIVOR_NOT_ACTIVE");
+  // Duplicates of the survivor no longer find the merged source by its old e-mail's index.
+  const std::string d = MakePerson(env, k, {{"email", "ana.perez@example.mx"}});
+  core::Json dups = Body(env.Call(k, "GET", kBase + "/" + d + "/duplicates"));
+  CHECK(dups["data"].empty());
+}
+
+TEST_CASE("persons consolidation: killed after each step of a merge, it completes exactly once on restart") {
+  for (const std::string step : {"merge_started", "absorbed", "merged"}) {
+    CAPTURE(step);
+    Env env(false, {"--rate-reveals", "0", "--fault-kill-consolidation-after", step}, Sharing::kIsolated);
+    const std::string k = env.test_key;
+    const std::string data = env.server->data_dir();
+    const std::string a = MakePerson(env, k, {{"email", "sobrevive@example.mx"}});
+    const std::string b = MakePerson(env, k, {{"fullName", "Fuente Uno"}, {"phone", "+525511112222"}});
+    auto made = Post(env, k, kBase + "/" + a + "/consolidate", {{"sourcePersonIds", {b}}});
+    REQUIRE_MESSAGE(made.status == 202, made.body);
+    const std::string cid = Body(made)["consolidationId"];
+    // The consolidator kills the server right after the step is durable.
+    CHECK(env.server->WaitExit() == 128 + 9);
+    env.server = std::make_unique<testing::SvcServer>(data, std::vector<std::string>{"--rate-reveals", "0"});
+    env.server->Start();
+    WaitIdle(env);
+    core::Json status = Body(env.Call(k, "GET", kBase + "/" + a + "/consolidations/" + cid));
+    CHECK(status["status"] == "completed");
+    CHECK(status["merges"][0]["status"] == "merged");
+    CHECK(status["merges"][0]["fieldsTaken"] == core::Json::array({"fullName", "phone"}));
+    core::Json fields = Reveal(env, k, a, {"email", "fullName", "phone"});
+    CHECK(fields["email"] == "sobrevive@example.mx");
+    CHECK(fields["fullName"] == "Fuente Uno");
+    CHECK(Body(env.Call(k, "GET", kBase + "/" + a))["piiVersion"] == 2);
+    CHECK(Body(env.Call(k, "GET", kBase + "/" + b))["status"] == "merged");
+    env.server->Stop();
+    // Exactly once: one of each step in the log, one revision of the survivor.
+    auto counts = EventCounts(data, {a, b});
+    CHECK(counts["persons.consolidation_requested"] == 1);
+    CHECK(counts["persons.merge_started"] == 1);
+    CHECK(counts["persons.source_absorbed"] == 1);
+    CHECK(counts["persons.person_revised"] == 1);
+    CHECK(counts["persons.merged"] == 1);
+    CHECK(counts["persons.consolidation_completed"] == 1);
+    auto verify = testing::RunSvc({"replay", "--verify", "--data-dir", data});
+    CHECK_MESSAGE(verify.exit_code == 0, verify.out << verify.err);
+  }
+}
