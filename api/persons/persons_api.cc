@@ -126,9 +126,83 @@ std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Js
 }
 
 void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+  auto body = ParseJsonObject(call.request->body);
+  if (!body.ok()) return respond(StatusToProblem(*call.request, body.status()));
+  WritePerson(rt, claims, call, *body, std::move(respond));
+}
+
+void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto existing = ActivePersonRow(rt, a, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  pp::PiiWrite write;
+  if (auto problem = ReadWriteBody(req, *body, v, true, write)) return respond(std::move(*problem));
+  auto guard = std::make_shared<ClaimGuard>();
+  guard->claims = &claims;
+  if (auto st = CheckCurp(rt, a, claims, write, id, *guard); !st.ok()) return respond(StatusToProblem(req, st));
+  auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, id), write, Context(rt, call));
+  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
+  RunThenRender(rt, req, std::move(*cmd), {PV::kName},
+                [&rt, a, id, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  auto row = PersonRow(rt, a, id);
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  return JsonResponse(200, WriteResponse(*row));
+                },
+                [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); });
+}
+
+}  // namespace
+
+// The masked detail: the record, `pii` with a mask per provided field, provenance, metadata and
+// the verification summary. Opens nothing but the metadata (the integrator's own data, sealed
+// with the person's key); when that key is gone the rest still reads, metadata is {}.
+core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id) {
+  SVC_ASSIGN_OR_RETURN(core::Json row, UnpurgedPersonRow(rt, a, id));
+  const std::string te = TeOf(a);
+  core::Json out = WriteResponse(row);
+  out["object"] = "person";
+  out["applicationId"] = row.value("applicationId", core::Json(nullptr));
+  out["externalRefs"] = row.value("externalRefs", core::Json::array());
+  out["forgetRequested"] = row.value("forgetRequested", false);
+  if (row.contains("mergedInto")) out["mergedInto"] = row["mergedInto"];
+  core::Json pii = core::Json::object();
+  for (auto name : ps::kPiiFieldNames) {
+    if (row.value(std::string(name) + "Provided", false)) pii[std::string(name)] = kMaskedValue;
+  }
+  out["pii"] = pii;
+  SVC_ASSIGN_OR_RETURN(auto prov, ReadView(rt, PV::Abs(PV::Provenance(te, id))));
+  out["piiProvenance"] = prov.value_or(core::Json::object());
+  // An application whose grant says `redacted` is not shown even which fields are held.
+  SVC_ASSIGN_OR_RETURN(auto grant, GrantInForce(rt, a, id));
+  if (grant.has_value() && core::StringOr(*grant, "defaultRedaction") == "redacted") {
+    out["pii"] = core::Json::object();
+    out["piiProvenance"] = core::Json::object();
+  }
+  out["metadata"] = core::Json::object();
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  SVC_ASSIGN_OR_RETURN(auto sealed_meta, rt.store().Get(cf, PV::Abs(PV::Metadata(te, id))));
+  if (sealed_meta.has_value() && !row.value("forgetRequested", false)) {  // out of reach once forget is asked
+    auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
+    if (key.ok() && key->has_value()) {
+      auto meta = pp::OpenMetadata(**key, RefOf(a, id), *sealed_meta);
+      if (meta.ok()) out["metadata"] = *meta;
+    }
+  }
+  out["verificationSummary"] = row["verificationSummary"];  // every record has one (the projector writes it)
+  return out;
+}
+
+// A create or externalRef upsert of one person from a PersonWriteRequest body: POST /v1/persons,
+// and each row of a bulk import. Answers what the create route answers (201 new, 200 updated, or
+// the problem).
+void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& body_json, Respond respond) {
+  HttpRequest& req = *call.request;
+  const core::Json* body = &body_json;
   const AuthContext& a = call.auth;
   Validator v(*body);
   auto application_id = v.OpaqueId("applicationId", "app");
@@ -221,71 +295,6 @@ void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
                                });
 }
 
-void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto existing = ActivePersonRow(rt, a, id);
-  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-  Validator v(*body);
-  pp::PiiWrite write;
-  if (auto problem = ReadWriteBody(req, *body, v, true, write)) return respond(std::move(*problem));
-  auto guard = std::make_shared<ClaimGuard>();
-  guard->claims = &claims;
-  if (auto st = CheckCurp(rt, a, claims, write, id, *guard); !st.ok()) return respond(StatusToProblem(req, st));
-  auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, id), write, Context(rt, call));
-  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
-  RunThenRender(rt, req, std::move(*cmd), {PV::kName},
-                [&rt, a, id, slim = SlimRequest(req)](const commands::CommandOutcome&) {
-                  auto row = PersonRow(rt, a, id);
-                  if (!row.ok()) return StatusToProblem(slim, row.status());
-                  return JsonResponse(200, WriteResponse(*row));
-                },
-                [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); });
-}
-
-}  // namespace
-
-// The masked detail: the record, `pii` with a mask per provided field, provenance, metadata and
-// the verification summary. Opens nothing but the metadata (the integrator's own data, sealed
-// with the person's key); when that key is gone the rest still reads, metadata is {}.
-core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const std::string& id) {
-  SVC_ASSIGN_OR_RETURN(core::Json row, UnpurgedPersonRow(rt, a, id));
-  const std::string te = TeOf(a);
-  core::Json out = WriteResponse(row);
-  out["object"] = "person";
-  out["applicationId"] = row.value("applicationId", core::Json(nullptr));
-  out["externalRefs"] = row.value("externalRefs", core::Json::array());
-  out["forgetRequested"] = row.value("forgetRequested", false);
-  if (row.contains("mergedInto")) out["mergedInto"] = row["mergedInto"];
-  core::Json pii = core::Json::object();
-  for (auto name : ps::kPiiFieldNames) {
-    if (row.value(std::string(name) + "Provided", false)) pii[std::string(name)] = kMaskedValue;
-  }
-  out["pii"] = pii;
-  SVC_ASSIGN_OR_RETURN(auto prov, ReadView(rt, PV::Abs(PV::Provenance(te, id))));
-  out["piiProvenance"] = prov.value_or(core::Json::object());
-  // An application whose grant says `redacted` is not shown even which fields are held.
-  SVC_ASSIGN_OR_RETURN(auto grant, GrantInForce(rt, a, id));
-  if (grant.has_value() && core::StringOr(*grant, "defaultRedaction") == "redacted") {
-    out["pii"] = core::Json::object();
-    out["piiProvenance"] = core::Json::object();
-  }
-  out["metadata"] = core::Json::object();
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  SVC_ASSIGN_OR_RETURN(auto sealed_meta, rt.store().Get(cf, PV::Abs(PV::Metadata(te, id))));
-  if (sealed_meta.has_value() && !row.value("forgetRequested", false)) {  // out of reach once forget is asked
-    auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
-    if (key.ok() && key->has_value()) {
-      auto meta = pp::OpenMetadata(**key, RefOf(a, id), *sealed_meta);
-      if (meta.ok()) out["metadata"] = *meta;
-    }
-  }
-  out["verificationSummary"] = row["verificationSummary"];  // every record has one (the projector writes it)
-  return out;
-}
 
 namespace {
 

@@ -87,6 +87,9 @@ core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::J
                                 const std::vector<std::string>& fields, const std::optional<std::string>& purpose);
 // The grant in force (not revoked, not expired) of the key's application on a person, if any.
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id);
+// A create or externalRef upsert of one person from a PersonWriteRequest body (persons_api.cc):
+// what POST /v1/persons answers (201, 200 or the problem); a bulk import runs it per row.
+void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& body, Respond respond);
 // A required array of 1..max distinct non-empty strings (duplicates dropped); a field error otherwise.
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The consent and grant routes (rights_api.cc).

@@ -5,6 +5,7 @@
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "core/crypto.h"
+#include "core/log.h"
 #include "projections/projector.h"
 #include "projections/tenancy_projector.h"
 
@@ -26,14 +27,21 @@ commands::CommandContext Context(Runtime& rt, const eventstore::Actor& actor) {
   return ctx;
 }
 
+constexpr std::chrono::seconds kAdminReadYourWrites{60};
+
 core::Result<commands::CommandOutcome> Run(Runtime& rt, const std::string& tenant_id,
                                            tn::TenancyCommand cmd,
                                            const eventstore::Actor& actor) {
   auto outcome = rt.writer().ExecuteAndWait(commands::MakeCommand<tn::TenantDecider>(
       tenant_id, tenant_id, std::move(cmd), Context(rt, actor)));
   if (outcome.ok() && !outcome->positions.empty()) {
-    // Read-your-writes: answer once the read models have the change.
-    rt.projections().WaitApplied(outcome->positions, kReadYourWrites);
+    // Read-your-writes: answer once the read models have the change. An operator's change to keys
+    // must hold on the very next request (a revoked key refused), so this waits longer than a
+    // public write does (the answer of a key's creation carries its secret, shown once: it is
+    // answered even past the wait).
+    if (!rt.projections().WaitApplied(outcome->positions, kAdminReadYourWrites)) {
+      core::LogWarn("admin change answered before the read models applied it", {{"tenantId", tenant_id}});
+    }
   }
   return outcome;
 }
