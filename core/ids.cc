@@ -32,6 +32,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kGrant: return "grt";
     case IdKind::kLegalHold: return "lgh";
     case IdKind::kConsolidation: return "csl";
+    case IdKind::kImport: return "imp";
   }
   return "unk";
 }

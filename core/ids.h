@@ -37,6 +37,7 @@ enum class IdKind {
   kGrant,         // grt_ (an application's grant on a person's data)
   kLegalHold,     // lgh_ (a row of a person's legal-hold history)
   kConsolidation,  // csl_ (a merge of duplicate persons into a survivor)
+  kImport,         // imp_ (a bulk import of persons)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

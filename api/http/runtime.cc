@@ -21,6 +21,7 @@
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
+#include "commands/persons/import_job.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
@@ -372,6 +373,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
       std::make_unique<commands::TypedAggregate<commands::compliance::BreachDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::audit::AuditLogDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::compliance::RetentionDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ImportDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());

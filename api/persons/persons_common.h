@@ -5,6 +5,7 @@
 // making two persons of one externalRef or one CURP.
 
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -108,6 +109,9 @@ commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string&
 // the values): 429 PII_DECRYPT_CAP_REACHED with Retry-After when the budget is spent.
 void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<commands::persons::PiiAccessed> accesses,
                 std::function<HttpResponse()> then, Respond respond);
+// POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); the rows share the
+// create route's claims.
+std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options, std::shared_ptr<Claims> claims);
 // POST /v1/media-links and GET /v1/media-links/{token} (media_links_api.cc).
 std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PublicApiOptions& options);
 // The reveal routes (reveal_api.cc).

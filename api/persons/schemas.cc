@@ -318,6 +318,25 @@ OpenApiArea PersonsOpenApi() {
                         {"personId", Nullable(Id("per"))},
                         {"expiresAt", dt}},
                        {"object", "id", "url", "sessionId", "mediaId", "kind", "mime", "personId", "expiresAt"});
+  s["PersonImportRequest"] = obj({{"persons", {{"type", "array"}, {"minItems", 1}, {"maxItems", 1000},
+                                              {"items", Ref("PersonWriteRequest")}}}},
+                                 {"persons"});
+  s["PersonImportRow"] = obj({{"index", integer},
+                              {"status", Enum({"created", "updated", "failed"})},
+                              {"personId", Nullable(Id("per"))},
+                              {"code", Nullable(Str())},
+                              {"fields", Strs()}},
+                             {"index", "status", "personId", "code"});
+  s["PersonImportJob"] = obj({{"object", {{"const", "person.import"}}},
+                              {"id", Id("imp")},
+                              {"status", Enum({"completed"})},
+                              {"createdAt", dt},
+                              {"total", integer},
+                              {"created", integer},
+                              {"updated", integer},
+                              {"failed", integer},
+                              {"rows", {{"type", "array"}, {"items", Ref("PersonImportRow")}}}},
+                             {"object", "id", "status", "createdAt", "total", "created", "updated", "failed", "rows"});
   s["ConsolidateRequest"] = obj({{"sourcePersonIds", {{"type", "array"}, {"minItems", 1}, {"maxItems", 20},
                                                       {"items", Id("per")}}},
                                  {"fieldResolutions", {{"type", "object"},

@@ -46,6 +46,8 @@ class PersonsServices final : public AreaServices {
           "bad --reveal-budget-per-day, --rate-reveals or --forget-grace-days (non-negative numbers) or "
           "--purge-interval-seconds (at least 1)");
     }
+    // A bulk import carries up to 1,000 person bodies (each at most ~20 KiB with its metadata).
+    s.http.body_limit_by_suffix.emplace_back("/persons/import", 16u << 20);
     pipeline::persons::VerifiedDataWriter::Options vo;
     LendRuntime(s.rt, vo);
     vo.keys = &s.rt.key_store();

@@ -3,6 +3,7 @@
 #include <functional>
 
 #include "commands/persons/client_token.h"
+#include "commands/persons/import_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
@@ -344,6 +345,25 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
   return core::Status::Ok();
 }
 
+// A bulk import job, as GET /v1/person-imports/{job_id} serves it.
+core::Status ApplyImport(const eventstore::EventEnvelope& env, ViewWriter& view) {
+  SVC_ASSIGN_OR_RETURN(ps::ImportEvent event, ps::DecodeImport(env));
+  const auto& job = std::get<ps::ImportRecorded>(event);
+  core::Json rows = core::Json::array();
+  for (const auto& r : job.rows) rows.push_back(core::EncodeFields(r));
+  view.Put(V::Import(TenantEnv(env.tenant_id, env.environment), env.aggregate_id),
+           core::DumpJson({{"object", "person.import"},
+                           {"id", env.aggregate_id},
+                           {"status", "completed"},
+                           {"createdAt", core::FormatRfc3339(env.occurred_at)},
+                           {"total", job.total},
+                           {"created", job.created},
+                           {"updated", job.updated},
+                           {"failed", job.failed},
+                           {"rows", rows}}));
+  return core::Status::Ok();
+}
+
 // Forget: the request (the record says so, the purger's queue gets the person), the purge (every
 // sealed value, blind-index entry, CURP holding, externalRef and the face reference leave; the
 // record becomes `redacted`), the keys destroyed (the certificate's content).
@@ -495,6 +515,7 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
 core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type == ps::kClientTokenAggregate) return ApplyClientToken(env, view);
+  if (env.aggregate_type == ps::kImportAggregate) return ApplyImport(env, view);
   if (env.aggregate_type == vs::kSessionAggregate) return ApplySession(re, view);
   if (env.aggregate_type != ps::kPersonAggregate) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(ps::PersonEvent event, ps::Decode(env));

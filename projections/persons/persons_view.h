@@ -43,6 +43,7 @@
 //   deletion/<ten>/<env>/<per>             the deletion certificate's content (once keys are gone)
 //   csl/<ten>/<env>/<per>/<csl>            a consolidation into the survivor <per>
 //                                          (ConsolidationStatusResponse, as served)
+//   imp/<ten>/<env>/<imp>                  a bulk import job (PersonImportJob, as served)
 //   consolidating/<ten>/<env>/<per>/<csl>  {tenantId, environment, survivorId, consolidationId}:
 //                                          under way (the consolidator's queue)
 //   hold/<ten>/<env>/<per>/<what>          = <until micros, 0: until released>: a hold set and not
@@ -151,6 +152,7 @@ struct PersonsView {
   static std::string Consolidation(std::string_view te, std::string_view survivor, std::string_view id) {
     return ScopedKey("csl/", te, survivor) + "/" + std::string(id);
   }
+  static std::string Import(std::string_view te, std::string_view id) { return ScopedKey("imp/", te, id); }
   static std::string ConsolidatingPrefix() { return "consolidating/"; }
   static std::string Consolidating(std::string_view te, std::string_view survivor, std::string_view id) {
     return ScopedKey("consolidating/", te, survivor) + "/" + std::string(id);

@@ -7,10 +7,10 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-release}
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
-  CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000 PURGES=1 PURGE_SESSIONS=2
+  CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000 PURGES=1 PURGE_SESSIONS=2 IMPORTS=200
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
-  SECONDS_EACH=${BENCH_SECONDS:-10} AUDIT=${BENCH_AUDIT:-1000000} PURGES=${BENCH_PURGES:-5} PURGE_SESSIONS=10
+  SECONDS_EACH=${BENCH_SECONDS:-10} AUDIT=${BENCH_AUDIT:-1000000} PURGES=${BENCH_PURGES:-5} PURGE_SESSIONS=10 IMPORTS=${BENCH_IMPORTS:-10000}
 fi
 # The write side and replay.
 "$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
@@ -28,6 +28,6 @@ AUDIT_DIR="${TMPDIR:-/tmp}/svc-audit-bench"
 TIMEFORMAT="audit: svc audit verify (the binary, every core, process start included): %Rs"
 time "$BUILD/api/svc" audit verify "$AUDIT_DIR/export.jsonl" >/dev/null
 rm -rf "$AUDIT_DIR"
-# The vault's ARCO purge: a person with 10 approved sessions (4 captures each), forgotten with
-# mode purge, timed until the deletion certificate is issued.
-"$BUILD/tests/svc_bench_persons" "$PURGES" "$PURGE_SESSIONS"
+# The vault: bulk import (persons/s), then the ARCO purge of a person with 10 approved sessions
+# (4 captures each), forgotten with mode purge, timed until the deletion certificate is issued.
+"$BUILD/tests/svc_bench_persons" "$PURGES" "$PURGE_SESSIONS" "$IMPORTS"

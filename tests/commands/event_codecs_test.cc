@@ -14,6 +14,7 @@
 #include "commands/compliance/retention.h"
 #include "commands/event_codec.h"
 #include "commands/persons/access_events.h"
+#include "commands/persons/import_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
 #include "commands/tenancy/tenancy_events.h"
@@ -272,6 +273,13 @@ std::vector<Sample> Samples() {
       s, ps::PersonMerged{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000001"}, penc);
   Add<ps::ConsolidationCompleted, ps::PersonEvent>(s, ps::ConsolidationCompleted{"csl_00000000000000000000000000000001"},
                                                    penc);
+  auto ienc = [](const ps::ImportEvent& e) { return EncodeEventData(e); };
+  Add<ps::ImportRecorded, ps::ImportEvent>(s, ps::ImportRecorded{}, ienc);
+  ps::ImportRecorded job{3, 1, 1, 1, {}};
+  job.rows = {{0, "created", "per_00000000000000000000000000000001", "", {}},
+              {1, "updated", "per_00000000000000000000000000000002", "", {}},
+              {2, "failed", "", "VALIDATION_ERROR", {"pii.curp"}}};
+  Add<ps::ImportRecorded, ps::ImportEvent>(s, job, ienc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -332,6 +340,11 @@ std::string Reencode(const Sample& s) {
     auto d = persons::DecodeAccess(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return persons::EncodeAccessData(*d);
+  }
+  if (s.type == persons::ImportRecorded::kType) {
+    auto d = persons::DecodeImport(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
   }
   if (s.type.rfind("persons.", 0) == 0) {
     auto d = persons::Decode(e);
@@ -394,5 +407,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 69);
+  CHECK(n == 71);
 }

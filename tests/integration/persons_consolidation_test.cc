@@ -182,3 +182,65 @@ TEST_CASE("persons consolidation: killed after each step of a merge, it complete
     CHECK_MESSAGE(verify.exit_code == 0, verify.out << verify.err);
   }
 }
+
+TEST_CASE("persons import: a batch of good and bad rows, each answered as a create would be, kept as a job") {
+  Env env(false, {"--rate-reveals", "0"});
+  const std::string k = env.test_key;
+  const std::string curp = "PEPJ800101HDFRRN03";
+  core::Json rows = core::Json::array();
+  rows.push_back({{"pii", {{"curp", curp}, {"email", "uno@example.mx"}}}});
+  rows.push_back({{"externalRef", "crm-1"}, {"pii", {{"email", "dos@example.mx"}}}});
+  rows.push_back({{"pii", {{"curp", "NOT-A-CURP"}}}});
+  rows.push_back(5);
+  rows.push_back({{"pii", {{"curp", curp}}}});  // the first row's CURP
+  rows.push_back({{"pii", {{"shoeSize", "27"}}}});
+  auto made = Post(env, k, kBase + "/import", {{"persons", rows}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json job = Body(made);
+  CHECK(job["object"] == "person.import");
+  const std::string id = job["id"];
+  CHECK(id.rfind("imp_", 0) == 0);
+  CHECK(job["status"] == "completed");
+  CHECK(job["total"] == 6);
+  CHECK(job["created"] == 2);
+  CHECK(job["updated"] == 0);
+  CHECK(job["failed"] == 4);
+  REQUIRE(job["rows"].size() == 6);
+  CHECK(job["rows"][0]["status"] == "created");
+  CHECK(job["rows"][1]["status"] == "created");
+  CHECK(job["rows"][2]["status"] == "failed");
+  CHECK(job["rows"][2]["code"] == "VALIDATION_ERROR");
+  CHECK(job["rows"][2]["fields"] == core::Json::array({"pii.curp"}));
+  CHECK(job["rows"][3]["code"] == "VALIDATION_ERROR");
+  CHECK(job["rows"][4]["code"] == "CURP_CONFLICT");
+  CHECK(job["rows"][5]["code"] == "UNKNOWN_PII_FIELD");
+  for (int i = 0; i < 6; ++i) CHECK(job["rows"][i]["index"] == i);
+  CHECK(made.body.find(curp) == std::string::npos);  // ids and codes only
+  CHECK(made.body.find("NOT-A-CURP") == std::string::npos);
+  const std::string first = job["rows"][0]["personId"];
+  CHECK(Body(env.Call(k, "GET", kBase + "/" + first))["curpProvided"] == true);
+  CHECK(Reveal(env, k, first, {"email"})["email"] == "uno@example.mx");
+  CHECK(Body(env.Call(k, "GET", "/v1/person-imports/" + id)) == job);
+
+  // The externalRef upsert: a second import updates the person the first made.
+  auto again = Post(env, k, kBase + "/import", {{"persons", {{{"externalRef", "crm-1"}, {"pii", {{"phone", "+525512345678"}}}}}}});
+  REQUIRE_MESSAGE(again.status == 201, again.body);
+  CHECK(Body(again)["updated"] == 1);
+  CHECK(Body(again)["rows"][0]["personId"] == job["rows"][1]["personId"]);
+
+  // Refusals.
+  CheckProblem(env.Call(k, "POST", kBase + "/import", "[]"), 400, "IMPORT_BODY_INVALID");
+  CheckProblem(env.Call(k, "POST", kBase + "/import", "{"), 400, "IMPORT_BODY_INVALID");
+  CheckProblem(Post(env, k, kBase + "/import", {{"persons", core::Json::array()}}), 400, "IMPORT_BODY_INVALID");
+  CheckProblem(Post(env, k, kBase + "/import", {{"persons", core::Json::object()}}), 400, "IMPORT_BODY_INVALID");
+  CheckProblem(Post(env, k, kBase + "/import", {{"people", rows}}), 400, "IMPORT_BODY_INVALID");
+  core::Json many = core::Json::array();
+  for (int i = 0; i < 1001; ++i) many.push_back(core::Json::object());
+  CheckProblem(Post(env, k, kBase + "/import", {{"persons", many}}), 413, "IMPORT_BATCH_TOO_LARGE");
+  CheckProblem(env.Call(k, "GET", "/v1/person-imports/imp_00000000000000000000000000000000"), 404, "IMPORT_JOB_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", "/v1/person-imports/nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(env.live_key, "GET", "/v1/person-imports/" + id), 404, "IMPORT_JOB_NOT_FOUND");
+  const std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  CheckProblem(Post(env, reader, kBase + "/import", {{"persons", rows}}), 403, "INSUFFICIENT_SCOPE");
+  CHECK(env.Call(reader, "GET", "/v1/person-imports/" + id).status == 200);
+}
