@@ -12,6 +12,15 @@ HttpRequest SlimRequest(const HttpRequest& req) {
   return r;
 }
 
+core::Result<std::vector<core::Json>> ScanView(Runtime& rt, const std::string& prefix) {
+  const int cf = rt.store().Cf(projections::kViewsCf);
+  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  std::vector<core::Json> rows;
+  for (it->Seek(prefix); it->Valid(); it->Next()) rows.push_back(core::ParseJsonOrDiscarded(it->value()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return rows;
+}
+
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key) {
   SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), key));
   if (!row.has_value()) return std::optional<core::Json>();

@@ -26,6 +26,8 @@ inline constexpr std::chrono::milliseconds kReadYourWrites{5000};
 HttpRequest SlimRequest(const HttpRequest& req);
 // One row of the read models (column family views), parsed; nullopt when absent.
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key);
+// Every row under a prefix of the read models, parsed, in key order.
+core::Result<std::vector<core::Json>> ScanView(Runtime& rt, const std::string& prefix);
 // Time, ids, actor, environment, request and idempotency metadata of an API call.
 commands::CommandContext Context(Runtime& rt, const ApiCall& call);
 // Runs `cmd`, waits until the read models `reads` (projector names, e.g. SessionsView::kName)

@@ -22,14 +22,6 @@ namespace {
 
 constexpr size_t kMaxSources = 20;
 
-// The consolidation as the status route serves it, from the survivor's row.
-core::Json StatusOf(const core::Json& row) {
-  core::Json out = row;
-  out.erase("fieldResolutions");
-  out["fieldResolutions"] = row.value("fieldResolutions", core::Json::object());
-  return out;
-}
-
 void Consolidate(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
@@ -134,7 +126,7 @@ void Status(Runtime& rt, ApiCall& call, Respond respond) {
   if (!row->has_value()) {
     return respond(Problem(req, "CONSOLIDATION_NOT_FOUND", "no such consolidation into this person"));
   }
-  respond(JsonResponse(200, StatusOf(**row)));
+  respond(JsonResponse(200, **row));  // the row is the response, as served
 }
 
 }  // namespace

@@ -43,14 +43,10 @@ std::string Mac(Runtime& rt, std::string_view signed_part) {
 // The capture's row in the verification read model, if the session has it.
 core::Result<std::optional<core::Json>> CaptureRow(Runtime& rt, const std::string& te, const std::string& session,
                                                    const std::string& media_id) {
-  const std::string prefix = VV::Abs(VV::Media(te, session));
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json m = core::ParseJsonOrDiscarded(it->value());
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, VV::Abs(VV::Media(te, session))));
+  for (auto& m : rows) {
     if (core::StringOr(m, "mediaId") == media_id) return std::optional<core::Json>(std::move(m));
   }
-  SVC_RETURN_IF_ERROR(it->status());
   return std::optional<core::Json>();
 }
 

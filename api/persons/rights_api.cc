@@ -292,16 +292,6 @@ void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-// Every row under a prefix of the read models, parsed.
-core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  std::vector<core::Json> rows;
-  for (it->Seek(prefix); it->Valid(); it->Next()) rows.push_back(core::ParseJsonOrDiscarded(it->value()));
-  SVC_RETURN_IF_ERROR(it->status());
-  return rows;
-}
-
 bool InForce(const core::Json& item, core::Timestamp now) {
   if (!item.value("revokedAt", core::Json()).is_null()) return false;
   const std::string expires = item.value("expiresAt", core::Json()).is_string() ? item["expiresAt"].get<std::string>() : "";
@@ -329,7 +319,7 @@ core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::J
   const core::Timestamp now = rt.clock().Now();
   // Consents: a purpose the person consented to, whose every consent was revoked or expired.
   if (purpose.has_value() && !purpose->empty()) {
-    SVC_ASSIGN_OR_RETURN(auto consents, ScanRows(rt, PV::Abs(PV::Consents(te, id))));
+    SVC_ASSIGN_OR_RETURN(auto consents, ScanView(rt, PV::Abs(PV::Consents(te, id))));
     bool asked = false, in_force = false;
     for (const auto& c : consents) {
       if (core::StringOr(c, "purpose") != *purpose) continue;

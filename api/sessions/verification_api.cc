@@ -36,15 +36,6 @@ std::string TeOf(const ApiCall& call) {
   return projections::TenantEnv(call.auth.tenant_id, call.auth.environment);
 }
 
-core::Result<std::vector<core::Json>> ScanRows(Runtime& rt, const std::string& prefix) {
-  std::vector<core::Json> out;
-  int cf = rt.store().Cf(projections::kViewsCf);
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) out.push_back(core::ParseJsonOrDiscarded(it->value()));
-  SVC_RETURN_IF_ERROR(it->status());
-  return out;
-}
-
 HttpRequest Slim(const HttpRequest& req) {
   HttpRequest r;
   r.path = req.path;
@@ -135,7 +126,7 @@ core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
                                        const std::string& env, const std::string& session,
                                        const std::string& media_id) {
   std::string base = tenant + "/" + env + "/" + session;
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, VV::Abs(VV::Media(projections::TenantEnv(tenant, env), session))));
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, VV::Abs(VV::Media(projections::TenantEnv(tenant, env), session))));
   for (auto& m : rows) {
     if (core::StringOr(m, "mediaId") != media_id) continue;
     core::Json analysis = m["analysis"];
@@ -413,7 +404,7 @@ core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call
   in.environment = a.environment;
   SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, SV::Abs(SV::Consent(te, id))));
   in.consent = consent.value_or(core::Json(nullptr));
-  SVC_ASSIGN_OR_RETURN(in.media, ScanRows(rt, VV::Abs(VV::Media(te, id))));
+  SVC_ASSIGN_OR_RETURN(in.media, ScanView(rt, VV::Abs(VV::Media(te, id))));
   SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VV::Abs(VV::Submission(te, id))));
   in.verdict = nullptr;
   if (sub.has_value()) {
