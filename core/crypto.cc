@@ -223,4 +223,93 @@ Result<std::string> Base64UrlDecode(std::string_view t) {
   return B64Decode(t, sodium_base64_VARIANT_URLSAFE_NO_PADDING);
 }
 
+X25519KeyPair X25519Generate() {
+  X25519KeyPair k{std::string(crypto_box_PUBLICKEYBYTES, '\0'), std::string(crypto_box_SECRETKEYBYTES, '\0')};
+  crypto_box_keypair(reinterpret_cast<unsigned char*>(k.public_key.data()),
+                     reinterpret_cast<unsigned char*>(k.secret_key.data()));
+  return k;
+}
+
+Result<X25519KeyPair> X25519FromSecret(std::string_view secret_key) {
+  if (secret_key.size() != crypto_box_SECRETKEYBYTES) return InvalidArgument("an X25519 secret key is 32 bytes");
+  X25519KeyPair k{std::string(crypto_box_PUBLICKEYBYTES, '\0'), std::string(secret_key)};
+  if (crypto_scalarmult_base(reinterpret_cast<unsigned char*>(k.public_key.data()),
+                             reinterpret_cast<const unsigned char*>(k.secret_key.data())) != 0) {
+    return InvalidArgument("not a usable X25519 secret key");
+  }
+  return k;
+}
+
+std::string SealToRecipient(std::string_view recipient_public_key, std::string_view plaintext) {
+  if (recipient_public_key.size() != crypto_box_PUBLICKEYBYTES) return "";
+  std::string out(plaintext.size() + crypto_box_SEALBYTES, '\0');
+  crypto_box_seal(reinterpret_cast<unsigned char*>(out.data()), reinterpret_cast<const unsigned char*>(plaintext.data()),
+                  plaintext.size(), reinterpret_cast<const unsigned char*>(recipient_public_key.data()));
+  return out;
+}
+
+Result<std::string> OpenSealedBox(const X25519KeyPair& recipient, std::string_view sealed) {
+  if (recipient.public_key.size() != crypto_box_PUBLICKEYBYTES ||
+      recipient.secret_key.size() != crypto_box_SECRETKEYBYTES || sealed.size() < crypto_box_SEALBYTES) {
+    return InvalidArgument("not a sealed box for an X25519 key pair");
+  }
+  std::string out(sealed.size() - crypto_box_SEALBYTES, '\0');
+  if (crypto_box_seal_open(reinterpret_cast<unsigned char*>(out.data()),
+                           reinterpret_cast<const unsigned char*>(sealed.data()), sealed.size(),
+                           reinterpret_cast<const unsigned char*>(recipient.public_key.data()),
+                           reinterpret_cast<const unsigned char*>(recipient.secret_key.data())) != 0) {
+    return InvalidArgument("the sealed box does not open with this key pair");
+  }
+  return out;
+}
+
+static_assert(kStreamHeaderBytes == crypto_secretstream_xchacha20poly1305_HEADERBYTES);
+static_assert(kStreamChunkOverhead == crypto_secretstream_xchacha20poly1305_ABYTES);
+
+StreamSealer::StreamSealer(std::string_view key)
+    : state_(sizeof(crypto_secretstream_xchacha20poly1305_state), '\0'), header_(kStreamHeaderBytes, '\0') {
+  crypto_secretstream_xchacha20poly1305_init_push(
+      reinterpret_cast<crypto_secretstream_xchacha20poly1305_state*>(state_.data()),
+      reinterpret_cast<unsigned char*>(header_.data()), reinterpret_cast<const unsigned char*>(key.data()));
+}
+
+std::string StreamSealer::Push(std::string_view chunk, bool final, std::string_view ad) {
+  std::string out(chunk.size() + kStreamChunkOverhead, '\0');
+  crypto_secretstream_xchacha20poly1305_push(
+      reinterpret_cast<crypto_secretstream_xchacha20poly1305_state*>(state_.data()),
+      reinterpret_cast<unsigned char*>(out.data()), nullptr, reinterpret_cast<const unsigned char*>(chunk.data()),
+      chunk.size(), reinterpret_cast<const unsigned char*>(ad.data()), ad.size(),
+      final ? crypto_secretstream_xchacha20poly1305_TAG_FINAL : crypto_secretstream_xchacha20poly1305_TAG_MESSAGE);
+  return out;
+}
+
+Result<StreamOpener> StreamOpener::Start(std::string_view key, std::string_view header) {
+  if (key.size() != crypto_secretstream_xchacha20poly1305_KEYBYTES || header.size() != kStreamHeaderBytes) {
+    return InvalidArgument("a stream needs a 32-byte key and a 24-byte header");
+  }
+  StreamOpener o;
+  o.state_.assign(sizeof(crypto_secretstream_xchacha20poly1305_state), '\0');
+  if (crypto_secretstream_xchacha20poly1305_init_pull(
+          reinterpret_cast<crypto_secretstream_xchacha20poly1305_state*>(o.state_.data()),
+          reinterpret_cast<const unsigned char*>(header.data()), reinterpret_cast<const unsigned char*>(key.data())) != 0) {
+    return InvalidArgument("the stream header is invalid");
+  }
+  return o;
+}
+
+Result<std::string> StreamOpener::Pull(std::string_view sealed_chunk, bool* final, std::string_view ad) {
+  if (sealed_chunk.size() < kStreamChunkOverhead) return InvalidArgument("a stream chunk is too short");
+  std::string out(sealed_chunk.size() - kStreamChunkOverhead, '\0');
+  unsigned char tag = 0;
+  if (crypto_secretstream_xchacha20poly1305_pull(
+          reinterpret_cast<crypto_secretstream_xchacha20poly1305_state*>(state_.data()),
+          reinterpret_cast<unsigned char*>(out.data()), nullptr, &tag,
+          reinterpret_cast<const unsigned char*>(sealed_chunk.data()), sealed_chunk.size(),
+          reinterpret_cast<const unsigned char*>(ad.data()), ad.size()) != 0) {
+    return InvalidArgument("a stream chunk does not open: altered, reordered or under another key");
+  }
+  *final = tag == crypto_secretstream_xchacha20poly1305_TAG_FINAL;
+  return out;
+}
+
 }  // namespace svc::core

@@ -48,6 +48,45 @@ std::string Ed25519Sign(std::string_view secret_key, std::string_view message);
 bool Ed25519Verify(std::string_view public_key, std::string_view message,
                    std::string_view signature);
 
+// X25519 sealed boxes (libsodium crypto_box_seal): anyone with the recipient's 32-byte public key
+// seals; only the holder of its secret key opens. The sealed form is 48 bytes longer.
+struct X25519KeyPair {
+  std::string public_key;  // 32 bytes
+  std::string secret_key;  // 32 bytes
+};
+X25519KeyPair X25519Generate();
+// The key pair of a 32-byte secret key (its public key computed from it).
+Result<X25519KeyPair> X25519FromSecret(std::string_view secret_key);
+inline constexpr size_t kX25519KeyBytes = 32;
+std::string SealToRecipient(std::string_view recipient_public_key, std::string_view plaintext);
+Result<std::string> OpenSealedBox(const X25519KeyPair& recipient, std::string_view sealed);
+
+// A stream of authenticated chunks under one 32-byte key (libsodium secretstream,
+// XChaCha20-Poly1305): chunks cannot be reordered, dropped or truncated unseen, the last one
+// carries the final tag. Each sealed chunk is 17 bytes longer than its plaintext.
+inline constexpr size_t kStreamHeaderBytes = 24;
+inline constexpr size_t kStreamChunkOverhead = 17;
+class StreamSealer {
+ public:
+  explicit StreamSealer(std::string_view key);  // writes header()
+  const std::string& header() const { return header_; }
+  // `ad`: additional data the chunk is bound to (not stored in it).
+  std::string Push(std::string_view chunk, bool final, std::string_view ad = {});
+
+ private:
+  std::string state_;
+  std::string header_;
+};
+class StreamOpener {
+ public:
+  static Result<StreamOpener> Start(std::string_view key, std::string_view header);
+  // The chunk's plaintext; `*final` says it was the last one.
+  Result<std::string> Pull(std::string_view sealed_chunk, bool* final, std::string_view ad = {});
+
+ private:
+  std::string state_;
+};
+
 // Base64: standard alphabet with padding, and URL-safe without padding.
 std::string Base64Encode(std::string_view bytes);
 std::string Base64UrlEncode(std::string_view bytes);

@@ -33,6 +33,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kLegalHold: return "lgh";
     case IdKind::kConsolidation: return "csl";
     case IdKind::kImport: return "imp";
+    case IdKind::kExport: return "exb";
   }
   return "unk";
 }

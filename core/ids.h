@@ -38,6 +38,7 @@ enum class IdKind {
   kLegalHold,     // lgh_ (a row of a person's legal-hold history)
   kConsolidation,  // csl_ (a merge of duplicate persons into a survivor)
   kImport,         // imp_ (a bulk import of persons)
+  kExport,         // exb_ (a bulk export of persons)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -79,6 +79,12 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           core::Json j = core::ParseJsonOrDiscarded(*row);
           if (j["revokedAt"].is_null()) j["revokedAt"] = at;
           view.Put(k, core::DumpJson(j));
+        } else if constexpr (std::is_same_v<T, tn::ExportKeySet>) {
+          SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
+          if (!row.has_value()) return core::DataLoss("export key before its tenant");
+          core::Json t = core::ParseJsonOrDiscarded(*row);
+          t["exportKey"] = {{"keyId", e.key_id}, {"publicKey", e.public_key}, {"setAt", at}};
+          view.Put(TenancyView::Tenant(tenant), core::DumpJson(t));
         }
         return core::Status::Ok();
       },

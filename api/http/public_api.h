@@ -24,6 +24,7 @@ class Sweeper;
 namespace svc::pipeline::persons {
 class Purger;
 class Consolidator;
+class BulkExporter;
 }
 
 namespace svc::api {
@@ -60,6 +61,10 @@ struct PublicApiOptions {
   pipeline::persons::Purger* purger = nullptr;
   // Consolidation: the process manager a request wakes (null: it wakes on its own).
   pipeline::persons::Consolidator* consolidator = nullptr;
+  // Bulk export: the process manager a request wakes (null: it wakes on its own), and how long a
+  // written dump stays downloadable.
+  pipeline::persons::BulkExporter* exporter = nullptr;
+  int64_t export_ttl_seconds = 86400;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
 };

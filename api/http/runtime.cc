@@ -22,6 +22,7 @@
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
 #include "commands/persons/import_job.h"
+#include "commands/persons/export_job.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
@@ -374,6 +375,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::audit::AuditLogDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::compliance::RetentionDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ImportDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ExportDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());

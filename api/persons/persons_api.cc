@@ -687,6 +687,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
   for (auto& route : ConsolidationRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : MediaLinkRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : ImportRoutes(rt, options, claims)) routes.push_back(std::move(route));
+  for (auto& route : ExportBulkRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -34,18 +34,7 @@ core::Result<core::Json> UnpurgedPersonRow(Runtime& rt, const AuthContext& a, co
 
 core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
   SVC_ASSIGN_OR_RETURN(core::Json row, PersonRow(rt, a, id));
-  std::string status = core::StringOr(row, "status");
-  if (status == "redacted") return core::FailedPrecondition("the person was erased", "PERSON_PURGED");
-  if (status == "merged") {
-    return core::FailedPrecondition("the person was merged into another", "PERSON_ALREADY_MERGED");
-  }
-  if (row.contains("mergingInto")) {
-    return core::FailedPrecondition("the person is being merged into another", "PERSON_ALREADY_MERGED");
-  }
-  if (row.value("forgetRequested", false)) {
-    return core::FailedPrecondition("the person asked to be forgotten; the data is out of reach until its purge",
-                                    "PERSON_FORGET_PENDING");
-  }
+  SVC_RETURN_IF_ERROR(pipeline::persons::CheckActive(row));
   return row;
 }
 

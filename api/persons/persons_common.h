@@ -20,6 +20,7 @@
 #include "core/json.h"
 #include "core/status.h"
 #include "pipeline/persons/person_writes.h"
+#include "pipeline/persons/reveal_rules.h"
 
 namespace svc::api::persons {
 
@@ -86,6 +87,8 @@ core::Result<core::Json> PersonMedia(Runtime& rt, const AuthContext& a, const st
 // none (integrity compares, it states no purpose), so only the fields are checked.
 core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::Json& person_row,
                                 const std::vector<std::string>& fields, const std::optional<std::string>& purpose);
+// The key as a reader of the vault (its tenant, environment and application).
+pipeline::persons::Reader ReaderOf(const AuthContext& a);
 // The grant in force (not revoked, not expired) of the key's application on a person, if any.
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id);
 // A create or externalRef upsert of one person from a PersonWriteRequest body (persons_api.cc):
@@ -112,6 +115,8 @@ void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vect
 // POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); the rows share the
 // create route's claims.
 std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options, std::shared_ptr<Claims> claims);
+// POST /v1/persons/export-bulk, GET …/{job_id} and GET …/{job_id}/dump (export_bulk_api.cc).
+std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PublicApiOptions& options);
 // POST /v1/media-links and GET /v1/media-links/{token} (media_links_api.cc).
 std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PublicApiOptions& options);
 // The reveal routes (reveal_api.cc).

@@ -292,67 +292,17 @@ void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-bool InForce(const core::Json& item, core::Timestamp now) {
-  if (!item.value("revokedAt", core::Json()).is_null()) return false;
-  const std::string expires = item.value("expiresAt", core::Json()).is_string() ? item["expiresAt"].get<std::string>() : "";
-  if (expires.empty()) return true;
-  auto t = core::ParseRfc3339(expires);
-  return t.ok() && t->micros > now.micros;
-}
-
 }  // namespace
 
+pp::Reader ReaderOf(const AuthContext& a) { return pp::Reader{a.tenant_id, a.environment, a.application_id}; }
+
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id) {
-  const std::string te = TeOf(a);
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  SVC_ASSIGN_OR_RETURN(auto grant_id, rt.store().Get(cf, PV::Abs(PV::GrantOfApplication(te, person_id, a.application_id))));
-  if (!grant_id.has_value()) return std::optional<core::Json>();
-  SVC_ASSIGN_OR_RETURN(auto grant, ReadView(rt, PV::Abs(PV::Grant(te, person_id, *grant_id))));
-  if (!grant.has_value() || !InForce(*grant, rt.clock().Now())) return std::optional<core::Json>();
-  return grant;
+  return pp::GrantInForce(rt.store(), rt.clock().Now(), ReaderOf(a), person_id);
 }
 
 core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::Json& person_row,
                                 const std::vector<std::string>& fields, const std::optional<std::string>& purpose) {
-  const std::string te = TeOf(a);
-  const std::string id = core::StringOr(person_row, "id");
-  const core::Timestamp now = rt.clock().Now();
-  // Consents: a purpose the person consented to, whose every consent was revoked or expired.
-  if (purpose.has_value() && !purpose->empty()) {
-    SVC_ASSIGN_OR_RETURN(auto consents, ScanView(rt, PV::Abs(PV::Consents(te, id))));
-    bool asked = false, in_force = false;
-    for (const auto& c : consents) {
-      if (core::StringOr(c, "purpose") != *purpose) continue;
-      asked = true;
-      in_force |= InForce(c, now);
-    }
-    if (asked && !in_force) {
-      return core::FailedPrecondition("the person's consent for purpose " + *purpose + " was revoked or has expired",
-                                      "CONSENT_REQUIRED");
-    }
-  }
-  // Grants: the key's application reads what its grant allows; without a grant, only the person's
-  // own application reads.
-  SVC_ASSIGN_OR_RETURN(auto grant, GrantInForce(rt, a, id));
-  if (!grant.has_value()) {
-    if (a.application_id == core::StringOr(person_row, "applicationId")) return core::Status::Ok();
-    return core::PermissionDenied("no grant in force lets this application read this person", "FIELD_NOT_GRANTED");
-  }
-  const core::Json allowed_fields = grant->value("allowedFields", core::Json::array());
-  for (const auto& f : fields) {
-    if (std::find(allowed_fields.begin(), allowed_fields.end(), f) == allowed_fields.end()) {
-      return core::PermissionDenied("the application's grant does not include " + f, "FIELD_NOT_GRANTED");
-    }
-  }
-  if (!purpose.has_value()) return core::Status::Ok();
-  const core::Json allowed_purposes = grant->value("allowedPurposes", core::Json::array());
-  if (std::find(allowed_purposes.begin(), allowed_purposes.end(), *purpose) == allowed_purposes.end()) {
-    return core::PermissionDenied(
-        purpose->empty() ? std::string("the application's grant allows named purposes only: state one")
-                         : "the application's grant does not allow purpose " + *purpose,
-        "GRANT_PURPOSE_NOT_ALLOWED");
-  }
-  return core::Status::Ok();
+  return pp::CheckRevealAllowed(rt.store(), rt.clock().Now(), ReaderOf(a), person_row, fields, purpose);
 }
 
 std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options) {

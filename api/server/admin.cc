@@ -137,6 +137,15 @@ core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_i
   return ReadRow(rt, TV::Key(tenant_id, key_id));
 }
 
+core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
+                                           const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  SVC_ASSIGN_OR_RETURN(auto outcome, Run(rt, tenant_id, tn::SetExportKey{public_key}, actor));
+  return core::Json{{"tenantId", tenant_id},
+                    {"exportKeyId", core::StringOr(outcome.result, "exportKeyId")},
+                    {"publicKey", core::StringOr(outcome.result, "publicKey")}};
+}
+
 core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
   auto tenant = ReadRow(rt, TV::Tenant(tenant_id));
@@ -234,6 +243,13 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                SVC_ASSIGN_OR_RETURN(std::string reason, StringField(body, "reason", ""));
                return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
                                      reason, actor);
+             }, 200));
+  // svc tenant export-key: {"publicKey": base64url of a 32-byte X25519 public key}.
+  router.Add("POST", "/admin/tenants/{tenant_id}/export-key",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string key, StringField(body, "publicKey", ""));
+               return AdminExportKeySet(rt, req.path_params["tenant_id"], key, actor);
              }, 200));
   // svc admin master-key rotate, on a running server: {"newMasterKey": base64 of 32 bytes}.
   router.Add("POST", "/admin/master-key/rotate", guarded([&rt](HttpRequest& req) -> core::Result<core::Json> {

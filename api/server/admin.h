@@ -38,11 +38,15 @@ core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_i
                                         const std::string& key_id, const std::string& reason,
                                         const eventstore::Actor& actor);
 core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id);
+// The tenant's export key: the X25519 public key (base64url) bulk export dumps are sealed to.
+core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
+                                           const eventstore::Actor& actor);
 
 // Routes of the admin listener, all behind `Authorization: Bearer <service key>`
 // (401 SERVICE_KEY_REQUIRED otherwise):
 //   POST /admin/tenants                         {name}
 //   GET  /admin/tenants
+//   POST /admin/tenants/{tenant_id}/export-key  {publicKey}
 //   POST /admin/tenants/{tenant_id}/applications {name}
 //   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId}
 //   GET  /admin/tenants/{tenant_id}/keys

@@ -22,6 +22,8 @@ const char* const kTopUsage =
     "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
     "  admin key list            --tenant ten_...\n"
+    "  admin tenant export-key   --tenant ten_... --public-key KEY: the X25519 key bulk export\n"
+    "                            dumps are sealed to (from `export-bulk keygen`)\n"
     "  admin webhooks status     the delivery queue of the running server\n"
     "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
     "  admin webhooks resume\n"
@@ -38,6 +40,9 @@ const char* const kTopUsage =
     "                            its signed checkpoint, through the API (compliance:read)\n"
     "  audit verify FILE         [--verifier-key VKEY]: recompute an export's chain, tree and\n"
     "                            checkpoint signature, without the service\n"
+    "  export-bulk keygen        --secret-key-file FILE: an export key pair (the secret stays with you)\n"
+    "  export-bulk open DUMP     --secret-key-file FILE [--out OUT]: check a bulk export dump and\n"
+    "                            write its persons as JSON lines\n"
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
     "                            package @vladmandic/face-api into <data-dir>/models\n";
 

@@ -40,6 +40,7 @@ int Admin(int argc, char** argv) {
   f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
   f.Declare({"application", "", "application id (default: the tenant's default application)"});
   f.Declare({"reason", "", "revocation reason"});
+  f.Declare({"public-key", "", "tenant export-key: the X25519 public key (base64url) bulk exports are sealed to"});
   f.Declare({"new-master-key-file", "", "master-key rotate: the new master key (base64 of 32 bytes), made and kept safe before the rotation"});
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
@@ -51,7 +52,7 @@ int Admin(int argc, char** argv) {
   const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
   const bool rotate = key == "master-key rotate";
   if (key != "tenant create" && key != "tenant list" && key != "app create" && key != "key create" &&
-      key != "key revoke" && key != "key list" && !webhooks && !rotate) {
+      key != "key revoke" && key != "key list" && key != "tenant export-key" && !webhooks && !rotate) {
     std::cerr << kTopUsage;
     return 2;
   }
@@ -104,6 +105,7 @@ int Admin(int argc, char** argv) {
     else if (key == "app create") r = AdminApplicationCreate(**rt, f.Get("tenant"), f.Get("name"), actor);
     else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
     else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
+    else if (key == "tenant export-key") r = AdminExportKeySet(**rt, f.Get("tenant"), f.Get("public-key"), actor);
     else if (rotate) r = (*rt)->RotateMasterKey(std::move(new_master));
     else r = AdminKeyList(**rt, f.Get("tenant"));
     if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
@@ -136,6 +138,10 @@ int Admin(int argc, char** argv) {
     b["name"] = f.Get("name");
   } else if (key == "tenant list") {
     path = "/admin/tenants";
+  } else if (key == "tenant export-key") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/export-key";
+    b["publicKey"] = f.Get("public-key");
   } else if (key == "app create") {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/applications";

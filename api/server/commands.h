@@ -11,6 +11,7 @@ int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for develo
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
 int Audit(int argc, char** argv);        // export the access log; verify an export (audit_cli.cc)
+int ExportBulk(int argc, char** argv);   // bulk export keys and dumps (export_cli.cc)
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

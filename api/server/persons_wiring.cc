@@ -5,6 +5,7 @@
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
 #include "pipeline/persons/consolidator.h"
+#include "pipeline/persons/exporter.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/verified_data.h"
 
@@ -20,6 +21,9 @@ void DeclareFlags(Flags& f) {
              "a forget with mode block keeps the person's data, inaccessible, this many days before the purge "
              "(docs/persons.md#forget)"});
   f.Declare({"purge-interval-seconds", "60", "how often the purger looks for persons whose purge is due"});
+  f.Declare({"export-dump-ttl-hours", "24",
+             "a bulk export's sealed dump stays downloadable this many hours after it is written, then it is "
+             "deleted (docs/persons.md#bulk-export)"});
   f.Declare({"fault-kill-consolidation-after", "",
              "TESTS ONLY: the process kills itself (SIGKILL) right after this consolidation step is durable "
              "(merge_started, absorbed, merged): a crash at a chosen point"});
@@ -38,13 +42,15 @@ class PersonsServices final : public AreaServices {
       po.limits.reveals.burst = rate * 2;
       long long grace = std::stoll(s.flags.Get("forget-grace-days"));
       long long interval = std::stoll(s.flags.Get("purge-interval-seconds"));
-      if (grace < 0 || interval < 1) throw std::invalid_argument("range");
+      long long ttl = std::stoll(s.flags.Get("export-dump-ttl-hours"));
+      if (grace < 0 || interval < 1 || ttl < 1) throw std::invalid_argument("range");
+      po.export_ttl_seconds = ttl * 3600;
       po.forget_grace_seconds = grace * 86400;
       purge_interval_ = std::chrono::seconds(interval);
     } catch (...) {
       return core::InvalidArgument(
           "bad --reveal-budget-per-day, --rate-reveals or --forget-grace-days (non-negative numbers) or "
-          "--purge-interval-seconds (at least 1)");
+          "--purge-interval-seconds or --export-dump-ttl-hours (at least 1)");
     }
     // A bulk import carries up to 1,000 person bodies (each at most ~20 KiB with its metadata).
     s.http.body_limit_by_suffix.emplace_back("/persons/import", 16u << 20);
@@ -72,6 +78,15 @@ class PersonsServices final : public AreaServices {
     consolidator_ = std::make_unique<pipeline::persons::Consolidator>(co);
     po.consolidator = consolidator_.get();
     consolidator_->Start();
+
+    pipeline::persons::BulkExporter::Options eo;
+    LendRuntime(s.rt, eo);
+    eo.keys = &s.rt.key_store();
+    eo.projector = &s.rt.persons_projector();
+    eo.exports_dir = s.rt.data_dir() + "/exports";
+    exporter_ = std::make_unique<pipeline::persons::BulkExporter>(eo);
+    po.exporter = exporter_.get();
+    exporter_->Start();
     return core::Status::Ok();
   }
 
@@ -79,10 +94,21 @@ class PersonsServices final : public AreaServices {
     auto* v = verified_.get();
     // Tests and tools: wait until every approved verification's data is in the vault.
     auto* c = consolidator_.get();
-    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v, c](HttpRequest&) -> core::Result<core::Json> {
+    auto* e = exporter_.get();
+    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v, c, e](HttpRequest&) -> core::Result<core::Json> {
       if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("verified data is still being written");
       if (!c->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("a consolidation is still under way");
+      if (!e->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("a bulk export is still being written");
       return core::Json{{"idle", true}};
+    }));
+    // Operators and tests: hold new bulk exports back (they stay queued), and let them go again.
+    admin.Add("POST", "/admin/persons/exports/pause", AdminRoute(sk, [e](HttpRequest&) -> core::Result<core::Json> {
+      e->Pause();
+      return core::Json{{"paused", true}};
+    }));
+    admin.Add("POST", "/admin/persons/exports/resume", AdminRoute(sk, [e](HttpRequest&) -> core::Result<core::Json> {
+      e->Resume();
+      return core::Json{{"paused", false}};
     }));
     auto* p = purger_.get();
     // Operators and tests: carry out the purges that are due now, without waiting for the timer.
@@ -92,10 +118,14 @@ class PersonsServices final : public AreaServices {
 
   core::Result<core::Json> ClockAdvanced() override {
     SVC_ASSIGN_OR_RETURN(auto run, purger_->RunOnce());
+    // Dumps past their expiry on the moved clock are deleted before the clock's answer.
+    exporter_->Wake();
+    if (!exporter_->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("bulk exports are still being written");
     return core::Json{{"purge", std::move(run)}};
   }
 
   void Stop() override {
+    if (exporter_) exporter_->Stop();
     if (consolidator_) consolidator_->Stop();
     if (purger_) purger_->Stop();
     verified_->Stop();
@@ -105,6 +135,7 @@ class PersonsServices final : public AreaServices {
   std::unique_ptr<pipeline::persons::VerifiedDataWriter> verified_;
   std::unique_ptr<pipeline::persons::Purger> purger_;
   std::unique_ptr<pipeline::persons::Consolidator> consolidator_;
+  std::unique_ptr<pipeline::persons::BulkExporter> exporter_;
   std::chrono::seconds purge_interval_{60};
 };
 

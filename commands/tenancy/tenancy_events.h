@@ -82,7 +82,23 @@ struct ApiKeyRevoked {
   }
 };
 
-using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked>;
+// The tenant's export key: the X25519 public key every bulk export dump of the tenant is sealed
+// to (docs/persons.md#bulk-export). Its secret key never reaches the service. A new one replaces
+// the old for dumps written from then on.
+struct ExportKeySet {
+  static constexpr std::string_view kType = "tenancy.export_key_set";
+  static constexpr int kSchema = 1;
+  std::string key_id;      // xk_ + the first 16 hex digits of SHA-256(public key)
+  std::string public_key;  // base64url, 32 bytes
+
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ExportKeySet;
+    return std::tuple{Field("keyId", &T::key_id), Field("publicKey", &T::public_key)};
+  }
+};
+
+using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked, ExportKeySet>;
 
 // Codec: event <-> (type, schema version, data JSON), driven by each event's field list.
 std::string_view TypeOf(const TenancyEvent& e);

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "commands/tenancy/scopes.h"
+#include "core/crypto.h"
 
 namespace svc::commands::tenancy {
 
@@ -138,6 +139,21 @@ core::Result<Decision> DecideRevokeApiKey(const TenantState& s, const RevokeApiK
   return d;
 }
 
+core::Result<Decision> DecideSetExportKey(const TenantState& s, const SetExportKey& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  auto raw = core::Base64UrlDecode(c.public_key);
+  if (!raw.ok() || raw->size() != core::kX25519KeyBytes) {
+    return core::InvalidArgument("publicKey must be a 32-byte X25519 public key, base64url without padding",
+                                 "VALIDATION_ERROR");
+  }
+  ExportKeySet e{"xk_" + core::Sha256Hex(*raw).substr(0, 16), core::Base64UrlEncode(*raw)};
+  Decision d;
+  d.result = {{"exportKeyId", e.key_id}, {"publicKey", e.public_key}};
+  if (e.key_id == s.export_key_id) return d;  // the key in force: nothing to record
+  d.events.push_back(Make(e));
+  return d;
+}
+
 }  // namespace
 
 core::Result<Decision> TenantDecider::Decide(const TenantState& state,
@@ -150,6 +166,7 @@ core::Result<Decision> TenantDecider::Decide(const TenantState& state,
         if constexpr (std::is_same_v<T, CreateApplication>) return DecideCreateApplication(state, c);
         if constexpr (std::is_same_v<T, CreateApiKey>) return DecideCreateApiKey(state, c);
         if constexpr (std::is_same_v<T, RevokeApiKey>) return DecideRevokeApiKey(state, c);
+        if constexpr (std::is_same_v<T, SetExportKey>) return DecideSetExportKey(state, c);
       },
       command);
 }
@@ -182,6 +199,9 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
           for (auto& k : s.keys) {
             if (k.id == e.key_id && k.revoked_micros == 0) k.revoked_micros = occurred_at.micros;
           }
+        } else if constexpr (std::is_same_v<T, ExportKeySet>) {
+          s.export_key_id = e.key_id;
+          s.export_public_key = e.public_key;
         }
       },
       event);

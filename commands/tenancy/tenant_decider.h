@@ -61,6 +61,8 @@ struct TenantState {
   int64_t created_micros = 0;
   std::vector<ApplicationState> applications;
   std::vector<KeyState> keys;
+  std::string export_key_id;      // "" = none set
+  std::string export_public_key;  // base64url
 
   const KeyState* FindKey(std::string_view key_id) const;
   const ApplicationState* DefaultApplication() const;
@@ -71,7 +73,9 @@ struct TenantState {
     using T = TenantState;
     return std::tuple{Field("exists", &T::exists), Field("id", &T::id), Field("name", &T::name),
                       Field("createdMicros", &T::created_micros),
-                      Field("applications", &T::applications), Field("keys", &T::keys)};
+                      Field("applications", &T::applications), Field("keys", &T::keys),
+                      Field("exportKeyId", &T::export_key_id, core::Empty::kOmit),
+                      Field("exportPublicKey", &T::export_public_key, core::Empty::kOmit)};
   }
 };
 
@@ -97,7 +101,11 @@ struct RevokeApiKey {
   std::string key_id;
   std::string reason;
 };
-using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey>;
+// Sets the tenant's export key (a 32-byte X25519 public key, base64url).
+struct SetExportKey {
+  std::string public_key;
+};
+using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey>;
 
 struct TenantDecider {
   using State = TenantState;

@@ -25,7 +25,13 @@ bool IsRefusal(std::string_view code) {
 
 }  // namespace
 
-Consolidator::Consolidator(Options options) : options_(std::move(options)) {
+Consolidator::Consolidator(Options options)
+    : options_(std::move(options)),
+      loop_("svc-consolidate", [this] { Pass(); },
+            [this] {
+              auto due = Pending();
+              return due.ok() && due->empty();
+            }) {
   if (options_.metrics != nullptr) {
     merged_ = &options_.metrics->GetCounter("svc_persons_merged_total", "Persons merged into a survivor by consolidation");
   }
@@ -33,30 +39,20 @@ Consolidator::Consolidator(Options options) : options_(std::move(options)) {
 
 Consolidator::~Consolidator() { Stop(); }
 
+// Woken by every batch of the persons read model and by each request.
 void Consolidator::Start() {
   listener_ = options_.projector->AddListener([this] { Wake(); });
-  thread_ = std::thread([this] {
-    core::SetThreadName("svc-consolidate");
-    Loop();
-  });
+  loop_.Start();
 }
 
 void Consolidator::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    if (stop_) return;
-    stop_ = true;
-    wake_.notify_all();
-  }
   listener_.Reset();
-  if (thread_.joinable()) thread_.join();
+  loop_.Stop();
 }
 
-void Consolidator::Wake() {
-  std::lock_guard lock(mu_);
-  dirty_ = true;
-  wake_.notify_all();
-}
+void Consolidator::Wake() { loop_.Wake(); }
+
+bool Consolidator::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 core::Result<std::vector<Consolidator::Queued>> Consolidator::Pending() const {
   std::vector<Queued> out;
@@ -72,36 +68,18 @@ core::Result<std::vector<Consolidator::Queued>> Consolidator::Pending() const {
   return out;
 }
 
-void Consolidator::Loop() {
-  std::unique_lock lock(mu_);
-  while (!stop_) {
-    // Woken by every batch of the persons read model and by each request; the timeout retries a
-    // step that failed (a safety net, not synchronisation).
-    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
-    if (stop_) break;
-    dirty_ = false;
-    busy_ = true;
-    lock.unlock();
-    auto due = Pending();
-    if (!due.ok()) {
-      core::LogWarn("consolidation: cannot read the queue", {{"error", due.status().ToString()}});
-    } else {
-      for (const auto& q : *due) {
-        {
-          std::lock_guard l(mu_);
-          if (stop_) break;
-        }
-        if (auto st = Process(q); !st.ok()) {
-          core::LogWarn("consolidation stopped; it is retried",
-                        {{"consolidationId", q.consolidation}, {"error", st.ToString()}});
-          std::lock_guard l(mu_);
-          dirty_ = true;
-        }
-      }
+void Consolidator::Pass() {
+  auto due = Pending();
+  if (!due.ok()) {
+    core::LogWarn("consolidation: cannot read the queue", {{"error", due.status().ToString()}});
+    return;
+  }
+  for (const auto& q : *due) {
+    if (loop_.Stopping()) return;
+    if (auto st = Process(q); !st.ok()) {
+      core::LogWarn("consolidation stopped; it is retried",
+                    {{"consolidationId", q.consolidation}, {"error", st.ToString()}});
     }
-    lock.lock();
-    busy_ = false;
-    idle_.notify_all();
   }
 }
 
@@ -189,22 +167,6 @@ core::Status Consolidator::MergeOne(const Queued& q, const std::string& source, 
   if (!merged->positions.empty() && merged_ != nullptr) merged_->Add();
   Fault("merged");
   return core::Status::Ok();
-}
-
-bool Consolidator::WaitIdle(std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::unique_lock lock(mu_);
-  for (;;) {
-    if (!busy_ && !dirty_) {
-      lock.unlock();
-      auto due = Pending();
-      lock.lock();
-      if (due.ok() && due->empty() && !busy_) return true;
-      dirty_ = true;
-      wake_.notify_all();
-    }
-    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
-  }
 }
 
 }  // namespace svc::pipeline::persons

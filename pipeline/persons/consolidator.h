@@ -19,10 +19,7 @@
 // once. Woken by every batch of the persons read model (like the verified-data writer).
 
 #include <chrono>
-#include <condition_variable>
-#include <mutex>
 #include <string>
-#include <thread>
 
 #include "commands/persons/person_decider.h"
 #include "commands/writer.h"
@@ -31,6 +28,7 @@
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "pipeline/work_loop.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/runner.h"
 
@@ -65,7 +63,7 @@ class Consolidator {
     std::string tenant, env, survivor, consolidation;
   };
   core::Result<std::vector<Queued>> Pending() const;
-  void Loop();
+  void Pass();
   core::Status Process(const Queued& q);
   core::Status MergeOne(const Queued& q, const std::string& source, const std::string& status,
                         const core::Json& resolutions);
@@ -76,13 +74,7 @@ class Consolidator {
   void Fault(const std::string& step) const;
 
   Options options_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  bool stop_ = false;
-  bool dirty_ = true;
-  bool busy_ = false;
-  std::thread thread_;
+  WorkLoop loop_;
   projections::Listeners::Subscription listener_;
   core::Counter* merged_ = nullptr;
 };

@@ -31,7 +31,8 @@ std::string Trimmed(std::string s) {
 
 }  // namespace
 
-VerifiedDataWriter::VerifiedDataWriter(const Options& options) : options_(options) {
+VerifiedDataWriter::VerifiedDataWriter(const Options& options)
+    : options_(options), loop_("svc-verified", [this] { Pass(); }, [this] { return NothingDue(); }) {
   if (options_.metrics != nullptr) {
     written_ = &options_.metrics->GetCounter("svc_persons_verified_writes_total",
                                              "Approved verifications whose data was written into a person");
@@ -40,27 +41,15 @@ VerifiedDataWriter::VerifiedDataWriter(const Options& options) : options_(option
 
 VerifiedDataWriter::~VerifiedDataWriter() { Stop(); }
 
+// Woken by every committed batch of the persons read model.
 void VerifiedDataWriter::Start() {
-  listener_ = options_.projector->AddListener([this] {
-    std::lock_guard lock(mu_);
-    dirty_ = true;
-    wake_.notify_all();
-  });
-  thread_ = std::thread([this] {
-    core::SetThreadName("svc-verified");
-    Loop();
-  });
+  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
+  loop_.Start();
 }
 
 void VerifiedDataWriter::Stop() {
-  {
-    std::lock_guard lock(mu_);
-    if (stop_) return;
-    stop_ = true;
-    wake_.notify_all();
-  }
   listener_.Reset();
-  if (thread_.joinable()) thread_.join();
+  loop_.Stop();
 }
 
 core::Result<std::vector<VerifiedDataWriter::Due>> VerifiedDataWriter::Pending() const {
@@ -78,43 +67,39 @@ core::Result<std::vector<VerifiedDataWriter::Due>> VerifiedDataWriter::Pending()
   return out;
 }
 
-void VerifiedDataWriter::Loop() {
-  std::unique_lock lock(mu_);
-  while (!stop_) {
-    // Woken by every committed batch of the persons read model; the timeout retries a write that
-    // failed (a safety net, not synchronisation).
-    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
-    if (stop_) break;
-    dirty_ = false;
-    busy_ = true;
-    lock.unlock();
-    auto due = Pending();
-    if (!due.ok()) {
-      core::LogWarn("verified data: cannot read the due sessions", {{"error", due.status().ToString()}});
-    } else {
-      for (const auto& d : *due) {
-        {
-          std::lock_guard l(mu_);
-          if (stop_ || skipped_.count(d.session) > 0) continue;
-        }
-        auto wrote = Process(d);
-        if (!wrote.ok()) {
-          core::LogWarn("verified data: the write stopped; it is retried",
-                        {{"sessionId", d.session}, {"error", wrote.status().ToString()}});
-          std::lock_guard l(mu_);
-          dirty_ = true;
-        } else if (!*wrote) {
-          std::lock_guard l(mu_);
-          skipped_.insert(d.session);
-        } else if (written_ != nullptr) {
-          written_->Add();
-        }
-      }
-    }
-    lock.lock();
-    busy_ = false;
-    idle_.notify_all();
+void VerifiedDataWriter::Pass() {
+  auto due = Pending();
+  if (!due.ok()) {
+    core::LogWarn("verified data: cannot read the due sessions", {{"error", due.status().ToString()}});
+    return;
   }
+  for (const auto& d : *due) {
+    if (loop_.Stopping()) return;
+    {
+      std::lock_guard l(skipped_mu_);
+      if (skipped_.count(d.session) > 0) continue;
+    }
+    auto wrote = Process(d);
+    if (!wrote.ok()) {
+      core::LogWarn("verified data: the write stopped; it is retried",
+                    {{"sessionId", d.session}, {"error", wrote.status().ToString()}});
+    } else if (!*wrote) {
+      std::lock_guard l(skipped_mu_);
+      skipped_.insert(d.session);
+    } else if (written_ != nullptr) {
+      written_->Add();
+    }
+  }
+}
+
+bool VerifiedDataWriter::NothingDue() {
+  auto due = Pending();
+  if (!due.ok()) return false;
+  std::lock_guard l(skipped_mu_);
+  for (const auto& d : *due) {
+    if (skipped_.count(d.session) == 0) return false;
+  }
+  return true;
 }
 
 core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
@@ -217,24 +202,6 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   return true;
 }
 
-bool VerifiedDataWriter::WaitIdle(std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::unique_lock lock(mu_);
-  for (;;) {
-    if (!busy_ && !dirty_) {
-      lock.unlock();
-      auto due = Pending();
-      lock.lock();
-      bool none = due.ok();
-      if (none) {
-        for (const auto& d : *due) none &= skipped_.count(d.session) > 0;
-      }
-      if (none && !busy_) return true;
-      dirty_ = true;
-      wake_.notify_all();
-    }
-    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
-  }
-}
+bool VerifiedDataWriter::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 }  // namespace svc::pipeline::persons

@@ -15,11 +15,9 @@
 // shows it writes nothing twice.
 
 #include <chrono>
-#include <condition_variable>
 #include <mutex>
 #include <set>
 #include <string>
-#include <thread>
 
 #include "commands/writer.h"
 #include "core/clock.h"
@@ -27,6 +25,7 @@
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "pipeline/work_loop.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/runner.h"
 
@@ -57,19 +56,15 @@ class VerifiedDataWriter {
     std::string tenant, env, session, tracking, person;
   };
   core::Result<std::vector<Due>> Pending() const;
-  void Loop();
+  void Pass();
+  bool NothingDue();
   // Writes one session's data; false when there is nothing to write (the session is skipped).
   core::Result<bool> Process(const Due& due);
 
   Options options_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  bool stop_ = false;
-  bool dirty_ = true;
-  bool busy_ = false;
+  WorkLoop loop_;
+  std::mutex skipped_mu_;
   std::set<std::string> skipped_;  // sessions with nothing to write (in memory: retried on restart)
-  std::thread thread_;
   projections::Listeners::Subscription listener_;
   core::Counter* written_ = nullptr;
 };

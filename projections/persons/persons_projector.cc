@@ -4,6 +4,7 @@
 
 #include "commands/persons/client_token.h"
 #include "commands/persons/import_job.h"
+#include "commands/persons/export_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
@@ -364,6 +365,76 @@ core::Status ApplyImport(const eventstore::EventEnvelope& env, ViewWriter& view)
   return core::Status::Ok();
 }
 
+// A bulk export job, as GET /v1/persons/export-bulk/{job_id} serves it, and the exporter's queues:
+// the request while the dump is not written, the dump's expiry once it is.
+core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view) {
+  SVC_ASSIGN_OR_RETURN(ps::ExportEvent event, ps::DecodeExport(env));
+  const std::string te = TenantEnv(env.tenant_id, env.environment);
+  const std::string& id = env.aggregate_id;
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  const std::string key = V::Export(te, id);
+  if (const auto* r = std::get_if<ps::ExportRequested>(&event)) {
+    view.Put(key, core::DumpJson({{"object", "person.export_bulk"},
+                                  {"id", id},
+                                  {"status", "queued"},
+                                  {"createdAt", at},
+                                  {"selection", r->person_ids.empty() ? "all" : "list"},
+                                  {"requestedPersonCount", r->person_ids.empty() ? core::Json(nullptr)
+                                                                                 : core::Json(r->person_ids.size())},
+                                  {"fields", r->fields},
+                                  {"purpose", r->purpose},
+                                  {"reason", r->reason},
+                                  {"recipientKeyId", r->recipient_key_id},
+                                  {"auditedCount", 0},
+                                  {"personCount", nullptr},
+                                  {"skippedCount", nullptr},
+                                  {"skipped", core::Json::array()},
+                                  {"dump", nullptr},
+                                  {"completedAt", nullptr},
+                                  {"expiresAt", nullptr},
+                                  {"expiredAt", nullptr},
+                                  {"failure", nullptr}}));
+    core::Json q = core::EncodeFields(*r);
+    q["tenantId"] = env.tenant_id;
+    q["environment"] = env.environment;
+    q["jobId"] = id;
+    view.Put(V::Exporting(te, id), core::DumpJson(q));
+    return core::Status::Ok();
+  }
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
+  if (!stored.has_value()) return core::DataLoss("export event before its request: " + id);
+  core::Json row = core::ParseJsonOrDiscarded(*stored);
+  if (std::holds_alternative<ps::PiiAccessed>(event)) {
+    row["auditedCount"] = row.value("auditedCount", int64_t{0}) + 1;
+  } else if (const auto* c = std::get_if<ps::ExportCompleted>(&event)) {
+    core::Json skipped = core::Json::array();
+    for (const auto& sk : c->skipped) skipped.push_back(core::EncodeFields(sk));
+    row["status"] = "ready";
+    row["completedAt"] = at;
+    row["expiresAt"] = core::FormatRfc3339(core::Timestamp{c->expires_at_micros});
+    row["personCount"] = c->person_count;
+    row["skippedCount"] = c->skipped_count;
+    row["skipped"] = std::move(skipped);
+    row["dump"] = {{"format", "svc-export-bulk-1"}, {"sizeBytes", c->size_bytes}, {"sha256", c->sha256}};
+    view.Delete(V::Exporting(te, id));
+    view.Put(V::ExportReady(te, id), core::DumpJson({{"tenantId", env.tenant_id},
+                                                    {"environment", env.environment},
+                                                    {"jobId", id},
+                                                    {"expiresAtMicros", c->expires_at_micros}}));
+  } else if (const auto* f = std::get_if<ps::ExportFailed>(&event)) {
+    row["status"] = "failed";
+    row["completedAt"] = at;
+    row["failure"] = {{"code", f->code}, {"message", f->message}};
+    view.Delete(V::Exporting(te, id));
+  } else {
+    row["status"] = "expired";
+    row["expiredAt"] = at;
+    view.Delete(V::ExportReady(te, id));
+  }
+  view.Put(key, core::DumpJson(row));
+  return core::Status::Ok();
+}
+
 // Forget: the request (the record says so, the purger's queue gets the person), the purge (every
 // sealed value, blind-index entry, CURP holding, externalRef and the face reference leave; the
 // record becomes `redacted`), the keys destroyed (the certificate's content).
@@ -516,6 +587,7 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   const auto& env = re.event;
   if (env.aggregate_type == ps::kClientTokenAggregate) return ApplyClientToken(env, view);
   if (env.aggregate_type == ps::kImportAggregate) return ApplyImport(env, view);
+  if (env.aggregate_type == ps::kExportAggregate) return ApplyExport(env, view);
   if (env.aggregate_type == vs::kSessionAggregate) return ApplySession(re, view);
   if (env.aggregate_type != ps::kPersonAggregate) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(ps::PersonEvent event, ps::Decode(env));

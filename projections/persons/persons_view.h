@@ -44,6 +44,10 @@
 //   csl/<ten>/<env>/<per>/<csl>            a consolidation into the survivor <per>
 //                                          (ConsolidationStatusResponse, as served)
 //   imp/<ten>/<env>/<imp>                  a bulk import job (PersonImportJob, as served)
+//   exb/<ten>/<env>/<exb>                  a bulk export job (PersonExportBulkJob, as served)
+//   exporting/<ten>/<env>/<exb>            the job's request, queued until its dump is written or
+//                                          it failed (the bulk exporter's queue)
+//   exportready/<ten>/<env>/<exb>          {expiresAtMicros}: a written dump, until it expires
 //   consolidating/<ten>/<env>/<per>/<csl>  {tenantId, environment, survivorId, consolidationId}:
 //                                          under way (the consolidator's queue)
 //   hold/<ten>/<env>/<per>/<what>          = <until micros, 0: until released>: a hold set and not
@@ -153,6 +157,12 @@ struct PersonsView {
     return ScopedKey("csl/", te, survivor) + "/" + std::string(id);
   }
   static std::string Import(std::string_view te, std::string_view id) { return ScopedKey("imp/", te, id); }
+  static std::string Export(std::string_view te, std::string_view id) { return ScopedKey("exb/", te, id); }
+  static std::string ExportingPrefix() { return "exporting/"; }
+  static std::string Exporting(std::string_view te, std::string_view id) { return ScopedKey("exporting/", te, id); }
+  static std::string ExportReadyPrefix() { return "exportready/"; }
+  static std::string ExportReady(std::string_view te, std::string_view id) { return ScopedKey("exportready/", te, id); }
+  static std::string Records(std::string_view te) { return ScopedKey("rec/", te, ""); }
   static std::string ConsolidatingPrefix() { return "consolidating/"; }
   static std::string Consolidating(std::string_view te, std::string_view survivor, std::string_view id) {
     return ScopedKey("consolidating/", te, survivor) + "/" + std::string(id);

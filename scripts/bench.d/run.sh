@@ -28,6 +28,7 @@ AUDIT_DIR="${TMPDIR:-/tmp}/svc-audit-bench"
 TIMEFORMAT="audit: svc audit verify (the binary, every core, process start included): %Rs"
 time "$BUILD/api/svc" audit verify "$AUDIT_DIR/export.jsonl" >/dev/null
 rm -rf "$AUDIT_DIR"
-# The vault: bulk import (persons/s), then the ARCO purge of a person with 10 approved sessions
+# The vault: bulk import (persons/s), the bulk export of every person (persons/s), then the ARCO
+# purge of a person with 10 approved sessions
 # (4 captures each), forgotten with mode purge, timed until the deletion certificate is issued.
 "$BUILD/tests/svc_bench_persons" "$PURGES" "$PURGE_SESSIONS" "$IMPORTS"

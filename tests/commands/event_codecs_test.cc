@@ -15,6 +15,7 @@
 #include "commands/event_codec.h"
 #include "commands/persons/access_events.h"
 #include "commands/persons/import_job.h"
+#include "commands/persons/export_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
 #include "commands/tenancy/tenancy_events.h"
@@ -153,6 +154,8 @@ std::vector<Sample> Samples() {
   k.name = "ci";
   Add<tn::ApiKeyCreated, tn::TenancyEvent>(s, k, tenc);
   Add<tn::ApiKeyRevoked, tn::TenancyEvent>(s, tn::ApiKeyRevoked{"key_1", "leaked"}, tenc);
+  Add<tn::ExportKeySet, tn::TenancyEvent>(
+      s, tn::ExportKeySet{"xk_0123456789abcdef", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"}, tenc);
 
   rv::CaseOpened o;
   Add<rv::CaseOpened, rv::CaseEvent>(s, o, renc);
@@ -280,6 +283,24 @@ std::vector<Sample> Samples() {
               {1, "updated", "per_00000000000000000000000000000002", "", {}},
               {2, "failed", "", "VALIDATION_ERROR", {"pii.curp"}}};
   Add<ps::ImportRecorded, ps::ImportEvent>(s, job, ienc);
+  auto xenc = [](const ps::ExportEvent& e) { return EncodeEventData(e); };
+  ps::ExportRequested xr;
+  xr.person_ids = {"per_00000000000000000000000000000001"};
+  xr.fields = {"email"};
+  xr.purpose = "identity_verification";
+  xr.reason = "portability";
+  xr.application_id = "app_00000000000000000000000000000001";
+  xr.actor_type = "api_key";
+  xr.actor_id = "key_00000000000000000000000000000001";
+  xr.recipient_key_id = "xk_0123456789abcdef";
+  xr.recipient_public_key = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+  xr.ttl_seconds = 86400;
+  Add<ps::ExportRequested, ps::ExportEvent>(s, xr, xenc);
+  ps::ExportCompleted xc{1, 1, {{"per_00000000000000000000000000000002", "FIELD_NOT_GRANTED"}}, 4242,
+                         std::string(64, 'a'), 1790000000000000};
+  Add<ps::ExportCompleted, ps::ExportEvent>(s, xc, xenc);
+  Add<ps::ExportFailed, ps::ExportEvent>(s, ps::ExportFailed{"EXPORT_FAILED", "the dump could not be written"}, xenc);
+  Add<ps::ExportExpired, ps::ExportEvent>(s, ps::ExportExpired{}, xenc);
   // Access events: who, how, which fields and why; never a value.
   auto aenc = [](const ps::AccessEvent& e) { return ps::EncodeAccessData(e); };
   ps::PiiAccessed pa;
@@ -340,6 +361,11 @@ std::string Reencode(const Sample& s) {
     auto d = persons::DecodeAccess(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return persons::EncodeAccessData(*d);
+  }
+  if (s.type.rfind("persons.export_", 0) == 0) {
+    auto d = persons::DecodeExport(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
   }
   if (s.type == persons::ImportRecorded::kType) {
     auto d = persons::DecodeImport(e);
@@ -407,5 +433,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 71);
+  CHECK(n == 76);
 }

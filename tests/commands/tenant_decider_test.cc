@@ -155,3 +155,26 @@ TEST_CASE("API key material: shape, uniqueness, keyed hash") {
   CHECK(HashApiKey("k1", a.plaintext) != HashApiKey("k2", a.plaintext));
   CHECK(HashApiKey("k1", a.plaintext).size() == 64);
 }
+
+TEST_CASE("export key: a 32-byte X25519 public key, recorded when it changes") {
+  const std::string pk = "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8";
+  CHECK(Code(TenantDecider::Decide(Given({}), SetExportKey{pk}, Ctx())) == "TENANT_NOT_FOUND");
+  CHECK(Code(TenantDecider::Decide(Given(kCreated), SetExportKey{"c2hvcnQ"}, Ctx())) == "VALIDATION_ERROR");
+  CHECK(Code(TenantDecider::Decide(Given(kCreated), SetExportKey{"not base64!"}, Ctx())) == "VALIDATION_ERROR");
+  auto d = TenantDecider::Decide(Given(kCreated), SetExportKey{pk}, Ctx());
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"tenancy.export_key_set"});
+  const std::string id = d->result["exportKeyId"];
+  CHECK(id.size() == 3 + 16);
+  CHECK(id.rfind("xk_", 0) == 0);
+  auto history = kCreated;
+  history.push_back(ExportKeySet{id, pk});
+  TenantState s = Given(history);
+  CHECK(s.export_key_id == id);
+  CHECK(TenantDecider::Decide(s, SetExportKey{pk}, Ctx())->events.empty());  // the key in force
+  // A new key replaces it.
+  auto other = TenantDecider::Decide(s, SetExportKey{"HxwbGhkYFxYVFBMSERAPDg0MCwoJCAcGBQQDAgEAAAA"}, Ctx());
+  REQUIRE(other.ok());
+  CHECK(other->events.size() == 1);
+  CHECK(other->result["exportKeyId"] != id);
+}

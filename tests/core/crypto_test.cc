@@ -52,3 +52,48 @@ TEST_CASE("constant-time compare, base64 variants, subkeys") {
   CHECK(DeriveSubkey(master, "a") != DeriveSubkey(master, "b"));
   CHECK(DeriveSubkey(master, "a") == DeriveSubkey(master, "a"));
 }
+
+TEST_CASE("X25519 sealed boxes: only the recipient opens; a secret key gives back its public key") {
+  X25519KeyPair k = X25519Generate();
+  CHECK(k.public_key.size() == 32);
+  auto again = X25519FromSecret(k.secret_key);
+  REQUIRE(again.ok());
+  CHECK(again->public_key == k.public_key);
+  std::string sealed = SealToRecipient(k.public_key, "stream key");
+  CHECK(sealed.size() == 10 + 48);
+  CHECK(*OpenSealedBox(k, sealed) == "stream key");
+  CHECK_FALSE(OpenSealedBox(X25519Generate(), sealed).ok());
+  sealed[50] ^= 1;
+  CHECK_FALSE(OpenSealedBox(k, sealed).ok());
+  CHECK(SealToRecipient("short", "x").empty());
+  CHECK_FALSE(X25519FromSecret("short").ok());
+}
+
+TEST_CASE("secret streams: chunks open in order under their AD; reordered, altered or cut ones do not") {
+  const std::string key(32, 'k');
+  StreamSealer sealer(key);
+  const std::string a = sealer.Push("first", false, "ad");
+  const std::string b = sealer.Push("second", true, "ad");
+  CHECK(a.size() == 5 + kStreamChunkOverhead);
+  auto open = [&](std::vector<std::string> chunks, std::string ad, std::string_view k) {
+    auto o = StreamOpener::Start(k, sealer.header());
+    if (!o.ok()) return std::string("!start");
+    std::string out;
+    bool final = false;
+    for (const auto& c : chunks) {
+      auto p = o->Pull(c, &final, ad);
+      if (!p.ok()) return std::string("!pull");
+      out += *p + (final ? "$" : "|");
+    }
+    return out;
+  };
+  CHECK(open({a, b}, "ad", key) == "first|second$");
+  CHECK(open({b, a}, "ad", key) == "!pull");
+  CHECK(open({a, b}, "other", key) == "!pull");
+  CHECK(open({a, b}, "ad", std::string(32, 'x')) == "!pull");
+  CHECK(open({a}, "ad", key) == "first|");  // no final tag: the reader knows it was cut
+  std::string altered = b;
+  altered[3] ^= 1;
+  CHECK(open({a, altered}, "ad", key) == "!pull");
+  CHECK_FALSE(StreamOpener::Start("short", sealer.header()).ok());
+}

@@ -1,0 +1,239 @@
+// Bulk export of persons (issue 16; docs/persons.md#bulk-export):
+//   POST /v1/persons/export-bulk                   a job: which persons, which fields, why (202)
+//   GET  /v1/persons/export-bulk/{job_id}          the job: queued, ready, failed or expired
+//   GET  /v1/persons/export-bulk/{job_id}/dump     the sealed dump, while ready
+// The scope is persons:read: no plaintext ever leaves through the API. The dump is sealed to the
+// tenant's export key (an X25519 public key the operator registers with `svc admin tenant
+// export-key`; its secret key stays with the data controller), so only `svc export-bulk open` with
+// that secret key reads it. Every person put in the dump is audited (an access event, channel
+// export_bulk) before any value is opened; the exporter (pipeline/persons/exporter.h) does the work.
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "api/persons/persons_common.h"
+#include "api/persons/routes.h"
+#include "commands/persons/export_job.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "pipeline/persons/exporter.h"
+#include "pipeline/persons/pii.h"
+#include "pipeline/persons/purposes.h"
+#include "projections/persons/persons_view.h"
+#include "projections/tenancy_view.h"
+
+namespace svc::api::persons {
+
+namespace ps = commands::persons;
+namespace pp = pipeline::persons;
+using PV = projections::PersonsView;
+
+namespace {
+
+constexpr size_t kMaxListed = 1000;
+constexpr size_t kMaxReason = 2000;
+
+void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto purpose = v.String("purpose", true, 64);
+  v.Skip("reason");
+  v.Skip("personIds");
+  v.Skip("fields");
+  v.RejectUnknown();
+  ps::ExportRequested r;
+  bool unknown_field = false;
+  if (auto it = body->find("fields"); it != body->end() && !it->is_null()) {
+    if (!it->is_array() || it->empty()) {
+      v.Add({"fields", "/fields", "invalid_type", "fields is a non-empty array of PII field names, or absent for all"});
+    } else {
+      for (size_t i = 0; i < it->size(); ++i) {
+        const auto& f = (*it)[i];
+        if (!f.is_string()) {
+          v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
+        } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
+          unknown_field = true;
+        } else if (std::find(r.fields.begin(), r.fields.end(), f.get<std::string>()) == r.fields.end()) {
+          r.fields.push_back(f.get<std::string>());
+        }
+      }
+    }
+  }
+  bool too_many = false;
+  if (auto it = body->find("personIds"); it != body->end() && !it->is_null()) {
+    if (!it->is_array() || it->empty()) {
+      v.Add({"personIds", "/personIds", "invalid_type", "personIds is a non-empty array of person ids, or absent for all"});
+    } else if (it->size() > kMaxListed) {
+      too_many = true;
+    } else {
+      for (size_t i = 0; i < it->size(); ++i) {
+        const auto& p = (*it)[i];
+        if (!p.is_string() || !core::ValidateId(core::IdKind::kPerson, p.get<std::string>()).ok()) {
+          v.Add({"personIds", "/personIds/" + std::to_string(i), "invalid_id", "a person id (per_…)"});
+        } else if (std::find(r.person_ids.begin(), r.person_ids.end(), p.get<std::string>()) == r.person_ids.end()) {
+          r.person_ids.push_back(p.get<std::string>());
+        }
+      }
+    }
+  }
+  if (too_many) {
+    return respond(Problem(req, "BATCH_TOO_LARGE",
+                           "personIds lists at most " + std::to_string(kMaxListed) + " persons; leave it out to export all"));
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  const core::Json* reason = body->contains("reason") ? &(*body)["reason"] : nullptr;
+  if (reason == nullptr || !reason->is_string() || reason->get<std::string>().empty() ||
+      reason->get<std::string>().size() > kMaxReason) {
+    return respond(Problem(req, "PII_ACCESS_REASON_REQUIRED",
+                           "reason (1-2000 characters) must say why the export is needed; it is recorded"));
+  }
+  if (unknown_field) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
+  if (!pp::IsKnownPurpose(*purpose)) {
+    return respond(Problem(req, "PURPOSE_UNKNOWN", "purpose is not in the purpose catalogue (docs/persons.md#purposes)"));
+  }
+  auto tenant = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::Tenant(a.tenant_id)));
+  if (!tenant.ok()) return respond(StatusToProblem(req, tenant.status()));
+  const core::Json key = tenant->has_value() ? (*tenant)->value("exportKey", core::Json()) : core::Json();
+  if (!key.is_object()) {
+    return respond(Problem(req, "EXPORT_KEY_NOT_CONFIGURED",
+                           "the tenant has no export key: an operator sets one with `svc admin tenant export-key` "
+                           "(docs/persons.md#bulk-export)"));
+  }
+  r.purpose = *purpose;
+  r.reason = reason->get<std::string>();
+  r.application_id = a.application_id;
+  r.actor_type = "api_key";
+  r.actor_id = a.key_id;
+  r.recipient_key_id = core::StringOr(key, "keyId");
+  r.recipient_public_key = core::StringOr(key, "publicKey");
+  r.ttl_seconds = o.export_ttl_seconds;
+  const std::string job = rt.ids().NewIdString(core::IdKind::kExport);
+  auto* exporter = o.exporter;
+  RunThenRender(rt, req, commands::MakeCommand<ps::ExportDecider>(a.tenant_id, job, ps::RequestExport{r}, Context(rt, call)),
+                {PV::kName},
+                [&rt, a, job, exporter, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                  if (exporter != nullptr) exporter->Wake();
+                  // A replay (the same Idempotency-Key) answers with the first request's job.
+                  const std::string id = out.aggregate_id.empty() ? job : out.aggregate_id;
+                  auto row = ReadView(rt, PV::Abs(PV::Export(TeOf(a), id)));
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the job is not readable yet; retry"));
+                  return JsonResponse(202, **row);
+                },
+                std::move(respond));
+}
+
+// The job of the path, or nullopt once the problem is answered.
+std::optional<core::Json> PathJob(Runtime& rt, ApiCall& call, const Respond& respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["job_id"];
+  if (auto st = core::ValidateId(core::IdKind::kExport, id); !st.ok()) {
+    respond(StatusToProblem(req, st));
+    return std::nullopt;
+  }
+  auto row = ReadView(rt, PV::Abs(PV::Export(TeOf(call.auth), id)));
+  if (!row.ok()) {
+    respond(StatusToProblem(req, row.status()));
+    return std::nullopt;
+  }
+  if (!row->has_value()) {
+    respond(Problem(req, "EXPORT_JOB_NOT_FOUND", "no such export job"));
+    return std::nullopt;
+  }
+  return std::move(**row);
+}
+
+void Dump(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto job = PathJob(rt, call, respond);
+  if (!job.has_value()) return;
+  const std::string status = core::StringOr(*job, "status");
+  if (status == "queued" || status == "failed") {
+    HttpResponse p = Problem(req, "EXPORT_DUMP_NOT_READY",
+                             status == "queued" ? "the dump is being written; follow the job until its status is ready"
+                                                : "the job failed; its dump will never be ready (see failure)");
+    if (status == "queued") p.headers.emplace_back("Retry-After", "5");
+    return respond(std::move(p));
+  }
+  auto expires = core::ParseRfc3339(core::StringOr(*job, "expiresAt"));
+  const std::string path = pp::BulkExporter::DumpPath(rt.data_dir() + "/exports", a.tenant_id, a.environment,
+                                                      core::StringOr(*job, "id"));
+  if (status == "expired" || !expires.ok() || expires->micros <= rt.clock().Now().micros || !std::filesystem::exists(path)) {
+    return respond(Problem(req, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));
+  }
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (!in) return respond(Problem(req, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));
+  const core::Json dump = job->value("dump", core::Json::object());
+  HttpResponse r;
+  r.status = 200;
+  r.content_type = "application/octet-stream";
+  r.body = ss.str();
+  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + core::StringOr(*job, "id") + ".svcx\"");
+  r.headers.emplace_back("ETag", "\"" + core::StringOr(dump, "sha256") + "\"");
+  respond(std::move(r));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PublicApiOptions& options) {
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string tag = "Persons (vault)";
+  const std::string base = "/v1/persons/export-bulk";
+  std::vector<ApiRoute> routes;
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base, .operation_id = "createPersonExportBulk", .tag = tag,
+      .summary = "Export persons in bulk, sealed to the tenant's export key (asynchronous)",
+      .description = "Answers 202 with the job. `personIds` (up to 1,000; absent: every active person of the "
+                     "environment), `fields` (absent: every field the key may read), `purpose` (from the purpose "
+                     "catalogue) and `reason` (recorded) say what leaves and why. The reveal rules apply per person "
+                     "(grants of the key's application, consents for the purpose): a listed person that may not be "
+                     "exported is left out with its code in `skipped`. Each person put in the dump is audited (an "
+                     "access log entry, channel `export_bulk`) before any value is opened. The dump is sealed to the "
+                     "tenant's export key (X25519; `svc admin tenant export-key`), so the API never hands out "
+                     "plaintext: only the holder of the export secret key opens it (`svc export-bulk open`). 409 "
+                     "`EXPORT_KEY_NOT_CONFIGURED` when the tenant has none; 413 `BATCH_TOO_LARGE` beyond 1,000 ids.",
+      .scope = "persons:read", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
+      .has_body = true, .request_schema = "PersonExportBulkRequest", .success_status = 202,
+      .response_schema = "PersonExportBulkJob",
+      .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST", "UNKNOWN_PII_FIELD", "PURPOSE_UNKNOWN",
+                             "PII_ACCESS_REASON_REQUIRED", "BATCH_TOO_LARGE", "EXPORT_KEY_NOT_CONFIGURED"},
+                            IdempotencyErrors()}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{job_id}", .operation_id = "getPersonExportBulk", .tag = tag,
+      .summary = "A bulk export job",
+      .description = "`status`: `queued` (the dump is being written), `ready` (download it until `expiresAt`), "
+                     "`failed` (see `failure`) or `expired` (the dump was deleted). `auditedCount` counts the access "
+                     "log entries recorded for the job; `personCount` the persons in the dump; `skipped` the listed "
+                     "persons left out, with their codes (the first 1,000; `skippedCount` counts all). "
+                     "404 `EXPORT_JOB_NOT_FOUND` for an id of another tenant or environment, or none.",
+      .scope = "persons:read", .family = RateFamily::kRead, .response_schema = "PersonExportBulkJob",
+      .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND"}}),
+      .handler = [r](ApiCall& c, Respond respond) {
+        auto job = PathJob(*r, c, respond);
+        if (job.has_value()) respond(JsonResponse(200, *job));
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{job_id}/dump", .operation_id = "downloadPersonExportBulk", .tag = tag,
+      .summary = "The sealed dump of a bulk export",
+      .description = "The dump's bytes (format `svc-export-bulk-1`, docs/persons.md#bulk-export): one JSON line per "
+                     "person, sealed to the tenant's export key; `ETag` is its SHA-256, as the job states. 409 "
+                     "`EXPORT_DUMP_NOT_READY` while the job is queued (with `Retry-After`) or when it failed; 409 "
+                     "`EXPORT_DUMP_EXPIRED` once past `expiresAt` (the file is deleted).",
+      .scope = "persons:read", .family = RateFamily::kRead,
+      .response_schema = "PersonExportBulkDump", .response_content_type = "application/octet-stream",
+      .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND", "EXPORT_DUMP_NOT_READY", "EXPORT_DUMP_EXPIRED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Dump(*r, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api::persons

@@ -1,0 +1,76 @@
+#include "commands/persons/export_job.h"
+
+#include "commands/event_codec.h"
+
+namespace svc::commands::persons {
+
+core::Result<ExportEvent> DecodeExport(const eventstore::EventEnvelope& envelope) {
+  return DecodeEvent<ExportEvent>(envelope, "person export");
+}
+
+namespace {
+
+core::Status MustBeQueued(const ExportState& s) {
+  if (s.status.empty()) return core::NotFound("no such export job", "EXPORT_JOB_NOT_FOUND");
+  if (s.status != "queued") {
+    return core::FailedPrecondition("the export job is " + s.status, "INVALID_STATE_TRANSITION");
+  }
+  return core::Status::Ok();
+}
+
+}  // namespace
+
+core::Result<Decision> ExportDecider::Decide(const ExportState& s, const ExportCommand& command,
+                                             const CommandContext&) {
+  Decision d;
+  return std::visit(
+      [&](const auto& c) -> core::Result<Decision> {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, RequestExport>) {
+          if (!s.status.empty()) return core::AlreadyExists("the export job exists", "CONFLICT");
+          d.events.push_back(NewEventOf(ExportEvent(c.request)));
+        } else if constexpr (std::is_same_v<T, RecordExportAccesses>) {
+          SVC_RETURN_IF_ERROR(MustBeQueued(s));
+          for (const auto& a : c.accesses) d.events.push_back(NewEventOf(ExportEvent(a)));
+        } else if constexpr (std::is_same_v<T, CompleteExport>) {
+          if (s.status == "ready") return d;  // idempotent: the first completion stands
+          SVC_RETURN_IF_ERROR(MustBeQueued(s));
+          d.events.push_back(NewEventOf(ExportEvent(c.done)));
+        } else if constexpr (std::is_same_v<T, FailExport>) {
+          if (s.status == "failed") return d;
+          SVC_RETURN_IF_ERROR(MustBeQueued(s));
+          d.events.push_back(NewEventOf(ExportEvent(c.failed)));
+        } else {
+          if (s.status == "expired") return d;
+          if (s.status != "ready") {
+            return core::FailedPrecondition("only a ready dump expires", "INVALID_STATE_TRANSITION");
+          }
+          d.events.push_back(NewEventOf(ExportEvent(ExportExpired{})));
+        }
+        return d;
+      },
+      command);
+}
+
+core::Status ExportDecider::Evolve(ExportState& s, const eventstore::EventEnvelope& e) {
+  SVC_ASSIGN_OR_RETURN(ExportEvent event, DecodeExport(e));
+  std::visit(
+      [&](const auto& ev) {
+        using T = std::decay_t<decltype(ev)>;
+        if constexpr (std::is_same_v<T, ExportRequested>) s.status = "queued";
+        if constexpr (std::is_same_v<T, PiiAccessed>) ++s.audited;
+        if constexpr (std::is_same_v<T, ExportCompleted>) s.status = "ready";
+        if constexpr (std::is_same_v<T, ExportFailed>) s.status = "failed";
+        if constexpr (std::is_same_v<T, ExportExpired>) s.status = "expired";
+      },
+      event);
+  return core::Status::Ok();
+}
+
+core::Json ExportDecider::ToJson(const ExportState& s) { return core::EncodeFields(s); }
+
+core::Result<ExportState> ExportDecider::FromJson(std::string_view text) {
+  return DecodeSnapshot<ExportState>(text, "person export");
+}
+
+}  // namespace svc::commands::persons

@@ -1,0 +1,131 @@
+#pragma once
+// A bulk export of persons ("person_export", one aggregate per job, id exb_…): the request names
+// which persons (a list, or every active person of the environment), which fields and why; the
+// exporter (pipeline/persons/exporter.h) records one access event per person it will put in the
+// dump — on this aggregate, in groups, before any value is opened — then writes the dump, sealed
+// to the tenant's export key, and records it complete with the dump's size and hash. The dump
+// expires (the file is deleted, persons.export_expired). No event holds a value: ids, field
+// names, codes, sizes and hashes only.
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/persons/access_events.h"
+#include "core/json_fields.h"
+
+namespace svc::commands::persons {
+
+inline constexpr std::string_view kExportAggregate = "person_export";
+
+struct ExportRequested {
+  static constexpr std::string_view kType = "persons.export_requested";
+  static constexpr int kSchema = 1;
+  std::vector<std::string> person_ids;  // empty: every active person of the environment
+  std::vector<std::string> fields;      // empty: every field the key may read
+  std::string purpose;
+  std::string reason;
+  std::string application_id;
+  std::string actor_type;
+  std::string actor_id;
+  std::string recipient_key_id;      // the tenant's export key the dump is sealed to
+  std::string recipient_public_key;  // base64url, 32 bytes (X25519)
+  int64_t ttl_seconds = 0;           // how long the dump stays downloadable once ready
+  static constexpr auto Fields() {
+    using core::Empty;
+    using core::Field;
+    using T = ExportRequested;
+    return std::tuple{Field("personIds", &T::person_ids), Field("fields", &T::fields),
+                      Field("purpose", &T::purpose, Empty::kNull), Field("reason", &T::reason),
+                      Field("applicationId", &T::application_id, Empty::kNull), Field("actorType", &T::actor_type),
+                      Field("actorId", &T::actor_id), Field("recipientKeyId", &T::recipient_key_id),
+                      Field("recipientPublicKey", &T::recipient_public_key), Field("ttlSeconds", &T::ttl_seconds)};
+  }
+};
+
+// A person of the request left out of the dump, and why (an error code of the reveal rules).
+struct ExportSkip {
+  std::string person_id;
+  std::string code;
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("personId", &ExportSkip::person_id), Field("code", &ExportSkip::code)};
+  }
+};
+
+struct ExportCompleted {
+  static constexpr std::string_view kType = "persons.export_completed";
+  static constexpr int kSchema = 1;
+  int64_t person_count = 0;
+  int64_t skipped_count = 0;
+  std::vector<ExportSkip> skipped;  // the first kMaxListedSkips of them
+  int64_t size_bytes = 0;
+  std::string sha256;  // hex, of the dump file
+  int64_t expires_at_micros = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ExportCompleted;
+    return std::tuple{Field("personCount", &T::person_count), Field("skippedCount", &T::skipped_count),
+                      Field("skipped", &T::skipped), Field("sizeBytes", &T::size_bytes), Field("sha256", &T::sha256),
+                      Field("expiresAtMicros", &T::expires_at_micros)};
+  }
+};
+inline constexpr size_t kMaxListedSkips = 1000;
+
+struct ExportFailed {
+  static constexpr std::string_view kType = "persons.export_failed";
+  static constexpr int kSchema = 1;
+  std::string code;
+  std::string message;  // never a value
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("code", &ExportFailed::code), Field("message", &ExportFailed::message)};
+  }
+};
+
+struct ExportExpired {
+  static constexpr std::string_view kType = "persons.export_expired";
+  static constexpr int kSchema = 1;
+  bool dump_deleted = true;
+  static constexpr auto Fields() { return std::tuple{core::Field("dumpDeleted", &ExportExpired::dump_deleted)}; }
+};
+
+using ExportEvent = std::variant<ExportRequested, PiiAccessed, ExportCompleted, ExportFailed, ExportExpired>;
+core::Result<ExportEvent> DecodeExport(const eventstore::EventEnvelope& envelope);
+
+struct ExportState {
+  std::string status;  // "" | queued | ready | failed | expired
+  int64_t audited = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("status", &ExportState::status), Field("audited", &ExportState::audited)};
+  }
+};
+
+struct RequestExport {
+  ExportRequested request;
+};
+// One group of the job's access events (one per person), appended before any value is opened.
+struct RecordExportAccesses {
+  std::vector<PiiAccessed> accesses;
+};
+struct CompleteExport {
+  ExportCompleted done;
+};
+struct FailExport {
+  ExportFailed failed;
+};
+struct ExpireExport {};
+using ExportCommand = std::variant<RequestExport, RecordExportAccesses, CompleteExport, FailExport, ExpireExport>;
+
+struct ExportDecider {
+  using State = ExportState;
+  static constexpr std::string_view kName = kExportAggregate;
+  static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(ExportState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const ExportState& s);
+  static core::Result<ExportState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::persons

@@ -1,0 +1,91 @@
+#pragma once
+// The bulk exporter: the process manager that writes bulk export dumps (docs/persons.md#bulk-export).
+// A job is queued in the persons read model (`exporting/`, from persons.export_requested until
+// its dump is written); for each:
+//
+//   1. the persons: the ones the request listed, or every active person of the environment; each
+//      must be active and readable by the requesting key's application for the purpose (the
+//      reveal rules, reveal_rules.h) — one that is not is left out with its error code;
+//   2. one access event per person left in (channel export_bulk, redaction sealed), appended to
+//      the job in groups of 500, durably, before any value is opened: the audit chain has them;
+//   3. the dump (export_dump.h): each person's values opened with their key and written as one
+//      JSON line, the whole sealed to the tenant's export key; a person erased meanwhile is left
+//      out (its access event stays: the audit errs on the side of saying more);
+//   4. persons.export_completed with the counts, the dump's size and SHA-256, and its expiry.
+//
+// A job interrupted by a crash starts over on the next run (a new dump; the access events of the
+// first try stay). Ready dumps past their expiry are deleted and recorded persons.export_expired.
+// Woken by every batch of the persons read model; pausable (operators, tests).
+
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "commands/persons/export_job.h"
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/metrics.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
+#include "pipeline/work_loop.h"
+#include "projections/persons/persons_projector.h"
+#include "projections/runner.h"
+
+namespace svc::pipeline::persons {
+
+class BulkExporter {
+ public:
+  struct Options {
+    commands::Writer* writer = nullptr;
+    const eventstore::KvStore* store = nullptr;
+    projections::ProjectionSet* projections = nullptr;
+    const core::Clock* clock = nullptr;
+    core::IdSource* ids = nullptr;
+    core::MetricsRegistry* metrics = nullptr;
+    eventstore::KeyStore* keys = nullptr;
+    projections::PersonsProjector* projector = nullptr;
+    std::string exports_dir;  // <data-dir>/exports
+  };
+  explicit BulkExporter(Options options);
+  ~BulkExporter();
+
+  void Start();
+  void Stop();
+  void Wake();
+  // Blocks until no job is queued and no ready dump is past its expiry (a paused exporter counts
+  // as idle). False on timeout.
+  bool WaitIdle(std::chrono::milliseconds timeout);
+  // While paused, no job starts (expiry still runs). Resume wakes the exporter.
+  void Pause();
+  void Resume();
+  bool Paused() const { return paused_; }
+
+  // Where a job's dump is kept.
+  static std::string DumpPath(const std::string& exports_dir, const std::string& tenant, const std::string& env,
+                              const std::string& job);
+
+ private:
+  struct Queued {
+    std::string tenant, env, job;
+    core::Json request;
+  };
+  core::Result<std::vector<Queued>> Pending() const;
+  core::Result<std::vector<Queued>> Expired() const;
+  bool NothingDue() const;
+  void Pass();
+  core::Status Process(const Queued& q);
+  core::Status Expire(const Queued& q);
+  core::Result<commands::CommandOutcome> Run(const Queued& q, commands::persons::ExportCommand command, bool wait);
+
+  Options options_;
+  WorkLoop loop_;
+  std::atomic<bool> paused_{false};
+  std::map<std::string, int> attempts_;  // job -> failed tries (the loop's thread only)
+  projections::Listeners::Subscription listener_;
+  core::Counter* exported_ = nullptr;
+};
+
+}  // namespace svc::pipeline::persons
