@@ -141,9 +141,10 @@ std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options,
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/person-imports/{job_id}", .operation_id = "getPersonImport", .tag = tag,
       .summary = "An import job and its per-row results",
-      .description = "The job as the import answered it. 404 `IMPORT_JOB_NOT_FOUND` for an id of another tenant or "
-                     "environment, or none.",
-      .scope = "persons:read", .family = RateFamily::kRead, .response_schema = "PersonImportJob",
+      .description = "The job as the import answered it. Part of the import, so it takes the import's scope "
+                     "(`persons:write`), as the spec's scope list counts it. 404 `IMPORT_JOB_NOT_FOUND` for an id of "
+                     "another tenant or environment, or none.",
+      .scope = "persons:write", .family = RateFamily::kRead, .response_schema = "PersonImportJob",
       .error_codes = Codes({{"INVALID_ID", "IMPORT_JOB_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { Job(*r, c, std::move(respond)); }});
   return routes;

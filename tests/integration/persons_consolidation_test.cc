@@ -242,5 +242,8 @@ TEST_CASE("persons import: a batch of good and bad rows, each answered as a crea
   CheckProblem(env.Call(env.live_key, "GET", "/v1/person-imports/" + id), 404, "IMPORT_JOB_NOT_FOUND");
   const std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
   CheckProblem(Post(env, reader, kBase + "/import", {{"persons", rows}}), 403, "INSUFFICIENT_SCOPE");
-  CHECK(env.Call(reader, "GET", "/v1/person-imports/" + id).status == 200);
+  // The job is part of the import: a persons:read key does not see it, a persons:write key does.
+  CheckProblem(env.Call(reader, "GET", "/v1/person-imports/" + id), 403, "INSUFFICIENT_SCOPE");
+  const std::string importer = env.NewKey(env.tenant, "test", {"persons:write"});
+  CHECK(env.Call(importer, "GET", "/v1/person-imports/" + id).status == 200);
 }
