@@ -24,8 +24,8 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   const auto& env = re.event;
   if (env.aggregate_type != "tenant") return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(tn::TenancyEvent event, tn::Decode(env));
-  if (std::holds_alternative<tn::ApiKeyCreated>(event) ||
-      std::holds_alternative<tn::ApiKeyRevoked>(event)) {
+  if (std::holds_alternative<tn::ApiKeyCreated>(event) || std::holds_alternative<tn::ApiKeyRevoked>(event) ||
+      std::holds_alternative<tn::UserCreated>(event) || std::holds_alternative<tn::UserDisabled>(event)) {
     keys_changed_ = true;
   }
   const std::string& tenant = env.tenant_id;
@@ -78,6 +78,24 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           if (!row.has_value()) return core::DataLoss("revocation of an unknown key");
           core::Json j = core::ParseJsonOrDiscarded(*row);
           if (j["revokedAt"].is_null()) j["revokedAt"] = at;
+          view.Put(k, core::DumpJson(j));
+        } else if constexpr (std::is_same_v<T, tn::UserCreated>) {
+          view.Put(TenancyView::User(tenant, e.user_id), core::DumpJson({{"id", e.user_id},
+                                                                         {"object", "user"},
+                                                                         {"tenantId", tenant},
+                                                                         {"role", e.role},
+                                                                         {"label", e.label},
+                                                                         {"last4", e.last4},
+                                                                         {"createdAt", at},
+                                                                         {"disabledAt", nullptr}}));
+          view.Put(TenancyView::UserBySecretHash(e.secret_hash),
+                   core::DumpJson({{"tenantId", tenant}, {"userId", e.user_id}}));
+        } else if constexpr (std::is_same_v<T, tn::UserDisabled>) {
+          const std::string k = TenancyView::User(tenant, e.user_id);
+          SVC_ASSIGN_OR_RETURN(auto row, view.Get(k));
+          if (!row.has_value()) return core::DataLoss("disabling an unknown user");
+          core::Json j = core::ParseJsonOrDiscarded(*row);
+          if (j["disabledAt"].is_null()) j["disabledAt"] = at;
           view.Put(k, core::DumpJson(j));
         } else if constexpr (std::is_same_v<T, tn::ExportKeySet>) {
           SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));

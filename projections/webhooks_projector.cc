@@ -33,6 +33,14 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"detectedAt", core::FormatRfc3339(core::Timestamp{j.value("detected", int64_t{0})})},
             {"subprocessorsAffected", j.value("subprocessorsAffected", core::Json::array())}};
   }
+  if (t.payload_schema == "CaseEscalatedEvent") {
+    return {{"caseId", e.aggregate_id},
+            {"sessionId", j.value("sessionId", core::Json(nullptr))},
+            {"level", j.value("level", int64_t{1})},
+            {"priority", j.value("priority", "")},
+            {"escalatedAt", core::FormatRfc3339(e.occurred_at)},
+            {"escalatedBy", j.value("by", core::Json::object())}};
+  }
   if (t.payload_schema == "AuditCheckpointPublishedEvent") {
     return {{"origin", j.value("origin", "")},
             {"treeSize", j.value("treeSize", int64_t{0})},

@@ -184,10 +184,11 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::vector<O
           {"schema", {{"type", "string"}, {"enum", {"true"}}}}};
     }
     core::Json responses;
-    responses[std::to_string(r.success_status)] = {
-        {"description", "Success"},
-        {"content", {{r.response_content_type, ok_content}}},
-        {"headers", response_headers}};
+    responses[std::to_string(r.success_status)] = {{"description", "Success"}, {"headers", response_headers}};
+    // A route without a response schema answers no body (204).
+    if (!r.response_schema.empty()) {
+      responses[std::to_string(r.success_status)]["content"] = {{r.response_content_type, ok_content}};
+    }
     if (r.response_content_type == "text/event-stream") {
       responses["204"] = {{"description", "The stream is over and the client has its final event "
                                           "(Last-Event-ID): do not reconnect"}};

@@ -23,6 +23,7 @@
 #include "commands/compliance/retention.h"
 #include "commands/persons/import_job.h"
 #include "commands/persons/export_job.h"
+#include "projections/review/review_projector.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
 #include "projections/persons/persons_projector.h"
@@ -390,6 +391,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));
   rt->projectors_.push_back(std::make_unique<projections::AuditProjector>());
+  rt->projectors_.push_back(std::make_unique<projections::ReviewProjector>());
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

@@ -146,6 +146,39 @@ core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenan
                     {"publicKey", core::StringOr(outcome.result, "publicKey")}};
 }
 
+core::Result<core::Json> AdminUserCreate(Runtime& rt, const std::string& tenant_id, const std::string& role,
+                                         const std::string& label, const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  tn::NewKeyMaterial material = tn::GenerateUserSecret();
+  tn::CreateUser cmd;
+  cmd.user_id = rt.ids().NewIdString(core::IdKind::kUser);
+  cmd.role = role;
+  cmd.label = label;
+  cmd.secret_hash = tn::HashApiKey(rt.api_key_lookup_key(), material.plaintext);
+  cmd.last4 = material.last4;
+  SVC_RETURN_IF_ERROR(Run(rt, tenant_id, cmd, actor).status());
+  SVC_ASSIGN_OR_RETURN(core::Json j, ReadRow(rt, TV::User(tenant_id, cmd.user_id)));
+  j["secret"] = material.plaintext;  // shown once: the user signs in to the review console with it
+  core::SecureZero(material.plaintext);
+  return j;
+}
+
+core::Result<core::Json> AdminUserList(Runtime& rt, const std::string& tenant_id) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  auto tenant = ReadRow(rt, TV::Tenant(tenant_id));
+  if (!tenant.ok()) return core::NotFound("no such tenant", "TENANT_NOT_FOUND");
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(rt, TV::Users(tenant_id)));
+  return core::Json{{"object", "list"}, {"data", rows}};
+}
+
+core::Result<core::Json> AdminUserDisable(Runtime& rt, const std::string& tenant_id, const std::string& user_id,
+                                          const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kUser, user_id));
+  SVC_RETURN_IF_ERROR(Run(rt, tenant_id, tn::DisableUser{user_id}, actor).status());
+  return ReadRow(rt, TV::User(tenant_id, user_id));
+}
+
 core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
   auto tenant = ReadRow(rt, TV::Tenant(tenant_id));
@@ -243,6 +276,20 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                SVC_ASSIGN_OR_RETURN(std::string reason, StringField(body, "reason", ""));
                return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
                                      reason, actor);
+             }, 200));
+  // svc admin user create | list | disable: review-console users.
+  router.Add("POST", "/admin/tenants/{tenant_id}/users",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string role, StringField(body, "role", "reviewer"));
+               SVC_ASSIGN_OR_RETURN(std::string label, StringField(body, "label", ""));
+               return AdminUserCreate(rt, req.path_params["tenant_id"], role, label, actor);
+             }, 201));
+  router.Add("GET", "/admin/tenants/{tenant_id}/users",
+             guarded([&rt](HttpRequest& req) { return AdminUserList(rt, req.path_params["tenant_id"]); }, 200));
+  router.Add("POST", "/admin/tenants/{tenant_id}/users/{user_id}/disable",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               return AdminUserDisable(rt, req.path_params["tenant_id"], req.path_params["user_id"], actor);
              }, 200));
   // svc tenant export-key: {"publicKey": base64url of a 32-byte X25519 public key}.
   router.Add("POST", "/admin/tenants/{tenant_id}/export-key",

@@ -38,6 +38,13 @@ core::Result<core::Json> AdminKeyRevoke(Runtime& rt, const std::string& tenant_i
                                         const std::string& key_id, const std::string& reason,
                                         const eventstore::Actor& actor);
 core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id);
+// Review-console users (docs/review.md#reviewers): create (the sign-in secret shown once), list,
+// disable.
+core::Result<core::Json> AdminUserCreate(Runtime& rt, const std::string& tenant_id, const std::string& role,
+                                         const std::string& label, const eventstore::Actor& actor);
+core::Result<core::Json> AdminUserList(Runtime& rt, const std::string& tenant_id);
+core::Result<core::Json> AdminUserDisable(Runtime& rt, const std::string& tenant_id, const std::string& user_id,
+                                          const eventstore::Actor& actor);
 // The tenant's export key: the X25519 public key (base64url) bulk export dumps are sealed to.
 core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
                                            const eventstore::Actor& actor);
@@ -47,6 +54,9 @@ core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenan
 //   POST /admin/tenants                         {name}
 //   GET  /admin/tenants
 //   POST /admin/tenants/{tenant_id}/export-key  {publicKey}
+//   POST /admin/tenants/{tenant_id}/users       {role, label}
+//   GET  /admin/tenants/{tenant_id}/users
+//   POST /admin/tenants/{tenant_id}/users/{user_id}/disable
 //   POST /admin/tenants/{tenant_id}/applications {name}
 //   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId}
 //   GET  /admin/tenants/{tenant_id}/keys

@@ -40,6 +40,8 @@ int Admin(int argc, char** argv) {
   f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
   f.Declare({"application", "", "application id (default: the tenant's default application)"});
   f.Declare({"reason", "", "revocation reason"});
+  f.Declare({"role", "reviewer", "user create: reviewer or supervisor"});
+  f.Declare({"user", "", "user disable: the user id (usr_...)"});
   f.Declare({"public-key", "", "tenant export-key: the X25519 public key (base64url) bulk exports are sealed to"});
   f.Declare({"new-master-key-file", "", "master-key rotate: the new master key (base64 of 32 bytes), made and kept safe before the rotation"});
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
@@ -52,11 +54,12 @@ int Admin(int argc, char** argv) {
   const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
   const bool rotate = key == "master-key rotate";
   if (key != "tenant create" && key != "tenant list" && key != "app create" && key != "key create" &&
-      key != "key revoke" && key != "key list" && key != "tenant export-key" && !webhooks && !rotate) {
+      key != "key revoke" && key != "key list" && key != "tenant export-key" && key != "user create" && key != "user list" && key != "user disable" &&
+      !webhooks && !rotate) {
     std::cerr << kTopUsage;
     return 2;
   }
-  if ((key == "tenant create" || key == "app create") && f.Get("name").empty()) {
+  if ((key == "tenant create" || key == "app create" || key == "user create") && f.Get("name").empty()) {
     return Fail(core::InvalidArgument("--name is required"));
   }
   std::string new_master;
@@ -106,6 +109,9 @@ int Admin(int argc, char** argv) {
     else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
     else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
     else if (key == "tenant export-key") r = AdminExportKeySet(**rt, f.Get("tenant"), f.Get("public-key"), actor);
+    else if (key == "user create") r = AdminUserCreate(**rt, f.Get("tenant"), f.Get("role"), f.Get("name"), actor);
+    else if (key == "user list") r = AdminUserList(**rt, f.Get("tenant"));
+    else if (key == "user disable") r = AdminUserDisable(**rt, f.Get("tenant"), f.Get("user"), actor);
     else if (rotate) r = (*rt)->RotateMasterKey(std::move(new_master));
     else r = AdminKeyList(**rt, f.Get("tenant"));
     if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
@@ -138,6 +144,16 @@ int Admin(int argc, char** argv) {
     b["name"] = f.Get("name");
   } else if (key == "tenant list") {
     path = "/admin/tenants";
+  } else if (key == "user create") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/users";
+    b["role"] = f.Get("role");
+    b["label"] = f.Get("name");
+  } else if (key == "user list") {
+    path = "/admin/tenants/" + f.Get("tenant") + "/users";
+  } else if (key == "user disable") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/users/" + f.Get("user") + "/disable";
   } else if (key == "tenant export-key") {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/export-key";
@@ -287,6 +303,8 @@ int Certificate(int argc, char** argv) {
   std::string verb = argc >= 3 ? argv[2] : "";
   Flags f;
   f.Declare({"data-dir", "", "a data directory whose master key checks the HMAC signature too (read only; never created)"});
+  f.Declare({"role", "reviewer", "user create: reviewer or supervisor"});
+  f.Declare({"user", "", "user disable: the user id (usr_...)"});
   f.Declare({"public-key", "", "the tenant and environment's Ed25519 public key (base64, or a file holding it): checks the certificate without the service or its keys"});
   f.Declare({"tenant", "", "public-key: the tenant"});
   f.Declare({"env", "", "public-key: test or live"});

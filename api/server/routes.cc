@@ -3,6 +3,7 @@
 #include "api/audit/routes.h"
 #include "api/compliance/routes.h"
 #include "api/persons/routes.h"
+#include "api/review/routes.h"
 #include "api/sessions/routes.h"
 #include "api/webhooks/routes.h"
 
@@ -11,7 +12,7 @@ namespace svc::api {
 std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
   std::vector<ApiRoute> routes;
   for (auto* area : {&SessionRoutes, &VerificationRoutes, &WebhookRoutes, &persons::PersonRoutes, &audit::AuditRoutes,
-                     &compliance::ComplianceRoutes}) {
+                     &compliance::ComplianceRoutes, &review::ReviewRoutes}) {
     for (auto& r : (*area)(rt, options)) routes.push_back(std::move(r));
   }
   return routes;
@@ -19,7 +20,8 @@ std::vector<ApiRoute> AllRoutes(Runtime* rt, const PublicApiOptions& options) {
 
 core::Json OpenApiDocument(const std::vector<ApiRoute>& routes, const std::string& server_url) {
   return BuildOpenApi(routes, {SessionsOpenApi(), WebhooksOpenApi(), persons::PersonsOpenApi(), audit::AuditOpenApi(),
-                                compliance::ComplianceOpenApi()}, server_url);
+                                compliance::ComplianceOpenApi(), review::ReviewOpenApi()},
+                     server_url);
 }
 
 }  // namespace svc::api

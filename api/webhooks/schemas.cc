@@ -219,8 +219,13 @@ OpenApiArea WebhooksOpenApi() {
           {}));
   s["CaseEscalatedEvent"] = event(
       {{"const", "case.escalated"}},
-      {{"type", "object"},
-       {"description", "Defined by the review API, which emits it; not sent by this version."}});
+      Obj({{"caseId", Id("cas")},
+           {"sessionId", Nullable(Id("vrf"))},
+           {"level", {{"type", "integer"}, {"minimum", 1}}},
+           {"priority", Enum({"low", "medium", "high", "critical"})},
+           {"escalatedAt", DateTime()},
+           {"escalatedBy", Obj({{"type", Enum({"user", "api_key"})}, {"id", Str()}}, {"type", "id"})}},
+          {"caseId", "sessionId", "level", "priority", "escalatedAt", "escalatedBy"}));
   return area;
 }
 

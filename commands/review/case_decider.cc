@@ -1,7 +1,9 @@
 #include "commands/review/case_decider.h"
 
-#include "commands/event_codec.h"
+#include <algorithm>
+#include <array>
 
+#include "commands/event_codec.h"
 #include "core/crypto.h"
 
 namespace svc::commands::review {
@@ -10,22 +12,188 @@ std::string CaseIdForTracking(std::string_view tracking_id) {
   return "cas_" + core::Sha256Hex("svc/case/v1|" + std::string(tracking_id)).substr(0, 32);
 }
 
-core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand& c,
-                                           const CommandContext&) {
+namespace {
+
+bool Among(std::string_view code, std::initializer_list<std::string_view> set) {
+  return std::find(set.begin(), set.end(), code) != set.end();
+}
+
+NewEvent Make(const CaseEvent& e) { return NewEventOf(e); }
+
+core::Status MustExist(const CaseState& s) {
+  if (!s.exists) return core::NotFound("no such review case", "CASE_NOT_FOUND");
+  return core::Status::Ok();
+}
+
+core::Status MustBeOpen(const CaseState& s) {
+  SVC_RETURN_IF_ERROR(MustExist(s));
+  if (s.Finished()) return core::FailedPrecondition("the case is " + s.status, "CASE_CLOSED");
+  return core::Status::Ok();
+}
+
+core::Status MustHold(const CaseState& s, const CaseActor& by) {
+  SVC_RETURN_IF_ERROR(MustBeOpen(s));
+  if (!(s.assignee == by)) {
+    return core::FailedPrecondition("this needs the case's claim: claim it first", "CASE_CLAIM_REQUIRED");
+  }
+  return core::Status::Ok();
+}
+
+core::Result<Decision> DecideResolve(const CaseState& s, const ResolveCase& c) {
   Decision d;
-  const auto& open = std::get<OpenCase>(c);
-  if (s.exists) return d;  // opened already: a resumed pipeline
-  d.events.push_back(NewEvent{std::string(CaseOpened::kType), CaseOpened::kSchema,
-                              EncodeData(CaseEvent(open.opened))});
+  if (c.action == "note") {
+    SVC_RETURN_IF_ERROR(MustHold(s, c.by));
+    d.events.push_back(Make(CaseNoteAdded{c.by, c.note_sealed}));
+    d.result = {{"outcome", nullptr}, {"awaitingSecondApproval", !s.pending_action.empty()}};
+    return d;
+  }
+  if (c.action == "assign") {  // the caller takes the case: a claim from the resolve route
+    SVC_RETURN_IF_ERROR(MustBeOpen(s));
+    if (!s.assignee.type.empty() && !(s.assignee == c.by)) {
+      return core::FailedPrecondition("another reviewer holds the case", "CASE_ALREADY_CLAIMED");
+    }
+    if (s.assignee.type.empty()) d.events.push_back(Make(CaseClaimed{c.by}));
+    d.result = {{"outcome", nullptr}, {"awaitingSecondApproval", !s.pending_action.empty()}};
+    return d;
+  }
+  SVC_RETURN_IF_ERROR(MustHold(s, c.by));
+  if (c.action == "escalate") {
+    d.events.push_back(
+        Make(CaseEscalated{s.session_id, s.escalation_level + 1, RaisedPriority(s.priority), c.by, c.note_sealed}));
+    d.result = {{"outcome", nullptr}, {"awaitingSecondApproval", false}};
+    return d;
+  }
+  if (c.action != "approve" && c.action != "decline" && c.action != "request_more_info") {
+    return core::InvalidArgument("action must be approve, decline, request_more_info, escalate, note or assign",
+                                 "VALIDATION_ERROR");
+  }
+  if (s.session_id.empty()) {
+    return core::FailedPrecondition("the case has no verification session to resolve", "CASE_HAS_NO_SESSION");
+  }
+  const bool second = !s.pending_action.empty();
+  if (second && s.pending_by == c.by) {
+    return core::FailedPrecondition("a second, different reviewer must confirm this resolution",
+                                    "SECOND_APPROVAL_REQUIRED");
+  }
+  if ((c.double_approval && !second) || (second && s.pending_action != c.action)) {
+    // The first of two (or a second reviewer who disagrees: theirs becomes the proposal).
+    d.events.push_back(Make(ResolutionProposed{c.action, c.reason_codes, c.by, c.note_sealed}));
+    d.result = {{"outcome", nullptr}, {"awaitingSecondApproval", true}};
+    return d;
+  }
+  CaseResolved r{c.action, c.reason_codes, c.by, {}, c.note_sealed};
+  if (second) r.approvers.push_back(s.pending_by);
+  r.approvers.push_back(c.by);
+  d.events.push_back(Make(r));
+  d.result = {{"outcome", c.action == "approve" ? "approved" : c.action == "decline" ? "declined" : "awaiting_input"},
+              {"awaitingSecondApproval", false}};
   return d;
+}
+
+}  // namespace
+
+std::string CasePriorityFor(const std::vector<std::string>& codes) {
+  bool any = false, all_low = true, high = false;
+  for (const auto& c : codes) {
+    any = true;
+    if (Among(c, {"GOV_CURP_DECEASED", "LIVENESS_FACE_MISMATCH"})) return "critical";
+    high |= Among(c, {"FACE_MISMATCH", "GOV_DATA_MISMATCH", "DOCUMENT_DATA_INCONSISTENT", "DOCUMENT_MRZ_INVALID",
+                      "DOCUMENT_CURP_INVALID", "DOCUMENT_EXPIRED", "LIVENESS_FAILED", "NOT_AN_INE", "INE_NOT_IN_LIST",
+                      "INE_CREDENTIAL_NOT_VALID", "GOV_CURP_NOT_FOUND"});
+    all_low &= Among(c, {"GOV_LOOKUP_UNAVAILABLE", "INE_LOOKUP_UNAVAILABLE", "DOCUMENT_READER_UNAVAILABLE",
+                         "CAPTURE_ANALYSIS_ERROR", "DOCUMENT_ANALYSIS_ERROR", "IMAGE_QUALITY_LOW"});
+  }
+  if (high) return "high";
+  if (any && all_low) return "low";
+  return "medium";
+}
+
+std::string CanonicalPriority(std::string_view p) {
+  if (p == "low" || p == "medium" || p == "high" || p == "critical") return std::string(p);
+  return "medium";
+}
+
+std::string RaisedPriority(std::string_view p) {
+  const std::string c = CanonicalPriority(p);
+  if (c == "low") return "medium";
+  if (c == "medium") return "high";
+  return "critical";
+}
+
+core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand& command, const CommandContext&) {
+  Decision d;
+  return std::visit(
+      [&](const auto& c) -> core::Result<Decision> {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, OpenCase>) {
+          if (s.exists) return d;  // opened already: a resumed pipeline
+          d.events.push_back(Make(c.opened));
+        } else if constexpr (std::is_same_v<T, ClaimCase>) {
+          SVC_RETURN_IF_ERROR(MustBeOpen(s));
+          if (!s.assignee.type.empty() && !(s.assignee == c.by)) {
+            return core::FailedPrecondition("another reviewer holds the case", "CASE_ALREADY_CLAIMED");
+          }
+          if (s.assignee.type.empty()) d.events.push_back(Make(CaseClaimed{c.by}));  // a second claim: as the first
+        } else if constexpr (std::is_same_v<T, ReleaseCase>) {
+          SVC_RETURN_IF_ERROR(MustHold(s, c.by));
+          d.events.push_back(Make(CaseReleased{c.by}));
+        } else if constexpr (std::is_same_v<T, ReassignCase>) {
+          SVC_RETURN_IF_ERROR(MustBeOpen(s));
+          if (!c.target_is_reviewer) {
+            return core::InvalidArgument("the assignee is not an active reviewer of the tenant", "NOT_A_REVIEWER");
+          }
+          if (!(s.assignee == CaseActor{"user", c.user_id})) d.events.push_back(Make(CaseReassigned{c.user_id, c.by}));
+        } else if constexpr (std::is_same_v<T, AddCaseNote>) {
+          SVC_RETURN_IF_ERROR(MustExist(s));  // no claim needed; a finished case takes notes too
+          d.events.push_back(Make(CaseNoteAdded{c.by, c.note_sealed}));
+        } else {
+          return DecideResolve(s, c);
+        }
+        return d;
+      },
+      command);
 }
 
 core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& e) {
   SVC_ASSIGN_OR_RETURN(CaseEvent ev, Decode(e));
-  const auto& o = std::get<CaseOpened>(ev);
-  s.exists = true;
-  s.status = "open";
-  s.session_id = o.session_id;
+  auto back_to_queue = [&s] {
+    s.assignee = {};
+    s.status = s.escalation_level > 0 ? "escalated" : "open";
+  };
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, CaseOpened>) {
+          s.exists = true;
+          s.status = "open";
+          s.session_id = x.session_id;
+          s.priority = CanonicalPriority(x.priority);
+        } else if constexpr (std::is_same_v<T, CaseClaimed>) {
+          s.assignee = x.by;
+          s.status = "in_progress";
+        } else if constexpr (std::is_same_v<T, CaseReleased>) {
+          back_to_queue();
+        } else if constexpr (std::is_same_v<T, CaseReassigned>) {
+          s.assignee = CaseActor{"user", x.user_id};
+          s.status = "in_progress";
+        } else if constexpr (std::is_same_v<T, CaseEscalated>) {
+          s.escalation_level = x.level;
+          s.priority = x.priority;
+          s.assignee = {};
+          s.status = "escalated";
+        } else if constexpr (std::is_same_v<T, ResolutionProposed>) {
+          s.pending_action = x.action;
+          s.pending_reason_codes = x.reason_codes;
+          s.pending_by = x.by;
+          back_to_queue();
+        } else if constexpr (std::is_same_v<T, CaseResolved>) {
+          s.status = x.action == "request_more_info" ? "closed" : "resolved";
+          s.pending_action.clear();
+          s.pending_reason_codes.clear();
+          s.pending_by = {};
+        }
+      },
+      ev);
   return core::Status::Ok();
 }
 

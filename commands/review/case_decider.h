@@ -1,6 +1,17 @@
 #pragma once
-// The review case aggregate. Opening is idempotent: the pipeline derives the case id from the
-// submission's tracking id, so a pipeline resumed after a crash opens the same case, once.
+// The review case aggregate (docs/review.md#case-states). Opening is idempotent: the pipeline
+// derives the case id from the submission's tracking id, so a pipeline resumed after a crash opens
+// the same case, once. Then:
+//
+//   open | escalated --claim--> in_progress --release--> open (escalated when it was)
+//   any not finished --reassign (to a reviewer)--> in_progress
+//   in_progress --resolve escalate--> escalated (priority one step up, back in the queue)
+//   in_progress --resolve approve|decline--> resolved;  --resolve request_more_info--> closed
+//   under double approval, the first such resolution is a proposal: the case goes back to the
+//   queue (open) awaiting a second, different reviewer, whose same resolution finishes it
+//
+// A claim held by another is CASE_ALREADY_CLAIMED; what needs the claim is CASE_CLAIM_REQUIRED;
+// anything but a note on a resolved or closed case is CASE_CLOSED.
 
 #include "commands/command.h"
 #include "commands/review/case_events.h"
@@ -9,22 +20,59 @@ namespace svc::commands::review {
 
 struct CaseState {
   bool exists = false;
-  std::string status;
+  std::string status;  // open | in_progress | escalated | resolved | closed
   std::string session_id;
+  std::string priority;
+  int64_t escalation_level = 0;
+  CaseActor assignee;  // empty type: nobody
+  // A proposed resolution waiting for its second reviewer (double approval).
+  std::string pending_action;
+  std::vector<std::string> pending_reason_codes;
+  CaseActor pending_by;
 
   static constexpr auto Fields() {
+    using core::Empty;
     using core::Field;
     using T = CaseState;
     return std::tuple{Field("exists", &T::exists),
                       Field("status", &T::status),
-                      Field("sessionId", &T::session_id)};
+                      Field("sessionId", &T::session_id),
+                      Field("priority", &T::priority, Empty::kOmit),
+                      Field("escalationLevel", &T::escalation_level, Empty::kOmit),
+                      Field("assignee", &T::assignee),
+                      Field("pendingAction", &T::pending_action, Empty::kOmit),
+                      Field("pendingReasonCodes", &T::pending_reason_codes, Empty::kOmit),
+                      Field("pendingBy", &T::pending_by)};
   }
+  bool Finished() const { return status == "resolved" || status == "closed"; }
 };
 
 struct OpenCase {
   CaseOpened opened;
 };
-using CaseCommand = std::variant<OpenCase>;
+struct ClaimCase {
+  CaseActor by;
+};
+struct ReleaseCase {
+  CaseActor by;
+};
+struct ReassignCase {
+  std::string user_id;
+  bool target_is_reviewer = false;  // checked by the caller against the tenant's reviewers
+  CaseActor by;
+};
+struct AddCaseNote {
+  CaseActor by;
+  std::string note_sealed;
+};
+struct ResolveCase {
+  std::string action;  // approve | decline | request_more_info | escalate | note | assign
+  std::vector<std::string> reason_codes;
+  std::string note_sealed;
+  CaseActor by;
+  bool double_approval = false;  // the tenant's policy asks two reviewers for this resolution
+};
+using CaseCommand = std::variant<OpenCase, ClaimCase, ReleaseCase, ReassignCase, AddCaseNote, ResolveCase>;
 
 struct CaseDecider {
   using State = CaseState;
@@ -38,5 +86,12 @@ struct CaseDecider {
 
 // The case id the pipeline uses for a submission: cas_ + 32 hex of SHA-256(tracking id).
 std::string CaseIdForTracking(std::string_view tracking_id);
+
+// The priority policy (docs/review.md#priorities): from the verdict's reason codes.
+std::string CasePriorityFor(const std::vector<std::string>& reason_codes);
+// One step up: low -> medium -> high -> critical (critical stays).
+std::string RaisedPriority(std::string_view priority);
+// The priority a stored case states ("normal", from before the policy, reads as medium).
+std::string CanonicalPriority(std::string_view priority);
 
 }  // namespace svc::commands::review

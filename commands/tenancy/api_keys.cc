@@ -11,17 +11,34 @@ constexpr std::string_view kAlphabet =
 constexpr size_t kBodyLength = 32;
 }  // namespace
 
-NewKeyMaterial GenerateApiKey(std::string_view env, std::string_view type) {
+namespace {
+
+std::string Base62(size_t n) {
   std::string body;
-  body.reserve(kBodyLength);
-  while (body.size() < kBodyLength) {
+  body.reserve(n);
+  while (body.size() < n) {
     std::string bytes = core::RandomBytes(64);
     for (unsigned char b : bytes) {
       if (b >= 248) continue;  // 248 = 4 * 62: reject to keep the distribution uniform
       body.push_back(kAlphabet[b % 62]);
-      if (body.size() == kBodyLength) break;
+      if (body.size() == n) break;
     }
   }
+  return body;
+}
+
+}  // namespace
+
+NewKeyMaterial GenerateUserSecret() {
+  NewKeyMaterial m;
+  std::string body = Base62(40);
+  m.plaintext = "usk_" + body;
+  m.last4 = body.substr(body.size() - 4);
+  return m;
+}
+
+NewKeyMaterial GenerateApiKey(std::string_view env, std::string_view type) {
+  std::string body = Base62(kBodyLength);
   NewKeyMaterial m;
   m.plaintext = "svc_" + std::string(env) + (type == "secret" ? "_sk_" : "_pk_") + body;
   m.last4 = body.substr(body.size() - 4);

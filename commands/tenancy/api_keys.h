@@ -18,6 +18,8 @@ struct NewKeyMaterial {
 // env: "live" | "test"; type: "secret" | "publishable".
 NewKeyMaterial GenerateApiKey(std::string_view env, std::string_view type);
 std::string HashApiKey(std::string_view lookup_key, std::string_view plaintext);  // hex
+// A review-console user's sign-in secret: "usk_" + 40 base62 characters (hashed like a key).
+NewKeyMaterial GenerateUserSecret();
 
 struct KeyShape {
   std::string environment;  // "live" | "test"

@@ -98,7 +98,34 @@ struct ExportKeySet {
   }
 };
 
-using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked, ExportKeySet>;
+// A user of the tenant: a person who signs in to the review console (docs/review.md#reviewers).
+// No personal data: `label` is a handle the operator chooses (a team name, "reviewer 3"), and the
+// sign-in secret travels only as a keyed hash, like an API key.
+struct UserCreated {
+  static constexpr std::string_view kType = "tenancy.user_created";
+  static constexpr int kSchema = 1;
+  std::string user_id;
+  std::string role;  // reviewer | supervisor
+  std::string label;
+  std::string secret_hash;  // hex HMAC-SHA256 of the sign-in secret under the lookup key
+  std::string last4;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = UserCreated;
+    return std::tuple{Field("userId", &T::user_id), Field("role", &T::role), Field("label", &T::label),
+                      Field("secretHash", &T::secret_hash), Field("last4", &T::last4)};
+  }
+};
+
+struct UserDisabled {
+  static constexpr std::string_view kType = "tenancy.user_disabled";
+  static constexpr int kSchema = 1;
+  std::string user_id;
+  static constexpr auto Fields() { return std::tuple{core::Field("userId", &UserDisabled::user_id)}; }
+};
+
+using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked, ExportKeySet,
+                                  UserCreated, UserDisabled>;
 
 // Codec: event <-> (type, schema version, data JSON), driven by each event's field list.
 std::string_view TypeOf(const TenancyEvent& e);

@@ -24,6 +24,18 @@ const ApplicationState* TenantState::DefaultApplication() const {
   return nullptr;
 }
 
+const UserState* TenantState::FindUser(std::string_view user_id) const {
+  for (const auto& u : users) {
+    if (u.id == user_id) return &u;
+  }
+  return nullptr;
+}
+
+bool TenantState::IsReviewer(std::string_view user_id) const {
+  const UserState* u = FindUser(user_id);
+  return u != nullptr && !u->disabled && (u->role == "reviewer" || u->role == "supervisor");
+}
+
 namespace {
 
 NewEvent Make(const TenancyEvent& e) {
@@ -154,6 +166,31 @@ core::Result<Decision> DecideSetExportKey(const TenantState& s, const SetExportK
   return d;
 }
 
+core::Result<Decision> DecideCreateUser(const TenantState& s, const CreateUser& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  SVC_RETURN_IF_ERROR(ValidateName("label", c.label));
+  if (c.role != "reviewer" && c.role != "supervisor") {
+    return core::InvalidArgument("role must be reviewer or supervisor", "VALIDATION_ERROR");
+  }
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kUser, c.user_id));
+  if (s.FindUser(c.user_id) != nullptr) return core::AlreadyExists("user id in use", "CONFLICT");
+  if (c.secret_hash.size() != 64) return core::Internal("secret hash must be 64 hex characters");
+  Decision d;
+  d.events.push_back(Make(UserCreated{c.user_id, c.role, c.label, c.secret_hash, c.last4}));
+  d.result = {{"userId", c.user_id}};
+  return d;
+}
+
+core::Result<Decision> DecideDisableUser(const TenantState& s, const DisableUser& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  const UserState* u = s.FindUser(c.user_id);
+  if (u == nullptr) return core::InvalidArgument("no such user of the tenant", "NOT_A_REVIEWER");
+  Decision d;
+  d.result = {{"userId", c.user_id}, {"alreadyDisabled", u->disabled}};
+  if (!u->disabled) d.events.push_back(Make(UserDisabled{c.user_id}));
+  return d;
+}
+
 }  // namespace
 
 core::Result<Decision> TenantDecider::Decide(const TenantState& state,
@@ -167,6 +204,8 @@ core::Result<Decision> TenantDecider::Decide(const TenantState& state,
         if constexpr (std::is_same_v<T, CreateApiKey>) return DecideCreateApiKey(state, c);
         if constexpr (std::is_same_v<T, RevokeApiKey>) return DecideRevokeApiKey(state, c);
         if constexpr (std::is_same_v<T, SetExportKey>) return DecideSetExportKey(state, c);
+        if constexpr (std::is_same_v<T, CreateUser>) return DecideCreateUser(state, c);
+        if constexpr (std::is_same_v<T, DisableUser>) return DecideDisableUser(state, c);
       },
       command);
 }
@@ -202,6 +241,12 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
         } else if constexpr (std::is_same_v<T, ExportKeySet>) {
           s.export_key_id = e.key_id;
           s.export_public_key = e.public_key;
+        } else if constexpr (std::is_same_v<T, UserCreated>) {
+          s.users.push_back(UserState{e.user_id, e.role, e.label, e.secret_hash, false});
+        } else if constexpr (std::is_same_v<T, UserDisabled>) {
+          for (auto& u : s.users) {
+            if (u.id == e.user_id) u.disabled = true;
+          }
         }
       },
       event);

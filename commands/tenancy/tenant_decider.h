@@ -54,6 +54,20 @@ struct ApplicationState {
   }
 };
 
+struct UserState {
+  std::string id;
+  std::string role;
+  std::string label;
+  std::string secret_hash;
+  bool disabled = false;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = UserState;
+    return std::tuple{Field("id", &T::id), Field("role", &T::role), Field("label", &T::label),
+                      Field("secretHash", &T::secret_hash), Field("disabled", &T::disabled)};
+  }
+};
+
 struct TenantState {
   bool exists = false;
   std::string id;
@@ -61,11 +75,15 @@ struct TenantState {
   int64_t created_micros = 0;
   std::vector<ApplicationState> applications;
   std::vector<KeyState> keys;
+  std::vector<UserState> users;
   std::string export_key_id;      // "" = none set
   std::string export_public_key;  // base64url
 
   const KeyState* FindKey(std::string_view key_id) const;
   const ApplicationState* DefaultApplication() const;
+  const UserState* FindUser(std::string_view user_id) const;
+  // An active (not disabled) user who may work review cases.
+  bool IsReviewer(std::string_view user_id) const;
 
   // The snapshot's members (TenantDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -74,6 +92,7 @@ struct TenantState {
     return std::tuple{Field("exists", &T::exists), Field("id", &T::id), Field("name", &T::name),
                       Field("createdMicros", &T::created_micros),
                       Field("applications", &T::applications), Field("keys", &T::keys),
+                      Field("users", &T::users, core::Empty::kOmit),
                       Field("exportKeyId", &T::export_key_id, core::Empty::kOmit),
                       Field("exportPublicKey", &T::export_public_key, core::Empty::kOmit)};
   }
@@ -105,7 +124,18 @@ struct RevokeApiKey {
 struct SetExportKey {
   std::string public_key;
 };
-using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey>;
+struct CreateUser {
+  std::string user_id;  // minted by the handler
+  std::string role;     // reviewer | supervisor
+  std::string label;
+  std::string secret_hash;
+  std::string last4;
+};
+struct DisableUser {
+  std::string user_id;
+};
+using TenancyCommand =
+    std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey, CreateUser, DisableUser>;
 
 struct TenantDecider {
   using State = TenantState;

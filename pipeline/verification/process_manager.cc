@@ -401,18 +401,20 @@ core::Status VerificationPipeline::Process(const Job& job) {
   Verdict v = Decide(done, analysis_errors);
   commands::CommandContext ctx = context();
   std::string case_id;
+  SVC_ASSIGN_OR_RETURN(core::Json session, read(SV::Abs(SV::Record(te, job.session))));
+  if (!session.is_object()) return core::Unavailable("the session row is not projected yet");
   if (v.outcome == "review") {
     case_id = rv::CaseIdForTracking(job.tracking);
     rv::CaseOpened opened;
     opened.session_id = job.session;
+    opened.application_id = core::StringOr(session, "applicationId");
     opened.tracking_id = job.tracking;
     opened.reason = "automated verification needs a person";
     opened.reason_codes = v.reason_codes;
+    opened.priority = rv::CasePriorityFor(v.reason_codes);  // docs/review.md#priorities
     SVC_RETURN_IF_ERROR(run(commands::MakeCommand<rv::CaseDecider>(
         job.tenant, case_id, rv::CaseCommand(rv::OpenCase{opened}), context())));
   }
-  SVC_ASSIGN_OR_RETURN(core::Json session, read(SV::Abs(SV::Record(te, job.session))));
-  if (!session.is_object()) return core::Unavailable("the session row is not projected yet");
   std::string at = core::FormatRfc3339(ctx.now);
   core::Json verdict_row = {{"outcome", v.outcome},
                             {"reasonCodes", v.reason_codes},

@@ -69,3 +69,138 @@ TEST_CASE("review case: an event of another type is refused, an unreadable snaps
   CHECK_FALSE(CaseDecider::Evolve(s, e).ok());
   CHECK(CaseDecider::FromJson("[]").status().code() == core::StatusCode::kDataLoss);
 }
+
+namespace {
+
+const CaseActor kAna{"user", "usr_00000000000000000000000000000001"};
+const CaseActor kBeto{"user", "usr_00000000000000000000000000000002"};
+const CaseActor kBot{"api_key", "key_00000000000000000000000000000001"};
+
+std::string Code(const core::Result<Decision>& r) { return std::string(r.status().api_code()); }
+
+ResolveCase Resolve(std::string action, CaseActor by, bool double_approval = false) {
+  ResolveCase r;
+  r.action = std::move(action);
+  r.by = std::move(by);
+  r.reason_codes = {"DOC_OK"};
+  r.double_approval = double_approval;
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("review case: one claim at a time; release and reassign move it; the claim gates resolving") {
+  DeciderSpec<CaseDecider> spec;
+  CHECK(Code(spec.When(ClaimCase{kAna})) == "CASE_NOT_FOUND");
+  REQUIRE(spec.When(Open()).ok());
+  CHECK(spec.state.priority == "high");
+  CHECK(Types(*spec.When(ClaimCase{kAna})) == std::vector<std::string>{"review.case_claimed"});
+  CHECK(spec.state.status == "in_progress");
+  CHECK(spec.When(ClaimCase{kAna})->events.empty());  // the holder claims again: nothing new
+  CHECK(Code(spec.When(ClaimCase{kBeto})) == "CASE_ALREADY_CLAIMED");
+  CHECK(Code(spec.When(ReleaseCase{kBeto})) == "CASE_CLAIM_REQUIRED");
+  CHECK(Code(spec.When(Resolve("approve", kBeto))) == "CASE_CLAIM_REQUIRED");
+  // Notes need no claim.
+  CHECK(Types(*spec.When(AddCaseNote{kBeto, "c2VhbGVk"})) == std::vector<std::string>{"review.note_added"});
+  REQUIRE(spec.When(ReleaseCase{kAna}).ok());
+  CHECK(spec.state.status == "open");
+  CHECK(spec.state.assignee.type.empty());
+  CHECK(Code(spec.When(ReassignCase{kBeto.id, false, kBot})) == "NOT_A_REVIEWER");
+  CHECK(Types(*spec.When(ReassignCase{kBeto.id, true, kBot})) == std::vector<std::string>{"review.case_reassigned"});
+  CHECK(spec.state.assignee == kBeto);
+  CHECK(spec.state.status == "in_progress");
+  CHECK(Code(spec.When(ClaimCase{kAna})) == "CASE_ALREADY_CLAIMED");
+  auto done = spec.When(Resolve("decline", kBeto));
+  REQUIRE(done.ok());
+  CHECK(Types(*done) == std::vector<std::string>{"review.case_resolved"});
+  CHECK(done->result["outcome"] == "declined");
+  CHECK(Data(done->events[0])["approvers"].size() == 1);
+  CHECK(spec.state.status == "resolved");
+  CHECK(Code(spec.When(ClaimCase{kAna})) == "CASE_CLOSED");
+  CHECK(Code(spec.When(Resolve("approve", kBeto))) == "CASE_CLOSED");
+  CHECK(Code(spec.When(ReassignCase{kAna.id, true, kBot})) == "CASE_CLOSED");
+  CHECK(spec.When(AddCaseNote{kAna, "c2VhbGVk"})->events.size() == 1);  // a finished case takes notes
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("review case: double approval needs a second, different reviewer with the same resolution") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  auto first = spec.When(Resolve("decline", kAna, true));
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"review.resolution_proposed"});
+  CHECK(first->result["awaitingSecondApproval"] == true);
+  CHECK(spec.state.status == "open");  // back in the queue for the second reviewer
+  CHECK(spec.state.pending_action == "decline");
+  // The first reviewer cannot be the second.
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  CHECK(Code(spec.When(Resolve("decline", kAna, true))) == "SECOND_APPROVAL_REQUIRED");
+  REQUIRE(spec.When(ReleaseCase{kAna}).ok());
+  REQUIRE(spec.When(ClaimCase{kBeto}).ok());
+  auto second = spec.When(Resolve("decline", kBeto, true));
+  REQUIRE(second.ok());
+  CHECK(Types(*second) == std::vector<std::string>{"review.case_resolved"});
+  CHECK(second->result["awaitingSecondApproval"] == false);
+  CHECK(Data(second->events[0])["approvers"] ==
+        core::Json::array({{{"type", "user"}, {"id", kAna.id}}, {{"type", "user"}, {"id", kBeto.id}}}));
+  CHECK(spec.state.status == "resolved");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("review case: a second reviewer who disagrees makes a new proposal; request_more_info closes") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  REQUIRE(spec.When(Resolve("approve", kAna, true)).ok());
+  REQUIRE(spec.When(ClaimCase{kBeto}).ok());
+  auto other = spec.When(Resolve("request_more_info", kBeto, true));
+  REQUIRE(other.ok());
+  CHECK(Types(*other) == std::vector<std::string>{"review.resolution_proposed"});
+  CHECK(spec.state.pending_by == kBeto);
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  auto done = spec.When(Resolve("request_more_info", kAna, true));
+  REQUIRE(done.ok());
+  CHECK(done->result["outcome"] == "awaiting_input");
+  CHECK(spec.state.status == "closed");
+}
+
+TEST_CASE("review case: escalation raises the priority and returns the case to the queue") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kBot}).ok());
+  auto up = spec.When(Resolve("escalate", kBot));
+  REQUIRE(up.ok());
+  CHECK(Types(*up) == std::vector<std::string>{"review.case_escalated"});
+  CHECK(Data(up->events[0])["priority"] == "critical");
+  CHECK(Data(up->events[0])["level"] == 1);
+  CHECK(spec.state.status == "escalated");
+  CHECK(spec.state.assignee.type.empty());
+  // A note through resolve needs the claim; assign is a claim.
+  CHECK(Code(spec.When(Resolve("note", kAna))) == "CASE_CLAIM_REQUIRED");
+  CHECK(Types(*spec.When(Resolve("assign", kAna))) == std::vector<std::string>{"review.case_claimed"});
+  REQUIRE(spec.When(ReleaseCase{kAna}).ok());
+  CHECK(spec.state.status == "escalated");  // still escalated until someone takes it
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  CHECK(Code(spec.When(Resolve("bless", kAna))) == "VALIDATION_ERROR");
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("review case: a case without a session cannot be approved, declined or sent back") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open("")).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  CHECK(Code(spec.When(Resolve("approve", kAna))) == "CASE_HAS_NO_SESSION");
+  CHECK(spec.When(Resolve("escalate", kAna)).ok());
+}
+
+TEST_CASE("review case: the priority policy, from the verdict's reason codes") {
+  CHECK(CasePriorityFor({"GOV_CURP_DECEASED", "IMAGE_QUALITY_LOW"}) == "critical");
+  CHECK(CasePriorityFor({"FACE_MISMATCH"}) == "high");
+  CHECK(CasePriorityFor({"GOV_LOOKUP_UNAVAILABLE", "IMAGE_QUALITY_LOW"}) == "low");
+  CHECK(CasePriorityFor({"FACE_MATCH_INCONCLUSIVE"}) == "medium");
+  CHECK(CasePriorityFor({}) == "medium");
+  CHECK(RaisedPriority("low") == "medium");
+  CHECK(RaisedPriority("critical") == "critical");
+  CHECK(CanonicalPriority("normal") == "medium");
+}

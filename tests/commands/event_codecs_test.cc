@@ -156,6 +156,10 @@ std::vector<Sample> Samples() {
   Add<tn::ApiKeyRevoked, tn::TenancyEvent>(s, tn::ApiKeyRevoked{"key_1", "leaked"}, tenc);
   Add<tn::ExportKeySet, tn::TenancyEvent>(
       s, tn::ExportKeySet{"xk_0123456789abcdef", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"}, tenc);
+  Add<tn::UserCreated, tn::TenancyEvent>(
+      s, tn::UserCreated{"usr_00000000000000000000000000000001", "reviewer", "team north 3", std::string(64, 'b'), "wxyz"},
+      tenc);
+  Add<tn::UserDisabled, tn::TenancyEvent>(s, tn::UserDisabled{"usr_00000000000000000000000000000001"}, tenc);
 
   rv::CaseOpened o;
   Add<rv::CaseOpened, rv::CaseEvent>(s, o, renc);
@@ -165,6 +169,16 @@ std::vector<Sample> Samples() {
   o.reason_codes = {"DOC_MISMATCH", "FACE_LOW"};
   o.priority = "high";
   Add<rv::CaseOpened, rv::CaseEvent>(s, o, renc);
+  const rv::CaseActor ana{"user", "usr_00000000000000000000000000000001"};
+  const rv::CaseActor bot{"api_key", "key_00000000000000000000000000000001"};
+  Add<rv::CaseClaimed, rv::CaseEvent>(s, rv::CaseClaimed{ana}, renc);
+  Add<rv::CaseReleased, rv::CaseEvent>(s, rv::CaseReleased{ana}, renc);
+  Add<rv::CaseReassigned, rv::CaseEvent>(s, rv::CaseReassigned{"usr_00000000000000000000000000000002", bot}, renc);
+  Add<rv::CaseNoteAdded, rv::CaseEvent>(s, rv::CaseNoteAdded{ana, "bm90ZQ"}, renc);
+  Add<rv::CaseEscalated, rv::CaseEvent>(s, rv::CaseEscalated{"vrf_00000000000000000000000000000001", 1, "critical", ana, ""}, renc);
+  Add<rv::ResolutionProposed, rv::CaseEvent>(s, rv::ResolutionProposed{"decline", {"FACE_MISMATCH"}, ana, "bm90ZQ"}, renc);
+  Add<rv::CaseResolved, rv::CaseEvent>(
+      s, rv::CaseResolved{"decline", {"FACE_MISMATCH"}, bot, {ana, bot}, ""}, renc);
 
   // Webhook events, as their deciders write them.
   namespace wh = webhooks;
@@ -433,5 +447,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 76);
+  CHECK(n == 85);
 }

@@ -178,3 +178,32 @@ TEST_CASE("export key: a 32-byte X25519 public key, recorded when it changes") {
   CHECK(other->events.size() == 1);
   CHECK(other->result["exportKeyId"] != id);
 }
+
+TEST_CASE("users: reviewers and supervisors of the tenant, disabled once") {
+  const std::string usr = "usr_00000000000000000000000000000001";
+  CreateUser c{usr, "reviewer", "team north 3", std::string(64, 'b'), "wxyz"};
+  CHECK(Code(TenantDecider::Decide(Given({}), c, Ctx())) == "TENANT_NOT_FOUND");
+  CreateUser bad_role = c;
+  bad_role.role = "admin";
+  CHECK(Code(TenantDecider::Decide(Given(kCreated), bad_role, Ctx())) == "VALIDATION_ERROR");
+  CreateUser no_label = c;
+  no_label.label = "";
+  CHECK(Code(TenantDecider::Decide(Given(kCreated), no_label, Ctx())) == "VALIDATION_ERROR");
+  auto d = TenantDecider::Decide(Given(kCreated), c, Ctx());
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"tenancy.user_created"});
+  auto history = kCreated;
+  history.push_back(UserCreated{usr, "reviewer", "team north 3", std::string(64, 'b'), "wxyz"});
+  TenantState s = Given(history);
+  CHECK(s.IsReviewer(usr));
+  CHECK_FALSE(s.IsReviewer("usr_00000000000000000000000000000002"));
+  CHECK(Code(TenantDecider::Decide(s, c, Ctx())) == "CONFLICT");
+  auto off = TenantDecider::Decide(s, DisableUser{usr}, Ctx());
+  REQUIRE(off.ok());
+  CHECK(Types(*off) == std::vector<std::string>{"tenancy.user_disabled"});
+  history.push_back(UserDisabled{usr});
+  s = Given(history);
+  CHECK_FALSE(s.IsReviewer(usr));
+  CHECK(TenantDecider::Decide(s, DisableUser{usr}, Ctx())->events.empty());
+  CHECK(Code(TenantDecider::Decide(s, DisableUser{"usr_00000000000000000000000000000009"}, Ctx())) == "NOT_A_REVIEWER");
+}

@@ -21,13 +21,14 @@ inline api::HttpResponse Upload(Env& env, const std::string& key, const std::str
                   {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
 }
 
-// A session of `person` run to `approved` by the sandbox (policy testOutcome): consent, the four
-// captures, submit, and the pipeline idle. Returns its id.
-inline std::string ApprovedSessionOf(Env& env, const std::string& key, const std::string& person,
-                                     const std::string& idempotency_key) {
-  auto created = env.Create(key, idempotency_key,
-                            core::Json({{"channel", "api"}, {"personId", person},
-                                        {"policy", {{"testOutcome", "approved"}}}}).dump());
+// A session run by the sandbox to `outcome` (policy testOutcome: approved, declined, review):
+// consent, the four captures, submit, and the pipeline idle; of `person` when one is given.
+// Returns its id.
+inline std::string SandboxSession(Env& env, const std::string& key, const std::string& idempotency_key,
+                                  const std::string& outcome, const std::string& person = "") {
+  core::Json body = {{"channel", "api"}, {"policy", {{"testOutcome", outcome}}}};
+  if (!person.empty()) body["personId"] = person;
+  auto created = env.Create(key, idempotency_key, body.dump());
   REQUIRE_MESSAGE(created.status == 201, created.body);
   const std::string session = Body(created)["id"];
   const std::string base = "/v1/verification-sessions/" + session;
@@ -42,8 +43,14 @@ inline std::string ApprovedSessionOf(Env& env, const std::string& key, const std
   }
   REQUIRE(env.Call(key, "POST", base + "/submit").status == 200);
   REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
-  REQUIRE(Body(env.Call(key, "GET", base))["status"] == "approved");
+  REQUIRE(Body(env.Call(key, "GET", base))["status"] == outcome);
   return session;
+}
+
+// A session of `person` run to `approved` by the sandbox. Returns its id.
+inline std::string ApprovedSessionOf(Env& env, const std::string& key, const std::string& person,
+                                     const std::string& idempotency_key) {
+  return SandboxSession(env, key, idempotency_key, "approved", person);
 }
 
 }  // namespace svc::testing

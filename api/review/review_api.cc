@@ -1,0 +1,340 @@
+// The review queue and case operations (docs/review.md):
+//   GET  /v1/review/queue                      the cases, in queue order (priority, then SLA)
+//   GET  /v1/review/queue/summary              counts per status
+//   POST /v1/review/cases/{case_id}/claim      the case lock
+//   POST /v1/review/cases/{case_id}/notes      a note (204; no claim needed)
+//   POST /v1/review/cases/{case_id}/reassign   to a reviewer of the tenant
+//   POST /v1/review/cases/{case_id}/release    back to the queue (204)
+// The actor of a call with an API key is the key (assigneeApiKeyId). A note may hold personal
+// data: it is sealed under the case's session key before it is recorded.
+#include "api/review/routes.h"
+
+#include "api/http/cursor_list.h"
+#include "api/http/pagination.h"
+#include "api/http/problem.h"
+#include "api/http/write_path.h"
+#include "commands/review/case_decider.h"
+#include "core/crypto.h"
+#include "core/ids.h"
+#include "eventstore/key_store.h"
+#include "projections/review/review_projector.h"
+#include "projections/tenancy_view.h"
+
+namespace svc::api::review {
+
+namespace {
+
+namespace rv = commands::review;
+using RV = projections::ReviewView;
+
+constexpr size_t kMaxNote = 4000;
+
+std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
+
+rv::CaseActor ActorOf(const AuthContext& a) { return {"api_key", a.key_id}; }
+
+// The case of the path in the caller's tenant and environment, or nullopt once answered.
+std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["case_id"];
+  if (auto st = core::ValidateId(core::IdKind::kCase, id); !st.ok()) {
+    respond(StatusToProblem(req, st));
+    return std::nullopt;
+  }
+  auto row = ReadView(rt, RV::Abs(RV::Case(TeOf(call.auth), id)));
+  if (!row.ok()) {
+    respond(StatusToProblem(req, row.status()));
+    return std::nullopt;
+  }
+  if (!row->has_value()) {
+    respond(Problem(req, "CASE_NOT_FOUND", "no such review case"));
+    return std::nullopt;
+  }
+  return std::move(**row);
+}
+
+core::Json ClaimResult(const core::Json& row) {
+  return {{"caseId", row["caseId"]},
+          {"claimedAt", row["claimedAt"]},
+          {"status", row["status"]},
+          {"assigneeUserId", row["assigneeUserId"]},
+          {"assigneeApiKeyId", row["assigneeApiKeyId"]}};
+}
+
+// Runs a case command, then answers with `render(row after)`.
+void RunCase(Runtime& rt, ApiCall& call, const std::string& case_id, rv::CaseCommand cmd,
+             std::function<HttpResponse(const core::Json&)> render, Respond respond) {
+  const AuthContext a = call.auth;
+  RunThenRender(rt, *call.request,
+                commands::MakeCommand<rv::CaseDecider>(a.tenant_id, case_id, std::move(cmd), Context(rt, call)),
+                {RV::kName},
+                [&rt, a, case_id, render = std::move(render), slim = SlimRequest(*call.request)](
+                    const commands::CommandOutcome&) {
+                  auto row = ReadView(rt, RV::Abs(RV::Case(TeOf(a), case_id)));
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the case is not readable yet"));
+                  return render(**row);
+                },
+                std::move(respond));
+}
+
+HttpResponse NoContent() {
+  HttpResponse r;
+  r.status = 204;
+  return r;
+}
+
+// The filters of the queue and the summary: scope, tenantId, applicationId (and for the queue
+// status, priority, mine). Field errors go to `errors`.
+struct QueueFilter {
+  std::string status, priority, scope = "all", application;
+  bool mine = false;
+  std::string key_id;
+  bool Accept(const core::Json& row) const {
+    const std::string st = core::StringOr(row, "status");
+    if (status.empty()) {
+      if (st == "resolved" || st == "closed") return false;  // the queue: unfinished cases
+    } else if (st != status) {
+      return false;
+    }
+    if (!priority.empty() && core::StringOr(row, "priority") != priority) return false;
+    if (!application.empty() && core::StringOr(row, "applicationId") != application) return false;
+    const bool assigned = !row.value("assigneeUserId", core::Json()).is_null() ||
+                          !row.value("assigneeApiKeyId", core::Json()).is_null();
+    if (scope == "unassigned" && assigned) return false;
+    if (scope == "assigned" && !assigned) return false;
+    if (mine && core::StringOr(row, "assigneeApiKeyId") != key_id) return false;
+    return true;
+  }
+  std::string Text() const {
+    return status + "|" + priority + "|" + scope + "|" + application + "|" + (mine ? "mine" : "");
+  }
+};
+
+QueueFilter ParseFilter(const AuthContext& a, const std::map<std::string, std::string>& q, bool queue,
+                        std::vector<FieldError>& errors) {
+  QueueFilter f;
+  f.key_id = a.key_id;
+  auto get = [&q](const char* n) -> std::optional<std::string> {
+    auto it = q.find(n);
+    if (it == q.end()) return std::nullopt;
+    return it->second;
+  };
+  auto one_of = [&](const char* name, std::initializer_list<std::string_view> allowed, std::string& out) {
+    auto v = get(name);
+    if (!v) return;
+    if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
+      errors.push_back({name, "", "invalid_value", std::string(name) + " is not one of the allowed values"});
+      return;
+    }
+    out = *v;
+  };
+  one_of("scope", {"all", "unassigned", "assigned"}, f.scope);
+  if (auto t = get("tenantId"); t && *t != a.tenant_id) {
+    errors.push_back({"tenantId", "", "invalid_value", "tenantId must be the key's own tenant"});
+  }
+  if (auto app = get("applicationId")) {
+    if (!core::ValidateId(core::IdKind::kApplication, *app).ok()) {
+      errors.push_back({"applicationId", "", "invalid_id", "an application id (app_…)"});
+    } else {
+      f.application = *app;
+    }
+  }
+  if (!queue) return f;
+  one_of("status", {"open", "in_progress", "escalated", "resolved", "closed"}, f.status);
+  one_of("priority", {"low", "medium", "high", "critical"}, f.priority);
+  if (auto m = get("mine")) {
+    if (*m != "true" && *m != "false") {
+      errors.push_back({"mine", "", "invalid_value", "mine is true or false"});
+    } else {
+      f.mine = *m == "true";
+    }
+  }
+  return f;
+}
+
+void Queue(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  CursorList list;
+  QueueFilter f = ParseFilter(call.auth, ParseQuery(call.request->query), true, list.errors);
+  const std::string te = TeOf(call.auth);
+  list.scope = "review-queue|" + te + "|" + f.Text();
+  list.index = RV::Abs(RV::Queue(te));
+  list.row_key = [te](std::string_view entry) { return RV::Abs(RV::Case(te, entry.substr(9))); };
+  list.accept = [f](const core::Json& row) { return f.Accept(row); };
+  list.filters = {"status", "priority", "mine", "scope", "tenantId", "applicationId"};
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
+
+void Summary(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  std::vector<FieldError> errors;
+  const auto query = ParseQuery(req.query);
+  for (const auto& [name, value] : query) {
+    if (name != "scope" && name != "tenantId" && name != "applicationId") {
+      return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + name));
+    }
+  }
+  QueueFilter f = ParseFilter(call.auth, query, false, errors);
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  const std::string te = TeOf(call.auth);
+  core::Json out = {{"open", 0}, {"inProgress", 0}, {"escalated", 0}, {"resolved", 0}, {"closed", 0}, {"total", 0}};
+  if (f.scope == "all" && f.application.empty()) {
+    auto row = ReadView(rt, RV::Abs(RV::Summary(te)));
+    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (row->has_value()) {
+      for (auto it = out.begin(); it != out.end(); ++it) *it = (**row).value(it.key(), int64_t{0});
+    }
+    return respond(JsonResponse(200, out));
+  }
+  // Narrowed: counted over the tenant's cases.
+  auto rows = ScanView(rt, RV::Abs(RV::Case(te, "")));
+  if (!rows.ok()) return respond(StatusToProblem(req, rows.status()));
+  f.status.clear();
+  for (const auto& r : *rows) {
+    QueueFilter any = f;
+    any.status = core::StringOr(r, "status");
+    if (!any.Accept(r)) continue;
+    std::string m = any.status == "in_progress" ? "inProgress" : any.status;
+    out[m] = out[m].get<int64_t>() + 1;
+    out["total"] = out["total"].get<int64_t>() + 1;
+  }
+  respond(JsonResponse(200, out));
+}
+
+void Claim(Runtime& rt, ApiCall& call, Respond respond) {
+  auto row = PathCase(rt, call, respond);
+  if (!row) return;
+  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ClaimCase{ActorOf(call.auth)},
+          [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
+}
+
+void Release(Runtime& rt, ApiCall& call, Respond respond) {
+  auto row = PathCase(rt, call, respond);
+  if (!row) return;
+  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ReleaseCase{ActorOf(call.auth)},
+          [](const core::Json&) { return NoContent(); }, std::move(respond));
+}
+
+void Reassign(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto user = v.String("assigneeUserId", true, 64);
+  v.RejectUnknown();
+  if (v.ok() && !core::ValidateId(core::IdKind::kUser, *user).ok()) {
+    v.Add({"assigneeUserId", "/assigneeUserId", "invalid_id", "a user id (usr_…)"});
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  auto row = PathCase(rt, call, respond);
+  if (!row) return;
+  auto target = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(call.auth.tenant_id, *user)));
+  if (!target.ok()) return respond(StatusToProblem(req, target.status()));
+  const bool reviewer = target->has_value() && (**target).value("disabledAt", core::Json()).is_null() &&
+                        (core::StringOr(**target, "role") == "reviewer" || core::StringOr(**target, "role") == "supervisor");
+  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ReassignCase{*user, reviewer, ActorOf(call.auth)},
+          [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
+}
+
+void Note(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto note = v.String("note", true, kMaxNote);
+  v.RejectUnknown();
+  if (v.ok() && note->empty()) v.Add({"note", "/note", "required", "note must not be empty"});
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  auto row = PathCase(rt, call, respond);
+  if (!row) return;
+  const std::string case_id = core::StringOr(*row, "caseId");
+  const std::string session = core::StringOr(*row, "sessionId");
+  if (session.empty()) return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no session to seal its notes under"));
+  auto key = rt.key_store().Get(eventstore::KeyStore::SessionKeyName(call.auth.tenant_id, call.auth.environment, session));
+  if (!key.ok()) return respond(StatusToProblem(req, key.status()));
+  if (!key->has_value()) return respond(Problem(req, "CASE_CLOSED", "the session's data was erased: the case takes no notes"));
+  std::string sealed = core::Base64Encode(core::AeadSeal(**key, *note, "svc/case-note/v1|" + case_id));
+  core::SecureZero(**key);
+  RunCase(rt, call, case_id, rv::AddCaseNote{ActorOf(call.auth), std::move(sealed)},
+          [](const core::Json&) { return NoContent(); }, std::move(respond));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options) {
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string tag = "Manual review";
+  const std::string base = "/v1/review/cases/{case_id}";
+  const std::vector<std::string> lookup = {"INVALID_ID", "CASE_NOT_FOUND"};
+  std::vector<ApiRoute> routes;
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/queue", .operation_id = "listReviewQueue", .tag = tag,
+      .summary = "The review queue: unfinished cases, most urgent first",
+      .description = "Ordered by priority (`critical` first), then SLA due date. Without `status`, the unfinished "
+                     "cases (`open`, `in_progress`, `escalated`); `status` narrows to one (finished ones too). "
+                     "`scope`: `all` (default), `unassigned`, `assigned`. `mine=true`: the cases the calling key "
+                     "holds. `tenantId`, when given, must be the key's tenant.",
+      .scope = "review:read",
+      .query = [] {
+        auto q = PageParams();
+        q.push_back({"status", {{"type", "string"}, {"enum", {"open", "in_progress", "escalated", "resolved", "closed"}}}});
+        q.push_back({"priority", {{"type", "string"}, {"enum", {"low", "medium", "high", "critical"}}}});
+        q.push_back({"mine", {{"type", "boolean"}}});
+        q.push_back({"scope", {{"type", "string"}, {"enum", {"all", "unassigned", "assigned"}}}});
+        q.push_back({"tenantId", {{"type", "string"}}});
+        q.push_back({"applicationId", {{"type", "string"}}});
+        return q;
+      }(),
+      .response_schema = "ReviewQueueList",
+      .error_codes = Codes({{"BAD_REQUEST", "VALIDATION_ERROR", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Queue(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/queue/summary", .operation_id = "getReviewQueueSummary", .tag = tag,
+      .summary = "How many cases are in each status",
+      .description = "Every case of the environment, by status, and the total; `scope` and `applicationId` narrow it.",
+      .scope = "review:read",
+      .query = {{"scope", {{"type", "string"}, {"enum", {"all", "unassigned", "assigned"}}}},
+                {"tenantId", {{"type", "string"}}},
+                {"applicationId", {{"type", "string"}}}},
+      .response_schema = "ReviewQueueSummary",
+      .error_codes = Codes({{"BAD_REQUEST", "VALIDATION_ERROR", "INVALID_ID"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Summary(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/claim", .operation_id = "claimReviewCase", .tag = tag,
+      .summary = "Take the case's lock",
+      .description = "One holder at a time: 409 `CASE_ALREADY_CLAIMED` when another holds it (claiming a case you hold "
+                     "answers as the first time); 409 `CASE_CLOSED` once resolved or closed.",
+      .scope = "review:write", .family = RateFamily::kWrite, .response_schema = "ClaimResult",
+      .error_codes = Codes({lookup, {"CASE_ALREADY_CLAIMED", "CASE_CLOSED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Claim(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/notes", .operation_id = "addReviewCaseNote", .tag = tag,
+      .summary = "Append a note to the case's log",
+      .description = "No claim needed; finished cases take notes too. The note is sealed under the case's session "
+                     "key (it may hold personal data) and shown only in the case detail.",
+      .scope = "review:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ReviewNoteRequest",
+      .success_status = 204,
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_HAS_NO_SESSION", "CASE_CLOSED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Note(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/reassign", .operation_id = "reassignReviewCase", .tag = tag,
+      .summary = "Give the case to a reviewer of the tenant",
+      .description = "422 `NOT_A_REVIEWER` unless `assigneeUserId` is an active reviewer or supervisor of the tenant "
+                     "(`svc admin user create`). No claim needed (a supervisor's move).",
+      .scope = "review:write", .family = RateFamily::kWrite, .has_body = true,
+      .request_schema = "ReviewReassignRequest", .response_schema = "ClaimResult",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "NOT_A_REVIEWER", "CASE_CLOSED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Reassign(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/release", .operation_id = "releaseReviewCase", .tag = tag,
+      .summary = "Return the case to the queue, unresolved",
+      .description = "Only the holder releases: 409 `CASE_CLAIM_REQUIRED` otherwise. An escalated case goes back as "
+                     "`escalated`.",
+      .scope = "review:write", .family = RateFamily::kWrite, .success_status = 204,
+      .error_codes = Codes({lookup, {"CASE_CLAIM_REQUIRED", "CASE_CLOSED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Release(*r, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api::review

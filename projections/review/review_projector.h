@@ -1,0 +1,24 @@
+#pragma once
+// Read model of review cases (docs/review.md): the case as the queue serves it, the queue's order,
+// the per-status counts and each case's log. Its keys are in review_view.h.
+
+#include "projections/projector.h"
+#include "projections/review/review_view.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+class ReviewProjector final : public Projector {
+ public:
+  static constexpr std::string_view kName = ReviewView::kName;
+  std::string_view Name() const override { return kName; }
+  int Version() const override { return 1; }
+  core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+};
+
+// The queue entry of a case row: priority rank, SLA due date, id.
+std::string ReviewQueueEntry(const core::Json& row);
+// The SLA of a priority, in seconds (docs/review.md#priorities).
+int64_t ReviewSlaSeconds(std::string_view priority);
+
+}  // namespace svc::projections

@@ -1,0 +1,31 @@
+#pragma once
+// The review read model's keys (prefix "review/"), for ReviewProjector and the review routes. No
+// row holds personal data: notes stay sealed in the log; the case detail opens them.
+//
+//   case/<ten>/<env>/<cas>            the case (ReviewQueueItem, as served)
+//   q/<ten>/<env>/<rank><due BE><cas> = ""; every case, in queue order: priority (critical
+//                                     first), then SLA due date, then id
+//   qsum/<ten>/<env>                  {open, inProgress, escalated, resolved, closed, total}
+//   seq/<ten>/<env>                   the last case number given
+//   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem without the sealed note body)
+
+#include <string>
+#include <string_view>
+
+#include "projections/view_key.h"
+
+namespace svc::projections {
+
+struct ReviewView {
+  static constexpr std::string_view kName = "review";
+
+  static std::string Case(std::string_view te, std::string_view id) { return ScopedKey("case/", te, id); }
+  static std::string Queue(std::string_view te) { return ScopedKey("q/", te, ""); }
+  static std::string Summary(std::string_view te) { return ScopedKey("qsum/", te, ""); }
+  static std::string Sequence(std::string_view te) { return ScopedKey("seq/", te, ""); }
+  static std::string Events(std::string_view te, std::string_view id) { return ScopedKey("events/", te, id) + "/"; }
+
+  static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
+};
+
+}  // namespace svc::projections

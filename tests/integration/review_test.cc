@@ -1,0 +1,187 @@
+// The review queue and case operations through a real svc (docs/review.md): cases opened by real
+// verifications (sandbox outcome review), the queue in priority and SLA order with its filters,
+// the summary, claim / release / reassign / notes and their refusals, scopes, tenant and
+// environment isolation, and 50 concurrent claims of one case of which exactly one wins.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <thread>
+
+#include "core/clock.h"
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/session_flow.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::string kQueue = "/v1/review/queue";
+
+std::string CaseOf(Env& env, const std::string& key, const std::string& session) {
+  core::Json evidence = Body(env.Call(key, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  return evidence["decision"]["caseId"];
+}
+
+api::HttpResponse Post(Env& env, const std::string& key, const std::string& path, const std::string& body = "") {
+  return env.Call(key, "POST", path, body);
+}
+
+std::string UserOf(Env& env, const std::string& role, const std::string& label) {
+  auto r = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", role}, {"label", label}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  core::Json u = Body(r);
+  CHECK(u["secret"].get<std::string>().rfind("usk_", 0) == 0);
+  return u["id"];
+}
+
+}  // namespace
+
+TEST_CASE("review: the queue, the summary, and claim, release, reassign and notes with their refusals") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string s1 = testing::SandboxSession(env, k, "review-1", "review");
+  const std::string s2 = testing::SandboxSession(env, k, "review-2", "review");
+  testing::SandboxSession(env, k, "approved-1", "approved");  // no case
+  const std::string c1 = CaseOf(env, k, s1), c2 = CaseOf(env, k, s2);
+  const std::string cases = "/v1/review/cases/";
+
+  // The queue: both cases, open, medium (FACE_MATCH_INCONCLUSIVE), due in 24 h, oldest first.
+  core::Json q = Body(env.Call(k, "GET", kQueue));
+  REQUIRE(q["data"].size() == 2);
+  CHECK(q["data"][0]["caseId"] == c1);
+  CHECK(q["data"][1]["caseId"] == c2);
+  core::Json item = q["data"][0];
+  CHECK(item["object"] == "review_case");
+  CHECK(item["publicId"] == "CASE-000001");
+  CHECK(item["caseNumber"] == 1);
+  CHECK(item["tenantId"] == env.tenant);
+  CHECK(item["sessionId"] == s1);
+  CHECK(item["status"] == "open");
+  CHECK(item["priority"] == "medium");
+  CHECK(item["reasonCodes"] == core::Json::array({"FACE_MATCH_INCONCLUSIVE"}));
+  CHECK(item["assigneeApiKeyId"].is_null());
+  auto created = core::ParseRfc3339(item["createdAt"].get<std::string>());
+  REQUIRE(created.ok());
+  CHECK(item["slaDueAt"] == core::FormatRfc3339(core::Timestamp{created->micros + 86400LL * 1000000}));
+  CHECK(Body(env.Call(k, "GET", kQueue + "/summary")) ==
+        core::Json({{"open", 2}, {"inProgress", 0}, {"escalated", 0}, {"resolved", 0}, {"closed", 0}, {"total", 2}}));
+
+  // Claim: one holder at a time.
+  const std::string ana = env.NewKey(env.tenant, "test", {"review:read", "review:write"});
+  const std::string beto = env.NewKey(env.tenant, "test", {"review:*"});
+  auto claimed = Post(env, ana, cases + c1 + "/claim");
+  REQUIRE_MESSAGE(claimed.status == 200, claimed.body);
+  core::Json claim = Body(claimed);
+  CHECK(claim["caseId"] == c1);
+  CHECK(claim["status"] == "in_progress");
+  CHECK(claim["assigneeUserId"].is_null());
+  const std::string ana_id = claim["assigneeApiKeyId"];
+  CHECK(ana_id.rfind("key_", 0) == 0);
+  CHECK(Body(Post(env, ana, cases + c1 + "/claim")) == claim);  // the holder again: as the first time
+  CheckProblem(Post(env, beto, cases + c1 + "/claim"), 409, "CASE_ALREADY_CLAIMED");
+  CheckProblem(Post(env, beto, cases + c1 + "/release"), 409, "CASE_CLAIM_REQUIRED");
+
+  // Filters.
+  CHECK(Body(env.Call(k, "GET", kQueue + "?status=in_progress"))["data"].size() == 1);
+  CHECK(Body(env.Call(k, "GET", kQueue + "?scope=unassigned"))["data"][0]["caseId"] == c2);
+  CHECK(Body(env.Call(k, "GET", kQueue + "?scope=assigned"))["data"][0]["caseId"] == c1);
+  CHECK(Body(env.Call(ana, "GET", kQueue + "?mine=true"))["data"][0]["caseId"] == c1);
+  CHECK(Body(env.Call(beto, "GET", kQueue + "?mine=true"))["data"].empty());
+  CHECK(Body(env.Call(k, "GET", kQueue + "?priority=high"))["data"].empty());
+  CHECK(Body(env.Call(k, "GET", kQueue + "?limit=1"))["data"].size() == 1);
+  CHECK(Body(env.Call(k, "GET", kQueue + "?tenantId=" + env.tenant))["data"].size() == 2);
+  CheckProblem(env.Call(k, "GET", kQueue + "?status=lost"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", kQueue + "?mine=maybe"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", kQueue + "?tenantId=ten_00000000000000000000000000000000"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", kQueue + "?color=red"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(k, "GET", kQueue + "/summary?color=red"), 400, "BAD_REQUEST");
+  CHECK(Body(env.Call(k, "GET", kQueue + "/summary?scope=assigned"))["inProgress"] == 1);
+  CHECK(Body(env.Call(k, "GET", kQueue + "/summary?scope=assigned"))["total"] == 1);
+  CHECK(Body(env.Call(k, "GET", kQueue + "/summary"))["inProgress"] == 1);
+
+  // Release: back to the queue.
+  auto released = Post(env, ana, cases + c1 + "/release");
+  CHECK(released.status == 204);
+  CHECK(Body(env.Call(k, "GET", kQueue + "?status=open"))["data"].size() == 2);
+
+  // Notes: no claim needed; refused when empty or not JSON.
+  CHECK(Post(env, beto, cases + c1 + "/notes", R"({"note":"called the applicant; document on file"})").status == 204);
+  CheckProblem(Post(env, beto, cases + c1 + "/notes", R"({"note":""})"), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, beto, cases + c1 + "/notes", R"({})"), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, beto, cases + c1 + "/notes", R"({"note":"x","extra":1})"), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, beto, cases + c1 + "/notes", "{not json"), 400, "BAD_REQUEST");
+
+  // Reassign: only to an active reviewer of the tenant.
+  const std::string reviewer = UserOf(env, "reviewer", "team north 3");
+  auto moved = Post(env, beto, cases + c2 + "/reassign", core::Json({{"assigneeUserId", reviewer}}).dump());
+  REQUIRE_MESSAGE(moved.status == 200, moved.body);
+  CHECK(Body(moved)["assigneeUserId"] == reviewer);
+  CHECK(Body(moved)["assigneeApiKeyId"].is_null());
+  CHECK(Body(moved)["status"] == "in_progress");
+  CheckProblem(Post(env, ana, cases + c2 + "/claim"), 409, "CASE_ALREADY_CLAIMED");
+  CheckProblem(Post(env, beto, cases + c1 + "/reassign",
+                    core::Json({{"assigneeUserId", "usr_00000000000000000000000000000000"}}).dump()),
+               422, "NOT_A_REVIEWER");
+  CheckProblem(Post(env, beto, cases + c1 + "/reassign", R"({"assigneeUserId":"ana"})"), 400, "INVALID_ID");
+  CheckProblem(Post(env, beto, cases + c1 + "/reassign", R"({})"), 422, "VALIDATION_ERROR");
+  auto off = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users/" + reviewer + "/disable");
+  REQUIRE_MESSAGE(off.status == 200, off.body);
+  CHECK(Body(off)["disabledAt"].is_string());
+  CheckProblem(Post(env, beto, cases + c1 + "/reassign", core::Json({{"assigneeUserId", reviewer}}).dump()), 422,
+               "NOT_A_REVIEWER");
+  auto users = env.Admin("GET", "/admin/tenants/" + env.tenant + "/users");
+  REQUIRE(users.status == 200);
+  CHECK(Body(users)["data"].size() == 1);
+  CHECK(users.body.find("usk_") == std::string::npos);  // the secret was shown once
+
+  // Unknown, malformed, and other environments' cases; scopes.
+  CheckProblem(Post(env, ana, cases + "cas_00000000000000000000000000000000/claim"), 404, "CASE_NOT_FOUND");
+  CheckProblem(Post(env, ana, cases + "nope/claim"), 400, "INVALID_ID");
+  CheckProblem(Post(env, env.live_key, cases + c1 + "/claim"), 404, "CASE_NOT_FOUND");
+  CHECK(Body(env.Call(env.live_key, "GET", kQueue))["data"].empty());
+  const std::string reader = env.NewKey(env.tenant, "test", {"review:read"});
+  CHECK(env.Call(reader, "GET", kQueue).status == 200);
+  CheckProblem(Post(env, reader, cases + c1 + "/claim"), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(Post(env, reader, cases + c1 + "/notes", R"({"note":"x"})"), 403, "INSUFFICIENT_SCOPE");
+  const std::string outsider = env.NewKey(env.tenant, "test", {"verification:read"});
+  CheckProblem(env.Call(outsider, "GET", kQueue), 403, "INSUFFICIENT_SCOPE");
+  // Another tenant sees none of it.
+  const std::string other_tenant = env.NewTenant("Other");
+  const std::string other = env.NewKey(other_tenant, "test", {"*"});
+  CHECK(Body(env.Call(other, "GET", kQueue))["data"].empty());
+  CheckProblem(Post(env, other, cases + c1 + "/claim"), 404, "CASE_NOT_FOUND");
+}
+
+TEST_CASE("review: of 50 concurrent claims of one case, exactly one wins") {
+  Env env(false, {"--rate-reveals", "0", "--rate-writes", "0"}, Sharing::kIsolated);
+  const std::string session = testing::SandboxSession(env, env.test_key, "review-race", "review");
+  const std::string c = CaseOf(env, env.test_key, session);
+  std::vector<std::string> keys;
+  for (int i = 0; i < 50; ++i) keys.push_back(env.NewKey(env.tenant, "test", {"review:write"}));
+  std::atomic<int> won{0}, lost{0}, other{0};
+  std::vector<std::thread> threads;
+  for (const auto& key : keys) {
+    threads.emplace_back([&, key] {
+      auto r = env.Call(key, "POST", "/v1/review/cases/" + c + "/claim");
+      if (r.status == 200) {
+        ++won;
+      } else if (r.status == 409 && r.body.find("CASE_ALREADY_CLAIMED") != std::string::npos) {
+        ++lost;
+      } else {
+        ++other;
+      }
+    });
+  }
+  for (auto& t : threads) t.join();
+  CHECK(won == 1);
+  CHECK(lost == 49);
+  CHECK(other == 0);
+  core::Json q = Body(env.Call(env.test_key, "GET", kQueue + "?status=in_progress"));
+  REQUIRE(q["data"].size() == 1);
+  CHECK(q["data"][0]["assigneeApiKeyId"].is_string());
+}
