@@ -97,6 +97,12 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           core::Json j = core::ParseJsonOrDiscarded(*row);
           if (j["disabledAt"].is_null()) j["disabledAt"] = at;
           view.Put(k, core::DumpJson(j));
+        } else if constexpr (std::is_same_v<T, tn::ReviewPolicySet>) {
+          SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
+          if (!row.has_value()) return core::DataLoss("review policy before its tenant");
+          core::Json t = core::ParseJsonOrDiscarded(*row);
+          t["reviewPolicy"] = {{"doubleApproval", e.double_approval}, {"trustBelow", e.trust_below}, {"setAt", at}};
+          view.Put(TenancyView::Tenant(tenant), core::DumpJson(t));
         } else if constexpr (std::is_same_v<T, tn::ExportKeySet>) {
           SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
           if (!row.has_value()) return core::DataLoss("export key before its tenant");

@@ -14,11 +14,14 @@
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/review/case_decider.h"
+#include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "eventstore/key_store.h"
 #include "projections/review/review_projector.h"
+#include "projections/sessions_view.h"
 #include "projections/tenancy_view.h"
+#include "projections/verification_view.h"
 
 namespace svc::api::review {
 
@@ -236,6 +239,24 @@ void Reassign(Runtime& rt, ApiCall& call, Respond respond) {
           [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
 }
 
+// Seals a note under the session's key (base64), or answers the problem and returns nullopt.
+std::optional<std::string> SealNote(Runtime& rt, const ApiCall& call, const std::string& case_id,
+                                    const std::string& session, const std::string& note, const Respond& respond) {
+  if (note.empty()) return std::string();
+  auto key = rt.key_store().Get(eventstore::KeyStore::SessionKeyName(call.auth.tenant_id, call.auth.environment, session));
+  if (!key.ok()) {
+    respond(StatusToProblem(*call.request, key.status()));
+    return std::nullopt;
+  }
+  if (!key->has_value()) {
+    respond(Problem(*call.request, "CASE_CLOSED", "the session's data was erased: the case takes no notes"));
+    return std::nullopt;
+  }
+  std::string sealed = core::Base64Encode(core::AeadSeal(**key, note, "svc/case-note/v1|" + case_id));
+  core::SecureZero(**key);
+  return sealed;
+}
+
 void Note(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -250,13 +271,158 @@ void Note(Runtime& rt, ApiCall& call, Respond respond) {
   const std::string case_id = core::StringOr(*row, "caseId");
   const std::string session = core::StringOr(*row, "sessionId");
   if (session.empty()) return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no session to seal its notes under"));
-  auto key = rt.key_store().Get(eventstore::KeyStore::SessionKeyName(call.auth.tenant_id, call.auth.environment, session));
-  if (!key.ok()) return respond(StatusToProblem(req, key.status()));
-  if (!key->has_value()) return respond(Problem(req, "CASE_CLOSED", "the session's data was erased: the case takes no notes"));
-  std::string sealed = core::Base64Encode(core::AeadSeal(**key, *note, "svc/case-note/v1|" + case_id));
-  core::SecureZero(**key);
-  RunCase(rt, call, case_id, rv::AddCaseNote{ActorOf(call.auth), std::move(sealed)},
+  auto sealed = SealNote(rt, call, case_id, session, *note, respond);
+  if (!sealed) return;
+  RunCase(rt, call, case_id, rv::AddCaseNote{ActorOf(call.auth), std::move(*sealed)},
           [](const core::Json&) { return NoContent(); }, std::move(respond));
+}
+
+// Whether the tenant's review policy asks a second reviewer for this resolution.
+bool NeedsSecond(const core::Json& policy, const std::string& action, const core::Json& trust) {
+  const std::string mode = core::StringOr(policy, "doubleApproval", "none");
+  if (action != "approve" && action != "decline" && action != "request_more_info") return false;
+  if (mode == "all") return true;
+  if (mode == "declines" && action == "decline") return true;
+  const double below = policy.value("trustBelow", 0.0);
+  return action == "approve" && below > 0 && trust.is_number() && trust.get<double>() < below;
+}
+
+// The verdict a final resolution records on the session: the pipeline's, with the reviewers'
+// outcome, reasons and the case.
+commands::verification::VerdictReached ReviewVerdict(const core::Json& pipeline_verdict, const std::string& case_id,
+                                                     const std::string& action, const std::vector<std::string>& reasons,
+                                                     const core::Json& approvers) {
+  namespace vs = commands::verification;
+  vs::VerdictReached v;
+  v.type = action == "approve" ? "verification.approved"
+           : action == "decline" ? "verification.declined"
+                                 : "verification.more_info_requested";
+  v.outcome = action == "approve" ? "approved" : action == "decline" ? "declined" : "more_info";
+  v.tracking_id = core::StringOr(pipeline_verdict, "trackingId");
+  v.reason_codes = reasons.empty() ? std::vector<std::string>{} : reasons;
+  if (reasons.empty()) {
+    for (const auto& r : pipeline_verdict.value("reasonCodes", core::Json::array())) {
+      if (r.is_string()) v.reason_codes.push_back(r.get<std::string>());
+    }
+  }
+  v.trust_score = pipeline_verdict.value("trustScore", core::Json(nullptr));
+  v.case_id = case_id;
+  core::Json decision = pipeline_verdict.value("decision", core::Json::object());
+  if (!decision.is_object()) decision = core::Json::object();
+  decision["outcome"] = v.outcome;
+  decision["reasonCodes"] = v.reason_codes;
+  decision["caseId"] = case_id;
+  decision["decidedBy"] = "review";
+  decision["reviewers"] = approvers;
+  v.decision = decision;
+  v.report = pipeline_verdict.value("report", core::Json(nullptr));
+  if (v.report.is_object()) v.report["decision"] = decision;
+  return v;
+}
+
+void Resolve(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto action = v.Enum("action", true, {"approve", "decline", "request_more_info", "escalate", "note", "assign"});
+  auto note = v.String("note", false, kMaxNote);
+  v.Skip("reasonCodes");
+  v.RejectUnknown();
+  std::vector<std::string> reasons;
+  if (auto it = body->find("reasonCodes"); it != body->end() && !it->is_null()) {
+    if (!it->is_array() || it->size() > 20) {
+      v.Add({"reasonCodes", "/reasonCodes", "invalid_type", "reasonCodes is an array of up to 20 codes"});
+    } else {
+      for (size_t i = 0; i < it->size(); ++i) {
+        const auto& c = (*it)[i];
+        if (!c.is_string() || c.get<std::string>().empty() || c.get<std::string>().size() > 64) {
+          v.Add({"reasonCodes", "/reasonCodes/" + std::to_string(i), "invalid_type", "a code of 1-64 characters"});
+        } else {
+          reasons.push_back(c.get<std::string>());
+        }
+      }
+    }
+  }
+  if (v.ok() && *action == "note" && (!note.has_value() || note->empty())) {
+    v.Add({"note", "/note", "required", "a note resolution needs the note"});
+  }
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  auto row = PathCase(rt, call, respond);
+  if (!row) return;
+  const AuthContext a = call.auth;
+  const std::string case_id = core::StringOr(*row, "caseId");
+  const std::string session = core::StringOr(*row, "sessionId");
+  std::string sealed;
+  if (note.has_value() && !note->empty()) {
+    if (session.empty()) return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no session to seal its notes under"));
+    auto s = SealNote(rt, call, case_id, session, *note, respond);
+    if (!s) return;
+    sealed = std::move(*s);
+  }
+  const std::string te = TeOf(a);
+  auto tenant = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::Tenant(a.tenant_id)));
+  if (!tenant.ok()) return respond(StatusToProblem(req, tenant.status()));
+  core::Json pipeline_verdict = core::Json::object();
+  if (!session.empty()) {
+    auto verdict = ReadView(rt, projections::VerificationView::Abs(projections::VerificationView::Verdict(te, session)));
+    if (!verdict.ok()) return respond(StatusToProblem(req, verdict.status()));
+    if (verdict->has_value()) pipeline_verdict = **verdict;
+  }
+  const core::Json policy = tenant->has_value() ? (**tenant).value("reviewPolicy", core::Json::object()) : core::Json::object();
+  rv::ResolveCase cmd;
+  cmd.action = *action;
+  cmd.reason_codes = reasons;
+  cmd.note_sealed = sealed;
+  cmd.by = ActorOf(a);
+  cmd.double_approval = NeedsSecond(policy, *action, pipeline_verdict.value("trustScore", core::Json(nullptr)));
+  commands::CommandContext ctx = Context(rt, call);
+  // The answer, once the read models show what was recorded.
+  auto finish = [&rt, te, case_id, session, slim = SlimRequest(req), respond](
+                    std::vector<eventstore::LogPosition> positions, core::Json result) {
+    rt.projections().WhenApplied(
+        positions, {RV::kName, projections::SessionsView::kName, projections::VerificationView::kName},
+        kReadYourWrites, [&rt, te, case_id, session, slim, respond, result](bool) {
+          auto after = ReadView(rt, RV::Abs(RV::Case(te, case_id)));
+          if (!after.ok() || !after->has_value()) {
+            return respond(StatusToProblem(slim, core::Unavailable("the case is not readable yet")));
+          }
+          std::string session_status;
+          if (!session.empty()) {
+            auto srow = ReadView(rt, projections::SessionsView::Abs(projections::SessionsView::Record(te, session)));
+            if (srow.ok() && srow->has_value()) session_status = core::StringOr(**srow, "status");
+          }
+          respond(JsonResponse(200, {{"caseId", case_id},
+                                     {"caseStatus", (**after)["status"]},
+                                     {"sessionStatus", session_status},
+                                     {"awaitingSecondApproval", result.value("awaitingSecondApproval", false)},
+                                     {"outcome", result.value("outcome", core::Json(nullptr))}}));
+        });
+  };
+  rt.writer().Execute(
+      commands::MakeCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
+      [&rt, a, case_id, session, action = *action, reasons, pipeline_verdict, ctx, finish, slim = SlimRequest(req),
+       respond](core::Result<commands::CommandOutcome> r) {
+        if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
+        const core::Json result = r->result;
+        if (!result.value("outcome", core::Json()).is_string()) return finish(r->positions, result);
+        // A final resolution moves the session: its verdict is recorded like the pipeline's, so its
+        // webhook follows. (A retry after a crash in between moves it then: ResolveReview is
+        // idempotent, and a resolved case whose session still waits is listed in docs/review.md.)
+        const core::Json approvers = result.value("approvers", core::Json::array());
+        std::vector<eventstore::LogPosition> positions = r->positions;
+        rt.writer().Execute(
+            commands::MakeCommand<commands::verification::SessionDecider>(
+                a.tenant_id, session,
+                commands::verification::SessionCommand(commands::verification::ResolveReview{
+                    ReviewVerdict(pipeline_verdict, case_id, action, reasons, approvers)}),
+                ctx),
+            [finish, positions, result, slim, respond](core::Result<commands::CommandOutcome> moved) mutable {
+              if (!moved.ok()) return respond(StatusToProblem(slim, moved.status()));
+              positions.insert(positions.end(), moved->positions.begin(), moved->positions.end());
+              finish(positions, result);
+            });
+      });
 }
 
 }  // namespace
@@ -334,6 +500,22 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options)
       .scope = "review:write", .family = RateFamily::kWrite, .success_status = 204,
       .error_codes = Codes({lookup, {"CASE_CLAIM_REQUIRED", "CASE_CLOSED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Release(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = base + "/resolve", .operation_id = "resolveReviewCase", .tag = tag,
+      .summary = "Resolve the case: approve, decline, ask for more, escalate, note or take it",
+      .description = "Needs the claim (409 `CASE_CLAIM_REQUIRED`; `assign` is a claim). `approve` and `decline` "
+                     "resolve the case and move the session to `approved` or `declined`; `request_more_info` closes "
+                     "the case and sends the session back to the applicant (`awaiting_input`); each fires the "
+                     "session's `verification.*` webhook. `escalate` raises the priority one step, returns the case "
+                     "to the queue and fires `case.escalated`. Under the tenant's double-approval policy "
+                     "(`svc admin tenant review-policy`) the first resolution answers `awaitingSecondApproval: true` "
+                     "and only a different reviewer completes it (409 `SECOND_APPROVAL_REQUIRED` for the same one). "
+                     "409 `CASE_HAS_NO_SESSION` when there is no session to move; `CASE_CLOSED` once finished.",
+      .scope = "review:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ReviewResolveRequest",
+      .response_schema = "ResolveResult",
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",
+                                     "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
+      .handler = [r](ApiCall& c, Respond respond) { Resolve(*r, c, std::move(respond)); }});
   return routes;
 }
 

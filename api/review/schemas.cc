@@ -56,6 +56,16 @@ OpenApiArea ReviewOpenApi() {
                           {"assigneeApiKeyId", Nullable(Id("key"))}},
                          {"caseId", "claimedAt", "status"});
   s["ReviewNoteRequest"] = Obj({{"note", {{"type", "string"}, {"minLength", 1}, {"maxLength", 4000}}}}, {"note"});
+  s["ReviewResolveRequest"] = Obj({{"action", Enum({"approve", "decline", "request_more_info", "escalate", "note", "assign"})},
+                                   {"note", Nullable({{"type", "string"}, {"maxLength", 4000}})},
+                                   {"reasonCodes", Nullable({{"type", "array"}, {"maxItems", 20}, {"items", Str()}})}},
+                                  {"action"});
+  s["ResolveResult"] = Obj({{"caseId", Id("cas")},
+                            {"caseStatus", status},
+                            {"sessionStatus", Str()},
+                            {"awaitingSecondApproval", {{"type", "boolean"}}},
+                            {"outcome", Nullable(Enum({"approved", "declined", "awaiting_input"}))}},
+                           {"caseId", "caseStatus", "sessionStatus"});
   s["ReviewReassignRequest"] = Obj({{"assigneeUserId", Id("usr")}}, {"assigneeUserId"});
   return area;
 }

@@ -146,6 +146,15 @@ core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenan
                     {"publicKey", core::StringOr(outcome.result, "publicKey")}};
 }
 
+core::Result<core::Json> AdminReviewPolicySet(Runtime& rt, const std::string& tenant_id, const std::string& double_approval,
+                                              double trust_below, const eventstore::Actor& actor) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
+  SVC_ASSIGN_OR_RETURN(auto outcome, Run(rt, tenant_id, tn::SetReviewPolicy{double_approval, trust_below}, actor));
+  core::Json j = outcome.result;
+  j["tenantId"] = tenant_id;
+  return j;
+}
+
 core::Result<core::Json> AdminUserCreate(Runtime& rt, const std::string& tenant_id, const std::string& role,
                                          const std::string& label, const eventstore::Actor& actor) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
@@ -276,6 +285,18 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                SVC_ASSIGN_OR_RETURN(std::string reason, StringField(body, "reason", ""));
                return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
                                      reason, actor);
+             }, 200));
+  // svc admin tenant review-policy: which resolutions need a second reviewer.
+  router.Add("POST", "/admin/tenants/{tenant_id}/review-policy",
+             guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string mode, StringField(body, "doubleApproval", "none"));
+               double below = 0;
+               if (auto it = body.find("trustBelow"); it != body.end() && !it->is_null()) {
+                 if (!it->is_number()) return core::InvalidArgument("trustBelow is a number", "VALIDATION_ERROR");
+                 below = it->get<double>();
+               }
+               return AdminReviewPolicySet(rt, req.path_params["tenant_id"], mode, below, actor);
              }, 200));
   // svc admin user create | list | disable: review-console users.
   router.Add("POST", "/admin/tenants/{tenant_id}/users",

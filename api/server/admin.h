@@ -45,6 +45,9 @@ core::Result<core::Json> AdminUserCreate(Runtime& rt, const std::string& tenant_
 core::Result<core::Json> AdminUserList(Runtime& rt, const std::string& tenant_id);
 core::Result<core::Json> AdminUserDisable(Runtime& rt, const std::string& tenant_id, const std::string& user_id,
                                           const eventstore::Actor& actor);
+// The tenant's review policy: {doubleApproval: none|declines|all, trustBelow: 0..1}.
+core::Result<core::Json> AdminReviewPolicySet(Runtime& rt, const std::string& tenant_id, const std::string& double_approval,
+                                              double trust_below, const eventstore::Actor& actor);
 // The tenant's export key: the X25519 public key (base64url) bulk export dumps are sealed to.
 core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
                                            const eventstore::Actor& actor);
@@ -54,6 +57,7 @@ core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenan
 //   POST /admin/tenants                         {name}
 //   GET  /admin/tenants
 //   POST /admin/tenants/{tenant_id}/export-key  {publicKey}
+//   POST /admin/tenants/{tenant_id}/review-policy  {doubleApproval, trustBelow}
 //   POST /admin/tenants/{tenant_id}/users       {role, label}
 //   GET  /admin/tenants/{tenant_id}/users
 //   POST /admin/tenants/{tenant_id}/users/{user_id}/disable

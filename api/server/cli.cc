@@ -22,6 +22,8 @@ const char* const kTopUsage =
     "                            [--scopes a,b] [--name NAME] [--application app_...]\n"
     "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
     "  admin key list            --tenant ten_...\n"
+    "  admin tenant review-policy --tenant ten_... --double-approval none|declines|all\n"
+    "                            [--trust-below 0.8]: which review resolutions need two reviewers\n"
     "  admin user create         --tenant ten_... --name LABEL [--role reviewer|supervisor]: a\n"
     "                            review-console user (no personal data in LABEL); secret shown once\n"
     "  admin user list           --tenant ten_...\n"

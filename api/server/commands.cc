@@ -1,5 +1,6 @@
 #include "api/server/commands.h"
 
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -41,6 +42,8 @@ int Admin(int argc, char** argv) {
   f.Declare({"application", "", "application id (default: the tenant's default application)"});
   f.Declare({"reason", "", "revocation reason"});
   f.Declare({"role", "reviewer", "user create: reviewer or supervisor"});
+  f.Declare({"double-approval", "none", "tenant review-policy: none, declines or all"});
+  f.Declare({"trust-below", "0", "tenant review-policy: approvals of sessions under this trust score (0-1) need two"});
   f.Declare({"user", "", "user disable: the user id (usr_...)"});
   f.Declare({"public-key", "", "tenant export-key: the X25519 public key (base64url) bulk exports are sealed to"});
   f.Declare({"new-master-key-file", "", "master-key rotate: the new master key (base64 of 32 bytes), made and kept safe before the rotation"});
@@ -54,7 +57,7 @@ int Admin(int argc, char** argv) {
   const bool webhooks = key == "webhooks status" || key == "webhooks pause" || key == "webhooks resume";
   const bool rotate = key == "master-key rotate";
   if (key != "tenant create" && key != "tenant list" && key != "app create" && key != "key create" &&
-      key != "key revoke" && key != "key list" && key != "tenant export-key" && key != "user create" && key != "user list" && key != "user disable" &&
+      key != "key revoke" && key != "key list" && key != "tenant export-key" && key != "user create" && key != "user list" && key != "user disable" && key != "tenant review-policy" &&
       !webhooks && !rotate) {
     std::cerr << kTopUsage;
     return 2;
@@ -109,6 +112,7 @@ int Admin(int argc, char** argv) {
     else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
     else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
     else if (key == "tenant export-key") r = AdminExportKeySet(**rt, f.Get("tenant"), f.Get("public-key"), actor);
+    else if (key == "tenant review-policy") r = AdminReviewPolicySet(**rt, f.Get("tenant"), f.Get("double-approval"), std::atof(f.Get("trust-below").c_str()), actor);
     else if (key == "user create") r = AdminUserCreate(**rt, f.Get("tenant"), f.Get("role"), f.Get("name"), actor);
     else if (key == "user list") r = AdminUserList(**rt, f.Get("tenant"));
     else if (key == "user disable") r = AdminUserDisable(**rt, f.Get("tenant"), f.Get("user"), actor);
@@ -144,6 +148,11 @@ int Admin(int argc, char** argv) {
     b["name"] = f.Get("name");
   } else if (key == "tenant list") {
     path = "/admin/tenants";
+  } else if (key == "tenant review-policy") {
+    method = "POST";
+    path = "/admin/tenants/" + f.Get("tenant") + "/review-policy";
+    b["doubleApproval"] = f.Get("double-approval");
+    b["trustBelow"] = std::atof(f.Get("trust-below").c_str());
   } else if (key == "user create") {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/users";
@@ -304,6 +313,8 @@ int Certificate(int argc, char** argv) {
   Flags f;
   f.Declare({"data-dir", "", "a data directory whose master key checks the HMAC signature too (read only; never created)"});
   f.Declare({"role", "reviewer", "user create: reviewer or supervisor"});
+  f.Declare({"double-approval", "none", "tenant review-policy: none, declines or all"});
+  f.Declare({"trust-below", "0", "tenant review-policy: approvals of sessions under this trust score (0-1) need two"});
   f.Declare({"user", "", "user disable: the user id (usr_...)"});
   f.Declare({"public-key", "", "the tenant and environment's Ed25519 public key (base64, or a file holding it): checks the certificate without the service or its keys"});
   f.Declare({"tenant", "", "public-key: the tenant"});

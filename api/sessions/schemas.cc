@@ -132,6 +132,10 @@ OpenApiArea SessionsOpenApi() {
                               {"decidedBy", Nullable(Str())},
                               {"caseId", Nullable(Str())}},
                              {});
+  // Present when a reviewer decided (decidedBy "review"): who (two under double approval).
+  s["DecisionSummary"]["properties"]["reviewers"] = {
+      {"type", "array"},
+      {"items", Obj({{"type", Enum({"user", "api_key"})}, {"id", Str()}}, {"type", "id"})}};
   s["LivenessChallenge"] = obj({{"object", {{"const", "liveness_challenge"}}},
                                 {"challengeId", Id("lch")},
                                 {"sessionId", Id("vrf")},

@@ -85,8 +85,11 @@ core::Result<Decision> DecideResolve(const CaseState& s, const ResolveCase& c) {
   if (second) r.approvers.push_back(s.pending_by);
   r.approvers.push_back(c.by);
   d.events.push_back(Make(r));
+  core::Json approvers = core::Json::array();
+  for (const auto& a : r.approvers) approvers.push_back({{"type", a.type}, {"id", a.id}});
   d.result = {{"outcome", c.action == "approve" ? "approved" : c.action == "decline" ? "declined" : "awaiting_input"},
-              {"awaitingSecondApproval", false}};
+              {"awaitingSecondApproval", false},
+              {"approvers", approvers}};
   return d;
 }
 

@@ -124,8 +124,22 @@ struct UserDisabled {
   static constexpr auto Fields() { return std::tuple{core::Field("userId", &UserDisabled::user_id)}; }
 };
 
+// The tenant's review policy (docs/review.md#double-approval): which resolutions need a second,
+// different reviewer.
+struct ReviewPolicySet {
+  static constexpr std::string_view kType = "tenancy.review_policy_set";
+  static constexpr int kSchema = 1;
+  std::string double_approval;  // none | declines | all
+  double trust_below = 0;       // approvals of sessions whose trust score is under this need two (0: off)
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ReviewPolicySet;
+    return std::tuple{Field("doubleApproval", &T::double_approval), Field("trustBelow", &T::trust_below)};
+  }
+};
+
 using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked, ExportKeySet,
-                                  UserCreated, UserDisabled>;
+                                  UserCreated, UserDisabled, ReviewPolicySet>;
 
 // Codec: event <-> (type, schema version, data JSON), driven by each event's field list.
 std::string_view TypeOf(const TenancyEvent& e);

@@ -191,6 +191,20 @@ core::Result<Decision> DecideDisableUser(const TenantState& s, const DisableUser
   return d;
 }
 
+core::Result<Decision> DecideSetReviewPolicy(const TenantState& s, const SetReviewPolicy& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  if (c.double_approval != "none" && c.double_approval != "declines" && c.double_approval != "all") {
+    return core::InvalidArgument("doubleApproval must be none, declines or all", "VALIDATION_ERROR");
+  }
+  if (!(c.trust_below >= 0 && c.trust_below <= 1)) {
+    return core::InvalidArgument("trustBelow must be between 0 and 1", "VALIDATION_ERROR");
+  }
+  Decision d;
+  d.events.push_back(Make(ReviewPolicySet{c.double_approval, c.trust_below}));
+  d.result = {{"doubleApproval", c.double_approval}, {"trustBelow", c.trust_below}};
+  return d;
+}
+
 }  // namespace
 
 core::Result<Decision> TenantDecider::Decide(const TenantState& state,
@@ -206,6 +220,7 @@ core::Result<Decision> TenantDecider::Decide(const TenantState& state,
         if constexpr (std::is_same_v<T, SetExportKey>) return DecideSetExportKey(state, c);
         if constexpr (std::is_same_v<T, CreateUser>) return DecideCreateUser(state, c);
         if constexpr (std::is_same_v<T, DisableUser>) return DecideDisableUser(state, c);
+        if constexpr (std::is_same_v<T, SetReviewPolicy>) return DecideSetReviewPolicy(state, c);
       },
       command);
 }

@@ -134,8 +134,12 @@ struct CreateUser {
 struct DisableUser {
   std::string user_id;
 };
-using TenancyCommand =
-    std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey, CreateUser, DisableUser>;
+struct SetReviewPolicy {
+  std::string double_approval;
+  double trust_below = 0;
+};
+using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey,
+                                    CreateUser, DisableUser, SetReviewPolicy>;
 
 struct TenantDecider {
   using State = TenantState;

@@ -173,6 +173,13 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (s.processing && c.verdict.tracking_id == s.tracking_id) {
             d.events.push_back(Make(c.verdict));
           }
+        } else if constexpr (std::is_same_v<T, ResolveReview>) {
+          if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+          if (s.case_id != c.verdict.case_id) {
+            return core::FailedPrecondition("the session is not under this review case", "CASE_HAS_NO_SESSION");
+          }
+          if (s.status == "review" && !s.processing) d.events.push_back(Make(c.verdict));
+          d.result = {{"moved", s.status == "review" && !s.processing}};
         } else if constexpr (std::is_same_v<T, PurgeMedia>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
           const bool forget = c.reason == "forget";

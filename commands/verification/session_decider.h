@@ -114,6 +114,12 @@ struct RecordStage {
 struct RecordVerdict {
   VerdictReached verdict;
 };
+// A reviewer's resolution of the session's review case (docs/review.md): the verdict the case
+// reached, recorded like the pipeline's (so its webhook follows). Only a session in `review` for
+// that case moves; again, once moved, it records nothing (a retried resolution).
+struct ResolveReview {
+  VerdictReached verdict;
+};
 
 // The retention sweeper: a completed session's captures, `retention_days` after completion.
 // A session not completed, not yet due, or already purged is left as it is (no events).
@@ -125,7 +131,7 @@ struct PurgeMedia {
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
                                     SubmitSession, RecordStage, RecordVerdict,
-                                    IssueLivenessChallenge, PurgeMedia>;
+                                    IssueLivenessChallenge, PurgeMedia, ResolveReview>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

@@ -472,8 +472,11 @@ core::Json DocumentSummaryOf(const ReportInputs& in) {
           {"reasonCodes", SummaryField(row, "reasonCodes")}};
 }
 
+// "policy:<version>" for the engine's verdict; "review" for a reviewer's resolution of the case.
 std::string DecidedBy(const core::Json& verdict) {
   std::string o = core::StringOr(verdict, "outcome");
+  const core::Json decision = verdict.value("decision", core::Json::object());
+  if (decision.is_object() && core::StringOr(decision, "decidedBy") == "review") return "review";
   return o.empty() ? "" : "policy:" + std::string(kPolicyVersion);
 }
 
@@ -481,12 +484,16 @@ std::string DecidedBy(const core::Json& verdict) {
 
 core::Json DecisionSummary(const core::Json& verdict) {
   if (!verdict.is_object()) return nullptr;
-  return {{"outcome", verdict["outcome"]},
-          {"reasonCodes", verdict["reasonCodes"]},
-          {"trustScore", verdict["trustScore"]},
-          {"decidedAt", verdict["decidedAt"]},
-          {"decidedBy", DecidedBy(verdict)},
-          {"caseId", verdict.contains("caseId") ? verdict["caseId"] : core::Json(nullptr)}};
+  core::Json out = {{"outcome", verdict["outcome"]},
+                    {"reasonCodes", verdict["reasonCodes"]},
+                    {"trustScore", verdict["trustScore"]},
+                    {"decidedAt", verdict["decidedAt"]},
+                    {"decidedBy", DecidedBy(verdict)},
+                    {"caseId", verdict.contains("caseId") ? verdict["caseId"] : core::Json(nullptr)}};
+  // A reviewer's resolution names who decided (two under double approval).
+  const core::Json decision = verdict.value("decision", core::Json::object());
+  if (decision.is_object() && decision.contains("reviewers")) out["reviewers"] = decision["reviewers"];
+  return out;
 }
 
 core::Json BuildReport(const ReportInputs& in) {

@@ -10,6 +10,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
 
 using namespace svc;
@@ -184,4 +185,100 @@ TEST_CASE("review: of 50 concurrent claims of one case, exactly one wins") {
   core::Json q = Body(env.Call(env.test_key, "GET", kQueue + "?status=in_progress"));
   REQUIRE(q["data"].size() == 1);
   CHECK(q["data"][0]["assigneeApiKeyId"].is_string());
+}
+
+TEST_CASE("review: resolutions move the session and send its webhook; escalation sends case.escalated") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--rate-reveals", "0", "--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto hook = env.Call(k, "POST", "/v1/developer/webhooks",
+                       core::Json{{"url", "http://127.0.0.1:" + std::to_string(receiver.port()) + "/r"},
+                                  {"events", {"verification.approved", "verification.declined",
+                                              "verification.more_info_requested", "case.*"}}}
+                           .dump(),
+                       {{"Idempotency-Key", "hook-review"}});
+  REQUIRE_MESSAGE(hook.status == 201, hook.body);
+  receiver.AddSecret(Body(hook)["secret"]);
+  const std::string s1 = testing::SandboxSession(env, k, "rv-1", "review");
+  const std::string s2 = testing::SandboxSession(env, k, "rv-2", "review");
+  const std::string s3 = testing::SandboxSession(env, k, "rv-3", "review");
+  const std::string c1 = CaseOf(env, k, s1), c2 = CaseOf(env, k, s2), c3 = CaseOf(env, k, s3);
+  const std::string ana = env.NewKey(env.tenant, "test", {"review:*"});
+  const std::string beto = env.NewKey(env.tenant, "test", {"review:*"});
+  auto resolve = [&](const std::string& key, const std::string& c, const core::Json& body) {
+    return Post(env, key, "/v1/review/cases/" + c + "/resolve", body.dump());
+  };
+
+  // Refusals.
+  CheckProblem(resolve(ana, c1, {{"action", "approve"}}), 409, "CASE_CLAIM_REQUIRED");
+  CheckProblem(resolve(ana, c1, {{"action", "bless"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(resolve(ana, c1, {{"action", "note"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(resolve(ana, c1, {{"action", "approve"}, {"reasonCodes", "x"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, ana, "/v1/review/cases/" + c1 + "/resolve", "{not json"), 400, "BAD_REQUEST");
+
+  // Approve: the case is resolved, the session approved, its webhook sent.
+  REQUIRE(Post(env, ana, "/v1/review/cases/" + c1 + "/claim").status == 200);
+  REQUIRE(resolve(ana, c1, {{"action", "note"}, {"note", "document checked by hand"}}).status == 200);
+  auto approved = resolve(ana, c1, {{"action", "approve"}, {"reasonCodes", {"MANUAL_DOCUMENT_CHECK"}}});
+  REQUIRE_MESSAGE(approved.status == 200, approved.body);
+  core::Json a = Body(approved);
+  CHECK(a["caseId"] == c1);
+  CHECK(a["caseStatus"] == "resolved");
+  CHECK(a["sessionStatus"] == "approved");
+  CHECK(a["outcome"] == "approved");
+  CHECK(a["awaitingSecondApproval"] == false);
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s1))["status"] == "approved");
+  core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s1 + "/evidence"));
+  CHECK(evidence["decision"]["outcome"] == "approved");
+  CHECK(evidence["decision"]["decidedBy"] == "review");
+  CHECK(evidence["decision"]["reasonCodes"] == core::Json::array({"MANUAL_DOCUMENT_CHECK"}));
+  CheckProblem(resolve(ana, c1, {{"action", "decline"}}), 409, "CASE_CLOSED");
+
+  // Escalate: priority one step up, back in the queue, case.escalated sent.
+  REQUIRE(Post(env, beto, "/v1/review/cases/" + c2 + "/claim").status == 200);
+  auto up = resolve(beto, c2, {{"action", "escalate"}, {"note", "possible impersonation"}});
+  REQUIRE_MESSAGE(up.status == 200, up.body);
+  CHECK(Body(up)["caseStatus"] == "escalated");
+  CHECK(Body(up)["sessionStatus"] == "review");
+  CHECK(Body(up)["outcome"].is_null());
+  core::Json escalated = Body(env.Call(k, "GET", kQueue + "?status=escalated"))["data"][0];
+  CHECK(escalated["caseId"] == c2);
+  CHECK(escalated["priority"] == "high");
+  CHECK(escalated["escalationLevel"] == 1);
+  CHECK(escalated["assigneeApiKeyId"].is_null());
+
+  // Double approval of declines (the tenant's policy): a second, different reviewer.
+  auto policy = env.Admin("POST", "/admin/tenants/" + env.tenant + "/review-policy", {{"doubleApproval", "declines"}});
+  REQUIRE_MESSAGE(policy.status == 200, policy.body);
+  REQUIRE(Post(env, ana, "/v1/review/cases/" + c3 + "/claim").status == 200);
+  auto first = resolve(ana, c3, {{"action", "decline"}, {"reasonCodes", {"FACE_MISMATCH"}}});
+  REQUIRE_MESSAGE(first.status == 200, first.body);
+  CHECK(Body(first)["awaitingSecondApproval"] == true);
+  CHECK(Body(first)["caseStatus"] == "open");
+  CHECK(Body(first)["sessionStatus"] == "review");
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s3))["status"] == "review");
+  REQUIRE(Post(env, ana, "/v1/review/cases/" + c3 + "/claim").status == 200);
+  CheckProblem(resolve(ana, c3, {{"action", "decline"}}), 409, "SECOND_APPROVAL_REQUIRED");
+  REQUIRE(Post(env, ana, "/v1/review/cases/" + c3 + "/release").status == 204);
+  REQUIRE(Post(env, beto, "/v1/review/cases/" + c3 + "/claim").status == 200);
+  auto second = resolve(beto, c3, {{"action", "decline"}});
+  REQUIRE_MESSAGE(second.status == 200, second.body);
+  CHECK(Body(second)["caseStatus"] == "resolved");
+  CHECK(Body(second)["sessionStatus"] == "declined");
+  core::Json declined = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s3 + "/evidence"));
+  CHECK(declined["decision"]["reviewers"].size() == 2);
+  CHECK(Body(env.Call(k, "GET", kQueue + "/summary")) ==
+        core::Json({{"open", 0}, {"inProgress", 0}, {"escalated", 1}, {"resolved", 2}, {"closed", 0}, {"total", 3}}));
+
+  // The webhooks: service.test, the two verdicts, the escalation; each verified by the reference package.
+  REQUIRE(receiver.WaitFor("/r", 4));
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  std::map<std::string, int> types;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    types[m["type"]]++;
+    CHECK(m["verifiedBy"] == core::Json::array({0}));
+  }
+  CHECK(types["verification.approved"] == 1);
+  CHECK(types["verification.declined"] == 1);
+  CHECK(types["case.escalated"] == 1);
 }
