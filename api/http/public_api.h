@@ -65,6 +65,8 @@ struct PublicApiOptions {
   // written dump stays downloadable.
   pipeline::persons::BulkExporter* exporter = nullptr;
   int64_t export_ttl_seconds = 86400;
+  // Tests only (--fault-kill-after-case-resolved): die right after a case's final resolution.
+  bool fault_kill_after_case_resolved = false;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
 };

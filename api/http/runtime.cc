@@ -391,7 +391,9 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->verification_projector_ = verification.get();
   rt->projectors_.push_back(std::move(verification));
   rt->projectors_.push_back(std::make_unique<projections::AuditProjector>());
-  rt->projectors_.push_back(std::make_unique<projections::ReviewProjector>());
+  auto review = std::make_unique<projections::ReviewProjector>();
+  rt->review_projector_ = review.get();
+  rt->projectors_.push_back(std::move(review));
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

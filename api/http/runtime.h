@@ -17,6 +17,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "projections/persons/persons_projector.h"
+#include "projections/review/review_projector.h"
 #include "projections/runner.h"
 #include "projections/verification_projector.h"
 #include "projections/webhooks_projector.h"
@@ -101,6 +102,7 @@ class Runtime {
   projections::VerificationProjector& verification_projector() { return *verification_projector_; }
   projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
   projections::PersonsProjector& persons_projector() { return *persons_projector_; }
+  projections::ReviewProjector& review_projector() { return *review_projector_; }
 
   // `svc admin master-key rotate`: every wrapped key (data keys, the blind-index keys, the
   // working root) moves to a key-encryption key of `new_master` (32 bytes), while the server runs;
@@ -142,6 +144,7 @@ class Runtime {
   projections::VerificationProjector* verification_projector_ = nullptr;
   projections::WebhooksProjector* webhooks_projector_ = nullptr;
   projections::PersonsProjector* persons_projector_ = nullptr;
+  projections::ReviewProjector* review_projector_ = nullptr;
   bool shut_down_ = false;
   bool started_ = false;
 };

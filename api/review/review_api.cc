@@ -9,6 +9,8 @@
 // data: it is sealed under the case's session key before it is recorded.
 #include "api/review/routes.h"
 
+#include <signal.h>
+
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/http/problem.h"
@@ -16,6 +18,8 @@
 #include "commands/review/case_decider.h"
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
+#include "core/log.h"
+#include "pipeline/review/outcome_writer.h"
 #include "core/ids.h"
 #include "eventstore/key_store.h"
 #include "projections/review/review_projector.h"
@@ -287,40 +291,7 @@ bool NeedsSecond(const core::Json& policy, const std::string& action, const core
   return action == "approve" && below > 0 && trust.is_number() && trust.get<double>() < below;
 }
 
-// The verdict a final resolution records on the session: the pipeline's, with the reviewers'
-// outcome, reasons and the case.
-commands::verification::VerdictReached ReviewVerdict(const core::Json& pipeline_verdict, const std::string& case_id,
-                                                     const std::string& action, const std::vector<std::string>& reasons,
-                                                     const core::Json& approvers) {
-  namespace vs = commands::verification;
-  vs::VerdictReached v;
-  v.type = action == "approve" ? "verification.approved"
-           : action == "decline" ? "verification.declined"
-                                 : "verification.more_info_requested";
-  v.outcome = action == "approve" ? "approved" : action == "decline" ? "declined" : "more_info";
-  v.tracking_id = core::StringOr(pipeline_verdict, "trackingId");
-  v.reason_codes = reasons.empty() ? std::vector<std::string>{} : reasons;
-  if (reasons.empty()) {
-    for (const auto& r : pipeline_verdict.value("reasonCodes", core::Json::array())) {
-      if (r.is_string()) v.reason_codes.push_back(r.get<std::string>());
-    }
-  }
-  v.trust_score = pipeline_verdict.value("trustScore", core::Json(nullptr));
-  v.case_id = case_id;
-  core::Json decision = pipeline_verdict.value("decision", core::Json::object());
-  if (!decision.is_object()) decision = core::Json::object();
-  decision["outcome"] = v.outcome;
-  decision["reasonCodes"] = v.reason_codes;
-  decision["caseId"] = case_id;
-  decision["decidedBy"] = "review";
-  decision["reviewers"] = approvers;
-  v.decision = decision;
-  v.report = pipeline_verdict.value("report", core::Json(nullptr));
-  if (v.report.is_object()) v.report["decision"] = decision;
-  return v;
-}
-
-void Resolve(Runtime& rt, ApiCall& call, Respond respond) {
+void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -402,10 +373,14 @@ void Resolve(Runtime& rt, ApiCall& call, Respond respond) {
   rt.writer().Execute(
       commands::MakeCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
       [&rt, a, case_id, session, action = *action, reasons, pipeline_verdict, ctx, finish, slim = SlimRequest(req),
-       respond](core::Result<commands::CommandOutcome> r) {
+       respond, fault = o.fault_kill_after_case_resolved](core::Result<commands::CommandOutcome> r) {
         if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
         const core::Json result = r->result;
         if (!result.value("outcome", core::Json()).is_string()) return finish(r->positions, result);
+        if (fault) {
+          core::LogWarn("fault injection: killing the process after a case's resolution", {{"caseId", case_id}});
+          ::raise(SIGKILL);
+        }
         // A final resolution moves the session: its verdict is recorded like the pipeline's, so its
         // webhook follows. (A retry after a crash in between moves it then: ResolveReview is
         // idempotent, and a resolved case whose session still waits is listed in docs/review.md.)
@@ -415,7 +390,7 @@ void Resolve(Runtime& rt, ApiCall& call, Respond respond) {
             commands::MakeCommand<commands::verification::SessionDecider>(
                 a.tenant_id, session,
                 commands::verification::SessionCommand(commands::verification::ResolveReview{
-                    ReviewVerdict(pipeline_verdict, case_id, action, reasons, approvers)}),
+                    pipeline::review::ReviewVerdict(pipeline_verdict, case_id, action, reasons, approvers)}),
                 ctx),
             [finish, positions, result, slim, respond](core::Result<commands::CommandOutcome> moved) mutable {
               if (!moved.ok()) return respond(StatusToProblem(slim, moved.status()));
@@ -515,7 +490,7 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options)
       .response_schema = "ResolveResult",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",
                                      "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
-      .handler = [r](ApiCall& c, Respond respond) { Resolve(*r, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { Resolve(*r, *o, c, std::move(respond)); }});
   return routes;
 }
 

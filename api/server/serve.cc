@@ -21,7 +21,8 @@ namespace svc::api::cli {
 namespace {
 
 // Every area started by `svc serve`, in starting order (stopped in reverse).
-const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), AuditWiring(), ComplianceWiring()};
+const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), AuditWiring(), ComplianceWiring(),
+                               ReviewWiring()};
 
 void DeclareServe(Flags& f) {
   DeclareCommon(f);

@@ -75,6 +75,7 @@ AreaWiring SessionsWiring();
 AreaWiring WebhooksWiring();
 // persons_wiring.cc: the reveal budget and the reveal rate.
 AreaWiring PersonsWiring();
+AreaWiring ReviewWiring();
 // audit_wiring.cc: the access log's checkpoint publisher.
 AreaWiring AuditWiring();
 // compliance_wiring.cc: the operator's compliance file.

@@ -2,6 +2,7 @@
 
 #include "commands/review/case_decider.h"
 #include "commands/review/case_events.h"
+#include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/ids.h"
 #include "core/json.h"
@@ -52,6 +53,16 @@ std::string ReviewQueueEntry(const core::Json& row) {
 
 core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
+  if (env.aggregate_type == commands::verification::kSessionAggregate) {
+    // A verdict that names a case ends that case's pending move (the session recorded it).
+    if (env.type.rfind("verification.", 0) != 0) return core::Status::Ok();
+    core::Json d = core::ParseJsonOrDiscarded(env.data);
+    const std::string case_id = core::StringOr(d, "caseId");
+    if (!case_id.empty() && core::StringOr(d.value("decision", core::Json::object()), "decidedBy") == "review") {
+      view.Delete(V::Move(TenantEnv(env.tenant_id, env.environment), case_id));
+    }
+    return core::Status::Ok();
+  }
   if (env.aggregate_type != rv::CaseDecider::kName) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(rv::CaseEvent event, rv::Decode(env));
   const std::string te = TenantEnv(env.tenant_id, env.environment);
@@ -139,6 +150,17 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
             row["awaitingSecondApproval"] = true;
             row["proposedResolution"] = {{"action", e.action}, {"reasonCodes", e.reason_codes}, {"by", ActorOrNull(e.by)}};
           } else if constexpr (std::is_same_v<T, rv::CaseResolved>) {
+            if (!core::StringOr(row, "sessionId").empty()) {
+              core::Json approvers = core::Json::array();
+              for (const auto& a : e.approvers) approvers.push_back({{"type", a.type}, {"id", a.id}});
+              view.Put(V::Move(te, id), core::DumpJson({{"tenantId", env.tenant_id},
+                                                        {"environment", env.environment},
+                                                        {"caseId", id},
+                                                        {"sessionId", row["sessionId"]},
+                                                        {"action", e.action},
+                                                        {"reasonCodes", e.reason_codes},
+                                                        {"approvers", approvers}}));
+            }
             row["status"] = e.action == "request_more_info" ? "closed" : "resolved";
             row["resolution"] = e.action;
             row["resolvedAt"] = at;

@@ -2,6 +2,7 @@
 // Read model of review cases (docs/review.md): the case as the queue serves it, the queue's order,
 // the per-status counts and each case's log. Its keys are in review_view.h.
 
+#include "projections/listeners.h"
 #include "projections/projector.h"
 #include "projections/review/review_view.h"
 #include "core/json.h"
@@ -14,6 +15,12 @@ class ReviewProjector final : public Projector {
   std::string_view Name() const override { return kName; }
   int Version() const override { return 1; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
+  void AfterCommit() override { listeners_.Notify(); }
+  // Runs after every committed batch (the review outcome writer wakes on it).
+  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
+
+ private:
+  Listeners listeners_;
 };
 
 // The queue entry of a case row: priority rank, SLA due date, id.

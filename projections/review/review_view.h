@@ -8,6 +8,9 @@
 //   qsum/<ten>/<env>                  {open, inProgress, escalated, resolved, closed, total}
 //   seq/<ten>/<env>                   the last case number given
 //   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem without the sealed note body)
+//   moves/<ten>/<env>/<cas>           {tenantId, environment, caseId, sessionId, action, reasonCodes,
+//                                     approvers}: a final resolution whose verdict the session has
+//                                     not recorded yet (the review outcome writer's queue)
 
 #include <string>
 #include <string_view>
@@ -25,6 +28,8 @@ struct ReviewView {
   static std::string Sequence(std::string_view te) { return ScopedKey("seq/", te, ""); }
   static std::string Events(std::string_view te, std::string_view id) { return ScopedKey("events/", te, id) + "/"; }
 
+  static std::string MovesPrefix() { return "moves/"; }
+  static std::string Move(std::string_view te, std::string_view id) { return ScopedKey("moves/", te, id); }
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };
 

@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "core/clock.h"
+#include "api/http/http_client.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"
 #include "tests/support/receiver_process.h"
@@ -281,4 +282,31 @@ TEST_CASE("review: resolutions move the session and send its webhook; escalation
   CHECK(types["verification.approved"] == 1);
   CHECK(types["verification.declined"] == 1);
   CHECK(types["case.escalated"] == 1);
+}
+
+TEST_CASE("review: a resolution interrupted by a crash before the session moved reaches it after the restart") {
+  Env env(false, {"--rate-reveals", "0", "--fault-kill-after-case-resolved"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string s = testing::SandboxSession(env, k, "rv-crash", "review");
+  const std::string c = CaseOf(env, k, s);
+  REQUIRE(Post(env, k, "/v1/review/cases/" + c + "/claim").status == 200);
+  // The server dies right after the case's resolution is durable: no answer comes.
+  auto resolved = api::HttpCall(env.server->target(), "POST", "/v1/review/cases/" + c + "/resolve",
+                                {{"Authorization", "Bearer " + k}, {"Content-Type", "application/json"}},
+                                R"({"action":"decline"})");
+  CHECK((!resolved.ok() || resolved->status != 200));
+  CHECK(env.server->WaitExit() == 128 + 9);
+  const std::string data = env.server->data_dir();
+  env.server = std::make_unique<testing::SvcServer>(data, std::vector<std::string>{"--rate-reveals", "0"});
+  env.server->Start();
+  REQUIRE(env.Admin("POST", "/admin/review/wait-idle").status == 200);
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s))["status"] == "declined");
+  core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s + "/evidence"));
+  CHECK(evidence["decision"]["decidedBy"] == "review");
+  CHECK(evidence["decision"]["outcome"] == "declined");
+  core::Json q = Body(env.Call(k, "GET", kQueue + "?status=resolved"));
+  REQUIRE(q["data"].size() == 1);
+  CHECK(q["data"][0]["resolution"] == "decline");
+  // Idle again: nothing left to move, and a second wait finds nothing.
+  REQUIRE(env.Admin("POST", "/admin/review/wait-idle").status == 200);
 }

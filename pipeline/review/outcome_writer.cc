@@ -1,0 +1,130 @@
+#include "pipeline/review/outcome_writer.h"
+
+#include "commands/verification/session_decider.h"
+#include "core/log.h"
+#include "projections/projector.h"
+#include "projections/verification_view.h"
+
+namespace svc::pipeline::review {
+
+namespace vs = commands::verification;
+using RV = projections::ReviewView;
+using VV = projections::VerificationView;
+
+vs::VerdictReached ReviewVerdict(const core::Json& pipeline_verdict, const std::string& case_id,
+                                 const std::string& action, const std::vector<std::string>& reasons,
+                                 const core::Json& approvers) {
+  vs::VerdictReached v;
+  v.type = action == "approve"   ? "verification.approved"
+           : action == "decline" ? "verification.declined"
+                                 : "verification.more_info_requested";
+  v.outcome = action == "approve" ? "approved" : action == "decline" ? "declined" : "more_info";
+  v.tracking_id = core::StringOr(pipeline_verdict, "trackingId");
+  v.reason_codes = reasons;
+  if (reasons.empty()) {
+    for (const auto& r : pipeline_verdict.value("reasonCodes", core::Json::array())) {
+      if (r.is_string()) v.reason_codes.push_back(r.get<std::string>());
+    }
+  }
+  v.trust_score = pipeline_verdict.value("trustScore", core::Json(nullptr));
+  v.case_id = case_id;
+  core::Json decision = pipeline_verdict.value("decision", core::Json::object());
+  if (!decision.is_object()) decision = core::Json::object();
+  decision["outcome"] = v.outcome;
+  decision["reasonCodes"] = v.reason_codes;
+  decision["caseId"] = case_id;
+  decision["decidedBy"] = "review";
+  decision["reviewers"] = approvers;
+  v.decision = decision;
+  v.report = pipeline_verdict.value("report", core::Json(nullptr));
+  if (v.report.is_object()) v.report["decision"] = decision;
+  return v;
+}
+
+OutcomeWriter::OutcomeWriter(Options options)
+    : options_(std::move(options)), loop_("svc-review-out", [this] { Pass(); }, [this] { return NothingDue(); }) {}
+
+OutcomeWriter::~OutcomeWriter() { Stop(); }
+
+void OutcomeWriter::Start() {
+  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
+  loop_.Start();
+}
+
+void OutcomeWriter::Stop() {
+  listener_.Reset();
+  loop_.Stop();
+}
+
+bool OutcomeWriter::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
+
+core::Result<std::vector<OutcomeWriter::Move>> OutcomeWriter::Pending() const {
+  std::vector<Move> out;
+  const int cf = options_.store->Cf(projections::kViewsCf);
+  const std::string prefix = RV::Abs(RV::MovesPrefix());
+  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) {
+    core::Json row = core::ParseJsonOrDiscarded(it->value());
+    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "caseId"), row});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
+bool OutcomeWriter::NothingDue() {
+  auto due = Pending();
+  if (!due.ok()) return false;
+  std::lock_guard l(done_mu_);
+  for (const auto& m : *due) {
+    if (done_.count(m.case_id) == 0) return false;
+  }
+  return true;
+}
+
+void OutcomeWriter::Pass() {
+  auto due = Pending();
+  if (!due.ok()) {
+    core::LogWarn("review outcomes: cannot read the queue", {{"error", due.status().ToString()}});
+    return;
+  }
+  for (const auto& m : *due) {
+    if (loop_.Stopping()) return;
+    {
+      std::lock_guard l(done_mu_);
+      if (done_.count(m.case_id) > 0) continue;
+    }
+    if (auto st = Process(m); !st.ok()) {
+      core::LogWarn("review outcomes: the session's move stopped; it is retried",
+                    {{"caseId", m.case_id}, {"error", st.ToString()}});
+    }
+  }
+}
+
+core::Status OutcomeWriter::Process(const Move& m) {
+  const std::string te = projections::TenantEnv(m.tenant, m.env);
+  const std::string session = core::StringOr(m.row, "sessionId");
+  SVC_ASSIGN_OR_RETURN(auto verdict, options_.store->Get(options_.store->Cf(projections::kViewsCf),
+                                                         VV::Abs(VV::Verdict(te, session))));
+  std::vector<std::string> reasons;
+  for (const auto& r : m.row.value("reasonCodes", core::Json::array())) {
+    if (r.is_string()) reasons.push_back(r.get<std::string>());
+  }
+  vs::ResolveReview cmd{ReviewVerdict(core::ParseJsonOrDiscarded(verdict.value_or("{}")), m.case_id,
+                                      core::StringOr(m.row, "action"), reasons,
+                                      m.row.value("approvers", core::Json::array()))};
+  SVC_ASSIGN_OR_RETURN(auto outcome,
+                       options_.writer->ExecuteAndWait(commands::MakeCommand<vs::SessionDecider>(
+                           m.tenant, session, vs::SessionCommand(cmd),
+                           commands::SystemContext(options_.clock->Now(), options_.ids, "review-outcomes", m.env))));
+  if (!outcome.result.value("moved", false)) {
+    // Not in review any more (moved already, or taken elsewhere): nothing to retry.
+    std::lock_guard l(done_mu_);
+    done_.insert(m.case_id);
+    return core::Status::Ok();
+  }
+  if (!outcome.positions.empty()) options_.projections->WaitApplied(outcome.positions, std::chrono::seconds(30));
+  core::LogInfo("review outcome recorded on its session after a restart", {{"caseId", m.case_id}});
+  return core::Status::Ok();
+}
+
+}  // namespace svc::pipeline::review
