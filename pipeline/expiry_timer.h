@@ -4,6 +4,7 @@
 // idempotent (an expired, completed or not-yet-due session is a no-op), so a timer that fires
 // late, twice, or on two nodes is harmless.
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -19,14 +20,8 @@ namespace svc::pipeline {
 
 class SessionExpiryTimer {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
+  struct Options : ManagerRuntime {
     std::chrono::milliseconds interval{1000};
-    core::MetricsRegistry* metrics = nullptr;
   };
   explicit SessionExpiryTimer(const Options& options);
   ~SessionExpiryTimer();

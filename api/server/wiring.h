@@ -4,6 +4,7 @@
 // routes need, adds its operator routes to the admin socket, and stops them on shutdown. serve.cc
 // calls every area the same way; a new area adds one file and one line to kAreas there.
 
+#include "pipeline/manager_runtime.h"
 #include <memory>
 #include <string>
 
@@ -48,10 +49,9 @@ struct AreaWiring {
   core::Result<std::unique_ptr<AreaServices>> (*start)(ServeSetup& setup);
 };
 
-// Lends a process manager's options the runtime parts every one of them takes: the writer, the
-// store, the projections, the clock, ids and metrics.
-template <class ProcessManagerOptions>
-void LendRuntime(Runtime& rt, ProcessManagerOptions& o) {
+// Lends a process manager's options the runtime parts every one of them takes
+// (pipeline/manager_runtime.h): the writer, the store, the projections, the clock, ids and metrics.
+inline void LendRuntime(Runtime& rt, pipeline::ManagerRuntime& o) {
   o.writer = &rt.writer();
   o.store = &rt.store();
   o.projections = &rt.projections();

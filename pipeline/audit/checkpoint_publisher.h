@@ -6,6 +6,7 @@
 // their history, and integrators receive them without asking. The command ignores a size that
 // is not new, so a late, repeated or second publisher is harmless.
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -23,14 +24,8 @@ namespace svc::pipeline::audit {
 
 class CheckpointPublisher {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::EventLog* log = nullptr;  // to read the chains as the log stands when a run starts
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
     std::string root_key;  // CheckpointRootKey(working root): every checkpoint key derives from it
     std::chrono::seconds interval{60};
   };

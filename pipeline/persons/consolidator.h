@@ -18,6 +18,7 @@
 // the read models show the step before, so a crash anywhere is finished on the next run exactly
 // once. Woken by every batch of the persons read model (like the verified-data writer).
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <string>
 
@@ -36,13 +37,7 @@ namespace svc::pipeline::persons {
 
 class Consolidator {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
     projections::PersonsProjector* projector = nullptr;
     // Tests only (--fault-kill-consolidation-after): the process kills itself with SIGKILL right

@@ -17,6 +17,7 @@
 // first try stay). Ready dumps past their expiry are deleted and recorded persons.export_expired.
 // Woken by every batch of the persons read model; pausable (operators, tests).
 
+#include "pipeline/manager_runtime.h"
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -38,13 +39,7 @@ namespace svc::pipeline::persons {
 
 class BulkExporter {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
     projections::PersonsProjector* projector = nullptr;
     std::string exports_dir;  // <data-dir>/exports

@@ -10,6 +10,7 @@
 // Step 2 runs from the read model, so a crash between the purge and the destruction is finished
 // on the next run. Destroying a key that is already gone is harmless.
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -28,13 +29,7 @@ namespace svc::pipeline::persons {
 
 class Purger {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
     eventstore::BlobStore* blobs = nullptr;
     std::chrono::seconds interval{60};

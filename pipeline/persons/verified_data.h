@@ -14,6 +14,7 @@
 // the session and submission, so a manager that stops after the write and before the read model
 // shows it writes nothing twice.
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -33,13 +34,7 @@ namespace svc::pipeline::persons {
 
 class VerifiedDataWriter {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
     projections::PersonsProjector* projector = nullptr;
   };

@@ -17,6 +17,7 @@
 // The audit log and the event log are kept: the chain must stay whole, and the log is the
 // source of truth (a person's data in it is crypto-shredded by forget, not by age).
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
@@ -53,13 +54,7 @@ struct SweepRun {
 
 class Sweeper {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     eventstore::BlobStore* blobs = nullptr;
     Policies policies;
   };

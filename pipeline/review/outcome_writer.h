@@ -6,6 +6,7 @@
 // review), and this manager records it: the same verdict (ReviewVerdict), through the session's
 // idempotent ResolveReview. Woken by every batch of the review read model.
 
+#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -35,13 +36,7 @@ commands::verification::VerdictReached ReviewVerdict(const core::Json& pipeline_
 
 class OutcomeWriter {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
+  struct Options : ManagerRuntime {
     projections::ReviewProjector* projector = nullptr;
   };
   explicit OutcomeWriter(Options options);

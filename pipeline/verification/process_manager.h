@@ -16,6 +16,7 @@
 // policy.testOutcome; the default engine otherwise. Registries: the sandbox in the test
 // environment, the configured (or unconfigured) registry in live.
 
+#include "pipeline/manager_runtime.h"
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
@@ -37,16 +38,10 @@ namespace svc::pipeline::verification {
 
 class VerificationPipeline {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
+  struct Options : ManagerRuntime {
     projections::VerificationProjector* projector = nullptr;
     eventstore::KeyStore* keys = nullptr;
     eventstore::BlobStore* blobs = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;
     VerificationEngine* engine = nullptr;          // default engine
     VerificationEngine* sandbox_engine = nullptr;  // test environment with testOutcome
     GovRegistry* live_registry = nullptr;

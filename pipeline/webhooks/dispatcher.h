@@ -19,6 +19,7 @@
 // and goes on to the next delivery: the attempt events of many deliveries share group commits,
 // and a delivery leaves the active set only when its attempt is projected (its due row gone).
 
+#include "pipeline/manager_runtime.h"
 #include <atomic>
 #include <condition_variable>
 #include <deque>
@@ -59,15 +60,9 @@ core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvSt
 
 class WebhookDispatcher {
  public:
-  struct Options {
-    commands::Writer* writer = nullptr;
-    const eventstore::KvStore* store = nullptr;
-    projections::ProjectionSet* projections = nullptr;
+  struct Options : ManagerRuntime {
     projections::WebhooksProjector* projector = nullptr;
     eventstore::KeyStore* keys = nullptr;
-    const core::Clock* clock = nullptr;
-    core::IdSource* ids = nullptr;
-    core::MetricsRegistry* metrics = nullptr;  // optional
     DeliveryPolicy policy;
     SendOptions send;
     size_t workers = 8;           // sending blocks on the network: more workers than cores
