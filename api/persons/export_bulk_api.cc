@@ -49,20 +49,7 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   ps::ExportRequested r;
   bool unknown_field = false;
   if (auto it = body->find("fields"); it != body->end() && !it->is_null()) {
-    if (!it->is_array() || it->empty()) {
-      v.Add({"fields", "/fields", "invalid_type", "fields is a non-empty array of PII field names, or absent for all"});
-    } else {
-      for (size_t i = 0; i < it->size(); ++i) {
-        const auto& f = (*it)[i];
-        if (!f.is_string()) {
-          v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
-        } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
-          unknown_field = true;
-        } else if (std::find(r.fields.begin(), r.fields.end(), f.get<std::string>()) == r.fields.end()) {
-          r.fields.push_back(f.get<std::string>());
-        }
-      }
-    }
+    r.fields = FieldNames(*it, v, &unknown_field);  // absent: every field the key may read
   }
   bool too_many = false;
   if (auto it = body->find("personIds"); it != body->end() && !it->is_null()) {
@@ -162,7 +149,7 @@ void Dump(Runtime& rt, ApiCall& call, Respond respond) {
     return respond(std::move(p));
   }
   auto expires = core::ParseRfc3339(core::StringOr(*job, "expiresAt"));
-  const std::string path = pp::BulkExporter::DumpPath(rt.data_dir() + "/exports", a.tenant_id, a.environment,
+  const std::string path = pp::BulkExporter::DumpPath(pp::BulkExporter::ExportsDir(rt.data_dir()), a.tenant_id, a.environment,
                                                       core::StringOr(*job, "id"));
   if (status == "expired" || !expires.ok() || expires->micros <= rt.clock().Now().micros || !std::filesystem::exists(path)) {
     return respond(Problem(req, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));

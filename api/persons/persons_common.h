@@ -94,6 +94,10 @@ core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthCont
 // A create or externalRef upsert of one person from a PersonWriteRequest body (persons_api.cc):
 // what POST /v1/persons answers (201, 200 or the problem); a bulk import runs it per row.
 void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& body, Respond respond);
+// The names of a `fields` member: a non-empty array of vault field names, deduplicated in order
+// (reveal_api.cc). Type errors go to `v`; a name that is no vault field sets `*unknown` (422
+// UNKNOWN_PII_FIELD).
+std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown);
 // A required array of 1..max distinct non-empty strings (duplicates dropped); a field error otherwise.
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The consent and grant routes (rights_api.cc).

@@ -68,6 +68,25 @@ void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vect
   });
 }
 
+std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown) {
+  std::vector<std::string> out;
+  if (!fields.is_array() || fields.empty()) {
+    v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
+    return out;
+  }
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const auto& f = fields[i];
+    if (!f.is_string()) {
+      v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
+    } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
+      *unknown = true;
+    } else if (std::find(out.begin(), out.end(), f.get<std::string>()) == out.end()) {
+      out.push_back(f.get<std::string>());
+    }
+  }
+  return out;
+}
+
 namespace {
 
 constexpr size_t kMaxReason = 2000;
@@ -131,26 +150,6 @@ core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std
   return out;
 }
 
-// The names of a `fields` member: a non-empty array of vault field names, deduplicated in order.
-// Type errors go to `v`; a name that is no vault field sets `*unknown` (422 UNKNOWN_PII_FIELD).
-std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown) {
-  std::vector<std::string> out;
-  if (!fields.is_array() || fields.empty()) {
-    v.Add({"fields", "/fields", "invalid_type", "fields must be a non-empty array of PII field names"});
-    return out;
-  }
-  for (size_t i = 0; i < fields.size(); ++i) {
-    const auto& f = fields[i];
-    if (!f.is_string()) {
-      v.Add({"fields", "/fields/" + std::to_string(i), "invalid_type", "PII field names are strings"});
-    } else if (pp::FindPiiField(f.get<std::string>()) == nullptr) {
-      *unknown = true;
-    } else if (std::find(out.begin(), out.end(), f.get<std::string>()) == out.end()) {
-      out.push_back(f.get<std::string>());
-    }
-  }
-  return out;
-}
 
 // The common members of DecryptRequest and BatchDecryptRequest: fields, purpose, reason. Answers
 // the problem itself and returns false when they are wrong.

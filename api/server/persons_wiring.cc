@@ -83,7 +83,7 @@ class PersonsServices final : public AreaServices {
     LendRuntime(s.rt, eo);
     eo.keys = &s.rt.key_store();
     eo.projector = &s.rt.persons_projector();
-    eo.exports_dir = s.rt.data_dir() + "/exports";
+    eo.exports_dir = pipeline::persons::BulkExporter::ExportsDir(s.rt.data_dir());
     exporter_ = std::make_unique<pipeline::persons::BulkExporter>(eo);
     po.exporter = exporter_.get();
     exporter_->Start();

@@ -70,6 +70,10 @@ void BulkExporter::Resume() {
   Wake();
 }
 
+std::string BulkExporter::ExportsDir(const std::string& data_dir) {
+  return (std::filesystem::path(data_dir) / "exports").string();
+}
+
 std::string BulkExporter::DumpPath(const std::string& exports_dir, const std::string& tenant, const std::string& env,
                                    const std::string& job) {
   return (std::filesystem::path(exports_dir) / tenant / env / (job + ".svcx")).string();

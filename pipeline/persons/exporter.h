@@ -58,6 +58,8 @@ class BulkExporter {
   void Resume();
   bool Paused() const { return paused_; }
 
+  // Where dumps are kept under a data directory (<data-dir>/exports).
+  static std::string ExportsDir(const std::string& data_dir);
   // Where a job's dump is kept.
   static std::string DumpPath(const std::string& exports_dir, const std::string& tenant, const std::string& env,
                               const std::string& job);
