@@ -57,6 +57,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
       view.Put(V::ChallengeUsed(te, id, m->challenge_id), core::DumpJson({{"mediaId", m->media_id}}));
     }
     view.Put(V::MediaAt(te, id, static_cast<uint32_t>(env.aggregate_version)), core::DumpJson(r));
+    view.Put(V::MediaOwner(te, m->media_id), id);
     sse = {{"mediaId", m->media_id},
            {"kind", m->kind},
            {"analysisStatus", m->analysis.is_object() ? m->analysis["status"] : core::Json(nullptr)}};

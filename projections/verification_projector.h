@@ -15,7 +15,7 @@ class VerificationProjector final : public Projector {
  public:
   static constexpr std::string_view kName = VerificationView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 2; }
+  int Version() const override { return 3; }  // 3: mediaof/
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
 

@@ -5,6 +5,7 @@
 //
 //   settings/<ten>/<env>/<vrf>                    checks and policy given at create
 //   media/<ten>/<env>/<vrf>/<capture seq 4B BE>   one capture (MediaCaptured, + capturedAt)
+//   mediaof/<ten>/<env>/<med>                     the session of a capture (its id)
 //   chal/<ten>/<env>/<vrf>/<challenge>            an issued liveness challenge
 //   chalused/<ten>/<env>/<vrf>/<challenge>        the capture that answered it
 //   sub/<ten>/<env>/<vrf>                         the latest submission
@@ -35,6 +36,8 @@ struct VerificationView {
     eventstore::PutFixed32BE(k, seq);
     return k;
   }
+  // The session a capture belongs to (its id), by the capture's id.
+  static std::string MediaOwner(std::string_view te, std::string_view media_id) { return Key("mediaof/", te, media_id); }
   static std::string Challenge(std::string_view te, std::string_view id, std::string_view challenge) {
     return Key("chal/", te, id) + "/" + std::string(challenge);
   }

@@ -41,6 +41,20 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"escalatedAt", core::FormatRfc3339(e.occurred_at)},
             {"escalatedBy", j.value("by", core::Json::object())}};
   }
+  if (t.payload_schema == "AuditAccessEvent") {
+    // Only the accesses of manual review become webhooks (the spec's `audit.event`); the other
+    // reveals are in the audit log alone.
+    const std::string channel = j.value("channel", "");
+    if (channel != "review_case" && channel != "review_media") return nullptr;
+    return {{"eventId", e.id},
+            {"caseId", j.value("caseId", core::Json(nullptr))},
+            {"personId", j.value("personId", core::Json(nullptr))},
+            {"channel", channel},
+            {"fields", j.value("fields", core::Json::array())},
+            {"actor", {{"type", j.value("actorType", "")}, {"id", j.value("actorId", "")}}},
+            {"purpose", j.value("purpose", core::Json(nullptr))},
+            {"accessedAt", core::FormatRfc3339(e.occurred_at)}};
+  }
   if (t.payload_schema == "AuditCheckpointPublishedEvent") {
     return {{"origin", j.value("origin", "")},
             {"treeSize", j.value("treeSize", int64_t{0})},

@@ -27,6 +27,8 @@ OpenApiArea AuditOpenApi() {
                             {"createdAt", DateTime()},
                             {"personCount", Nullable(integer)},
                             {"eventId", Id("evt")},
+                            {"caseId", {{"type", "string"}, {"pattern", "^cas_[0-9a-f]{32}$"},
+                                        {"description", "the review case the data was shown for (channels review_case, review_media)"}}},
                             {"prevHash", hex64},
                             {"hash", hex64}},
                            {"id", "personId", "applicationId", "actorType", "actorId", "channel", "fields",

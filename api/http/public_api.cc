@@ -3,10 +3,12 @@
 #include <chrono>
 
 #include "api/http/openapi.h"
+#include "api/http/pagination.h"
 #include "api/http/problem.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
+#include "core/jwt.h"
 #include "core/log.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
@@ -81,6 +83,39 @@ core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest
   a.application_id = core::StringOr(r, "applicationId");
   a.key_id = id;
   a.key_type = "client_token";
+  return a;
+}
+
+const std::vector<std::string>& ReviewerScopes() {
+  static const std::vector<std::string> kScopes = {"review:read", "review:write", "verification:read"};
+  return kScopes;
+}
+
+core::Result<AuthContext> AuthenticateReviewer(Runtime& rt, std::string_view token) {
+  SVC_ASSIGN_OR_RETURN(core::Json claims, core::JwtVerifyHs256(rt.reviewer_token_key(), token, rt.clock().Now()));
+  auto invalid = [] { return core::Unauthenticated("the reviewer token is not valid", "API_KEY_INVALID"); };
+  const std::string tenant = core::StringOr(claims, "ten"), user = core::StringOr(claims, "sub"),
+                    env = core::StringOr(claims, "env");
+  if (core::StringOr(claims, "iss") != "svc" || core::StringOr(claims, "aud") != "review-console" ||
+      !core::ValidateId(core::IdKind::kTenant, tenant).ok() || !core::ValidateId(core::IdKind::kUser, user).ok() ||
+      (env != "live" && env != "test")) {
+    return invalid();
+  }
+  // The tenant membership check, on every request: a disabled user's tokens stop at once.
+  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), TV::Abs(TV::User(tenant, user))));
+  if (!row.has_value()) return invalid();
+  core::Json u = core::ParseJsonOrDiscarded(*row);
+  const std::string role = core::StringOr(u, "role");
+  if (!u.is_object() || !u.value("disabledAt", core::Json()).is_null() || (role != "reviewer" && role != "supervisor")) {
+    return core::Unauthenticated("the user is disabled or no longer a reviewer of the tenant", "API_KEY_INVALID");
+  }
+  AuthContext a;
+  a.tenant_id = tenant;
+  a.environment = env;
+  a.user_id = user;
+  a.key_id = user;
+  a.key_type = "user";
+  a.scopes = ReviewerScopes();
   return a;
 }
 
@@ -183,12 +218,26 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
       return route.handler(call, [logged](HttpResponse r) { logged(std::move(r), "", ""); });
     }
-    const bool token = BearerOf(req).rfind("ctok_", 0) == 0;
+    const std::string bearer = BearerOf(req);
+    const bool token = bearer.rfind("ctok_", 0) == 0;
     if (token && !route.client_token) {
       return fail(core::Unauthenticated("a client token is accepted only by POST /v1/persons/{person_id}/decrypt",
                                         "CLIENT_TOKEN_INVALID"));
     }
-    auto auth = token ? AuthenticateClientToken(self->rt_, req) : self->auth_cache_.Authenticate(self->rt_, req);
+    // A reviewer token: in the header, or (a GET from a browser's EventSource) in the query.
+    std::string reviewer = core::LooksLikeJwt(bearer) ? bearer : "";
+    if (reviewer.empty() && route.reviewer_token && route.method == "GET" && req.Header("authorization").empty()) {
+      const auto q = ParseQuery(req.query);
+      if (auto it = q.find("access_token"); it != q.end()) reviewer = it->second;
+    }
+    if (!reviewer.empty() && !route.reviewer_token) {
+      return fail(core::Unauthenticated("a reviewer token is accepted only by the review routes and the verification "
+                                        "events stream; use an API key",
+                                        "API_KEY_INVALID"));
+    }
+    auto auth = !reviewer.empty() ? AuthenticateReviewer(self->rt_, reviewer)
+                : token           ? AuthenticateClientToken(self->rt_, req)
+                                  : self->auth_cache_.Authenticate(self->rt_, req);
     if (!auth.ok()) return fail(auth.status());
     const AuthContext& a = *auth;
     if (!token && !tn::ScopesAllow(a.scopes, route.scope)) {

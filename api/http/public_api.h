@@ -65,6 +65,8 @@ struct PublicApiOptions {
   // written dump stays downloadable.
   pipeline::persons::BulkExporter* exporter = nullptr;
   int64_t export_ttl_seconds = 86400;
+  // Review: how long a reviewer token from the console's sign-in lasts.
+  int64_t reviewer_token_ttl_seconds = 3600;
   // Tests only (--fault-kill-after-case-resolved): die right after a case's final resolution.
   bool fault_kill_after_case_resolved = false;
   // Audit: how often a signed checkpoint of each access log that grew is published.
@@ -78,6 +80,13 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req);
 // environment the token belongs to. Its secret, expiry and single use are checked when it is
 // spent (commands/persons/client_token.h).
 core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest& req);
+
+// Authentication of a reviewer token (a JWT from POST /console/api/sign-in): its signature and
+// expiry, then the tenant membership check — the user exists in the token's tenant, is not
+// disabled, and holds a reviewer role. Scopes: review:read, review:write, verification:read.
+core::Result<AuthContext> AuthenticateReviewer(Runtime& rt, std::string_view token);
+// The scopes a reviewer token carries.
+const std::vector<std::string>& ReviewerScopes();
 // The bearer credential, or "".
 std::string BearerOf(const HttpRequest& req);
 

@@ -18,8 +18,11 @@ struct AuthContext {
   std::string key_id;
   std::string application_id;  // the key's application
   std::string environment;     // "live" | "test": fixed by the key
-  std::string key_type;        // "secret" | "publishable"
+  std::string key_type;        // "secret" | "publishable" | "client_token" | "user"
   std::vector<std::string> scopes;
+  // A reviewer signed in to the console (key_type "user", a reviewer token): the user (usr_…).
+  // key_id then holds the same id (rate limits and access logs count per user).
+  std::string user_id;
 };
 
 struct ApiCall {
@@ -70,6 +73,11 @@ struct ApiRoute {
   // No Authorization: the credential is a signed link in the path (a media link, opened by a
   // browser or an <img>). No scope, no per-key rate; the handler verifies the link itself.
   bool link_credential = false;
+  // Also accepts a reviewer token (`Authorization: Bearer <JWT>` from POST /console/api/sign-in,
+  // docs/review.md#signing-in): the handler sees key_type "user" with the user's review scopes;
+  // the user must still be an active reviewer of the tenant. A GET may carry it as the
+  // `access_token` query parameter instead (a browser's EventSource sends no headers).
+  bool reviewer_token = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
   std::string request_content_type = "application/json";

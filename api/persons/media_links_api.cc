@@ -41,14 +41,6 @@ std::string Mac(Runtime& rt, std::string_view signed_part) {
 }
 
 // The capture's row in the verification read model, if the session has it.
-core::Result<std::optional<core::Json>> CaptureRow(Runtime& rt, const std::string& te, const std::string& session,
-                                                   const std::string& media_id) {
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, VV::Abs(VV::Media(te, session))));
-  for (auto& m : rows) {
-    if (core::StringOr(m, "mediaId") == media_id) return std::optional<core::Json>(std::move(m));
-  }
-  return std::optional<core::Json>();
-}
 
 void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
@@ -86,7 +78,7 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   auto record = ReadView(rt, SV::Abs(SV::Record(te, *session)));
   if (!record.ok()) return respond(StatusToProblem(req, record.status()));
   if (!record->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such verification session"));
-  auto capture = CaptureRow(rt, te, *session, *media);
+  auto capture = CaptureRow(rt, a.tenant_id, a.environment, *session, *media);
   if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
   if (!capture->has_value() || !(**capture)["purgedAt"].is_null() || core::StringOr(**capture, "blob").empty()) {
     return respond(Problem(req, "MEDIA_NOT_FOUND", "the session holds no such capture (or its bytes were purged)"));
@@ -143,22 +135,13 @@ void View(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   }
   const std::string tenant = core::StringOr(p, "t"), env = core::StringOr(p, "e"), session = core::StringOr(p, "s"),
                     media = core::StringOr(p, "m");
-  const std::string te = projections::TenantEnv(tenant, env);
-  auto capture = CaptureRow(rt, te, session, media);
+  auto capture = CaptureRow(rt, tenant, env, session, media);
   if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
   auto gone = [&] { respond(Problem(req, "MEDIA_NOT_FOUND", "the capture's bytes are no longer held (purged)")); };
-  if (!capture->has_value() || !(**capture)["purgedAt"].is_null()) return gone();
-  auto key = rt.key_store().Get(eventstore::KeyStore::SessionKeyName(tenant, env, session));
-  if (!key.ok()) return respond(StatusToProblem(req, key.status()));
-  if (!key->has_value()) return gone();  // the session's data was destroyed (a forget)
-  auto blob = rt.blobs().Get(core::StringOr(**capture, "blob"));
-  if (!blob.ok()) {
-    if (blob.status().code() == core::StatusCode::kNotFound) return gone();
-    return respond(StatusToProblem(req, blob.status()));
-  }
-  auto bytes = core::AeadOpen(**key, *blob, "media|" + tenant + "/" + env + "/" + session + "|" + media);
-  core::SecureZero(**key);
-  if (!bytes.ok()) return respond(StatusToProblem(req, core::DataLoss("a stored capture does not open")));
+  if (!capture->has_value()) return gone();
+  auto bytes = OpenCapture(rt, tenant, env, session, **capture);
+  if (!bytes.ok()) return respond(StatusToProblem(req, bytes.status()));
+  if (!bytes->has_value()) return gone();
   // The view is recorded against the day's budget before a byte leaves; the actor is the link.
   ps::PiiAccessed e;
   e.person_id = core::StringOr(p, "p");
@@ -176,19 +159,10 @@ void View(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   ctx.request_id = req.request_id;
   auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(tenant, ps::RevealBudgetId(env, ctx.now), rr, ctx);
   const std::string mime = core::StringOr(**capture, "mime");
-  rt.writer().Execute(std::move(cmd), [slim = SlimRequest(req), mime, bytes = std::move(*bytes),
+  rt.writer().Execute(std::move(cmd), [slim = SlimRequest(req), mime, bytes = std::move(**bytes),
                                        respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
-    HttpResponse out;
-    out.status = 200;
-    out.content_type = mime;
-    out.body = std::move(bytes);
-    out.headers = {{"Cache-Control", "no-store"},
-                   {"X-Content-Type-Options", "nosniff"},
-                   {"Content-Disposition", "inline"},
-                   {"Referrer-Policy", "no-referrer"},
-                   {"Content-Security-Policy", "default-src 'none'; sandbox"}};
-    respond(std::move(out));
+    respond(CaptureResponse(mime, std::move(bytes)));
   });
 }
 

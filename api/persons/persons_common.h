@@ -14,6 +14,7 @@
 #include "api/http/json_input.h"
 #include "commands/persons/access_events.h"
 #include "api/http/pagination.h"
+#include "api/http/reveal.h"
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 #include "api/http/runtime.h"
@@ -108,14 +109,6 @@ std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PublicApiOptions& o
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);
-// An access event of a reveal by the call's key (reveal_api.cc): who, which channel, fields,
-// purpose and reason (redaction "plain").
-commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
-                                        std::vector<std::string> fields, std::string purpose, std::string reason);
-// Appends the accesses against the day's reveal budget, then answers with `then()` (which opens
-// the values): 429 PII_DECRYPT_CAP_REACHED with Retry-After when the budget is spent.
-void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<commands::persons::PiiAccessed> accesses,
-                std::function<HttpResponse()> then, Respond respond);
 // POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); the rows share the
 // create route's claims.
 std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options, std::shared_ptr<Claims> claims);

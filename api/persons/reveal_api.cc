@@ -29,45 +29,6 @@ namespace pp = pipeline::persons;
 namespace ps = commands::persons;
 using PV = projections::PersonsView;
 
-ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::string channel,
-                         std::vector<std::string> fields, std::string purpose, std::string reason) {
-  ps::PiiAccessed e;
-  e.person_id = person;
-  e.application_id = a.application_id;
-  e.actor_type = a.key_type == "client_token" ? "client_token" : "api_key";
-  e.actor_id = a.key_id;
-  e.channel = std::move(channel);
-  e.fields = std::move(fields);
-  e.purpose = std::move(purpose);
-  e.reason = std::move(reason);
-  e.redaction = "plain";
-  return e;
-}
-
-// Appends the accesses against the budget, then answers with `then()` (which opens the values).
-void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
-                std::function<HttpResponse()> then, Respond respond) {
-  const AuthContext& a = call.auth;
-  ps::RecordReveal rr;
-  rr.accesses = std::move(accesses);
-  rr.cap = o.reveal_budget_per_day;
-  commands::CommandContext ctx = Context(rt, call);
-  ctx.idempotency_key.clear();  // each reveal is its own audit entry, never a replay
-  std::string day = ps::RevealBudgetId(a.environment, ctx.now);
-  auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx);
-  rt.writer().Execute(std::move(cmd), [&rt, slim = SlimRequest(*call.request), then = std::move(then),
-                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) {
-    if (!r.ok()) {
-      HttpResponse problem = StatusToProblem(slim, r.status());
-      if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
-        problem.headers.emplace_back("Retry-After", std::to_string(ps::SecondsUntilRefill(rt.clock().Now())));
-      }
-      return respond(std::move(problem));
-    }
-    respond(then());
-  });
-}
-
 std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown) {
   std::vector<std::string> out;
   if (!fields.is_array() || fields.empty()) {
@@ -124,31 +85,6 @@ std::shared_ptr<KeptCall> Keep(const ApiCall& call) {
   return kept;
 }
 
-// The plaintext of `fields` of a person (null for a field it does not hold).
-core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std::string& person,
-                                    const std::vector<std::string>& fields) {
-  SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, person)));
-  if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
-  const std::string te = TeOf(a);
-  core::Json out = core::Json::object();
-  SVC_ASSIGN_OR_RETURN(auto sealed, ReadView(rt, PV::Abs(PV::Sealed(te, person))));
-  for (const auto& field : fields) {
-    const core::Json* row = nullptr;
-    if (sealed.has_value()) {
-      if (auto it = sealed->find(field); it != sealed->end() && it->is_object()) row = &*it;
-    }
-    if (row == nullptr) {
-      out[field] = nullptr;
-      continue;
-    }
-    SVC_ASSIGN_OR_RETURN(std::string value, pp::OpenPii(*key, a.tenant_id, a.environment, person, field,
-                                                        row->value("version", 0),
-                                                        core::StringOr(*row, "sealed")));
-    out[field] = std::move(value);
-  }
-  core::SecureZero(*key);
-  return out;
-}
 
 
 // The common members of DecryptRequest and BatchDecryptRequest: fields, purpose, reason. Answers

@@ -8,6 +8,7 @@
 // The actor of a call with an API key is the key (assigneeApiKeyId). A note may hold personal
 // data: it is sealed under the case's session key before it is recorded.
 #include "api/review/routes.h"
+#include "api/review/review_common.h"
 
 #include <signal.h>
 
@@ -29,18 +30,24 @@
 
 namespace svc::api::review {
 
-namespace {
-
 namespace rv = commands::review;
 using RV = projections::ReviewView;
 
-constexpr size_t kMaxNote = 4000;
-
 std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
 
-rv::CaseActor ActorOf(const AuthContext& a) { return {"api_key", a.key_id}; }
+rv::CaseActor ActorOf(const AuthContext& a) {
+  if (a.key_type == "user") return {"user", a.user_id};
+  return {"api_key", a.key_id};
+}
 
-// The case of the path in the caller's tenant and environment, or nullopt once answered.
+bool HeldByCaller(const core::Json& row, const AuthContext& a) {
+  const rv::CaseActor me = ActorOf(a);
+  const char* member = me.type == "user" ? "assigneeUserId" : "assigneeApiKeyId";
+  return core::StringOr(row, member) == me.id && !me.id.empty();
+}
+
+std::string NoteAad(const std::string& case_id) { return "svc/case-note/v1|" + case_id; }
+
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["case_id"];
@@ -59,6 +66,10 @@ std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& re
   }
   return std::move(**row);
 }
+
+namespace {
+
+constexpr size_t kMaxNote = 4000;
 
 core::Json ClaimResult(const core::Json& row) {
   return {{"caseId", row["caseId"]},
@@ -97,6 +108,7 @@ struct QueueFilter {
   std::string status, priority, scope = "all", application;
   bool mine = false;
   std::string key_id;
+  bool user = false;  // the caller is a reviewer: `mine` is assigneeUserId
   bool Accept(const core::Json& row) const {
     const std::string st = core::StringOr(row, "status");
     if (status.empty()) {
@@ -110,7 +122,7 @@ struct QueueFilter {
                           !row.value("assigneeApiKeyId", core::Json()).is_null();
     if (scope == "unassigned" && assigned) return false;
     if (scope == "assigned" && !assigned) return false;
-    if (mine && core::StringOr(row, "assigneeApiKeyId") != key_id) return false;
+    if (mine && core::StringOr(row, user ? "assigneeUserId" : "assigneeApiKeyId") != key_id) return false;
     return true;
   }
   std::string Text() const {
@@ -121,7 +133,8 @@ struct QueueFilter {
 QueueFilter ParseFilter(const AuthContext& a, const std::map<std::string, std::string>& q, bool queue,
                         std::vector<FieldError>& errors) {
   QueueFilter f;
-  f.key_id = a.key_id;
+  f.key_id = a.key_type == "user" ? a.user_id : a.key_id;
+  f.user = a.key_type == "user";
   auto get = [&q](const char* n) -> std::optional<std::string> {
     auto it = q.find(n);
     if (it == q.end()) return std::nullopt;
@@ -256,7 +269,7 @@ std::optional<std::string> SealNote(Runtime& rt, const ApiCall& call, const std:
     respond(Problem(*call.request, "CASE_CLOSED", "the session's data was erased: the case takes no notes"));
     return std::nullopt;
   }
-  std::string sealed = core::Base64Encode(core::AeadSeal(**key, note, "svc/case-note/v1|" + case_id));
+  std::string sealed = core::Base64Encode(core::AeadSeal(**key, note, NoteAad(case_id)));
   core::SecureZero(**key);
   return sealed;
 }
@@ -491,6 +504,8 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options)
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",
                                      "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Resolve(*r, *o, c, std::move(respond)); }});
+  for (auto& route : routes) route.reviewer_token = true;  // a reviewer in the console, or an API key
+  for (auto& route : CaseDetailRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -12,6 +12,8 @@
 namespace svc::api::review {
 
 std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options);
+// GET /v1/review/cases/{case_id} and GET /v1/review/media/{media_id}: the audited views (case_detail.cc).
+std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const PublicApiOptions& options);
 OpenApiArea ReviewOpenApi();
 
 }  // namespace svc::api::review

@@ -66,6 +66,92 @@ OpenApiArea ReviewOpenApi() {
                             {"awaitingSecondApproval", {{"type", "boolean"}}},
                             {"outcome", Nullable(Enum({"approved", "declined", "awaiting_input"}))}},
                            {"caseId", "caseStatus", "sessionStatus"});
+  // The case detail (GET /v1/review/cases/{case_id}).
+  s["CaseSummary"] = s["ReviewQueueItem"];
+  s["CaseSummary"]["properties"].erase("object");
+  {
+    core::Json req = core::Json::array();
+    for (const auto& k : s["ReviewQueueItem"]["required"]) {
+      if (k != "object") req.push_back(k);
+    }
+    s["CaseSummary"]["required"] = req;
+  }
+  const core::Json nstr = Nullable(Str());
+  s["ApplicantPII"] = Obj({{"personId", Id("per")},
+                           {"fullName", nstr},
+                           {"curp", nstr},
+                           {"rfc", nstr},
+                           {"claveElector", nstr},
+                           {"email", nstr},
+                           {"phone", nstr},
+                           {"birthDate", Nullable({{"type", "string"}, {"format", "date"}})},
+                           {"sex", nstr},
+                           {"nationality", nstr},
+                           {"state", nstr}},
+                          {});
+  s["CaseEventItem"] = Obj({{"eventType", Str()},
+                            {"actorType", Enum({"system", "user", "api_key"})},
+                            {"actorUserId", Nullable(Id("usr"))},
+                            {"actorId", Nullable(Str())},
+                            {"action", Str()},
+                            {"assigneeUserId", Id("usr")},
+                            {"body", Nullable(Str())},
+                            {"createdAt", DateTime()}},
+                           {"eventType", "actorType", "actorUserId", "body", "createdAt"});
+  s["ReviewActionItem"] = Obj({{"action", Enum({"claim", "release", "note", "reassign", "approve", "decline",
+                                                "request_more_info", "escalate"})},
+                               {"allowed", {{"type", "boolean"}}},
+                               {"refusal", Nullable(Str())}},
+                              {});
+  s["DecisionItem"] = Obj({{"decidedBy", {{"type", "string"}, {"description", "`policy:<version>` (the engine) or `review`"}}},
+                           {"outcome", Nullable(Str())},
+                           {"reasonCodes", Strs()},
+                           {"trustScore", Nullable({{"type", "number"}})},
+                           {"decidedAt", Nullable(DateTime())},
+                           {"reviewers", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                          {"decidedBy", "outcome", "reasonCodes", "decidedAt"});
+  s["MediaItem"] = Obj({{"mediaId", Id("med")},
+                        {"kind", Str()},
+                        {"mime", Str()},
+                        {"sizeBytes", integer},
+                        {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                        {"capturedAt", DateTime()},
+                        {"analysisStatus", Nullable(Str())},
+                        {"qualityIssues", Strs()},
+                        {"url", Nullable({{"type", "string"},
+                                          {"description", "GET it with the same credential (an audited view)"}})}},
+                       {"mediaId", "kind", "mime", "sizeBytes", "capturedAt", "url"});
+  s["ReviewSessionSummary"] = Obj({{"sessionId", Id("vrf")},
+                                   {"publicId", Str()},
+                                   {"status", Str()},
+                                   {"applicationId", Nullable(Id("app"))},
+                                   {"channel", Nullable(Str())},
+                                   {"createdAt", DateTime()},
+                                   {"completedAt", Nullable(DateTime())},
+                                   {"outcome", Nullable(Str())},
+                                   {"reasonCodes", Strs()},
+                                   {"trustScore", Nullable({{"type", "number"}})},
+                                   {"trustBreakdown", Nullable({{"type", "object"}})},
+                                   {"faceMatchScore", Nullable({{"type", "number"}})},
+                                   {"livenessScore", Nullable({{"type", "number"}})},
+                                   {"document", Nullable({{"type", "object"}})},
+                                   {"biometric", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                                   {"checks", {{"type", "array"}, {"items", {{"type", "object"}}}}}},
+                                  {"sessionId", "status", "createdAt", "outcome", "reasonCodes", "trustScore"});
+  s["ReviewCaseDetail"] = Obj({{"object", {{"const", "review_case_detail"}}},
+                               {"actions", {{"type", "array"}, {"items", Ref("ReviewActionItem")}}},
+                               {"applicant", Nullable(Ref("ApplicantPII"))},
+                               {"case", Ref("CaseSummary")},
+                               {"decisions", {{"type", "array"}, {"items", Ref("DecisionItem")}}},
+                               {"events", {{"type", "array"}, {"items", Ref("CaseEventItem")}}},
+                               {"govLookups", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                               {"media", {{"type", "array"}, {"items", Ref("MediaItem")}}},
+                               {"session", Nullable(Ref("ReviewSessionSummary"))}},
+                              {"actions", "applicant", "case", "decisions", "events", "govLookups", "media", "session"});
+  s["ReviewMediaBytes"] = {{"type", "string"},
+                           {"contentMediaType", "application/octet-stream"},
+                           {"description", "the capture's bytes; the response's Content-Type is the capture's own "
+                                           "(image/jpeg, image/png, video/webm, …)"}};
   s["ReviewReassignRequest"] = Obj({{"assigneeUserId", Id("usr")}}, {"assigneeUserId"});
   return area;
 }

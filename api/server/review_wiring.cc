@@ -4,6 +4,7 @@
 
 #include <signal.h>
 
+#include "api/http/sse_hub.h"
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
 #include "pipeline/review/outcome_writer.h"
@@ -16,12 +17,23 @@ void DeclareFlags(Flags& f) {
              "TESTS ONLY: the process kills itself (SIGKILL) right after a review case's final resolution is "
              "durable, before its session moves",
              true});
+  f.Declare({"reviewer-token-ttl-minutes", "60",
+             "how long a review console sign-in lasts (the reviewer token's expiry; sign in again after)"});
 }
 
 class ReviewServices final : public AreaServices {
  public:
   core::Status Start(ServeSetup& s) {
     s.routes.fault_kill_after_case_resolved = s.flags.GetBool("fault-kill-after-case-resolved");
+    try {
+      const int64_t minutes = std::stoll(s.flags.Get("reviewer-token-ttl-minutes"));
+      if (minutes < 1 || minutes > 24 * 60) throw std::out_of_range("ttl");
+      s.routes.reviewer_token_ttl_seconds = minutes * 60;
+    } catch (const std::exception&) {
+      return core::InvalidArgument("--reviewer-token-ttl-minutes is 1..1440");
+    }
+    // The console's live queue: the progress streams' hub, woken by the review read model too.
+    if (s.routes.sse_hub != nullptr) s.routes.sse_hub->Hold(s.rt.review_projector().AddListener(s.routes.sse_hub->Waker()));
     pipeline::review::OutcomeWriter::Options o;
     LendRuntime(s.rt, o);
     o.projector = &s.rt.review_projector();

@@ -85,9 +85,9 @@ class SessionsServices final : public AreaServices {
     po.work_pool = &s.work_pool;
     // A capture of up to 32 MiB plus its multipart framing.
     s.http.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
-    sse_hub_ = std::make_unique<SseHub>(
-        &rt.store(), &rt.verification_projector(),
-        std::chrono::duration_cast<std::chrono::milliseconds>(po.sse_heartbeat));
+    sse_hub_ = std::make_unique<SseHub>(&rt.store(),
+                                        std::chrono::duration_cast<std::chrono::milliseconds>(po.sse_heartbeat));
+    sse_hub_->Hold(rt.verification_projector().AddListener(sse_hub_->Waker()));
     po.sse_hub = sse_hub_.get();
 
     pipeline::SessionExpiryTimer::Options to;

@@ -483,7 +483,8 @@ void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   if (o.sse_hub == nullptr) {
     return respond(Problem(req, "SERVICE_UNAVAILABLE", "progress streams are not available"));
   }
-  if (o.sse_hub->Ended(call.auth.tenant_id, call.auth.environment, id, after)) {
+  SseFeed feed = SessionProgressFeed(call.auth.tenant_id, call.auth.environment, id, after);
+  if (o.sse_hub->Ended(feed)) {
     // The client has the final entry: 204 makes EventSource (browsers, the npm package) stop
     // instead of reconnecting every few seconds forever.
     HttpResponse done;
@@ -495,7 +496,7 @@ void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   r.content_type = "text/event-stream";
   r.headers.emplace_back("Cache-Control", "no-store");
   r.headers.emplace_back("X-Accel-Buffering", "no");
-  r.stream = o.sse_hub->Open(call.auth.tenant_id, call.auth.environment, id, after);
+  r.stream = o.sse_hub->Open(std::move(feed));
   respond(std::move(r));
 }
 
@@ -599,8 +600,13 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
                      "position, `event` = its type, `data` = a JSON object (schema "
                      "`ProgressEvent`). The stream ends after a final event (a verdict, expiry or "
                      "refused consent); a reconnect with `Last-Event-ID` at or after that event "
-                     "answers 204, which tells EventSource clients to stop.",
-      .scope = "verification:read", .headers = {"Last-Event-ID"},
+                     "answers 204, which tells EventSource clients to stop. The reviewer channel: a "
+                     "reviewer token (JWT from the review console's sign-in) is accepted in place of an API "
+                     "key, in `Authorization` or, for a browser's EventSource, as `access_token`; the user must "
+                     "be an active reviewer of the session's tenant (checked on every request).",
+      .scope = "verification:read", .reviewer_token = true,
+      .query = {{"access_token", {{"type", "string"}}, "a reviewer token, for clients that cannot send headers"}},
+      .headers = {"Last-Event-ID"},
       .response_schema = "ProgressStream", .response_content_type = "text/event-stream",
       .error_codes = with({"BAD_REQUEST", "SERVICE_UNAVAILABLE"}),
       .handler = [r, o](ApiCall& c, Respond respond) { Events(*r, *o, c, std::move(respond)); }});

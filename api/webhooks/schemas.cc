@@ -170,7 +170,8 @@ OpenApiArea WebhooksOpenApi() {
                                                             Ref("ServiceTestEvent"),
                                                             Ref("CaseEscalatedEvent"),
                                                             Ref("BreachNotifiedEvent"),
-                                                            Ref("AuditCheckpointPublishedEvent")}}}},
+                                                            Ref("AuditCheckpointPublishedEvent"),
+                                                            Ref("AuditAccessEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -217,6 +218,18 @@ OpenApiArea WebhooksOpenApi() {
                            {"description", "the C2SP tlog-checkpoint in a C2SP signed note (Ed25519); open it with "
                                            "the key of GET /v1/audit-logs/verify/checkpoint-key"}}}},
           {}));
+  s["AuditAccessEvent"] = event(
+      {{"const", "audit.event"}},
+      Obj({{"eventId", {{"type", "string"}, {"pattern", "^evt_[0-9a-f]{32}$"},
+                        {"description", "the access's event: the audit log entry with this eventId"}}},
+           {"caseId", Nullable(Id("cas"))},
+           {"personId", Nullable(Id("per"))},
+           {"channel", Enum({"review_case", "review_media"})},
+           {"fields", Strs()},
+           {"actor", Obj({{"type", Enum({"user", "api_key"})}, {"id", Str()}}, {"type", "id"})},
+           {"purpose", Nullable(Str())},
+           {"accessedAt", DateTime()}},
+          {"eventId", "caseId", "personId", "channel", "fields", "actor", "purpose", "accessedAt"}));
   s["CaseEscalatedEvent"] = event(
       {{"const", "case.escalated"}},
       Obj({{"caseId", Id("cas")},

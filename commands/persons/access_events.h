@@ -23,13 +23,15 @@ struct PiiAccessed {
   static constexpr int kSchema = 1;
   std::string person_id;
   std::string application_id;  // the actor's application ("" = none)
-  std::string actor_type;      // api_key | client_token
+  std::string actor_type;      // api_key | client_token | media_link | user (a reviewer)
   std::string actor_id;        // key_… | ctok_…
   std::string channel;         // decrypt | batch_decrypt | expand | client_token | integrity | export | reauth
+                               // | media_link | media_link_view | export_bulk | review_case | review_media
   std::vector<std::string> fields;
   std::string purpose;         // "" = none given
   std::string reason;          // the caller's justification ("" = none given)
   std::string redaction;       // plain | compared (integrity) | biometric (reauth)
+  std::string case_id;         // review_case | review_media: the review case it was shown for
   static constexpr auto Fields() {
     using core::Empty;
     using core::Field;
@@ -40,7 +42,7 @@ struct PiiAccessed {
                       Field("channel", &T::channel), Field("fields", &T::fields),
                       Field("purpose", &T::purpose, Empty::kNull),
                       Field("reason", &T::reason, Empty::kNull),
-                      Field("redaction", &T::redaction)};
+                      Field("redaction", &T::redaction), Field("caseId", &T::case_id, Empty::kOmit)};
   }
 };
 

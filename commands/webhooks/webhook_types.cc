@@ -2,6 +2,7 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
+#include "commands/persons/access_events.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
 
@@ -23,6 +24,10 @@ const std::vector<WebhookType>& WebhookTypes() {
        "VerificationExpiredEvent", false, "verification_session", vs::SessionExpired::kType},
       {"case.escalated", "a review case went up a level (resolve with action escalate): its priority rose one step",
        "CaseEscalatedEvent", false, "review_case", "review.case_escalated"},
+      {"audit.event",
+       "personal data was shown in manual review: a case detail was opened or a capture viewed (channel "
+       "review_case or review_media); the access is in the audit log under the same eventId",
+       "AuditAccessEvent", false, persons::kRevealBudgetAggregate, persons::PiiAccessed::kType},
       {"service.test", "test event: sent when an endpoint is registered, and by the test operation",
        "ServiceTestEvent", false, kEndpointAggregate, kEndpointCreated},
       {"compliance.breach_notified", "a personal-data breach was notified (POST /v1/compliance/breach-notifications)",

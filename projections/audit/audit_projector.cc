@@ -67,6 +67,8 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
                       {"createdAt", core::FormatRfc3339(env.occurred_at)},
                       {"personCount", nullptr},
                       {"eventId", env.id}};
+  // Only where there is one: the entries recorded before review existed keep their hashes.
+  if (!a.case_id.empty()) entry["caseId"] = a.case_id;
   // The chain's hash, and the tree's leaf over it (audit_chain.h).
   SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
   const std::string raw_hash = core::Sha256Concat({prev, canonical});

@@ -188,6 +188,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
           if constexpr (std::is_same_v<T, rv::CaseNoteAdded> || std::is_same_v<T, rv::CaseEscalated> ||
                         std::is_same_v<T, rv::ResolutionProposed> || std::is_same_v<T, rv::CaseResolved>) {
             item["hasNote"] = !e.note_sealed.empty();
+            if (!e.note_sealed.empty()) item["noteSealed"] = e.note_sealed;
           }
           if constexpr (std::is_same_v<T, rv::ResolutionProposed> || std::is_same_v<T, rv::CaseResolved>) {
             item["action"] = e.action;
@@ -196,6 +197,24 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
         },
         event);
     view.Put(V::Events(te, id) + seq, core::DumpJson(item));
+  }
+  if (const auto* o = std::get_if<rv::CaseOpened>(&event); o != nullptr && !o->session_id.empty()) {
+    view.Put(V::BySession(te, o->session_id), id);
+  }
+  // The queue's change feed (ids and states only).
+  {
+    SVC_ASSIGN_OR_RETURN(auto n_text, view.Get(V::FeedSequence(te)));
+    const uint64_t n = (n_text.has_value() ? std::stoull(*n_text) : 0) + 1;
+    view.Put(V::FeedSequence(te), std::to_string(n));
+    std::string feed_key = V::Feed(te);
+    eventstore::PutFixed64BE(feed_key, n);
+    view.Put(feed_key, core::DumpJson({{"type", env.type},
+                                       {"caseId", id},
+                                       {"status", row["status"]},
+                                       {"priority", row["priority"]},
+                                       {"assigneeUserId", row["assigneeUserId"]},
+                                       {"assigneeApiKeyId", row["assigneeApiKeyId"]},
+                                       {"at", at}}));
   }
   const std::string new_status = core::StringOr(row, "status");
   if (!old_status.empty() && old_status != new_status) {

@@ -1,13 +1,20 @@
 #pragma once
 // The review read model's keys (prefix "review/"), for ReviewProjector and the review routes. No
-// row holds personal data: notes stay sealed in the log; the case detail opens them.
+// row holds personal data in the clear: notes stay sealed under the session's key (destroyed with
+// it); the case detail opens them.
 //
 //   case/<ten>/<env>/<cas>            the case (ReviewQueueItem, as served)
 //   q/<ten>/<env>/<rank><due BE><cas> = ""; every case, in queue order: priority (critical
 //                                     first), then SLA due date, then id
 //   qsum/<ten>/<env>                  {open, inProgress, escalated, resolved, closed, total}
 //   seq/<ten>/<env>                   the last case number given
-//   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem without the sealed note body)
+//   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem; a note's body as `noteSealed`,
+//                                     sealed under the session's key: the case detail opens it)
+//   bysession/<ten>/<env>/<vrf>       the latest case of a session (its id)
+//   feed/<ten>/<env>/<n BE64>         the queue's change feed, one entry per case event in the
+//                                     order applied: {type, caseId, status, priority,
+//                                     assigneeUserId, assigneeApiKeyId} (the console's live queue)
+//   feedseq/<ten>/<env>               the last feed number given
 //   moves/<ten>/<env>/<cas>           {tenantId, environment, caseId, sessionId, action, reasonCodes,
 //                                     approvers}: a final resolution whose verdict the session has
 //                                     not recorded yet (the review outcome writer's queue)
@@ -27,6 +34,12 @@ struct ReviewView {
   static std::string Summary(std::string_view te) { return ScopedKey("qsum/", te, ""); }
   static std::string Sequence(std::string_view te) { return ScopedKey("seq/", te, ""); }
   static std::string Events(std::string_view te, std::string_view id) { return ScopedKey("events/", te, id) + "/"; }
+
+  static std::string BySession(std::string_view te, std::string_view session) {
+    return ScopedKey("bysession/", te, session);
+  }
+  static std::string Feed(std::string_view te) { return ScopedKey("feed/", te, ""); }
+  static std::string FeedSequence(std::string_view te) { return ScopedKey("feedseq/", te, ""); }
 
   static std::string MovesPrefix() { return "moves/"; }
   static std::string Move(std::string_view te, std::string_view id) { return ScopedKey("moves/", te, id); }

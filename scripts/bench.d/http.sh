@@ -9,22 +9,10 @@ trap 'kill $(cat $WORK/nginx.pid 2>/dev/null) 2>/dev/null || true; kill $SVC_PID
 DURATION=${BENCH_SECONDS:-10}
 CONNS=${BENCH_CONNECTIONS:-64}
 
-run_wrk() {  # name, wrk args...
-  local name=$1; shift
-  wrk --latency -d"${DURATION}s" "$@" > "$WORK/wrk.out" 2>&1
-  local rps p50 p99
-  rps=$(awk '/Requests\/sec/ {print $2}' "$WORK/wrk.out")
-  p50=$(awk '$1=="50%" {print $2}' "$WORK/wrk.out")
-  p99=$(awk '$1=="99%" {print $2}' "$WORK/wrk.out")
-  local errs
-  errs=$(awk '/Non-2xx/ {print $5}' "$WORK/wrk.out")
-  printf '%-44s %10s req/s  p50 %-9s p99 %-9s non-2xx %s\n' "$name" "$rps" "$p50" "$p99" "${errs:-0}"
-  echo "$rps" > "$WORK/last.rps"
-}
+. scripts/bench.d/lib.sh
 
 # 1. nginx, one worker, keep-alive, a static body as large as a session record.
 mkdir -p "$WORK/www"
-chmod 755 "$WORK" "$WORK/www"
 $SVC openapi > /dev/null  # the binary runs
 python3 - "$WORK/www/session.json" <<'PY'
 import json, sys
@@ -35,25 +23,10 @@ rec = {"id":"vrf_"+"a"*32,"publicId":"VS-AAAAAAAAAA","tenantId":"ten_"+"b"*32,"a
        "completedAt":None,"decidedAt":None,"expiresAt":"2026-11-23T15:00:00.000Z"}
 open(sys.argv[1], "w").write(json.dumps(rec, separators=(",", ":")))
 PY
-cat > "$WORK/nginx.conf" <<NGINX
-worker_processes 1;
-pid $WORK/nginx.pid;
-error_log $WORK/nginx.err;
-events { worker_connections 1024; }
-http {
-  access_log off;
-  keepalive_requests 1000000;
-  server {
-    listen 127.0.0.1:18089;
-    location / { root $WORK/www; default_type application/json; }
-  }
-}
-NGINX
-chmod 644 "$WORK/www/session.json"
-nginx -c "$WORK/nginx.conf"
+start_nginx 18089
 run_wrk "nginx static JSON ($(stat -c %s $WORK/www/session.json) B)" -t1 -c"$CONNS" http://127.0.0.1:18089/session.json
 NGINX_RPS=$(cat "$WORK/last.rps")
-kill "$(cat $WORK/nginx.pid)"
+stop_nginx
 
 # 2. svc, Release, embedded log with fsync, rate limits off.
 $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-bootstrap \

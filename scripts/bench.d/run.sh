@@ -8,9 +8,11 @@ cd "$(dirname "$0")/../.."
 BUILD=${1:-build-release}
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
   CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000 PURGES=1 PURGE_SESSIONS=2 IMPORTS=200
+  REVIEW_CASES=200
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
   SECONDS_EACH=${BENCH_SECONDS:-10} AUDIT=${BENCH_AUDIT:-1000000} PURGES=${BENCH_PURGES:-5} PURGE_SESSIONS=10 IMPORTS=${BENCH_IMPORTS:-10000}
+  REVIEW_CASES=${BENCH_REVIEW_CASES:-100000}
 fi
 # The write side and replay.
 "$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
@@ -32,3 +34,6 @@ rm -rf "$AUDIT_DIR"
 # purge of a person with 10 approved sessions
 # (4 captures each), forgotten with mode purge, timed until the deletion certificate is issued.
 "$BUILD/tests/svc_bench_persons" "$PURGES" "$PURGE_SESSIONS" "$IMPORTS"
+# The review queue: a page of 20 at REVIEW_CASES open cases against nginx serving the same body,
+# and claims under contention.
+REVIEW_CASES=$REVIEW_CASES BENCH_SECONDS=$SECONDS_EACH scripts/bench.d/review.sh "$BUILD"

@@ -7,6 +7,7 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
+#include "commands/persons/access_events.h"
 #include "commands/review/case_events.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
@@ -28,6 +29,7 @@ bool Recorded(std::string_view aggregate, std::string_view type) {
   if (aggregate == "review_case") return review::Decode(e).ok();
   if (aggregate == compliance::kBreachAggregate) return compliance::DecodeBreach(e).ok();
   if (aggregate == audit::kAuditLogAggregate) return audit::DecodeAuditLog(e).ok();
+  if (aggregate == persons::kRevealBudgetAggregate) return persons::DecodeAccess(e).ok();
   if (aggregate == webhooks::kEndpointAggregate) {
     return type == webhooks::kEndpointCreated || type == webhooks::kEndpointUpdated ||
            type == webhooks::kSecretRotated;

@@ -24,10 +24,6 @@ namespace {
 
 const std::string kQueue = "/v1/review/queue";
 
-std::string CaseOf(Env& env, const std::string& key, const std::string& session) {
-  core::Json evidence = Body(env.Call(key, "GET", "/v1/verification-sessions/" + session + "/evidence"));
-  return evidence["decision"]["caseId"];
-}
 
 api::HttpResponse Post(Env& env, const std::string& key, const std::string& path, const std::string& body = "") {
   return env.Call(key, "POST", path, body);
@@ -49,7 +45,7 @@ TEST_CASE("review: the queue, the summary, and claim, release, reassign and note
   const std::string s1 = testing::SandboxSession(env, k, "review-1", "review");
   const std::string s2 = testing::SandboxSession(env, k, "review-2", "review");
   testing::SandboxSession(env, k, "approved-1", "approved");  // no case
-  const std::string c1 = CaseOf(env, k, s1), c2 = CaseOf(env, k, s2);
+  const std::string c1 = testing::ReviewCaseOf(env, k, s1), c2 = testing::ReviewCaseOf(env, k, s2);
   const std::string cases = "/v1/review/cases/";
 
   // The queue: both cases, open, medium (FACE_MATCH_INCONCLUSIVE), due in 24 h, oldest first.
@@ -162,7 +158,7 @@ TEST_CASE("review: the queue, the summary, and claim, release, reassign and note
 TEST_CASE("review: of 50 concurrent claims of one case, exactly one wins") {
   Env env(false, {"--rate-reveals", "0", "--rate-writes", "0"}, Sharing::kIsolated);
   const std::string session = testing::SandboxSession(env, env.test_key, "review-race", "review");
-  const std::string c = CaseOf(env, env.test_key, session);
+  const std::string c = testing::ReviewCaseOf(env, env.test_key, session);
   std::vector<std::string> keys;
   for (int i = 0; i < 50; ++i) keys.push_back(env.NewKey(env.tenant, "test", {"review:write"}));
   std::atomic<int> won{0}, lost{0}, other{0};
@@ -203,7 +199,7 @@ TEST_CASE("review: resolutions move the session and send its webhook; escalation
   const std::string s1 = testing::SandboxSession(env, k, "rv-1", "review");
   const std::string s2 = testing::SandboxSession(env, k, "rv-2", "review");
   const std::string s3 = testing::SandboxSession(env, k, "rv-3", "review");
-  const std::string c1 = CaseOf(env, k, s1), c2 = CaseOf(env, k, s2), c3 = CaseOf(env, k, s3);
+  const std::string c1 = testing::ReviewCaseOf(env, k, s1), c2 = testing::ReviewCaseOf(env, k, s2), c3 = testing::ReviewCaseOf(env, k, s3);
   const std::string ana = env.NewKey(env.tenant, "test", {"review:*"});
   const std::string beto = env.NewKey(env.tenant, "test", {"review:*"});
   auto resolve = [&](const std::string& key, const std::string& c, const core::Json& body) {
@@ -288,7 +284,7 @@ TEST_CASE("review: a resolution interrupted by a crash before the session moved 
   Env env(false, {"--rate-reveals", "0", "--fault-kill-after-case-resolved"}, Sharing::kIsolated);
   const std::string k = env.test_key;
   const std::string s = testing::SandboxSession(env, k, "rv-crash", "review");
-  const std::string c = CaseOf(env, k, s);
+  const std::string c = testing::ReviewCaseOf(env, k, s);
   REQUIRE(Post(env, k, "/v1/review/cases/" + c + "/claim").status == 200);
   // The server dies right after the case's resolution is durable: no answer comes.
   auto resolved = api::HttpCall(env.server->target(), "POST", "/v1/review/cases/" + c + "/resolve",

@@ -154,7 +154,7 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
 
   // Catalogue and policy.
   core::Json cat = Body(env.Call(env.test_key, "GET", kBase + "/event-types"));
-  CHECK(cat["eventTypes"].size() == 9);
+  CHECK(cat["eventTypes"].size() == 10);
   CHECK(cat["patterns"] == core::Json::array({"*", "verification.*", "case.*", "service.*", "compliance.*", "audit.*"}));
   core::Json policy = Body(env.Call(env.test_key, "GET", kBase + "/delivery-policy"));
   CHECK(policy["backoffBaseSeconds"] == 30);

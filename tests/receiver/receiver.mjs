@@ -7,7 +7,7 @@
 //           "wait PATH N MS"  -> "ok"         once N messages arrived at PATH ("timeout" after MS)
 //           "release"         -> "ok"         answers every held /hold request (and later ones)
 //   GET /gw/curp/{curp}, POST /gw/ine/validate: a registry gateway (the https registry adapter)
-//   GET /log -> [{path, id, type, verifiedBy: [index of each secret that verifies it], error,
+//   GET /log -> [{path, id, type, body, verifiedBy: [index of each secret that verifies it], error,
 //                 signatures, connection: the number of the connection it came on}]
 // Messages are kept raw and verified when /log is read, with the secrets known then.
 import http from "node:http";
@@ -61,7 +61,7 @@ function log() {
     try { type = JSON.parse(m.body).type; } catch { /* not JSON */ }
     return { path: m.path, id: m.headers["webhook-id"] ?? null, type, verifiedBy, error,
              signatures: (m.headers["webhook-signature"] ?? "").split(" ").filter((x) => x).length,
-             connection: m.connection };
+             connection: m.connection, body: m.body };
   });
 }
 

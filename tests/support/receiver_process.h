@@ -23,7 +23,7 @@ class ReceiverProcess {
   bool WaitFor(const std::string& path, int n, std::chrono::milliseconds timeout = std::chrono::seconds(60));
   // Answers the requests held at /hold, and answers later ones at once.
   void Release();
-  // What it received (GET /log; plain HTTP receivers only): path, id, type, verifiedBy,
+  // What it received (GET /log; plain HTTP receivers only): path, id, type, body, verifiedBy,
   // error, signatures, connection (numbered in order of opening).
   std::string LogJson() const;
 

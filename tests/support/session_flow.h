@@ -21,11 +21,15 @@ inline api::HttpResponse Upload(Env& env, const std::string& key, const std::str
                   {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
 }
 
+// One capture to upload: kind, mime, bytes.
+using Capture = std::array<std::string, 3>;
+
 // A session run by the sandbox to `outcome` (policy testOutcome: approved, declined, review):
-// consent, the four captures, submit, and the pipeline idle; of `person` when one is given.
+// consent, the `captures`, submit, and the pipeline idle; of `person` when one is given.
 // Returns its id.
-inline std::string SandboxSession(Env& env, const std::string& key, const std::string& idempotency_key,
-                                  const std::string& outcome, const std::string& person = "") {
+inline std::string SandboxSessionWith(Env& env, const std::string& key, const std::string& idempotency_key,
+                                      const std::string& outcome, const std::string& person,
+                                      const std::vector<Capture>& captures) {
   core::Json body = {{"channel", "api"}, {"policy", {{"testOutcome", outcome}}}};
   if (!person.empty()) body["personId"] = person;
   auto created = env.Create(key, idempotency_key, body.dump());
@@ -33,10 +37,6 @@ inline std::string SandboxSession(Env& env, const std::string& key, const std::s
   const std::string session = Body(created)["id"];
   const std::string base = "/v1/verification-sessions/" + session;
   REQUIRE(env.Call(key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
-  const std::vector<std::array<std::string, 3>> captures = {{"document_front", "image/jpeg", Jpeg(1280, 800)},
-                                                            {"document_back", "image/jpeg", Jpeg(1280, 801)},
-                                                            {"selfie", "image/jpeg", Jpeg(720, 960)},
-                                                            {"liveness_video", "video/mp4", Mp4()}};
   for (const auto& [kind, mime, bytes] : captures) {
     auto up = Upload(env, key, session, kind, mime, bytes);
     REQUIRE_MESSAGE(up.status == 201, up.body);
@@ -45,6 +45,22 @@ inline std::string SandboxSession(Env& env, const std::string& key, const std::s
   REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
   REQUIRE(Body(env.Call(key, "GET", base))["status"] == outcome);
   return session;
+}
+
+// The same with the four minimal captures (enough for the checks the sandbox makes).
+inline std::string SandboxSession(Env& env, const std::string& key, const std::string& idempotency_key,
+                                  const std::string& outcome, const std::string& person = "") {
+  return SandboxSessionWith(env, key, idempotency_key, outcome, person,
+                            {{"document_front", "image/jpeg", Jpeg(1280, 800)},
+                             {"document_back", "image/jpeg", Jpeg(1280, 801)},
+                             {"selfie", "image/jpeg", Jpeg(720, 960)},
+                             {"liveness_video", "video/mp4", Mp4()}});
+}
+
+// The review case a session's verdict opened (its evidence names it).
+inline std::string ReviewCaseOf(Env& env, const std::string& key, const std::string& session) {
+  core::Json evidence = Body(env.Call(key, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  return evidence["decision"]["caseId"];
 }
 
 // A session of `person` run to `approved` by the sandbox. Returns its id.

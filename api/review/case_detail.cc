@@ -1,0 +1,345 @@
+// The two review routes that show personal data, each an audited reveal (docs/review.md#what-a-reviewer-sees):
+//   GET /v1/review/cases/{case_id}    the case detail: the applicant's data (ApplicantPII), the
+//                                     session's scores and checks, the captures, the decisions and
+//                                     the case log with its notes opened
+//   GET /v1/review/media/{media_id}   one capture of a case's session, decrypted for the caller
+// Each call appends one access event (channel review_case or review_media, the case named) against
+// the day's reveal budget before anything is opened; the access lands in the audit chain and is
+// sent as `audit.event` to subscribed endpoints.
+#include "api/http/problem.h"
+#include "api/http/reveal.h"
+#include "api/http/write_path.h"
+#include "api/review/review_common.h"
+#include "api/review/routes.h"
+#include "commands/verification/session_events.h"
+#include "core/crypto.h"
+#include "eventstore/key_store.h"
+#include "pipeline/persons/reveal_rules.h"
+#include "pipeline/verification/policy.h"
+#include "projections/persons/persons_view.h"
+#include "projections/projector.h"
+#include "projections/review/review_view.h"
+#include "projections/sessions_view.h"
+#include "projections/verification_view.h"
+
+namespace svc::api::review {
+
+namespace {
+
+using RV = projections::ReviewView;
+using VV = projections::VerificationView;
+using SV = projections::SessionsView;
+using PV = projections::PersonsView;
+
+// The fields of ApplicantPII, as the vault names them.
+const std::vector<std::string>& ApplicantFields() {
+  static const std::vector<std::string> kFields = {"fullName", "curp",  "rfc",         "claveElector", "email", "phone",
+                                                   "birthDate", "sex", "nationality", "state"};
+  return kFields;
+}
+
+const char* kPurpose = "manual_review";
+
+// A row of the views that is a plain string (an index entry: an id).
+core::Result<std::optional<std::string>> ReadRaw(Runtime& rt, const std::string& key) {
+  return rt.store().Get(rt.store().Cf(projections::kViewsCf), key);
+}
+
+bool Finished(const std::string& status) { return status == "resolved" || status == "closed"; }
+
+// What the caller may do with the case now (ReviewActionItem): each action with `allowed` and,
+// when refused, the code the operation would answer with.
+core::Json Actions(const core::Json& c, const AuthContext& a) {
+  const std::string status = core::StringOr(c, "status");
+  const bool finished = Finished(status);
+  const bool mine = HeldByCaller(c, a);
+  const bool held = !c.value("assigneeUserId", core::Json()).is_null() || !c.value("assigneeApiKeyId", core::Json()).is_null();
+  const bool has_session = !core::StringOr(c, "sessionId").empty();
+  const core::Json proposed = c.value("proposedResolution", core::Json());
+  const commands::review::CaseActor me = ActorOf(a);
+  const bool proposed_by_me = proposed.is_object() && core::StringOr(proposed.value("by", core::Json::object()), "id") == me.id;
+  core::Json out = core::Json::array();
+  auto add = [&out](const char* action, const char* refusal) {
+    out.push_back({{"action", action},
+                   {"allowed", refusal == nullptr},
+                   {"refusal", refusal == nullptr ? core::Json(nullptr) : core::Json(refusal)}});
+  };
+  auto resolve = [&](const char* action, bool needs_session) {
+    const char* refusal = finished ? "CASE_CLOSED"
+                          : !mine ? (held ? "CASE_ALREADY_CLAIMED" : "CASE_CLAIM_REQUIRED")
+                          : (needs_session && !has_session) ? "CASE_HAS_NO_SESSION"
+                          : (proposed_by_me && proposed.value("action", "") == action) ? "SECOND_APPROVAL_REQUIRED"
+                                                                                        : nullptr;
+    add(action, refusal);
+  };
+  add("claim", finished ? "CASE_CLOSED" : (held && !mine) ? "CASE_ALREADY_CLAIMED" : nullptr);
+  add("release", finished ? "CASE_CLOSED" : !mine ? "CASE_CLAIM_REQUIRED" : nullptr);
+  add("note", has_session ? nullptr : "CASE_HAS_NO_SESSION");
+  add("reassign", finished ? "CASE_CLOSED" : nullptr);
+  resolve("approve", true);
+  resolve("decline", true);
+  resolve("request_more_info", true);
+  resolve("escalate", false);
+  return out;
+}
+
+// CaseSummary: the case as the queue shows it.
+core::Json Summary(const core::Json& c) {
+  core::Json out = c;
+  out.erase("object");
+  return out;
+}
+
+// The session part of the detail (ReviewSessionSummary), the decisions and the government
+// lookups, from the session's record and verdicts; no personal data (the report holds none).
+struct SessionPart {
+  core::Json session = nullptr;
+  core::Json decisions = core::Json::array();
+  core::Json gov = core::Json::array();
+  core::Json media = core::Json::array();
+};
+
+core::Result<SessionPart> ReadSession(Runtime& rt, const std::string& te, const std::string& session) {
+  SessionPart out;
+  if (session.empty()) return out;
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, SV::Abs(SV::Record(te, session))));
+  if (!rec.has_value()) return out;
+  SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VV::Abs(VV::Verdict(te, session))));
+  const core::Json v = verdict.value_or(core::Json(nullptr));
+  const core::Json report = v.is_object() ? v.value("report", core::Json::object()) : core::Json::object();
+  // The component scores the trust score was made of (null when that check did not score), else
+  // the biometric checks' own scores.
+  const core::Json breakdown = v.is_object() ? v.value("trustBreakdown", core::Json(nullptr)) : core::Json(nullptr);
+  core::Json face = breakdown.is_object() ? breakdown.value("faceMatch", core::Json(nullptr)) : core::Json(nullptr);
+  core::Json liveness = breakdown.is_object() ? breakdown.value("liveness", core::Json(nullptr)) : core::Json(nullptr);
+  for (const auto& b : report.value("biometric", core::Json::array())) {
+    const std::string kind = core::StringOr(b, "checkType");
+    const core::Json score = b.value("score", core::Json(nullptr));
+    if (face.is_null() && kind.find("face") != std::string::npos) face = score;
+    if (liveness.is_null() && kind.find("live") != std::string::npos) liveness = score;
+  }
+  out.session = {{"sessionId", session},
+                 {"publicId", (*rec)["publicId"]},
+                 {"status", (*rec)["status"]},
+                 {"applicationId", rec->value("applicationId", core::Json(nullptr))},
+                 {"channel", rec->value("channel", core::Json(nullptr))},
+                 {"createdAt", (*rec)["createdAt"]},
+                 {"completedAt", rec->value("completedAt", core::Json(nullptr))},
+                 {"outcome", v.is_object() ? v.value("outcome", core::Json(nullptr)) : core::Json(nullptr)},
+                 {"reasonCodes", v.is_object() ? v.value("reasonCodes", core::Json::array()) : core::Json::array()},
+                 {"trustScore", v.is_object() ? v.value("trustScore", core::Json(nullptr)) : core::Json(nullptr)},
+                 {"trustBreakdown", breakdown},
+                 {"faceMatchScore", face},
+                 {"livenessScore", liveness},
+                 {"document", report.value("document", core::Json(nullptr))},
+                 {"biometric", report.value("biometric", core::Json::array())},
+                 {"checks", report.value("steps", core::Json::array())}};
+  out.gov = report.value("gov", core::Json::array());
+  // Every verdict of the session, oldest first: the engine's (decidedBy "policy:<version>"), then
+  // a reviewer's ("review").
+  SVC_ASSIGN_OR_RETURN(auto stream, ScanView(rt, VV::Abs(VV::Stream(te, session))));
+  for (const auto& e : stream) {
+    const std::string type = core::StringOr(e, "type");
+    bool verdict_type = false;
+    for (auto t : commands::verification::kVerdictTypes) verdict_type |= type == t;
+    if (!verdict_type) continue;
+    out.decisions.push_back({{"decidedBy", "policy:" + std::string(pipeline::verification::kPolicyVersion)},
+                             {"outcome", e.value("outcome", core::Json(nullptr))},
+                             {"reasonCodes", e.value("reasonCodes", core::Json::array())},
+                             {"trustScore", e.value("trustScore", core::Json(nullptr))},
+                             {"decidedAt", e.value("at", core::Json(nullptr))}});
+  }
+  // The latest says who decided it (a reviewer's resolution names the reviewers).
+  if (v.is_object() && !out.decisions.empty()) {
+    core::Json latest = pipeline::verification::DecisionSummary(v);
+    out.decisions.back()["decidedBy"] = latest["decidedBy"];
+    if (latest.contains("reviewers")) out.decisions.back()["reviewers"] = latest["reviewers"];
+  }
+  SVC_ASSIGN_OR_RETURN(auto captures, ScanView(rt, VV::Abs(VV::Media(te, session))));
+  for (const auto& m : captures) {
+    const bool held = m.value("purgedAt", core::Json()).is_null() && !core::StringOr(m, "blob").empty();
+    const core::Json analysis = m.value("analysis", core::Json::object());
+    out.media.push_back({{"mediaId", m.value("mediaId", "")},
+                         {"kind", m.value("kind", "")},
+                         {"mime", m.value("mime", "")},
+                         {"sizeBytes", m.value("sizeBytes", int64_t{0})},
+                         {"sha256", m.value("sha256", "")},
+                         {"capturedAt", m.value("capturedAt", "")},
+                         {"analysisStatus", analysis.is_object() ? analysis.value("status", core::Json(nullptr)) : core::Json(nullptr)},
+                         {"qualityIssues", analysis.is_object() ? analysis.value("qualityIssues", core::Json::array()) : core::Json::array()},
+                         {"url", held ? core::Json("/v1/review/media/" + core::StringOr(m, "mediaId")) : core::Json(nullptr)}});
+  }
+  return out;
+}
+
+// The case log (CaseEventItem), its notes opened with the session's key (absent once erased).
+core::Result<core::Json> CaseLog(Runtime& rt, const AuthContext& a, const std::string& case_id,
+                                 const std::string& session) {
+  const std::string te = TeOf(a);
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, RV::Abs(RV::Events(te, case_id))));
+  std::optional<std::string> key;
+  if (!session.empty()) {
+    SVC_ASSIGN_OR_RETURN(key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
+  }
+  core::Json out = core::Json::array();
+  for (const auto& r : rows) {
+    const std::string actor_type = core::StringOr(r, "actorType");
+    core::Json body = nullptr;
+    if (const std::string sealed = core::StringOr(r, "noteSealed"); !sealed.empty() && key.has_value()) {
+      auto raw = core::Base64Decode(sealed);
+      if (raw.ok()) {
+        auto note = core::AeadOpen(*key, *raw, NoteAad(case_id));
+        if (note.ok()) body = std::move(*note);
+      }
+    }
+    core::Json item = {{"eventType", r.value("eventType", "")},
+                       {"actorType", actor_type},
+                       {"actorUserId", actor_type == "user" ? r.value("actorId", core::Json(nullptr)) : core::Json(nullptr)},
+                       {"actorId", r.value("actorId", core::Json(nullptr))},
+                       {"body", body},
+                       {"createdAt", r.value("createdAt", "")}};
+    if (auto it = r.find("action"); it != r.end()) item["action"] = *it;
+    if (auto it = r.find("assigneeUserId"); it != r.end()) item["assigneeUserId"] = *it;
+    out.push_back(std::move(item));
+  }
+  if (key.has_value()) core::SecureZero(*key);
+  return out;
+}
+
+// The person of a session whose data a reviewer may see: none when the session has no person or
+// the person was erased, merged away or asked to be forgotten.
+core::Result<std::string> ApplicantOf(Runtime& rt, const std::string& te, const std::string& session) {
+  if (session.empty()) return std::string();
+  SVC_ASSIGN_OR_RETURN(auto linked, rt.store().Get(rt.store().Cf(projections::kViewsCf), PV::Abs(PV::SessionPerson(te, session))));
+  if (!linked.has_value()) return std::string();
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(te, *linked))));
+  if (!row.has_value() || !pipeline::persons::CheckActive(*row).ok()) return std::string();
+  return *linked;
+}
+
+void Detail(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto c = PathCase(rt, call, respond);
+  if (!c) return;
+  const AuthContext a = call.auth;
+  const std::string te = TeOf(a);
+  const std::string case_id = core::StringOr(*c, "caseId");
+  const std::string session = core::StringOr(*c, "sessionId");
+  auto part = ReadSession(rt, te, session);
+  if (!part.ok()) return respond(StatusToProblem(req, part.status()));
+  auto person = ApplicantOf(rt, te, session);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  // Every opening is an access, with or without a person (the notes may hold personal data).
+  std::vector<std::string> fields;
+  if (!person->empty()) fields = ApplicantFields();
+  fields.push_back("caseNotes");
+  auto access = AccessBy(a, *person, "review_case", fields, kPurpose, "");
+  access.case_id = case_id;
+  core::Json detail = {{"object", "review_case_detail"},
+                       {"case", Summary(*c)},
+                       {"session", part->session},
+                       {"decisions", part->decisions},
+                       {"govLookups", part->gov},
+                       {"media", part->media},
+                       {"actions", Actions(*c, a)}};
+  RecordThen(rt, o, call, {access},
+             [&rt, a, case_id, session, person = *person, detail = std::move(detail), slim = SlimRequest(req)]() mutable {
+               auto log = CaseLog(rt, a, case_id, session);
+               if (!log.ok()) return StatusToProblem(slim, log.status());
+               detail["events"] = std::move(*log);
+               detail["applicant"] = nullptr;
+               if (!person.empty()) {
+                 auto values = OpenFields(rt, a, person, ApplicantFields());
+                 if (values.ok()) {
+                   core::Json applicant = {{"personId", person}};
+                   for (const auto& f : ApplicantFields()) applicant[f] = (*values)[f];
+                   detail["applicant"] = std::move(applicant);
+                 } else if (values.status().api_code() != "PERSON_PURGED") {
+                   return StatusToProblem(slim, values.status());
+                 }  // erased between the check and now: nothing to show
+               }
+               HttpResponse r = JsonResponse(200, detail);
+               r.headers.emplace_back("Cache-Control", "no-store");
+               return r;
+             },
+             std::move(respond));
+}
+
+void Media(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext a = call.auth;
+  const std::string media = req.path_params["media_id"];
+  if (auto st = core::ValidateId(core::IdKind::kMedia, media); !st.ok()) return respond(StatusToProblem(req, st));
+  const std::string te = TeOf(a);
+  auto gone = [&] { respond(Problem(req, "MEDIA_NOT_FOUND", "no capture of a review case with this id is held")); };
+  auto session = ReadRaw(rt, VV::Abs(VV::MediaOwner(te, media)));
+  if (!session.ok()) return respond(StatusToProblem(req, session.status()));
+  if (!session->has_value()) return gone();
+  auto case_id = ReadRaw(rt, RV::Abs(RV::BySession(te, **session)));
+  if (!case_id.ok()) return respond(StatusToProblem(req, case_id.status()));
+  if (!case_id->has_value()) return gone();  // a capture of a session no case was opened for
+  auto c = ReadView(rt, RV::Abs(RV::Case(te, **case_id)));
+  if (!c.ok()) return respond(StatusToProblem(req, c.status()));
+  if (!c->has_value()) return gone();
+  // Entitled: the case is unfinished and free or held by the caller.
+  const core::Json& row = **c;
+  if (Finished(core::StringOr(row, "status"))) {
+    return respond(Problem(req, "CASE_CLOSED", "the case is finished: its captures are no longer shown"));
+  }
+  const bool held = !row.value("assigneeUserId", core::Json()).is_null() || !row.value("assigneeApiKeyId", core::Json()).is_null();
+  if (held && !HeldByCaller(row, a)) {
+    return respond(Problem(req, "CASE_ALREADY_CLAIMED", "another reviewer holds the case: only they see its captures"));
+  }
+  auto capture = CaptureRow(rt, a.tenant_id, a.environment, **session, media);
+  if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
+  if (!capture->has_value()) return gone();
+  auto bytes = OpenCapture(rt, a.tenant_id, a.environment, **session, **capture);
+  if (!bytes.ok()) return respond(StatusToProblem(req, bytes.status()));
+  if (!bytes->has_value()) return gone();
+  auto person = ApplicantOf(rt, te, **session);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto access = AccessBy(a, *person, "review_media", {"capture:" + core::StringOr(**capture, "kind")}, kPurpose, "");
+  access.case_id = **case_id;
+  RecordThen(rt, o, call, {access},
+             [mime = core::StringOr(**capture, "mime"), bytes = std::move(**bytes)]() mutable {
+               return CaptureResponse(mime, std::move(bytes));
+             },
+             std::move(respond));
+}
+
+}  // namespace
+
+std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const PublicApiOptions& options) {
+  Runtime* r = rt;
+  const PublicApiOptions* o = &options;
+  const std::string tag = "Manual review";
+  std::vector<ApiRoute> routes;
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/cases/{case_id}", .operation_id = "getReviewCase", .tag = tag,
+      .summary = "Open a case: the applicant's data, the verification, the captures and the case log",
+      .description = "Decrypts the applicant's personal data (`applicant`, null when the session has no person or "
+                     "the person was erased or asked to be forgotten) and the case's notes. Every call is an access: "
+                     "one audit log entry (channel `review_case`, purpose `manual_review`, the case in `caseId`) "
+                     "counted against the daily reveal budget (429 `PII_DECRYPT_CAP_REACHED`), and an `audit.event` "
+                     "webhook. Not for listing: the queue is. `actions` says what the caller may do now.",
+      .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewCaseDetail",
+      .error_codes = Codes({{"INVALID_ID", "CASE_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Detail(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/media/{media_id}", .operation_id = "getReviewMedia", .tag = tag,
+      .summary = "One capture of a case's session, decrypted for the reviewer",
+      .description = "The bytes as captured (`Content-Type` is the capture's), decrypted in memory and never stored "
+                     "in the clear; `Cache-Control: no-store`. Only for a reviewer entitled to the case: it is "
+                     "unfinished (409 `CASE_CLOSED`) and free or held by the caller (409 `CASE_ALREADY_CLAIMED` "
+                     "when another holds it). 404 `MEDIA_NOT_FOUND` when no case's session holds the capture or its "
+                     "bytes were purged. Each view is an access (channel `review_media`) counted against the reveal "
+                     "budget and sent as `audit.event`.",
+      .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewMediaBytes",
+      .response_content_type = "application/octet-stream",
+      .error_codes = Codes({{"INVALID_ID", "MEDIA_NOT_FOUND", "CASE_CLOSED", "CASE_ALREADY_CLAIMED",
+                             "PII_DECRYPT_CAP_REACHED"}}),
+      .handler = [r, o](ApiCall& c, Respond respond) { Media(*r, *o, c, std::move(respond)); }});
+  return routes;
+}
+
+}  // namespace svc::api::review

@@ -1,0 +1,27 @@
+#pragma once
+// What the review routes share (review_api.cc, case_detail.cc, console.cc): the caller as a case
+// actor, the case of the path, and the note seal.
+
+#include <optional>
+#include <string>
+
+#include "api/http/route.h"
+#include "api/http/runtime.h"
+#include "commands/review/case_events.h"
+#include "core/json.h"
+
+namespace svc::api::review {
+
+std::string TeOf(const AuthContext& a);
+// The caller as the case log names it: a reviewer signed in to the console ("user", usr_…) or an
+// API key ("api_key", key_…: an integration acting on the queue).
+commands::review::CaseActor ActorOf(const AuthContext& a);
+// True when the case row names the caller as its holder.
+bool HeldByCaller(const core::Json& row, const AuthContext& a);
+// The case of the path in the caller's tenant and environment, or nullopt once answered (400
+// INVALID_ID, 404 CASE_NOT_FOUND).
+std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond);
+// The additional data a case note is sealed with (under the session's key).
+std::string NoteAad(const std::string& case_id);
+
+}  // namespace svc::api::review

@@ -1,0 +1,292 @@
+// The review routes that show personal data, and the reviewers' credential, through a real svc
+// (docs/review.md): the case detail (the applicant's data, the notes, the session's scores and
+// captures) and the capture view, each an audited reveal that lands in the audit chain, counts
+// against the reveal budget and is sent as `audit.event`; the reviewer token from the console's
+// sign-in, its tenant membership check, its expiry, and the reviewer channel of the progress
+// stream read by the `eventsource` package.
+#include <doctest/doctest.h>
+
+#include "api/http/http_client.h"
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
+#include "tests/support/receiver_process.h"
+#include "tests/support/session_flow.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::string kCurp = "PEPJ800101HDFRRN03";
+
+
+std::string MakePerson(Env& env, const std::string& key) {
+  auto r = env.Call(key, "POST", "/v1/persons",
+                    core::Json({{"pii", {{"curp", kCurp}, {"fullName", "JUAN PEREZ PEREZ"}, {"email", "juan@example.mx"},
+                                         {"birthDate", "1980-01-01"}}}})
+                        .dump());
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"];
+}
+
+core::Json AuditEntries(Env& env, const std::string& key, const std::string& channel) {
+  auto r = env.Call(key, "GET", "/v1/audit-logs?channel=" + channel);
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r)["data"];
+}
+
+// A reviewer of the env's tenant: {id, secret}.
+core::Json Reviewer(Env& env, const std::string& label) {
+  auto r = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", "reviewer"}, {"label", label}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r);
+}
+
+api::HttpResponse SignIn(Env& env, const core::Json& body) {
+  return env.Call("", "POST", "/console/api/sign-in", body.dump());
+}
+
+std::string TokenOf(Env& env, const std::string& secret) {
+  auto r = SignIn(env, {{"secret", secret}, {"environment", "test"}});
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r)["token"];
+}
+
+}  // namespace
+
+TEST_CASE("review: the case detail opens the applicant's data and the notes, audited and sent as audit.event") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--rate-reveals", "0", "--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto hook = env.Call(k, "POST", "/v1/developer/webhooks",
+                       core::Json{{"url", "http://127.0.0.1:" + std::to_string(receiver.port()) + "/r"},
+                                  {"events", {"audit.*"}}}
+                           .dump(),
+                       {{"Idempotency-Key", "hook-audit"}});
+  REQUIRE_MESSAGE(hook.status == 201, hook.body);
+  receiver.AddSecret(Body(hook)["secret"]);
+  const std::string person = MakePerson(env, k);
+  const std::string s = testing::SandboxSession(env, k, "detail-1", "review", person);
+  const std::string c = testing::ReviewCaseOf(env, k, s);
+  const std::string path = "/v1/review/cases/" + c;
+  REQUIRE(env.Call(k, "POST", path + "/notes", R"({"note":"called Juan; CURP confirmed by phone"})").status == 204);
+  // An ordinary reveal elsewhere is audited but sends no audit.event.
+  REQUIRE(env.Call(k, "POST", "/v1/persons/" + person + "/decrypt",
+                   R"({"fields":["email"],"purpose":"identity_verification","reason":"support call"})")
+              .status == 200);
+
+  const std::string reader = env.NewKey(env.tenant, "test", {"review:read"});
+  auto opened = env.Call(reader, "GET", path);
+  REQUIRE_MESSAGE(opened.status == 200, opened.body);
+  CHECK(testing::HeaderOf(opened, "Cache-Control") == "no-store");
+  core::Json d = Body(opened);
+  CHECK(d["object"] == "review_case_detail");
+  CHECK(d["case"]["caseId"] == c);
+  CHECK(d["case"]["status"] == "open");
+  CHECK(d["applicant"]["personId"] == person);
+  CHECK(d["applicant"]["curp"] == kCurp);
+  CHECK(d["applicant"]["fullName"] == "JUAN PEREZ PEREZ");
+  CHECK(d["applicant"]["birthDate"] == "1980-01-01");
+  CHECK(d["applicant"]["rfc"].is_null());
+  CHECK(d["session"]["sessionId"] == s);
+  CHECK(d["session"]["status"] == "review");
+  CHECK(d["session"]["outcome"] == "review");
+  CHECK(d["session"]["reasonCodes"] == core::Json::array({"FACE_MATCH_INCONCLUSIVE"}));
+  REQUIRE(d["media"].size() == 4);
+  CHECK(d["media"][0]["kind"] == "document_front");
+  CHECK(d["media"][0]["url"] == "/v1/review/media/" + d["media"][0]["mediaId"].get<std::string>());
+  REQUIRE(d["decisions"].size() == 1);
+  CHECK(d["decisions"][0]["outcome"] == "review");
+  CHECK(d["decisions"][0]["decidedBy"].get<std::string>().rfind("policy:", 0) == 0);
+  REQUIRE(d["events"].size() == 2);
+  CHECK(d["events"][0]["eventType"] == "review.case_opened");
+  CHECK(d["events"][0]["actorType"] == "system");
+  CHECK(d["events"][1]["eventType"] == "review.note_added");
+  CHECK(d["events"][1]["body"] == "called Juan; CURP confirmed by phone");
+  CHECK(d["events"][1]["actorType"] == "api_key");
+  std::map<std::string, bool> allowed;
+  for (const auto& a : d["actions"]) allowed[a["action"]] = a["allowed"];
+  CHECK(allowed["claim"]);
+  CHECK_FALSE(allowed["approve"]);
+  CHECK(d["actions"][4]["refusal"] == "CASE_CLAIM_REQUIRED");
+
+  // In the audit chain: one access, the case named, the reader as actor.
+  core::Json entries = AuditEntries(env, k, "review_case");
+  REQUIRE(entries.size() == 1);
+  CHECK(entries[0]["caseId"] == c);
+  CHECK(entries[0]["personId"] == person);
+  CHECK(entries[0]["purpose"] == "manual_review");
+  CHECK(entries[0]["actorType"] == "api_key");
+  CHECK(std::find(entries[0]["fields"].begin(), entries[0]["fields"].end(), "curp") != entries[0]["fields"].end());
+  CHECK(Body(env.Call(k, "GET", "/v1/audit-logs/verify"))["valid"] == true);
+
+  // Sent as audit.event (only the review access; the decrypt above sends none), signed.
+  REQUIRE(receiver.WaitFor("/r", 2));
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  int audit_events = 0;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    CHECK(m["verifiedBy"] == core::Json::array({0}));
+    if (m["type"] != "audit.event") continue;
+    ++audit_events;
+    core::Json data = core::ParseJsonOrDiscarded(m.value("body", ""))["data"];
+    CHECK(data["caseId"] == c);
+    CHECK(data["personId"] == person);
+    CHECK(data["channel"] == "review_case");
+    CHECK(data["actor"]["type"] == "api_key");
+    CHECK(data["eventId"] == entries[0]["eventId"]);
+    CHECK(m.value("body", "").find(kCurp) == std::string::npos);  // ids only
+  }
+  CHECK(audit_events == 1);
+
+  // Refusals: the id, another tenant, the other environment, the scope.
+  CheckProblem(env.Call(k, "GET", "/v1/review/cases/nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "GET", "/v1/review/cases/cas_00000000000000000000000000000000"), 404, "CASE_NOT_FOUND");
+  const std::string other = env.NewTenant("Other");
+  CheckProblem(env.Call(env.NewKey(other, "test", {"*"}), "GET", path), 404, "CASE_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "GET", path), 404, "CASE_NOT_FOUND");
+  CheckProblem(env.Call(env.NewKey(env.tenant, "test", {"review:write"}), "GET", path), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(reader, "POST", path + "/claim"), 403, "INSUFFICIENT_SCOPE");
+  CHECK(AuditEntries(env, k, "review_case").size() == 1);  // refusals reveal nothing
+}
+
+TEST_CASE("review: a case without a person shows no applicant; the reveal budget bounds openings") {
+  Env env(false, {"--rate-reveals", "0", "--reveal-budget-per-day", "2"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string s = testing::SandboxSession(env, k, "budget-1", "review");
+  const std::string path = "/v1/review/cases/" + testing::ReviewCaseOf(env, k, s);
+  auto first = env.Call(k, "GET", path);
+  REQUIRE_MESSAGE(first.status == 200, first.body);
+  CHECK(Body(first)["applicant"].is_null());
+  REQUIRE(env.Call(k, "GET", path).status == 200);
+  auto spent = env.Call(k, "GET", path);
+  CheckProblem(spent, 429, "PII_DECRYPT_CAP_REACHED");
+  CHECK(!testing::HeaderOf(spent, "Retry-After").empty());
+  CHECK(AuditEntries(env, k, "review_case").size() == 2);
+}
+
+TEST_CASE("review: a capture is shown decrypted to the reviewer entitled to the case, and audited") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string s = testing::SandboxSession(env, k, "media-1", "review");
+  const std::string c = testing::ReviewCaseOf(env, k, s);
+  const std::string approved = testing::SandboxSession(env, k, "media-2", "approved");
+  core::Json d = Body(env.Call(k, "GET", "/v1/review/cases/" + c));
+  const std::string front = d["media"][0]["url"];
+  const std::string ana = env.NewKey(env.tenant, "test", {"review:*"});
+  const std::string beto = env.NewKey(env.tenant, "test", {"review:*"});
+
+  // Free case: any reviewer may look before claiming.
+  auto shown = env.Call(beto, "GET", front);
+  REQUIRE_MESSAGE(shown.status == 200, shown.body);
+  CHECK(shown.content_type == "image/jpeg");
+  CHECK(shown.body == testing::Jpeg(1280, 800));
+  CHECK(testing::HeaderOf(shown, "Cache-Control") == "no-store");
+  CHECK(testing::HeaderOf(shown, "X-Content-Type-Options") == "nosniff");
+
+  // Held by ana: only ana.
+  REQUIRE(env.Call(ana, "POST", "/v1/review/cases/" + c + "/claim").status == 200);
+  CHECK(env.Call(ana, "GET", front).status == 200);
+  CheckProblem(env.Call(beto, "GET", front), 409, "CASE_ALREADY_CLAIMED");
+  core::Json entries = AuditEntries(env, k, "review_media");
+  REQUIRE(entries.size() == 2);
+  CHECK(entries[0]["caseId"] == c);
+  CHECK(entries[0]["fields"] == core::Json::array({"capture:document_front"}));
+
+  // Refusals.
+  CheckProblem(env.Call(ana, "GET", "/v1/review/media/nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(ana, "GET", "/v1/review/media/med_00000000000000000000000000000000"), 404, "MEDIA_NOT_FOUND");
+  core::Json ev = Body(env.Call(k, "GET", "/v1/verification-sessions/" + approved + "/evidence"));
+  std::string approved_media;
+  for (const auto& m : ev["media"]) approved_media = m.value("mediaId", m.value("id", ""));
+  REQUIRE(!approved_media.empty());
+  CheckProblem(env.Call(ana, "GET", "/v1/review/media/" + approved_media), 404, "MEDIA_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "GET", front), 404, "MEDIA_NOT_FOUND");
+  CheckProblem(env.Call(env.NewKey(env.tenant, "test", {"review:write"}), "GET", front), 403, "INSUFFICIENT_SCOPE");
+
+  // A finished case's captures are no longer shown.
+  REQUIRE(env.Call(ana, "POST", "/v1/review/cases/" + c + "/resolve", R"({"action":"approve"})").status == 200);
+  CheckProblem(env.Call(ana, "GET", front), 409, "CASE_CLOSED");
+  CHECK(AuditEntries(env, k, "review_media").size() == 2);
+}
+
+TEST_CASE("review: a reviewer signs in, works the queue as a user, and the token is checked on every call") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock", "--reviewer-token-ttl-minutes", "30"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string s = testing::SandboxSession(env, k, "user-1", "review");
+  const std::string c = testing::ReviewCaseOf(env, k, s);
+  core::Json ana = Reviewer(env, "Ana (compliance)");
+  core::Json beto = Reviewer(env, "Beto (compliance)");
+
+  // Sign-in and its refusals.
+  auto signed_in = SignIn(env, {{"secret", ana["secret"]}, {"environment", "test"}});
+  REQUIRE_MESSAGE(signed_in.status == 200, signed_in.body);
+  CHECK(testing::HeaderOf(signed_in, "Cache-Control") == "no-store");
+  core::Json si = Body(signed_in);
+  CHECK(si["userId"] == ana["id"]);
+  CHECK(si["tenantId"] == env.tenant);
+  CHECK(si["role"] == "reviewer");
+  CHECK(si["tokenType"] == "Bearer");
+  const std::string token = si["token"];
+  CheckProblem(SignIn(env, {{"secret", "usk_" + std::string(40, 'x')}, {"environment", "test"}}), 401, "API_KEY_INVALID");
+  CheckProblem(SignIn(env, {{"secret", k}, {"environment", "test"}}), 401, "API_KEY_INVALID");
+  CheckProblem(SignIn(env, {{"secret", ana["secret"]}}), 422, "VALIDATION_ERROR");
+  CheckProblem(SignIn(env, {{"secret", ana["secret"]}, {"environment", "staging"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call("", "POST", "/console/api/sign-in", "{nope"), 400, "BAD_REQUEST");
+
+  // The queue as a user: the claim names the user; mine=true is the user's.
+  CHECK(Body(env.Call(token, "GET", "/v1/review/queue"))["data"].size() == 1);
+  auto claimed = env.Call(token, "POST", "/v1/review/cases/" + c + "/claim");
+  REQUIRE_MESSAGE(claimed.status == 200, claimed.body);
+  CHECK(Body(claimed)["assigneeUserId"] == ana["id"]);
+  CHECK(Body(claimed)["assigneeApiKeyId"].is_null());
+  CHECK(Body(env.Call(token, "GET", "/v1/review/queue?mine=true"))["data"][0]["caseId"] == c);
+  const std::string beto_token = TokenOf(env, beto["secret"]);
+  CHECK(Body(env.Call(beto_token, "GET", "/v1/review/queue?mine=true"))["data"].empty());
+  CheckProblem(env.Call(beto_token, "POST", "/v1/review/cases/" + c + "/claim"), 409, "CASE_ALREADY_CLAIMED");
+  REQUIRE(env.Call(token, "POST", "/v1/review/cases/" + c + "/notes", R"({"note":"looking"})").status == 204);
+  core::Json d = Body(env.Call(token, "GET", "/v1/review/cases/" + c));
+  CHECK(d["events"].back()["actorType"] == "user");
+  CHECK(d["events"].back()["actorUserId"] == ana["id"]);
+  core::Json entry = AuditEntries(env, k, "review_case")[0];
+  CHECK(entry["actorType"] == "user");
+  CHECK(entry["actorId"] == ana["id"]);
+
+  // Only the review routes and the progress stream take the token.
+  CheckProblem(env.Call(token, "GET", "/v1/verification-sessions"), 401, "API_KEY_INVALID");
+  CheckProblem(env.Call(token, "GET", "/v1/persons"), 401, "API_KEY_INVALID");
+
+  // The reviewer channel of the progress stream, read by the eventsource package (header), and
+  // by a browser's EventSource (access_token in the query).
+  const std::string events =
+      "http://127.0.0.1:" + std::to_string(env.server->target().port) + "/v1/verification-sessions/" + s + "/events";
+  testing::ChildProcess es({"node", std::string(SVC_TEST_SOURCE_DIR) + "/clients/sse_client.mjs", events, token, "60000"});
+  core::Json got = core::ParseJsonOrDiscarded(es.ReadLine());
+  CHECK(got["closed"] == true);
+  REQUIRE_MESSAGE(!got["events"].empty(), got.dump());
+  CHECK(got["events"].back()["type"] == "verification.review_required");
+  auto by_query = api::HttpCall(env.server->target(), "GET",
+                                "/v1/verification-sessions/" + s + "/events?access_token=" + token, {}, "");
+  REQUIRE(by_query.ok());
+  CHECK(by_query->status == 200);
+  CHECK(by_query->body.find("verification.review_required") != std::string::npos);
+  auto other_session = testing::SandboxSession(env, env.NewKey(env.NewTenant("Other"), "test", {"*"}), "o-1", "approved");
+  CheckProblem(env.Call(token, "GET", "/v1/verification-sessions/" + other_session + "/events"), 404, "SESSION_NOT_FOUND");
+
+  // A changed token, and a token after its expiry, are refused.
+  std::string forged = token;
+  forged[forged.size() / 2] = forged[forged.size() / 2] == 'A' ? 'B' : 'A';
+  CheckProblem(env.Call(forged, "GET", "/v1/review/queue"), 401, "API_KEY_INVALID");
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 31 * 60}}).status == 200);
+  CheckProblem(env.Call(token, "GET", "/v1/review/queue"), 401, "API_KEY_INVALID");
+
+  // The membership check: a disabled user's fresh token stops at once.
+  const std::string fresh = TokenOf(env, beto["secret"]);
+  REQUIRE(env.Call(fresh, "GET", "/v1/review/queue").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/users/" + beto["id"].get<std::string>() + "/disable").status == 200);
+  CheckProblem(env.Call(fresh, "GET", "/v1/review/queue"), 401, "API_KEY_INVALID");
+  CheckProblem(SignIn(env, {{"secret", beto["secret"]}, {"environment", "test"}}), 401, "API_KEY_INVALID");
+}
