@@ -125,6 +125,8 @@ struct QueueFilter {
     if (mine && core::StringOr(row, user ? "assigneeUserId" : "assigneeApiKeyId") != key_id) return false;
     return true;
   }
+  // No filter beyond "unfinished".
+  bool Default() const { return status.empty() && priority.empty() && scope == "all" && application.empty() && !mine; }
   std::string Text() const {
     return status + "|" + priority + "|" + scope + "|" + application + "|" + (mine ? "mine" : "");
   }
@@ -178,9 +180,12 @@ void Queue(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
   QueueFilter f = ParseFilter(call.auth, ParseQuery(call.request->query), true, list.errors);
   const std::string te = TeOf(call.auth);
   list.scope = "review-queue|" + te + "|" + f.Text();
-  list.index = RV::Abs(RV::Queue(te));
+  // The unfinished cases have their own index: the default queue reads it with no filter (one
+  // batched read of the page's rows, none parsed); a finished status reads the whole index.
+  const bool finished = f.status == "resolved" || f.status == "closed";
+  list.index = RV::Abs(finished ? RV::Queue(te) : RV::OpenQueue(te));
   list.row_key = [te](std::string_view entry) { return RV::Abs(RV::Case(te, entry.substr(9))); };
-  list.accept = [f](const core::Json& row) { return f.Accept(row); };
+  if (!f.Default()) list.accept = [f](const core::Json& row) { return f.Accept(row); };
   list.filters = {"status", "priority", "mine", "scope", "tenantId", "applicationId"};
   ServeCursorList(rt, o, call, list, std::move(respond));
 }

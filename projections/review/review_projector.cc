@@ -119,6 +119,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     row = core::ParseJsonOrDiscarded(*stored);
     old_status = core::StringOr(row, "status");
     view.Delete(V::Queue(te) + ReviewQueueEntry(row));
+    view.Delete(V::OpenQueue(te) + ReviewQueueEntry(row));
     const std::string back = row.value("escalationLevel", int64_t{0}) > 0 ? "escalated" : "open";
     auto assign = [&row, &at](const rv::CaseActor& a) {
       row["assigneeUserId"] = a.type == "user" ? core::Json(a.id) : core::Json(nullptr);
@@ -228,6 +229,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   row["updatedAt"] = at;
   view.Put(key, core::DumpJson(row));
   view.Put(V::Queue(te) + ReviewQueueEntry(row), "");
+  if (new_status != "resolved" && new_status != "closed") view.Put(V::OpenQueue(te) + ReviewQueueEntry(row), "");
   view.Put(V::Summary(te), core::DumpJson(summary));
   return core::Status::Ok();
 }

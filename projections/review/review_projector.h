@@ -13,7 +13,7 @@ class ReviewProjector final : public Projector {
  public:
   static constexpr std::string_view kName = ReviewView::kName;
   std::string_view Name() const override { return kName; }
-  int Version() const override { return 2; }  // 2: note bodies (sealed), bysession/, feed/
+  int Version() const override { return 3; }  // 2: note bodies (sealed), bysession/, feed/; 3: qo/
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override { listeners_.Notify(); }
   // Runs after every committed batch (the review outcome writer wakes on it).

@@ -6,6 +6,8 @@
 //   case/<ten>/<env>/<cas>            the case (ReviewQueueItem, as served)
 //   q/<ten>/<env>/<rank><due BE><cas> = ""; every case, in queue order: priority (critical
 //                                     first), then SLA due date, then id
+//   qo/<ten>/<env>/<same entry>       = ""; the unfinished cases only (open, in_progress, escalated),
+//                                     in the same order: the default queue reads it unfiltered
 //   qsum/<ten>/<env>                  {open, inProgress, escalated, resolved, closed, total}
 //   seq/<ten>/<env>                   the last case number given
 //   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem; a note's body as `noteSealed`,
@@ -31,6 +33,7 @@ struct ReviewView {
 
   static std::string Case(std::string_view te, std::string_view id) { return ScopedKey("case/", te, id); }
   static std::string Queue(std::string_view te) { return ScopedKey("q/", te, ""); }
+  static std::string OpenQueue(std::string_view te) { return ScopedKey("qo/", te, ""); }
   static std::string Summary(std::string_view te) { return ScopedKey("qsum/", te, ""); }
   static std::string Sequence(std::string_view te) { return ScopedKey("seq/", te, ""); }
   static std::string Events(std::string_view te, std::string_view id) { return ScopedKey("events/", te, id) + "/"; }

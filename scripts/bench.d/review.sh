@@ -4,8 +4,8 @@
 #   - nginx serving the very body of a queue page of 20, static (the ceiling of one core), and
 #     svc serving GET /v1/review/queue?limit=20 from the read model: the ratio (target >= 25%);
 #   - claims under contention: 64 connections claiming distinct cases (each claim a durable
-#     append, fsync on), and 64 connections all claiming one case (one wins, the rest are 409
-#     CASE_ALREADY_CLAIMED: the lock's throughput when everyone wants the same case).
+#     append, fsync on), and 64 reviewers (keys) all claiming one case (one wins, every other
+#     attempt is 409 CASE_ALREADY_CLAIMED: the lock's throughput when everyone wants the same case).
 #   scripts/bench.d/review.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -54,13 +54,14 @@ HOT=$(head -n 1 "$(dirname "$WORK/data")/case-ids.txt")
 SVC_BENCH_IDS="$WORK/ids.txt" run_wrk "svc POST claim, distinct cases c=$CONNS" -t1 -c"$CONNS" \
   -s scripts/bench.d/claim.lua "http://127.0.0.1:$PORT"
 CLAIM_RPS=$(cat "$WORK/last.rps")
-SVC_BENCH_PATH="/v1/review/cases/$HOT/claim" SVC_BENCH_BODY="" run_wrk "svc POST claim, one case c=$CONNS" -t1 \
-  -c"$CONNS" -s scripts/bench.d/person_post.lua "http://127.0.0.1:$PORT"
+SVC_BENCH_PATH="/v1/review/cases/$HOT/claim" SVC_BENCH_KEYS="$(dirname "$WORK/data")/reviewer-keys.txt" \
+  run_wrk "svc POST claim, one case, 64 reviewers c=$CONNS" -t1 -c"$CONNS" -s scripts/bench.d/hot_claim.lua \
+  "http://127.0.0.1:$PORT"
 HOT_RPS=$(cat "$WORK/last.rps")
 HOLDER=$(curl -sf "http://127.0.0.1:$PORT/v1/review/cases/$HOT" -H "$AUTH" | python3 -c 'import json,sys; print(json.load(sys.stdin)["case"]["status"])' || echo "?")
 python3 - "$NGINX_RPS" "$QUEUE_RPS" "$CLAIM_RPS" "$HOT_RPS" "$HOLDER" <<'PY'
 import sys
 n, q, c, h = map(float, sys.argv[1:5])
 print(f"review: queue page {q/n:.0%} of nginx static; claims {c:.0f}/s (distinct cases), "
-      f"{h:.0f} attempts/s on one case (status after: {sys.argv[5]})")
+      f"{h:.0f} contested attempts/s on one case (status after: {sys.argv[5]})")
 PY

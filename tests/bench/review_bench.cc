@@ -4,7 +4,8 @@
 // it with `svc serve` and measure the queue page and claims with wrk.
 //   svc_bench_review DATA_DIR CASES
 // Prints one JSON line: {"key": "...", "tenantId": "...", "cases": n, "seedSeconds": s}; writes the
-// case ids, one per line, to DATA_DIR/../case-ids.txt.
+// case ids, one per line, to DATA_DIR/../case-ids.txt, and 64 more review:* keys (64 reviewers
+// for the contention run) to DATA_DIR/../reviewer-keys.txt.
 #include <atomic>
 #include <chrono>
 #include <condition_variable>
@@ -50,6 +51,12 @@ int main(int argc, char** argv) {
     };
     tenant = admin("/admin/tenants", {{"name", "Review bench"}})["id"];
     key = admin("/admin/tenants/" + tenant + "/keys", {{"environment", "test"}, {"scopes", {"review:*"}}})["secret"];
+    std::ofstream keys(std::filesystem::path(data).parent_path() / "reviewer-keys.txt");
+    for (int i = 0; i < 64; ++i) {
+      keys << admin("/admin/tenants/" + tenant + "/keys", {{"environment", "test"}, {"scopes", {"review:*"}}})["secret"]
+                  .get<std::string>()
+           << "\n";
+    }
     server.Stop();
   }
   // The cases, through the write side of the same data directory (what the verification pipeline

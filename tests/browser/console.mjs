@@ -65,12 +65,17 @@ try {
   out.curp = await page.textContent('#applicant [data-field="curp"]');
   await page.click('button[data-action="claim"]');
   await page.waitForSelector(".notice.ok");
-  await page.waitForSelector("#media img");
+  // Every capture loaded (they are fetched one after another): three images and the video.
+  const allLoaded = () => {
+    const imgs = [...document.querySelectorAll("#media img")];
+    return imgs.length === 3 && imgs.every((i) => i.complete) && document.querySelector("#media video") !== null;
+  };
+  await page.waitForFunction(allLoaded);
   out.images = await page.$$eval("#media img", (imgs) => imgs.map((i) => i.naturalWidth));
   await page.fill("#note", "Document and selfie match on review; approving.");
   await page.click('button[data-action="note"]');
   await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("Note added"));
-  await page.waitForSelector("#media img");
+  await page.waitForFunction(allLoaded);
   // The panes scroll on their own: a tall window shows the whole case in the screenshot.
   await page.setViewportSize({ width: 1360, height: 2300 });
   await page.screenshot({ path: `${shots}/review-console-case.png` });
@@ -80,9 +85,9 @@ try {
   await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("Done"));
   out.resolved = await page.textContent(".notice");
   out.history = await page.$$eval("table:last-of-type tbody tr", (rows) => rows.map((r) => r.textContent));
-  await page.screenshot({ path: `${shots}/review-console-resolved.png`, clip: { x: 0, y: 0, width: 1360, height: 900 } });
   // The queue follows: one unfinished case left.
   await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 1);
+  await page.screenshot({ path: `${shots}/review-console-resolved.png`, clip: { x: 0, y: 0, width: 1360, height: 900 } });
   out.finalQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
   out.ok = true;
 } catch (e) {

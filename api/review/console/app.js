@@ -187,6 +187,7 @@ function renderCase(d, notice) {
     el("h2", {}, c.publicId, " ", el("span", { class: "pill p-" + c.priority }, c.priority), " ",
        el("span", { class: "pill s-" + c.status, "data-case-status": "" }, c.status)),
     el("div", { class: "meta" }, `opened ${fmt(c.createdAt)} · SLA ${fmt(c.slaDueAt)} · `,
+       ["resolved", "closed"].includes(c.status) ? `finished ${fmt(c.resolvedAt)}: ${c.resolution}` :
        c.assigneeUserId ? `held by ${c.assigneeUserId === state.user.userId ? "you" : short(c.assigneeUserId)}` :
        c.assigneeApiKeyId ? `held by key ${short(c.assigneeApiKeyId)}` : "unassigned",
        c.awaitingSecondApproval ? ` · awaiting a second approval (${c.proposedResolution?.action})` : ""),
@@ -210,7 +211,7 @@ function renderCase(d, notice) {
       el("div", { class: "scores" },
         score("trust", s.trustScore), score("face match", s.faceMatchScore), score("liveness", s.livenessScore),
         el("div", { class: "score" }, el("b", {}, s.status), "session")),
-      el("p", { class: "meta" }, `engine outcome: ${s.outcome ?? "—"} · reasons: ${(s.reasonCodes || []).join(", ") || "—"}`));
+      el("p", { class: "meta" }, `latest verdict: ${s.outcome ?? "—"} · reasons: ${(s.reasonCodes || []).join(", ") || "—"}`));
     if (s.checks && s.checks.length) {
       out.push(el("h3", {}, "Checks"), table(["check", "outcome", "reasons", "completed"],
         s.checks.map((x) => [x.step, x.status, (x.reasonCodes || []).join(", "), fmt(x.completedAt)])));
