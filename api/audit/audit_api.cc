@@ -45,7 +45,8 @@ void CsvField(std::string& out, const std::string& v) {
 
 constexpr const char* kCsvColumns[] = {"id",      "createdAt", "personId",  "applicationId", "actorType",
                                        "actorId", "channel",   "fields",    "redaction",     "purpose",
-                                       "reason",  "requestId", "eventId",   "prevHash",      "hash"};
+                                       "reason",  "requestId", "eventId",   "caseId",        "prevHash",
+                                       "hash"};
 
 std::string CsvLine(const core::Json& row) {
   std::string line;
@@ -392,7 +393,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
   const std::string tag = "Compliance";
   std::vector<QueryParam> list_query = {
       {"actorId", {{"type", "string"}}, "only the entries of this actor (an API key id or a client token id)"},
-      {"actorType", {{"type", "string"}}, "only the entries of this kind of actor: `api_key` or `client_token`"},
+      {"actorType", {{"type", "string"}}, "only the entries of this kind of actor: `api_key`, `client_token`, `media_link` or `user` (a reviewer)"},
       {"channel", {{"type", "string"}}, "only the entries of this channel: `decrypt`, `batch_decrypt`, `expand`, "
                                         "`client_token`, `integrity`, `export` or `reauth`"},
       {"createdGte", {{"type", "string"}, {"format", "date-time"}}, "entries at or after this time"},

@@ -80,6 +80,20 @@ try {
   await page.setViewportSize({ width: 1360, height: 2300 });
   await page.screenshot({ path: `${shots}/review-console-case.png` });
 
+  // The filters: "mine" keeps the claimed case; "unassigned" the other one.
+  await page.check("#f-mine");
+  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 1);
+  out.mineQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  await page.uncheck("#f-mine");
+  await page.selectOption("#f-scope", "unassigned");
+  await page.waitForFunction((held) => {
+    const items = [...document.querySelectorAll("#queue li")];
+    return items.length === 1 && items[0].dataset.case !== held;
+  }, out.firstQueue[0]);
+  out.unassignedQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  await page.selectOption("#f-scope", "all");
+  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
+
   // Resolve: approve. The page reports the case and the session moved.
   await page.click('button[data-action="approve"]');
   await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("Done"));

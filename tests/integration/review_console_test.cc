@@ -76,6 +76,9 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(out["firstQueue"].size() == 1);
   CHECK(out["liveQueue"].size() == 2);
   CHECK(out["curp"] == "PEPJ800101HDFRRN03");
+  CHECK(out["mineQueue"] == core::Json::array({out["firstQueue"][0]}));
+  CHECK(out["unassignedQueue"].size() == 1);
+  CHECK(out["unassignedQueue"][0] != out["firstQueue"][0]);
   CHECK(out["images"].size() == 3);  // front, back, selfie (the video is a <video>)
   for (const auto& w : out["images"]) CHECK(w.get<int>() > 0);
   CHECK(out["resolved"].get<std::string>().find("session approved") != std::string::npos);
