@@ -1,0 +1,168 @@
+// The list loaders (pipeline/kyb/list_loaders.h) on the sample files of docs/samples/lists/, which
+// follow each published format exactly, and on malformed variants of them, each refused as a
+// whole with the place at fault; and the matcher finding the samples' people and companies.
+#include "pipeline/kyb/list_loaders.h"
+
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "core/crypto.h"
+#include "pipeline/kyb/name_match.h"
+
+namespace svc::pipeline::kyb {
+namespace {
+
+std::string Sample(const std::string& name) {
+  std::ifstream in(std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/" + name, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  REQUIRE_MESSAGE(!ss.str().empty(), name);
+  return ss.str();
+}
+
+const ListEntry* Find(const LoadedList& l, const std::string& id) {
+  for (const auto& e : l.entries) {
+    if (e.entry_id == id) return &e;
+  }
+  return nullptr;
+}
+
+std::string Replace(std::string s, const std::string& from, const std::string& to) {
+  auto at = s.find(from);
+  REQUIRE(at != std::string::npos);
+  return s.replace(at, from.size(), to);
+}
+
+TEST_CASE("list loaders: CSV") {
+  auto rows = ParseCsv("a,\"b,c\",\"d \"\"q\"\"\"\r\n\"multi\nline\",,x\n");
+  REQUIRE(rows.ok());
+  REQUIRE(rows->size() == 2);
+  CHECK((*rows)[0] == std::vector<std::string>{"a", "b,c", "d \"q\""});
+  CHECK((*rows)[1] == std::vector<std::string>{"multi\nline", "", "x"});
+  CHECK(ParseCsv("a,\"open").status().message().find("not closed") != std::string::npos);
+  CHECK(ParseCsv("\"a\"b").status().message().find("after a closing quote") != std::string::npos);
+  CHECK(ParseCsv("")->empty());
+}
+
+TEST_CASE("list loaders: OFAC SDN.CSV with ALT.CSV") {
+  REQUIRE(core::InitCrypto().ok());
+  auto l = LoadList("ofac_sdn_csv", {Sample("sdn.csv"), Sample("alt.csv")});
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  CHECK(l->entries.size() == 5);
+  CHECK(l->content_hash.size() == 64);
+  const ListEntry* r = Find(*l, "9001");
+  REQUIRE(r != nullptr);
+  CHECK(r->kind == "person");
+  CHECK(r->name == "VILLARREAL QUINTANA, Rogelio Armando");
+  CHECK(r->aliases == std::vector<std::string>{"VILLARREAL, Rogelio", "EL INGENIERO"});
+  CHECK(r->birth_dates == std::vector<std::string>{"1971-03-14"});
+  CHECK(r->nationalities == std::vector<std::string>{"Mexico"});
+  CHECK(r->id_numbers == std::vector<std::string>{"VIQR710314HSLLNG09", "VIQR710314AB2"});
+  CHECK(r->programs == std::vector<std::string>{"SDNTK", "ILLICIT-DRUGS-EO14059"});
+  CHECK(Find(*l, "9002")->kind == "company");
+  CHECK(Find(*l, "9003")->birth_dates == std::vector<std::string>{"1968-11-02", "1969"});
+  CHECK(Find(*l, "9004")->kind == "other");
+  // SDN.CSV alone; the same bytes, the same version; another byte, another.
+  auto alone = LoadList("ofac_sdn_csv", {Sample("sdn.csv")});
+  REQUIRE(alone.ok());
+  CHECK(Find(*alone, "9001")->aliases.empty());
+  CHECK(alone->content_hash == core::Sha256Hex(Sample("sdn.csv")));
+  CHECK(LoadList("ofac_sdn_csv", {Sample("sdn.csv"), Sample("alt.csv")})->content_hash == l->content_hash);
+  CHECK(alone->content_hash != l->content_hash);
+  // Malformed: a missing field, a bad ent_num, a repeated one, an alias of nobody.
+  auto refused = [](const std::vector<std::string>& files) {
+    auto got = LoadList("ofac_sdn_csv", files);
+    REQUIRE_FALSE(got.ok());
+    return std::string(got.status().message());
+  };
+  CHECK(refused({Replace(Sample("sdn.csv"), ",\"Havana, Cuba.\"", "")}) == "ofac_sdn_csv: SDN.CSV row 1: has 11 fields, not 12");
+  CHECK(refused({Replace(Sample("sdn.csv"), "9002,", "90x2,")}) == "ofac_sdn_csv: SDN.CSV row 3: ent_num is not a number");
+  CHECK(refused({Replace(Sample("sdn.csv"), "9002,", "9001,")}) == "ofac_sdn_csv: SDN.CSV row 3: ent_num 9001 repeats");
+  CHECK(refused({Sample("sdn.csv"), Replace(Sample("alt.csv"), "9003,", "7777,")}) ==
+        "ofac_sdn_csv: ALT.CSV row 3: alias of an unknown ent_num 7777");
+  CHECK(refused({"", ""}).find("holds no entry") != std::string::npos);
+}
+
+TEST_CASE("list loaders: the UN consolidated list (XML)") {
+  REQUIRE(core::InitCrypto().ok());
+  auto l = LoadList("un_consolidated_xml", {Sample("un_consolidated.xml")});
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  REQUIRE(l->entries.size() == 2);
+  const ListEntry& p = l->entries[0];
+  CHECK(p.entry_id == "SBi.001");
+  CHECK(p.kind == "person");
+  CHECK(p.name == "ERNESTO SALAZAR MONTOYA");
+  CHECK(p.aliases == std::vector<std::string>{"Ernesto Salazar", "El Contador"});
+  CHECK(p.birth_dates == std::vector<std::string>{"1975-07-21"});
+  CHECK(p.nationalities == std::vector<std::string>{"Mexico"});
+  CHECK(p.id_numbers == std::vector<std::string>{"G12345678"});
+  const ListEntry& e = l->entries[1];
+  CHECK(e.kind == "company");
+  CHECK(e.name == "FUNDACI\xC3\x93N ESPERANZA DEL NORTE");  // &#211; is Ó
+  CHECK(e.aliases == std::vector<std::string>{"Esperanza del Norte A.C."});
+  auto refused = [](const std::string& text) {
+    auto r = LoadList("un_consolidated_xml", {text});
+    REQUIRE_FALSE(r.ok());
+    return std::string(r.status().message());
+  };
+  const std::string x = Sample("un_consolidated.xml");
+  CHECK(refused(Replace(x, "</THIRD_NAME>", "</THIRD>")).find("</THIRD> closes <THIRD_NAME>") != std::string::npos);
+  CHECK(refused(Replace(x, "&apos;", "&nbsp;")).find("unknown entity &nbsp;") != std::string::npos);
+  CHECK(refused(x.substr(0, x.size() / 2)).find("is not closed") != std::string::npos);
+  CHECK(refused(Replace(Replace(x, "<REFERENCE_NUMBER>SBi.001</REFERENCE_NUMBER>", ""), "<DATAID>990001</DATAID>", ""))
+            .find("has neither REFERENCE_NUMBER nor DATAID") != std::string::npos);
+  CHECK(refused("<OTHER_LIST/>") == "un_consolidated_xml: root: <OTHER_LIST> is not <CONSOLIDATED_LIST>");
+  CHECK(refused(Replace(x, "<FIRST_NAME>ERNESTO</FIRST_NAME>\n      <SECOND_NAME>SALAZAR</SECOND_NAME>\n      <THIRD_NAME>MONTOYA</THIRD_NAME>", ""))
+            .find("has no name") != std::string::npos);
+}
+
+TEST_CASE("list loaders: OpenSanctions targets.simple.csv and FollowTheMoney JSON") {
+  REQUIRE(core::InitCrypto().ok());
+  auto os = LoadList("opensanctions_csv", {Sample("targets.simple.csv")});
+  REQUIRE_MESSAGE(os.ok(), os.status().ToString());
+  REQUIRE(os->entries.size() == 2);
+  CHECK(os->entries[0].kind == "person");
+  CHECK(os->entries[0].aliases == std::vector<std::string>{"Adriana Cordova", "Adriana B. Córdova"});
+  CHECK(os->entries[0].id_numbers == std::vector<std::string>{"CORA720930MDFRNG01"});
+  CHECK(os->entries[1].kind == "company");
+  CHECK(os->entries[1].programs == std::vector<std::string>{"Sandbox sanctions list - designated 2025"});
+  auto ftm = LoadList("ftm_json", {Sample("entities.ftm.json")});
+  REQUIRE_MESSAGE(ftm.ok(), ftm.status().ToString());
+  REQUIRE(ftm->entries.size() == 2);
+  CHECK(ftm->entries[0].name == "Julián Andrés Ferreira Ochoa");
+  CHECK(ftm->entries[0].nationalities == std::vector<std::string>{"co"});
+  CHECK(ftm->entries[1].id_numbers == std::vector<std::string>{"CBA150320QW1"});
+  CHECK(ftm->entries[1].nationalities == std::vector<std::string>{"mx"});
+  // Malformed.
+  const std::string csv = Sample("targets.simple.csv");
+  CHECK(LoadList("opensanctions_csv", {Replace(csv, "id,schema,name,aliases", "id,schema,title,aliases")}).status().message() ==
+        "opensanctions_csv: header: has no column name");
+  CHECK(LoadList("opensanctions_csv", {csv + "x,Person\n"}).status().message() ==
+        "opensanctions_csv: row 4: has 2 fields, the header 15");
+  CHECK(LoadList("ftm_json", {"{\"id\": \"a\", \"schema\": \"Person\", \"properties\": {}}\n"}).status().message() ==
+        "ftm_json: line 1: the entity a has no name");
+  CHECK(LoadList("ftm_json", {Sample("entities.ftm.json") + "not json\n"}).status().message() ==
+        "ftm_json: line 3: is not a JSON object");
+  CHECK(LoadList("xlsx", {"x"}).status().message().find("unknown list format xlsx") != std::string::npos);
+}
+
+TEST_CASE("list loaders: the matcher finds the samples' names as a compliance officer would search them") {
+  REQUIRE(core::InitCrypto().ok());
+  auto l = LoadList("ofac_sdn_csv", {Sample("sdn.csv"), Sample("alt.csv")});
+  REQUIRE(l.ok());
+  const ListEntry& r = *Find(*l, "9001");
+  // A director written the Mexican way, accents and all, with the same CURP.
+  CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {}, r.name, {}).score >= kHitThreshold);
+  CHECK(MatchNames("Rogelio Villareal Quintana", {}, r.name, {}).score >= kHitThreshold);
+  CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {"", "", "VIQR710314HSLLNG09"}, r.name,
+                   {r.birth_dates[0], "Mexico", r.id_numbers[0]})
+            .score == 1.0);
+  CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {"1990-01-01", "", ""}, r.name, {r.birth_dates[0], "", ""}).eliminated);
+  CHECK(MatchNames("Transportes y Logística del Pacífico Norte SA de CV", {}, Find(*l, "9002")->name, {}).score >= kHitThreshold);
+  CHECK(MatchNames("Transportes del Pacífico Sur SA de CV", {}, Find(*l, "9002")->name, {}).score < kHitThreshold);
+}
+
+}  // namespace
+}  // namespace svc::pipeline::kyb
