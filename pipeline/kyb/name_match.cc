@@ -5,6 +5,7 @@
 #include <cctype>
 #include <map>
 #include <set>
+#include <unordered_map>
 
 namespace svc::pipeline::kyb {
 
@@ -235,15 +236,21 @@ double TokenSimilarity(std::string_view a, std::string_view b) {
   double sim = 1.0 - EditDistance(a, b) / longest;
   bool sounds_alike = false;
   if (a.size() >= 3 && b.size() >= 3) {
-    // An initial x is s (Xochitl) or j (Ximena): either reading may be the one meant.
-    auto keys = [](std::string_view t) {
-      std::vector<std::string> k = {SpanishPhonetic(t)};
-      if (t.front() == 'x') k.push_back(SpanishPhonetic("j" + std::string(t.substr(1))));
-      return k;
+    // An initial x is s (Xochitl) or j (Ximena): either reading may be the one meant. Keys are
+    // remembered per thread (names repeat their tokens; a list screening computes few new ones).
+    thread_local std::unordered_map<std::string, std::pair<std::string, std::string>> memo;
+    auto keys = [](std::string_view t) -> const std::pair<std::string, std::string>& {
+      auto it = memo.find(std::string(t));
+      if (it != memo.end()) return it->second;
+      if (memo.size() > 200000) memo.clear();
+      std::pair<std::string, std::string> k = {SpanishPhonetic(t), ""};
+      if (t.front() == 'x') k.second = SpanishPhonetic("j" + std::string(t.substr(1)));
+      return memo.emplace(std::string(t), std::move(k)).first->second;
     };
-    for (const auto& x : keys(a)) {
-      for (const auto& y : keys(b)) sounds_alike |= x == y;
-    }
+    const auto ka = keys(a), kb = keys(b);  // copies: the second lookup may clear the memo
+    sounds_alike = ka.first == kb.first || (!ka.second.empty() && ka.second == kb.first) ||
+                   (!kb.second.empty() && ka.first == kb.second) ||
+                   (!ka.second.empty() && ka.second == kb.second);
   }
   if (sounds_alike) return std::max(sim, 0.92);
   // Another first sound is rarely a misspelling (Fernández and Hernández are two surnames).
@@ -326,8 +333,13 @@ std::string Country(std::string_view code) {
 
 MatchResult MatchNames(std::string_view query_name, const MatchFacts& query, std::string_view candidate_name,
                        const MatchFacts& candidate) {
+  return MatchTokens(NameTokens(query_name), query, NameTokens(candidate_name), candidate);
+}
+
+MatchResult MatchTokens(const std::vector<std::string>& query_tokens, const MatchFacts& query,
+                        const std::vector<std::string>& candidate_tokens, const MatchFacts& candidate) {
   MatchResult r;
-  r.name_score = NameSimilarity(NameTokens(query_name), NameTokens(candidate_name));
+  r.name_score = NameSimilarity(query_tokens, candidate_tokens);
   r.score = r.name_score;
   // An identity number on both sides decides: the same RFC or CURP is the same person or company;
   // another of the same kind (length) is someone else.
@@ -338,9 +350,11 @@ MatchResult MatchNames(std::string_view query_name, const MatchFacts& query, std
       r.reasons.push_back("id_number_equal");
       return r;
     }
-    // An RFC is 12 (company) or 13 (person) characters; a person's RFC starts like their CURP.
-    const bool comparable = qi.size() == ci.size() || (qi.size() >= 10 && ci.size() >= 10 && qi.size() != 12 && ci.size() != 12);
-    if (comparable && qi.substr(0, 10) != ci.substr(0, 10)) {
+    // Of one kind (the same length), any difference is another identity. A person's RFC (13
+    // characters) and CURP (18) share their first ten; a company's RFC (12) compares with neither.
+    const bool same_kind = qi.size() == ci.size();
+    const bool person_ids = qi.size() >= 13 && ci.size() >= 13;
+    if (same_kind || (person_ids && qi.substr(0, 10) != ci.substr(0, 10))) {
       r.eliminated = true;
       r.score = 0;
       r.reasons.push_back("id_number_differs");

@@ -69,5 +69,8 @@ struct MatchResult {
 // Step 5 over step 4: the score of a candidate for a query.
 MatchResult MatchNames(std::string_view query_name, const MatchFacts& query, std::string_view candidate_name,
                        const MatchFacts& candidate);
+// The same over names already made tokens (NameTokens), for a list screened many times.
+MatchResult MatchTokens(const std::vector<std::string>& query_tokens, const MatchFacts& query,
+                        const std::vector<std::string>& candidate_tokens, const MatchFacts& candidate);
 
 }  // namespace svc::pipeline::kyb

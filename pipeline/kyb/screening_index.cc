@@ -1,0 +1,135 @@
+#include "pipeline/kyb/screening_index.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace svc::pipeline::kyb {
+
+namespace {
+
+// The full given names a nickname stands for, through SameGivenName's table: tried against a
+// short list of the names the table maps to.
+std::vector<std::string> GivenNamesOf(const std::string& token) {
+  static const std::vector<std::string> kNames = {
+      "jose", "francisco", "guadalupe", "jesus", "guillermo", "ignacio", "eduardo", "antonio", "concepcion",
+      "dolores", "pilar", "rosario", "consuelo", "graciela", "maria", "rafael", "enrique", "alberto", "roberto",
+      "humberto", "fernando", "fernanda", "gabriela", "gabriel", "alejandro", "alejandra", "santiago", "teresa",
+      "luis", "alfonso", "gregorio", "gonzalo", "isabel", "alicia", "mercedes", "manuel", "patricio", "patricia",
+      "adolfo", "rodolfo", "salvador", "vicente", "juan", "miguel", "daniel", "daniela", "carolina", "veronica"};
+  std::vector<std::string> out;
+  if (token.size() > 8) return out;  // nicknames are short
+  for (const auto& n : kNames) {
+    if (n != token && SameGivenName(token, n)) out.push_back(n);
+  }
+  return out;
+}
+
+std::string Upper(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+  }
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::string> BlockingKeys(const std::string& token) {
+  std::vector<std::string> keys = {"t:" + token};
+  if (token.size() >= 3) {
+    keys.push_back("p:" + SpanishPhonetic(token));
+    if (token.front() == 'x') keys.push_back("p:" + SpanishPhonetic("j" + token.substr(1)));
+  }
+  for (const auto& n : GivenNamesOf(token)) keys.push_back("t:" + n);
+  return keys;
+}
+
+ScreeningIndex::ScreeningIndex(std::vector<LoadedList> lists) : lists_(std::move(lists)) {
+  for (size_t l = 0; l < lists_.size(); ++l) {
+    for (const auto& e : lists_[l].entries) {
+      Entry entry{l, &e, {}};
+      if (!e.birth_dates.empty()) entry.facts.birth_date = e.birth_dates.front();
+      if (!e.nationalities.empty()) entry.facts.nationality = e.nationalities.front();
+      const size_t index = entries_.size();
+      entries_.push_back(entry);
+      std::vector<std::string> texts = {e.name};
+      texts.insert(texts.end(), e.aliases.begin(), e.aliases.end());
+      for (auto& t : texts) {
+        Name n{index, t, NameTokens(t)};
+        if (n.tokens.empty()) continue;
+        const auto id = static_cast<uint32_t>(names_.size());
+        std::unordered_set<std::string> seen;
+        for (const auto& tok : n.tokens) {
+          for (auto& k : BlockingKeys(tok)) {
+            if (seen.insert(k).second) postings_[k].push_back(id);
+          }
+        }
+        names_.push_back(std::move(n));
+      }
+    }
+  }
+}
+
+std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const {
+  const std::vector<std::string> tokens = NameTokens(q.name);
+  std::vector<ScreeningHit> hits;
+  if (tokens.empty()) return hits;
+  // Candidates: names sharing keys with the query; counted per query token (a token's several
+  // keys count once).
+  std::unordered_map<uint32_t, int> shared;
+  for (const auto& tok : tokens) {
+    std::unordered_set<uint32_t> of_token;
+    for (const auto& k : BlockingKeys(tok)) {
+      auto it = postings_.find(k);
+      if (it == postings_.end()) continue;
+      for (uint32_t id : it->second) of_token.insert(id);
+    }
+    for (uint32_t id : of_token) ++shared[id];
+  }
+  const int need = tokens.size() >= 2 ? 2 : 1;
+  std::unordered_map<size_t, size_t> best;  // entry -> index in hits
+  const std::string id_number = Upper(q.facts.id_number);
+  for (const auto& [id, count] : shared) {
+    if (count < need) continue;
+    const Name& n = names_[id];
+    const Entry& e = entries_[n.entry];
+    if (!q.kind.empty() && e.entry->kind != q.kind) continue;
+    MatchFacts candidate = e.facts;
+    // The entry's identifier that compares with the query's (the same kind: same length).
+    for (const auto& num : e.entry->id_numbers) {
+      const std::string u = Upper(num);
+      if (!id_number.empty() && (u == id_number || u.size() == id_number.size())) {
+        candidate.id_number = u;
+        if (u == id_number) break;
+      }
+    }
+    MatchResult r = MatchTokens(tokens, q.facts, n.tokens, candidate);
+    if (r.eliminated || r.score < kHitThreshold) continue;
+    ScreeningHit h;
+    h.list_format = lists_[e.list].format;
+    h.list_hash = lists_[e.list].content_hash;
+    h.entry_id = e.entry->entry_id;
+    h.entry_kind = e.entry->kind;
+    h.entry_name = e.entry->name;
+    h.matched_name = n.text;
+    h.score = r.score;
+    h.name_score = r.name_score;
+    h.reasons = std::move(r.reasons);
+    auto it = best.find(n.entry);
+    if (it == best.end()) {
+      best[n.entry] = hits.size();
+      hits.push_back(std::move(h));
+    } else if (h.score > hits[it->second].score ||
+               (h.score == hits[it->second].score && h.matched_name < hits[it->second].matched_name)) {
+      hits[it->second] = std::move(h);
+    }
+  }
+  std::sort(hits.begin(), hits.end(), [](const ScreeningHit& a, const ScreeningHit& b) {
+    if (a.score != b.score) return a.score > b.score;
+    if (a.list_format != b.list_format) return a.list_format < b.list_format;
+    return a.entry_id < b.entry_id;
+  });
+  return hits;
+}
+
+}  // namespace svc::pipeline::kyb
