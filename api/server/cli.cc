@@ -49,6 +49,10 @@ const char* const kTopUsage =
     "  export-bulk keygen        --secret-key-file FILE: an export key pair (the secret stays with you)\n"
     "  export-bulk open DUMP     --secret-key-file FILE [--out OUT]: check a bulk export dump and\n"
     "                            write its persons as JSON lines\n"
+    "  aml check FILE [FILE]     --format F: read a sanctions or PEP list file in its published\n"
+    "                            format; print its entries' count and content hash\n"
+    "  aml screen FILE [FILE]    --format F --name NAME [--kind, --birth-date, --nationality,\n"
+    "                            --id-number]: screen one name against a list file\n"
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
     "                            package @vladmandic/face-api into <data-dir>/models\n";
 

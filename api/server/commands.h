@@ -12,6 +12,7 @@ int Certificate(int argc, char** argv);  // verify a certificate; print a signin
 int Models(int argc, char** argv);       // import the face-recognition model
 int Audit(int argc, char** argv);        // export the access log; verify an export (audit_cli.cc)
 int ExportBulk(int argc, char** argv);   // bulk export keys and dumps (export_cli.cc)
+int Aml(int argc, char** argv);          // sanctions and PEP lists offline: check, screen (aml_cli.cc)
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

@@ -24,6 +24,7 @@ int main(int argc, char** argv) {
   if (cmd == "models") return Models(argc, argv);
   if (cmd == "audit") return Audit(argc, argv);
   if (cmd == "export-bulk") return ExportBulk(argc, argv);
+  if (cmd == "aml") return Aml(argc, argv);
   if (cmd == "openapi") return OpenApi();
   if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") return DocsErrors();
   std::cerr << "svc: unknown command " << cmd << "\n" << kTopUsage;
