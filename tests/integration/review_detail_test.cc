@@ -276,6 +276,12 @@ TEST_CASE("review: a reviewer signs in, works the queue as a user, and the token
   auto other_session = testing::SandboxSession(env, env.NewKey(env.NewTenant("Other"), "test", {"*"}), "o-1", "approved");
   CheckProblem(env.Call(token, "GET", "/v1/verification-sessions/" + other_session + "/events"), 404, "SESSION_NOT_FOUND");
 
+  // The console's queue feed: its refusals (the stream itself is exercised by the browser test).
+  CheckProblem(env.Call("", "GET", "/console/api/events"), 401, "AUTHENTICATION_REQUIRED");
+  CheckProblem(env.Call("", "GET", "/console/api/events?access_token=eyJx.y.z"), 401, "API_KEY_INVALID");
+  CheckProblem(env.Call(k, "GET", "/console/api/events"), 401, "API_KEY_INVALID");  // an API key is no reviewer
+  CheckProblem(env.Call(token, "GET", "/console/api/events", "", {{"Last-Event-ID", "x1"}}), 400, "BAD_REQUEST");
+
   // A changed token, and a token after its expiry, are refused.
   std::string forged = token;
   forged[forged.size() / 2] = forged[forged.size() / 2] == 'A' ? 'B' : 'A';
