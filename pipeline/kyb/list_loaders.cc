@@ -44,6 +44,10 @@ void AddUnique(std::vector<std::string>& v, std::string s) {
   v.push_back(std::move(s));
 }
 
+// ParseCsv, its error named after the format and the file.
+core::Result<std::vector<std::vector<std::string>>> Csv(std::string_view format, const std::string& file,
+                                                       std::string_view text);
+
 // ---- OFAC SDN.CSV / ALT.CSV ------------------------------------------------------------------
 
 std::string OfacValue(const std::string& s) {
@@ -110,7 +114,7 @@ void ReadRemarks(const std::string& remarks, ListEntry& e) {
 core::Result<std::vector<ListEntry>> LoadOfac(const std::vector<std::string>& files) {
   const std::string_view f = "ofac_sdn_csv";
   if (files.empty() || files.size() > 2) return Bad(f, "files", "SDN.CSV, and optionally ALT.CSV");
-  SVC_ASSIGN_OR_RETURN(auto rows, ParseCsv(files[0]));
+  SVC_ASSIGN_OR_RETURN(auto rows, Csv(f, "SDN.CSV", files[0]));
   std::vector<ListEntry> out;
   std::map<std::string, size_t> by_id;
   size_t line = 0;
@@ -142,7 +146,7 @@ core::Result<std::vector<ListEntry>> LoadOfac(const std::vector<std::string>& fi
     out.push_back(std::move(e));
   }
   if (files.size() == 2) {
-    SVC_ASSIGN_OR_RETURN(auto alts, ParseCsv(files[1]));
+    SVC_ASSIGN_OR_RETURN(auto alts, Csv(f, "ALT.CSV", files[1]));
     line = 0;
     for (const auto& r : alts) {
       ++line;
@@ -405,7 +409,7 @@ std::string KindOfSchema(std::string_view schema) {
 core::Result<std::vector<ListEntry>> LoadOpenSanctionsCsv(const std::vector<std::string>& files) {
   const std::string_view f = "opensanctions_csv";
   if (files.size() != 1) return Bad(f, "files", "one targets.simple.csv file");
-  SVC_ASSIGN_OR_RETURN(auto rows, ParseCsv(files[0]));
+  SVC_ASSIGN_OR_RETURN(auto rows, Csv(f, "targets.simple.csv", files[0]));
   if (rows.empty()) return Bad(f, "header", "the file is empty");
   std::map<std::string, size_t> col;
   for (size_t i = 0; i < rows[0].size(); ++i) col[Trim(rows[0][i])] = i;
@@ -487,6 +491,13 @@ core::Result<std::vector<ListEntry>> LoadFtm(const std::vector<std::string>& fil
     out.push_back(std::move(e));
   }
   return out;
+}
+
+core::Result<std::vector<std::vector<std::string>>> Csv(std::string_view format, const std::string& file,
+                                                       std::string_view text) {
+  auto rows = ParseCsv(text);
+  if (!rows.ok()) return Bad(format, file, std::string(rows.status().message()));
+  return rows;
 }
 
 }  // namespace
