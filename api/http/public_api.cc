@@ -86,6 +86,11 @@ core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest
   return a;
 }
 
+bool ActiveReviewer(const core::Json& u) {
+  const std::string role = core::StringOr(u, "role");
+  return u.is_object() && u.value("disabledAt", core::Json()).is_null() && (role == "reviewer" || role == "supervisor");
+}
+
 const std::vector<std::string>& ReviewerScopes() {
   static const std::vector<std::string> kScopes = {"review:read", "review:write", "verification:read"};
   return kScopes;
@@ -104,9 +109,7 @@ core::Result<AuthContext> AuthenticateReviewer(Runtime& rt, std::string_view tok
   // The tenant membership check, on every request: a disabled user's tokens stop at once.
   SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), TV::Abs(TV::User(tenant, user))));
   if (!row.has_value()) return invalid();
-  core::Json u = core::ParseJsonOrDiscarded(*row);
-  const std::string role = core::StringOr(u, "role");
-  if (!u.is_object() || !u.value("disabledAt", core::Json()).is_null() || (role != "reviewer" && role != "supervisor")) {
+  if (!ActiveReviewer(core::ParseJsonOrDiscarded(*row))) {
     return core::Unauthenticated("the user is disabled or no longer a reviewer of the tenant", "API_KEY_INVALID");
   }
   AuthContext a;

@@ -85,6 +85,9 @@ core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest
 // expiry, then the tenant membership check — the user exists in the token's tenant, is not
 // disabled, and holds a reviewer role. Scopes: review:read, review:write, verification:read.
 core::Result<AuthContext> AuthenticateReviewer(Runtime& rt, std::string_view token);
+// Whether a user row (TenancyView::User) is an enabled user with a reviewer role (reviewer or
+// supervisor): the rule of the sign-in, of every reviewer token's use and of reassignment.
+bool ActiveReviewer(const core::Json& user_row);
 // The scopes a reviewer token carries.
 const std::vector<std::string>& ReviewerScopes();
 // The bearer credential, or "".

@@ -45,15 +45,13 @@ core::Result<std::optional<std::string>> ReadRaw(Runtime& rt, const std::string&
   return rt.store().Get(rt.store().Cf(projections::kViewsCf), key);
 }
 
-bool Finished(const std::string& status) { return status == "resolved" || status == "closed"; }
-
 // What the caller may do with the case now (ReviewActionItem): each action with `allowed` and,
 // when refused, the code the operation would answer with.
 core::Json Actions(const core::Json& c, const AuthContext& a) {
   const std::string status = core::StringOr(c, "status");
-  const bool finished = Finished(status);
+  const bool finished = CaseFinished(status);
   const bool mine = HeldByCaller(c, a);
-  const bool held = !c.value("assigneeUserId", core::Json()).is_null() || !c.value("assigneeApiKeyId", core::Json()).is_null();
+  const bool held = CaseHeld(c);
   const bool has_session = !core::StringOr(c, "sessionId").empty();
   const core::Json proposed = c.value("proposedResolution", core::Json());
   const commands::review::CaseActor me = ActorOf(a);
@@ -283,11 +281,10 @@ void Media(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
   if (!c->has_value()) return gone();
   // Entitled: the case is unfinished and free or held by the caller.
   const core::Json& row = **c;
-  if (Finished(core::StringOr(row, "status"))) {
+  if (CaseFinished(core::StringOr(row, "status"))) {
     return respond(Problem(req, "CASE_CLOSED", "the case is finished: its captures are no longer shown"));
   }
-  const bool held = !row.value("assigneeUserId", core::Json()).is_null() || !row.value("assigneeApiKeyId", core::Json()).is_null();
-  if (held && !HeldByCaller(row, a)) {
+  if (CaseHeld(row) && !HeldByCaller(row, a)) {
     return respond(Problem(req, "CASE_ALREADY_CLAIMED", "another reviewer holds the case: only they see its captures"));
   }
   auto capture = CaptureRow(rt, a.tenant_id, a.environment, **session, media);

@@ -84,8 +84,8 @@ void SignIn(Runtime& rt, const ConsoleOptions& o, HttpRequest& req, Respond resp
   if (!row.ok()) return answer(StatusToProblem(req, row.status()));
   if (!row->has_value()) return invalid();
   const core::Json& u = **row;
+  if (!ActiveReviewer(u)) return invalid();
   const std::string role = core::StringOr(u, "role");
-  if (!u.value("disabledAt", core::Json()).is_null() || (role != "reviewer" && role != "supervisor")) return invalid();
   const int64_t now = rt.clock().Now().micros / 1'000'000;
   const int64_t exp = now + o.token_ttl_seconds;
   core::Json claims = {{"iss", "svc"},

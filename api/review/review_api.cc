@@ -40,6 +40,12 @@ rv::CaseActor ActorOf(const AuthContext& a) {
   return {"api_key", a.key_id};
 }
 
+bool CaseHeld(const core::Json& row) {
+  return !row.value("assigneeUserId", core::Json()).is_null() || !row.value("assigneeApiKeyId", core::Json()).is_null();
+}
+
+bool CaseFinished(std::string_view status) { return status == "resolved" || status == "closed"; }
+
 bool HeldByCaller(const core::Json& row, const AuthContext& a) {
   const rv::CaseActor me = ActorOf(a);
   const char* member = me.type == "user" ? "assigneeUserId" : "assigneeApiKeyId";
@@ -112,14 +118,13 @@ struct QueueFilter {
   bool Accept(const core::Json& row) const {
     const std::string st = core::StringOr(row, "status");
     if (status.empty()) {
-      if (st == "resolved" || st == "closed") return false;  // the queue: unfinished cases
+      if (CaseFinished(st)) return false;  // the queue: unfinished cases
     } else if (st != status) {
       return false;
     }
     if (!priority.empty() && core::StringOr(row, "priority") != priority) return false;
     if (!application.empty() && core::StringOr(row, "applicationId") != application) return false;
-    const bool assigned = !row.value("assigneeUserId", core::Json()).is_null() ||
-                          !row.value("assigneeApiKeyId", core::Json()).is_null();
+    const bool assigned = CaseHeld(row);
     if (scope == "unassigned" && assigned) return false;
     if (scope == "assigned" && !assigned) return false;
     if (mine && core::StringOr(row, user ? "assigneeUserId" : "assigneeApiKeyId") != key_id) return false;
@@ -182,7 +187,7 @@ void Queue(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
   list.scope = "review-queue|" + te + "|" + f.Text();
   // The unfinished cases have their own index: the default queue reads it with no filter (one
   // batched read of the page's rows, none parsed); a finished status reads the whole index.
-  const bool finished = f.status == "resolved" || f.status == "closed";
+  const bool finished = CaseFinished(f.status);
   list.index = RV::Abs(finished ? RV::Queue(te) : RV::OpenQueue(te));
   list.row_key = [te](std::string_view entry) { return RV::Abs(RV::Case(te, entry.substr(9))); };
   if (!f.Default()) list.accept = [f](const core::Json& row) { return f.Accept(row); };
@@ -255,8 +260,7 @@ void Reassign(Runtime& rt, ApiCall& call, Respond respond) {
   if (!row) return;
   auto target = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(call.auth.tenant_id, *user)));
   if (!target.ok()) return respond(StatusToProblem(req, target.status()));
-  const bool reviewer = target->has_value() && (**target).value("disabledAt", core::Json()).is_null() &&
-                        (core::StringOr(**target, "role") == "reviewer" || core::StringOr(**target, "role") == "supervisor");
+  const bool reviewer = target->has_value() && ActiveReviewer(**target);
   RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ReassignCase{*user, reviewer, ActorOf(call.auth)},
           [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
 }

@@ -16,6 +16,10 @@ std::string TeOf(const AuthContext& a);
 // The caller as the case log names it: a reviewer signed in to the console ("user", usr_…) or an
 // API key ("api_key", key_…: an integration acting on the queue).
 commands::review::CaseActor ActorOf(const AuthContext& a);
+// True when someone (a user or a key) holds the case row.
+bool CaseHeld(const core::Json& row);
+// True for the statuses of a finished case (resolved, closed).
+bool CaseFinished(std::string_view status);
 // True when the case row names the caller as its holder.
 bool HeldByCaller(const core::Json& row, const AuthContext& a);
 // The case of the path in the caller's tenant and environment, or nullopt once answered (400

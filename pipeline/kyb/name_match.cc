@@ -197,6 +197,11 @@ std::string SpanishPhonetic(std::string_view t) {
   return out;
 }
 
+std::vector<std::string_view> NicknameOf(std::string_view token) {
+  auto it = Nicknames().find(token);
+  return it == Nicknames().end() ? std::vector<std::string_view>() : it->second;
+}
+
 bool SameGivenName(std::string_view a, std::string_view b) {
   if (a == b) return true;
   const auto& nick = Nicknames();
@@ -306,9 +311,7 @@ double NameSimilarity(const std::vector<std::string>& query, const std::vector<s
   return std::clamp(score, 0.0, 1.0);
 }
 
-namespace {
-
-std::string Compact(std::string_view id) {
+std::string CompactId(std::string_view id) {
   std::string out;
   for (char c : id) {
     if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
@@ -316,10 +319,12 @@ std::string Compact(std::string_view id) {
   return out;
 }
 
+namespace {
+
 // ISO 3166-1 alpha-2 of a nationality given as alpha-2 or alpha-3 (a few of the region's; others
 // are compared as given).
 std::string Country(std::string_view code) {
-  std::string c = Compact(code);
+  std::string c = CompactId(code);
   static const std::map<std::string, std::string, std::less<>> kAlpha3 = {
       {"MEX", "MX"}, {"USA", "US"}, {"CAN", "CA"}, {"GTM", "GT"}, {"BLZ", "BZ"}, {"SLV", "SV"}, {"HND", "HN"},
       {"NIC", "NI"}, {"CRI", "CR"}, {"PAN", "PA"}, {"CUB", "CU"}, {"DOM", "DO"}, {"COL", "CO"}, {"VEN", "VE"},
@@ -343,7 +348,7 @@ MatchResult MatchTokens(const std::vector<std::string>& query_tokens, const Matc
   r.score = r.name_score;
   // An identity number on both sides decides: the same RFC or CURP is the same person or company;
   // another of the same kind (length) is someone else.
-  const std::string qi = Compact(query.id_number), ci = Compact(candidate.id_number);
+  const std::string qi = CompactId(query.id_number), ci = CompactId(candidate.id_number);
   if (!qi.empty() && !ci.empty()) {
     if (qi == ci) {
       r.score = 1.0;

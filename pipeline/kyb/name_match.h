@@ -45,6 +45,11 @@ std::string SpanishPhonetic(std::string_view token);
 // True when two folded tokens are one given name, one of them a common nickname of it ("pepe" and
 // "jose", "lupita" and "guadalupe"; "beto" is alberto, roberto or humberto).
 bool SameGivenName(std::string_view a, std::string_view b);
+// The full given names a nickname stands for ("beto": alberto, roberto, humberto); none for a
+// token that is no nickname.
+std::vector<std::string_view> NicknameOf(std::string_view token);
+// An RFC, CURP or other identifier as compared: letters and digits only, uppercase.
+std::string CompactId(std::string_view id);
 // Levenshtein distance between two ASCII strings.
 int EditDistance(std::string_view a, std::string_view b);
 // 0..1 similarity of two folded tokens (step 3).

@@ -5,34 +5,6 @@
 
 namespace svc::pipeline::kyb {
 
-namespace {
-
-// The full given names a nickname stands for, through SameGivenName's table: tried against a
-// short list of the names the table maps to.
-std::vector<std::string> GivenNamesOf(const std::string& token) {
-  static const std::vector<std::string> kNames = {
-      "jose", "francisco", "guadalupe", "jesus", "guillermo", "ignacio", "eduardo", "antonio", "concepcion",
-      "dolores", "pilar", "rosario", "consuelo", "graciela", "maria", "rafael", "enrique", "alberto", "roberto",
-      "humberto", "fernando", "fernanda", "gabriela", "gabriel", "alejandro", "alejandra", "santiago", "teresa",
-      "luis", "alfonso", "gregorio", "gonzalo", "isabel", "alicia", "mercedes", "manuel", "patricio", "patricia",
-      "adolfo", "rodolfo", "salvador", "vicente", "juan", "miguel", "daniel", "daniela", "carolina", "veronica"};
-  std::vector<std::string> out;
-  if (token.size() > 8) return out;  // nicknames are short
-  for (const auto& n : kNames) {
-    if (n != token && SameGivenName(token, n)) out.push_back(n);
-  }
-  return out;
-}
-
-std::string Upper(std::string_view s) {
-  std::string out;
-  for (char c : s) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-  }
-  return out;
-}
-
-}  // namespace
 
 std::vector<std::string> BlockingKeys(const std::string& token) {
   std::vector<std::string> keys = {"t:" + token};
@@ -40,7 +12,7 @@ std::vector<std::string> BlockingKeys(const std::string& token) {
     keys.push_back("p:" + SpanishPhonetic(token));
     if (token.front() == 'x') keys.push_back("p:" + SpanishPhonetic("j" + token.substr(1)));
   }
-  for (const auto& n : GivenNamesOf(token)) keys.push_back("t:" + n);
+  for (auto n : NicknameOf(token)) keys.push_back("t:" + std::string(n));
   return keys;
 }
 
@@ -88,7 +60,7 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
   }
   const int need = tokens.size() >= 2 ? 2 : 1;
   std::unordered_map<size_t, size_t> best;  // entry -> index in hits
-  const std::string id_number = Upper(q.facts.id_number);
+  const std::string id_number = CompactId(q.facts.id_number);
   for (const auto& [id, count] : shared) {
     if (count < need) continue;
     const Name& n = names_[id];
@@ -97,7 +69,7 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
     MatchFacts candidate = e.facts;
     // The entry's identifier that compares with the query's (the same kind: same length).
     for (const auto& num : e.entry->id_numbers) {
-      const std::string u = Upper(num);
+      const std::string u = CompactId(num);
       if (!id_number.empty() && (u == id_number || u.size() == id_number.size())) {
         candidate.id_number = u;
         if (u == id_number) break;
