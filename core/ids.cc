@@ -34,6 +34,11 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kConsolidation: return "csl";
     case IdKind::kImport: return "imp";
     case IdKind::kExport: return "exb";
+    case IdKind::kCompanyMember: return "cmm";
+    case IdKind::kCompanyDocument: return "cdc";
+    case IdKind::kUboNode: return "ubo";
+    case IdKind::kScreening: return "scr";
+    case IdKind::kScreeningHit: return "hit";
   }
   return "unk";
 }

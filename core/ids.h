@@ -39,6 +39,11 @@ enum class IdKind {
   kConsolidation,  // csl_ (a merge of duplicate persons into a survivor)
   kImport,         // imp_ (a bulk import of persons)
   kExport,         // exb_ (a bulk export of persons)
+  kCompanyMember,  // cmm_ (a member of a company: a director, a legal representative)
+  kCompanyDocument,  // cdc_ (a document reference of a company)
+  kUboNode,        // ubo_ (a node of a company's ownership graph)
+  kScreening,      // scr_ (one AML screening of a subject)
+  kScreeningHit,   // hit_ (a subject matched to a list entry)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -55,6 +55,26 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"purpose", j.value("purpose", core::Json(nullptr))},
             {"accessedAt", core::FormatRfc3339(e.occurred_at)}};
   }
+  if (t.payload_schema == "CompanyVerificationCompletedEvent") {
+    return {{"companyId", e.aggregate_id},
+            {"run", j.value("run", int64_t{0})},
+            {"status", j.value("status", "")},
+            {"riskLevel", j.value("level", "")},
+            {"riskScore", j.value("score", int64_t{0})},
+            {"verifiedAt", core::FormatRfc3339(e.occurred_at)}};
+  }
+  if (t.payload_schema == "AmlHitFoundEvent") {
+    // Ids, the list's public data and the score: never the subject's name.
+    return {{"hitId", e.aggregate_id},
+            {"screeningId", j.value("screeningId", "")},
+            {"subjectType", j.value("subjectType", "")},
+            {"subjectId", j.value("subjectId", core::Json(nullptr))},
+            {"companyId", j.value("companyId", core::Json(nullptr))},
+            {"list", {{"source", j.value("listSource", "")}, {"contentHash", j.value("listHash", "")}}},
+            {"entryId", j.value("entryId", "")},
+            {"score", j.value("score", 0.0)},
+            {"foundAt", core::FormatRfc3339(e.occurred_at)}};
+  }
   if (t.payload_schema == "AuditCheckpointPublishedEvent") {
     return {{"origin", j.value("origin", "")},
             {"treeSize", j.value("treeSize", int64_t{0})},

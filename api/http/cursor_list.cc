@@ -69,6 +69,9 @@ core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const Pa
       total = n;
     }
   }
+  if (list.render) {
+    for (auto& d : data) d = list.render(d);
+  }
   return ListEnvelopeWithRows(data, page, req, rt.cursor_key(), list.scope, total);
 }
 

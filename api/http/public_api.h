@@ -27,6 +27,11 @@ class Consolidator;
 class BulkExporter;
 }
 
+namespace svc::pipeline::kyb {
+class CompanyVerifier;
+class ListRegistry;
+}
+
 namespace svc::api {
 
 class SseHub;
@@ -71,6 +76,11 @@ struct PublicApiOptions {
   bool fault_kill_after_case_resolved = false;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
+  // KYB: the company verifier (null: verify answers `verifying` and the run waits for a server
+  // that runs one) and the screening lists in force (null: screenings see no list).
+  pipeline::kyb::CompanyVerifier* kyb_verifier = nullptr;
+  pipeline::kyb::ListRegistry* aml_lists = nullptr;
+  std::chrono::milliseconds kyb_verify_wait{10000};
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

@@ -56,6 +56,24 @@ void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vect
   });
 }
 
+std::optional<HttpResponse> RecordNow(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
+                                      std::vector<ps::PiiAccessed> accesses) {
+  const AuthContext& a = call.auth;
+  ps::RecordReveal rr;
+  rr.accesses = std::move(accesses);
+  rr.cap = o.reveal_budget_per_day;
+  commands::CommandContext ctx = Context(rt, call);
+  ctx.idempotency_key.clear();
+  std::string day = ps::RevealBudgetId(a.environment, ctx.now);
+  auto r = rt.writer().ExecuteAndWait(commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx));
+  if (r.ok()) return std::nullopt;
+  HttpResponse problem = StatusToProblem(*call.request, r.status());
+  if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
+    problem.headers.emplace_back("Retry-After", std::to_string(ps::SecondsUntilRefill(rt.clock().Now())));
+  }
+  return problem;
+}
+
 // The plaintext of `fields` of a person (null for a field it does not hold).
 core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std::string& person,
                                     const std::vector<std::string>& fields) {

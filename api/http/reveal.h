@@ -6,6 +6,7 @@
 // other: api/CMakeLists.txt).
 
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,6 +28,11 @@ commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string&
 void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
                 std::vector<commands::persons::PiiAccessed> accesses, std::function<HttpResponse()> then,
                 Respond respond);
+// As RecordThen, blocking: for work already off the I/O threads (a screening on the work pool).
+// The problem to answer when the accesses were not recorded (429 with Retry-After when the budget
+// is spent), else nullopt: go on and open.
+std::optional<HttpResponse> RecordNow(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
+                                      std::vector<commands::persons::PiiAccessed> accesses);
 // The plaintext of `fields` of a person of the caller's tenant and environment (null for a field
 // it does not hold); 409/410 PERSON_PURGED once the person's key was destroyed. Call it only
 // after the access was recorded (RecordThen).

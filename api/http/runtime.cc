@@ -23,6 +23,9 @@
 #include "commands/compliance/retention.h"
 #include "commands/persons/import_job.h"
 #include "commands/persons/export_job.h"
+#include "commands/kyb/company_decider.h"
+#include "commands/kyb/screening.h"
+#include "projections/kyb/kyb_projector.h"
 #include "projections/review/review_projector.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
@@ -378,6 +381,10 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::compliance::RetentionDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ImportDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ExportDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::CompanyDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::AmlListDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::ScreeningDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::HitDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
@@ -395,6 +402,9 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   auto review = std::make_unique<projections::ReviewProjector>();
   rt->review_projector_ = review.get();
   rt->projectors_.push_back(std::move(review));
+  auto kyb = std::make_unique<projections::KybProjector>();
+  rt->kyb_projector_ = kyb.get();
+  rt->projectors_.push_back(std::move(kyb));
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

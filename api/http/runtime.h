@@ -16,6 +16,7 @@
 #include "eventstore/kafka_log.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "projections/kyb/kyb_projector.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/review/review_projector.h"
 #include "projections/runner.h"
@@ -105,6 +106,7 @@ class Runtime {
   projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
   projections::PersonsProjector& persons_projector() { return *persons_projector_; }
   projections::ReviewProjector& review_projector() { return *review_projector_; }
+  projections::KybProjector& kyb_projector() { return *kyb_projector_; }
 
   // `svc admin master-key rotate`: every wrapped key (data keys, the blind-index keys, the
   // working root) moves to a key-encryption key of `new_master` (32 bytes), while the server runs;
@@ -148,6 +150,7 @@ class Runtime {
   projections::WebhooksProjector* webhooks_projector_ = nullptr;
   projections::PersonsProjector* persons_projector_ = nullptr;
   projections::ReviewProjector* review_projector_ = nullptr;
+  projections::KybProjector* kyb_projector_ = nullptr;
   bool shut_down_ = false;
   bool started_ = false;
 };

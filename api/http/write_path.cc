@@ -27,6 +27,27 @@ core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string&
   return std::optional<core::Json>(core::ParseJsonOrDiscarded(*row));
 }
 
+std::optional<core::Json> PathRow(Runtime& rt, ApiCall& call, const Respond& respond, const std::string& param,
+                                  core::IdKind kind, const std::function<std::string(const std::string& id)>& key,
+                                  const std::string& missing_code, const std::string& missing_detail) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params[param];
+  if (auto st = core::ValidateId(kind, id); !st.ok()) {
+    respond(StatusToProblem(req, st));
+    return std::nullopt;
+  }
+  auto row = ReadView(rt, key(id));
+  if (!row.ok()) {
+    respond(StatusToProblem(req, row.status()));
+    return std::nullopt;
+  }
+  if (!row->has_value()) {
+    respond(Problem(req, missing_code, missing_detail));
+    return std::nullopt;
+  }
+  return std::move(**row);
+}
+
 commands::CommandContext Context(Runtime& rt, const ApiCall& call) {
   commands::CommandContext ctx;
   ctx.now = rt.clock().Now();

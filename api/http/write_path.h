@@ -16,6 +16,7 @@
 #include "api/http/runtime.h"
 #include "commands/command.h"
 #include "core/executor.h"
+#include "core/ids.h"
 
 namespace svc::api {
 
@@ -28,6 +29,12 @@ HttpRequest SlimRequest(const HttpRequest& req);
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key);
 // Every row under a prefix of the read models, parsed, in key order.
 core::Result<std::vector<core::Json>> ScanView(Runtime& rt, const std::string& prefix);
+// The read-model row a path parameter names: `param` must be an id of `kind` (else 400 INVALID_ID)
+// whose row, at `key(id)`, exists (else `missing_code` with `missing_detail`); nullopt once
+// answered. (Extracted at the third area: review cases, companies, screening hits.)
+std::optional<core::Json> PathRow(Runtime& rt, ApiCall& call, const Respond& respond, const std::string& param,
+                                  core::IdKind kind, const std::function<std::string(const std::string& id)>& key,
+                                  const std::string& missing_code, const std::string& missing_detail);
 // Time, ids, actor, environment, request and idempotency metadata of an API call.
 commands::CommandContext Context(Runtime& rt, const ApiCall& call);
 // Runs `cmd`, waits until the read models `reads` (projector names, e.g. SessionsView::kName)

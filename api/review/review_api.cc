@@ -55,22 +55,10 @@ bool HeldByCaller(const core::Json& row, const AuthContext& a) {
 std::string NoteAad(const std::string& case_id) { return "svc/case-note/v1|" + case_id; }
 
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond) {
-  HttpRequest& req = *call.request;
-  const std::string id = req.path_params["case_id"];
-  if (auto st = core::ValidateId(core::IdKind::kCase, id); !st.ok()) {
-    respond(StatusToProblem(req, st));
-    return std::nullopt;
-  }
-  auto row = ReadView(rt, RV::Abs(RV::Case(TeOf(call.auth), id)));
-  if (!row.ok()) {
-    respond(StatusToProblem(req, row.status()));
-    return std::nullopt;
-  }
-  if (!row->has_value()) {
-    respond(Problem(req, "CASE_NOT_FOUND", "no such review case"));
-    return std::nullopt;
-  }
-  return std::move(**row);
+  const std::string te = TeOf(call.auth);
+  return PathRow(rt, call, respond, "case_id", core::IdKind::kCase,
+                 [&te](const std::string& id) { return RV::Abs(RV::Case(te, id)); }, "CASE_NOT_FOUND",
+                 "no such review case");
 }
 
 namespace {

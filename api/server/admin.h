@@ -52,6 +52,13 @@ core::Result<core::Json> AdminReviewPolicySet(Runtime& rt, const std::string& te
 core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
                                            const eventstore::Actor& actor);
 
+// Sanctions and PEP lists (docs/screening.md#loading, kyb_wiring.cc): load a version of a list from
+// its files (read and checked whole first; the files kept as blobs; a version already in force
+// records nothing: `unchanged`), and the versions in force.
+core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, const std::string& source,
+                                      const std::vector<std::string>& paths, const eventstore::Actor& actor);
+core::Result<core::Json> AdminAmlLists(Runtime& rt);
+
 // Routes of the admin listener, all behind `Authorization: Bearer <service key>`
 // (401 SERVICE_KEY_REQUIRED otherwise):
 //   POST /admin/tenants                         {name}

@@ -2,7 +2,13 @@
 // reads list files in their published format and prints what was read and the content hash that
 // versions them (a malformed file is refused with the place at fault); `screen` screens one name
 // against them and prints the hits with everything needed to reproduce them.
+#include <filesystem>
 #include <iostream>
+#include <map>
+
+#include "api/http/http_client.h"
+#include "api/server/admin.h"
+#include "core/log.h"
 
 #include "api/server/cli.h"
 #include "api/server/commands.h"
@@ -20,7 +26,11 @@ const char* const kUsage =
     "                                         print their entries' count and content hash\n"
     "svc aml screen FILE [FILE] --format F --name NAME [--kind person|company] [--birth-date D]\n"
     "               [--nationality N] [--id-number RFC_OR_CURP]\n"
-    "                                         screen one name against the list; hits as JSON\n";
+    "                                         screen one name against the list; hits as JSON\n"
+    "svc aml load FILE [FILE] --format F [--source NAME] [--data-dir D]\n"
+    "                                         load a version of a list into the service (a running\n"
+    "                                         server's admin socket, else the data directory)\n"
+    "svc aml lists [--data-dir D]             the lists in force and their versions\n";
 
 core::Json HitJson(const pipeline::kyb::ScreeningHit& h) {
   return {{"list", {{"format", h.list_format}, {"contentHash", h.list_hash}}},
@@ -32,10 +42,67 @@ core::Json HitJson(const pipeline::kyb::ScreeningHit& h) {
           {"algorithm", h.algorithm}};
 }
 
+// load | lists: in-process when the data directory is free, else through the running server's
+// admin socket (as `svc admin`).
+int Load(int argc, char** argv, const std::string& verb) {
+  std::vector<std::string> paths;
+  int i = 3;
+  for (; i < argc && std::string(argv[i]).rfind("--", 0) != 0; ++i) paths.emplace_back(argv[i]);
+  Flags f;
+  DeclareCommon(f);
+  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  f.Declare({"format", "", "the list's format"});
+  f.Declare({"source", "", "the list's name in the service (default from the format: ofac_sdn, un_consolidated, "
+                           "opensanctions, opensanctions_ftm)"});
+  if (auto st = f.Parse(argc, argv, i); !st.ok()) return Fail(st);
+  if (verb == "load" && (paths.empty() || f.Get("format").empty())) {
+    std::cerr << "usage:\n" << kUsage;
+    return 2;
+  }
+  std::vector<std::string> absolute;
+  for (const auto& p : paths) absolute.push_back(std::filesystem::absolute(p).string());
+  core::SetLogLevel(core::LogLevel::kWarn);
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;
+  auto rt = Runtime::Open(*ro);
+  if (rt.ok()) {
+    (*rt)->StartProjections();
+    auto r = verb == "load" ? AdminAmlLoad(**rt, f.Get("format"), f.Get("source"), absolute, {"admin_cli", "local"})
+                            : AdminAmlLists(**rt);
+    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
+    (*rt)->Shutdown();
+    if (!r.ok()) return Fail(r.status());
+    Print(*r);
+    return 0;
+  }
+  if (rt.status().code() != core::StatusCode::kUnavailable || rt.status().message().find("locked") == std::string::npos) {
+    return Fail(rt.status());
+  }
+  auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
+  if (!service_key.ok()) return Fail(service_key.status());
+  ClientTarget target;
+  target.unix_socket = f.Get("admin-socket").empty() ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
+                                                     : f.Get("admin-socket");
+  std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + *service_key}};
+  core::Json body = {{"format", f.Get("format")}, {"source", f.Get("source")}, {"files", absolute}};
+  auto resp = verb == "load" ? HttpCall(target, "POST", "/admin/aml/lists", headers, core::DumpJson(body))
+                             : HttpCall(target, "GET", "/admin/aml/lists", headers, "");
+  if (!resp.ok()) return Fail(resp.status());
+  core::Json j = core::ParseJsonOrDiscarded(resp->body);
+  if (resp->status >= 300) {
+    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp->body) << "\n";
+    return 1;
+  }
+  Print(j);
+  return 0;
+}
+
 }  // namespace
 
 int Aml(int argc, char** argv) {
   const std::string verb = argc >= 3 ? argv[2] : "";
+  if (verb == "load" || verb == "lists") return Load(argc, argv, verb);
   if (verb != "check" && verb != "screen") {
     std::cerr << "usage:\n" << kUsage;
     return 2;

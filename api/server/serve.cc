@@ -23,7 +23,7 @@ namespace {
 
 // Every area started by `svc serve`, in starting order (stopped in reverse).
 const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), AuditWiring(), ComplianceWiring(),
-                               ReviewWiring()};
+                               ReviewWiring(), KybWiring()};
 
 void DeclareServe(Flags& f) {
   DeclareCommon(f);

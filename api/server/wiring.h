@@ -78,6 +78,8 @@ AreaWiring PersonsWiring();
 AreaWiring ReviewWiring();
 // audit_wiring.cc: the access log's checkpoint publisher.
 AreaWiring AuditWiring();
+// kyb_wiring.cc: the company registry, the screening lists in force, the company verifier.
+AreaWiring KybWiring();
 // compliance_wiring.cc: the operator's compliance file.
 AreaWiring ComplianceWiring();
 

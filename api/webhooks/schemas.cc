@@ -171,7 +171,9 @@ OpenApiArea WebhooksOpenApi() {
                                                             Ref("CaseEscalatedEvent"),
                                                             Ref("BreachNotifiedEvent"),
                                                             Ref("AuditCheckpointPublishedEvent"),
-                                                            Ref("AuditAccessEvent")}}}},
+                                                            Ref("AuditAccessEvent"),
+                                                            Ref("CompanyVerificationCompletedEvent"),
+                                                            Ref("AmlHitFoundEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -217,6 +219,27 @@ OpenApiArea WebhooksOpenApi() {
            {"checkpoint", {{"type", "string"},
                            {"description", "the C2SP tlog-checkpoint in a C2SP signed note (Ed25519); open it with "
                                            "the key of GET /v1/audit-logs/verify/checkpoint-key"}}}},
+          {}));
+  s["CompanyVerificationCompletedEvent"] = event(
+      {{"const", "company.verification_completed"}},
+      obj({{"companyId", Id("cmp")},
+           {"run", {{"type", "integer"}, {"minimum", 1}}},
+           {"status", Enum({"verified", "needs_review", "rejected"})},
+           {"riskLevel", Enum({"low", "medium", "high"})},
+           {"riskScore", {{"type", "integer"}}},
+           {"verifiedAt", DateTime()}},
+          {}));
+  s["AmlHitFoundEvent"] = event(
+      {{"const", "aml.hit_found"}},
+      obj({{"hitId", Id("hit")},
+           {"screeningId", Id("scr")},
+           {"subjectType", Enum({"person", "company", "company_member", "ubo_node", "name"})},
+           {"subjectId", Nullable(Str())},
+           {"companyId", Nullable(Id("cmp"))},
+           {"list", obj({{"source", Str()}, {"contentHash", Str()}}, {})},
+           {"entryId", Str()},
+           {"score", {{"type", "number"}}},
+           {"foundAt", DateTime()}},
           {}));
   s["AuditAccessEvent"] = event(
       {{"const", "audit.event"}},

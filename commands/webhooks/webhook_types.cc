@@ -2,6 +2,8 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
+#include "commands/kyb/company_events.h"
+#include "commands/kyb/screening_events.h"
 #include "commands/persons/access_events.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
@@ -36,6 +38,13 @@ const std::vector<WebhookType>& WebhookTypes() {
        "a signed checkpoint of the access log was recorded (at most once a minute, when the log grew): keep "
        "it, and a later log that does not extend it was rewritten or cut back",
        "AuditCheckpointPublishedEvent", false, audit::kAuditLogAggregate, audit::CheckpointPublished::kType},
+      {"company.verification_completed",
+       "a company's KYB run ended (POST /v1/companies/{id}/verify): its status, risk level and score",
+       "CompanyVerificationCompletedEvent", false, kyb::kCompanyAggregate, kyb::RiskAssessed::kType},
+      {"aml.hit_found",
+       "a screening met a list entry for the first time for that subject (a screening, a company's verification "
+       "or a portfolio run): the hit to review",
+       "AmlHitFoundEvent", false, kyb::kHitAggregate, kyb::HitFound::kType},
   };
   return kTypes;
 }

@@ -434,6 +434,8 @@ core::Result<std::vector<ListEntry>> LoadOpenSanctionsCsv(const std::vector<std:
     e.nationalities = Split(r[col["countries"]], ';');
     e.id_numbers = Split(r[col["identifiers"]], ';');
     e.programs = Split(r[col["sanctions"]], ';');
+    // A PEP has no sanction: its dataset says what list it is on.
+    if (e.programs.empty()) e.programs = Split(r[col["dataset"]], ';');
     out.push_back(std::move(e));
   }
   return out;

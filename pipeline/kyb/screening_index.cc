@@ -83,6 +83,7 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
     h.entry_id = e.entry->entry_id;
     h.entry_kind = e.entry->kind;
     h.entry_name = e.entry->name;
+    h.programs = e.entry->programs;
     h.matched_name = n.text;
     h.score = r.score;
     h.name_score = r.name_score;

@@ -30,6 +30,7 @@ struct ScreeningHit {
   double name_score = 0;
   std::vector<std::string> reasons;
   std::string algorithm = std::string(kNameMatchVersion);
+  std::vector<std::string> programs;  // the entry's sanctions programmes or datasets
 };
 
 struct ScreeningQuery {

@@ -7,7 +7,8 @@ namespace svc::pipeline::webhooks {
 const std::vector<EventType>& EventTypes() { return commands::webhooks::WebhookTypes(); }
 
 const std::vector<std::string>& EventPatterns() {
-  static const std::vector<std::string> kPatterns = {"*", "verification.*", "case.*", "service.*", "compliance.*", "audit.*"};
+  static const std::vector<std::string> kPatterns = {"*", "verification.*", "case.*", "service.*", "compliance.*", "audit.*",
+                                                     "company.*", "aml.*"};
   return kPatterns;
 }
 

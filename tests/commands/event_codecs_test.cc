@@ -9,6 +9,8 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/kyb/company_events.h"
+#include "commands/kyb/screening_events.h"
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
@@ -353,6 +355,53 @@ std::vector<Sample> Samples() {
   cp.root_hash = std::string(64, 'c');
   cp.checkpoint = "svc/audit/ten_00000000000000000000000000000001/test\n5\nzMzM\n\n\u2014 key sig\n";
   Add<audit::CheckpointPublished, audit::AuditLogEvent>(s, cp, cpenc);
+
+  namespace kb = kyb;
+  auto kenc = [](const kb::CompanyEvent& e) { return kb::EncodeData(e); };
+  Add<kb::CompanyCreated, kb::CompanyEvent>(s, kb::CompanyCreated{}, kenc);
+  Add<kb::CompanyCreated, kb::CompanyEvent>(
+      s, kb::CompanyCreated{"bGVnYWw", "dHJhZGU", "MX", "cmZj", std::string(64, 'b'), "moral", "legal_entity"}, kenc);
+  Add<kb::MemberAdded, kb::CompanyEvent>(
+      s, kb::MemberAdded{"cmm_00000000000000000000000000000001", "bmFtZQ", "", "director"}, kenc);
+  Add<kb::DocumentAdded, kb::CompanyEvent>(
+      s, kb::DocumentAdded{"cdc_00000000000000000000000000000001", "acta_constitutiva", std::string(64, 'a'),
+                           "s3://bucket/acta.pdf", ""},
+      kenc);
+  kb::UboNodeAdded un;
+  un.node_id = "ubo_00000000000000000000000000000001";
+  un.name_sealed = "bmFtZQ";
+  un.node_type = "company";
+  un.ownership_pct = "60";
+  Add<kb::UboNodeAdded, kb::CompanyEvent>(s, un, kenc);
+  Add<kb::VerificationStarted, kb::CompanyEvent>(s, kb::VerificationStarted{1}, kenc);
+  Add<kb::StageCompleted, kb::CompanyEvent>(s, kb::StageCompleted{1, "registry", "passed", {{"outcome", "found"}}}, kenc);
+  Add<kb::RiskAssessed, kb::CompanyEvent>(
+      s, kb::RiskAssessed{1, 65, "high", "needs_review", {{{"code", "sanctions_hit_strong"}, {"points", 60}}}, "risk/v1"},
+      kenc);
+  auto lenc = [](const kb::AmlListEvent& e) { return EncodeEventData(e); };
+  Add<kb::ListLoaded, kb::AmlListEvent>(s, kb::ListLoaded{"ofac_sdn", "ofac_sdn_csv", std::string(64, 'd'),
+                                                          {std::string(64, 'e')}, 5, 3, 1},
+                                        lenc);
+  auto senc = [](const kb::ScreeningEvent& e) { return EncodeEventData(e); };
+  kb::ScreeningCompleted sc;
+  sc.subject_type = "name";
+  sc.subject_key = "name:abc";
+  sc.subject_sealed = "cXVlcnk";
+  sc.origin = "api";
+  Add<kb::ScreeningCompleted, kb::ScreeningEvent>(s, sc, senc);
+  auto henc = [](const kb::HitEvent& e) { return EncodeEventData(e); };
+  kb::HitFound hf;
+  hf.screening_id = "scr_00000000000000000000000000000001";
+  hf.subject_type = "company_member";
+  hf.subject_id = "cmm_00000000000000000000000000000001";
+  hf.list_source = "ofac_sdn";
+  hf.entry_id = "9001";
+  hf.score = 0.97;
+  hf.algorithm = "name-match/v1";
+  Add<kb::HitFound, kb::HitEvent>(s, hf, henc);
+  Add<kb::HitReviewed, kb::HitEvent>(s, kb::HitReviewed{"confirmed", "true_match", "", "api_key",
+                                                        "key_00000000000000000000000000000001"},
+                                     henc);
   return s;
 }
 
@@ -411,6 +460,26 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return EncodeEventData(*d);
   }
+  if (s.type.rfind("kyb.", 0) == 0) {
+    auto d = kyb::Decode(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return kyb::EncodeData(*d);
+  }
+  if (s.type == kyb::ListLoaded::kType) {
+    auto d = kyb::DecodeAmlList(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
+  if (s.type == kyb::ScreeningCompleted::kType) {
+    auto d = kyb::DecodeScreening(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
+  if (s.type.rfind("aml.hit_", 0) == 0) {
+    auto d = kyb::DecodeHit(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   if (s.type.rfind("audit.", 0) == 0) {
     auto d = audit::DecodeAuditLog(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
@@ -447,5 +516,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 85);
+  CHECK(n == 97);
 }

@@ -7,6 +7,8 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/compliance/breach.h"
+#include "commands/kyb/company_events.h"
+#include "commands/kyb/screening_events.h"
 #include "commands/persons/access_events.h"
 #include "commands/review/case_events.h"
 #include "commands/verification/session_events.h"
@@ -30,6 +32,8 @@ bool Recorded(std::string_view aggregate, std::string_view type) {
   if (aggregate == compliance::kBreachAggregate) return compliance::DecodeBreach(e).ok();
   if (aggregate == audit::kAuditLogAggregate) return audit::DecodeAuditLog(e).ok();
   if (aggregate == persons::kRevealBudgetAggregate) return persons::DecodeAccess(e).ok();
+  if (aggregate == kyb::kCompanyAggregate) return kyb::Decode(e).ok();
+  if (aggregate == kyb::kHitAggregate) return kyb::DecodeHit(e).ok();
   if (aggregate == webhooks::kEndpointAggregate) {
     return type == webhooks::kEndpointCreated || type == webhooks::kEndpointUpdated ||
            type == webhooks::kSecretRotated;

@@ -119,6 +119,17 @@ struct Env {
   }
 };
 
+// Registers a webhook endpoint of the env's test key at a local receiver (port, path) for
+// `events`; its signing secret.
+inline std::string Subscribe(Env& env, int port, const std::string& path, const std::vector<std::string>& events,
+                             const std::string& idempotency_key) {
+  auto r = env.Call(env.test_key, "POST", "/v1/developer/webhooks",
+                    core::Json{{"url", "http://127.0.0.1:" + std::to_string(port) + path}, {"events", events}}.dump(),
+                    {{"Idempotency-Key", idempotency_key}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["secret"];
+}
+
 inline void CheckProblem(const api::HttpResponse& r, int status, const std::string& code) {
   CHECK_MESSAGE(r.status == status, r.body);
   CHECK(r.content_type == "application/problem+json");

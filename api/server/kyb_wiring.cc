@@ -1,0 +1,174 @@
+// Wiring of the KYB area: the company registry (sandbox), the screening lists in force, the
+// company verifier, and the operator's list loads (`svc aml load`, here in-process or through the
+// admin socket).
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "api/http/write_path.h"
+#include "api/server/admin.h"
+#include "api/server/wiring.h"
+#include "commands/kyb/screening.h"
+#include "pipeline/kyb/company_registry.h"
+#include "pipeline/kyb/company_verifier.h"
+#include "pipeline/kyb/list_loaders.h"
+#include "pipeline/kyb/list_registry.h"
+#include "projections/kyb/kyb_view.h"
+
+namespace svc::api {
+
+namespace kc = commands::kyb;
+namespace pk = pipeline::kyb;
+using KV = projections::KybView;
+
+std::string DefaultListSource(const std::string& format) {
+  if (format == "ofac_sdn_csv") return "ofac_sdn";
+  if (format == "un_consolidated_xml") return "un_consolidated";
+  if (format == "opensanctions_csv") return "opensanctions";
+  if (format == "ftm_json") return "opensanctions_ftm";
+  return format;
+}
+
+core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, const std::string& source_in,
+                                      const std::vector<std::string>& paths, const eventstore::Actor& actor) {
+  const std::string source = source_in.empty() ? DefaultListSource(format) : source_in;
+  if (source.empty() || source.size() > 64 ||
+      source.find_first_not_of("abcdefghijklmnopqrstuvwxyz0123456789_-") != std::string::npos) {
+    return core::InvalidArgument("the list's source name is 1-64 of a-z, 0-9, _ and -");
+  }
+  if (paths.empty() || paths.size() > 2) return core::InvalidArgument("give the list's file (two for ofac_sdn_csv: SDN.CSV ALT.CSV)");
+  std::vector<std::string> files;
+  for (const auto& p : paths) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return core::InvalidArgument("cannot read " + p);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    files.push_back(ss.str());
+  }
+  SVC_ASSIGN_OR_RETURN(pk::LoadedList list, pk::LoadList(format, files));
+  kc::ListLoaded loaded;
+  loaded.source = source;
+  loaded.format = format;
+  loaded.content_hash = list.content_hash;
+  for (const auto& f : files) {
+    SVC_ASSIGN_OR_RETURN(std::string address, rt.blobs().Put(f));
+    loaded.blobs.push_back(address);
+  }
+  loaded.entries = static_cast<int64_t>(list.entries.size());
+  for (const auto& e : list.entries) {
+    if (e.kind == "person") ++loaded.persons;
+    if (e.kind == "company") ++loaded.companies;
+  }
+  commands::CommandContext ctx;
+  ctx.now = rt.clock().Now();
+  ctx.ids = &rt.ids();
+  ctx.actor = actor;
+  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
+  SVC_ASSIGN_OR_RETURN(auto outcome, rt.writer().ExecuteAndWait(commands::MakeCommand<kc::AmlListDecider>(
+                                         std::string(kc::kServiceTenant), source,
+                                         kc::AmlListCommand(kc::LoadList{loaded}), ctx)));
+  if (!outcome.positions.empty()) rt.projections().WaitApplied(outcome.positions, std::chrono::seconds(30));
+  return core::Json{{"source", source},
+                    {"format", format},
+                    {"contentHash", list.content_hash},
+                    {"entries", loaded.entries},
+                    {"persons", loaded.persons},
+                    {"companies", loaded.companies},
+                    {"version", outcome.result.value("version", int64_t{0})},
+                    {"unchanged", outcome.result.value("unchanged", false)}};
+}
+
+core::Result<core::Json> AdminAmlLists(Runtime& rt) {
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, KV::Abs(KV::ListsPrefix())));
+  core::Json lists = core::Json::array();
+  for (auto& r : rows) {
+    r.erase("blobs");
+    lists.push_back(r);
+  }
+  return core::Json{{"lists", lists}};
+}
+
+namespace {
+
+void DeclareFlags(Flags& f) {
+  f.Declare({"ubo-threshold-pct", "15",
+             "beneficial owners: the effective ownership from which a person is one (CFF art. 32-B Quater: 15; the "
+             "banking rules: 25)"});
+  f.Declare({"kyb-verify-wait-ms", "10000",
+             "how long POST /v1/companies/{id}/verify waits for the run to end before it answers `verifying`"});
+}
+
+class KybServices final : public AreaServices {
+ public:
+  core::Status Start(ServeSetup& s) {
+    rt_ = &s.rt;
+    double threshold = 0;
+    int64_t wait_ms = 0;
+    try {
+      threshold = std::stod(s.flags.Get("ubo-threshold-pct"));
+      wait_ms = std::stoll(s.flags.Get("kyb-verify-wait-ms"));
+    } catch (const std::exception&) {
+      return core::InvalidArgument("--ubo-threshold-pct and --kyb-verify-wait-ms are numbers");
+    }
+    if (!(threshold > 0 && threshold <= 100)) return core::InvalidArgument("--ubo-threshold-pct is in (0, 100]");
+    if (wait_ms < 0 || wait_ms > 120000) return core::InvalidArgument("--kyb-verify-wait-ms is 0..120000");
+    lists_ = std::make_unique<pk::ListRegistry>(&s.rt.store(), &s.rt.blobs());
+    SVC_RETURN_IF_ERROR(lists_->Refresh());
+    registry_ = std::make_unique<pk::SandboxCompanyRegistry>();
+    pk::CompanyVerifier::Options o;
+    LendRuntime(s.rt, o);
+    o.projector = &s.rt.kyb_projector();
+    o.registry = registry_.get();
+    o.lists = lists_.get();
+    o.keys = pk::KybKeys::From(s.rt.seal_key());
+    o.ubo_threshold_pct = threshold;
+    verifier_ = std::make_unique<pk::CompanyVerifier>(o);
+    verifier_->Start();
+    s.routes.kyb_verifier = verifier_.get();
+    s.routes.aml_lists = lists_.get();
+    s.routes.kyb_verify_wait = std::chrono::milliseconds(wait_ms);
+    return core::Status::Ok();
+  }
+
+  void AddAdminRoutes(Router& admin, const std::string& sk) override {
+    Runtime* rt = rt_;
+    pk::ListRegistry* lists = lists_.get();
+    pk::CompanyVerifier* v = verifier_.get();
+    admin.Add("POST", "/admin/aml/lists", AdminRoute(sk, [rt, lists](HttpRequest& req) -> core::Result<core::Json> {
+      core::Json b = core::ParseJsonOrDiscarded(req.body);
+      if (!b.is_object()) return core::InvalidArgument("body: {format, source, files: [paths]}");
+      std::vector<std::string> files;
+      for (const auto& f : b.value("files", core::Json::array())) {
+        if (f.is_string()) files.push_back(f.get<std::string>());
+      }
+      SVC_ASSIGN_OR_RETURN(core::Json r, AdminAmlLoad(*rt, core::StringOr(b, "format"), core::StringOr(b, "source"), files,
+                                                      {"admin_socket", "service_key"}));
+      // The answer comes once the new version screens.
+      SVC_RETURN_IF_ERROR(lists->Refresh());
+      return r;
+    }));
+    admin.Add("GET", "/admin/aml/lists", AdminRoute(sk, [rt](HttpRequest&) { return AdminAmlLists(*rt); }));
+    // Tests and tools: wait until every company run in progress has ended.
+    admin.Add("POST", "/admin/kyb/wait-idle", AdminRoute(sk, [v](HttpRequest&) -> core::Result<core::Json> {
+      if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("company verifications still run");
+      return core::Json{{"idle", true}};
+    }));
+  }
+
+  void Stop() override {
+    if (verifier_) verifier_->Stop();
+  }
+
+ private:
+  Runtime* rt_ = nullptr;
+  std::unique_ptr<pk::ListRegistry> lists_;
+  std::unique_ptr<pk::CompanyRegistry> registry_;
+  std::unique_ptr<pk::CompanyVerifier> verifier_;
+};
+
+}  // namespace
+
+AreaWiring KybWiring() { return {"kyb", &DeclareFlags, &StartArea<KybServices>}; }
+
+}  // namespace svc::api

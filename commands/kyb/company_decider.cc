@@ -1,0 +1,148 @@
+#include "commands/kyb/company_decider.h"
+
+#include <algorithm>
+#include <cstdlib>
+
+#include "commands/event_codec.h"
+
+namespace svc::commands::kyb {
+
+namespace {
+
+NewEvent Make(const CompanyEvent& e) { return NewEventOf(e); }
+
+core::Status MustExist(const CompanyState& s) {
+  if (!s.exists) return core::NotFound("no such company", "COMPANY_NOT_FOUND");
+  return core::Status::Ok();
+}
+
+bool Finished(const CompanyState& s) {
+  return s.status == "verified" || s.status == "needs_review" || s.status == "rejected";
+}
+
+}  // namespace
+
+core::Result<Decision> CompanyDecider::Decide(const CompanyState& s, const CompanyCommand& command,
+                                              const CommandContext&) {
+  Decision d;
+  return std::visit(
+      [&](const auto& c) -> core::Result<Decision> {
+        using T = std::decay_t<decltype(c)>;
+        if constexpr (std::is_same_v<T, CreateCompany>) {
+          if (s.exists) return core::AlreadyExists("the company exists", "CONFLICT");
+          d.events.push_back(Make(c.created));
+          d.result = {{"status", "draft"}};
+          return d;
+        } else {
+          SVC_RETURN_IF_ERROR(MustExist(s));
+          if constexpr (std::is_same_v<T, AddMember>) {
+            if (static_cast<size_t>(s.members) >= kMaxMembers) {
+              return core::InvalidArgument("a company holds at most " + std::to_string(kMaxMembers) + " members",
+                                           "VALIDATION_ERROR");
+            }
+            d.events.push_back(Make(c.member));
+          } else if constexpr (std::is_same_v<T, AddDocument>) {
+            if (static_cast<size_t>(s.documents) >= kMaxDocuments) {
+              return core::InvalidArgument("a company holds at most " + std::to_string(kMaxDocuments) + " documents",
+                                           "VALIDATION_ERROR");
+            }
+            d.events.push_back(Make(c.document));
+          } else if constexpr (std::is_same_v<T, AddUboNode>) {
+            if (s.nodes.size() >= kMaxUboNodes) {
+              return core::InvalidArgument("a company holds at most " + std::to_string(kMaxUboNodes) + " UBO nodes",
+                                           "VALIDATION_ERROR");
+            }
+            if (!c.node.parent_node_id.empty()) {
+              auto parent = s.nodes.find(c.node.parent_node_id);
+              if (parent == s.nodes.end()) {
+                return core::NotFound("parentNodeId is no node of this company", "UBO_NODE_NOT_FOUND");
+              }
+              if (parent->second != "company") {
+                return core::InvalidArgument("parentNodeId names a person: only a company has owners",
+                                             "VALIDATION_ERROR");
+              }
+            }
+            if (!c.node.ownership_pct.empty()) {
+              auto held = s.held.find(c.node.parent_node_id);
+              const double total = (held == s.held.end() ? 0.0 : held->second) + std::atof(c.node.ownership_pct.c_str());
+              if (total > 100.0 + 1e-9) {
+                return core::InvalidArgument(
+                    std::string("the owners declared of ") +
+                        (c.node.parent_node_id.empty() ? "the company" : c.node.parent_node_id) +
+                        " would hold more than 100%",
+                    "VALIDATION_ERROR");
+              }
+            }
+            d.events.push_back(Make(c.node));
+          } else if constexpr (std::is_same_v<T, StartVerification>) {
+            if (s.status == "verifying") {  // a run is in progress: the same one
+              d.result = {{"run", s.run}, {"started", false}};
+              return d;
+            }
+            d.events.push_back(Make(VerificationStarted{s.run + 1}));
+            d.result = {{"run", s.run + 1}, {"started", true}};
+          } else if constexpr (std::is_same_v<T, CompleteStage>) {
+            if (s.status != "verifying" || c.stage.run != s.run ||
+                std::find(s.stages.begin(), s.stages.end(), c.stage.stage) != s.stages.end()) {
+              d.result = {{"recorded", false}};  // another run's, or recorded already
+              return d;
+            }
+            d.events.push_back(Make(c.stage));
+            d.result = {{"recorded", true}};
+          } else if constexpr (std::is_same_v<T, AssessRisk>) {
+            if (s.status != "verifying" || c.risk.run != s.run) {
+              d.result = {{"recorded", false}};
+              return d;
+            }
+            d.events.push_back(Make(c.risk));
+            d.result = {{"recorded", true}};
+          }
+          return d;
+        }
+      },
+      command);
+}
+
+core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnvelope& e) {
+  SVC_ASSIGN_OR_RETURN(CompanyEvent ev, Decode(e));
+  auto changed = [&s] {
+    if (Finished(s)) s.status = "draft";
+  };
+  std::visit(
+      [&](const auto& x) {
+        using T = std::decay_t<decltype(x)>;
+        if constexpr (std::is_same_v<T, CompanyCreated>) {
+          s.exists = true;
+          s.status = "draft";
+        } else if constexpr (std::is_same_v<T, MemberAdded>) {
+          ++s.members;
+          changed();
+        } else if constexpr (std::is_same_v<T, DocumentAdded>) {
+          ++s.documents;
+          changed();
+        } else if constexpr (std::is_same_v<T, UboNodeAdded>) {
+          s.nodes[x.node_id] = x.node_type;
+          if (!x.ownership_pct.empty()) s.held[x.parent_node_id] += std::atof(x.ownership_pct.c_str());
+          changed();
+        } else if constexpr (std::is_same_v<T, VerificationStarted>) {
+          s.run = x.run;
+          s.status = "verifying";
+          s.stages.clear();
+        } else if constexpr (std::is_same_v<T, StageCompleted>) {
+          s.stages.push_back(x.stage);
+        } else if constexpr (std::is_same_v<T, RiskAssessed>) {
+          s.status = x.status;
+          s.stages.clear();
+        }
+      },
+      ev);
+  return core::Status::Ok();
+}
+
+core::Json CompanyDecider::ToJson(const CompanyState& s) { return core::EncodeFields(s); }
+
+core::Result<CompanyState> CompanyDecider::FromJson(std::string_view text) {
+  return DecodeSnapshot<CompanyState>(text, "company");
+}
+
+}  // namespace svc::commands::kyb

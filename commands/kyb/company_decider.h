@@ -1,0 +1,78 @@
+#pragma once
+// The company aggregate (docs/kyb.md#statuses):
+//
+//   create -> draft
+//   draft | verified | needs_review | rejected --verify--> verifying (run n+1)
+//   verifying --the run's risk assessment--> verified | needs_review | rejected
+//   a member, document or ownership node added to a company a run finished with -> draft again
+//   (the record changed since it was verified: verify again)
+//
+// Members, documents and ownership nodes may be added in any status; a node's parent must be a
+// node of the company (UBO_NODE_NOT_FOUND). The stages of a run are recorded only for the run in
+// progress, once each (a resumed process manager repeats nothing). The RFC's uniqueness per
+// tenant and environment is the routes' (a read model and an in-flight claim), not the
+// aggregate's: one aggregate is one company.
+
+#include <map>
+
+#include "commands/command.h"
+#include "commands/kyb/company_events.h"
+
+namespace svc::commands::kyb {
+
+// Bounds of one company's record (422 VALIDATION_ERROR beyond).
+inline constexpr size_t kMaxMembers = 100;
+inline constexpr size_t kMaxDocuments = 100;
+inline constexpr size_t kMaxUboNodes = 200;
+
+struct CompanyState {
+  bool exists = false;
+  std::string status;  // draft | verifying | verified | needs_review | rejected
+  int64_t run = 0;     // the last run started
+  int64_t members = 0;
+  int64_t documents = 0;
+  std::map<std::string, std::string> nodes;  // ubo node id -> node type
+  std::map<std::string, double> held;        // owned party ("" the company, else a node id) -> % declared
+  std::vector<std::string> stages;           // stages recorded for the run in progress
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = CompanyState;
+    return std::tuple{Field("exists", &T::exists),   Field("status", &T::status),
+                      Field("run", &T::run),         Field("members", &T::members),
+                      Field("documents", &T::documents), Field("nodes", &T::nodes), Field("held", &T::held),
+                      Field("stages", &T::stages)};
+  }
+};
+
+struct CreateCompany {
+  CompanyCreated created;
+};
+struct AddMember {
+  MemberAdded member;
+};
+struct AddDocument {
+  DocumentAdded document;
+};
+struct AddUboNode {
+  UboNodeAdded node;
+};
+struct StartVerification {};
+struct CompleteStage {
+  StageCompleted stage;
+};
+struct AssessRisk {
+  RiskAssessed risk;
+};
+using CompanyCommand =
+    std::variant<CreateCompany, AddMember, AddDocument, AddUboNode, StartVerification, CompleteStage, AssessRisk>;
+
+struct CompanyDecider {
+  using State = CompanyState;
+  static constexpr std::string_view kName = kCompanyAggregate;
+  static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(CompanyState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const CompanyState& s);
+  static core::Result<CompanyState> FromJson(std::string_view text);
+};
+
+}  // namespace svc::commands::kyb

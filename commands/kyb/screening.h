@@ -1,0 +1,87 @@
+#pragma once
+// The AML aggregates (screening_events.h):
+//
+// - aml_list: a load of the version the list holds already records nothing (`unchanged`).
+// - screening: recorded once (its id is fresh, or derived from a company's run).
+// - screening_hit: found once — a later screening that meets the same subject and entry records
+//   nothing here (`new: false`), so aml.hit_found fires once per hit; then reviewed: confirmed or
+//   dismissed with a reason code, any number of times (each is the audit trail's row).
+//   SCREENING_NOT_FOUND for the review of a hit never found.
+
+#include "commands/command.h"
+#include "commands/kyb/screening_events.h"
+
+namespace svc::commands::kyb {
+
+struct AmlListState {
+  bool exists = false;
+  std::string content_hash;
+  int64_t versions = 0;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = AmlListState;
+    return std::tuple{Field("exists", &T::exists), Field("contentHash", &T::content_hash),
+                      Field("versions", &T::versions)};
+  }
+};
+struct LoadList {
+  ListLoaded loaded;
+};
+using AmlListCommand = std::variant<LoadList>;
+struct AmlListDecider {
+  using State = AmlListState;
+  static constexpr std::string_view kName = kAmlListAggregate;
+  static core::Result<Decision> Decide(const AmlListState& s, const AmlListCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(AmlListState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const AmlListState& s) { return core::EncodeFields(s); }
+  static core::Result<AmlListState> FromJson(std::string_view text);
+};
+
+struct ScreeningState {
+  bool exists = false;
+  static constexpr auto Fields() { return std::tuple{core::Field("exists", &ScreeningState::exists)}; }
+};
+struct RecordScreening {
+  ScreeningCompleted completed;
+};
+using ScreeningCommand = std::variant<RecordScreening>;
+struct ScreeningDecider {
+  using State = ScreeningState;
+  static constexpr std::string_view kName = kScreeningAggregate;
+  static core::Result<Decision> Decide(const ScreeningState& s, const ScreeningCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(ScreeningState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const ScreeningState& s) { return core::EncodeFields(s); }
+  static core::Result<ScreeningState> FromJson(std::string_view text);
+};
+
+struct HitState {
+  bool exists = false;
+  std::string status;  // open | confirmed | dismissed
+  static constexpr auto Fields() {
+    using core::Field;
+    return std::tuple{Field("exists", &HitState::exists), Field("status", &HitState::status)};
+  }
+};
+struct FindHit {
+  HitFound found;
+};
+struct ReviewHit {
+  HitReviewed review;
+};
+using HitCommand = std::variant<FindHit, ReviewHit>;
+struct HitDecider {
+  using State = HitState;
+  static constexpr std::string_view kName = kHitAggregate;
+  static core::Result<Decision> Decide(const HitState& s, const HitCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(HitState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const HitState& s) { return core::EncodeFields(s); }
+  static core::Result<HitState> FromJson(std::string_view text);
+};
+
+// The hit id of a subject and a list entry: hit_ + 32 hex of SHA-256 over the tenant,
+// environment, subject (its type and id, or for a name its blind key) and the list's source and
+// entry id.
+std::string HitIdFor(std::string_view tenant, std::string_view environment, std::string_view subject_key,
+                     std::string_view list_source, std::string_view entry_id);
+
+}  // namespace svc::commands::kyb

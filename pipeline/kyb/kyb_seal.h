@@ -1,0 +1,35 @@
+#pragma once
+// Personal data of the KYB area (docs/kyb.md#personal-data): a company's names and RFC, its
+// members' and owners' names, a screened name, a reviewer's note on a hit. They travel in events
+// and rest in the read model sealed (XChaCha20-Poly1305, base64) under the KYB key, derived from
+// the runtime's seal key; the associated data binds each value to its tenant, environment, record
+// and field, so a sealed value copied elsewhere does not open. RFCs are found by their blind
+// index (HMAC-SHA-256 under a second derived key), never by their value.
+
+#include <string>
+#include <string_view>
+
+#include "core/status.h"
+
+namespace svc::pipeline::kyb {
+
+struct KybKeys {
+  std::string seal;   // 32 bytes
+  std::string index;  // 32 bytes
+  static KybKeys From(std::string_view runtime_seal_key);
+};
+
+// "<tenant>|<environment>|<record id>|<field>"
+std::string KybAad(std::string_view tenant, std::string_view environment, std::string_view record,
+                   std::string_view field);
+std::string SealValue(const KybKeys& keys, std::string_view aad, std::string_view plaintext);
+core::Result<std::string> OpenValue(const KybKeys& keys, std::string_view aad, std::string_view sealed_base64);
+
+// The blind index of a normalised RFC in a tenant and environment (hex).
+std::string RfcBlind(const KybKeys& keys, std::string_view tenant, std::string_view environment,
+                     std::string_view rfc);
+// The blind key of a screened name's query (its canonical text), for the hit ids of a name.
+std::string QueryBlind(const KybKeys& keys, std::string_view tenant, std::string_view environment,
+                       std::string_view canonical_query);
+
+}  // namespace svc::pipeline::kyb

@@ -1,0 +1,139 @@
+#include "pipeline/kyb/screening_run.h"
+
+#include <map>
+
+#include "commands/kyb/screening.h"
+
+namespace svc::pipeline::kyb {
+
+namespace kc = commands::kyb;
+
+bool PepOnly(const std::vector<std::string>& programs) {
+  if (programs.empty()) return false;
+  for (const auto& p : programs) {
+    const std::string f = " " + FoldName(p) + " ";
+    if (f.find(" pep") == std::string::npos && f.find("politically exposed") == std::string::npos &&
+        f.find("persona politicamente expuesta") == std::string::npos) {
+      return false;
+    }
+  }
+  return true;
+}
+
+std::vector<ScreenedName> CompanyScreenedNames(const KybKeys& keys, const core::Json& row) {
+  const std::string tenant = core::StringOr(row, "tenantId"), env = core::StringOr(row, "environment");
+  const std::string company = core::StringOr(row, "id");
+  auto open = [&](const std::string& record, const std::string& field, const core::Json& sealed) -> std::string {
+    if (!sealed.is_string()) return "";
+    auto v = OpenValue(keys, KybAad(tenant, env, record, field), sealed.get<std::string>());
+    return v.ok() ? *v : "";
+  };
+  std::vector<ScreenedName> names;
+  const std::string rfc = open(company, "rfc", row.value("rfcSealed", core::Json(nullptr)));
+  for (const char* field : {"legalName", "tradeName"}) {
+    ScreeningQuery q;
+    q.name = open(company, field, row.value(std::string(field) + "Sealed", core::Json(nullptr)));
+    if (q.name.empty()) continue;
+    q.kind = core::StringOr(row, "rfcKind") == "fisica" ? "" : "company";
+    q.facts.id_number = rfc;
+    names.push_back({"company", company, company, "company:" + company, q});
+  }
+  for (const auto& m : row.value("members", core::Json::array())) {
+    const std::string id = core::StringOr(m, "id");
+    ScreeningQuery q;
+    q.name = open(id, "name", m.value("nameSealed", core::Json(nullptr)));
+    q.kind = "person";
+    names.push_back({"company_member", id, company, "member:" + id, q});
+  }
+  for (const auto& n : row.value("uboNodes", core::Json::array())) {
+    const std::string id = core::StringOr(n, "id");
+    ScreeningQuery q;
+    q.name = open(id, "name", n.value("nameSealed", core::Json(nullptr)));
+    q.kind = core::StringOr(n, "nodeType") == "person" ? "person" : "company";
+    names.push_back({"ubo_node", id, company, "ubo:" + id, q});
+  }
+  return names;
+}
+
+std::vector<FoundHit> ScreenNames(const ListsInForce& lists, const std::vector<ScreenedName>& names,
+                                  const std::string& tenant, const std::string& environment) {
+  std::vector<FoundHit> out;
+  if (lists.index == nullptr) return out;
+  std::map<std::string, size_t> by_id;  // hit id -> index in out (a subject's best name wins)
+  for (size_t i = 0; i < names.size(); ++i) {
+    if (names[i].query.name.empty()) continue;
+    for (auto& h : lists.index->Screen(names[i].query)) {
+      auto src = lists.source_of.find(h.list_hash);
+      const std::string source = src == lists.source_of.end() ? h.list_format : src->second;
+      const std::string id = kc::HitIdFor(tenant, environment, names[i].subject_key, source, h.entry_id);
+      auto at = by_id.find(id);
+      if (at != by_id.end()) {
+        if (h.score > out[at->second].hit.score) out[at->second] = {i, std::move(h), source, id};
+        continue;
+      }
+      by_id[id] = out.size();
+      out.push_back({i, std::move(h), source, id});
+    }
+  }
+  return out;
+}
+
+core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
+                                                const std::function<commands::CommandContext()>& context,
+                                                const std::string& tenant, const std::string& screening_id,
+                                                kc::ScreeningCompleted completed, const ListsInForce& lists,
+                                                const std::vector<ScreenedName>& names,
+                                                const std::vector<FoundHit>& hits) {
+  RecordedScreening out;
+  completed.lists = lists.lists;
+  completed.names_screened = static_cast<int64_t>(names.size());
+  completed.hits = core::Json::array();
+  for (const auto& f : hits) {
+    const ScreenedName& n = names[f.name];
+    completed.hits.push_back({{"hitId", f.hit_id},
+                              {"subjectType", n.subject_type},
+                              {"subjectId", n.subject_id},
+                              {"listSource", f.source},
+                              {"entryId", f.hit.entry_id},
+                              {"score", f.hit.score}});
+  }
+  SVC_ASSIGN_OR_RETURN(auto recorded, writer.ExecuteAndWait(commands::MakeCommand<kc::ScreeningDecider>(
+                                          tenant, screening_id, kc::ScreeningCommand(kc::RecordScreening{completed}),
+                                          context())));
+  out.positions = recorded.positions;
+  for (const auto& f : hits) {
+    const ScreenedName& n = names[f.name];
+    kc::HitFound found;
+    found.screening_id = screening_id;
+    found.subject_type = n.subject_type;
+    found.subject_id = n.subject_id;
+    found.company_id = n.company_id;
+    found.list_source = f.source;
+    found.list_format = f.hit.list_format;
+    found.list_hash = f.hit.list_hash;
+    found.entry_id = f.hit.entry_id;
+    found.entry_kind = f.hit.entry_kind;
+    found.entry_name = f.hit.entry_name;
+    found.matched_name = f.hit.matched_name;
+    found.score = f.hit.score;
+    found.name_score = f.hit.name_score;
+    found.reasons = f.hit.reasons;
+    found.algorithm = f.hit.algorithm;
+    found.programs = f.hit.programs;
+    SVC_ASSIGN_OR_RETURN(auto o, writer.ExecuteAndWait(commands::MakeCommand<kc::HitDecider>(
+                                     tenant, f.hit_id, kc::HitCommand(kc::FindHit{found}), context())));
+    const bool is_new = o.result.value("new", false);
+    if (is_new) out.new_hits.push_back(f.hit_id);
+    out.positions.insert(out.positions.end(), o.positions.begin(), o.positions.end());
+    out.hits.push_back({{"hitId", f.hit_id},
+                        {"new", is_new},
+                        {"subjectType", n.subject_type},
+                        {"subjectId", n.subject_id.empty() ? core::Json(nullptr) : core::Json(n.subject_id)},
+                        {"listSource", f.source},
+                        {"entryId", f.hit.entry_id},
+                        {"score", f.hit.score}});
+  }
+  return out;
+}
+
+}  // namespace svc::pipeline::kyb

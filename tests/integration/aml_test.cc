@@ -1,0 +1,257 @@
+// AML screening through a real svc (docs/screening.md): lists loaded into the service in their
+// published formats and refused when malformed; screenings of a name, a company and a person of
+// the vault; the hits, their filters and their review; a changed list reloaded and a portfolio
+// run that finds the new hit and delivers aml.hit_found; refusals, isolation and scopes.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+const std::string kSamples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/";
+
+api::HttpResponse Load(Env& env, const std::string& format, std::vector<std::string> files, const std::string& source = "") {
+  core::Json body = {{"format", format}, {"files", files}};
+  if (!source.empty()) body["source"] = source;
+  return env.Admin("POST", "/admin/aml/lists", body);
+}
+
+api::HttpResponse Screen(Env& env, const std::string& key, const core::Json& body) {
+  return env.Call(key, "POST", "/v1/screenings", body.dump());
+}
+
+core::Json Screened(Env& env, const std::string& key, const core::Json& body) {
+  auto r = Screen(env, key, body);
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r);
+}
+
+void Write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
+
+const char* kHeader =
+    "id,schema,name,aliases,birth_date,countries,addresses,identifiers,sanctions,phones,emails,dataset,first_seen,"
+    "last_seen,last_change\n";
+
+}  // namespace
+
+TEST_CASE("aml: lists load into the service in each published format; a malformed one is refused whole") {
+  Env env(false, {}, Sharing::kIsolated);
+  auto ofac = Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"});
+  REQUIRE_MESSAGE(ofac.status == 200, ofac.body);
+  CHECK(Body(ofac)["entries"] == 5);
+  CHECK(Body(ofac)["version"] == 1);
+  CHECK(Body(ofac)["unchanged"] == false);
+  CHECK(Load(env, "un_consolidated_xml", {kSamples + "un_consolidated.xml"}).status == 200);
+  CHECK(Load(env, "opensanctions_csv", {kSamples + "targets.simple.csv"}).status == 200);
+  CHECK(Load(env, "ftm_json", {kSamples + "entities.ftm.json"}).status == 200);
+  // The version in force again: nothing recorded.
+  auto same = Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"});
+  CHECK(Body(same)["unchanged"] == true);
+  CHECK(Body(same)["version"] == 1);
+  // Malformed: refused with the place at fault; the version in force stays.
+  const std::string bad = env.dir.Sub("bad.csv");
+  Write(bad, std::string(kHeader) + "x1,Person,\"unclosed,,,,,,,,,,,,\n");
+  auto refused = Load(env, "opensanctions_csv", {bad});
+  CHECK(refused.status == 400);
+  CHECK(refused.body.find("opensanctions_csv") != std::string::npos);
+  CHECK(Load(env, "pdf", {bad}).status == 400);
+  CHECK(Load(env, "ofac_sdn_csv", {env.dir.Sub("missing.csv")}).status == 400);
+  CHECK(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv"}, "Bad Name!").status == 400);
+  core::Json lists = Body(env.Admin("GET", "/admin/aml/lists"))["lists"];
+  REQUIRE(lists.size() == 4);
+  for (const auto& l : lists) CHECK(l["version"] == 1);
+
+  // Every list screens: an entry of each.
+  const std::string k = env.test_key;
+  for (const std::string name : {"Rogelio Armando Villarreal Quintana", "Adriana Belén Córdova Rangel"}) {
+    CAPTURE(name);
+    CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", name}})["hits"].size() >= 1);
+  }
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Nadie Conocido Aquí"}})["lists"].size() == 4);
+}
+
+TEST_CASE("aml: screenings of a name, a company and a person; hits listed, filtered and reviewed; refusals") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  REQUIRE(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"}).status == 200);
+  const std::string k = env.test_key;
+
+  // A name: the hit carries the list, its version, the entry, the score, the algorithm.
+  core::Json s = Screened(env, k, {{"subjectType", "name"}, {"name", "Rogelio Villarreal Quintana"}, {"kind", "person"}});
+  CHECK(s["id"].get<std::string>().rfind("scr_", 0) == 0);
+  CHECK(s["subjectId"].is_null());
+  REQUIRE(s["hits"].size() == 1);
+  core::Json h = s["hits"][0];
+  CHECK(h["entry"]["id"] == "9001");
+  CHECK(h["list"]["source"] == "ofac_sdn");
+  CHECK(h["list"]["contentHash"] == s["lists"][0]["contentHash"]);
+  CHECK(h["score"].get<double>() >= 0.85);
+  CHECK(h["algorithm"] == "name-match/v1");
+  CHECK(h["status"] == "open");
+  // The same name again is the same hit; a birth year far off rules the entry out.
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Rogelio Villarreal Quintana"}, {"kind", "person"}})["hits"][0]["id"] ==
+        h["id"]);
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Rogelio Villarreal Quintana"}, {"birthDate", "1990-01-01"}})["hits"]
+            .empty());
+
+  // A company: its legal name.
+  auto company = env.Call(k, "POST", "/v1/companies",
+                          R"({"legalName":"Transportes y Logística del Pacífico Norte, S.A. de C.V."})",
+                          {{"Idempotency-Key", "aml-cmp"}});
+  REQUIRE_MESSAGE(company.status == 201, company.body);
+  const std::string cid = Body(company)["id"];
+  core::Json cs = Screened(env, k, {{"subjectType", "company"}, {"companyId", cid}});
+  REQUIRE(cs["hits"].size() == 1);
+  CHECK(cs["hits"][0]["entry"]["id"] == "9002");
+  CHECK(cs["hits"][0]["subjectType"] == "company");
+  CHECK(cs["hits"][0]["companyId"] == cid);
+
+  // A person of the vault: the data is opened for it, an audited access.
+  auto person = env.Call(k, "POST", "/v1/persons",
+                         R"({"pii":{"fullName":"MARIA DE LA LUZ OCHOA BELTRAN","birthDate":"1968-11-02"}})");
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  const std::string pid = Body(person)["id"];
+  core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", pid}});
+  REQUIRE(ps["hits"].size() == 1);
+  CHECK(ps["hits"][0]["entry"]["id"] == "9003");
+  CHECK(ps["hits"][0]["subjectId"] == pid);
+  core::Json audit = Body(env.Call(k, "GET", "/v1/audit-logs?channel=aml_screening"))["data"];
+  REQUIRE(audit.size() == 1);
+  CHECK(audit[0]["personId"] == pid);
+  CHECK(audit[0]["purpose"] == "aml_screening");
+
+  // The list, newest first, and its filters.
+  core::Json all = Body(env.Call(k, "GET", "/v1/screening-hits"));
+  REQUIRE(all["data"].size() == 3);
+  CHECK(all["data"][2]["id"] == h["id"]);
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?subjectType=person"))["data"].size() == 1);
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?companyId=" + cid))["data"].size() == 1);
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?status=open&limit=2"))["hasMore"] == true);
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?screeningId=" + s["id"].get<std::string>()))["data"].size() == 1);
+  CheckProblem(env.Call(k, "GET", "/v1/screening-hits?status=closed"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", "/v1/screening-hits?companyId=nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "GET", "/v1/screening-hits?colour=red"), 400, "BAD_REQUEST");
+
+  // Review: confirmed with a reason and a note (sealed at rest, shown here), then changed.
+  const std::string hp = "/v1/screening-hits/" + h["id"].get<std::string>();
+  auto confirmed = env.Call(k, "POST", hp + "/review",
+                            R"({"decision":"confirmed","reasonCode":"true_match","note":"DOB and CURP agree"})");
+  REQUIRE_MESSAGE(confirmed.status == 200, confirmed.body);
+  CHECK(Body(confirmed)["status"] == "confirmed");
+  CHECK(Body(confirmed)["reviews"][0]["note"] == "DOB and CURP agree");
+  CHECK(Body(confirmed)["reviews"][0]["actorType"] == "api_key");
+  REQUIRE(env.Call(k, "POST", hp + "/review", R"({"decision":"dismissed","reasonCode":"other"})").status == 200);
+  core::Json one = Body(env.Call(k, "GET", hp));
+  CHECK(one["status"] == "dismissed");
+  CHECK(one["reviews"].size() == 2);
+  CHECK(one["reviews"][1]["note"].is_null());
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?status=dismissed"))["data"].size() == 1);
+  CheckProblem(env.Call(k, "POST", hp + "/review", R"({"decision":"maybe","reasonCode":"other"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", hp + "/review", R"({"decision":"confirmed","reasonCode":"false_positive"})"), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", hp + "/review", R"({"decision":"confirmed"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", "/v1/screening-hits/hit_00000000000000000000000000000000/review",
+                        R"({"decision":"confirmed","reasonCode":"true_match"})"),
+               404, "SCREENING_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", "/v1/screening-hits/hit_1"), 400, "INVALID_ID");
+
+  // Refusals of a screening.
+  CheckProblem(Screen(env, k, core::Json::object()), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "name"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "person"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "company"}, {"companyId", cid}, {"name", "x"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "name"}, {"name", "x"}, {"portfolioId", "Bad Id"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "name"}, {"name", "x"}, {"birthDate", "01/02/1990"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Screen(env, k, {{"subjectType", "person"}, {"personId", "per_00000000000000000000000000000000"}}), 404,
+               "PERSON_NOT_FOUND");
+  CheckProblem(Screen(env, k, {{"subjectType", "company"}, {"companyId", "cmp_00000000000000000000000000000000"}}), 404,
+               "COMPANY_NOT_FOUND");
+  CheckProblem(Screen(env, k, {{"subjectType", "person"}, {"personId", "per_x"}}), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "POST", "/v1/screenings", "nope"), 400, "BAD_REQUEST");
+
+  // Isolation and scopes.
+  CheckProblem(env.Call(env.live_key, "GET", hp), 404, "SCREENING_NOT_FOUND");
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/screening-hits"))["data"].empty());
+  CheckProblem(Screen(env, env.live_key, {{"subjectType", "company"}, {"companyId", cid}}), 404, "COMPANY_NOT_FOUND");
+  const std::string reader = env.NewKey(env.tenant, "test", {"aml:read"});
+  CHECK(env.Call(reader, "GET", "/v1/screening-hits").status == 200);
+  CheckProblem(Screen(env, reader, {{"subjectType", "name"}, {"name", "x"}}), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(reader, "POST", hp + "/review", R"({"decision":"confirmed","reasonCode":"true_match"})"), 403,
+               "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(reader, "POST", "/v1/monitoring/portfolios/p/run"), 403, "INSUFFICIENT_SCOPE");
+  const std::string kyb_only = env.NewKey(env.tenant, "test", {"kyb:read", "kyb:write"});
+  CheckProblem(env.Call(kyb_only, "GET", "/v1/screening-hits"), 403, "INSUFFICIENT_SCOPE");
+}
+
+TEST_CASE("aml: a changed list reloaded, a portfolio run finds the new hit and delivers aml.hit_found") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  receiver.AddSecret(testing::Subscribe(env, receiver.port(), "/a", {"aml.*"}, "hook-aml"));
+  const std::string file = env.dir.Sub("watch.csv");
+  const std::string v1 = std::string(kHeader) +
+                         "w-1,Person,Saúl Benítez Carranza,,1970-03-03,mx,,,Sandbox sanctions,,,Watch list,2026-01-01,"
+                         "2026-11-01,2026-01-01\n";
+  Write(file, v1);
+  auto first = Load(env, "opensanctions_csv", {file}, "watch");
+  REQUIRE_MESSAGE(first.status == 200, first.body);
+
+  // Two subjects join the portfolio: a name and a company; nothing matches yet.
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Gerardo Fuentes Lara"}, {"kind", "person"},
+                          {"portfolioId", "clients"}})["hits"]
+            .empty());
+  auto company = env.Call(k, "POST", "/v1/companies", R"({"legalName":"Fuentes Lara Importaciones"})",
+                          {{"Idempotency-Key", "pf-cmp"}});
+  REQUIRE(company.status == 201);
+  CHECK(Screened(env, k, {{"subjectType", "company"}, {"companyId", Body(company)["id"]}, {"portfolioId", "clients"}})["hits"]
+            .empty());
+  core::Json run1 = Body(env.Call(k, "POST", "/v1/monitoring/portfolios/clients/run"));
+  CHECK(run1["subjects"] == 2);
+  CHECK(run1["newHits"].empty());
+  CheckProblem(env.Call(k, "POST", "/v1/monitoring/portfolios/unknown/run"), 404, "PORTFOLIO_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", "/v1/monitoring/portfolios/Bad%20Id/run"), 404, "PORTFOLIO_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "POST", "/v1/monitoring/portfolios/clients/run"), 404, "PORTFOLIO_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", "/v1/monitoring/portfolios/clients/run", R"({"all":true})"), 422, "VALIDATION_ERROR");
+
+  // The list changes: a new designation. Reloaded, it is version 2 with its own hash.
+  Write(file, v1 + "w-2,Person,Gerardo Fuentes Lara,Gerry Fuentes,1979-05-05,mx,,,Sandbox sanctions,,,Watch list,"
+                   "2026-11-20,2026-11-20,2026-11-20\n");
+  auto second = Load(env, "opensanctions_csv", {file}, "watch");
+  REQUIRE_MESSAGE(second.status == 200, second.body);
+  CHECK(Body(second)["version"] == 2);
+  const std::string v2_hash = Body(second)["contentHash"];
+  CHECK(v2_hash != Body(first)["contentHash"]);
+
+  core::Json run2 = Body(env.Call(k, "POST", "/v1/monitoring/portfolios/clients/run"));
+  REQUIRE(run2["newHits"].size() == 1);
+  core::Json hit = run2["newHits"][0];
+  CHECK(hit["entry"]["id"] == "w-2");
+  CHECK(hit["subjectType"] == "name");
+  CHECK(hit["list"]["contentHash"] == v2_hash);
+  CHECK(run2["lists"][0]["version"] == 2);
+  // Run again: the same hit, not new.
+  CHECK(Body(env.Call(k, "POST", "/v1/monitoring/portfolios/clients/run"))["newHits"].empty());
+
+  // The webhook: aml.hit_found, once, signed, with ids and no name.
+  REQUIRE(receiver.WaitFor("/a", 2));  // service.test, then the hit
+  int found = 0;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    core::Json body = core::ParseJsonOrDiscarded(m.value("body", "{}"));
+    if (body.value("type", "") != "aml.hit_found") continue;
+    ++found;
+    CHECK(m["verifiedBy"] == core::Json::array({0}));  // the reference Standard Webhooks package
+    CHECK(body["data"]["hitId"] == hit["id"]);
+    CHECK(body["data"]["list"]["contentHash"] == v2_hash);
+    CHECK(body.dump().find("Fuentes") == std::string::npos);
+  }
+  CHECK(found == 1);
+}

@@ -1,0 +1,434 @@
+// Companies (KYB) through a real svc (docs/kyb.md): the record and its parts, their refusals,
+// isolation and scopes; the verification pipeline — the sandbox registry, the ownership analysis
+// on a chain, a diamond and a cycle, screening against a loaded sample list, the risk formula —
+// and the company.verification_completed webhook.
+#include <doctest/doctest.h>
+
+#include "core/json.h"
+#include "pipeline/documents/checks.h"
+#include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+// A valid RFC from its first 11 (moral) or 12 (física) characters.
+std::string Rfc(const std::string& first) { return first + pipeline::documents::RfcCheckDigit(first); }
+
+const std::string kSamples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/";
+
+api::HttpResponse NewCompany(Env& env, const std::string& key, const std::string& idem, const core::Json& body) {
+  return env.Call(key, "POST", "/v1/companies", body.dump(), {{"Idempotency-Key", idem}});
+}
+
+std::string CompanyId(Env& env, const std::string& key, const std::string& idem, const core::Json& body) {
+  auto r = NewCompany(env, key, idem, body);
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"];
+}
+
+core::Json Post(Env& env, const std::string& key, const std::string& path, const core::Json& body, int status = 201) {
+  auto r = env.Call(key, "POST", path, body.dump());
+  REQUIRE_MESSAGE(r.status == status, r.body);
+  return Body(r);
+}
+
+std::string Node(Env& env, const std::string& key, const std::string& company, core::Json body) {
+  return Post(env, key, "/v1/companies/" + company + "/ubo", body)["id"];
+}
+
+core::Json Detail(Env& env, const std::string& key, const std::string& company) {
+  auto r = env.Call(key, "GET", "/v1/companies/" + company);
+  REQUIRE_MESSAGE(r.status == 200, r.body);
+  return Body(r);
+}
+
+core::Json NodeById(const core::Json& detail, const std::string& id) {
+  for (const auto& n : detail["uboNodes"]) {
+    if (n["id"] == id) return n;
+  }
+  FAIL("no node " << id);
+  return nullptr;
+}
+
+core::Json CheckOf(const core::Json& detail, const std::string& type) {
+  for (const auto& c : detail["checks"]) {
+    if (c["type"] == type) return c;
+  }
+  FAIL("no check " << type);
+  return nullptr;
+}
+
+bool HasFactor(const core::Json& detail, const std::string& code) {
+  const core::Json risk = CheckOf(detail, "risk");
+  for (const auto& f : risk["result"]["factors"]) {
+    if (f["code"] == code) return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+TEST_CASE("kyb: a company is created, listed, read and its status told; refusals, idempotency, isolation, scopes") {
+  Env env(false);
+  const std::string k = env.test_key;
+  const std::string rfc = Rfc("ACM010203AB");
+  auto created = NewCompany(env, k, "cmp-1", {{"legalName", "Acme Comercial, S.A. de C.V."}, {"rfc", rfc},
+                                              {"tradeName", "Acme"}});
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  core::Json c = Body(created);
+  const std::string id = c["id"];
+  CHECK(id.rfind("cmp_", 0) == 0);
+  CHECK(c["legalName"] == "Acme Comercial, S.A. de C.V.");
+  CHECK(c["rfc"] == rfc);
+  CHECK(c["country"] == "MX");
+  CHECK(c["subjectKind"] == "legal_entity");
+  CHECK(c["status"] == "draft");
+  CHECK(c["claimStatus"] == "unclaimed");
+  CHECK(c["riskLevel"].is_null());
+  CHECK(c["riskScore"].is_null());
+  CHECK(c["verifiedAt"].is_null());
+  CHECK(c["tenantId"] == env.tenant);
+
+  // The same Idempotency-Key and body: the same company, replayed.
+  auto again = NewCompany(env, k, "cmp-1", {{"legalName", "Acme Comercial, S.A. de C.V."}, {"rfc", rfc},
+                                            {"tradeName", "Acme"}});
+  CHECK(again.status == 201);
+  CHECK(Body(again)["id"] == id);
+  CHECK(testing::HeaderOf(again, "Idempotent-Replayed") == "true");
+  CheckProblem(NewCompany(env, k, "cmp-1", {{"legalName", "Otra"}}), 409, "IDEMPOTENCY_KEY_REUSED");
+  // A second company with the RFC.
+  auto dup = NewCompany(env, k, "cmp-2", {{"legalName", "Acme Dos"}, {"rfc", rfc}});
+  CheckProblem(dup, 409, "RFC_CONFLICT");
+  CHECK(Body(dup)["conflictingCompanyId"] == id);
+  // The same RFC in the other environment or another tenant is another record.
+  CHECK(NewCompany(env, env.live_key, "cmp-live", {{"legalName", "Acme"}, {"rfc", rfc}}).status == 201);
+  const std::string other_tenant = env.NewTenant("Other");
+  const std::string other_key = env.NewKey(other_tenant, "test", {"*"});
+  CHECK(NewCompany(env, other_key, "cmp-o", {{"legalName", "Acme"}, {"rfc", rfc}}).status == 201);
+  CheckProblem(env.Call(other_key, "GET", "/v1/companies/" + id), 404, "COMPANY_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "GET", "/v1/companies/" + id), 404, "COMPANY_NOT_FOUND");
+
+  // A physical person with business activity (13 characters).
+  auto fisica = NewCompany(env, k, "cmp-f", {{"legalName", "Laura Méndez Ortiz"}, {"rfc", Rfc("MEOL800102AB")}});
+  REQUIRE_MESSAGE(fisica.status == 201, fisica.body);
+  CHECK(Body(fisica)["subjectKind"] == "individual_business");
+
+  // Refusals.
+  CheckProblem(env.Call(k, "POST", "/v1/companies", R"({"legalName":"X"})"), 400, "IDEMPOTENCY_KEY_REQUIRED");
+  CheckProblem(NewCompany(env, k, "bad-1", core::Json::object()), 422, "VALIDATION_ERROR");
+  CheckProblem(NewCompany(env, k, "bad-2", {{"legalName", "   "}}), 422, "VALIDATION_ERROR");
+  std::string bad_digit = rfc;
+  bad_digit.back() = bad_digit.back() == '1' ? '2' : '1';
+  auto digit = NewCompany(env, k, "bad-3", {{"legalName", "X"}, {"rfc", bad_digit}});
+  CheckProblem(digit, 422, "VALIDATION_ERROR");
+  CHECK(Body(digit)["errors"][0]["field"] == "rfc");
+  CheckProblem(NewCompany(env, k, "bad-4", {{"legalName", "X"}, {"rfc", "ABC"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(NewCompany(env, k, "bad-5", {{"legalName", "X"}, {"country", "mex"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(NewCompany(env, k, "bad-6", {{"legalName", "X"}, {"country", "US"}, {"rfc", Rfc("XYZ010101AB")}}), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(NewCompany(env, k, "bad-7", {{"legalName", "X"}, {"rfc", Rfc("XYZ010101AB")},
+                                            {"subjectKind", "individual_business"}}),
+               422, "VALIDATION_ERROR");
+  CheckProblem(NewCompany(env, k, "bad-8", {{"legalName", "X"}, {"surprise", 1}}), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", "/v1/companies", "{not json", {{"Idempotency-Key", "bad-9"}}), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(k, "GET", "/v1/companies/cmp_123"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "GET", "/v1/companies/cmp_00000000000000000000000000000000"), 404, "COMPANY_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", "/v1/companies/cmp_00000000000000000000000000000000/status"), 404,
+               "COMPANY_NOT_FOUND");
+
+  // Detail and status.
+  core::Json d = Detail(env, k, id);
+  CHECK(d["tradeName"] == "Acme");
+  CHECK(d["members"].empty());
+  CHECK(d["documents"].empty());
+  CHECK(d["uboNodes"].empty());
+  CHECK(d["checks"].empty());
+  CHECK(d["screeningHits"].empty());
+  core::Json st = Body(env.Call(k, "GET", "/v1/companies/" + id + "/status"));
+  CHECK(st == core::Json({{"id", id}, {"status", "draft"}, {"claimStatus", "unclaimed"}, {"riskLevel", nullptr},
+                          {"riskScore", nullptr}}));
+
+  // The list: this environment's companies, newest first, with names opened; the claimStatus filter.
+  core::Json list = Body(env.Call(k, "GET", "/v1/companies?limit=10"));
+  REQUIRE(list["data"].size() == 2);
+  CHECK(list["data"][1]["id"] == id);
+  CHECK(list["data"][1]["legalName"] == "Acme Comercial, S.A. de C.V.");
+  CHECK(list["data"][0]["legalName"] == "Laura Méndez Ortiz");
+  auto page = Body(env.Call(k, "GET", "/v1/companies?limit=1&includeTotal=true"));
+  REQUIRE(page["hasMore"] == true);
+  CHECK(page["totalCount"] == 2);
+  auto next = Body(env.Call(k, "GET", "/v1/companies?limit=1&startingAfter=" + page["nextCursor"].get<std::string>()));
+  REQUIRE(next["data"].size() == 1);
+  CHECK(next["data"][0]["id"] == id);
+  CheckProblem(env.Call(k, "GET", "/v1/companies?claimStatus=claimed&startingAfter=" + page["nextCursor"].get<std::string>()),
+               400, "INVALID_CURSOR");
+  CHECK(Body(env.Call(k, "GET", "/v1/companies?claimStatus=unclaimed"))["data"].size() == 2);
+  CHECK(Body(env.Call(k, "GET", "/v1/companies?claimStatus=claimed"))["data"].empty());
+  CheckProblem(env.Call(k, "GET", "/v1/companies?claimStatus=maybe"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", "/v1/companies?colour=red"), 400, "BAD_REQUEST");
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/companies"))["data"].size() == 1);
+
+  // Scopes: kyb:read reads, kyb:write writes.
+  const std::string reader = env.NewKey(env.tenant, "test", {"kyb:read"});
+  const std::string none = env.NewKey(env.tenant, "test", {"persons:read"});
+  CHECK(env.Call(reader, "GET", "/v1/companies/" + id).status == 200);
+  CHECK(env.Call(reader, "GET", "/v1/companies/" + id + "/status").status == 200);
+  CheckProblem(NewCompany(env, reader, "scope-1", {{"legalName", "X"}}), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(reader, "POST", "/v1/companies/" + id + "/verify"), 403, "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(reader, "POST", "/v1/companies/" + id + "/members", R"({"name":"X"})"), 403,
+               "INSUFFICIENT_SCOPE");
+  CheckProblem(env.Call(none, "GET", "/v1/companies"), 403, "INSUFFICIENT_SCOPE");
+}
+
+TEST_CASE("kyb: members, documents and ownership nodes, and their refusals") {
+  Env env(false);
+  const std::string k = env.test_key;
+  const std::string id = CompanyId(env, k, "parts-1", {{"legalName", "Partes, S.A. de C.V."}});
+  const std::string base = "/v1/companies/" + id;
+  core::Json m = Post(env, k, base + "/members", {{"name", "Jorge Salas Ibarra"}, {"role", "director"}});
+  CHECK(m["id"].get<std::string>().rfind("cmm_", 0) == 0);
+  CHECK(m["companyId"] == id);
+  CHECK(m["name"] == "Jorge Salas Ibarra");
+  CHECK(m["role"] == "director");
+  CHECK(m["personId"].is_null());
+  CHECK(m["verificationStatus"] == "pending");
+  core::Json doc = Post(env, k, base + "/documents",
+                        {{"kind", "acta_constitutiva"}, {"sha256", std::string(64, 'a')}, {"storageKey", "s3://b/acta.pdf"}});
+  CHECK(doc["id"].get<std::string>().rfind("cdc_", 0) == 0);
+  CHECK(doc["status"] == "received");
+  CHECK(doc["uploadedByUserId"].is_null());
+  core::Json top = Post(env, k, base + "/ubo", {{"name", "Holding Uno"}, {"nodeType", "company"}, {"ownershipPct", 70}});
+  CHECK(top["ownershipPct"] == "70");
+  CHECK(top["ownershipType"] == "direct");
+  CHECK(top["effectivePct"].is_null());
+  CHECK(top["status"] == "declared");
+  core::Json under = Post(env, k, base + "/ubo", {{"name", "Eva Núñez"}, {"ownershipPct", "12.5"},
+                                                   {"parentNodeId", top["id"]}});
+  CHECK(under["nodeType"] == "person");
+  CHECK(under["ownershipPct"] == "12.5");
+  CHECK(under["ownershipType"] == "indirect");
+  core::Json ctrl = Post(env, k, base + "/ubo", {{"name", "Iván Torres"}, {"isControlPerson", true}, {"role", "administrador único"}});
+  CHECK(ctrl["ownershipPct"].is_null());
+  CHECK(ctrl["isControlPerson"] == true);
+
+  core::Json d = Detail(env, k, id);
+  CHECK(d["members"].size() == 1);
+  CHECK(d["members"][0]["name"] == "Jorge Salas Ibarra");
+  CHECK(d["documents"].size() == 1);
+  CHECK(d["uboNodes"].size() == 3);
+  CHECK(NodeById(d, under["id"])["name"] == "Eva Núñez");
+
+  // Refusals.
+  CheckProblem(env.Call(k, "POST", base + "/ubo",
+                        core::Json({{"name", "X"}, {"ownershipPct", 10}, {"parentNodeId", "ubo_00000000000000000000000000000000"}}).dump()),
+               404, "UBO_NODE_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", base + "/ubo",
+                        core::Json({{"name", "X"}, {"ownershipPct", 10}, {"parentNodeId", under["id"]}}).dump()),
+               422, "VALIDATION_ERROR");  // a person owns nothing
+  CheckProblem(env.Call(k, "POST", base + "/ubo", core::Json({{"name", "X"}, {"ownershipPct", 40}}).dump()), 422,
+               "VALIDATION_ERROR");  // 70 + 40 > 100
+  for (const core::Json& pct : {core::Json(0), core::Json(100.5), core::Json("abc"), core::Json("1.23456"), core::Json(true)}) {
+    CAPTURE(pct.dump());
+    CheckProblem(env.Call(k, "POST", base + "/ubo", core::Json({{"name", "X"}, {"ownershipPct", pct}}).dump()), 422,
+                 "VALIDATION_ERROR");
+  }
+  CheckProblem(env.Call(k, "POST", base + "/ubo", R"({"name":"X"})"), 422, "VALIDATION_ERROR");  // no share, no control
+  CheckProblem(env.Call(k, "POST", base + "/ubo", R"({"name":"X","ownershipPct":5,"nodeType":"trust"})"), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", base + "/ubo", R"({"name":"X","ownershipPct":5,"parentNodeId":"nope"})"), 400,
+               "INVALID_ID");
+  CheckProblem(env.Call(k, "POST", base + "/members", R"({"role":"director"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", base + "/members", R"({"name":"X","personId":"per_00000000000000000000000000000000"})"),
+               404, "PERSON_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", base + "/documents", R"({"kind":"acta"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", base + "/documents", R"({"sha256":"XYZ"})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", base + "/documents", "[]"), 400, "BAD_REQUEST");
+  CheckProblem(env.Call(k, "POST", "/v1/companies/cmp_00000000000000000000000000000000/members", R"({"name":"X"})"), 404,
+               "COMPANY_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "POST", base + "/documents", R"({"storageKey":"k"})"), 404, "COMPANY_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", base + "/verify", R"({"force":true})"), 422, "VALIDATION_ERROR");
+}
+
+TEST_CASE("kyb: verify analyses a chain, a diamond and a cycle into the documented effective percentages") {
+  Env env(false);
+  const std::string k = env.test_key;
+  // A chain: the company <- 60% Alfa <- 50% Beta <- 80% Ana: Ana 24% (docs/kyb.md#ownership).
+  const std::string chain = CompanyId(env, k, "chain", {{"legalName", "Cadena, S.A. de C.V."}, {"rfc", Rfc("CAD050505QX")}});
+  const std::string cb = "/v1/companies/" + chain;
+  const std::string alfa = Node(env, k, chain, {{"name", "Alfa Holding"}, {"nodeType", "company"}, {"ownershipPct", 60}});
+  const std::string beta =
+      Node(env, k, chain, {{"name", "Beta Inversiones"}, {"nodeType", "company"}, {"ownershipPct", 50}, {"parentNodeId", alfa}});
+  const std::string ana = Node(env, k, chain, {{"name", "Ana Ruiz"}, {"ownershipPct", 80}, {"parentNodeId", beta}});
+  const std::string rest = Node(env, k, chain, {{"name", "Rosa Paz"}, {"ownershipPct", 40}});
+  auto v = env.Call(k, "POST", cb + "/verify");
+  REQUIRE_MESSAGE(v.status == 200, v.body);
+  core::Json vr = Body(v);
+  CHECK(vr["id"] == chain);
+  CHECK(vr["status"] == "verified");
+  CHECK(vr["verifiedAt"].is_string());
+  core::Json d = Detail(env, k, chain);
+  CHECK(NodeById(d, ana)["effectivePct"] == "24.00");
+  CHECK(NodeById(d, beta)["effectivePct"] == "30.00");
+  CHECK(NodeById(d, alfa)["effectivePct"] == "60.00");
+  CHECK(NodeById(d, rest)["effectivePct"] == "40.00");
+  core::Json own = CheckOf(d, "ownership");
+  CHECK(own["status"] == "passed");
+  CHECK(own["result"]["unexplainedPct"] == "36.00");  // 100 - 24 - 40
+  CHECK(own["result"]["beneficialOwners"] == core::Json::array({rest, ana}));
+  CHECK(d["registryStatus"] == "active");
+  CHECK(d["registryAuthority"] == "SE-SIGER");
+  CHECK(d["legalForm"] == "sociedad anónima de capital variable");
+  CHECK(d["incorporationDate"] == "2005-05-05");
+  CHECK(d["verificationMethod"] == "registry_sandbox");
+  CHECK(CheckOf(d, "registry")["status"] == "passed");
+  CHECK(CheckOf(d, "screening")["status"] == "not_run");  // no list loaded in this server
+  // 36% unexplained: 11 points; nothing else.
+  CHECK(d["riskScore"] == 11);
+  CHECK(d["riskLevel"] == "low");
+  CHECK(HasFactor(d, "unexplained_ownership"));
+
+  // A diamond: Carla holds all of Ceta and 30% of Delta, which hold 50% each: 50 + 15 = 65%.
+  const std::string diamond = CompanyId(env, k, "diamond", {{"legalName", "Diamante, S.A."}, {"rfc", Rfc("DIA060606QX")}});
+  const std::string ceta = Node(env, k, diamond, {{"name", "Ceta SA"}, {"nodeType", "company"}, {"ownershipPct", 50}});
+  const std::string delta = Node(env, k, diamond, {{"name", "Delta SA"}, {"nodeType", "company"}, {"ownershipPct", 50}});
+  const std::string carla1 = Node(env, k, diamond, {{"name", "Carla Ruiz"}, {"ownershipPct", 100}, {"parentNodeId", ceta}});
+  const std::string carla2 = Node(env, k, diamond, {{"name", "Carla Ruiz"}, {"ownershipPct", 30}, {"parentNodeId", delta}});
+  const std::string dan = Node(env, k, diamond, {{"name", "Dan Ortiz"}, {"ownershipPct", 70}, {"parentNodeId", delta}});
+  REQUIRE(env.Call(k, "POST", "/v1/companies/" + diamond + "/verify").status == 200);
+  d = Detail(env, k, diamond);
+  CHECK(NodeById(d, carla1)["effectivePct"] == "65.00");
+  CHECK(NodeById(d, carla2)["effectivePct"] == "65.00");  // one party, declared twice
+  CHECK(NodeById(d, dan)["effectivePct"] == "35.00");
+  CHECK(CheckOf(d, "ownership")["result"]["unexplainedPct"] == "0.00");
+  CHECK(d["riskLevel"] == "low");
+  CHECK(d["status"] == "verified");
+
+  // A cross-holding: Xochi holds all of the company; Yax holds 50% of Xochi and Xochi 40% of Yax.
+  const std::string cycle = CompanyId(env, k, "cycle", {{"legalName", "Ciclo, S.A."}, {"rfc", Rfc("CIC070707QX")}});
+  const std::string x = Node(env, k, cycle, {{"name", "Xochi SA"}, {"nodeType", "company"}, {"ownershipPct", 100}});
+  const std::string y = Node(env, k, cycle, {{"name", "Yax SA"}, {"nodeType", "company"}, {"ownershipPct", 50}, {"parentNodeId", x}});
+  Node(env, k, cycle, {{"name", "Xochi SA"}, {"nodeType", "company"}, {"ownershipPct", 40}, {"parentNodeId", y}});
+  const std::string pedro = Node(env, k, cycle, {{"name", "Pedro Gil"}, {"ownershipPct", 50}, {"parentNodeId", x}});
+  auto cv = env.Call(k, "POST", "/v1/companies/" + cycle + "/verify");
+  REQUIRE_MESSAGE(cv.status == 200, cv.body);  // terminates: the cycle is never looped
+  d = Detail(env, k, cycle);
+  CHECK(NodeById(d, x)["effectivePct"] == "100.00");
+  CHECK(NodeById(d, y)["effectivePct"] == "50.00");
+  CHECK(NodeById(d, pedro)["effectivePct"] == "50.00");
+  own = CheckOf(d, "ownership");
+  CHECK(own["status"] == "needs_review");
+  REQUIRE(own["result"]["cycles"].size() == 1);
+  CHECK(HasFactor(d, "cross_holding"));
+  CHECK(d["status"] == "verified");  // a cross-holding weighs, it does not stop
+
+  // A change after the run: back to draft; verify again.
+  Post(env, k, "/v1/companies/" + cycle + "/members", {{"name", "Laura Gil"}});
+  CHECK(Body(env.Call(k, "GET", "/v1/companies/" + cycle + "/status"))["status"] == "draft");
+  CHECK(Body(env.Call(k, "POST", "/v1/companies/" + cycle + "/verify"))["status"] == "verified");
+  CHECK(CheckOf(Detail(env, k, cycle), "risk")["run"] == 2);
+}
+
+TEST_CASE("kyb: the sandbox registry's outcomes decide the status, and the run ends in a webhook") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  receiver.AddSecret(testing::Subscribe(env, receiver.port(), "/k", {"company.*"}, "hook-kyb"));
+  struct Want {
+    std::string rfc, status, level, factor;
+  };
+  const std::vector<Want> wants = {
+      {Rfc("DIS010101AB"), "rejected", "high", "registry_dissolved"},
+      {Rfc("NEX010101AB"), "rejected", "medium", "registry_not_found"},
+      {Rfc("SUS010101AB"), "needs_review", "medium", "registry_suspended"},
+      {Rfc("UNA010101AB"), "needs_review", "low", "registry_unavailable"},
+  };
+  int n = 0;
+  for (const auto& w : wants) {
+    CAPTURE(w.rfc);
+    const std::string id = CompanyId(env, k, "reg-" + std::to_string(n++), {{"legalName", "Casino Real, S.A. de C.V."}, {"rfc", w.rfc}});
+    Node(env, k, id, {{"name", "Dueño Único"}, {"ownershipPct", 100}});
+    core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+    CHECK(v["status"] == w.status);
+    CHECK(v["riskLevel"] == w.level);
+    core::Json d = Detail(env, k, id);
+    CHECK(HasFactor(d, w.factor));
+  }
+  // A foreign company has no registry here: not run, reviewed by a person.
+  const std::string foreign = CompanyId(env, k, "reg-us", {{"legalName", "Foreign Corp"}, {"country", "US"}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + foreign + "/verify"));
+  CHECK(v["status"] == "needs_review");
+  CHECK(CheckOf(Detail(env, k, foreign), "registry")["status"] == "needs_review");
+  // An activity of LFPIORPI art. 17 from the registry (a casino) weighs.
+  const std::string casino = CompanyId(env, k, "reg-casino", {{"legalName", "Casino Real, S.A. de C.V."}, {"rfc", Rfc("CRE010101AB")}});
+  Node(env, k, casino, {{"name", "Dueño Único"}, {"ownershipPct", 100}});
+  core::Json cd = Body(env.Call(k, "POST", "/v1/companies/" + casino + "/verify"));
+  CHECK(cd["riskScore"] == 15);
+  CHECK(HasFactor(Detail(env, k, casino), "vulnerable_activity"));
+
+  REQUIRE(receiver.WaitFor("/k", 7));  // service.test on registration, then the six runs
+  int completed = 0;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    core::Json body = core::ParseJsonOrDiscarded(m.value("body", "{}"));
+    if (body.value("type", "") != "company.verification_completed") continue;
+    ++completed;
+    CHECK(m["verifiedBy"] == core::Json::array({0}));  // the reference Standard Webhooks package
+    CHECK(body["data"]["companyId"].get<std::string>().rfind("cmp_", 0) == 0);
+    CHECK(body["data"]["riskLevel"].is_string());
+    CHECK(body.dump().find("Casino") == std::string::npos);  // ids and figures only
+  }
+  CHECK(completed == 6);
+}
+
+TEST_CASE("kyb: a company whose director is on a loaded sample list ends high risk, the hit explained") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto load = env.Admin("POST", "/admin/aml/lists",
+                        {{"format", "ofac_sdn_csv"}, {"files", {kSamples + "sdn.csv", kSamples + "alt.csv"}}});
+  REQUIRE_MESSAGE(load.status == 200, load.body);
+  const std::string hash = Body(load)["contentHash"];
+  CHECK(Body(load)["source"] == "ofac_sdn");
+  const std::string id = CompanyId(env, k, "dir-1", {{"legalName", "Comercializadora del Norte, S.A. de C.V."},
+                                                     {"rfc", Rfc("CNO100101AB")}});
+  const std::string member =
+      Post(env, k, "/v1/companies/" + id + "/members", {{"name", "Rogelio Armando Villarreal Quintana"}, {"role", "director"}})["id"];
+  Node(env, k, id, {{"name", "Marta Sosa"}, {"ownershipPct", 100}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(v["riskLevel"] == "high");
+  CHECK(v["riskScore"] == 60);
+  CHECK(v["status"] == "needs_review");  // an open hit waits for a compliance officer
+  core::Json d = Detail(env, k, id);
+  REQUIRE(d["screeningHits"].size() == 1);
+  core::Json hit = d["screeningHits"][0];
+  CHECK(hit["subjectType"] == "company_member");
+  CHECK(hit["subjectId"] == member);
+  CHECK(hit["companyId"] == id);
+  CHECK(hit["list"]["source"] == "ofac_sdn");
+  CHECK(hit["list"]["format"] == "ofac_sdn_csv");
+  CHECK(hit["list"]["contentHash"] == hash);
+  CHECK(hit["entry"]["id"] == "9001");
+  CHECK(hit["entry"]["name"] == "VILLARREAL QUINTANA, Rogelio Armando");
+  CHECK(hit["score"].get<double>() >= 0.95);
+  CHECK(hit["algorithm"] == "name-match/v1");
+  CHECK(hit["status"] == "open");
+  CHECK(d["members"][0]["verificationStatus"] == "hit");
+  CHECK(HasFactor(d, "sanctions_hit_strong"));
+  core::Json screening = CheckOf(d, "screening");
+  CHECK(screening["status"] == "needs_review");
+  CHECK(screening["result"]["lists"][0]["contentHash"] == hash);
+  CHECK(screening["result"]["namesScreened"] == 3);  // the legal name, the director, the owner
+
+  // Dismissed as a false positive, the hit weighs no more on the next run.
+  auto dismissed = env.Call(k, "POST", "/v1/screening-hits/" + hit["id"].get<std::string>() + "/review",
+                            R"({"decision":"dismissed","reasonCode":"false_positive","note":"another person, born 1985"})");
+  REQUIRE_MESSAGE(dismissed.status == 200, dismissed.body);
+  core::Json again = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(again["riskLevel"] == "low");
+  CHECK(again["status"] == "verified");
+  CHECK(Detail(env, k, id)["screeningHits"].size() == 1);  // the same hit, met again
+}
