@@ -10,6 +10,7 @@
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
 #include "commands/kyb/screening.h"
+#include "pipeline/adapters/company_registry_http.h"
 #include "pipeline/kyb/company_registry.h"
 #include "pipeline/kyb/company_verifier.h"
 #include "pipeline/kyb/list_loaders.h"
@@ -92,6 +93,11 @@ core::Result<core::Json> AdminAmlLists(Runtime& rt) {
 namespace {
 
 void DeclareFlags(Flags& f) {
+  f.Declare({"kyb-registry-url", "",
+             "base URL of the company registry gateway (docs/kyb.md#registry); empty: the sandbox registry, with "
+             "its deterministic test companies"});
+  f.Declare({"kyb-registry-token", "", "bearer token for the company registry gateway (prefer SVC_KYB_REGISTRY_TOKEN)"});
+  f.Declare({"kyb-registry-ca-file", "", "an extra CA certificate (PEM) trusted for an https company registry gateway"});
   f.Declare({"ubo-threshold-pct", "15",
              "beneficial owners: the effective ownership from which a person is one (CFF art. 32-B Quater: 15; the "
              "banking rules: 25)"});
@@ -115,7 +121,12 @@ class KybServices final : public AreaServices {
     if (wait_ms < 0 || wait_ms > 120000) return core::InvalidArgument("--kyb-verify-wait-ms is 0..120000");
     lists_ = std::make_unique<pk::ListRegistry>(&s.rt.store(), &s.rt.blobs());
     SVC_RETURN_IF_ERROR(lists_->Refresh());
-    registry_ = std::make_unique<pk::SandboxCompanyRegistry>();
+    if (std::string url = s.flags.Get("kyb-registry-url"); !url.empty()) {
+      SVC_ASSIGN_OR_RETURN(registry_, pipeline::adapters::HttpCompanyRegistry::Create(
+                                          url, s.flags.Get("kyb-registry-token"), std::chrono::milliseconds(5000), s.flags.Get("kyb-registry-ca-file")));
+    } else {
+      registry_ = std::make_unique<pk::SandboxCompanyRegistry>();
+    }
     pk::CompanyVerifier::Options o;
     LendRuntime(s.rt, o);
     o.projector = &s.rt.kyb_projector();

@@ -21,14 +21,10 @@
 #include <mutex>
 #include <vector>
 
-#include "pipeline/net/outbound_client.h"
+#include "pipeline/adapters/gateway_client.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::pipeline::adapters {
-
-using net::OutboundClient;
-using net::SendOptions;
-using net::SendResult;
 
 class HttpGovRegistry final : public pipeline::verification::GovRegistry {
  public:
@@ -43,13 +39,7 @@ class HttpGovRegistry final : public pipeline::verification::GovRegistry {
 
  private:
   HttpGovRegistry() = default;
-  SendResult Call(const std::string& method, const std::string& path, const std::string& body);
-
-  std::string base_;  // scheme://host:port/prefix
-  std::string token_;
-  SendOptions send_;
-  std::mutex mu_;
-  std::vector<std::unique_ptr<OutboundClient>> idle_;
+  std::unique_ptr<GatewayClient> client_;
 };
 
 }  // namespace svc::pipeline::adapters
