@@ -1,6 +1,7 @@
 // /v1/screenings, /v1/screening-hits, /v1/monitoring/portfolios/{id}/run: AML screening
 // (docs/screening.md).
 #include <algorithm>
+#include <thread>
 
 #include "api/http/cursor_list.h"
 #include "api/http/json_input.h"
@@ -66,7 +67,7 @@ pk::ScreenedName QueryName(const core::Json& q, const std::string& subject_key) 
 // Screens `names` of one subject and records it; the hits as served.
 core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::string& screening_id,
                                          kc::ScreeningCompleted completed, const std::vector<pk::ScreenedName>& names,
-                                         const pk::ListsInForce& lists, std::vector<std::string>* new_hits) {
+                                         const pk::ListsInForce& lists) {
   const AuthContext& a = call.auth;
   auto found = pk::ScreenNames(lists, names, a.tenant_id, a.environment);
   auto context = [&rt, &call] {
@@ -83,7 +84,6 @@ core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::
     SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, KV::Abs(KV::Hit(TeOf(a), core::StringOr(h, "hitId")))));
     if (row.has_value()) hits.push_back(RenderHit(rt, *row));
   }
-  if (new_hits != nullptr) new_hits->insert(new_hits->end(), recorded.new_hits.begin(), recorded.new_hits.end());
   return hits;
 }
 
@@ -163,7 +163,7 @@ void Screen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
       names.push_back(QueryName(query, completed.subject_key));
     }
     const std::string id = rt.ids().NewIdString(core::IdKind::kScreening);
-    auto hits = ScreenAndRecord(rt, c, id, completed, names, *lists, nullptr);
+    auto hits = ScreenAndRecord(rt, c, id, completed, names, *lists);
     if (!hits.ok()) return out(StatusToProblem(rq, hits.status()));
     out(JsonResponse(201, {{"object", "screening"},
                                {"id", id},
@@ -304,37 +304,61 @@ void RunPortfolio(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
       if (auto refused = RecordNow(rt, o, c, accesses)) return out(std::move(*refused));
     }
     int64_t names_screened = 0, hits_total = 0, skipped = 0;
-    std::vector<std::string> new_hits;
+    std::vector<pk::ScreeningJob> jobs;
     for (const auto& s : subjects) {
       const std::string type = core::StringOr(s, "subjectType"), key = core::StringOr(s, "subjectKey");
-      std::vector<pk::ScreenedName> names;
+      pk::ScreeningJob job;
       if (type == "company") {
         auto row = ReadView(rt, KV::Abs(KV::Company(te, core::StringOr(s, "subjectId"))));
         if (!row.ok()) return out(StatusToProblem(rq, row.status()));
-        if (row->has_value()) names = pk::CompanyScreenedNames(keys, **row);
+        if (row->has_value()) job.names = pk::CompanyScreenedNames(keys, **row);
       } else if (type == "person") {
         auto fields = OpenFields(rt, a, core::StringOr(s, "subjectId"), kPersonFields);
-        if (fields.ok()) names.push_back(PersonName(core::StringOr(s, "subjectId"), *fields));
+        if (fields.ok()) job.names.push_back(PersonName(core::StringOr(s, "subjectId"), *fields));
       } else {
         auto q = pk::OpenValue(keys, pk::KybAad(a.tenant_id, a.environment, key, "query"), core::StringOr(s, "subjectSealed"));
-        if (q.ok()) names.push_back(QueryName(core::ParseJsonOrDiscarded(*q), key));
+        if (q.ok()) job.names.push_back(QueryName(core::ParseJsonOrDiscarded(*q), key));
       }
-      if (names.empty()) {  // erased, or no longer readable: nothing to screen
+      if (job.names.empty()) {  // erased, or no longer readable: nothing to screen
         ++skipped;
         continue;
       }
-      kc::ScreeningCompleted completed;
-      completed.subject_type = type;
-      completed.subject_id = core::StringOr(s, "subjectId");
-      completed.subject_key = key;
-      completed.subject_sealed = core::StringOr(s, "subjectSealed");
-      completed.portfolio_id = portfolio;
-      completed.origin = "portfolio_run";
-      auto hits = ScreenAndRecord(rt, c, rt.ids().NewIdString(core::IdKind::kScreening), completed, names, *lists, &new_hits);
-      if (!hits.ok()) return out(StatusToProblem(rq, hits.status()));
-      names_screened += static_cast<int64_t>(names.size());
-      hits_total += static_cast<int64_t>(hits->size());
+      job.screening_id = rt.ids().NewIdString(core::IdKind::kScreening);
+      job.completed.subject_type = type;
+      job.completed.subject_id = core::StringOr(s, "subjectId");
+      job.completed.subject_key = key;
+      job.completed.subject_sealed = core::StringOr(s, "subjectSealed");
+      job.completed.portfolio_id = portfolio;
+      job.completed.origin = "portfolio_run";
+      names_screened += static_cast<int64_t>(job.names.size());
+      jobs.push_back(std::move(job));
     }
+    // The matching on every core (the index is immutable), then everything recorded together.
+    const size_t workers = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), 8));
+    std::vector<std::thread> threads;
+    for (size_t w = 0; w < workers; ++w) {
+      threads.emplace_back([&jobs, &lists, &a, w, workers] {
+        for (size_t i = w; i < jobs.size(); i += workers) {
+          jobs[i].hits = pk::ScreenNames(*lists, jobs[i].names, a.tenant_id, a.environment);
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    for (const auto& job : jobs) hits_total += static_cast<int64_t>(job.hits.size());
+    // Every screening and hit recorded together: they share the log's group commits.
+    auto recorded = pk::RecordScreenings(rt.writer(), [&rt, &c] {
+      commands::CommandContext ctx = Context(rt, c);
+      ctx.idempotency_key.clear();
+      return ctx;
+    }, a.tenant_id, *lists, std::move(jobs));
+    if (!recorded.ok()) return out(StatusToProblem(rq, recorded.status()));
+    std::vector<eventstore::LogPosition> positions;
+    std::vector<std::string> new_hits;
+    for (const auto& r : *recorded) {
+      positions.insert(positions.end(), r.positions.begin(), r.positions.end());
+      new_hits.insert(new_hits.end(), r.new_hits.begin(), r.new_hits.end());
+    }
+    rt.projections().WaitApplied(positions, kReadYourWrites);
     core::Json fresh = core::Json::array();
     for (const auto& h : new_hits) {
       auto row = ReadView(rt, KV::Abs(KV::Hit(te, h)));

@@ -59,7 +59,7 @@ RegistryRecord SandboxCompanyRegistry::Lookup(const RegistryQuery& q) {
   static const std::array<std::array<const char*, 3>, 6> kActivities = {{
       {"casino", "Casinos y juegos con apuesta", "713210"},
       {"joyeria", "Comercio de joyería y metales preciosos", "465112"},
-      {"inmobiliaria", "Servicios inmobiliarios", "531311"},
+      {"inmobiliari", "Servicios inmobiliarios", "531311"},
       {"automotriz", "Comercio de automóviles", "468111"},
       {"cripto", "Servicios de activos virtuales", "523999"},
       {"blindaje", "Blindaje de vehículos", "336390"},

@@ -1,6 +1,10 @@
 #include "pipeline/kyb/screening_run.h"
 
+#include <condition_variable>
 #include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
 
 #include "commands/kyb/screening.h"
 
@@ -78,62 +82,116 @@ std::vector<FoundHit> ScreenNames(const ListsInForce& lists, const std::vector<S
   return out;
 }
 
-core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
-                                                const std::function<commands::CommandContext()>& context,
-                                                const std::string& tenant, const std::string& screening_id,
-                                                kc::ScreeningCompleted completed, const ListsInForce& lists,
-                                                const std::vector<ScreenedName>& names,
-                                                const std::vector<FoundHit>& hits) {
-  RecordedScreening out;
-  completed.lists = lists.lists;
-  completed.names_screened = static_cast<int64_t>(names.size());
-  completed.hits = core::Json::array();
-  for (const auto& f : hits) {
-    const ScreenedName& n = names[f.name];
-    completed.hits.push_back({{"hitId", f.hit_id},
-                              {"subjectType", n.subject_type},
-                              {"subjectId", n.subject_id},
-                              {"listSource", f.source},
-                              {"entryId", f.hit.entry_id},
-                              {"score", f.hit.score}});
+core::Result<std::vector<commands::CommandOutcome>> ExecuteAll(commands::Writer& writer,
+                                                               std::vector<commands::Command> commands) {
+  struct Shared {
+    std::mutex mu;
+    std::condition_variable done;
+    size_t left = 0;
+    std::vector<std::optional<core::Result<commands::CommandOutcome>>> out;
+  };
+  auto shared = std::make_shared<Shared>();
+  shared->left = commands.size();
+  shared->out.resize(commands.size());
+  for (size_t i = 0; i < commands.size(); ++i) {
+    writer.Execute(std::move(commands[i]), [shared, i](core::Result<commands::CommandOutcome> r) {
+      std::lock_guard l(shared->mu);
+      shared->out[i] = std::move(r);
+      if (--shared->left == 0) shared->done.notify_all();
+    });
   }
-  SVC_ASSIGN_OR_RETURN(auto recorded, writer.ExecuteAndWait(commands::MakeCommand<kc::ScreeningDecider>(
-                                          tenant, screening_id, kc::ScreeningCommand(kc::RecordScreening{completed}),
-                                          context())));
-  out.positions = recorded.positions;
-  for (const auto& f : hits) {
-    const ScreenedName& n = names[f.name];
-    kc::HitFound found;
-    found.screening_id = screening_id;
-    found.subject_type = n.subject_type;
-    found.subject_id = n.subject_id;
-    found.company_id = n.company_id;
-    found.list_source = f.source;
-    found.list_format = f.hit.list_format;
-    found.list_hash = f.hit.list_hash;
-    found.entry_id = f.hit.entry_id;
-    found.entry_kind = f.hit.entry_kind;
-    found.entry_name = f.hit.entry_name;
-    found.matched_name = f.hit.matched_name;
-    found.score = f.hit.score;
-    found.name_score = f.hit.name_score;
-    found.reasons = f.hit.reasons;
-    found.algorithm = f.hit.algorithm;
-    found.programs = f.hit.programs;
-    SVC_ASSIGN_OR_RETURN(auto o, writer.ExecuteAndWait(commands::MakeCommand<kc::HitDecider>(
-                                     tenant, f.hit_id, kc::HitCommand(kc::FindHit{found}), context())));
-    const bool is_new = o.result.value("new", false);
-    if (is_new) out.new_hits.push_back(f.hit_id);
-    out.positions.insert(out.positions.end(), o.positions.begin(), o.positions.end());
-    out.hits.push_back({{"hitId", f.hit_id},
+  std::unique_lock l(shared->mu);
+  shared->done.wait(l, [&] { return shared->left == 0; });
+  std::vector<commands::CommandOutcome> outcomes;
+  outcomes.reserve(shared->out.size());
+  for (auto& r : shared->out) {
+    if (!r->ok()) return r->status();
+    outcomes.push_back(std::move(**r));
+  }
+  return outcomes;
+}
+
+core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
+                                                              const std::function<commands::CommandContext()>& context,
+                                                              const std::string& tenant, const ListsInForce& lists,
+                                                              std::vector<ScreeningJob> jobs) {
+  std::vector<commands::Command> all;
+  for (auto& job : jobs) {
+    kc::ScreeningCompleted& completed = job.completed;
+    completed.lists = lists.lists;
+    completed.names_screened = static_cast<int64_t>(job.names.size());
+    completed.hits = core::Json::array();
+    for (const auto& f : job.hits) {
+      const ScreenedName& n = job.names[f.name];
+      completed.hits.push_back({{"hitId", f.hit_id},
+                                {"subjectType", n.subject_type},
+                                {"subjectId", n.subject_id},
+                                {"listSource", f.source},
+                                {"entryId", f.hit.entry_id},
+                                {"score", f.hit.score}});
+    }
+    all.push_back(commands::MakeCommand<kc::ScreeningDecider>(tenant, job.screening_id,
+                                                              kc::ScreeningCommand(kc::RecordScreening{completed}),
+                                                              context()));
+    for (const auto& f : job.hits) {
+      const ScreenedName& n = job.names[f.name];
+      kc::HitFound found;
+      found.screening_id = job.screening_id;
+      found.subject_type = n.subject_type;
+      found.subject_id = n.subject_id;
+      found.company_id = n.company_id;
+      found.list_source = f.source;
+      found.list_format = f.hit.list_format;
+      found.list_hash = f.hit.list_hash;
+      found.entry_id = f.hit.entry_id;
+      found.entry_kind = f.hit.entry_kind;
+      found.entry_name = f.hit.entry_name;
+      found.matched_name = f.hit.matched_name;
+      found.score = f.hit.score;
+      found.name_score = f.hit.name_score;
+      found.reasons = f.hit.reasons;
+      found.algorithm = f.hit.algorithm;
+      found.programs = f.hit.programs;
+      all.push_back(
+          commands::MakeCommand<kc::HitDecider>(tenant, f.hit_id, kc::HitCommand(kc::FindHit{found}), context()));
+    }
+  }
+  SVC_ASSIGN_OR_RETURN(auto outcomes, ExecuteAll(writer, std::move(all)));
+  std::vector<RecordedScreening> out;
+  size_t at = 0;
+  for (const auto& job : jobs) {
+    RecordedScreening r;
+    const auto& recorded = outcomes[at++];
+    r.positions = recorded.positions;
+    for (const auto& f : job.hits) {
+      const auto& o = outcomes[at++];
+      const ScreenedName& n = job.names[f.name];
+      const bool is_new = o.result.value("new", false);
+      if (is_new) r.new_hits.push_back(f.hit_id);
+      r.positions.insert(r.positions.end(), o.positions.begin(), o.positions.end());
+      r.hits.push_back({{"hitId", f.hit_id},
                         {"new", is_new},
                         {"subjectType", n.subject_type},
                         {"subjectId", n.subject_id.empty() ? core::Json(nullptr) : core::Json(n.subject_id)},
                         {"listSource", f.source},
                         {"entryId", f.hit.entry_id},
                         {"score", f.hit.score}});
+    }
+    out.push_back(std::move(r));
   }
   return out;
+}
+
+core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
+                                                const std::function<commands::CommandContext()>& context,
+                                                const std::string& tenant, const std::string& screening_id,
+                                                kc::ScreeningCompleted completed, const ListsInForce& lists,
+                                                const std::vector<ScreenedName>& names,
+                                                const std::vector<FoundHit>& hits) {
+  std::vector<ScreeningJob> jobs;
+  jobs.push_back({screening_id, std::move(completed), names, hits});
+  SVC_ASSIGN_OR_RETURN(auto recorded, RecordScreenings(writer, context, tenant, lists, std::move(jobs)));
+  return std::move(recorded[0]);
 }
 
 }  // namespace svc::pipeline::kyb

@@ -58,4 +58,21 @@ core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
                                                 const std::vector<ScreenedName>& names,
                                                 const std::vector<FoundHit>& hits);
 
+// Many screenings at once (a portfolio run): every command is handed to the writer before any is
+// waited for, so they share the log's group commits instead of paying an fsync each.
+struct ScreeningJob {
+  std::string screening_id;
+  commands::kyb::ScreeningCompleted completed;
+  std::vector<ScreenedName> names;
+  std::vector<FoundHit> hits;
+};
+core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
+                                                              const std::function<commands::CommandContext()>& context,
+                                                              const std::string& tenant, const ListsInForce& lists,
+                                                              std::vector<ScreeningJob> jobs);
+
+// Executes `commands` together and waits for every outcome (in order); the first error, if any.
+core::Result<std::vector<commands::CommandOutcome>> ExecuteAll(commands::Writer& writer,
+                                                               std::vector<commands::Command> commands);
+
 }  // namespace svc::pipeline::kyb

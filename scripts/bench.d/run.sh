@@ -40,3 +40,6 @@ rm -rf "$AUDIT_DIR"
 REVIEW_CASES=$REVIEW_CASES BENCH_SECONDS=$SECONDS_EACH scripts/bench.d/review.sh "$BUILD"
 # Screening: one name against SCREEN_NAMES list names (p50, p99), and a portfolio run (names/s).
 "$BUILD/tests/svc_bench_screening" "$SCREEN_NAMES" "$SCREEN_PORTFOLIO"
+# AML through the service: the list loaded with svc aml load, the portfolio enrolled through
+# POST /v1/screenings and run through the API.
+AML_LIST_NAMES=$SCREEN_NAMES AML_PORTFOLIO=$SCREEN_PORTFOLIO scripts/bench.d/aml.sh "$BUILD"

@@ -432,3 +432,34 @@ TEST_CASE("kyb: a company whose director is on a loaded sample list ends high ri
   CHECK(again["status"] == "verified");
   CHECK(Detail(env, k, id)["screeningHits"].size() == 1);  // the same hit, met again
 }
+
+TEST_CASE("kyb and aml on both log backends: a list loaded, a company verified against it, its hit reviewed") {
+  BOTH_BACKENDS;
+  Env env(kafka, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto load = env.Admin("POST", "/admin/aml/lists",
+                        {{"format", "opensanctions_csv"}, {"files", {kSamples + "targets.simple.csv"}}});
+  REQUIRE_MESSAGE(load.status == 200, load.body);
+  const std::string id = CompanyId(env, k, "both-1", {{"legalName", "Grupo Inmobiliario Sierra Alta, S.A. de C.V."},
+                                                      {"rfc", "GIS1104058K1"}});  // as the sample list has it
+  Node(env, k, id, {{"name", "Adriana Belén Córdova Rangel"}, {"ownershipPct", 100}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(v["status"] == "needs_review");
+  CHECK(v["riskLevel"] == "high");  // the company itself is designated (60), its owner a PEP (20)
+  core::Json d = Detail(env, k, id);
+  REQUIRE(d["screeningHits"].size() == 2);
+  CHECK(HasFactor(d, "sanctions_hit_strong"));
+  CHECK(HasFactor(d, "pep_hit"));
+  CHECK(HasFactor(d, "vulnerable_activity"));  // an inmobiliaria
+  for (const auto& h : d["screeningHits"]) {
+    const std::string decision = h["subjectType"] == "company" ? "confirmed" : "dismissed";
+    const std::string reason = decision == "confirmed" ? "true_match" : "false_positive";
+    REQUIRE(env.Call(k, "POST", "/v1/screening-hits/" + h["id"].get<std::string>() + "/review",
+                     core::Json({{"decision", decision}, {"reasonCode", reason}}).dump())
+                .status == 200);
+  }
+  core::Json again = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(again["status"] == "verified");  // nothing open any more
+  CHECK(again["riskScore"] == 75);       // the confirmed sanction and the activity
+  CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?status=confirmed"))["data"].size() == 1);
+}
