@@ -350,7 +350,10 @@ void RunPortfolio(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
       commands::CommandContext ctx = Context(rt, c);
       ctx.idempotency_key.clear();
       return ctx;
-    }, a.tenant_id, *lists, std::move(jobs));
+    }, a.tenant_id, *lists, std::move(jobs), [&rt, &te](const std::string& hit) {
+      auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf), KV::Abs(KV::Hit(te, hit)));
+      return row.ok() && row->has_value();
+    });
     if (!recorded.ok()) return out(StatusToProblem(rq, recorded.status()));
     std::vector<eventstore::LogPosition> positions;
     std::vector<std::string> new_hits;

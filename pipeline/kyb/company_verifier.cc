@@ -320,6 +320,7 @@ core::Status CompanyVerifier::Process(const Due& d) {
     if (core::StringOr(r, "unexplainedPct").empty()) in.unexplained_pct = 100;
     in.cross_holding = !r.value("cycles", core::Json::array()).empty();
   }
+  if (const core::Json* scr = CheckOf(row, "screening", d.run)) in.screened = core::StringOr(*scr, "status") != "not_run";
   const std::string hits_prefix = KV::Abs(KV::HitsOfCompany(te, d.company));
   auto it = options_.store->NewIterator(cf, hits_prefix, eventstore::PrefixEnd(hits_prefix));
   for (it->Seek(hits_prefix); it->Valid(); it->Next()) {

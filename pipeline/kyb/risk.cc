@@ -62,6 +62,10 @@ RiskResult AssessRisk(const RiskInputs& in) {
     add("registry_name_mismatch", 15, core::Json::object());
     review = true;
   }
+  if (!in.screened) {
+    add("screening_not_run", 10, {{"reason", "no list loaded"}});
+    review = true;
+  }
   int64_t strong = 0, other = 0, pep = 0;
   for (const auto& h : in.hits) {
     if (h.status == "dismissed") continue;

@@ -9,6 +9,7 @@
 //   registry_unavailable    20  the registry did not answer (needs review)
 //   registry_not_run        10  no registry for the country (needs review)
 //   registry_name_mismatch  15  the registry's legal name is not the one declared
+//   screening_not_run       10  no sanctions list was loaded: nobody was screened (needs review)
 //   sanctions_hit_strong    60  a hit scoring 0.95 or more on the company, a member or an owner
 //   sanctions_hit           35  each other hit (at most 60 together)
 //   pep_hit                 20  a hit on a PEP dataset only (once)
@@ -40,6 +41,7 @@ struct RiskInputs {
   std::string registry_outcome;  // found | not_found | unavailable | not_run
   std::string registry_status;   // active | suspended | dissolved
   bool registry_name_matches = true;
+  bool screened = true;  // false: no list was in force, nobody was screened
   std::vector<RiskHit> hits;
   double unexplained_pct = 100;
   bool ownership_inconsistent = false;

@@ -114,8 +114,10 @@ core::Result<std::vector<commands::CommandOutcome>> ExecuteAll(commands::Writer&
 core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
                                                               const std::function<commands::CommandContext()>& context,
                                                               const std::string& tenant, const ListsInForce& lists,
-                                                              std::vector<ScreeningJob> jobs) {
+                                                              std::vector<ScreeningJob> jobs,
+                                                              const std::function<bool(const std::string&)>& found) {
   std::vector<commands::Command> all;
+  std::vector<std::vector<bool>> sent(jobs.size());
   for (auto& job : jobs) {
     kc::ScreeningCompleted& completed = job.completed;
     completed.lists = lists.lists;
@@ -134,41 +136,49 @@ core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& 
                                                               kc::ScreeningCommand(kc::RecordScreening{completed}),
                                                               context()));
     for (const auto& f : job.hits) {
+      const bool known = found && found(f.hit_id);
+      sent[&job - jobs.data()].push_back(!known);
+      if (known) continue;
       const ScreenedName& n = job.names[f.name];
-      kc::HitFound found;
-      found.screening_id = job.screening_id;
-      found.subject_type = n.subject_type;
-      found.subject_id = n.subject_id;
-      found.company_id = n.company_id;
-      found.list_source = f.source;
-      found.list_format = f.hit.list_format;
-      found.list_hash = f.hit.list_hash;
-      found.entry_id = f.hit.entry_id;
-      found.entry_kind = f.hit.entry_kind;
-      found.entry_name = f.hit.entry_name;
-      found.matched_name = f.hit.matched_name;
-      found.score = f.hit.score;
-      found.name_score = f.hit.name_score;
-      found.reasons = f.hit.reasons;
-      found.algorithm = f.hit.algorithm;
-      found.programs = f.hit.programs;
+      kc::HitFound hit;
+      hit.screening_id = job.screening_id;
+      hit.subject_type = n.subject_type;
+      hit.subject_id = n.subject_id;
+      hit.company_id = n.company_id;
+      hit.list_source = f.source;
+      hit.list_format = f.hit.list_format;
+      hit.list_hash = f.hit.list_hash;
+      hit.entry_id = f.hit.entry_id;
+      hit.entry_kind = f.hit.entry_kind;
+      hit.entry_name = f.hit.entry_name;
+      hit.matched_name = f.hit.matched_name;
+      hit.score = f.hit.score;
+      hit.name_score = f.hit.name_score;
+      hit.reasons = f.hit.reasons;
+      hit.algorithm = f.hit.algorithm;
+      hit.programs = f.hit.programs;
       all.push_back(
-          commands::MakeCommand<kc::HitDecider>(tenant, f.hit_id, kc::HitCommand(kc::FindHit{found}), context()));
+          commands::MakeCommand<kc::HitDecider>(tenant, f.hit_id, kc::HitCommand(kc::FindHit{hit}), context()));
     }
   }
   SVC_ASSIGN_OR_RETURN(auto outcomes, ExecuteAll(writer, std::move(all)));
   std::vector<RecordedScreening> out;
   size_t at = 0;
-  for (const auto& job : jobs) {
+  for (size_t j = 0; j < jobs.size(); ++j) {
+    const ScreeningJob& job = jobs[j];
     RecordedScreening r;
     const auto& recorded = outcomes[at++];
     r.positions = recorded.positions;
-    for (const auto& f : job.hits) {
-      const auto& o = outcomes[at++];
+    for (size_t h = 0; h < job.hits.size(); ++h) {
+      const FoundHit& f = job.hits[h];
       const ScreenedName& n = job.names[f.name];
-      const bool is_new = o.result.value("new", false);
+      bool is_new = false;
+      if (sent[j][h]) {
+        const auto& o = outcomes[at++];
+        is_new = o.result.value("new", false);
+        r.positions.insert(r.positions.end(), o.positions.begin(), o.positions.end());
+      }
       if (is_new) r.new_hits.push_back(f.hit_id);
-      r.positions.insert(r.positions.end(), o.positions.begin(), o.positions.end());
       r.hits.push_back({{"hitId", f.hit_id},
                         {"new", is_new},
                         {"subjectType", n.subject_type},

@@ -66,10 +66,13 @@ struct ScreeningJob {
   std::vector<ScreenedName> names;
   std::vector<FoundHit> hits;
 };
+// `found` (optional) tells a hit already found (its read-model row exists): no command is sent for
+// it (the hit's decider would record nothing anyway), which halves a re-screen's commands.
 core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
                                                               const std::function<commands::CommandContext()>& context,
                                                               const std::string& tenant, const ListsInForce& lists,
-                                                              std::vector<ScreeningJob> jobs);
+                                                              std::vector<ScreeningJob> jobs,
+                                                              const std::function<bool(const std::string&)>& found = {});
 
 // Executes `commands` together and waits for every outcome (in order); the first error, if any.
 core::Result<std::vector<commands::CommandOutcome>> ExecuteAll(commands::Writer& writer,

@@ -255,9 +255,26 @@ TEST_CASE("kyb: members, documents and ownership nodes, and their refusals") {
   CheckProblem(env.Call(k, "POST", base + "/verify", R"({"force":true})"), 422, "VALIDATION_ERROR");
 }
 
+TEST_CASE("kyb: a company is never verified unscreened: with no list loaded, the run asks for review") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string id = CompanyId(env, k, "unscreened", {{"legalName", "Sin Listas, S.A."}, {"rfc", Rfc("SLI050505QX")}});
+  Node(env, k, id, {{"name", "Ana Ruiz"}, {"ownershipPct", 100}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(v["status"] == "needs_review");
+  CHECK(v["riskScore"] == 10);
+  core::Json d = Detail(env, k, id);
+  CHECK(CheckOf(d, "screening")["status"] == "not_run");
+  CHECK(CheckOf(d, "screening")["result"]["lists"].empty());
+  CHECK(HasFactor(d, "screening_not_run"));
+}
+
 TEST_CASE("kyb: verify analyses a chain, a diamond and a cycle into the documented effective percentages") {
   Env env(false);
   const std::string k = env.test_key;
+  REQUIRE(env.Admin("POST", "/admin/aml/lists",
+                    {{"format", "ofac_sdn_csv"}, {"files", {kSamples + "sdn.csv", kSamples + "alt.csv"}}})
+              .status == 200);
   // A chain: the company <- 60% Alfa <- 50% Beta <- 80% Ana: Ana 24% (docs/kyb.md#ownership).
   const std::string chain = CompanyId(env, k, "chain", {{"legalName", "Cadena, S.A. de C.V."}, {"rfc", Rfc("CAD050505QX")}});
   const std::string cb = "/v1/companies/" + chain;
@@ -287,7 +304,7 @@ TEST_CASE("kyb: verify analyses a chain, a diamond and a cycle into the document
   CHECK(d["incorporationDate"] == "2005-05-05");
   CHECK(d["verificationMethod"] == "registry_sandbox");
   CHECK(CheckOf(d, "registry")["status"] == "passed");
-  CHECK(CheckOf(d, "screening")["status"] == "not_run");  // no list loaded in this server
+  CHECK(CheckOf(d, "screening")["status"] == "passed");  // screened, nobody on the list
   // 36% unexplained: 11 points; nothing else.
   CHECK(d["riskScore"] == 11);
   CHECK(d["riskLevel"] == "low");
@@ -338,6 +355,9 @@ TEST_CASE("kyb: the sandbox registry's outcomes decide the status, and the run e
   testing::ReceiverProcess receiver;
   Env env(false, {"--webhooks-allow-private-urls"}, Sharing::kIsolated);
   const std::string k = env.test_key;
+  REQUIRE(env.Admin("POST", "/admin/aml/lists",
+                    {{"format", "ofac_sdn_csv"}, {"files", {kSamples + "sdn.csv", kSamples + "alt.csv"}}})
+              .status == 200);
   receiver.AddSecret(testing::Subscribe(env, receiver.port(), "/k", {"company.*"}, "hook-kyb"));
   struct Want {
     std::string rfc, status, level, factor;

@@ -81,6 +81,11 @@ TEST_CASE("risk/v1: a clean company is low and verified; each factor adds its do
   CHECK(Points(own, "ownership_inconsistent") == 25);
   CHECK(own.status == "needs_review");
   in = Clean();
+  in.screened = false;
+  RiskResult unscreened = AssessRisk(in);
+  CHECK(Points(unscreened, "screening_not_run") == 10);
+  CHECK(unscreened.status == "needs_review");  // never verified without a screening
+  in = Clean();
   in.country = "KP";
   in.industry_code = "713210";
   RiskResult place = AssessRisk(in);
