@@ -1,5 +1,7 @@
 #include "pipeline/kyb/screening_index.h"
 
+#include <cmath>
+
 #include <algorithm>
 #include <unordered_set>
 
@@ -85,8 +87,9 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
     h.entry_name = e.entry->name;
     h.programs = e.entry->programs;
     h.matched_name = n.text;
-    h.score = r.score;
-    h.name_score = r.name_score;
+    // Four decimals: what a hit records and shows (the threshold was applied to the exact score).
+    h.score = std::round(r.score * 10000) / 10000;
+    h.name_score = std::round(r.name_score * 10000) / 10000;
     h.reasons = std::move(r.reasons);
     auto it = best.find(n.entry);
     if (it == best.end()) {

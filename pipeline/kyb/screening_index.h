@@ -26,8 +26,8 @@ struct ScreeningHit {
   std::string entry_kind;   // person | company | other
   std::string entry_name;   // the entry's primary name
   std::string matched_name; // the name (primary or alias) that scored
-  double score = 0;
-  double name_score = 0;
+  double score = 0;       // rounded to 4 decimals
+  double name_score = 0;  // rounded to 4 decimals
   std::vector<std::string> reasons;
   std::string algorithm = std::string(kNameMatchVersion);
   std::vector<std::string> programs;  // the entry's sanctions programmes or datasets
