@@ -35,6 +35,20 @@ std::optional<core::Json> PathCompany(Runtime& rt, ApiCall& call, const Respond&
                  "no such company");
 }
 
+bool NoBody(ApiCall& call, const Respond& respond, const std::string& operation) {
+  HttpRequest& req = *call.request;
+  if (req.body.empty()) return true;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return false;
+  }
+  if (body->empty()) return true;
+  respond(ValidationProblem(req, {{body->begin().key(), "/" + JsonPointerEscape(body->begin().key()), "unknown_field",
+                                   operation + " takes no body"}}));
+  return false;
+}
+
 core::Json RenderHit(Runtime& rt, const core::Json& row) {
   core::Json out = row;
   const auto keys = KeysOf(rt);
@@ -481,14 +495,7 @@ core::Json VerifyResponse(const core::Json& row) {
 
 void Verify(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  if (!req.body.empty()) {
-    auto body = ParseJsonObject(req.body);
-    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-    if (!body->empty()) {
-      return respond(ValidationProblem(req, {{body->begin().key(), "/" + JsonPointerEscape(body->begin().key()),
-                                              "unknown_field", "verify takes no body"}}));
-    }
-  }
+  if (!NoBody(call, respond, "verify")) return;
   auto row = PathCompany(rt, call, respond);
   if (!row) return;
   const AuthContext a = call.auth;

@@ -30,4 +30,8 @@ core::Json RenderHit(Runtime& rt, const core::Json& row);
 // INVALID_ID, 404 COMPANY_NOT_FOUND).
 std::optional<core::Json> PathCompany(Runtime& rt, ApiCall& call, const Respond& respond);
 
+// For an operation that takes no body (verify, a portfolio run): true when the body is absent or
+// `{}`; else answers (400 for malformed JSON, 422 unknown_field naming the first member) and false.
+bool NoBody(ApiCall& call, const Respond& respond, const std::string& operation);
+
 }  // namespace svc::api::kyb

@@ -269,14 +269,7 @@ void ReviewHit(Runtime& rt, ApiCall& call, Respond respond) {
 
 void RunPortfolio(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  if (!req.body.empty()) {
-    auto body = ParseJsonObject(req.body);
-    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-    if (!body->empty()) {
-      return respond(ValidationProblem(req, {{body->begin().key(), "/" + JsonPointerEscape(body->begin().key()),
-                                              "unknown_field", "a portfolio run takes no body"}}));
-    }
-  }
+  if (!NoBody(call, respond, "a portfolio run")) return;
   const std::string portfolio = req.path_params["portfolio_id"];
   auto subjects = ValidPortfolioId(portfolio) ? ScanView(rt, KV::Abs(KV::Portfolio(TeOf(call.auth), portfolio)))
                                               : core::Result<std::vector<core::Json>>(std::vector<core::Json>{});
