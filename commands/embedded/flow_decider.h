@@ -1,0 +1,53 @@
+#pragma once
+// The flow aggregate (flow_events.h):
+//
+//   create -> draft (version 0)
+//   draft | published --update--> the draft changes (the published version stays in force)
+//   draft | published --publish--> published, version n+1, when the draft validates
+//                                  (FLOW_VALIDATION_FAILED otherwise; the routes list the issues)
+//   any --archive--> archived; an archived flow is neither edited nor published
+//                    (FLOW_NOT_PUBLISHABLE), and archiving again is a no-op
+
+#include "commands/command.h"
+#include "commands/embedded/flow_events.h"
+
+namespace svc::commands::embedded {
+
+struct FlowState {
+  bool exists = false;
+  std::string status;  // draft | published | archived
+  std::string key;
+  int64_t version = 0;  // the last published version (0: none)
+  core::Json draft = core::Json::object();
+  std::string published_hash;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = FlowState;
+    return std::tuple{Field("exists", &T::exists), Field("status", &T::status),   Field("key", &T::key),
+                      Field("version", &T::version), Field("draft", &T::draft), Field("publishedHash", &T::published_hash)};
+  }
+};
+
+struct CreateFlow {
+  FlowCreated created;
+};
+struct UpdateFlowDraft {
+  core::Json definition;
+};
+struct PublishFlow {};
+struct ArchiveFlow {};
+using FlowCommand = std::variant<CreateFlow, UpdateFlowDraft, PublishFlow, ArchiveFlow>;
+
+struct FlowDecider {
+  using State = FlowState;
+  static constexpr std::string_view kName = kFlowAggregate;
+  static core::Result<Decision> Decide(const FlowState& s, const FlowCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(FlowState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const FlowState& s) { return core::EncodeFields(s); }
+  static core::Result<FlowState> FromJson(std::string_view text);
+};
+
+// A flow key: 1-64 of a-z, 0-9, _ and -, from a letter or digit.
+bool ValidFlowKey(std::string_view key);
+
+}  // namespace svc::commands::embedded

@@ -1,0 +1,213 @@
+#include "commands/embedded/flow_graph.h"
+
+#include <algorithm>
+#include <map>
+#include <set>
+
+namespace svc::commands::embedded {
+
+namespace {
+
+const std::set<std::string> kTypes = {"consent", "document_front", "document_back", "selfie", "liveness", "submit"};
+const std::set<std::string> kChecks = {"document", "faceMatch", "governmentLookup", "liveness", "livenessMode",
+                                       "amlScreening", "efirma", "proofOfAddress"};
+
+bool On(const core::Json& checks, const char* name, bool fallback) {
+  if (!checks.is_object() || !checks.contains(name)) return fallback;
+  return checks[name].is_boolean() ? checks[name].get<bool>() : fallback;
+}
+
+}  // namespace
+
+core::Json IssuesJson(const std::vector<FlowIssue>& issues) {
+  core::Json out = core::Json::array();
+  for (const auto& i : issues) out.push_back({{"code", i.code}, {"path", i.path}, {"message", i.message}});
+  return out;
+}
+
+std::vector<std::string> StepTypesInOrder(const core::Json& definition) {
+  if (!ValidateFlow(definition).empty()) return {};
+  const core::Json& steps = definition["steps"];
+  std::map<std::string, const core::Json*> by_id;
+  std::set<std::string> named;
+  for (const auto& s : steps) {
+    by_id[s["id"].get<std::string>()] = &s;
+    if (s.contains("next") && s["next"].is_string()) named.insert(s["next"].get<std::string>());
+  }
+  std::string at;
+  for (const auto& [id, s] : by_id) {
+    if (named.count(id) == 0) at = id;
+  }
+  std::vector<std::string> out;
+  while (!at.empty()) {
+    const core::Json& s = *by_id[at];
+    out.push_back(s["type"].get<std::string>());
+    at = s.contains("next") && s["next"].is_string() ? s["next"].get<std::string>() : "";
+  }
+  return out;
+}
+
+std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
+  std::vector<FlowIssue> issues;
+  auto add = [&](std::string code, std::string path, std::string message) {
+    issues.push_back({std::move(code), std::move(path), std::move(message)});
+  };
+  if (!d.is_object()) {
+    add("definition_not_object", "", "a flow definition is a JSON object");
+    return issues;
+  }
+  for (auto it = d.begin(); it != d.end(); ++it) {
+    if (it.key() != "steps" && it.key() != "checks" && it.key() != "policy") {
+      add("member_unknown", "/" + it.key(), "a definition holds steps, checks and policy");
+    }
+  }
+  const core::Json steps = d.value("steps", core::Json());
+  if (!steps.is_array() || steps.empty()) {
+    add("steps_missing", "/steps", "steps is a non-empty array");
+    return issues;
+  }
+  if (steps.size() > 20) add("steps_too_many", "/steps", "a flow has at most 20 steps");
+  std::map<std::string, size_t> index;
+  std::map<std::string, std::string> type_of, next_of;
+  for (size_t i = 0; i < steps.size(); ++i) {
+    const std::string p = "/steps/" + std::to_string(i);
+    const core::Json& s = steps[i];
+    if (!s.is_object() || !s.contains("id") || !s["id"].is_string() || s["id"].get<std::string>().empty()) {
+      add("step_id_missing", p + "/id", "every step has a non-empty string id");
+      continue;
+    }
+    const std::string id = s["id"].get<std::string>();
+    if (index.count(id) != 0) add("step_id_duplicate", p + "/id", "step id " + id + " is used twice");
+    index[id] = i;
+    const std::string type = s.value("type", "");
+    if (kTypes.count(type) == 0) {
+      add("step_type_unknown", p + "/type",
+          "type is one of consent, document_front, document_back, selfie, liveness, submit");
+    }
+    type_of[id] = type;
+    if (type == "liveness") {
+      const std::string mode = s.value("mode", "passive");
+      if (mode != "passive" && mode != "active") add("liveness_mode_unknown", p + "/mode", "mode is passive or active");
+    }
+    if (s.contains("next") && !s["next"].is_null()) {
+      if (!s["next"].is_string()) add("step_next_invalid", p + "/next", "next is a step id");
+      else next_of[id] = s["next"].get<std::string>();
+    }
+  }
+  if (!issues.empty()) return issues;  // the graph is judged on well-formed steps only
+  for (const auto& [id, next] : next_of) {
+    if (index.count(next) == 0) {
+      add("step_next_unknown", "/steps/" + std::to_string(index[id]) + "/next", "next names no step: " + next);
+    }
+  }
+  std::map<std::string, int> types;
+  for (const auto& [id, type] : type_of) ++types[type];
+  for (const auto& [type, n] : types) {
+    if (n > 1) add("step_type_repeated", "/steps", "a flow has one " + type + " step");
+  }
+  // One start, a path through every step, no cycle.
+  std::map<std::string, int> incoming;
+  for (const auto& [id, next] : next_of) ++incoming[next];
+  for (const auto& [id, n] : incoming) {
+    if (n > 1) add("graph_merge", "/steps/" + std::to_string(index[id]), "two steps lead to " + id);
+  }
+  std::vector<std::string> starts;
+  for (const auto& [id, i] : index) {
+    if (incoming.count(id) == 0) starts.push_back(id);
+  }
+  if (starts.size() != 1) {
+    add("graph_start", "/steps", starts.empty() ? "every step is named by another: the graph is a cycle"
+                                                : "the graph has " + std::to_string(starts.size()) + " starts");
+  }
+  std::vector<std::string> order;
+  if (starts.size() == 1) {
+    std::set<std::string> seen;
+    std::string at = starts[0];
+    while (!at.empty() && index.count(at) != 0) {
+      if (!seen.insert(at).second) {
+        add("graph_cycle", "/steps/" + std::to_string(index[at]), "the steps loop back to " + at);
+        break;
+      }
+      order.push_back(type_of[at]);
+      auto n = next_of.find(at);
+      at = n == next_of.end() ? "" : n->second;
+    }
+    if (seen.size() != index.size() && issues.empty()) {
+      add("graph_unreachable", "/steps", "some steps are not on the path from the start");
+    }
+  }
+  if (!order.empty()) {
+    if (order.front() != "consent") add("graph_start_not_consent", "/steps", "a flow starts with consent");
+    if (order.back() != "submit") add("graph_end_not_submit", "/steps", "a flow ends with submit");
+    auto pos = [&](const char* t) {
+      auto it = std::find(order.begin(), order.end(), t);
+      return it == order.end() ? -1 : static_cast<int>(it - order.begin());
+    };
+    if (pos("document_back") >= 0 && pos("document_back") < pos("document_front")) {
+      add("step_order", "/steps", "document_back comes after document_front");
+    }
+    if (pos("selfie") >= 0 && pos("document_front") >= 0 && pos("selfie") < pos("document_front")) {
+      add("step_order", "/steps", "the selfie comes after document_front (it is matched against the document)");
+    }
+  }
+  // Checks and the steps that feed them.
+  const core::Json checks = d.value("checks", core::Json::object());
+  if (!checks.is_object()) {
+    add("checks_invalid", "/checks", "checks is an object");
+  } else {
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+      const std::string p = "/checks/" + it.key();
+      if (kChecks.count(it.key()) == 0) {
+        add("check_unknown", p, "unknown check " + it.key());
+      } else if (it.key() == "livenessMode") {
+        if (*it != "passive" && *it != "active") add("check_invalid", p, "livenessMode is passive or active");
+      } else if (!it->is_boolean()) {
+        add("check_invalid", p, it.key() + " is true or false");
+      } else if ((it.key() == "efirma" || it.key() == "proofOfAddress") && it->get<bool>()) {
+        add("check_unsupported", p, it.key() + " is not run by this service yet");
+      }
+    }
+    auto has = [&](const char* t) { return types.count(t) != 0; };
+    const bool document = On(checks, "document", true), face = On(checks, "faceMatch", true),
+               gov = On(checks, "governmentLookup", true), liveness = On(checks, "liveness", true);
+    if ((document || face || gov) && !has("document_front")) {
+      add("check_needs_step", "/checks", "document, faceMatch and governmentLookup need a document_front step");
+    }
+    if (face && !has("selfie")) add("check_needs_step", "/checks/faceMatch", "faceMatch needs a selfie step");
+    if (liveness && !has("liveness")) add("check_needs_step", "/checks/liveness", "liveness needs a liveness step");
+    if (checks.value("livenessMode", "passive") == "active" && has("liveness")) {
+      for (const auto& s : steps) {
+        if (s.value("type", "") == "liveness" && s.value("mode", "passive") != "active") {
+          add("check_needs_step", "/checks/livenessMode", "livenessMode active needs the liveness step in mode active");
+        }
+      }
+    }
+    if (has("selfie") && !face) add("step_unused", "/steps", "the selfie feeds faceMatch, which is off");
+    if (has("liveness") && !liveness) add("step_unused", "/steps", "the liveness step feeds liveness, which is off");
+    if (has("document_back") && !document && !gov) {
+      add("step_unused", "/steps", "document_back feeds document and governmentLookup, both off");
+    }
+  }
+  if (d.contains("policy")) {
+    const core::Json& p = d["policy"];
+    if (!p.is_object()) {
+      add("policy_invalid", "/policy", "policy is an object");
+    } else {
+      for (auto it = p.begin(); it != p.end(); ++it) {
+        if (it.key() != "approveAtOrAbove" && it.key() != "reviewAtOrAbove") {
+          add("policy_invalid", "/policy/" + it.key(), "policy holds approveAtOrAbove and reviewAtOrAbove");
+        } else if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1) {
+          add("policy_invalid", "/policy/" + it.key(), it.key() + " is a number from 0 to 1");
+        }
+      }
+      if (p.is_object() && p.contains("approveAtOrAbove") && p.contains("reviewAtOrAbove") &&
+          p["approveAtOrAbove"].is_number() && p["reviewAtOrAbove"].is_number() &&
+          p["reviewAtOrAbove"].get<double>() > p["approveAtOrAbove"].get<double>()) {
+        add("policy_invalid", "/policy", "reviewAtOrAbove is at most approveAtOrAbove");
+      }
+    }
+  }
+  return issues;
+}
+
+}  // namespace svc::commands::embedded

@@ -1,0 +1,47 @@
+#pragma once
+// A verification flow's definition and its publish rules (docs/embedded.md#flows, issue 19): the
+// steps a person walks (a graph: each step names the next), the checks the pipeline runs and the
+// decision policy. Pure: the flow aggregate validates before it publishes, and the routes run the
+// same function to answer FLOW_VALIDATION_FAILED with the full `issues` list.
+//
+//   {"steps": [{"id": "consent", "type": "consent", "next": "front"},
+//              {"id": "front", "type": "document_front", "next": "back"},
+//              {"id": "back", "type": "document_back", "next": "selfie"},
+//              {"id": "selfie", "type": "selfie", "next": "live"},
+//              {"id": "live", "type": "liveness", "mode": "passive", "next": "submit"},
+//              {"id": "submit", "type": "submit"}],
+//    "checks": {"document": true, "faceMatch": true, "governmentLookup": true, "liveness": true,
+//               "livenessMode": "passive", "amlScreening": false},
+//    "policy": {"approveAtOrAbove": 0.8, "reviewAtOrAbove": 0.5}}
+//
+// Step types: consent, document_front, document_back, selfie, liveness (mode passive | active),
+// submit. The graph has one start (the step no other names), is a path without cycles that
+// reaches every step, starts with consent and ends with submit; document_back comes after
+// document_front, and a selfie after document_front. Every check that is on needs the step that
+// feeds it (document: document_front; faceMatch: document_front and selfie; liveness: a liveness
+// step, active when livenessMode is active), and a capture step no check uses is refused too.
+// efirma and proofOfAddress are checks of the spec this service does not run yet: refused.
+
+#include <string>
+#include <vector>
+
+#include "core/json.h"
+
+namespace svc::commands::embedded {
+
+struct FlowIssue {
+  std::string code;     // e.g. step_type_unknown, graph_cycle, check_needs_step
+  std::string path;     // JSON pointer into the definition
+  std::string message;  // for a person
+  bool operator==(const FlowIssue&) const = default;
+};
+
+// Every problem of `definition` (empty: publishable).
+std::vector<FlowIssue> ValidateFlow(const core::Json& definition);
+
+// The steps in walking order (from the start, following `next`); empty when the graph is invalid.
+std::vector<std::string> StepTypesInOrder(const core::Json& definition);
+
+core::Json IssuesJson(const std::vector<FlowIssue>& issues);
+
+}  // namespace svc::commands::embedded
