@@ -55,6 +55,13 @@ class [[nodiscard]] Status {
     extensions_.emplace_back(std::move(name), std::move(value));
     return *this;
   }
+  // An extension whose value is JSON (a list, an object), given as its text: the problem body
+  // carries it parsed (FLOW_VALIDATION_FAILED's `issues`).
+  Status& WithJsonExtension(std::string name, std::string json_text) {
+    json_extensions_.emplace_back(std::move(name), std::move(json_text));
+    return *this;
+  }
+  const std::vector<std::pair<std::string, std::string>>& json_extensions() const { return json_extensions_; }
 
   std::string ToString() const;
   // Marks a Status as looked at when dropping it is deliberate.
@@ -65,6 +72,7 @@ class [[nodiscard]] Status {
   std::string message_;
   std::string_view api_code_;  // points into the static catalogue
   std::vector<std::pair<std::string, std::string>> extensions_;
+  std::vector<std::pair<std::string, std::string>> json_extensions_;
 };
 
 // Builders, named after what they mean. `api_code` must be a catalogue code or empty.

@@ -30,6 +30,10 @@ HttpResponse StatusToProblem(const HttpRequest& req, const core::Status& st) {
     if (number) ext[k] = std::stoll(v);
     else ext[k] = v;
   }
+  for (const auto& [k, v] : st.json_extensions()) {
+    core::Json parsed = core::ParseJsonOrDiscarded(v);
+    if (!parsed.is_discarded()) ext[k] = std::move(parsed);
+  }
   // Internal details are logged, not returned.
   std::string detail = code == "INTERNAL_ERROR" ? "an internal error occurred" : st.message();
   return Problem(req, code, detail, ext);

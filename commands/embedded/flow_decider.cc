@@ -47,6 +47,7 @@ core::Result<Decision> FlowDecider::Decide(const FlowState& s, const FlowCommand
     core::Status st = core::InvalidArgument(
         "the flow does not validate: " + std::to_string(issues.size()) + " issue(s), the first: " + issues[0].message,
         "FLOW_VALIDATION_FAILED");
+    st.WithJsonExtension("issues", core::DumpJson(IssuesJson(issues)));
     return st;
   }
   SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(s.draft));

@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include "api/server/admin.h"
+#include "api/http/problem.h"
 #include "api/http/public_api.h"
 #include "tests/support/runtime_fixture.h"
 
@@ -63,4 +64,23 @@ TEST_CASE("docs/errors.md is the generated catalogue") {
   ss << in.rdbuf();
   CHECK_MESSAGE(ss.str() == api::ErrorCatalogueMarkdown(),
                 "regenerate with: svc docs errors > docs/errors.md");
+}
+
+TEST_CASE("problem+json: string, number and JSON extensions") {
+  core::Status st = core::InvalidArgument("the flow does not validate", "FLOW_VALIDATION_FAILED");
+  st.WithExtension("flowKey", "kyc-basic");
+  st.WithExtension("count", "2");
+  st.WithJsonExtension("issues", R"([{"code":"graph_cycle","path":"/steps/1","message":"loops"}])");
+  st.WithJsonExtension("broken", "{not json");  // never rendered half
+  api::HttpRequest req;
+  req.path = "/admin/tenants/t/flows/f/publish";
+  req.request_id = "req_1";
+  api::HttpResponse r = api::StatusToProblem(req, st);
+  CHECK(r.status == 422);
+  core::Json body = core::ParseJsonOrDiscarded(r.body);
+  CHECK(body["code"] == "FLOW_VALIDATION_FAILED");
+  CHECK(body["flowKey"] == "kyc-basic");
+  CHECK(body["count"] == 2);
+  CHECK(body["issues"][0]["code"] == "graph_cycle");
+  CHECK_FALSE(body.contains("broken"));
 }

@@ -128,7 +128,11 @@ TEST_CASE("flow: created as a draft, published when it validates, versioned, arc
   broken["steps"][0]["type"] = "dance";
   REQUIRE(spec.When(CreateFlow{{"kyc-basic", "KYC basic", broken}}).ok());
   CHECK(spec.state.status == "draft");
-  CHECK(Code(spec.When(PublishFlow{}).status()) == "FLOW_VALIDATION_FAILED");
+  auto refused = spec.When(PublishFlow{});
+  CHECK(Code(refused.status()) == "FLOW_VALIDATION_FAILED");
+  REQUIRE(refused.status().json_extensions().size() == 1);
+  CHECK(refused.status().json_extensions()[0].first == "issues");
+  CHECK(core::ParseJsonOrDiscarded(refused.status().json_extensions()[0].second)[0]["code"] == "step_type_unknown");
   REQUIRE(spec.When(UpdateFlowDraft{Basic()}).ok());
   auto first = spec.When(PublishFlow{});
   REQUIRE(first.ok());
