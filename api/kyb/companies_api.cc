@@ -135,11 +135,9 @@ core::Json RenderDetail(Runtime& rt, const pk::KybKeys& keys, const core::Json& 
   for (const auto& m : row.value("members", core::Json::array())) {
     core::Json o = m;
     o.erase("nameSealed");
-    o["name"] = OrNull(Open(keys, row, core::StringOr(m, "id"), "name", "_"));
-    if (m.contains("nameSealed")) {
-      core::Json carrier = {{"tenantId", row["tenantId"]}, {"environment", row["environment"]}, {"_", m["nameSealed"]}};
-      o["name"] = OrNull(Open(keys, carrier, core::StringOr(m, "id"), "name", "_"));
-    }
+    core::Json carrier = {{"tenantId", row["tenantId"]}, {"environment", row["environment"]},
+                          {"_", m.value("nameSealed", core::Json(nullptr))}};
+    o["name"] = OrNull(Open(keys, carrier, core::StringOr(m, "id"), "name", "_"));
     members.push_back(o);
   }
   out["members"] = members;
