@@ -25,7 +25,8 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   if (env.aggregate_type != "tenant") return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(tn::TenancyEvent event, tn::Decode(env));
   if (std::holds_alternative<tn::ApiKeyCreated>(event) || std::holds_alternative<tn::ApiKeyRevoked>(event) ||
-      std::holds_alternative<tn::UserCreated>(event) || std::holds_alternative<tn::UserDisabled>(event)) {
+      std::holds_alternative<tn::UserCreated>(event) || std::holds_alternative<tn::UserDisabled>(event) ||
+      std::holds_alternative<tn::ApplicationArchived>(event)) {
     keys_changed_ = true;
   }
   const std::string& tenant = env.tenant_id;
@@ -47,6 +48,10 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           j["name"] = e.name;
           j["isDefault"] = e.is_default;
           j["createdAt"] = at;
+          j["archivedAt"] = nullptr;
+          j["allowedFlows"] = core::Json::array();
+          j["defaultFlow"] = nullptr;
+          j["allowedOrigins"] = core::Json::array();
           view.Put(TenancyView::Application(tenant, e.application_id), core::DumpJson(j));
           if (e.is_default) {
             SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
@@ -65,6 +70,7 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           j["scopes"] = e.scopes;
           j["last4"] = e.last4;
           j["name"] = e.name;
+          j["flows"] = e.flows;
           j["createdAt"] = at;
           j["revokedAt"] = nullptr;
           view.Put(TenancyView::Key(tenant, e.key_id), core::DumpJson(j));
@@ -103,6 +109,21 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
           core::Json t = core::ParseJsonOrDiscarded(*row);
           t["reviewPolicy"] = {{"doubleApproval", e.double_approval}, {"trustBelow", e.trust_below}, {"setAt", at}};
           view.Put(TenancyView::Tenant(tenant), core::DumpJson(t));
+        } else if constexpr (std::is_same_v<T, tn::ApplicationArchived> ||
+                             std::is_same_v<T, tn::ApplicationSettingsSet>) {
+          const std::string k = TenancyView::Application(tenant, e.application_id);
+          SVC_ASSIGN_OR_RETURN(auto row, view.Get(k));
+          if (!row.has_value()) return core::DataLoss("a change of an unknown application");
+          core::Json j = core::ParseJsonOrDiscarded(*row);
+          if constexpr (std::is_same_v<T, tn::ApplicationArchived>) {
+            if (j.value("archivedAt", core::Json()).is_null()) j["archivedAt"] = at;
+          } else {
+            j["allowedFlows"] = e.allowed_flows;
+            j["defaultFlow"] = e.default_flow.empty() ? core::Json(nullptr) : core::Json(e.default_flow);
+            j["allowedOrigins"] = e.allowed_origins;
+            j["updatedAt"] = at;
+          }
+          view.Put(k, core::DumpJson(j));
         } else if constexpr (std::is_same_v<T, tn::ExportKeySet>) {
           SVC_ASSIGN_OR_RETURN(auto row, view.Get(TenancyView::Tenant(tenant)));
           if (!row.has_value()) return core::DataLoss("export key before its tenant");

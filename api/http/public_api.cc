@@ -48,6 +48,10 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
       core::StringOr(k, "keyType") != shape.key_type) {
     return invalid();
   }
+  SVC_ASSIGN_OR_RETURN(auto app, rt.store().Get(cf, TV::Abs(TV::Application(tenant, core::StringOr(k, "applicationId")))));
+  if (app.has_value() && !core::ParseJsonOrDiscarded(*app).value("archivedAt", core::Json()).is_null()) {
+    return core::PermissionDenied("the key's application is archived", "APPLICATION_ARCHIVED");
+  }
   AuthContext a;
   a.tenant_id = tenant;
   a.key_id = key_id;
@@ -55,6 +59,7 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   a.environment = shape.environment;
   a.key_type = shape.key_type;
   a.scopes = k.value("scopes", std::vector<std::string>{});
+  a.key_flows = k.value("flows", std::vector<std::string>{});
   return a;
 }
 

@@ -23,6 +23,12 @@ struct AuthContext {
   // A reviewer signed in to the console (key_type "user", a reviewer token): the user (usr_…).
   // key_id then holds the same id (rate limits and access logs count per user).
   std::string user_id;
+  // The flows the key is restricted to (flow ids; empty: any flow its application allows).
+  std::vector<std::string> key_flows;
+  // An applicant token (key_type "applicant", from POST /v1/embedded/sessions/init): the one
+  // verification session it works on, and its embedded session.
+  std::string session_id;
+  std::string embedded_session_id;
 };
 
 struct ApiCall {
@@ -78,6 +84,10 @@ struct ApiRoute {
   // the user must still be an active reviewer of the tenant. A GET may carry it as the
   // `access_token` query parameter instead (a browser's EventSource sends no headers).
   bool reviewer_token = false;
+  // Also accepts an applicant token (`Authorization: Bearer atok_…`, docs/embedded.md#credentials),
+  // the widget's credential after init: key_type "applicant", bound to one verification session;
+  // the route's {session_id} must be that session (SESSION_INVALID otherwise).
+  bool applicant_token = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
   std::string request_content_type = "application/json";

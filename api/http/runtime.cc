@@ -25,7 +25,9 @@
 #include "commands/persons/export_job.h"
 #include "commands/kyb/company_decider.h"
 #include "commands/kyb/screening.h"
+#include "commands/embedded/flow_decider.h"
 #include "projections/kyb/kyb_projector.h"
+#include "projections/embedded/embedded_projector.h"
 #include "projections/review/review_projector.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_projector.h"
@@ -385,6 +387,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::AmlListDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::ScreeningDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::HitDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::embedded::FlowDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
@@ -405,6 +408,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   auto kyb = std::make_unique<projections::KybProjector>();
   rt->kyb_projector_ = kyb.get();
   rt->projectors_.push_back(std::move(kyb));
+  rt->projectors_.push_back(std::make_unique<projections::EmbeddedProjector>());
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

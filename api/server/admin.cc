@@ -103,6 +103,7 @@ core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req
   if (req.key_type != "secret" && req.key_type != "publishable") {
     return core::InvalidArgument("type must be secret or publishable", "VALIDATION_ERROR");
   }
+  SVC_RETURN_IF_ERROR(CheckFlowsExist(rt, req.tenant_id, req.flows));
   tn::NewKeyMaterial material = tn::GenerateApiKey(req.environment, req.key_type);
   tn::CreateApiKey cmd;
   cmd.key_id = rt.ids().NewIdString(core::IdKind::kApiKey);
@@ -113,6 +114,7 @@ core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req
   cmd.secret_hash = tn::HashApiKey(rt.api_key_lookup_key(), material.plaintext);
   cmd.last4 = material.last4;
   cmd.name = req.name;
+  cmd.flows = req.flows;
   SVC_ASSIGN_OR_RETURN(auto outcome, Run(rt, req.tenant_id, cmd, actor));
   core::Json j;
   j["id"] = cmd.key_id;
@@ -122,6 +124,7 @@ core::Result<core::Json> AdminKeyCreate(Runtime& rt, const KeyCreateRequest& req
   j["type"] = req.key_type;
   j["scopes"] = outcome.result.value("scopes", core::Json::array());
   j["name"] = req.name;
+  j["flows"] = outcome.result.value("flows", core::Json::array());
   j["last4"] = material.last4;
   j["secret"] = material.plaintext;  // shown once
   core::SecureZero(material.plaintext);
@@ -275,8 +278,16 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                }
                SVC_ASSIGN_OR_RETURN(k.name, StringField(body, "name", ""));
                SVC_ASSIGN_OR_RETURN(k.application_id, StringField(body, "applicationId", ""));
+               if (body.contains("flows") && !body["flows"].is_null()) {
+                 if (!body["flows"].is_array()) return core::InvalidArgument("flows must be flow ids", "VALIDATION_ERROR");
+                 for (const auto& f : body["flows"]) {
+                   if (!f.is_string()) return core::InvalidArgument("flows must be flow ids", "VALIDATION_ERROR");
+                   k.flows.push_back(f.get<std::string>());
+                 }
+               }
                return AdminKeyCreate(rt, k, actor);
              }, 201));
+  AddEmbeddedAdminRoutes(router, rt, service_key);
   router.Add("GET", "/admin/tenants/{tenant_id}/keys",
              guarded([&rt](HttpRequest& req) { return AdminKeyList(rt, req.path_params["tenant_id"]); }, 200));
   router.Add("POST", "/admin/tenants/{tenant_id}/keys/{key_id}/revoke",

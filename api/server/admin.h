@@ -23,6 +23,14 @@ struct KeyCreateRequest {
   std::vector<std::string> scopes = {"*"};
   std::string name;
   std::string application_id;
+  std::vector<std::string> flows;  // flow ids the key is restricted to (empty: any)
+};
+
+// An application's embedded settings (docs/embedded.md#applications), replaced whole.
+struct ApplicationSettings {
+  std::vector<std::string> allowed_flows;
+  std::string default_flow;
+  std::vector<std::string> allowed_origins;
 };
 
 // Results are JSON objects (printed by the CLI, returned by the admin listener). A created key's
@@ -59,6 +67,34 @@ core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, co
                                       const std::vector<std::string>& paths, const eventstore::Actor& actor);
 core::Result<core::Json> AdminAmlLists(Runtime& rt);
 
+// Flows and applications (embedded_admin.cc, docs/embedded.md#operators). Each answers the row
+// as it stands after the change.
+core::Result<core::Json> AdminFlowCreate(Runtime& rt, const std::string& tenant_id, const std::string& key,
+                                         const std::string& name, const core::Json& definition,
+                                         const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowDraft(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                        const core::Json& definition, const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowPublish(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                          const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowArchive(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                          const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowValidate(Runtime& rt, const std::string& tenant_id, const std::string& flow_id);
+core::Result<core::Json> AdminFlowShow(Runtime& rt, const std::string& tenant_id, const std::string& flow_id);
+core::Result<core::Json> AdminFlowList(Runtime& rt, const std::string& tenant_id);
+core::Result<core::Json> AdminApplicationList(Runtime& rt, const std::string& tenant_id);
+core::Result<core::Json> AdminApplicationArchive(Runtime& rt, const std::string& tenant_id,
+                                                 const std::string& application_id, const eventstore::Actor& actor);
+core::Result<core::Json> AdminApplicationSettings(Runtime& rt, const std::string& tenant_id,
+                                                  const std::string& application_id, const ApplicationSettings& s,
+                                                  const eventstore::Actor& actor);
+// FLOW_NOT_FOUND unless every flow id is a flow of the tenant.
+core::Status CheckFlowsExist(Runtime& rt, const std::string& tenant_id, const std::vector<std::string>& flows);
+//   POST /admin/tenants/{t}/flows {key, name, definition}; GET …/flows; GET …/flows/{f}
+//   POST …/flows/{f}/draft {definition}; …/validate; …/publish; …/archive
+//   GET  …/applications; POST …/applications/{a}/archive; POST …/applications/{a}/settings
+//        {allowedFlows, defaultFlow, allowedOrigins}
+void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& service_key);
+
 // Routes of the admin listener, all behind `Authorization: Bearer <service key>`
 // (401 SERVICE_KEY_REQUIRED otherwise):
 //   POST /admin/tenants                         {name}
@@ -69,7 +105,7 @@ core::Result<core::Json> AdminAmlLists(Runtime& rt);
 //   GET  /admin/tenants/{tenant_id}/users
 //   POST /admin/tenants/{tenant_id}/users/{user_id}/disable
 //   POST /admin/tenants/{tenant_id}/applications {name}
-//   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId}
+//   POST /admin/tenants/{tenant_id}/keys        {environment, type, scopes[], name, applicationId, flows[]}
 //   GET  /admin/tenants/{tenant_id}/keys
 //   POST /admin/tenants/{tenant_id}/keys/{key_id}/revoke   {reason}
 void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key);

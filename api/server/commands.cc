@@ -30,6 +30,7 @@ int Admin(int argc, char** argv) {
     return 2;
   }
   std::string noun = argv[2], verb = argv[3];
+  if (noun == "flow" || (noun == "app" && verb != "create")) return AdminEmbedded(argc, argv);
   Flags f;
   DeclareCommon(f);
   f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
@@ -40,6 +41,7 @@ int Admin(int argc, char** argv) {
   f.Declare({"type", "secret", "key type: secret or publishable"});
   f.Declare({"scopes", "*", "comma-separated scopes; wildcards persons:* and * allowed"});
   f.Declare({"application", "", "application id (default: the tenant's default application)"});
+  f.Declare({"flows", "", "key create: comma-separated flow ids the key is restricted to (default: any)"});
   f.Declare({"reason", "", "revocation reason"});
   f.Declare({"role", "reviewer", "user create: reviewer or supervisor"});
   f.Declare({"double-approval", "none", "tenant review-policy: none, declines or all"});
@@ -96,6 +98,7 @@ int Admin(int argc, char** argv) {
   kc.scopes = f.GetAll("scopes");
   kc.name = f.Get("name");
   kc.application_id = f.Get("application");
+  if (!f.Get("flows").empty()) kc.flows = f.GetAll("flows");
 
   // Deliveries exist only in a running server: the webhooks commands go to its socket directly.
   auto rt = webhooks ? core::Result<std::unique_ptr<Runtime>>(core::Unavailable("locked: a server runs"))
@@ -179,6 +182,7 @@ int Admin(int argc, char** argv) {
     b["scopes"] = kc.scopes;
     b["name"] = kc.name;
     if (!kc.application_id.empty()) b["applicationId"] = kc.application_id;
+    if (!kc.flows.empty()) b["flows"] = kc.flows;
   } else if (key == "key revoke") {
     method = "POST";
     path = "/admin/tenants/" + f.Get("tenant") + "/keys/" + f.Get("key") + "/revoke";

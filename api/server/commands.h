@@ -6,6 +6,7 @@ namespace svc::api::cli {
 
 int Serve(int argc, char** argv);        // serve.cc: the service
 int Admin(int argc, char** argv);        // tenants, keys, the delivery queue
+int AdminEmbedded(int argc, char** argv);  // flows and applications (embedded_cli.cc)
 int Replay(int argc, char** argv);       // rebuild read models; --verify
 int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key

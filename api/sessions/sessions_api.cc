@@ -37,11 +37,17 @@ const std::vector<std::string> kCheckNames = {"document", "liveness", "faceMatch
 const std::vector<std::string> kPolicyThresholds = {"faceMatchThreshold", "livenessThreshold",
                                                     "imageQualityThreshold"};
 
-void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+std::nullopt_t Refuse(const Respond& respond, HttpResponse r) {
+  respond(std::move(r));
+  return std::nullopt;
+}
+
+}  // namespace
+
+std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+                                              const core::Json& body, const Respond& respond) {
   HttpRequest& req = *call.request;
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-  Validator v(*body);
+  Validator v(body);
   auto channel = v.Enum("channel", true, kChannels);
   auto application_id = v.OpaqueId("applicationId", "app");
   auto callback_url = v.Url("callbackUrl");
@@ -112,7 +118,7 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
       }
     }
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (!v.ok()) return Refuse(respond, ValidationProblem(req, v.errors()));
 
   const AuthContext& a = call.auth;
   // References must exist in the caller's tenant (another tenant's id is "not found").
@@ -120,20 +126,29 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   if (app != a.application_id || app.empty()) {  // a key always names an existing application
     int cf = rt.store().Cf(projections::kViewsCf);
     auto row = rt.store().Get(cf, TV::Abs(TV::Application(a.tenant_id, app)));
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+    if (!row.ok()) return Refuse(respond, StatusToProblem(req, row.status()));
     if (!row->has_value()) {
-      return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
+      return Refuse(respond, Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
     }
   }
-  if (flow_id.has_value()) return respond(Problem(req, "FLOW_NOT_FOUND", "no such flow"));
+  // The flow (docs/embedded.md#flows): named by id or key, else the application's default.
+  std::optional<ResolvedFlow> resolved;
+  {
+    auto app_row = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, app)));
+    if (!app_row.ok()) return Refuse(respond, StatusToProblem(req, app_row.status()));
+    auto r = ResolveFlow(rt, a, app_row->value_or(core::Json::object()), flow_id.value_or(""), flow.value_or(""),
+                         checks, policy);
+    if (!r.ok()) return Refuse(respond, StatusToProblem(req, r.status()));
+    resolved = std::move(*r);
+  }
   if (person_id.has_value()) {
     // The person must be an active person of the key's tenant and environment.
     auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    if (!row->has_value()) return respond(Problem(req, "PERSON_NOT_FOUND", "no such person"));
+    if (!row.ok()) return Refuse(respond, StatusToProblem(req, row.status()));
+    if (!row->has_value()) return Refuse(respond, Problem(req, "PERSON_NOT_FOUND", "no such person"));
     std::string status = core::StringOr(**row, "status");
-    if (status == "redacted") return respond(Problem(req, "PERSON_PURGED", "the person was erased"));
-    if (status == "merged") return respond(Problem(req, "PERSON_ALREADY_MERGED", "the person was merged into another"));
+    if (status == "redacted") return Refuse(respond, Problem(req, "PERSON_PURGED", "the person was erased"));
+    if (status == "merged") return Refuse(respond, Problem(req, "PERSON_ALREADY_MERGED", "the person was merged into another"));
   }
 
   std::string id = rt.ids().NewIdString(core::IdKind::kVerification);
@@ -155,10 +170,27 @@ void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   if (c.channel == "link") {
     c.link_token_sealed = Seal(rt, core::Base64UrlEncode(core::RandomBytes(24)), id);
   }
+  c.expires_at_micros = rt.clock().Now().micros + options.limits.session_ttl_seconds * 1000000;
+  PreparedSession out;
+  out.id = id;
+  out.created = std::move(c);
+  if (resolved->found) out.flow_steps = resolved->settings.steps;
+  return out;
+}
+
+namespace {
+
+void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  auto prepared = PrepareSession(rt, options, call, *body, respond);
+  if (!prepared) return;
+  const AuthContext& a = call.auth;
+  const std::string id = prepared->id;
   commands::CommandContext ctx = Context(rt, call);
-  c.expires_at_micros = ctx.now.micros + options.limits.session_ttl_seconds * 1000000;
   auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id,
-                                                       vs::SessionCommand(vs::CreateSession{c}),
+                                                       vs::SessionCommand(vs::CreateSession{std::move(prepared->created), std::nullopt}),
                                                        ctx);
   cmd.fresh_id = true;
   std::string te = projections::TenantEnv(a.tenant_id, a.environment);
@@ -326,7 +358,9 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
       .error_codes = {"IDEMPOTENCY_KEY_REQUIRED", "IDEMPOTENCY_KEY_INVALID",
                       "IDEMPOTENCY_KEY_IN_PROGRESS", "IDEMPOTENCY_KEY_REUSED", "VALIDATION_ERROR",
                       "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID",
-                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "PERSON_NOT_FOUND",
+                      "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "FLOW_NOT_PUBLISHABLE",
+                      "FLOW_NOT_ALLOWED_FOR_APPLICATION", "FLOW_NOT_ALLOWED_FOR_KEY", "FLOW_REQUIRED",
+                      "CHECK_NOT_ENABLED_FOR_FLOW", "APPLICATION_ARCHIVED", "PERSON_NOT_FOUND",
                       "PERSON_PURGED", "PERSON_ALREADY_MERGED"},
       .handler = [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{

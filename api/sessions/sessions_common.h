@@ -12,6 +12,8 @@
 #include "api/http/runtime.h"
 #include "api/http/write_path.h"
 #include "commands/command.h"
+#include "commands/embedded/flow_graph.h"
+#include "commands/verification/session_events.h"
 
 namespace svc::api {
 struct PublicApiOptions;
@@ -26,3 +28,38 @@ core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
                                         const PublicApiOptions& options);
 
 }  // namespace svc::api::sessions_internal
+
+namespace svc::api {
+
+// A session create body checked and turned into its creation event (sessions_api.cc): what the
+// API channel's create and the embedded channel's creates (api/embedded) share. On a refusal it
+// has answered `respond` with the problem and returns nullopt.
+struct PreparedSession {
+  std::string id;  // vrf_…, minted
+  commands::verification::SessionCreated created;
+  std::vector<std::string> flow_steps;  // the flow's step types in order (none: no flow)
+};
+std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+                                              const core::Json& body, const Respond& respond);
+
+// The flow a new session walks (session_flow.cc, docs/embedded.md#flows): named by `flow_id`,
+// else by `flow_key`, else the application's default flow; none when none of them is set (unless
+// the key or the application is restricted to flows: FLOW_REQUIRED). Refusals: FLOW_NOT_FOUND,
+// FLOW_NOT_PUBLISHABLE (archived, or never published), FLOW_NOT_ALLOWED_FOR_APPLICATION,
+// FLOW_NOT_ALLOWED_FOR_KEY (two independent guards), CHECK_NOT_ENABLED_FOR_FLOW (the request
+// turns on a check the flow has off; extension `check`). The session's checks and policy are the
+// flow's, with the request's turning checks off and overriding thresholds.
+struct ResolvedFlow {
+  bool found = false;
+  std::string flow_id;
+  std::string key;
+  int64_t version = 0;
+  commands::embedded::FlowSessionSettings settings;
+  core::Json checks;
+  core::Json policy;
+};
+core::Result<ResolvedFlow> ResolveFlow(Runtime& rt, const AuthContext& auth, const core::Json& application_row,
+                                       const std::string& flow_id, const std::string& flow_key,
+                                       const core::Json* request_checks, const core::Json* request_policy);
+
+}  // namespace svc::api

@@ -18,10 +18,19 @@ bool ValidFlowKey(std::string_view key) {
   return true;
 }
 
+std::string FlowIdFor(std::string_view tenant_id, std::string_view key) {
+  std::string material = "svc/flow-id/v1";
+  material.push_back('\0');
+  material.append(tenant_id);
+  material.push_back('\0');
+  material.append(key);
+  return "flw_" + core::Sha256Hex(material).substr(0, 32);
+}
+
 core::Result<Decision> FlowDecider::Decide(const FlowState& s, const FlowCommand& command, const CommandContext&) {
   Decision d;
   if (const auto* c = std::get_if<CreateFlow>(&command)) {
-    if (s.exists) return core::AlreadyExists("the flow exists", "CONFLICT");
+    if (s.exists) return core::AlreadyExists("a flow with this key exists", "FLOW_KEY_TAKEN");
     if (!ValidFlowKey(c->created.key)) {
       return core::InvalidArgument("key is 1-64 of a-z, 0-9, _ and -, from a letter or digit", "VALIDATION_ERROR");
     }

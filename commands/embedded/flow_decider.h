@@ -50,4 +50,9 @@ struct FlowDecider {
 // A flow key: 1-64 of a-z, 0-9, _ and -, from a letter or digit.
 bool ValidFlowKey(std::string_view key);
 
+// The id of a tenant's flow of `key`: flw_ + the first 32 hex digits of SHA-256 over the tenant
+// and the key. A key names one flow for ever (FLOW_KEY_TAKEN is "this aggregate exists"), with no
+// index that could disagree with the log.
+std::string FlowIdFor(std::string_view tenant_id, std::string_view key);
+
 }  // namespace svc::commands::embedded

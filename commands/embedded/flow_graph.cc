@@ -165,6 +165,8 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
         add("check_invalid", p, it.key() + " is true or false");
       } else if ((it.key() == "efirma" || it.key() == "proofOfAddress") && it->get<bool>()) {
         add("check_unsupported", p, it.key() + " is not run by this service yet");
+      } else if (it.key() == "amlScreening" && it->get<bool>()) {
+        add("check_unsupported", p, "amlScreening is not run inside a verification session: screen the person with POST /v1/screenings");
       }
     }
     auto has = [&](const char* t) { return types.count(t) != 0; };
@@ -193,21 +195,38 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
     if (!p.is_object()) {
       add("policy_invalid", "/policy", "policy is an object");
     } else {
+      // The decision policy's thresholds, applied as a session's policy override is
+      // (pipeline/verification/policy.h); a session's own override wins key by key.
       for (auto it = p.begin(); it != p.end(); ++it) {
-        if (it.key() != "approveAtOrAbove" && it.key() != "reviewAtOrAbove") {
-          add("policy_invalid", "/policy/" + it.key(), "policy holds approveAtOrAbove and reviewAtOrAbove");
+        const bool threshold = it.key() == "faceMatchThreshold" || it.key() == "livenessThreshold" ||
+                               it.key() == "imageQualityThreshold";
+        if (it.key() == "requireGovernmentLookup") {
+          if (!it->is_boolean()) add("policy_invalid", "/policy/" + it.key(), it.key() + " is a boolean");
+        } else if (!threshold) {
+          add("policy_invalid", "/policy/" + it.key(),
+              "policy holds faceMatchThreshold, livenessThreshold, imageQualityThreshold and requireGovernmentLookup");
         } else if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1) {
           add("policy_invalid", "/policy/" + it.key(), it.key() + " is a number from 0 to 1");
         }
       }
-      if (p.is_object() && p.contains("approveAtOrAbove") && p.contains("reviewAtOrAbove") &&
-          p["approveAtOrAbove"].is_number() && p["reviewAtOrAbove"].is_number() &&
-          p["reviewAtOrAbove"].get<double>() > p["approveAtOrAbove"].get<double>()) {
-        add("policy_invalid", "/policy", "reviewAtOrAbove is at most approveAtOrAbove");
-      }
     }
   }
   return issues;
+}
+
+FlowSessionSettings SessionSettingsOf(const core::Json& definition) {
+  FlowSessionSettings out;
+  const core::Json checks = definition.value("checks", core::Json::object());
+  out.checks = core::Json::object();
+  for (const char* c : {"document", "faceMatch", "governmentLookup", "liveness"}) out.checks[c] = On(checks, c, true);
+  out.checks["livenessMode"] = checks.is_object() ? checks.value("livenessMode", "passive") : "passive";
+  out.policy = definition.value("policy", core::Json::object());
+  for (const auto& t : StepTypesInOrder(definition)) {
+    if (t == "document_front" || t == "document_back" || t == "selfie") out.captures.push_back(t);
+    if (t == "liveness") out.captures.push_back("liveness_video");
+  }
+  out.steps = StepTypesInOrder(definition);
+  return out;
 }
 
 }  // namespace svc::commands::embedded

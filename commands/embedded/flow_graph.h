@@ -12,7 +12,7 @@
 //              {"id": "submit", "type": "submit"}],
 //    "checks": {"document": true, "faceMatch": true, "governmentLookup": true, "liveness": true,
 //               "livenessMode": "passive", "amlScreening": false},
-//    "policy": {"approveAtOrAbove": 0.8, "reviewAtOrAbove": 0.5}}
+//    "policy": {"faceMatchThreshold": 0.8, "livenessThreshold": 0.75}}
 //
 // Step types: consent, document_front, document_back, selfie, liveness (mode passive | active),
 // submit. The graph has one start (the step no other names), is a path without cycles that
@@ -20,7 +20,10 @@
 // document_front, and a selfie after document_front. Every check that is on needs the step that
 // feeds it (document: document_front; faceMatch: document_front and selfie; liveness: a liveness
 // step, active when livenessMode is active), and a capture step no check uses is refused too.
-// efirma and proofOfAddress are checks of the spec this service does not run yet: refused.
+// efirma and proofOfAddress are checks of the spec this service does not run yet, and
+// amlScreening is run by the screening routes, not inside a session: all three refused when on. The
+// policy holds the decision policy's thresholds (faceMatchThreshold, livenessThreshold,
+// imageQualityThreshold: 0..1) and requireGovernmentLookup, as a session's policy override does.
 
 #include <string>
 #include <vector>
@@ -43,5 +46,16 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& definition);
 std::vector<std::string> StepTypesInOrder(const core::Json& definition);
 
 core::Json IssuesJson(const std::vector<FlowIssue>& issues);
+
+// What a session of a published flow takes from it: the checks (every one named, on or off, and
+// livenessMode), the policy, the capture kinds its steps have (media kinds: document_front,
+// document_back, selfie, liveness_video) and the step types in order (for the widget).
+struct FlowSessionSettings {
+  core::Json checks;
+  core::Json policy;
+  std::vector<std::string> captures;
+  std::vector<std::string> steps;
+};
+FlowSessionSettings SessionSettingsOf(const core::Json& definition);
 
 }  // namespace svc::commands::embedded

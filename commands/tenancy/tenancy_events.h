@@ -53,6 +53,9 @@ struct ApiKeyCreated {
   std::string secret_hash;  // hex HMAC-SHA256 of the full key string under the lookup key
   std::string last4;
   std::string name;
+  // The flows the key may open sessions with (flow ids; empty: any flow its application allows).
+  // An independent guard beside the application's (FLOW_NOT_ALLOWED_FOR_KEY).
+  std::vector<std::string> flows;
 
   static constexpr auto Fields() {
     using core::Field;
@@ -64,7 +67,36 @@ struct ApiKeyCreated {
                       Field("scopes", &T::scopes),
                       Field("secretHash", &T::secret_hash),
                       Field("last4", &T::last4),
-                      Field("name", &T::name)};
+                      Field("name", &T::name),
+                      Field("flows", &T::flows, core::Empty::kOmit)};
+  }
+};
+
+// An application archived (docs/embedded.md#applications): its keys stop working
+// (APPLICATION_ARCHIVED); the default application is never archived (CANNOT_ARCHIVE_DEFAULT).
+struct ApplicationArchived {
+  static constexpr std::string_view kType = "tenancy.application_archived";
+  static constexpr int kSchema = 1;
+  std::string application_id;
+  static constexpr auto Fields() { return std::tuple{core::Field("applicationId", &ApplicationArchived::application_id)}; }
+};
+
+// An application's embedded settings, replaced whole: the flows its sessions may use (empty: any
+// published flow), the flow a session without one gets (one of the allowed), and the web origins
+// its widget may be mounted on (an origin belongs to one application of a tenant).
+struct ApplicationSettingsSet {
+  static constexpr std::string_view kType = "tenancy.application_settings_set";
+  static constexpr int kSchema = 1;
+  std::string application_id;
+  std::vector<std::string> allowed_flows;
+  std::string default_flow;  // "" = none
+  std::vector<std::string> allowed_origins;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ApplicationSettingsSet;
+    return std::tuple{Field("applicationId", &T::application_id), Field("allowedFlows", &T::allowed_flows),
+                      Field("defaultFlow", &T::default_flow, core::Empty::kNull),
+                      Field("allowedOrigins", &T::allowed_origins)};
   }
 };
 
@@ -139,7 +171,8 @@ struct ReviewPolicySet {
 };
 
 using TenancyEvent = std::variant<TenantCreated, ApplicationCreated, ApiKeyCreated, ApiKeyRevoked, ExportKeySet,
-                                  UserCreated, UserDisabled, ReviewPolicySet>;
+                                  UserCreated, UserDisabled, ReviewPolicySet, ApplicationArchived,
+                                  ApplicationSettingsSet>;
 
 // Codec: event <-> (type, schema version, data JSON), driven by each event's field list.
 std::string_view TypeOf(const TenancyEvent& e);

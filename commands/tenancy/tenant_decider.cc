@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <set>
 
+#include "commands/embedded/origins.h"
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
 
@@ -20,6 +21,13 @@ const KeyState* TenantState::FindKey(std::string_view key_id) const {
 const ApplicationState* TenantState::DefaultApplication() const {
   for (const auto& a : applications) {
     if (a.is_default) return &a;
+  }
+  return nullptr;
+}
+
+const ApplicationState* TenantState::FindApplication(std::string_view application_id) const {
+  for (const auto& a : applications) {
+    if (a.id == application_id) return &a;
   }
   return nullptr;
 }
@@ -115,10 +123,12 @@ core::Result<Decision> DecideCreateApiKey(const TenantState& s, const CreateApiK
     if (def == nullptr) return core::Internal("tenant has no default application");
     app_id = def->id;
   } else {
-    bool found = std::any_of(s.applications.begin(), s.applications.end(),
-                             [&](const ApplicationState& a) { return a.id == app_id; });
-    if (!found) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+    const ApplicationState* app = s.FindApplication(app_id);
+    if (app == nullptr) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+    if (app->archived) return core::PermissionDenied("the application is archived", "APPLICATION_ARCHIVED");
   }
+  std::set<std::string> flows(c.flows.begin(), c.flows.end());
+  for (const auto& f : flows) SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kFlow, f));
   if (s.FindKey(c.key_id) != nullptr) return core::AlreadyExists("key id in use", "CONFLICT");
   if (c.secret_hash.size() != 64) return core::Internal("key hash must be 64 hex characters");
   ApiKeyCreated e;
@@ -130,8 +140,9 @@ core::Result<Decision> DecideCreateApiKey(const TenantState& s, const CreateApiK
   e.secret_hash = c.secret_hash;
   e.last4 = c.last4;
   e.name = c.name;
+  e.flows.assign(flows.begin(), flows.end());
   Decision d;
-  d.result = {{"keyId", c.key_id}, {"applicationId", app_id}, {"scopes", e.scopes}};
+  d.result = {{"keyId", c.key_id}, {"applicationId", app_id}, {"scopes", e.scopes}, {"flows", e.flows}};
   d.events.push_back(Make(e));
   return d;
 }
@@ -205,6 +216,64 @@ core::Result<Decision> DecideSetReviewPolicy(const TenantState& s, const SetRevi
   return d;
 }
 
+core::Result<Decision> DecideArchiveApplication(const TenantState& s, const ArchiveApplication& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  const ApplicationState* app = s.FindApplication(c.application_id);
+  if (app == nullptr) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+  if (app->is_default) {
+    return core::FailedPrecondition("the default application cannot be archived", "CANNOT_ARCHIVE_DEFAULT");
+  }
+  Decision d;
+  d.result = {{"applicationId", c.application_id}, {"archived", true}, {"alreadyArchived", app->archived}};
+  if (!app->archived) d.events.push_back(Make(ApplicationArchived{c.application_id}));
+  return d;
+}
+
+core::Result<Decision> DecideSetApplicationSettings(const TenantState& s, const SetApplicationSettings& c) {
+  SVC_RETURN_IF_ERROR(TenantMustExist(s));
+  const ApplicationState* app = s.FindApplication(c.application_id);
+  if (app == nullptr) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+  if (app->archived) return core::PermissionDenied("the application is archived", "APPLICATION_ARCHIVED");
+  if (c.allowed_flows.size() > 100 || c.allowed_origins.size() > 50) {
+    return core::InvalidArgument("at most 100 allowed flows and 50 allowed origins", "VALIDATION_ERROR");
+  }
+  ApplicationSettingsSet e;
+  e.application_id = c.application_id;
+  for (const auto& f : c.allowed_flows) {
+    SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kFlow, f));
+    if (std::find(e.allowed_flows.begin(), e.allowed_flows.end(), f) == e.allowed_flows.end()) {
+      e.allowed_flows.push_back(f);
+    }
+  }
+  if (!c.default_flow.empty()) {
+    SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kFlow, c.default_flow));
+    if (!e.allowed_flows.empty() &&
+        std::find(e.allowed_flows.begin(), e.allowed_flows.end(), c.default_flow) == e.allowed_flows.end()) {
+      return core::InvalidArgument("defaultFlow must be one of allowedFlows", "DEFAULT_FLOW_NOT_IN_ALLOWED");
+    }
+  }
+  e.default_flow = c.default_flow;
+  SVC_ASSIGN_OR_RETURN(e.allowed_origins, embedded::NormalizeOrigins(c.allowed_origins, "allowedOrigins"));
+  for (const auto& other : s.applications) {
+    if (other.id == c.application_id || other.archived) continue;
+    for (const auto& o : e.allowed_origins) {
+      if (std::find(other.allowed_origins.begin(), other.allowed_origins.end(), o) != other.allowed_origins.end()) {
+        return core::AlreadyExists("the origin " + o + " is already allowed for the application " + other.id,
+                                   "ORIGIN_CONFLICT");
+      }
+    }
+  }
+  Decision d;
+  d.result = {{"applicationId", c.application_id}, {"allowedFlows", e.allowed_flows},
+              {"defaultFlow", e.default_flow.empty() ? core::Json(nullptr) : core::Json(e.default_flow)},
+              {"allowedOrigins", e.allowed_origins}};
+  if (app->allowed_flows != e.allowed_flows || app->default_flow != e.default_flow ||
+      app->allowed_origins != e.allowed_origins) {
+    d.events.push_back(Make(e));
+  }
+  return d;
+}
+
 }  // namespace
 
 core::Result<Decision> TenantDecider::Decide(const TenantState& state,
@@ -221,6 +290,8 @@ core::Result<Decision> TenantDecider::Decide(const TenantState& state,
         if constexpr (std::is_same_v<T, CreateUser>) return DecideCreateUser(state, c);
         if constexpr (std::is_same_v<T, DisableUser>) return DecideDisableUser(state, c);
         if constexpr (std::is_same_v<T, SetReviewPolicy>) return DecideSetReviewPolicy(state, c);
+        if constexpr (std::is_same_v<T, ArchiveApplication>) return DecideArchiveApplication(state, c);
+        if constexpr (std::is_same_v<T, SetApplicationSettings>) return DecideSetApplicationSettings(state, c);
       },
       command);
 }
@@ -236,7 +307,11 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
           s.name = e.name;
           s.created_micros = occurred_at.micros;
         } else if constexpr (std::is_same_v<T, ApplicationCreated>) {
-          s.applications.push_back(ApplicationState{e.application_id, e.name, e.is_default});
+          ApplicationState a;
+          a.id = e.application_id;
+          a.name = e.name;
+          a.is_default = e.is_default;
+          s.applications.push_back(std::move(a));
         } else if constexpr (std::is_same_v<T, ApiKeyCreated>) {
           KeyState k;
           k.id = e.key_id;
@@ -247,6 +322,7 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
           k.secret_hash = e.secret_hash;
           k.last4 = e.last4;
           k.name = e.name;
+          k.flows = e.flows;
           k.created_micros = occurred_at.micros;
           s.keys.push_back(std::move(k));
         } else if constexpr (std::is_same_v<T, ApiKeyRevoked>) {
@@ -261,6 +337,17 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
         } else if constexpr (std::is_same_v<T, UserDisabled>) {
           for (auto& u : s.users) {
             if (u.id == e.user_id) u.disabled = true;
+          }
+        } else if constexpr (std::is_same_v<T, ApplicationArchived>) {
+          for (auto& a : s.applications) {
+            if (a.id == e.application_id) a.archived = true;
+          }
+        } else if constexpr (std::is_same_v<T, ApplicationSettingsSet>) {
+          for (auto& a : s.applications) {
+            if (a.id != e.application_id) continue;
+            a.allowed_flows = e.allowed_flows;
+            a.default_flow = e.default_flow;
+            a.allowed_origins = e.allowed_origins;
           }
         }
       },

@@ -23,6 +23,7 @@ struct KeyState {
   std::string name;
   int64_t created_micros = 0;
   int64_t revoked_micros = 0;  // 0 = active
+  std::vector<std::string> flows;  // empty: any flow
 
   static constexpr auto Fields() {
     using core::Field;
@@ -36,7 +37,8 @@ struct KeyState {
                       Field("last4", &T::last4),
                       Field("name", &T::name),
                       Field("createdMicros", &T::created_micros),
-                      Field("revokedMicros", &T::revoked_micros)};
+                      Field("revokedMicros", &T::revoked_micros),
+                      Field("flows", &T::flows, core::Empty::kOmit)};
   }
 };
 
@@ -44,13 +46,22 @@ struct ApplicationState {
   std::string id;
   std::string name;
   bool is_default = false;
+  bool archived = false;
+  std::vector<std::string> allowed_flows;  // empty: any
+  std::string default_flow;
+  std::vector<std::string> allowed_origins;
 
   static constexpr auto Fields() {
     using core::Field;
+    using core::Empty;
     using T = ApplicationState;
     return std::tuple{Field("id", &T::id),
                       Field("name", &T::name),
-                      Field("isDefault", &T::is_default)};
+                      Field("isDefault", &T::is_default),
+                      Field("archived", &T::archived, Empty::kOmit),
+                      Field("allowedFlows", &T::allowed_flows, Empty::kOmit),
+                      Field("defaultFlow", &T::default_flow, Empty::kOmit),
+                      Field("allowedOrigins", &T::allowed_origins, Empty::kOmit)};
   }
 };
 
@@ -81,6 +92,7 @@ struct TenantState {
 
   const KeyState* FindKey(std::string_view key_id) const;
   const ApplicationState* DefaultApplication() const;
+  const ApplicationState* FindApplication(std::string_view application_id) const;
   const UserState* FindUser(std::string_view user_id) const;
   // An active (not disabled) user who may work review cases.
   bool IsReviewer(std::string_view user_id) const;
@@ -115,6 +127,20 @@ struct CreateApiKey {
   std::string secret_hash;
   std::string last4;
   std::string name;
+  std::vector<std::string> flows;  // flow ids the key is restricted to (checked to exist by the caller)
+};
+// Archive an application (CANNOT_ARCHIVE_DEFAULT for the default one; archiving again is a no-op).
+struct ArchiveApplication {
+  std::string application_id;
+};
+// Replace an application's embedded settings. Flow ids are checked to exist by the caller (flows
+// are their own aggregates); the decider checks the default is among the allowed, the origins'
+// form and that no other application of the tenant holds one of them.
+struct SetApplicationSettings {
+  std::string application_id;
+  std::vector<std::string> allowed_flows;
+  std::string default_flow;
+  std::vector<std::string> allowed_origins;
 };
 struct RevokeApiKey {
   std::string key_id;
@@ -139,7 +165,8 @@ struct SetReviewPolicy {
   double trust_below = 0;
 };
 using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey,
-                                    CreateUser, DisableUser, SetReviewPolicy>;
+                                    CreateUser, DisableUser, SetReviewPolicy, ArchiveApplication,
+                                    SetApplicationSettings>;
 
 struct TenantDecider {
   using State = TenantState;

@@ -1,6 +1,8 @@
 #include "commands/verification/session_decider.h"
 
 #include "commands/event_codec.h"
+#include "core/crypto.h"
+#include <algorithm>
 
 namespace svc::commands::verification {
 
@@ -46,6 +48,34 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
         if constexpr (std::is_same_v<T, CreateSession>) {
           if (s.exists) return core::AlreadyExists("the session already exists", "CONFLICT");
           d.events.push_back(Make(c.created));
+          if (c.embedded) d.events.push_back(Make(*c.embedded));
+        } else if constexpr (std::is_same_v<T, MountEmbedded>) {
+          auto invalid = [] {
+            return core::Unauthenticated("the clientSecret is not valid", "SESSION_INVALID");
+          };
+          if (!s.exists || s.embedded_id.empty() || s.embedded_secret_hash.size() != c.client_secret_hash.size() ||
+              !core::ConstantTimeEquals(s.embedded_secret_hash, c.client_secret_hash)) {
+            return invalid();
+          }
+          if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
+            return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+          }
+          if (s.Terminal()) {
+            return core::FailedPrecondition("the session is already completed", "SESSION_COMPLETED");
+          }
+          if (s.embedded_mounted) {
+            return core::FailedPrecondition(
+                "this clientSecret was already swapped for an applicant token; create a new embedded session",
+                "SESSION_ALREADY_USED");
+          }
+          if (std::find(s.embedded_origins.begin(), s.embedded_origins.end(), c.parent_origin) ==
+              s.embedded_origins.end()) {
+            return core::PermissionDenied(
+                c.parent_origin.empty() ? "send parentOrigin: the origin of the page that mounts the widget"
+                                        : "the origin " + c.parent_origin + " is not among the session's allowedOrigins",
+                "ORIGIN_NOT_ALLOWED");
+          }
+          d.events.push_back(Make(EmbeddedMounted{c.parent_origin, c.applicant_token_hash}));
         } else if constexpr (std::is_same_v<T, RecordConsent>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
           if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
@@ -82,6 +112,11 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           SVC_RETURN_IF_ERROR(CheckCaptureOpen(Facts(s, ctx)));
           std::string_view check = CheckForKind(c.media.kind);
           if (check.empty()) return core::InvalidArgument("unknown media kind", "UNKNOWN_MEDIA_KIND");
+          if (!s.flow_captures.empty() &&
+              std::find(s.flow_captures.begin(), s.flow_captures.end(), c.media.kind) == s.flow_captures.end()) {
+            return core::FailedPrecondition("the session's flow has no " + c.media.kind + " step",
+                                            "CAPTURE_NOT_ALLOWED");
+          }
           if (!CaptureAllowed(c.media.kind, s.disabled_checks)) {
             return core::FailedPrecondition(
                 "the checks that use " + c.media.kind + " are off for this session",
@@ -223,6 +258,13 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
             auto mode = e.checks.find("livenessMode");
             s.active_liveness = mode != e.checks.end() && *mode == "active";
           }
+          s.flow_captures = e.flow_captures;
+        } else if constexpr (std::is_same_v<T, EmbeddedOpened>) {
+          s.embedded_id = e.embedded_id;
+          s.embedded_origins = e.allowed_origins;
+          s.embedded_secret_hash = e.client_secret_hash;
+        } else if constexpr (std::is_same_v<T, EmbeddedMounted>) {
+          s.embedded_mounted = true;
         } else if constexpr (std::is_same_v<T, ConsentRecorded>) {
           s.consent_recorded = true;
           s.consent_accepted = e.accepted;

@@ -52,6 +52,11 @@ struct SessionState {
   };
   std::map<std::string, Challenge> challenges;  // by challenge id
   bool media_purged = false;  // the captures were deleted under the retention policy
+  std::vector<std::string> flow_captures;  // empty: no flow (every kind its checks use)
+  std::string embedded_id;                 // "" = not an embedded session
+  std::vector<std::string> embedded_origins;
+  std::string embedded_secret_hash;
+  bool embedded_mounted = false;
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -71,7 +76,12 @@ struct SessionState {
                       Field("processing", &T::processing), Field("stagesDone", &T::stages_done),
                       Field("outcome", &T::outcome), Field("caseId", &T::case_id),
                       Field("activeLiveness", &T::active_liveness),
-                      Field("challenges", &T::challenges), Field("mediaPurged", &T::media_purged)};
+                      Field("challenges", &T::challenges), Field("mediaPurged", &T::media_purged),
+                      Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
+                      Field("embeddedId", &T::embedded_id, core::Empty::kOmit),
+                      Field("embeddedOrigins", &T::embedded_origins, core::Empty::kOmit),
+                      Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
+                      Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit)};
   }
 
   bool Terminal() const { return IsTerminalStatus(status); }
@@ -89,6 +99,14 @@ inline constexpr const char* kActiveLivenessCheck = "active_liveness";
 
 struct CreateSession {
   SessionCreated created;  // validated by the API layer; the decider checks state only
+  std::optional<EmbeddedOpened> embedded;  // an embedded session opened with it
+};
+// The widget's init (docs/embedded.md#init): the clientSecret (as its keyed hash) swapped once for
+// an applicant token, from a parent page of an allowed origin.
+struct MountEmbedded {
+  std::string client_secret_hash;
+  std::string parent_origin;  // normalised; "" = not given (ORIGIN_NOT_ALLOWED)
+  std::string applicant_token_hash;
 };
 struct RecordConsent {
   bool accepted = false;
@@ -131,7 +149,7 @@ struct PurgeMedia {
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
                                     SubmitSession, RecordStage, RecordVerdict,
-                                    IssueLivenessChallenge, PurgeMedia, ResolveReview>;
+                                    IssueLivenessChallenge, PurgeMedia, ResolveReview, MountEmbedded>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

@@ -41,6 +41,10 @@ struct SessionCreated {
   std::string meta_sealed;   // base64 of sealed JSON, "" = none
   std::string link_token_sealed;  // base64 of sealed token, "" = none
   int64_t expires_at_micros = 0;
+  // A session of a published flow (docs/embedded.md#flows): the version it walks and the capture
+  // kinds its steps have (a kind outside them is CAPTURE_NOT_ALLOWED). None: no flow.
+  int64_t flow_version = 0;
+  std::vector<std::string> flow_captures;
 
   static constexpr auto Fields() {
     using core::Empty;
@@ -63,7 +67,9 @@ struct SessionCreated {
                       Field("policy", &T::policy, Shape::kObjectOrNull),
                       Field("metaSealed", &T::meta_sealed, Empty::kNull),
                       Field("linkTokenSealed", &T::link_token_sealed, Empty::kNull),
-                      Field("expiresAtMicros", &T::expires_at_micros)};
+                      Field("expiresAtMicros", &T::expires_at_micros),
+                      Field("flowVersion", &T::flow_version, Empty::kOmit),
+                      Field("flowCaptures", &T::flow_captures, Empty::kOmit)};
   }
 };
 
@@ -241,9 +247,44 @@ struct MediaPurged {
   }
 };
 
+// The embedded channel (docs/embedded.md): the widget's session over this verification session,
+// opened with it (one append). Its id is `ems_` + the session id's hex. The clientSecret travels
+// only as a keyed hash, like an API key.
+struct EmbeddedOpened {
+  static constexpr std::string_view kType = "verification.embedded_opened";
+  static constexpr int kSchema = 1;
+  std::string embedded_id;
+  std::vector<std::string> allowed_origins;  // normalised
+  std::string client_secret_hash;            // hex HMAC-SHA256 under the key-lookup key
+  std::string opened_by;                     // "backend" (secret key) | "browser" (publishable key)
+  std::string key_id;                        // the key that opened it
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = EmbeddedOpened;
+    return std::tuple{Field("embeddedId", &T::embedded_id), Field("allowedOrigins", &T::allowed_origins),
+                      Field("clientSecretHash", &T::client_secret_hash), Field("openedBy", &T::opened_by),
+                      Field("keyId", &T::key_id)};
+  }
+};
+
+// The widget mounted: the clientSecret swapped (once) for an applicant token, from a parent page
+// of an allowed origin.
+struct EmbeddedMounted {
+  static constexpr std::string_view kType = "verification.embedded_mounted";
+  static constexpr int kSchema = 1;
+  std::string parent_origin;
+  std::string applicant_token_hash;  // hex HMAC-SHA256 under the key-lookup key
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = EmbeddedMounted;
+    return std::tuple{Field("parentOrigin", &T::parent_origin),
+                      Field("applicantTokenHash", &T::applicant_token_hash)};
+  }
+};
+
 using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
                                   SessionSubmitted, StageCompleted, VerdictReached,
-                                  LivenessChallengeIssued, MediaPurged>;
+                                  LivenessChallengeIssued, MediaPurged, EmbeddedOpened, EmbeddedMounted>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

@@ -17,6 +17,7 @@
 #include "commands/event_codec.h"
 #include "commands/persons/access_events.h"
 #include "commands/persons/import_job.h"
+#include "commands/embedded/flow_events.h"
 #include "commands/persons/export_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/review/case_events.h"
@@ -104,6 +105,17 @@ std::vector<Sample> Samples() {
   m.extracted_sealed = "ZXh0cmFjdGVk";
   Add<vs::MediaCaptured, vs::SessionEvent>(s, m, venc);
 
+  vs::SessionCreated fc = c;
+  fc.channel = "embed";
+  fc.flow_version = 3;
+  fc.flow_captures = {"document_front", "selfie", "liveness_video"};
+  Add<vs::SessionCreated, vs::SessionEvent>(s, fc, venc);
+  Add<vs::EmbeddedOpened, vs::SessionEvent>(
+      s, vs::EmbeddedOpened{"ems_00000000000000000000000000000001", {"https://shop.example", "http://localhost:3000"},
+                            std::string(64, 'c'), "browser", "key_00000000000000000000000000000001"},
+      venc);
+  Add<vs::EmbeddedMounted, vs::SessionEvent>(s, vs::EmbeddedMounted{"https://shop.example", std::string(64, 'd')}, venc);
+
   vs::LivenessChallengeIssued ch;
   Add<vs::LivenessChallengeIssued, vs::SessionEvent>(s, ch, venc);
   ch.challenge_id = "lch_1";
@@ -155,7 +167,28 @@ std::vector<Sample> Samples() {
   k.last4 = "wxyz";
   k.name = "ci";
   Add<tn::ApiKeyCreated, tn::TenancyEvent>(s, k, tenc);
+  k.key_type = "publishable";
+  k.scopes = {"embedded:create_session"};
+  k.flows = {"flw_00000000000000000000000000000001"};
+  Add<tn::ApiKeyCreated, tn::TenancyEvent>(s, k, tenc);
   Add<tn::ApiKeyRevoked, tn::TenancyEvent>(s, tn::ApiKeyRevoked{"key_1", "leaked"}, tenc);
+  Add<tn::ApplicationArchived, tn::TenancyEvent>(s, tn::ApplicationArchived{"app_00000000000000000000000000000002"}, tenc);
+  Add<tn::ApplicationSettingsSet, tn::TenancyEvent>(s, tn::ApplicationSettingsSet{}, tenc);
+  Add<tn::ApplicationSettingsSet, tn::TenancyEvent>(
+      s, tn::ApplicationSettingsSet{"app_00000000000000000000000000000001", {"flw_00000000000000000000000000000001"},
+                                    "flw_00000000000000000000000000000001", {"https://shop.example"}},
+      tenc);
+  {
+    namespace ce = embedded;
+    auto fenc = [](const ce::FlowEvent& e) { return EncodeEventData(e); };
+    core::Json def = {{"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "s"}},
+                                                   {{"id", "s"}, {"type", "submit"}}})},
+                      {"checks", {{"document", false}}}};
+    Add<ce::FlowCreated, ce::FlowEvent>(s, ce::FlowCreated{"kyc-basic", "KYC basic", def}, fenc);
+    Add<ce::FlowDraftUpdated, ce::FlowEvent>(s, ce::FlowDraftUpdated{def}, fenc);
+    Add<ce::FlowPublished, ce::FlowEvent>(s, ce::FlowPublished{2, def, std::string(64, 'e')}, fenc);
+    Add<ce::FlowArchived, ce::FlowEvent>(s, ce::FlowArchived{}, fenc);
+  }
   Add<tn::ExportKeySet, tn::TenancyEvent>(
       s, tn::ExportKeySet{"xk_0123456789abcdef", "AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"}, tenc);
   Add<tn::UserCreated, tn::TenancyEvent>(
@@ -480,6 +513,11 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return EncodeEventData(*d);
   }
+  if (s.type.rfind("flow.", 0) == 0) {
+    auto d = embedded::DecodeFlow(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   if (s.type.rfind("audit.", 0) == 0) {
     auto d = audit::DecodeAuditLog(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
@@ -516,5 +554,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 97);
+  CHECK(n == 108);
 }

@@ -27,7 +27,7 @@ core::Json Basic() {
                                        Step("live", "liveness", "submit"), Step("submit", "submit")})},
           {"checks", {{"document", true}, {"faceMatch", true}, {"governmentLookup", true}, {"liveness", true},
                       {"livenessMode", "passive"}}},
-          {"policy", {{"approveAtOrAbove", 0.8}, {"reviewAtOrAbove", 0.5}}}};
+          {"policy", {{"faceMatchThreshold", 0.8}, {"livenessThreshold", 0.75}}}};
 }
 
 std::vector<std::string> Codes(const core::Json& d) {
@@ -112,7 +112,13 @@ TEST_CASE("flow graph: every problem is listed, with where it is") {
   d["checks"]["colour"] = true;
   CHECK(Has(d, "check_unknown"));
   d = Basic();
-  d["policy"]["reviewAtOrAbove"] = 0.9;
+  d["policy"]["faceMatchThreshold"] = 1.5;
+  CHECK(Has(d, "policy_invalid"));
+  d = Basic();
+  d["policy"]["approveAtOrAbove"] = 0.9;
+  CHECK(Has(d, "policy_invalid"));
+  d = Basic();
+  d["policy"]["requireGovernmentLookup"] = "yes";
   CHECK(Has(d, "policy_invalid"));
   CHECK(Has(core::Json::object(), "steps_missing"));
   CHECK(Has(core::Json::array(), "definition_not_object"));
@@ -140,7 +146,7 @@ TEST_CASE("flow: created as a draft, published when it validates, versioned, arc
   CHECK(first->result["version"] == 1);
   CHECK(spec.When(PublishFlow{})->events.empty());  // nothing changed: the same version
   core::Json changed = Basic();
-  changed["policy"]["approveAtOrAbove"] = 0.9;
+  changed["policy"]["faceMatchThreshold"] = 0.9;
   REQUIRE(spec.When(UpdateFlowDraft{changed}).ok());
   CHECK(spec.state.status == "published");  // version 1 stays in force while the draft changes
   CHECK(spec.When(PublishFlow{})->result["version"] == 2);

@@ -1,0 +1,101 @@
+#include "projections/embedded/embedded_projector.h"
+
+#include "commands/embedded/flow_events.h"
+#include "commands/verification/session_events.h"
+#include "core/clock.h"
+#include "core/json.h"
+
+namespace svc::projections {
+
+namespace ce = commands::embedded;
+namespace vs = commands::verification;
+using V = EmbeddedView;
+
+namespace {
+
+core::Status ApplyFlow(const eventstore::EventEnvelope& env, ViewWriter& view) {
+  SVC_ASSIGN_OR_RETURN(ce::FlowEvent ev, ce::DecodeFlow(env));
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  const std::string key = V::Flow(env.tenant_id, env.aggregate_id);
+  core::Json row;
+  if (!std::holds_alternative<ce::FlowCreated>(ev)) {
+    SVC_ASSIGN_OR_RETURN(auto text, view.Get(key));
+    if (!text.has_value()) return core::DataLoss("a change of an unknown flow");
+    row = core::ParseJsonOrDiscarded(*text);
+  }
+  std::visit(
+      [&](const auto& e) {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, ce::FlowCreated>) {
+          row = {{"id", env.aggregate_id}, {"object", "flow"},      {"tenantId", env.tenant_id},
+                 {"key", e.key},           {"name", e.name},         {"status", "draft"},
+                 {"version", 0},           {"draft", e.definition},  {"definitionHash", nullptr},
+                 {"createdAt", at},        {"updatedAt", at},        {"publishedAt", nullptr},
+                 {"archivedAt", nullptr}};
+        } else if constexpr (std::is_same_v<T, ce::FlowDraftUpdated>) {
+          row["draft"] = e.definition;
+        } else if constexpr (std::is_same_v<T, ce::FlowPublished>) {
+          row["status"] = "published";
+          row["version"] = e.version;
+          row["definitionHash"] = e.definition_hash;
+          row["publishedAt"] = at;
+          view.Put(V::FlowVersion(env.tenant_id, env.aggregate_id, e.version),
+                   core::DumpJson({{"flowId", env.aggregate_id},
+                                   {"key", row.value("key", "")},
+                                   {"version", e.version},
+                                   {"definition", e.definition},
+                                   {"definitionHash", e.definition_hash},
+                                   {"publishedAt", at}}));
+        } else {
+          row["status"] = "archived";
+          row["archivedAt"] = at;
+        }
+      },
+      ev);
+  row["updatedAt"] = at;
+  view.Put(key, core::DumpJson(row));
+  return core::Status::Ok();
+}
+
+core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view) {
+  if (env.type != vs::EmbeddedOpened::kType && env.type != vs::EmbeddedMounted::kType) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(vs::SessionEvent ev, vs::Decode(env));
+  const std::string at = core::FormatRfc3339(env.occurred_at);
+  if (const auto* o = std::get_if<vs::EmbeddedOpened>(&ev)) {
+    view.Put(V::Embedded(o->embedded_id), core::DumpJson({{"id", o->embedded_id},
+                                                          {"tenantId", env.tenant_id},
+                                                          {"environment", env.environment},
+                                                          {"sessionId", env.aggregate_id},
+                                                          {"allowedOrigins", o->allowed_origins},
+                                                          {"openedBy", o->opened_by},
+                                                          {"keyId", o->key_id},
+                                                          {"createdAt", at},
+                                                          {"mountedAt", nullptr},
+                                                          {"parentOrigin", nullptr}}));
+    return core::Status::Ok();
+  }
+  const auto& m = std::get<vs::EmbeddedMounted>(ev);
+  const std::string embedded_id = "ems_" + env.aggregate_id.substr(env.aggregate_id.find('_') + 1);
+  SVC_ASSIGN_OR_RETURN(auto text, view.Get(V::Embedded(embedded_id)));
+  if (!text.has_value()) return core::DataLoss("a mount of an unknown embedded session");
+  core::Json row = core::ParseJsonOrDiscarded(*text);
+  row["mountedAt"] = at;
+  row["parentOrigin"] = m.parent_origin;
+  view.Put(V::Embedded(embedded_id), core::DumpJson(row));
+  view.Put(V::ApplicantToken(m.applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
+                                                                      {"environment", env.environment},
+                                                                      {"sessionId", env.aggregate_id},
+                                                                      {"embeddedSessionId", embedded_id}}));
+  return core::Status::Ok();
+}
+
+}  // namespace
+
+core::Status EmbeddedProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
+  const auto& env = re.event;
+  if (env.aggregate_type == ce::kFlowAggregate) return ApplyFlow(env, view);
+  if (env.aggregate_type == vs::kSessionAggregate) return ApplySession(env, view);
+  return core::Status::Ok();
+}
+
+}  // namespace svc::projections

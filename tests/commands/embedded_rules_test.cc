@@ -1,0 +1,176 @@
+// The embedded channel's pure rules (issue 19): allowed origins, applications' embedded settings
+// and archive (tenant aggregate), the session's flow captures and the clientSecret swap (session
+// aggregate), and what a session takes from a flow.
+#include <doctest/doctest.h>
+
+#include "commands/embedded/flow_decider.h"
+#include "commands/embedded/flow_graph.h"
+#include "commands/embedded/origins.h"
+#include "commands/tenancy/tenant_decider.h"
+#include "commands/verification/session_decider.h"
+#include "tests/support/decider_spec.h"
+
+using namespace svc;
+using namespace svc::commands;
+using svc::testing::Code;
+using svc::testing::DeciderSpec;
+using svc::testing::Types;
+
+namespace {
+
+const std::string kTenant = "ten_00000000000000000000000000000001";
+const std::string kDefault = "app_00000000000000000000000000000001";
+const std::string kOther = "app_00000000000000000000000000000002";
+const std::string kThird = "app_00000000000000000000000000000003";
+const std::string kFlowA = "flw_00000000000000000000000000000001";
+const std::string kFlowB = "flw_00000000000000000000000000000002";
+
+std::string Norm(const std::string& o) {
+  auto r = embedded::NormalizeOrigin(o);
+  return r.ok() ? *r : std::string(r.status().api_code());
+}
+
+}  // namespace
+
+TEST_CASE("origins: https with a concrete host, or http on loopback; serialised per RFC 6454") {
+  CHECK(Norm("https://Shop.Example") == "https://shop.example");
+  CHECK(Norm("https://shop.example/") == "https://shop.example");
+  CHECK(Norm("https://shop.example:443") == "https://shop.example");
+  CHECK(Norm("https://shop.example:8443") == "https://shop.example:8443");
+  CHECK(Norm("http://localhost:3000") == "http://localhost:3000");
+  CHECK(Norm("http://127.0.0.1:8080") == "http://127.0.0.1:8080");
+  CHECK(Norm("http://[::1]:5173") == "http://[::1]:5173");
+  CHECK(Norm("https://localhost") == "https://localhost");
+  for (const char* bad : {"http://shop.example", "https://*.shop.example", "https://shop.example/path",
+                          "https://user@shop.example", "ftp://shop.example", "shop.example", "https://",
+                          "https://shop.example:0", "https://shop.example:99999", "https://intranet",
+                          "https://shop..example", "https://shop.example?x=1", "null", ""}) {
+    CAPTURE(bad);
+    CHECK(Norm(bad) == "ORIGIN_INVALID");
+  }
+  auto list = embedded::NormalizeOrigins({"https://a.example", "https://A.example/", "http://localhost"}, "allowedOrigins");
+  REQUIRE(list.ok());
+  CHECK(*list == std::vector<std::string>{"https://a.example", "http://localhost"});
+  CHECK(embedded::FrameAncestors(*list) == "https://a.example http://localhost");
+  CHECK(embedded::FrameAncestors({}) == "'none'");
+}
+
+TEST_CASE("applications: archive (never the default), embedded settings, one application per origin") {
+  DeciderSpec<tenancy::TenantDecider> spec;
+  spec.aggregate_id = kTenant;
+  REQUIRE(spec.When(tenancy::CreateTenant{"Acme", kDefault}).ok());
+  REQUIRE(spec.When(tenancy::CreateApplication{kOther, "Shop"}).ok());
+  REQUIRE(spec.When(tenancy::CreateApplication{kThird, "Lending"}).ok());
+  CHECK(Code(spec.When(tenancy::ArchiveApplication{kDefault}).status()) == "CANNOT_ARCHIVE_DEFAULT");
+  CHECK(Code(spec.When(tenancy::ArchiveApplication{"app_00000000000000000000000000000009"}).status()) ==
+        "APPLICATION_NOT_FOUND");
+
+  using tenancy::SetApplicationSettings;
+  CHECK(Code(spec.When(SetApplicationSettings{kOther, {kFlowA}, kFlowB, {}}).status()) == "DEFAULT_FLOW_NOT_IN_ALLOWED");
+  CHECK(Code(spec.When(SetApplicationSettings{kOther, {}, "", {"http://shop.example"}}).status()) == "ORIGIN_INVALID");
+  auto set = spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB, kFlowA}, kFlowA, {"https://Shop.example"}});
+  REQUIRE(set.ok());
+  CHECK(Types(*set) == std::vector<std::string>{"tenancy.application_settings_set"});
+  CHECK(spec.state.FindApplication(kOther)->allowed_flows == std::vector<std::string>{kFlowA, kFlowB});
+  CHECK(spec.state.FindApplication(kOther)->allowed_origins == std::vector<std::string>{"https://shop.example"});
+  // The same settings again record nothing.
+  CHECK(spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB}, kFlowA, {"https://shop.example"}})->events.empty());
+  // Another application cannot take the origin.
+  CHECK(Code(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}}).status()) == "ORIGIN_CONFLICT");
+
+  auto archived = spec.When(tenancy::ArchiveApplication{kOther});
+  REQUIRE(archived.ok());
+  CHECK(Types(*archived) == std::vector<std::string>{"tenancy.application_archived"});
+  CHECK(spec.When(tenancy::ArchiveApplication{kOther})->events.empty());
+  CHECK(Code(spec.When(SetApplicationSettings{kOther, {}, "", {}}).status()) == "APPLICATION_ARCHIVED");
+  // An archived application's origins are free again; it takes no new keys.
+  CHECK(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}}).ok());
+  tenancy::CreateApiKey k;
+  k.key_id = "key_00000000000000000000000000000001";
+  k.application_id = kOther;
+  k.environment = "test";
+  k.key_type = "publishable";
+  k.scopes = {"embedded:create_session"};
+  k.secret_hash = std::string(64, 'a');
+  CHECK(Code(spec.When(k).status()) == "APPLICATION_ARCHIVED");
+  k.application_id = kThird;
+  k.flows = {kFlowB, kFlowA, kFlowB};
+  auto made = spec.When(k);
+  REQUIRE(made.ok());
+  CHECK(spec.state.FindKey(k.key_id)->flows == std::vector<std::string>{kFlowA, kFlowB});
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("a session of a flow: only the flow's captures; the clientSecret swapped once, from an allowed origin") {
+  namespace vs = verification;
+  DeciderSpec<vs::SessionDecider> spec;
+  spec.aggregate_id = "vrf_00000000000000000000000000000001";
+  vs::SessionCreated c;
+  c.channel = "embed";
+  c.checks = {{"document", true}, {"faceMatch", false}, {"governmentLookup", true}, {"liveness", false}};
+  c.flow_id = kFlowA;
+  c.flow_version = 1;
+  c.flow_captures = {"document_front"};
+  c.expires_at_micros = svc::testing::kSpecT0 + 3600LL * 1000000;
+  vs::EmbeddedOpened o{"ems_00000000000000000000000000000001", {"https://shop.example"}, std::string(64, 'a'),
+                       "backend", "key_00000000000000000000000000000001"};
+  auto created = spec.When(vs::CreateSession{c, o});
+  REQUIRE(created.ok());
+  CHECK(Types(*created) == std::vector<std::string>{"verification.session_created", "verification.embedded_opened"});
+
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'b'), "https://shop.example", std::string(64, 'c')}).status()) ==
+        "SESSION_INVALID");
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://evil.example", std::string(64, 'c')}).status()) ==
+        "ORIGIN_NOT_ALLOWED");
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "", std::string(64, 'c')}).status()) == "ORIGIN_NOT_ALLOWED");
+  auto mounted = spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'c')});
+  REQUIRE(mounted.ok());
+  CHECK(Types(*mounted) == std::vector<std::string>{"verification.embedded_mounted"});
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'd')}).status()) ==
+        "SESSION_ALREADY_USED");
+
+  REQUIRE(spec.When(vs::RecordConsent{true, 0, "", ""}).ok());
+  vs::MediaCaptured m;
+  m.media_id = "med_00000000000000000000000000000001";
+  m.kind = "document_back";  // the checks would use it; the flow has no such step
+  CHECK(Code(spec.When(vs::CaptureMedia{m}).status()) == "CAPTURE_NOT_ALLOWED");
+  m.kind = "document_front";
+  CHECK(spec.When(vs::CaptureMedia{m}).ok());
+  spec.CheckSnapshot();
+
+  // Past the expiry the swap is refused as expired.
+  DeciderSpec<vs::SessionDecider> late;
+  REQUIRE(late.When(vs::CreateSession{c, o}).ok());
+  late.ctx.now.micros = c.expires_at_micros + 1;
+  CHECK(Code(late.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'c')}).status()) ==
+        "SESSION_EXPIRED");
+  // A session opened without the embedded channel has no clientSecret.
+  DeciderSpec<vs::SessionDecider> plain;
+  REQUIRE(plain.When(vs::CreateSession{c, std::nullopt}).ok());
+  CHECK(Code(plain.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'c')}).status()) ==
+        "SESSION_INVALID");
+}
+
+TEST_CASE("what a session takes from a flow: checks named on or off, policy, captures and steps in order") {
+  core::Json def = {{"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "f"}},
+                                                 {{"id", "f"}, {"type", "document_front"}, {"next", "s"}},
+                                                 {{"id", "s"}, {"type", "selfie"}, {"next", "l"}},
+                                                 {{"id", "l"}, {"type", "liveness"}, {"mode", "active"}, {"next", "x"}},
+                                                 {{"id", "x"}, {"type", "submit"}}})},
+                    {"checks", {{"governmentLookup", false}, {"document", false}, {"livenessMode", "active"}}},
+                    {"policy", {{"faceMatchThreshold", 0.9}}}};
+  REQUIRE(embedded::ValidateFlow(def).empty());
+  auto s = embedded::SessionSettingsOf(def);
+  CHECK(s.checks == core::Json{{"document", false}, {"faceMatch", true}, {"governmentLookup", false},
+                               {"liveness", true}, {"livenessMode", "active"}});
+  CHECK(s.policy == core::Json{{"faceMatchThreshold", 0.9}});
+  CHECK(s.captures == std::vector<std::string>{"document_front", "selfie", "liveness_video"});
+  CHECK(s.steps == std::vector<std::string>{"consent", "document_front", "selfie", "liveness", "submit"});
+  // amlScreening runs through the screening routes, not in a session: refused in a flow.
+  def["checks"]["amlScreening"] = true;
+  CHECK(embedded::IssuesJson(embedded::ValidateFlow(def))[0]["code"] == "check_unsupported");
+  // A flow's id follows from its tenant and key.
+  CHECK(embedded::FlowIdFor(kTenant, "kyc") == embedded::FlowIdFor(kTenant, "kyc"));
+  CHECK(embedded::FlowIdFor(kTenant, "kyc") != embedded::FlowIdFor("ten_00000000000000000000000000000002", "kyc"));
+  CHECK(core::ValidateId(core::IdKind::kFlow, embedded::FlowIdFor(kTenant, "kyc")).ok());
+}
