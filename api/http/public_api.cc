@@ -10,6 +10,7 @@
 #include "core/crypto.h"
 #include "core/jwt.h"
 #include "core/log.h"
+#include "projections/embedded/embedded_view.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_projector.h"
@@ -88,6 +89,29 @@ core::Result<AuthContext> AuthenticateClientToken(Runtime& rt, const HttpRequest
   a.application_id = core::StringOr(r, "applicationId");
   a.key_id = id;
   a.key_type = "client_token";
+  return a;
+}
+
+// An applicant token (docs/embedded.md#credentials): the widget's credential after init, bound to
+// one verification session. Looked up by its keyed hash, like an API key.
+core::Result<AuthContext> AuthenticateApplicant(Runtime& rt, std::string_view token) {
+  auto invalid = [] {
+    return core::Unauthenticated("the applicant token is not valid", "SESSION_INVALID");
+  };
+  if (token.size() < 10 || token.size() > 128) return invalid();
+  const std::string hash = tn::HashApiKey(rt.api_key_lookup_key(), token);
+  SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(rt.store().Cf(projections::kViewsCf),
+                                                projections::EmbeddedView::Abs(projections::EmbeddedView::ApplicantToken(hash))));
+  if (!ref.has_value()) return invalid();
+  core::Json r = core::ParseJsonOrDiscarded(*ref);
+  AuthContext a;
+  a.tenant_id = core::StringOr(r, "tenantId");
+  a.environment = core::StringOr(r, "environment");
+  a.session_id = core::StringOr(r, "sessionId");
+  a.embedded_session_id = core::StringOr(r, "embeddedSessionId");
+  a.key_id = a.embedded_session_id;  // rate limits count per embedded session
+  a.key_type = "applicant";
+  a.scopes = {"verification:read", "verification:write"};
   return a;
 }
 
@@ -190,7 +214,7 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
   router.Add(route.method, route.path, [self, &route](HttpRequest& req, Respond respond) {
     auto started = std::chrono::steady_clock::now();
     std::string caller_id = CallerRequestId(req);
-    if (route.client_token) {
+    if (route.client_token || route.cors) {
       // A browser's call: readable cross-origin (the token is the credential; no cookies).
       respond = [inner = std::move(respond)](HttpResponse r) {
         r.headers.emplace_back("Access-Control-Allow-Origin", "*");
@@ -226,7 +250,43 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
       return route.handler(call, [logged](HttpResponse r) { logged(std::move(r), "", ""); });
     }
-    const std::string bearer = BearerOf(req);
+    std::string bearer = BearerOf(req);
+    // The widget's EventSource sends no headers: its applicant token may come as access_token.
+    if (bearer.empty() && route.applicant_token && route.method == "GET" && req.Header("authorization").empty()) {
+      const auto q = ParseQuery(req.query);
+      if (auto it = q.find("access_token"); it != q.end() && it->second.rfind("atok_", 0) == 0) bearer = it->second;
+    }
+    if (bearer.rfind("atok_", 0) == 0) {
+      if (!route.applicant_token) {
+        return fail(core::Unauthenticated("an applicant token is accepted only by the capture routes of its session",
+                                          "SESSION_INVALID"));
+      }
+      auto applicant = AuthenticateApplicant(self->rt_, bearer);
+      if (!applicant.ok()) return fail(applicant.status());
+      if (req.path_params["session_id"] != applicant->session_id) {
+        return fail(core::Unauthenticated("the applicant token belongs to another session", "SESSION_INVALID"),
+                    applicant->tenant_id, applicant->key_id);
+      }
+      if (int64_t wait = self->limiter_->Take(applicant->key_id, route.family); wait > 0) {
+        HttpResponse r = Problem(req, "RATE_LIMITED", "too many requests for this session; retry later");
+        r.headers.emplace_back("Retry-After", std::to_string(wait));
+        return logged(std::move(r), applicant->tenant_id, applicant->key_id);
+      }
+      ApiCall call;
+      call.request = &req;
+      call.auth = *applicant;
+      call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
+      if (route.idempotency != IdempotencyRule::kNone) {
+        if (auto it = req.headers.find("idempotency-key"); it != req.headers.end()) {
+          if (auto st = ValidateIdempotencyKey(it->second); !st.ok()) return fail(st, applicant->tenant_id, applicant->key_id);
+          call.idempotency_key = it->second;
+          call.request_fingerprint = core::Sha256Hex(req.method + "\n" + req.path + "\n" + req.body);
+        }
+      }
+      return route.handler(call, [logged, tenant = applicant->tenant_id, key = applicant->key_id](HttpResponse r) {
+        logged(std::move(r), tenant, key);
+      });
+    }
     const bool token = bearer.rfind("ctok_", 0) == 0;
     if (token && !route.client_token) {
       return fail(core::Unauthenticated("a client token is accepted only by POST /v1/persons/{person_id}/decrypt",
@@ -311,14 +371,14 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
 void PublicApi::Register(Router& router, const core::Json& openapi_document) {
   for (const auto& r : routes_) {
     Wrap(router, r);
-    if (r.client_token) {  // the CORS preflight of a browser's call
+    if (r.client_token || r.cors) {  // the CORS preflight of a browser's call
       router.Add("OPTIONS", r.path, Sync([method = r.method](HttpRequest&) {
                    HttpResponse resp;
                    resp.status = 204;
                    resp.content_type.clear();
                    resp.headers = {{"Access-Control-Allow-Origin", "*"},
                                    {"Access-Control-Allow-Methods", method},
-                                   {"Access-Control-Allow-Headers", "Authorization, Content-Type, Service-Version"},
+                                   {"Access-Control-Allow-Headers", "Authorization, Content-Type, Service-Version, Idempotency-Key"},
                                    {"Access-Control-Max-Age", "600"}};
                    return resp;
                  }));

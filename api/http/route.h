@@ -88,6 +88,9 @@ struct ApiRoute {
   // the widget's credential after init: key_type "applicant", bound to one verification session;
   // the route's {session_id} must be that session (SESSION_INVALID otherwise).
   bool applicant_token = false;
+  // Called from an integrator's web page (browser embedded create): readable cross-origin
+  // (Access-Control-Allow-Origin: *, bearer credentials, no cookies) and answers CORS preflights.
+  bool cors = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
   std::string request_content_type = "application/json";

@@ -52,7 +52,7 @@ commands::CommandContext Context(Runtime& rt, const ApiCall& call) {
   commands::CommandContext ctx;
   ctx.now = rt.clock().Now();
   ctx.ids = &rt.ids();
-  ctx.actor = {"api_key", call.auth.key_id};
+  ctx.actor = {call.auth.key_type == "applicant" ? "applicant" : "api_key", call.auth.key_id};
   ctx.environment = call.auth.environment;
   ctx.request_id = call.request->request_id;
   ctx.correlation_id = call.correlation_id;

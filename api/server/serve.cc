@@ -9,6 +9,7 @@
 #include "api/http/openapi.h"
 #include "api/http/public_api.h"
 #include "api/http/runtime.h"
+#include "api/embedded/routes.h"
 #include "api/review/console.h"
 #include "api/server/admin.h"
 #include "api/server/cli.h"
@@ -75,6 +76,7 @@ std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api) {
   auto router = std::make_shared<Router>();
   public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
   review::AddConsoleRoutes(*router, rt, {public_api.options().reviewer_token_ttl_seconds, public_api.options().sse_hub});
+  embedded::AddWidgetRoutes(*router, rt);
   router->Add("GET", "/healthz", Sync([](HttpRequest&) {
                 return JsonResponse(200, {{"status", "ok"}});
               }));

@@ -157,6 +157,12 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOption
   c.channel = *channel;
   c.application_id = app;
   c.flow = flow.value_or("");
+  if (resolved->found) {
+    c.flow_id = resolved->flow_id;
+    c.flow = resolved->key;
+    c.flow_version = resolved->version;
+    c.flow_captures = resolved->settings.captures;
+  }
   c.person_id = person_id.value_or("");
   c.client_reference = client_reference;
   c.country = country.value_or("MX");
@@ -164,8 +170,8 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOption
   c.notifications_mode = notifications.value_or("service_managed");
   c.callback_url = callback_url.value_or("");
   c.redirect_url = redirect_url.value_or("");
-  c.checks = checks != nullptr ? *checks : core::Json(nullptr);
-  c.policy = policy != nullptr ? *policy : core::Json(nullptr);
+  c.checks = resolved->found ? resolved->checks : checks != nullptr ? *checks : core::Json(nullptr);
+  c.policy = resolved->found ? resolved->policy : policy != nullptr ? *policy : core::Json(nullptr);
   if (meta != nullptr) c.meta_sealed = Seal(rt, core::DumpJson(*meta), id + "|meta");
   if (c.channel == "link") {
     c.link_token_sealed = Seal(rt, core::Base64UrlEncode(core::RandomBytes(24)), id);
@@ -369,7 +375,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
       .summary = "Record the subject's consent",
       .description = "`accepted=true` moves a pending session to `in_progress`; `false` abandons "
                      "it. The subject's IP address and user agent are kept sealed.",
-      .scope = "verification:write", .family = RateFamily::kWrite, .has_body = true,
+      .scope = "verification:write", .family = RateFamily::kWrite, .applicant_token = true, .has_body = true,
       .request_schema = "ConsentRequest", .response_schema = "ConsentResponse",
       .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND", "SESSION_EXPIRED", "SESSION_COMPLETED",
                       "INVALID_STATE_TRANSITION", "VALIDATION_ERROR", "BAD_REQUEST",
@@ -392,7 +398,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options
       .summary = "Read a verification session",
       .description = "Its state, not its evidence (`…/evidence`). `trustScore` here is 0–100; "
                      "the evidence, report and certificate give the same score as 0–1.",
-      .scope = "verification:read", .response_schema = "VerificationSessionResponse",
+      .scope = "verification:read", .applicant_token = true, .response_schema = "VerificationSessionResponse",
       .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { GetSession(*r, c, std::move(respond)); }});
   return routes;

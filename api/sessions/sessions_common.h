@@ -14,6 +14,7 @@
 #include "commands/command.h"
 #include "commands/embedded/flow_graph.h"
 #include "commands/verification/session_events.h"
+#include "pipeline/verification/policy.h"
 
 namespace svc::api {
 struct PublicApiOptions;
@@ -58,6 +59,11 @@ struct ResolvedFlow {
   core::Json checks;
   core::Json policy;
 };
+// What the evidence, report and certificate are built from (verification_api.cc): the session
+// of the caller's tenant and environment (SESSION_NOT_FOUND otherwise).
+core::Result<pipeline::verification::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call,
+                                                                    const std::string& id);
+
 core::Result<ResolvedFlow> ResolveFlow(Runtime& rt, const AuthContext& auth, const core::Json& application_row,
                                        const std::string& flow_id, const std::string& flow_key,
                                        const core::Json* request_checks, const core::Json* request_policy);

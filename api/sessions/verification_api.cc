@@ -394,6 +394,8 @@ void Submit(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
+}  // namespace
+
 core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call,
                                                 const std::string& id) {
   SVC_ASSIGN_OR_RETURN(core::Json rec, SessionRecord(rt, call, id));
@@ -418,6 +420,8 @@ core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call
   }
   return in;
 }
+
+namespace {
 
 void Evidence(Runtime& rt, ApiCall& call, Respond respond) {
   auto in = LoadReportInputs(rt, call, call.request->path_params["session_id"]);
@@ -520,7 +524,7 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
                      "`analyze=true` returns a capture analysis (`status=error` is never a 500). "
                      "Limits: documents 10 MiB, selfies 5 MiB, videos 30 MiB.",
       .scope = "verification:write", .family = RateFamily::kWrite,
-      .idempotency = IdempotencyRule::kOptional, .request_schema = "MediaCaptureUpload",
+      .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .request_schema = "MediaCaptureUpload",
       .request_content_type = "multipart/form-data",
       .query = {{"analyze", {{"type", "boolean"}, {"default", false}},
                  "run the capture analysis now and return it"}},
@@ -541,7 +545,7 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
                      "valid 2 minutes, at most 10 per session. Only for sessions created with "
                      "`checks.livenessMode=active`.",
       .scope = "verification:write", .family = RateFamily::kWrite,
-      .idempotency = IdempotencyRule::kOptional, .success_status = 201,
+      .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .success_status = 201,
       .response_schema = "LivenessChallenge",
       .error_codes = Codes({with({"BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED",
                                 "SESSION_EXPIRED", "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
@@ -555,7 +559,7 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
       .description = "Answers at once with `kind=pending` and a tracking id; the verdict follows "
                      "on the progress stream, by webhook and in the evidence.",
       .scope = "verification:write", .family = RateFamily::kWrite,
-      .idempotency = IdempotencyRule::kOptional, .response_schema = "SubmitResponse",
+      .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .response_schema = "SubmitResponse",
       .error_codes = Codes({with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
                                 "SESSION_EXPIRED", "SESSION_COMPLETED"}),
                           idem}),
@@ -604,7 +608,7 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& op
                      "reviewer token (JWT from the review console's sign-in) is accepted in place of an API "
                      "key, in `Authorization` or, for a browser's EventSource, as `access_token`; the user must "
                      "be an active reviewer of the session's tenant (checked on every request).",
-      .scope = "verification:read", .reviewer_token = true,
+      .scope = "verification:read", .reviewer_token = true, .applicant_token = true,
       .query = {{"access_token", {{"type", "string"}}, "a reviewer token, for clients that cannot send headers"}},
       .headers = {"Last-Event-ID"},
       .response_schema = "ProgressStream", .response_content_type = "text/event-stream",

@@ -94,60 +94,63 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
       else next_of[id] = s["next"].get<std::string>();
     }
   }
-  if (!issues.empty()) return issues;  // the graph is judged on well-formed steps only
-  for (const auto& [id, next] : next_of) {
-    if (index.count(next) == 0) {
-      add("step_next_unknown", "/steps/" + std::to_string(index[id]) + "/next", "next names no step: " + next);
-    }
-  }
+  // The graph is judged on well-formed steps only; checks and policy are judged regardless, so
+  // the list holds every issue at once.
   std::map<std::string, int> types;
   for (const auto& [id, type] : type_of) ++types[type];
-  for (const auto& [type, n] : types) {
-    if (n > 1) add("step_type_repeated", "/steps", "a flow has one " + type + " step");
-  }
-  // One start, a path through every step, no cycle.
-  std::map<std::string, int> incoming;
-  for (const auto& [id, next] : next_of) ++incoming[next];
-  for (const auto& [id, n] : incoming) {
-    if (n > 1) add("graph_merge", "/steps/" + std::to_string(index[id]), "two steps lead to " + id);
-  }
-  std::vector<std::string> starts;
-  for (const auto& [id, i] : index) {
-    if (incoming.count(id) == 0) starts.push_back(id);
-  }
-  if (starts.size() != 1) {
-    add("graph_start", "/steps", starts.empty() ? "every step is named by another: the graph is a cycle"
-                                                : "the graph has " + std::to_string(starts.size()) + " starts");
-  }
-  std::vector<std::string> order;
-  if (starts.size() == 1) {
-    std::set<std::string> seen;
-    std::string at = starts[0];
-    while (!at.empty() && index.count(at) != 0) {
-      if (!seen.insert(at).second) {
-        add("graph_cycle", "/steps/" + std::to_string(index[at]), "the steps loop back to " + at);
-        break;
+  if (issues.empty()) {
+    for (const auto& [id, next] : next_of) {
+      if (index.count(next) == 0) {
+        add("step_next_unknown", "/steps/" + std::to_string(index[id]) + "/next", "next names no step: " + next);
       }
-      order.push_back(type_of[at]);
-      auto n = next_of.find(at);
-      at = n == next_of.end() ? "" : n->second;
     }
-    if (seen.size() != index.size() && issues.empty()) {
-      add("graph_unreachable", "/steps", "some steps are not on the path from the start");
+    for (const auto& [type, n] : types) {
+      if (n > 1) add("step_type_repeated", "/steps", "a flow has one " + type + " step");
     }
-  }
-  if (!order.empty()) {
-    if (order.front() != "consent") add("graph_start_not_consent", "/steps", "a flow starts with consent");
-    if (order.back() != "submit") add("graph_end_not_submit", "/steps", "a flow ends with submit");
-    auto pos = [&](const char* t) {
-      auto it = std::find(order.begin(), order.end(), t);
-      return it == order.end() ? -1 : static_cast<int>(it - order.begin());
-    };
-    if (pos("document_back") >= 0 && pos("document_back") < pos("document_front")) {
-      add("step_order", "/steps", "document_back comes after document_front");
+    // One start, a path through every step, no cycle.
+    std::map<std::string, int> incoming;
+    for (const auto& [id, next] : next_of) ++incoming[next];
+    for (const auto& [id, n] : incoming) {
+      if (n > 1) add("graph_merge", "/steps/" + std::to_string(index[id]), "two steps lead to " + id);
     }
-    if (pos("selfie") >= 0 && pos("document_front") >= 0 && pos("selfie") < pos("document_front")) {
-      add("step_order", "/steps", "the selfie comes after document_front (it is matched against the document)");
+    std::vector<std::string> starts;
+    for (const auto& [id, i] : index) {
+      if (incoming.count(id) == 0) starts.push_back(id);
+    }
+    if (starts.size() != 1) {
+      add("graph_start", "/steps", starts.empty() ? "every step is named by another: the graph is a cycle"
+                                                  : "the graph has " + std::to_string(starts.size()) + " starts");
+    }
+    std::vector<std::string> order;
+    if (starts.size() == 1) {
+      std::set<std::string> seen;
+      std::string at = starts[0];
+      while (!at.empty() && index.count(at) != 0) {
+        if (!seen.insert(at).second) {
+          add("graph_cycle", "/steps/" + std::to_string(index[at]), "the steps loop back to " + at);
+          break;
+        }
+        order.push_back(type_of[at]);
+        auto n = next_of.find(at);
+        at = n == next_of.end() ? "" : n->second;
+      }
+      if (seen.size() != index.size() && issues.empty()) {
+        add("graph_unreachable", "/steps", "some steps are not on the path from the start");
+      }
+    }
+    if (!order.empty()) {
+      if (order.front() != "consent") add("graph_start_not_consent", "/steps", "a flow starts with consent");
+      if (order.back() != "submit") add("graph_end_not_submit", "/steps", "a flow ends with submit");
+      auto pos = [&](const char* t) {
+        auto it = std::find(order.begin(), order.end(), t);
+        return it == order.end() ? -1 : static_cast<int>(it - order.begin());
+      };
+      if (pos("document_back") >= 0 && pos("document_back") < pos("document_front")) {
+        add("step_order", "/steps", "document_back comes after document_front");
+      }
+      if (pos("selfie") >= 0 && pos("document_front") >= 0 && pos("selfie") < pos("document_front")) {
+        add("step_order", "/steps", "the selfie comes after document_front (it is matched against the document)");
+      }
     }
   }
   // Checks and the steps that feed them.

@@ -258,12 +258,15 @@ struct EmbeddedOpened {
   std::string client_secret_hash;            // hex HMAC-SHA256 under the key-lookup key
   std::string opened_by;                     // "backend" (secret key) | "browser" (publishable key)
   std::string key_id;                        // the key that opened it
+  std::vector<std::string> steps;            // what the widget walks: the flow's step types, in order
+  std::string liveness_mode;                 // passive | active
   static constexpr auto Fields() {
     using core::Field;
     using T = EmbeddedOpened;
     return std::tuple{Field("embeddedId", &T::embedded_id), Field("allowedOrigins", &T::allowed_origins),
                       Field("clientSecretHash", &T::client_secret_hash), Field("openedBy", &T::opened_by),
-                      Field("keyId", &T::key_id)};
+                      Field("keyId", &T::key_id), Field("steps", &T::steps),
+                      Field("livenessMode", &T::liveness_mode)};
   }
 };
 

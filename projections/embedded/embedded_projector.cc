@@ -69,6 +69,8 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                                                           {"allowedOrigins", o->allowed_origins},
                                                           {"openedBy", o->opened_by},
                                                           {"keyId", o->key_id},
+                                                          {"steps", o->steps},
+                                                          {"livenessMode", o->liveness_mode},
                                                           {"createdAt", at},
                                                           {"mountedAt", nullptr},
                                                           {"parentOrigin", nullptr}}));

@@ -1,0 +1,42 @@
+// svc embed loader (docs/embedded.md#the-widget). The integrator's page includes
+//   <script src="https://<service>/embed/v1/loader.js"></script>
+// and mounts the capture widget with the clientSecret its backend (or the browser create) got:
+//   const widget = SvcEmbed.mount(document.getElementById("kyc"), {
+//     clientSecret, locale: "es", onEvent: (e) => console.log(e.type, e) });
+// Events: ready, step, submitted, completed ({status}), error ({code, message}). The frame talks
+// only to this page's origin, and this script only to the service's origin.
+(() => {
+  "use strict";
+  const script = document.currentScript;
+  const service = new URL(script ? script.src : "/", location.href).origin;
+  function mount(element, options) {
+    const o = options || {};
+    const secret = String(o.clientSecret || "");
+    const ems = secret.split("_secret_")[0];
+    if (!/^ems_[0-9a-f]{32}$/.test(ems) || ems === secret) throw new Error("SvcEmbed.mount: clientSecret is not an embedded session's secret");
+    const frame = document.createElement("iframe");
+    frame.src = `${service}/embed/v1/frame/${ems}`;
+    frame.title = o.title || "Verificación de identidad";
+    frame.allow = "camera; microphone";
+    frame.setAttribute("referrerpolicy", "no-referrer");
+    frame.style.cssText = "border:0;width:100%;min-height:640px";
+    const emit = (e) => { if (typeof o.onEvent === "function") o.onEvent(e); };
+    let handed = false;
+    function listen(m) {
+      if (m.origin !== service || m.source !== frame.contentWindow || !m.data || m.data.source !== "svc-embed") return;
+      if (m.data.type === "hello") {
+        if (handed) return;  // the secret is handed over once
+        handed = true;
+        frame.contentWindow.postMessage({ source: "svc-embed-loader", type: "init", clientSecret: secret, locale: o.locale }, service);
+        return;
+      }
+      const e = Object.assign({}, m.data);
+      delete e.source;
+      emit(e);
+    }
+    window.addEventListener("message", listen);
+    element.replaceChildren(frame);
+    return { frame, unmount() { window.removeEventListener("message", listen); frame.remove(); } };
+  }
+  window.SvcEmbed = { mount, version: "1" };
+})();

@@ -1,0 +1,278 @@
+// The capture widget (docs/embedded.md#the-widget): runs in the iframe the loader mounts, on the
+// service's origin. It never trusts the parent page beyond what the session allows: the
+// clientSecret is accepted only from a parent whose origin the session's policy lists, messages
+// go back to that origin only, and the service checks the same origin again at init.
+(() => {
+  "use strict";
+  const TEXT = {
+    es: {
+      title: "Verificación de identidad", loading: "Cargando…", steps: "Pasos",
+      consentTitle: "Tu consentimiento",
+      consentText: "Para verificar tu identidad tomaremos fotografías de tu identificación oficial y de tu rostro, y un video corto. Los datos se tratan conforme a la LFPDPPP, se guardan cifrados y se usan solo para esta verificación; puedes ejercer tus derechos ARCO ante quien te pidió verificarte.",
+      consentCheck: "Acepto el tratamiento de mis datos para esta verificación", accept: "Continuar", decline: "No acepto",
+      document_front: "Frente de tu identificación", document_back: "Reverso de tu identificación", selfie: "Tu rostro",
+      hint_document_front: "Coloca el frente de tu INE o pasaporte dentro del cuadro, con buena luz.",
+      hint_document_back: "Ahora el reverso de tu identificación.",
+      hint_selfie: "Mira a la cámara, sin lentes oscuros ni gorra.",
+      take: "Tomar foto", file: "O elegir un archivo", camera: "Vista de la cámara", noCamera: "No hay cámara disponible: elige un archivo.",
+      uploading: "Enviando…", livenessTitle: "Prueba de vida", hint_liveness: "Mira a la cámara. Grabaremos unos segundos.",
+      record: "Grabar", recording: "Grabando…", submitTitle: "Enviar", submitText: "Todo listo. Envía tu verificación.",
+      submit: "Enviar verificación", processing: "Verificando…", retry: "Reintentar",
+      approved: "Identidad verificada", declined: "No pudimos verificar tu identidad",
+      review: "Tu verificación está en revisión", more_info: "Necesitamos más información",
+      failed: "La sesión terminó", done: "Puedes cerrar esta ventana.",
+      blink: "Parpadea", turn_left: "Gira a la izquierda", turn_right: "Gira a la derecha", smile: "Sonríe",
+      nod: "Asiente con la cabeza", look_up: "Mira hacia arriba",
+      stage: "Revisión: ", refused: "Esta página no puede mostrar la verificación."
+    },
+    en: {
+      title: "Identity verification", loading: "Loading…", steps: "Steps",
+      consentTitle: "Your consent",
+      consentText: "To verify your identity we will take photos of your official ID and of your face, and a short video. The data is processed under Mexico's LFPDPPP, kept encrypted and used only for this verification; you may exercise your ARCO rights with whoever asked you to verify.",
+      consentCheck: "I agree to the processing of my data for this verification", accept: "Continue", decline: "I do not agree",
+      document_front: "Front of your ID", document_back: "Back of your ID", selfie: "Your face",
+      hint_document_front: "Place the front of your INE or passport inside the frame, in good light.",
+      hint_document_back: "Now the back of your ID.",
+      hint_selfie: "Look at the camera, no sunglasses or cap.",
+      take: "Take photo", file: "Or choose a file", camera: "Camera view", noCamera: "No camera available: choose a file.",
+      uploading: "Sending…", livenessTitle: "Liveness check", hint_liveness: "Look at the camera. We will record a few seconds.",
+      record: "Record", recording: "Recording…", submitTitle: "Submit", submitText: "All set. Send your verification.",
+      submit: "Send verification", processing: "Verifying…", retry: "Try again",
+      approved: "Identity verified", declined: "We could not verify your identity",
+      review: "Your verification is under review", more_info: "We need more information",
+      failed: "The session ended", done: "You may close this window.",
+      blink: "Blink", turn_left: "Turn left", turn_right: "Turn right", smile: "Smile",
+      nod: "Nod your head", look_up: "Look up",
+      stage: "Checking: ", refused: "This page cannot show the verification."
+    }
+  };
+  const $ = (id) => document.getElementById(id);
+  const ems = location.pathname.split("/").pop();
+  const state = { token: "", vrf: "", parent: "", steps: [], at: 0, mode: "passive", stream: null };
+  let t = TEXT.es;
+
+  function el(tag, attrs, ...kids) {
+    const e = document.createElement(tag);
+    for (const [k, v] of Object.entries(attrs || {})) {
+      if (k === "on") for (const [ev, fn] of Object.entries(v)) e.addEventListener(ev, fn);
+      else if (v !== false && v !== undefined) e.setAttribute(k, v === true ? "" : v);
+    }
+    for (const k of kids) e.append(k);
+    return e;
+  }
+  function say(msg, error) {
+    $("status").textContent = msg || "";
+    $("status").className = error ? "error" : "";
+  }
+  function tell(type, data) {
+    if (state.parent) window.parent.postMessage(Object.assign({ source: "svc-embed", type, sessionId: ems }, data || {}), state.parent);
+  }
+  function fail(err) {
+    say((err && err.message) || String(err), true);
+    tell("error", { code: (err && err.code) || "WIDGET_ERROR", message: (err && err.message) || String(err) });
+  }
+  async function call(method, path, body, form) {
+    const headers = { Authorization: "Bearer " + state.token };
+    if (body && !form) headers["Content-Type"] = "application/json";
+    const r = await fetch(path, { method, headers, body: form ? body : body ? JSON.stringify(body) : undefined });
+    const j = await r.json().catch(() => ({}));
+    if (!r.ok) throw Object.assign(new Error(j.detail || j.title || "HTTP " + r.status), { code: j.code });
+    return j;
+  }
+  function show(title, ...kids) {
+    const s = $("screen");
+    s.replaceChildren(el("h2", { id: "step-title" }, title), ...kids);
+    s.focus();
+  }
+  function progress() {
+    $("progress").replaceChildren(...state.steps.map((s, i) =>
+      el("li", { class: i < state.at ? "done" : i === state.at ? "now" : "", "aria-label": s + (i < state.at ? " ✓" : "") })));
+  }
+  function stopCamera() {
+    if (state.stream) state.stream.getTracks().forEach((tr) => tr.stop());
+    state.stream = null;
+  }
+  async function camera(video, facing) {
+    stopCamera();
+    state.stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: facing, width: { ideal: 1280 } }, audio: false });
+    video.srcObject = state.stream;
+    await video.play();
+  }
+  async function upload(kind, blob, name, extra) {
+    const form = new FormData();
+    form.append("kind", kind);
+    if (extra) for (const [k, v] of Object.entries(extra)) form.append(k, v);
+    form.append("file", blob, name);
+    say(t.uploading);
+    await call("POST", `/v1/verification-sessions/${state.vrf}/media`, form, true);
+    say("");
+  }
+  function next() {
+    stopCamera();
+    state.at += 1;
+    run();
+  }
+  function run() {
+    progress();
+    const step = state.steps[state.at];
+    tell("step", { step, index: state.at, total: state.steps.length });
+    ({ consent, document_front: photo, document_back: photo, selfie: photo, liveness, submit }[step] || submit)(step);
+  }
+
+  function consent() {
+    const box = el("input", { type: "checkbox", id: "consent-check" });
+    const go = el("button", { id: "consent-accept", disabled: true, on: { click: () => answer(true) } }, t.accept);
+    box.addEventListener("change", () => { go.disabled = !box.checked; });
+    const no = el("button", { class: "secondary", id: "consent-decline", on: { click: () => answer(false) } }, t.decline);
+    show(t.consentTitle, el("div", { class: "consent", id: "consent-text", tabindex: "0" }, t.consentText),
+      el("label", { class: "check", for: "consent-check" }, box, t.consentCheck), el("div", { class: "row" }, go, no));
+    async function answer(accepted) {
+      go.disabled = no.disabled = true;
+      try {
+        await call("POST", `/v1/verification-sessions/${state.vrf}/consent`, { accepted, policyVersion: "widget-consent/v1" });
+        if (accepted) next();
+        else outcome("failed");
+      } catch (e) { fail(e); go.disabled = !box.checked; no.disabled = false; }
+    }
+  }
+
+  function photo(kind) {
+    const selfie = kind === "selfie";
+    const video = el("video", { autoplay: true, playsinline: true, muted: true, class: selfie ? "mirror" : "", "aria-label": t.camera });
+    const take = el("button", { id: "take", disabled: true, on: { click: snap } }, t.take);
+    const input = el("input", { type: "file", id: "file", accept: "image/jpeg,image/png", on: { change: picked } });
+    show(t[kind], el("p", { class: "muted" }, t["hint_" + kind]), video,
+      el("div", { class: "row" }, take, el("label", { class: "file", for: "file" }, input, t.file)));
+    camera(video, selfie ? "user" : "environment").then(() => { take.disabled = false; }, () => say(t.noCamera));
+    async function send(blob, name) {
+      take.disabled = true;
+      try { await upload(kind, blob, name); next(); } catch (e) { fail(e); take.disabled = !state.stream; }
+    }
+    function snap() {
+      const c = document.createElement("canvas");
+      c.width = video.videoWidth;
+      c.height = video.videoHeight;
+      c.getContext("2d").drawImage(video, 0, 0);
+      c.toBlob((b) => send(b, kind + ".jpg"), "image/jpeg", 0.92);
+    }
+    function picked() {
+      const f = input.files && input.files[0];
+      if (f) send(f, f.name);
+    }
+  }
+
+  function liveness() {
+    const video = el("video", { autoplay: true, playsinline: true, muted: true, class: "mirror", "aria-label": t.camera });
+    const prompt = el("p", { class: "prompt", id: "prompt", "aria-live": "assertive" });
+    const rec = el("button", { id: "record", disabled: true, on: { click: record } }, t.record);
+    show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), video, prompt, el("div", { class: "row" }, rec));
+    camera(video, "user").then(() => { rec.disabled = false; }, () => say(t.noCamera, true));
+    async function record() {
+      rec.disabled = true;
+      try {
+        let actions = [], challengeId = "";
+        if (state.mode === "active") {
+          const ch = await call("POST", `/v1/verification-sessions/${state.vrf}/liveness-challenges`);
+          actions = ch.actions || [];
+          challengeId = ch.challengeId;
+        }
+        const type = MediaRecorder.isTypeSupported("video/webm;codecs=vp8") ? "video/webm;codecs=vp8" : "video/webm";
+        const recorder = new MediaRecorder(state.stream, { mimeType: type });
+        const chunks = [];
+        recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
+        const stopped = new Promise((resolve) => { recorder.onstop = resolve; });
+        recorder.start();
+        say(t.recording);
+        const prompts = actions.length ? actions : [""];
+        for (const a of prompts) {
+          prompt.textContent = a ? (t[a] || a) : "";
+          await new Promise((r) => setTimeout(r, actions.length ? 2000 : 3000));
+        }
+        recorder.stop();
+        await stopped;
+        prompt.textContent = "";
+        await upload("liveness_video", new Blob(chunks, { type: "video/webm" }), "liveness.webm",
+          challengeId ? { challengeId } : null);
+        next();
+      } catch (e) { fail(e); rec.disabled = false; }
+    }
+  }
+
+  function submit() {
+    const go = el("button", { id: "submit", on: { click: send } }, t.submit);
+    show(t.submitTitle, el("p", {}, t.submitText), el("div", { class: "row" }, go));
+    async function send() {
+      go.disabled = true;
+      try {
+        await call("POST", `/v1/verification-sessions/${state.vrf}/submit`);
+        tell("submitted", {});
+        watch();
+      } catch (e) { fail(e); go.disabled = false; }
+    }
+  }
+
+  function watch() {
+    const list = el("ul", { class: "events", id: "events" });
+    show(t.processing, list);
+    say(t.processing);
+    const es = new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
+    es.addEventListener("verification.stage_completed", (m) => {
+      const d = JSON.parse(m.data);
+      list.append(el("li", {}, t.stage + d.stage + " · " + d.outcome));
+    });
+    const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
+      "verification.review_required": "review", "verification.more_info_requested": "more_info",
+      "verification.session_expired": "failed" };
+    for (const [type, status] of Object.entries(verdicts)) {
+      es.addEventListener(type, () => { es.close(); outcome(status); });
+    }
+  }
+
+  function outcome(status) {
+    stopCamera();
+    state.at = state.steps.length;
+    progress();
+    say("");
+    const mark = { approved: "✓", declined: "✕", failed: "✕" }[status] || "…";
+    $("screen").replaceChildren(el("div", { class: "outcome " + status, id: "outcome", "data-status": status },
+      el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]),
+      el("p", { class: "muted" }, t.done)));
+    $("screen").focus();
+    tell("completed", { status });
+  }
+
+  async function init(message) {
+    // Only a parent the session allows gets to hand over the secret (and hear back).
+    const policy = await fetch(`/v1/embedded/sessions/${ems}/policy`).then((r) => r.json());
+    if (!Array.isArray(policy.allowedOrigins) || !policy.allowedOrigins.includes(message.origin)) {
+      say(t.refused, true);
+      return;
+    }
+    const r = await fetch("/v1/embedded/sessions/init", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ clientSecret: message.data.clientSecret, parentOrigin: message.origin }),
+    });
+    const j = await r.json().catch(() => ({}));
+    state.parent = message.origin;
+    if (!r.ok) return fail(Object.assign(new Error(j.detail || j.title), { code: j.code }));
+    state.token = j.applicantToken;
+    state.vrf = j.verificationSessionId;
+    state.steps = j.flow.steps;
+    state.mode = j.flow.livenessMode;
+    const lang = String(message.data.locale || j.locale || "es").slice(0, 2).toLowerCase();
+    t = TEXT[lang] || TEXT.es;
+    document.documentElement.lang = TEXT[lang] ? lang : "es";
+    document.title = t.title;
+    $("title").textContent = t.title;
+    $("progress").setAttribute("aria-label", t.steps);
+    tell("ready", { verificationSessionId: state.vrf, steps: state.steps });
+    run();
+  }
+
+  window.addEventListener("message", (m) => {
+    if (m.source !== window.parent || !m.data || m.data.source !== "svc-embed-loader") return;
+    if (m.data.type === "init" && !state.token && !state.parent) init(m).catch(fail);
+  });
+  // Carries no secret: it only asks the parent for the clientSecret.
+  window.parent.postMessage({ source: "svc-embed", type: "hello", sessionId: ems }, "*");
+})();

@@ -1,0 +1,122 @@
+// The embedded widget in a real browser: Debian's chromium driven by playwright-core (npm), with a
+// fake camera fed by a video ffmpeg made from a real face photograph. Run by
+// tests/integration/embedded_widget_test.cc against a real svc; it talks to it over stdin/stdout:
+//
+//   node widget.mjs <svc base url> <screenshot dir> <samples dir>
+//   -> "port N"          the integrator's page is served on http://127.0.0.1:N (another origin)
+//   <- {"secret": …, "blocked": …}   a session allowing http://127.0.0.1:N, and one that does not
+//                        allow http://localhost:N
+//   -> {"...": ...}      one JSON line: what the pages saw (events, timings, third-party
+//                        requests, console and page errors)
+import http from "node:http";
+import readline from "node:readline";
+import { chromium } from "playwright-core";
+
+const [base, shots, samples] = process.argv.slice(2);
+const lines = readline.createInterface({ input: process.stdin });
+const nextLine = () => new Promise((resolve) => lines.once("line", resolve));
+const out = { ok: false, thirdParty: [], consoleErrors: [], pageErrors: [], steps: [] };
+
+// The integrator's page: includes the loader from the service and mounts the widget.
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+  res.end(`<!doctype html><html lang="es"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Tienda Ejemplo</title>
+<script src="${base}/embed/v1/loader.js"></script></head>
+<body style="margin:0;font-family:sans-serif"><h1 style="font-size:16px;margin:8px">Tienda Ejemplo · abre tu cuenta</h1>
+<div id="kyc"></div>
+<script>
+  window.events = [];
+  window.mountedAt = performance.now();
+  SvcEmbed.mount(document.getElementById("kyc"), {
+    clientSecret: new URLSearchParams(location.search).get("s"), locale: "es",
+    onEvent: (e) => { window.events.push(e); if (e.type === "step" && window.firstStepAt === undefined) window.firstStepAt = performance.now(); },
+  });
+</script></body></html>`);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const port = server.address().port;
+process.stdout.write(`port ${port}\n`);
+const { secret, blocked, camera } = JSON.parse(await nextLine());
+
+const browser = await chromium.launch({
+  executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream",
+         "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${camera}`,
+         "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+});
+const integrator = `http://127.0.0.1:${port}`;
+try {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+  const page = await context.newPage();
+  page.setDefaultTimeout(60000);
+  page.on("request", (r) => {
+    const u = r.url();
+    if (!u.startsWith(base) && !u.startsWith(integrator) && !u.startsWith("blob:") && !u.startsWith("data:")) out.thirdParty.push(u);
+  });
+  page.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  page.on("pageerror", (e) => out.pageErrors.push(String(e)));
+
+  const started = Date.now();
+  await page.goto(`${integrator}/?s=${encodeURIComponent(secret)}`);
+  const frame = page.frameLocator("iframe");
+  await frame.locator("#consent-check").waitFor();
+  out.mountToFirstStepMs = Date.now() - started;
+  out.firstStepInPageMs = await page.evaluate(() => window.firstStepAt - window.mountedAt);
+  const frameResponse = await page.evaluate(() => document.querySelector("iframe").src);
+  out.frameUrl = frameResponse;
+  out.consentLabel = await frame.locator("label[for=consent-check]").textContent();
+  const shot = async (name) => {
+    await page.screenshot({ path: `${shots}/embedded-${name}.png` });
+    out.steps.push(name);
+  };
+  const waitStep = (step) => page.waitForFunction((s) => window.events.some((e) => e.type === "step" && e.step === s), step);
+  await shot("consent");
+  await frame.locator("#consent-check").check();
+  await frame.locator("#consent-accept").click();
+
+  // Document: front and back from files (the person's photos of their INE).
+  await waitStep("document_front");
+  await frame.locator("#step-title").waitFor();
+  await shot("document-front");
+  await frame.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await waitStep("document_back");
+  await shot("document-back");
+  await frame.locator("#file").setInputFiles(`${samples}/back.jpg`);
+
+  // Selfie and liveness from the (fake) camera.
+  await waitStep("selfie");
+  await frame.locator("#take:not([disabled])").waitFor();
+  await shot("selfie");
+  await frame.locator("#take").click();
+  await waitStep("liveness");
+  await frame.locator("#record:not([disabled])").waitFor();
+  await shot("liveness");
+  await frame.locator("#record").click();
+  await waitStep("submit");
+  await shot("submit");
+  await frame.locator("#submit").click();
+  await page.waitForFunction(() => window.events.some((e) => e.type === "completed"));
+  await frame.locator("#outcome").waitFor();
+  await shot("outcome");
+  out.outcome = await frame.locator("#outcome").getAttribute("data-status");
+  out.events = await page.evaluate(() => window.events);
+  out.frameLang = await frame.locator("html").getAttribute("lang");
+
+  // Another origin, not among the session's: the browser refuses to frame the widget.
+  const other = await context.newPage();
+  const refused = new Promise((resolve) => {
+    other.on("console", (m) => { if (m.text().includes("frame-ancestors")) resolve(m.text()); });
+  });
+  await other.goto(`http://localhost:${port}/?s=${encodeURIComponent(blocked)}`);
+  out.blockedMessage = await refused;
+  out.blockedEvents = await other.evaluate(() => window.events);
+  await other.screenshot({ path: `${shots}/embedded-blocked.png` });
+  out.ok = true;
+} catch (e) {
+  out.error = String(e && e.stack || e);
+} finally {
+  await browser.close();
+  server.close();
+  process.stdout.write(JSON.stringify(out) + "\n");
+}

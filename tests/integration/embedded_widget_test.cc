@@ -1,0 +1,109 @@
+// The embedded widget end to end in a real browser (Debian's chromium driven by playwright-core,
+// tests/browser/widget.mjs) against a real svc: an integrator's page on another origin mounts the
+// widget with a backend-created session's clientSecret; the person gives consent, sends the
+// document's two sides as files, takes a selfie and records the liveness video from a fake camera
+// fed by ffmpeg from a real face photograph, and submits. The parent page hears `completed`, the
+// backend's verify confirms the final state, a subscribed receiver gets the verdict webhook
+// (verified by the reference Standard Webhooks package), and a page of an origin the session does
+// not allow cannot frame the widget. Screenshots go to $SVC_SCREENSHOT_DIR when set
+// (docs/embedded.md shows them), else to the test's directory.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
+#include "tests/support/receiver_process.h"
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a fake camera, verdict confirmed") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  receiver.AddSecret(testing::Subscribe(env, receiver.port(), "/v", {"verification.*"}, "hook-widget"));
+  const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
+
+  // The fake camera: a few seconds of video made by ffmpeg from a real face photograph.
+  const std::string camera = env.dir.path() + "/camera.y4m";
+  const std::string make = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                           "scale=640:480,format=yuv420p '" + camera + "'";
+  REQUIRE(std::system(make.c_str()) == 0);
+  std::string shots = env.dir.path() + "/screenshots";
+  if (const char* d = std::getenv("SVC_SCREENSHOT_DIR"); d != nullptr && *d != '\0') shots = d;
+  std::filesystem::create_directories(shots);
+  const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/widget.mjs", base, shots, samples});
+  const std::string first = browser.ReadLine();
+  REQUIRE_MESSAGE(first.rfind("port ", 0) == 0, first);
+  const std::string page = "http://127.0.0.1:" + first.substr(5);
+
+  auto create = [&](const std::string& idem, const std::string& origin) {
+    auto r = env.Call(k, "POST", "/v1/embedded/sessions",
+                      core::Json{{"allowedOrigins", {origin}}, {"clientReference", "order-" + idem},
+                                 {"policy", {{"testOutcome", "approved"}}}}
+                          .dump(),
+                      {{"Idempotency-Key", idem}});
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r);
+  };
+  const core::Json session = create("widget-1", page);
+  const core::Json other = create("widget-2", "https://shop.example");  // not the test page's origin
+  browser.WriteLine(core::Json{{"secret", session["clientSecret"]}, {"blocked", other["clientSecret"]}, {"camera", camera}}.dump());
+  core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
+  INFO(out.dump(2));
+  REQUIRE(out["ok"] == true);
+  CHECK(out["thirdParty"].empty());
+  CHECK(out["consoleErrors"].empty());
+  CHECK(out["pageErrors"].empty());
+  CHECK(out["outcome"] == "approved");
+  CHECK(out["frameLang"] == "es");
+  // The parent heard every step, in order, then submitted and completed.
+  std::vector<std::string> types, steps;
+  for (const auto& e : out["events"]) {
+    types.push_back(e["type"]);
+    if (e["type"] == "step") steps.push_back(e["step"]);
+    CHECK(e["sessionId"] == session["id"]);
+  }
+  CHECK(types.front() == "ready");
+  CHECK(types.back() == "completed");
+  CHECK(std::find(types.begin(), types.end(), "submitted") != types.end());
+  CHECK(steps == std::vector<std::string>{"consent", "document_front", "document_back", "selfie", "liveness", "submit"});
+  CHECK(out["events"].back()["status"] == "approved");
+  // The page on an origin the session does not allow: the browser refused to frame it.
+  CHECK(out["blockedMessage"].get<std::string>().find("frame-ancestors") != std::string::npos);
+  CHECK(out["blockedEvents"].empty());
+
+  // The backend confirms what the browser was told.
+  core::Json v = Body(env.Call(k, "POST", "/v1/embedded/sessions/" + session["id"].get<std::string>() + "/verify"));
+  CHECK(v["phase"] == "completed");
+  CHECK(v["isFinal"] == true);
+  CHECK(v["verificationStatus"] == "approved");
+  CHECK(v["mountedAt"].is_string());
+  const core::Json evidence =
+      Body(env.Call(k, "GET", "/v1/verification-sessions/" + session["verificationSessionId"].get<std::string>() + "/evidence"));
+  std::vector<std::string> kinds;
+  for (const auto& m : evidence["media"]) kinds.push_back(m["kind"]);
+  CHECK(kinds == std::vector<std::string>{"document_front", "document_back", "selfie", "liveness_video"});
+  core::Json blocked = Body(env.Call(k, "POST", "/v1/embedded/sessions/" + other["id"].get<std::string>() + "/verify"));
+  CHECK(blocked["mountedAt"].is_null());
+  CHECK(blocked["phase"] == "processing");
+
+  // The verdict webhook, as the integrator's receiver got it: service.test on registration, then
+  // the verdict (the session that was never mounted has none).
+  REQUIRE(receiver.WaitFor("/v", 2));
+  int approved = 0;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    core::Json body = core::ParseJsonOrDiscarded(m.value("body", "{}"));
+    if (body.value("type", "") != "verification.approved") continue;
+    ++approved;
+    CHECK(body["data"]["sessionId"] == session["verificationSessionId"]);
+    CHECK(m["verifiedBy"] == core::Json::array({0}));  // the reference Standard Webhooks package
+  }
+  CHECK(approved == 1);
+}
