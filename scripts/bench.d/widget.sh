@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# The embedded widget (issue 19's benchmark): its page weight as served (gzip -9 bytes of the
+# capture page with its script and style, and of the loader; budget 60 KB for the page, which has
+# no camera assets), and the time from the integrator page's navigation to the first interactive
+# step (the consent checkbox) in headless Debian chromium, on a fresh browser context each run
+# (cold cache), over WIDGET_RUNS embedded sessions: median and worst.
+#   scripts/bench.d/widget.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+BUILD=${1:-build-release}
+SVC="$BUILD/api/svc"
+RUNS=${WIDGET_RUNS:-10}
+WORK=$(mktemp -d)
+SVC_PID=""
+NODE_PID=""
+trap '[ -n "$SVC_PID" ] && kill $SVC_PID 2>/dev/null; [ -n "$NODE_PID" ] && kill $NODE_PID 2>/dev/null; rm -rf $WORK' EXIT
+(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+
+$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
+  --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
+  > "$WORK/svc.out" 2> "$WORK/svc.err" &
+SVC_PID=$!
+for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
+BASE="http://127.0.0.1:$(cat $WORK/port)"
+KEY=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")
+[ -n "$KEY" ] || { echo "widget: no development key in the server's output" >&2; exit 1; }
+
+# The page weight, as served.
+FIRST=$(curl -sf "$BASE/v1/embedded/sessions" -H "Authorization: Bearer $KEY" -H 'Content-Type: application/json' \
+  -d '{"allowedOrigins":["https://shop.example"]}' | python3 -c 'import json,sys; print(json.load(sys.stdin)["id"])')
+page=0
+for path in "/embed/v1/frame/$FIRST" /embed/v1/widget.js /embed/v1/widget.css; do
+  raw=$(curl -sf "$BASE$path" | wc -c)
+  gz=$(curl -sf "$BASE$path" | gzip -9 | wc -c)
+  echo "widget: $path ${raw} bytes, ${gz} gzip"
+  page=$((page + gz))
+done
+loader=$(curl -sf "$BASE/embed/v1/loader.js" | gzip -9 | wc -c)
+echo "widget: the capture page (html + js + css): ${page} bytes gzip (budget 61440); the loader: ${loader} bytes gzip"
+[ "$page" -le 61440 ] || { echo "widget: over the page weight budget" >&2; exit 1; }
+
+# Mount to the first interactive step.
+coproc NODE { node tests/browser/mount_bench.mjs "$BASE"; }
+NODE_PID=$NODE_PID
+read -r line <&"${NODE[0]}"
+ORIGIN="http://127.0.0.1:${line#port }"
+SECRETS=$(python3 - "$BASE" "$KEY" "$ORIGIN" "$RUNS" <<'PY'
+import http.client, json, sys
+base, key, origin, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+host, port = base.split("//")[1].split(":")
+out = []
+for i in range(runs):
+    c = http.client.HTTPConnection(host, int(port), timeout=30)
+    c.request("POST", "/v1/embedded/sessions", json.dumps({"allowedOrigins": [origin]}),
+              {"Authorization": "Bearer " + key, "Content-Type": "application/json"})
+    r = c.getresponse(); b = json.loads(r.read())
+    assert r.status == 201, b
+    out.append(b["clientSecret"])
+print(json.dumps({"secrets": out}))
+PY
+)
+echo "$SECRETS" >&"${NODE[1]}"
+read -r result <&"${NODE[0]}"
+python3 - "$result" <<'PY'
+import json, statistics, sys
+runs = json.loads(sys.argv[1])["runs"]
+print(f"widget: navigation to the first interactive step (headless chromium, cold context), {len(runs)} runs: "
+      f"median {statistics.median(runs):.0f} ms, worst {max(runs)} ms")
+PY
