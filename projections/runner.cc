@@ -179,7 +179,9 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
       for (const auto& [p, c] : pending[i].checkpoints) members_[i]->at[p] = c;
     }
   }
-  cv_.notify_all();
+  // The after-commit hooks run before the waiters wake: a caller told "applied" must find what
+  // the hooks publish too (the API keys' cache generation: a revoked key refused on the very next
+  // request).
   for (size_t i = 0; i < members_.size(); ++i) {
     if (pending[i].applied == 0) continue;
     Member& m = *members_[i];
@@ -190,6 +192,7 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
       m.batches_counter->Add();
     }
   }
+  cv_.notify_all();
   if (on_applied_) on_applied_();
   return core::Status::Ok();
 }

@@ -19,7 +19,8 @@
 #include "api/http/json_input.h"
 #include "api/http/public_api.h"
 #include "api/http/write_path.h"
-#include "api/sessions/sessions_common.h"
+#include "api/http/sessions_port.h"
+#include "commands/embedded/flow_graph.h"
 #include "commands/embedded/origins.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
@@ -109,8 +110,9 @@ core::Json CreatedBody(Runtime& rt, const std::string& session_id, const core::J
 void OpenEmbedded(Runtime& rt, const PublicApiOptions& options, ApiCall& call, core::Json session_body,
                   std::vector<std::string> origins, const std::string& opened_by, Respond respond) {
   HttpRequest& req = *call.request;
+  if (options.sessions == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "sessions are not served here"));
   session_body["channel"] = "embed";
-  auto prepared = PrepareSession(rt, options, call, session_body, respond);
+  auto prepared = options.sessions->prepare(rt, options, call, session_body, respond);
   if (!prepared) return;
   const AuthContext& a = call.auth;
   vs::EmbeddedOpened opened;
@@ -122,18 +124,8 @@ void OpenEmbedded(Runtime& rt, const PublicApiOptions& options, ApiCall& call, c
   opened.key_id = a.key_id;
   // What the widget walks: the flow's steps, or the steps the session's checks use.
   const core::Json& checks = prepared->created.checks;
-  auto on = [&](const char* k) { return !checks.is_object() || checks.value(k, true); };
   opened.liveness_mode = checks.is_object() ? checks.value("livenessMode", "passive") : "passive";
-  if (!prepared->flow_steps.empty()) {
-    opened.steps = prepared->flow_steps;
-  } else {
-    opened.steps.push_back("consent");
-    if (on("document") || on("faceMatch") || on("governmentLookup")) opened.steps.push_back("document_front");
-    if (on("document") || on("governmentLookup")) opened.steps.push_back("document_back");
-    if (on("faceMatch")) opened.steps.push_back("selfie");
-    if (on("liveness")) opened.steps.push_back("liveness");
-    opened.steps.push_back("submit");
-  }
+  opened.steps = ce::WidgetSteps(checks, prepared->created.flow_captures);
   auto cmd = commands::MakeCommand<vs::SessionDecider>(
       a.tenant_id, prepared->id, vs::SessionCommand(vs::CreateSession{std::move(prepared->created), opened}),
       Context(rt, call));
@@ -324,7 +316,7 @@ void Policy(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-void Verify(Runtime& rt, ApiCall& call, Respond respond) {
+void Verify(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string& id = req.path_params["session_id"];
   const AuthContext& a = call.auth;
@@ -337,7 +329,8 @@ void Verify(Runtime& rt, ApiCall& call, Respond respond) {
     return not_found();
   }
   const core::Json& e = **row;
-  auto in = LoadReportInputs(rt, call, core::StringOr(e, "sessionId"));
+  if (options.sessions == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "sessions are not served here"));
+  auto in = options.sessions->report_inputs(rt, call, core::StringOr(e, "sessionId"));
   if (!in.ok()) return respond(StatusToProblem(req, in.status()));
   const core::Json evidence = pv::BuildEvidence(*in);
   const core::Json& s = in->session;
@@ -445,7 +438,7 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const PublicApiOptions& option
                      "abandoned); `isFinal` for completed and failed.",
       .scope = "verification:write", .family = RateFamily::kWrite, .response_schema = "EmbeddedVerifyResponse",
       .error_codes = {"SESSION_NOT_FOUND"},
-      .handler = [r](ApiCall& c, Respond respond) { Verify(*r, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { Verify(*r, *o, c, std::move(respond)); }});
   return routes;
 }
 

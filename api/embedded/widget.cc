@@ -4,8 +4,18 @@
 //   GET /embed/v1/frame/{ems_id}       the capture page; framed only by the session's allowed
 //                                      origins (CSP frame-ancestors), 404 for an unknown session
 //   GET /embed/v1/widget.js, widget.css  the page's script and style
+//   GET /v/{link_token}                the hosted page of a link session (the same page, full
+//                                      screen, never framed)
+//   POST /embed/v1/hosted/init         {linkToken} -> an applicant token for the hosted page (the
+//                                      page calls it: a link previewer that fetches the URL opens
+//                                      nothing)
 // The page loads nothing but its own files and talks only to this origin.
 #include "api/embedded/routes.h"
+#include "api/http/json_input.h"
+#include "commands/tenancy/api_keys.h"
+#include "commands/verification/session_decider.h"
+#include "core/crypto.h"
+#include "projections/sessions_view.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/embedded/origins.h"
@@ -39,6 +49,59 @@ HttpResponse Asset(std::string_view body, const char* type, bool cross_origin) {
   return r;
 }
 
+// POST /embed/v1/hosted/init {linkToken}: the link token swapped for an applicant token (again on
+// a new open, bounded), with what the page walks.
+void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
+  namespace vs = commands::verification;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  Validator v(*body);
+  auto link = v.String("linkToken", true, 200);
+  v.RejectUnknown();
+  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  const std::string hash = commands::tenancy::HashApiKey(rt.api_key_lookup_key(), *link);
+  auto row = ReadView(rt, EV::Abs(EV::Link(hash)));
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  if (!row->has_value()) return respond(Problem(req, "SESSION_INVALID", "the link is not valid"));
+  const core::Json l = **row;
+  const std::string token = "atok_" + core::Base64UrlEncode(core::RandomBytes(32));
+  ApiCall call;
+  call.request = &req;
+  call.correlation_id = req.request_id;
+  call.auth.tenant_id = core::StringOr(l, "tenantId");
+  call.auth.environment = core::StringOr(l, "environment");
+  call.auth.key_type = "applicant";
+  const std::string sid = core::StringOr(l, "sessionId");
+  call.auth.key_id = sid;
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(
+      call.auth.tenant_id, sid,
+      vs::SessionCommand(vs::OpenLink{hash, commands::tenancy::HashApiKey(rt.api_key_lookup_key(), token)}),
+      Context(rt, call));
+  const std::string te = projections::TenantEnv(call.auth.tenant_id, call.auth.environment);
+  HttpRequest req_copy;
+  req_copy.path = req.path;
+  req_copy.request_id = req.request_id;
+  RunThenRender(rt, req, std::move(cmd), {projections::SessionsView::kName, EV::kName},
+                [&rt, te, sid, token, l, req_copy](const commands::CommandOutcome&) {
+                  auto rec = ReadView(rt, projections::SessionsView::Abs(projections::SessionsView::Record(te, sid)));
+                  if (!rec.ok() || !rec->has_value()) {
+                    return Problem(req_copy, "SERVICE_UNAVAILABLE", "the session is not readable yet");
+                  }
+                  HttpResponse r = JsonResponse(
+                      200, {{"verificationSessionId", sid},
+                            {"applicantToken", token},
+                            {"expiresAt", (*rec)->value("expiresAt", core::Json(nullptr))},
+                            {"verificationStatus", (*rec)->value("status", core::Json(nullptr))},
+                            {"locale", l.value("locale", "es-MX")},
+                            {"flow", {{"id", (*rec)->value("flowId", core::Json(nullptr))},
+                                      {"steps", l.value("steps", core::Json::array())},
+                                      {"livenessMode", l.value("livenessMode", "passive")}}}});
+                  r.headers.emplace_back("Cache-Control", "no-store");
+                  return r;
+                },
+                std::move(respond));
+}
+
 }  // namespace
 
 void AddWidgetRoutes(Router& router, Runtime& rt) {
@@ -49,6 +112,21 @@ void AddWidgetRoutes(Router& router, Runtime& rt) {
   router.Add("GET", "/embed/v1/widget.css",
              Sync([](HttpRequest&) { return Asset(kWidget_widget_css, "text/css; charset=utf-8", false); }));
   Runtime* r = &rt;
+  // The hosted page: whether the link is good is told by hosted/init, not here (the page is the
+  // same for every link, and a link previewer fetching it learns nothing).
+  router.Add("GET", "/v/{link_token}", Sync([](HttpRequest&) {
+               HttpResponse page = Asset(kWidget_frame_html, "text/html; charset=utf-8", false);
+               page.headers.emplace_back("Content-Security-Policy", FramePolicy("'none'"));
+               page.headers.emplace_back("Referrer-Policy", "no-referrer");
+               page.headers.emplace_back("X-Frame-Options", "DENY");
+               page.headers.emplace_back("Permissions-Policy", "camera=(self), microphone=(), geolocation=()");
+               for (auto& [name, value] : page.headers) {
+                 if (name == "Cache-Control") value = "no-store";
+               }
+               return page;
+             }));
+  router.Add("POST", "/embed/v1/hosted/init",
+             [r](HttpRequest& req, Respond respond) { HostedInit(*r, req, std::move(respond)); });
   router.Add("GET", "/embed/v1/frame/{session_id}", Sync([r](HttpRequest& req) {
                const std::string& id = req.path_params["session_id"];
                std::optional<core::Json> row;

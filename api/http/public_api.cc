@@ -109,7 +109,7 @@ core::Result<AuthContext> AuthenticateApplicant(Runtime& rt, std::string_view to
   a.environment = core::StringOr(r, "environment");
   a.session_id = core::StringOr(r, "sessionId");
   a.embedded_session_id = core::StringOr(r, "embeddedSessionId");
-  a.key_id = a.embedded_session_id;  // rate limits count per embedded session
+  a.key_id = a.embedded_session_id.empty() ? a.session_id : a.embedded_session_id;  // rate limits: per session
   a.key_type = "applicant";
   a.scopes = {"verification:read", "verification:write"};
   return a;

@@ -18,6 +18,10 @@
 #include "pipeline/webhooks/catalogue.h"
 #include "pipeline/verification/engines.h"
 
+namespace svc::api {
+struct SessionsPort;
+}
+
 namespace svc::pipeline::retention {
 class Sweeper;
 }
@@ -81,6 +85,9 @@ struct PublicApiOptions {
   pipeline::kyb::CompanyVerifier* kyb_verifier = nullptr;
   pipeline::kyb::ListRegistry* aml_lists = nullptr;
   std::chrono::milliseconds kyb_verify_wait{10000};
+  // The sessions area's part the embedded channel uses (api/http/sessions_port.h; null: the
+  // embedded creates and verify answer 503).
+  const SessionsPort* sessions = nullptr;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

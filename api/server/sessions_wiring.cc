@@ -7,6 +7,7 @@
 #include "api/sessions/sse.h"
 #include "api/server/admin.h"
 #include "api/server/wiring.h"
+#include "api/sessions/routes.h"
 #include "core/log.h"
 #include "pipeline/adapters/gov_registry_http.h"
 #include "pipeline/biometrics/dlib_engine.h"
@@ -36,6 +37,7 @@ class SessionsServices final : public AreaServices {
     Runtime& rt = s.rt;
     const Flags& f = s.flags;
     PublicApiOptions& po = s.routes;
+    po.sessions = &SessionsPortOf();  // the embedded channel's creates and verify
     try {
       po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
       po.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));

@@ -8,6 +8,7 @@
 #include "api/http/openapi.h"
 #include "api/http/public_api.h"
 #include "api/http/route.h"
+#include "api/http/sessions_port.h"
 
 namespace svc::api {
 
@@ -15,5 +16,8 @@ namespace svc::api {
 std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options);
 std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options);
 OpenApiArea SessionsOpenApi();
+// What the embedded channel uses of this area (api/http/sessions_port.h), lent by the composition
+// root through PublicApiOptions::sessions.
+const SessionsPort& SessionsPortOf();
 
 }  // namespace svc::api

@@ -4,8 +4,10 @@
 #include "api/http/json_input.h"
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
+#include "api/sessions/routes.h"
 #include "api/sessions/sessions_common.h"
 #include "api/http/public_api.h"
+#include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "core/crypto.h"
@@ -174,7 +176,9 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOption
   c.policy = resolved->found ? resolved->policy : policy != nullptr ? *policy : core::Json(nullptr);
   if (meta != nullptr) c.meta_sealed = Seal(rt, core::DumpJson(*meta), id + "|meta");
   if (c.channel == "link") {
-    c.link_token_sealed = Seal(rt, core::Base64UrlEncode(core::RandomBytes(24)), id);
+    const std::string token = core::Base64UrlEncode(core::RandomBytes(24));
+    c.link_token_sealed = Seal(rt, token, id);
+    c.link_token_hash = commands::tenancy::HashApiKey(rt.api_key_lookup_key(), token);
   }
   c.expires_at_micros = rt.clock().Now().micros + options.limits.session_ttl_seconds * 1000000;
   PreparedSession out;
@@ -338,6 +342,11 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
 }
 
 }  // namespace
+
+const SessionsPort& SessionsPortOf() {
+  static const SessionsPort port{&PrepareSession, &LoadReportInputs};
+  return port;
+}
 
 std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options) {
   std::vector<ApiRoute> routes;

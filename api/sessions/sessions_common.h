@@ -13,6 +13,7 @@
 #include "api/http/write_path.h"
 #include "commands/command.h"
 #include "commands/embedded/flow_graph.h"
+#include "api/http/sessions_port.h"
 #include "commands/verification/session_events.h"
 #include "pipeline/verification/policy.h"
 
@@ -33,13 +34,9 @@ core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
 namespace svc::api {
 
 // A session create body checked and turned into its creation event (sessions_api.cc): what the
-// API channel's create and the embedded channel's creates (api/embedded) share. On a refusal it
-// has answered `respond` with the problem and returns nullopt.
-struct PreparedSession {
-  std::string id;  // vrf_…, minted
-  commands::verification::SessionCreated created;
-  std::vector<std::string> flow_steps;  // the flow's step types in order (none: no flow)
-};
+// API channel's create and, through SessionsPort (api/http/sessions_port.h), the embedded
+// channel's creates share. On a refusal it has answered `respond` with the problem and returns
+// nullopt.
 std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
                                               const core::Json& body, const Respond& respond);
 

@@ -232,4 +232,19 @@ FlowSessionSettings SessionSettingsOf(const core::Json& definition) {
   return out;
 }
 
+std::vector<std::string> WidgetSteps(const core::Json& checks, const std::vector<std::string>& flow_captures) {
+  std::vector<std::string> steps = {"consent"};
+  if (!flow_captures.empty()) {
+    for (const auto& k : flow_captures) steps.push_back(k == "liveness_video" ? "liveness" : k);
+  } else {
+    auto on = [&](const char* k) { return !checks.is_object() || checks.value(k, true); };
+    if (on("document") || on("faceMatch") || on("governmentLookup")) steps.push_back("document_front");
+    if (on("document") || on("governmentLookup")) steps.push_back("document_back");
+    if (on("faceMatch")) steps.push_back("selfie");
+    if (on("liveness")) steps.push_back("liveness");
+  }
+  steps.push_back("submit");
+  return steps;
+}
+
 }  // namespace svc::commands::embedded

@@ -58,4 +58,8 @@ struct FlowSessionSettings {
 };
 FlowSessionSettings SessionSettingsOf(const core::Json& definition);
 
+// The steps the widget walks for a session: consent, its flow's capture steps (media kinds:
+// liveness_video is the step `liveness`), or without a flow the steps its checks use, then submit.
+std::vector<std::string> WidgetSteps(const core::Json& checks, const std::vector<std::string>& flow_captures);
+
 }  // namespace svc::commands::embedded

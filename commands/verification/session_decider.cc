@@ -49,6 +49,20 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (s.exists) return core::AlreadyExists("the session already exists", "CONFLICT");
           d.events.push_back(Make(c.created));
           if (c.embedded) d.events.push_back(Make(*c.embedded));
+        } else if constexpr (std::is_same_v<T, OpenLink>) {
+          if (!s.exists || s.link_token_hash.empty() || s.link_token_hash.size() != c.link_token_hash.size() ||
+              !core::ConstantTimeEquals(s.link_token_hash, c.link_token_hash)) {
+            return core::Unauthenticated("the link is not valid", "SESSION_INVALID");
+          }
+          if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
+            return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+          }
+          if (s.Terminal()) return core::FailedPrecondition("the session is already completed", "SESSION_COMPLETED");
+          if (s.link_opens >= kMaxLinkOpens) {
+            return core::FailedPrecondition("this link was opened too many times; ask for a new one",
+                                            "SESSION_ALREADY_USED");
+          }
+          d.events.push_back(Make(LinkOpened{c.applicant_token_hash}));
         } else if constexpr (std::is_same_v<T, MountEmbedded>) {
           auto invalid = [] {
             return core::Unauthenticated("the clientSecret is not valid", "SESSION_INVALID");
@@ -259,6 +273,9 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
             s.active_liveness = mode != e.checks.end() && *mode == "active";
           }
           s.flow_captures = e.flow_captures;
+          s.link_token_hash = e.link_token_hash;
+        } else if constexpr (std::is_same_v<T, LinkOpened>) {
+          ++s.link_opens;
         } else if constexpr (std::is_same_v<T, EmbeddedOpened>) {
           s.embedded_id = e.embedded_id;
           s.embedded_origins = e.allowed_origins;

@@ -57,6 +57,8 @@ struct SessionState {
   std::vector<std::string> embedded_origins;
   std::string embedded_secret_hash;
   bool embedded_mounted = false;
+  std::string link_token_hash;
+  int link_opens = 0;
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -81,7 +83,9 @@ struct SessionState {
                       Field("embeddedId", &T::embedded_id, core::Empty::kOmit),
                       Field("embeddedOrigins", &T::embedded_origins, core::Empty::kOmit),
                       Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
-                      Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit)};
+                      Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit),
+                      Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
+                      Field("linkOpens", &T::link_opens, core::Empty::kOmit)};
   }
 
   bool Terminal() const { return IsTerminalStatus(status); }
@@ -103,6 +107,13 @@ struct CreateSession {
 };
 // The widget's init (docs/embedded.md#init): the clientSecret (as its keyed hash) swapped once for
 // an applicant token, from a parent page of an allowed origin.
+// The hosted page's open (docs/embedded.md#the-hosted-page): the link token (as its keyed hash)
+// swapped for an applicant token; again on a new open, at most kMaxLinkOpens times.
+struct OpenLink {
+  std::string link_token_hash;
+  std::string applicant_token_hash;
+};
+inline constexpr int kMaxLinkOpens = 10;
 struct MountEmbedded {
   std::string client_secret_hash;
   std::string parent_origin;  // normalised; "" = not given (ORIGIN_NOT_ALLOWED)
@@ -149,7 +160,8 @@ struct PurgeMedia {
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
                                     SubmitSession, RecordStage, RecordVerdict,
-                                    IssueLivenessChallenge, PurgeMedia, ResolveReview, MountEmbedded>;
+                                    IssueLivenessChallenge, PurgeMedia, ResolveReview, MountEmbedded,
+                                    OpenLink>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

@@ -45,6 +45,9 @@ struct SessionCreated {
   // kinds its steps have (a kind outside them is CAPTURE_NOT_ALLOWED). None: no flow.
   int64_t flow_version = 0;
   std::vector<std::string> flow_captures;
+  // A link session: the keyed hash (HMAC-SHA256 under the key-lookup key) of its link token, by
+  // which the hosted page finds it (docs/embedded.md#the-hosted-page). "" = none.
+  std::string link_token_hash;
 
   static constexpr auto Fields() {
     using core::Empty;
@@ -69,7 +72,8 @@ struct SessionCreated {
                       Field("linkTokenSealed", &T::link_token_sealed, Empty::kNull),
                       Field("expiresAtMicros", &T::expires_at_micros),
                       Field("flowVersion", &T::flow_version, Empty::kOmit),
-                      Field("flowCaptures", &T::flow_captures, Empty::kOmit)};
+                      Field("flowCaptures", &T::flow_captures, Empty::kOmit),
+                      Field("linkTokenHash", &T::link_token_hash, Empty::kOmit)};
   }
 };
 
@@ -285,9 +289,19 @@ struct EmbeddedMounted {
   }
 };
 
+// The hosted page of a link session opened: its link token swapped for an applicant token. A link
+// may be opened again (the person moves to their phone), a bounded number of times.
+struct LinkOpened {
+  static constexpr std::string_view kType = "verification.link_opened";
+  static constexpr int kSchema = 1;
+  std::string applicant_token_hash;  // hex HMAC-SHA256 under the key-lookup key
+  static constexpr auto Fields() { return std::tuple{core::Field("applicantTokenHash", &LinkOpened::applicant_token_hash)}; }
+};
+
 using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
                                   SessionSubmitted, StageCompleted, VerdictReached,
-                                  LivenessChallengeIssued, MediaPurged, EmbeddedOpened, EmbeddedMounted>;
+                                  LivenessChallengeIssued, MediaPurged, EmbeddedOpened, EmbeddedMounted,
+                                  LinkOpened>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

@@ -1,6 +1,7 @@
 #include "projections/embedded/embedded_projector.h"
 
 #include "commands/embedded/flow_events.h"
+#include "commands/embedded/flow_graph.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/json.h"
@@ -58,9 +59,31 @@ core::Status ApplyFlow(const eventstore::EventEnvelope& env, ViewWriter& view) {
 }
 
 core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view) {
-  if (env.type != vs::EmbeddedOpened::kType && env.type != vs::EmbeddedMounted::kType) return core::Status::Ok();
+  if (env.type != vs::EmbeddedOpened::kType && env.type != vs::EmbeddedMounted::kType &&
+      env.type != vs::LinkOpened::kType && env.type != vs::SessionCreated::kType) {
+    return core::Status::Ok();
+  }
   SVC_ASSIGN_OR_RETURN(vs::SessionEvent ev, vs::Decode(env));
   const std::string at = core::FormatRfc3339(env.occurred_at);
+  if (const auto* c = std::get_if<vs::SessionCreated>(&ev)) {
+    if (c->link_token_hash.empty()) return core::Status::Ok();
+    view.Put(V::Link(c->link_token_hash),
+             core::DumpJson({{"tenantId", env.tenant_id},
+                             {"environment", env.environment},
+                             {"sessionId", env.aggregate_id},
+                             {"locale", c->locale},
+                             {"steps", ce::WidgetSteps(c->checks, c->flow_captures)},
+                             {"livenessMode", c->checks.is_object() ? c->checks.value("livenessMode", "passive")
+                                                                    : std::string("passive")}}));
+    return core::Status::Ok();
+  }
+  if (const auto* l = std::get_if<vs::LinkOpened>(&ev)) {
+    view.Put(V::ApplicantToken(l->applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
+                                                                         {"environment", env.environment},
+                                                                         {"sessionId", env.aggregate_id},
+                                                                         {"embeddedSessionId", ""}}));
+    return core::Status::Ok();
+  }
   if (const auto* o = std::get_if<vs::EmbeddedOpened>(&ev)) {
     view.Put(V::Embedded(o->embedded_id), core::DumpJson({{"id", o->embedded_id},
                                                           {"tenantId", env.tenant_id},

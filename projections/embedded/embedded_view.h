@@ -10,7 +10,10 @@
 //                                 allowedOrigins, openedBy, keyId, createdAt, mountedAt,
 //                                 parentOrigin}: the policy route reads it before any credential
 //   atok/<hash>                   an applicant token {tenantId, environment, sessionId,
-//                                 embeddedSessionId} (the hash: HMAC-SHA256 under the key-lookup key)
+//                                 embeddedSessionId ("" for a hosted link's)} (the hash: HMAC-SHA256
+//                                 under the key-lookup key)
+//   link/<hash>                   a link session by its link token's hash {tenantId, environment,
+//                                 sessionId, locale, steps, livenessMode}: the hosted page finds it
 
 #include <cstdint>
 #include <string>
@@ -37,6 +40,7 @@ struct EmbeddedView {
   }
   static std::string Embedded(std::string_view embedded_id) { return "ems/" + std::string(embedded_id); }
   static std::string ApplicantToken(std::string_view hash_hex) { return "atok/" + std::string(hash_hex); }
+  static std::string Link(std::string_view hash_hex) { return "link/" + std::string(hash_hex); }
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };
 

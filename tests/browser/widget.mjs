@@ -4,8 +4,9 @@
 //
 //   node widget.mjs <svc base url> <screenshot dir> <samples dir>
 //   -> "port N"          the integrator's page is served on http://127.0.0.1:N (another origin)
-//   <- {"secret": …, "blocked": …}   a session allowing http://127.0.0.1:N, and one that does not
-//                        allow http://localhost:N
+//   <- {"secret": …, "blocked": …, "camera": …, "link": …}   a session allowing
+//                        http://127.0.0.1:N, one that does not allow http://localhost:N, the fake
+//                        camera's file, and the link token of a link session (its hosted page)
 //   -> {"...": ...}      one JSON line: what the pages saw (events, timings, third-party
 //                        requests, console and page errors)
 import http from "node:http";
@@ -37,7 +38,7 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const port = server.address().port;
 process.stdout.write(`port ${port}\n`);
-const { secret, blocked, camera } = JSON.parse(await nextLine());
+const { secret, blocked, camera, link } = JSON.parse(await nextLine());
 
 const browser = await chromium.launch({
   executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
@@ -112,6 +113,16 @@ try {
   out.blockedMessage = await refused;
   out.blockedEvents = await other.evaluate(() => window.events);
   await other.screenshot({ path: `${shots}/embedded-blocked.png` });
+
+  // The hosted page of a link session: the same capture page, full screen, in English.
+  const hosted = await context.newPage();
+  hosted.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  hosted.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  await hosted.goto(`${base}/v/${encodeURIComponent(link)}?locale=en`);
+  await hosted.locator("#consent-check").waitFor();
+  out.hostedTitle = await hosted.locator("#step-title").textContent();
+  out.hostedLang = await hosted.locator("html").getAttribute("lang");
+  await hosted.screenshot({ path: `${shots}/embedded-hosted.png` });
   out.ok = true;
 } catch (e) {
   out.error = String(e && e.stack || e);

@@ -152,6 +152,39 @@ TEST_CASE("a session of a flow: only the flow's captures; the clientSecret swapp
         "SESSION_INVALID");
 }
 
+TEST_CASE("a link session's hosted page: opened with its link token, again up to a bound, not after the end") {
+  namespace vs = verification;
+  DeciderSpec<vs::SessionDecider> spec;
+  vs::SessionCreated c;
+  c.channel = "link";
+  c.link_token_hash = std::string(64, 'a');
+  c.expires_at_micros = svc::testing::kSpecT0 + 3600LL * 1000000;
+  REQUIRE(spec.When(vs::CreateSession{c, std::nullopt}).ok());
+  CHECK(Code(spec.When(vs::OpenLink{std::string(64, 'b'), std::string(64, 'c')}).status()) == "SESSION_INVALID");
+  for (int i = 0; i < vs::kMaxLinkOpens; ++i) {
+    auto opened = spec.When(vs::OpenLink{std::string(64, 'a'), std::string(64, static_cast<char>('0' + i))});
+    REQUIRE(opened.ok());
+    CHECK(Types(*opened) == std::vector<std::string>{"verification.link_opened"});
+  }
+  CHECK(Code(spec.When(vs::OpenLink{std::string(64, 'a'), std::string(64, 'z')}).status()) == "SESSION_ALREADY_USED");
+  spec.CheckSnapshot();
+  DeciderSpec<vs::SessionDecider> late;
+  REQUIRE(late.When(vs::CreateSession{c, std::nullopt}).ok());
+  late.ctx.now.micros = c.expires_at_micros;
+  CHECK(Code(late.When(vs::OpenLink{std::string(64, 'a'), std::string(64, 'c')}).status()) == "SESSION_EXPIRED");
+  // A session that is not a link session has no link.
+  c.link_token_hash.clear();
+  DeciderSpec<vs::SessionDecider> api;
+  REQUIRE(api.When(vs::CreateSession{c, std::nullopt}).ok());
+  CHECK(Code(api.When(vs::OpenLink{"", std::string(64, 'c')}).status()) == "SESSION_INVALID");
+  CHECK(embedded::WidgetSteps(nullptr, {}) ==
+        std::vector<std::string>{"consent", "document_front", "document_back", "selfie", "liveness", "submit"});
+  CHECK(embedded::WidgetSteps({{"liveness", false}, {"faceMatch", false}}, {}) ==
+        std::vector<std::string>{"consent", "document_front", "document_back", "submit"});
+  CHECK(embedded::WidgetSteps(nullptr, {"document_front", "liveness_video"}) ==
+        std::vector<std::string>{"consent", "document_front", "liveness", "submit"});
+}
+
 TEST_CASE("what a session takes from a flow: checks named on or off, policy, captures and steps in order") {
   core::Json def = {{"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "f"}},
                                                  {{"id", "f"}, {"type", "document_front"}, {"next", "s"}},

@@ -109,6 +109,7 @@ std::vector<Sample> Samples() {
   fc.channel = "embed";
   fc.flow_version = 3;
   fc.flow_captures = {"document_front", "selfie", "liveness_video"};
+  fc.link_token_hash = std::string(64, 'f');
   Add<vs::SessionCreated, vs::SessionEvent>(s, fc, venc);
   Add<vs::EmbeddedOpened, vs::SessionEvent>(
       s, vs::EmbeddedOpened{"ems_00000000000000000000000000000001", {"https://shop.example", "http://localhost:3000"},
@@ -116,6 +117,7 @@ std::vector<Sample> Samples() {
                             {"consent", "document_front", "selfie", "liveness", "submit"}, "active"},
       venc);
   Add<vs::EmbeddedMounted, vs::SessionEvent>(s, vs::EmbeddedMounted{"https://shop.example", std::string(64, 'd')}, venc);
+  Add<vs::LinkOpened, vs::SessionEvent>(s, vs::LinkOpened{std::string(64, 'a')}, venc);
 
   vs::LivenessChallengeIssued ch;
   Add<vs::LivenessChallengeIssued, vs::SessionEvent>(s, ch, venc);
@@ -555,5 +557,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 108);
+  CHECK(n == 109);
 }

@@ -387,3 +387,71 @@ TEST_CASE("embedded sessions: backend and browser create, init once from an allo
   const std::string pk_default = PublishableKey(env, env.tenant, DefaultApp(env, env.tenant));
   CheckProblem(env.Call(pk_default, "POST", "/v1/embedded/sessions/browser", bbody, from_shop), 403, "ORIGIN_NOT_ALLOWED");
 }
+
+TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and the hosted page of a link session") {
+  Env env(false);
+  const std::string k = env.test_key;
+  auto loader = env.Call("", "GET", "/embed/v1/loader.js");
+  REQUIRE(loader.status == 200);
+  CHECK(loader.content_type.find("text/javascript") == 0);
+  CHECK(svc::testing::HeaderOf(loader, "Cross-Origin-Resource-Policy") == "cross-origin");
+  CHECK(loader.body.find("SvcEmbed") != std::string::npos);
+  CHECK(env.Call("", "GET", "/embed/v1/widget.js").status == 200);
+  CHECK(env.Call("", "GET", "/embed/v1/widget.css").status == 200);
+  auto created = env.Call(k, "POST", "/v1/embedded/sessions",
+                          core::Json{{"allowedOrigins", {"https://shop.example", "http://localhost:3000"}}}.dump());
+  REQUIRE(created.status == 201);
+  auto frame = env.Call("", "GET", "/embed/v1/frame/" + Body(created)["id"].get<std::string>());
+  REQUIRE(frame.status == 200);
+  CHECK(frame.content_type.find("text/html") == 0);
+  const std::string csp = svc::testing::HeaderOf(frame, "Content-Security-Policy");
+  CHECK(csp.find("frame-ancestors https://shop.example http://localhost:3000") != std::string::npos);
+  CHECK(csp.find("default-src 'none'") != std::string::npos);
+  CHECK(svc::testing::HeaderOf(frame, "Cache-Control") == "no-store");
+  auto unknown = env.Call("", "GET", "/embed/v1/frame/ems_00000000000000000000000000000099");
+  CheckProblem(unknown, 404, "SESSION_NOT_FOUND");
+  CHECK(svc::testing::HeaderOf(unknown, "Content-Security-Policy").find("frame-ancestors 'none'") != std::string::npos);
+
+  // The hosted page of a link session: the same page, never framed; the link is its credential.
+  auto link = env.Create(k, "hosted-1", core::Json{{"channel", "link"}, {"checks", {{"liveness", false}}},
+                                                   {"policy", {{"testOutcome", "declined"}}}}.dump());
+  REQUIRE_MESSAGE(link.status == 201, link.body);
+  const std::string token = Body(link)["linkToken"], vrf = Body(link)["id"];
+  CHECK(Body(link)["hostedUrl"].get<std::string>().find("/v/" + token) != std::string::npos);
+  auto page = env.Call("", "GET", "/v/" + token);
+  REQUIRE(page.status == 200);
+  CHECK(svc::testing::HeaderOf(page, "Content-Security-Policy").find("frame-ancestors 'none'") != std::string::npos);
+  CHECK(svc::testing::HeaderOf(page, "X-Frame-Options") == "DENY");
+  auto open = env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", token}}.dump());
+  REQUIRE_MESSAGE(open.status == 200, open.body);
+  const std::string atok = Body(open)["applicantToken"];
+  CHECK(Body(open)["verificationSessionId"] == vrf);
+  CHECK(Body(open)["flow"]["steps"] == core::Json::array({"consent", "document_front", "document_back", "selfie", "submit"}));
+  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", "forged"}}.dump()), 401,
+               "SESSION_INVALID");
+  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", "{}"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", "[1"), 400, "BAD_REQUEST");
+  // The token walks the session; a second open (another device) gets another token.
+  const std::string base = "/v1/verification-sessions/" + vrf;
+  REQUIRE(env.Call(atok, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  auto again = env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", token}}.dump());
+  REQUIRE(again.status == 200);
+  const std::string atok2 = Body(again)["applicantToken"];
+  CHECK(atok2 != atok);
+  for (const auto& [kind, mime, bytes] : std::vector<svc::testing::Capture>{
+           {"document_front", "image/jpeg", svc::testing::Jpeg(1280, 800)},
+           {"document_back", "image/jpeg", svc::testing::Jpeg(1280, 801)},
+           {"selfie", "image/jpeg", svc::testing::Jpeg(720, 960)}}) {
+    REQUIRE(svc::testing::Upload(env, atok2, vrf, kind, mime, bytes).status == 201);
+  }
+  CheckProblem(svc::testing::Upload(env, atok2, vrf, "liveness_video", "video/mp4", svc::testing::Mp4()), 409,
+               "CAPTURE_NOT_ALLOWED");
+  REQUIRE(env.Call(atok, "POST", base + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  CHECK(Body(env.Call(k, "GET", base))["status"] == "declined");
+  // Over: the link opens nothing more.
+  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", token}}.dump()), 409,
+               "SESSION_COMPLETED");
+  // An API-channel session has no link.
+  CHECK(Body(env.Create(k, "hosted-2"))["hostedUrl"].is_null());
+}

@@ -5,7 +5,7 @@
 // fed by ffmpeg from a real face photograph, and submits. The parent page hears `completed`, the
 // backend's verify confirms the final state, a subscribed receiver gets the verdict webhook
 // (verified by the reference Standard Webhooks package), and a page of an origin the session does
-// not allow cannot frame the widget. Screenshots go to $SVC_SCREENSHOT_DIR when set
+// not allow cannot frame the widget. A link session's hosted page shows the same capture page. Screenshots go to $SVC_SCREENSHOT_DIR when set
 // (docs/embedded.md shows them), else to the test's directory.
 #include <doctest/doctest.h>
 
@@ -54,7 +54,13 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   };
   const core::Json session = create("widget-1", page);
   const core::Json other = create("widget-2", "https://shop.example");  // not the test page's origin
-  browser.WriteLine(core::Json{{"secret", session["clientSecret"]}, {"blocked", other["clientSecret"]}, {"camera", camera}}.dump());
+  auto link = env.Create(k, "widget-link", R"({"channel":"link"})");
+  REQUIRE_MESSAGE(link.status == 201, link.body);
+  browser.WriteLine(core::Json{{"secret", session["clientSecret"]},
+                               {"blocked", other["clientSecret"]},
+                               {"camera", camera},
+                               {"link", Body(link)["linkToken"]}}
+                        .dump());
   core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
   INFO(out.dump(2));
   REQUIRE(out["ok"] == true);
@@ -78,6 +84,9 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   // The page on an origin the session does not allow: the browser refused to frame it.
   CHECK(out["blockedMessage"].get<std::string>().find("frame-ancestors") != std::string::npos);
   CHECK(out["blockedEvents"].empty());
+  // The hosted page of the link session: the same page, full screen, in the language asked for.
+  CHECK(out["hostedTitle"] == "Your consent");
+  CHECK(out["hostedLang"] == "en");
 
   // The backend confirms what the browser was told.
   core::Json v = Body(env.Call(k, "POST", "/v1/embedded/sessions/" + session["id"].get<std::string>() + "/verify"));

@@ -47,7 +47,9 @@
     }
   };
   const $ = (id) => document.getElementById(id);
-  const ems = location.pathname.split("/").pop();
+  // Framed: /embed/v1/frame/<ems id>. Hosted (the link channel): /v/<link token>, full screen.
+  const hosted = location.pathname.startsWith("/v/");
+  const ems = hosted ? "" : location.pathname.split("/").pop();
   const state = { token: "", vrf: "", parent: "", steps: [], at: 0, mode: "passive", stream: null };
   let t = TEXT.es;
 
@@ -255,11 +257,15 @@
     const j = await r.json().catch(() => ({}));
     state.parent = message.origin;
     if (!r.ok) return fail(Object.assign(new Error(j.detail || j.title), { code: j.code }));
+    start(j, message.data.locale);
+  }
+
+  function start(j, locale) {
     state.token = j.applicantToken;
     state.vrf = j.verificationSessionId;
     state.steps = j.flow.steps;
     state.mode = j.flow.livenessMode;
-    const lang = String(message.data.locale || j.locale || "es").slice(0, 2).toLowerCase();
+    const lang = String(locale || j.locale || "es").slice(0, 2).toLowerCase();
     t = TEXT[lang] || TEXT.es;
     document.documentElement.lang = TEXT[lang] ? lang : "es";
     document.title = t.title;
@@ -267,6 +273,19 @@
     $("progress").setAttribute("aria-label", t.steps);
     tell("ready", { verificationSessionId: state.vrf, steps: state.steps });
     run();
+  }
+
+  if (hosted) {
+    // The link is the credential: swapped for an applicant token by the page, not by the GET.
+    fetch("/embed/v1/hosted/init", {
+      method: "POST", headers: { "Content-Type": "application/json" },
+      body: JSON.stringify({ linkToken: decodeURIComponent(location.pathname.slice(3)) }),
+    }).then(async (r) => {
+      const j = await r.json().catch(() => ({}));
+      if (!r.ok) throw Object.assign(new Error(j.detail || j.title || "HTTP " + r.status), { code: j.code });
+      start(j, new URLSearchParams(location.search).get("locale"));
+    }).catch(fail);
+    return;
   }
 
   window.addEventListener("message", (m) => {
