@@ -455,3 +455,39 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
   // An API-channel session has no link.
   CHECK(Body(env.Create(k, "hosted-2"))["hostedUrl"].is_null());
 }
+
+TEST_CASE("embedded: an active-liveness flow through the applicant token — the challenge, then the video with it") {
+  Env env(false);
+  const std::string k = env.test_key;
+  core::Json def = {{"steps", core::Json::array({Step("c", "consent", "f"), Step("f", "document_front", "s"),
+                                                 Step("s", "selfie", "l"),
+                                                 {{"id", "l"}, {"type", "liveness"}, {"mode", "active"}, {"next", "x"}},
+                                                 Step("x", "submit")})},
+                    {"checks", {{"document", false}, {"governmentLookup", false}, {"livenessMode", "active"}}}};
+  const std::string flow = Flow(env, env.tenant, "active", def);
+  auto created = env.Call(k, "POST", "/v1/embedded/sessions",
+                          core::Json{{"allowedOrigins", {"https://shop.example"}}, {"flowId", flow}}.dump());
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  auto init = Init(env, Body(created)["clientSecret"], "https://shop.example");
+  REQUIRE(init.status == 200);
+  CHECK(Body(init)["flow"]["livenessMode"] == "active");
+  CHECK(Body(init)["flow"]["steps"] == core::Json::array({"consent", "document_front", "selfie", "liveness", "submit"}));
+  const std::string token = Body(init)["applicantToken"], vrf = Body(init)["verificationSessionId"];
+  const std::string base = "/v1/verification-sessions/" + vrf;
+  REQUIRE(env.Call(token, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  // A passive video is refused: the flow's liveness is active.
+  CheckProblem(svc::testing::Upload(env, token, vrf, "liveness_video", "video/mp4", svc::testing::Mp4()), 400,
+               "CHALLENGE_ID_REQUIRED");
+  CheckProblem(svc::testing::Upload(env, token, vrf, "document_back", "image/jpeg", svc::testing::Jpeg(1280, 801)), 409,
+               "CAPTURE_NOT_ALLOWED");
+  auto ch = env.Call(token, "POST", base + "/liveness-challenges");
+  REQUIRE_MESSAGE(ch.status == 201, ch.body);
+  CHECK(Body(ch)["actions"].size() == 3);
+  const std::string boundary = "svc-test-boundary-7MA4YWxkTrZu0gW";
+  const std::string body = svc::testing::Multipart(
+      boundary, {{"kind", "", "", "liveness_video"},
+                 {"challengeId", "", "", Body(ch)["challengeId"].get<std::string>()},
+                 {"file", "liveness.mp4", "video/mp4", svc::testing::Mp4()}});
+  auto up = env.Call(token, "POST", base + "/media", body, {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+  CHECK_MESSAGE(up.status == 201, up.body);
+}
