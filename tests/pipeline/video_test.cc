@@ -78,3 +78,15 @@ TEST_CASE("video: frames sampled from H.264/MP4, VP9/WebM and VP8/WebM") {
   CHECK_FALSE(SampleVideo(std::string("\x00\x00\x00\x18" "ftypisom\x00\x00\x02\x00isomiso2", 24), 10, 640).ok());
   CHECK_FALSE(SampleVideo(std::string("\x1A\x45\xDF\xA3", 4) + std::string(100, '\x42'), 10, 640).ok());
 }
+
+TEST_CASE("video: a WebM from Chromium's MediaRecorder (the widget's liveness recording) is sampled") {
+  // Recorded by headless Debian chromium (MediaRecorder, video/webm;codecs=vp8, 3 s) from a fake
+  // camera fed by docs/samples/selfie.jpg: a streaming WebM, with no duration in its header.
+  auto v = SampleVideo(ReadFile(std::string(SVC_TEST_SOURCE_DIR) + "/fixtures/chromium-mediarecorder-vp8.webm"), 10, 320);
+  REQUIRE_MESSAGE(v.ok(), v.status().ToString());
+  CHECK(v->codec.find("vp8") != std::string::npos);
+  CHECK(v->width == 640);
+  CHECK(v->height == 480);
+  CHECK(v->frames.size() >= 5);
+  CHECK(v->frames[0].width == 320);
+}
