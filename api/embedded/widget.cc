@@ -93,6 +93,7 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                             {"expiresAt", (*rec)->value("expiresAt", core::Json(nullptr))},
                             {"verificationStatus", (*rec)->value("status", core::Json(nullptr))},
                             {"locale", l.value("locale", "es-MX")},
+                            {"redirectUrl", l.value("redirectUrl", core::Json(nullptr))},
                             {"flow", {{"id", (*rec)->value("flowId", core::Json(nullptr))},
                                       {"steps", l.value("steps", core::Json::array())},
                                       {"livenessMode", l.value("livenessMode", "passive")}}}});

@@ -72,6 +72,7 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                              {"environment", env.environment},
                              {"sessionId", env.aggregate_id},
                              {"locale", c->locale},
+                             {"redirectUrl", c->redirect_url.empty() ? core::Json(nullptr) : core::Json(c->redirect_url)},
                              {"steps", ce::WidgetSteps(c->checks, c->flow_captures)},
                              {"livenessMode", c->checks.is_object() ? c->checks.value("livenessMode", "passive")
                                                                     : std::string("passive")}}));

@@ -13,7 +13,8 @@
 //                                 embeddedSessionId ("" for a hosted link's)} (the hash: HMAC-SHA256
 //                                 under the key-lookup key)
 //   link/<hash>                   a link session by its link token's hash {tenantId, environment,
-//                                 sessionId, locale, steps, livenessMode}: the hosted page finds it
+//                                 sessionId, locale, steps, livenessMode, redirectUrl}: the hosted
+//                                 page finds it
 
 #include <cstdint>
 #include <string>

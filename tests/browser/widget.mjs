@@ -21,6 +21,7 @@ const out = { ok: false, thirdParty: [], consoleErrors: [], pageErrors: [], step
 // The integrator's page: includes the loader from the service and mounts the widget.
 const server = http.createServer((req, res) => {
   res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+  if (req.url.startsWith("/done")) return res.end("<!doctype html><title>Gracias</title><p>Gracias</p>");
   res.end(`<!doctype html><html lang="es"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Tienda Ejemplo</title>
 <script src="${base}/embed/v1/loader.js"></script></head>
@@ -114,7 +115,8 @@ try {
   out.blockedEvents = await other.evaluate(() => window.events);
   await other.screenshot({ path: `${shots}/embedded-blocked.png` });
 
-  // The hosted page of a link session: the same capture page, full screen, in English.
+  // The hosted page of a link session: the same capture page, full screen, in English, walked to
+  // the end; its Continue goes back to the session's redirectUrl with the session and status.
   const hosted = await context.newPage();
   hosted.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
   hosted.on("pageerror", (e) => out.pageErrors.push(String(e)));
@@ -123,6 +125,18 @@ try {
   out.hostedTitle = await hosted.locator("#step-title").textContent();
   out.hostedLang = await hosted.locator("html").getAttribute("lang");
   await hosted.screenshot({ path: `${shots}/embedded-hosted.png` });
+  await hosted.locator("#consent-check").check();
+  await hosted.locator("#consent-accept").click();
+  await hosted.locator("#step-title", { hasText: "Front of your ID" }).waitFor();
+  await hosted.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await hosted.locator("#step-title", { hasText: "Back of your ID" }).waitFor();
+  await hosted.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await hosted.locator("#submit").click();
+  await hosted.locator("#continue").waitFor();
+  out.hostedOutcome = await hosted.locator("#outcome").getAttribute("data-status");
+  await hosted.locator("#continue").click();
+  await hosted.waitForURL(/verificationSessionId=/);
+  out.hostedReturn = hosted.url();
   out.ok = true;
 } catch (e) {
   out.error = String(e && e.stack || e);

@@ -414,6 +414,7 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
 
   // The hosted page of a link session: the same page, never framed; the link is its credential.
   auto link = env.Create(k, "hosted-1", core::Json{{"channel", "link"}, {"checks", {{"liveness", false}}},
+                                                   {"redirectUrl", "https://shop.example/kyc/done?order=7"},
                                                    {"policy", {{"testOutcome", "declined"}}}}.dump());
   REQUIRE_MESSAGE(link.status == 201, link.body);
   const std::string token = Body(link)["linkToken"], vrf = Body(link)["id"];
@@ -426,6 +427,7 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
   REQUIRE_MESSAGE(open.status == 200, open.body);
   const std::string atok = Body(open)["applicantToken"];
   CHECK(Body(open)["verificationSessionId"] == vrf);
+  CHECK(Body(open)["redirectUrl"] == "https://shop.example/kyc/done?order=7");
   CHECK(Body(open)["flow"]["steps"] == core::Json::array({"consent", "document_front", "document_back", "selfie", "submit"}));
   CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", "forged"}}.dump()), 401,
                "SESSION_INVALID");

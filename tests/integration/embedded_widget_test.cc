@@ -54,7 +54,12 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   };
   const core::Json session = create("widget-1", page);
   const core::Json other = create("widget-2", "https://shop.example");  // not the test page's origin
-  auto link = env.Create(k, "widget-link", R"({"channel":"link"})");
+  auto link = env.Create(k, "widget-link",
+                         core::Json{{"channel", "link"},
+                                    {"checks", {{"faceMatch", false}, {"liveness", false}}},
+                                    {"redirectUrl", page + "/done?order=9"},
+                                    {"policy", {{"testOutcome", "approved"}}}}
+                             .dump());
   REQUIRE_MESSAGE(link.status == 201, link.body);
   browser.WriteLine(core::Json{{"secret", session["clientSecret"]},
                                {"blocked", other["clientSecret"]},
@@ -87,6 +92,9 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   // The hosted page of the link session: the same page, full screen, in the language asked for.
   CHECK(out["hostedTitle"] == "Your consent");
   CHECK(out["hostedLang"] == "en");
+  CHECK(out["hostedOutcome"] == "approved");
+  CHECK(out["hostedReturn"] == page + "/done?order=9&verificationSessionId=" + Body(link)["id"].get<std::string>() +
+                                  "&status=approved");
 
   // The backend confirms what the browser was told.
   core::Json v = Body(env.Call(k, "POST", "/v1/embedded/sessions/" + session["id"].get<std::string>() + "/verify"));
@@ -105,13 +113,13 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
 
   // The verdict webhook, as the integrator's receiver got it: service.test on registration, then
   // the verdict (the session that was never mounted has none).
-  REQUIRE(receiver.WaitFor("/v", 2));
+  REQUIRE(receiver.WaitFor("/v", 3));  // service.test, then the two verdicts (the widget's, the hosted page's)
   int approved = 0;
   for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
     core::Json body = core::ParseJsonOrDiscarded(m.value("body", "{}"));
     if (body.value("type", "") != "verification.approved") continue;
+    if (body["data"]["sessionId"] != session["verificationSessionId"]) continue;
     ++approved;
-    CHECK(body["data"]["sessionId"] == session["verificationSessionId"]);
     CHECK(m["verifiedBy"] == core::Json::array({0}));  // the reference Standard Webhooks package
   }
   CHECK(approved == 1);

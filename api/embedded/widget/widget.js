@@ -23,7 +23,7 @@
       failed: "La sesión terminó", done: "Puedes cerrar esta ventana.",
       blink: "Parpadea", turn_left: "Gira a la izquierda", turn_right: "Gira a la derecha", smile: "Sonríe",
       nod: "Asiente con la cabeza", look_up: "Mira hacia arriba",
-      stage: "Revisión: ", refused: "Esta página no puede mostrar la verificación."
+      stage: "Revisión: ", refused: "Esta página no puede mostrar la verificación.", continue: "Continuar"
     },
     en: {
       title: "Identity verification", loading: "Loading…", steps: "Steps",
@@ -43,14 +43,14 @@
       failed: "The session ended", done: "You may close this window.",
       blink: "Blink", turn_left: "Turn left", turn_right: "Turn right", smile: "Smile",
       nod: "Nod your head", look_up: "Look up",
-      stage: "Checking: ", refused: "This page cannot show the verification."
+      stage: "Checking: ", refused: "This page cannot show the verification.", continue: "Continue"
     }
   };
   const $ = (id) => document.getElementById(id);
   // Framed: /embed/v1/frame/<ems id>. Hosted (the link channel): /v/<link token>, full screen.
   const hosted = location.pathname.startsWith("/v/");
   const ems = hosted ? "" : location.pathname.split("/").pop();
-  const state = { token: "", vrf: "", parent: "", steps: [], at: 0, mode: "passive", stream: null };
+  const state = { token: "", vrf: "", parent: "", steps: [], at: 0, mode: "passive", stream: null, redirect: "" };
   let t = TEXT.es;
 
   function el(tag, attrs, ...kids) {
@@ -246,9 +246,18 @@
     progress();
     say("");
     const mark = { approved: "✓", declined: "✕", failed: "✕" }[status] || "…";
-    $("screen").replaceChildren(el("div", { class: "outcome " + status, id: "outcome", "data-status": status },
-      el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]),
-      el("p", { class: "muted" }, t.done)));
+    const box = el("div", { class: "outcome " + status, id: "outcome", "data-status": status },
+      el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]));
+    if (/^https?:\/\//.test(state.redirect)) {
+      // The hosted page of a link session: back to the integrator, with the session and its status.
+      const u = new URL(state.redirect);
+      u.searchParams.set("verificationSessionId", state.vrf);
+      u.searchParams.set("status", status);
+      box.append(el("p", {}, el("a", { href: u.href, id: "continue", class: "button" }, t.continue)));
+    } else {
+      box.append(el("p", { class: "muted" }, t.done));
+    }
+    $("screen").replaceChildren(box);
     $("screen").focus();
     tell("completed", { status });
   }
@@ -275,6 +284,7 @@
     state.vrf = j.verificationSessionId;
     state.steps = j.flow.steps;
     state.mode = j.flow.livenessMode;
+    state.redirect = j.redirectUrl || "";
     const lang = String(locale || j.locale || "es").slice(0, 2).toLowerCase();
     t = TEXT[lang] || TEXT.es;
     document.documentElement.lang = TEXT[lang] ? lang : "es";
