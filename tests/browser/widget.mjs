@@ -102,6 +102,7 @@ try {
   await frame.locator("#outcome").waitFor();
   await shot("outcome");
   out.outcome = await frame.locator("#outcome").getAttribute("data-status");
+  out.progress = await frame.locator("#progress li").evaluateAll((items) => items.map((li) => li.getAttribute("aria-label")));
   out.events = await page.evaluate(() => window.events);
   out.frameLang = await frame.locator("html").getAttribute("lang");
 

@@ -74,6 +74,10 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["pageErrors"].empty());
   CHECK(out["outcome"] == "approved");
   CHECK(out["frameLang"] == "es");
+  // The progress bar's steps are named for screen readers, in the page's language.
+  CHECK(out["progress"] == core::Json::array({"Tu consentimiento ✓", "Frente de tu identificación ✓",
+                                              "Reverso de tu identificación ✓", "Tu rostro ✓", "Prueba de vida ✓",
+                                              "Enviar ✓"}));
   // The parent heard every step, in order, then submitted and completed.
   std::vector<std::string> types, steps;
   for (const auto& e : out["events"]) {

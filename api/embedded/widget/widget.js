@@ -87,8 +87,10 @@
     s.focus();
   }
   function progress() {
+    const names = { consent: t.consentTitle, liveness: t.livenessTitle, submit: t.submitTitle };
     $("progress").replaceChildren(...state.steps.map((s, i) =>
-      el("li", { class: i < state.at ? "done" : i === state.at ? "now" : "", "aria-label": s + (i < state.at ? " ✓" : "") })));
+      el("li", { class: i < state.at ? "done" : i === state.at ? "now" : "", "aria-current": i === state.at ? "step" : false,
+        "aria-label": (names[s] || t[s] || s) + (i < state.at ? " ✓" : "") })));
   }
   function stopCamera() {
     if (state.stream) state.stream.getTracks().forEach((tr) => tr.stop());
