@@ -42,8 +42,6 @@ std::string EmbeddedIdOf(std::string_view session_id) {
   return "ems_" + std::string(session_id.substr(session_id.find('_') + 1));
 }
 
-std::string SessionIdOf(std::string_view embedded_id) { return "vrf_" + std::string(embedded_id.substr(4)); }
-
 bool ValidEmbeddedId(std::string_view id) { return IsOpaqueId(id, "ems"); }
 
 std::string ClientSecretFor(Runtime& rt, std::string_view embedded_id) {
@@ -66,6 +64,20 @@ namespace {
 std::nullopt_t Refuse(const Respond& respond, HttpResponse r) {
   respond(std::move(r));
   return std::nullopt;
+}
+
+// The members of `body` outside `fields`: 422 unknown_field each (the session create's other
+// fields are the API channel's). True when there were none.
+bool OnlyFields(const HttpRequest& req, const core::Json& body, const std::vector<std::string>& fields,
+                const std::string& what, const Respond& respond) {
+  std::vector<FieldError> unknown;
+  for (auto it = body.begin(); it != body.end(); ++it) {
+    if (std::find(fields.begin(), fields.end(), it.key()) == fields.end()) {
+      unknown.push_back({it.key(), "/" + JsonPointerEscape(it.key()), "unknown_field", it.key() + " is not a field of " + what});
+    }
+  }
+  if (!unknown.empty()) respond(ValidationProblem(req, unknown));
+  return unknown.empty();
 }
 
 // allowedOrigins of a create body: required, 1-20 origins, each normalised.
@@ -156,18 +168,10 @@ void CreateBackend(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   }
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-  // Only the spec's fields of the backend create (the session's others are the API channel's).
   static const std::vector<std::string> kFields = {"allowedOrigins", "callbackUrl", "checks", "clientReference",
                                                    "country", "flowId", "locale", "notificationsMode",
                                                    "personId", "policy", "testMode"};
-  std::vector<FieldError> unknown;
-  for (auto it = body->begin(); it != body->end(); ++it) {
-    if (std::find(kFields.begin(), kFields.end(), it.key()) == kFields.end()) {
-      unknown.push_back({it.key(), "/" + JsonPointerEscape(it.key()), "unknown_field",
-                         it.key() + " is not a field of an embedded session"});
-    }
-  }
-  if (!unknown.empty()) return respond(ValidationProblem(req, unknown));
+  if (!OnlyFields(req, *body, kFields, "an embedded session", respond)) return;
   if (auto tm = body->find("testMode"); tm != body->end() && !tm->is_null()) {
     if (!tm->is_boolean()) {
       return respond(ValidationProblem(req, {{"testMode", "/testMode", "invalid_type", "testMode is a boolean"}}));
@@ -196,14 +200,7 @@ void CreateBrowser(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
   static const std::vector<std::string> kFields = {"allowedOrigins", "clientReference", "country", "flow", "locale"};
-  std::vector<FieldError> unknown;
-  for (auto it = body->begin(); it != body->end(); ++it) {
-    if (std::find(kFields.begin(), kFields.end(), it.key()) == kFields.end()) {
-      unknown.push_back({it.key(), "/" + JsonPointerEscape(it.key()), "unknown_field",
-                         it.key() + " is not a field of a browser embedded session"});
-    }
-  }
-  if (!unknown.empty()) return respond(ValidationProblem(req, unknown));
+  if (!OnlyFields(req, *body, kFields, "a browser embedded session", respond)) return;
   auto origins = AllowedOrigins(req, *body, respond);
   if (!origins) return;
   auto app = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, a.application_id)));
@@ -282,7 +279,6 @@ void Init(Runtime& rt, ApiCall& call, Respond respond) {
                     return Problem(req_copy, "SERVICE_UNAVAILABLE", "the session is not readable yet");
                   }
                   const core::Json& r = **rec;
-                  const core::Json& c = r;
                   core::Json out = {{"sessionId", ems},
                                     {"verificationSessionId", sid},
                                     {"applicantToken", token},
@@ -292,7 +288,7 @@ void Init(Runtime& rt, ApiCall& call, Respond respond) {
                                     {"verificationStatus", r.value("status", core::Json(nullptr))},
                                     {"requiresApp", false},
                                     {"locale", r.value("locale", core::Json("es-MX"))}};
-                  out["flow"] = {{"id", c.value("flowId", core::Json(nullptr))},
+                  out["flow"] = {{"id", r.value("flowId", core::Json(nullptr))},
                                  {"steps", e.value("steps", core::Json::array())},
                                  {"livenessMode", e.value("livenessMode", "passive")}};
                   return JsonResponse(200, out);

@@ -21,9 +21,8 @@ OpenApiArea EmbeddedOpenApi();
 // its script and style, and the hosted page of the link channel, GET /v/{linkToken}.
 void AddWidgetRoutes(Router& router, Runtime& rt);
 
-// ems_ + the verification session's hex, and back.
+// ems_ + the verification session's hex.
 std::string EmbeddedIdOf(std::string_view session_id);
-std::string SessionIdOf(std::string_view embedded_id);
 bool ValidEmbeddedId(std::string_view id);
 // `<ems id>_secret_<32 characters>`: derived under a server key, never stored.
 std::string ClientSecretFor(Runtime& rt, std::string_view embedded_id);

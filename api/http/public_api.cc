@@ -256,36 +256,10 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       const auto q = ParseQuery(req.query);
       if (auto it = q.find("access_token"); it != q.end() && it->second.rfind("atok_", 0) == 0) bearer = it->second;
     }
-    if (bearer.rfind("atok_", 0) == 0) {
-      if (!route.applicant_token) {
-        return fail(core::Unauthenticated("an applicant token is accepted only by the capture routes of its session",
-                                          "SESSION_INVALID"));
-      }
-      auto applicant = AuthenticateApplicant(self->rt_, bearer);
-      if (!applicant.ok()) return fail(applicant.status());
-      if (req.path_params["session_id"] != applicant->session_id) {
-        return fail(core::Unauthenticated("the applicant token belongs to another session", "SESSION_INVALID"),
-                    applicant->tenant_id, applicant->key_id);
-      }
-      if (int64_t wait = self->limiter_->Take(applicant->key_id, route.family); wait > 0) {
-        HttpResponse r = Problem(req, "RATE_LIMITED", "too many requests for this session; retry later");
-        r.headers.emplace_back("Retry-After", std::to_string(wait));
-        return logged(std::move(r), applicant->tenant_id, applicant->key_id);
-      }
-      ApiCall call;
-      call.request = &req;
-      call.auth = *applicant;
-      call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
-      if (route.idempotency != IdempotencyRule::kNone) {
-        if (auto it = req.headers.find("idempotency-key"); it != req.headers.end()) {
-          if (auto st = ValidateIdempotencyKey(it->second); !st.ok()) return fail(st, applicant->tenant_id, applicant->key_id);
-          call.idempotency_key = it->second;
-          call.request_fingerprint = core::Sha256Hex(req.method + "\n" + req.path + "\n" + req.body);
-        }
-      }
-      return route.handler(call, [logged, tenant = applicant->tenant_id, key = applicant->key_id](HttpResponse r) {
-        logged(std::move(r), tenant, key);
-      });
+    const bool applicant = bearer.rfind("atok_", 0) == 0;
+    if (applicant && !route.applicant_token) {
+      return fail(core::Unauthenticated("an applicant token is accepted only by the capture routes of its session",
+                                        "SESSION_INVALID"));
     }
     const bool token = bearer.rfind("ctok_", 0) == 0;
     if (token && !route.client_token) {
@@ -294,7 +268,8 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
     }
     // A reviewer token: in the header, or (a GET from a browser's EventSource) in the query.
     std::string reviewer = core::LooksLikeJwt(bearer) ? bearer : "";
-    if (reviewer.empty() && route.reviewer_token && route.method == "GET" && req.Header("authorization").empty()) {
+    if (reviewer.empty() && !applicant && route.reviewer_token && route.method == "GET" &&
+        req.Header("authorization").empty()) {
       const auto q = ParseQuery(req.query);
       if (auto it = q.find("access_token"); it != q.end()) reviewer = it->second;
     }
@@ -303,11 +278,16 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
                                         "events stream; use an API key",
                                         "API_KEY_INVALID"));
     }
-    auto auth = !reviewer.empty() ? AuthenticateReviewer(self->rt_, reviewer)
-                : token           ? AuthenticateClientToken(self->rt_, req)
-                                  : self->auth_cache_.Authenticate(self->rt_, req);
+    auto auth = applicant         ? AuthenticateApplicant(self->rt_, bearer)
+                : !reviewer.empty() ? AuthenticateReviewer(self->rt_, reviewer)
+                : token             ? AuthenticateClientToken(self->rt_, req)
+                                    : self->auth_cache_.Authenticate(self->rt_, req);
     if (!auth.ok()) return fail(auth.status());
     const AuthContext& a = *auth;
+    if (applicant && req.path_params["session_id"] != a.session_id) {  // its one session only
+      return fail(core::Unauthenticated("the applicant token belongs to another session", "SESSION_INVALID"),
+                  a.tenant_id, a.key_id);
+    }
     if (!token && !tn::ScopesAllow(a.scopes, route.scope)) {
       core::Status st = core::PermissionDenied("this key lacks the scope " + route.scope,
                                                "INSUFFICIENT_SCOPE");

@@ -16,34 +16,10 @@ using TV = projections::TenancyView;
 
 namespace {
 
-constexpr std::chrono::milliseconds kReadYourWrites{5000};
 
-commands::CommandContext Context(Runtime& rt, const eventstore::Actor& actor) {
-  commands::CommandContext ctx;
-  ctx.now = rt.clock().Now();
-  ctx.ids = &rt.ids();
-  ctx.actor = actor;
-  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
-  return ctx;
-}
-
-constexpr std::chrono::seconds kAdminReadYourWrites{60};
-
-core::Result<commands::CommandOutcome> Run(Runtime& rt, const std::string& tenant_id,
-                                           tn::TenancyCommand cmd,
+core::Result<commands::CommandOutcome> Run(Runtime& rt, const std::string& tenant_id, tn::TenancyCommand cmd,
                                            const eventstore::Actor& actor) {
-  auto outcome = rt.writer().ExecuteAndWait(commands::MakeCommand<tn::TenantDecider>(
-      tenant_id, tenant_id, std::move(cmd), Context(rt, actor)));
-  if (outcome.ok() && !outcome->positions.empty()) {
-    // Read-your-writes: answer once the read models have the change. An operator's change to keys
-    // must hold on the very next request (a revoked key refused), so this waits longer than a
-    // public write does (the answer of a key's creation carries its secret, shown once: it is
-    // answered even past the wait).
-    if (!rt.projections().WaitApplied(outcome->positions, kAdminReadYourWrites)) {
-      core::LogWarn("admin change answered before the read models applied it", {{"tenantId", tenant_id}});
-    }
-  }
-  return outcome;
+  return AdminRun<tn::TenantDecider>(rt, tenant_id, tenant_id, std::move(cmd), actor);
 }
 
 core::Result<core::Json> ReadRow(Runtime& rt, const std::string& key) {
@@ -64,6 +40,22 @@ core::Result<core::Json> ScanRows(Runtime& rt, const std::string& prefix) {
 }
 
 }  // namespace
+
+commands::CommandContext AdminContext(Runtime& rt, const eventstore::Actor& actor) {
+  commands::CommandContext ctx;
+  ctx.now = rt.clock().Now();
+  ctx.ids = &rt.ids();
+  ctx.actor = actor;
+  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
+  return ctx;
+}
+
+core::Result<core::Json> AdminBody(const HttpRequest& req) {
+  if (req.body.empty()) return core::Json::object();
+  core::Json j = core::ParseJsonOrDiscarded(req.body);
+  if (!j.is_object()) return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
+  return j;
+}
 
 core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
                                            const eventstore::Actor& actor) {
@@ -222,13 +214,6 @@ core::Result<std::string> StringField(const core::Json& body, const char* name,
   return body[name].get<std::string>();
 }
 
-core::Result<core::Json> ParseBody(const HttpRequest& req) {
-  if (req.body.empty()) return core::Json::object();
-  core::Json j = core::ParseJsonOrDiscarded(req.body);
-  if (!j.is_object()) return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
-  return j;
-}
-
 }  // namespace
 
 Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
@@ -250,7 +235,7 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
     return AdminRoute(service_key, std::move(fn), ok_status);
   };
   router.Add("POST", "/admin/tenants", guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-    SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+    SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
     SVC_ASSIGN_OR_RETURN(std::string name, StringField(body, "name", ""));
     return AdminTenantCreate(rt, name, actor);
   }, 201));
@@ -258,13 +243,13 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
              guarded([&rt](HttpRequest&) { return AdminTenantList(rt); }, 200));
   router.Add("POST", "/admin/tenants/{tenant_id}/applications",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string name, StringField(body, "name", ""));
                return AdminApplicationCreate(rt, req.path_params["tenant_id"], name, actor);
              }, 201));
   router.Add("POST", "/admin/tenants/{tenant_id}/keys",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                KeyCreateRequest k;
                k.tenant_id = req.path_params["tenant_id"];
                SVC_ASSIGN_OR_RETURN(k.environment, StringField(body, "environment", "test"));
@@ -292,7 +277,7 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
              guarded([&rt](HttpRequest& req) { return AdminKeyList(rt, req.path_params["tenant_id"]); }, 200));
   router.Add("POST", "/admin/tenants/{tenant_id}/keys/{key_id}/revoke",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string reason, StringField(body, "reason", ""));
                return AdminKeyRevoke(rt, req.path_params["tenant_id"], req.path_params["key_id"],
                                      reason, actor);
@@ -300,7 +285,7 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
   // svc admin tenant review-policy: which resolutions need a second reviewer.
   router.Add("POST", "/admin/tenants/{tenant_id}/review-policy",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string mode, StringField(body, "doubleApproval", "none"));
                double below = 0;
                if (auto it = body.find("trustBelow"); it != body.end() && !it->is_null()) {
@@ -312,7 +297,7 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
   // svc admin user create | list | disable: review-console users.
   router.Add("POST", "/admin/tenants/{tenant_id}/users",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string role, StringField(body, "role", "reviewer"));
                SVC_ASSIGN_OR_RETURN(std::string label, StringField(body, "label", ""));
                return AdminUserCreate(rt, req.path_params["tenant_id"], role, label, actor);
@@ -326,13 +311,13 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
   // svc tenant export-key: {"publicKey": base64url of a 32-byte X25519 public key}.
   router.Add("POST", "/admin/tenants/{tenant_id}/export-key",
              guarded([&rt, actor](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string key, StringField(body, "publicKey", ""));
                return AdminExportKeySet(rt, req.path_params["tenant_id"], key, actor);
              }, 200));
   // svc admin master-key rotate, on a running server: {"newMasterKey": base64 of 32 bytes}.
   router.Add("POST", "/admin/master-key/rotate", guarded([&rt](HttpRequest& req) -> core::Result<core::Json> {
-               SVC_ASSIGN_OR_RETURN(auto body, ParseBody(req));
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
                SVC_ASSIGN_OR_RETURN(std::string b64, StringField(body, "newMasterKey", ""));
                auto key = core::Base64Decode(b64);
                core::SecureZero(b64);

@@ -12,7 +12,10 @@
 #include "api/http/http.h"
 #include "api/http/problem.h"
 #include "api/http/runtime.h"
+#include "commands/command.h"
+#include "commands/writer.h"
 #include "core/json.h"
+#include "core/log.h"
 
 namespace svc::api {
 
@@ -32,6 +35,25 @@ struct ApplicationSettings {
   std::string default_flow;
   std::vector<std::string> allowed_origins;
 };
+
+// What every operator command shares (admin.cc, embedded_admin.cc, kyb_wiring.cc): its context
+// (now, ids, the operator as actor, a fresh request id), and running it with read-your-writes: the
+// answer comes once the read models have the change, since an operator's change to keys must hold
+// on the very next request (a revoked key refused). It waits longer than a public write does (the
+// answer of a key's creation carries its secret, shown once: it is answered even past the wait).
+commands::CommandContext AdminContext(Runtime& rt, const eventstore::Actor& actor);
+template <class D, class Cmd>
+core::Result<commands::CommandOutcome> AdminRun(Runtime& rt, const std::string& tenant_id, const std::string& aggregate_id,
+                                                Cmd cmd, const eventstore::Actor& actor) {
+  SVC_ASSIGN_OR_RETURN(auto outcome, rt.writer().ExecuteAndWait(commands::MakeCommand<D>(
+                                         tenant_id, aggregate_id, std::move(cmd), AdminContext(rt, actor))));
+  if (!outcome.positions.empty() && !rt.projections().WaitApplied(outcome.positions, std::chrono::seconds(60))) {
+    core::LogWarn("admin change answered before the read models applied it", {{"tenantId", tenant_id}});
+  }
+  return outcome;
+}
+// An admin route's body: a JSON object ({} when empty), else BAD_REQUEST.
+core::Result<core::Json> AdminBody(const HttpRequest& req);
 
 // Results are JSON objects (printed by the CLI, returned by the admin listener). A created key's
 // plaintext appears once, in the result of KeyCreate, and nowhere else.

@@ -23,26 +23,6 @@ using TV = projections::TenancyView;
 
 namespace {
 
-commands::CommandContext Context(Runtime& rt, const eventstore::Actor& actor) {
-  commands::CommandContext ctx;
-  ctx.now = rt.clock().Now();
-  ctx.ids = &rt.ids();
-  ctx.actor = actor;
-  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
-  return ctx;
-}
-
-template <class D, class Cmd>
-core::Result<commands::CommandOutcome> RunOn(Runtime& rt, const std::string& tenant_id, const std::string& id, Cmd cmd,
-                                             const eventstore::Actor& actor) {
-  SVC_ASSIGN_OR_RETURN(auto outcome, rt.writer().ExecuteAndWait(
-                                         commands::MakeCommand<D>(tenant_id, id, std::move(cmd), Context(rt, actor))));
-  if (!outcome.positions.empty() && !rt.projections().WaitApplied(outcome.positions, std::chrono::seconds(60))) {
-    core::LogWarn("admin change answered before the read models applied it", {{"tenantId", tenant_id}});
-  }
-  return outcome;
-}
-
 core::Status TenantExists(Runtime& rt, const std::string& tenant_id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kTenant, tenant_id));
   SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, TV::Abs(TV::Tenant(tenant_id))));
@@ -77,7 +57,7 @@ core::Result<core::Json> AdminFlowCreate(Runtime& rt, const std::string& tenant_
   if (name.empty() || name.size() > 200) return core::InvalidArgument("name is 1-200 characters", "VALIDATION_ERROR");
   SVC_RETURN_IF_ERROR(DefinitionShape(definition));
   const std::string id = ce::FlowIdFor(tenant_id, key);
-  SVC_RETURN_IF_ERROR(RunOn<ce::FlowDecider>(rt, tenant_id, id,
+  SVC_RETURN_IF_ERROR(AdminRun<ce::FlowDecider>(rt, tenant_id, id,
                                              ce::FlowCommand(ce::CreateFlow{ce::FlowCreated{key, name, definition}}), actor)
                           .status());
   return FlowRow(rt, tenant_id, id);
@@ -89,7 +69,7 @@ core::Result<core::Json> AdminFlowDraft(Runtime& rt, const std::string& tenant_i
   SVC_RETURN_IF_ERROR(FlowRow(rt, tenant_id, flow_id).status());
   SVC_RETURN_IF_ERROR(DefinitionShape(definition));
   SVC_RETURN_IF_ERROR(
-      RunOn<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::UpdateFlowDraft{definition}), actor).status());
+      AdminRun<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::UpdateFlowDraft{definition}), actor).status());
   return FlowRow(rt, tenant_id, flow_id);
 }
 
@@ -98,7 +78,7 @@ core::Result<core::Json> AdminFlowPublish(Runtime& rt, const std::string& tenant
   SVC_RETURN_IF_ERROR(TenantExists(rt, tenant_id));
   SVC_RETURN_IF_ERROR(FlowRow(rt, tenant_id, flow_id).status());
   SVC_RETURN_IF_ERROR(
-      RunOn<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::PublishFlow{}), actor).status());
+      AdminRun<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::PublishFlow{}), actor).status());
   return FlowRow(rt, tenant_id, flow_id);
 }
 
@@ -107,7 +87,7 @@ core::Result<core::Json> AdminFlowArchive(Runtime& rt, const std::string& tenant
   SVC_RETURN_IF_ERROR(TenantExists(rt, tenant_id));
   SVC_RETURN_IF_ERROR(FlowRow(rt, tenant_id, flow_id).status());
   SVC_RETURN_IF_ERROR(
-      RunOn<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::ArchiveFlow{}), actor).status());
+      AdminRun<ce::FlowDecider>(rt, tenant_id, flow_id, ce::FlowCommand(ce::ArchiveFlow{}), actor).status());
   return FlowRow(rt, tenant_id, flow_id);
 }
 
@@ -146,7 +126,7 @@ core::Result<core::Json> AdminApplicationArchive(Runtime& rt, const std::string&
                                                  const std::string& application_id, const eventstore::Actor& actor) {
   SVC_RETURN_IF_ERROR(TenantExists(rt, tenant_id));
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kApplication, application_id));
-  SVC_RETURN_IF_ERROR(RunOn<tn::TenantDecider>(rt, tenant_id, tenant_id,
+  SVC_RETURN_IF_ERROR(AdminRun<tn::TenantDecider>(rt, tenant_id, tenant_id,
                                                tn::TenancyCommand(tn::ArchiveApplication{application_id}), actor)
                           .status());
   SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, TV::Abs(TV::Application(tenant_id, application_id))));
@@ -165,7 +145,7 @@ core::Result<core::Json> AdminApplicationSettings(Runtime& rt, const std::string
   for (const auto& f : named) SVC_RETURN_IF_ERROR(FlowRow(rt, tenant_id, f).status());
   tn::SetApplicationSettings cmd{application_id, s.allowed_flows, s.default_flow, s.allowed_origins};
   SVC_RETURN_IF_ERROR(
-      RunOn<tn::TenantDecider>(rt, tenant_id, tenant_id, tn::TenancyCommand(cmd), actor).status());
+      AdminRun<tn::TenantDecider>(rt, tenant_id, tenant_id, tn::TenancyCommand(cmd), actor).status());
   SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, TV::Abs(TV::Application(tenant_id, application_id))));
   return row.value_or(core::Json::object());
 }
@@ -176,13 +156,6 @@ core::Status CheckFlowsExist(Runtime& rt, const std::string& tenant_id, const st
 }
 
 namespace {
-
-core::Result<core::Json> Body(const HttpRequest& req) {
-  if (req.body.empty()) return core::Json::object();
-  core::Json j = core::ParseJsonOrDiscarded(req.body);
-  if (!j.is_object()) return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
-  return j;
-}
 
 core::Result<std::vector<std::string>> Strings(const core::Json& body, const char* name) {
   std::vector<std::string> out;
@@ -203,7 +176,7 @@ void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& serv
   auto add = [&](const char* method, const char* path, std::function<core::Result<core::Json>(HttpRequest&)> fn,
                  int ok = 200) { router.Add(method, path, AdminRoute(service_key, std::move(fn), ok)); };
   add("POST", "/admin/tenants/{tenant_id}/flows", [r, actor](HttpRequest& req) -> core::Result<core::Json> {
-    SVC_ASSIGN_OR_RETURN(core::Json b, Body(req));
+    SVC_ASSIGN_OR_RETURN(core::Json b, AdminBody(req));
     return AdminFlowCreate(*r, req.path_params["tenant_id"], core::StringOr(b, "key"), core::StringOr(b, "name"),
                            b.value("definition", core::Json::object()), actor);
   }, 201);
@@ -212,7 +185,7 @@ void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& serv
   add("GET", "/admin/tenants/{tenant_id}/flows/{flow_id}",
       [r](HttpRequest& req) { return AdminFlowShow(*r, req.path_params["tenant_id"], req.path_params["flow_id"]); });
   add("POST", "/admin/tenants/{tenant_id}/flows/{flow_id}/draft", [r, actor](HttpRequest& req) -> core::Result<core::Json> {
-    SVC_ASSIGN_OR_RETURN(core::Json b, Body(req));
+    SVC_ASSIGN_OR_RETURN(core::Json b, AdminBody(req));
     if (!b.contains("definition")) return core::InvalidArgument("body: {definition}", "VALIDATION_ERROR");
     return AdminFlowDraft(*r, req.path_params["tenant_id"], req.path_params["flow_id"], b["definition"], actor);
   });
@@ -232,7 +205,7 @@ void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& serv
   });
   add("POST", "/admin/tenants/{tenant_id}/applications/{application_id}/settings",
       [r, actor](HttpRequest& req) -> core::Result<core::Json> {
-        SVC_ASSIGN_OR_RETURN(core::Json b, Body(req));
+        SVC_ASSIGN_OR_RETURN(core::Json b, AdminBody(req));
         ApplicationSettings s;
         SVC_ASSIGN_OR_RETURN(s.allowed_flows, Strings(b, "allowedFlows"));
         SVC_ASSIGN_OR_RETURN(s.allowed_origins, Strings(b, "allowedOrigins"));

@@ -61,15 +61,8 @@ core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, co
     if (e.kind == "person") ++loaded.persons;
     if (e.kind == "company") ++loaded.companies;
   }
-  commands::CommandContext ctx;
-  ctx.now = rt.clock().Now();
-  ctx.ids = &rt.ids();
-  ctx.actor = actor;
-  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
-  SVC_ASSIGN_OR_RETURN(auto outcome, rt.writer().ExecuteAndWait(commands::MakeCommand<kc::AmlListDecider>(
-                                         std::string(kc::kServiceTenant), source,
-                                         kc::AmlListCommand(kc::LoadList{loaded}), ctx)));
-  if (!outcome.positions.empty()) rt.projections().WaitApplied(outcome.positions, std::chrono::seconds(30));
+  SVC_ASSIGN_OR_RETURN(auto outcome, AdminRun<kc::AmlListDecider>(rt, std::string(kc::kServiceTenant), source,
+                                                                   kc::AmlListCommand(kc::LoadList{loaded}), actor));
   return core::Json{{"source", source},
                     {"format", format},
                     {"contentHash", list.content_hash},

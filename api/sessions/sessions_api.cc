@@ -125,24 +125,14 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOption
   const AuthContext& a = call.auth;
   // References must exist in the caller's tenant (another tenant's id is "not found").
   std::string app = application_id.value_or(a.application_id);
-  if (app != a.application_id || app.empty()) {  // a key always names an existing application
-    int cf = rt.store().Cf(projections::kViewsCf);
-    auto row = rt.store().Get(cf, TV::Abs(TV::Application(a.tenant_id, app)));
-    if (!row.ok()) return Refuse(respond, StatusToProblem(req, row.status()));
-    if (!row->has_value()) {
-      return Refuse(respond, Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
-    }
-  }
   // The flow (docs/embedded.md#flows): named by id or key, else the application's default.
-  std::optional<ResolvedFlow> resolved;
-  {
-    auto app_row = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, app)));
-    if (!app_row.ok()) return Refuse(respond, StatusToProblem(req, app_row.status()));
-    auto r = ResolveFlow(rt, a, app_row->value_or(core::Json::object()), flow_id.value_or(""), flow.value_or(""),
-                         checks, policy);
-    if (!r.ok()) return Refuse(respond, StatusToProblem(req, r.status()));
-    resolved = std::move(*r);
+  auto app_row = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, app)));
+  if (!app_row.ok()) return Refuse(respond, StatusToProblem(req, app_row.status()));
+  if (!app_row->has_value()) {  // a key always names an existing application; a named one may not exist
+    return Refuse(respond, Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
   }
+  auto resolved = ResolveFlow(rt, a, **app_row, flow_id.value_or(""), flow.value_or(""), checks, policy);
+  if (!resolved.ok()) return Refuse(respond, StatusToProblem(req, resolved.status()));
   if (person_id.has_value()) {
     // The person must be an active person of the key's tenant and environment.
     auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
