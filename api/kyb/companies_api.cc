@@ -229,17 +229,14 @@ void Create(Runtime& rt, RfcClaims& claims, ApiCall& call, Respond respond) {
   }
   std::string rfc, rfc_kind;
   if (v.ok() && rfc_in.has_value()) {
-    for (char c : *rfc_in) {
-      if (c != ' ' && c != '-') rfc.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-    }
-    auto check = pipeline::documents::CheckRfc(rfc);
+    rfc = core::mx::NormaliseRfc(*rfc_in);
+    auto check = core::mx::CheckRfc(rfc, rt.Today());
     if (cc != "MX") {
       v.Add({"rfc", "/rfc", "invalid_format", "an RFC is Mexican: give it with country MX (or no country)"});
     } else if (!check.valid) {
-      std::string why;
-      for (const auto& r : check.reasons) why += (why.empty() ? "" : ", ") + r;
       v.Add({"rfc", "/rfc", "invalid_format",
-             "rfc is not a valid RFC of a moral (12 characters) or physical (13) person (" + why + ")"});
+             "rfc is not a valid RFC of a moral (12 characters) or physical (13) person: " +
+                 core::mx::Explain(check.reasons)});
     } else {
       rfc_kind = check.persona_moral ? "moral" : "fisica";
     }
@@ -459,6 +456,13 @@ void AddUbo(Runtime& rt, ApiCall& call, Respond respond) {
   if (!row) return;
   if (CheckPerson(rt, call.auth, person, v, "personId")) {
     return respond(Problem(req, "PERSON_NOT_FOUND", "personId is no person of this tenant and environment"));
+  }
+  if (related) {  // like any id: another tenant's or environment's company is not found
+    auto other = ReadView(rt, KV::Abs(KV::Company(TeOf(call.auth), *related)));
+    if (!other.ok()) return respond(StatusToProblem(req, other.status()));
+    if (!other->has_value()) {
+      return respond(Problem(req, "COMPANY_NOT_FOUND", "relatedCompanyId is no company of this tenant and environment"));
+    }
   }
   const AuthContext& a = call.auth;
   const std::string node = rt.ids().NewIdString(core::IdKind::kUboNode);

@@ -100,7 +100,7 @@ core::Status CheckMetadata(const core::Json& m) {
 // their errors added to `v`): pii (null clears a field on PATCH) and metadata. Returns the
 // problem to answer, if any.
 std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Json& body, Validator& v,
-                                          bool patch, pp::PiiWrite& out) {
+                                          bool patch, core::mx::CivilDate today, pp::PiiWrite& out) {
   v.Skip("metadata");
   v.Skip("pii");
   v.RejectUnknown();
@@ -111,7 +111,7 @@ std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Js
     if (!body["pii"].is_object()) {
       errors.push_back({"pii", "/pii", "invalid_type", "pii must be an object (PiiInput) or null"});
     } else {
-      ParsePiiInput(body["pii"], patch, out, errors, &unknown);
+      ParsePiiInput(body["pii"], patch, today, out, errors, &unknown);
     }
   }
   if (unknown) {
@@ -141,7 +141,7 @@ void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
   Validator v(*body);
   pp::PiiWrite write;
-  if (auto problem = ReadWriteBody(req, *body, v, true, write)) return respond(std::move(*problem));
+  if (auto problem = ReadWriteBody(req, *body, v, true, rt.Today(), write)) return respond(std::move(*problem));
   auto guard = std::make_shared<ClaimGuard>();
   guard->claims = &claims;
   if (auto st = CheckCurp(rt, a, claims, write, id, *guard); !st.ok()) return respond(StatusToProblem(req, st));
@@ -213,14 +213,14 @@ void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& b
     for (unsigned char c : *external_ref) printable &= c >= 0x20 && c != 0x7f;
     if (!printable) {
       v.Add({"externalRef", "/externalRef", "invalid_format", "externalRef must be 1-256 printable characters"});
-    } else if (pp::LooksLikePii(*external_ref)) {
+    } else if (pp::LooksLikePii(*external_ref, rt.Today())) {
       v.Add({"externalRef", "/externalRef", "looks_like_pii",
              "externalRef is stored in clear and must not be personal data (it looks like a "
              "CURP, RFC, e-mail address or phone number); send your internal user id"});
     }
   }
   pp::PiiWrite write;
-  if (auto problem = ReadWriteBody(req, *body, v, false, write)) return respond(std::move(*problem));
+  if (auto problem = ReadWriteBody(req, *body, v, false, rt.Today(), write)) return respond(std::move(*problem));
   if (environment.has_value() && *environment != a.environment) {
     return respond(Problem(req, "ENVIRONMENT_MISMATCH",
                            "the key's environment decides: this key writes " + a.environment + " persons"));
@@ -402,7 +402,7 @@ void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
       }
       normalised = *value;
     } else {
-      auto n = pp::NormalisePii(*field, *value);
+      auto n = pp::NormalisePii(*field, *value, rt.Today());
       if (!n.ok()) {
         v.Add({"value", "/value", "invalid_format", "value is not a valid " + *field + ": " + n.status().message()});
       } else {

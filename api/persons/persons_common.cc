@@ -60,8 +60,8 @@ std::vector<std::string> StringList(Validator& v, const core::Json& body, const 
   return out;
 }
 
-void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::PiiWrite& out,
-                   std::vector<FieldError>& errors, bool* unknown) {
+void ParsePiiInput(const core::Json& pii, bool allow_null, core::mx::CivilDate today,
+                   pipeline::persons::PiiWrite& out, std::vector<FieldError>& errors, bool* unknown) {
   for (auto it = pii.begin(); it != pii.end(); ++it) {
     const std::string& name = it.key();
     const std::string field = "pii." + name;
@@ -81,7 +81,7 @@ void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::Pi
                                                          std::string(allow_null ? " or null" : "")});
       continue;
     }
-    auto normalised = pipeline::persons::NormalisePii(name, it->get<std::string>());
+    auto normalised = pipeline::persons::NormalisePii(name, it->get<std::string>(), today);
     if (!normalised.ok()) {
       errors.push_back({field, ptr, "invalid_format", normalised.status().message()});
       continue;

@@ -42,8 +42,8 @@ core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, cons
 // (normalised here; a value is never echoed in an error) or, when `allow_null`, null (clears the
 // field). Field errors go to `errors` (pointer /pii/<field>); a member that is no PII field sets
 // `unknown` (answered 422 UNKNOWN_PII_FIELD).
-void ParsePiiInput(const core::Json& pii, bool allow_null, pipeline::persons::PiiWrite& out,
-                   std::vector<FieldError>& errors, bool* unknown);
+void ParsePiiInput(const core::Json& pii, bool allow_null, core::mx::CivilDate today,
+                   pipeline::persons::PiiWrite& out, std::vector<FieldError>& errors, bool* unknown);
 
 // In-flight claims: an externalRef or CURP being written by a request whose events the read
 // models do not show yet. A second request for the same claim gets the first's person id.

@@ -24,7 +24,7 @@ pk::RegistryRecord HttpCompanyRegistry::Lookup(const pk::RegistryQuery& q) {
     out.outcome = "not_run";
     return out;
   }
-  if (q.rfc.empty() || !pipeline::documents::CheckRfc(q.rfc).valid) {  // never sent
+  if (q.rfc.empty() || !core::mx::CheckRfc(q.rfc, q.today).valid) {  // never sent
     out.outcome = "not_found";
     return out;
   }

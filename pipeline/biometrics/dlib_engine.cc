@@ -292,7 +292,7 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
     r.issuing_country = "MEX";
   }
   if (curp) {
-    auto c = documents::CheckCurp(*curp);
+    auto c = core::mx::CheckCurp(*curp, ctx.today);
     r.extracted["curp"] = *curp;
     r.extracted["birthDate"] = c.birth_date.Iso();
     r.extracted["sex"] = documents::CurpSexToIcao(std::string(1, c.sex));

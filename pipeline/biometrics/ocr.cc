@@ -159,8 +159,7 @@ std::optional<MrzRead> FindMrz(const std::string& text, const docs::Date& today)
 
 std::optional<std::string> FindCurp(const std::string& text, const docs::Date& today) {
   auto plausible = [&](const std::string& c) {
-    auto r = docs::CheckCurp(c);
-    return r.valid && !(today < r.birth_date);
+    return core::mx::CheckCurp(c, today).valid;
   };
   for (const auto& line : Lines(text)) {
     for (size_t i = 0; i + 18 <= line.size(); ++i) {

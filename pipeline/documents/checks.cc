@@ -6,153 +6,23 @@
 
 namespace svc::pipeline::documents {
 
-std::string Date::Iso() const {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "%04d-%02d-%02d", year, month, day);
-  return buf;
-}
-
-bool IsValidDate(int y, int m, int d) {
-  if (y < 1800 || y > 2200 || m < 1 || m > 12 || d < 1) return false;
-  static constexpr int kDays[] = {31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31};
-  bool leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
-  return d <= (m == 2 && leap ? 29 : kDays[m - 1]);
-}
-
 namespace {
 
 bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
+bool Vowel(char c) { return c == 'A' || c == 'E' || c == 'I' || c == 'O' || c == 'U'; }
 int TwoDigits(std::string_view s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 bool AllDigits(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return Digit(c); });
 }
 
-constexpr std::string_view kStates[] = {"AS", "BC", "BS", "CC", "CL", "CM", "CS", "CH", "DF",
-                                        "DG", "GT", "GR", "HG", "JC", "MC", "MN", "MS", "NT",
-                                        "NL", "OC", "PL", "QT", "QR", "SP", "SL", "SR", "TC",
-                                        "TS", "TL", "VZ", "YN", "ZS", "NE"};
-
-bool Vowel(char c) { return c == 'A' || c == 'E' || c == 'I' || c == 'O' || c == 'U'; }
-bool Consonant(char c) { return Upper(c) && !Vowel(c); }
-
-// Value of a character in the CURP alphabet "0-9 A-N Ñ O-Z" (Ñ never appears in ASCII input).
-int CurpValue(char c) {
-  if (Digit(c)) return c - '0';
-  if (c >= 'A' && c <= 'N') return c - 'A' + 10;
-  if (c >= 'O' && c <= 'Z') return c - 'O' + 25;
-  return -1;
-}
-
-// Value in the RFC alphabet "0-9 A-N & O-Z space Ñ".
-int RfcValue(char c) {
-  if (Digit(c)) return c - '0';
-  if (c >= 'A' && c <= 'N') return c - 'A' + 10;
-  if (c == '&') return 24;
-  if (c >= 'O' && c <= 'Z') return c - 'O' + 25;
-  if (c == ' ') return 37;
-  return -1;
-}
-
 }  // namespace
-
-char CurpCheckDigit(std::string_view s) {
-  if (s.size() < 17) return '\0';
-  int sum = 0;
-  for (int i = 0; i < 17; ++i) {
-    int v = CurpValue(s[i]);
-    if (v < 0) return '\0';
-    sum += v * (18 - i);
-  }
-  return static_cast<char>('0' + (10 - sum % 10) % 10);
-}
-
-bool IsMexicanStateCode(std::string_view code) {
-  return std::find(std::begin(kStates), std::end(kStates), code) != std::end(kStates);
-}
 
 std::string CurpSexToIcao(std::string_view curp_sex) {
   if (curp_sex == "H") return "M";
   if (curp_sex == "M") return "F";
   if (curp_sex == "X") return "X";
   return "";
-}
-
-CurpResult CheckCurp(std::string_view c) {
-  CurpResult r;
-  r.curp = std::string(c);
-  if (c.size() != 18) {
-    r.reasons.push_back("curp_length");
-    return r;
-  }
-  bool format = Upper(c[0]) && (Vowel(c[1]) || c[1] == 'X') && Upper(c[2]) && Upper(c[3]) &&
-                AllDigits(c.substr(4, 6)) && Upper(c[10]) && Upper(c[11]) && Upper(c[12]) &&
-                Consonant(c[13]) && Consonant(c[14]) && Consonant(c[15]) &&
-                (Upper(c[16]) || Digit(c[16])) && Digit(c[17]);
-  if (!format) {
-    r.reasons.push_back("curp_format");
-    return r;
-  }
-  // The 17th character tells the century: a digit before 2000, a letter from 2000.
-  int yy = TwoDigits(c.substr(4, 2));
-  int year = (Digit(c[16]) ? 1900 : 2000) + yy;
-  int month = TwoDigits(c.substr(6, 2)), day = TwoDigits(c.substr(8, 2));
-  if (!IsValidDate(year, month, day)) r.reasons.push_back("curp_date");
-  r.birth_date = Date{year, month, day};
-  r.sex = c[10];
-  if (r.sex != 'H' && r.sex != 'M' && r.sex != 'X') r.reasons.push_back("curp_sex");
-  r.state = std::string(c.substr(11, 2));
-  if (std::find(std::begin(kStates), std::end(kStates), r.state) == std::end(kStates)) {
-    r.reasons.push_back("curp_state");
-  }
-  if (CurpCheckDigit(c) != c[17]) r.reasons.push_back("curp_check_digit");
-  r.valid = r.reasons.empty();
-  return r;
-}
-
-char RfcCheckDigit(std::string_view s) {
-  std::string padded(s);
-  if (padded.size() == 11) padded = " " + padded;  // persona moral: a leading space
-  if (padded.size() != 12) return '\0';
-  int sum = 0;
-  for (int i = 0; i < 12; ++i) {
-    int v = RfcValue(padded[i]);
-    if (v < 0) return '\0';
-    sum += v * (13 - i);
-  }
-  int r = sum % 11;
-  if (r == 0) return '0';
-  return 11 - r == 10 ? 'A' : static_cast<char>('0' + (11 - r));
-}
-
-RfcResult CheckRfc(std::string_view rfc) {
-  RfcResult r;
-  if (rfc.size() != 12 && rfc.size() != 13) {
-    r.reasons.push_back("rfc_length");
-    return r;
-  }
-  r.persona_moral = rfc.size() == 12;
-  size_t letters = r.persona_moral ? 3 : 4;
-  bool format = true;
-  for (size_t i = 0; i < letters; ++i) format &= Upper(rfc[i]) || rfc[i] == '&';
-  format &= AllDigits(rfc.substr(letters, 6));
-  for (size_t i = letters + 6; i < rfc.size(); ++i) format &= Upper(rfc[i]) || Digit(rfc[i]);
-  if (!format) {
-    r.reasons.push_back("rfc_format");
-    return r;
-  }
-  int yy = TwoDigits(rfc.substr(letters, 2));
-  // Two-digit years: 00-29 read as 2000s, 30-99 as 1900s (documented; RFCs of people born or
-  // companies founded before 1930 are read a century late).
-  int year = (yy < 30 ? 2000 : 1900) + yy;
-  int month = TwoDigits(rfc.substr(letters + 2, 2)), day = TwoDigits(rfc.substr(letters + 4, 2));
-  if (!IsValidDate(year, month, day)) r.reasons.push_back("rfc_date");
-  r.date = Date{year, month, day};
-  if (RfcCheckDigit(rfc.substr(0, rfc.size() - 1)) != rfc.back()) {
-    r.reasons.push_back("rfc_check_digit");
-  }
-  r.valid = r.reasons.empty();
-  return r;
 }
 
 int MrzCheckDigit(std::string_view field) {
@@ -318,7 +188,7 @@ std::string CurpNameLetters(std::string_view surname1, std::string_view surname2
   return out;
 }
 
-std::vector<std::string> CheckConsistency(const MrzResult& mrz, const CurpResult& curp) {
+std::vector<std::string> CheckConsistency(const MrzResult& mrz, const core::mx::CurpCheck& curp) {
   std::vector<std::string> out;
   if (mrz.birth_date.has_value() && curp.birth_date.year != 0 &&
       *mrz.birth_date != curp.birth_date) {

@@ -1,6 +1,5 @@
 #pragma once
-// Document checks that need no model: Mexican CURP and RFC (format, dates, state codes, check
-// digits), ICAO 9303 machine-readable zones (TD1 as on the back of the INE, TD3 as in passports)
+// Document checks that need no model: ICAO 9303 machine-readable zones (TD1 as on the back of the INE, TD3 as in passports)
 // with every check digit, document expiry, and consistency between the MRZ and the CURP.
 // Pure functions: no I/O, no clock (today comes in).
 
@@ -9,45 +8,19 @@
 #include <string_view>
 #include <vector>
 
+#include "core/mx_ids.h"
+
 namespace svc::pipeline::documents {
 
-struct Date {
-  int year = 0, month = 0, day = 0;
-  friend auto operator<=>(const Date&, const Date&) = default;
-  std::string Iso() const;  // YYYY-MM-DD
-};
-bool IsValidDate(int year, int month, int day);
-
-// ---- CURP (Clave Única de Registro de Población) ----
-struct CurpResult {
-  bool valid = false;
-  std::vector<std::string> reasons;  // codes: curp_length, curp_format, curp_date, curp_state,
-                                     // curp_sex, curp_check_digit
-  Date birth_date;
-  char sex = 0;  // 'H', 'M' or 'X'
-  std::string state;  // two-letter code; NE = born abroad
-  std::string curp;   // as checked
-};
-CurpResult CheckCurp(std::string_view curp);
-// The two-letter state codes of the CURP (the 32 federal entities, and NE: born abroad).
-bool IsMexicanStateCode(std::string_view code);
+// Dates, CURP and RFC are core::mx's (core/mx_ids.h): one rule set for every route, loader and
+// engine.
+using Date = core::mx::CivilDate;
+inline bool IsValidDate(int year, int month, int day) { return core::mx::IsValidCivilDate(year, month, day); }
 
 // The API speaks one vocabulary for sex, ICAO 9303's (as printed in an MRZ): "F" female, "M"
 // male, "X" unspecified. The CURP and RENAPO use Spanish letters ("H" hombre, "M" mujer, "X"), so
 // a CURP "M" is an ICAO "F". Returns "" for anything else.
 std::string CurpSexToIcao(std::string_view curp_sex);
-// The check digit (18th character) the first 17 characters imply; '\0' if they are malformed.
-char CurpCheckDigit(std::string_view first17);
-
-// ---- RFC (Registro Federal de Contribuyentes) ----
-struct RfcResult {
-  bool valid = false;
-  bool persona_moral = false;  // 12 characters (company); 13 = persona física
-  std::vector<std::string> reasons;  // rfc_length, rfc_format, rfc_date, rfc_check_digit
-  Date date;  // birth date (física) or incorporation date (moral)
-};
-RfcResult CheckRfc(std::string_view rfc);
-char RfcCheckDigit(std::string_view without_check);  // 11 or 12 characters
 
 // ---- ICAO 9303 MRZ ----
 int MrzCheckDigit(std::string_view field);  // weights 7-3-1; '<' = 0; -1 on a bad character
@@ -81,7 +54,7 @@ Date VigenciaEnd(int year);
 // ---- Consistency between what was read ----
 // Reason codes when the MRZ and the CURP disagree: consistency_birth_date, consistency_sex,
 // consistency_names (the CURP's first four letters do not follow from the names).
-std::vector<std::string> CheckConsistency(const MrzResult& mrz, const CurpResult& curp);
+std::vector<std::string> CheckConsistency(const MrzResult& mrz, const core::mx::CurpCheck& curp);
 // The first four letters a CURP derives from the names (RENAPO rules, simplified: the first
 // vowel inside the first surname, common first names JOSE/MARIA skipped, Ñ as X).
 std::string CurpNameLetters(std::string_view surname1, std::string_view surname2,

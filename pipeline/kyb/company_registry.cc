@@ -33,7 +33,7 @@ RegistryRecord SandboxCompanyRegistry::Lookup(const RegistryQuery& q) {
     r.outcome = "not_run";
     return r;
   }
-  auto check = pipeline::documents::CheckRfc(q.rfc);
+  auto check = core::mx::CheckRfc(q.rfc, q.today);
   if (q.rfc.empty() || !check.valid) {
     r.outcome = "not_found";
     return r;

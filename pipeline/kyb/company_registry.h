@@ -14,12 +14,15 @@
 
 #include <string>
 
+#include "core/mx_ids.h"
+
 namespace svc::pipeline::kyb {
 
 struct RegistryQuery {
   std::string country;  // ISO 3166-1 alpha-2
   std::string rfc;      // normalised, "" none
   std::string legal_name;
+  core::mx::CivilDate today;  // the clock's date: the RFC is checked against it
 };
 
 struct RegistryRecord {

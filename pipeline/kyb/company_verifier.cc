@@ -240,7 +240,7 @@ core::Status CompanyVerifier::Process(const Due& d) {
 
   // 1. The registry.
   if (CheckOf(row, "registry", d.run) == nullptr) {
-    RegistryRecord rec = options_.registry->Lookup({country, rfc, legal_name});
+    RegistryRecord rec = options_.registry->Lookup({country, rfc, legal_name, core::mx::CivilDateOfMicros(options_.clock->Now().micros)});
     bool name_matches = true;
     if (rec.outcome == "found" && !rec.legal_name.empty()) {
       name_matches = NameSimilarity(NameTokens(legal_name), NameTokens(rec.legal_name)) >= kHitThreshold;

@@ -6,7 +6,6 @@
 
 #include "core/crypto.h"
 #include "core/ids.h"
-#include "pipeline/documents/checks.h"
 
 namespace svc::pipeline::persons {
 
@@ -91,7 +90,7 @@ bool IsIsoDate(std::string_view s) {
   int y = std::stoi(std::string(s.substr(0, 4)));
   int m = std::stoi(std::string(s.substr(5, 2)));
   int d = std::stoi(std::string(s.substr(8, 2)));
-  return y >= 1900 && documents::IsValidDate(y, m, d);
+  return y >= 1900 && core::mx::IsValidCivilDate(y, m, d);
 }
 
 // local@domain: one @, a non-empty local part without spaces, a domain of dot-separated labels
@@ -242,24 +241,26 @@ std::vector<std::string> NameTokens(std::string_view utf8) {
   return tokens;
 }
 
-core::Result<std::string> NormalisePii(std::string_view field, std::string_view raw) {
+core::Result<std::string> NormalisePii(std::string_view field, std::string_view raw, core::mx::CivilDate today) {
   const PiiField* f = FindPiiField(field);
   if (f == nullptr) return core::InvalidArgument("unknown PII field " + std::string(field), "UNKNOWN_PII_FIELD");
   std::string v = Trim(raw);
   if (v.empty()) return Bad(field, "must not be empty");
-  if (raw.size() > f->max_length + 64 || v.size() > f->max_length) {
-    return Bad(field, "is longer than " + std::to_string(f->max_length) + " bytes");
-  }
+  if (raw.size() > f->max_length + 64) return Bad(field, "is longer than " + std::to_string(f->max_length) + " characters");
+  // CURP and RFC are counted in characters (an RFC may hold Ñ), the rest in bytes.
   if (field == "curp") {
-    v = Upper(v);
-    if (!documents::CheckCurp(v).valid) return Bad(field, "is not a valid CURP (format, date, state or check digit)");
+    v = core::mx::NormaliseCurp(v);
+    const auto c = core::mx::CheckCurp(v, today);
+    if (!c.valid) return Bad(field, "is not a valid CURP (" + core::mx::Explain(c.reasons) + ")");
     return v;
   }
   if (field == "rfc") {
-    v = Upper(v);
-    if (!documents::CheckRfc(v).valid) return Bad(field, "is not a valid RFC (format, date or check digit)");
+    v = core::mx::NormaliseRfc(v);
+    const auto c = core::mx::CheckRfc(v, today);
+    if (!c.valid) return Bad(field, "is not a valid RFC (" + core::mx::Explain(c.reasons) + ")");
     return v;
   }
+  if (v.size() > f->max_length) return Bad(field, "is longer than " + std::to_string(f->max_length) + " bytes");
   if (field == "email") {
     v = Lower(v);
     if (!IsEmail(v)) return Bad(field, "is not an e-mail address");
@@ -286,7 +287,7 @@ core::Result<std::string> NormalisePii(std::string_view field, std::string_view 
   }
   if (field == "state") {
     v = Upper(v);
-    if (!documents::IsMexicanStateCode(v)) return Bad(field, "must be a Mexican state code as in the CURP (NE: born abroad)");
+    if (!core::mx::IsCurpStateCode(v)) return Bad(field, "must be a Mexican state code as in the CURP (NE: born abroad)");
     return v;
   }
   if (field == "nationality") {
@@ -319,11 +320,12 @@ std::string BlindIndex(std::string_view index_key, std::string_view index, std::
   return core::HexEncode(core::HmacSha256(index_key, data));
 }
 
-bool LooksLikePii(std::string_view external_ref) {
+bool LooksLikePii(std::string_view external_ref, core::mx::CivilDate today) {
   std::string v = Trim(external_ref);
-  std::string up = Upper(v);
-  if (up.size() == 18 && documents::CheckCurp(up).valid) return true;
-  if ((up.size() == 12 || up.size() == 13) && documents::CheckRfc(up).valid) return true;
+  const std::string id = core::mx::NormaliseRfc(v);
+  if (core::mx::CheckCurp(id, today).valid) return true;
+  const auto rfc = core::mx::CheckRfc(id, today);
+  if (rfc.valid || rfc.generic != core::mx::GenericRfc::kNone) return true;
   if (v.find('@') != std::string::npos && IsEmail(Lower(v))) return true;
   // A phone number: mostly digits with phone punctuation, 10 or more digits.
   size_t digits = std::count_if(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; });

@@ -24,6 +24,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/mx_ids.h"
 #include "core/status.h"
 
 namespace svc::pipeline::persons {
@@ -42,8 +43,9 @@ const std::vector<PiiField>& PiiFields();
 const PiiField* FindPiiField(std::string_view name);
 
 // The normalised value of `raw` for `field`, or InvalidArgument whose message says what is wrong
-// (for a field error of code `invalid_format`; never echoing the value).
-core::Result<std::string> NormalisePii(std::string_view field, std::string_view raw);
+// (for a field error of code `invalid_format`; never echoing the value). CURP and RFC follow
+// core/mx_ids.h (a CURP born after `today` is refused; the generic RFCs are refused).
+core::Result<std::string> NormalisePii(std::string_view field, std::string_view raw, core::mx::CivilDate today);
 
 // The terms of a normalised value's blind index ("" none for an unindexed field).
 std::vector<std::string> IndexTerms(std::string_view field, std::string_view normalised);
@@ -67,6 +69,6 @@ std::optional<std::string> CountryAlpha3(std::string_view code);
 
 // True when an integrator's externalRef looks like personal data (a CURP, an RFC, an e-mail
 // address, or a phone number): such a value is refused, since externalRef is stored in clear.
-bool LooksLikePii(std::string_view external_ref);
+bool LooksLikePii(std::string_view external_ref, core::mx::CivilDate today);
 
 }  // namespace svc::pipeline::persons

@@ -123,7 +123,7 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   PiiWrite write;
   auto put = [&](const char* field, const std::string& value) {
     if (value.empty()) return;
-    auto n = NormalisePii(field, value);
+    auto n = NormalisePii(field, value, core::mx::CivilDateOfMicros(options_.clock->Now().micros));
     if (n.ok()) write.values[field] = std::move(*n);
   };
   std::string given = Trimmed(core::StringOr(x, "givenNames"));

@@ -58,7 +58,7 @@ const SandboxSpecimen& Specimen() {
   static const SandboxSpecimen s = [] {
     SandboxSpecimen x;
     std::string first17 = "GAHJ900315MDFRRS0";
-    x.curp = first17 + docs::CurpCheckDigit(first17);
+    x.curp = first17 + core::mx::CurpCheckDigit(first17);
     std::string l1 = "IDMEX" + x.cic + "0<<<<<<<<<<<<<<<";
     l1[14] = static_cast<char>('0' + docs::MrzCheckDigit(l1.substr(5, 9)));
     std::string l2 = "9003155F3112314MEX<<<<<<<<<<<";  // 29 characters, checks fixed below

@@ -173,10 +173,10 @@ StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int
   std::vector<std::string> reasons;
   const core::Json& x = r.extracted;
   core::Json checks = core::Json::object();
-  std::optional<docs::CurpResult> curp;
+  std::optional<core::mx::CurpCheck> curp;
   std::optional<docs::MrzResult> mrz;
   if (std::string c = core::StringOr(x, "curp"); !c.empty()) {
-    curp = docs::CheckCurp(c);
+    curp = core::mx::CheckCurp(c, today);
     checks["curpValid"] = curp->valid;
     if (!curp->valid) reasons.push_back("DOCUMENT_CURP_INVALID");
   } else {

@@ -730,3 +730,27 @@ TEST_CASE("persons: replay rebuilds the vault's read models byte for byte; maske
                410, "PERSON_PURGED");
   CHECK(Decrypt(env, k, b, {"sex"})["fields"]["sex"] == "F");  // other persons are untouched
 }
+
+// Issue 31: CURP and RFC by the one rule set (core/mx_ids.h) on the vault's write path: an RFC
+// with Ñ was refused (its length counted in bytes), a dashed one refused though companies take
+// it, a CURP born in the future accepted, the two generic RFCs treated apart.
+TEST_CASE("persons: RFCs with Ñ, &, dashes; CURPs born in the future and generic RFCs refused") {
+  Env env(false);
+  const std::string k = env.test_key;
+  auto enye = Post(env, k, kBase, {{"pii", {{"rfc", "muño-800101-ab3"}}}});
+  REQUIRE_MESSAGE(enye.status == 201, enye.body);
+  CHECK(Body(enye)["rfcProvided"] == true);
+  auto same = Post(env, k, kBase + "/search", {{"field", "rfc"}, {"value", "MUÑO800101AB3"}});
+  REQUIRE_MESSAGE(same.status == 200, same.body);
+  CHECK(Body(same)["data"].size() == 1);  // one normalised form: the dashed write is found
+  for (const char* bad : {"XAXX010101000", "XEXX010101000", "PEDO850101AB5"}) {
+    CAPTURE(bad);
+    auto r = Post(env, k, kBase, {{"pii", {{"rfc", bad}}}});
+    CheckProblem(r, 422, "VALIDATION_ERROR");
+    CHECK(r.body.find(bad) == std::string::npos);  // never echoed
+  }
+  for (const char* bad : {"GOMA270101HDFMRNA8", "BUEY850101HDFRRN01"}) {
+    CAPTURE(bad);
+    CheckProblem(Post(env, k, kBase, {{"pii", {{"curp", bad}}}}), 422, "VALIDATION_ERROR");
+  }
+}

@@ -26,11 +26,11 @@ BiometricScore Score(double v) {
 
 TEST_CASE("sandbox specimen: the CURP, MRZ and consistency checks all pass") {
   const auto& s = Specimen();
-  CHECK(docs::CheckCurp(s.curp).valid);
+  CHECK(core::mx::CheckCurp(s.curp, {2026, 1, 1}).valid);
   auto mrz = docs::CheckMrz(s.mrz, kToday);
   REQUIRE(mrz.valid);
   CHECK(mrz.issuing_state == "MEX");
-  CHECK(docs::CheckConsistency(mrz, docs::CheckCurp(s.curp)).empty());
+  CHECK(docs::CheckConsistency(mrz, core::mx::CheckCurp(s.curp, {2026, 1, 1})).empty());
   SandboxEngine engine;
   EngineContext ctx{"test", 1, "approved"};
   Capture front{"med_1", "document_front", "image/jpeg", "x", {}};

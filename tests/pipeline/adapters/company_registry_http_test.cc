@@ -11,7 +11,9 @@
 using namespace svc;
 
 namespace {
-std::string Rfc(const std::string& first) { return first + pipeline::documents::RfcCheckDigit(first); }
+
+const core::mx::CivilDate kToday{2026, 11, 26};
+std::string Rfc(const std::string& first) { return first + core::mx::RfcCheckDigit(first); }
 }  // namespace
 
 TEST_CASE("HTTP company registry: lookups by RFC through a gateway") {
@@ -48,7 +50,7 @@ TEST_CASE("HTTP company registry: lookups by RFC through a gateway") {
   REQUIRE(reg.ok());
   CHECK((*reg)->Name() == "gateway");
 
-  auto found = (*reg)->Lookup({"MX", active, "Acme Comercial, S.A. de C.V."});
+  auto found = (*reg)->Lookup({"MX", active, "Acme Comercial, S.A. de C.V.", kToday});
   CHECK(found.outcome == "found");
   CHECK(found.status == "active");
   CHECK(found.registry_id == "N-2001012345");
@@ -57,20 +59,20 @@ TEST_CASE("HTTP company registry: lookups by RFC through a gateway") {
   CHECK(found.incorporation_date == "2001-02-03");
   CHECK(found.industry_code == "435419");
   CHECK(seen_auth == "Bearer tok-k");
-  CHECK((*reg)->Lookup({"MX", gone, "x"}).status == "dissolved");
-  CHECK((*reg)->Lookup({"MX", Rfc("NON010203AB"), "x"}).outcome == "not_found");
-  auto unavailable = (*reg)->Lookup({"MX", down, "x"});
+  CHECK((*reg)->Lookup({"MX", gone, "x", kToday}).status == "dissolved");
+  CHECK((*reg)->Lookup({"MX", Rfc("NON010203AB"), "x", kToday}).outcome == "not_found");
+  auto unavailable = (*reg)->Lookup({"MX", down, "x", kToday});
   CHECK(unavailable.outcome == "unavailable");
   CHECK(unavailable.error_code == "REGISTRY_HTTP_503");
-  auto off = (*reg)->Lookup({"MX", odd, "x"});
+  auto off = (*reg)->Lookup({"MX", odd, "x", kToday});
   CHECK(off.outcome == "unavailable");
   CHECK(off.error_code == "REGISTRY_BAD_RESPONSE");
-  CHECK((*reg)->Lookup({"MX", "not an rfc", "x"}).outcome == "not_found");  // never sent
-  CHECK((*reg)->Lookup({"US", "", "x"}).outcome == "not_run");
+  CHECK((*reg)->Lookup({"MX", "not an rfc", "x", kToday}).outcome == "not_found");  // never sent
+  CHECK((*reg)->Lookup({"US", "", "x", kToday}).outcome == "not_run");
   server.Stop(std::chrono::milliseconds(100));
 
   // Nobody listening: unavailable, never a pass.
-  auto gone_server = (*reg)->Lookup({"MX", active, "x"});
+  auto gone_server = (*reg)->Lookup({"MX", active, "x", kToday});
   CHECK(gone_server.outcome == "unavailable");
   CHECK(gone_server.error_code == "REGISTRY_TRANSPORT_ERROR");
   CHECK_FALSE(pipeline::adapters::HttpCompanyRegistry::Create("ftp://x", "", std::chrono::seconds(1)).ok());

@@ -14,6 +14,8 @@ using namespace svc::pipeline::kyb;
 
 namespace {
 
+const core::mx::CivilDate kToday{2026, 11, 26};
+
 RiskInputs Clean() {
   RiskInputs in;
   in.registry_outcome = "found";
@@ -41,7 +43,7 @@ core::Json N(const std::string& id, const std::string& type, const std::string& 
           {"isControlPerson", false}};
 }
 
-std::string Rfc(const std::string& first) { return first + pipeline::documents::RfcCheckDigit(first); }
+std::string Rfc(const std::string& first) { return first + core::mx::RfcCheckDigit(first); }
 
 }  // namespace
 
@@ -161,19 +163,19 @@ TEST_CASE("ownership stage: nodes are parties; a chain, a diamond and a cross-ho
 
 TEST_CASE("sandbox registry: deterministic outcomes by RFC, the RFC's date, the legal form and activity") {
   SandboxCompanyRegistry reg;
-  RegistryRecord r = reg.Lookup({"MX", Rfc("ACM010203AB"), "Acme Comercial, S.A. de C.V."});
+  RegistryRecord r = reg.Lookup({"MX", Rfc("ACM010203AB"), "Acme Comercial, S.A. de C.V.", kToday});
   CHECK(r.outcome == "found");
   CHECK(r.status == "active");
   CHECK(r.incorporation_date == "2001-02-03");
   CHECK(r.legal_form == "sociedad anónima de capital variable");
-  CHECK(r.registry_id == reg.Lookup({"MX", Rfc("ACM010203AB"), "x"}).registry_id);
-  CHECK(reg.Lookup({"MX", Rfc("DIS010101AB"), "x"}).status == "dissolved");
-  CHECK(reg.Lookup({"MX", Rfc("SUS010101AB"), "x"}).status == "suspended");
-  CHECK(reg.Lookup({"MX", Rfc("NEX010101AB"), "x"}).outcome == "not_found");
-  CHECK(reg.Lookup({"MX", Rfc("UNA010101AB"), "x"}).outcome == "unavailable");
-  CHECK(reg.Lookup({"MX", "", "x"}).outcome == "not_found");
-  CHECK(reg.Lookup({"US", "", "x"}).outcome == "not_run");
-  CHECK(reg.Lookup({"MX", Rfc("JOY010101AB"), "Joyería Fina SA"}).industry_code == "465112");
+  CHECK(r.registry_id == reg.Lookup({"MX", Rfc("ACM010203AB"), "x", kToday}).registry_id);
+  CHECK(reg.Lookup({"MX", Rfc("DIS010101AB"), "x", kToday}).status == "dissolved");
+  CHECK(reg.Lookup({"MX", Rfc("SUS010101AB"), "x", kToday}).status == "suspended");
+  CHECK(reg.Lookup({"MX", Rfc("NEX010101AB"), "x", kToday}).outcome == "not_found");
+  CHECK(reg.Lookup({"MX", Rfc("UNA010101AB"), "x", kToday}).outcome == "unavailable");
+  CHECK(reg.Lookup({"MX", "", "x", kToday}).outcome == "not_found");
+  CHECK(reg.Lookup({"US", "", "x", kToday}).outcome == "not_run");
+  CHECK(reg.Lookup({"MX", Rfc("JOY010101AB"), "Joyería Fina SA", kToday}).industry_code == "465112");
   CHECK(LegalFormOf("Servicios Beta, S. de R.L. de C.V.") == "sociedad de responsabilidad limitada de capital variable");
   CHECK(LegalFormOf("Fundación Uno, A.C.") == "asociación civil");
   CHECK(LegalFormOf("Tienda") == "");

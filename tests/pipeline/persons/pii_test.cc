@@ -9,8 +9,9 @@ using namespace svc;
 using namespace svc::pipeline::persons;
 
 namespace {
+const core::mx::CivilDate kToday{2026, 11, 26};
 std::string Norm(std::string_view field, std::string_view raw) {
-  auto r = NormalisePii(field, raw);
+  auto r = NormalisePii(field, raw, kToday);
   return r.ok() ? *r : "!" + std::string(r.status().api_code());
 }
 }  // namespace
@@ -38,6 +39,15 @@ TEST_CASE("pii: CURP and RFC with their check digits, upper-cased") {
   CHECK(Norm("rfc", "gode561231gr8") == "GODE561231GR8");
   CHECK(Norm("rfc", "SAT970701NN3") == "SAT970701NN3");  // a company's (12 characters)
   CHECK(Norm("rfc", "GODE561231GR9") == "!VALIDATION_ERROR");
+  // Issue 31: the vault takes CURP and RFC by core/mx_ids.h's rules, as companies and lists do.
+  CHECK(Norm("rfc", "muño800101ab3") == "MUÑO800101AB3");     // Ñ: 13 characters, 14 bytes
+  CHECK(Norm("rfc", "A&B010203XY9") == "A&B010203XY9");           // & in a company's RFC
+  CHECK(Norm("rfc", "GODE-561231-GR8") == "GODE561231GR8");    // dashes, as companies take them
+  CHECK(Norm("rfc", "XAXX010101000") == "!VALIDATION_ERROR");  // generic: identifies nobody
+  CHECK(Norm("rfc", "XEXX010101000") == "!VALIDATION_ERROR");  // the other generic, the same way
+  CHECK(Norm("rfc", "PEDO850101AB5") == "!VALIDATION_ERROR");  // a word the SAT replaces
+  CHECK(Norm("curp", "GOMA270101HDFMRNA8") == "!VALIDATION_ERROR");  // born in 2027
+  CHECK(Norm("curp", "BUEY850101HDFRRN01") == "!VALIDATION_ERROR");  // a word RENAPO replaces
 }
 
 TEST_CASE("pii: e-mail lower-cased; phones to E.164 with Mexico by default") {
@@ -89,7 +99,7 @@ TEST_CASE("pii: text fields are trimmed and bounded; empty and control character
   CHECK(Norm("address", std::string(513, 'a')) == "!VALIDATION_ERROR");
   CHECK(Norm("address", "   ") == "!VALIDATION_ERROR");
   CHECK(Norm("address", "Calle 1\x01") == "!VALIDATION_ERROR");
-  auto r = NormalisePii("curp", "HEGG560427MVZRRL05");
+  auto r = NormalisePii("curp", "HEGG560427MVZRRL05", kToday);
   CHECK(r.status().message().find("HEGG") == std::string::npos);  // errors never echo the value
 }
 
@@ -108,14 +118,14 @@ TEST_CASE("pii: blind-index terms; names meet without accents or case") {
 }
 
 TEST_CASE("pii: an externalRef that looks like personal data") {
-  CHECK(LooksLikePii("HEGG560427MVZRRL04"));
-  CHECK(LooksLikePii("hegg560427mvzrrl04"));
-  CHECK(LooksLikePii("GODE561231GR8"));
-  CHECK(LooksLikePii("ana@example.com"));
-  CHECK(LooksLikePii("55 1234 5678"));
-  CHECK(LooksLikePii("+34 612 345 678"));
-  CHECK_FALSE(LooksLikePii("user-8f14e45f"));
-  CHECK_FALSE(LooksLikePii("12345"));
-  CHECK_FALSE(LooksLikePii("order-2026-0001"));
-  CHECK_FALSE(LooksLikePii("usr_00000000000000000000000000000001"));
+  CHECK(LooksLikePii("HEGG560427MVZRRL04", kToday));
+  CHECK(LooksLikePii("hegg560427mvzrrl04", kToday));
+  CHECK(LooksLikePii("GODE561231GR8", kToday));
+  CHECK(LooksLikePii("ana@example.com", kToday));
+  CHECK(LooksLikePii("55 1234 5678", kToday));
+  CHECK(LooksLikePii("+34 612 345 678", kToday));
+  CHECK_FALSE(LooksLikePii("user-8f14e45f", kToday));
+  CHECK_FALSE(LooksLikePii("12345", kToday));
+  CHECK_FALSE(LooksLikePii("order-2026-0001", kToday));
+  CHECK_FALSE(LooksLikePii("usr_00000000000000000000000000000001", kToday));
 }
