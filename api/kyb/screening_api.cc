@@ -49,6 +49,9 @@ pk::ScreenedName PersonName(const std::string& person, const core::Json& f) {
   n.query.facts.birth_date = s("birthDate");
   n.query.facts.nationality = s("nationality");
   n.query.facts.id_number = !s("curp").empty() ? s("curp") : s("rfc");
+  for (const char* id : {"curp", "rfc", "documentNumber"}) {
+    if (!s(id).empty()) n.query.identifiers.push_back(s(id));
+  }
   return n;
 }
 
@@ -61,6 +64,7 @@ pk::ScreenedName QueryName(const core::Json& q, const std::string& subject_key) 
   n.query.facts.birth_date = core::StringOr(q, "birthDate");
   n.query.facts.nationality = core::StringOr(q, "nationality");
   n.query.facts.id_number = core::StringOr(q, "idNumber");
+  if (!n.query.facts.id_number.empty()) n.query.identifiers = {n.query.facts.id_number};
   return n;
 }
 

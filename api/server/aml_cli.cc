@@ -134,14 +134,20 @@ int Aml(int argc, char** argv) {
   if (verb == "check") {
     std::map<std::string, int> kinds;
     for (const auto& e : list->entries) kinds[e.kind]++;
-    Print({{"format", list->format}, {"contentHash", list->content_hash}, {"entries", list->entries.size()}, {"kinds", kinds}});
+    Print({{"format", list->format},
+           {"contentHash", list->content_hash},
+           {"entries", list->entries.size()},
+           {"kinds", kinds},
+           {"skipped", list->skipped}});
     return 0;
   }
   if (f.Get("name").empty()) return Fail(core::InvalidArgument("--name is required"));
   const std::string kind = f.Get("kind");
   if (!kind.empty() && kind != "person" && kind != "company") return Fail(core::InvalidArgument("--kind is person or company"));
   pipeline::kyb::ScreeningIndex index({std::move(*list)});
-  auto hits = index.Screen({f.Get("name"), kind, {f.Get("birth-date"), f.Get("nationality"), f.Get("id-number")}});
+  pipeline::kyb::ScreeningQuery query{f.Get("name"), kind, {f.Get("birth-date"), f.Get("nationality"), f.Get("id-number")}, {}};
+  if (!f.Get("id-number").empty()) query.identifiers = {f.Get("id-number")};
+  auto hits = index.Screen(query);
   core::Json out = core::Json::array();
   for (const auto& h : hits) out.push_back(HitJson(h));
   Print({{"hits", out}, {"threshold", pipeline::kyb::kHitThreshold}});

@@ -69,6 +69,7 @@ core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, co
                     {"entries", loaded.entries},
                     {"persons", loaded.persons},
                     {"companies", loaded.companies},
+                    {"skipped", list.skipped},
                     {"version", outcome.result.value("version", int64_t{0})},
                     {"unchanged", outcome.result.value("unchanged", false)}};
 }
@@ -140,8 +141,7 @@ class KybServices final : public AreaServices {
     pk::ListRegistry* lists = lists_.get();
     pk::CompanyVerifier* v = verifier_.get();
     admin.Add("POST", "/admin/aml/lists", AdminRoute(sk, [rt, lists](HttpRequest& req) -> core::Result<core::Json> {
-      core::Json b = core::ParseJsonOrDiscarded(req.body);
-      if (!b.is_object()) return core::InvalidArgument("body: {format, source, files: [paths]}");
+      SVC_ASSIGN_OR_RETURN(core::Json b, AdminBody(req));
       std::vector<std::string> files;
       for (const auto& f : b.value("files", core::Json::array())) {
         if (f.is_string()) files.push_back(f.get<std::string>());

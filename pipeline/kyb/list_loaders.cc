@@ -441,10 +441,25 @@ core::Result<std::vector<ListEntry>> LoadOpenSanctionsCsv(const std::vector<std:
   return out;
 }
 
-core::Result<std::vector<ListEntry>> LoadFtm(const std::vector<std::string>& files) {
+// The FollowTheMoney schemas a name is screened against; the rest (Family, Occupancy, Position,
+// Address, Ownership, Directorship, …) describe relations and are not list entries. Their kind
+// is KindOfSchema's.
+bool ScreenableSchema(std::string_view schema) {
+  return schema == "Person" || schema == "Company" || schema == "Organization" || schema == "LegalEntity" ||
+         schema == "PublicBody" || schema == "Vessel" || schema == "Airplane";
+}
+
+// An OpenSanctions export (entities.ftm.json) holds every entity of its datasets: the targets
+// (sanctioned or exposed persons and companies) and what describes them (their families,
+// positions, addresses, sanctions, identity documents). Only targets of screenable schemas become
+// entries; an Identification or Passport gives its number to its holder, a Sanction its programme
+// to its entity; everything else is skipped and counted by schema. An entity without `target` is
+// taken as one (FollowTheMoney files that are not OpenSanctions exports have no such member).
+core::Status LoadFtm(const std::vector<std::string>& files, LoadedList& out) {
   const std::string_view f = "ftm_json";
   if (files.size() != 1) return Bad(f, "files", "one file of entities, one JSON object a line");
-  std::vector<ListEntry> out;
+  std::map<std::string, size_t> index;  // entity id -> entry
+  std::vector<std::pair<std::string, std::string>> numbers, programmes;  // holder id, value
   size_t line = 0, start = 0;
   const std::string& text = files[0];
   while (start < text.size()) {
@@ -470,11 +485,37 @@ core::Result<std::vector<ListEntry>> LoadFtm(const std::vector<std::string>& fil
       }
       return v;
     };
+    const std::string schema = j["schema"].get<std::string>();
+    if (schema == "Identification" || schema == "Passport") {
+      for (const auto& holder : values("holder")) {
+        for (const auto& n : values("number")) numbers.emplace_back(holder, n);
+      }
+      ++out.skipped["schema:" + schema];
+      continue;
+    }
+    if (schema == "Sanction") {
+      for (const auto& entity : values("entity")) {
+        for (const auto& p : values("program")) programmes.emplace_back(entity, p);
+      }
+      ++out.skipped["schema:" + schema];
+      continue;
+    }
+    if (!ScreenableSchema(schema)) {
+      ++out.skipped["schema:" + schema];
+      continue;
+    }
+    if (j.value("target", core::Json(true)) == core::Json(false)) {
+      ++out.skipped["not_target:" + schema];
+      continue;
+    }
     ListEntry e;
     e.entry_id = j["id"].get<std::string>();
-    e.kind = KindOfSchema(j["schema"].get<std::string>());
+    e.kind = KindOfSchema(schema);
     std::vector<std::string> names = values("name");
-    if (names.empty()) return Bad(f, where, "the entity " + e.entry_id + " has no name");
+    if (names.empty()) {
+      ++out.skipped["unnamed:" + schema];
+      continue;
+    }
     e.name = names[0];
     for (size_t i = 1; i < names.size(); ++i) AddUnique(e.aliases, names[i]);
     for (const char* p : {"alias", "weakAlias", "previousName"}) {
@@ -484,15 +525,23 @@ core::Result<std::vector<ListEntry>> LoadFtm(const std::vector<std::string>& fil
     for (const char* p : {"nationality", "citizenship", "country", "jurisdiction"}) {
       for (auto& c : values(p)) AddUnique(e.nationalities, std::move(c));
     }
-    for (const char* p : {"idNumber", "taxNumber", "registrationNumber", "passportNumber"}) {
+    for (const char* p : {"idNumber", "taxNumber", "registrationNumber", "passportNumber", "innCode", "ogrnCode",
+                          "leiCode", "imoNumber"}) {
       for (auto& c : values(p)) AddUnique(e.id_numbers, std::move(c));
     }
     for (const char* p : {"program", "topics"}) {
       for (auto& c : values(p)) AddUnique(e.programs, std::move(c));
     }
-    out.push_back(std::move(e));
+    index[e.entry_id] = out.entries.size();
+    out.entries.push_back(std::move(e));
   }
-  return out;
+  for (auto& [holder, n] : numbers) {
+    if (auto it = index.find(holder); it != index.end()) AddUnique(out.entries[it->second].id_numbers, std::move(n));
+  }
+  for (auto& [entity, p] : programmes) {
+    if (auto it = index.find(entity); it != index.end()) AddUnique(out.entries[it->second].programs, std::move(p));
+  }
+  return core::Status::Ok();
 }
 
 core::Result<std::vector<std::vector<std::string>>> Csv(std::string_view format, const std::string& file,
@@ -572,7 +621,10 @@ core::Result<LoadedList> LoadList(std::string_view format, const std::vector<std
   if (format == "ofac_sdn_csv") entries = LoadOfac(files);
   if (format == "un_consolidated_xml") entries = LoadUn(files);
   if (format == "opensanctions_csv") entries = LoadOpenSanctionsCsv(files);
-  if (format == "ftm_json") entries = LoadFtm(files);
+  if (format == "ftm_json") {
+    core::Status st = LoadFtm(files, list);
+    entries = st.ok() ? core::Result<std::vector<ListEntry>>(std::move(list.entries)) : core::Result<std::vector<ListEntry>>(st);
+  }
   if (!entries.ok()) return entries.status();
   if (entries->empty()) return core::InvalidArgument(std::string(format) + ": the file holds no entry");
   list.entries = std::move(*entries);

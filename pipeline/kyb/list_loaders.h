@@ -16,9 +16,16 @@
 //   opensanctions_csv   OpenSanctions' targets.simple.csv (header id, schema, name, aliases,
 //                       birth_date, countries, addresses, identifiers, sanctions, phones, emails,
 //                       dataset, first_seen, last_seen, last_change; lists joined with ";").
-//   ftm_json            FollowTheMoney entities, one JSON object a line (id, schema, properties:
-//                       name, alias, birthDate, nationality, country, idNumber, taxNumber, …).
+//   ftm_json            FollowTheMoney entities, one JSON object a line (id, schema, target,
+//                       properties: name, alias, birthDate, nationality, country, idNumber,
+//                       taxNumber, …), as OpenSanctions' entities.ftm.json: only targets of the
+//                       screenable schemas (Person, Company, Organization, LegalEntity, PublicBody,
+//                       Vessel, Airplane) are entries; Identification and Passport numbers join
+//                       their holder, Sanction programmes their entity; the rest is counted in
+//                       `skipped`.
 
+#include <cstdint>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -44,6 +51,10 @@ struct LoadedList {
   // ALT.CSV), the SHA-256 hex of their two SHA-256s in order.
   std::string content_hash;
   std::vector<ListEntry> entries;
+  // What the file held that is not an entry, counted: "schema:<S>" (an FTM schema that is not
+  // screened: Family, Occupancy, Position, Address, Sanction, …), "not_target:<S>" (an FTM entity
+  // that is no target: a relative, an associate), "unnamed:<S>" (a target without a name).
+  std::map<std::string, int64_t> skipped;
 };
 
 // The formats a loader reads.

@@ -7,6 +7,8 @@
 #include <set>
 #include <unordered_map>
 
+#include "core/mx_ids.h"
+
 namespace svc::pipeline::kyb {
 
 namespace {
@@ -312,10 +314,8 @@ double NameSimilarity(const std::vector<std::string>& query, const std::vector<s
 }
 
 std::string CompactId(std::string_view id) {
-  std::string out;
-  for (char c : id) {
-    if (std::isalnum(static_cast<unsigned char>(c))) out.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
-  }
+  std::string out = core::mx::CompactIdentifier(id);
+  if (core::mx::IsGenericRfc(out)) out.clear();  // the SAT's generic RFCs identify nobody
   return out;
 }
 
@@ -324,7 +324,7 @@ namespace {
 // ISO 3166-1 alpha-2 of a nationality given as alpha-2 or alpha-3 (a few of the region's; others
 // are compared as given).
 std::string Country(std::string_view code) {
-  std::string c = CompactId(code);
+  std::string c = core::mx::CompactIdentifier(code);
   static const std::map<std::string, std::string, std::less<>> kAlpha3 = {
       {"MEX", "MX"}, {"USA", "US"}, {"CAN", "CA"}, {"GTM", "GT"}, {"BLZ", "BZ"}, {"SLV", "SV"}, {"HND", "HN"},
       {"NIC", "NI"}, {"CRI", "CR"}, {"PAN", "PA"}, {"CUB", "CU"}, {"DOM", "DO"}, {"COL", "CO"}, {"VEN", "VE"},

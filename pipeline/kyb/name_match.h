@@ -48,7 +48,8 @@ bool SameGivenName(std::string_view a, std::string_view b);
 // The full given names a nickname stands for ("beto": alberto, roberto, humberto); none for a
 // token that is no nickname.
 std::vector<std::string_view> NicknameOf(std::string_view token);
-// An RFC, CURP or other identifier as compared: letters and digits only, uppercase.
+// An RFC, CURP or other identifier as compared: core::mx::CompactIdentifier (letters with Ñ,
+// digits and &, uppercase); "" for the SAT's generic RFCs, which identify nobody.
 std::string CompactId(std::string_view id);
 // Levenshtein distance between two ASCII strings.
 int EditDistance(std::string_view a, std::string_view b);

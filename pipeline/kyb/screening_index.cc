@@ -26,6 +26,13 @@ ScreeningIndex::ScreeningIndex(std::vector<LoadedList> lists) : lists_(std::move
       if (!e.nationalities.empty()) entry.facts.nationality = e.nationalities.front();
       const size_t index = entries_.size();
       entries_.push_back(entry);
+      for (const auto& num : e.id_numbers) {
+        std::string id = CompactId(num);
+        // Identifiers of fewer than 6 characters (a stray "1", a year) would match by chance.
+        if (id.size() < 6) continue;
+        auto& at = by_identifier_[id];
+        if (at.empty() || at.back() != index) at.push_back(static_cast<uint32_t>(index));
+      }
       std::vector<std::string> texts = {e.name};
       texts.insert(texts.end(), e.aliases.begin(), e.aliases.end());
       for (auto& t : texts) {
@@ -44,10 +51,54 @@ ScreeningIndex::ScreeningIndex(std::vector<LoadedList> lists) : lists_(std::move
   }
 }
 
+ScreeningHit ScreeningIndex::HitOf(const Entry& e) const {
+  ScreeningHit h;
+  h.list_format = lists_[e.list].format;
+  h.list_hash = lists_[e.list].content_hash;
+  h.entry_id = e.entry->entry_id;
+  h.entry_kind = e.entry->kind;
+  h.entry_name = e.entry->name;
+  h.programs = e.entry->programs;
+  return h;
+}
+
+ScreeningHit ScreeningIndex::IdentifierHit(const Entry& e, const std::vector<std::string>& tokens) const {
+  ScreeningHit h = HitOf(e);
+  h.matched_name = e.entry->name;
+  h.score = 1.0;
+  // How the names compare is shown beside the certain match (0 when the query has no name).
+  std::vector<std::string> texts = {e.entry->name};
+  texts.insert(texts.end(), e.entry->aliases.begin(), e.entry->aliases.end());
+  for (const auto& t : texts) {
+    const double s = std::round(NameSimilarity(tokens, NameTokens(t)) * 10000) / 10000;
+    if (s > h.name_score) {
+      h.name_score = s;
+      h.matched_name = t;
+    }
+  }
+  h.reasons = {"id_number_equal"};
+  return h;
+}
+
 std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const {
   const std::vector<std::string> tokens = NameTokens(q.name);
   std::vector<ScreeningHit> hits;
-  if (tokens.empty()) return hits;
+  std::unordered_map<size_t, size_t> best;  // entry -> index in hits
+  // Identifiers first: an equal one is a hit whatever the names, and the name pass below cannot
+  // beat its score.
+  std::vector<std::string> ids = q.identifiers;
+  if (!q.facts.id_number.empty()) ids.push_back(q.facts.id_number);
+  for (const auto& raw : ids) {
+    const std::string id = CompactId(raw);
+    if (id.size() < 6) continue;
+    auto it = by_identifier_.find(id);
+    if (it == by_identifier_.end()) continue;
+    for (uint32_t entry : it->second) {
+      if (best.count(entry) != 0) continue;
+      best[entry] = hits.size();
+      hits.push_back(IdentifierHit(entries_[entry], tokens));
+    }
+  }
   // Candidates: names sharing keys with the query; counted per query token (a token's several
   // keys count once).
   std::unordered_map<uint32_t, int> shared;
@@ -61,7 +112,6 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
     for (uint32_t id : of_token) ++shared[id];
   }
   const int need = tokens.size() >= 2 ? 2 : 1;
-  std::unordered_map<size_t, size_t> best;  // entry -> index in hits
   const std::string id_number = CompactId(q.facts.id_number);
   for (const auto& [id, count] : shared) {
     if (count < need) continue;
@@ -79,13 +129,7 @@ std::vector<ScreeningHit> ScreeningIndex::Screen(const ScreeningQuery& q) const 
     }
     MatchResult r = MatchTokens(tokens, q.facts, n.tokens, candidate);
     if (r.eliminated || r.score < kHitThreshold) continue;
-    ScreeningHit h;
-    h.list_format = lists_[e.list].format;
-    h.list_hash = lists_[e.list].content_hash;
-    h.entry_id = e.entry->entry_id;
-    h.entry_kind = e.entry->kind;
-    h.entry_name = e.entry->name;
-    h.programs = e.entry->programs;
+    ScreeningHit h = HitOf(e);
     h.matched_name = n.text;
     // Four decimals: what a hit records and shows (the threshold was applied to the exact score).
     h.score = std::round(r.score * 10000) / 10000;

@@ -37,13 +37,16 @@ struct ScreeningQuery {
   std::string name;
   std::string kind;  // person | company | "" (any)
   MatchFacts facts;
+  // The subject's identifiers (RFC, CURP, passport or registration numbers): one equal to an
+  // entry's identifier is a hit by itself, whatever the names say (reason id_number_equal).
+  std::vector<std::string> identifiers;
 };
 
 class ScreeningIndex {
  public:
   explicit ScreeningIndex(std::vector<LoadedList> lists);
 
-  // The hits of a query, best first (one per entry: its best-scoring name).
+  // The hits of a query, best first (one per entry: its best-scoring name, or its identifier).
   std::vector<ScreeningHit> Screen(const ScreeningQuery& q) const;
 
   size_t Entries() const { return entries_.size(); }
@@ -65,6 +68,10 @@ class ScreeningIndex {
   std::vector<Entry> entries_;
   std::vector<Name> names_;
   std::unordered_map<std::string, std::vector<uint32_t>> postings_;  // key -> names
+  std::unordered_map<std::string, std::vector<uint32_t>> by_identifier_;  // CompactId -> entries
+  // An entry's hit when an identifier of the query equals one of its own.
+  ScreeningHit IdentifierHit(const Entry& e, const std::vector<std::string>& tokens) const;
+  ScreeningHit HitOf(const Entry& e) const;
 };
 
 // The blocking keys of a folded token.

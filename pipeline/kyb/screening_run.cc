@@ -40,6 +40,7 @@ std::vector<ScreenedName> CompanyScreenedNames(const KybKeys& keys, const core::
     if (q.name.empty()) continue;
     q.kind = core::StringOr(row, "rfcKind") == "fisica" ? "" : "company";
     q.facts.id_number = rfc;
+    if (!rfc.empty()) q.identifiers = {rfc};
     names.push_back({"company", company, company, "company:" + company, q});
   }
   for (const auto& m : row.value("members", core::Json::array())) {
@@ -65,7 +66,7 @@ std::vector<FoundHit> ScreenNames(const ListsInForce& lists, const std::vector<S
   if (lists.index == nullptr) return out;
   std::map<std::string, size_t> by_id;  // hit id -> index in out (a subject's best name wins)
   for (size_t i = 0; i < names.size(); ++i) {
-    if (names[i].query.name.empty()) continue;
+    if (names[i].query.name.empty() && names[i].query.identifiers.empty()) continue;
     for (auto& h : lists.index->Screen(names[i].query)) {
       auto src = lists.source_of.find(h.list_hash);
       const std::string source = src == lists.source_of.end() ? h.list_format : src->second;

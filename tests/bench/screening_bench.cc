@@ -95,7 +95,7 @@ int main(int argc, char** argv) {
   size_t hits = 0, variants_found = 0;
   for (size_t i = 0; i < queries.size(); ++i) {
     auto s = Clock::now();
-    auto h = index.Screen({queries[i], "person", {}});
+    auto h = index.Screen({queries[i], "person", {}, {}});
     ms.push_back(Ms(Clock::now() - s));
     hits += h.size();
     if (i % 2 == 0 && !h.empty()) ++variants_found;
@@ -114,7 +114,7 @@ int main(int argc, char** argv) {
   std::vector<std::thread> pool;
   for (unsigned t = 0; t < threads; ++t) {
     pool.emplace_back([&] {
-      for (size_t i = next++; i < people.size(); i = next++) found += index.Screen({people[i], "person", {}}).size();
+      for (size_t i = next++; i < people.size(); i = next++) found += index.Screen({people[i], "person", {}, {}}).size();
     });
   }
   for (auto& t : pool) t.join();

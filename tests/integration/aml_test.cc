@@ -284,3 +284,33 @@ TEST_CASE("aml: svc aml load and lists, through a running server's admin socket 
   REQUIRE(s["hits"].size() == 1);
   CHECK(s["hits"][0]["list"]["source"] == "ofac_sdn");
 }
+
+// Issue 31: an identifier equal to a listed entry's (an RFC, a CURP) is a hit by itself: the name
+// may differ (a new name, a typo, an alias the list lacks).
+TEST_CASE("aml: an RFC or CURP equal to a listed entry's identifier is a hit whatever the name") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  REQUIRE(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"}).status == 200);
+  const std::string k = env.test_key;
+  // A name query with idNumber, written with dashes and in lower case.
+  core::Json s = Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "viqr-710314-hsllng09"}});
+  REQUIRE(s["hits"].size() == 1);
+  CHECK(s["hits"][0]["entry"]["id"] == "9001");
+  CHECK(s["hits"][0]["score"] == 1.0);
+  // The generic RFC identifies nobody; another CURP of the same kind is someone else.
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "XAXX010101000"}})["hits"].empty());
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "VIQR710314HSLLNG00"}})["hits"]
+            .empty());
+  // A person of the vault known by another name, with the listed CURP.
+  auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"fullName":"JUAN PEREZ LOPEZ","curp":"VIQR710314HSLLNG09"}})");
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", Body(person)["id"]}});
+  REQUIRE(ps["hits"].size() == 1);
+  CHECK(ps["hits"][0]["entry"]["id"] == "9001");
+  // A company with the listed RFC under another name.
+  auto company = env.Call(k, "POST", "/v1/companies", R"({"legalName":"Servicios Distintos, S.A. de C.V.","rfc":"TLP-090211-7T1"})",
+                          {{"Idempotency-Key", "aml-id-cmp"}});
+  REQUIRE_MESSAGE(company.status == 201, company.body);
+  core::Json cs = Screened(env, k, {{"subjectType", "company"}, {"companyId", Body(company)["id"]}});
+  REQUIRE(cs["hits"].size() == 1);
+  CHECK(cs["hits"][0]["entry"]["id"] == "9002");
+}

@@ -18,7 +18,7 @@ using svc::testing::Sharing;
 namespace {
 
 // A valid RFC from its first 11 (moral) or 12 (física) characters.
-std::string Rfc(const std::string& first) { return first + pipeline::documents::RfcCheckDigit(first); }
+std::string Rfc(const std::string& first) { return first + core::mx::RfcCheckDigit(first); }
 
 const std::string kSamples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/";
 
@@ -482,4 +482,57 @@ TEST_CASE("kyb and aml on both log backends: a list loaded, a company verified a
   CHECK(again["status"] == "verified");  // nothing open any more
   CHECK(again["riskScore"] == 75);       // the confirmed sanction and the activity
   CHECK(Body(env.Call(k, "GET", "/v1/screening-hits?status=confirmed"))["data"].size() == 1);
+}
+
+// Issue 31: a company whose RFC is a listed entry's identifier was `verified` unless its name
+// matched too.
+TEST_CASE("kyb: a company with a listed entry's RFC gets the hit whatever its name, and needs review") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto load = env.Admin("POST", "/admin/aml/lists",
+                        {{"format", "ofac_sdn_csv"}, {"files", {kSamples + "sdn.csv", kSamples + "alt.csv"}}});
+  REQUIRE_MESSAGE(load.status == 200, load.body);
+  const std::string id = CompanyId(env, k, "id-hit-1", {{"legalName", "Servicios Profesionales Distintos, S.A. de C.V."},
+                                                        {"rfc", "TLP0902117T1"}});  // entry 9002's R.F.C.
+  Node(env, k, id, {{"name", "Marta Sosa"}, {"ownershipPct", 100}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + id + "/verify"));
+  CHECK(v["status"] == "needs_review");
+  CHECK(v["riskLevel"] == "high");
+  core::Json d = Detail(env, k, id);
+  REQUIRE(d["screeningHits"].size() == 1);
+  CHECK(d["screeningHits"][0]["subjectType"] == "company");
+  CHECK(d["screeningHits"][0]["entry"]["id"] == "9002");
+  CHECK(d["screeningHits"][0]["score"] == 1.0);
+}
+
+// Issue 31: Mexican identifiers by one rule set: Ñ and & in RFCs; the generic RFCs; a related
+// company must be one of the caller's.
+TEST_CASE("kyb: RFCs with Ñ and &, the generic RFCs, and relatedCompanyId of another tenant") {
+  Env env(false);
+  const std::string k = env.test_key;
+  auto enye = NewCompany(env, k, "mx-1", {{"legalName", "Año Nuevo Comercial, S.A."}, {"rfc", Rfc("AÑO010203AB")}});
+  CHECK_MESSAGE(enye.status == 201, enye.body);
+  auto amp = NewCompany(env, k, "mx-2", {{"legalName", "A&B Servicios, S.C."}, {"rfc", "a&b-010203-" + Rfc("A&B010203XY").substr(9)}});
+  CHECK_MESSAGE(amp.status == 201, amp.body);
+  if (amp.status == 201) CHECK(Body(amp)["rfc"] == Rfc("A&B010203XY"));
+  for (const char* generic : {"XAXX010101000", "XEXX010101000"}) {
+    auto r = NewCompany(env, k, std::string("mx-") + generic, {{"legalName", "Nadie"}, {"rfc", generic}});
+    CheckProblem(r, 422, "VALIDATION_ERROR");
+    CHECK(r.body.find("generic") != std::string::npos);
+  }
+  const std::string mine = Body(enye)["id"];
+  // Another tenant's company, and one that does not exist, are not found.
+  std::string other_tenant = env.NewTenant("Other");
+  std::string other_key = env.NewKey(other_tenant, "test", {"*"});
+  const std::string theirs = CompanyId(env, other_key, "mx-theirs", {{"legalName", "Ajena SA"}});
+  for (const std::string& related : {theirs, std::string("cmp_00000000000000000000000000000000")}) {
+    CheckProblem(env.Call(k, "POST", "/v1/companies/" + mine + "/ubo",
+                          core::Json{{"name", "Holding"}, {"nodeType", "company"}, {"ownershipPct", 50}, {"relatedCompanyId", related}}
+                              .dump()),
+                 404, "COMPANY_NOT_FOUND");
+  }
+  const std::string also_mine = Body(amp)["id"];
+  auto ok = env.Call(k, "POST", "/v1/companies/" + mine + "/ubo",
+                     core::Json{{"name", "A&B"}, {"nodeType", "company"}, {"ownershipPct", 50}, {"relatedCompanyId", also_mine}}.dump());
+  CHECK_MESSAGE(ok.status == 201, ok.body);
 }

@@ -142,11 +142,49 @@ TEST_CASE("list loaders: OpenSanctions targets.simple.csv and FollowTheMoney JSO
         "opensanctions_csv: header: has no column name");
   CHECK(LoadList("opensanctions_csv", {csv + "x,Person\n"}).status().message() ==
         "opensanctions_csv: row 4: has 2 fields, the header 15");
+  // A file whose only entity has no name holds no entry (the unnamed entity is skipped, counted).
   CHECK(LoadList("ftm_json", {"{\"id\": \"a\", \"schema\": \"Person\", \"properties\": {}}\n"}).status().message() ==
-        "ftm_json: line 1: the entity a has no name");
+        "ftm_json: the file holds no entry");
   CHECK(LoadList("ftm_json", {Sample("entities.ftm.json") + "not json\n"}).status().message() ==
         "ftm_json: line 3: is not a JSON object");
   CHECK(LoadList("xlsx", {"x"}).status().message().find("unknown list format xlsx") != std::string::npos);
+}
+
+// Issue 31: an OpenSanctions entities.ftm.json holds, beside its targets, the entities that describe
+// them: families, occupancies, positions, addresses, sanctions, identity documents, and relatives
+// who are not targets. Those were refused (no name) or would have become entries.
+TEST_CASE("list loaders: an OpenSanctions FollowTheMoney export keeps only its screenable targets") {
+  const std::string ds = R"("datasets": ["mx_sandbox"], "first_seen": "2025-01-01T00:00:00", "last_seen": "2026-11-01T00:00:00")";
+  const std::string file =
+      R"({"id": "NK-p1", "caption": "Ramiro Ochoa Lugo", "schema": "Person", "target": true, "properties": {"name": ["Ramiro Ochoa Lugo"], "alias": ["El Güero"], "birthDate": ["1970-02-03"], "nationality": ["mx"], "topics": ["sanction"]}, "referents": [], )" + ds + "}\n" +
+      R"({"id": "NK-p2", "caption": "Lucía Ochoa", "schema": "Person", "target": false, "properties": {"name": ["Lucía Ochoa"]}, )" + ds + "}\n" +
+      R"({"id": "NK-f1", "caption": "Family", "schema": "Family", "target": false, "properties": {"person": ["NK-p1"], "relative": ["NK-p2"], "relationship": ["daughter"]}, )" + ds + "}\n" +
+      R"({"id": "NK-o1", "caption": "Occupancy", "schema": "Occupancy", "target": false, "properties": {"holder": ["NK-p1"], "post": ["NK-pos1"]}, )" + ds + "}\n" +
+      R"({"id": "NK-pos1", "caption": "Presidente Municipal", "schema": "Position", "target": false, "properties": {"name": ["Presidente Municipal de Culiacán"], "country": ["mx"]}, )" + ds + "}\n" +
+      R"({"id": "NK-a1", "caption": "Address", "schema": "Address", "properties": {"full": ["Calle 5, Culiacán"]}, )" + ds + "}\n" +
+      R"({"id": "NK-i1", "caption": "CURP", "schema": "Identification", "properties": {"holder": ["NK-p1"], "number": ["OOLR700203HSLCGM05"], "type": ["CURP"]}, )" + ds + "}\n" +
+      R"({"id": "NK-s1", "caption": "Sanction", "schema": "Sanction", "properties": {"entity": ["NK-p1"], "program": ["SANDBOX-NARCO"], "authority": ["UIF"]}, )" + ds + "}\n" +
+      R"({"id": "NK-c1", "caption": "Ochoa Transportes", "schema": "Company", "target": true, "properties": {"name": ["Ochoa Transportes SA de CV"], "taxNumber": ["OTR150320AB1"]}, )" + ds + "}\n" +
+      R"({"id": "NK-c2", "schema": "Company", "target": true, "properties": {"jurisdiction": ["mx"]}, )" + ds + "}\n";
+  auto l = LoadList("ftm_json", {file});
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  REQUIRE(l->entries.size() == 2);
+  const ListEntry& p = *Find(*l, "NK-p1");
+  CHECK(p.kind == "person");
+  CHECK(p.aliases == std::vector<std::string>{"El Güero"});
+  CHECK(p.id_numbers == std::vector<std::string>{"OOLR700203HSLCGM05"});  // from the Identification
+  CHECK(p.programs == std::vector<std::string>{"sanction", "SANDBOX-NARCO"});  // topics, then the Sanction
+  CHECK(Find(*l, "NK-c1")->kind == "company");
+  CHECK(Find(*l, "NK-p2") == nullptr);    // a relative, not a target
+  CHECK(Find(*l, "NK-pos1") == nullptr);  // a position has a name but is not screened
+  CHECK(l->skipped == std::map<std::string, int64_t>{{"not_target:Person", 1},
+                                                     {"schema:Address", 1},
+                                                     {"schema:Family", 1},
+                                                     {"schema:Identification", 1},
+                                                     {"schema:Occupancy", 1},
+                                                     {"schema:Position", 1},
+                                                     {"schema:Sanction", 1},
+                                                     {"unnamed:Company", 1}});
 }
 
 TEST_CASE("list loaders: the matcher finds the samples' names as a compliance officer would search them") {

@@ -40,7 +40,7 @@ std::vector<LoadedList> SampleLists() {
 TEST_CASE("screening index: hits on every sample list, explained and reproducible") {
   ScreeningIndex index(SampleLists());
   CHECK(index.Entries() == 11);
-  auto hits = index.Screen({"Rogelio Armando Villarreal Quintana", "person", {}});
+  auto hits = index.Screen({"Rogelio Armando Villarreal Quintana", "person", {}, {}});
   REQUIRE(hits.size() == 1);
   CHECK(hits[0].list_format == "ofac_sdn_csv");
   CHECK(hits[0].list_hash == index.Lists()[0].content_hash);
@@ -49,25 +49,42 @@ TEST_CASE("screening index: hits on every sample list, explained and reproducibl
   CHECK(hits[0].score == 1.0);
   CHECK(hits[0].algorithm == "name-match/v1");
   // An alias; the UN list; OpenSanctions with accents folded; FollowTheMoney; a company.
-  CHECK(index.Screen({"El Ingeniero", "", {}})[0].matched_name == "EL INGENIERO");
-  CHECK(index.Screen({"Ernesto Salazar Montoya", "person", {}})[0].entry_id == "SBi.001");
-  CHECK(index.Screen({"ADRIANA BELEN CORDOVA RANGEL", "person", {}})[0].entry_id == "sbx-pep-0001");
-  CHECK(index.Screen({"Julian Andres Ferreira Ochoa", "", {}})[0].list_format == "ftm_json");
-  CHECK(index.Screen({"Transportes y Logística del Pacífico Norte SA de CV", "company", {}})[0].entry_id == "9002");
-  CHECK(index.Screen({"Fundación Esperanza del Norte", "company", {}})[0].entry_id == "SBe.001");
+  CHECK(index.Screen({"El Ingeniero", "", {}, {}})[0].matched_name == "EL INGENIERO");
+  CHECK(index.Screen({"Ernesto Salazar Montoya", "person", {}, {}})[0].entry_id == "SBi.001");
+  CHECK(index.Screen({"ADRIANA BELEN CORDOVA RANGEL", "person", {}, {}})[0].entry_id == "sbx-pep-0001");
+  CHECK(index.Screen({"Julian Andres Ferreira Ochoa", "", {}, {}})[0].list_format == "ftm_json");
+  CHECK(index.Screen({"Transportes y Logística del Pacífico Norte SA de CV", "company", {}, {}})[0].entry_id == "9002");
+  CHECK(index.Screen({"Fundación Esperanza del Norte", "company", {}, {}})[0].entry_id == "SBe.001");
   // The kind filters; nobody else is found.
-  CHECK(index.Screen({"Transportes y Logística del Pacífico Norte SA de CV", "person", {}}).empty());
-  CHECK(index.Screen({"Juan Pérez López", "", {}}).empty());
-  CHECK(index.Screen({"", "", {}}).empty());
+  CHECK(index.Screen({"Transportes y Logística del Pacífico Norte SA de CV", "person", {}, {}}).empty());
+  CHECK(index.Screen({"Juan Pérez López", "", {}, {}}).empty());
+  CHECK(index.Screen({"", "", {}, {}}).empty());
   // Facts: the same CURP is certain; another birth year rules the entry out.
-  auto sure = index.Screen({"Rogelio Villarreal", "person", {"", "", "VIQR710314HSLLNG09"}});
+  auto sure = index.Screen({"Rogelio Villarreal", "person", {"", "", "VIQR710314HSLLNG09"}, {}});
   REQUIRE(sure.size() == 1);
   CHECK(sure[0].score == 1.0);
   CHECK(sure[0].reasons == std::vector<std::string>{"id_number_equal"});
-  CHECK(index.Screen({"Rogelio Armando Villarreal Quintana", "person", {"1990-05-05", "", ""}}).empty());
-  CHECK(index.Screen({"Rogelio Armando Villarreal Quintana", "person", {"", "", "VIQR710314HSLLNG00"}}).empty());
+  CHECK(index.Screen({"Rogelio Armando Villarreal Quintana", "person", {"1990-05-05", "", ""}, {}}).empty());
+  CHECK(index.Screen({"Rogelio Armando Villarreal Quintana", "person", {"", "", "VIQR710314HSLLNG00"}, {}}).empty());
+  // Issue 31: an identifier equal to an entry's is a hit by itself, whatever the names say, with
+  // the name comparison shown beside it; written with dashes and in lower case all the same. A
+  // generic RFC or a different identifier finds nothing.
+  auto by_id = index.Screen({"Juan Pérez López", "person", {"", "", "viqr-710314-hsllng09"}, {}});
+  REQUIRE(by_id.size() == 1);
+  CHECK(by_id[0].entry_id == "9001");
+  CHECK(by_id[0].score == 1.0);
+  CHECK(by_id[0].name_score < kHitThreshold);
+  CHECK(by_id[0].reasons == std::vector<std::string>{"id_number_equal"});
+  ScreeningQuery company{"Grupo Distinto SA", "company", {}, {"CBA150320QW8"}};
+  auto by_rfc = index.Screen(company);
+  REQUIRE(by_rfc.size() == 1);
+  CHECK(by_rfc[0].entry_id == "sbx-ftm-0002");
+  ScreeningQuery nameless{"", "", {}, {"CBA-150320-QW8"}};
+  CHECK(index.Screen(nameless).size() == 1);
+  CHECK(index.Screen({"Juan Pérez López", "person", {"", "", "XAXX010101000"}, {}}).empty());
+  CHECK(index.Screen({"Juan Pérez López", "person", {"", "", "VIQR710314HSLLNG00"}, {}}).empty());
   // Reproducible: the same query, the same hits.
-  auto again = index.Screen({"Rogelio Armando Villarreal Quintana", "person", {}});
+  auto again = index.Screen({"Rogelio Armando Villarreal Quintana", "person", {}, {}});
   CHECK(again[0].score == hits[0].score);
   CHECK(again[0].matched_name == hits[0].matched_name);
 }
@@ -95,7 +112,7 @@ TEST_CASE("screening index: the blocking keeps every match of the labelled sets"
     for (const auto& [query, id] : matches) {
       CAPTURE(query);
       bool found = false;
-      for (const auto& h : index.Screen({query, "", {}})) found |= h.entry_id == id;
+      for (const auto& h : index.Screen({query, "", {}, {}})) found |= h.entry_id == id;
       CHECK(found);
     }
   }
