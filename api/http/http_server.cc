@@ -160,6 +160,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     beast::error_code ec;
     size_t drain_bytes = 0;      // body bytes still to come after an early 413
     bool drain_unknown = false;  // how many is unknown (chunked, or 100-continue not sent)
+    bool framing_refused = false;  // a Transfer-Encoding this server will not read (RFC 9112 §6)
     {
       std::lock_guard lock(conn_mu);
       idle_closers.insert(closer);
@@ -167,6 +168,17 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     co_await http::async_read_header(stream, buffer, parser,
                                      asio::redirect_error(use_awaitable, ec));
     if (!ec) {
+      // RFC 9112 §6.1 and §6.3: chunked is the only transfer coding read here, and a request that
+      // carries another one, or both Transfer-Encoding and Content-Length (the shape of request
+      // smuggling), has no length a server may trust: 400, then the connection is closed.
+      const auto te = parser.get().find(http::field::transfer_encoding);
+      if (te != parser.get().end() &&
+          (!beast::iequals(te->value(), "chunked") ||
+           parser.get().find(http::field::content_length) != parser.get().end())) {
+        framing_refused = true;
+      }
+    }
+    if (!ec && !framing_refused) {
       std::string_view target = parser.get().target();
       target = target.substr(0, target.find('?'));
       size_t limit = options.body_limit;
@@ -196,7 +208,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         }
       }
     }
-    if (!ec && !parser.is_done()) {
+    if (!ec && !framing_refused && !parser.is_done()) {
       co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     }
     {
@@ -226,6 +238,12 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       req.path = "/";
       resp = Problem(req, "BAD_REQUEST", "malformed HTTP request");
       close_after = true;
+    } else if (framing_refused) {
+      req.path = "/";
+      resp = Problem(req, "BAD_REQUEST",
+                     "Transfer-Encoding other than chunked, or with Content-Length, is not accepted (RFC 9112)");
+      close_after = true;
+      drain_unknown = true;
     } else {
       in_flight.fetch_add(1);
       auto msg = parser.release();

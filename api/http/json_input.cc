@@ -8,23 +8,38 @@ namespace svc::api {
 
 namespace {
 
-core::Json FromDom(simdjson::dom::element e, int depth, bool* too_deep) {
+// What makes a body unreadable as one meaning: nesting past 32 levels, or a member given twice in
+// one object (RFC 8259 leaves its meaning open; parsers differ on which copy wins, so a body that
+// one reader takes as `fields: [email]` and another as `fields: [curp]` is refused).
+struct DomTrouble {
+  bool too_deep = false;
+  std::string duplicate;  // JSON Pointer of the first member given twice
+};
+
+core::Json FromDom(simdjson::dom::element e, int depth, const std::string& pointer, DomTrouble* t) {
   using simdjson::dom::element_type;
   if (depth > 32) {
-    *too_deep = true;
+    t->too_deep = true;
     return nullptr;
   }
   switch (e.type()) {
     case element_type::OBJECT: {
       core::Json o = core::Json::object();
       for (auto field : simdjson::dom::object(e)) {
-        o[std::string(field.key)] = FromDom(field.value, depth + 1, too_deep);
+        std::string key(field.key);
+        std::string at = pointer + "/" + JsonPointerEscape(key);
+        if (o.contains(key)) {
+          if (t->duplicate.empty()) t->duplicate = at;
+          continue;
+        }
+        o[key] = FromDom(field.value, depth + 1, at, t);
       }
       return o;
     }
     case element_type::ARRAY: {
       core::Json a = core::Json::array();
-      for (auto v : simdjson::dom::array(e)) a.push_back(FromDom(v, depth + 1, too_deep));
+      size_t i = 0;
+      for (auto v : simdjson::dom::array(e)) a.push_back(FromDom(v, depth + 1, pointer + "/" + std::to_string(i++), t));
       return a;
     }
     case element_type::STRING: return std::string(std::string_view(e));
@@ -48,9 +63,12 @@ core::Result<core::Json> ParseJsonObject(std::string_view body) {
   if (root.type() != simdjson::dom::element_type::OBJECT) {
     return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
   }
-  bool too_deep = false;
-  core::Json j = FromDom(root, 0, &too_deep);
-  if (too_deep) return core::InvalidArgument("the body nests too deeply", "BAD_REQUEST");
+  DomTrouble trouble;
+  core::Json j = FromDom(root, 0, "", &trouble);
+  if (trouble.too_deep) return core::InvalidArgument("the body nests too deeply", "BAD_REQUEST");
+  if (!trouble.duplicate.empty()) {
+    return core::InvalidArgument("the body gives the member " + trouble.duplicate + " more than once", "BAD_REQUEST");
+  }
   return j;
 }
 
@@ -140,8 +158,8 @@ std::optional<bool> Validator::Bool(const char* name, bool required) {
   return v->get<bool>();
 }
 
-std::optional<std::string> Validator::Url(const char* name) {
-  auto s = String(name, false, 2048);
+std::optional<std::string> Validator::Url(const char* name, bool required) {
+  auto s = String(name, required, 2048);
   if (!s.has_value()) return std::nullopt;
   bool ok = (s->rfind("https://", 0) == 0 && s->size() > 8) ||
             (s->rfind("http://", 0) == 0 && s->size() > 7);
@@ -156,8 +174,8 @@ std::optional<std::string> Validator::Url(const char* name) {
   return s;
 }
 
-std::optional<std::string> Validator::DateTime(const char* name) {
-  auto s = String(name, false, 64);
+std::optional<std::string> Validator::DateTime(const char* name, bool required) {
+  auto s = String(name, required, 64);
   if (!s.has_value()) return std::nullopt;
   if (!core::ParseRfc3339(*s).ok()) {
     errors_.push_back({name, "/" + JsonPointerEscape(name), "invalid_format",
@@ -167,8 +185,8 @@ std::optional<std::string> Validator::DateTime(const char* name) {
   return s;
 }
 
-std::optional<std::string> Validator::OpaqueId(const char* name, std::string_view prefix) {
-  auto s = String(name, false, 64);
+std::optional<std::string> Validator::OpaqueId(const char* name, std::string_view prefix, bool required) {
+  auto s = String(name, required, 64);
   if (!s.has_value()) return std::nullopt;
   if (!IsOpaqueId(*s, prefix)) {
     // Convention 3: a malformed identifier (a raw UUID above all) is 400 INVALID_ID wherever it

@@ -22,7 +22,8 @@ struct FieldError {
 };
 
 // Parses a body that must be one JSON object (simdjson), converting it to a Json value for the
-// validator. Malformed JSON or a non-object: BAD_REQUEST.
+// validator. Malformed JSON, a non-object, nesting deeper than 32 or a member given twice in one
+// object (the detail names its JSON Pointer): BAD_REQUEST.
 core::Result<core::Json> ParseJsonObject(std::string_view body);
 
 class Validator {
@@ -30,14 +31,16 @@ class Validator {
   explicit Validator(const core::Json& body) : body_(body) {}
 
   // Each accessor records an error and returns nullopt when the member is wrong; absent and
-  // null give nullopt without an error unless `required`.
+  // null give nullopt without an error unless `required`, when they are a `required` error with
+  // the member's pointer (422). A route reads a required member through its accessor, never by
+  // looking for it itself: then `ok()` true means every required value is there.
   std::optional<std::string> String(const char* name, bool required, size_t max_len = 1024);
   std::optional<std::string> Enum(const char* name, bool required,
                                   const std::vector<std::string>& values);
   std::optional<bool> Bool(const char* name, bool required);
-  std::optional<std::string> Url(const char* name);
-  std::optional<std::string> DateTime(const char* name);
-  std::optional<std::string> OpaqueId(const char* name, std::string_view prefix);
+  std::optional<std::string> Url(const char* name, bool required = false);
+  std::optional<std::string> DateTime(const char* name, bool required = false);
+  std::optional<std::string> OpaqueId(const char* name, std::string_view prefix, bool required = false);
   const core::Json* Object(const char* name, size_t max_bytes = 16 * 1024);
   bool IsNull(const char* name) const;
 

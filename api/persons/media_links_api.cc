@@ -48,8 +48,8 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
   Validator v(*body);
-  auto session = v.OpaqueId("sessionId", "vrf");
-  auto media = v.OpaqueId("mediaId", "med");
+  auto session = v.OpaqueId("sessionId", "vrf", true);
+  auto media = v.OpaqueId("mediaId", "med", true);
   auto purpose = v.String("purpose", true, 64);
   v.Skip("reason");
   int64_t ttl = kDefaultTtl;
@@ -62,8 +62,6 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
       ttl = t.get<int64_t>();
     }
   }
-  if (!body->contains("sessionId")) v.Add({"sessionId", "/sessionId", "required", "sessionId is required"});
-  if (!body->contains("mediaId")) v.Add({"mediaId", "/mediaId", "required", "mediaId is required"});
   v.RejectUnknown();
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   const core::Json reason = body->value("reason", core::Json());
@@ -196,9 +194,9 @@ std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PublicApiOptions& optio
                      "`mime` (`Cache-Control: no-store`, a sandboxing CSP). 403 `MEDIA_LINK_INVALID` when the link "
                      "is altered, truncated or expired; 404 `MEDIA_NOT_FOUND` when the capture's bytes were purged "
                      "(retention, or the person's forget) since the link was made.",
-      .link_credential = true,
+      .link_credential = true, .guard = {"media_link_view", "MEDIA_LINK_INVALID"},
       .response_schema = "MediaLinkContent", .response_content_type = "application/octet-stream",
-      .error_codes = Codes({{"MEDIA_LINK_INVALID", "MEDIA_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"}}),
+      .error_codes = Codes({{"MEDIA_LINK_INVALID", "MEDIA_NOT_FOUND", "PII_DECRYPT_CAP_REACHED", "RATE_LIMITED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { View(*r, *o, c, std::move(respond)); }});
   return routes;
 }

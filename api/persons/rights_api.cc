@@ -141,10 +141,7 @@ void CreateGrant(Runtime& rt, ApiCall& call, Respond respond) {
   Validator v(*body);
   commands::CommandContext ctx = Context(rt, call);
   ps::GrantCreated g;
-  auto app = v.OpaqueId("applicationId", "app");  // a malformed one is recorded (400 INVALID_ID)
-  if (!body->contains("applicationId") || v.IsNull("applicationId")) {
-    v.Add({"applicationId", "/applicationId", "required", "applicationId is required"});
-  }
+  auto app = v.OpaqueId("applicationId", "app", true);  // a malformed one is recorded (400 INVALID_ID)
   g.allowed_fields = StringList(v, *body, "allowedFields", 17);
   g.allowed_purposes = StringList(v, *body, "allowedPurposes", 20);
   g.default_redaction = v.Enum("defaultRedaction", false, {"plain", "masked", "redacted"}).value_or("masked");

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "api/http/json_input.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "core/crypto.h"
@@ -52,9 +53,7 @@ commands::CommandContext AdminContext(Runtime& rt, const eventstore::Actor& acto
 
 core::Result<core::Json> AdminBody(const HttpRequest& req) {
   if (req.body.empty()) return core::Json::object();
-  core::Json j = core::ParseJsonOrDiscarded(req.body);
-  if (!j.is_object()) return core::InvalidArgument("the body must be a JSON object", "BAD_REQUEST");
-  return j;
+  return ParseJsonObject(req.body);
 }
 
 core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
