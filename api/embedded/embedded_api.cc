@@ -231,6 +231,15 @@ void CreateBrowser(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   OpenEmbedded(rt, options, call, std::move(session_body), std::move(*origins), "browser", std::move(respond));
 }
 
+// The embedded session a clientSecret names (what the credential guard counts refusals against).
+std::string EmbeddedIdOfSecret(const HttpRequest& req) {
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) return "";
+  const std::string secret = core::StringOr(*body, "clientSecret");
+  const std::string ems = secret.substr(0, secret.find("_secret_"));
+  return ValidEmbeddedId(ems) ? ems : "";
+}
+
 void Init(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -414,10 +423,12 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const PublicApiOptions& option
                      "`ORIGIN_NOT_ALLOWED`). The `applicantToken` works only on its verification session's "
                      "consent, media, liveness challenges, submit, events and read. Also returns `flow`: the "
                      "steps the widget walks.",
-      .link_credential = true, .has_body = true, .request_schema = "EmbeddedInitRequest",
+      .link_credential = true,
+      .guard = {"embedded_init", "SESSION_INVALID", EmbeddedIdOfSecret},
+      .has_body = true, .request_schema = "EmbeddedInitRequest",
       .response_schema = "EmbeddedInitResponse",
       .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST", "SESSION_INVALID", "SESSION_EXPIRED", "SESSION_COMPLETED",
-                      "SESSION_ALREADY_USED", "ORIGIN_NOT_ALLOWED"},
+                      "SESSION_ALREADY_USED", "ORIGIN_NOT_ALLOWED", "RATE_LIMITED"},
       .handler = [r](ApiCall& c, Respond respond) { Init(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/embedded/sessions/{session_id}/policy", .operation_id = "getEmbeddedPolicy",

@@ -19,7 +19,7 @@ OpenApiArea EmbeddedOpenApi();
 // The widget (widget.cc): GET /embed/v1/loader.js (the integrator's page includes it),
 // GET /embed/v1/frame/{ems_id} (the capture page, framed only by the session's allowed origins),
 // its script and style, and the hosted page of the link channel, GET /v/{linkToken}.
-void AddWidgetRoutes(Router& router, Runtime& rt);
+void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard);
 
 // ems_ + the verification session's hex.
 std::string EmbeddedIdOf(std::string_view session_id);

@@ -105,7 +105,7 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
 
 }  // namespace
 
-void AddWidgetRoutes(Router& router, Runtime& rt) {
+void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
   router.Add("GET", "/embed/v1/loader.js",
              Sync([](HttpRequest&) { return Asset(kWidget_loader_js, "text/javascript; charset=utf-8", true); }));
   router.Add("GET", "/embed/v1/widget.js",
@@ -127,7 +127,8 @@ void AddWidgetRoutes(Router& router, Runtime& rt) {
                return page;
              }));
   router.Add("POST", "/embed/v1/hosted/init",
-             [r](HttpRequest& req, Respond respond) { HostedInit(*r, req, std::move(respond)); });
+             Guarded(guard, "hosted_init", "SESSION_INVALID",
+                     [r](HttpRequest& req, Respond respond) { HostedInit(*r, req, std::move(respond)); }));
   router.Add("GET", "/embed/v1/frame/{session_id}", Sync([r](HttpRequest& req) {
                const std::string& id = req.path_params["session_id"];
                std::optional<core::Json> row;

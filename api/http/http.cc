@@ -112,7 +112,21 @@ bool Router::Match(const Route& r, const std::vector<std::string_view>& parts,
   return true;
 }
 
+void Router::SetGate(Gate gate, std::vector<std::string> open_paths) {
+  gate_ = std::move(gate);
+  open_paths_ = std::move(open_paths);
+}
+
 void Router::Dispatch(HttpRequest& req, Respond respond) const {
+  if (gate_ && std::find(open_paths_.begin(), open_paths_.end(), req.path) == open_paths_.end()) {
+    // The request outlives this call: the server keeps it until it is answered.
+    gate_(req, [this, &req, respond] { DispatchRoute(req, respond); }, respond);
+    return;
+  }
+  DispatchRoute(req, std::move(respond));
+}
+
+void Router::DispatchRoute(HttpRequest& req, Respond respond) const {
   auto parts = Split(req.path);
   std::vector<std::string> allowed;
   // Literal segments win over parameters: try exact-literal routes first.

@@ -69,10 +69,17 @@ HttpResponse Problem(const HttpRequest& req, std::string_view code, std::string 
 // gets 405 METHOD_NOT_ALLOWED with Allow; an unknown path 404 RESOURCE_NOT_FOUND.
 class Router {
  public:
+  // Sees every request before its route does (paths in `open` excepted): calls `proceed` to let
+  // it through (from any thread, now or later) or answers it with `respond` itself. The start-up
+  // recovery gate (recovery_gate.h) holds requests this way until the read models caught up.
+  using Gate = std::function<void(HttpRequest& req, std::function<void()> proceed, const Respond& respond)>;
+  void SetGate(Gate gate, std::vector<std::string> open_paths);
+
   void Add(std::string method, std::string path_template, Handler handler);
   void Dispatch(HttpRequest& req, Respond respond) const;
 
  private:
+  void DispatchRoute(HttpRequest& req, Respond respond) const;
   struct Route {
     std::string method;
     std::vector<std::string> segments;  // "{name}" = parameter
@@ -81,6 +88,8 @@ class Router {
   static bool Match(const Route& r, const std::vector<std::string_view>& parts,
                     std::map<std::string, std::string>* params);
   std::vector<Route> routes_;
+  Gate gate_;
+  std::vector<std::string> open_paths_;
 };
 
 }  // namespace svc::api

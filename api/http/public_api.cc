@@ -248,7 +248,12 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
       ApiCall call;
       call.request = &req;
       call.correlation_id = caller_id.empty() ? req.request_id : caller_id;
-      return route.handler(call, [logged](HttpResponse r) { logged(std::move(r), "", ""); });
+      Respond out = [logged](HttpResponse r) { logged(std::move(r), "", ""); };
+      CredentialGuard* guard = self->options_.credential_guard;
+      if (guard == nullptr || route.guard.name.empty()) return route.handler(call, std::move(out));
+      const std::string target = route.guard.target ? route.guard.target(req) : std::string();
+      return guard->Run(route.guard.name, route.guard.refused_code, req, target, std::move(out),
+                        [&route, &call](Respond r) { route.handler(call, std::move(r)); });
     }
     std::string bearer = BearerOf(req);
     // The widget's EventSource sends no headers: its applicant token may come as access_token.
@@ -278,11 +283,20 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
                                         "events stream; use an API key",
                                         "API_KEY_INVALID"));
     }
+    // A client token comes from a browser, without an API key: guarded (credential_guard.h).
+    CredentialGuard* guard = token ? self->options_.credential_guard : nullptr;
+    const std::string token_id = token ? bearer.substr(0, std::min<size_t>(bearer.find('.'), 64)) : "";
+    if (guard != nullptr) {
+      if (auto throttled = guard->Admit("client_token", req, token_id)) return logged(std::move(*throttled), "", "");
+    }
     auto auth = applicant         ? AuthenticateApplicant(self->rt_, bearer)
                 : !reviewer.empty() ? AuthenticateReviewer(self->rt_, reviewer)
                 : token             ? AuthenticateClientToken(self->rt_, req)
                                     : self->auth_cache_.Authenticate(self->rt_, req);
-    if (!auth.ok()) return fail(auth.status());
+    if (!auth.ok()) {
+      if (guard != nullptr && auth.status().api_code() == "CLIENT_TOKEN_INVALID") guard->Failed("client_token", req, token_id);
+      return fail(auth.status());
+    }
     const AuthContext& a = *auth;
     if (applicant && req.path_params["session_id"] != a.session_id) {  // its one session only
       return fail(core::Unauthenticated("the applicant token belongs to another session", "SESSION_INVALID"),

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "api/http/credential_guard.h"
 #include "api/http/route.h"
 #include "pipeline/net/outbound_client.h"
 #include "api/http/http.h"
@@ -42,6 +43,8 @@ class SseHub;
 
 struct PublicApiOptions {
   ApiLimits limits;
+  // Routes whose credential is no API key (null: unguarded; tools that build routes only).
+  CredentialGuard* credential_guard = nullptr;
   std::string public_base_url = "http://127.0.0.1:8080";  // hosted links, problem `type` links
   // Capture analysis (analyze=true) and upload work; null engines answer status=error.
   pipeline::verification::VerificationEngine* engine = nullptr;

@@ -79,6 +79,15 @@ struct ApiRoute {
   // No Authorization: the credential is a signed link in the path (a media link, opened by a
   // browser or an <img>). No scope, no per-key rate; the handler verifies the link itself.
   bool link_credential = false;
+  // A link_credential route behind the credential guard (credential_guard.h): its name there, the
+  // problem code of a refused credential, and what the request names as the guessed target ("":
+  // nothing). Client-token routes are guarded by the middleware, by the token's id.
+  struct Guard {
+    std::string name;
+    std::string refused_code;
+    std::function<std::string(const HttpRequest&)> target = {};
+  };
+  Guard guard = {};
   // Also accepts a reviewer token (`Authorization: Bearer <JWT>` from POST /console/api/sign-in,
   // docs/review.md#signing-in): the handler sees key_type "user" with the user's review scopes;
   // the user must still be an active reviewer of the tenant. A GET may carry it as the

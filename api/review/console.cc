@@ -161,7 +161,8 @@ void AddConsoleRoutes(Router& router, Runtime& rt, ConsoleOptions options) {
   router.Add("GET", "/console/app.css", Asset(kConsole_app_css, "text/css; charset=utf-8"));
   router.Add("GET", "/console/icon.svg", Asset(kConsole_icon_svg, "image/svg+xml"));
   router.Add("POST", "/console/api/sign-in",
-             [&rt, options](HttpRequest& req, Respond respond) { SignIn(rt, options, req, std::move(respond)); });
+             Guarded(options.guard, "reviewer_sign_in", "API_KEY_INVALID",
+                     [&rt, options](HttpRequest& req, Respond respond) { SignIn(rt, options, req, std::move(respond)); }));
   router.Add("GET", "/console/api/events",
              [&rt, options](HttpRequest& req, Respond respond) { Events(rt, options, req, std::move(respond)); });
 }

@@ -8,6 +8,7 @@
 #include "api/http/runtime.h"
 
 namespace svc::api {
+class CredentialGuard;
 class SseHub;
 }
 
@@ -16,6 +17,7 @@ namespace svc::api::review {
 struct ConsoleOptions {
   int64_t token_ttl_seconds = 3600;  // a reviewer token's life (--reviewer-token-ttl-minutes)
   SseHub* hub = nullptr;             // the live queue feed; null: 503
+  CredentialGuard* guard = nullptr;  // sign-in attempts (null: unguarded)
 };
 
 void AddConsoleRoutes(Router& router, Runtime& rt, ConsoleOptions options);

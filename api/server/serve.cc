@@ -4,10 +4,13 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <thread>
 
 #include "api/http/http_server.h"
 #include "api/http/openapi.h"
+#include "api/http/credential_guard.h"
 #include "api/http/public_api.h"
+#include "api/http/recovery_gate.h"
 #include "api/http/runtime.h"
 #include "api/embedded/routes.h"
 #include "api/review/console.h"
@@ -16,6 +19,7 @@
 #include "api/server/commands.h"
 #include "api/server/routes.h"
 #include "api/server/wiring.h"
+#include "core/crypto.h"
 #include "core/executor.h"
 #include "core/log.h"
 
@@ -41,6 +45,23 @@ void DeclareServe(Flags& f) {
   f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
+  f.Declare({"guard-requests-per-second", "20",
+             "routes whose credential is no API key (sign-in, embedded and hosted init, media links, client "
+             "tokens): requests per second per source address and route (burst: twice that); 0 = off "
+             "(docs/operations.md#credential-guard)"});
+  f.Declare({"guard-failures-per-minute", "20",
+             "those routes: refused credentials per minute per source address and route before the source gets 429"});
+  f.Declare({"guard-target-failures-per-minute", "10",
+             "those routes: refused credentials per minute against one session or token before it gets 429"});
+  f.Declare({"client-ip-header", "",
+             "behind a proxy: the header whose first address is the client's (e.g. X-Forwarded-For); empty: the "
+             "peer address"});
+  f.Declare({"debug-delay-projections-ms", "0",
+             "tests only: the read models start this long after the listener opens (the recovery gate's window, "
+             "made wide)"});
+  f.Declare({"recovery-wait-ms", "30000",
+             "after a restart, how long a request waits for the read models to catch up with the log before "
+             "it is answered 503 with Retry-After (docs/operations.md#start-up)"});
   f.Declare({"fake-clock", "false",
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
              "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
@@ -72,20 +93,22 @@ HttpResponse Metrics(Runtime& rt) {
   return resp;
 }
 
-std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api) {
+std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, RecoveryGate& gate) {
   auto router = std::make_shared<Router>();
   public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
-  review::AddConsoleRoutes(*router, rt, {public_api.options().reviewer_token_ttl_seconds, public_api.options().sse_hub});
-  embedded::AddWidgetRoutes(*router, rt);
+  review::AddConsoleRoutes(*router, rt,
+                           {public_api.options().reviewer_token_ttl_seconds, public_api.options().sse_hub,
+                            public_api.options().credential_guard});
+  embedded::AddWidgetRoutes(*router, rt, public_api.options().credential_guard);
   router->Add("GET", "/healthz", Sync([](HttpRequest&) {
                 return JsonResponse(200, {{"status", "ok"}});
               }));
-  router->Add("GET", "/readyz", Sync([&rt](HttpRequest& req) {
+  router->Add("GET", "/readyz", Sync([&rt, &gate](HttpRequest& req) {
                 if (rt.projections().AnyFailed() || !rt.writer().Healthy()) {
                   return Problem(req, "SERVICE_UNAVAILABLE",
                                       "a projection or the write side has halted");
                 }
-                if (!rt.projections().AllCaughtUpOnce()) {
+                if (!gate.IsOpen()) {
                   return Problem(req, "SERVICE_UNAVAILABLE",
                                       "read models are still catching up with the log");
                 }
@@ -151,6 +174,12 @@ int Serve(int argc, char** argv) {
   if (!ro.ok()) return Fail(ro.status());
 
   std::string listen = f.Get("listen");
+  std::chrono::milliseconds recovery_wait{30000};
+  std::chrono::milliseconds delay_projections{0};
+  CredentialGuardLimits guard_limits;
+  for (char c : f.Get("client-ip-header")) {
+    guard_limits.client_ip_header.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
+  }
   auto colon = listen.rfind(':');
   if (colon == std::string::npos) return Fail(core::InvalidArgument("--listen must be host:port"));
   HttpServer::Options ho;
@@ -165,10 +194,16 @@ int Serve(int argc, char** argv) {
     po.limits.writes.per_second = std::stod(f.Get("rate-writes"));
     po.limits.writes.burst = po.limits.writes.per_second * 2;
     po.limits.session_ttl_seconds = std::stoll(f.Get("session-ttl-seconds"));
+    recovery_wait = std::chrono::milliseconds(std::stoul(f.Get("recovery-wait-ms")));
+    delay_projections = std::chrono::milliseconds(std::stoul(f.Get("debug-delay-projections-ms")));
+    guard_limits.requests_per_second = std::stod(f.Get("guard-requests-per-second"));
+    guard_limits.requests_burst = guard_limits.requests_per_second * 2;
+    guard_limits.source_failures_per_minute = std::stod(f.Get("guard-failures-per-minute"));
+    guard_limits.target_failures_per_minute = std::stod(f.Get("guard-target-failures-per-minute"));
   } catch (...) {
     return Fail(core::InvalidArgument(
-        "bad --listen port, --max-body-bytes, --read-timeout-ms, --rate-reads, --rate-writes or "
-        "--session-ttl-seconds"));
+        "bad --listen port, --max-body-bytes, --read-timeout-ms, --rate-reads, --rate-writes, "
+        "--session-ttl-seconds, --recovery-wait-ms or a --guard-* value"));
   }
   ho.threads = ro->threads;
   po.limits.max_body_bytes = ho.body_limit;
@@ -185,13 +220,18 @@ int Serve(int argc, char** argv) {
   auto rt_or = Runtime::Open(*ro);
   if (!rt_or.ok()) return Fail(rt_or.status());
   auto rt = std::move(rt_or).value();
-  rt->StartProjections();
+  if (delay_projections.count() <= 0) rt->StartProjections();
   auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/true);
   if (!service_key.ok()) return Fail(service_key.status());
 
   // Every area's process managers, timers and adapters. Declared before the servers: the
   // listeners stop (and open streams end) before the areas do.
   core::ThreadPool work_pool(std::max<size_t>(2, ro->threads));
+  // Before anything appends: the log's end now is what the read models must reach before a
+  // request is answered (after a crash they re-apply their last batches).
+  RecoveryGate gate(*rt, work_pool, recovery_wait);
+  CredentialGuard guard(guard_limits, rt->clock(), rt->metrics(), core::DeriveSubkey(rt->seal_key(), "svc/credential-guard/v1"));
+  po.credential_guard = &guard;
   ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads};
   std::vector<std::unique_ptr<AreaServices>> areas;
   auto stop_areas = [&areas] {
@@ -209,7 +249,9 @@ int Serve(int argc, char** argv) {
 
   SetProblemTypeBase(po.public_base_url + "/docs/errors");
   PublicApi public_api(*rt, po, AllRoutes(rt.get(), po));
-  HttpServer server(ho, PublicRouter(*rt, public_api), &rt->ids());
+  auto public_router = PublicRouter(*rt, public_api, gate);
+  gate.Guard(*public_router);
+  HttpServer server(ho, public_router, &rt->ids());
   if (auto st = server.Start(); !st.ok()) {
     stop_areas();
     return Fail(st);
@@ -220,7 +262,7 @@ int Serve(int argc, char** argv) {
   const std::string& sk = *service_key;
   if (fake_clock) {
     admin_router->Add("POST", "/admin/clock", AdminRoute(sk, [&](HttpRequest& req) -> core::Result<core::Json> {
-      core::Json body = core::ParseJsonOrDiscarded(req.body);
+      SVC_ASSIGN_OR_RETURN(core::Json body, AdminBody(req));
       int64_t seconds = core::IntOr(body, "advanceSeconds", -1);
       if (seconds < 0) return core::InvalidArgument("advanceSeconds must be a non-negative integer", "VALIDATION_ERROR");
       fake_clock->AdvanceSeconds(seconds);
@@ -233,6 +275,7 @@ int Serve(int argc, char** argv) {
     }));
   }
   for (auto& area : areas) area->AddAdminRoutes(*admin_router, sk);
+  gate.Guard(*admin_router);
   HttpServer::Options ao;
   ao.tcp = false;
   ao.unix_socket = f.Get("admin-socket").empty()
@@ -256,10 +299,19 @@ int Serve(int argc, char** argv) {
     { std::ofstream(tmp) << server.BoundPort() << "\n"; }
     std::filesystem::rename(tmp, pf);
   }
+  std::thread delayed_projections;
+  if (delay_projections.count() > 0) {
+    core::LogWarn("--debug-delay-projections-ms: the read models start late; tests only");
+    delayed_projections = std::thread([&rt, delay_projections] {
+      std::this_thread::sleep_for(delay_projections);  // fault injection, not synchronisation
+      rt->StartProjections();
+    });
+  }
   if (f.GetBool("dev-bootstrap")) DevBootstrap(*rt);
 
   int sig = 0;
   sigwait(&sigs, &sig);
+  if (delayed_projections.joinable()) delayed_projections.join();
   core::LogInfo("shutting down", {{"signal", sig}});
   server.Stop();
   admin.Stop();

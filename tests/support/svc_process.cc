@@ -100,6 +100,18 @@ SvcServer::~SvcServer() {
 int SvcServer::starts_ = 0;
 
 void SvcServer::Start() {
+  StartListening();
+  // Then for readiness: the read models have caught up with the log (a condition, bounded).
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  for (;;) {
+    auto r = api::HttpCall(target(), "GET", "/readyz");
+    if (r.ok() && r->status == 200) break;
+    if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("svc never ready");
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+}
+
+void SvcServer::StartListening() {
   ++starts_;
   std::string port_file = data_dir_ + ".port";
   std::filesystem::remove(port_file);
@@ -136,13 +148,6 @@ void SvcServer::Start() {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   port_ = static_cast<uint16_t>(std::stoi(ReadFile(port_file)));
-  // Then for readiness: the read models have caught up with the log (a condition, bounded).
-  for (;;) {
-    auto r = api::HttpCall(target(), "GET", "/readyz");
-    if (r.ok() && r->status == 200) break;
-    if (std::chrono::steady_clock::now() > deadline) throw std::runtime_error("svc never ready");
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
 }
 
 void SvcServer::Stop() {

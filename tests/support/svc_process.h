@@ -33,6 +33,9 @@ class SvcServer {
   // Changes the environment the server starts with (before Start).
   void SetEnv(EnvChanges env) { env_ = std::move(env); }
   void Start();          // returns when the server listens and /readyz answers 200
+  // Returns as soon as the server listens (its port file is written), ready or not: what a
+  // client retrying right after a restart meets.
+  void StartListening();
   // How many times this test process started a server (printed by tests/main.cc at the end).
   static int Starts() { return starts_; }
   void Stop();           // SIGTERM and wait (graceful)

@@ -1,0 +1,83 @@
+#pragma once
+// The guard of the routes whose credential is not an API key, and so escapes the per-key rate
+// limits: the review console's sign-in (a usk_ secret), the embedded init (a clientSecret), the
+// hosted page's init (a link token), media links (a signed link) and client tokens (ctok_).
+// Their secrets are long and random, so guessing one is hopeless; the guard makes trying cost
+// time and tells the operator (docs/operations.md#credential-guard):
+//
+// - per source address and route: requests (default 20/s, burst 40), then 429 RATE_LIMITED;
+// - per source address and route: refused credentials (default 20 a minute, burst 20), then every
+//   request of that source to the route is 429 until the bucket refills;
+// - per target (the session, link or token a request names, when it names one) and route: refused
+//   credentials (default 10 a minute, burst 10), then 429 for that target;
+// - every refusal is counted in svc_credential_failures_total{route}, every 429 in
+//   svc_credential_throttled_total{route}, and a source or target that runs out logs one warning
+//   a minute (its keyed hash and whether it was a source or a target: no address or secret is
+//   logged).
+//
+// The source is the peer address, or the first address of --client-ip-header when the service
+// runs behind a proxy that sets it. Thread-safe.
+
+#include <functional>
+#include <map>
+#include <optional>
+#include <mutex>
+#include <string>
+#include <string_view>
+
+#include "api/http/http.h"
+#include "core/clock.h"
+#include "core/metrics.h"
+#include "core/token_bucket.h"
+
+namespace svc::api {
+
+struct CredentialGuardLimits {
+  double requests_per_second = 20;  // per source and route; 0: no limit
+  double requests_burst = 40;
+  double source_failures_per_minute = 20;  // per source and route; 0: no limit
+  double target_failures_per_minute = 10;  // per target and route; 0: no limit
+  std::string client_ip_header;            // e.g. x-forwarded-for (lower case); "" = the peer
+};
+
+class CredentialGuard {
+ public:
+  CredentialGuard(CredentialGuardLimits limits, const core::Clock& clock, core::MetricsRegistry& metrics,
+                  std::string hash_key);
+
+  // Runs `handler` for a request to `route` (a short name: reviewer_sign_in, embedded_init, …)
+  // naming `target` ("" none) unless the source or target is throttled (then 429 RATE_LIMITED
+  // with Retry-After). An answer with the problem code `refused_code` (the route's "credential
+  // not valid") counts as a refused credential.
+  void Run(std::string_view route, std::string_view refused_code, HttpRequest& req, std::string target,
+           Respond respond, const std::function<void(Respond)>& handler);
+
+  // The same in two steps, for a caller that checks the credential itself (client tokens in the
+  // middleware): Admit before (nullopt: go on; else the 429 to answer), Failed after a refusal.
+  std::optional<HttpResponse> Admit(std::string_view route, const HttpRequest& req, const std::string& target);
+  void Failed(std::string_view route, const HttpRequest& req, const std::string& target);
+
+  // The source address of a request as the guard counts it.
+  std::string SourceOf(const HttpRequest& req) const;
+  const CredentialGuardLimits& limits() const { return limits_; }
+
+ private:
+  // Seconds to wait (0: admitted; a request token is taken).
+  int64_t Wait(std::string_view route, const std::string& source, const std::string& target);
+  void Refused(std::string_view route, const std::string& source, const std::string& target);
+  void Throttled(std::string_view route, std::string_view by, const std::string& who);
+  void Prune(int64_t now);
+
+  CredentialGuardLimits limits_;
+  const core::Clock& clock_;
+  core::MetricsRegistry& metrics_;
+  std::string hash_key_;
+  std::mutex mu_;
+  std::map<std::string, core::TokenBucket, std::less<>> buckets_;  // "<kind>|<route>|<who>"
+  std::map<std::string, int64_t, std::less<>> warned_;            // last warning, micros
+};
+
+// A router handler behind `guard` (no target): `handler` as it is when `guard` is null.
+Handler Guarded(CredentialGuard* guard, std::string route, std::string refused_code, Handler handler);
+
+}  // namespace svc::api
