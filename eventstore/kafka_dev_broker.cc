@@ -3,6 +3,8 @@
 #include <librdkafka/rdkafka.h>
 #include <librdkafka/rdkafka_mock.h>
 
+#include <cstring>
+#include <limits>
 #include <sstream>
 
 #include "core/log.h"
@@ -23,6 +25,67 @@ core::Result<rd_kafka_resp_err_t> ErrorByName(const std::string& name) {
   }
   return core::InvalidArgument("unknown Kafka error name " + name);
 }
+// librdkafka's mock cluster keeps at most 5 MiB or 100,000 record batches per partition and
+// silently drops the oldest beyond (rdkafka_mock.c, rd_kafka_mock_partition_init): an event log
+// longer than that loses its beginning, and a restarted svc finds a gap. No public call changes
+// the limits, so they are lifted in the partitions' own memory, at the field offsets of the
+// librdkafka release Debian ships (2.0.2, x86-64: rdkafka_mock_int.h). Every step is checked
+// against values known to be there (the cluster's rk handle, the topic's name and partition count,
+// each partition's id, back-pointer and default limits); if any differs, nothing is written and
+// the broker refuses to start, rather than run with a retention that deletes events.
+core::Status KeepEverything(rd_kafka_mock_cluster_t* cluster, rd_kafka_t* rk, const std::string& topic,
+                            int partitions) {
+  // struct rd_kafka_mock_cluster_s: char id[32]; rd_kafka_t *rk; int32_t controller_id;
+  // TAILQ_HEAD brokers; int broker_cnt; TAILQ_HEAD topics (tqh_first at 72); int topic_cnt;
+  constexpr size_t kClusterRk = 32, kClusterTopics = 72, kClusterTopicCnt = 88;
+  // struct rd_kafka_mock_topic_s: TAILQ_ENTRY link; char *name; rd_kafka_mock_partition_t
+  // *partitions; int partition_cnt; rd_kafka_resp_err_t err; rd_kafka_mock_cluster_t *cluster;
+  constexpr size_t kTopicNext = 0, kTopicName = 16, kTopicPartitions = 24, kTopicPartitionCnt = 32, kTopicCluster = 40;
+  // struct rd_kafka_mock_partition_s (208 bytes): int32_t id at 16; size_t max_size at 96 and
+  // max_cnt at 104; rd_kafka_mock_topic_s *topic at 200.
+  constexpr size_t kPartitionSize = 208, kPartitionId = 16, kMaxSize = 96, kMaxCnt = 104, kPartitionTopic = 200;
+  constexpr size_t kDefaultMaxSize = 5u << 20, kDefaultMaxCnt = 100000;
+  const std::string refuse =
+      "dev broker: cannot lift the mock cluster's retention (5 MiB per partition) on librdkafka " +
+      std::string(rd_kafka_version_str()) + ": its memory layout is not 2.0.2's; the broker would drop events";
+  auto at = [](const void* base, size_t offset) { return static_cast<const char*>(base) + offset; };
+  auto ptr = [&](const void* base, size_t offset) {
+    void* p = nullptr;
+    std::memcpy(&p, at(base, offset), sizeof p);
+    return p;
+  };
+  auto num = [&](const void* base, size_t offset, auto zero) {
+    decltype(zero) v = zero;
+    std::memcpy(&v, at(base, offset), sizeof v);
+    return v;
+  };
+  if (ptr(cluster, kClusterRk) != rk || num(cluster, kClusterTopicCnt, int{0}) < 1) return core::Unavailable(refuse);
+  void* found = nullptr;
+  int seen = 0;
+  for (void* t = ptr(cluster, kClusterTopics); t != nullptr && seen < 64; t = ptr(t, kTopicNext), ++seen) {
+    const char* name = static_cast<const char*>(ptr(t, kTopicName));
+    if (ptr(t, kTopicCluster) != cluster || name == nullptr) return core::Unavailable(refuse);
+    if (topic == name) found = t;
+  }
+  if (found == nullptr || num(found, kTopicPartitionCnt, int{0}) != partitions) return core::Unavailable(refuse);
+  char* parts = static_cast<char*>(ptr(found, kTopicPartitions));
+  if (parts == nullptr) return core::Unavailable(refuse);
+  for (int i = 0; i < partitions; ++i) {
+    const char* p = parts + static_cast<size_t>(i) * kPartitionSize;
+    if (num(p, kPartitionId, int32_t{0}) != i || ptr(p, kPartitionTopic) != found ||
+        num(p, kMaxSize, size_t{0}) != kDefaultMaxSize || num(p, kMaxCnt, size_t{0}) != kDefaultMaxCnt) {
+      return core::Unavailable(refuse);
+    }
+  }
+  const size_t unlimited = std::numeric_limits<size_t>::max();
+  for (int i = 0; i < partitions; ++i) {
+    char* p = parts + static_cast<size_t>(i) * kPartitionSize;
+    std::memcpy(p + kMaxSize, &unlimited, sizeof unlimited);
+    std::memcpy(p + kMaxCnt, &unlimited, sizeof unlimited);
+  }
+  return core::Status::Ok();
+}
+
 }  // namespace
 
 struct KafkaDevBroker::Impl {
@@ -58,6 +121,9 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
                                                          o.partitions, std::min(3, o.brokers))) {
     return core::Unavailable(std::string("dev broker: topic: ") + rd_kafka_err2str(e));
   }
+  // The events topic is the source of truth: it keeps every record, as a real cluster configured
+  // with retention.ms=-1 and retention.bytes=-1 does (docs/operations.md#kafka).
+  SVC_RETURN_IF_ERROR(KeepEverything(b->impl_->cluster, b->impl_->rk, topic, o.partitions));
   return b;
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include "core/crypto.h"
 #include "core/ids.h"
@@ -396,6 +397,53 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
   return t;
 }
 
+// The events topic must keep every event (docs/operations.md#kafka): retention.ms=-1,
+// retention.bytes=-1, cleanup.policy=delete (never compact: every event of a tenant has the same
+// key). A topic whose settings would delete events is refused with the setting to change. A broker
+// that cannot describe topic configurations is refused too, except librdkafka's mock cluster (the
+// development broker, `svc dev-broker`, which keeps every record in memory).
+core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic, Ms timeout) {
+  rd_kafka_ConfigResource_t* res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_DescribeConfigs(rk, &res, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(timeout.count()));
+  std::map<std::string, std::string> config;
+  std::string error;
+  if (ev == nullptr) {
+    error = "timed out";
+  } else if (rd_kafka_event_error(ev)) {
+    error = rd_kafka_event_error_string(ev);
+  } else {
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t** rres =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+    if (n != 1 || rd_kafka_ConfigResource_error(rres[0])) {
+      error = n == 1 ? rd_kafka_ConfigResource_error_string(rres[0]) : "no answer for the topic";
+    } else {
+      size_t entries = 0;
+      const rd_kafka_ConfigEntry_t** e = rd_kafka_ConfigResource_configs(rres[0], &entries);
+      for (size_t i = 0; i < entries; ++i) {
+        const char* v = rd_kafka_ConfigEntry_value(e[i]);
+        config[rd_kafka_ConfigEntry_name(e[i])] = v == nullptr ? "" : v;
+      }
+    }
+  }
+  if (ev != nullptr) rd_kafka_event_destroy(ev);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_ConfigResource_destroy(res);
+  if (!error.empty()) {
+    char* id = rd_kafka_clusterid(rk, static_cast<int>(timeout.count()));
+    const bool mock = id != nullptr && std::string_view(id).rfind("mockCluster", 0) == 0;
+    if (id != nullptr) rd_kafka_mem_free(rk, id);
+    if (mock) return core::Status::Ok();  // svc dev-broker: keeps every record
+    return core::FailedPrecondition(
+        "cannot read the configuration of topic " + topic + " (" + error +
+        "): the events topic must be known to keep every event (retention.ms=-1, retention.bytes=-1, "
+        "cleanup.policy=delete); grant DescribeConfigs on it (docs/operations.md#kafka)");
+  }
+  return CheckEventTopicConfig(topic, config);
+}
+
 core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic);
 core::Status VerifyGaps(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic,
                         std::vector<Pending>& group);
@@ -455,6 +503,12 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
     if (!options.create_topic) return core::FailedPrecondition("topic " + topic + " does not exist");
     rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(
         topic.c_str(), static_cast<int>(options.partitions), brokers >= 3 ? 3 : 1, err, sizeof err);
+    // The events topic is the source of truth: nothing may delete or compact it. With three
+    // replicas an append is acknowledged once two hold it (acks=all).
+    rd_kafka_NewTopic_set_config(nt, "retention.ms", "-1");
+    rd_kafka_NewTopic_set_config(nt, "retention.bytes", "-1");
+    rd_kafka_NewTopic_set_config(nt, "cleanup.policy", "delete");
+    if (brokers >= 3) rd_kafka_NewTopic_set_config(nt, "min.insync.replicas", "2");
     rd_kafka_queue_t* q = rd_kafka_queue_new(im.producer);
     rd_kafka_CreateTopics(im.producer, &nt, 1, nullptr, q);
     rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(options.timeout.count()));
@@ -484,6 +538,8 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
                                     " partitions; --partitions must be " +
                                     std::to_string(partitions));
   }
+
+  SVC_RETURN_IF_ERROR(CheckTopicKeepsEverything(im.producer, topic, options.timeout));
 
   // Fences any earlier writer with the same transactional.id and completes its open transaction.
   if (rd_kafka_error_t* e = rd_kafka_init_transactions(im.producer,
@@ -721,6 +777,31 @@ void KafkaLog::AppenderLoop() {
       im.group_size->Observe(static_cast<double>(n_events));
     }
   }
+}
+
+core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config) {
+  auto value = [&config](const std::string& k) {
+    auto it = config.find(k);
+    return it == config.end() ? std::optional<std::string>() : std::optional<std::string>(it->second);
+  };
+  auto refuse = [&](const std::string& setting, const std::string& want) {
+    return core::FailedPrecondition(
+        "topic " + topic + " has " + setting + "=" + value(setting).value_or("(unset)") +
+        ": Kafka would delete events, the log's source of truth. Set " + setting + "=" + want +
+        " (kafka-configs --alter --entity-type topics --entity-name " + topic + " --add-config " + setting + "=" + want +
+        "; docs/operations.md#kafka)");
+  };
+  if (value("retention.ms") != "-1") return refuse("retention.ms", "-1");
+  if (value("retention.bytes").value_or("-1") != "-1") return refuse("retention.bytes", "-1");
+  if (value("cleanup.policy").value_or("delete").find("compact") != std::string::npos) {
+    return refuse("cleanup.policy", "delete");
+  }
+  if (value("min.insync.replicas") == "1") {
+    core::LogWarn("kafka topic: min.insync.replicas=1: an append acknowledged by one replica is lost with it; 2 is "
+                  "advised with three replicas",
+                  {{"topic", topic}});
+  }
+  return core::Status::Ok();
 }
 
 core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenReader(std::string consumer_name,

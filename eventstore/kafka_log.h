@@ -20,6 +20,7 @@
 #include <atomic>
 #include <condition_variable>
 #include <deque>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -65,6 +66,11 @@ class KafkaLog final : public EventLog {
   Options options_;
   std::unique_ptr<Impl> impl_;
 };
+
+// Whether the events topic's configuration (as DescribeConfigs gives it) keeps every event:
+// retention.ms=-1, retention.bytes=-1 (or unset), cleanup.policy without compact. FailedPrecondition
+// naming the setting and the value to set otherwise; a warning for min.insync.replicas=1.
+core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config);
 
 // Record headers of the CloudEvents Kafka protocol binding (binary content mode).
 inline constexpr const char* kSeqHeader = "ce_svcseq";

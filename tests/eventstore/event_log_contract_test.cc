@@ -238,3 +238,57 @@ TEST_CASE("embedded log: group commit shares fsyncs; partition count is fixed") 
   REQUIRE_FALSE(reopened.ok());
   CHECK(reopened.status().code() == core::StatusCode::kFailedPrecondition);
 }
+
+// Issue 31: the development broker kept 5 MiB per partition and dropped the oldest records past
+// it, so a longer run found a gap at its next start (DATA_LOSS) and `svc replay --verify` failed.
+TEST_CASE("event log: the development broker keeps every record, past the mock cluster's 5 MiB a partition") {
+  testing::DevBrokerProcess broker;
+  core::MetricsRegistry metrics;
+  KafkaLog::Options ko;
+  ko.brokers = broker.bootstraps();
+  ko.partitions = 4;
+  ko.metrics = &metrics;
+  auto log = KafkaLog::Open(ko);
+  REQUIRE_MESSAGE(log.ok(), log.status().ToString());
+  const std::string tenant = "ten_00000000000000000000000000000007";
+  const uint32_t p = (*log)->PartitionFor(tenant);
+  // 8 MiB in one partition, in batches of 64 events of 2 KiB.
+  const std::string padding(2000, 'x');
+  int n = 0;
+  while (n < 4096) {
+    std::vector<EventEnvelope> batch;
+    for (int i = 0; i < 64; ++i) {
+      EventEnvelope e = Event(tenant, ++n);
+      e.data = "{\"n\":" + std::to_string(n) + ",\"pad\":\"" + padding + "\"}";
+      batch.push_back(std::move(e));
+    }
+    REQUIRE((*log)->AppendAndWait(p, std::move(batch)).ok());
+  }
+  (*log)->Close();
+  // A new writer (as a restarted svc) finds no gap, and a reader from the start sees every event.
+  auto again = KafkaLog::Open(ko);
+  REQUIRE_MESSAGE(again.ok(), again.status().ToString());
+  auto all = ReadAll(**again);
+  REQUIRE(all.size() == 4096);
+  CHECK(all.front().event.aggregate_version == 1);
+  CHECK(all.back().event.aggregate_version == 4096);
+}
+
+// The events topic's configuration as DescribeConfigs gives it: only one that keeps every event
+// is taken; the refusal names the setting and the value to set.
+TEST_CASE("event log: an events topic whose retention would delete events is refused, naming the setting") {
+  const std::string t = "svc.events";
+  CHECK(CheckEventTopicConfig(t, {{"retention.ms", "-1"}, {"retention.bytes", "-1"}, {"cleanup.policy", "delete"}}).ok());
+  CHECK(CheckEventTopicConfig(t, {{"retention.ms", "-1"}}).ok());
+  auto week = CheckEventTopicConfig(t, {{"retention.ms", "604800000"}, {"retention.bytes", "-1"}, {"cleanup.policy", "delete"}});
+  REQUIRE_FALSE(week.ok());
+  CHECK(week.message().find("retention.ms=604800000") != std::string::npos);
+  CHECK(week.message().find("retention.ms=-1") != std::string::npos);
+  auto bytes = CheckEventTopicConfig(t, {{"retention.ms", "-1"}, {"retention.bytes", "1073741824"}});
+  REQUIRE_FALSE(bytes.ok());
+  CHECK(bytes.message().find("retention.bytes=-1") != std::string::npos);
+  auto compact = CheckEventTopicConfig(t, {{"retention.ms", "-1"}, {"cleanup.policy", "compact,delete"}});
+  REQUIRE_FALSE(compact.ok());
+  CHECK(compact.message().find("cleanup.policy=delete") != std::string::npos);
+  CHECK_FALSE(CheckEventTopicConfig(t, {}).ok());  // retention.ms unknown: not known to keep events
+}
