@@ -194,11 +194,12 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
-// Walks the chain from entry 1 (projections/audit/audit_chain.h): brokenAt is the first id whose
-// id, prevHash or hash does not follow (for a missing entry, the id that should have been there).
+// The chain from entry 1 (projections/audit/audit_chain.h), walked from where the last call stopped:
+// brokenAt is the first id whose id, prevHash or hash does not follow (for a missing entry, the id
+// that should have been there).
 void Verify(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  auto chain = projections::VerifyStoredChain(rt.store(), TeOf(call.auth));
+  auto chain = rt.audit_chain_verifier().Verify(rt.store(), TeOf(call.auth));
   if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
   respond(JsonResponse(200, {{"object", "audit_chain_verification"},
                              {"valid", !chain->broken_at.has_value()},
@@ -212,7 +213,7 @@ core::Result<projections::StoredTree> TreeOf(Runtime& rt, const std::string& te)
 
 // A positive integer query parameter, or nullopt when absent; a field error when malformed.
 std::optional<int64_t> CountParam(const std::map<std::string, std::string>& query, const std::string& name,
-                                  std::vector<FieldError>& errors) {
+                                  std::vector<FieldError>& errors, int64_t minimum = 1) {
   auto it = query.find(name);
   if (it == query.end()) return std::nullopt;
   int64_t v = 0;
@@ -221,8 +222,9 @@ std::optional<int64_t> CountParam(const std::map<std::string, std::string>& quer
     ok &= c >= '0' && c <= '9';
     if (ok) v = v * 10 + (c - '0');
   }
-  if (!ok || v < 1) {
-    errors.push_back({name, "", "invalid_type", name + " must be a positive integer"});
+  if (!ok || v < minimum) {
+    errors.push_back({name, "", "invalid_type",
+                      name + (minimum == 0 ? " must be a non-negative integer" : " must be a positive integer")});
     return std::nullopt;
   }
   return v;
@@ -261,7 +263,8 @@ void TreeHead(Runtime& rt, ApiCall& call, Respond respond) {
   if (auto unknown = UnknownParam(query, {"treeSize"})) {
     return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
   }
-  auto size = CountParam(query, "treeSize", errors);
+  // 0 is a size like any other: the empty tree's head (RFC 9162 §2.1.1), as an empty log serves.
+  auto size = CountParam(query, "treeSize", errors, /*minimum=*/0);
   auto tree = TreeOf(rt, TeOf(call.auth));
   if (!tree.ok()) return respond(StatusToProblem(req, tree.status()));
   if (size.has_value() && *size > tree->size) {
@@ -439,7 +442,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
       .summary = "The Merkle tree head of the access log",
       .description = "The root hash of the tree of the first `treeSize` entries (default: all)." + tree_note,
       .scope = "compliance:read",
-      .query = {{"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the number of entries (default: all)"}},
+      .query = {{"treeSize", {{"type", "integer"}, {"minimum", 0}}, "the number of entries (default: all; 0: the empty tree)"}},
       .response_schema = "AuditTreeHead", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r](ApiCall& held, Respond then) { TreeHead(*r, held, std::move(then)); });

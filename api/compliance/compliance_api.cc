@@ -127,7 +127,7 @@ void Report(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   const AuthContext& a = call.auth;
   const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
   const core::Timestamp now = rt.clock().Now();
-  auto chain = projections::VerifyStoredChain(rt.store(), te);
+  auto chain = rt.audit_chain_verifier().Verify(rt.store(), te);
   if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
   auto volume = VerificationVolume(rt, te, now);
   if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));

@@ -10,12 +10,14 @@
 #include "core/clock.h"
 #include "core/executor.h"
 #include "core/ids.h"
+#include "core/mx_ids.h"
 #include "core/metrics.h"
 #include "eventstore/blob_store.h"
 #include "eventstore/embedded_log.h"
 #include "eventstore/kafka_log.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "projections/audit/audit_reads.h"
 #include "projections/kyb/kyb_projector.h"
 #include "projections/persons/persons_projector.h"
 #include "projections/review/review_projector.h"
@@ -86,6 +88,8 @@ class Runtime {
   }
   core::MetricsRegistry& metrics() { return metrics_; }
   core::Clock& clock() { return *clock_; }
+  // The clock's civil date (UTC): what CURP and RFC dates are checked against.
+  core::mx::CivilDate Today() const { return core::mx::CivilDateOfMicros(clock_->Now().micros); }
   core::IdSource& ids() { return *ids_; }
   // Key for the keyed hash of API keys (derived from the master key).
   const std::string& api_key_lookup_key() const { return lookup_key_; }
@@ -107,6 +111,9 @@ class Runtime {
   projections::PersonsProjector& persons_projector() { return *persons_projector_; }
   projections::ReviewProjector& review_projector() { return *review_projector_; }
   projections::KybProjector& kyb_projector() { return *kyb_projector_; }
+  // GET /v1/audit-logs/verify and the compliance reports: each chain verified from where the last
+  // call stopped.
+  projections::IncrementalChainVerifier& audit_chain_verifier() { return audit_chain_verifier_; }
 
   // `svc admin master-key rotate`: every wrapped key (data keys, the blind-index keys, the
   // working root) moves to a key-encryption key of `new_master` (32 bytes), while the server runs;
@@ -151,6 +158,7 @@ class Runtime {
   projections::PersonsProjector* persons_projector_ = nullptr;
   projections::ReviewProjector* review_projector_ = nullptr;
   projections::KybProjector* kyb_projector_ = nullptr;
+  projections::IncrementalChainVerifier audit_chain_verifier_;
   bool shut_down_ = false;
   bool started_ = false;
 };

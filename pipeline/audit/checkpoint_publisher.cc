@@ -25,10 +25,15 @@ CheckpointPublisher::~CheckpointPublisher() {
 }
 
 void CheckpointPublisher::Start() {
-  thread_ = std::make_unique<PeriodicThread>("svc-checkpoints", options_.interval, [this] {
-    auto r = RunOnce();
-    if (!r.ok()) core::LogWarn("checkpoint publisher run failed", {{"error", r.status().ToString()}});
-  });
+  // A run at start too: a server restarted more often than the interval would otherwise never
+  // publish, and the entries written since the last checkpoint would stay unsigned.
+  thread_ = std::make_unique<PeriodicThread>(
+      "svc-checkpoints", options_.interval,
+      [this] {
+        auto r = RunOnce();
+        if (!r.ok()) core::LogWarn("checkpoint publisher run failed", {{"error", r.status().ToString()}});
+      },
+      /*run_first=*/true);
   thread_->Start();
 }
 

@@ -32,7 +32,8 @@ class CheckpointPublisher {
   explicit CheckpointPublisher(Options options);
   ~CheckpointPublisher();
 
-  // A thread that runs RunOnce every interval (not under a fake clock: tests call RunOnce).
+  // A thread that runs RunOnce at once, then every interval (not under a fake clock: tests call
+  // RunOnce).
   void Start();
   void Stop();
   // Publishes a checkpoint of every chain that grew, as the log stood when it was called (it waits,

@@ -52,7 +52,12 @@ LinkDigest DigestText(std::string_view text);
 // A chain walked entry by entry, in order.
 class ChainWalk {
  public:
+  ChainWalk() = default;
+  // A walk that goes on after `count` entries that followed, the last with hash `last_hash`.
+  ChainWalk(int64_t count, const std::array<char, 32>& last_hash) : count_(count), prev_(last_hash) {}
   void Add(const LinkDigest& link);
+  // The hash of the last entry that followed (zeros before the first).
+  const std::array<char, 32>& last_hash() const { return prev_; }
   int64_t count() const { return count_; }
   // The first entry that does not follow (for a missing entry, the id that should have been there).
   std::optional<int64_t> broken_at() const { return broken_at_; }

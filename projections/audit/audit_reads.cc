@@ -43,11 +43,13 @@ core::Result<std::vector<ChainHeadOf>> ReadChainHeads(const eventstore::KvStore&
   return out;
 }
 
-core::Result<ChainVerification> VerifyStoredChain(const eventstore::KvStore& store, std::string_view te) {
-  const std::string prefix = AV::Abs(AV::Entries(te));
+namespace {
+
+// Walks a chain's stored entries from `from` (a key under `prefix`) on, adding each to `walk`.
+core::Status WalkStored(const eventstore::KvStore& store, const std::string& prefix, const std::string& from,
+                        ChainWalk& walk) {
   auto it = store.NewIterator(store.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
-  ChainWalk walk;
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
+  for (it->Seek(from); it->Valid(); it->Next()) {
     if (walk.broken_at().has_value()) {
       walk.Add({});  // counted, no longer checked
       continue;
@@ -56,8 +58,42 @@ core::Result<ChainVerification> VerifyStoredChain(const eventstore::KvStore& sto
     if (AV::IdOfKey(it->key().substr(prefix.size())) != link.id) link.id.reset();  // a row under another id's key
     walk.Add(Digest(link));
   }
-  SVC_RETURN_IF_ERROR(it->status());
-  return ChainVerification{walk.count(), walk.broken_at()};
+  return it->status();
+}
+
+}  // namespace
+
+core::Result<ChainVerification> VerifyStoredChain(const eventstore::KvStore& store, std::string_view te) {
+  const std::string prefix = AV::Abs(AV::Entries(te));
+  ChainWalk walk;
+  SVC_RETURN_IF_ERROR(WalkStored(store, prefix, prefix, walk));
+  return ChainVerification{walk.count(), walk.broken_at(), walk.count()};
+}
+
+core::Result<ChainVerification> IncrementalChainVerifier::Verify(const eventstore::KvStore& store, std::string_view te) {
+  std::shared_ptr<Mark> mark;
+  {
+    std::lock_guard lock(mu_);
+    auto& slot = marks_[std::string(te)];
+    if (!slot) slot = std::make_shared<Mark>();
+    mark = slot;
+  }
+  std::lock_guard walk_lock(mark->mu);
+  const std::string prefix = AV::Abs(AV::Entries(te));
+  bool resume = mark->count > 0 && !mark->broken_at.has_value();
+  if (resume) {
+    // The entry at the mark must still be the one verified.
+    SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(kViewsCf), AV::Abs(AV::Entry(te, mark->count))));
+    const LinkDigest at = row.has_value() ? Digest(ReadLink(*row)) : LinkDigest{};
+    resume = at.readable && at.recomputes && at.id == mark->count && at.hash == mark->last_hash;
+  }
+  const int64_t from = resume ? mark->count : 0;
+  ChainWalk walk = resume ? ChainWalk(mark->count, mark->last_hash) : ChainWalk();
+  SVC_RETURN_IF_ERROR(WalkStored(store, prefix, resume ? AV::Abs(AV::Entry(te, mark->count + 1)) : prefix, walk));
+  mark->count = walk.count();
+  mark->last_hash = walk.last_hash();
+  mark->broken_at = walk.broken_at();
+  return ChainVerification{walk.count(), walk.broken_at(), walk.count() - from};
 }
 
 core::Result<int64_t> LastPublishedSize(const eventstore::KvStore& store, std::string_view te) {

@@ -56,6 +56,7 @@ class ProjectorSpec {
   }
 
   // Applies one event and commits its rows (one batch). Returns Apply's status.
+  eventstore::KvStore& store() { return *store_; }
   core::Status Feed(const eventstore::EventEnvelope& e) {
     fed_.push_back(e);
     return Apply(*store_, projector_, e, fed_.size());
