@@ -1,6 +1,8 @@
 // /v1/developer/webhooks: endpoint management (list, create, get, PATCH, rotate-secret), the event
 // catalogue, the delivery policy and signature verification. Deliveries come with the delivery
 // worker (issue 6 continues).
+#include <set>
+
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
@@ -153,16 +155,24 @@ void Get(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, *row));
 }
 
-void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  auto query = ParseQuery(req.query);
-  std::string app;
-  if (auto it = query.find("applicationId"); it != query.end()) {
-    app = it->second;
-    if (!core::ValidateId(core::IdKind::kApplication, app).ok()) {
-      return respond(ValidationProblem(req, {{"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"}}));
-    }
+// The `applicationId` filter of the two lists that take one: "" when absent, nullopt (answered) when
+// malformed.
+std::optional<std::string> ApplicationFilter(ApiCall& call, const Respond& respond) {
+  auto query = ParseQuery(call.request->query);
+  auto it = query.find("applicationId");
+  if (it == query.end()) return std::string();
+  if (!core::ValidateId(core::IdKind::kApplication, it->second).ok()) {
+    respond(ValidationProblem(*call.request,
+                              {{"applicationId", "", "invalid_id", "applicationId must be app_<32 lowercase hex>"}}));
+    return std::nullopt;
   }
+  return it->second;
+}
+
+void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+  auto filter = ApplicationFilter(call, respond);
+  if (!filter) return;
+  const std::string app = *filter;
   const std::string te = TeOf(call.auth);
   CursorList list;
   list.scope = "webhooks|" + te + "/|" + app;
@@ -406,13 +416,31 @@ void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_
   const std::string te = TeOf(call.auth);
   CursorList list;
   list.index = WV::Abs(WV::Deliveries(te));
+  std::string app;
+  if (!one_endpoint) {
+    auto filter = ApplicationFilter(call, respond);
+    if (!filter) return;
+    app = *filter;
+  }
+  if (!app.empty()) {
+    // A delivery belongs to the application of its endpoint: the endpoints of the tenant are few,
+    // read once per page.
+    auto endpoints = ScanView(rt, WV::Abs(WV::Endpoint(te, "")));
+    if (!endpoints.ok()) return respond(StatusToProblem(*call.request, endpoints.status()));
+    auto of_app = std::make_shared<std::set<std::string>>();
+    for (const auto& ep : *endpoints) {
+      if (core::StringOr(ep, "applicationId") == app) of_app->insert(core::StringOr(ep, "id"));
+    }
+    list.filters = {"applicationId"};
+    list.accept = [of_app](const core::Json& row) { return of_app->count(core::StringOr(row, "endpointId")) != 0; };
+  }
   if (one_endpoint) {
     std::string id = call.request->path_params["endpoint_id"];
     auto ep = EndpointRow(rt, call.auth, id);
     if (!ep.ok()) return respond(StatusToProblem(*call.request, ep.status()));
     list.index = WV::Abs(WV::EndpointDeliveries(te, id));
   }
-  list.scope = "deliveries|" + list.index;
+  list.scope = "deliveries|" + list.index + "|" + app;
   list.row_key = [te](std::string_view entry) { return WV::Abs(WV::Delivery(te, WV::IdOfEntry(entry))); };
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
@@ -508,7 +536,8 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/deliveries", .operation_id = "listWebhookDeliveries",
       .tag = tag, .summary = "Deliveries to every endpoint, newest first",
-      .scope = "webhook:read", .query = PageParams(false), .response_schema = "WebhookDeliveryList",
+      .description = "`applicationId` keeps the deliveries to the endpoints of that application.",
+      .scope = "webhook:read", .query = list_query, .response_schema = "WebhookDeliveryList",
       .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, false, std::move(respond)); }});
   routes.push_back(ApiRoute{
