@@ -263,7 +263,7 @@ std::string Explain(const std::vector<std::string>& reasons) {
       {"rfc_inconvenient_word", "its first four letters spell a word the SAT replaces (the last letter becomes X)"},
       {"rfc_date", "the date is not a date"},
       {"rfc_check_digit", "the check digit does not match"},
-      {"rfc_generic", "XAXX010101000 and XEXX010101000 are the SAT's generic RFCs and identify nobody"}};
+      {"rfc_generic", "it is one of the SAT's two generic RFCs (público en general, extranjeros), which identify nobody"}};
   std::string out;
   for (const auto& r : reasons) {
     std::string_view words = r;

@@ -158,6 +158,25 @@ std::optional<bool> Validator::Bool(const char* name, bool required) {
   return v->get<bool>();
 }
 
+std::optional<int64_t> Validator::Integer(const char* name, bool required, int64_t min, int64_t max) {
+  const core::Json* v = Member(name, required, "an integer");
+  if (v == nullptr) return std::nullopt;
+  // An unsigned beyond int64's range is out of range, never wrapped.
+  const bool in_int64 = v->is_number_integer() && (!v->is_number_unsigned() || v->get<uint64_t>() <= INT64_MAX);
+  if (!v->is_number_integer()) {
+    TypeError(name, "an integer");
+    return std::nullopt;
+  }
+  const int64_t n = in_int64 ? v->get<int64_t>() : INT64_MAX;
+  if (!in_int64 || n < min || n > max) {
+    errors_.push_back({name, "/" + JsonPointerEscape(name), "out_of_range",
+                       std::string(name) + " must be an integer from " + std::to_string(min) + " to " +
+                           std::to_string(max)});
+    return std::nullopt;
+  }
+  return n;
+}
+
 std::optional<std::string> Validator::Url(const char* name, bool required) {
   auto s = String(name, required, 2048);
   if (!s.has_value()) return std::nullopt;

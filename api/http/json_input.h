@@ -2,6 +2,7 @@
 // Reading request bodies: simdjson parses, and a Validator collects every field error (not just
 // the first) with its JSON Pointer, for 422 VALIDATION_ERROR.
 
+#include <cstdint>
 #include <optional>
 #include <set>
 #include <string>
@@ -38,6 +39,8 @@ class Validator {
   std::optional<std::string> Enum(const char* name, bool required,
                                   const std::vector<std::string>& values);
   std::optional<bool> Bool(const char* name, bool required);
+  // An integer (a JSON number without a fraction); outside [min, max] an out_of_range error.
+  std::optional<int64_t> Integer(const char* name, bool required, int64_t min, int64_t max);
   std::optional<std::string> Url(const char* name, bool required = false);
   std::optional<std::string> DateTime(const char* name, bool required = false);
   std::optional<std::string> OpaqueId(const char* name, std::string_view prefix, bool required = false);

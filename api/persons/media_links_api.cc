@@ -52,16 +52,7 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   auto media = v.OpaqueId("mediaId", "med", true);
   auto purpose = v.String("purpose", true, 64);
   v.Skip("reason");
-  int64_t ttl = kDefaultTtl;
-  v.Skip("expiresInSeconds");
-  if (body->contains("expiresInSeconds") && !(*body)["expiresInSeconds"].is_null()) {
-    const core::Json& t = (*body)["expiresInSeconds"];
-    if (!t.is_number_integer() || t.get<int64_t>() < kMinTtl || t.get<int64_t>() > kMaxTtl) {
-      v.Add({"expiresInSeconds", "/expiresInSeconds", "out_of_range", "expiresInSeconds must be an integer from 30 to 3600"});
-    } else {
-      ttl = t.get<int64_t>();
-    }
-  }
+  const int64_t ttl = v.Integer("expiresInSeconds", false, kMinTtl, kMaxTtl).value_or(kDefaultTtl);
   v.RejectUnknown();
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   const core::Json reason = body->value("reason", core::Json());

@@ -384,15 +384,8 @@ void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   auto value = v.String("value", true, 512);
   auto cursor = v.String("cursor", false, 1024);
   auto environment = v.Enum("environment", false, {"live", "test"});
-  std::optional<int64_t> limit;
-  if (body->contains("limit") && !(*body)["limit"].is_null()) {
-    if (!(*body)["limit"].is_number_integer()) {
-      v.Add({"limit", "/limit", "invalid_type", "limit must be an integer"});
-    } else {
-      limit = (*body)["limit"].get<int64_t>();
-    }
-  }
-  v.Skip("limit");
+  // The range is the list's (LIMIT_OUT_OF_RANGE, as a query limit): any integer is read here.
+  const std::optional<int64_t> limit = v.Integer("limit", false, INT64_MIN, INT64_MAX);
   v.RejectUnknown();
   std::string normalised;
   if (field.has_value() && value.has_value()) {

@@ -354,16 +354,7 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   if (given == nullptr || given->is_null()) reveal_part["purpose"] = "identity_verification";
   Validator v(reveal_part);
   auto scope = v.Enum("scope", false, {"decrypt"});
-  std::optional<int64_t> ttl;
-  if (body->contains("ttlSeconds") && !(*body)["ttlSeconds"].is_null()) {
-    const core::Json& t = (*body)["ttlSeconds"];
-    if (!t.is_number_integer() || t.get<int64_t>() < 1 || t.get<int64_t>() > ps::kMaxClientTokenSeconds) {
-      v.Add({"ttlSeconds", "/ttlSeconds", "out_of_range", "ttlSeconds must be an integer from 1 to 900"});
-    } else {
-      ttl = t.get<int64_t>();
-    }
-  }
-  v.Skip("ttlSeconds");
+  const std::optional<int64_t> ttl = v.Integer("ttlSeconds", false, 1, ps::kMaxClientTokenSeconds);
   RevealRequest rr;
   if (!ParseReveal(req, reveal_part, v, rr, respond)) return;  // checks a given purpose too
   (void)scope;

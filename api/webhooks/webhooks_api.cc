@@ -290,14 +290,7 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   auto message_id = v.String("messageId", true, 256);
   auto payload = v.String("payload", true, 1 << 20);
   auto signature = v.String("signature", true, 4096);
-  std::optional<int64_t> timestamp;
-  if (!body->contains("timestamp")) {
-    v.Add({"timestamp", "/timestamp", "required", "timestamp is required"});
-  } else if (!(*body)["timestamp"].is_number_integer()) {
-    v.Add({"timestamp", "/timestamp", "invalid_type", "timestamp must be an integer (Unix seconds)"});
-  } else {
-    timestamp = (*body)["timestamp"].get<int64_t>();
-  }
+  const std::optional<int64_t> timestamp = v.Integer("timestamp", true, 0, INT64_MAX);  // Unix seconds
   v.Skip("timestamp");
   v.RejectUnknown();
   if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));

@@ -40,7 +40,7 @@ TEST_CASE("aml cli: check reads each sample list, screen finds its names, a bad 
   }
   auto screened = testing::RunSvc({"aml", "screen", SampleList("sdn.csv"), SampleList("alt.csv"), "--format", "ofac_sdn_csv",
                                    "--name", "Rogelio Armando Villarreal Quintana", "--kind", "person", "--id-number",
-                                   "VIQR710314HSLLNG09"});
+                                   "VIQR710314HSLLNG06"});
   REQUIRE_MESSAGE(screened.exit_code == 0, screened.err);
   core::Json hits = core::ParseJsonOrDiscarded(screened.out)["hits"];
   REQUIRE(hits.size() == 1);

@@ -292,7 +292,7 @@ TEST_CASE("aml: an RFC or CURP equal to a listed entry's identifier is a hit wha
   REQUIRE(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"}).status == 200);
   const std::string k = env.test_key;
   // A name query with idNumber, written with dashes and in lower case.
-  core::Json s = Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "viqr-710314-hsllng09"}});
+  core::Json s = Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "viqr-710314-hsllng06"}});
   REQUIRE(s["hits"].size() == 1);
   CHECK(s["hits"][0]["entry"]["id"] == "9001");
   CHECK(s["hits"][0]["score"] == 1.0);
@@ -301,7 +301,7 @@ TEST_CASE("aml: an RFC or CURP equal to a listed entry's identifier is a hit wha
   CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Juan Pérez López"}, {"idNumber", "VIQR710314HSLLNG00"}})["hits"]
             .empty());
   // A person of the vault known by another name, with the listed CURP.
-  auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"fullName":"JUAN PEREZ LOPEZ","curp":"VIQR710314HSLLNG09"}})");
+  auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"fullName":"JUAN PEREZ LOPEZ","curp":"VIQR710314HSLLNG06"}})");
   REQUIRE_MESSAGE(person.status == 201, person.body);
   core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", Body(person)["id"]}});
   REQUIRE(ps["hits"].size() == 1);

@@ -3,6 +3,7 @@
 // directory breaks the chain at that entry; scopes, environments and tenants are kept apart.
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <functional>
@@ -306,6 +307,12 @@ TEST_CASE("audit: the log is a Merkle tree: its heads, inclusion and consistency
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=4&treeSize=3"), 422, "VALIDATION_ERROR");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/inclusion?id=x"), 422, "VALIDATION_ERROR");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=6"), 422, "VALIDATION_ERROR");
+  // Issue 31: the empty tree's head is a size like any other.
+  auto empty = env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=0");
+  REQUIRE_MESSAGE(empty.status == 200, empty.body);
+  CHECK(Body(empty)["treeSize"] == 0);
+  CHECK(Body(empty)["rootHash"] == core::HexEncode(core::merkle::EmptyRoot()));
+  CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?treeSize=-1"), 422, "VALIDATION_ERROR");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/tree-head?size=2"), 400, "BAD_REQUEST");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency"), 422, "VALIDATION_ERROR");
   CheckProblem(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/consistency?fromSize=4&toSize=3"), 422, "VALIDATION_ERROR");
@@ -698,4 +705,27 @@ TEST_CASE("audit: svc audit verify --data-dir checks every chain where it is kep
   CHECK(verify({"--tenant", env.tenant, "--env", "live"})["valid"] == true);
   CHECK(testing::RunSvc({"audit", "verify", "--data-dir", data + "/nope"}).exit_code != 0);
   CHECK(testing::RunSvc({"audit", "verify"}).exit_code == 2);
+}
+
+// Issue 31: a server restarted more often than the checkpoint interval never published one.
+TEST_CASE("audit: a restarted server publishes a checkpoint at start when the log grew") {
+  Env env(false, kFlags, Sharing::kIsolated);
+  std::string person = MakePerson(env, env.test_key, kCurpA);
+  for (int i = 0; i < 3; ++i) Decrypt(env, env.test_key, person);
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints"))["data"].empty());
+  env.server->Stop();
+  env.server->Start();  // the interval is an hour (the tests' default): only the start publishes
+  core::Json listed;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+  do {  // a condition, bounded: the publisher runs beside the listener
+    REQUIRE(std::chrono::steady_clock::now() < deadline);
+    listed = Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints"))["data"];
+  } while (listed.empty());
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["treeSize"] == 3);
+  // And again without growth: nothing new.
+  env.server->Stop();
+  env.server->Start();
+  REQUIRE(env.Admin("POST", "/admin/audit/publish-checkpoints").status == 200);  // waits for a run in progress
+  CHECK(Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints"))["data"].size() == 1);
 }

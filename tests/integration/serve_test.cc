@@ -11,6 +11,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <set>
 
 #include "api/http/http_client.h"
 #include "api/http/runtime.h"
@@ -332,6 +333,34 @@ TEST_CASE("admin listener: service key required; errors are problems") {
   server.Stop();
 }
 
+// Issue 31: a request that names a transfer coding other than chunked, or both Transfer-Encoding
+// and Content-Length (the shape of request smuggling), has no length the server may trust.
+TEST_CASE("serve: Transfer-Encoding other than chunked, or with Content-Length, is 400 and the connection ends") {
+  testing::TempDir dir;
+  SvcServer server(dir.Sub("data"));
+  server.Start();
+  const std::string body = "{}";
+  for (const std::string framing :
+       {"Transfer-Encoding: gzip\r\nContent-Length: 2\r\n", "Transfer-Encoding: gzip\r\n",
+        "Transfer-Encoding: chunked\r\nContent-Length: 2\r\n", "Transfer-Encoding: gzip, chunked\r\n"}) {
+    CAPTURE(framing);
+    std::string got = RawExchange(server.port(),
+                                  "POST /v1/persons HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" +
+                                      framing + "\r\n",
+                                  body);
+    CHECK(got.rfind("HTTP/1.1 400", 0) == 0);
+    CHECK(got.find("\"code\":\"BAD_REQUEST\"") != std::string::npos);
+    CHECK(got.find("RFC 9112") != std::string::npos);
+  }
+  // Chunked alone is read as always.
+  std::string ok = RawExchange(server.port(),
+                               "POST /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n",
+                               "2\r\n{}\r\n0\r\n\r\n");
+  CHECK(ok.rfind("HTTP/1.1 405", 0) == 0);  // a GET route: read, routed, answered
+  CHECK(api::HttpCall(server.target(), "GET", "/healthz")->status == 200);
+  server.Stop();
+}
+
 TEST_CASE("admin CLI: the same commands work against a running server and a stopped one") {
   testing::TempDir dir;
   std::string data = dir.Sub("data");
@@ -350,6 +379,17 @@ TEST_CASE("admin CLI: the same commands work against a running server and a stop
 
   auto list = RunSvc({"admin", "key", "list", "--tenant", tenant, "--data-dir", data});
   REQUIRE(list.exit_code == 0);
+  // Issue 31: each call against the running server moved its RocksDB info log aside.
+  auto info_logs = [&data] {
+    std::set<std::string> names;
+    for (const auto& f : std::filesystem::directory_iterator(data + "/db")) {
+      if (f.path().filename().string().rfind("LOG", 0) == 0) names.insert(f.path().filename().string());
+    }
+    return names;
+  };
+  const auto before = info_logs();
+  for (int i = 0; i < 3; ++i) REQUIRE(RunSvc({"admin", "tenant", "list", "--data-dir", data}).exit_code == 0);
+  CHECK(info_logs() == before);
   core::Json rows = core::ParseJsonOrDiscarded(list.out)["data"];
   REQUIRE(rows.size() == 1);
   CHECK(rows[0]["id"] == k["id"]);

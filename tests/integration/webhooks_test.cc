@@ -329,6 +329,20 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
   CHECK(Body(env.Call(env.live_key, "GET", kBase + "/deliveries?includeTotal=true"))["totalCount"] == 1);
   CheckProblem(env.Call(env.live_key, "GET", kBase + "/deliveries/" + d[0]["id"].get<std::string>() + "/attempts"),
                404, "WEBHOOK_DELIVERY_NOT_FOUND");
+
+  // Issue 31: the spec's applicationId filter of the delivery log (deliveries to the endpoints of
+  // that application) was refused.
+  const std::string app2 = env.NewApplication(env.tenant, "Second");
+  auto other = env.Call(env.test_key, "POST", kBase, core::Json{{"url", hooks + "/ok"}, {"applicationId", app2}}.dump());
+  REQUIRE_MESSAGE(other.status == 201, other.body);
+  idle();
+  auto of_app2 = env.Call(env.test_key, "GET", kBase + "/deliveries?includeTotal=true&applicationId=" + app2);
+  REQUIRE_MESSAGE(of_app2.status == 200, of_app2.body);
+  REQUIRE(Body(of_app2)["data"].size() == 1);
+  CHECK(Body(of_app2)["data"][0]["endpointId"] == Body(other)["id"]);
+  CHECK(Body(of_app2)["totalCount"] == 1);
+  CHECK(Body(env.Call(env.test_key, "GET", kBase + "/deliveries?includeTotal=true"))["totalCount"] == 9);
+  CheckProblem(env.Call(env.test_key, "GET", kBase + "/deliveries?applicationId=nope"), 400, "INVALID_ID");
 }
 
 // One slow receiver cannot starve the others: at most 4 of its deliveries are in flight while

@@ -60,7 +60,7 @@ TEST_CASE("list loaders: OFAC SDN.CSV with ALT.CSV") {
   CHECK(r->aliases == std::vector<std::string>{"VILLARREAL, Rogelio", "EL INGENIERO"});
   CHECK(r->birth_dates == std::vector<std::string>{"1971-03-14"});
   CHECK(r->nationalities == std::vector<std::string>{"Mexico"});
-  CHECK(r->id_numbers == std::vector<std::string>{"VIQR710314HSLLNG09", "VIQR710314AB4"});
+  CHECK(r->id_numbers == std::vector<std::string>{"VIQR710314HSLLNG06", "VIQR710314AB4"});
   CHECK(r->programs == std::vector<std::string>{"SDNTK", "ILLICIT-DRUGS-EO14059"});
   CHECK(Find(*l, "9002")->kind == "company");
   CHECK(Find(*l, "9003")->birth_dates == std::vector<std::string>{"1968-11-02", "1969"});
@@ -195,7 +195,7 @@ TEST_CASE("list loaders: the matcher finds the samples' names as a compliance of
   // A director written the Mexican way, accents and all, with the same CURP.
   CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {}, r.name, {}).score >= kHitThreshold);
   CHECK(MatchNames("Rogelio Villareal Quintana", {}, r.name, {}).score >= kHitThreshold);
-  CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {"", "", "VIQR710314HSLLNG09"}, r.name,
+  CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {"", "", "VIQR710314HSLLNG06"}, r.name,
                    {r.birth_dates[0], "Mexico", r.id_numbers[0]})
             .score == 1.0);
   CHECK(MatchNames("Rogelio Armando Villarreal Quintana", {"1990-01-01", "", ""}, r.name, {r.birth_dates[0], "", ""}).eliminated);
