@@ -403,6 +403,12 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
 // that cannot describe topic configurations is refused too, except librdkafka's mock cluster (the
 // development broker, `svc dev-broker`, which keeps every record in memory).
 core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic, Ms timeout) {
+  // The mock cluster answers no DescribeConfigs (librdkafka would wait out the timeout for it):
+  // it is recognised by its cluster id first.
+  char* id = rd_kafka_clusterid(rk, static_cast<int>(timeout.count()));
+  const bool mock = id != nullptr && std::string_view(id).rfind("mockCluster", 0) == 0;
+  if (id != nullptr) rd_kafka_mem_free(rk, id);
+  if (mock) return core::Status::Ok();  // svc dev-broker: keeps every record
   rd_kafka_ConfigResource_t* res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
   rd_kafka_DescribeConfigs(rk, &res, 1, nullptr, q);
@@ -432,10 +438,6 @@ core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic,
   rd_kafka_queue_destroy(q);
   rd_kafka_ConfigResource_destroy(res);
   if (!error.empty()) {
-    char* id = rd_kafka_clusterid(rk, static_cast<int>(timeout.count()));
-    const bool mock = id != nullptr && std::string_view(id).rfind("mockCluster", 0) == 0;
-    if (id != nullptr) rd_kafka_mem_free(rk, id);
-    if (mock) return core::Status::Ok();  // svc dev-broker: keeps every record
     return core::FailedPrecondition(
         "cannot read the configuration of topic " + topic + " (" + error +
         "): the events topic must be known to keep every event (retention.ms=-1, retention.bytes=-1, "
