@@ -183,19 +183,26 @@ TEST_CASE("event log contract: embedded RocksDB backend") {
   RunContract(b);
 }
 
+namespace {
+
+// A Kafka log of 4 partitions on the dev broker (a new writer each call, as a restarted svc).
+std::unique_ptr<KafkaLog> OpenKafka(testing::DevBrokerProcess& broker, core::MetricsRegistry& metrics) {
+  KafkaLog::Options ko;
+  ko.brokers = broker.bootstraps();
+  ko.partitions = 4;
+  ko.metrics = &metrics;
+  auto l = KafkaLog::Open(ko);
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  return std::move(l).value();
+}
+
+}  // namespace
+
 TEST_CASE("event log contract: Kafka backend on svc dev-broker") {
   testing::DevBrokerProcess broker;
   core::MetricsRegistry metrics;
   Backend b;
-  b.open = [&]() -> std::unique_ptr<EventLog> {
-    KafkaLog::Options ko;
-    ko.brokers = broker.bootstraps();
-    ko.partitions = 4;
-    ko.metrics = &metrics;
-    auto l = KafkaLog::Open(ko);
-    REQUIRE_MESSAGE(l.ok(), l.status().ToString());
-    return std::move(l).value();
-  };
+  b.open = [&]() -> std::unique_ptr<EventLog> { return OpenKafka(broker, metrics); };
   b.close = [] {};
   RunContract(b);
 }
@@ -244,14 +251,9 @@ TEST_CASE("embedded log: group commit shares fsyncs; partition count is fixed") 
 TEST_CASE("event log: the development broker keeps every record, past the mock cluster's 5 MiB a partition") {
   testing::DevBrokerProcess broker;
   core::MetricsRegistry metrics;
-  KafkaLog::Options ko;
-  ko.brokers = broker.bootstraps();
-  ko.partitions = 4;
-  ko.metrics = &metrics;
-  auto log = KafkaLog::Open(ko);
-  REQUIRE_MESSAGE(log.ok(), log.status().ToString());
+  auto log = OpenKafka(broker, metrics);
   const std::string tenant = "ten_00000000000000000000000000000007";
-  const uint32_t p = (*log)->PartitionFor(tenant);
+  const uint32_t p = log->PartitionFor(tenant);
   // 8 MiB in one partition, in batches of 64 events of 2 KiB.
   const std::string padding(2000, 'x');
   int n = 0;
@@ -262,13 +264,12 @@ TEST_CASE("event log: the development broker keeps every record, past the mock c
       e.data = "{\"n\":" + std::to_string(n) + ",\"pad\":\"" + padding + "\"}";
       batch.push_back(std::move(e));
     }
-    REQUIRE((*log)->AppendAndWait(p, std::move(batch)).ok());
+    REQUIRE(log->AppendAndWait(p, std::move(batch)).ok());
   }
-  (*log)->Close();
+  log->Close();
   // A new writer (as a restarted svc) finds no gap, and a reader from the start sees every event.
-  auto again = KafkaLog::Open(ko);
-  REQUIRE_MESSAGE(again.ok(), again.status().ToString());
-  auto all = ReadAll(**again);
+  auto again = OpenKafka(broker, metrics);
+  auto all = ReadAll(*again);
   REQUIRE(all.size() == 4096);
   CHECK(all.front().event.aggregate_version == 1);
   CHECK(all.back().event.aggregate_version == 4096);
