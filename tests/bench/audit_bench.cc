@@ -128,8 +128,7 @@ int main(int argc, char** argv) {
       if (!again.ok() || again->walked != 0) Die(core::Internal("an idle verify walked entries"));
     }
     const double idle_us = Since(tn) / kCalls * 1e6;
-    std::printf("audit: verify of %llu entries: full walk %.2fs; incremental: %.1f us a call with nothing new
-",
+    std::printf("audit: verify of %llu entries: full walk %.2fs; incremental: %.1f us a call with nothing new\n",
                 static_cast<unsigned long long>(full->count), full_secs, idle_us);
   }
 
