@@ -18,7 +18,8 @@ local function curp(n)
   local letters = vowels:sub(v, v) .. string.char(65 + math.floor(k / 26) % 26) .. string.char(65 + k % 26)
   local day = math.floor(n / 3380) % 21900  -- 1940-01-01 + day: born before 2000 (homoclave digit)
   local born = os.date("!%y%m%d", -946771200 + day * 86400)
-  local first17 = "B" .. letters .. born .. "HDFRRN0"
+  -- "Z" first: no word RENAPO replaces starts with it (a "B" made BUEY, BACA, … which are refused).
+  local first17 = "Z" .. letters .. born .. "HDFRRN0"
   local sum = 0
   for i = 1, 17 do sum = sum + value_of(first17:sub(i, i)) * (19 - i) end
   return first17 .. tostring((10 - sum % 10) % 10)
