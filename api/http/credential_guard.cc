@@ -100,7 +100,9 @@ void CredentialGuard::Throttled(std::string_view route, std::string_view by, con
 }
 
 void CredentialGuard::Prune(int64_t now) {
-  if (buckets_.size() < kMaxBuckets) return;
+  // At most once a second: a flood of new sources must not make every request scan the map.
+  if (buckets_.size() < kMaxBuckets || now - last_prune_micros_ < 1'000'000) return;
+  last_prune_micros_ = now;
   for (auto it = buckets_.begin(); it != buckets_.end();) {
     // A bucket that has refilled says nothing a new one would not.
     const bool request = it->first.rfind("rq|", 0) == 0;

@@ -75,6 +75,7 @@ class CredentialGuard {
   std::mutex mu_;
   std::map<std::string, core::TokenBucket, std::less<>> buckets_;  // "<kind>|<route>|<who>"
   std::map<std::string, int64_t, std::less<>> warned_;            // last warning, micros
+  int64_t last_prune_micros_ = 0;
 };
 
 // A router handler behind `guard` (no target): `handler` as it is when `guard` is null.
