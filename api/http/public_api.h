@@ -36,6 +36,9 @@ namespace svc::pipeline::kyb {
 class CompanyVerifier;
 class ListRegistry;
 }
+namespace svc::pipeline::review {
+class OutcomeWriter;
+}
 
 namespace svc::api {
 
@@ -79,8 +82,9 @@ struct PublicApiOptions {
   int64_t export_ttl_seconds = 86400;
   // Review: how long a reviewer token from the console's sign-in lasts.
   int64_t reviewer_token_ttl_seconds = 3600;
-  // Tests only (--fault-kill-after-case-resolved): die right after a case's final resolution.
-  bool fault_kill_after_case_resolved = false;
+  // Review: the one writer of a final resolution's move to its session (null: it happens when the
+  // outcome writer's loop gets to it).
+  pipeline::review::OutcomeWriter* review_outcomes = nullptr;
   // Audit: how often a signed checkpoint of each access log that grew is published.
   int64_t audit_checkpoint_interval_seconds = 60;
   // KYB: the company verifier (null: verify answers `verifying` and the run waits for a server

@@ -10,14 +10,11 @@
 #include "api/review/routes.h"
 #include "api/review/review_common.h"
 
-#include <signal.h>
-
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/review/case_decider.h"
-#include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/review/outcome_writer.h"
@@ -382,30 +379,23 @@ void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
   };
   rt.writer().Execute(
       commands::MakeCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
-      [&rt, a, case_id, session, action = *action, reasons, pipeline_verdict, ctx, finish, slim = SlimRequest(req),
-       respond, fault = o.fault_kill_after_case_resolved](core::Result<commands::CommandOutcome> r) {
+      [&rt, &o, a, case_id, finish, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> r) {
         if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
         const core::Json result = r->result;
-        if (!result.value("outcome", core::Json()).is_string()) return finish(r->positions, result);
-        if (fault) {
-          core::LogWarn("fault injection: killing the process after a case's resolution", {{"caseId", case_id}});
-          ::raise(SIGKILL);
+        if (!result.value("outcome", core::Json()).is_string() || o.review_outcomes == nullptr || o.work_pool == nullptr) {
+          return finish(r->positions, result);
         }
-        // A final resolution moves the session: its verdict is recorded like the pipeline's, so its
-        // webhook follows. (A retry after a crash in between moves it then: ResolveReview is
-        // idempotent, and a resolved case whose session still waits is listed in docs/review.md.)
-        const core::Json approvers = result.value("approvers", core::Json::array());
-        std::vector<eventstore::LogPosition> positions = r->positions;
-        rt.writer().Execute(
-            commands::MakeCommand<commands::verification::SessionDecider>(
-                a.tenant_id, session,
-                commands::verification::SessionCommand(commands::verification::ResolveReview{
-                    pipeline::review::ReviewVerdict(pipeline_verdict, case_id, action, reasons, approvers)}),
-                ctx),
-            [finish, positions, result, slim, respond](core::Result<commands::CommandOutcome> moved) mutable {
-              if (!moved.ok()) return respond(StatusToProblem(slim, moved.status()));
-              positions.insert(positions.end(), moved->positions.begin(), moved->positions.end());
-              finish(positions, result);
+        // A final resolution moves the session: the outcome writer is that step's one writer. Once
+        // the review read model lists the move, it is asked to make it now, so that the answer
+        // shows the session moved (after a crash in between, it makes it at its restart).
+        rt.projections().WhenApplied(
+            r->positions, {RV::kName}, kReadYourWrites,
+            [&o, a, case_id, finish, positions = r->positions, result](bool) {
+              o.work_pool->Post([&o, a, case_id, finish, positions, result] {
+                auto st = o.review_outcomes->Settle(a.tenant_id, a.environment, case_id);
+                if (!st.ok()) core::LogWarn("review outcome not recorded yet; the outcome writer retries", {{"caseId", case_id}});
+                finish(positions, result);
+              });
             });
       });
 }

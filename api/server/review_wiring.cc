@@ -1,8 +1,5 @@
 // Wiring of the review area: the process manager that carries a final resolution to its session
-// should the resolve route stop in between (pipeline/review/outcome_writer.h), its operator route,
-// and a test-only fault.
-
-#include <signal.h>
+// (pipeline/review/outcome_writer.h), its operator route, and a test-only pause.
 
 #include "api/http/sse_hub.h"
 #include "api/server/admin.h"
@@ -13,9 +10,9 @@ namespace svc::api {
 namespace {
 
 void DeclareFlags(Flags& f) {
-  f.Declare({"fault-kill-after-case-resolved", "false",
-             "TESTS ONLY: the process kills itself (SIGKILL) right after a review case's final resolution is "
-             "durable, before its session moves",
+  f.Declare({"debug-review-outcomes-paused", "false",
+             "TESTS ONLY: final review resolutions are recorded but their sessions are not moved (a crash "
+             "between the two, arranged)",
              true});
   f.Declare({"reviewer-token-ttl-minutes", "60",
              "how long a review console sign-in lasts (the reviewer token's expiry; sign in again after)"});
@@ -24,7 +21,6 @@ void DeclareFlags(Flags& f) {
 class ReviewServices final : public AreaServices {
  public:
   core::Status Start(ServeSetup& s) {
-    s.routes.fault_kill_after_case_resolved = s.flags.GetBool("fault-kill-after-case-resolved");
     try {
       const int64_t minutes = std::stoll(s.flags.Get("reviewer-token-ttl-minutes"));
       if (minutes < 1 || minutes > 24 * 60) throw std::out_of_range("ttl");
@@ -37,8 +33,10 @@ class ReviewServices final : public AreaServices {
     pipeline::review::OutcomeWriter::Options o;
     LendRuntime(s.rt, o);
     o.projector = &s.rt.review_projector();
+    o.paused = s.flags.GetBool("debug-review-outcomes-paused");
     writer_ = std::make_unique<pipeline::review::OutcomeWriter>(o);
     writer_->Start();
+    s.routes.review_outcomes = writer_.get();
     return core::Status::Ok();
   }
 

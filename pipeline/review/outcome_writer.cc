@@ -72,6 +72,7 @@ core::Result<std::vector<OutcomeWriter::Move>> OutcomeWriter::Pending() const {
 }
 
 bool OutcomeWriter::NothingDue() {
+  if (options_.paused) return true;
   auto due = Pending();
   if (!due.ok()) return false;
   std::lock_guard l(done_mu_);
@@ -81,7 +82,19 @@ bool OutcomeWriter::NothingDue() {
   return true;
 }
 
+core::Status OutcomeWriter::Settle(const std::string& tenant, const std::string& environment,
+                                   const std::string& case_id) {
+  if (options_.paused) return core::Status::Ok();
+  const std::string te = projections::TenantEnv(tenant, environment);
+  std::lock_guard lock(process_mu_);
+  SVC_ASSIGN_OR_RETURN(auto row,
+                       options_.store->Get(options_.store->Cf(projections::kViewsCf), RV::Abs(RV::Move(te, case_id))));
+  if (!row.has_value()) return core::Status::Ok();  // made already (the loop was first) or never final
+  return Process({tenant, environment, case_id, core::ParseJsonOrDiscarded(*row)});
+}
+
 void OutcomeWriter::Pass() {
+  if (options_.paused) return;
   auto due = Pending();
   if (!due.ok()) {
     core::LogWarn("review outcomes: cannot read the queue", {{"error", due.status().ToString()}});
@@ -93,6 +106,7 @@ void OutcomeWriter::Pass() {
       std::lock_guard l(done_mu_);
       if (done_.count(m.case_id) > 0) continue;
     }
+    std::lock_guard lock(process_mu_);
     if (auto st = Process(m); !st.ok()) {
       core::LogWarn("review outcomes: the session's move stopped; it is retried",
                     {{"caseId", m.case_id}, {"error", st.ToString()}});
@@ -100,6 +114,7 @@ void OutcomeWriter::Pass() {
   }
 }
 
+// Called with process_mu_ held.
 core::Status OutcomeWriter::Process(const Move& m) {
   const std::string te = projections::TenantEnv(m.tenant, m.env);
   const std::string session = core::StringOr(m.row, "sessionId");
@@ -123,7 +138,7 @@ core::Status OutcomeWriter::Process(const Move& m) {
     return core::Status::Ok();
   }
   if (!outcome.positions.empty()) options_.projections->WaitApplied(outcome.positions, std::chrono::seconds(30));
-  core::LogInfo("review outcome recorded on its session after a restart", {{"caseId", m.case_id}});
+  core::Log(core::LogLevel::kDebug, "review outcome recorded on its session", {{"caseId", m.case_id}});
   return core::Status::Ok();
 }
 

@@ -1,10 +1,11 @@
 #pragma once
-// The review outcome writer: the process manager that makes sure every final resolution of a
-// review case reaches its session (docs/review.md#resolve). The resolve route records the case's
-// resolution, then moves the session itself; should the process stop in between, the review read
-// model still lists the resolution (`moves/`, until the session records a verdict decided by
-// review), and this manager records it: the same verdict (ReviewVerdict), through the session's
-// idempotent ResolveReview. Woken by every batch of the review read model.
+// The review outcome writer: the one writer of the step "a final resolution of a review case moves
+// its session" (docs/review.md#resolve). The resolve route records the case's resolution only; the
+// review read model then lists it (`moves/`, until the session records a verdict decided by
+// review), and this manager records the verdict on the session (ReviewVerdict, through the
+// session's idempotent ResolveReview). Woken by every batch of the review read model; the route
+// asks it to settle its case at once (Settle) so that its answer shows the session moved. After a
+// crash between the two, the restarted manager finds the move still listed and makes it.
 
 #include "pipeline/manager_runtime.h"
 #include <chrono>
@@ -38,12 +39,20 @@ class OutcomeWriter {
  public:
   struct Options : ManagerRuntime {
     projections::ReviewProjector* projector = nullptr;
+    // Tests only (--debug-review-outcomes-paused): nothing is moved, so that a crash between the
+    // case's resolution and its session's move can be arranged.
+    bool paused = false;
   };
   explicit OutcomeWriter(Options options);
   ~OutcomeWriter();
   void Start();
   void Stop();
   bool WaitIdle(std::chrono::milliseconds timeout);
+  // Makes the move of one case now, if it is listed and not made (the resolve route calls it once
+  // the review read model shows the resolution): the session's verdict recorded and applied by the
+  // read models before it returns. Blocks: call it off the I/O threads. Safe beside the loop (the
+  // session's ResolveReview is idempotent).
+  core::Status Settle(const std::string& tenant, const std::string& environment, const std::string& case_id);
 
  private:
   struct Move {
@@ -57,6 +66,9 @@ class OutcomeWriter {
 
   Options options_;
   WorkLoop loop_;
+  // One move at a time, the loop's or Settle's: a Settle that comes while the loop makes the same
+  // move waits for it (and its read models) instead of answering from a session not yet moved.
+  std::mutex process_mu_;
   std::mutex done_mu_;
   std::set<std::string> done_;  // moves the session refused (no longer in review): not retried
   projections::Listeners::Subscription listener_;
