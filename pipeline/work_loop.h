@@ -1,6 +1,7 @@
 #pragma once
-// The wake loop of a queue-driven process manager: the verified-data writer, the consolidator and
-// the bulk exporter share it (extracted at the third). A thread runs a pass over the manager's
+// The wake loop of a queue-driven process manager: the verified-data writer, the consolidator, the
+// bulk exporter, the review outcome writer and the verification pipeline share it (extracted at
+// the third). A thread runs a pass over the manager's
 // queue whenever it is woken (a batch of the read model it watches, a request) and at least every
 // second (a pass that failed is retried: a safety net, not synchronisation). WaitIdle lets tests
 // and tools wait until the queue holds nothing to do.

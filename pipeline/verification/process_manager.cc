@@ -33,7 +33,8 @@ int64_t MillisSince(std::chrono::steady_clock::time_point t) {
 
 }  // namespace
 
-VerificationPipeline::VerificationPipeline(const Options& options) : options_(options) {
+VerificationPipeline::VerificationPipeline(const Options& options)
+    : options_(options), loop_("svc-pipeline", [this] { Dispatch(); }, [this] { return NothingDue(); }) {
   if (options_.metrics != nullptr) {
     stages_ = &options_.metrics->GetCounter("svc_pipeline_stages_total",
                                             "Verification pipeline stage results recorded");
@@ -48,26 +49,21 @@ VerificationPipeline::~VerificationPipeline() { Stop(); }
 
 void VerificationPipeline::Start() {
   pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.workers));
-  listener_ = options_.projector->AddListener([this] {
-    std::lock_guard lock(mu_);
-    dirty_ = true;
-    wake_.notify_all();
-  });
-  dispatcher_ = std::thread([this] {
-    core::SetThreadName("svc-pipeline");
-    Dispatch();
-  });
+  // Woken by every committed batch of the verification read model; the loop's own second retries
+  // runs that stopped on an error (a periodic safety net, not synchronisation).
+  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
+  loop_.Start();
 }
 
 void VerificationPipeline::Stop() {
   {
     std::lock_guard lock(mu_);
-    if (stop_) return;
-    stop_ = true;
-    wake_.notify_all();
+    if (stopping_) return;
+    stopping_ = true;
+    halted_.notify_all();
   }
   listener_.Reset();
-  if (dispatcher_.joinable()) dispatcher_.join();
+  loop_.Stop();
   pool_.reset();  // runs what is queued; each job ends at its next command (the log is open)
 }
 
@@ -86,61 +82,41 @@ core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pendi
 }
 
 void VerificationPipeline::Dispatch() {
-  std::unique_lock lock(mu_);
-  while (!stop_) {
-    // Woken by every committed batch of the verification read model; the timeout retries runs
-    // that stopped on an error (a periodic safety net, not synchronisation).
-    wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
-    if (stop_) break;
-    dirty_ = false;
-    lock.unlock();
-    auto jobs = Pending();
-    lock.lock();
-    if (!jobs.ok()) {
-      core::LogWarn("pipeline: cannot read pending submissions",
-                    {{"error", jobs.status().ToString()}});
-      continue;
-    }
-    for (auto& job : *jobs) {
-      if (active_.count(job.session) > 0) continue;
-      active_.insert(job.session);
-      pool_->Post([this, job] {
-        auto st = Process(job);
-        if (!st.ok()) {
-          if (failures_ != nullptr) failures_->Add();
-          core::LogWarn("pipeline run stopped; it resumes on the next pass",
-                        {{"sessionId", job.session},
-                         {"trackingId", job.tracking},
-                         {"error", st.ToString()}});
-        }
+  auto jobs = Pending();
+  if (!jobs.ok()) {
+    core::LogWarn("pipeline: cannot read pending submissions", {{"error", jobs.status().ToString()}});
+    return;
+  }
+  std::lock_guard lock(mu_);
+  for (auto& job : *jobs) {
+    if (active_.count(job.session) > 0) continue;
+    active_.insert(job.session);
+    pool_->Post([this, job] {
+      auto st = Process(job);
+      if (!st.ok()) {
+        if (failures_ != nullptr) failures_->Add();
+        core::LogWarn("pipeline run stopped; it resumes on the next pass",
+                      {{"sessionId", job.session}, {"trackingId", job.tracking}, {"error", st.ToString()}});
+      }
+      {
         std::lock_guard l(mu_);
         active_.erase(job.session);
-        if (!st.ok()) dirty_ = true;
-        idle_.notify_all();
-        wake_.notify_all();
-      });
-    }
-    idle_.notify_all();
+      }
+      loop_.Wake();  // a failed run is retried; WaitIdle looks again
+    });
   }
 }
 
-bool VerificationPipeline::WaitIdle(std::chrono::milliseconds timeout) {
-  auto deadline = std::chrono::steady_clock::now() + timeout;
-  std::unique_lock lock(mu_);
-  for (;;) {
-    bool busy = !active_.empty() || dirty_;
-    if (!busy) {
-      lock.unlock();
-      auto pending = Pending();
-      lock.lock();
-      if (pending.ok() && pending->empty() && active_.empty()) return true;
-      // Pending rows not yet picked up: let the dispatcher see them.
-      dirty_ = true;
-      wake_.notify_all();
-    }
-    if (idle_.wait_until(lock, deadline) == std::cv_status::timeout) return false;
+bool VerificationPipeline::NothingDue() {
+  {
+    std::lock_guard lock(mu_);
+    if (!active_.empty()) return false;
   }
+  auto pending = Pending();
+  return pending.ok() && pending->empty();
 }
+
+bool VerificationPipeline::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 core::Status VerificationPipeline::Process(const Job& job) {
   const auto& st = *options_.store;
@@ -392,7 +368,7 @@ core::Status VerificationPipeline::Process(const Job& job) {
     if (name == options_.halt_after_stage) {
       core::LogWarn("pipeline halted (--debug-pipeline-halt-after)", {{"stage", name}});
       std::unique_lock lock(mu_);
-      wake_.wait(lock, [&] { return stop_; });
+      halted_.wait(lock, [&] { return stopping_; });
       return core::Unavailable("halted for a test");
     }
   }

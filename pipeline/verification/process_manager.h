@@ -31,6 +31,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/verification/engines.h"
+#include "pipeline/work_loop.h"
 #include "projections/runner.h"
 #include "projections/verification_projector.h"
 
@@ -65,19 +66,19 @@ class VerificationPipeline {
   struct Job {
     std::string tenant, env, session, tracking;
   };
+  // One pass of the loop: every pending submission not already running goes to the pool.
   void Dispatch();
+  bool NothingDue();
   core::Status Process(const Job& job);
   core::Result<std::vector<Job>> Pending() const;
 
   Options options_;
   std::unique_ptr<core::ThreadPool> pool_;
-  std::mutex mu_;
-  std::condition_variable wake_;
-  std::condition_variable idle_;
-  bool stop_ = false;
-  bool dirty_ = true;
+  std::mutex mu_;                  // guards active_ and stopping_
+  std::condition_variable halted_;  // a run stopped by halt_after_stage waits here for Stop
+  bool stopping_ = false;
   std::set<std::string> active_;  // sessions being processed
-  std::thread dispatcher_;
+  WorkLoop loop_;
   projections::Listeners::Subscription listener_;  // the projector's wake-up call, reset on Stop
   core::Counter* stages_ = nullptr;
   core::Counter* verdicts_ = nullptr;
