@@ -15,6 +15,7 @@
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/review/case_decider.h"
+#include "commands/review/case_status.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/review/outcome_writer.h"
@@ -41,7 +42,7 @@ bool CaseHeld(const core::Json& row) {
   return !row.value("assigneeUserId", core::Json()).is_null() || !row.value("assigneeApiKeyId", core::Json()).is_null();
 }
 
-bool CaseFinished(std::string_view status) { return status == "resolved" || status == "closed"; }
+bool CaseFinished(std::string_view status) { return rv::IsFinishedCaseStatus(status); }
 
 bool HeldByCaller(const core::Json& row, const AuthContext& a) {
   const rv::CaseActor me = ActorOf(a);
@@ -132,7 +133,7 @@ QueueFilter ParseFilter(const AuthContext& a, const std::map<std::string, std::s
     if (it == q.end()) return std::nullopt;
     return it->second;
   };
-  auto one_of = [&](const char* name, std::initializer_list<std::string_view> allowed, std::string& out) {
+  auto one_of = [&](const char* name, const std::vector<std::string>& allowed, std::string& out) {
     auto v = get(name);
     if (!v) return;
     if (std::find(allowed.begin(), allowed.end(), *v) == allowed.end()) {
@@ -153,7 +154,7 @@ QueueFilter ParseFilter(const AuthContext& a, const std::map<std::string, std::s
     }
   }
   if (!queue) return f;
-  one_of("status", {"open", "in_progress", "escalated", "resolved", "closed"}, f.status);
+  one_of("status", rv::CaseStatuses(), f.status);
   one_of("priority", {"low", "medium", "high", "critical"}, f.priority);
   if (auto m = get("mine")) {
     if (*m != "true" && *m != "false") {
@@ -419,7 +420,7 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options)
       .scope = "review:read",
       .query = [] {
         auto q = PageParams();
-        q.push_back({"status", {{"type", "string"}, {"enum", {"open", "in_progress", "escalated", "resolved", "closed"}}}});
+        q.push_back({"status", {{"type", "string"}, {"enum", rv::CaseStatuses()}}});
         q.push_back({"priority", {{"type", "string"}, {"enum", {"low", "medium", "high", "critical"}}}});
         q.push_back({"mine", {{"type", "boolean"}}});
         q.push_back({"scope", {{"type", "string"}, {"enum", {"all", "unassigned", "assigned"}}}});

@@ -1,5 +1,6 @@
 // The OpenAPI schemas and tag of the review area (review_api.cc).
 #include "api/review/routes.h"
+#include "commands/review/case_status.h"
 
 namespace svc::api::review {
 
@@ -12,7 +13,7 @@ OpenApiArea ReviewOpenApi() {
   core::Json& s = area.schemas;
   using namespace schema;
   const core::Json integer = {{"type", "integer"}};
-  const core::Json status = Enum({"open", "in_progress", "escalated", "resolved", "closed"});
+  const core::Json status = Enum(commands::review::CaseStatuses());
   const core::Json priority = Enum({"low", "medium", "high", "critical"});
   s["ReviewQueueItem"] = Obj({{"object", {{"const", "review_case"}}},
                               {"caseId", Id("cas")},

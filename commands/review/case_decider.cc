@@ -1,5 +1,7 @@
 #include "commands/review/case_decider.h"
 
+#include "commands/review/case_status.h"
+
 #include <algorithm>
 #include <array>
 
@@ -159,38 +161,30 @@ core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand
 
 core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& e) {
   SVC_ASSIGN_OR_RETURN(CaseEvent ev, Decode(e));
-  auto back_to_queue = [&s] {
-    s.assignee = {};
-    s.status = s.escalation_level > 0 ? "escalated" : "open";
-  };
+  if (auto status = CaseStatusAfter(ev, s.escalation_level)) s.status = std::string(*status);
   std::visit(
       [&](const auto& x) {
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, CaseOpened>) {
           s.exists = true;
-          s.status = "open";
           s.session_id = x.session_id;
           s.priority = CanonicalPriority(x.priority);
         } else if constexpr (std::is_same_v<T, CaseClaimed>) {
           s.assignee = x.by;
-          s.status = "in_progress";
         } else if constexpr (std::is_same_v<T, CaseReleased>) {
-          back_to_queue();
+          s.assignee = {};
         } else if constexpr (std::is_same_v<T, CaseReassigned>) {
           s.assignee = CaseActor{"user", x.user_id};
-          s.status = "in_progress";
         } else if constexpr (std::is_same_v<T, CaseEscalated>) {
           s.escalation_level = x.level;
           s.priority = x.priority;
           s.assignee = {};
-          s.status = "escalated";
         } else if constexpr (std::is_same_v<T, ResolutionProposed>) {
           s.pending_action = x.action;
           s.pending_reason_codes = x.reason_codes;
           s.pending_by = x.by;
-          back_to_queue();
+          s.assignee = {};
         } else if constexpr (std::is_same_v<T, CaseResolved>) {
-          s.status = x.action == "request_more_info" ? "closed" : "resolved";
           s.pending_action.clear();
           s.pending_reason_codes.clear();
           s.pending_by = {};

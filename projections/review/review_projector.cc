@@ -2,6 +2,7 @@
 
 #include "commands/review/case_decider.h"
 #include "commands/review/case_events.h"
+#include "commands/review/case_status.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/ids.h"
@@ -96,7 +97,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
            {"environment", env.environment},
            {"applicationId", o->application_id.empty() ? core::Json(nullptr) : core::Json(o->application_id)},
            {"sessionId", o->session_id.empty() ? core::Json(nullptr) : core::Json(o->session_id)},
-           {"status", "open"},
+           {"status", *rv::CaseStatusAfter(event, 0)},
            {"priority", priority},
            {"reason", o->reason.empty() ? core::Json(nullptr) : core::Json(o->reason)},
            {"reasonCodes", o->reason_codes},
@@ -120,7 +121,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     old_status = core::StringOr(row, "status");
     view.Delete(V::Queue(te) + ReviewQueueEntry(row));
     view.Delete(V::OpenQueue(te) + ReviewQueueEntry(row));
-    const std::string back = row.value("escalationLevel", int64_t{0}) > 0 ? "escalated" : "open";
+    if (auto status = rv::CaseStatusAfter(event, row.value("escalationLevel", int64_t{0}))) row["status"] = *status;
     auto assign = [&row, &at](const rv::CaseActor& a) {
       row["assigneeUserId"] = a.type == "user" ? core::Json(a.id) : core::Json(nullptr);
       row["assigneeApiKeyId"] = a.type == "api_key" ? core::Json(a.id) : core::Json(nullptr);
@@ -131,23 +132,18 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
           using T = std::decay_t<decltype(e)>;
           if constexpr (std::is_same_v<T, rv::CaseClaimed>) {
             assign(e.by);
-            row["status"] = "in_progress";
           } else if constexpr (std::is_same_v<T, rv::CaseReleased>) {
             assign({});
-            row["status"] = back;
           } else if constexpr (std::is_same_v<T, rv::CaseReassigned>) {
             assign({"user", e.user_id});
-            row["status"] = "in_progress";
           } else if constexpr (std::is_same_v<T, rv::CaseEscalated>) {
             assign({});
-            row["status"] = "escalated";
             row["priority"] = e.priority;
             row["escalationLevel"] = e.level;
             row["escalatedAt"] = at;
             row["slaDueAt"] = core::FormatRfc3339(core::Timestamp{env.occurred_at.micros + ReviewSlaSeconds(e.priority) * 1000000});
           } else if constexpr (std::is_same_v<T, rv::ResolutionProposed>) {
             assign({});
-            row["status"] = back;
             row["awaitingSecondApproval"] = true;
             row["proposedResolution"] = {{"action", e.action}, {"reasonCodes", e.reason_codes}, {"by", ActorOrNull(e.by)}};
           } else if constexpr (std::is_same_v<T, rv::CaseResolved>) {
@@ -162,7 +158,6 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
                                                         {"reasonCodes", e.reason_codes},
                                                         {"approvers", approvers}}));
             }
-            row["status"] = e.action == "request_more_info" ? "closed" : "resolved";
             row["resolution"] = e.action;
             row["resolvedAt"] = at;
             row["awaitingSecondApproval"] = false;
@@ -229,7 +224,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   row["updatedAt"] = at;
   view.Put(key, core::DumpJson(row));
   view.Put(V::Queue(te) + ReviewQueueEntry(row), "");
-  if (new_status != "resolved" && new_status != "closed") view.Put(V::OpenQueue(te) + ReviewQueueEntry(row), "");
+  if (!rv::IsFinishedCaseStatus(new_status)) view.Put(V::OpenQueue(te) + ReviewQueueEntry(row), "");
   view.Put(V::Summary(te), core::DumpJson(summary));
   return core::Status::Ok();
 }

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/review/case_decider.h"
+#include "commands/review/case_status.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -203,4 +204,27 @@ TEST_CASE("review case: the priority policy, from the verdict's reason codes") {
   CHECK(RaisedPriority("low") == "medium");
   CHECK(RaisedPriority("critical") == "critical");
   CHECK(CanonicalPriority("normal") == "medium");
+}
+
+// The status machine in one place (commands/review/case_status.h): what each event leaves.
+TEST_CASE("review case status: every event's status, escalated cases back to escalated") {
+  using svc::commands::review::CaseStatusAfter;
+  namespace r = svc::commands::review;
+  CHECK(CaseStatusAfter(r::CaseOpened{}, 0) == "open");
+  CHECK(CaseStatusAfter(r::CaseClaimed{}, 0) == "in_progress");
+  CHECK(CaseStatusAfter(r::CaseReassigned{}, 1) == "in_progress");
+  CHECK(CaseStatusAfter(r::CaseReleased{}, 0) == "open");
+  CHECK(CaseStatusAfter(r::CaseReleased{}, 1) == "escalated");
+  CHECK(CaseStatusAfter(r::ResolutionProposed{}, 0) == "open");
+  CHECK(CaseStatusAfter(r::ResolutionProposed{}, 2) == "escalated");
+  CHECK(CaseStatusAfter(r::CaseEscalated{}, 0) == "escalated");
+  r::CaseResolved resolved;
+  resolved.action = "approve";
+  CHECK(CaseStatusAfter(resolved, 0) == "resolved");
+  resolved.action = "request_more_info";
+  CHECK(CaseStatusAfter(resolved, 0) == "closed");
+  CHECK_FALSE(CaseStatusAfter(r::CaseNoteAdded{}, 0).has_value());
+  CHECK(r::IsFinishedCaseStatus("closed"));
+  CHECK_FALSE(r::IsFinishedCaseStatus("escalated"));
+  CHECK(r::CaseStatuses().size() == 5);
 }
