@@ -82,6 +82,19 @@ class AggregateType {
   virtual core::Result<std::any> Deserialize(std::string_view text) const = 0;
 };
 
+// Another aggregate of the same tenant as the write model holds it when a decision is made: the
+// decision runs in the partition's strand, so every command submitted before it has been decided
+// (its events applied, durable or about to be). version 0: the aggregate never existed (state is
+// its initial state).
+struct AggregateView {
+  const std::any* state = nullptr;
+  int64_t version = 0;
+};
+// What a decision that spans aggregates reads: a uniqueness claim checks whether its holder still
+// holds the value; a holder checks that it holds its claim. Reads only, of the same tenant (the
+// same partition, so the same strand): the decision stays a function of the log.
+using StateReader = std::function<core::Result<AggregateView>(std::string_view aggregate_type, std::string_view id)>;
+
 // A command addressed to one aggregate of one tenant.
 struct Command {
   std::string tenant_id;
@@ -92,6 +105,9 @@ struct Command {
   bool fresh_id = false;
   CommandContext context;
   std::function<core::Result<Decision>(const std::any& state, const CommandContext& ctx)> decide;
+  // Instead of `decide`, for a decision that reads other aggregates of the tenant (MakeReadingCommand).
+  std::function<core::Result<Decision>(const std::any& state, const StateReader& read, const CommandContext& ctx)>
+      decide_reading;
 };
 
 struct CommandOutcome {
@@ -156,6 +172,27 @@ Command MakeCommand(std::string tenant_id, std::string aggregate_id, Cmd cmd,
     return D::Decide(std::any_cast<const typename D::State&>(state), cmd, context);
   };
   return c;
+}
+
+// Binds a typed Decide that reads other aggregates: D::Decide(state, cmd, read, ctx).
+template <typename D, typename Cmd>
+Command MakeReadingCommand(std::string tenant_id, std::string aggregate_id, Cmd cmd, CommandContext ctx) {
+  Command c;
+  c.tenant_id = std::move(tenant_id);
+  c.aggregate_type = std::string(D::kName);
+  c.aggregate_id = std::move(aggregate_id);
+  c.context = std::move(ctx);
+  c.decide_reading = [cmd = std::move(cmd)](const std::any& state, const StateReader& read,
+                                            const CommandContext& context) -> core::Result<Decision> {
+    return D::Decide(std::any_cast<const typename D::State&>(state), cmd, read, context);
+  };
+  return c;
+}
+
+// The state of type D::State behind a view (the initial state when the aggregate never existed).
+template <typename D>
+const typename D::State& StateOf(const AggregateView& view) {
+  return std::any_cast<const typename D::State&>(*view.state);
 }
 
 }  // namespace svc::commands

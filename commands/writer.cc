@@ -1,4 +1,7 @@
 #include "commands/writer.h"
+
+#include <algorithm>
+
 #include "core/executor.h"
 
 #include <condition_variable>
@@ -87,6 +90,10 @@ Writer::Writer(const Options& options) : options_(options) {
     commands_rejected_ = &options_.metrics->GetCounter("svc_commands_total",
                                                        "Commands by outcome",
                                                        "outcome=\"rejected\"");
+    if (!options_.debug_hold_types.empty()) {
+      held_counter_ = &options_.metrics->GetCounter("svc_debug_held_commands_total",
+                                                    "TESTS ONLY: commands held by --debug-hold-commands");
+    }
     idempotent_replays_ = &options_.metrics->GetCounter("svc_commands_total",
                                                         "Commands by outcome",
                                                         "outcome=\"idempotent_replay\"");
@@ -98,6 +105,9 @@ Writer::Writer(const Options& options) : options_(options) {
 }
 
 Writer::~Writer() {
+  for (auto& [command, done] : held_) {
+    if (done) done(core::Unavailable("the writer stopped", "SERVICE_UNAVAILABLE"));
+  }
   {
     std::lock_guard lock(commit_mu_);
     commit_stop_ = true;
@@ -193,6 +203,14 @@ core::Result<std::optional<Writer::IdemRecord>> Writer::LoadIdem(Partition& part
 }
 
 void Writer::Execute(Command command, CommandCallback done) {
+  if (!options_.debug_hold_types.empty() &&
+      std::find(options_.debug_hold_types.begin(), options_.debug_hold_types.end(), command.aggregate_type) !=
+          options_.debug_hold_types.end()) {
+    std::lock_guard lock(held_mu_);
+    held_.emplace_back(std::move(command), std::move(done));
+    if (held_counter_ != nullptr) held_counter_->Add();
+    return;
+  }
   uint32_t p = options_.log->PartitionFor(command.tenant_id);
   Partition& part = *partitions_[p];
   part.strand.Post([this, &part, command = std::move(command), done = std::move(done)]() mutable {
@@ -267,7 +285,21 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   }
   Slot& slot = **slot_or;
 
-  auto decision = command.decide(slot.state, ctx);
+  core::Result<Decision> decision = core::Internal("command without a decision");
+  if (command.decide_reading) {
+    // Reads of other aggregates of the tenant, in this strand: the state every earlier command
+    // of the partition left.
+    StateReader read = [this, &part, &command](std::string_view type_name,
+                                               std::string_view id) -> core::Result<AggregateView> {
+      const AggregateType* t = FindType(type_name);
+      if (t == nullptr) return core::Internal("unknown aggregate type " + std::string(type_name));
+      SVC_ASSIGN_OR_RETURN(Slot * s, LoadSlot(part, *t, false, command.tenant_id, std::string(id)));
+      return AggregateView{&s->state, s->version};
+    };
+    decision = command.decide_reading(slot.state, read, ctx);
+  } else {
+    decision = command.decide(slot.state, ctx);
+  }
   if (!decision.ok()) {
     if (commands_rejected_ != nullptr) commands_rejected_->Add();
     done(decision.status());

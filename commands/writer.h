@@ -51,6 +51,10 @@ class Writer {
     core::MetricsRegistry* metrics = nullptr;
     size_t cache_limit = 100000;  // aggregates kept in memory (clean ones are evicted first)
     int64_t idempotency_retention_seconds = 24 * 3600;  // records kept at least this long
+    // TESTS ONLY (serve --debug-hold-commands): commands of these aggregate types are held, never
+    // decided, until the writer goes (then answered 503): a kill -9 meets the steps before them
+    // durable and theirs not (a crash between a claim and its use).
+    std::vector<std::string> debug_hold_types;
   };
 
   explicit Writer(const Options& options);
@@ -84,6 +88,9 @@ class Writer {
   static std::string CheckpointKey(uint32_t partition);
 
  private:
+  std::mutex held_mu_;
+  std::vector<std::pair<Command, CommandCallback>> held_;  // debug_hold_types
+  core::Counter* held_counter_ = nullptr;
   struct Slot {
     std::any state;
     int64_t version = 0;            // speculative

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/claims/claim_decider.h"
 #include "commands/review/case_decider.h"
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
@@ -360,6 +361,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   wo.ids = rt->ids_;
   wo.pool = rt->pool_.get();
   wo.metrics = &rt->metrics_;
+  wo.debug_hold_types = options.debug_hold_commands;
   rt->writer_ = std::make_unique<commands::Writer>(wo);
   rt->writer_->Register(
       std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
@@ -388,6 +390,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::ScreeningDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::HitDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::embedded::FlowDecider>>());
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::claims::ClaimDecider>>());
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
   rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());

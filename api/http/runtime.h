@@ -53,6 +53,7 @@ struct RuntimeOptions {
   eventstore::Durability durability = eventstore::Durability::kFsync;
   size_t threads = 2;
   bool read_only = false;
+  std::vector<std::string> debug_hold_commands;  // TESTS ONLY: commands::Writer::Options::debug_hold_types
   // Tests inject these; production uses the system clock and random ids.
   core::Clock* clock = nullptr;
   core::IdSource* ids = nullptr;

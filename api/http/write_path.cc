@@ -67,35 +67,38 @@ void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
                    std::vector<std::string_view> reads,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,
                    Respond respond) {
-  HttpRequest req_copy;  // the problem renderer needs path and request id only
-  req_copy.path = req.path;
-  req_copy.request_id = req.request_id;
-  rt.writer().Execute(std::move(cmd), [&rt, req_copy, reads = std::move(reads),
+  rt.writer().Execute(std::move(cmd), [&rt, req_copy = SlimRequest(req), reads = std::move(reads),
                                        render = std::move(render),
-                                       respond](core::Result<commands::CommandOutcome> r) {
-    if (!r.ok()) {
-      respond(StatusToProblem(req_copy, r.status()));
-      return;
-    }
-    auto outcome = std::make_shared<commands::CommandOutcome>(std::move(r).value());
-    rt.projections().WhenApplied(outcome->positions, reads, kReadYourWrites,
-                                 [outcome, render, respond, req_copy](bool) {
-                                   // Answer even on timeout; the read model catches up.
-                                   try {
-                                     HttpResponse resp = render(*outcome);
-                                     // The answer to an earlier request with the same
-                                     // Idempotency-Key (docs/api.md#idempotency).
-                                     if (outcome->replayed && resp.status < 300) {
-                                       resp.headers.emplace_back("Idempotent-Replayed", "true");
-                                     }
-                                     respond(std::move(resp));
-                                   } catch (const std::exception& e) {
-                                     core::LogError("render threw", {{"error", e.what()}});
-                                     respond(Problem(req_copy, "INTERNAL_ERROR",
-                                                     "an internal error occurred"));
-                                   }
-                                 });
+                                       respond](core::Result<commands::CommandOutcome> r) mutable {
+    RenderWhenApplied(rt, req_copy, std::move(r), std::move(reads), std::move(render), std::move(respond));
   });
+}
+
+void RenderWhenApplied(Runtime& rt, const HttpRequest& req, core::Result<commands::CommandOutcome> r,
+                       std::vector<std::string_view> reads,
+                       std::function<HttpResponse(const commands::CommandOutcome&)> render, Respond respond) {
+  HttpRequest req_copy = SlimRequest(req);  // the problem renderer needs path and request id only
+  if (!r.ok()) {
+    respond(StatusToProblem(req_copy, r.status()));
+    return;
+  }
+  auto outcome = std::make_shared<commands::CommandOutcome>(std::move(r).value());
+  rt.projections().WhenApplied(outcome->positions, reads, kReadYourWrites,
+                               [outcome, render = std::move(render), respond = std::move(respond), req_copy](bool) {
+                                 // Answer even on timeout; the read model catches up.
+                                 try {
+                                   HttpResponse resp = render(*outcome);
+                                   // The answer to an earlier request with the same
+                                   // Idempotency-Key (docs/api.md#idempotency).
+                                   if (outcome->replayed && resp.status < 300) {
+                                     resp.headers.emplace_back("Idempotent-Replayed", "true");
+                                   }
+                                   respond(std::move(resp));
+                                 } catch (const std::exception& e) {
+                                   core::LogError("render threw", {{"error", e.what()}});
+                                   respond(Problem(req_copy, "INTERNAL_ERROR", "an internal error occurred"));
+                                 }
+                               });
 }
 
 void WhenCaughtUp(Runtime& rt, ApiCall& call, std::vector<std::string_view> reads, Respond respond,

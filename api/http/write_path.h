@@ -46,6 +46,11 @@ void RunThenRender(Runtime& rt, const HttpRequest& req, commands::Command cmd,
                    std::function<HttpResponse(const commands::CommandOutcome&)> render,
                    Respond respond);
 
+// The second half of RunThenRender, for a use case that ran its commands itself: its outcome
+// (or its problem), rendered once the read models `reads` have the outcome's events.
+void RenderWhenApplied(Runtime& rt, const HttpRequest& req, core::Result<commands::CommandOutcome> outcome,
+                       std::vector<std::string_view> reads,
+                       std::function<HttpResponse(const commands::CommandOutcome&)> render, Respond respond);
 // Reads that must see every write answered before the request arrived (the access log, the
 // compliance report): `serve` runs once the read models `reads` have applied the tenant's
 // partition of the log as it stood then (or after kReadYourWrites, with what there is), on the

@@ -2,7 +2,6 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
-#include <mutex>
 #include <set>
 
 #include "api/http/cursor_list.h"
@@ -11,6 +10,7 @@
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "api/kyb/routes.h"
+#include "commands/claims/claim_writer.h"
 #include "commands/kyb/company_decider.h"
 #include "core/crypto.h"
 #include "core/ids.h"
@@ -21,6 +21,7 @@
 
 namespace svc::api::kyb {
 
+namespace cl = commands::claims;
 namespace kc = commands::kyb;
 namespace pk = pipeline::kyb;
 using KV = projections::KybView;
@@ -74,27 +75,6 @@ core::Json RenderHit(Runtime& rt, const core::Json& row) {
 }
 
 namespace {
-
-// In-flight RFC claims: a second create of the same RFC while the first is not in the read model
-// yet gets 409 too.
-class RfcClaims {
- public:
-  std::optional<std::string> Take(const std::string& key, const std::string& company) {
-    std::lock_guard l(mu_);
-    auto [it, inserted] = held_.emplace(key, company);
-    if (inserted || it->second == company) return std::nullopt;
-    return it->second;
-  }
-  void Release(const std::string& key, const std::string& company) {
-    std::lock_guard l(mu_);
-    auto it = held_.find(key);
-    if (it != held_.end() && it->second == company) held_.erase(it);
-  }
-
- private:
-  std::mutex mu_;
-  std::map<std::string, std::string> held_;
-};
 
 std::string Open(const pk::KybKeys& keys, const core::Json& row, const std::string& record, const char* field,
                  const char* member) {
@@ -208,7 +188,7 @@ std::optional<std::string> ParsePct(const core::Json& v, std::string& error) {
   return out;
 }
 
-void Create(Runtime& rt, RfcClaims& claims, ApiCall& call, Respond respond) {
+void Create(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -253,23 +233,7 @@ void Create(Runtime& rt, RfcClaims& claims, ApiCall& call, Respond respond) {
   // company, so its own RFC is no conflict and the writer answers the first outcome again.
   const std::string id = "cmp_" + core::Sha256Hex("svc/company/v1|" + te + "|" + call.idempotency_key).substr(0, 32);
   const auto keys = KeysOf(rt);
-  std::string blind;
-  if (!rfc.empty()) {
-    blind = pk::RfcBlind(keys, a.tenant_id, a.environment, rfc);
-    auto holder = ReadView(rt, KV::Abs(KV::Rfc(te, blind)));
-    if (!holder.ok()) return respond(StatusToProblem(req, holder.status()));
-    std::optional<std::string> other;
-    if (holder->has_value()) {
-      const std::string h = (*holder)->is_string() ? (*holder)->get<std::string>() : "";
-      if (h != id) other = h;
-    }
-    if (!other) other = claims.Take(te + "|" + blind, id);
-    if (other) {
-      core::Status st = core::AlreadyExists("another company of this tenant and environment has this RFC", "RFC_CONFLICT");
-      st.WithExtension("conflictingCompanyId", *other);
-      return respond(StatusToProblem(req, st));
-    }
-  }
+  const std::string blind = rfc.empty() ? "" : pk::RfcBlind(keys, a.tenant_id, a.environment, rfc);
   kc::CompanyCreated c;
   c.legal_name_sealed = pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, id, "legalName"), *legal_name);
   if (trade.has_value() && !trade->empty()) {
@@ -280,23 +244,26 @@ void Create(Runtime& rt, RfcClaims& claims, ApiCall& call, Respond respond) {
   c.rfc_blind = blind;
   c.rfc_kind = rfc_kind;
   c.subject_kind = subject_kind;
-  const std::string claim = te + "|" + blind;
-  RunThenRender(rt, req,
-                commands::MakeCommand<kc::CompanyDecider>(a.tenant_id, id, kc::CompanyCommand(kc::CreateCompany{c}),
-                                                          Context(rt, call)),
-                {KV::kName},
-                [&rt, &claims, te, id, claim, has_rfc = !rfc.empty(), keys, slim = SlimRequest(req)](
-                    const commands::CommandOutcome&) {
-                  if (has_rfc) claims.Release(claim, id);
-                  auto row = ReadView(rt, KV::Abs(KV::Company(te, id)));
-                  if (!row.ok()) return StatusToProblem(slim, row.status());
-                  if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the company is not readable yet"));
-                  return JsonResponse(201, RenderCompany(keys, **row));
-                },
-                [respond, &claims, claim, id, has_rfc = !rfc.empty()](HttpResponse r) {
-                  if (has_rfc && r.status >= 300) claims.Release(claim, id);
-                  respond(std::move(r));
-                });
+  auto cmd = commands::MakeCommand<kc::CompanyDecider>(a.tenant_id, id, kc::CompanyCommand(kc::CreateCompany{c}),
+                                                       Context(rt, call));
+  auto render = [&rt, te, id, keys, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+    auto row = ReadView(rt, KV::Abs(KV::Company(te, id)));
+    if (!row.ok()) return StatusToProblem(slim, row.status());
+    if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the company is not readable yet"));
+    return JsonResponse(201, RenderCompany(keys, **row));
+  };
+  if (rfc.empty()) return RunThenRender(rt, req, std::move(cmd), {KV::kName}, std::move(render), std::move(respond));
+  // The RFC is unique in the tenant and environment: its claim is decided in the log
+  // (docs/write-side.md#claims); a company keeps its RFC for good.
+  cl::TakeClaim take;
+  take.conflict_code = "RFC_CONFLICT";
+  take.conflict_member = "conflictingCompanyId";
+  take.holds = [](const std::any& holder) { return std::any_cast<const kc::CompanyState&>(holder).exists; };
+  cl::RunWithClaim(rt.writer(), cl::ClaimId("rfc", a.environment, blind), std::move(take), std::move(cmd),
+                   [&rt, slim = SlimRequest(req), render = std::move(render),
+                    respond = std::move(respond)](core::Result<commands::CommandOutcome> out) mutable {
+                     RenderWhenApplied(rt, slim, std::move(out), {KV::kName}, std::move(render), std::move(respond));
+                   });
 }
 
 void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
@@ -530,7 +497,6 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const PublicApiOptions& options
   std::vector<ApiRoute> routes;
   auto* r = rt;
   const PublicApiOptions* o = &options;
-  auto claims = std::make_shared<RfcClaims>();
   const std::string base = "/v1/companies";
   const std::string one = base + "/{company_id}";
   const std::string tag = "Companies (KYB)";
@@ -558,7 +524,7 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const PublicApiOptions& options
       .scope = "kyb:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kRequired,
       .has_body = true, .request_schema = "CompanyCreate", .success_status = 201, .response_schema = "CompanyResponse",
       .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST", "RFC_CONFLICT"}, IdempotencyErrors()}),
-      .handler = [r, claims](ApiCall& c, Respond respond) { Create(*r, *claims, c, std::move(respond)); }});
+      .handler = [r](ApiCall& c, Respond respond) { Create(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = one, .operation_id = "getCompany", .tag = tag,
       .summary = "The company with its checks, documents, members, screening hits and ownership nodes",

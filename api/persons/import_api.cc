@@ -52,7 +52,7 @@ struct ImportRun {
   ApiCall call;     // the import's call, without its Idempotency-Key
 };
 
-void Import(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+void Import(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto body = ParseJsonObject(req.body);
@@ -103,7 +103,7 @@ void Import(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
       done(Problem(run->req, "VALIDATION_ERROR", "each row is a PersonWriteRequest object"));
       continue;
     }
-    WritePerson(rt, claims, run->call, rows[i], done);
+    WritePerson(rt, run->call, rows[i], done);
   }
 }
 
@@ -119,7 +119,7 @@ void Job(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options, std::shared_ptr<Claims> claims) {
+std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options) {
   (void)options;
   Runtime* r = rt;
   const std::string tag = "Persons (vault)";
@@ -137,7 +137,7 @@ std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options,
       .scope = "persons:write", .family = RateFamily::kWrite, .has_body = true,
       .request_schema = "PersonImportRequest", .success_status = 201, .response_schema = "PersonImportJob",
       .error_codes = Codes({{"IMPORT_BODY_INVALID", "IMPORT_BATCH_TOO_LARGE", "BAD_REQUEST"}}),
-      .handler = [r, claims](ApiCall& c, Respond respond) { Import(*r, *claims, c, std::move(respond)); }});
+      .handler = [r](ApiCall& c, Respond respond) { Import(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/person-imports/{job_id}", .operation_id = "getPersonImport", .tag = tag,
       .summary = "An import job and its per-row results",

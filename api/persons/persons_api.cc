@@ -44,47 +44,8 @@ core::Json WriteResponse(const core::Json& row) {
   return out;
 }
 
-// Releases the claims a write took once both its answer and its failure path are gone.
-struct ClaimGuard {
-  Claims* claims;
-  std::vector<std::pair<std::string, std::string>> held;  // key, person
-  ~ClaimGuard() {
-    for (const auto& [k, p] : held) claims->Release(k, p);
-  }
-};
-
-std::string ExternalRefClaim(const std::string& te, const std::string& app, const std::string& ref) {
-  return "ext|" + te + "|" + app + "|" + ref;
-}
-std::string CurpClaim(const std::string& te, const std::string& blind) { return "curp|" + te + "|" + blind; }
-
-core::Status CurpConflict(const std::string& other) {
-  core::Status st = core::AlreadyExists(
-      "another active person of this tenant and environment has this CURP", "CURP_CONFLICT");
-  st.WithExtension("conflictingPersonId", other);
-  return st;
-}
-
-// 409 CURP_CONFLICT when another active person (or a write in flight) has the CURP being set;
-// on success the CURP is claimed by `person` until `guard` goes.
-core::Status CheckCurp(Runtime& rt, const AuthContext& a, Claims& claims, const pp::PiiWrite& w,
-                       const std::string& person, ClaimGuard& guard) {
-  auto curp = w.values.find("curp");
-  if (curp == w.values.end()) return core::Status::Ok();
-  SVC_ASSIGN_OR_RETURN(std::string index_key, pp::IndexKey(rt.key_store(), a.tenant_id, a.environment));
-  auto keys = pp::BlindKeys(index_key, "curp", curp->second);
-  if (keys.empty()) return core::Status::Ok();
-  const std::string claim = CurpClaim(TeOf(a), keys[0]);
-  if (auto holder = claims.Take(claim, person); holder.has_value()) return CurpConflict(*holder);
-  guard.held.emplace_back(claim, person);
-  SVC_ASSIGN_OR_RETURN(auto holders, CurpHolders(rt, a, keys[0]));
-  for (const auto& other : holders) {
-    if (other == person) continue;
-    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(TeOf(a), other))));
-    if (row.has_value() && core::StringOr(*row, "status") == "active") return CurpConflict(other);
-  }
-  return core::Status::Ok();
-}
+// The person write use case's dependencies (pipeline/persons/person_writes.h).
+pp::PersonWriteDeps WriteDeps(Runtime& rt) { return {&rt.writer(), &rt.key_store(), &rt.ids()}; }
 
 // Validates `metadata` (an object of at most 16 KiB, or null): 400 METADATA_INVALID otherwise.
 core::Status CheckMetadata(const core::Json& m) {
@@ -125,13 +86,13 @@ std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Js
   return std::nullopt;
 }
 
-void Create(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+void Create(Runtime& rt, ApiCall& call, Respond respond) {
   auto body = ParseJsonObject(call.request->body);
   if (!body.ok()) return respond(StatusToProblem(*call.request, body.status()));
-  WritePerson(rt, claims, call, *body, std::move(respond));
+  WritePerson(rt, call, *body, std::move(respond));
 }
 
-void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
+void Patch(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -140,20 +101,20 @@ void Patch(Runtime& rt, Claims& claims, ApiCall& call, Respond respond) {
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
   Validator v(*body);
-  pp::PiiWrite write;
-  if (auto problem = ReadWriteBody(req, *body, v, true, rt.Today(), write)) return respond(std::move(*problem));
-  auto guard = std::make_shared<ClaimGuard>();
-  guard->claims = &claims;
-  if (auto st = CheckCurp(rt, a, claims, write, id, *guard); !st.ok()) return respond(StatusToProblem(req, st));
-  auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, id), write, Context(rt, call));
-  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
-  RunThenRender(rt, req, std::move(*cmd), {PV::kName},
-                [&rt, a, id, slim = SlimRequest(req)](const commands::CommandOutcome&) {
-                  auto row = PersonRow(rt, a, id);
-                  if (!row.ok()) return StatusToProblem(slim, row.status());
-                  return JsonResponse(200, WriteResponse(*row));
-                },
-                [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); });
+  pp::PersonWriteInput in;
+  if (auto problem = ReadWriteBody(req, *body, v, true, rt.Today(), in.write)) return respond(std::move(*problem));
+  in.who = RefOf(a, id);
+  in.ctx = Context(rt, call);
+  pp::WritePerson(WriteDeps(rt), std::move(in),
+                  [&rt, a, slim = SlimRequest(req), respond = std::move(respond)](core::Result<pp::PersonWriteResult> r) {
+                    RenderWhenApplied(rt, slim, r.ok() ? core::Result<commands::CommandOutcome>(r->outcome) : r.status(),
+                                      {PV::kName}, [&rt, a, slim, id = r.ok() ? r->person_id : ""](const commands::CommandOutcome&) {
+                                        auto row = PersonRow(rt, a, id);
+                                        if (!row.ok()) return StatusToProblem(slim, row.status());
+                                        return JsonResponse(200, WriteResponse(*row));
+                                      },
+                                      respond);
+                  });
 }
 
 }  // namespace
@@ -200,7 +161,7 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
 // A create or externalRef upsert of one person from a PersonWriteRequest body: POST /v1/persons,
 // and each row of a bulk import. Answers what the create route answers (201 new, 200 updated, or
 // the problem).
-void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& body_json, Respond respond) {
+void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body_json, Respond respond) {
   HttpRequest& req = *call.request;
   const core::Json* body = &body_json;
   const AuthContext& a = call.auth;
@@ -231,70 +192,36 @@ void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& b
     if (!row.ok()) return respond(StatusToProblem(req, row.status()));
     if (!row->has_value()) return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
   }
-  const std::string te = TeOf(a);
-  auto guard = std::make_shared<ClaimGuard>();
-  guard->claims = &claims;
-
-  // The upsert: an externalRef the application already uses revises that person.
-  std::string existing;
-  std::string id = rt.ids().NewIdString(core::IdKind::kPerson);
-  if (external_ref.has_value()) {
-    auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf), PV::Abs(PV::ExternalRef(te, app, *external_ref)));
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    if (row->has_value()) {
-      existing = **row;
-    } else {
-      const std::string claim = ExternalRefClaim(te, app, *external_ref);
-      if (auto holder = claims.Take(claim, id); holder.has_value()) {
-        return respond(Problem(req, "CONFLICT",
-                               "a create with this externalRef is in progress; retry to update the person it makes"));
-      }
-      guard->held.emplace_back(claim, id);
-    }
-  }
-  const std::string target = existing.empty() ? id : existing;
-  if (!existing.empty()) {
-    auto active = ActivePersonRow(rt, a, existing);
-    if (!active.ok()) return respond(StatusToProblem(req, active.status()));
-  }
-  if (auto st = CheckCurp(rt, a, claims, write, target, *guard); !st.ok()) {
-    return respond(StatusToProblem(req, st));
-  }
-  const int status = existing.empty() ? 201 : 200;
-  commands::CommandContext ctx = Context(rt, call);
+  pp::PersonWriteInput in;
+  in.who = RefOf(a, "");
+  in.application_id = app;
+  in.external_ref = external_ref.value_or("");
+  in.ctx = Context(rt, call);
   // A new person's answer is what the decision made (the read model has it too, and is waited for
-  // below so that the next read finds it; reading it back would only cost a parse).
-  core::Json fresh;
-  if (existing.empty()) {
-    const std::string at = core::FormatRfc3339(ctx.now);
-    fresh = {{"id", id}, {"object", "person"}, {"createdAt", at}, {"updatedAt", at},
-             {"environment", a.environment}, {"piiVersion", 1}, {"status", "active"}};
-    for (auto name : ps::kPiiFieldNames) fresh[std::string(name) + "Provided"] = write.values.count(std::string(name)) != 0;
-  }
-  auto render = [&rt, a, target, status, guard, fresh, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
-    if (!out.replayed && !fresh.is_null()) return JsonResponse(201, fresh);
-    std::string pid = out.replayed && !out.aggregate_id.empty() ? out.aggregate_id : target;
-    auto row = PersonRow(rt, a, pid);
-    if (!row.ok()) return StatusToProblem(slim, row.status());
-    // A replay answers as the original did: 201 when it created the person.
-    int answered = out.replayed ? (out.aggregate_version == 1 ? 201 : 200) : status;
-    return JsonResponse(answered, WriteResponse(*row));
-  };
-  auto reply = [respond = std::move(respond), guard](HttpResponse r) { respond(std::move(r)); };
-  if (!existing.empty()) {
-    auto cmd = pp::RevisePersonCommand(rt.key_store(), RefOf(a, existing), write, ctx);
-    if (!cmd.ok()) return reply(StatusToProblem(req, cmd.status()));
-    return RunThenRender(rt, req, std::move(*cmd), {PV::kName}, std::move(render), std::move(reply));
-  }
-  // A new person's key is written with others' in one fsync, off the I/O thread.
-  pp::CreatePersonCommandAsync(rt.key_store(), RefOf(a, id), app, external_ref.value_or(""), write, ctx,
-                               [&rt, slim = SlimRequest(req), render = std::move(render),
-                                reply = std::move(reply)](core::Result<commands::Command> cmd) mutable {
-                                 if (!cmd.ok()) return reply(StatusToProblem(slim, cmd.status()));
-                                 RunThenRender(rt, slim, std::move(*cmd), {PV::kName}, std::move(render), std::move(reply));
-                               });
+  // so that the next read finds it; reading it back would only cost a parse).
+  const std::string at = core::FormatRfc3339(in.ctx.now);
+  core::Json fresh = {{"id", ""}, {"object", "person"}, {"createdAt", at}, {"updatedAt", at},
+                      {"environment", a.environment}, {"piiVersion", 1}, {"status", "active"}};
+  for (auto name : ps::kPiiFieldNames) fresh[std::string(name) + "Provided"] = write.values.count(std::string(name)) != 0;
+  in.write = std::move(write);
+  pp::WritePerson(
+      WriteDeps(rt), std::move(in),
+      [&rt, a, fresh = std::move(fresh), slim = SlimRequest(req), respond = std::move(respond)](
+          core::Result<pp::PersonWriteResult> r) mutable {
+        if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
+        auto render = [&rt, a, fresh = std::move(fresh), slim, id = r->person_id,
+                       created = r->created](const commands::CommandOutcome& out) mutable {
+          if (created && !out.replayed) {
+            fresh["id"] = id;
+            return JsonResponse(201, fresh);
+          }
+          auto row = PersonRow(rt, a, id);
+          if (!row.ok()) return StatusToProblem(slim, row.status());
+          return JsonResponse(created ? 201 : 200, WriteResponse(*row));  // a replay answers as the original did
+        };
+        RenderWhenApplied(rt, slim, std::move(r->outcome), {PV::kName}, std::move(render), std::move(respond));
+      });
 }
-
 
 namespace {
 
@@ -566,7 +493,6 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
   const PublicApiOptions* o = &options;
-  auto claims = std::make_shared<Claims>();
   const std::string base = "/v1/persons";
   const std::string tag = "Persons (vault)";
   const std::vector<std::string>& idem = IdempotencyErrors();
@@ -597,7 +523,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
       .response_schema = "PersonWriteResponse",
       .error_codes = Codes({pii_input, {"INVALID_ID", "APPLICATION_NOT_FOUND", "ENVIRONMENT_MISMATCH", "CONFLICT",
                                         "PERSON_PURGED", "PERSON_ALREADY_MERGED"}, idem}),
-      .handler = [r, claims](ApiCall& c, Respond respond) { Create(*r, *claims, c, std::move(respond)); }});
+      .handler = [r](ApiCall& c, Respond respond) { Create(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base, .operation_id = "listPersons", .tag = tag,
       .summary = "List persons, newest first",
@@ -642,7 +568,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
       .versioned = true, .has_body = true, .request_schema = "PersonPatchRequest",
       .response_schema = "PersonWriteResponse",
       .error_codes = Codes({lookup, pii_input, {"PERSON_PURGED", "PERSON_ALREADY_MERGED"}, idem}),
-      .handler = [r, claims](ApiCall& c, Respond respond) { Patch(*r, *claims, c, std::move(respond)); }});
+      .handler = [r](ApiCall& c, Respond respond) { Patch(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/fields", .operation_id = "getPersonFields", .tag = tag,
       .summary = "Which fields a person holds", .description = "Presence only; nothing is decrypted.",
@@ -679,7 +605,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options)
   for (auto& route : RightsRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : ConsolidationRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : MediaLinkRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : ImportRoutes(rt, options, claims)) routes.push_back(std::move(route));
+  for (auto& route : ImportRoutes(rt, options)) routes.push_back(std::move(route));
   for (auto& route : ExportBulkRoutes(rt, options)) routes.push_back(std::move(route));
   return routes;
 }

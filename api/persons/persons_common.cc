@@ -90,19 +90,6 @@ void ParsePiiInput(const core::Json& pii, bool allow_null, core::mx::CivilDate t
   }
 }
 
-std::optional<std::string> Claims::Take(const std::string& key, const std::string& person) {
-  std::lock_guard lock(mu_);
-  auto [it, inserted] = held_.emplace(key, person);
-  if (inserted || it->second == person) return std::nullopt;
-  return it->second;
-}
-
-void Claims::Release(const std::string& key, const std::string& person) {
-  std::lock_guard lock(mu_);
-  auto it = held_.find(key);
-  if (it != held_.end() && it->second == person) held_.erase(it);
-}
-
 core::Result<std::vector<std::string>> CurpHolders(Runtime& rt, const AuthContext& a, const std::string& blind_key) {
   SVC_ASSIGN_OR_RETURN(auto list, rt.store().Get(rt.store().Cf(projections::kViewsCf),
                                                  PV::Abs(PV::CurpHolder(TeOf(a), blind_key))));

@@ -45,19 +45,6 @@ core::Result<core::Json> ActivePersonRow(Runtime& rt, const AuthContext& a, cons
 void ParsePiiInput(const core::Json& pii, bool allow_null, core::mx::CivilDate today,
                    pipeline::persons::PiiWrite& out, std::vector<FieldError>& errors, bool* unknown);
 
-// In-flight claims: an externalRef or CURP being written by a request whose events the read
-// models do not show yet. A second request for the same claim gets the first's person id.
-class Claims {
- public:
-  // nullopt when claimed for `person`; else the person that holds it.
-  std::optional<std::string> Take(const std::string& key, const std::string& person);
-  void Release(const std::string& key, const std::string& person);
-
- private:
-  std::mutex mu_;
-  std::map<std::string, std::string> held_;
-};
-
 // The holders of a CURP (its blind key) in the caller's tenant and environment: one Get of the
 // holders row (a miss is answered by the bloom filter), ids in the order they became holders.
 core::Result<std::vector<std::string>> CurpHolders(Runtime& rt, const AuthContext& a, const std::string& blind_key);
@@ -94,7 +81,7 @@ pipeline::persons::Reader ReaderOf(const AuthContext& a);
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id);
 // A create or externalRef upsert of one person from a PersonWriteRequest body (persons_api.cc):
 // what POST /v1/persons answers (201, 200 or the problem); a bulk import runs it per row.
-void WritePerson(Runtime& rt, Claims& claims, ApiCall& call, const core::Json& body, Respond respond);
+void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body, Respond respond);
 // The names of a `fields` member: a non-empty array of vault field names, deduplicated in order
 // (reveal_api.cc). Type errors go to `v`; a name that is no vault field sets `*unknown` (422
 // UNKNOWN_PII_FIELD).
@@ -109,9 +96,9 @@ std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PublicApiOptions& o
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options);
-// POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); the rows share the
-// create route's claims.
-std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options, std::shared_ptr<Claims> claims);
+// POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); each row is a
+// create (WritePerson).
+std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options);
 // POST /v1/persons/export-bulk, GET …/{job_id} and GET …/{job_id}/dump (export_bulk_api.cc).
 std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PublicApiOptions& options);
 // POST /v1/media-links and GET /v1/media-links/{token} (media_links_api.cc).

@@ -59,6 +59,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"debug-delay-projections-ms", "0",
              "tests only: the read models start this long after the listener opens (the recovery gate's window, "
              "made wide)"});
+  f.Declare({"debug-hold-commands", "",
+             "TESTS ONLY: aggregate types (comma-separated) whose commands the writer holds and never decides, "
+             "so a kill -9 meets the steps before them durable and theirs not"});
   f.Declare({"recovery-wait-ms", "30000",
              "after a restart, how long a request waits for the read models to catch up with the log before "
              "it is answered 503 with Retry-After (docs/operations.md#start-up)"});
@@ -172,6 +175,13 @@ int Serve(int argc, char** argv) {
   ApplyLogLevel(f);
   auto ro = RuntimeOptionsFrom(f);
   if (!ro.ok()) return Fail(ro.status());
+  const std::string held_flag = f.Get("debug-hold-commands");
+  for (std::string_view held = held_flag; !held.empty();) {
+    const auto comma = held.find(',');
+    ro->debug_hold_commands.emplace_back(held.substr(0, comma));
+    held = comma == std::string_view::npos ? std::string_view() : held.substr(comma + 1);
+  }
+  if (!ro->debug_hold_commands.empty()) core::LogWarn("--debug-hold-commands: some commands are never decided; tests only");
 
   std::string listen = f.Get("listen");
   std::chrono::milliseconds recovery_wait{30000};

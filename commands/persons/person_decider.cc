@@ -1,8 +1,10 @@
 #include "commands/persons/person_decider.h"
 
-#include "commands/event_codec.h"
-
 #include <algorithm>
+
+#include "commands/claims/claim_events.h"
+#include "commands/event_codec.h"
+#include "core/crypto.h"
 
 namespace svc::commands::persons {
 
@@ -214,6 +216,7 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
     s.pii_version = 1;
     s.created_micros = at.micros;
     for (const auto& [name, value] : c->pii) s.fields[name] = 1;
+    if (auto it = c->pii.find("curp"); it != c->pii.end() && !it->second.index.empty()) s.curp_key = it->second.index[0];
     return;
   }
   if (const auto* c = std::get_if<ConsentGranted>(&event)) {
@@ -262,6 +265,7 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
   if (std::holds_alternative<PersonPurged>(event)) {
     s.status = "redacted";
     s.fields.clear();
+    s.curp_key.clear();
     return;
   }
   if (std::holds_alternative<KeysDestroyed>(event)) {
@@ -280,6 +284,28 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
   s.pii_version = r.pii_version;
   for (const auto& [name, value] : r.set) s.fields[name] = r.pii_version;
   for (const auto& name : r.cleared) s.fields.erase(name);
+  if (auto it = r.set.find("curp"); it != r.set.end()) s.curp_key = it->second.index.empty() ? "" : it->second.index[0];
+  if (std::find(r.cleared.begin(), r.cleared.end(), "curp") != r.cleared.end()) s.curp_key.clear();
+}
+
+std::string CurpClaimId(std::string_view environment, std::string_view curp_key) {
+  return claims::ClaimId("curp", environment, curp_key);
+}
+
+std::string ExternalRefClaimId(std::string_view environment, std::string_view application_id,
+                               std::string_view external_ref) {
+  // The reference is the integrator's own id, kept in clear on the person; the claim's id is a
+  // hash of it all the same (an aggregate id shows in logs and metrics).
+  return claims::ClaimId("external_ref", environment,
+                         core::Sha256Hex(std::string(application_id) + "|" + std::string(external_ref)));
+}
+
+bool HoldsCurp(const PersonState& s, std::string_view curp_key) {
+  return s.exists && s.status == "active" && s.merge_consolidation.empty() && !curp_key.empty() && s.curp_key == curp_key;
+}
+
+bool HoldsExternalRef(const PersonState& s, std::string_view application_id, std::string_view external_ref) {
+  return s.exists && s.status != "redacted" && s.application_id == application_id && s.external_ref == external_ref;
 }
 
 core::Status PersonDecider::Evolve(PersonState& s, const eventstore::EventEnvelope& e) {

@@ -26,6 +26,9 @@ struct PersonState {
   // The fields that hold a value, with the piiVersion that set each (provenance is the read
   // model's: the decider needs only which fields are set).
   std::map<std::string, int> fields;
+  // The first blind-index key of the CURP it holds ("" = none): the CURP claim it needs
+  // (commands/claims, docs/write-side.md#claims).
+  std::string curp_key;
   int64_t created_micros = 0;
   int64_t updated_micros = 0;
   // Consents and grants by id: whether each was revoked (their content is the read model's). A
@@ -71,7 +74,8 @@ struct PersonState {
     return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
                       Field("status", &T::status), Field("applicationId", &T::application_id),
                       Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
-                      Field("fields", &T::fields), Field("created", &T::created_micros),
+                      Field("fields", &T::fields), Field("curpKey", &T::curp_key, Empty::kOmit),
+                      Field("created", &T::created_micros),
                       Field("updated", &T::updated_micros), Field("consents", &T::consents, Empty::kOmit),
                       Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit),
                       Field("forgetMode", &T::forget_mode, Empty::kOmit),
@@ -176,5 +180,14 @@ struct PersonDecider {
 // The names of the vault's personal data fields (the spec's 17), for the aggregate's own guard:
 // a field outside them is a programming error of the caller (the routes validate first).
 bool IsPiiFieldName(std::string_view name);
+
+// Claims of a person (docs/write-side.md#claims): its CURP and its application's externalRef are
+// each unique in the tenant and environment. The claim ids, and whether a person's state still
+// holds each value (an erased person frees both; a merged one, or one being merged, its CURP).
+std::string CurpClaimId(std::string_view environment, std::string_view curp_key);
+std::string ExternalRefClaimId(std::string_view environment, std::string_view application_id,
+                               std::string_view external_ref);
+bool HoldsCurp(const PersonState& s, std::string_view curp_key);
+bool HoldsExternalRef(const PersonState& s, std::string_view application_id, std::string_view external_ref);
 
 }  // namespace svc::commands::persons

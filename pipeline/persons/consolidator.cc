@@ -5,6 +5,7 @@
 #include "core/log.h"
 #include "core/crypto.h"
 #include "core/executor.h"
+#include "commands/claims/claim_decider.h"
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
@@ -156,6 +157,25 @@ core::Status Consolidator::MergeOne(const Queued& q, const std::string& source, 
     if (it->is_string()) resolved[it.key()] = it->get<std::string>();
   }
   commands::CommandContext ctx = commands::SystemContext(options_.clock->Now(), options_.ids, "consolidator", q.env);
+  // The survivor takes the source's CURP only with its claim (docs/write-side.md#claims): the
+  // source, being merged, holds it no more; another active person that holds it keeps it, and the
+  // survivor absorbs the rest.
+  if (auto curp = values.find("curp"); curp != values.end() && (!resolved.count("curp") || resolved["curp"] == source)) {
+    SVC_ASSIGN_OR_RETURN(std::string index_key, IndexKey(*options_.keys, q.tenant, q.env));
+    const auto blind = BlindKeys(index_key, "curp", curp->second);
+    if (!blind.empty()) {
+      commands::claims::TakeClaim take;
+      take.holder = survivor.person;
+      take.holder_type = std::string(ps::kPersonAggregate);
+      take.holds = [key = blind[0]](const std::any& st) { return ps::HoldsCurp(std::any_cast<const ps::PersonState&>(st), key); };
+      SVC_ASSIGN_OR_RETURN(auto claim, options_.writer->ExecuteAndWait(commands::MakeReadingCommand<commands::claims::ClaimDecider>(
+                                           q.tenant, ps::CurpClaimId(q.env, blind[0]), commands::claims::ClaimCommand(take), ctx)));
+      if (!claim.result.value("taken", false)) {
+        core::SecureZero(curp->second);
+        values.erase(curp);
+      }
+    }
+  }
   auto absorb = AbsorbSourceCommand(*options_.keys, survivor, q.consolidation, source, values, resolved, std::move(ctx));
   for (auto& [field, value] : values) core::SecureZero(value);
   if (!absorb.ok()) return absorb.status();

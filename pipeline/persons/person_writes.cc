@@ -1,5 +1,6 @@
 #include "pipeline/persons/person_writes.h"
 
+#include "commands/claims/claim_decider.h"
 #include "commands/persons/person_decider.h"
 #include "core/crypto.h"
 #include "pipeline/persons/pii.h"
@@ -85,12 +86,12 @@ namespace {
 
 commands::Command CreateWith(Prepared p, const PersonRef& who, const std::string& application_id,
                              const std::string& external_ref, const PiiWrite& write,
-                             commands::CommandContext ctx) {
+                             commands::CommandContext ctx, bool fresh = true) {
   commands::Command c;
   c.tenant_id = who.tenant;
   c.aggregate_type = std::string(ps::kPersonAggregate);
   c.aggregate_id = who.person;
-  c.fresh_id = true;
+  c.fresh_id = fresh;
   c.context = std::move(ctx);
   c.decide = [p = std::move(p), who, application_id, external_ref, write](
                  const std::any& state, const commands::CommandContext& context) -> core::Result<commands::Decision> {
@@ -119,16 +120,16 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
 
 void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
                               const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
-                              std::function<void(core::Result<commands::Command>)> done) {
+                              std::function<void(core::Result<commands::Command>)> done, bool fresh) {
   keys.GetOrCreateAsync(PersonKeyName(who.tenant, who.environment, who.person),
                         [&keys, who, application_id, external_ref, write, ctx = std::move(ctx),
-                         done = std::move(done)](core::Result<std::string> person_key) mutable {
+                         done = std::move(done), fresh](core::Result<std::string> person_key) mutable {
                           if (!person_key.ok()) return done(person_key.status());
                           auto p = Prepare(keys, who, write, std::move(*person_key));
                           if (!p.ok()) return done(p.status());
-                          done(CreateWith(std::move(*p), who, application_id, external_ref, write, std::move(ctx)));
+                          done(CreateWith(std::move(*p), who, application_id, external_ref, write, std::move(ctx), fresh));
                         },
-                        /*fresh=*/true);
+                        fresh);
 }
 
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
@@ -189,6 +190,175 @@ core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, 
     return ps::PersonDecider::Decide(s, ps::PersonCommand(rv), context);
   };
   return c;
+}
+
+namespace {
+
+namespace cl = commands::claims;
+
+// One run of the person write use case (person_writes.h): the claims, in order, then the
+// person's command; each step continues from the writer's answer to the one before.
+class WriteRun : public std::enable_shared_from_this<WriteRun> {
+ public:
+  WriteRun(const PersonWriteDeps& deps, PersonWriteInput in, std::function<void(core::Result<PersonWriteResult>)> done)
+      : deps_(deps), in_(std::move(in)), done_(std::move(done)) {}
+
+  void Start() {
+    if (auto curp = in_.write.values.find("curp"); curp != in_.write.values.end()) {
+      auto index_key = IndexKey(*deps_.keys, in_.who.tenant, in_.who.environment);
+      if (!index_key.ok()) return Finish(index_key.status());
+      auto keys = BlindKeys(*index_key, "curp", curp->second);
+      if (!keys.empty()) curp_key_ = keys[0];
+    }
+    target_ = in_.who.person;
+    if (!target_.empty()) return TakeCurp();
+    target_ = deps_.ids->NewIdString(core::IdKind::kPerson);
+    create_ = true;
+    minted_ = true;
+    if (in_.external_ref.empty()) return TakeCurp();
+    cl::TakeClaim take;
+    take.holds = [app = in_.application_id, ref = in_.external_ref](const std::any& st) {
+      return commands::persons::HoldsExternalRef(std::any_cast<const commands::persons::PersonState&>(st), app, ref);
+    };
+    Take("external_ref", commands::persons::ExternalRefClaimId(in_.who.environment, in_.application_id, in_.external_ref),
+         std::move(take), [self = shared_from_this()](const std::string& holder, bool taken) {
+           if (!taken) {  // the upsert: the person that has the reference is revised
+             self->target_ = holder;
+             self->create_ = false;
+             self->upsert_ = true;
+           } else {
+             self->required_.push_back({self->ext_claim_, "CONFLICT", ""});
+           }
+           self->TakeCurp();
+         });
+  }
+
+ private:
+  // Takes `claim_id` for target_ (with a key derived from the request's Idempotency-Key, so a
+  // replay finds the original's holder); then `next(holder, taken)`.
+  void Take(const char* kind, std::string claim_id, cl::TakeClaim take,
+            std::function<void(const std::string&, bool)> next, bool keyed = true) {
+    take.holder = target_;
+    take.holder_type = std::string(commands::persons::kPersonAggregate);
+    if (std::string_view(kind) == "external_ref") ext_claim_ = claim_id;
+    commands::CommandContext ctx = in_.ctx;
+    if (!keyed || ctx.idempotency_key.empty()) {
+      ctx.idempotency_key.clear();
+      ctx.request_fingerprint.clear();
+    } else {
+      ctx.idempotency_key += std::string("#claim:") + kind;
+    }
+    auto cmd = commands::MakeReadingCommand<cl::ClaimDecider>(in_.who.tenant, claim_id, cl::ClaimCommand(take), std::move(ctx));
+    deps_.writer->Execute(
+        std::move(cmd), [self = shared_from_this(), kind, claim_id, take, next = std::move(next)](
+                            core::Result<commands::CommandOutcome> out) mutable {
+          if (!out.ok()) return self->Finish(out.status());
+          const std::string holder = out->result.value("holder", "");
+          const bool taken = out->result.value("taken", false);
+          if (out->replayed && taken) {
+            // The original request took it for the person it made: take it again for that
+            // person (a claim released since, when that request failed, is taken anew).
+            if (self->target_ != holder) self->minted_ = false;
+            self->target_ = holder;
+            return self->Take(kind, claim_id, std::move(take), std::move(next), /*keyed=*/false);
+          }
+          if (taken && !out->result.value("alreadyHeld", false)) self->taken_.push_back(claim_id);
+          next(holder, taken);
+        });
+  }
+
+  void TakeCurp() {
+    if (curp_key_.empty()) return Write();
+    const std::string claim_id = commands::persons::CurpClaimId(in_.who.environment, curp_key_);
+    cl::TakeClaim take;
+    take.holds = [key = curp_key_](const std::any& st) {
+      return commands::persons::HoldsCurp(std::any_cast<const commands::persons::PersonState&>(st), key);
+    };
+    if (in_.curp_clash == CurpClash::kRefuse || (in_.curp_clash == CurpClash::kWriteHolder && !create_)) {
+      take.conflict_code = "CURP_CONFLICT";
+      take.conflict_member = "conflictingPersonId";
+    }
+    Take("curp", claim_id, std::move(take), [self = shared_from_this(), claim_id](const std::string& holder, bool taken) {
+      if (taken) {
+        self->required_.push_back({claim_id, "CURP_CONFLICT", "conflictingPersonId"});
+      } else if (self->in_.curp_clash == CurpClash::kWriteHolder && self->create_) {
+        self->target_ = holder;  // the CURP's holder gets the data
+        self->create_ = false;
+      } else {  // kLeaveOut: the rest is written
+        self->in_.write.values.erase("curp");
+      }
+      self->Write();
+    });
+  }
+
+  void Write() {
+    const PersonRef who{in_.who.tenant, in_.who.environment, target_};
+    auto run = [self = shared_from_this()](core::Result<commands::Command> cmd) {
+      if (!cmd.ok()) return self->Finish(self->InProgress(cmd.status()));
+      cl::RequireClaims(*cmd, self->required_);
+      self->deps_.writer->Execute(std::move(*cmd), [self](core::Result<commands::CommandOutcome> out) {
+        if (!out.ok()) return self->Finish(self->InProgress(out.status()));
+        PersonWriteResult r;
+        r.person_id = out->aggregate_id.empty() ? self->target_ : out->aggregate_id;
+        r.created = self->create_ || (out->replayed && out->aggregate_version == 1);
+        r.outcome = std::move(*out);
+        self->Finish(std::move(r));
+      });
+    };
+    if (create_) {
+      return CreatePersonCommandAsync(*deps_.keys, who, in_.application_id, in_.external_ref, in_.write, in_.ctx, run,
+                                      minted_);
+    }
+    run(RevisePersonCommand(*deps_.keys, who, in_.write, in_.ctx));
+  }
+
+  // The upsert's person does not exist (yet): its create is in progress, or died after its claim
+  // (then the claim is free once its time is out).
+  core::Status InProgress(core::Status st) const {
+    if (!upsert_ || st.api_code() != "PERSON_NOT_FOUND") return st;
+    return core::AlreadyExists("a create with this externalRef is in progress; retry to update the person it makes",
+                               "CONFLICT");
+  }
+
+  void Finish(core::Result<PersonWriteResult> r) {
+    for (auto& [field, value] : in_.write.values) core::SecureZero(value);
+    if (!r.ok()) {
+      // The claims taken for a person that was not written are given back at once (else they
+      // would wait out their time: a retry would find them held).
+      for (const auto& claim : taken_) {
+        auto cmd = commands::MakeReadingCommand<cl::ClaimDecider>(in_.who.tenant, claim,
+                                                                  cl::ClaimCommand(cl::ReleaseClaim{target_}), ReleaseContext());
+        deps_.writer->Execute(std::move(cmd), [](core::Result<commands::CommandOutcome>) {});
+      }
+    }
+    done_(std::move(r));
+  }
+
+  commands::CommandContext ReleaseContext() const {
+    commands::CommandContext ctx = in_.ctx;
+    ctx.idempotency_key.clear();
+    ctx.request_fingerprint.clear();
+    return ctx;
+  }
+
+  PersonWriteDeps deps_;
+  PersonWriteInput in_;
+  std::function<void(core::Result<PersonWriteResult>)> done_;
+  std::string target_;
+  bool create_ = false;
+  bool minted_ = false;  // target_ was minted by this run (no key can exist under it)
+  bool upsert_ = false;
+  std::string curp_key_;
+  std::string ext_claim_;
+  std::vector<std::string> taken_;
+  std::vector<cl::RequiredClaim> required_;
+};
+
+}  // namespace
+
+void WritePerson(const PersonWriteDeps& deps, PersonWriteInput input,
+                 std::function<void(core::Result<PersonWriteResult>)> done) {
+  std::make_shared<WriteRun>(deps, std::move(input), std::move(done))->Start();
 }
 
 }  // namespace svc::pipeline::persons

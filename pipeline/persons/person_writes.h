@@ -16,6 +16,8 @@
 #include "commands/command.h"
 #include "commands/persons/person_events.h"
 #include "core/json.h"
+#include "commands/writer.h"
+#include "core/ids.h"
 #include "eventstore/key_store.h"
 
 namespace svc::pipeline::persons {
@@ -41,11 +43,11 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
                                                     const PiiWrite& write,
                                                     commands::CommandContext ctx);
 // The same without waiting for the new person's key to be durable on the calling thread: `done`
-// gets the command once it is (request paths: no I/O thread waits for an fsync). `who.person` is
-// an id minted just now (the key store is not asked whether its key exists).
+// gets the command once it is (request paths: no I/O thread waits for an fsync). `fresh`:
+// `who.person` is an id minted just now (the key store is not asked whether its key exists).
 void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
                               const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
-                              std::function<void(core::Result<commands::Command>)> done);
+                              std::function<void(core::Result<commands::Command>)> done, bool fresh = true);
 // A revision of an existing person.
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                     const PiiWrite& write,
@@ -61,6 +63,44 @@ core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, 
                                                     const std::map<std::string, std::string>& source_values,
                                                     const std::map<std::string, std::string>& resolutions,
                                                     commands::CommandContext ctx);
+
+// The person write use case (POST /v1/persons and its upsert, PATCH, each row of a bulk import,
+// the data of an approved verification), HTTP-free: the claims first, then the person's command,
+// which checks in its own decision that it holds them (docs/write-side.md#claims).
+//  - a new person with an externalRef takes the application's externalRef claim; when another
+//    holds it (and still has the reference), that person is revised instead (the upsert); when
+//    its holder is still being made, 409 CONFLICT;
+//  - a CURP being set takes the CURP claim for the person written: another active holder is
+//    409 CURP_CONFLICT naming it (or, as asked: its holder is the person written, or the CURP is
+//    left out);
+//  - a claim taken for a person whose command then failed is released.
+// With an Idempotency-Key, each claim's command gets a key of its own derived from it, so a
+// replayed request finds the same person as the original.
+struct PersonWriteDeps {
+  commands::Writer* writer = nullptr;
+  eventstore::KeyStore* keys = nullptr;
+  core::IdSource* ids = nullptr;
+};
+enum class CurpClash {
+  kRefuse,        // 409 CURP_CONFLICT naming the holder (the API)
+  kWriteHolder,   // a new person's data goes to the CURP's holder instead (verified data, no person)
+  kLeaveOut,      // the CURP is not written, the rest is (verified data of a given person)
+};
+struct PersonWriteInput {
+  PersonRef who;                // who.person "" = a new person, or the externalRef's holder
+  std::string application_id;   // a new person's application
+  std::string external_ref;     // a new person's reference ("" none)
+  PiiWrite write;
+  commands::CommandContext ctx;
+  CurpClash curp_clash = CurpClash::kRefuse;
+};
+struct PersonWriteResult {
+  std::string person_id;
+  bool created = false;              // a new person (on a replay: the original made it)
+  commands::CommandOutcome outcome;  // the person's command
+};
+void WritePerson(const PersonWriteDeps& deps, PersonWriteInput input,
+                 std::function<void(core::Result<PersonWriteResult>)> done);
 
 // The blind-index keys of a normalised value of `field` under the tenant's index key.
 std::vector<std::string> BlindKeys(std::string_view index_key, std::string_view field,

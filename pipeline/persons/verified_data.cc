@@ -142,20 +142,8 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   bool renapo = gov.is_object() && core::StringOr(gov, "outcome") == "passed";
   write.source = {"verification", d.session, renapo ? "document_ocr,renapo" : "document_ocr"};
 
-  // The person: the session's, else the active holder of the CURP, else a new one.
-  std::string person = d.person;
-  if (person.empty() && write.values.count("curp") != 0) {
-    SVC_ASSIGN_OR_RETURN(std::string index_key, IndexKey(*options_.keys, d.tenant, d.env));
-    auto keys = BlindKeys(index_key, "curp", write.values["curp"]);
-    SVC_ASSIGN_OR_RETURN(auto holders, options_.store->Get(cf, PV::Abs(PV::CurpHolder(te, keys.at(0)))));
-    for (const auto& id : PV::SplitIds(holders.value_or(""))) {
-      SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, id))));
-      if (rec.is_object() && core::StringOr(rec, "status") == "active") {
-        person = id;
-        break;
-      }
-    }
-  }
+  // The person: the session's, else the CURP's holder (by its claim), else a new one.
+  const std::string person = d.person;
   if (!person.empty()) {
     SVC_ASSIGN_OR_RETURN(core::Json rec, read(PV::Abs(PV::Record(te, person))));
     if (!rec.is_object() || core::StringOr(rec, "status") != "active" || rec.value("forgetRequested", false)) {
@@ -169,17 +157,21 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   ctx.causation_id = d.tracking;
   ctx.idempotency_key = "verified-data:" + d.session + ":" + d.tracking;
   ctx.request_fingerprint = core::Sha256Hex(ctx.idempotency_key);
-  commands::Command cmd;
+  PersonWriteInput in;
+  in.who = {d.tenant, d.env, person};
   if (person.empty()) {
     SVC_ASSIGN_OR_RETURN(core::Json srec, read(SV::Abs(SV::Record(te, d.session))));
-    std::string app = srec.is_object() ? core::StringOr(srec, "applicationId") : "";
-    std::string id = options_.ids->NewIdString(core::IdKind::kPerson);
-    SVC_ASSIGN_OR_RETURN(cmd, CreatePersonCommand(*options_.keys, {d.tenant, d.env, id}, app, "", write, ctx));
-  } else {
-    SVC_ASSIGN_OR_RETURN(cmd, RevisePersonCommand(*options_.keys, {d.tenant, d.env, person}, write, ctx));
+    in.application_id = srec.is_object() ? core::StringOr(srec, "applicationId") : "";
   }
-  for (auto& [field, value] : write.values) core::SecureZero(value);
-  auto executed = options_.writer->ExecuteAndWait(std::move(cmd));
+  // A CURP another active person holds: a new person's data goes to that person; a given
+  // person's is written without it (two persons never hold one CURP).
+  in.curp_clash = person.empty() ? CurpClash::kWriteHolder : CurpClash::kLeaveOut;
+  in.write = std::move(write);
+  in.ctx = std::move(ctx);
+  std::promise<core::Result<PersonWriteResult>> written;
+  WritePerson({options_.writer, options_.keys, options_.ids}, std::move(in),
+              [&written](core::Result<PersonWriteResult> r) { written.set_value(std::move(r)); });
+  auto executed = written.get_future().get();
   if (!executed.ok()) {
     const std::string code(executed.status().api_code());
     // The person left the active state after the read above: nothing is written, as above.
@@ -190,7 +182,7 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
     }
     return executed.status();
   }
-  auto& outcome = *executed;
+  auto& outcome = executed->outcome;
   // Until the read model shows the revision, the session stays due: wait for it so the next
   // pass does not see it again.
   if (!outcome.positions.empty() && options_.projections != nullptr) {

@@ -9,6 +9,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "commands/claims/claim_events.h"
 #include "commands/kyb/company_events.h"
 #include "commands/kyb/screening_events.h"
 #include "commands/audit/checkpoint.h"
@@ -438,6 +439,15 @@ std::vector<Sample> Samples() {
   Add<kb::HitReviewed, kb::HitEvent>(s, kb::HitReviewed{"confirmed", "true_match", "", "api_key",
                                                         "key_00000000000000000000000000000001"},
                                      henc);
+  {
+    namespace cl = claims;
+    auto cenc = [](const cl::ClaimEvent& e) { return EncodeEventData(e); };
+    Add<cl::ClaimTaken, cl::ClaimEvent>(s, cl::ClaimTaken{}, cenc);
+    Add<cl::ClaimTaken, cl::ClaimEvent>(
+        s, cl::ClaimTaken{"per_00000000000000000000000000000002", "person", "per_00000000000000000000000000000001"},
+        cenc);
+    Add<cl::ClaimReleased, cl::ClaimEvent>(s, cl::ClaimReleased{"per_00000000000000000000000000000002"}, cenc);
+  }
   return s;
 }
 
@@ -521,6 +531,11 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return EncodeEventData(*d);
   }
+  if (s.type.rfind("claims.", 0) == 0) {
+    auto d = claims::DecodeClaim(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   if (s.type.rfind("audit.", 0) == 0) {
     auto d = audit::DecodeAuditLog(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
@@ -557,5 +572,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 109);
+  CHECK(n == 112);
 }

@@ -34,6 +34,28 @@ int64_t MetricValue(const std::string& text, const std::string& name) {
   return std::stoll(text.substr(at + name.size() + 2));
 }
 
+// Two creates of persons with `curp` at once (externalRefs prefix-0 and prefix-1): exactly one is
+// 201, the other 409 CURP_CONFLICT naming it.
+void CheckTwoCreatesOneWins(Env& env, const std::string& curp, const std::string& prefix) {
+  std::vector<api::HttpResponse> answers(2);
+  std::vector<std::thread> clients;
+  for (int c = 0; c < 2; ++c) {
+    clients.emplace_back([&, c] {
+      auto r = api::HttpCall(env.server->target(), "POST", "/v1/persons",
+                             {{"Authorization", "Bearer " + env.test_key}, {"Content-Type", "application/json"}},
+                             core::Json{{"externalRef", prefix + "-" + std::to_string(c)}, {"pii", {{"curp", curp}}}}.dump());
+      if (r.ok()) answers[c] = *r;
+    });
+  }
+  for (auto& t : clients) t.join();
+  const int winner = answers[0].status == 201 ? 0 : 1;
+  REQUIRE_MESSAGE(answers[winner].status == 201, answers[winner].body);
+  const auto& loser = answers[1 - winner];
+  REQUIRE_MESSAGE(loser.status == 409, loser.body);
+  CHECK(Body(loser)["code"] == "CURP_CONFLICT");
+  CHECK(Body(loser)["conflictingPersonId"] == Body(answers[winner])["id"]);
+}
+
 }  // namespace
 
 TEST_CASE("restart: after kill -9, retries at once are answered from caught-up state, never stale") {
@@ -128,4 +150,58 @@ TEST_CASE("restart: a request that waits longer than --recovery-wait-ms is 503 w
   MESSAGE("refused while catching up: " << refused << ", then served");
   CHECK(refused >= 1);
   CHECK(served >= 1);
+}
+
+// Issue 32: uniqueness is decided in the log (commands/claims). Concurrent creates of one CURP on
+// one server: exactly one 201, the others 409 CURP_CONFLICT naming it.
+TEST_CASE("claims: concurrent creates of one CURP make one person; the others are 409 naming it") {
+  BOTH_BACKENDS;
+  Env env(kafka, {"--rate-writes", "0"});
+  for (int round = 0; round < 8; ++round) CheckTwoCreatesOneWins(env, Curp(500 + round), "race-" + std::to_string(round));
+}
+
+// A kill -9 between the claim and the person's creation: the writer holds every person command
+// (a test flag), so the claims are durable and the person is not when the server dies. After the
+// restart the CURP is held for the claim's time (60 s, docs/write-side.md#claims), then free:
+// again exactly one of two concurrent creates wins, and no person exists twice.
+TEST_CASE("claims: a kill -9 between the claim and the create; after the claim's time one create wins") {
+  Env env(false, {"--rate-writes", "0", "--fake-clock", "--debug-hold-commands", "person"}, Sharing::kIsolated);
+  const std::string curp = Curp(700);
+  std::thread stuck([&] {
+    // Held until the kill: answered by nobody.
+    (void)api::HttpCall(env.server->target(), "POST", "/v1/persons",
+                        {{"Authorization", "Bearer " + env.test_key}, {"Content-Type", "application/json"}},
+                        core::Json{{"externalRef", "crash-0"}, {"pii", {{"curp", curp}}}}.dump());
+  });
+  // Both claims (externalRef, CURP) are durable before the person's command is submitted (and held).
+  bool held = false;
+  for (int i = 0; i < 3000 && !held; ++i) {
+    held = MetricValue(env.Call("", "GET", "/metrics").body, "svc_debug_held_commands_total") >= 1;
+    if (!held) std::this_thread::sleep_for(std::chrono::milliseconds(10));  // polling a condition
+  }
+  REQUIRE(held);
+  env.server->Kill();
+  stuck.join();
+  const std::string data = env.server->data_dir();
+  env.server = std::make_unique<testing::SvcServer>(data, std::vector<std::string>{"--rate-writes", "0", "--fake-clock"});
+  env.server->Start();
+
+  auto create = [&](const std::string& ref) {
+    return env.Call(env.test_key, "POST", "/v1/persons", core::Json{{"externalRef", ref}, {"pii", {{"curp", curp}}}}.dump());
+  };
+  // Within the claim's time: the person being made (it never will be) still holds the CURP, and
+  // its externalRef is "in progress".
+  auto early = create("crash-1");
+  REQUIRE_MESSAGE(early.status == 409, early.body);
+  CHECK(Body(early)["code"] == "CURP_CONFLICT");
+  const std::string ghost = Body(early)["conflictingPersonId"];
+  CHECK(env.Call(env.test_key, "GET", "/v1/persons/" + ghost).status == 404);
+  auto retry = create("crash-0");
+  REQUIRE_MESSAGE(retry.status == 409, retry.body);
+  CHECK(Body(retry)["code"] == "CONFLICT");
+
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 61}}).status == 200);
+  CheckTwoCreatesOneWins(env, curp, "crash");
+  auto list = env.Call(env.test_key, "GET", "/v1/persons?limit=10&includeTotal=true");
+  CHECK(Body(list)["totalCount"] == 1);
 }

@@ -6,12 +6,14 @@
 
 #include <future>
 
+#include "commands/claims/claim_decider.h"
 #include "commands/persons/person_decider.h"
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/vault_keys.h"
+#include "tests/support/runtime_fixture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
@@ -94,4 +96,139 @@ TEST_CASE("person writes: values are sealed for the version the aggregate gives,
   // A revision of a person whose key does not exist is refused before anything is sealed.
   CHECK(RevisePersonCommand(keys, {"ten_1", "test", "per_2"}, Email("x@example.mx"), Ctx()).status().api_code() ==
         "PERSON_NOT_FOUND");
+}
+
+// The person write use case (WritePerson) through the real writer, RocksDB and key store: the
+// claims of a CURP and of an externalRef (docs/write-side.md#claims).
+namespace {
+
+struct UseCase {
+  testing::RuntimeFixture f;
+  std::string tenant;
+  UseCase() {
+    f.Open();
+    tenant = f.NewTenant();
+  }
+  PersonWriteDeps Deps() { return {&f.rt->writer(), &f.rt->key_store(), &f.rt->ids()}; }
+  PersonWriteInput Input(const std::string& curp, const std::string& external_ref = "", const std::string& person = "") {
+    PersonWriteInput in;
+    in.who = {tenant, "test", person};
+    in.application_id = "app_" + std::string(32, '1');
+    in.external_ref = external_ref;
+    if (!curp.empty()) in.write.values["curp"] = curp;
+    in.write.values["email"] = "a@example.mx";
+    in.write.source = {"api", "", ""};
+    in.ctx = f.Ctx();
+    return in;
+  }
+  core::Result<PersonWriteResult> Write(PersonWriteInput in) {
+    std::promise<core::Result<PersonWriteResult>> p;
+    WritePerson(Deps(), std::move(in), [&p](core::Result<PersonWriteResult> r) { p.set_value(std::move(r)); });
+    return p.get_future().get();
+  }
+};
+
+std::string Holder(const core::Status& st) {
+  for (const auto& [k, v] : st.extensions()) {
+    if (k == "conflictingPersonId") return v;
+  }
+  return "";
+}
+
+}  // namespace
+
+TEST_CASE("person write use case: of 12 concurrent creates of one CURP exactly one makes a person; the others name it") {
+  UseCase u;
+  std::vector<std::promise<core::Result<PersonWriteResult>>> promises(12);
+  for (size_t i = 0; i < promises.size(); ++i) {
+    WritePerson(u.Deps(), u.Input("PEPJ800101HDFRRN03", "user-" + std::to_string(i)),
+                [&promises, i](core::Result<PersonWriteResult> r) { promises[i].set_value(std::move(r)); });
+  }
+  std::string made;
+  std::vector<std::string> named;
+  for (auto& p : promises) {
+    auto r = p.get_future().get();
+    if (r.ok()) {
+      CHECK(made.empty());
+      CHECK(r->created);
+      made = r->person_id;
+    } else {
+      const core::Status st = r.status();
+      CHECK(std::string(st.api_code()) == "CURP_CONFLICT");
+      named.push_back(Holder(st));
+    }
+  }
+  REQUIRE_FALSE(made.empty());
+  CHECK(named.size() == 11);
+  for (const auto& n : named) CHECK(n == made);
+  // The refused creates gave their externalRef claims back: each reference is free again.
+  auto again = u.Write(u.Input("", "user-1"));
+  REQUIRE(again.ok());
+  CHECK(again->created);
+  // The holder's own write keeps its CURP; another person setting it is refused.
+  auto patch = u.Write(u.Input("PEPJ800101HDFRRN03", "", made));
+  REQUIRE(patch.ok());
+  CHECK(patch->person_id == made);
+  auto other = u.Write(u.Input("PEPJ800101HDFRRN03", "", again->person_id));
+  REQUIRE_FALSE(other.ok());
+  CHECK(Holder(other.status()) == made);
+  // Once the holder's CURP changes, the old one is free.
+  REQUIRE(u.Write(u.Input("LOMA900215MJCPRR05", "", made)).ok());
+  auto freed = u.Write(u.Input("PEPJ800101HDFRRN03", "", again->person_id));
+  REQUIRE(freed.ok());
+  CHECK(freed->person_id == again->person_id);
+}
+
+TEST_CASE("person write use case: an externalRef's second create revises its person; a replay finds the original") {
+  UseCase u;
+  auto first = u.Write(u.Input("GARC750630HNLRDR06", "user-7"));
+  REQUIRE(first.ok());
+  CHECK(first->created);
+  auto second = u.Write(u.Input("GARC750630HNLRDR06", "user-7"));
+  REQUIRE(second.ok());
+  CHECK_FALSE(second->created);
+  CHECK(second->person_id == first->person_id);
+  // With an Idempotency-Key, the same request again is the original's answer (another id is
+  // minted for it, and dropped: the claims name the original's person).
+  auto keyed = [&] { PersonWriteInput in = u.Input("LOMA900215MJCPRR05");
+    in.ctx.idempotency_key = "idem-1";
+    in.ctx.request_fingerprint = "fp-1";
+    return in; };
+  auto original = u.Write(keyed());
+  REQUIRE(original.ok());
+  auto replay = u.Write(keyed());
+  REQUIRE(replay.ok());
+  CHECK(replay->outcome.replayed);
+  CHECK(replay->created);
+  CHECK(replay->person_id == original->person_id);
+}
+
+TEST_CASE("person write use case: a crash between the claim and the create holds the CURP for 60 s, then frees it") {
+  UseCase u;
+  namespace cl = commands::claims;
+  // The claim of a person that never came to exist (the process died before its create).
+  const std::string ghost = "per_" + std::string(32, 'e');
+  auto index_key = IndexKey(u.f.rt->key_store(), u.tenant, "test");
+  REQUIRE(index_key.ok());
+  const std::string claim = ps::CurpClaimId("test", BlindKeys(*index_key, "curp", "PEPJ800101HDFRRN03").at(0));
+  cl::TakeClaim take;
+  take.holder = ghost;
+  take.holder_type = "person";
+  take.holds = [](const std::any&) { return true; };
+  REQUIRE(u.f.rt->writer()
+              .ExecuteAndWait(commands::MakeReadingCommand<cl::ClaimDecider>(u.tenant, claim, cl::ClaimCommand(take), u.f.Ctx()))
+              .ok());
+  // The write model is durable: reopened (as after a kill -9), the claim is still the ghost's.
+  u.f.Close();
+  u.f.Open();
+  auto refused = u.Write(u.Input("PEPJ800101HDFRRN03", "user-1"));
+  REQUIRE_FALSE(refused.ok());
+  CHECK(Holder(refused.status()) == ghost);
+  u.f.clock.AdvanceSeconds(61);
+  auto made = u.Write(u.Input("PEPJ800101HDFRRN03", "user-1"));
+  REQUIRE(made.ok());
+  CHECK(made->created);
+  auto after = u.Write(u.Input("PEPJ800101HDFRRN03", "user-2"));
+  REQUIRE_FALSE(after.ok());
+  CHECK(Holder(after.status()) == made->person_id);
 }

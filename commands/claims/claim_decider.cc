@@ -1,0 +1,89 @@
+#include "commands/claims/claim_decider.h"
+
+#include "commands/event_codec.h"
+
+namespace svc::commands::claims {
+
+namespace {
+
+core::Result<Decision> Conflict(const TakeClaim& c, const std::string& holder) {
+  if (c.conflict_code.empty()) {
+    Decision d;
+    d.result = {{"holder", holder}, {"taken", false}};
+    return d;
+  }
+  core::Status st = core::AlreadyExists("another holder has this value", c.conflict_code.empty() ? "CONFLICT" : c.conflict_code);
+  if (!c.conflict_member.empty()) st.WithExtension(c.conflict_member, holder);
+  return st;
+}
+
+}  // namespace
+
+core::Result<Decision> ClaimDecider::Decide(const ClaimState& s, const ClaimCommand& command, const StateReader& read,
+                                            const CommandContext& ctx) {
+  Decision d;
+  if (const auto* r = std::get_if<ReleaseClaim>(&command)) {
+    if (s.holder == r->holder && !s.released) d.events.push_back(NewEventOf(ClaimEvent(ClaimReleased{r->holder})));
+    return d;
+  }
+  const auto& c = std::get<TakeClaim>(command);
+  d.result = {{"holder", c.holder}, {"taken", true}};
+  if (s.holder == c.holder && !s.released) {  // held already: nothing to record
+    d.result["alreadyHeld"] = true;
+    return d;
+  }
+  std::string replaces;
+  if (!s.holder.empty() && !s.released) {
+    SVC_ASSIGN_OR_RETURN(AggregateView holder, read(s.holder_type, s.holder));
+    if (holder.version > 0) {
+      if (c.holds && c.holds(*holder.state)) return Conflict(c, s.holder);
+    } else if (ctx.now.micros < s.taken_micros + c.ttl_seconds * 1'000'000) {
+      return Conflict(c, s.holder);  // its holder is being made
+    }
+    replaces = s.holder;
+  }
+  d.events.push_back(NewEventOf(ClaimEvent(ClaimTaken{c.holder, c.holder_type, replaces})));
+  return d;
+}
+
+core::Status ClaimDecider::Evolve(ClaimState& s, const eventstore::EventEnvelope& e) {
+  SVC_ASSIGN_OR_RETURN(ClaimEvent ev, DecodeClaim(e));
+  if (const auto* t = std::get_if<ClaimTaken>(&ev)) {
+    s.holder = t->holder;
+    s.holder_type = t->holder_type;
+    s.taken_micros = e.occurred_at.micros;
+    s.released = false;
+  } else {
+    s.released = true;
+  }
+  return core::Status::Ok();
+}
+
+core::Result<ClaimState> ClaimDecider::FromJson(std::string_view text) { return DecodeSnapshot<ClaimState>(text, "claim"); }
+
+core::Result<bool> HeldBy(const StateReader& read, const std::string& claim_id, const std::string& holder) {
+  SVC_ASSIGN_OR_RETURN(AggregateView view, read(kClaimAggregate, claim_id));
+  const ClaimState& s = StateOf<ClaimDecider>(view);
+  return s.holder == holder && !s.released;
+}
+
+void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
+  if (claims.empty()) return;
+  auto decide = std::move(command.decide);
+  command.decide = nullptr;
+  command.decide_reading = [decide = std::move(decide), holder = command.aggregate_id, claims = std::move(claims)](
+                               const std::any& state, const StateReader& read,
+                               const CommandContext& ctx) -> core::Result<Decision> {
+    for (const auto& c : claims) {
+      SVC_ASSIGN_OR_RETURN(AggregateView view, read(kClaimAggregate, c.claim_id));
+      const ClaimState& s = StateOf<ClaimDecider>(view);
+      if (s.holder == holder && !s.released) continue;
+      core::Status st = core::AlreadyExists("another holder has this value", c.conflict_code);
+      if (!c.conflict_member.empty() && !s.holder.empty() && !s.released) st.WithExtension(c.conflict_member, s.holder);
+      return st;
+    }
+    return decide(state, ctx);
+  };
+}
+
+}  // namespace svc::commands::claims

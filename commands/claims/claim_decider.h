@@ -1,0 +1,81 @@
+#pragma once
+// One mechanism for every value that must be unique in a tenant (a CURP, an RFC, an externalRef of
+// an application): the value is an aggregate of its own, "claim", decided in the tenant's strand
+// like everything of the tenant, so it holds across processes and nodes, and across a crash.
+//
+// The protocol (docs/write-side.md#claims):
+//  1. the use case takes the claim for the aggregate that will hold the value (TakeClaim);
+//  2. the holder's own command checks, in the same strand, that it holds the claim (HeldBy) before
+//     it records the value — so a holder whose claim was taken over in between records nothing;
+//  3. the holder releases it when the value leaves it (ReleaseClaim), and needs not: a claim is
+//     checked against its holder when another asks for it.
+// A claim held by another is refused (the caller's conflict code, naming the holder) unless
+//  - its holder exists and no longer holds the value (`holds` says so: erased, merged, changed), or
+//  - its holder never came to exist within `ttl_seconds` of the taking (a crash between steps 1
+//    and 2): then it is taken over.
+// Nothing else expires: a claim whose holder exists and holds the value is the holder's for good.
+
+#include <functional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/claims/claim_events.h"
+#include "commands/command.h"
+
+namespace svc::commands::claims {
+
+struct ClaimState {
+  std::string holder;       // "" = never taken
+  std::string holder_type;
+  int64_t taken_micros = 0;
+  bool released = false;
+  static constexpr auto Fields() {
+    using core::Field;
+    using T = ClaimState;
+    return std::tuple{Field("holder", &T::holder), Field("holderType", &T::holder_type),
+                      Field("takenMicros", &T::taken_micros), Field("released", &T::released)};
+  }
+};
+
+// Answers {"holder": who holds the value now, "taken": whether `holder` does}. A value held by
+// another is refused with `conflict_code` (naming the holder in `conflict_member`) or, with no
+// conflict code, answered as not taken (the caller decides: an upsert writes to the holder).
+struct TakeClaim {
+  std::string holder;
+  std::string holder_type;
+  int64_t ttl_seconds = 60;     // how long a holder that does not exist yet keeps the claim
+  std::string_view conflict_code;  // a catalogue code (static), e.g. CURP_CONFLICT; "" = not an error
+  std::string conflict_member;  // e.g. conflictingPersonId: the holder, in the problem
+  // Whether an existing holder's state (an aggregate of holder_type) still holds this value.
+  std::function<bool(const std::any& holder_state)> holds;
+};
+struct ReleaseClaim {
+  std::string holder;
+};
+using ClaimCommand = std::variant<TakeClaim, ReleaseClaim>;
+
+struct ClaimDecider {
+  using State = ClaimState;
+  static constexpr std::string_view kName = kClaimAggregate;
+  static core::Result<Decision> Decide(const ClaimState& s, const ClaimCommand& c, const StateReader& read,
+                                       const CommandContext& ctx);
+  static core::Status Evolve(ClaimState& s, const eventstore::EventEnvelope& e);
+  static core::Json ToJson(const ClaimState& s) { return core::EncodeFields(s); }
+  static core::Result<ClaimState> FromJson(std::string_view text);
+};
+
+// Step 2 for a command of the holder: it decides only while its aggregate holds each claim; else
+// the claim's conflict code, naming the holder in `conflict_member` (when one holds it).
+struct RequiredClaim {
+  std::string claim_id;
+  std::string_view conflict_code;  // a catalogue code (static)
+  std::string conflict_member;
+};
+void RequireClaims(Command& command, std::vector<RequiredClaim> claims);
+
+// Step 2, inside the holder's own decision: whether `holder` holds the claim `claim_id` now.
+// `read` is the decision's StateReader.
+core::Result<bool> HeldBy(const StateReader& read, const std::string& claim_id, const std::string& holder);
+
+}  // namespace svc::commands::claims
