@@ -289,16 +289,6 @@ void Note(Runtime& rt, ApiCall& call, Respond respond) {
           [](const core::Json&) { return NoContent(); }, std::move(respond));
 }
 
-// Whether the tenant's review policy asks a second reviewer for this resolution.
-bool NeedsSecond(const core::Json& policy, const std::string& action, const core::Json& trust) {
-  const std::string mode = core::StringOr(policy, "doubleApproval", "none");
-  if (action != "approve" && action != "decline" && action != "request_more_info") return false;
-  if (mode == "all") return true;
-  if (mode == "declines" && action == "decline") return true;
-  const double below = policy.value("trustBelow", 0.0);
-  return action == "approve" && below > 0 && trust.is_number() && trust.get<double>() < below;
-}
-
 void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -340,21 +330,12 @@ void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
     sealed = std::move(*s);
   }
   const std::string te = TeOf(a);
-  auto tenant = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::Tenant(a.tenant_id)));
-  if (!tenant.ok()) return respond(StatusToProblem(req, tenant.status()));
-  core::Json pipeline_verdict = core::Json::object();
-  if (!session.empty()) {
-    auto verdict = ReadView(rt, projections::VerificationView::Abs(projections::VerificationView::Verdict(te, session)));
-    if (!verdict.ok()) return respond(StatusToProblem(req, verdict.status()));
-    if (verdict->has_value()) pipeline_verdict = **verdict;
-  }
-  const core::Json policy = tenant->has_value() ? (**tenant).value("reviewPolicy", core::Json::object()) : core::Json::object();
   rv::ResolveCase cmd;
   cmd.action = *action;
   cmd.reason_codes = reasons;
   cmd.note_sealed = sealed;
   cmd.by = ActorOf(a);
-  cmd.double_approval = NeedsSecond(policy, *action, pipeline_verdict.value("trustScore", core::Json(nullptr)));
+  cmd.tenant_id = a.tenant_id;  // the decider reads the tenant's review policy (double approval)
   commands::CommandContext ctx = Context(rt, call);
   // The answer, once the read models show what was recorded.
   auto finish = [&rt, te, case_id, session, slim = SlimRequest(req), respond](
@@ -379,7 +360,7 @@ void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
         });
   };
   rt.writer().Execute(
-      commands::MakeCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
+      commands::MakeReadingCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
       [&rt, &o, a, case_id, finish, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> r) {
         if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
         const core::Json result = r->result;

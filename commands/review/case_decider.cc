@@ -6,6 +6,8 @@
 #include <array>
 
 #include "commands/event_codec.h"
+#include "commands/tenancy/tenant_decider.h"
+#include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 
 namespace svc::commands::review {
@@ -198,6 +200,29 @@ core::Json CaseDecider::ToJson(const CaseState& s) { return core::EncodeFields(s
 
 core::Result<CaseState> CaseDecider::FromJson(std::string_view text) {
   return DecodeSnapshot<CaseState>(text, "case");
+}
+
+bool NeedsSecondApproval(std::string_view mode, double trust_below, std::string_view action, const core::Json& trust) {
+  if (action != "approve" && action != "decline" && action != "request_more_info") return false;
+  if (mode == "all") return true;
+  if (mode == "declines" && action == "decline") return true;
+  return action == "approve" && trust_below > 0 && trust.is_number() && trust.get<double>() < trust_below;
+}
+
+core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand& c, const StateReader& read,
+                                           const CommandContext& ctx) {
+  const auto* resolve = std::get_if<ResolveCase>(&c);
+  if (resolve == nullptr) return Decide(s, c, ctx);
+  ResolveCase r = *resolve;
+  SVC_ASSIGN_OR_RETURN(AggregateView tenant, read(tenancy::TenantDecider::kName, r.tenant_id));
+  const auto& t = StateOf<tenancy::TenantDecider>(tenant);
+  core::Json trust;
+  if (!s.session_id.empty()) {
+    SVC_ASSIGN_OR_RETURN(AggregateView session, read(verification::SessionDecider::kName, s.session_id));
+    trust = StateOf<verification::SessionDecider>(session).trust_score;
+  }
+  r.double_approval = NeedsSecondApproval(t.review_double_approval, t.review_trust_below, r.action, trust);
+  return Decide(s, CaseCommand(r), ctx);
 }
 
 }  // namespace svc::commands::review

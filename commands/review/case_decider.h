@@ -70,14 +70,27 @@ struct ResolveCase {
   std::vector<std::string> reason_codes;
   std::string note_sealed;
   CaseActor by;
-  bool double_approval = false;  // the tenant's policy asks two reviewers for this resolution
+  // The case's tenant: its review policy (the tenant aggregate) decides whether the resolution
+  // needs a second reviewer, with the trust score of the session's latest verdict (the session
+  // aggregate), both read in the tenant's strand (NeedsSecondApproval).
+  std::string tenant_id;
+  bool double_approval = false;  // set by the reading Decide; a test may set it directly
 };
+
+// Whether the tenant's review policy asks a second reviewer for a resolution: `mode` none |
+// declines | all; approvals of sessions whose trust score is under `trust_below` (0: off) too.
+// Only approve, decline and request_more_info are ever doubled.
+bool NeedsSecondApproval(std::string_view mode, double trust_below, std::string_view action, const core::Json& trust);
 using CaseCommand = std::variant<OpenCase, ClaimCase, ReleaseCase, ReassignCase, AddCaseNote, ResolveCase>;
 
 struct CaseDecider {
   using State = CaseState;
   static constexpr std::string_view kName = "review_case";
   static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c,
+                                       const CommandContext& ctx);
+  // The same, reading the tenant's review policy and the session's trust score for a resolution
+  // (MakeReadingCommand).
+  static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(CaseState& s, const eventstore::EventEnvelope& e);
   static core::Json ToJson(const CaseState& s);

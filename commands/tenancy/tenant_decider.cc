@@ -338,6 +338,9 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
           for (auto& u : s.users) {
             if (u.id == e.user_id) u.disabled = true;
           }
+        } else if constexpr (std::is_same_v<T, ReviewPolicySet>) {
+          s.review_double_approval = e.double_approval;
+          s.review_trust_below = e.trust_below;
         } else if constexpr (std::is_same_v<T, ApplicationArchived>) {
           for (auto& a : s.applications) {
             if (a.id == e.application_id) a.archived = true;

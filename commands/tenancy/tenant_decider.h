@@ -89,6 +89,10 @@ struct TenantState {
   std::vector<UserState> users;
   std::string export_key_id;      // "" = none set
   std::string export_public_key;  // base64url
+  // The review policy (tenancy.review_policy_set): none | declines | all; approvals under this
+  // trust score need a second reviewer (0: off). Read by the review case's resolution.
+  std::string review_double_approval;
+  double review_trust_below = 0;
 
   const KeyState* FindKey(std::string_view key_id) const;
   const ApplicationState* DefaultApplication() const;
@@ -105,6 +109,8 @@ struct TenantState {
                       Field("createdMicros", &T::created_micros),
                       Field("applications", &T::applications), Field("keys", &T::keys),
                       Field("users", &T::users, core::Empty::kOmit),
+                      Field("reviewDoubleApproval", &T::review_double_approval, core::Empty::kOmit),
+                      Field("reviewTrustBelow", &T::review_trust_below, core::Empty::kOmit),
                       Field("exportKeyId", &T::export_key_id, core::Empty::kOmit),
                       Field("exportPublicKey", &T::export_public_key, core::Empty::kOmit)};
   }

@@ -304,6 +304,7 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
         } else if constexpr (std::is_same_v<T, VerdictReached>) {
           s.processing = false;
           s.outcome = e.outcome;
+          s.trust_score = e.trust_score;
           s.case_id = e.case_id;
         } else if constexpr (std::is_same_v<T, MediaPurged>) {
           s.media_purged = true;

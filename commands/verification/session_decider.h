@@ -37,6 +37,7 @@ struct SessionState {
   bool processing = false;     // the pipeline runs for tracking_id
   std::set<std::string> stages_done;  // of tracking_id
   std::string outcome;         // latest verdict's outcome, "" = none
+  core::Json trust_score;      // latest verdict's trust score (a number 0..1, or null)
   std::string case_id;
   bool active_liveness = false;  // checks.livenessMode = "active"
   struct Challenge {
@@ -76,7 +77,8 @@ struct SessionState {
                       Field("mediaSinceSubmit", &T::media_since_submit),
                       Field("submission", &T::submission), Field("trackingId", &T::tracking_id),
                       Field("processing", &T::processing), Field("stagesDone", &T::stages_done),
-                      Field("outcome", &T::outcome), Field("caseId", &T::case_id),
+                      Field("outcome", &T::outcome), Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
+                      Field("caseId", &T::case_id),
                       Field("activeLiveness", &T::active_liveness),
                       Field("challenges", &T::challenges), Field("mediaPurged", &T::media_purged),
                       Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),

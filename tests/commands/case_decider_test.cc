@@ -4,6 +4,8 @@
 
 #include "commands/review/case_decider.h"
 #include "commands/review/case_status.h"
+#include "commands/tenancy/tenant_decider.h"
+#include "commands/verification/session_decider.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -227,4 +229,43 @@ TEST_CASE("review case status: every event's status, escalated cases back to esc
   CHECK(r::IsFinishedCaseStatus("closed"));
   CHECK_FALSE(r::IsFinishedCaseStatus("escalated"));
   CHECK(r::CaseStatuses().size() == 5);
+}
+
+// The policy is the write side's: the reading Decide takes the tenant's review policy from the
+// tenant aggregate and the trust score of the session's latest verdict from the session aggregate.
+TEST_CASE("review case: the double-approval policy is read from the tenant and the session in the strand") {
+  CHECK(NeedsSecondApproval("all", 0, "request_more_info", nullptr));
+  CHECK_FALSE(NeedsSecondApproval("all", 0, "escalate", nullptr));
+  CHECK(NeedsSecondApproval("declines", 0, "decline", nullptr));
+  CHECK_FALSE(NeedsSecondApproval("declines", 0, "approve", nullptr));
+  CHECK(NeedsSecondApproval("none", 0.7, "approve", 0.5));
+  CHECK_FALSE(NeedsSecondApproval("none", 0.7, "approve", 0.8));
+  CHECK_FALSE(NeedsSecondApproval("none", 0.7, "approve", nullptr));  // no score: no doubt
+  CHECK_FALSE(NeedsSecondApproval("none", 0, "approve", 0.1));
+
+  tenancy::TenantState tenant;
+  tenant.exists = true;
+  tenant.review_double_approval = "none";
+  tenant.review_trust_below = 0.7;
+  verification::SessionState session;
+  session.exists = true;
+  session.trust_score = 0.5;
+  std::any tenant_any = tenant, session_any = session;
+  StateReader read = [&](std::string_view type, std::string_view) -> core::Result<AggregateView> {
+    if (type == tenancy::TenantDecider::kName) return AggregateView{&tenant_any, 1};
+    return AggregateView{&session_any, 1};
+  };
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  ResolveCase r = Resolve("approve", kAna);
+  r.tenant_id = "ten_1";
+  auto first = CaseDecider::Decide(spec.state, CaseCommand(r), read, spec.ctx);
+  REQUIRE(first.ok());
+  CHECK(first->result["awaitingSecondApproval"] == true);
+  // A session above the line: one approval decides.
+  session_any = [&] { auto s = session; s.trust_score = 0.9; return s; }();
+  auto single = CaseDecider::Decide(spec.state, CaseCommand(r), read, spec.ctx);
+  REQUIRE(single.ok());
+  CHECK(single->result["outcome"] == "approved");
 }
