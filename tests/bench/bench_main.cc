@@ -94,7 +94,12 @@ void BenchCommands(const std::string& dir, int callers, int seconds, bool kafka)
   }
   core::ThreadPool pool(2);
   core::RandomIdSource ids;
-  commands::Writer::Options wo{log.get(), store.get(), &ids, &pool, &metrics};
+  commands::Writer::Options wo;
+  wo.log = log.get();
+  wo.store = store.get();
+  wo.ids = &ids;
+  wo.pool = &pool;
+  wo.metrics = &metrics;
   commands::Writer writer(wo);
   writer.Register(std::make_unique<commands::TypedAggregate<CounterDecider>>());
   if (!writer.Recover().ok()) std::exit(1);
