@@ -73,6 +73,25 @@ std::optional<core::Json> JsonBody(const HttpRequest& req, const Respond& respon
   return std::move(*body);
 }
 
+// The opening every reveal of one person shares: the request, the key, the path's person (active:
+// else answered) and, `with_body`, the JSON object body (else answered). nullopt once answered.
+struct PersonCall {
+  HttpRequest& req;
+  const AuthContext a;
+  const std::string id;
+  std::optional<core::Json> row;
+  std::optional<core::Json> body;
+};
+std::optional<PersonCall> OpenPersonCall(Runtime& rt, ApiCall& call, const Respond& respond, bool with_body) {
+  PersonCall p{*call.request, call.auth, call.request->path_params["person_id"], PathPerson(rt, call, respond), std::nullopt};
+  if (!p.row) return std::nullopt;
+  if (with_body) {
+    p.body = JsonBody(p.req, respond);
+    if (!p.body) return std::nullopt;
+  }
+  return p;
+}
+
 // A call kept for work that answers after the handler returned (the request may be gone by then):
 // its auth, ids and a copy of the request's path and id.
 struct KeptCall {
@@ -136,11 +155,9 @@ bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, R
 // purpose and reason; the spend is decided once on the token's aggregate, then recorded against
 // the budget like any reveal.
 void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
+  if (!opened) return;
+  auto& [req, a, id, row, no_body] = *opened;
   auto token = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), a.key_id)));
   if (!token.ok()) return respond(StatusToProblem(req, token.status()));
   if (!token->has_value()) return respond(Problem(req, "CLIENT_TOKEN_INVALID", "the client token is not valid"));
@@ -189,13 +206,9 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
 
 void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
   if (call.auth.key_type == "client_token") return DecryptWithToken(rt, o, call, std::move(respond));
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
-  auto body = JsonBody(req, respond);
-  if (!body) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
+  if (!opened) return;
+  auto& [req, a, id, row, body] = *opened;
   Validator v(*body);
   RevealRequest rr;
   if (!ParseReveal(req, *body, v, rr, respond)) return;
@@ -339,13 +352,9 @@ void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
 // POST …/client-token: a single-use token for a browser. Issuing reveals nothing (no budget);
 // spending it does.
 void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
-  auto body = JsonBody(req, respond);
-  if (!body) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
+  if (!opened) return;
+  auto& [req, a, id, row, body] = *opened;
   // purpose is optional on a token (recorded when given); the rest reads as a reveal request.
   std::optional<std::string> purpose;
   core::Json reveal_part = *body;
@@ -424,13 +433,9 @@ void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
 // same computed over the sealed value, which never leaves. A reveal of one bit per field: audited
 // (redaction "compared") and budgeted.
 void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
-  auto body = JsonBody(req, respond);
-  if (!body) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
+  if (!opened) return;
+  auto& [req, a, id, row, body] = *opened;
   Validator v(*body);
   const core::Json* fields = v.Object("fields", 64 * 1024);
   auto signing_key = v.String("signingKey", true, 512);
@@ -497,11 +502,9 @@ void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond re
 // person's verification sessions and the metadata of their captures (no bytes). Audited with
 // purpose arco_request and budgeted as one person.
 void Export(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
+  if (!opened) return;
+  auto& [req, a, id, row, no_body] = *opened;
   std::optional<std::string> reason;
   if (!req.body.empty()) {
     auto body = ParseJsonObject(req.body);
@@ -596,11 +599,9 @@ core::Result<FaceReference> ReferenceFace(Runtime& rt, const AuthContext& a, con
 // POST …/reauth-face: the 1:1 match runs first (nothing leaves yet), then the reveal is recorded
 // against the budget, then the result is answered.
 void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  const std::string id = req.path_params["person_id"];
-  auto row = PathPerson(rt, call, respond);
-  if (!row) return;
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
+  if (!opened) return;
+  auto& [req, a, id, row, no_body] = *opened;
   // A match against the person's face: no vault field, the purpose its access event records.
   if (auto st = CheckRevealAllowed(rt, a, *row, {}, std::string("identity_verification")); !st.ok()) {
     return respond(StatusToProblem(req, st));
