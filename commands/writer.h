@@ -52,8 +52,8 @@ class Writer {
     size_t cache_limit = 100000;  // aggregates kept in memory (clean ones are evicted first)
     int64_t idempotency_retention_seconds = 24 * 3600;  // records kept at least this long
     // TESTS ONLY (serve --debug-hold-commands): commands of these aggregate types are held, never
-    // decided, until the writer goes (then answered 503): a kill -9 meets the steps before them
-    // durable and theirs not (a crash between a claim and its use).
+    // decided nor answered: a kill -9 meets the steps before them durable and theirs not (a crash
+    // between a claim and its use).
     std::vector<std::string> debug_hold_types;
   };
 

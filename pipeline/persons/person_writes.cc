@@ -262,7 +262,7 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
             self->target_ = holder;
             return self->Take(kind, claim_id, std::move(take), std::move(next), /*keyed=*/false);
           }
-          if (taken && !out->result.value("alreadyHeld", false)) self->taken_.push_back(claim_id);
+          if (taken && !out->result.value("alreadyHeld", false)) self->taken_.emplace_back(claim_id, take.holder);
           next(holder, taken);
         });
   }
@@ -325,9 +325,9 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
     if (!r.ok()) {
       // The claims taken for a person that was not written are given back at once (else they
       // would wait out their time: a retry would find them held).
-      for (const auto& claim : taken_) {
+      for (const auto& [claim, holder] : taken_) {
         auto cmd = commands::MakeReadingCommand<cl::ClaimDecider>(in_.who.tenant, claim,
-                                                                  cl::ClaimCommand(cl::ReleaseClaim{target_}), ReleaseContext());
+                                                                  cl::ClaimCommand(cl::ReleaseClaim{holder}), ReleaseContext());
         deps_.writer->Execute(std::move(cmd), [](core::Result<commands::CommandOutcome>) {});
       }
     }
@@ -350,7 +350,7 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
   bool upsert_ = false;
   std::string curp_key_;
   std::string ext_claim_;
-  std::vector<std::string> taken_;
+  std::vector<std::pair<std::string, std::string>> taken_;  // claim, holder: taken by this run
   std::vector<cl::RequiredClaim> required_;
 };
 
