@@ -90,17 +90,10 @@ void CreateConsent(Runtime& rt, ApiCall& call, Respond respond) {
   c.mechanism = *mechanism;
   c.policy_version = *policy;
   c.attested_by = attested.value_or("");
-  if (evidence != nullptr) {
-    // Write-only: sealed under the person's key (erased with them), never listed.
-    auto key = rt.key_store().Get(pp::PersonKeyName(a.tenant_id, a.environment, id));
-    if (!key.ok()) return respond(StatusToProblem(req, key.status()));
-    if (!key->has_value()) return respond(StatusToProblem(req, core::FailedPrecondition("the person's data was erased", "PERSON_PURGED")));
-    c.evidence_sealed = core::Base64Encode(core::AeadSeal(
-        **key, core::DumpJson(*evidence), "consent-evidence|" + a.tenant_id + "|" + a.environment + "|" + id + "|" + c.consent_id));
-    core::SecureZero(**key);
-  }
   const std::string item = PV::Abs(PV::Consent(TeOf(a), id, c.consent_id));
-  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::GrantConsent{c}), ctx),
+  auto cmd = pp::GrantConsentCommand(rt.key_store(), RefOf(a, id), std::move(c), evidence, std::move(ctx));
+  if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
+  RunThenRender(rt, req, std::move(*cmd),
                 {PV::kName},
                 [&rt, a, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
                   return ItemAfter(rt, a, item, 201, slim);

@@ -192,6 +192,21 @@ core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, 
   return c;
 }
 
+core::Result<commands::Command> GrantConsentCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                   commands::persons::ConsentGranted consent,
+                                                   const core::Json* evidence, commands::CommandContext ctx) {
+  if (evidence != nullptr) {
+    SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
+    if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
+    consent.evidence_sealed = core::Base64Encode(core::AeadSeal(
+        *key, core::DumpJson(*evidence),
+        "consent-evidence|" + who.tenant + "|" + who.environment + "|" + who.person + "|" + consent.consent_id));
+    core::SecureZero(*key);
+  }
+  return commands::MakeCommand<ps::PersonDecider>(who.tenant, who.person, ps::PersonCommand(ps::GrantConsent{consent}),
+                                                  std::move(ctx));
+}
+
 namespace {
 
 namespace cl = commands::claims;

@@ -102,6 +102,13 @@ struct PersonWriteResult {
 void WritePerson(const PersonWriteDeps& deps, PersonWriteInput input,
                  std::function<void(core::Result<PersonWriteResult>)> done);
 
+// A consent of the person `who` (its id, purpose, mechanism, policy and expiry set), with its
+// `evidence` (an object, or null) sealed under the person's key: write-only, erased with the
+// person, never listed. PERSON_PURGED when the person's key is gone.
+core::Result<commands::Command> GrantConsentCommand(eventstore::KeyStore& keys, const PersonRef& who,
+                                                   commands::persons::ConsentGranted consent,
+                                                   const core::Json* evidence, commands::CommandContext ctx);
+
 // The blind-index keys of a normalised value of `field` under the tenant's index key.
 std::vector<std::string> BlindKeys(std::string_view index_key, std::string_view field,
                                    std::string_view normalised);

@@ -232,3 +232,46 @@ TEST_CASE("person write use case: a crash between the claim and the create holds
   REQUIRE_FALSE(after.ok());
   CHECK(Holder(after.status()) == made->person_id);
 }
+
+TEST_CASE("person writes: a consent's evidence is sealed under the person's key, bound to the consent; none without the key") {
+  testing::TempDir dir;
+  eventstore::KvStore::Options o;
+  o.path = dir.Sub("db");
+  o.column_families = {"keystore"};
+  auto store = eventstore::KvStore::Open(o);
+  REQUIRE(store.ok());
+  eventstore::KeyStore keys(store->get(), core::RandomBytes(32));
+  const PersonRef who{"ten_1", "test", "per_1"};
+  ps::ConsentGranted c;
+  c.consent_id = "cns_1";
+  c.purpose = "identity_verification";
+  const core::Json evidence = {{"signature", "abc"}};
+  // No person key: the person was erased.
+  auto refused = GrantConsentCommand(keys, who, c, &evidence, Ctx());
+  REQUIRE_FALSE(refused.ok());
+  CHECK(std::string(core::Status(refused.status()).api_code()) == "PERSON_PURGED");
+  auto person_key = keys.GetOrCreate(PersonKeyName("ten_1", "test", "per_1"));
+  REQUIRE(person_key.ok());
+  auto cmd = GrantConsentCommand(keys, who, c, &evidence, Ctx());
+  REQUIRE(cmd.ok());
+  ps::PersonState state;
+  state.exists = true;
+  state.status = "active";
+  state.environment = "test";
+  auto decided = cmd->decide(std::any(state), Ctx());
+  REQUIRE_MESSAGE(decided.ok(), decided.status().ToString());
+  REQUIRE(decided->events.size() == 1);
+  const core::Json data = core::ParseJsonOrDiscarded(decided->events[0].data);
+  const std::string sealed = data.value("evidenceSealed", "");
+  REQUIRE_FALSE(sealed.empty());
+  CHECK(sealed.find("abc") == std::string::npos);
+  auto raw = core::Base64Decode(sealed);
+  REQUIRE(raw.ok());
+  auto opened = core::AeadOpen(*person_key, *raw, "consent-evidence|ten_1|test|per_1|cns_1");
+  REQUIRE(opened.ok());
+  CHECK(core::ParseJsonOrDiscarded(*opened) == evidence);
+  CHECK_FALSE(core::AeadOpen(*person_key, *raw, "consent-evidence|ten_1|test|per_1|cns_2").ok());
+  // No evidence: nothing sealed, no key needed.
+  auto plain = GrantConsentCommand(keys, {"ten_1", "test", "per_2"}, c, nullptr, Ctx());
+  REQUIRE(plain.ok());
+}
