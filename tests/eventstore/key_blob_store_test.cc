@@ -13,19 +13,15 @@
 #include "eventstore/blob_store.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
 
 TEST_CASE("key store: created once, wrapped under the KEK, bound to its name, destroyable") {
-  testing::TempDir dir;
-  eventstore::KvStore::Options o;
-  o.path = dir.Sub("db");
-  o.column_families = {"keystore"};
-  auto store = eventstore::KvStore::Open(o);
-  REQUIRE(store.ok());
-  std::string kek = core::RandomBytes(32);
-  eventstore::KeyStore keys(store->get(), kek);
+  testing::KeyStoreFixture ks;
+  eventstore::KvStore* store = ks.store.get();
+  eventstore::KeyStore& keys = *ks.keys;
   std::string name = eventstore::KeyStore::SessionKeyName("ten_1", "test", "vrf_1");
   auto k1 = keys.GetOrCreate(name);
   auto k2 = keys.GetOrCreate(name);
@@ -34,18 +30,18 @@ TEST_CASE("key store: created once, wrapped under the KEK, bound to its name, de
   CHECK(*k1 == *k2);
   CHECK(*keys.GetOrCreate("session/ten_1/test/vrf_2") != *k1);
   // Stored wrapped: the raw key is nowhere in the row.
-  int cf = (*store)->Cf("keystore");
-  auto row = (*store)->Get(cf, "dek/" + name);
+  int cf = store->Cf("keystore");
+  auto row = store->Get(cf, "dek/" + name);
   REQUIRE(row.ok());
   REQUIRE(row->has_value());
   CHECK((*row)->find(*k1) == std::string::npos);
   // Moved to another name, it does not open.
   eventstore::KvStore::Batch b;
   b.Put(cf, "dek/session/ten_1/test/vrf_3", **row);
-  REQUIRE((*store)->Write(b, true).ok());
+  REQUIRE(store->Write(b, true).ok());
   CHECK(keys.Get("session/ten_1/test/vrf_3").status().code() == core::StatusCode::kDataLoss);
   // Another KEK cannot open it either.
-  eventstore::KeyStore other(store->get(), core::RandomBytes(32));
+  eventstore::KeyStore other(store, core::RandomBytes(32));
   CHECK_FALSE(other.Get(name).ok());
   // Destroyed: gone for good (crypto-shredding).
   REQUIRE(keys.Destroy(name).ok());

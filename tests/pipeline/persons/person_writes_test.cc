@@ -14,6 +14,7 @@
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/vault_keys.h"
 #include "tests/support/runtime_fixture.h"
+#include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
@@ -39,13 +40,8 @@ PiiWrite Email(const std::string& value) {
 }  // namespace
 
 TEST_CASE("person writes: values are sealed for the version the aggregate gives, not the one read before") {
-  testing::TempDir dir;
-  eventstore::KvStore::Options o;
-  o.path = dir.Sub("db");
-  o.column_families = {"keystore"};
-  auto store = eventstore::KvStore::Open(o);
-  REQUIRE(store.ok());
-  eventstore::KeyStore keys(store->get(), core::RandomBytes(32));
+  testing::KeyStoreFixture ks;
+  eventstore::KeyStore& keys = *ks.keys;
   const PersonRef who{"ten_1", "test", "per_1"};
 
   // The async create: the command arrives once the person's key is durable.
@@ -234,13 +230,8 @@ TEST_CASE("person write use case: a crash between the claim and the create holds
 }
 
 TEST_CASE("person writes: a consent's evidence is sealed under the person's key, bound to the consent; none without the key") {
-  testing::TempDir dir;
-  eventstore::KvStore::Options o;
-  o.path = dir.Sub("db");
-  o.column_families = {"keystore"};
-  auto store = eventstore::KvStore::Open(o);
-  REQUIRE(store.ok());
-  eventstore::KeyStore keys(store->get(), core::RandomBytes(32));
+  testing::KeyStoreFixture ks;
+  eventstore::KeyStore& keys = *ks.keys;
   const PersonRef who{"ten_1", "test", "per_1"};
   ps::ConsentGranted c;
   c.consent_id = "cns_1";

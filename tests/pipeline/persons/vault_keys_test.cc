@@ -6,6 +6,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/persons/vault_keys.h"
+#include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
 using namespace svc;
@@ -31,13 +32,8 @@ TEST_CASE("vault keys: a sealed value opens only under its own names and revisio
 }
 
 TEST_CASE("vault keys: one random blind-index key per tenant and environment, kept in the key store") {
-  testing::TempDir dir;
-  eventstore::KvStore::Options o;
-  o.path = dir.Sub("db");
-  o.column_families = {"keystore"};
-  auto store = eventstore::KvStore::Open(o);
-  REQUIRE(store.ok());
-  eventstore::KeyStore keys(store->get(), core::RandomBytes(32));
+  testing::KeyStoreFixture ks;
+  eventstore::KeyStore& keys = *ks.keys;
   auto a = IndexKey(keys, "ten_1", "test");
   REQUIRE(a.ok());
   CHECK(a->size() == 32);
