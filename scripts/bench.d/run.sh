@@ -23,7 +23,9 @@ BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
 # Face work per verification (dlib engine): CPU, sustained rate, peak memory.
 "$BUILD/tests/svc_bench_faces" models/node_modules/@vladmandic/face-api "${TMPDIR:-/tmp}/svc-faces-bench" "$FACES"
 # Webhook deliveries: queued deliveries to a local receiver answering 200, drained.
-(cd tests/receiver && npm ci --no-audit --no-fund --loglevel=error)
+# Installed once (scripts/test installs it first: a second `npm ci` would delete node_modules under
+# the webhook tests that ctest runs beside this smoke run).
+[ -d tests/receiver/node_modules/standardwebhooks ] || (cd tests/receiver && npm ci --no-audit --no-fund --loglevel=error)
 "$BUILD/tests/svc_bench_webhooks" "$WEBHOOKS"
 # The access log: projection rate, checkpoint and proofs, and `svc audit verify` over an export
 # of every entry (in process, then the binary itself on the same file).

@@ -14,7 +14,8 @@ WORK=$(mktemp -d)
 SVC_PID=""
 NODE_PID=""
 trap '[ -n "$SVC_PID" ] && kill $SVC_PID 2>/dev/null; [ -n "$NODE_PID" ] && kill $NODE_PID 2>/dev/null; rm -rf $WORK' EXIT
-(cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
+# Installed once (as the receiver in run.sh: never deleted under the browser tests beside it).
+[ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
 $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
   --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
