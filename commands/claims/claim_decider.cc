@@ -61,12 +61,6 @@ core::Status ClaimDecider::Evolve(ClaimState& s, const eventstore::EventEnvelope
 
 core::Result<ClaimState> ClaimDecider::FromJson(std::string_view text) { return DecodeSnapshot<ClaimState>(text, "claim"); }
 
-core::Result<bool> HeldBy(const StateReader& read, const std::string& claim_id, const std::string& holder) {
-  SVC_ASSIGN_OR_RETURN(AggregateView view, read(kClaimAggregate, claim_id));
-  const ClaimState& s = StateOf<ClaimDecider>(view);
-  return s.holder == holder && !s.released;
-}
-
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
   if (claims.empty()) return;
   auto decide = std::move(command.decide);

@@ -5,7 +5,7 @@
 //
 // The protocol (docs/write-side.md#claims):
 //  1. the use case takes the claim for the aggregate that will hold the value (TakeClaim);
-//  2. the holder's own command checks, in the same strand, that it holds the claim (HeldBy) before
+//  2. the holder's own command checks, in the same strand, that it holds the claim (RequireClaims) before
 //     it records the value — so a holder whose claim was taken over in between records nothing;
 //  3. the holder releases it when the value leaves it (ReleaseClaim), and needs not: a claim is
 //     checked against its holder when another asks for it.
@@ -74,8 +74,5 @@ struct RequiredClaim {
 };
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims);
 
-// Step 2, inside the holder's own decision: whether `holder` holds the claim `claim_id` now.
-// `read` is the decision's StateReader.
-core::Result<bool> HeldBy(const StateReader& read, const std::string& claim_id, const std::string& holder);
 
 }  // namespace svc::commands::claims

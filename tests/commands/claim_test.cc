@@ -22,6 +22,15 @@ using svc::testing::Types;
 
 namespace {
 
+// Whether `holder` holds the claim `claim_id` as the strand reads it (what RequireClaims checks).
+// Runs on the writer's strand: no doctest macro here.
+bool HeldBy(const StateReader& read, const std::string& claim_id, const std::string& holder) {
+  auto view = read(kClaimAggregate, claim_id);
+  if (!view.ok()) return false;
+  const ClaimState& s = StateOf<ClaimDecider>(*view);
+  return s.holder == holder && !s.released;
+}
+
 // A reader over a map of holders: version 1 for those present (any state), 0 otherwise.
 struct FakeHolders {
   std::map<std::string, std::any> states;
@@ -164,8 +173,8 @@ TEST_CASE("claims: through the writer, 20 concurrent takes of one value make one
   check.aggregate_id = claim;
   check.context = f.Ctx();
   check.decide_reading = [&](const std::any&, const StateReader& read, const CommandContext&) -> core::Result<Decision> {
-    held_by_winner.set_value(*HeldBy(read, claim, holder));
-    held_by_other.set_value(*HeldBy(read, claim, "ten_" + std::string(32, '9')));
+    held_by_winner.set_value(HeldBy(read, claim, holder));
+    held_by_other.set_value(HeldBy(read, claim, "ten_" + std::string(32, '9')));
     return Decision{};
   };
   REQUIRE(f.rt->writer().ExecuteAndWait(std::move(check)).ok());
