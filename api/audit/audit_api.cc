@@ -137,7 +137,7 @@ void ServeCsv(Runtime& rt, const HttpRequest& req, const std::map<std::string, s
   respond(std::move(r));
 }
 
-void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void List(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto query = ParseQuery(req.query);
@@ -367,7 +367,7 @@ void Checkpoint(Runtime& rt, ApiCall& call, Respond respond) {
 
 // GET …/verify/checkpoints: the checkpoints published in the log (the publisher's, every interval
 // the log grew), oldest first.
-void Checkpoints(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Checkpoints(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   const std::string te = TeOf(call.auth);
   CursorList list;
   list.scope = "audit-checkpoints|" + te;
@@ -390,7 +390,7 @@ void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> AuditRoutes(Runtime* rt, const ApiContext& options) {
   auto* r = rt;
   const auto* o = &options;
   const std::string tag = "Compliance";
@@ -489,7 +489,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options) 
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoints", .operation_id = "listAuditCheckpoints",
       .tag = tag, .summary = "The checkpoints published of the access log, oldest first",
-      .description = "Every " + std::to_string(o->audit_checkpoint_interval_seconds) +
+      .description = "Every " + std::to_string(o->limits.audit_checkpoint_interval_seconds) +
                      " seconds, a signed checkpoint of each access log that grew is recorded in the service's "
                      "log (and sent as the webhook `audit.checkpoint_published`). Each is the tree head of its "
                      "size, signed as `…/verify/checkpoint` is; exports carry them and `svc audit verify` checks "

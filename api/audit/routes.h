@@ -9,9 +9,21 @@
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 
+namespace svc::api {
+struct Module;
+}
+
 namespace svc::api::audit {
 
-std::vector<ApiRoute> AuditRoutes(Runtime* rt, const PublicApiOptions& options);
+// The area as a module (module.cc): its decider, projector, routes, flags and checkpoint publisher.
+const Module& AuditModule();
+
+std::vector<ApiRoute> AuditRoutes(Runtime* rt, const ApiContext& options);
 OpenApiArea AuditOpenApi();
 
 }  // namespace svc::api::audit
+
+namespace svc::api::cli {
+// `svc audit` (cli.cc): the module's command.
+int Audit(const std::vector<const Module*>& modules, int argc, char** argv);
+}  // namespace svc::api::cli

@@ -32,7 +32,7 @@ core::Json Family(const RateLimitFamilyConfig& c, const std::string& applies_to)
 }
 
 // What is in force: read from the options the middleware and the reveal routes enforce.
-void Limits(const PublicApiOptions& o, Respond respond) {
+void Limits(const ComplianceOptions& o, Respond respond) {
   const ApiLimits& l = o.limits;
   respond(JsonResponse(
       200, {{"object", "compliance.limits"},
@@ -42,7 +42,7 @@ void Limits(const PublicApiOptions& o, Respond respond) {
                                 Family(l.reveals, "pii_reveals: decrypt, batch decrypt, expand, client tokens, "
                                                   "integrity, export, reauth")})},
             {"revealBudget",
-             {{"personsPerDay", o.reveal_budget_per_day},
+             {{"personsPerDay", o.limits.reveal_budget_per_day},
               {"per", "tenant_and_environment"},
               {"resetsAt", "00:00 UTC"},
               {"counts", "one per person revealed (a batch of n persons counts n)"},
@@ -66,7 +66,7 @@ void Limits(const PublicApiOptions& o, Respond respond) {
                                            {"idempotencyHours", o.retention->policies().idempotency_hours},
                                            {"sweepIntervalSeconds", o.retention->policies().interval.count()}}
                               : core::Json(nullptr)},
-            {"auditCheckpointIntervalSeconds", o.audit_checkpoint_interval_seconds}}));
+            {"auditCheckpointIntervalSeconds", o.limits.audit_checkpoint_interval_seconds}}));
 }
 
 // The verification volume of the key's environment, from the sessions read model's counters:
@@ -114,7 +114,7 @@ core::Result<core::Json> VerificationVolume(Runtime& rt, const std::string& te, 
 
 // GET /v1/compliance/reports?type=nom024|cnbv: every section computed when asked, from the read
 // models and the objects that enforce the policies (nothing in it is written by hand).
-void Report(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   for (const auto& [name, value] : query) {
@@ -158,7 +158,7 @@ void Report(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
                              {"verificationVolume", *volume}}));
 }
 
-void ConfigList(const PublicApiOptions& o, const char* member, Respond respond) {
+void ConfigList(const ComplianceOptions& o, const char* member, Respond respond) {
   respond(JsonResponse(200, {{"object", "list"}, {"data", o.compliance_config.value(member, core::Json::array())}}));
 }
 
@@ -251,7 +251,7 @@ core::Status CheckComplianceConfig(const core::Json& config) {
   return CheckItems(config, "subprocessors", {"name", "purpose", "country"});
 }
 
-std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const ComplianceOptions& options) {
   auto* r = rt;
   const auto* o = &options;
   const std::string tag = "Compliance";

@@ -9,9 +9,31 @@
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 
+namespace svc::pipeline::retention {
+class Sweeper;
+}
+
+namespace svc::api {
+struct Module;
+}
+
 namespace svc::api::compliance {
 
-std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const PublicApiOptions& options);
+// The area as a module (module.cc): its deciders, routes, flags, the compliance file and the
+// retention sweeper.
+const Module& ComplianceModule();
+
+// What the area's routes are given besides the shared context (filled by its module).
+struct ComplianceOptions : ApiContext {
+  // Where the data is kept and who processes it, from the operator's compliance file
+  // (--compliance-file, docs/compliance.md): {"datacenters": [...], "subprocessors": [...]}.
+  core::Json compliance_config = {{"datacenters", core::Json::array()}, {"subprocessors", core::Json::array()}};
+  // The retention policies in force and what the sweeper's last run did (reports, limits); null:
+  // no sweeper (tools that build routes without serving).
+  const pipeline::retention::Sweeper* retention = nullptr;
+};
+
+std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const ComplianceOptions& options);
 OpenApiArea ComplianceOpenApi();
 
 // Checks a compliance file's content: {"datacenters": [DatacenterItem], "subprocessors":

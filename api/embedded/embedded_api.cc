@@ -119,7 +119,7 @@ core::Json CreatedBody(Runtime& rt, const std::string& session_id, const core::J
 }
 
 // Both creates: the session prepared from `session_body`, opened with its embedded session.
-void OpenEmbedded(Runtime& rt, const PublicApiOptions& options, ApiCall& call, core::Json session_body,
+void OpenEmbedded(Runtime& rt, const ApiContext& options, ApiCall& call, core::Json session_body,
                   std::vector<std::string> origins, const std::string& opened_by, Respond respond) {
   HttpRequest& req = *call.request;
   if (options.sessions == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "sessions are not served here"));
@@ -161,7 +161,7 @@ void OpenEmbedded(Runtime& rt, const PublicApiOptions& options, ApiCall& call, c
                 std::move(respond));
 }
 
-void CreateBackend(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+void CreateBackend(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   if (call.auth.key_type != "secret") {
     return respond(Problem(req, "INSUFFICIENT_SCOPE", "a backend embedded session needs a secret key"));
@@ -189,7 +189,7 @@ void CreateBackend(Runtime& rt, const PublicApiOptions& options, ApiCall& call, 
   OpenEmbedded(rt, options, call, std::move(session_body), std::move(*origins), "backend", std::move(respond));
 }
 
-void CreateBrowser(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+void CreateBrowser(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   if (a.key_type != "publishable") {
@@ -321,7 +321,7 @@ void Policy(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-void Verify(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string& id = req.path_params["session_id"];
   const AuthContext& a = call.auth;
@@ -379,10 +379,10 @@ void Verify(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond
 
 }  // namespace
 
-std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const ApiContext& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const ApiContext* o = &options;
   const std::string tag = "Embedded channel";
   const std::vector<std::string> session_errors = {
       "VALIDATION_ERROR", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID", "ALLOWED_ORIGINS_REQUIRED",

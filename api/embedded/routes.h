@@ -11,9 +11,16 @@
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 
+namespace svc::api {
+struct Module;
+}
+
 namespace svc::api::embedded {
 
-std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const PublicApiOptions& options);
+// The area as a module (module.cc): its decider, projector, routes and the widget's pages.
+const Module& EmbeddedModule();
+
+std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const ApiContext& options);
 OpenApiArea EmbeddedOpenApi();
 
 // The widget (widget.cc): GET /embed/v1/loader.js (the integrator's page includes it),

@@ -77,7 +77,7 @@ core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const Pa
 
 }  // namespace
 
-void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+void ServeCursorList(Runtime& rt, const ApiContext& options, ApiCall& call,
                      const CursorList& list, Respond respond) {
   HttpRequest& req = *call.request;
   auto page_req = ParsePageRequest(ParseQuery(req.query), list.filters, rt.cursor_key(), list.scope,

@@ -39,7 +39,7 @@ struct CursorList {
   std::vector<FieldError> errors;
 };
 
-void ServeCursorList(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+void ServeCursorList(Runtime& rt, const ApiContext& options, ApiCall& call,
                      const CursorList& list, Respond respond);
 
 // A list's window on its rows' `createdAt`: two RFC 3339 query parameters (at or after, at or

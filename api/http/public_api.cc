@@ -175,7 +175,7 @@ core::Result<AuthContext> AuthCache::Authenticate(Runtime& rt, const HttpRequest
   return svc::api::Authenticate(rt, req);
 }
 
-PublicApi::PublicApi(Runtime& rt, PublicApiOptions options, std::vector<ApiRoute> routes)
+PublicApi::PublicApi(Runtime& rt, ApiContext options, std::vector<ApiRoute> routes)
     : rt_(rt), options_(std::move(options)), routes_(std::move(routes)) {
   limiter_ = std::make_unique<RateLimiter>(options_.limits, rt_.clock());
 }

@@ -27,6 +27,13 @@ struct ApiLimits {
   int page_limit_max = 100;
   size_t max_body_bytes = 1024 * 1024;
   int64_t session_ttl_seconds = 24 * 3600;
+  // Persons revealed per tenant, environment and UTC day (decrypt, batch decrypt, an expanded
+  // read, client-token use, integrity, export, reauth); beyond it 429 PII_DECRYPT_CAP_REACHED
+  // until the next UTC midnight. Set by the persons module; the review detail reveals under it too.
+  int64_t reveal_budget_per_day = 10000;
+  // How often a signed checkpoint of each access log that grew is published (the audit module's
+  // flag; the compliance limits report it).
+  int64_t audit_checkpoint_interval_seconds = 60;
   const RateLimitFamilyConfig& For(RateFamily f) const {
     return f == RateFamily::kRead ? reads : f == RateFamily::kWrite ? writes : reveals;
   }

@@ -33,12 +33,12 @@ ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::s
 }
 
 // Appends the accesses against the budget, then answers with `then()` (which opens the values).
-void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
+void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
                 std::function<HttpResponse()> then, Respond respond) {
   const AuthContext& a = call.auth;
   ps::RecordReveal rr;
   rr.accesses = std::move(accesses);
-  rr.cap = o.reveal_budget_per_day;
+  rr.cap = o.limits.reveal_budget_per_day;
   commands::CommandContext ctx = Context(rt, call);
   ctx.idempotency_key.clear();  // each reveal is its own audit entry, never a replay
   std::string day = ps::RevealBudgetId(a.environment, ctx.now);
@@ -56,12 +56,12 @@ void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, std::vect
   });
 }
 
-std::optional<HttpResponse> RecordNow(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
+std::optional<HttpResponse> RecordNow(Runtime& rt, const ApiContext& o, ApiCall& call,
                                       std::vector<ps::PiiAccessed> accesses) {
   const AuthContext& a = call.auth;
   ps::RecordReveal rr;
   rr.accesses = std::move(accesses);
-  rr.cap = o.reveal_budget_per_day;
+  rr.cap = o.limits.reveal_budget_per_day;
   commands::CommandContext ctx = Context(rt, call);
   ctx.idempotency_key.clear();
   std::string day = ps::RevealBudgetId(a.environment, ctx.now);

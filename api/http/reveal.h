@@ -25,13 +25,13 @@ commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string&
                                         std::vector<std::string> fields, std::string purpose, std::string reason);
 // Appends the accesses against the day's reveal budget, then answers with `then()` (which opens
 // the values): 429 PII_DECRYPT_CAP_REACHED with Retry-After when the budget is spent.
-void RecordThen(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
+void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call,
                 std::vector<commands::persons::PiiAccessed> accesses, std::function<HttpResponse()> then,
                 Respond respond);
 // As RecordThen, blocking: for work already off the I/O threads (a screening on the work pool).
 // The problem to answer when the accesses were not recorded (429 with Retry-After when the budget
 // is spent), else nullopt: go on and open.
-std::optional<HttpResponse> RecordNow(Runtime& rt, const PublicApiOptions& o, ApiCall& call,
+std::optional<HttpResponse> RecordNow(Runtime& rt, const ApiContext& o, ApiCall& call,
                                       std::vector<commands::persons::PiiAccessed> accesses);
 // The plaintext of `fields` of a person of the caller's tenant and environment (null for a field
 // it does not hold); 409/410 PERSON_PURGED once the person's key was destroyed. Call it only

@@ -7,35 +7,14 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/http/module.h"
 #include "commands/claims/claim_decider.h"
-#include "commands/review/case_decider.h"
-#include "commands/webhooks/delivery_decider.h"
-#include "commands/webhooks/endpoint_decider.h"
-#include "commands/persons/person_decider.h"
-#include "commands/persons/client_token.h"
-#include "commands/persons/reveal_budget.h"
 #include "commands/tenancy/tenant_decider.h"
-#include "pipeline/certificate.h"
 #include "core/crypto.h"
 #include "core/log.h"
-#include "projections/sessions_projector.h"
-#include "commands/audit/checkpoint.h"
-#include "commands/compliance/breach.h"
-#include "commands/compliance/retention.h"
-#include "commands/persons/import_job.h"
-#include "commands/persons/export_job.h"
-#include "commands/kyb/company_decider.h"
-#include "commands/kyb/screening.h"
-#include "commands/embedded/flow_decider.h"
-#include "projections/kyb/kyb_projector.h"
-#include "projections/embedded/embedded_projector.h"
-#include "projections/review/review_projector.h"
 #include "pipeline/audit/checkpoints.h"
-#include "projections/audit/audit_projector.h"
-#include "projections/persons/persons_projector.h"
+#include "pipeline/certificate.h"
 #include "projections/tenancy_projector.h"
-#include "projections/webhooks_projector.h"
-#include "commands/verification/session_decider.h"
 
 namespace svc::api {
 
@@ -285,6 +264,8 @@ core::Result<core::Json> Runtime::RotateMasterKey(std::string new_master) {
 }
 
 core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& options) {
+  // A runtime without its areas would recover a log whose events nothing decides or projects.
+  if (options.modules.empty()) return core::FailedPrecondition("a runtime needs its modules (api/server/modules.h)");
   std::unique_ptr<Runtime> rt(new Runtime());
   rt->options_ = options;
   if (options.clock != nullptr) {
@@ -363,55 +344,17 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   wo.metrics = &rt->metrics_;
   wo.debug_hold_types = options.debug_hold_commands;
   rt->writer_ = std::make_unique<commands::Writer>(wo);
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::verification::SessionDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::review::CaseDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::webhooks::EndpointDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::webhooks::DeliveryDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::persons::PersonDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::persons::RevealBudgetDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::persons::ClientTokenDecider>>());
-  rt->writer_->Register(
-      std::make_unique<commands::TypedAggregate<commands::compliance::BreachDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::audit::AuditLogDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::compliance::RetentionDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ImportDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::persons::ExportDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::CompanyDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::AmlListDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::ScreeningDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::kyb::HitDecider>>());
-  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::embedded::FlowDecider>>());
+  // The runtime's own aggregates and read model (every area uses tenants and claims), then each
+  // module's (api/http/module.h).
+  rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::tenancy::TenantDecider>>());
   rt->writer_->Register(std::make_unique<commands::TypedAggregate<commands::claims::ClaimDecider>>());
+  rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
+  for (const Module* m : options.modules) {
+    if (m->deciders != nullptr) m->deciders(*rt->writer_);
+    if (m->projectors != nullptr) m->projectors(rt->projectors_);
+  }
   SVC_RETURN_IF_ERROR(rt->writer_->Recover());
 
-  rt->projectors_.push_back(std::make_unique<projections::TenancyProjector>());
-  rt->projectors_.push_back(std::make_unique<projections::SessionsProjector>());
-  auto persons = std::make_unique<projections::PersonsProjector>();
-  rt->persons_projector_ = persons.get();
-  rt->projectors_.push_back(std::move(persons));
-  auto webhooks = std::make_unique<projections::WebhooksProjector>();
-  rt->webhooks_projector_ = webhooks.get();
-  rt->projectors_.push_back(std::move(webhooks));
-  auto verification = std::make_unique<projections::VerificationProjector>();
-  rt->verification_projector_ = verification.get();
-  rt->projectors_.push_back(std::move(verification));
-  rt->projectors_.push_back(std::make_unique<projections::AuditProjector>());
-  auto review = std::make_unique<projections::ReviewProjector>();
-  rt->review_projector_ = review.get();
-  rt->projectors_.push_back(std::move(review));
-  auto kyb = std::make_unique<projections::KybProjector>();
-  rt->kyb_projector_ = kyb.get();
-  rt->projectors_.push_back(std::move(kyb));
-  rt->projectors_.push_back(std::make_unique<projections::EmbeddedProjector>());
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
   projections::ProjectionRunner::Options po;

@@ -18,14 +18,12 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "projections/audit/audit_reads.h"
-#include "projections/kyb/kyb_projector.h"
-#include "projections/persons/persons_projector.h"
-#include "projections/review/review_projector.h"
+#include "projections/projector.h"
 #include "projections/runner.h"
-#include "projections/verification_projector.h"
-#include "projections/webhooks_projector.h"
 
 namespace svc::api {
+
+struct Module;  // api/http/module.h
 
 // Where the master key (every other key derives from it) and the admin service key come from.
 // Outside development neither may sit in the data directory: a copy or backup of that directory
@@ -54,6 +52,9 @@ struct RuntimeOptions {
   size_t threads = 2;
   bool read_only = false;
   std::vector<std::string> debug_hold_commands;  // TESTS ONLY: commands::Writer::Options::debug_hold_types
+  // The areas whose deciders and projectors this runtime runs (api/server/modules.h: AllModules();
+  // api/http/module.h). The runtime's own are the tenancy and the claims every area uses.
+  std::vector<const Module*> modules;
   // Tests inject these; production uses the system clock and random ids.
   core::Clock* clock = nullptr;
   core::IdSource* ids = nullptr;
@@ -107,11 +108,15 @@ class Runtime {
   // Key deriving each tenant's certificate-signing keys.
   const std::string& certificate_root_key() const { return certificate_root_key_; }
   const std::string& audit_checkpoint_root_key() const { return audit_checkpoint_root_key_; }
-  projections::VerificationProjector& verification_projector() { return *verification_projector_; }
-  projections::WebhooksProjector& webhooks_projector() { return *webhooks_projector_; }
-  projections::PersonsProjector& persons_projector() { return *persons_projector_; }
-  projections::ReviewProjector& review_projector() { return *review_projector_; }
-  projections::KybProjector& kyb_projector() { return *kyb_projector_; }
+  // A projector of the runtime by its type, for a module's process managers and listeners
+  // (null when no module given to the runtime adds one).
+  template <class P>
+  P* projector() const {
+    for (const auto& p : projectors_) {
+      if (auto* typed = dynamic_cast<P*>(p.get())) return typed;
+    }
+    return nullptr;
+  }
   // GET /v1/audit-logs/verify and the compliance reports: each chain verified from where the last
   // call stopped.
   projections::IncrementalChainVerifier& audit_chain_verifier() { return audit_chain_verifier_; }
@@ -154,11 +159,6 @@ class Runtime {
   std::string audit_checkpoint_root_key_;
   std::unique_ptr<eventstore::KeyStore> key_store_;
   std::unique_ptr<eventstore::BlobStore> blobs_;
-  projections::VerificationProjector* verification_projector_ = nullptr;
-  projections::WebhooksProjector* webhooks_projector_ = nullptr;
-  projections::PersonsProjector* persons_projector_ = nullptr;
-  projections::ReviewProjector* review_projector_ = nullptr;
-  projections::KybProjector* kyb_projector_ = nullptr;
   projections::IncrementalChainVerifier audit_chain_verifier_;
   bool shut_down_ = false;
   bool started_ = false;

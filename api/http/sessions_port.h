@@ -1,6 +1,6 @@
 #pragma once
 // What another area needs of the sessions area, lent by the composition root through
-// PublicApiOptions::sessions (an area never includes another: scripts/layers). The embedded
+// ApiContext::sessions (an area never includes another: scripts/layers). The embedded
 // channel (api/embedded/) creates verification sessions the way the API channel does, and reads
 // their evidence for verify. The sessions area fills it (api/sessions/routes.h: SessionsPort()).
 
@@ -18,7 +18,7 @@
 
 namespace svc::api {
 
-struct PublicApiOptions;
+struct ApiContext;
 
 // A session create body checked and turned into its creation event: the id minted, the flow
 // resolved (docs/embedded.md#flows).
@@ -31,7 +31,7 @@ struct PreparedSession {
 struct SessionsPort {
   // Checks `body` as a session create (its fields, references and flow) for the caller; on a
   // refusal answers `respond` with the problem and returns nullopt.
-  std::function<std::optional<PreparedSession>(Runtime&, const PublicApiOptions&, ApiCall&, const core::Json& body,
+  std::function<std::optional<PreparedSession>(Runtime&, const ApiContext&, ApiCall&, const core::Json& body,
                                                const Respond&)>
       prepare;
   // What the evidence is built from: the session of the caller's tenant and environment

@@ -266,7 +266,7 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
                    });
 }
 
-void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void List(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   CursorList list;
@@ -462,7 +462,7 @@ core::Json VerifyResponse(const core::Json& row) {
           {"verifiedAt", row.value("verifiedAt", core::Json(nullptr))}};
 }
 
-void Verify(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Verify(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   if (!NoBody(call, respond, "verify")) return;
   auto row = PathCompany(rt, call, respond);
@@ -493,10 +493,10 @@ void Verify(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
 
 }  // namespace
 
-std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const KybOptions& options) {
   std::vector<ApiRoute> routes;
   auto* r = rt;
-  const PublicApiOptions* o = &options;
+  const KybOptions* o = &options;
   const std::string base = "/v1/companies";
   const std::string one = base + "/{company_id}";
   const std::string tag = "Companies (KYB)";
@@ -586,7 +586,7 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const PublicApiOptions& options
   return routes;
 }
 
-std::vector<ApiRoute> KybRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> KybRoutes(Runtime* rt, const KybOptions& options) {
   auto routes = CompanyRoutes(rt, options);
   for (auto& r : ScreeningRoutes(rt, options)) routes.push_back(std::move(r));
   return routes;

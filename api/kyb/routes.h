@@ -14,11 +14,41 @@
 #include "core/json.h"
 #include "pipeline/kyb/kyb_seal.h"
 
+namespace svc::pipeline::kyb {
+class CompanyVerifier;
+class ListRegistry;
+}  // namespace svc::pipeline::kyb
+
+namespace svc::api {
+struct Module;
+
+// Sanctions and PEP lists (docs/screening.md#loading, module.cc): load a version of a list from
+// its files (read and checked whole first; the files kept as blobs; a version already in force
+// records nothing: `unchanged`), and the versions in force. The admin socket's routes and
+// `svc aml load|lists`.
+core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, const std::string& source,
+                                      const std::vector<std::string>& paths, const eventstore::Actor& actor);
+core::Result<core::Json> AdminAmlLists(Runtime& rt);
+}  // namespace svc::api
+
 namespace svc::api::kyb {
 
-std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const PublicApiOptions& options);
-std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const PublicApiOptions& options);
-std::vector<ApiRoute> KybRoutes(Runtime* rt, const PublicApiOptions& options);
+// The area as a module (module.cc): its deciders, projector, routes, flags, the registry, the
+// lists in force and the company verifier.
+const Module& KybModule();
+
+// What the area's routes are given besides the shared context (filled by its module).
+struct KybOptions : ApiContext {
+  // The company verifier (null: verify answers `verifying` and the run waits for a server that
+  // runs one) and the screening lists in force (null: screenings see no list).
+  pipeline::kyb::CompanyVerifier* kyb_verifier = nullptr;
+  pipeline::kyb::ListRegistry* aml_lists = nullptr;
+  std::chrono::milliseconds kyb_verify_wait{10000};
+};
+
+std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const KybOptions& options);
+std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const KybOptions& options);
+std::vector<ApiRoute> KybRoutes(Runtime* rt, const KybOptions& options);
 OpenApiArea KybOpenApi();
 
 // Shared by the two files of the area.
@@ -35,3 +65,8 @@ std::optional<core::Json> PathCompany(Runtime& rt, ApiCall& call, const Respond&
 bool NoBody(ApiCall& call, const Respond& respond, const std::string& operation);
 
 }  // namespace svc::api::kyb
+
+namespace svc::api::cli {
+// `svc aml` (cli.cc): the module's command.
+int Aml(const std::vector<const Module*>& modules, int argc, char** argv);
+}  // namespace svc::api::cli

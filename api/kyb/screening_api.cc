@@ -91,7 +91,7 @@ core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::
   return hits;
 }
 
-void Screen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Screen(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -182,7 +182,7 @@ void Screen(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
   });
 }
 
-void ListHits(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void ListHits(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   CursorList list;
@@ -271,7 +271,7 @@ void ReviewHit(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
-void RunPortfolio(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void RunPortfolio(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   if (!NoBody(call, respond, "a portfolio run")) return;
   const std::string portfolio = req.path_params["portfolio_id"];
@@ -378,10 +378,10 @@ void RunPortfolio(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
 
 }  // namespace
 
-std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const KybOptions& options) {
   std::vector<ApiRoute> routes;
   auto* r = rt;
-  const PublicApiOptions* o = &options;
+  const KybOptions* o = &options;
   const std::string tag = "AML screening";
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/screenings", .operation_id = "createScreening", .tag = tag,

@@ -22,7 +22,7 @@ namespace {
 
 constexpr size_t kMaxSources = 20;
 
-void Consolidate(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Consolidate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -131,9 +131,9 @@ void Status(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PersonsOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string base = "/v1/persons/{person_id}";
   const std::string tag = "Persons (vault)";
   const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};

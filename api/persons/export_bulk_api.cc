@@ -35,7 +35,7 @@ namespace {
 constexpr size_t kMaxListed = 1000;
 constexpr size_t kMaxReason = 2000;
 
-void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto body = ParseJsonObject(req.body);
@@ -170,9 +170,9 @@ void Dump(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PersonsOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string tag = "Persons (vault)";
   const std::string base = "/v1/persons/export-bulk";
   std::vector<ApiRoute> routes;

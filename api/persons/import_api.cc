@@ -119,7 +119,7 @@ void Job(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PersonsOptions& options) {
   (void)options;
   Runtime* r = rt;
   const std::string tag = "Persons (vault)";

@@ -42,7 +42,7 @@ std::string Mac(Runtime& rt, std::string_view signed_part) {
 
 // The capture's row in the verification read model, if the session has it.
 
-void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto body = ParseJsonObject(req.body);
@@ -105,7 +105,7 @@ void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
              [answer] { return JsonResponse(201, answer); }, std::move(respond));
 }
 
-void View(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void View(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string token = req.path_params["token"];
   auto invalid = [&] {
@@ -143,7 +143,7 @@ void View(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   e.redaction = "plain";
   ps::RecordReveal rr;
   rr.accesses = {e};
-  rr.cap = o.reveal_budget_per_day;
+  rr.cap = o.limits.reveal_budget_per_day;
   commands::CommandContext ctx = commands::SystemContext(rt.clock().Now(), &rt.ids(), "media-link", env);
   ctx.request_id = req.request_id;
   auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(tenant, ps::RevealBudgetId(env, ctx.now), rr, ctx);
@@ -157,9 +157,9 @@ void View(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
 
 }  // namespace
 
-std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PersonsOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string tag = "Persons (vault)";
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{

@@ -234,7 +234,7 @@ void Fields(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, {{"id", id}, {"object", "person.fields"}, {"fields", fields}}));
 }
 
-void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void List(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto query = ParseQuery(req.query);
@@ -301,7 +301,7 @@ core::Result<std::vector<std::string>> Matches(Runtime& rt, const AuthContext& a
   return out;
 }
 
-void Search(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Search(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   auto body = ParseJsonObject(req.body);
@@ -423,7 +423,7 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
 }
 
 // GET …/verification-sessions: the person's sessions (their records), newest first.
-void Sessions(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Sessions(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   const std::string id = call.request->path_params["person_id"];
   auto row = UnpurgedPersonRow(rt, call.auth, id);
   if (!row.ok()) return respond(StatusToProblem(*call.request, row.status()));
@@ -439,7 +439,7 @@ void Sessions(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond res
 
 // GET …/documents: the metadata of the person's captures, newest first (no bytes; viewing one
 // is a separate, audited operation).
-void Documents(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Documents(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["person_id"];
   auto row = UnpurgedPersonRow(rt, call.auth, id);
@@ -489,10 +489,10 @@ void Get(Runtime& rt, ApiCall& call, Respond respond, const RevealHandler& expan
 
 }  // namespace
 
-std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string base = "/v1/persons";
   const std::string tag = "Persons (vault)";
   const std::vector<std::string>& idem = IdempotencyErrors();

@@ -154,7 +154,7 @@ bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, R
 // A browser spends a client token: the token's fields (or a subset named in `fields`), its
 // purpose and reason; the spend is decided once on the token's aggregate, then recorded against
 // the budget like any reveal.
-void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void DecryptWithToken(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
   if (!opened) return;
   auto& [req, a, id, row, no_body] = *opened;
@@ -204,7 +204,7 @@ void DecryptWithToken(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Res
   });
 }
 
-void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Decrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   if (call.auth.key_type == "client_token") return DecryptWithToken(rt, o, call, std::move(respond));
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
   if (!opened) return;
@@ -223,7 +223,7 @@ void Decrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
              std::move(respond));
 }
 
-void BatchDecrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void BatchDecrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   auto body = ParseJsonObject(req.body);
@@ -287,7 +287,7 @@ void BatchDecrypt(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond
 }
 
 // GET /v1/persons/{id}?expand=pii | pii.<field>,…
-void Expand(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Expand(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -432,7 +432,7 @@ void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
 // hex(HMAC-SHA256(signingKey, value as normalised)); each is compared in constant time with the
 // same computed over the sealed value, which never leaves. A reveal of one bit per field: audited
 // (redaction "compared") and budgeted.
-void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
   if (!opened) return;
   auto& [req, a, id, row, body] = *opened;
@@ -501,7 +501,7 @@ void Integrity(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond re
 // POST …/export: the ARCO access bundle — every held field in plaintext, its provenance, the
 // person's verification sessions and the metadata of their captures (no bytes). Audited with
 // purpose arco_request and budgeted as one person.
-void Export(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
   if (!opened) return;
   auto& [req, a, id, row, no_body] = *opened;
@@ -598,7 +598,7 @@ core::Result<FaceReference> ReferenceFace(Runtime& rt, const AuthContext& a, con
 
 // POST …/reauth-face: the 1:1 match runs first (nothing leaves yet), then the reveal is recorded
 // against the budget, then the result is answered.
-void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
   if (!opened) return;
   auto& [req, a, id, row, no_body] = *opened;
@@ -671,15 +671,15 @@ void ReauthFace(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond r
 
 }  // namespace
 
-RevealHandler RevealOnRead(Runtime* rt, const PublicApiOptions& options) {
-  const PublicApiOptions* o = &options;
+RevealHandler RevealOnRead(Runtime* rt, const PersonsOptions& options) {
+  const PersonsOptions* o = &options;
   return [rt, o](ApiCall& c, Respond respond) { Expand(*rt, *o, c, std::move(respond)); };
 }
 
-std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PersonsOptions& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string base = "/v1/persons";
   const std::string tag = "Persons (vault)";
   const std::vector<std::string> reveal = {"VALIDATION_ERROR", "PII_ACCESS_REASON_REQUIRED", "UNKNOWN_PII_FIELD",

@@ -49,7 +49,7 @@ HttpResponse ItemAfter(Runtime& rt, const AuthContext& a, const std::string& key
 }
 
 // The newest-first list of a person's items (consents or grants).
-void ListItems(Runtime& rt, const PublicApiOptions& o, ApiCall& call, const std::string& index_of,
+void ListItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index_of,
                std::function<std::string(std::string_view)> row_key, Respond respond) {
   const AuthContext& a = call.auth;
   const std::string id = call.request->path_params["person_id"];
@@ -228,7 +228,7 @@ void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond
 
 // POST …/forget: ARCO cancellation. `block` puts the data out of reach at once and keeps it until
 // the grace ends; `purge` purges now. The purger carries the purge out (pipeline/persons/purger.h).
-void Forget(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -295,9 +295,9 @@ core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::J
   return pp::CheckRevealAllowed(rt.store(), rt.clock().Now(), ReaderOf(a), person_row, fields, purpose);
 }
 
-std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const PersonsOptions* o = &options;
   const std::string base = "/v1/persons/{person_id}";
   const std::string tag = "Persons (vault)";
   const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};

@@ -9,9 +9,41 @@
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 
+namespace svc::pipeline::persons {
+class Purger;
+class Consolidator;
+class BulkExporter;
+}  // namespace svc::pipeline::persons
+
+namespace svc::api {
+struct Module;
+}
+
 namespace svc::api::persons {
 
-std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PublicApiOptions& options);
+// The area as a module (module.cc): its deciders, projector, routes, flags and process managers.
+const Module& PersonsModule();
+
+// What the area's routes are given besides the shared context (filled by its module).
+struct PersonsOptions : ApiContext {
+  // Forget: how long `mode: block` keeps the data before the purge, and the purger to wake for
+  // `mode: purge` (null: the purge waits for the purger's timer).
+  int64_t forget_grace_seconds = 30 * 86400;
+  pipeline::persons::Purger* purger = nullptr;
+  // Consolidation: the process manager a request wakes (null: it wakes on its own).
+  pipeline::persons::Consolidator* consolidator = nullptr;
+  // Bulk export: the process manager a request wakes (null: it wakes on its own), and how long a
+  // written dump stays downloadable.
+  pipeline::persons::BulkExporter* exporter = nullptr;
+  int64_t export_ttl_seconds = 86400;
+};
+
+std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options);
 OpenApiArea PersonsOpenApi();
 
 }  // namespace svc::api::persons
+
+namespace svc::api::cli {
+// `svc export-bulk` (cli.cc): the module's command.
+int ExportBulk(const std::vector<const Module*>& modules, int argc, char** argv);
+}  // namespace svc::api::cli

@@ -215,7 +215,7 @@ core::Result<std::string> ApplicantOf(Runtime& rt, const std::string& te, const 
   return *linked;
 }
 
-void Detail(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto c = PathCase(rt, call, respond);
   if (!c) return;
@@ -263,7 +263,7 @@ void Detail(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
              std::move(respond));
 }
 
-void Media(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Media(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string media = req.path_params["media_id"];
@@ -306,9 +306,9 @@ void Media(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respon
 
 }  // namespace
 
-std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const ReviewOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const ReviewOptions* o = &options;
   const std::string tag = "Manual review";
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{

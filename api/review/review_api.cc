@@ -166,7 +166,7 @@ QueueFilter ParseFilter(const AuthContext& a, const std::map<std::string, std::s
   return f;
 }
 
-void Queue(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Queue(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   CursorList list;
   QueueFilter f = ParseFilter(call.auth, ParseQuery(call.request->query), true, list.errors);
   const std::string te = TeOf(call.auth);
@@ -289,7 +289,7 @@ void Note(Runtime& rt, ApiCall& call, Respond respond) {
           [](const core::Json&) { return NoContent(); }, std::move(respond));
 }
 
-void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -384,9 +384,9 @@ void Resolve(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond resp
 
 }  // namespace
 
-std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const ReviewOptions& options) {
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const ReviewOptions* o = &options;
   const std::string tag = "Manual review";
   const std::string base = "/v1/review/cases/{case_id}";
   const std::vector<std::string> lookup = {"INVALID_ID", "CASE_NOT_FOUND"};

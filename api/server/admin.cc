@@ -42,20 +42,6 @@ core::Result<core::Json> ScanRows(Runtime& rt, const std::string& prefix) {
 
 }  // namespace
 
-commands::CommandContext AdminContext(Runtime& rt, const eventstore::Actor& actor) {
-  commands::CommandContext ctx;
-  ctx.now = rt.clock().Now();
-  ctx.ids = &rt.ids();
-  ctx.actor = actor;
-  ctx.request_id = rt.ids().NewIdString(core::IdKind::kRequest);
-  return ctx;
-}
-
-core::Result<core::Json> AdminBody(const HttpRequest& req) {
-  if (req.body.empty()) return core::Json::object();
-  return ParseJsonObject(req.body);
-}
-
 core::Result<core::Json> AdminTenantCreate(Runtime& rt, const std::string& name,
                                            const eventstore::Actor& actor) {
   std::string tenant_id = rt.ids().NewIdString(core::IdKind::kTenant);
@@ -193,15 +179,6 @@ core::Result<core::Json> AdminKeyList(Runtime& rt, const std::string& tenant_id)
 
 namespace {
 
-struct AdminAuth {
-  std::string service_key;
-  bool Check(const HttpRequest& req) const {
-    std::string h = req.Header("authorization");
-    constexpr std::string_view kBearer = "Bearer ";
-    if (h.size() <= kBearer.size() || h.compare(0, kBearer.size(), kBearer) != 0) return false;
-    return core::ConstantTimeEquals(std::string_view(h).substr(kBearer.size()), service_key);
-  }
-};
 
 // A string member, the default when absent; a member of another type is a validation error.
 core::Result<std::string> StringField(const core::Json& body, const char* name,
@@ -214,19 +191,6 @@ core::Result<std::string> StringField(const core::Json& body, const char* name,
 }
 
 }  // namespace
-
-Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
-                   int ok_status) {
-  AdminAuth auth{std::move(service_key)};
-  return Sync([auth = std::move(auth), fn = std::move(fn), ok_status](HttpRequest& req) {
-    if (!auth.Check(req)) {
-      return Problem(req, "SERVICE_KEY_REQUIRED", "the admin listener needs the service key");
-    }
-    auto r = fn(req);
-    if (!r.ok()) return StatusToProblem(req, r.status());
-    return JsonResponse(ok_status, *r);
-  });
-}
 
 void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
   eventstore::Actor actor{"service", "admin"};

@@ -11,6 +11,7 @@
 
 #include "api/http/http.h"
 #include "api/http/problem.h"
+#include "api/http/admin_route.h"
 #include "api/http/runtime.h"
 #include "commands/command.h"
 #include "commands/writer.h"
@@ -35,25 +36,6 @@ struct ApplicationSettings {
   std::string default_flow;
   std::vector<std::string> allowed_origins;
 };
-
-// What every operator command shares (admin.cc, embedded_admin.cc, kyb_wiring.cc): its context
-// (now, ids, the operator as actor, a fresh request id), and running it with read-your-writes: the
-// answer comes once the read models have the change, since an operator's change to keys must hold
-// on the very next request (a revoked key refused). It waits longer than a public write does (the
-// answer of a key's creation carries its secret, shown once: it is answered even past the wait).
-commands::CommandContext AdminContext(Runtime& rt, const eventstore::Actor& actor);
-template <class D, class Cmd>
-core::Result<commands::CommandOutcome> AdminRun(Runtime& rt, const std::string& tenant_id, const std::string& aggregate_id,
-                                                Cmd cmd, const eventstore::Actor& actor) {
-  SVC_ASSIGN_OR_RETURN(auto outcome, rt.writer().ExecuteAndWait(commands::MakeCommand<D>(
-                                         tenant_id, aggregate_id, std::move(cmd), AdminContext(rt, actor))));
-  if (!outcome.positions.empty() && !rt.projections().WaitApplied(outcome.positions, std::chrono::seconds(60))) {
-    core::LogWarn("admin change answered before the read models applied it", {{"tenantId", tenant_id}});
-  }
-  return outcome;
-}
-// An admin route's body: a JSON object ({} when empty), else BAD_REQUEST.
-core::Result<core::Json> AdminBody(const HttpRequest& req);
 
 // Results are JSON objects (printed by the CLI, returned by the admin listener). A created key's
 // plaintext appears once, in the result of KeyCreate, and nowhere else.
@@ -81,13 +63,6 @@ core::Result<core::Json> AdminReviewPolicySet(Runtime& rt, const std::string& te
 // The tenant's export key: the X25519 public key (base64url) bulk export dumps are sealed to.
 core::Result<core::Json> AdminExportKeySet(Runtime& rt, const std::string& tenant_id, const std::string& public_key,
                                            const eventstore::Actor& actor);
-
-// Sanctions and PEP lists (docs/screening.md#loading, kyb_wiring.cc): load a version of a list from
-// its files (read and checked whole first; the files kept as blobs; a version already in force
-// records nothing: `unchanged`), and the versions in force.
-core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, const std::string& source,
-                                      const std::vector<std::string>& paths, const eventstore::Actor& actor);
-core::Result<core::Json> AdminAmlLists(Runtime& rt);
 
 // Flows and applications (embedded_admin.cc, docs/embedded.md#operators). Each answers the row
 // as it stands after the change.
@@ -131,10 +106,5 @@ void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& serv
 //   GET  /admin/tenants/{tenant_id}/keys
 //   POST /admin/tenants/{tenant_id}/keys/{key_id}/revoke   {reason}
 void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key);
-
-// A route of the admin listener: 401 SERVICE_KEY_REQUIRED unless the request carries the service
-// key; then `fn`'s JSON with `ok_status`, or its error as problem+json.
-Handler AdminRoute(std::string service_key, std::function<core::Result<core::Json>(HttpRequest&)> fn,
-                   int ok_status = 200);
 
 }  // namespace svc::api

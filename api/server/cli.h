@@ -1,35 +1,18 @@
 #pragma once
-// What every `svc` command shares: the top usage, the flags of the data directory, the log and
-// the keys, turning them into RuntimeOptions, and how a command fails or prints its answer.
-
-#include <signal.h>
+// The `svc` binary's own: its usage (the composition root's commands and every module's verbs)
+// and the runtime options of every module. The helpers every command shares are api/http/cli.h.
 
 #include <string>
 
-#include "api/http/runtime.h"
-#include "api/server/flags.h"
-#include "core/json.h"
-#include "core/status.h"
+#include "api/http/cli.h"
+#include "api/server/modules.h"
 
 namespace svc::api::cli {
 
-extern const char* const kTopUsage;
+// `svc --help`: the commands of the composition root, then each module's verbs in the modules' order.
+std::string TopUsage();
 
-// --master-key-file, --service-key-file, --dev-keys-in-data-dir (docs/operations.md#keys).
-void DeclareKeys(Flags& f);
-KeySources KeySourcesFrom(const Flags& f);
-// The data directory, log backend, threads, log level and keys.
-void DeclareCommon(Flags& f);
-core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f);
-void ApplyLogLevel(const Flags& f);
-
-// Prints the error; exit code 2 for a usage error, else 1.
-int Fail(const core::Status& st);
-void Print(const core::Json& j);
-// The whole of a file named on the command line (NotFound when it cannot be read).
-core::Result<std::string> ReadInputFile(const std::string& path);
-// Blocks SIGINT/SIGTERM in this and every thread started later, so that the main thread can take
-// them synchronously with sigwait. Call before starting any thread.
-sigset_t BlockStopSignals();
+// RuntimeOptions from the common flags, with every module (modules.h).
+inline core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f) { return RuntimeOptionsFrom(f, AllModules()); }
 
 }  // namespace svc::api::cli

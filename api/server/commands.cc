@@ -13,7 +13,7 @@
 #include "api/server/admin.h"
 #include "api/server/cli.h"
 #include "api/server/replay.h"
-#include "api/server/routes.h"
+#include "api/server/modules.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "eventstore/kafka_dev_broker.h"
@@ -22,11 +22,60 @@
 
 namespace svc::api::cli {
 
+namespace {
+
+const char* const kCommands =
+    "svc <command> [flags]\n\n"
+    "commands:\n"
+    "  serve                     run the service\n"
+    "  admin tenant create       --name NAME\n"
+    "  admin tenant list\n"
+    "  admin app create          --tenant ten_... --name NAME: another application of the tenant\n"
+    "  admin key create          --tenant ten_... [--env test|live] [--type secret|publishable]\n"
+    "                            [--scopes a,b] [--name NAME] [--application app_...] [--flows flw_a,flw_b]\n"
+    "  admin flow create|draft|validate|publish|archive|list|show   flows (`svc admin flow --help`)\n"
+    "  admin app list|archive|settings   applications' embedded settings (allowed flows, origins)\n"
+    "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
+    "  admin key list            --tenant ten_...\n"
+    "  admin tenant review-policy --tenant ten_... --double-approval none|declines|all\n"
+    "                            [--trust-below 0.8]: which review resolutions need two reviewers\n"
+    "  admin user create         --tenant ten_... --name LABEL [--role reviewer|supervisor]: a\n"
+    "                            review-console user (no personal data in LABEL); secret shown once\n"
+    "  admin user list           --tenant ten_...\n"
+    "  admin user disable        --tenant ten_... --user usr_...\n"
+    "  admin tenant export-key   --tenant ten_... --public-key KEY: the X25519 key bulk export\n"
+    "                            dumps are sealed to (from `export-bulk keygen`)\n"
+    "  admin webhooks status     the delivery queue of the running server\n"
+    "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
+    "  admin webhooks resume\n"
+    "  admin master-key rotate   --new-master-key-file FILE  rewrap every data key under a new master\n"
+    "                            key, the server running or not; then start with the new key\n"
+    "  replay                    [--projector NAME]... [--verify]\n"
+    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
+    "  docs errors               print the error catalogue (Markdown)\n"
+    "  openapi                   print the OpenAPI 3.1 document of the public API\n"
+    "  certificate verify FILE   check a verification certificate's hash and signatures\n"
+    "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
+    "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
+    "  models import             --face-api DIR: build the face-recognition model from the npm\n"
+    "                            package @vladmandic/face-api into <data-dir>/models\n";
+
+
+}  // namespace
+
+std::string TopUsage() {
+  std::string usage = kCommands;
+  for (const Module* m : AllModules()) {
+    for (const CliVerb& v : m->verbs) usage += v.usage;
+  }
+  return usage;
+}
+
 // Runs an admin operation in-process when the data directory is free, or through the running
 // server's admin socket when it is not.
 int Admin(int argc, char** argv) {
   if (argc < 4) {
-    std::cerr << kTopUsage;
+    std::cerr << TopUsage();
     return 2;
   }
   std::string noun = argv[2], verb = argv[3];
@@ -61,7 +110,7 @@ int Admin(int argc, char** argv) {
   if (key != "tenant create" && key != "tenant list" && key != "app create" && key != "key create" &&
       key != "key revoke" && key != "key list" && key != "tenant export-key" && key != "user create" && key != "user list" && key != "user disable" && key != "tenant review-policy" &&
       !webhooks && !rotate) {
-    std::cerr << kTopUsage;
+    std::cerr << TopUsage();
     return 2;
   }
   if ((key == "tenant create" || key == "app create" || key == "user create") && f.Get("name").empty()) {
@@ -423,9 +472,8 @@ int Models(int argc, char** argv) {
 }
 
 int OpenApi() {
-  PublicApiOptions defaults;
-  std::cout << OpenApiDocument(AllRoutes(nullptr, defaults), defaults.public_base_url).dump(2)
-            << std::endl;
+  ApiContext defaults;
+  std::cout << OpenApiDocument(DocumentedRoutes(defaults).routes, defaults.public_base_url).dump(2) << std::endl;
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #pragma once
-// The `svc` commands; main.cc dispatches to them. Each parses its own flags and returns the
+// The `svc` commands of the composition root; main.cc dispatches to them, and to the modules'
+// (api/http/module.h: CliVerb; `svc aml`, `svc audit`, `svc export-bulk` are the kyb, audit and
+// persons modules'). Each parses its own flags and returns the
 // process exit code (0 ok, 1 failed, 2 usage).
 
 namespace svc::api::cli {
@@ -11,9 +13,6 @@ int Replay(int argc, char** argv);       // rebuild read models; --verify
 int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
-int Audit(int argc, char** argv);        // export the access log; verify an export (audit_cli.cc)
-int ExportBulk(int argc, char** argv);   // bulk export keys and dumps (export_cli.cc)
-int Aml(int argc, char** argv);          // sanctions and PEP lists offline: check, screen (aml_cli.cc)
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

@@ -12,7 +12,7 @@ int main(int argc, char** argv) {
   using namespace svc::api::cli;
   if (auto st = svc::core::InitCrypto(); !st.ok()) return Fail(st);
   if (argc < 2 || std::string(argv[1]) == "--help" || std::string(argv[1]) == "-h") {
-    std::cout << "usage: " << kTopUsage;
+    std::cout << "usage: " << TopUsage();
     return argc < 2 ? 2 : 0;
   }
   const std::string cmd = argv[1];
@@ -22,11 +22,13 @@ int main(int argc, char** argv) {
   if (cmd == "dev-broker") return DevBroker(argc, argv);
   if (cmd == "certificate") return Certificate(argc, argv);
   if (cmd == "models") return Models(argc, argv);
-  if (cmd == "audit") return Audit(argc, argv);
-  if (cmd == "export-bulk") return ExportBulk(argc, argv);
-  if (cmd == "aml") return Aml(argc, argv);
   if (cmd == "openapi") return OpenApi();
   if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") return DocsErrors();
-  std::cerr << "svc: unknown command " << cmd << "\n" << kTopUsage;
+  for (const svc::api::Module* m : svc::api::AllModules()) {  // the areas' commands
+    for (const svc::api::CliVerb& v : m->verbs) {
+      if (cmd == v.command) return v.run(svc::api::AllModules(), argc, argv);
+    }
+  }
+  std::cerr << "svc: unknown command " << cmd << "\n" << TopUsage();
   return 2;
 }

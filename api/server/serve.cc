@@ -1,5 +1,6 @@
-// `svc serve`: opens the runtime, starts every area's services (wiring.h), serves the public
-// API and the admin socket, and stops in order on SIGINT/SIGTERM.
+// `svc serve`: opens the runtime with every module (modules.h), starts each module's services,
+// serves the public API, the modules' pages and the admin socket, and stops in order on
+// SIGINT/SIGTERM.
 
 #include <filesystem>
 #include <fstream>
@@ -12,23 +13,17 @@
 #include "api/http/public_api.h"
 #include "api/http/recovery_gate.h"
 #include "api/http/runtime.h"
-#include "api/embedded/routes.h"
-#include "api/review/console.h"
+#include "api/http/module.h"
 #include "api/server/admin.h"
 #include "api/server/cli.h"
 #include "api/server/commands.h"
-#include "api/server/routes.h"
-#include "api/server/wiring.h"
+#include "api/server/modules.h"
 #include "core/crypto.h"
 #include "core/executor.h"
 #include "core/log.h"
 
 namespace svc::api::cli {
 namespace {
-
-// Every area started by `svc serve`, in starting order (stopped in reverse).
-const AreaWiring kAreas[] = {SessionsWiring(), WebhooksWiring(), PersonsWiring(), AuditWiring(), ComplianceWiring(),
-                               ReviewWiring(), KybWiring()};
 
 void DeclareServe(Flags& f) {
   DeclareCommon(f);
@@ -69,7 +64,9 @@ void DeclareServe(Flags& f) {
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
              "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
              true});
-  for (const auto& area : kAreas) area.declare_flags(f);
+  for (const Module* m : AllModules()) {
+    if (m->declare_flags != nullptr) m->declare_flags(f);
+  }
 }
 
 HttpResponse Metrics(Runtime& rt) {
@@ -96,13 +93,11 @@ HttpResponse Metrics(Runtime& rt) {
   return resp;
 }
 
-std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, RecoveryGate& gate) {
+std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, RecoveryGate& gate,
+                                     const std::vector<std::unique_ptr<AreaServices>>& areas) {
   auto router = std::make_shared<Router>();
   public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
-  review::AddConsoleRoutes(*router, rt,
-                           {public_api.options().reviewer_token_ttl_seconds, public_api.options().sse_hub,
-                            public_api.options().credential_guard});
-  embedded::AddWidgetRoutes(*router, rt, public_api.options().credential_guard);
+  for (const auto& area : areas) area->AddPages(*router, rt, public_api.options());
   router->Add("GET", "/healthz", Sync([](HttpRequest&) {
                 return JsonResponse(200, {{"status", "ok"}});
               }));
@@ -194,7 +189,7 @@ int Serve(int argc, char** argv) {
   if (colon == std::string::npos) return Fail(core::InvalidArgument("--listen must be host:port"));
   HttpServer::Options ho;
   ho.host = listen.substr(0, colon);
-  PublicApiOptions po;
+  ApiContext po;
   try {
     ho.port = static_cast<uint16_t>(std::stoul(listen.substr(colon + 1)));
     ho.body_limit = std::stoul(f.Get("max-body-bytes"));
@@ -242,24 +237,29 @@ int Serve(int argc, char** argv) {
   RecoveryGate gate(*rt, work_pool, recovery_wait);
   CredentialGuard guard(guard_limits, rt->clock(), rt->metrics(), core::DeriveSubkey(rt->seal_key(), "svc/credential-guard/v1"));
   po.credential_guard = &guard;
+  po.work_pool = &work_pool;
   ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads};
   std::vector<std::unique_ptr<AreaServices>> areas;
   auto stop_areas = [&areas] {
     for (auto it = areas.rbegin(); it != areas.rend(); ++it) (*it)->Stop();
     areas.clear();
   };
-  for (const auto& area : kAreas) {
-    auto started = area.start(setup);
-    if (!started.ok()) {
+  for (const Module* m : AllModules()) {
+    if (m->services == nullptr) continue;
+    areas.push_back(m->services());
+    if (auto st = areas.back()->Start(setup); !st.ok()) {
       stop_areas();
-      return Fail(started.status());
+      return Fail(st);
     }
-    areas.push_back(std::move(started).value());
   }
 
   SetProblemTypeBase(po.public_base_url + "/docs/errors");
-  PublicApi public_api(*rt, po, AllRoutes(rt.get(), po));
-  auto public_router = PublicRouter(*rt, public_api, gate);
+  std::vector<ApiRoute> routes;  // every area's, in the modules' order, once all have started
+  for (const auto& area : areas) {
+    for (auto& r : area->Routes(rt.get(), po)) routes.push_back(std::move(r));
+  }
+  PublicApi public_api(*rt, po, std::move(routes));
+  auto public_router = PublicRouter(*rt, public_api, gate, areas);
   gate.Guard(*public_router);
   HttpServer server(ho, public_router, &rt->ids());
   if (auto st = server.Start(); !st.ok()) {

@@ -12,12 +12,24 @@
 
 namespace svc::api {
 
+struct Module;
+
+// The area as a module (module.cc): its deciders, projectors, routes, flags and services.
+const Module& SessionsModule();
+
+// What the area's routes are given besides the shared context (filled by its module).
+struct SessionsOptions : ApiContext {
+  // Captures of sandbox sessions (test keys with a test outcome) are analysed by it.
+  pipeline::verification::VerificationEngine* sandbox_engine = nullptr;
+  size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
+};
+
 // `rt` may be null when only the declarations are wanted (documentation).
-std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options);
-std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options);
+std::vector<ApiRoute> SessionRoutes(Runtime* rt, const SessionsOptions& options);
+std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const SessionsOptions& options);
 OpenApiArea SessionsOpenApi();
-// What the embedded channel uses of this area (api/http/sessions_port.h), lent by the composition
-// root through PublicApiOptions::sessions.
+// What the embedded channel uses of this area (api/http/sessions_port.h), lent through
+// ApiContext::sessions by the module.
 const SessionsPort& SessionsPortOf();
 
 }  // namespace svc::api

@@ -46,7 +46,7 @@ std::nullopt_t Refuse(const Respond& respond, HttpResponse r) {
 
 }  // namespace
 
-std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& options, ApiCall& call,
                                               const core::Json& body, const Respond& respond) {
   HttpRequest& req = *call.request;
   Validator v(body);
@@ -180,7 +180,7 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOption
 
 namespace {
 
-void CreateSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+void CreateSession(Runtime& rt, const SessionsOptions& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -237,7 +237,7 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-void ListSessions(Runtime& rt, const PublicApiOptions& options, ApiCall& call, Respond respond) {
+void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Respond respond) {
   auto query = ParseQuery(call.request->query);
   CursorList list;
   list.filters = {"status", "applicationId"};
@@ -338,10 +338,10 @@ const SessionsPort& SessionsPortOf() {
   return port;
 }
 
-std::vector<ApiRoute> SessionRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> SessionRoutes(Runtime* rt, const SessionsOptions& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const SessionsOptions* o = &options;
   const std::string tag = "Verification sessions";
   std::vector<QueryParam> list_query = {
       {"status", {{"type", "string"}, {"enum", kStatuses}}, "only sessions in this status"},

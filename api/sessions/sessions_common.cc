@@ -27,7 +27,7 @@ std::string PublicId(const std::string& id) {
 // stored sealed: only then is it parsed.
 core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
                                         const std::string& session_id,
-                                        const PublicApiOptions& options) {
+                                        const ApiContext& options) {
   if (created_row.find("\"linkTokenSealed\"") == std::string::npos) return created_row;
   core::Json body = core::ParseJsonOrDiscarded(created_row);
   std::string sealed = core::StringOr(body, "linkTokenSealed");

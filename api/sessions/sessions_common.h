@@ -18,7 +18,7 @@
 #include "pipeline/verification/policy.h"
 
 namespace svc::api {
-struct PublicApiOptions;
+struct ApiContext;
 }
 
 namespace svc::api::sessions_internal {
@@ -27,7 +27,7 @@ std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad);
 std::string PublicId(const std::string& id);
 core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
                                         const std::string& session_id,
-                                        const PublicApiOptions& options);
+                                        const ApiContext& options);
 
 }  // namespace svc::api::sessions_internal
 
@@ -37,7 +37,7 @@ namespace svc::api {
 // API channel's create and, through SessionsPort (api/http/sessions_port.h), the embedded
 // channel's creates share. On a refusal it has answered `respond` with the problem and returns
 // nullopt.
-std::optional<PreparedSession> PrepareSession(Runtime& rt, const PublicApiOptions& options, ApiCall& call,
+std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& options, ApiCall& call,
                                               const core::Json& body, const Respond& respond);
 
 // The flow a new session walks (session_flow.cc, docs/embedded.md#flows): named by `flow_id`,

@@ -5,6 +5,7 @@
 #include "api/http/multipart.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
+#include "api/sessions/routes.h"
 #include "api/sessions/sessions_common.h"
 #include "api/sessions/sse.h"
 #include "commands/verification/session_decider.h"
@@ -154,7 +155,7 @@ core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
                            "Idempotency-Key");
 }
 
-void CaptureMedia(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["session_id"];
   if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
@@ -470,7 +471,7 @@ void CertificateKeys(Runtime& rt, ApiCall& call, Respond respond) {
                                                           {"signs", "signatureEd25519 of verification certificates"}}})}}));
 }
 
-void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Events(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["session_id"];
   auto rec = SessionRecord(rt, call, id);
@@ -506,10 +507,10 @@ void Events(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respo
 
 }  // namespace
 
-std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const SessionsOptions& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const SessionsOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "SESSION_NOT_FOUND"};
   auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
   const std::string tag = "Verification flow";

@@ -8,6 +8,7 @@
 #include "api/http/public_api.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
+#include "api/webhooks/routes.h"
 #include "pipeline/net/url_guard.h"
 #include "pipeline/webhooks/dispatcher.h"
 #include "commands/webhooks/delivery_decider.h"
@@ -89,7 +90,7 @@ core::Result<std::string> IssuedSecret(Runtime& rt, const AuthContext& a, const 
   return core::AeadOpen(*dek, raw, SecretAad(a, id));
 }
 
-void Create(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
@@ -169,7 +170,7 @@ std::optional<std::string> ApplicationFilter(ApiCall& call, const Respond& respo
   return it->second;
 }
 
-void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void List(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   auto filter = ApplicationFilter(call, respond);
   if (!filter) return;
   const std::string app = *filter;
@@ -185,7 +186,7 @@ void List(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
-void Patch(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Patch(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["endpoint_id"];
   auto existing = EndpointRow(rt, call.auth, id);
@@ -312,7 +313,7 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
 
 // POST …/{id}/test: one signed delivery now, outside the queue (no delivery record), answered
 // with what was sent and what the receiver said.
-void TestDelivery(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void TestDelivery(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["endpoint_id"];
@@ -405,7 +406,7 @@ void Retry(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
-void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_endpoint, Respond respond) {
+void Deliveries(Runtime& rt, const WebhooksOptions& o, ApiCall& call, bool one_endpoint, Respond respond) {
   const std::string te = TeOf(call.auth);
   CursorList list;
   list.index = WV::Abs(WV::Deliveries(te));
@@ -438,7 +439,7 @@ void Deliveries(Runtime& rt, const PublicApiOptions& o, ApiCall& call, bool one_
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
-void Attempts(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond respond) {
+void Attempts(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   std::string id = call.request->path_params["delivery_id"];
   if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) {
     return respond(StatusToProblem(*call.request, st));
@@ -459,7 +460,7 @@ void Attempts(Runtime& rt, const PublicApiOptions& o, ApiCall& call, Respond res
 
 }  // namespace
 
-core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
+core::Json WebhookDeliveryPolicyJson(const WebhooksOptions& o) {
   const auto& p = o.webhook_policy;
   return {{"backoffBaseSeconds", p.backoff_base_seconds},
           {"httpTimeoutSeconds", p.http_timeout_seconds},
@@ -479,10 +480,10 @@ core::Json WebhookDeliveryPolicyJson(const PublicApiOptions& o) {
                               "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
 }
 
-std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const PublicApiOptions& options) {
+std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const WebhooksOptions& options) {
   std::vector<ApiRoute> routes;
   Runtime* r = rt;
-  const PublicApiOptions* o = &options;
+  const WebhooksOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "WEBHOOK_NOT_FOUND"};
   auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
   const std::string base = "/v1/developer/webhooks";

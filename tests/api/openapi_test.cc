@@ -6,7 +6,7 @@
 #include <set>
 
 #include "api/http/openapi.h"
-#include "api/server/routes.h"
+#include "api/server/modules.h"
 #include "api/http/public_api.h"
 #include "core/error_catalogue.h"
 #include "pipeline/webhooks/catalogue.h"
@@ -14,8 +14,9 @@
 using namespace svc;
 
 TEST_CASE("openapi: the document matches the route table") {
-  api::PublicApiOptions options;
-  auto routes = api::AllRoutes(nullptr, options);
+  api::ApiContext options;
+  auto documented = api::DocumentedRoutes(options);
+  const auto& routes = documented.routes;
   REQUIRE(!routes.empty());
   core::Json doc = api::OpenApiDocument(routes, options.public_base_url);
   CHECK(doc["openapi"] == "3.1.0");
@@ -56,8 +57,9 @@ TEST_CASE("openapi: the document matches the route table") {
 }
 
 TEST_CASE("openapi: for code generators: operation ids, tags, descriptions, webhooks, typed nests") {
-  api::PublicApiOptions options;
-  auto routes = api::AllRoutes(nullptr, options);
+  api::ApiContext options;
+  auto documented = api::DocumentedRoutes(options);
+  const auto& routes = documented.routes;
   core::Json doc = api::OpenApiDocument(routes, options.public_base_url);
   std::set<std::string> tags, ids;
   for (const auto& t : doc["tags"]) tags.insert(t["name"].get<std::string>());

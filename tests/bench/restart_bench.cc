@@ -15,6 +15,7 @@
 #include <thread>
 
 #include "api/http/runtime.h"
+#include "api/server/modules.h"
 #include "api/server/admin.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -32,6 +33,7 @@ int main(int argc, char** argv) {
   const std::string dir = argv[1];
   const int64_t events = std::atoll(argv[2]);
   api::RuntimeOptions ro;
+  ro.modules = api::AllModules();
   ro.data_dir = dir;
   ro.keys.dev_keys_in_data_dir = true;
   ro.durability = eventstore::Durability::kOs;  // loading; the log is on disk before each answer all the same

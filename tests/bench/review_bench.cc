@@ -17,6 +17,7 @@
 
 #include "api/http/http_client.h"
 #include "api/http/runtime.h"
+#include "api/server/modules.h"
 #include "commands/review/case_decider.h"
 #include "core/crypto.h"
 #include "core/json.h"
@@ -62,6 +63,7 @@ int main(int argc, char** argv) {
   // The cases, through the write side of the same data directory (what the verification pipeline
   // does for each review verdict), many commands in flight.
   api::RuntimeOptions ro;
+  ro.modules = api::AllModules();
   ro.data_dir = data;
   ro.keys.dev_keys_in_data_dir = true;
   ro.keys.read_existing_dev_keys = true;

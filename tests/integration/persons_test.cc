@@ -8,6 +8,7 @@
 #include <thread>
 
 #include "api/http/runtime.h"
+#include "api/server/modules.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "pipeline/verification/builtin_engines.h"
@@ -703,6 +704,7 @@ TEST_CASE("persons: replay rebuilds the vault's read models byte for byte; maske
   // opened any more, and the masked read, which never decrypts, still answers.
   {
     api::RuntimeOptions ro;
+    ro.modules = api::AllModules();
     ro.data_dir = data;
     ro.keys.dev_keys_in_data_dir = true;
     ro.keys.read_existing_dev_keys = true;

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "api/http/runtime.h"
+#include "api/server/modules.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "tests/support/temp_dir.h"
 
@@ -17,6 +18,7 @@ struct RuntimeFixture {
 
   api::RuntimeOptions Options() {
     api::RuntimeOptions o;
+    o.modules = api::AllModules();
     o.data_dir = dir.Sub("data");
     o.keys.dev_keys_in_data_dir = true;  // a test's own directory
     o.partitions = 4;

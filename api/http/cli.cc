@@ -1,4 +1,4 @@
-#include "api/server/cli.h"
+#include "api/http/cli.h"
 
 #include <signal.h>
 
@@ -10,53 +10,6 @@
 #include "core/log.h"
 
 namespace svc::api::cli {
-
-const char* const kTopUsage =
-    "svc <command> [flags]\n\n"
-    "commands:\n"
-    "  serve                     run the service\n"
-    "  admin tenant create       --name NAME\n"
-    "  admin tenant list\n"
-    "  admin app create          --tenant ten_... --name NAME: another application of the tenant\n"
-    "  admin key create          --tenant ten_... [--env test|live] [--type secret|publishable]\n"
-    "                            [--scopes a,b] [--name NAME] [--application app_...] [--flows flw_a,flw_b]\n"
-    "  admin flow create|draft|validate|publish|archive|list|show   flows (`svc admin flow --help`)\n"
-    "  admin app list|archive|settings   applications' embedded settings (allowed flows, origins)\n"
-    "  admin key revoke          --tenant ten_... --key key_... [--reason TEXT]\n"
-    "  admin key list            --tenant ten_...\n"
-    "  admin tenant review-policy --tenant ten_... --double-approval none|declines|all\n"
-    "                            [--trust-below 0.8]: which review resolutions need two reviewers\n"
-    "  admin user create         --tenant ten_... --name LABEL [--role reviewer|supervisor]: a\n"
-    "                            review-console user (no personal data in LABEL); secret shown once\n"
-    "  admin user list           --tenant ten_...\n"
-    "  admin user disable        --tenant ten_... --user usr_...\n"
-    "  admin tenant export-key   --tenant ten_... --public-key KEY: the X25519 key bulk export\n"
-    "                            dumps are sealed to (from `export-bulk keygen`)\n"
-    "  admin webhooks status     the delivery queue of the running server\n"
-    "  admin webhooks pause      stop starting deliveries (they queue; a restart resumes)\n"
-    "  admin webhooks resume\n"
-    "  admin master-key rotate   --new-master-key-file FILE  rewrap every data key under a new master\n"
-    "                            key, the server running or not; then start with the new key\n"
-    "  replay                    [--projector NAME]... [--verify]\n"
-    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
-    "  docs errors               print the error catalogue (Markdown)\n"
-    "  openapi                   print the OpenAPI 3.1 document of the public API\n"
-    "  certificate verify FILE   check a verification certificate's hash and signatures\n"
-    "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
-    "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
-    "  audit export              --url http://host:port --key KEY [--out FILE]: the access log and\n"
-    "                            its signed checkpoint, through the API (compliance:read)\n"
-    "  audit verify FILE         [--verifier-key VKEY]: recompute an export's chain, tree and\n"
-    "                            checkpoint signature, without the service\n"
-    "  export-bulk keygen        --secret-key-file FILE: an export key pair (the secret stays with you)\n"
-    "  export-bulk open DUMP     --secret-key-file FILE [--out OUT]: check a bulk export dump and\n"
-    "                            write its persons as JSON lines\n"
-    "  aml check FILE [FILE]     --format F: read a sanctions or PEP list file in its published\n"
-    "                            format; print its entries' count and content hash\n"
-    "  aml screen FILE [FILE]    --format F --name NAME [--kind, --birth-date, --nationality,\n"
-    "                            --id-number]: screen one name against a list file\n"
-    "  models import             --face-api DIR: build the face-recognition model from the npm\n"
-    "                            package @vladmandic/face-api into <data-dir>/models\n";
 
 // Where the keys come from (docs/operations.md#keys). SVC_MASTER_KEY / SVC_SERVICE_KEY hold the
 // keys themselves and are read from the environment only.
@@ -100,8 +53,9 @@ void DeclareCommon(Flags& f) {
   DeclareKeys(f);
 }
 
-core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f) {
+core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vector<const Module*>& modules) {
   RuntimeOptions o;
+  o.modules = modules;
   o.data_dir = f.Get("data-dir");
   o.keys = KeySourcesFrom(f);
   try {

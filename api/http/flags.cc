@@ -1,4 +1,4 @@
-#include "api/server/flags.h"
+#include "api/http/flags.h"
 
 #include <algorithm>
 #include <cstdlib>

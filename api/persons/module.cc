@@ -1,13 +1,22 @@
-// Wiring of the persons area (the vault): the daily reveal budget, the per-key reveal rate, and
-// the process manager that writes approved verifications' data into persons
-// (pipeline/persons/verified_data.h), with its operator route.
+// The persons area (the vault) as a module (api/http/module.h): the person, reveal-budget,
+// client-token, import and export aggregates and the persons read model, its routes, the daily
+// reveal budget, the per-key reveal rate, and its process managers — the writer of approved
+// verifications' data into persons (pipeline/persons/verified_data.h), the purger, the
+// consolidator and the bulk exporter — with their operator routes.
 
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
+#include "api/persons/routes.h"
+#include "commands/persons/client_token.h"
+#include "commands/persons/export_job.h"
+#include "commands/persons/import_job.h"
+#include "commands/persons/person_decider.h"
+#include "commands/persons/reveal_budget.h"
 #include "pipeline/persons/consolidator.h"
 #include "pipeline/persons/exporter.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/verified_data.h"
+#include "projections/persons/persons_projector.h"
 
 namespace svc::api {
 namespace {
@@ -31,15 +40,15 @@ void DeclareFlags(Flags& f) {
 
 class PersonsServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
-    PublicApiOptions& po = s.routes;
+  core::Status Start(ServeSetup& s) override {
+    persons::PersonsOptions& po = options_;
     try {
       long long budget = std::stoll(s.flags.Get("reveal-budget-per-day"));
       double rate = std::stod(s.flags.Get("rate-reveals"));
       if (budget < 0 || rate < 0) throw std::invalid_argument("negative");
-      po.reveal_budget_per_day = budget;
-      po.limits.reveals.per_second = rate;
-      po.limits.reveals.burst = rate * 2;
+      s.api.limits.reveal_budget_per_day = budget;
+      s.api.limits.reveals.per_second = rate;
+      s.api.limits.reveals.burst = rate * 2;
       long long grace = std::stoll(s.flags.Get("forget-grace-days"));
       long long interval = std::stoll(s.flags.Get("purge-interval-seconds"));
       long long ttl = std::stoll(s.flags.Get("export-dump-ttl-hours"));
@@ -57,7 +66,7 @@ class PersonsServices final : public AreaServices {
     pipeline::persons::VerifiedDataWriter::Options vo;
     LendRuntime(s.rt, vo);
     vo.keys = &s.rt.key_store();
-    vo.projector = &s.rt.persons_projector();
+    vo.projector = s.rt.projector<projections::PersonsProjector>();
     verified_ = std::make_unique<pipeline::persons::VerifiedDataWriter>(vo);
     verified_->Start();
 
@@ -73,7 +82,7 @@ class PersonsServices final : public AreaServices {
     pipeline::persons::Consolidator::Options co;
     LendRuntime(s.rt, co);
     co.keys = &s.rt.key_store();
-    co.projector = &s.rt.persons_projector();
+    co.projector = s.rt.projector<projections::PersonsProjector>();
     co.fault_kill_after = s.flags.Get("fault-kill-consolidation-after");
     consolidator_ = std::make_unique<pipeline::persons::Consolidator>(co);
     po.consolidator = consolidator_.get();
@@ -82,7 +91,7 @@ class PersonsServices final : public AreaServices {
     pipeline::persons::BulkExporter::Options eo;
     LendRuntime(s.rt, eo);
     eo.keys = &s.rt.key_store();
-    eo.projector = &s.rt.persons_projector();
+    eo.projector = s.rt.projector<projections::PersonsProjector>();
     eo.exports_dir = pipeline::persons::BulkExporter::ExportsDir(s.rt.data_dir());
     exporter_ = std::make_unique<pipeline::persons::BulkExporter>(eo);
     po.exporter = exporter_.get();
@@ -116,6 +125,11 @@ class PersonsServices final : public AreaServices {
               AdminRoute(sk, [p](HttpRequest&) -> core::Result<core::Json> { return p->RunOnce(); }));
   }
 
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    return persons::PersonRoutes(rt, options_);
+  }
+
   core::Result<core::Json> ClockAdvanced() override {
     SVC_ASSIGN_OR_RETURN(auto run, purger_->RunOnce());
     // Dumps past their expiry on the moved clock are deleted before the clock's answer.
@@ -128,10 +142,11 @@ class PersonsServices final : public AreaServices {
     if (exporter_) exporter_->Stop();
     if (consolidator_) consolidator_->Stop();
     if (purger_) purger_->Stop();
-    verified_->Stop();
+    if (verified_) verified_->Stop();
   }
 
  private:
+  persons::PersonsOptions options_;
   std::unique_ptr<pipeline::persons::VerifiedDataWriter> verified_;
   std::unique_ptr<pipeline::persons::Purger> purger_;
   std::unique_ptr<pipeline::persons::Consolidator> consolidator_;
@@ -141,6 +156,21 @@ class PersonsServices final : public AreaServices {
 
 }  // namespace
 
-AreaWiring PersonsWiring() { return {"persons", &DeclareFlags, &StartArea<PersonsServices>}; }
+const Module& persons::PersonsModule() {
+  namespace cp = commands::persons;
+  static const Module m{.name = "persons",
+                        .deciders = &RegisterDeciders<cp::PersonDecider, cp::RevealBudgetDecider, cp::ClientTokenDecider,
+                                                      cp::ImportDecider, cp::ExportDecider>,
+                        .projectors = &AddProjectors<projections::PersonsProjector>,
+                        .openapi = &persons::PersonsOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<PersonsServices>,
+                        .verbs = {{"export-bulk",
+                                   "  export-bulk keygen        --secret-key-file FILE: an export key pair (the secret stays with you)\n"
+                                   "  export-bulk open DUMP     --secret-key-file FILE [--out OUT]: check a bulk export dump and\n"
+                                   "                            write its persons as JSON lines\n",
+                                   &cli::ExportBulk}}};
+  return m;
+}
 
 }  // namespace svc::api

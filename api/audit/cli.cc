@@ -7,9 +7,9 @@
 #include <sstream>
 
 #include "api/http/http_client.h"
-#include "api/server/cli.h"
-#include "api/server/commands.h"
-#include "api/server/flags.h"
+#include "api/http/cli.h"
+#include "api/http/module.h"
+#include "api/http/flags.h"
 #include "core/canonical_json.h"
 #include "pipeline/audit/checkpoints.h"
 #include "pipeline/audit/data_dir_check.h"
@@ -164,7 +164,7 @@ int VerifyDataDir(Flags& f) {
 // svc audit export --url http://host:port --key K [--out FILE]
 // svc audit verify FILE [--verifier-key VKEY]
 // svc audit verify --data-dir DIR [--tenant T] [--env E]
-int Audit(int argc, char** argv) {
+int Audit(const std::vector<const Module*>& /*modules*/, int argc, char** argv) {
   const std::string usage =
       "svc audit export --url http://host:port --key KEY [--out FILE]\n"
       "       svc audit verify FILE [--verifier-key VKEY] [--threads N]\n"

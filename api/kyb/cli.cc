@@ -7,12 +7,13 @@
 #include <map>
 
 #include "api/http/http_client.h"
-#include "api/server/admin.h"
+#include "api/kyb/routes.h"
+#include "api/http/admin_route.h"
 #include "core/log.h"
 
-#include "api/server/cli.h"
-#include "api/server/commands.h"
-#include "api/server/flags.h"
+#include "api/http/cli.h"
+#include "api/http/module.h"
+#include "api/http/flags.h"
 #include "pipeline/kyb/list_loaders.h"
 #include "pipeline/kyb/screening_index.h"
 
@@ -44,7 +45,7 @@ core::Json HitJson(const pipeline::kyb::ScreeningHit& h) {
 
 // load | lists: in-process when the data directory is free, else through the running server's
 // admin socket (as `svc admin`).
-int Load(int argc, char** argv, const std::string& verb) {
+int Load(const std::vector<const Module*>& modules, int argc, char** argv, const std::string& verb) {
   std::vector<std::string> paths;
   int i = 3;
   for (; i < argc && std::string(argv[i]).rfind("--", 0) != 0; ++i) paths.emplace_back(argv[i]);
@@ -62,7 +63,7 @@ int Load(int argc, char** argv, const std::string& verb) {
   std::vector<std::string> absolute;
   for (const auto& p : paths) absolute.push_back(std::filesystem::absolute(p).string());
   core::SetLogLevel(core::LogLevel::kWarn);
-  auto ro = RuntimeOptionsFrom(f);
+  auto ro = RuntimeOptionsFrom(f, modules);
   if (!ro.ok()) return Fail(ro.status());
   ro->keys.read_existing_dev_keys = true;
   auto rt = Runtime::Open(*ro);
@@ -100,9 +101,9 @@ int Load(int argc, char** argv, const std::string& verb) {
 
 }  // namespace
 
-int Aml(int argc, char** argv) {
+int Aml(const std::vector<const Module*>& modules, int argc, char** argv) {
   const std::string verb = argc >= 3 ? argv[2] : "";
-  if (verb == "load" || verb == "lists") return Load(argc, argv, verb);
+  if (verb == "load" || verb == "lists") return Load(modules, argc, argv, verb);
   if (verb != "check" && verb != "screen") {
     std::cerr << "usage:\n" << kUsage;
     return 2;

@@ -1,4 +1,5 @@
-// Wiring of the KYB area: the company registry (sandbox), the screening lists in force, the
+// The KYB area as a module (api/http/module.h): the company, list, screening and hit aggregates
+// and the KYB read model, its routes, the company registry (sandbox), the screening lists in force, the
 // company verifier, and the operator's list loads (`svc aml load`, here in-process or through the
 // admin socket).
 
@@ -6,15 +7,18 @@
 #include <fstream>
 #include <sstream>
 
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
 #include "api/http/write_path.h"
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/kyb/routes.h"
+#include "commands/kyb/company_decider.h"
 #include "commands/kyb/screening.h"
 #include "pipeline/adapters/company_registry_http.h"
 #include "pipeline/kyb/company_registry.h"
 #include "pipeline/kyb/company_verifier.h"
 #include "pipeline/kyb/list_loaders.h"
 #include "pipeline/kyb/list_registry.h"
+#include "projections/kyb/kyb_projector.h"
 #include "projections/kyb/kyb_view.h"
 
 namespace svc::api {
@@ -101,7 +105,7 @@ void DeclareFlags(Flags& f) {
 
 class KybServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     rt_ = &s.rt;
     double threshold = 0;
     int64_t wait_ms = 0;
@@ -123,16 +127,16 @@ class KybServices final : public AreaServices {
     }
     pk::CompanyVerifier::Options o;
     LendRuntime(s.rt, o);
-    o.projector = &s.rt.kyb_projector();
+    o.projector = s.rt.projector<projections::KybProjector>();
     o.registry = registry_.get();
     o.lists = lists_.get();
     o.keys = pk::KybKeys::From(s.rt.seal_key());
     o.ubo_threshold_pct = threshold;
     verifier_ = std::make_unique<pk::CompanyVerifier>(o);
     verifier_->Start();
-    s.routes.kyb_verifier = verifier_.get();
-    s.routes.aml_lists = lists_.get();
-    s.routes.kyb_verify_wait = std::chrono::milliseconds(wait_ms);
+    options_.kyb_verifier = verifier_.get();
+    options_.aml_lists = lists_.get();
+    options_.kyb_verify_wait = std::chrono::milliseconds(wait_ms);
     return core::Status::Ok();
   }
 
@@ -160,11 +164,17 @@ class KybServices final : public AreaServices {
     }));
   }
 
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    return kyb::KybRoutes(rt, options_);
+  }
+
   void Stop() override {
     if (verifier_) verifier_->Stop();
   }
 
  private:
+  kyb::KybOptions options_;
   Runtime* rt_ = nullptr;
   std::unique_ptr<pk::ListRegistry> lists_;
   std::unique_ptr<pk::CompanyRegistry> registry_;
@@ -173,6 +183,21 @@ class KybServices final : public AreaServices {
 
 }  // namespace
 
-AreaWiring KybWiring() { return {"kyb", &DeclareFlags, &StartArea<KybServices>}; }
+const Module& kyb::KybModule() {
+  static const Module m{.name = "kyb",
+                        .deciders = &RegisterDeciders<kc::CompanyDecider, kc::AmlListDecider, kc::ScreeningDecider,
+                                                      kc::HitDecider>,
+                        .projectors = &AddProjectors<projections::KybProjector>,
+                        .openapi = &kyb::KybOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<KybServices>,
+                        .verbs = {{"aml",
+                                   "  aml check FILE [FILE]     --format F: read a sanctions or PEP list file in its published\n"
+                                   "                            format; print its entries' count and content hash\n"
+                                   "  aml screen FILE [FILE]    --format F --name NAME [--kind, --birth-date, --nationality,\n"
+                                   "                            --id-number]: screen one name against a list file\n",
+                                   &cli::Aml}}};
+  return m;
+}
 
 }  // namespace svc::api

@@ -1,12 +1,17 @@
-// Wiring of the compliance area: the operator's compliance file (datacenters, subprocessors),
+// The compliance area as a module (api/http/module.h): the breach and retention aggregates, its
+// routes, the operator's compliance file (datacenters, subprocessors),
 // read and checked at start: a server never runs with a file it cannot report truthfully; and the
 // retention sweeper (pipeline/retention/sweeper.h) with the policies it enforces, which the
 // reports and limits read.
 
+#include <fstream>
+#include <sstream>
+
 #include "api/compliance/routes.h"
-#include "api/server/admin.h"
-#include "api/server/cli.h"
-#include "api/server/wiring.h"
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
+#include "commands/compliance/breach.h"
+#include "commands/compliance/retention.h"
 #include "pipeline/retention/sweeper.h"
 
 namespace svc::api {
@@ -26,7 +31,7 @@ void DeclareFlags(Flags& f) {
 
 class ComplianceServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     SVC_RETURN_IF_ERROR(LoadComplianceFile(s));
     pipeline::retention::Sweeper::Options o;
     LendRuntime(s.rt, o);
@@ -46,7 +51,7 @@ class ComplianceServices final : public AreaServices {
     }
     o.policies.idempotency_hours = s.rt.writer().idempotency_retention_seconds() / 3600;
     sweeper_ = std::make_unique<pipeline::retention::Sweeper>(std::move(o));
-    s.routes.retention = sweeper_.get();
+    options_.retention = sweeper_.get();
     if (s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
     return core::Status::Ok();
   }
@@ -65,30 +70,46 @@ class ComplianceServices final : public AreaServices {
     return core::Json{{"retention", run.ToJson()}};
   }
 
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    return compliance::ComplianceRoutes(rt, options_);
+  }
+
   void Stop() override {
     if (sweeper_) sweeper_->Stop();
   }
 
  private:
-  static core::Status LoadComplianceFile(ServeSetup& s) {
+  core::Status LoadComplianceFile(ServeSetup& s) {
     const std::string path = s.flags.Get("compliance-file");
     if (path.empty()) return core::Status::Ok();
-    auto text = cli::ReadInputFile(path);
-    if (!text.ok()) return core::InvalidArgument("cannot read --compliance-file " + path);
-    core::Json config = core::ParseJsonOrDiscarded(*text);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return core::InvalidArgument("cannot read --compliance-file " + path);
+    std::stringstream text;
+    text << in.rdbuf();
+    core::Json config = core::ParseJsonOrDiscarded(text.str());
     if (auto st = compliance::CheckComplianceConfig(config); !st.ok()) {
       return core::InvalidArgument("--compliance-file " + path + ": " + st.message());
     }
-    s.routes.compliance_config = {{"datacenters", config.value("datacenters", core::Json::array())},
+    options_.compliance_config = {{"datacenters", config.value("datacenters", core::Json::array())},
                                   {"subprocessors", config.value("subprocessors", core::Json::array())}};
     return core::Status::Ok();
   }
 
+  compliance::ComplianceOptions options_;
   std::unique_ptr<pipeline::retention::Sweeper> sweeper_;
 };
 
 }  // namespace
 
-AreaWiring ComplianceWiring() { return {"compliance", &DeclareFlags, &StartArea<ComplianceServices>}; }
+const Module& compliance::ComplianceModule() {
+  static const Module m{.name = "compliance",
+                        .deciders = &RegisterDeciders<commands::compliance::BreachDecider,
+                                                      commands::compliance::RetentionDecider>,
+                        .openapi = &compliance::ComplianceOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<ComplianceServices>};
+  return m;
+}
 
 }  // namespace svc::api

@@ -7,9 +7,9 @@
 #include <fstream>
 #include <iostream>
 
-#include "api/server/cli.h"
-#include "api/server/commands.h"
-#include "api/server/flags.h"
+#include "api/http/cli.h"
+#include "api/http/module.h"
+#include "api/http/flags.h"
 #include "core/crypto.h"
 #include "pipeline/persons/export_dump.h"
 
@@ -36,7 +36,7 @@ core::Result<core::X25519KeyPair> LoadSecret(const std::string& path) {
 
 }  // namespace
 
-int ExportBulk(int argc, char** argv) {
+int ExportBulk(const std::vector<const Module*>& /*modules*/, int argc, char** argv) {
   const std::string verb = argc >= 3 ? argv[2] : "";
   Flags f;
   f.Declare({"secret-key-file", "", "the export secret key (base64url of 32 bytes)"});

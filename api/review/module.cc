@@ -1,10 +1,15 @@
-// Wiring of the review area: the process manager that carries a final resolution to its session
+// The review area as a module (api/http/module.h): the case aggregate and the review read model,
+// its routes and the console, the process manager that carries a final resolution to its session
 // (pipeline/review/outcome_writer.h), its operator route, and a test-only pause.
 
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
 #include "api/http/sse_hub.h"
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/review/console.h"
+#include "api/review/routes.h"
+#include "commands/review/case_decider.h"
 #include "pipeline/review/outcome_writer.h"
+#include "projections/review/review_projector.h"
 
 namespace svc::api {
 namespace {
@@ -20,23 +25,24 @@ void DeclareFlags(Flags& f) {
 
 class ReviewServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     try {
       const int64_t minutes = std::stoll(s.flags.Get("reviewer-token-ttl-minutes"));
       if (minutes < 1 || minutes > 24 * 60) throw std::out_of_range("ttl");
-      s.routes.reviewer_token_ttl_seconds = minutes * 60;
+      options_.reviewer_token_ttl_seconds = minutes * 60;
     } catch (const std::exception&) {
       return core::InvalidArgument("--reviewer-token-ttl-minutes is 1..1440");
     }
     // The console's live queue: the progress streams' hub, woken by the review read model too.
-    if (s.routes.sse_hub != nullptr) s.routes.sse_hub->Hold(s.rt.review_projector().AddListener(s.routes.sse_hub->Waker()));
+    auto* projector = s.rt.projector<projections::ReviewProjector>();
+    if (s.api.sse_hub != nullptr) s.api.sse_hub->Hold(projector->AddListener(s.api.sse_hub->Waker()));
     pipeline::review::OutcomeWriter::Options o;
     LendRuntime(s.rt, o);
-    o.projector = &s.rt.review_projector();
+    o.projector = projector;
     o.paused = s.flags.GetBool("debug-review-outcomes-paused");
     writer_ = std::make_unique<pipeline::review::OutcomeWriter>(o);
     writer_->Start();
-    s.routes.review_outcomes = writer_.get();
+    options_.review_outcomes = writer_.get();
     return core::Status::Ok();
   }
 
@@ -49,16 +55,34 @@ class ReviewServices final : public AreaServices {
     }));
   }
 
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    return review::ReviewRoutes(rt, options_);
+  }
+
+  void AddPages(Router& router, Runtime& rt, const ApiContext& api) override {
+    review::AddConsoleRoutes(router, rt, {options_.reviewer_token_ttl_seconds, api.sse_hub, api.credential_guard});
+  }
+
   void Stop() override {
     if (writer_) writer_->Stop();
   }
 
  private:
+  review::ReviewOptions options_;
   std::unique_ptr<pipeline::review::OutcomeWriter> writer_;
 };
 
 }  // namespace
 
-AreaWiring ReviewWiring() { return {"review", &DeclareFlags, &StartArea<ReviewServices>}; }
+const Module& review::ReviewModule() {
+  static const Module m{.name = "review",
+                        .deciders = &RegisterDeciders<commands::review::CaseDecider>,
+                        .projectors = &AddProjectors<projections::ReviewProjector>,
+                        .openapi = &review::ReviewOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<ReviewServices>};
+  return m;
+}
 
 }  // namespace svc::api

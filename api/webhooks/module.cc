@@ -1,11 +1,16 @@
-// Wiring of the webhook area: the delivery policy from the flags, and the dispatcher (the
+// The webhook area as a module (api/http/module.h): the endpoint and delivery aggregates and
+// their read model, its routes, the delivery policy from the flags, and the dispatcher (the
 // process manager that sends deliveries, pipeline/webhooks/dispatcher.h) with its operator
 // routes on the admin socket.
 
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
+#include "api/webhooks/routes.h"
+#include "commands/webhooks/delivery_decider.h"
+#include "commands/webhooks/endpoint_decider.h"
 #include "core/log.h"
 #include "pipeline/webhooks/dispatcher.h"
+#include "projections/webhooks_projector.h"
 
 namespace svc::api {
 namespace {
@@ -23,10 +28,10 @@ void DeclareFlags(Flags& f) {
 
 class WebhooksServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     Runtime& rt = s.rt;
     const Flags& f = s.flags;
-    PublicApiOptions& po = s.routes;
+    WebhooksOptions& po = options_;
     try {
       int rpm = std::stoi(f.Get("webhooks-rate-limit-rpm"));
       if (rpm < 0) throw std::invalid_argument("negative");
@@ -40,7 +45,7 @@ class WebhooksServices final : public AreaServices {
     }
     pipeline::webhooks::WebhookDispatcher::Options wo;
     LendRuntime(rt, wo);
-    wo.projector = &rt.webhooks_projector();
+    wo.projector = rt.projector<projections::WebhooksProjector>();
     wo.keys = &rt.key_store();
     wo.rate_per_second = po.webhook_policy.rate_limit_default_rpm / 60.0;
     wo.rate_burst = std::max(1.0, po.webhook_policy.rate_limit_default_rpm / 10.0);
@@ -82,14 +87,30 @@ class WebhooksServices final : public AreaServices {
     }));
   }
 
-  void Stop() override { dispatcher_->Stop(); }
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    return WebhookRoutes(rt, options_);
+  }
+
+  void Stop() override {
+    if (dispatcher_) dispatcher_->Stop();
+  }
 
  private:
+  WebhooksOptions options_;
   std::unique_ptr<pipeline::webhooks::WebhookDispatcher> dispatcher_;
 };
 
 }  // namespace
 
-AreaWiring WebhooksWiring() { return {"webhooks", &DeclareFlags, &StartArea<WebhooksServices>}; }
+const Module& WebhooksModule() {
+  static const Module m{.name = "webhooks",
+                        .deciders = &RegisterDeciders<commands::webhooks::EndpointDecider, commands::webhooks::DeliveryDecider>,
+                        .projectors = &AddProjectors<projections::WebhooksProjector>,
+                        .openapi = &WebhooksOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<WebhooksServices>};
+  return m;
+}
 
 }  // namespace svc::api

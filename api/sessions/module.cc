@@ -1,13 +1,16 @@
-// Wiring of the verification-session area: the face engines (dlib, or the model-free engine for
-// tests), the sandbox engine and registry, the live government-registry gateway, the
-// verification pipeline (a process manager), the session expiry timer and the progress streams.
+// The verification-session area as a module (api/http/module.h): the session aggregate and its
+// read models (sessions, verification), its routes, and its services — the face engines (dlib, or
+// the model-free engine for tests), the sandbox engine and registry, the live government-registry
+// gateway, the verification pipeline (a process manager), the session expiry timer and the
+// progress streams.
 
 #include <filesystem>
 
-#include "api/sessions/sse.h"
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
+#include "api/http/sse_hub.h"
 #include "api/sessions/routes.h"
+#include "commands/verification/session_decider.h"
 #include "core/log.h"
 #include "pipeline/adapters/gov_registry_http.h"
 #include "pipeline/biometrics/dlib_engine.h"
@@ -15,6 +18,8 @@
 #include "pipeline/expiry_timer.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/process_manager.h"
+#include "projections/sessions_projector.h"
+#include "projections/verification_projector.h"
 
 namespace svc::api {
 namespace {
@@ -33,14 +38,15 @@ void DeclareFlags(Flags& f) {
 
 class SessionsServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     Runtime& rt = s.rt;
     const Flags& f = s.flags;
-    PublicApiOptions& po = s.routes;
-    po.sessions = &SessionsPortOf();  // the embedded channel's creates and verify
+    ApiContext& api = s.api;
+    api.sessions = &SessionsPortOf();  // the embedded channel's creates and verify
+    std::chrono::seconds sse_heartbeat{15};
     try {
-      po.sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
-      po.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));
+      sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
+      options_.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));
     } catch (...) {
       return core::InvalidArgument("bad --sse-heartbeat-seconds or --max-uploads-in-flight");
     }
@@ -70,7 +76,7 @@ class SessionsServices final : public AreaServices {
 
     pipeline::verification::VerificationPipeline::Options vo;
     LendRuntime(rt, vo);
-    vo.projector = &rt.verification_projector();
+    vo.projector = rt.projector<projections::VerificationProjector>();
     vo.keys = &rt.key_store();
     vo.blobs = &rt.blobs();
     vo.engine = engine_;
@@ -82,15 +88,14 @@ class SessionsServices final : public AreaServices {
     verification_ = std::make_unique<pipeline::verification::VerificationPipeline>(vo);
     verification_->Start();
 
-    po.engine = engine_;
-    po.sandbox_engine = &sandbox_engine_;
-    po.work_pool = &s.work_pool;
+    api.engine = engine_;
+    options_.sandbox_engine = &sandbox_engine_;
     // A capture of up to 32 MiB plus its multipart framing.
     s.http.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
     sse_hub_ = std::make_unique<SseHub>(&rt.store(),
-                                        std::chrono::duration_cast<std::chrono::milliseconds>(po.sse_heartbeat));
-    sse_hub_->Hold(rt.verification_projector().AddListener(sse_hub_->Waker()));
-    po.sse_hub = sse_hub_.get();
+                                        std::chrono::duration_cast<std::chrono::milliseconds>(sse_heartbeat));
+    sse_hub_->Hold(rt.projector<projections::VerificationProjector>()->AddListener(sse_hub_->Waker()));
+    api.sse_hub = sse_hub_.get();
 
     pipeline::SessionExpiryTimer::Options to;
     LendRuntime(rt, to);
@@ -107,18 +112,26 @@ class SessionsServices final : public AreaServices {
     }));
   }
 
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    static_cast<ApiContext&>(options_) = api;
+    std::vector<ApiRoute> routes = SessionRoutes(rt, options_);
+    for (auto& r : VerificationRoutes(rt, options_)) routes.push_back(std::move(r));
+    return routes;
+  }
+
   core::Result<core::Json> ClockAdvanced() override {
     SVC_ASSIGN_OR_RETURN(auto expired, expiry_->RunOnce());
     return core::Json{{"sessionsExpired", expired}};
   }
 
   void Stop() override {
-    expiry_->Stop();
-    verification_->Stop();
-    sse_hub_->Stop();
+    if (expiry_) expiry_->Stop();
+    if (verification_) verification_->Stop();
+    if (sse_hub_) sse_hub_->Stop();
   }
 
  private:
+  SessionsOptions options_;
   pipeline::verification::ModelFreeEngine model_free_engine_;
   std::unique_ptr<pipeline::biometrics::DlibEngine> dlib_engine_;
   pipeline::verification::VerificationEngine* engine_ = nullptr;
@@ -132,6 +145,15 @@ class SessionsServices final : public AreaServices {
 
 }  // namespace
 
-AreaWiring SessionsWiring() { return {"sessions", &DeclareFlags, &StartArea<SessionsServices>}; }
+const Module& SessionsModule() {
+  static const Module m{.name = "sessions",
+                        .deciders = &RegisterDeciders<commands::verification::SessionDecider>,
+                        .projectors = &AddProjectors<projections::SessionsProjector,
+                                                      projections::VerificationProjector>,
+                        .openapi = &SessionsOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<SessionsServices>};
+  return m;
+}
 
 }  // namespace svc::api

@@ -1,10 +1,14 @@
-// Wiring of the audit area: the checkpoint publisher (pipeline/audit/checkpoint_publisher.h),
+// The audit area as a module (api/http/module.h): the access log's aggregate and read model, its
+// routes, and the checkpoint publisher (pipeline/audit/checkpoint_publisher.h),
 // which records a signed checkpoint of every access log that grew, every interval; and its
 // operator route (publish now).
 
-#include "api/server/admin.h"
-#include "api/server/wiring.h"
+#include "api/audit/routes.h"
+#include "api/http/admin_route.h"
+#include "api/http/module.h"
+#include "commands/audit/checkpoint.h"
 #include "pipeline/audit/checkpoint_publisher.h"
+#include "projections/audit/audit_projector.h"
 
 namespace svc::api {
 namespace {
@@ -17,7 +21,7 @@ void DeclareFlags(Flags& f) {
 
 class AuditServices final : public AreaServices {
  public:
-  core::Status Start(ServeSetup& s) {
+  core::Status Start(ServeSetup& s) override {
     pipeline::audit::CheckpointPublisher::Options o;
     LendRuntime(s.rt, o);
     o.log = &s.rt.log();
@@ -30,7 +34,7 @@ class AuditServices final : public AreaServices {
       return core::InvalidArgument("--audit-checkpoint-interval-seconds must be 1-3600");
     }
     interval_seconds_ = o.interval.count();
-    s.routes.audit_checkpoint_interval_seconds = interval_seconds_;
+    s.api.limits.audit_checkpoint_interval_seconds = interval_seconds_;
     publisher_ = std::make_unique<pipeline::audit::CheckpointPublisher>(std::move(o));
     if (s.fake_clock == nullptr) publisher_->Start();  // under a fake clock, it runs as the clock moves
     return core::Status::Ok();
@@ -50,15 +54,37 @@ class AuditServices final : public AreaServices {
     return core::Json{{"checkpointsPublished", published}};
   }
 
-  void Stop() override { publisher_->Stop(); }
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    options_ = api;
+    return audit::AuditRoutes(rt, options_);
+  }
+
+  void Stop() override {
+    if (publisher_) publisher_->Stop();
+  }
 
  private:
+  ApiContext options_;
   int64_t interval_seconds_ = 60;
   std::unique_ptr<pipeline::audit::CheckpointPublisher> publisher_;
 };
 
 }  // namespace
 
-AreaWiring AuditWiring() { return {"audit", &DeclareFlags, &StartArea<AuditServices>}; }
+const Module& audit::AuditModule() {
+  static const Module m{.name = "audit",
+                        .deciders = &RegisterDeciders<commands::audit::AuditLogDecider>,
+                        .projectors = &AddProjectors<projections::AuditProjector>,
+                        .openapi = &audit::AuditOpenApi,
+                        .declare_flags = &DeclareFlags,
+                        .services = &MakeServices<AuditServices>,
+                        .verbs = {{"audit",
+                                   "  audit export              --url http://host:port --key KEY [--out FILE]: the access log and\n"
+                                   "                            its signed checkpoint, through the API (compliance:read)\n"
+                                   "  audit verify FILE         [--verifier-key VKEY]: recompute an export's chain, tree and\n"
+                                   "                            checkpoint signature, without the service\n",
+                                   &cli::Audit}}};
+  return m;
+}
 
 }  // namespace svc::api

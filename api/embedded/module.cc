@@ -1,0 +1,40 @@
+// The embedded channel as a module (api/http/module.h): the flow aggregate and the embedded read
+// model, its routes (the sessions it creates go through the sessions area's port,
+// ApiContext::sessions), and the widget's pages. Flows and applications are managed on the admin
+// socket and by `svc admin flow|app` (api/server/embedded_admin.cc).
+
+#include "api/embedded/routes.h"
+#include "api/http/module.h"
+#include "commands/embedded/flow_decider.h"
+#include "projections/embedded/embedded_projector.h"
+
+namespace svc::api::embedded {
+namespace {
+
+class EmbeddedServices final : public AreaServices {
+ public:
+  std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
+    options_ = api;
+    return EmbeddedRoutes(rt, options_);
+  }
+
+  void AddPages(Router& router, Runtime& rt, const ApiContext& api) override {
+    AddWidgetRoutes(router, rt, api.credential_guard);
+  }
+
+ private:
+  ApiContext options_;
+};
+
+}  // namespace
+
+const Module& EmbeddedModule() {
+  static const Module m{.name = "embedded",
+                        .deciders = &RegisterDeciders<commands::embedded::FlowDecider>,
+                        .projectors = &AddProjectors<projections::EmbeddedProjector>,
+                        .openapi = &EmbeddedOpenApi,
+                        .services = &MakeServices<EmbeddedServices>};
+  return m;
+}
+
+}  // namespace svc::api::embedded
