@@ -1,7 +1,7 @@
 // The embedded channel as a module (api/http/module.h): the flow aggregate and the embedded read
 // model, its routes (the sessions it creates go through the sessions area's port,
-// ApiContext::sessions), and the widget's pages. Flows and applications are managed on the admin
-// socket and by `svc admin flow|app` (api/server/embedded_admin.cc).
+// ApiContext::sessions), the widget's pages, and the operator's routes for flows and applications
+// on the admin socket (admin.cc; `svc admin flow|app` calls them too, api/server/embedded_cli.cc).
 
 #include "api/embedded/routes.h"
 #include "api/http/module.h"
@@ -13,6 +13,11 @@ namespace {
 
 class EmbeddedServices final : public AreaServices {
  public:
+  core::Status Start(ServeSetup& s) override {
+    rt_ = &s.rt;
+    return core::Status::Ok();
+  }
+
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
     options_ = api;
     return EmbeddedRoutes(rt, options_);
@@ -22,7 +27,12 @@ class EmbeddedServices final : public AreaServices {
     AddWidgetRoutes(router, rt, api.credential_guard);
   }
 
+  void AddAdminRoutes(Router& admin, const std::string& service_key) override {
+    AddEmbeddedAdminRoutes(admin, *rt_, service_key);
+  }
+
  private:
+  Runtime* rt_ = nullptr;
   ApiContext options_;
 };
 

@@ -37,3 +37,45 @@ std::string ClientSecretFor(Runtime& rt, std::string_view embedded_id);
 std::string Phase(std::string_view status);
 
 }  // namespace svc::api::embedded
+
+namespace svc::api {
+
+// The operator's side of the channel (admin.cc): the admin socket's routes (added by the module)
+// and what `svc admin flow|app` calls on a stopped data directory.
+// An application's embedded settings (docs/embedded.md#applications), replaced whole.
+struct ApplicationSettings {
+  std::vector<std::string> allowed_flows;
+  std::string default_flow;
+  std::vector<std::string> allowed_origins;
+};
+
+// Flows and applications (admin.cc, docs/embedded.md#operators). Each answers the row
+// as it stands after the change.
+core::Result<core::Json> AdminFlowCreate(Runtime& rt, const std::string& tenant_id, const std::string& key,
+                                         const std::string& name, const core::Json& definition,
+                                         const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowDraft(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                        const core::Json& definition, const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowPublish(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                          const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowArchive(Runtime& rt, const std::string& tenant_id, const std::string& flow_id,
+                                          const eventstore::Actor& actor);
+core::Result<core::Json> AdminFlowValidate(Runtime& rt, const std::string& tenant_id, const std::string& flow_id);
+core::Result<core::Json> AdminFlowShow(Runtime& rt, const std::string& tenant_id, const std::string& flow_id);
+core::Result<core::Json> AdminFlowList(Runtime& rt, const std::string& tenant_id);
+core::Result<core::Json> AdminApplicationList(Runtime& rt, const std::string& tenant_id);
+core::Result<core::Json> AdminApplicationArchive(Runtime& rt, const std::string& tenant_id,
+                                                 const std::string& application_id, const eventstore::Actor& actor);
+core::Result<core::Json> AdminApplicationSettings(Runtime& rt, const std::string& tenant_id,
+                                                  const std::string& application_id, const ApplicationSettings& s,
+                                                  const eventstore::Actor& actor);
+// FLOW_NOT_FOUND unless every flow id is a flow of the tenant.
+core::Status CheckFlowsExist(Runtime& rt, const std::string& tenant_id, const std::vector<std::string>& flows);
+//   POST /admin/tenants/{t}/flows {key, name, definition}; GET …/flows; GET …/flows/{f}
+//   POST …/flows/{f}/draft {definition}; …/validate; …/publish; …/archive
+//   GET  …/applications; POST …/applications/{a}/archive; POST …/applications/{a}/settings
+//        {allowedFlows, defaultFlow, allowedOrigins}
+void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& service_key);
+
+
+}  // namespace svc::api

@@ -1,5 +1,7 @@
 #include "api/server/admin.h"
 
+#include "api/embedded/routes.h"
+
 #include <algorithm>
 
 #include "api/http/json_input.h"
@@ -235,7 +237,6 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                }
                return AdminKeyCreate(rt, k, actor);
              }, 201));
-  AddEmbeddedAdminRoutes(router, rt, service_key);
   router.Add("GET", "/admin/tenants/{tenant_id}/keys",
              guarded([&rt](HttpRequest& req) { return AdminKeyList(rt, req.path_params["tenant_id"]); }, 200));
   router.Add("POST", "/admin/tenants/{tenant_id}/keys/{key_id}/revoke",

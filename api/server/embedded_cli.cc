@@ -1,5 +1,5 @@
 // svc admin flow … and svc admin app list|archive|settings (docs/embedded.md#operators): each
-// command is one request of the admin routes (embedded_admin.cc), sent to a running server's
+// command is one request of the admin routes (api/embedded/admin.cc), sent to a running server's
 // admin socket, or, when no server holds the data directory, dispatched in-process to the same
 // routes.
 #include <filesystem>
@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "api/http/http_client.h"
+#include "api/embedded/routes.h"
 #include "api/server/admin.h"
 #include "api/server/cli.h"
 #include "api/server/commands.h"

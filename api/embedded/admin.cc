@@ -6,7 +6,9 @@
 #include <algorithm>
 
 #include "api/http/write_path.h"
-#include "api/server/admin.h"
+#include "api/embedded/routes.h"
+#include "api/http/admin_route.h"
+#include "api/http/json_input.h"
 #include "commands/embedded/flow_decider.h"
 #include "commands/embedded/flow_graph.h"
 #include "commands/tenancy/tenant_decider.h"
