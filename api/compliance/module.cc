@@ -71,8 +71,7 @@ class ComplianceServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    return compliance::ComplianceRoutes(rt, options_);
+    return compliance::ComplianceRoutes(rt, WithContext(options_, api));
   }
 
   void Stop() override {

@@ -2,6 +2,7 @@
 
 #include <signal.h>
 
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <sstream>
@@ -51,6 +52,35 @@ void DeclareCommon(Flags& f) {
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
   DeclareKeys(f);
+}
+
+void DeclareAdminSocket(Flags& f) {
+  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+}
+
+bool HeldByServer(const core::Status& open_failure) {
+  return open_failure.code() == core::StatusCode::kUnavailable &&
+         open_failure.message().find("locked") != std::string::npos;
+}
+
+core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions& ro, const std::string& method,
+                                           const std::string& path, const std::string& body) {
+  SVC_ASSIGN_OR_RETURN(std::string service_key, LoadServiceKey(ro.data_dir, ro.keys, /*create=*/false));
+  ClientTarget target;
+  target.unix_socket = f.Get("admin-socket").empty() ? (std::filesystem::path(ro.data_dir) / "admin.sock").string()
+                                                     : f.Get("admin-socket");
+  return HttpCall(target, method, path, {{"Authorization", "Bearer " + service_key}},
+                  method == "POST" ? body : "");
+}
+
+int PrintAdminAnswer(const HttpResponse& resp) {
+  core::Json j = core::ParseJsonOrDiscarded(resp.body);
+  if (resp.status >= 300 || resp.status == 0) {
+    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp.body) << "\n";
+    return 1;
+  }
+  Print(j);
+  return 0;
 }
 
 core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vector<const Module*>& modules) {

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "api/http/http_client.h"
 #include "api/http/runtime.h"
 #include "api/http/flags.h"
 #include "core/json.h"
@@ -22,6 +23,19 @@ KeySources KeySourcesFrom(const Flags& f);
 void DeclareCommon(Flags& f);
 core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vector<const Module*>& modules);
 void ApplyLogLevel(const Flags& f);
+
+// A command that works on a stopped data directory in-process and, when a running server holds
+// it, through that server's admin socket:
+// --admin-socket (default <data-dir>/admin.sock).
+void DeclareAdminSocket(Flags& f);
+// True when Runtime::Open failed because a running server holds the data directory's lock.
+bool HeldByServer(const core::Status& open_failure);
+// Calls `method path` on the running server's admin socket with the service key of `ro`'s key
+// sources; `body` is sent for POST.
+core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions& ro, const std::string& method,
+                                           const std::string& path, const std::string& body = "");
+// An admin answer: its JSON on stdout (0), or the problem (or the raw body) on stderr (1).
+int PrintAdminAnswer(const HttpResponse& resp);
 
 // Prints the error; exit code 2 for a usage error, else 1.
 int Fail(const core::Status& st);

@@ -112,6 +112,14 @@ void AddProjectors(ProjectorList& out) {
   (out.push_back(std::make_unique<Projectors>()), ...);
 }
 
+// An area's routes' options (a struct deriving from ApiContext, filled by its Start) completed
+// with the context the composition root lends every area's routes.
+template <class AreaOptions>
+const AreaOptions& WithContext(AreaOptions& options, const ApiContext& api) {
+  static_cast<ApiContext&>(options) = api;
+  return options;
+}
+
 // For Module::services: `Services` default-constructed.
 template <class Services>
 std::unique_ptr<AreaServices> MakeServices() {

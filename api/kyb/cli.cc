@@ -51,7 +51,7 @@ int Load(const std::vector<const Module*>& modules, int argc, char** argv, const
   for (; i < argc && std::string(argv[i]).rfind("--", 0) != 0; ++i) paths.emplace_back(argv[i]);
   Flags f;
   DeclareCommon(f);
-  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  DeclareAdminSocket(f);
   f.Declare({"format", "", "the list's format"});
   f.Declare({"source", "", "the list's name in the service (default from the format: ofac_sdn, un_consolidated, "
                            "opensanctions, opensanctions_ftm)"});
@@ -77,26 +77,12 @@ int Load(const std::vector<const Module*>& modules, int argc, char** argv, const
     Print(*r);
     return 0;
   }
-  if (rt.status().code() != core::StatusCode::kUnavailable || rt.status().message().find("locked") == std::string::npos) {
-    return Fail(rt.status());
-  }
-  auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
-  if (!service_key.ok()) return Fail(service_key.status());
-  ClientTarget target;
-  target.unix_socket = f.Get("admin-socket").empty() ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
-                                                     : f.Get("admin-socket");
-  std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + *service_key}};
+  if (!HeldByServer(rt.status())) return Fail(rt.status());
   core::Json body = {{"format", f.Get("format")}, {"source", f.Get("source")}, {"files", absolute}};
-  auto resp = verb == "load" ? HttpCall(target, "POST", "/admin/aml/lists", headers, core::DumpJson(body))
-                             : HttpCall(target, "GET", "/admin/aml/lists", headers, "");
+  auto resp = verb == "load" ? CallAdminSocket(f, *ro, "POST", "/admin/aml/lists", core::DumpJson(body))
+                             : CallAdminSocket(f, *ro, "GET", "/admin/aml/lists");
   if (!resp.ok()) return Fail(resp.status());
-  core::Json j = core::ParseJsonOrDiscarded(resp->body);
-  if (resp->status >= 300) {
-    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp->body) << "\n";
-    return 1;
-  }
-  Print(j);
-  return 0;
+  return PrintAdminAnswer(*resp);
 }
 
 }  // namespace

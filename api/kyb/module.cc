@@ -165,8 +165,7 @@ class KybServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    return kyb::KybRoutes(rt, options_);
+    return kyb::KybRoutes(rt, WithContext(options_, api));
   }
 
   void Stop() override {

@@ -126,8 +126,7 @@ class PersonsServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    return persons::PersonRoutes(rt, options_);
+    return persons::PersonRoutes(rt, WithContext(options_, api));
   }
 
   core::Result<core::Json> ClockAdvanced() override {

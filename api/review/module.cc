@@ -56,8 +56,7 @@ class ReviewServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    return review::ReviewRoutes(rt, options_);
+    return review::ReviewRoutes(rt, WithContext(options_, api));
   }
 
   void AddPages(Router& router, Runtime& rt, const ApiContext& api) override {

@@ -82,7 +82,7 @@ int Admin(int argc, char** argv) {
   if (noun == "flow" || (noun == "app" && verb != "create")) return AdminEmbedded(argc, argv);
   Flags f;
   DeclareCommon(f);
-  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  DeclareAdminSocket(f);
   f.Declare({"name", "", "tenant or key name"});
   f.Declare({"tenant", "", "tenant id (ten_...)"});
   f.Declare({"key", "", "API key id (key_...)"});
@@ -176,23 +176,9 @@ int Admin(int argc, char** argv) {
     Print(*r);
     return 0;
   }
-  if (rt.status().code() != core::StatusCode::kUnavailable ||
-      rt.status().message().find("locked") == std::string::npos) {
-    return Fail(rt.status());
-  }
+  if (!HeldByServer(rt.status())) return Fail(rt.status());
   // A server holds the data directory: go through its admin socket.
-  auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
-  if (!service_key.ok() && webhooks) {
-    return Fail(core::FailedPrecondition("no server runs on " + ro->data_dir +
-                                         "; deliveries are sent by a running svc serve"));
-  }
-  if (!service_key.ok()) return Fail(service_key.status());
-  ClientTarget target;
-  target.unix_socket = f.Get("admin-socket").empty()
-                           ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
-                           : f.Get("admin-socket");
-  std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + *service_key}};
-  std::string method = "GET", path, body;
+  std::string method = "GET", path;
   core::Json b = core::Json::object();
   if (key == "tenant create") {
     method = "POST";
@@ -247,20 +233,13 @@ int Admin(int argc, char** argv) {
   } else {
     path = "/admin/tenants/" + f.Get("tenant") + "/keys";
   }
-  if (method == "POST") body = core::DumpJson(b);
-  auto resp = HttpCall(target, method, path, headers, body);
+  auto resp = CallAdminSocket(f, *ro, method, path, core::DumpJson(b));
   if (!resp.ok() && webhooks) {
-    return Fail(core::FailedPrecondition("no server answers on " + target.unix_socket +
-                                         "; deliveries are sent by a running svc serve"));
+    return Fail(core::FailedPrecondition("no server runs on " + ro->data_dir + " (" + resp.status().message() +
+                                         "); deliveries are sent by a running svc serve"));
   }
   if (!resp.ok()) return Fail(resp.status());
-  core::Json j = core::ParseJsonOrDiscarded(resp->body);
-  if (resp->status >= 300) {
-    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp->body) << "\n";
-    return 1;
-  }
-  Print(j);
-  return 0;
+  return PrintAdminAnswer(*resp);
 }
 
 int Replay(int argc, char** argv) {

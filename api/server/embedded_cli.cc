@@ -47,7 +47,7 @@ int AdminEmbedded(int argc, char** argv) {
   const std::string noun = argv[2], verb = argv[3];
   Flags f;
   DeclareCommon(f);
-  f.Declare({"admin-socket", "", "admin socket of a running server (default <data-dir>/admin.sock)"});
+  DeclareAdminSocket(f);
   f.Declare({"tenant", "", "tenant id (ten_...)"});
   f.Declare({"flow", "", "flow id (flw_...)"});
   f.Declare({"key", "", "flow create: the flow's key (a-z, 0-9, _ and -)"});
@@ -57,7 +57,6 @@ int AdminEmbedded(int argc, char** argv) {
   f.Declare({"allowed-flows", "", "app settings: comma-separated flow ids (empty: any published flow)"});
   f.Declare({"default-flow", "", "app settings: the flow a session without one gets"});
   f.Declare({"allowed-origins", "", "app settings: comma-separated origins the widget may be mounted on"});
-  DeclareKeys(f);
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << kUsage << "\n" << f.Help("svc admin " + noun + " " + verb + " [flags]");
@@ -136,28 +135,12 @@ int AdminEmbedded(int argc, char** argv) {
     if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
     (*rt)->Shutdown();
   } else {
-    if (rt.status().code() != core::StatusCode::kUnavailable ||
-        rt.status().message().find("locked") == std::string::npos) {
-      return Fail(rt.status());
-    }
-    auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/false);
-    if (!service_key.ok()) return Fail(service_key.status());
-    ClientTarget target;
-    target.unix_socket = f.Get("admin-socket").empty()
-                             ? (std::filesystem::path(ro->data_dir) / "admin.sock").string()
-                             : f.Get("admin-socket");
-    auto r = HttpCall(target, method, path, {{"Authorization", "Bearer " + *service_key}},
-                      method == "POST" ? core::DumpJson(body) : "");
+    if (!HeldByServer(rt.status())) return Fail(rt.status());
+    auto r = CallAdminSocket(f, *ro, method, path, core::DumpJson(body));
     if (!r.ok()) return Fail(r.status());
     resp = std::move(*r);
   }
-  core::Json j = core::ParseJsonOrDiscarded(resp.body);
-  if (resp.status >= 300 || resp.status == 0) {
-    std::cerr << "svc: " << (j.is_object() ? j.dump(2) : resp.body) << "\n";
-    return 1;
-  }
-  Print(j);
-  return 0;
+  return PrintAdminAnswer(resp);
 }
 
 }  // namespace svc::api::cli

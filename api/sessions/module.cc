@@ -113,9 +113,9 @@ class SessionsServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    std::vector<ApiRoute> routes = SessionRoutes(rt, options_);
-    for (auto& r : VerificationRoutes(rt, options_)) routes.push_back(std::move(r));
+    const SessionsOptions& o = WithContext(options_, api);
+    std::vector<ApiRoute> routes = SessionRoutes(rt, o);
+    for (auto& r : VerificationRoutes(rt, o)) routes.push_back(std::move(r));
     return routes;
   }
 

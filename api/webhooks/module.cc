@@ -88,8 +88,7 @@ class WebhooksServices final : public AreaServices {
   }
 
   std::vector<ApiRoute> Routes(Runtime* rt, const ApiContext& api) override {
-    static_cast<ApiContext&>(options_) = api;
-    return WebhookRoutes(rt, options_);
+    return WebhookRoutes(rt, WithContext(options_, api));
   }
 
   void Stop() override {
