@@ -2,6 +2,7 @@
 
 #include "core/log.h"
 #include "projections/projector.h"
+#include "projections/view_rows.h"
 
 namespace svc::api {
 
@@ -13,18 +14,11 @@ HttpRequest SlimRequest(const HttpRequest& req) {
 }
 
 core::Result<std::vector<core::Json>> ScanView(Runtime& rt, const std::string& prefix) {
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  std::vector<core::Json> rows;
-  for (it->Seek(prefix); it->Valid(); it->Next()) rows.push_back(core::ParseJsonOrDiscarded(it->value()));
-  SVC_RETURN_IF_ERROR(it->status());
-  return rows;
+  return projections::ScanRows(rt.store(), prefix);
 }
 
 core::Result<std::optional<core::Json>> ReadView(Runtime& rt, const std::string& key) {
-  SVC_ASSIGN_OR_RETURN(auto row, rt.store().Get(rt.store().Cf(projections::kViewsCf), key));
-  if (!row.has_value()) return std::optional<core::Json>();
-  return std::optional<core::Json>(core::ParseJsonOrDiscarded(*row));
+  return projections::ReadRow(rt.store(), key);
 }
 
 std::optional<core::Json> PathRow(Runtime& rt, ApiCall& call, const Respond& respond, const std::string& param,

@@ -14,6 +14,7 @@
 #include "pipeline/biometrics/liveness.h"
 #include "pipeline/certificate.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/capture.h"
 #include "pipeline/verification/policy.h"
 #include "pipeline/verification/engines.h"
 #include "projections/projector.h"
@@ -37,13 +38,6 @@ std::string TeOf(const ApiCall& call) {
   return projections::TenantEnv(call.auth.tenant_id, call.auth.environment);
 }
 
-HttpRequest Slim(const HttpRequest& req) {
-  HttpRequest r;
-  r.path = req.path;
-  r.request_id = req.request_id;
-  return r;
-}
-
 // The session record of the caller's tenant and environment, or a problem.
 core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const std::string& id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, id));
@@ -52,148 +46,43 @@ core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const s
   return std::move(*rec);
 }
 
-// The capture rules the aggregate enforces (session_status.h), checked on the read model first
-// so that a refused upload never writes a blob. The aggregate decides again (and wins) when the
-// event is appended.
-core::Status CapturePrecheck(Runtime& rt, const core::Json& rec, const core::Json& settings,
-                             const std::string& kind) {
-  std::string status = core::StringOr(rec, "status");
-  auto expires = core::ParseRfc3339(core::StringOr(rec, "expiresAt"));
-  vs::SessionFacts facts{status, core::StringOr(rec, "currentStep") == "processing",
-                         expires.ok() && rt.clock().Now().micros >= expires->micros};
-  SVC_RETURN_IF_ERROR(vs::CheckLive(facts));
-  SVC_RETURN_IF_ERROR(vs::CheckCaptureOpen(facts));
-  std::set<std::string> off;
-  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
-  if (checks.is_object()) {
-    for (auto it = checks.begin(); it != checks.end(); ++it) {
-      if (it->is_boolean() && !it->get<bool>()) off.insert(it.key());
-    }
-  }
-  if (!vs::CaptureAllowed(kind, off)) {
-    return core::FailedPrecondition("the checks that use " + kind + " are off for this session",
-                                    "CAPTURE_NOT_ALLOWED");
-  }
-  return core::Status::Ok();
-}
-
-// Active liveness, checked on the read model before anything is stored (the aggregate checks
-// again): the challenge's actions, or a problem. Passive mode: no actions.
-core::Result<std::vector<std::string>> ChallengePrecheck(Runtime& rt, const core::Json& settings,
-                                                        const std::string& te,
-                                                        const std::string& session,
-                                                        const std::string& kind,
-                                                        const std::optional<std::string>& challenge) {
-  core::Json checks = settings.is_object() ? settings.value("checks", core::Json()) : core::Json();
-  bool active = checks.is_object() && checks.value("livenessMode", "") == "active";
-  if (kind != "liveness_video") return std::vector<std::string>{};
-  if (!active) {
-    if (!challenge.has_value()) return std::vector<std::string>{};
-    return core::InvalidArgument("active liveness is not on for this session",
-                                 "CHECK_NOT_ENABLED_FOR_FLOW")
-        .WithExtension("check", vs::kActiveLivenessCheck);
-  }
-  if (!challenge.has_value()) {
-    return core::InvalidArgument(
-        "this session uses active liveness: send the challengeId of a challenge from "
-        "POST …/liveness-challenges with the video",
-        "CHALLENGE_ID_REQUIRED");
-  }
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VV::Abs(VV::Challenge(te, session, *challenge))));
-  SVC_ASSIGN_OR_RETURN(auto used, ReadView(rt, VV::Abs(VV::ChallengeUsed(te, session, *challenge))));
-  if (!row.has_value()) {
-    return core::PermissionDenied("no such liveness challenge for this session",
-                                  "CAPTURE_CREDENTIAL_INVALID");
-  }
-  if (used.has_value()) {
-    return core::PermissionDenied("this liveness challenge was already used",
-                                  "CAPTURE_CREDENTIAL_INVALID");
-  }
-  auto expires = core::ParseRfc3339(core::StringOr(*row, "expiresAt"));
-  if (!expires.ok() || rt.clock().Now().micros >= expires->micros) {
-    return core::PermissionDenied("this liveness challenge has expired",
-                                  "CAPTURE_CREDENTIAL_INVALID");
-  }
-  std::vector<std::string> actions;
-  if (auto it = row->find("actions"); it != row->end() && it->is_array()) {
-    for (const auto& a : *it) {
-      if (a.is_string()) actions.push_back(a.get<std::string>());
-    }
-  }
-  return actions;
-}
-
-core::Result<core::Json> RenderCapture(Runtime& rt, const std::string& tenant,
-                                       const std::string& env, const std::string& session,
-                                       const std::string& media_id) {
-  std::string base = tenant + "/" + env + "/" + session;
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, VV::Abs(VV::Media(projections::TenantEnv(tenant, env), session))));
-  for (auto& m : rows) {
-    if (core::StringOr(m, "mediaId") != media_id) continue;
-    core::Json analysis = m["analysis"];
-    if (analysis.is_object()) {
-      analysis["extractedData"] = nullptr;
-      std::string sealed = core::StringOr(m, "extractedSealed");
-      if (!sealed.empty()) {
-        // The integrator who sent the image may see what was read from it.
-        SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(
-                                           eventstore::KeyStore::SessionKeyName(tenant, env, session)));
-        if (dek.has_value()) {
-          SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-          SVC_ASSIGN_OR_RETURN(std::string plain,
-                               core::AeadOpen(*dek, raw, "extracted|" + base + "|" + media_id));
-          analysis["extractedData"] = core::ParseJsonOrDiscarded(plain);
-        }
-      }
-    }
-    return core::Json{{"kind", m["kind"]},   {"mediaId", m["mediaId"]},
-                      {"mime", m["mime"]},   {"sha256", m["sha256"]},
-                      {"sizeBytes", m["sizeBytes"]}, {"status", "stored"},
-                      {"analysis", analysis}};
-  }
-  return core::Unavailable("the capture is stored but not readable yet; retry with the same "
-                           "Idempotency-Key");
-}
-
-void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const std::string id = req.path_params["session_id"];
-  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
-    return respond(StatusToProblem(req, st));
-  }
+// The query and the multipart form of an upload; the field errors, when any, are answered.
+std::optional<pv::CaptureUpload> ParseCapture(const HttpRequest& req, const AuthContext& auth, const Respond& respond) {
   std::vector<FieldError> errors;
-  bool analyze = false;
+  pv::CaptureUpload u;
+  u.tenant = auth.tenant_id;
+  u.environment = auth.environment;
+  u.session_id = req.path_params.at("session_id");
   for (const auto& [k, v] : ParseQuery(req.query)) {
-    if (k == "analyze") {
-      if (v == "true") analyze = true;
-      else if (v != "false") errors.push_back({"analyze", "", "invalid_type", "analyze must be true or false"});
-    } else {
+    if (k != "analyze") {
       errors.push_back({k, "", "unknown_field", k + " is not a query parameter of this operation"});
+    } else if (v == "true" || v == "false") {
+      u.analyze = v == "true";
+    } else {
+      errors.push_back({"analyze", "", "invalid_type", "analyze must be true or false"});
     }
   }
   auto boundary = MultipartBoundary(req.Header("content-type"));
-  if (!boundary.ok()) return respond(StatusToProblem(req, boundary.status()));
-  auto parts = ParseMultipart(*boundary, req.body);
-  if (!parts.ok()) return respond(StatusToProblem(req, parts.status()));
-  const MultipartPart* file = nullptr;
-  std::optional<std::string> kind, challenge;
+  auto parts = boundary.ok() ? ParseMultipart(*boundary, req.body) : core::Result<std::vector<MultipartPart>>(boundary.status());
+  if (!parts.ok()) {
+    respond(StatusToProblem(req, parts.status()));
+    return std::nullopt;
+  }
+  std::optional<std::string> kind;
   std::set<std::string> seen;
   for (const auto& p : *parts) {
     if (!seen.insert(p.name).second) {
       errors.push_back({p.name, "", "duplicate_field", p.name + " is given more than once"});
-      continue;
-    }
-    if (p.name == "file") {
-      if (!p.has_filename) {
-        errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
-      } else {
-        file = &p;
-      }
+    } else if (p.name == "file" && !p.has_filename) {
+      errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
+    } else if (p.name == "file") {
+      u.mime = p.content_type;
+      u.bytes = p.body;  // a view of req.body
     } else if (p.name == "kind") {
       kind = std::string(p.body);
     } else if (p.name == "challengeId") {
-      challenge = std::string(p.body);
-      if (challenge->empty() || challenge->size() > 128) {
+      u.challenge_id = std::string(p.body);
+      if (p.body.empty() || p.body.size() > 128) {
         errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
       }
     } else {
@@ -202,126 +91,59 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
   }
   if (!kind.has_value()) errors.push_back({"kind", "", "required", "kind is required"});
   if (seen.count("file") == 0) errors.push_back({"file", "", "required", "file is required"});
-  if (!errors.empty()) return respond(ValidationProblem(req, errors));
-  const pv::MediaKindSpec* spec = pv::FindMediaKind(*kind);
-  if (spec == nullptr) {
-    return respond(Problem(req, "UNKNOWN_MEDIA_KIND",
-                           "kind must be document_front, document_back, selfie or liveness_video"));
+  if (errors.empty() && u.challenge_id.has_value() && *kind != "liveness_video" && pv::FindMediaKind(*kind) != nullptr) {
+    errors.push_back({"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"});
   }
-  if (challenge.has_value() && *kind != "liveness_video") {
-    return respond(ValidationProblem(
-        req, {{"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"}}));
+  if (!errors.empty()) {
+    respond(ValidationProblem(req, errors));
+    return std::nullopt;
   }
-  if (file->body.size() > spec->max_bytes) {
-    return respond(Problem(req, "PAYLOAD_TOO_LARGE",
-                           *kind + " captures are limited to " +
-                               std::to_string(spec->max_bytes >> 20) + " MiB"));
-  }
-  if (file->body.empty()) {
-    return respond(Problem(req, "MEDIA_CONTENT_INVALID", "the file is empty; capture it again"));
-  }
-  bool mime_ok = std::find(spec->mimes.begin(), spec->mimes.end(), file->content_type) !=
-                 spec->mimes.end();
-  if (!mime_ok) {
-    std::string accepted;
-    for (auto m : spec->mimes) accepted += (accepted.empty() ? "" : ", ") + std::string(m);
-    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
-                           "declare the file's Content-Type as one of " + accepted + " for " + *kind));
-  }
-  if (!pv::MagicMatches(file->content_type, file->body)) {
-    return respond(Problem(req, "MEDIA_CONTENT_INVALID",
-                           "the file's bytes are not " + file->content_type + "; capture it again"));
-  }
-  auto rec = SessionRecord(rt, call, id);
-  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
-  const AuthContext& a = call.auth;
-  std::string base = a.tenant_id + "/" + a.environment + "/" + id;  // sealing context
-  const std::string te = TeOf(call);
-  auto settings = ReadView(rt, VV::Abs(VV::Settings(te, id)));
-  if (!settings.ok()) return respond(StatusToProblem(req, settings.status()));
-  core::Json settings_row = settings->value_or(core::Json(nullptr));
-  if (auto st = CapturePrecheck(rt, *rec, settings_row, *kind); !st.ok()) {
+  u.kind = *kind;
+  return u;
+}
+
+// At most `max` uploads sealed or analysed at once: the slot, or the 503 answered.
+bool TakeUploadSlot(const HttpRequest& req, size_t max, const Respond& respond) {
+  if (g_uploads_in_flight.fetch_add(1) < static_cast<int>(max)) return true;
+  g_uploads_in_flight.fetch_sub(1);
+  HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
+  r.headers.emplace_back("Retry-After", "1");
+  respond(std::move(r));
+  return false;
+}
+
+void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  if (auto st = core::ValidateId(core::IdKind::kVerification, req.path_params["session_id"]); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  auto actions = ChallengePrecheck(rt, settings_row, te, id, *kind, challenge);
-  if (!actions.ok()) return respond(StatusToProblem(req, actions.status()));
-  if (g_uploads_in_flight.fetch_add(1) >= static_cast<int>(o.max_uploads_in_flight)) {
-    g_uploads_in_flight.fetch_sub(1);
-    HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
-    r.headers.emplace_back("Retry-After", "1");
-    return respond(std::move(r));
-  }
+  auto upload = ParseCapture(req, call.auth, respond);
+  if (!upload.has_value()) return;
+  if (auto st = pv::CheckCaptureContent(*upload); !st.ok()) return respond(StatusToProblem(req, st));
+  auto admitted = pv::AdmitCapture(rt.store(), rt.clock().Now(), *upload);
+  if (!admitted.ok()) return respond(StatusToProblem(req, admitted.status()));
+  if (!TakeUploadSlot(req, o.max_uploads_in_flight, respond)) return;
   auto done = [respond](HttpResponse r) {
     g_uploads_in_flight.fetch_sub(1);
     respond(std::move(r));
   };
-  // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread.
-  // `call` ends with this function; the request lives until `done` answers.
-  // The parts die with this function too: keep the type, and a view of the bytes (in req.body).
-  auto work = [&rt, &o, call, &req, id, base, kind = *kind, challenge, actions = *actions,
-               file_mime = file->content_type, file_body = file->body, analyze, settings_row,
-               done]() {
-    const AuthContext& auth = call.auth;
-    auto dek = rt.key_store().GetOrCreate(
-        eventstore::KeyStore::SessionKeyName(auth.tenant_id, auth.environment, id));
-    if (!dek.ok()) return done(StatusToProblem(req, dek.status()));
-    vs::MediaCaptured m;
-    m.media_id = rt.ids().NewIdString(core::IdKind::kMedia);
-    m.kind = kind;
-    m.mime = file_mime;
-    m.sha256 = core::Sha256Hex(file_body);
-    m.size_bytes = static_cast<int64_t>(file_body.size());
-    m.challenge_id = challenge.value_or("");
-    auto blob = rt.blobs().Put(core::AeadSeal(*dek, file_body, "media|" + base + "|" + m.media_id));
-    if (!blob.ok()) return done(StatusToProblem(req, blob.status()));
-    m.blob = *blob;
-    if (analyze) {
-      pv::EngineContext ectx;
-      ectx.environment = auth.environment;
-      ectx.today = pv::DateOf(rt.clock().Now());
-      ectx.test_outcome = pv::TestOutcomeFor(
-          auth.environment, settings_row.is_object() ? settings_row["policy"] : core::Json(nullptr));
-      pv::VerificationEngine* engine = ectx.test_outcome.empty() ? o.engine : o.sandbox_engine;
-      pv::Capture c{m.media_id, kind, m.mime, std::string(file_body), actions};
-      pv::CaptureAnalysisResult result;
-      if (engine == nullptr) {
-        result.status = "error";
-        result.error_code = "ENGINE_NOT_CONFIGURED";
-      } else {
-        try {
-          result = engine->Analyze(c, ectx);
-        } catch (const std::exception& e) {
-          // An analysis that fails is status=error, never a 500.
-          core::LogWarn("capture analysis threw", {{"mediaId", m.media_id}, {"error", e.what()}});
-          result = pv::CaptureAnalysisResult{};
-          result.status = "error";
-          result.error_code = "ANALYSIS_FAILED";
-        }
-      }
-      m.analysis = result.ToJson();
-      if (result.extracted.is_object()) {
-        m.extracted_sealed = core::Base64Encode(core::AeadSeal(
-            *dek, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
-      }
-    }
-    auto cmd = commands::MakeCommand<vs::SessionDecider>(
-        auth.tenant_id, id, vs::SessionCommand(vs::CaptureMedia{m}), Context(rt, call));
-    HttpRequest slim = Slim(req);
+  // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread; the
+  // request (whose body `upload` views) lives until `done` answers.
+  auto work = [&rt, &o, call, &req, u = std::move(*upload), a = std::move(*admitted), done]() {
+    auto m = pv::SealCapture({&rt.key_store(), &rt.blobs(), &rt.ids(), &rt.clock(), o.engine, o.sandbox_engine}, u, a);
+    if (!m.ok()) return done(StatusToProblem(req, m.status()));
+    auto cmd = commands::MakeCommand<vs::SessionDecider>(u.tenant, u.session_id, vs::SessionCommand(vs::CaptureMedia{*m}),
+                                                         Context(rt, call));
     RunThenRender(rt, req, std::move(cmd), {VV::kName, SV::kName},
-                  [&rt, slim, tenant = auth.tenant_id, env = auth.environment,
-                   id](const commands::CommandOutcome& out) {
-                    auto body = RenderCapture(rt, tenant, env, id,
-                                              core::StringOr(out.result, "mediaId"));
-                    if (!body.ok()) return StatusToProblem(slim, body.status());
-                    return JsonResponse(201, *body);
+                  [&rt, slim = SlimRequest(req), u](const commands::CommandOutcome& out) {
+                    auto body = pv::CaptureAnswer(rt.store(), rt.key_store(), u.tenant, u.environment, u.session_id,
+                                                  core::StringOr(out.result, "mediaId"));
+                    return body.ok() ? JsonResponse(201, *body) : StatusToProblem(slim, body.status());
                   },
                   done);
   };
-  if (o.work_pool != nullptr) {
-    o.work_pool->Post(std::move(work));
-  } else {
-    work();
-  }
+  if (o.work_pool == nullptr) return work();
+  o.work_pool->Post(std::move(work));
 }
 
 // Three actions, no action twice in a row: 3 x 2 x 2 = 12 sequences.

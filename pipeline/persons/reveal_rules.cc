@@ -4,20 +4,13 @@
 
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::persons {
 
 using PV = projections::PersonsView;
 
-namespace {
-
-core::Result<std::optional<core::Json>> Read(const eventstore::KvStore& store, const std::string& key) {
-  SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf), key));
-  if (!row.has_value()) return std::optional<core::Json>();
-  return std::optional<core::Json>(core::ParseJsonOrDiscarded(*row));
-}
-
-}  // namespace
+using projections::ReadRow;
 
 core::Status CheckActive(const core::Json& row) {
   const std::string status = core::StringOr(row, "status");
@@ -49,7 +42,7 @@ core::Result<std::optional<core::Json>> GrantInForce(const eventstore::KvStore& 
   SVC_ASSIGN_OR_RETURN(auto grant_id,
                        store.Get(store.Cf(projections::kViewsCf), PV::Abs(PV::GrantOfApplication(te, person_id, r.application_id))));
   if (!grant_id.has_value()) return std::optional<core::Json>();
-  SVC_ASSIGN_OR_RETURN(auto grant, Read(store, PV::Abs(PV::Grant(te, person_id, *grant_id))));
+  SVC_ASSIGN_OR_RETURN(auto grant, ReadRow(store, PV::Abs(PV::Grant(te, person_id, *grant_id))));
   if (!grant.has_value() || !InForce(*grant, now)) return std::optional<core::Json>();
   return grant;
 }

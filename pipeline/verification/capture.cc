@@ -1,0 +1,207 @@
+#include "pipeline/verification/capture.h"
+
+#include <algorithm>
+#include <set>
+
+#include "commands/verification/session_decider.h"
+#include "commands/verification/session_status.h"
+#include "core/crypto.h"
+#include "core/log.h"
+#include "projections/verification_view.h"
+#include "projections/sessions_view.h"
+#include "projections/view_rows.h"
+
+namespace svc::pipeline::verification {
+
+namespace vs = commands::verification;
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
+using projections::ReadRow;
+
+namespace {
+
+// The sealing context of a session's captures.
+std::string SealBase(const CaptureUpload& u) { return u.tenant + "/" + u.environment + "/" + u.session_id; }
+
+core::Status CheckSessionOpen(const core::Json& rec, const core::Json& settings, core::Timestamp now,
+                              const std::string& kind) {
+  auto expires = core::ParseRfc3339(core::StringOr(rec, "expiresAt"));
+  const std::string status = core::StringOr(rec, "status");  // SessionFacts views it
+  vs::SessionFacts facts{status, core::StringOr(rec, "currentStep") == "processing",
+                         expires.ok() && now.micros >= expires->micros};
+  SVC_RETURN_IF_ERROR(vs::CheckLive(facts));
+  SVC_RETURN_IF_ERROR(vs::CheckCaptureOpen(facts));
+  std::set<std::string> off;
+  const core::Json& checks = settings.is_object() ? settings["checks"] : core::Json();
+  if (checks.is_object()) {
+    for (auto it = checks.begin(); it != checks.end(); ++it) {
+      if (it->is_boolean() && !it->get<bool>()) off.insert(it.key());
+    }
+  }
+  if (!vs::CaptureAllowed(kind, off)) {
+    return core::FailedPrecondition("the checks that use " + kind + " are off for this session",
+                                    "CAPTURE_NOT_ALLOWED");
+  }
+  return core::Status::Ok();
+}
+
+// Active liveness: the challenge's actions, or a problem. Passive mode: no actions.
+core::Result<std::vector<std::string>> ChallengeActions(const eventstore::KvStore& views, core::Timestamp now,
+                                                        const core::Json& settings, const CaptureUpload& u) {
+  if (u.kind != "liveness_video") return std::vector<std::string>{};
+  core::Json checks = settings.is_object() ? settings.value("checks", core::Json()) : core::Json();
+  const bool active = checks.is_object() && checks.value("livenessMode", "") == "active";
+  if (!active) {
+    if (!u.challenge_id.has_value()) return std::vector<std::string>{};
+    return core::InvalidArgument("active liveness is not on for this session", "CHECK_NOT_ENABLED_FOR_FLOW")
+        .WithExtension("check", vs::kActiveLivenessCheck);
+  }
+  if (!u.challenge_id.has_value()) {
+    return core::InvalidArgument(
+        "this session uses active liveness: send the challengeId of a challenge from "
+        "POST …/liveness-challenges with the video",
+        "CHALLENGE_ID_REQUIRED");
+  }
+  const std::string te = projections::TenantEnv(u.tenant, u.environment);
+  SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, VV::Abs(VV::Challenge(te, u.session_id, *u.challenge_id))));
+  SVC_ASSIGN_OR_RETURN(auto used, ReadRow(views, VV::Abs(VV::ChallengeUsed(te, u.session_id, *u.challenge_id))));
+  if (!row.has_value()) {
+    return core::PermissionDenied("no such liveness challenge for this session", "CAPTURE_CREDENTIAL_INVALID");
+  }
+  if (used.has_value()) {
+    return core::PermissionDenied("this liveness challenge was already used", "CAPTURE_CREDENTIAL_INVALID");
+  }
+  auto expires = core::ParseRfc3339(core::StringOr(*row, "expiresAt"));
+  if (!expires.ok() || now.micros >= expires->micros) {
+    return core::PermissionDenied("this liveness challenge has expired", "CAPTURE_CREDENTIAL_INVALID");
+  }
+  std::vector<std::string> actions;
+  if (auto it = row->find("actions"); it != row->end() && it->is_array()) {
+    for (const auto& a : *it) {
+      if (a.is_string()) actions.push_back(a.get<std::string>());
+    }
+  }
+  return actions;
+}
+
+CaptureAnalysisResult Analyze(const CaptureDeps& deps, const CaptureUpload& u, const CaptureAdmission& admitted,
+                              const std::string& media_id) {
+  EngineContext ectx;
+  ectx.environment = u.environment;
+  ectx.today = DateOf(deps.clock->Now());
+  ectx.test_outcome = TestOutcomeFor(
+      u.environment, admitted.settings.is_object() ? admitted.settings["policy"] : core::Json(nullptr));
+  VerificationEngine* engine = ectx.test_outcome.empty() ? deps.engine : deps.sandbox_engine;
+  CaptureAnalysisResult result;
+  if (engine == nullptr) {
+    result.status = "error";
+    result.error_code = "ENGINE_NOT_CONFIGURED";
+    return result;
+  }
+  try {
+    return engine->Analyze(Capture{media_id, u.kind, u.mime, std::string(u.bytes), admitted.actions}, ectx);
+  } catch (const std::exception& e) {
+    // An analysis that fails is status=error, never an error of the upload.
+    core::LogWarn("capture analysis threw", {{"mediaId", media_id}, {"error", e.what()}});
+    result.status = "error";
+    result.error_code = "ANALYSIS_FAILED";
+    return result;
+  }
+}
+
+}  // namespace
+
+core::Status CheckCaptureContent(const CaptureUpload& u) {
+  const MediaKindSpec* spec = FindMediaKind(u.kind);
+  if (spec == nullptr) {
+    return core::InvalidArgument("kind must be document_front, document_back, selfie or liveness_video",
+                                 "UNKNOWN_MEDIA_KIND");
+  }
+  if (u.bytes.size() > spec->max_bytes) {
+    return core::InvalidArgument(
+        u.kind + " captures are limited to " + std::to_string(spec->max_bytes >> 20) + " MiB", "PAYLOAD_TOO_LARGE");
+  }
+  if (u.bytes.empty()) return core::InvalidArgument("the file is empty; capture it again", "MEDIA_CONTENT_INVALID");
+  if (std::find(spec->mimes.begin(), spec->mimes.end(), u.mime) == spec->mimes.end()) {
+    std::string accepted;
+    for (auto m : spec->mimes) accepted += (accepted.empty() ? "" : ", ") + std::string(m);
+    return core::InvalidArgument("declare the file's Content-Type as one of " + accepted + " for " + u.kind,
+                                 "MEDIA_CONTENT_INVALID");
+  }
+  if (!MagicMatches(u.mime, u.bytes)) {
+    return core::InvalidArgument("the file's bytes are not " + u.mime + "; capture it again", "MEDIA_CONTENT_INVALID");
+  }
+  return core::Status::Ok();
+}
+
+core::Result<CaptureAdmission> AdmitCapture(const eventstore::KvStore& views, core::Timestamp now,
+                                            const CaptureUpload& u) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, u.session_id));
+  const std::string te = projections::TenantEnv(u.tenant, u.environment);
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadRow(views, SV::Abs(SV::Record(te, u.session_id))));
+  if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  SVC_ASSIGN_OR_RETURN(auto settings, ReadRow(views, VV::Abs(VV::Settings(te, u.session_id))));
+  CaptureAdmission a;
+  a.settings = settings.value_or(core::Json(nullptr));
+  SVC_RETURN_IF_ERROR(CheckSessionOpen(*rec, a.settings, now, u.kind));
+  SVC_ASSIGN_OR_RETURN(a.actions, ChallengeActions(views, now, a.settings, u));
+  return a;
+}
+
+core::Result<vs::MediaCaptured> SealCapture(const CaptureDeps& deps, const CaptureUpload& u,
+                                            const CaptureAdmission& admitted) {
+  SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->GetOrCreate(eventstore::KeyStore::SessionKeyName(
+                                     u.tenant, u.environment, u.session_id)));
+  const std::string base = SealBase(u);
+  vs::MediaCaptured m;
+  m.media_id = deps.ids->NewIdString(core::IdKind::kMedia);
+  m.kind = u.kind;
+  m.mime = u.mime;
+  m.sha256 = core::Sha256Hex(u.bytes);
+  m.size_bytes = static_cast<int64_t>(u.bytes.size());
+  m.challenge_id = u.challenge_id.value_or("");
+  SVC_ASSIGN_OR_RETURN(m.blob, deps.blobs->Put(core::AeadSeal(dek, u.bytes, "media|" + base + "|" + m.media_id)));
+  if (u.analyze) {
+    CaptureAnalysisResult result = Analyze(deps, u, admitted, m.media_id);
+    m.analysis = result.ToJson();
+    if (result.extracted.is_object()) {
+      m.extracted_sealed = core::Base64Encode(
+          core::AeadSeal(dek, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
+    }
+  }
+  return m;
+}
+
+core::Result<core::Json> CaptureAnswer(const eventstore::KvStore& views, eventstore::KeyStore& keys,
+                                       std::string_view tenant, std::string_view environment,
+                                       std::string_view session_id, std::string_view media_id) {
+  const std::string base = std::string(tenant) + "/" + std::string(environment) + "/" + std::string(session_id);
+  SVC_ASSIGN_OR_RETURN(auto rows,
+                       projections::ScanRows(views, VV::Abs(VV::Media(projections::TenantEnv(tenant, environment),
+                                                                      session_id))));
+  for (auto& m : rows) {
+    if (core::StringOr(m, "mediaId") != media_id) continue;
+    core::Json analysis = m["analysis"];
+    if (analysis.is_object()) {
+      analysis["extractedData"] = nullptr;
+      const std::string sealed = core::StringOr(m, "extractedSealed");
+      if (!sealed.empty()) {
+        // The integrator who sent the image may see what was read from it.
+        SVC_ASSIGN_OR_RETURN(auto dek, keys.Get(eventstore::KeyStore::SessionKeyName(
+                                           std::string(tenant), std::string(environment), std::string(session_id))));
+        if (dek.has_value()) {
+          SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+          SVC_ASSIGN_OR_RETURN(std::string plain,
+                               core::AeadOpen(*dek, raw, "extracted|" + base + "|" + std::string(media_id)));
+          analysis["extractedData"] = core::ParseJsonOrDiscarded(plain);
+        }
+      }
+    }
+    return core::Json{{"kind", m["kind"]},   {"mediaId", m["mediaId"]},        {"mime", m["mime"]},
+                      {"sha256", m["sha256"]}, {"sizeBytes", m["sizeBytes"]}, {"status", "stored"},
+                      {"analysis", analysis}};
+  }
+  return core::Unavailable("the capture is stored but not readable yet; retry with the same Idempotency-Key");
+}
+
+}  // namespace svc::pipeline::verification

@@ -1,0 +1,74 @@
+#pragma once
+// POST /v1/verification-sessions/{id}/media as a use case, HTTP-free: the rules on the bytes,
+// what the session admits (read before anything is stored, so a refused upload never writes a
+// blob; the session aggregate decides again, and wins, when the capture is appended), sealing
+// and storing the bytes, the optional analysis, and the capture's answer read back with what was
+// read from it unsealed for the integrator who sent it.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "commands/verification/session_events.h"
+#include "core/clock.h"
+#include "core/ids.h"
+#include "core/json.h"
+#include "core/status.h"
+#include "eventstore/blob_store.h"
+#include "eventstore/key_store.h"
+#include "eventstore/kv_store.h"
+#include "pipeline/verification/engines.h"
+
+namespace svc::pipeline::verification {
+
+// One upload, parsed. `bytes` views the request's body, which must outlive every call below.
+struct CaptureUpload {
+  std::string tenant, environment, session_id;
+  std::string kind;
+  std::string mime;  // the file part's declared Content-Type
+  std::string_view bytes;
+  std::optional<std::string> challenge_id;
+  bool analyze = false;
+};
+
+// The rules on the bytes themselves: a known kind (UNKNOWN_MEDIA_KIND), the kind's size limit
+// (PAYLOAD_TOO_LARGE), not empty, a declared type the kind accepts, and bytes that are of that
+// type (MEDIA_CONTENT_INVALID).
+core::Status CheckCaptureContent(const CaptureUpload& u);
+
+// What the session admits, from the read models: it exists (SESSION_NOT_FOUND), is live and open
+// for captures, the checks that use the kind are on (CAPTURE_NOT_ALLOWED), and for a
+// liveness_video in active mode the challenge was issued to this session, is unused and unexpired
+// (CHALLENGE_ID_REQUIRED, CAPTURE_CREDENTIAL_INVALID); a challenge in passive mode is
+// CHECK_NOT_ENABLED_FOR_FLOW.
+struct CaptureAdmission {
+  core::Json settings;               // the session's settings row (null when none)
+  std::vector<std::string> actions;  // the challenge's actions (active liveness), else empty
+};
+core::Result<CaptureAdmission> AdmitCapture(const eventstore::KvStore& views, core::Timestamp now,
+                                            const CaptureUpload& u);
+
+// What sealing and analysing a capture uses.
+struct CaptureDeps {
+  eventstore::KeyStore* keys = nullptr;
+  eventstore::BlobStore* blobs = nullptr;
+  core::IdSource* ids = nullptr;
+  core::Clock* clock = nullptr;
+  VerificationEngine* engine = nullptr;          // live keys and test keys without a test outcome
+  VerificationEngine* sandbox_engine = nullptr;  // test keys whose policy asks for an outcome
+};
+
+// Seals the bytes under the session's key into the blob store and, when asked, analyses them
+// (an engine that fails or is missing gives status=error, never an error of the call): the
+// MediaCaptured to append. Blocking (fsync, analysis): run it off the I/O threads.
+core::Result<commands::verification::MediaCaptured> SealCapture(const CaptureDeps& deps, const CaptureUpload& u,
+                                                                const CaptureAdmission& admitted);
+
+// The capture's answer (MediaCapture of the spec) from the read model, with the data read from
+// it unsealed; Unavailable while the read model does not have it yet.
+core::Result<core::Json> CaptureAnswer(const eventstore::KvStore& views, eventstore::KeyStore& keys,
+                                       std::string_view tenant, std::string_view environment,
+                                       std::string_view session_id, std::string_view media_id);
+
+}  // namespace svc::pipeline::verification
