@@ -16,6 +16,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/persons/reveal_rules.h"
 #include "pipeline/verification/policy.h"
+#include "pipeline/review/resolution.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/review/review_view.h"
@@ -186,7 +187,7 @@ core::Result<core::Json> CaseLog(Runtime& rt, const AuthContext& a, const std::s
     if (const std::string sealed = core::StringOr(r, "noteSealed"); !sealed.empty() && key.has_value()) {
       auto raw = core::Base64Decode(sealed);
       if (raw.ok()) {
-        auto note = core::AeadOpen(*key, *raw, NoteAad(case_id));
+        auto note = core::AeadOpen(*key, *raw, pipeline::review::NoteAad(case_id));
         if (note.ok()) body = std::move(*note);
       }
     }

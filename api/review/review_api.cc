@@ -19,6 +19,8 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/review/outcome_writer.h"
+#include "pipeline/review/resolution.h"
+#include "projections/review/review_queries.h"
 #include "core/ids.h"
 #include "eventstore/key_store.h"
 #include "projections/review/review_projector.h"
@@ -49,8 +51,6 @@ bool HeldByCaller(const core::Json& row, const AuthContext& a) {
   const char* member = me.type == "user" ? "assigneeUserId" : "assigneeApiKeyId";
   return core::StringOr(row, member) == me.id && !me.id.empty();
 }
-
-std::string NoteAad(const std::string& case_id) { return "svc/case-note/v1|" + case_id; }
 
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond) {
   const std::string te = TeOf(call.auth);
@@ -251,24 +251,6 @@ void Reassign(Runtime& rt, ApiCall& call, Respond respond) {
           [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
 }
 
-// Seals a note under the session's key (base64), or answers the problem and returns nullopt.
-std::optional<std::string> SealNote(Runtime& rt, const ApiCall& call, const std::string& case_id,
-                                    const std::string& session, const std::string& note, const Respond& respond) {
-  if (note.empty()) return std::string();
-  auto key = rt.key_store().Get(eventstore::KeyStore::SessionKeyName(call.auth.tenant_id, call.auth.environment, session));
-  if (!key.ok()) {
-    respond(StatusToProblem(*call.request, key.status()));
-    return std::nullopt;
-  }
-  if (!key->has_value()) {
-    respond(Problem(*call.request, "CASE_CLOSED", "the session's data was erased: the case takes no notes"));
-    return std::nullopt;
-  }
-  std::string sealed = core::Base64Encode(core::AeadSeal(**key, note, NoteAad(case_id)));
-  core::SecureZero(**key);
-  return sealed;
-}
-
 void Note(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -281,24 +263,26 @@ void Note(Runtime& rt, ApiCall& call, Respond respond) {
   auto row = PathCase(rt, call, respond);
   if (!row) return;
   const std::string case_id = core::StringOr(*row, "caseId");
-  const std::string session = core::StringOr(*row, "sessionId");
-  if (session.empty()) return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no session to seal its notes under"));
-  auto sealed = SealNote(rt, call, case_id, session, *note, respond);
-  if (!sealed) return;
+  auto sealed = pipeline::review::SealCaseNote(rt.key_store(), call.auth.tenant_id, call.auth.environment, case_id,
+                                               core::StringOr(*row, "sessionId"), *note);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   RunCase(rt, call, case_id, rv::AddCaseNote{ActorOf(call.auth), std::move(*sealed)},
           [](const core::Json&) { return NoContent(); }, std::move(respond));
 }
 
-void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+// The body of a resolution (ResolveCase without its note sealed), or nullopt once answered.
+std::optional<std::pair<rv::ResolveCase, std::string>> ParseResolution(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto action = v.Enum("action", true, {"approve", "decline", "request_more_info", "escalate", "note", "assign"});
   auto note = v.String("note", false, kMaxNote);
   v.Skip("reasonCodes");
   v.RejectUnknown();
-  std::vector<std::string> reasons;
+  rv::ResolveCase cmd;
   if (auto it = body->find("reasonCodes"); it != body->end() && !it->is_null()) {
     if (!it->is_array() || it->size() > 20) {
       v.Add({"reasonCodes", "/reasonCodes", "invalid_type", "reasonCodes is an array of up to 20 codes"});
@@ -308,77 +292,46 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
         if (!c.is_string() || c.get<std::string>().empty() || c.get<std::string>().size() > 64) {
           v.Add({"reasonCodes", "/reasonCodes/" + std::to_string(i), "invalid_type", "a code of 1-64 characters"});
         } else {
-          reasons.push_back(c.get<std::string>());
+          cmd.reason_codes.push_back(c.get<std::string>());
         }
       }
     }
   }
-  if (v.ok() && *action == "note" && (!note.has_value() || note->empty())) {
+  if (v.ok() && *action == "note" && note.value_or("").empty()) {
     v.Add({"note", "/note", "required", "a note resolution needs the note"});
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  cmd.action = *action;
+  return std::pair{std::move(cmd), note.value_or("")};
+}
+
+void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto parsed = ParseResolution(req, respond);
+  if (!parsed) return;
   auto row = PathCase(rt, call, respond);
   if (!row) return;
-  const AuthContext a = call.auth;
-  const std::string case_id = core::StringOr(*row, "caseId");
-  const std::string session = core::StringOr(*row, "sessionId");
-  std::string sealed;
-  if (note.has_value() && !note->empty()) {
-    if (session.empty()) return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no session to seal its notes under"));
-    auto s = SealNote(rt, call, case_id, session, *note, respond);
-    if (!s) return;
-    sealed = std::move(*s);
-  }
-  const std::string te = TeOf(a);
-  rv::ResolveCase cmd;
-  cmd.action = *action;
-  cmd.reason_codes = reasons;
-  cmd.note_sealed = sealed;
+  const AuthContext& a = call.auth;
+  const std::string case_id = core::StringOr(*row, "caseId"), session = core::StringOr(*row, "sessionId");
+  auto& [cmd, note] = *parsed;
+  auto sealed = pipeline::review::SealCaseNote(rt.key_store(), a.tenant_id, a.environment, case_id, session, note);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  cmd.note_sealed = std::move(*sealed);
   cmd.by = ActorOf(a);
   cmd.tenant_id = a.tenant_id;  // the decider reads the tenant's review policy (double approval)
-  commands::CommandContext ctx = Context(rt, call);
-  // The answer, once the read models show what was recorded.
-  auto finish = [&rt, te, case_id, session, slim = SlimRequest(req), respond](
-                    std::vector<eventstore::LogPosition> positions, core::Json result) {
-    rt.projections().WhenApplied(
-        positions, {RV::kName, projections::SessionsView::kName, projections::VerificationView::kName},
-        kReadYourWrites, [&rt, te, case_id, session, slim, respond, result](bool) {
-          auto after = ReadView(rt, RV::Abs(RV::Case(te, case_id)));
-          if (!after.ok() || !after->has_value()) {
-            return respond(StatusToProblem(slim, core::Unavailable("the case is not readable yet")));
-          }
-          std::string session_status;
-          if (!session.empty()) {
-            auto srow = ReadView(rt, projections::SessionsView::Abs(projections::SessionsView::Record(te, session)));
-            if (srow.ok() && srow->has_value()) session_status = core::StringOr(**srow, "status");
-          }
-          respond(JsonResponse(200, {{"caseId", case_id},
-                                     {"caseStatus", (**after)["status"]},
-                                     {"sessionStatus", session_status},
-                                     {"awaitingSecondApproval", result.value("awaitingSecondApproval", false)},
-                                     {"outcome", result.value("outcome", core::Json(nullptr))}}));
-        });
-  };
-  rt.writer().Execute(
-      commands::MakeReadingCommand<rv::CaseDecider>(a.tenant_id, case_id, rv::CaseCommand(cmd), ctx),
-      [&rt, &o, a, case_id, finish, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> r) {
-        if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
-        const core::Json result = r->result;
-        if (!result.value("outcome", core::Json()).is_string() || o.review_outcomes == nullptr || o.work_pool == nullptr) {
-          return finish(r->positions, result);
-        }
-        // A final resolution moves the session: the outcome writer is that step's one writer. Once
-        // the review read model lists the move, it is asked to make it now, so that the answer
-        // shows the session moved (after a crash in between, it makes it at its restart).
-        rt.projections().WhenApplied(
-            r->positions, {RV::kName}, kReadYourWrites,
-            [&o, a, case_id, finish, positions = r->positions, result](bool) {
-              o.work_pool->Post([&o, a, case_id, finish, positions, result] {
-                auto st = o.review_outcomes->Settle(a.tenant_id, a.environment, case_id);
-                if (!st.ok()) core::LogWarn("review outcome not recorded yet; the outcome writer retries", {{"caseId", case_id}});
-                finish(positions, result);
-              });
-            });
+  pipeline::review::ResolutionDeps deps{&rt.writer(), &rt.projections(), o.review_outcomes, o.work_pool, kReadYourWrites};
+  pipeline::review::ResolveCase(
+      deps, a.environment, case_id, std::move(cmd), Context(rt, call),
+      [&rt, te = TeOf(a), case_id, session, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> out) {
+        RenderWhenApplied(rt, slim, std::move(out), {RV::kName, projections::SessionsView::kName, projections::VerificationView::kName},
+                          [&rt, te, case_id, session, slim](const commands::CommandOutcome& done) {
+                            auto body = projections::ResolutionAnswer(rt.store(), te, case_id, session, done.result);
+                            return body.ok() ? JsonResponse(200, *body) : StatusToProblem(slim, body.status());
+                          },
+                          respond);
       });
 }
 

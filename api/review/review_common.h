@@ -25,7 +25,5 @@ bool HeldByCaller(const core::Json& row, const AuthContext& a);
 // The case of the path in the caller's tenant and environment, or nullopt once answered (400
 // INVALID_ID, 404 CASE_NOT_FOUND).
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond);
-// The additional data a case note is sealed with (under the session's key).
-std::string NoteAad(const std::string& case_id);
 
 }  // namespace svc::api::review
