@@ -22,77 +22,78 @@ namespace {
 
 constexpr size_t kMaxSources = 20;
 
+// The request's consolidation (a new id, the sources, whose value each resolved field keeps), or
+// nullopt once answered.
+std::optional<ps::ConsolidationRequested> ParseConsolidation(Runtime& rt, const HttpRequest& req,
+                                                             const std::string& survivor, const Respond& respond) {
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
+  Validator v(*body);
+  ps::ConsolidationRequested q;
+  q.source_ids = StringList(v, *body, "sourcePersonIds", kMaxSources);
+  const core::Json* resolutions = v.Object("fieldResolutions");
+  v.RejectUnknown();
+  for (const auto& s : q.source_ids) {
+    if (auto st = core::ValidateId(core::IdKind::kPerson, s); !st.ok()) {
+      v.Add({"sourcePersonIds", "/sourcePersonIds", "invalid_id", st.message()});
+    }
+  }
+  bool unknown_field = false;
+  const core::Json none = core::Json::object();
+  const core::Json& resolved = resolutions != nullptr ? *resolutions : none;
+  for (auto it = resolved.begin(); it != resolved.end(); ++it) {
+    const std::string who = it->is_string() ? it->get<std::string>() : "";
+    if (!ps::IsPiiFieldName(it.key())) {
+      unknown_field = true;
+    } else if (who != survivor && std::find(q.source_ids.begin(), q.source_ids.end(), who) == q.source_ids.end()) {
+      v.Add({"fieldResolutions." + it.key(), "/fieldResolutions/" + JsonPointerEscape(it.key()), "invalid_value",
+             "each resolution names the survivor or one of sourcePersonIds: whose value the survivor keeps"});
+    } else {
+      q.field_resolutions[it.key()] = who;
+    }
+  }
+  core::Status refused = core::Status::Ok();
+  if (unknown_field) {
+    refused = core::InvalidArgument("fieldResolutions names a field the vault does not hold", "UNKNOWN_PII_FIELD");
+  } else if (std::find(q.source_ids.begin(), q.source_ids.end(), survivor) != q.source_ids.end()) {
+    refused = core::InvalidArgument("the survivor cannot be one of its own sources", "CANNOT_MERGE_INTO_SELF");
+  }
+  if (!v.ok()) respond(ValidationProblem(req, v.errors()));
+  else if (!refused.ok()) respond(StatusToProblem(req, refused));
+  if (!v.ok() || !refused.ok()) return std::nullopt;
+  q.consolidation_id = rt.ids().NewIdString(core::IdKind::kConsolidation);
+  return q;
+}
+
+// ConsolidationEnvelope: the consolidation's row, merge by merge.
+HttpResponse Envelope(const core::Json& row, const std::string& cid, const std::string& survivor) {
+  core::Json merges = core::Json::array();
+  for (const auto& m : row["merges"]) merges.push_back({{"sourcePersonId", m["sourcePersonId"]}, {"status", m["status"]}});
+  return JsonResponse(202, {{"object", "person.consolidation"},
+                            {"consolidationId", cid},
+                            {"survivorId", survivor},
+                            {"status", row["status"]},
+                            {"merges", merges}});
+}
+
 void Consolidate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
   auto survivor = PersonRow(rt, a, id);
   if (!survivor.ok()) return respond(StatusToProblem(req, survivor.status()));
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-  Validator v(*body);
-  std::vector<std::string> sources = StringList(v, *body, "sourcePersonIds", kMaxSources);
-  const core::Json* resolutions = v.Object("fieldResolutions");
-  v.RejectUnknown();
-  for (const auto& s : sources) {
-    if (auto st = core::ValidateId(core::IdKind::kPerson, s); !st.ok()) {
-      v.Add({"sourcePersonIds", "/sourcePersonIds", "invalid_id", st.message()});
-    }
-  }
-  bool unknown_field = false;
-  std::map<std::string, std::string> resolved;
-  if (resolutions != nullptr) {
-    for (auto it = resolutions->begin(); it != resolutions->end(); ++it) {
-      const std::string ptr = "/fieldResolutions/" + JsonPointerEscape(it.key());
-      if (!ps::IsPiiFieldName(it.key())) {
-        unknown_field = true;
-        continue;
-      }
-      const std::string who = it->is_string() ? it->get<std::string>() : "";
-      if (who != id && std::find(sources.begin(), sources.end(), who) == sources.end()) {
-        v.Add({"fieldResolutions." + it.key(), ptr, "invalid_value",
-               "each resolution names the survivor or one of sourcePersonIds: whose value the survivor keeps"});
-        continue;
-      }
-      resolved[it.key()] = who;
-    }
-  }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  if (unknown_field) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fieldResolutions names a field the vault does not hold"));
-  if (std::find(sources.begin(), sources.end(), id) != sources.end()) {
-    return respond(Problem(req, "CANNOT_MERGE_INTO_SELF", "the survivor cannot be one of its own sources"));
-  }
-  // Each source must exist here and still hold its data. The consolidator checks again when it
-  // freezes each one (a source may change in between; the status route then says so). A retry
-  // with an Idempotency-Key already used goes straight to the writer, which answers as the first
-  // time (its sources are being merged by then).
-  bool retry = false;
-  if (!call.idempotency_key.empty()) {
-    auto known = rt.store().Get(rt.store().Cf("writer"),
-                                commands::Writer::IdempotencyKey(a.tenant_id, a.environment, call.idempotency_key));
-    if (!known.ok()) return respond(StatusToProblem(req, known.status()));
-    retry = known->has_value();
-  }
-  for (const auto& s : retry ? std::vector<std::string>{} : sources) {
-    auto row = PersonRow(rt, a, s);
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    const std::string status = core::StringOr(*row, "status");
-    if (status == "merged" || row->contains("mergingInto")) {
-      return respond(Problem(req, "PERSON_ALREADY_MERGED", s + " is merged (or being merged) into another person"));
-    }
-    if (status == "redacted") return respond(Problem(req, "PERSON_PURGED", s + " was erased"));
-    if (row->value("forgetRequested", false)) {
-      return respond(Problem(req, "PERSON_FORGET_PENDING", s + " asked to be forgotten"));
-    }
-  }
-  ps::ConsolidationRequested q;
-  q.consolidation_id = rt.ids().NewIdString(core::IdKind::kConsolidation);
-  q.source_ids = sources;
-  q.field_resolutions = resolved;
+  auto q = ParseConsolidation(rt, req, id, respond);
+  if (!q) return;
   auto* consolidator = o.consolidator;
   RunThenRender(rt, req,
-                commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::RequestConsolidation{q}),
-                                                         Context(rt, call)),
+                // The person decides, reading its sources (each must exist and hold its data). A
+                // retry with an Idempotency-Key already used is answered as the first time.
+                commands::MakeReadingCommand<ps::PersonDecider>(a.tenant_id, id,
+                                                                ps::PersonCommand(ps::RequestConsolidation{*q}),
+                                                                Context(rt, call)),
                 {PV::kName},
                 [&rt, a, id, consolidator, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   if (consolidator != nullptr) consolidator->Wake();
@@ -100,15 +101,7 @@ void Consolidate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond re
                   auto row = ReadView(rt, PV::Abs(PV::Consolidation(TeOf(a), id, cid)));
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the consolidation is not readable yet; retry"));
-                  core::Json merges = core::Json::array();
-                  for (const auto& m : (**row)["merges"]) {
-                    merges.push_back({{"sourcePersonId", m["sourcePersonId"]}, {"status", m["status"]}});
-                  }
-                  return JsonResponse(202, {{"object", "person.consolidation"},
-                                            {"consolidationId", cid},
-                                            {"survivorId", id},
-                                            {"status", (**row)["status"]},
-                                            {"merges", merges}});
+                  return Envelope(**row, cid, id);
                 },
                 std::move(respond));
 }

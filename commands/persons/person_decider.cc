@@ -33,6 +33,28 @@ bool IsPiiFieldName(std::string_view name) {
 }
 
 core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonCommand& command,
+                                             const StateReader& read, const CommandContext& ctx) {
+  if (const auto* rc = std::get_if<RequestConsolidation>(&command)) {
+    for (const auto& id : rc->request.source_ids) {
+      SVC_ASSIGN_OR_RETURN(AggregateView view, read(kName, id));
+      const PersonState& src = StateOf<PersonDecider>(view);
+      if (!src.exists || src.environment != ctx.environment) {
+        return core::NotFound("no such person: " + id, "PERSON_NOT_FOUND");
+      }
+      if (src.status == "merged" || !src.merge_consolidation.empty()) {
+        return core::FailedPrecondition(id + " is merged (or being merged) into another person",
+                                        "PERSON_ALREADY_MERGED");
+      }
+      if (src.status == "redacted") return core::FailedPrecondition(id + " was erased", "PERSON_PURGED");
+      if (!src.forget_mode.empty()) {
+        return core::FailedPrecondition(id + " asked to be forgotten", "PERSON_FORGET_PENDING");
+      }
+    }
+  }
+  return Decide(s, command, ctx);
+}
+
+core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonCommand& command,
                                              const CommandContext& ctx) {
   Decision d;
   if (const auto* c = std::get_if<CreatePerson>(&command)) {

@@ -170,6 +170,12 @@ struct PersonDecider {
   static constexpr std::string_view kName = kPersonAggregate;
   static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c,
                                        const CommandContext& ctx);
+  // The same, reading other aggregates of the tenant (MakeReadingCommand): a consolidation reads
+  // its sources, each of which must exist in the survivor's environment and still hold its data
+  // (PERSON_NOT_FOUND, PERSON_ALREADY_MERGED, PERSON_PURGED, PERSON_FORGET_PENDING). The
+  // consolidator checks each again when it freezes it.
+  static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c, const StateReader& read,
+                                       const CommandContext& ctx);
   static core::Status Evolve(PersonState& s, const eventstore::EventEnvelope& e);
   static void EvolveDecoded(PersonState& s, const PersonEvent& e, core::Timestamp at,
                             std::string_view environment);

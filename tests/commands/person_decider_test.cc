@@ -315,3 +315,41 @@ TEST_CASE("person: a source that can no longer be merged is recorded as failed, 
   failed.absorbing->consolidation_id = "csl_00000000000000000000000000000005";
   CHECK(Code(survivor.When(PersonCommand(failed)).status()) == "INVALID_STATE_TRANSITION");
 }
+
+TEST_CASE("person: a consolidation reads its sources in the write model, each must still hold its data") {
+  auto survivor = Created();
+  std::map<std::string, std::any> others;
+  const PersonState nobody;
+  std::vector<std::unique_ptr<std::any>> keep;  // the initial states the reader hands out
+  StateReader read = [&](std::string_view, std::string_view id) -> core::Result<AggregateView> {
+    auto it = others.find(std::string(id));
+    if (it != others.end()) return AggregateView{&it->second, 1};
+    keep.push_back(std::make_unique<std::any>(nobody));
+    return AggregateView{keep.back().get(), 0};
+  };
+  auto source = [](auto change) {
+    PersonState s = Created().state;
+    change(s);
+    return std::any(s);
+  };
+  const std::string src = "per_00000000000000000000000000000002";
+  auto decide = [&](const std::string& id) {
+    ConsolidationRequested q{"csl_00000000000000000000000000000001", {id}, {}};
+    return PersonDecider::Decide(survivor.state, PersonCommand(RequestConsolidation{q}), read, survivor.ctx);
+  };
+  CHECK(Code(decide(src).status()) == "PERSON_NOT_FOUND");  // never existed
+  others[src] = source([](PersonState& s) { s.environment = "live"; });
+  CHECK(Code(decide(src).status()) == "PERSON_NOT_FOUND");  // another environment's
+  others[src] = source([](PersonState& s) { s.merge_consolidation = "csl_00000000000000000000000000000009"; });
+  CHECK(Code(decide(src).status()) == "PERSON_ALREADY_MERGED");
+  others[src] = source([](PersonState& s) { s.status = "merged"; });
+  CHECK(Code(decide(src).status()) == "PERSON_ALREADY_MERGED");
+  others[src] = source([](PersonState& s) { s.status = "redacted"; });
+  CHECK(Code(decide(src).status()) == "PERSON_PURGED");
+  others[src] = source([](PersonState& s) { s.forget_mode = "block"; });
+  CHECK(Code(decide(src).status()) == "PERSON_FORGET_PENDING");
+  others[src] = source([](PersonState&) {});
+  auto ok = decide(src);
+  REQUIRE(ok.ok());
+  CHECK(Types(*ok) == std::vector<std::string>{"persons.consolidation_requested"});
+}
