@@ -12,6 +12,7 @@
 #include "api/kyb/routes.h"
 #include "commands/kyb/screening.h"
 #include "core/ids.h"
+#include "pipeline/kyb/portfolio_run.h"
 #include "pipeline/kyb/screening_run.h"
 #include "projections/kyb/kyb_view.h"
 #include "projections/persons/persons_view.h"
@@ -24,9 +25,6 @@ using KV = projections::KybView;
 
 namespace {
 
-const std::vector<std::string> kPersonFields = {"fullName", "givenName", "surname", "birthDate",
-                                                "nationality", "curp", "rfc"};
-
 bool ValidPortfolioId(const std::string& id) {
   if (id.empty() || id.size() > 64) return false;
   if (!std::islower(static_cast<unsigned char>(id[0])) && !std::isdigit(static_cast<unsigned char>(id[0]))) return false;
@@ -36,36 +34,14 @@ bool ValidPortfolioId(const std::string& id) {
   });
 }
 
-// The screened name of a person of the vault, from its opened fields.
-pk::ScreenedName PersonName(const std::string& person, const core::Json& f) {
-  auto s = [&f](const char* k) { return f.contains(k) && f[k].is_string() ? f[k].get<std::string>() : std::string(); };
-  pk::ScreenedName n;
-  n.subject_type = "person";
-  n.subject_id = person;
-  n.subject_key = "person:" + person;
-  n.query.kind = "person";
-  n.query.name = !s("fullName").empty() ? s("fullName") : s("givenName") + " " + s("surname");
-  if (n.query.name == " ") n.query.name.clear();
-  n.query.facts.birth_date = s("birthDate");
-  n.query.facts.nationality = s("nationality");
-  n.query.facts.id_number = !s("curp").empty() ? s("curp") : s("rfc");
-  for (const char* id : {"curp", "rfc", "documentNumber"}) {
-    if (!s(id).empty()) n.query.identifiers.push_back(s(id));
-  }
-  return n;
-}
-
-pk::ScreenedName QueryName(const core::Json& q, const std::string& subject_key) {
-  pk::ScreenedName n;
-  n.subject_type = "name";
-  n.subject_key = subject_key;
-  n.query.name = core::StringOr(q, "name");
-  n.query.kind = core::StringOr(q, "kind");
-  n.query.facts.birth_date = core::StringOr(q, "birthDate");
-  n.query.facts.nationality = core::StringOr(q, "nationality");
-  n.query.facts.id_number = core::StringOr(q, "idNumber");
-  if (!n.query.facts.id_number.empty()) n.query.identifiers = {n.query.facts.id_number};
-  return n;
+// The context of each command a screening records: the call's, without its Idempotency-Key (a
+// screening is many commands; the screening's id is new on every call).
+std::function<commands::CommandContext()> UnkeyedContext(Runtime& rt, ApiCall& call) {
+  return [&rt, &call] {
+    commands::CommandContext ctx = Context(rt, call);
+    ctx.idempotency_key.clear();
+    return ctx;
+  };
 }
 
 // Screens `names` of one subject and records it; the hits as served.
@@ -74,13 +50,8 @@ core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::
                                          const pk::ListsInForce& lists) {
   const AuthContext& a = call.auth;
   auto found = pk::ScreenNames(lists, names, a.tenant_id, a.environment);
-  auto context = [&rt, &call] {
-    commands::CommandContext ctx = Context(rt, call);
-    ctx.idempotency_key.clear();
-    return ctx;
-  };
   SVC_ASSIGN_OR_RETURN(auto recorded,
-                       pk::RecordScreening(rt.writer(), context, a.tenant_id, screening_id, std::move(completed), lists,
+                       pk::RecordScreening(rt.writer(), UnkeyedContext(rt, call), a.tenant_id, screening_id, std::move(completed), lists,
                                            names, found));
   rt.projections().WaitApplied(recorded.positions, kReadYourWrites);
   core::Json hits = core::Json::array();
@@ -91,22 +62,30 @@ core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::
   return hits;
 }
 
-void Screen(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+struct ScreeningRequest {
+  std::string type;  // person | company | name
+  std::optional<std::string> person, company, portfolio;
+  core::Json query;  // a name's: {name, kind, birthDate, nationality, idNumber}
+};
+
+// The body of POST /v1/screenings, or nullopt once answered.
+std::optional<ScreeningRequest> ParseScreening(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto type = v.Enum("subjectType", true, {"person", "company", "name"});
-  auto person = v.OpaqueId("personId", "per");
-  auto company = v.OpaqueId("companyId", "cmp");
+  ScreeningRequest r{"", v.OpaqueId("personId", "per"), v.OpaqueId("companyId", "cmp"), std::nullopt, nullptr};
   auto name = v.String("name", false, 300);
   auto kind = v.Enum("kind", false, {"person", "company"});
   auto birth = v.String("birthDate", false, 10);
   auto nationality = v.String("nationality", false, 3);
   auto id_number = v.String("idNumber", false, 20);
-  auto portfolio = v.String("portfolioId", false, 64);
+  r.portfolio = v.String("portfolioId", false, 64);
   v.RejectUnknown();
-  if (v.ok() && portfolio && !ValidPortfolioId(*portfolio)) {
+  if (v.ok() && r.portfolio && !ValidPortfolioId(*r.portfolio)) {
     v.Add({"portfolioId", "/portfolioId", "invalid_format", "portfolioId is 1-64 of a-z, 0-9, _ and -, from a letter or digit"});
   }
   if (v.ok() && birth && !(birth->size() == 4 || (birth->size() == 10 && (*birth)[4] == '-' && (*birth)[7] == '-'))) {
@@ -114,71 +93,85 @@ void Screen(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   }
   if (v.ok()) {
     const bool is_name = *type == "name";
-    if (*type == "person" && !person) v.Add({"personId", "/personId", "required", "a person's screening needs personId"});
-    if (*type == "company" && !company) v.Add({"companyId", "/companyId", "required", "a company's screening needs companyId"});
+    if (*type == "person" && !r.person) v.Add({"personId", "/personId", "required", "a person's screening needs personId"});
+    if (*type == "company" && !r.company) v.Add({"companyId", "/companyId", "required", "a company's screening needs companyId"});
     if (is_name && (!name || name->find_first_not_of(" \t") == std::string::npos)) {
       v.Add({"name", "/name", "required", "a name's screening needs a name"});
     }
     if (!is_name && (name || kind || birth || nationality || id_number)) {
       v.Add({"name", "/name", "invalid_value", "name, kind, birthDate, nationality and idNumber are for subjectType name"});
     }
-    if (*type != "person" && person) v.Add({"personId", "/personId", "invalid_value", "personId is for subjectType person"});
-    if (*type != "company" && company) v.Add({"companyId", "/companyId", "invalid_value", "companyId is for subjectType company"});
+    if (*type != "person" && r.person) v.Add({"personId", "/personId", "invalid_value", "personId is for subjectType person"});
+    if (*type != "company" && r.company) v.Add({"companyId", "/companyId", "invalid_value", "companyId is for subjectType company"});
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  core::Json query = {{"name", name.value_or("")}, {"kind", kind.value_or("")}, {"birthDate", birth.value_or("")},
-                      {"nationality", nationality.value_or("")}, {"idNumber", id_number.value_or("")}};
-  OnWorkPool(o.work_pool, call, std::move(respond), [&rt, &o, type = *type, person, company, query,
-                                                     portfolio](ApiCall& c, Respond out) {
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  r.type = *type;
+  r.query = {{"name", name.value_or("")}, {"kind", kind.value_or("")}, {"birthDate", birth.value_or("")},
+             {"nationality", nationality.value_or("")}, {"idNumber", id_number.value_or("")}};
+  return r;
+}
+
+// The subject's names and what its screening records of it; a problem when the subject is not
+// found or its data may not be opened (a person's access is recorded first).
+core::Result<std::vector<pk::ScreenedName>> SubjectNames(Runtime& rt, const KybOptions& o, ApiCall& call,
+                                                         const ScreeningRequest& r, kc::ScreeningCompleted& completed,
+                                                         std::optional<HttpResponse>& refused) {
+  const AuthContext& a = call.auth;
+  const auto keys = KeysOf(rt);
+  if (r.type == "company") {
+    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, KV::Abs(KV::Company(TeOf(a), *r.company))));
+    if (!row.has_value()) return core::NotFound("no such company", "COMPANY_NOT_FOUND");
+    completed.subject_id = *r.company;
+    completed.subject_key = "company:" + *r.company;
+    return pk::CompanyScreenedNames(keys, *row);
+  }
+  if (r.type == "person") {
+    SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, projections::PersonsView::Abs(projections::PersonsView::Record(TeOf(a), *r.person))));
+    if (!row.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
+    refused = RecordNow(rt, o, call, {AccessBy(a, *r.person, "aml_screening", pk::PersonScreenFields(), "aml_screening", "")});
+    if (refused) return std::vector<pk::ScreenedName>{};
+    SVC_ASSIGN_OR_RETURN(auto fields, OpenFields(rt, a, *r.person, pk::PersonScreenFields()));
+    completed.subject_id = *r.person;
+    completed.subject_key = "person:" + *r.person;
+    return std::vector<pk::ScreenedName>{pk::PersonScreenedName(*r.person, fields)};
+  }
+  const std::string canonical = core::DumpJson(r.query);
+  completed.subject_key = "name:" + pk::QueryBlind(keys, a.tenant_id, a.environment, canonical);
+  completed.subject_sealed =
+      pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, completed.subject_key, "query"), canonical);
+  return std::vector<pk::ScreenedName>{pk::QueryScreenedName(r.query, completed.subject_key)};
+}
+
+void Screen(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
+  auto parsed = ParseScreening(*call.request, respond);
+  if (!parsed) return;
+  OnWorkPool(o.work_pool, call, std::move(respond), [&rt, &o, r = std::move(*parsed)](ApiCall& c, Respond out) {
     HttpRequest& rq = *c.request;
-    const AuthContext& a = c.auth;
-    const std::string te = TeOf(a);
-    const auto keys = KeysOf(rt);
     auto lists = o.aml_lists != nullptr ? o.aml_lists->Current() : std::make_shared<const pk::ListsInForce>();
     kc::ScreeningCompleted completed;
-    completed.subject_type = type;
+    completed.subject_type = r.type;
     completed.origin = "api";
-    completed.portfolio_id = portfolio.value_or("");
-    std::vector<pk::ScreenedName> names;
-    if (type == "company") {
-      auto row = ReadView(rt, KV::Abs(KV::Company(te, *company)));
-      if (!row.ok()) return out(StatusToProblem(rq, row.status()));
-      if (!row->has_value()) return out(Problem(rq, "COMPANY_NOT_FOUND", "no such company"));
-      names = pk::CompanyScreenedNames(keys, **row);
-      completed.subject_id = *company;
-      completed.subject_key = "company:" + *company;
-    } else if (type == "person") {
-      auto row = ReadView(rt, projections::PersonsView::Abs(projections::PersonsView::Record(te, *person)));
-      if (!row.ok()) return out(StatusToProblem(rq, row.status()));
-      if (!row->has_value()) return out(Problem(rq, "PERSON_NOT_FOUND", "no such person"));
-      if (auto refused = RecordNow(rt, o, c, {AccessBy(a, *person, "aml_screening", kPersonFields, "aml_screening", "")})) {
-        return out(std::move(*refused));
-      }
-      auto fields = OpenFields(rt, a, *person, kPersonFields);
-      if (!fields.ok()) return out(StatusToProblem(rq, fields.status()));
-      names.push_back(PersonName(*person, *fields));
-      completed.subject_id = *person;
-      completed.subject_key = "person:" + *person;
-    } else {
-      const std::string canonical = core::DumpJson(query);
-      completed.subject_key = "name:" + pk::QueryBlind(keys, a.tenant_id, a.environment, canonical);
-      completed.subject_sealed =
-          pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, completed.subject_key, "query"), canonical);
-      names.push_back(QueryName(query, completed.subject_key));
-    }
+    completed.portfolio_id = r.portfolio.value_or("");
+    std::optional<HttpResponse> refused;
+    auto names = SubjectNames(rt, o, c, r, completed, refused);
+    if (refused) return out(std::move(*refused));
+    if (!names.ok()) return out(StatusToProblem(rq, names.status()));
     const std::string id = rt.ids().NewIdString(core::IdKind::kScreening);
-    auto hits = ScreenAndRecord(rt, c, id, completed, names, *lists);
+    auto hits = ScreenAndRecord(rt, c, id, completed, *names, *lists);
     if (!hits.ok()) return out(StatusToProblem(rq, hits.status()));
     out(JsonResponse(201, {{"object", "screening"},
-                               {"id", id},
-                               {"subjectType", type},
-                               {"subjectId", completed.subject_id.empty() ? core::Json(nullptr) : core::Json(completed.subject_id)},
-                               {"portfolioId", portfolio ? core::Json(*portfolio) : core::Json(nullptr)},
-                               {"lists", lists->lists},
-                               {"namesScreened", static_cast<int64_t>(names.size())},
-                               {"algorithm", std::string(pk::kNameMatchVersion)},
-                               {"hits", *hits},
-                               {"createdAt", core::FormatRfc3339(rt.clock().Now())}}));
+                           {"id", id},
+                           {"subjectType", r.type},
+                           {"subjectId", completed.subject_id.empty() ? core::Json(nullptr) : core::Json(completed.subject_id)},
+                           {"portfolioId", r.portfolio ? core::Json(*r.portfolio) : core::Json(nullptr)},
+                           {"lists", lists->lists},
+                           {"namesScreened", static_cast<int64_t>(names->size())},
+                           {"algorithm", std::string(pk::kNameMatchVersion)},
+                           {"hits", *hits},
+                           {"createdAt", core::FormatRfc3339(rt.clock().Now())}}));
   });
 }
 
@@ -271,6 +264,32 @@ void ReviewHit(Runtime& rt, ApiCall& call, Respond respond) {
                 std::move(respond));
 }
 
+// The access a portfolio run makes to each person of the portfolio.
+std::vector<commands::persons::PiiAccessed> PersonAccesses(const AuthContext& a, const std::vector<core::Json>& subjects,
+                                                           const std::string& portfolio) {
+  std::vector<commands::persons::PiiAccessed> accesses;
+  for (const auto& s : subjects) {
+    if (core::StringOr(s, "subjectType") == "person") {
+      accesses.push_back(AccessBy(a, core::StringOr(s, "subjectId"), "aml_monitoring", pk::PersonScreenFields(),
+                                  "aml_screening", "portfolio " + portfolio));
+    }
+  }
+  return accesses;
+}
+
+// PortfolioRun, with the hits found first by the run as served.
+core::Json PortfolioRunBody(Runtime& rt, const std::string& te, const std::string& portfolio, const pk::PortfolioRun& run,
+                            const pk::ListsInForce& lists) {
+  core::Json fresh = core::Json::array();
+  for (const auto& h : run.new_hits) {
+    auto row = ReadView(rt, KV::Abs(KV::Hit(te, h)));
+    if (row.ok() && row->has_value()) fresh.push_back(RenderHit(rt, **row));
+  }
+  return {{"object", "portfolio_run"}, {"portfolioId", portfolio},   {"subjects", run.subjects},
+          {"subjectsSkipped", run.skipped}, {"namesScreened", run.names_screened}, {"hits", run.hits},
+          {"newHits", fresh},              {"lists", lists.lists},    {"ranAt", core::FormatRfc3339(rt.clock().Now())}};
+}
+
 void RunPortfolio(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   if (!NoBody(call, respond, "a portfolio run")) return;
@@ -286,93 +305,20 @@ void RunPortfolio(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respo
                                                         ApiCall& c, Respond out) {
     HttpRequest& rq = *c.request;
     const AuthContext& a = c.auth;
-    const std::string te = TeOf(a);
-    const auto keys = KeysOf(rt);
     auto lists = o.aml_lists != nullptr ? o.aml_lists->Current() : std::make_shared<const pk::ListsInForce>();
     // The persons' data is opened for the run: one access each, recorded first.
-    std::vector<commands::persons::PiiAccessed> accesses;
-    for (const auto& s : subjects) {
-      if (core::StringOr(s, "subjectType") == "person") {
-        accesses.push_back(AccessBy(a, core::StringOr(s, "subjectId"), "aml_monitoring", kPersonFields, "aml_screening",
-                                    "portfolio " + portfolio));
-      }
-    }
+    auto accesses = PersonAccesses(a, subjects, portfolio);
     if (!accesses.empty()) {
       if (auto refused = RecordNow(rt, o, c, accesses)) return out(std::move(*refused));
     }
-    int64_t names_screened = 0, hits_total = 0, skipped = 0;
-    std::vector<pk::ScreeningJob> jobs;
-    for (const auto& s : subjects) {
-      const std::string type = core::StringOr(s, "subjectType"), key = core::StringOr(s, "subjectKey");
-      pk::ScreeningJob job;
-      if (type == "company") {
-        auto row = ReadView(rt, KV::Abs(KV::Company(te, core::StringOr(s, "subjectId"))));
-        if (!row.ok()) return out(StatusToProblem(rq, row.status()));
-        if (row->has_value()) job.names = pk::CompanyScreenedNames(keys, **row);
-      } else if (type == "person") {
-        auto fields = OpenFields(rt, a, core::StringOr(s, "subjectId"), kPersonFields);
-        if (fields.ok()) job.names.push_back(PersonName(core::StringOr(s, "subjectId"), *fields));
-      } else {
-        auto q = pk::OpenValue(keys, pk::KybAad(a.tenant_id, a.environment, key, "query"), core::StringOr(s, "subjectSealed"));
-        if (q.ok()) job.names.push_back(QueryName(core::ParseJsonOrDiscarded(*q), key));
-      }
-      if (job.names.empty()) {  // erased, or no longer readable: nothing to screen
-        ++skipped;
-        continue;
-      }
-      job.screening_id = rt.ids().NewIdString(core::IdKind::kScreening);
-      job.completed.subject_type = type;
-      job.completed.subject_id = core::StringOr(s, "subjectId");
-      job.completed.subject_key = key;
-      job.completed.subject_sealed = core::StringOr(s, "subjectSealed");
-      job.completed.portfolio_id = portfolio;
-      job.completed.origin = "portfolio_run";
-      names_screened += static_cast<int64_t>(job.names.size());
-      jobs.push_back(std::move(job));
-    }
-    // The matching on every core (the index is immutable), then everything recorded together.
-    const size_t workers = std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), 8));
-    std::vector<std::thread> threads;
-    for (size_t w = 0; w < workers; ++w) {
-      threads.emplace_back([&jobs, &lists, &a, w, workers] {
-        for (size_t i = w; i < jobs.size(); i += workers) {
-          jobs[i].hits = pk::ScreenNames(*lists, jobs[i].names, a.tenant_id, a.environment);
-        }
-      });
-    }
-    for (auto& t : threads) t.join();
-    for (const auto& job : jobs) hits_total += static_cast<int64_t>(job.hits.size());
-    // Every screening and hit recorded together: they share the log's group commits.
-    auto recorded = pk::RecordScreenings(rt.writer(), [&rt, &c] {
-      commands::CommandContext ctx = Context(rt, c);
-      ctx.idempotency_key.clear();
-      return ctx;
-    }, a.tenant_id, *lists, std::move(jobs), [&rt, &te](const std::string& hit) {
-      auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf), KV::Abs(KV::Hit(te, hit)));
-      return row.ok() && row->has_value();
-    });
-    if (!recorded.ok()) return out(StatusToProblem(rq, recorded.status()));
-    std::vector<eventstore::LogPosition> positions;
-    std::vector<std::string> new_hits;
-    for (const auto& r : *recorded) {
-      positions.insert(positions.end(), r.positions.begin(), r.positions.end());
-      new_hits.insert(new_hits.end(), r.new_hits.begin(), r.new_hits.end());
-    }
-    rt.projections().WaitApplied(positions, kReadYourWrites);
-    core::Json fresh = core::Json::array();
-    for (const auto& h : new_hits) {
-      auto row = ReadView(rt, KV::Abs(KV::Hit(te, h)));
-      if (row.ok() && row->has_value()) fresh.push_back(RenderHit(rt, **row));
-    }
-    out(JsonResponse(200, {{"object", "portfolio_run"},
-                               {"portfolioId", portfolio},
-                               {"subjects", static_cast<int64_t>(subjects.size())},
-                               {"subjectsSkipped", skipped},
-                               {"namesScreened", names_screened},
-                               {"hits", hits_total},
-                               {"newHits", fresh},
-                               {"lists", lists->lists},
-                               {"ranAt", core::FormatRfc3339(rt.clock().Now())}}));
+    pk::PortfolioRunDeps deps{&rt.writer(), &rt.store(), &rt.ids(), KeysOf(rt), UnkeyedContext(rt, c),
+                              [&rt, &a](const std::string& person) {
+                                return OpenFields(rt, a, person, pk::PersonScreenFields());
+                              }};
+    auto run = pk::RunPortfolio(deps, a.tenant_id, a.environment, portfolio, subjects, *lists);
+    if (!run.ok()) return out(StatusToProblem(rq, run.status()));
+    rt.projections().WaitApplied(run->positions, kReadYourWrites);
+    out(JsonResponse(200, PortfolioRunBody(rt, TeOf(a), portfolio, *run, *lists)));
   });
 }
 
