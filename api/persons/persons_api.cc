@@ -15,6 +15,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
+#include "projections/persons/persons_queries.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_view.h"
@@ -301,90 +302,82 @@ core::Result<std::vector<std::string>> Matches(Runtime& rt, const AuthContext& a
   return out;
 }
 
-void Search(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
+struct SearchRequest {
+  std::string field, normalised;
+  std::optional<std::string> cursor, environment;
+  std::optional<int64_t> limit;
+};
+
+// The body of POST /v1/persons/search, its value normalised as the blind index holds it; nullopt
+// once answered.
+std::optional<SearchRequest> ParseSearch(Runtime& rt, const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto field = v.Enum("field", true, {"curp", "rfc", "email", "phone", "name"});
   auto value = v.String("value", true, 512);
-  auto cursor = v.String("cursor", false, 1024);
-  auto environment = v.Enum("environment", false, {"live", "test"});
+  SearchRequest r;
+  r.cursor = v.String("cursor", false, 1024);
+  r.environment = v.Enum("environment", false, {"live", "test"});
   // The range is the list's (LIMIT_OUT_OF_RANGE, as a query limit): any integer is read here.
-  const std::optional<int64_t> limit = v.Integer("limit", false, INT64_MIN, INT64_MAX);
+  r.limit = v.Integer("limit", false, INT64_MIN, INT64_MAX);
   v.RejectUnknown();
-  std::string normalised;
-  if (field.has_value() && value.has_value()) {
-    if (*field == "name") {
-      if (pp::NameTokens(*value).empty()) {
-        v.Add({"value", "/value", "invalid_format", "a name search needs at least one letter or digit"});
-      }
-      normalised = *value;
-    } else {
-      auto n = pp::NormalisePii(*field, *value, rt.Today());
-      if (!n.ok()) {
-        v.Add({"value", "/value", "invalid_format", "value is not a valid " + *field + ": " + n.status().message()});
-      } else {
-        normalised = *n;
-      }
+  if (field.has_value() && value.has_value() && *field == "name") {
+    if (pp::NameTokens(*value).empty()) {
+      v.Add({"value", "/value", "invalid_format", "a name search needs at least one letter or digit"});
     }
+    r.normalised = *value;
+  } else if (field.has_value() && value.has_value()) {
+    auto n = pp::NormalisePii(*field, *value, rt.Today());
+    if (!n.ok()) v.Add({"value", "/value", "invalid_format", "value is not a valid " + *field + ": " + n.status().message()});
+    if (n.ok()) r.normalised = *n;
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  if (environment.has_value() && *environment != a.environment) {
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  r.field = *field;
+  return r;
+}
+
+// A page of the persons `ids` (in id order) as the list envelope, the rows as stored.
+std::string SearchPageBody(Runtime& rt, const projections::PersonsPage& page, const std::string& scope) {
+  return "{\"object\":\"list\",\"data\":[" + page.data + "],\"hasMore\":" + (page.has_more ? "true" : "false") +
+         ",\"totalCount\":" + std::to_string(page.total) + ",\"totalIsEstimate\":false,\"nextCursor\":" +
+         (page.has_more ? core::DumpJson(core::Json(EncodeCursor(rt.cursor_key(), scope, page.last))) : "null") + "}";
+}
+
+void Search(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto r = ParseSearch(rt, req, respond);
+  if (!r) return;
+  if (r->environment.has_value() && *r->environment != a.environment) {
     return respond(Problem(req, "ENVIRONMENT_MISMATCH",
                            "the key's environment decides: this key searches " + a.environment + " persons"));
   }
   const int max_limit = o.limits.page_limit_max;
-  if (limit.has_value() && (*limit < 1 || *limit > max_limit)) {
-    HttpResponse r = Problem(req, "LIMIT_OUT_OF_RANGE", "limit must be from 1 to " + std::to_string(max_limit),
-                             {{"minimum", 1}, {"maximum", max_limit}});
-    return respond(std::move(r));
+  if (r->limit.has_value() && (*r->limit < 1 || *r->limit > max_limit)) {
+    return respond(Problem(req, "LIMIT_OUT_OF_RANGE", "limit must be from 1 to " + std::to_string(max_limit),
+                           {{"minimum", 1}, {"maximum", max_limit}}));
   }
-  // The cursor binds to the query through a keyed hash of it (never the value itself); computed
-  // only when a cursor is read or written.
-  auto scope_of = [&rt, &a, &field, &normalised]() {
-    return "persons-search|" + TeOf(a) + "|" + *field + "|" +
-           core::Base64UrlEncode(core::HmacSha256(rt.cursor_key(), "search|" + normalised));
-  };
-  std::map<std::string, std::string> page_query;
-  if (cursor.has_value()) page_query["startingAfter"] = *cursor;
-  page_query["limit"] = std::to_string(limit.value_or(20));
-  auto page_req = ParsePageRequest(page_query, {}, rt.cursor_key(), cursor.has_value() ? scope_of() : "", 20, max_limit);
+  // The cursor binds to the query through a keyed hash of it (never the value itself).
+  const std::string scope = "persons-search|" + TeOf(a) + "|" + r->field + "|" +
+                            core::Base64UrlEncode(core::HmacSha256(rt.cursor_key(), "search|" + r->normalised));
+  std::map<std::string, std::string> page_query = {{"limit", std::to_string(r->limit.value_or(20))}};
+  if (r->cursor.has_value()) page_query["startingAfter"] = *r->cursor;
+  auto page_req = ParsePageRequest(page_query, {}, rt.cursor_key(), r->cursor.has_value() ? scope : "", 20, max_limit);
   if (!page_req.ok()) return respond(StatusToProblem(req, page_req.status()));
-  auto ids = Matches(rt, a, *field, normalised);
+  auto ids = Matches(rt, a, r->field, r->normalised);
   if (!ids.ok()) return respond(StatusToProblem(req, ids.status()));
-  // Rows in id order, as stored (one batched read, no re-serialisation); the cursor is the last id
-  // of a page.
-  std::vector<std::string> keys;
-  keys.reserve(ids->size());
-  for (const auto& id : *ids) keys.push_back(PV::Abs(PV::Record(TeOf(a), id)));
-  auto rows = rt.store().MultiGet(rt.store().Cf(projections::kViewsCf), keys);
-  if (!rows.ok()) return respond(StatusToProblem(req, rows.status()));
-  std::string data;
-  int count = 0;
-  bool has_more = false;
-  std::string last;
-  int64_t total = 0;
-  for (size_t i = 0; i < ids->size(); ++i) {
-    if (!(*rows)[i].has_value()) continue;
-    ++total;
-    const std::string& id = (*ids)[i];
-    if (!page_req->starting_after.empty() && id <= page_req->starting_after) continue;
-    if (count == page_req->limit) {
-      has_more = true;
-      continue;
-    }
-    if (count++ > 0) data += ',';
-    data += *(*rows)[i];
-    last = id;
-  }
-  std::string text = "{\"object\":\"list\",\"data\":[" + data + "],\"hasMore\":" + (has_more ? "true" : "false") +
-                     ",\"totalCount\":" + std::to_string(total) + ",\"totalIsEstimate\":false,\"nextCursor\":" +
-                     (has_more ? core::DumpJson(core::Json(EncodeCursor(rt.cursor_key(), scope_of(), last))) : "null") + "}";
-  HttpResponse r;
-  r.body = std::move(text);
-  respond(std::move(r));
+  auto page = projections::PagePersons(rt.store(), TeOf(a), *ids, page_req->starting_after, page_req->limit);
+  if (!page.ok()) return respond(StatusToProblem(req, page.status()));
+  HttpResponse out;
+  out.body = SearchPageBody(rt, *page, scope);
+  respond(std::move(out));
 }
 
 // Candidates sharing the person's CURP or e-mail (their blind keys), active or not; suggests only.

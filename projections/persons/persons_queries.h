@@ -1,0 +1,29 @@
+#pragma once
+// Reads of the persons read model that the routes, the console and the CLI share.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/status.h"
+#include "eventstore/kv_store.h"
+
+namespace svc::projections {
+
+// A page of person records: `data` the rows as stored, comma-separated (no re-serialisation);
+// `last` the last id of the page (the next cursor's position); `total` how many of the ids have a
+// record.
+struct PersonsPage {
+  std::string data;
+  bool has_more = false;
+  std::string last;
+  int64_t total = 0;
+};
+// The records of `ids` (sorted) in `te` after `starting_after` ("" = from the first), at most
+// `limit`, read in one batch.
+core::Result<PersonsPage> PagePersons(const eventstore::KvStore& views, std::string_view te,
+                                      const std::vector<std::string>& ids, const std::string& starting_after,
+                                      int limit);
+
+}  // namespace svc::projections
