@@ -35,11 +35,14 @@ namespace {
 constexpr size_t kMaxListed = 1000;
 constexpr size_t kMaxReason = 2000;
 
-void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
+// The body of POST /v1/persons/export-bulk as the job's request (the recipient is the tenant's
+// export key, which the job's decision reads), or nullopt once answered.
+std::optional<ps::ExportRequested> ParseExport(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto purpose = v.String("purpose", true, 64);
   v.Skip("reason");
@@ -68,40 +71,47 @@ void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
       }
     }
   }
-  if (too_many) {
-    return respond(Problem(req, "BATCH_TOO_LARGE",
-                           "personIds lists at most " + std::to_string(kMaxListed) + " persons; leave it out to export all"));
-  }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   const core::Json* reason = body->contains("reason") ? &(*body)["reason"] : nullptr;
-  if (reason == nullptr || !reason->is_string() || reason->get<std::string>().empty() ||
-      reason->get<std::string>().size() > kMaxReason) {
-    return respond(Problem(req, "PII_ACCESS_REASON_REQUIRED",
-                           "reason (1-2000 characters) must say why the export is needed; it is recorded"));
+  const bool reason_ok = reason != nullptr && reason->is_string() && !reason->get<std::string>().empty() &&
+                         reason->get<std::string>().size() <= kMaxReason;
+  core::Status refused = core::Status::Ok();
+  if (too_many) {
+    refused = core::InvalidArgument(
+        "personIds lists at most " + std::to_string(kMaxListed) + " persons; leave it out to export all", "BATCH_TOO_LARGE");
+  } else if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  } else if (!reason_ok) {
+    refused = core::InvalidArgument("reason (1-2000 characters) must say why the export is needed; it is recorded",
+                                    "PII_ACCESS_REASON_REQUIRED");
+  } else if (unknown_field) {
+    refused = core::InvalidArgument("fields names a field that is not a vault field", "UNKNOWN_PII_FIELD");
+  } else if (!pp::IsKnownPurpose(*purpose)) {
+    refused = core::InvalidArgument("purpose is not in the purpose catalogue (docs/persons.md#purposes)", "PURPOSE_UNKNOWN");
   }
-  if (unknown_field) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
-  if (!pp::IsKnownPurpose(*purpose)) {
-    return respond(Problem(req, "PURPOSE_UNKNOWN", "purpose is not in the purpose catalogue (docs/persons.md#purposes)"));
-  }
-  auto tenant = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::Tenant(a.tenant_id)));
-  if (!tenant.ok()) return respond(StatusToProblem(req, tenant.status()));
-  const core::Json key = tenant->has_value() ? (*tenant)->value("exportKey", core::Json()) : core::Json();
-  if (!key.is_object()) {
-    return respond(Problem(req, "EXPORT_KEY_NOT_CONFIGURED",
-                           "the tenant has no export key: an operator sets one with `svc admin tenant export-key` "
-                           "(docs/persons.md#bulk-export)"));
+  if (!refused.ok()) {
+    respond(StatusToProblem(req, refused));
+    return std::nullopt;
   }
   r.purpose = *purpose;
   r.reason = reason->get<std::string>();
-  r.application_id = a.application_id;
-  r.actor_type = "api_key";
-  r.actor_id = a.key_id;
-  r.recipient_key_id = core::StringOr(key, "keyId");
-  r.recipient_public_key = core::StringOr(key, "publicKey");
-  r.ttl_seconds = o.export_ttl_seconds;
+  return r;
+}
+
+void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto r = ParseExport(req, respond);
+  if (!r) return;
+  r->application_id = a.application_id;
+  r->actor_type = "api_key";
+  r->actor_id = a.key_id;
+  r->ttl_seconds = o.export_ttl_seconds;
   const std::string job = rt.ids().NewIdString(core::IdKind::kExport);
   auto* exporter = o.exporter;
-  RunThenRender(rt, req, commands::MakeCommand<ps::ExportDecider>(a.tenant_id, job, ps::RequestExport{r}, Context(rt, call)),
+  RunThenRender(rt, req,
+                commands::MakeReadingCommand<ps::ExportDecider>(a.tenant_id, job, ps::RequestExport{*r, a.tenant_id},
+                                                                Context(rt, call)),
                 {PV::kName},
                 [&rt, a, job, exporter, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   if (exporter != nullptr) exporter->Wake();

@@ -1,6 +1,7 @@
 #include "commands/persons/export_job.h"
 
 #include "commands/event_codec.h"
+#include "commands/tenancy/tenant_decider.h"
 
 namespace svc::commands::persons {
 
@@ -19,6 +20,24 @@ core::Status MustBeQueued(const ExportState& s) {
 }
 
 }  // namespace
+
+core::Result<Decision> ExportDecider::Decide(const ExportState& s, const ExportCommand& command,
+                                             const StateReader& read, const CommandContext& ctx) {
+  const auto* request = std::get_if<RequestExport>(&command);
+  if (request == nullptr) return Decide(s, command, ctx);
+  SVC_ASSIGN_OR_RETURN(AggregateView tenant, read(tenancy::TenantDecider::kName, request->tenant_id));
+  const auto& t = StateOf<tenancy::TenantDecider>(tenant);
+  if (t.export_key_id.empty()) {
+    return core::FailedPrecondition(
+        "the tenant has no export key: an operator sets one with `svc admin tenant export-key` "
+        "(docs/persons.md#bulk-export)",
+        "EXPORT_KEY_NOT_CONFIGURED");
+  }
+  RequestExport filled = *request;
+  filled.request.recipient_key_id = t.export_key_id;
+  filled.request.recipient_public_key = t.export_public_key;
+  return Decide(s, ExportCommand(std::move(filled)), ctx);
+}
 
 core::Result<Decision> ExportDecider::Decide(const ExportState& s, const ExportCommand& command,
                                              const CommandContext&) {

@@ -104,7 +104,9 @@ struct ExportState {
 };
 
 struct RequestExport {
-  ExportRequested request;
+  ExportRequested request;  // its recipient key is filled by the reading Decide
+  // The job's tenant: its export key (the tenant aggregate) is the dump's recipient.
+  std::string tenant_id;
 };
 // One group of the job's access events (one per person), appended before any value is opened.
 struct RecordExportAccesses {
@@ -123,6 +125,10 @@ struct ExportDecider {
   using State = ExportState;
   static constexpr std::string_view kName = kExportAggregate;
   static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const CommandContext& ctx);
+  // The same, reading the tenant (MakeReadingCommand): a request takes the tenant's export key in
+  // force as the dump's recipient, EXPORT_KEY_NOT_CONFIGURED when none is set.
+  static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const StateReader& read,
+                                       const CommandContext& ctx);
   static core::Status Evolve(ExportState& s, const eventstore::EventEnvelope& e);
   static core::Json ToJson(const ExportState& s);
   static core::Result<ExportState> FromJson(std::string_view text);

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/persons/export_job.h"
+#include "commands/tenancy/tenant_decider.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -38,11 +39,11 @@ TEST_CASE("export job: requested once; audited while queued; completed, failed a
   r.reason = "portability";
   r.recipient_key_id = "xk_0123456789abcdef";
   r.ttl_seconds = 3600;
-  auto d = spec.When(RequestExport{r});
+  auto d = spec.When(RequestExport{r, ""});
   REQUIRE(d.ok());
   CHECK(Types(*d) == std::vector<std::string>{"persons.export_requested"});
   CHECK(Data(d->events[0])["personIds"] == core::Json::array());
-  CHECK(Code(spec.When(RequestExport{r}).status()) == "CONFLICT");
+  CHECK(Code(spec.When(RequestExport{r, ""}).status()) == "CONFLICT");
   CHECK(Code(spec.When(ExpireExport{}).status()) == "INVALID_STATE_TRANSITION");  // not ready yet
 
   d = spec.When(RecordExportAccesses{{Access("per_1"), Access("per_2")}});
@@ -66,10 +67,36 @@ TEST_CASE("export job: requested once; audited while queued; completed, failed a
 
 TEST_CASE("export job: a failed job records its failure once and takes no more access events") {
   DeciderSpec<ExportDecider> spec;
-  REQUIRE(spec.When(RequestExport{ExportRequested{}}).ok());
+  REQUIRE(spec.When(RequestExport{ExportRequested{}, ""}).ok());
   REQUIRE(spec.When(FailExport{{"EXPORT_FAILED", "disk full"}})->events.size() == 1);
   CHECK(spec.When(FailExport{{"EXPORT_FAILED", "disk full"}})->events.empty());
   CHECK(spec.state.status == "failed");
   CHECK(Code(spec.When(RecordExportAccesses{{Access("per_1")}}).status()) == "INVALID_STATE_TRANSITION");
   CHECK(Code(spec.When(CompleteExport{ExportCompleted{}}).status()) == "INVALID_STATE_TRANSITION");
+}
+
+TEST_CASE("export job: the dump's recipient is the tenant's export key in force, read in the write model") {
+  tenancy::TenantState tenant;
+  tenant.exists = true;
+  std::any held = tenant;
+  StateReader read = [&](std::string_view type, std::string_view id) -> core::Result<AggregateView> {
+    CHECK(type == tenancy::TenantDecider::kName);
+    CHECK(id == "ten_1");
+    return AggregateView{&held, 1};
+  };
+  DeciderSpec<ExportDecider> spec;
+  ExportRequested r;
+  r.purpose = "identity_verification";
+  r.reason = "portability";
+  r.recipient_key_id = "xk_from_the_caller";  // never trusted: the decision sets it
+  auto none = ExportDecider::Decide(spec.state, ExportCommand(RequestExport{r, "ten_1"}), read, spec.ctx);
+  CHECK(Code(none.status()) == "EXPORT_KEY_NOT_CONFIGURED");
+
+  tenant.export_key_id = "xk_0123456789abcdef";
+  tenant.export_public_key = "cHVibGljLWtleQ";
+  held = tenant;
+  auto d = ExportDecider::Decide(spec.state, ExportCommand(RequestExport{r, "ten_1"}), read, spec.ctx);
+  REQUIRE(d.ok());
+  CHECK(Data(d->events[0])["recipientKeyId"] == "xk_0123456789abcdef");
+  CHECK(Data(d->events[0])["recipientPublicKey"] == "cHVibGljLWtleQ");
 }
