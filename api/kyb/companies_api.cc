@@ -10,18 +10,17 @@
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "api/kyb/routes.h"
-#include "commands/claims/claim_writer.h"
 #include "commands/kyb/company_decider.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "pipeline/documents/checks.h"
 #include "pipeline/kyb/company_verifier.h"
+#include "pipeline/kyb/company_writes.h"
 #include "projections/kyb/kyb_view.h"
 #include "projections/persons/persons_view.h"
 
 namespace svc::api::kyb {
 
-namespace cl = commands::claims;
 namespace kc = commands::kyb;
 namespace pk = pipeline::kyb;
 using KV = projections::KybView;
@@ -188,10 +187,14 @@ std::optional<std::string> ParsePct(const core::Json& v, std::string& error) {
   return out;
 }
 
-void Create(Runtime& rt, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+// The body of POST /v1/companies (the RFC normalised and checked, the subject kind agreeing with
+// it), or nullopt once answered.
+std::optional<pk::NewCompany> ParseCompany(Runtime& rt, const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto legal_name = v.String("legalName", true, 300);
   auto country = v.String("country", false, 2);
@@ -199,7 +202,9 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
   auto kind = v.Enum("subjectKind", false, {"legal_entity", "individual_business"});
   auto trade = v.String("tradeName", false, 300);
   v.RejectUnknown();
-  std::string cc = country.value_or("MX");
+  pk::NewCompany c;
+  c.country = country.value_or("MX");
+  const std::string& cc = c.country;
   if (v.ok() && (cc.size() != 2 || !std::isupper(static_cast<unsigned char>(cc[0])) ||
                  !std::isupper(static_cast<unsigned char>(cc[1])))) {
     v.Add({"country", "/country", "invalid_format", "country must be an ISO 3166-1 alpha-2 code (MX, US, …)"});
@@ -207,10 +212,9 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
   if (v.ok() && legal_name->find_first_not_of(" \t") == std::string::npos) {
     v.Add({"legalName", "/legalName", "required", "legalName must not be blank"});
   }
-  std::string rfc, rfc_kind;
   if (v.ok() && rfc_in.has_value()) {
-    rfc = core::mx::NormaliseRfc(*rfc_in);
-    auto check = core::mx::CheckRfc(rfc, rt.Today());
+    c.rfc = core::mx::NormaliseRfc(*rfc_in);
+    auto check = core::mx::CheckRfc(c.rfc, rt.Today());
     if (cc != "MX") {
       v.Add({"rfc", "/rfc", "invalid_format", "an RFC is Mexican: give it with country MX (or no country)"});
     } else if (!check.valid) {
@@ -218,52 +222,48 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
              "rfc is not a valid RFC of a moral (12 characters) or physical (13) person: " +
                  core::mx::Explain(check.reasons)});
     } else {
-      rfc_kind = check.persona_moral ? "moral" : "fisica";
+      c.rfc_kind = check.persona_moral ? "moral" : "fisica";
     }
   }
-  std::string subject_kind = kind.value_or(rfc_kind == "fisica" ? "individual_business" : "legal_entity");
-  if (v.ok() && !rfc_kind.empty() && (rfc_kind == "fisica") != (subject_kind == "individual_business")) {
+  c.subject_kind = kind.value_or(c.rfc_kind == "fisica" ? "individual_business" : "legal_entity");
+  if (v.ok() && !c.rfc_kind.empty() && (c.rfc_kind == "fisica") != (c.subject_kind == "individual_business")) {
     v.Add({"subjectKind", "/subjectKind", "invalid_value",
            "subjectKind must agree with the RFC: legal_entity for 12 characters, individual_business for 13"});
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  const AuthContext a = call.auth;
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  c.legal_name = *legal_name;
+  c.trade_name = trade.value_or("");
+  return c;
+}
+
+void Create(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto c = ParseCompany(rt, req, respond);
+  if (!c) return;
+  const AuthContext& a = call.auth;
   const std::string te = TeOf(a);
+  c->tenant = a.tenant_id;
+  c->environment = a.environment;
   // The company id of a request with an Idempotency-Key is derived from it: a retry names the same
   // company, so its own RFC is no conflict and the writer answers the first outcome again.
-  const std::string id = "cmp_" + core::Sha256Hex("svc/company/v1|" + te + "|" + call.idempotency_key).substr(0, 32);
+  c->id = "cmp_" + core::Sha256Hex("svc/company/v1|" + te + "|" + call.idempotency_key).substr(0, 32);
   const auto keys = KeysOf(rt);
-  const std::string blind = rfc.empty() ? "" : pk::RfcBlind(keys, a.tenant_id, a.environment, rfc);
-  kc::CompanyCreated c;
-  c.legal_name_sealed = pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, id, "legalName"), *legal_name);
-  if (trade.has_value() && !trade->empty()) {
-    c.trade_name_sealed = pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, id, "tradeName"), *trade);
-  }
-  c.country = cc;
-  if (!rfc.empty()) c.rfc_sealed = pk::SealValue(keys, pk::KybAad(a.tenant_id, a.environment, id, "rfc"), rfc);
-  c.rfc_blind = blind;
-  c.rfc_kind = rfc_kind;
-  c.subject_kind = subject_kind;
-  auto cmd = commands::MakeCommand<kc::CompanyDecider>(a.tenant_id, id, kc::CompanyCommand(kc::CreateCompany{c}),
-                                                       Context(rt, call));
-  auto render = [&rt, te, id, keys, slim = SlimRequest(req)](const commands::CommandOutcome&) {
-    auto row = ReadView(rt, KV::Abs(KV::Company(te, id)));
-    if (!row.ok()) return StatusToProblem(slim, row.status());
-    if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the company is not readable yet"));
-    return JsonResponse(201, RenderCompany(keys, **row));
-  };
-  if (rfc.empty()) return RunThenRender(rt, req, std::move(cmd), {KV::kName}, std::move(render), std::move(respond));
-  // The RFC is unique in the tenant and environment: its claim is decided in the log
-  // (docs/write-side.md#claims); a company keeps its RFC for good.
-  cl::TakeClaim take;
-  take.conflict_code = "RFC_CONFLICT";
-  take.conflict_member = "conflictingCompanyId";
-  take.holds = [](const std::any& holder) { return std::any_cast<const kc::CompanyState&>(holder).exists; };
-  cl::RunWithClaim(rt.writer(), cl::ClaimId("rfc", a.environment, blind), std::move(take), std::move(cmd),
-                   [&rt, slim = SlimRequest(req), render = std::move(render),
-                    respond = std::move(respond)](core::Result<commands::CommandOutcome> out) mutable {
-                     RenderWhenApplied(rt, slim, std::move(out), {KV::kName}, std::move(render), std::move(respond));
-                   });
+  pk::CreateCompany(rt.writer(), keys, *c, Context(rt, call),
+                    [&rt, te, id = c->id, keys, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> out) {
+                      RenderWhenApplied(rt, slim, std::move(out), {KV::kName},
+                                        [&rt, te, id, keys, slim](const commands::CommandOutcome&) {
+                                          auto row = ReadView(rt, KV::Abs(KV::Company(te, id)));
+                                          if (!row.ok()) return StatusToProblem(slim, row.status());
+                                          if (!row->has_value()) {
+                                            return StatusToProblem(slim, core::Unavailable("the company is not readable yet"));
+                                          }
+                                          return JsonResponse(201, RenderCompany(keys, **row));
+                                        },
+                                        respond);
+                    });
 }
 
 void List(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
@@ -297,7 +297,8 @@ void RunCompany(Runtime& rt, ApiCall& call, const std::string& id, kc::CompanyCo
                 Respond respond) {
   const AuthContext a = call.auth;
   commands::CommandContext ctx = Context(rt, call);
-  RunThenRender(rt, *call.request, commands::MakeCommand<kc::CompanyDecider>(a.tenant_id, id, std::move(cmd), ctx),
+  // The company decides, reading the persons and companies its command names.
+  RunThenRender(rt, *call.request, commands::MakeReadingCommand<kc::CompanyDecider>(a.tenant_id, id, std::move(cmd), ctx),
                 {KV::kName},
                 [&rt, a, id, status, render = std::move(render), slim = SlimRequest(*call.request)](
                     const commands::CommandOutcome& outcome) {
@@ -317,14 +318,6 @@ core::Json ElementOf(const core::Json& row, const char* array, const std::string
   return nullptr;
 }
 
-std::optional<std::string> CheckPerson(Runtime& rt, const AuthContext& a, const std::optional<std::string>& person,
-                                       Validator& v, const char* field) {
-  if (!person.has_value() || !v.ok()) return std::nullopt;
-  auto row = ReadView(rt, projections::PersonsView::Abs(projections::PersonsView::Record(TeOf(a), *person)));
-  if (row.ok() && !row->has_value()) return std::string(field);
-  return std::nullopt;
-}
-
 void AddMember(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -340,9 +333,6 @@ void AddMember(Runtime& rt, ApiCall& call, Respond respond) {
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   auto row = PathCompany(rt, call, respond);
   if (!row) return;
-  if (CheckPerson(rt, call.auth, person, v, "personId")) {
-    return respond(Problem(req, "PERSON_NOT_FOUND", "personId is no person of this tenant and environment"));
-  }
   const AuthContext& a = call.auth;
   const std::string company = core::StringOr(*row, "id");
   const std::string member = rt.ids().NewIdString(core::IdKind::kCompanyMember);
@@ -385,10 +375,14 @@ void AddDocument(Runtime& rt, ApiCall& call, Respond respond) {
              std::move(respond));
 }
 
-void AddUbo(Runtime& rt, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+// The body of POST …/ubo-nodes: the node (its id and sealed name still to set) and its name, or
+// nullopt once answered.
+std::optional<std::pair<kc::UboNodeAdded, std::string>> ParseUboNode(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto name = v.String("name", true, 300);
   auto control = v.Bool("isControlPerson", false);
@@ -405,49 +399,48 @@ void AddUbo(Runtime& rt, ApiCall& call, Respond respond) {
     if (!pct) v.Add({"ownershipPct", "/ownershipPct", "invalid_value", error});
   }
   v.RejectUnknown();
-  const std::string node_type = type.value_or("person");
+  kc::UboNodeAdded n;
+  n.node_type = type.value_or("person");
   if (v.ok() && name->find_first_not_of(" \t") == std::string::npos) {
     v.Add({"name", "/name", "required", "name must not be blank"});
   }
   if (v.ok() && !pct && !control.value_or(false)) {
     v.Add({"ownershipPct", "/ownershipPct", "required", "a node holds a share (ownershipPct) or control (isControlPerson)"});
   }
-  if (v.ok() && person && node_type != "person") {
+  if (v.ok() && person && n.node_type != "person") {
     v.Add({"personId", "/personId", "invalid_value", "personId is for a node of type person"});
   }
-  if (v.ok() && related && node_type != "company") {
+  if (v.ok() && related && n.node_type != "company") {
     v.Add({"relatedCompanyId", "/relatedCompanyId", "invalid_value", "relatedCompanyId is for a node of type company"});
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  auto row = PathCompany(rt, call, respond);
-  if (!row) return;
-  if (CheckPerson(rt, call.auth, person, v, "personId")) {
-    return respond(Problem(req, "PERSON_NOT_FOUND", "personId is no person of this tenant and environment"));
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
   }
-  if (related) {  // like any id: another tenant's or environment's company is not found
-    auto other = ReadView(rt, KV::Abs(KV::Company(TeOf(call.auth), *related)));
-    if (!other.ok()) return respond(StatusToProblem(req, other.status()));
-    if (!other->has_value()) {
-      return respond(Problem(req, "COMPANY_NOT_FOUND", "relatedCompanyId is no company of this tenant and environment"));
-    }
-  }
-  const AuthContext& a = call.auth;
-  const std::string node = rt.ids().NewIdString(core::IdKind::kUboNode);
-  kc::UboNodeAdded n;
-  n.node_id = node;
-  n.name_sealed = pk::SealValue(KeysOf(rt), pk::KybAad(a.tenant_id, a.environment, node, "name"), *name);
-  n.node_type = node_type;
   n.ownership_pct = pct.value_or("");
   n.parent_node_id = parent.value_or("");
   n.person_id = person.value_or("");
   n.related_company_id = related.value_or("");
   n.role = role.value_or("");
   n.is_control_person = control.value_or(false);
-  RunCompany(rt, call, core::StringOr(*row, "id"), kc::AddUboNode{n}, 201,
-             [node, nm = *name](const core::Json& r, const commands::CommandOutcome&) {
+  return std::pair{std::move(n), *name};
+}
+
+void AddUbo(Runtime& rt, ApiCall& call, Respond respond) {
+  auto parsed = ParseUboNode(*call.request, respond);
+  if (!parsed) return;
+  auto row = PathCompany(rt, call, respond);
+  if (!row) return;
+  const AuthContext& a = call.auth;
+  auto* n = &parsed->first;
+  const std::string name = parsed->second;
+  n->node_id = rt.ids().NewIdString(core::IdKind::kUboNode);
+  n->name_sealed = pk::SealValue(KeysOf(rt), pk::KybAad(a.tenant_id, a.environment, n->node_id, "name"), name);
+  RunCompany(rt, call, core::StringOr(*row, "id"), kc::AddUboNode{*n}, 201,
+             [node = n->node_id, name](const core::Json& r, const commands::CommandOutcome&) {
                core::Json e = ElementOf(r, "uboNodes", node);
                e.erase("nameSealed");
-               e["name"] = nm;
+               e["name"] = name;
                return e;
              },
              std::move(respond));

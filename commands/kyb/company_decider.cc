@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "commands/event_codec.h"
+#include "commands/persons/person_decider.h"
 
 namespace svc::commands::kyb {
 
@@ -21,6 +22,31 @@ bool Finished(const CompanyState& s) {
 }
 
 }  // namespace
+
+core::Result<Decision> CompanyDecider::Decide(const CompanyState& s, const CompanyCommand& command,
+                                              const StateReader& read, const CommandContext& ctx) {
+  std::string person, related;
+  if (const auto* m = std::get_if<AddMember>(&command)) person = m->member.person_id;
+  if (const auto* n = std::get_if<AddUboNode>(&command)) {
+    person = n->node.person_id;
+    related = n->node.related_company_id;
+  }
+  if (!person.empty()) {
+    SVC_ASSIGN_OR_RETURN(AggregateView view, read(persons::PersonDecider::kName, person));
+    const auto& p = StateOf<persons::PersonDecider>(view);
+    if (!p.exists || p.environment != ctx.environment) {
+      return core::NotFound("personId is no person of this tenant and environment", "PERSON_NOT_FOUND");
+    }
+  }
+  if (!related.empty()) {  // like any id: another tenant's or environment's company is not found
+    SVC_ASSIGN_OR_RETURN(AggregateView view, read(kName, related));
+    const auto& other = StateOf<CompanyDecider>(view);
+    if (!other.exists || other.environment != ctx.environment) {
+      return core::NotFound("relatedCompanyId is no company of this tenant and environment", "COMPANY_NOT_FOUND");
+    }
+  }
+  return Decide(s, command, ctx);
+}
 
 core::Result<Decision> CompanyDecider::Decide(const CompanyState& s, const CompanyCommand& command,
                                               const CommandContext&) {
@@ -113,6 +139,7 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
         using T = std::decay_t<decltype(x)>;
         if constexpr (std::is_same_v<T, CompanyCreated>) {
           s.exists = true;
+          s.environment = e.environment;
           s.status = "draft";
         } else if constexpr (std::is_same_v<T, MemberAdded>) {
           ++s.members;

@@ -27,6 +27,7 @@ inline constexpr size_t kMaxUboNodes = 200;
 
 struct CompanyState {
   bool exists = false;
+  std::string environment;  // the environment it was created in
   std::string status;  // draft | verifying | verified | needs_review | rejected
   int64_t run = 0;     // the last run started
   int64_t members = 0;
@@ -37,7 +38,8 @@ struct CompanyState {
   static constexpr auto Fields() {
     using core::Field;
     using T = CompanyState;
-    return std::tuple{Field("exists", &T::exists),   Field("status", &T::status),
+    return std::tuple{Field("exists", &T::exists),   Field("environment", &T::environment, core::Empty::kOmit),
+                      Field("status", &T::status),
                       Field("run", &T::run),         Field("members", &T::members),
                       Field("documents", &T::documents), Field("nodes", &T::nodes), Field("held", &T::held),
                       Field("stages", &T::stages)};
@@ -70,6 +72,11 @@ struct CompanyDecider {
   using State = CompanyState;
   static constexpr std::string_view kName = kCompanyAggregate;
   static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const CommandContext& ctx);
+  // The same, reading other aggregates of the tenant (MakeReadingCommand): a member's or UBO
+  // node's personId must be a person of the environment (PERSON_NOT_FOUND), a node's
+  // relatedCompanyId a company of it (COMPANY_NOT_FOUND).
+  static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const StateReader& read,
+                                       const CommandContext& ctx);
   static core::Status Evolve(CompanyState& s, const eventstore::EventEnvelope& e);
   static core::Json ToJson(const CompanyState& s);
   static core::Result<CompanyState> FromJson(std::string_view text);

@@ -4,6 +4,7 @@
 
 #include "commands/kyb/company_decider.h"
 #include "commands/kyb/screening.h"
+#include "commands/persons/person_decider.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -142,4 +143,43 @@ TEST_CASE("screening hit: its id derives from the subject and the entry, scoped 
   CHECK(a != HitIdFor("ten_2", "test", "member:cmm_1", "ofac_sdn", "9001"));
   CHECK(a != HitIdFor("ten_1", "test", "member:cmm_2", "ofac_sdn", "9001"));
   CHECK(a != HitIdFor("ten_1", "test", "member:cmm_1", "ofac_sdn", "9002"));
+}
+
+TEST_CASE("company: a member's or node's person and a node's related company are read in the write model") {
+  DeciderSpec<CompanyDecider> spec;
+  REQUIRE(spec.When(Create()).ok());
+  CHECK(spec.state.environment == "test");
+  std::map<std::string, std::any> others;
+  std::vector<std::unique_ptr<std::any>> initial;
+  StateReader read = [&](std::string_view type, std::string_view id) -> core::Result<AggregateView> {
+    if (auto it = others.find(std::string(id)); it != others.end()) return AggregateView{&it->second, 1};
+    initial.push_back(std::make_unique<std::any>(type == CompanyDecider::kName ? std::any(CompanyState{})
+                                                                                : std::any(persons::PersonState{})));
+    return AggregateView{initial.back().get(), 0};
+  };
+  auto decide = [&](const CompanyCommand& c) { return CompanyDecider::Decide(spec.state, c, read, spec.ctx); };
+  const std::string person = "per_00000000000000000000000000000001", company = "cmp_00000000000000000000000000000002";
+
+  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).status()) == "PERSON_NOT_FOUND");
+  persons::PersonState p;
+  p.exists = true;
+  p.environment = "live";
+  others[person] = p;
+  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).status()) == "PERSON_NOT_FOUND");  // another environment's
+  p.environment = "test";
+  others[person] = p;
+  CHECK(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).ok());
+  CHECK(decide(AddMember{{"cmm_2", "bmFtZQ", "", ""}}).ok());  // no person named: nothing read
+
+  AddUboNode node = Node(kA, "company", "30");
+  node.node.related_company_id = company;
+  CHECK(Code(decide(node).status()) == "COMPANY_NOT_FOUND");
+  CompanyState other;
+  other.exists = true;
+  other.environment = "live";
+  others[company] = other;
+  CHECK(Code(decide(node).status()) == "COMPANY_NOT_FOUND");
+  other.environment = "test";
+  others[company] = other;
+  CHECK(decide(node).ok());
 }
