@@ -15,6 +15,7 @@
 #include "commands/tenancy/scopes.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/purposes.h"
+#include "pipeline/persons/reauth.h"
 #include "pipeline/persons/vault_keys.h"
 #include "eventstore/key_store.h"
 #include "pipeline/verification/engines.h"
@@ -544,70 +545,12 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
              std::move(respond));
 }
 
-// The documented thresholds of a re-authentication (the verification policy's face-match
-// defaults): match at or above kReauthMatch, no_match below kReauthNoMatch, inconclusive between.
-constexpr double kReauthMatch = 0.80;
-constexpr double kReauthNoMatch = 0.50;
-
-struct FaceReference {
-  std::vector<float> embedding;
-  std::string model;
-  std::string captured_at;
-};
-
-// The face of the person's last approved verification: the face-match stage's sealed details
-// (the selfie's embedding) of that session, opened with the session's key.
-core::Result<FaceReference> ReferenceFace(Runtime& rt, const AuthContext& a, const std::string& person) {
-  auto unavailable = [] {
-    return core::FailedPrecondition("no usable face from an approved verification of this person",
-                                    "REAUTH_MEDIA_UNAVAILABLE");
-  };
-  const std::string te = TeOf(a);
-  SVC_ASSIGN_OR_RETURN(auto face, ReadView(rt, PV::Abs(PV::Face(te, person))));
-  if (!face.has_value()) return unavailable();
-  const std::string session = core::StringOr(*face, "sessionId");
-  const std::string tracking = core::StringOr(*face, "trackingId");
-  using VV = projections::VerificationView;
-  SVC_ASSIGN_OR_RETURN(auto stage, ReadView(rt, VV::Abs(VV::Stage(te, session, tracking, "face_match"))));
-  std::string sealed = stage.has_value() ? core::StringOr(*stage, "detailsSealed") : "";
-  if (sealed.empty()) return unavailable();
-  SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
-  if (!key.has_value()) return unavailable();  // the session's data was destroyed
-  auto opened = pipeline::verification::OpenStageDetails(
-      *key, {a.tenant_id, a.environment, session, tracking, "face_match"}, sealed);
-  core::SecureZero(*key);
-  if (!opened.ok()) return unavailable();
-  const core::Json& details = *opened;
-  FaceReference ref;
-  if (details.contains("selfieEmbedding") && details["selfieEmbedding"].is_array()) {
-    for (const auto& f : details["selfieEmbedding"]) ref.embedding.push_back(f.get<float>());
-  }
-  if (ref.embedding.empty()) return unavailable();
-  ref.model = core::StringOr(details, "modelName");
-  ref.captured_at = core::StringOr(*face, "verifiedAt");
-  const std::string media = core::StringOr(details, "mediaId");
-  const int cf = rt.store().Cf(projections::kViewsCf);
-  const std::string prefix = VV::Abs(VV::Media(te, session));
-  auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json m = core::ParseJsonOrDiscarded(it->value());
-    if (core::StringOr(m, "mediaId") == media) ref.captured_at = core::StringOr(m, "capturedAt");
-  }
-  return ref;
-}
-
 // POST …/reauth-face: the 1:1 match runs first (nothing leaves yet), then the reveal is recorded
 // against the budget, then the result is answered.
-void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
-  if (!opened) return;
-  auto& [req, a, id, row, no_body] = *opened;
-  // A match against the person's face: no vault field, the purpose its access event records.
-  if (auto st = CheckRevealAllowed(rt, a, *row, {}, std::string("identity_verification")); !st.ok()) {
-    return respond(StatusToProblem(req, st));
-  }
+// The selfie of a reauth-face body, decoded, and its type; nullopt once answered.
+std::optional<std::pair<std::string, std::string>> ParseReauth(const HttpRequest& req, const Respond& respond) {
   auto body = JsonBody(req, respond);
-  if (!body) return;
+  if (!body) return std::nullopt;
   Validator v(*body);
   auto selfie_b64 = v.String("selfieBase64", true, 16 * 1024 * 1024);
   auto mime = v.Enum("mime", false, {"image/jpeg", "image/png"});
@@ -621,52 +564,41 @@ void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond res
       selfie = std::move(*decoded);
     }
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  auto ref = ReferenceFace(rt, a, id);
-  if (!ref.ok()) return respond(StatusToProblem(req, ref.status()));
-  if (o.engine == nullptr) {
-    return respond(Problem(req, "REAUTH_ENGINE_UNAVAILABLE", "no face engine runs on this server"));
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
   }
   std::string type = mime.value_or(selfie.rfind("\x89PNG", 0) == 0 ? "image/png" : "image/jpeg");
+  return std::pair{std::move(selfie), std::move(type)};
+}
+
+void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
+  if (!opened) return;
+  auto& [req, a, id, row, no_body] = *opened;
+  // A match against the person's face: no vault field, the purpose its access event records.
+  if (auto st = CheckRevealAllowed(rt, a, *row, {}, std::string("identity_verification")); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto selfie = ParseReauth(req, respond);
+  if (!selfie) return;
+  auto ref = pp::ReferenceFace(rt.store(), rt.key_store(), a.tenant_id, a.environment, id);
+  if (!ref.ok()) return respond(StatusToProblem(req, ref.status()));
+  if (o.engine == nullptr) return respond(Problem(req, "REAUTH_ENGINE_UNAVAILABLE", "no face engine runs on this server"));
   auto kept = Keep(call);  // the match runs on the work pool
-  auto work = [&rt, &o, a, id, kept, ref = std::move(*ref), type, selfie = std::move(selfie),
-               respond = std::move(respond)]() mutable {
-    pipeline::verification::Capture face{"", "selfie", type, std::move(selfie), {}};
+  auto work = [&rt, &o, a, id, kept, ref = std::move(*ref), selfie = std::move(*selfie), respond]() mutable {
     pipeline::verification::EngineContext ectx;
     ectx.environment = a.environment;
-    auto score = o.engine->MatchReference(face, ref.embedding, ref.model, ectx);
-    if (score.status == "unavailable") {
-      return respond(Problem(kept->req, "REAUTH_ENGINE_UNAVAILABLE",
-                             "the face engine cannot compare with the reference (" + score.error_code + ")"));
-    }
-    core::Json result = {{"object", "person.reauth_face"},
-                         {"referenceCapturedAt", ref.captured_at},
-                         {"threshold", kReauthMatch},
-                         {"livenessPassed", nullptr},
-                         {"presentationAttack", false}};
-    if (score.status != "ok" || !score.score.has_value()) {
-      result["decision"] = "inconclusive";
-      result["match"] = false;
-      result["score"] = nullptr;
-      result["reasonCodes"] = core::Json::array({score.error_code.empty() ? "FACE_UNREADABLE" : score.error_code});
-    } else {
-      double sc = *score.score;
-      result["score"] = sc;
-      result["decision"] = sc >= kReauthMatch ? "match" : sc < kReauthNoMatch ? "no_match" : "inconclusive";
-      result["match"] = sc >= kReauthMatch;
-      result["reasonCodes"] = sc >= kReauthMatch ? core::Json::array()
-                              : sc < kReauthNoMatch ? core::Json::array({"FACE_MISMATCH"})
-                                                    : core::Json::array({"FACE_MATCH_INCONCLUSIVE"});
-    }
+    auto score = o.engine->MatchReference({"", "selfie", selfie.second, std::move(selfie.first), {}}, ref.embedding,
+                                          ref.model, ectx);
+    auto result = pp::ReauthAnswer(score, ref);
+    if (!result.ok()) return respond(StatusToProblem(kept->req, result.status()));
     ps::PiiAccessed access = AccessBy(a, id, "reauth", {"face"}, "identity_verification", "");
     access.redaction = "biometric";
-    RecordThen(rt, o, kept->call, {access}, [result]() { return JsonResponse(200, result); }, std::move(respond));
+    RecordThen(rt, o, kept->call, {access}, [answer = *result]() { return JsonResponse(200, answer); }, respond);
   };
-  if (o.work_pool != nullptr) {
-    o.work_pool->Post(std::move(work));
-  } else {
-    work();
-  }
+  if (o.work_pool == nullptr) return work();
+  o.work_pool->Post(std::move(work));
 }
 
 }  // namespace
