@@ -16,7 +16,9 @@
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
 #include "pipeline/webhooks/catalogue.h"
+#include "pipeline/webhooks/endpoint_secrets.h"
 #include "pipeline/webhooks/signing.h"
+#include "pipeline/webhooks/test_delivery.h"
 #include "projections/projector.h"
 #include "projections/webhooks_projector.h"
 
@@ -34,13 +36,6 @@ namespace {
 using WV = projections::WebhooksView;
 
 std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
-std::string KeyName(const AuthContext& a, const std::string& id) {
-  return "webhook/" + a.tenant_id + "/" + a.environment + "/" + id;
-}
-std::string SecretAad(const AuthContext& a, const std::string& id) {
-  return "webhook-secret|" + a.tenant_id + "|" + a.environment + "|" + id;
-}
-
 // Validates `events` (null or an array of known types/patterns, at most 32).
 void CheckEvents(const core::Json* events, std::vector<FieldError>& errors, std::string* unknown) {
   if (events == nullptr || events->is_null()) return;
@@ -70,30 +65,30 @@ core::Result<core::Json> EndpointRow(Runtime& rt, const AuthContext& a, const st
   return std::move(*row);
 }
 
-// The plaintext secret, sealed under the endpoint's data key (a key-store entry: shredding it
-// destroys the secret).
-core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const std::string& id,
-                                     const std::string& secret) {
-  SVC_ASSIGN_OR_RETURN(std::string dek, rt.key_store().GetOrCreate(KeyName(a, id)));
-  return core::Base64Encode(core::AeadSeal(dek, secret, SecretAad(a, id)));
+core::Result<std::string> SealSecret(Runtime& rt, const AuthContext& a, const std::string& id, const std::string& secret) {
+  return pw::SealEndpointSecret(rt.key_store(), a.tenant_id, a.environment, id, secret);
 }
 
-// The secret the creation or rotation that made `version` issued, opened from its sealed copy in
-// the read model (idempotent replays answer with it).
-core::Result<std::string> IssuedSecret(Runtime& rt, const AuthContext& a, const std::string& id,
-                                         int64_t version) {
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, WV::Abs(WV::IssuedSecret(TeOf(a), id, version))));
-  if (!row.has_value()) return core::Unavailable("the rotation is not readable yet; retry");
-  SVC_ASSIGN_OR_RETURN(auto dek, rt.key_store().Get(KeyName(a, id)));
-  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
-  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(core::StringOr(*row, "secretSealed")));
-  return core::AeadOpen(*dek, raw, SecretAad(a, id));
+// A URL a webhook may be sent to: a problem when not (URL_NOT_PUBLIC as itself, a malformed one as
+// the field error `field`).
+std::optional<HttpResponse> CheckUrl(const HttpRequest& req, const std::string& url, bool allow_private,
+                                     std::vector<FieldError>& errors, const std::string& field) {
+  auto checked = CheckWebhookUrl(url, allow_private);
+  if (checked.ok()) return std::nullopt;
+  if (checked.status().api_code() == "URL_NOT_PUBLIC") return StatusToProblem(req, checked.status());
+  errors.push_back({field, "/" + field, "invalid_format", checked.status().message()});
+  return std::nullopt;
 }
 
-void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+// The body of a create as the endpoint's command (its secret still to seal), or nullopt once
+// answered.
+std::optional<wh::CreateEndpoint> ParseEndpoint(const HttpRequest& req, const AuthContext& a, bool allow_private,
+                                                const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto url = v.String("url", true, 2048);
   auto application_id = v.OpaqueId("applicationId", "app");
@@ -105,30 +100,38 @@ void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respon
   std::vector<FieldError> errors = v.errors();
   std::string unknown;
   CheckEvents(events, errors, &unknown);
-  const AuthContext& a = call.auth;
   if (environment.has_value() && *environment != a.environment) {
     errors.push_back({"environment", "/environment", "invalid_value",
                       "the key's environment decides: this key registers " + a.environment + " endpoints"});
   }
-  if (!errors.empty()) return respond(ValidationProblem(req, errors));
-  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
-  auto checked = CheckWebhookUrl(*url, o.webhooks_allow_private_urls);
-  if (!checked.ok()) {
-    if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
-    return respond(ValidationProblem(req, {{"url", "/url", "invalid_format", checked.status().message()}}));
+  std::optional<HttpResponse> refused;
+  if (errors.empty() && unknown.empty()) refused = CheckUrl(req, *url, allow_private, errors, "url");
+  if (!errors.empty()) refused = ValidationProblem(req, errors);
+  else if (!unknown.empty()) refused = UnknownEvent(req, unknown);
+  if (refused) {
+    respond(std::move(*refused));
+    return std::nullopt;
   }
-  std::string id = rt.ids().NewIdString(core::IdKind::kWebhook);
-  std::string secret = pw::NewSecret();
-  auto sealed = SealSecret(rt, a, id, secret);
-  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   wh::CreateEndpoint c;
   c.environment = a.environment;
   c.url = *url;
   c.description = description ? core::Json(*description) : core::Json(nullptr);
   c.application_id = application_id ? core::Json(*application_id) : core::Json(nullptr);
   c.events = events != nullptr ? *events : core::Json(nullptr);
-  c.secret_sealed = *sealed;
-  auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(c), Context(rt, call));
+  return c;
+}
+
+void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto c = ParseEndpoint(req, a, o.webhooks_allow_private_urls, respond);
+  if (!c) return;
+  std::string id = rt.ids().NewIdString(core::IdKind::kWebhook);
+  std::string secret = pw::NewSecret();
+  auto sealed = SealSecret(rt, a, id, secret);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  c->secret_sealed = *sealed;
+  auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(*c), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   // A replay of the same Idempotency-Key answers the original endpoint with the
@@ -139,7 +142,7 @@ void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respon
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   core::Json created = *row;
                   if (out.replayed) {
-                    auto issued = IssuedSecret(rt, a, eid, out.aggregate_version);
+                    auto issued = pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, eid, out.aggregate_version);
                     if (!issued.ok()) return StatusToProblem(slim, issued.status());
                     created["secret"] = *issued;
                   } else {
@@ -186,59 +189,63 @@ void List(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond)
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
-void Patch(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const std::string id = req.path_params["endpoint_id"];
-  auto existing = EndpointRow(rt, call.auth, id);
-  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+// The body of a PATCH as the endpoint's changes (WebhookEndpointUpdate), or nullopt once answered.
+std::optional<core::Json> ParseEndpointChanges(const HttpRequest& req, bool allow_private, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   std::vector<FieldError> errors;
   core::Json changes = core::Json::object();
   std::string unknown;
   for (auto it = body->begin(); it != body->end(); ++it) {
     const std::string& k = it.key();
     const core::Json& val = *it;
-    std::string ptr = "/" + k;
-    if (k == "url") {
-      if (!val.is_string()) {
-        errors.push_back({k, ptr, "invalid_type", "url must be a string"});
-        continue;
+    const std::string ptr = "/" + k;
+    if (k == "url" && !val.is_string()) {
+      errors.push_back({k, ptr, "invalid_type", "url must be a string"});
+    } else if (k == "url") {
+      const size_t before = errors.size();
+      if (auto refused = CheckUrl(req, val.get<std::string>(), allow_private, errors, k)) {
+        respond(std::move(*refused));
+        return std::nullopt;
       }
-      auto checked = CheckWebhookUrl(val.get<std::string>(), o.webhooks_allow_private_urls);
-      if (!checked.ok()) {
-        if (checked.status().api_code() == "URL_NOT_PUBLIC") return respond(StatusToProblem(req, checked.status()));
-        errors.push_back({k, ptr, "invalid_format", checked.status().message()});
-        continue;
-      }
+      if (errors.size() == before) changes[k] = val;
+    } else if (k == "description" && !val.is_null() && !(val.is_string() && val.get<std::string>().size() <= 500)) {
+      errors.push_back({k, ptr, "invalid_type", "description must be null or a string of at most 500 characters"});
+    } else if (k == "applicationId" && !val.is_null() &&
+               !(val.is_string() && core::ValidateId(core::IdKind::kApplication, val.get<std::string>()).ok())) {
+      errors.push_back({k, ptr, val.is_string() ? "invalid_id" : "invalid_type", "applicationId must be null or app_<32 lowercase hex>"});
+    } else if (k == "description" || k == "applicationId") {
       changes[k] = val;
-    } else if (k == "description") {
-      if (!val.is_null() && !(val.is_string() && val.get<std::string>().size() <= 500)) {
-        errors.push_back({k, ptr, "invalid_type", "description must be null or a string of at most 500 characters"});
-      } else {
-        changes[k] = val;
-      }
-    } else if (k == "applicationId") {
-      if (!val.is_null() && !(val.is_string() && core::ValidateId(core::IdKind::kApplication, val.get<std::string>()).ok())) {
-        errors.push_back({k, ptr, val.is_string() ? "invalid_id" : "invalid_type", "applicationId must be null or app_<32 lowercase hex>"});
-      } else {
-        changes[k] = val;
-      }
     } else if (k == "events") {
       CheckEvents(&val, errors, &unknown);
       changes[k] = val;
+    } else if (k == "isActive" && !val.is_null() && !val.is_boolean()) {
+      errors.push_back({k, ptr, "invalid_type", "isActive must be a boolean"});
     } else if (k == "isActive") {
-      if (val.is_null()) continue;  // null: unchanged
-      if (!val.is_boolean()) errors.push_back({k, ptr, "invalid_type", "isActive must be a boolean"});
-      else changes[k] = val;
+      if (!val.is_null()) changes[k] = val;  // null: unchanged
     } else {
       errors.push_back({k, ptr, "unknown_field", k + " is not a field of WebhookEndpointUpdate"});
     }
   }
-  if (!errors.empty()) return respond(ValidationProblem(req, errors));
-  if (!unknown.empty()) return respond(UnknownEvent(req, unknown));
+  if (!errors.empty() || !unknown.empty()) {
+    respond(!errors.empty() ? ValidationProblem(req, errors) : UnknownEvent(req, unknown));
+    return std::nullopt;
+  }
+  return changes;
+}
+
+void Patch(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["endpoint_id"];
+  auto existing = EndpointRow(rt, call.auth, id);
+  if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
+  auto changes = ParseEndpointChanges(req, o.webhooks_allow_private_urls, respond);
+  if (!changes) return;
   wh::UpdateEndpoint u;
-  u.changes = changes;
+  u.changes = std::move(*changes);
   u.reason = "api";
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},
@@ -271,7 +278,8 @@ void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
                   // The same Idempotency-Key again (within its 24 hours): no second rotation,
                   // and the same answer, secret included, so a caller whose first call timed
                   // out has not lost the new secret. It is kept sealed until then.
-                  auto again = IssuedSecret(rt, a, out.aggregate_id, out.aggregate_version);
+                  auto again = pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, out.aggregate_id,
+                                                out.aggregate_version);
                   if (!again.ok()) return StatusToProblem(slim, again.status());
                   body["secret"] = *again;
                   return JsonResponse(200, body);
@@ -295,13 +303,7 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   v.Skip("timestamp");
   v.RejectUnknown();
   if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
-  auto sec = ReadView(rt, WV::Abs(WV::Secret(TeOf(a), id)));
-  if (!sec.ok() || !sec->has_value()) return respond(StatusToProblem(req, core::Unavailable("the endpoint's secret is not readable yet")));
-  auto dek = rt.key_store().Get(KeyName(a, id));
-  if (!dek.ok() || !dek->has_value()) return respond(StatusToProblem(req, core::DataLoss("the endpoint's key is gone")));
-  auto raw = core::Base64Decode(core::StringOr(**sec, "secretSealed"));
-  if (!raw.ok()) return respond(StatusToProblem(req, raw.status()));
-  auto secret = core::AeadOpen(**dek, *raw, SecretAad(a, id));
+  auto secret = pw::CurrentEndpointSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, id);
   if (!secret.ok()) return respond(StatusToProblem(req, secret.status()));
   auto expected = pw::Sign(*secret, *message_id, *timestamp, *payload);
   if (!expected.ok()) return respond(StatusToProblem(req, expected.status()));
@@ -337,39 +339,13 @@ void TestDelivery(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond 
   if (!ep->value("isActive", false)) {
     return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the endpoint is deactivated; PATCH isActive=true first"));
   }
-  HttpRequest slim;
-  slim.path = req.path;
-  slim.request_id = req.request_id;
-  auto work = [&rt, &o, a, id, type, url = ep->value("url", ""), slim, respond]() mutable {
-    core::Timestamp now = rt.clock().Now();
-    core::Json payload = {{"apiVersion", commands::webhooks::kWebhookApiVersion},
-                          {"id", rt.ids().NewIdString(core::IdKind::kEvent)},
-                          {"type", type},
-                          {"data", {{"endpointId", id}, {"message", "test delivery"}, {"test", true}}}};
-    std::string body = core::DumpJson(payload);
-    auto secrets = OpenWebhookSecrets(rt.store(), rt.key_store(), a.tenant_id, a.environment, id, now.micros);
-    if (!secrets.ok()) return respond(StatusToProblem(slim, secrets.status()));
-    int64_t ts = now.micros / 1'000'000;
-    auto signature = pw::SignatureHeader(*secrets, payload["id"].get<std::string>(), ts, body);
-    for (auto& s : *secrets) core::SecureZero(s);
-    if (!signature.ok()) return respond(StatusToProblem(slim, signature.status()));
-    SendResult r = PostWebhook(url,
-                               {{"webhook-id", payload["id"].get<std::string>()},
-                                {"webhook-timestamp", std::to_string(ts)},
-                                {"webhook-signature", *signature}},
-                               body, o.webhook_send, ts);
-    bool delivered = r.status >= 200 && r.status < 300;
-    std::string error = delivered ? "" : !r.error.empty() ? r.error : "http_" + std::to_string(r.status);
-    respond(JsonResponse(200, {{"delivered", delivered},
-                               {"error", error.empty() ? core::Json(nullptr) : core::Json(error)},
-                               {"sentPayload", payload},
-                               {"statusCode", r.status > 0 ? core::Json(r.status) : core::Json(nullptr)}}));
+  auto work = [&rt, &o, a, id, type, url = ep->value("url", ""), slim = SlimRequest(req), respond]() {
+    auto sent = pw::SendTestDelivery({&rt.store(), &rt.key_store(), &rt.clock(), &rt.ids(), o.webhook_send},
+                                     a.tenant_id, a.environment, id, type, url);
+    respond(sent.ok() ? JsonResponse(200, *sent) : StatusToProblem(slim, sent.status()));
   };
-  if (o.work_pool != nullptr) {
-    o.work_pool->Post(std::move(work));
-  } else {
-    work();
-  }
+  if (o.work_pool == nullptr) return work();
+  o.work_pool->Post(std::move(work));
 }
 
 // POST …/deliveries/{id}/retry: a new delivery of the same event with the endpoint's current URL

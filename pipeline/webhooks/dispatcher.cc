@@ -9,6 +9,7 @@
 #include "commands/webhooks/endpoint_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/webhooks/endpoint_secrets.h"
 #include "pipeline/webhooks/signing.h"
 #include "projections/projector.h"
 #include "projections/webhooks_view.h"
@@ -37,9 +38,6 @@ core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvSt
   SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf), WV::Abs(WV::Secret(te, endpoint_id))));
   if (!row.has_value()) return core::Unavailable("the endpoint's secret is not projected yet");
   core::Json sec = core::ParseJsonOrDiscarded(*row);
-  SVC_ASSIGN_OR_RETURN(auto dek, keys.Get("webhook/" + te + "/" + endpoint_id));
-  if (!dek.has_value()) return core::DataLoss("the endpoint's key is gone");
-  std::string aad = "webhook-secret|" + tenant + "|" + env + "|" + endpoint_id;
   std::vector<std::string> secrets;
   for (const char* field : {"secretSealed", "previousSecretSealed"}) {
     std::string sealed = sec.value(field, "");
@@ -47,8 +45,7 @@ core::Result<std::vector<std::string>> OpenWebhookSecrets(const eventstore::KvSt
     if (std::string(field) == "previousSecretSealed" && now_micros >= sec.value("previousValidUntilMicros", int64_t{0})) {
       continue;
     }
-    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-    SVC_ASSIGN_OR_RETURN(std::string secret, core::AeadOpen(*dek, raw, aad));
+    SVC_ASSIGN_OR_RETURN(std::string secret, OpenEndpointSecret(keys, tenant, env, endpoint_id, sealed));
     secrets.push_back(std::move(secret));
   }
   return secrets;
