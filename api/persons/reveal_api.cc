@@ -14,6 +14,7 @@
 #include "commands/persons/reveal_budget.h"
 #include "commands/tenancy/scopes.h"
 #include "pipeline/persons/pii.h"
+#include "pipeline/persons/integrity.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/reauth.h"
 #include "pipeline/persons/vault_keys.h"
@@ -433,67 +434,74 @@ void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
 // hex(HMAC-SHA256(signingKey, value as normalised)); each is compared in constant time with the
 // same computed over the sealed value, which never leaves. A reveal of one bit per field: audited
 // (redaction "compared") and budgeted.
-void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
-  if (!opened) return;
-  auto& [req, a, id, row, body] = *opened;
-  Validator v(*body);
+struct IntegrityRequest {
+  std::map<std::string, std::string> expected;  // field -> lowercase hex MAC
+  std::string key;
+  std::string reason;
+};
+
+// The body of an integrity check, or nullopt once answered.
+std::optional<IntegrityRequest> ParseIntegrity(const HttpRequest& req, const core::Json& body, const Respond& respond) {
+  Validator v(body);
   const core::Json* fields = v.Object("fields", 64 * 1024);
   auto signing_key = v.String("signingKey", true, 512);
   auto reason = v.String("reason", false, kMaxReason);
   v.RejectUnknown();
-  if (!body->contains("fields") || (*body)["fields"].is_null()) {
+  if (!body.contains("fields") || body["fields"].is_null()) {
     v.Add({"fields", "/fields", "required", "fields is required: per field, the hex HMAC-SHA256 you computed"});
   }
-  std::map<std::string, std::string> expected;
+  IntegrityRequest r;
   bool unsupported = false;
-  if (fields != nullptr) {
-    for (auto it = fields->begin(); it != fields->end(); ++it) {
-      if (pp::FindPiiField(it.key()) == nullptr) {
-        unsupported = true;
-      } else if (!it->is_string() || it->get<std::string>().size() != 64) {
-        v.Add({"fields." + it.key(), "/fields/" + JsonPointerEscape(it.key()), "invalid_format",
-               "each value is the 64-hex-digit HMAC-SHA256 of the field's normalised value"});
-      } else {
-        std::string h = it->get<std::string>();
-        for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-        expected[it.key()] = h;
-      }
+  for (auto it = fields != nullptr ? fields->begin() : body.end(); fields != nullptr && it != fields->end(); ++it) {
+    if (pp::FindPiiField(it.key()) == nullptr) {
+      unsupported = true;
+    } else if (!it->is_string() || it->get<std::string>().size() != 64) {
+      v.Add({"fields." + it.key(), "/fields/" + JsonPointerEscape(it.key()), "invalid_format",
+             "each value is the 64-hex-digit HMAC-SHA256 of the field's normalised value"});
+    } else {
+      std::string h = it->get<std::string>();
+      for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      r.expected[it.key()] = h;
     }
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  if (expected.empty() && !unsupported) {
-    return respond(Problem(req, "INTEGRITY_NO_FIELDS", "fields names no field to compare"));
+  core::Status refused = core::Status::Ok();
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  } else if (r.expected.empty() && !unsupported) {
+    refused = core::InvalidArgument("fields names no field to compare", "INTEGRITY_NO_FIELDS");
+  } else if (unsupported) {
+    refused = core::InvalidArgument("fields names a field that is not a vault field", "INTEGRITY_FIELD_UNSUPPORTED");
   }
-  if (unsupported) {
-    return respond(Problem(req, "INTEGRITY_FIELD_UNSUPPORTED", "fields names a field that is not a vault field"));
+  auto key = refused.ok() ? pp::IntegritySigningKey(*signing_key) : core::Result<std::string>(refused);
+  if (!key.ok()) {
+    respond(StatusToProblem(req, key.status()));
+    return std::nullopt;
   }
-  auto key = core::Base64Decode(*signing_key);
-  if (!key.ok()) key = core::Base64UrlDecode(*signing_key);
-  if (!key.ok() || key->size() < 16 || key->size() > 64) {
-    return respond(Problem(req, "INTEGRITY_SIGNING_KEY_INVALID",
-                           "signingKey must be base64 of 16 to 64 random bytes"));
-  }
+  r.key = std::move(*key);
+  r.reason = reason.value_or("");
+  return r;
+}
+
+// POST …/integrity: a reveal of one bit per field (pipeline/persons/integrity.h), audited
+// (redaction "compared") and budgeted.
+void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
+  if (!opened) return;
+  auto& [req, a, id, row, body] = *opened;
+  auto r = ParseIntegrity(req, *body, respond);
+  if (!r) return;
   std::vector<std::string> names;
-  for (const auto& [f, h] : expected) names.push_back(f);
+  for (const auto& [f, h] : r->expected) names.push_back(f);
   if (auto st = CheckRevealAllowed(rt, a, *row, names, std::nullopt); !st.ok()) return respond(StatusToProblem(req, st));
-  ps::PiiAccessed access = AccessBy(a, id, "integrity", names, "", reason.value_or(""));
+  ps::PiiAccessed access = AccessBy(a, id, "integrity", names, "", r->reason);
   access.redaction = "compared";
   RecordThen(rt, o, call, {access},
-             [&rt, a, id, names, expected, k = *key, slim = SlimRequest(req)]() mutable {
+             [&rt, a, id, names, r = std::move(*r), slim = SlimRequest(req)]() mutable {
                auto values = OpenFields(rt, a, id, names);
                if (!values.ok()) return StatusToProblem(slim, values.status());
-               core::Json results = core::Json::object();
-               for (const auto& [field, want] : expected) {
-                 const core::Json& plain = (*values)[field];
-                 if (plain.is_null()) {
-                   results[field] = "absent";
-                   continue;
-                 }
-                 std::string mac = core::HexEncode(core::HmacSha256(k, plain.get<std::string>()));
-                 results[field] = core::ConstantTimeEquals(mac, want) ? "match" : "mismatch";
-               }
-               core::SecureZero(k);
+               core::Json results = pp::CompareIntegrity(*values, r.expected, r.key);
+               core::SecureZero(r.key);
                return JsonResponse(200, {{"id", id}, {"object", "person.integrity"}, {"results", results}});
              },
              std::move(respond));
