@@ -25,6 +25,7 @@
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
+#include "projections/embedded/embedded_queries.h"
 #include "projections/embedded/embedded_view.h"
 #include "projections/sessions_view.h"
 #include "projections/tenancy_view.h"
@@ -240,6 +241,19 @@ std::string EmbeddedIdOfSecret(const HttpRequest& req) {
   return ValidEmbeddedId(ems) ? ems : "";
 }
 
+// The embedded session a clientSecret names, its row; nullopt once answered (SESSION_INVALID for
+// a secret that names none).
+std::optional<core::Json> EmbeddedOfSecret(Runtime& rt, const HttpRequest& req, const std::string& secret,
+                                           const Respond& respond) {
+  const std::string ems = secret.substr(0, secret.find("_secret_"));
+  auto row = ValidEmbeddedId(ems) && ems.size() != secret.size()
+                 ? ReadView(rt, EV::Abs(EV::Embedded(ems)))
+                 : core::Result<std::optional<core::Json>>(std::optional<core::Json>());
+  if (!row.ok()) return Refuse(respond, StatusToProblem(req, row.status()));
+  if (!row->has_value()) return Refuse(respond, Problem(req, "SESSION_INVALID", "the clientSecret is not valid"));
+  return std::move(**row);
+}
+
 void Init(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto body = ParseJsonObject(req.body);
@@ -249,58 +263,26 @@ void Init(Runtime& rt, ApiCall& call, Respond respond) {
   auto parent = v.String("parentOrigin", false, 255);
   v.RejectUnknown();
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  auto invalid = [&] { respond(Problem(req, "SESSION_INVALID", "the clientSecret is not valid")); };
-  const std::string ems = secret->substr(0, secret->find("_secret_"));
-  if (!ValidEmbeddedId(ems) || ems.size() == secret->size()) return invalid();
-  auto row = ReadView(rt, EV::Abs(EV::Embedded(ems)));
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-  if (!row->has_value()) return invalid();
-  const core::Json e = **row;
-  std::string parent_origin;
-  if (parent.has_value()) {
-    auto n = ce::NormalizeOrigin(*parent);
-    if (!n.ok()) {
-      return respond(Problem(req, "ORIGIN_NOT_ALLOWED", "parentOrigin is not an origin the session allows"));
-    }
-    parent_origin = *n;
-  }
+  auto e = EmbeddedOfSecret(rt, req, *secret, respond);
+  if (!e) return;
+  auto parent_origin = parent.has_value() ? ce::NormalizeOrigin(*parent) : core::Result<std::string>(std::string());
+  if (!parent_origin.ok()) return respond(Problem(req, "ORIGIN_NOT_ALLOWED", "parentOrigin is not an origin the session allows"));
   const std::string token = "atok_" + core::Base64UrlEncode(core::RandomBytes(32));
-  vs::MountEmbedded m;
-  m.client_secret_hash = commands::tenancy::HashApiKey(rt.api_key_lookup_key(), *secret);
-  m.parent_origin = parent_origin;
-  m.applicant_token_hash = commands::tenancy::HashApiKey(rt.api_key_lookup_key(), token);
+  const std::string ems = secret->substr(0, secret->find("_secret_"));
+  vs::MountEmbedded m{commands::tenancy::HashApiKey(rt.api_key_lookup_key(), *secret), *parent_origin,
+                      commands::tenancy::HashApiKey(rt.api_key_lookup_key(), token)};
   // The call runs as the session's applicant (the actor of the events it records).
-  call.auth.tenant_id = core::StringOr(e, "tenantId");
-  call.auth.environment = core::StringOr(e, "environment");
+  call.auth.tenant_id = core::StringOr(*e, "tenantId");
+  call.auth.environment = core::StringOr(*e, "environment");
   call.auth.key_type = "applicant";
   call.auth.key_id = ems;
-  const std::string sid = core::StringOr(e, "sessionId");
-  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, sid, vs::SessionCommand(m),
-                                                       Context(rt, call));
-  const std::string te = projections::TenantEnv(call.auth.tenant_id, call.auth.environment);
-  HttpRequest req_copy;
-  req_copy.path = req.path;
-  req_copy.request_id = req.request_id;
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, core::StringOr(*e, "sessionId"),
+                                                       vs::SessionCommand(m), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {SV::kName, EV::kName},
-                [&rt, te, sid, ems, token, e, req_copy](const commands::CommandOutcome&) {
-                  auto rec = ReadView(rt, SV::Abs(SV::Record(te, sid)));
-                  if (!rec.ok() || !rec->has_value()) {
-                    return Problem(req_copy, "SERVICE_UNAVAILABLE", "the session is not readable yet");
-                  }
-                  const core::Json& r = **rec;
-                  core::Json out = {{"sessionId", ems},
-                                    {"verificationSessionId", sid},
-                                    {"applicantToken", token},
-                                    {"allowedOrigins", e.value("allowedOrigins", core::Json::array())},
-                                    {"expiresAt", r.value("expiresAt", core::Json(nullptr))},
-                                    {"status", "mounted"},
-                                    {"verificationStatus", r.value("status", core::Json(nullptr))},
-                                    {"requiresApp", false},
-                                    {"locale", r.value("locale", core::Json("es-MX"))}};
-                  out["flow"] = {{"id", r.value("flowId", core::Json(nullptr))},
-                                 {"steps", e.value("steps", core::Json::array())},
-                                 {"livenessMode", e.value("livenessMode", "passive")}};
-                  return JsonResponse(200, out);
+                [&rt, ems, token, e = std::move(*e), slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  auto answer = projections::MountAnswer(rt.store(), e, ems, token);
+                  return answer.ok() ? JsonResponse(200, *answer)
+                                     : Problem(slim, "SERVICE_UNAVAILABLE", "the session is not readable yet");
                 },
                 std::move(respond));
 }

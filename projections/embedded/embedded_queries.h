@@ -1,0 +1,18 @@
+#pragma once
+// Reads of the embedded read model combined with others, for the widget's routes.
+
+#include <string>
+
+#include "core/json.h"
+#include "core/status.h"
+#include "eventstore/kv_store.h"
+
+namespace svc::projections {
+
+// The widget's init answer (EmbeddedInitResponse) for the embedded session `embedded` (its row in
+// the embedded view), mounted with `applicant_token`: the flow it walks and its verification
+// session's state. Unavailable while the session record is not readable.
+core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const core::Json& embedded,
+                                     const std::string& embedded_id, const std::string& applicant_token);
+
+}  // namespace svc::projections
