@@ -14,6 +14,7 @@
 #include "commands/persons/reveal_budget.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "pipeline/persons/media_links.h"
 #include "pipeline/persons/purposes.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
@@ -23,30 +24,29 @@
 namespace svc::api::persons {
 
 namespace ps = commands::persons;
+namespace pp = pipeline::persons;
 using PV = projections::PersonsView;
 using SV = projections::SessionsView;
 using VV = projections::VerificationView;
 
 namespace {
 
-constexpr std::string_view kVersion = "mlk1.";
 constexpr int64_t kDefaultTtl = 300;
 constexpr int64_t kMinTtl = 30;
 constexpr int64_t kMaxTtl = 3600;
 
-std::string LinkKey(Runtime& rt) { return core::DeriveSubkey(rt.seal_key(), "svc/media-link/v1"); }
+struct LinkRequest {
+  std::string session, media, purpose, reason;
+  int64_t ttl = kDefaultTtl;
+};
 
-std::string Mac(Runtime& rt, std::string_view signed_part) {
-  return core::Base64UrlEncode(core::HmacSha256(LinkKey(rt), signed_part));
-}
-
-// The capture's row in the verification read model, if the session has it.
-
-void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
+// The body of POST /v1/media-links, or nullopt once answered.
+std::optional<LinkRequest> ParseLink(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto session = v.OpaqueId("sessionId", "vrf", true);
   auto media = v.OpaqueId("mediaId", "med", true);
@@ -54,76 +54,71 @@ void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   v.Skip("reason");
   const int64_t ttl = v.Integer("expiresInSeconds", false, kMinTtl, kMaxTtl).value_or(kDefaultTtl);
   v.RejectUnknown();
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   const core::Json reason = body->value("reason", core::Json());
-  if (!reason.is_string() || reason.get<std::string>().empty() || reason.get<std::string>().size() > 2000) {
-    return respond(Problem(req, "PII_ACCESS_REASON_REQUIRED",
-                           "reason (1-2000 characters) must say why the capture is viewed; it is recorded"));
+  std::optional<HttpResponse> refused;
+  if (!v.ok()) {
+    refused = ValidationProblem(req, v.errors());
+  } else if (!reason.is_string() || reason.get<std::string>().empty() || reason.get<std::string>().size() > 2000) {
+    refused = Problem(req, "PII_ACCESS_REASON_REQUIRED",
+                      "reason (1-2000 characters) must say why the capture is viewed; it is recorded");
+  } else if (!pipeline::persons::IsKnownPurpose(*purpose)) {
+    refused = Problem(req, "PURPOSE_UNKNOWN", "purpose is not in the purpose catalogue (docs/persons.md#purposes)");
   }
-  if (!pipeline::persons::IsKnownPurpose(*purpose)) {
-    return respond(Problem(req, "PURPOSE_UNKNOWN", "purpose is not in the purpose catalogue (docs/persons.md#purposes)"));
+  if (refused) {
+    respond(std::move(*refused));
+    return std::nullopt;
   }
+  return LinkRequest{*session, *media, *purpose, reason.get<std::string>(), ttl};
+}
+
+// The capture a link would show (held, not purged) and the session's person ("" = none), whose
+// state, consents and the key's grant decide as for any reveal; a problem otherwise.
+core::Result<std::pair<core::Json, std::string>> LinkTarget(Runtime& rt, const AuthContext& a, const LinkRequest& r) {
   const std::string te = TeOf(a);
-  auto record = ReadView(rt, SV::Abs(SV::Record(te, *session)));
-  if (!record.ok()) return respond(StatusToProblem(req, record.status()));
-  if (!record->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such verification session"));
-  auto capture = CaptureRow(rt, a.tenant_id, a.environment, *session, *media);
-  if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
-  if (!capture->has_value() || !(**capture)["purgedAt"].is_null() || core::StringOr(**capture, "blob").empty()) {
-    return respond(Problem(req, "MEDIA_NOT_FOUND", "the session holds no such capture (or its bytes were purged)"));
+  SVC_ASSIGN_OR_RETURN(auto record, ReadView(rt, SV::Abs(SV::Record(te, r.session))));
+  if (!record.has_value()) return core::NotFound("no such verification session", "SESSION_NOT_FOUND");
+  SVC_ASSIGN_OR_RETURN(auto capture, CaptureRow(rt, a.tenant_id, a.environment, r.session, r.media));
+  if (!capture.has_value() || !(*capture)["purgedAt"].is_null() || core::StringOr(*capture, "blob").empty()) {
+    return core::NotFound("the session holds no such capture (or its bytes were purged)", "MEDIA_NOT_FOUND");
   }
-  // The session's person, when it has one: the capture is theirs, and their state, consents and
-  // the key's grant decide as for any reveal.
-  std::string person;
-  auto linked = rt.store().Get(rt.store().Cf(projections::kViewsCf), PV::Abs(PV::SessionPerson(te, *session)));
-  if (!linked.ok()) return respond(StatusToProblem(req, linked.status()));
-  if (linked->has_value()) {
-    person = **linked;
-    auto row = ActivePersonRow(rt, a, person);
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    if (auto st = CheckRevealAllowed(rt, a, *row, {}, *purpose); !st.ok()) return respond(StatusToProblem(req, st));
+  SVC_ASSIGN_OR_RETURN(auto linked, rt.store().Get(rt.store().Cf(projections::kViewsCf), PV::Abs(PV::SessionPerson(te, r.session))));
+  if (linked.has_value()) {
+    SVC_ASSIGN_OR_RETURN(auto row, ActivePersonRow(rt, a, *linked));
+    SVC_RETURN_IF_ERROR(CheckRevealAllowed(rt, a, row, {}, r.purpose));
   }
-  const std::string kind = core::StringOr(**capture, "kind");
-  const core::Timestamp expires{rt.clock().Now().micros + ttl * 1'000'000};
-  const std::string link_id = "mlk_" + core::Sha256Hex(core::RandomBytes(32)).substr(0, 32);
-  core::Json payload = {{"id", link_id},      {"t", a.tenant_id}, {"e", a.environment}, {"s", *session},
-                        {"m", *media},        {"p", person},      {"a", a.application_id}, {"u", *purpose},
-                        {"x", expires.micros}};
-  const std::string signed_part = std::string(kVersion) + core::Base64UrlEncode(core::DumpJson(payload));
-  const std::string token = signed_part + "." + Mac(rt, signed_part);
+  return std::pair{std::move(*capture), linked.value_or("")};
+}
+
+void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto r = ParseLink(req, respond);
+  if (!r) return;
+  auto target = LinkTarget(rt, a, *r);
+  if (!target.ok()) return respond(StatusToProblem(req, target.status()));
+  const auto& [capture, person] = *target;
+  const core::Timestamp expires{rt.clock().Now().micros + r->ttl * 1'000'000};
+  pp::MediaLink link{"mlk_" + core::Sha256Hex(core::RandomBytes(32)).substr(0, 32), a.tenant_id, a.environment,
+                     r->session, r->media, person, a.application_id, r->purpose, expires.micros};
+  const std::string kind = core::StringOr(capture, "kind");
   core::Json answer = {{"object", "media_link"},
-                       {"id", link_id},
-                       {"url", o.public_base_url + "/v1/media-links/" + token},
-                       {"sessionId", *session},
-                       {"mediaId", *media},
+                       {"id", link.id},
+                       {"url", o.public_base_url + "/v1/media-links/" + pp::MediaLinkToken(rt.seal_key(), link)},
+                       {"sessionId", r->session},
+                       {"mediaId", r->media},
                        {"kind", kind},
-                       {"mime", (**capture)["mime"]},
+                       {"mime", capture["mime"]},
                        {"personId", person.empty() ? core::Json(nullptr) : core::Json(person)},
                        {"expiresAt", core::FormatRfc3339(expires)}};
-  RecordThen(rt, o, call,
-             {AccessBy(a, person, "media_link", {"capture:" + kind}, *purpose, reason.get<std::string>())},
+  RecordThen(rt, o, call, {AccessBy(a, person, "media_link", {"capture:" + kind}, r->purpose, r->reason)},
              [answer] { return JsonResponse(201, answer); }, std::move(respond));
 }
 
 void View(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  const std::string token = req.path_params["token"];
-  auto invalid = [&] {
-    respond(Problem(req, "MEDIA_LINK_INVALID", "the link is altered, incomplete or expired: ask for a new one"));
-  };
-  const size_t dot = token.rfind('.');
-  if (token.rfind(kVersion, 0) != 0 || dot == std::string::npos || dot <= kVersion.size()) return invalid();
-  const std::string signed_part = token.substr(0, dot);
-  if (!core::ConstantTimeEquals(token.substr(dot + 1), Mac(rt, signed_part))) return invalid();
-  auto text = core::Base64UrlDecode(std::string_view(signed_part).substr(kVersion.size()));
-  if (!text.ok()) return invalid();
-  const core::Json p = core::ParseJsonOrDiscarded(*text);
-  if (!p.is_object() || !p.value("x", core::Json()).is_number_integer() ||
-      p["x"].get<int64_t>() <= rt.clock().Now().micros) {
-    return invalid();
-  }
-  const std::string tenant = core::StringOr(p, "t"), env = core::StringOr(p, "e"), session = core::StringOr(p, "s"),
-                    media = core::StringOr(p, "m");
+  auto link = pp::ReadMediaLinkToken(rt.seal_key(), req.path_params["token"], rt.clock().Now().micros);
+  if (!link) return respond(Problem(req, "MEDIA_LINK_INVALID", "the link is altered, incomplete or expired: ask for a new one"));
+  const std::string& tenant = link->tenant, &env = link->environment, &session = link->session_id, &media = link->media_id;
   auto capture = CaptureRow(rt, tenant, env, session, media);
   if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
   auto gone = [&] { respond(Problem(req, "MEDIA_NOT_FOUND", "the capture's bytes are no longer held (purged)")); };
@@ -133,13 +128,13 @@ void View(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) 
   if (!bytes->has_value()) return gone();
   // The view is recorded against the day's budget before a byte leaves; the actor is the link.
   ps::PiiAccessed e;
-  e.person_id = core::StringOr(p, "p");
-  e.application_id = core::StringOr(p, "a");
+  e.person_id = link->person_id;
+  e.application_id = link->application_id;
   e.actor_type = "media_link";
-  e.actor_id = core::StringOr(p, "id");
+  e.actor_id = link->id;
   e.channel = "media_link_view";
   e.fields = {"capture:" + core::StringOr(**capture, "kind")};
-  e.purpose = core::StringOr(p, "u");
+  e.purpose = link->purpose;
   e.redaction = "plain";
   ps::RecordReveal rr;
   rr.accesses = {e};

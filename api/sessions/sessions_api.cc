@@ -13,6 +13,7 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/projector.h"
+#include "projections/sessions_queries.h"
 #include "projections/sessions_view.h"
 #include "projections/persons/persons_view.h"
 #include "projections/tenancy_view.h"
@@ -268,14 +269,12 @@ void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Re
   ServeCursorList(rt, options, call, list, std::move(respond));
 }
 
-void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const std::string& id = req.path_params["session_id"];
-  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
-    return respond(StatusToProblem(req, st));
-  }
+// The body of a consent as the session's command (the subject's IP and user agent sealed under
+// the session's key), or nullopt once answered.
+std::optional<vs::RecordConsent> ParseConsent(Runtime& rt, const HttpRequest& req, const std::string& id,
+                                              const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) return Refuse(respond, StatusToProblem(req, body.status()));
   Validator v(*body);
   auto accepted = v.Bool("accepted", true);
   auto consented_at = v.DateTime("consentedAt");
@@ -292,15 +291,7 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
     for (char c : *ip) ok &= std::isxdigit(static_cast<unsigned char>(c)) || c == '.' || c == ':';
     if (!ok) v.Add({"subjectIpAddress", "/subjectIpAddress", "invalid_format", "subjectIpAddress must be an IPv4 or IPv6 address"});
   }
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  const AuthContext& a = call.auth;
-  std::string te = projections::TenantEnv(a.tenant_id, a.environment);
-  // Sessions of another tenant or environment are not found (checked on the read model; the
-  // aggregate is per tenant partition, so a foreign id could not be decided on anyway).
-  auto rec = ReadView(rt, SV::Abs(SV::Record(te, id)));
-  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
-  if (!rec->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
-
+  if (!v.ok()) return Refuse(respond, ValidationProblem(req, v.errors()));
   vs::RecordConsent c;
   c.accepted = *accepted;
   if (consented_at.has_value()) c.consented_at_micros = core::ParseRfc3339(*consented_at)->micros;
@@ -310,23 +301,30 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
                           {"userAgent", ua.has_value() ? core::Json(*ua) : core::Json(nullptr)}};
     c.subject_sealed = Seal(rt, core::DumpJson(subject), id + "|consent");
   }
-  auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id,
-                                                       vs::SessionCommand(c), Context(rt, call));
-  HttpRequest req_copy;
-  req_copy.path = req.path;
-  req_copy.request_id = req.request_id;
+  return c;
+}
+
+void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string& id = req.path_params["session_id"];
+  if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  auto c = ParseConsent(rt, req, id, respond);
+  if (!c) return;
+  const AuthContext& a = call.auth;
+  std::string te = projections::TenantEnv(a.tenant_id, a.environment);
+  // Sessions of another tenant or environment are not found (checked on the read model; the
+  // aggregate is per tenant partition, so a foreign id could not be decided on anyway).
+  auto rec = ReadView(rt, SV::Abs(SV::Record(te, id)));
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!rec->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id, vs::SessionCommand(*c), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {SV::kName},
-                [&rt, te, id, req_copy](const commands::CommandOutcome&) {
-                  auto consent = ReadView(rt, SV::Abs(SV::Consent(te, id)));
-                  auto r = ReadView(rt, SV::Abs(SV::Record(te, id)));
-                  if (!consent.ok() || !r.ok() || !consent->has_value() || !r->has_value()) {
-                    return Problem(req_copy, "SERVICE_UNAVAILABLE", "consent stored; read it again");
-                  }
-                  core::Json out;
-                  out["consentGiven"] = (**consent)["consentGiven"];
-                  out["recordedAt"] = (**consent)["recordedAt"];
-                  out["status"] = (**r)["status"];
-                  return JsonResponse(200, out);
+                [&rt, te, id, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  auto answer = projections::ConsentAnswer(rt.store(), te, id);
+                  return answer.ok() ? JsonResponse(200, *answer)
+                                     : Problem(slim, "SERVICE_UNAVAILABLE", "consent stored; read it again");
                 },
                 std::move(respond));
 }
