@@ -225,60 +225,63 @@ void Decrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respon
              std::move(respond));
 }
 
-void BatchDecrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext a = call.auth;
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+// The body of a batch decrypt: its person ids (as sent) and the reveal; nullopt once answered.
+std::optional<std::pair<core::Json, RevealRequest>> ParseBatch(const HttpRequest& req, const Respond& respond) {
+  auto body = JsonBody(req, respond);
+  if (!body) return std::nullopt;
   // The size is checked by hand before anything else (spec, Limits): 413, not a 422.
-  const core::Json* ids = body->contains("personIds") ? &(*body)["personIds"] : nullptr;
-  if (ids != nullptr && ids->is_array() && ids->size() > kMaxBatch) {
-    return respond(Problem(req, "BATCH_TOO_LARGE", "personIds holds at most 100 ids; split the batch",
-                           {{"maximum", kMaxBatch}}));
+  const core::Json ids = body->value("personIds", core::Json());
+  if (ids.is_array() && ids.size() > kMaxBatch) {
+    respond(Problem(req, "BATCH_TOO_LARGE", "personIds holds at most 100 ids; split the batch", {{"maximum", kMaxBatch}}));
+    return std::nullopt;
   }
   Validator v(*body);
   v.Skip("personIds");
-  if (ids == nullptr || ids->is_null()) {
+  if (ids.is_null()) {
     v.Add({"personIds", "/personIds", "required", "personIds is required (1-100 person ids)"});
-  } else if (!ids->is_array() || ids->empty()) {
+  } else if (!ids.is_array() || ids.empty()) {
     v.Add({"personIds", "/personIds", "invalid_type", "personIds must be an array of 1-100 person ids"});
   }
   RevealRequest rr;
-  if (!ParseReveal(req, *body, v, rr, respond)) return;
+  if (!ParseReveal(req, *body, v, rr, respond)) return std::nullopt;
+  return std::pair{ids, std::move(rr)};
+}
+
+// An item of a batch's `errors`.
+core::Json BatchError(const std::string& person, const core::Status& st) {
+  return {{"personId", person}, {"error", {{"code", st.api_code()}, {"reason", st.message()}}}};
+}
+
+// The persons of a batch the reveal may read (each once, in order), and the errors of the others.
+std::pair<std::vector<std::string>, core::Json> BatchTargets(Runtime& rt, const AuthContext& a, const core::Json& ids,
+                                                             const RevealRequest& rr) {
   core::Json errors = core::Json::array();
   std::vector<std::string> persons;
   std::set<std::string> seen;
-  for (const auto& raw : *ids) {
-    std::string sent = raw.is_string() ? raw.get<std::string>() : core::DumpJson(raw);
-    auto fail = [&](const core::Status& st) {
-      errors.push_back({{"personId", sent}, {"error", {{"code", st.api_code()}, {"reason", st.message()}}}});
-    };
-    if (!raw.is_string()) {
-      fail(core::InvalidArgument("a person id is a string", "INVALID_ID"));
-      continue;
-    }
-    auto person = ActivePersonRow(rt, a, sent);
-    if (!person.ok()) {
-      fail(person.status());
-      continue;
-    }
-    if (auto st = CheckRevealAllowed(rt, a, *person, rr.fields, rr.purpose); !st.ok()) {
-      fail(st);
-      continue;
-    }
-    if (seen.insert(sent).second) persons.push_back(sent);
+  for (const auto& raw : ids) {
+    const std::string sent = raw.is_string() ? raw.get<std::string>() : core::DumpJson(raw);
+    auto person = raw.is_string() ? ActivePersonRow(rt, a, sent)
+                                  : core::Result<core::Json>(core::InvalidArgument("a person id is a string", "INVALID_ID"));
+    core::Status st = person.ok() ? CheckRevealAllowed(rt, a, *person, rr.fields, rr.purpose) : person.status();
+    if (!st.ok()) errors.push_back(BatchError(sent, st));
+    else if (seen.insert(sent).second) persons.push_back(sent);
   }
+  return {std::move(persons), std::move(errors)};
+}
+
+void BatchDecrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  const AuthContext a = call.auth;
+  auto parsed = ParseBatch(*call.request, respond);
+  if (!parsed) return;
+  const auto& [ids, rr] = *parsed;
+  auto [persons, errors] = BatchTargets(rt, a, ids, rr);
   auto answer = [&rt, a, persons, errors, fields = rr.fields]() {
     core::Json data = core::Json::array();
     core::Json errs = errors;
     for (const auto& id : persons) {
       auto values = OpenFields(rt, a, id, fields);
-      if (!values.ok()) {
-        errs.push_back({{"personId", id},
-                        {"error", {{"code", values.status().api_code()}, {"reason", values.status().message()}}}});
-        continue;
-      }
-      data.push_back({{"personId", id}, {"fields", *values}});
+      if (values.ok()) data.push_back({{"personId", id}, {"fields", *values}});
+      else errs.push_back(BatchError(id, values.status()));
     }
     return JsonResponse(200, {{"object", "list"}, {"data", data}, {"errors", errs}});
   };
@@ -288,36 +291,38 @@ void BatchDecrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond r
   RecordThen(rt, o, call, std::move(accesses), std::move(answer), std::move(respond));
 }
 
+// The fields `expand` names (pii: every field), whether it names one the vault does not hold; a
+// malformed item is BAD_REQUEST.
+core::Result<std::pair<std::vector<std::string>, bool>> ExpandFields(const std::string& expand) {
+  std::vector<std::string> fields;
+  bool unknown = false;
+  size_t start = 0;
+  while (start <= expand.size()) {
+    size_t comma = expand.find(',', start);
+    if (comma == std::string::npos) comma = expand.size();
+    const std::string item = expand.substr(start, comma - start);
+    start = comma + 1;
+    if (item == "pii") {
+      fields.assign(std::begin(ps::kPiiFieldNames), std::end(ps::kPiiFieldNames));
+    } else if (item.rfind("pii.", 0) != 0) {
+      return core::InvalidArgument("expand takes pii or pii.<field>, comma-separated", "BAD_REQUEST");
+    } else if (pp::FindPiiField(item.substr(4)) == nullptr) {
+      unknown = true;
+    } else if (std::find(fields.begin(), fields.end(), item.substr(4)) == fields.end()) {
+      fields.push_back(item.substr(4));
+    }
+  }
+  return std::pair{std::move(fields), unknown};
+}
+
 // GET /v1/persons/{id}?expand=pii | pii.<field>,…
 void Expand(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext a = call.auth;
   const std::string id = req.path_params["person_id"];
-  auto query = ParseQuery(req.query);
-  std::vector<std::string> fields;
-  std::string expand = query["expand"];
-  size_t start = 0;
-  bool unknown = false;
-  while (start <= expand.size()) {
-    size_t comma = expand.find(',', start);
-    if (comma == std::string::npos) comma = expand.size();
-    std::string item = expand.substr(start, comma - start);
-    start = comma + 1;
-    if (item == "pii") {
-      fields.clear();
-      for (auto name : ps::kPiiFieldNames) fields.emplace_back(name);
-      continue;
-    }
-    if (item.rfind("pii.", 0) != 0) {
-      return respond(Problem(req, "BAD_REQUEST", "expand takes pii or pii.<field>, comma-separated"));
-    }
-    std::string f = item.substr(4);
-    if (pp::FindPiiField(f) == nullptr) {
-      unknown = true;
-    } else if (std::find(fields.begin(), fields.end(), f) == fields.end()) {
-      fields.push_back(f);
-    }
-  }
+  auto expanded = ExpandFields(ParseQuery(req.query)["expand"]);
+  if (!expanded.ok()) return respond(StatusToProblem(req, expanded.status()));
+  const auto& [fields, unknown] = *expanded;
   if (!commands::tenancy::ScopesAllow(a.scopes, "persons:read_pii")) {
     core::Status st = core::PermissionDenied("expanding personal data needs the scope persons:read_pii",
                                              "INSUFFICIENT_SCOPE");
