@@ -159,51 +159,59 @@ core::Result<core::Json> MaskedDetail(Runtime& rt, const AuthContext& a, const s
   return out;
 }
 
+// An externalRef is kept in clear: 1-256 printable characters that do not look like personal data.
+void CheckExternalRef(Validator& v, const std::string& ref, const core::mx::CivilDate& today) {
+  bool printable = !ref.empty();
+  for (unsigned char c : ref) printable &= c >= 0x20 && c != 0x7f;
+  if (!printable) {
+    v.Add({"externalRef", "/externalRef", "invalid_format", "externalRef must be 1-256 printable characters"});
+  } else if (pp::LooksLikePii(ref, today)) {
+    v.Add({"externalRef", "/externalRef", "looks_like_pii",
+           "externalRef is stored in clear and must not be personal data (it looks like a "
+           "CURP, RFC, e-mail address or phone number); send your internal user id"});
+  }
+}
+
+// The application a person is written for: the key's, or another of the tenant
+// (APPLICATION_NOT_FOUND).
+core::Result<std::string> ApplicationOf(Runtime& rt, const AuthContext& a, const std::optional<std::string>& named) {
+  if (!named.has_value() || *named == a.application_id) return a.application_id;
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, TV::Abs(TV::Application(a.tenant_id, *named))));
+  if (!row.has_value()) return core::NotFound("no such application", "APPLICATION_NOT_FOUND");
+  return *named;
+}
+
+// A new person's answer is what the decision made (the read model has it too, and is waited for so
+// that the next read finds it; reading it back would only cost a parse); its id is set once made.
+core::Json NewPersonBody(core::Timestamp now, const std::string& environment, const pp::PiiWrite& write) {
+  const std::string at = core::FormatRfc3339(now);
+  core::Json fresh = {{"id", ""}, {"object", "person"}, {"createdAt", at}, {"updatedAt", at},
+                      {"environment", environment}, {"piiVersion", 1}, {"status", "active"}};
+  for (auto name : ps::kPiiFieldNames) fresh[std::string(name) + "Provided"] = write.values.count(std::string(name)) != 0;
+  return fresh;
+}
+
 // A create or externalRef upsert of one person from a PersonWriteRequest body: POST /v1/persons,
 // and each row of a bulk import. Answers what the create route answers (201 new, 200 updated, or
 // the problem).
-void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body_json, Respond respond) {
+void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body, Respond respond) {
   HttpRequest& req = *call.request;
-  const core::Json* body = &body_json;
   const AuthContext& a = call.auth;
-  Validator v(*body);
+  Validator v(body);
   auto application_id = v.OpaqueId("applicationId", "app");
   auto environment = v.Enum("environment", false, {"live", "test"});
   auto external_ref = v.String("externalRef", false, kMaxExternalRef);
-  if (external_ref.has_value()) {
-    bool printable = !external_ref->empty();
-    for (unsigned char c : *external_ref) printable &= c >= 0x20 && c != 0x7f;
-    if (!printable) {
-      v.Add({"externalRef", "/externalRef", "invalid_format", "externalRef must be 1-256 printable characters"});
-    } else if (pp::LooksLikePii(*external_ref, rt.Today())) {
-      v.Add({"externalRef", "/externalRef", "looks_like_pii",
-             "externalRef is stored in clear and must not be personal data (it looks like a "
-             "CURP, RFC, e-mail address or phone number); send your internal user id"});
-    }
-  }
+  if (external_ref.has_value()) CheckExternalRef(v, *external_ref, rt.Today());
   pp::PiiWrite write;
-  if (auto problem = ReadWriteBody(req, *body, v, false, rt.Today(), write)) return respond(std::move(*problem));
+  if (auto problem = ReadWriteBody(req, body, v, false, rt.Today(), write)) return respond(std::move(*problem));
   if (environment.has_value() && *environment != a.environment) {
     return respond(Problem(req, "ENVIRONMENT_MISMATCH",
                            "the key's environment decides: this key writes " + a.environment + " persons"));
   }
-  std::string app = application_id.value_or(a.application_id);
-  if (app != a.application_id) {
-    auto row = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, app)));
-    if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-    if (!row->has_value()) return respond(Problem(req, "APPLICATION_NOT_FOUND", "no such application"));
-  }
-  pp::PersonWriteInput in;
-  in.who = RefOf(a, "");
-  in.application_id = app;
-  in.external_ref = external_ref.value_or("");
-  in.ctx = Context(rt, call);
-  // A new person's answer is what the decision made (the read model has it too, and is waited for
-  // so that the next read finds it; reading it back would only cost a parse).
-  const std::string at = core::FormatRfc3339(in.ctx.now);
-  core::Json fresh = {{"id", ""}, {"object", "person"}, {"createdAt", at}, {"updatedAt", at},
-                      {"environment", a.environment}, {"piiVersion", 1}, {"status", "active"}};
-  for (auto name : ps::kPiiFieldNames) fresh[std::string(name) + "Provided"] = write.values.count(std::string(name)) != 0;
+  auto app = ApplicationOf(rt, a, application_id);
+  if (!app.ok()) return respond(StatusToProblem(req, app.status()));
+  pp::PersonWriteInput in{RefOf(a, ""), *app, external_ref.value_or(""), {}, Context(rt, call), pp::CurpClash::kRefuse};
+  core::Json fresh = NewPersonBody(in.ctx.now, a.environment, write);
   in.write = std::move(write);
   pp::WritePerson(
       WriteDeps(rt), std::move(in),
