@@ -137,60 +137,65 @@ void ServeCsv(Runtime& rt, const HttpRequest& req, const std::map<std::string, s
   respond(std::move(r));
 }
 
-void List(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
-  auto query = ParseQuery(req.query);
-  CursorList list;
-  list.filters = {"actorId", "actorType", "channel", "createdGte", "createdLte", "personId", "format"};
+// The filters of the access log's list (each a field error when malformed).
+struct AuditFilter {
   std::string person, actor, actor_type, channel;
+  CreatedWindow created;
+  bool csv = false;
+};
+AuditFilter ParseAuditFilter(const std::map<std::string, std::string>& query, std::vector<FieldError>& errors) {
+  AuditFilter f;
   auto text = [&](const char* name, std::string& slot, size_t max) {
     auto it = query.find(name);
     if (it == query.end()) return;
     slot = it->second;
     if (slot.empty() || slot.size() > max) {
-      list.errors.push_back({name, "", "invalid_format", std::string(name) + " must be 1-" + std::to_string(max) + " characters"});
+      errors.push_back({name, "", "invalid_format", std::string(name) + " must be 1-" + std::to_string(max) + " characters"});
     }
   };
-  text("actorId", actor, 64);
-  text("actorType", actor_type, 32);
-  text("channel", channel, 32);
+  text("actorId", f.actor, 64);
+  text("actorType", f.actor_type, 32);
+  text("channel", f.channel, 32);
   if (auto it = query.find("personId"); it != query.end()) {
-    person = it->second;
-    if (!core::ValidateId(core::IdKind::kPerson, person).ok()) {
-      list.errors.push_back({"personId", "", "invalid_id", "personId must be per_<32 lowercase hex>"});
+    f.person = it->second;
+    if (!core::ValidateId(core::IdKind::kPerson, f.person).ok()) {
+      errors.push_back({"personId", "", "invalid_id", "personId must be per_<32 lowercase hex>"});
     }
   }
-  const CreatedWindow created = CreatedWindow::Parse(query, "createdGte", "createdLte", list.errors);
-  bool csv = false;
+  f.created = CreatedWindow::Parse(query, "createdGte", "createdLte", errors);
   if (auto it = query.find("format"); it != query.end()) {
-    csv = it->second == "csv";
-    if (!csv && it->second != "json") list.errors.push_back({"format", "", "invalid_enum", "format must be json or csv"});
+    f.csv = it->second == "csv";
+    if (!f.csv && it->second != "json") errors.push_back({"format", "", "invalid_enum", "format must be json or csv"});
   }
-  const std::string te = TeOf(a);
-  list.scope = "audit|" + te + "|" + person + "|" + actor + "|" + actor_type + "|" + channel + "|" + created.Text();
-  // The narrowest index: a person's entries, an actor's, or the whole chain (in id order).
-  if (!person.empty()) {
-    list.index = AV::Abs(AV::ByPerson(te, person));
-  } else if (!actor.empty()) {
-    list.index = AV::Abs(AV::ByActor(te, actor));
-  } else {
-    list.index = AV::Abs(AV::Entries(te));
-  }
-  list.row_key = [te](std::string_view entry) {
-    auto id = AV::IdOfKey(entry);
-    return AV::Abs(AV::Entry(te, id.value_or(0)));
-  };
-  const bool actor_on_row = !person.empty() && !actor.empty();
-  if (actor_on_row || !actor_type.empty() || !channel.empty() || created.Any()) {
-    list.accept = [actor_on_row, actor, actor_type, channel, created](const core::Json& row) {
-      if (actor_on_row && core::StringOr(row, "actorId") != actor) return false;
-      if (!actor_type.empty() && core::StringOr(row, "actorType") != actor_type) return false;
-      if (!channel.empty() && core::StringOr(row, "channel") != channel) return false;
-      return created.Contains(row);
+  return f;
+}
+
+// The list the filter keeps: on the narrowest index (a person's entries, an actor's, or the whole
+// chain, in id order), the other filters checked on each row.
+void NarrowAuditList(const std::string& te, const AuditFilter& f, CursorList& list) {
+  list.scope = "audit|" + te + "|" + f.person + "|" + f.actor + "|" + f.actor_type + "|" + f.channel + "|" + f.created.Text();
+  list.index = !f.person.empty()  ? AV::Abs(AV::ByPerson(te, f.person))
+               : !f.actor.empty() ? AV::Abs(AV::ByActor(te, f.actor))
+                                  : AV::Abs(AV::Entries(te));
+  list.row_key = [te](std::string_view entry) { return AV::Abs(AV::Entry(te, AV::IdOfKey(entry).value_or(0))); };
+  const bool actor_on_row = !f.person.empty() && !f.actor.empty();
+  if (actor_on_row || !f.actor_type.empty() || !f.channel.empty() || f.created.Any()) {
+    list.accept = [actor_on_row, f](const core::Json& row) {
+      if (actor_on_row && core::StringOr(row, "actorId") != f.actor) return false;
+      if (!f.actor_type.empty() && core::StringOr(row, "actorType") != f.actor_type) return false;
+      if (!f.channel.empty() && core::StringOr(row, "channel") != f.channel) return false;
+      return f.created.Contains(row);
     };
   }
-  if (csv) return ServeCsv(rt, req, query, list, std::move(respond));
+}
+
+void List(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
+  auto query = ParseQuery(call.request->query);
+  CursorList list;
+  list.filters = {"actorId", "actorType", "channel", "createdGte", "createdLte", "personId", "format"};
+  const AuditFilter filter = ParseAuditFilter(query, list.errors);
+  NarrowAuditList(TeOf(call.auth), filter, list);
+  if (filter.csv) return ServeCsv(rt, *call.request, query, list, std::move(respond));
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 

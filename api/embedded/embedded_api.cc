@@ -303,24 +303,11 @@ void Policy(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
-void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const std::string& id = req.path_params["session_id"];
-  const AuthContext& a = call.auth;
-  auto not_found = [&] { respond(Problem(req, "SESSION_NOT_FOUND", "no such embedded session")); };
-  if (!ValidEmbeddedId(id)) return not_found();
-  auto row = ReadView(rt, EV::Abs(EV::Embedded(id)));
-  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-  if (!row->has_value() || core::StringOr(**row, "tenantId") != a.tenant_id ||
-      core::StringOr(**row, "environment") != a.environment) {
-    return not_found();
-  }
-  const core::Json& e = **row;
-  if (options.sessions == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "sessions are not served here"));
-  auto in = options.sessions->report_inputs(rt, call, core::StringOr(e, "sessionId"));
-  if (!in.ok()) return respond(StatusToProblem(req, in.status()));
-  const core::Json evidence = pv::BuildEvidence(*in);
-  const core::Json& s = in->session;
+// The answer to an embedded session's verify (EmbeddedSessionVerifyResponse): the embedded
+// session `e` (its row) with its verification session's state and evidence.
+core::Json VerifyBody(const std::string& id, const core::Json& e, const pv::ReportInputs& in) {
+  const core::Json evidence = pv::BuildEvidence(in);
+  const core::Json& s = in.session;
   const std::string status = core::StringOr(s, "status");
   const std::string phase = Phase(status);
   core::Json out = {{"id", id},
@@ -338,7 +325,7 @@ void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respo
                     {"isFinal", phase == "completed" || phase == "failed"},
                     {"trustScore", evidence.value("trustScore", core::Json(nullptr))},
                     {"decision", evidence.value("decision", core::Json(nullptr))},
-                    {"decisionMode", in->verdict.is_object() ? core::Json(s.value("decidedBy", core::Json()).is_null()
+                    {"decisionMode", in.verdict.is_object() ? core::Json(s.value("decidedBy", core::Json()).is_null()
                                                                               ? "automatic" : "manual")
                                                              : core::Json(nullptr)},
                     {"clientReference", s.value("clientReference", core::Json(nullptr))},
@@ -356,7 +343,26 @@ void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respo
     }
   }
   out["biometricMatch"] = match;
-  respond(JsonResponse(200, out));
+  return out;
+}
+
+void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string& id = req.path_params["session_id"];
+  const AuthContext& a = call.auth;
+  auto not_found = [&] { respond(Problem(req, "SESSION_NOT_FOUND", "no such embedded session")); };
+  if (!ValidEmbeddedId(id)) return not_found();
+  auto row = ReadView(rt, EV::Abs(EV::Embedded(id)));
+  if (!row.ok()) return respond(StatusToProblem(req, row.status()));
+  if (!row->has_value() || core::StringOr(**row, "tenantId") != a.tenant_id ||
+      core::StringOr(**row, "environment") != a.environment) {
+    return not_found();
+  }
+  const core::Json& e = **row;
+  if (options.sessions == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "sessions are not served here"));
+  auto in = options.sessions->report_inputs(rt, call, core::StringOr(e, "sessionId"));
+  if (!in.ok()) return respond(StatusToProblem(req, in.status()));
+  respond(JsonResponse(200, VerifyBody(id, e, *in)));
 }
 
 }  // namespace
