@@ -184,23 +184,25 @@ core::Status CheckItems(const core::Json& config, const char* member, std::initi
   return core::Status::Ok();
 }
 
-// POST /v1/compliance/breach-notifications: the notification is an event (emit-only), which the
-// webhooks projector turns into compliance.breach_notified deliveries.
-void NotifyBreach(Runtime& rt, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
+// The body of a breach notification as its event (detectedAt: now when absent), or nullopt once
+// answered.
+std::optional<cc::BreachNotified> ParseBreach(const HttpRequest& req, core::Timestamp now, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
   Validator v(*body);
   auto severity = v.Enum("severity", true, {"low", "medium", "high", "critical"});
   auto scope = v.String("scope", true, 2000);
   auto detected = v.DateTime("detectedAt");
-  std::vector<std::string> subprocessors;
+  cc::BreachNotified n;
   if (body->contains("subprocessorsAffected") && !(*body)["subprocessorsAffected"].is_null()) {
     const core::Json& list = (*body)["subprocessorsAffected"];
     bool ok = list.is_array() && list.size() <= 100;
     for (const auto& item : list) {
       ok &= item.is_string() && !item.get<std::string>().empty() && item.get<std::string>().size() <= 200;
-      if (ok) subprocessors.push_back(item.get<std::string>());
+      if (ok) n.subprocessors_affected.push_back(item.get<std::string>());
     }
     if (!ok) {
       v.Add({"subprocessorsAffected", "/subprocessorsAffected", "invalid_type",
@@ -210,31 +212,27 @@ void NotifyBreach(Runtime& rt, ApiCall& call, Respond respond) {
   v.Skip("subprocessorsAffected");
   v.RejectUnknown();
   if (scope.has_value() && scope->empty()) v.Add({"scope", "/scope", "invalid_format", "scope must not be empty"});
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  n.severity = *severity;
+  n.scope = *scope;
+  n.detected_micros = detected.has_value() ? core::ParseRfc3339(*detected)->micros : now.micros;
+  return n;
+}
+
+// POST /v1/compliance/breach-notifications: the notification is an event (emit-only), which the
+// webhooks projector turns into compliance.breach_notified deliveries.
+void NotifyBreach(Runtime& rt, ApiCall& call, Respond respond) {
   commands::CommandContext ctx = Context(rt, call);
-  int64_t detected_micros = ctx.now.micros;
-  if (detected.has_value()) detected_micros = core::ParseRfc3339(*detected)->micros;
-  cc::NotifyBreach n;
-  n.notified.severity = *severity;
-  n.notified.scope = *scope;
-  n.notified.detected_micros = detected_micros;
-  n.notified.subprocessors_affected = subprocessors;
-  n.notified.notified_by = call.auth.key_id;
+  auto n = ParseBreach(*call.request, ctx.now, respond);
+  if (!n) return;
+  n->notified_by = call.auth.key_id;
   const std::string id = rt.ids().NewIdString(core::IdKind::kBreach);
-  auto cmd = commands::MakeCommand<cc::BreachDecider>(call.auth.tenant_id, id, n, ctx);
+  auto cmd = commands::MakeCommand<cc::BreachDecider>(call.auth.tenant_id, id, cc::NotifyBreach{*n, id}, ctx);
   cmd.fresh_id = true;
-  const core::Json answer = {{"object", "compliance.breach_notification"},
-                             {"breachId", id},
-                             {"detectedAt", core::FormatRfc3339(core::Timestamp{detected_micros})},
-                             {"scope", *scope},
-                             {"severity", *severity}};
-  auto decide = cmd.decide;
-  cmd.decide = [decide, answer](const std::any& state, const commands::CommandContext& c) -> core::Result<commands::Decision> {
-    SVC_ASSIGN_OR_RETURN(commands::Decision d, decide(state, c));
-    d.result = answer;  // kept with the idempotency record: a replay answers the same
-    return d;
-  };
-  RunThenRender(rt, req, std::move(cmd), {projections::WebhooksView::kName},
+  RunThenRender(rt, *call.request, std::move(cmd), {projections::WebhooksView::kName},
                 [](const commands::CommandOutcome& out) { return JsonResponse(201, out.result); }, std::move(respond));
 }
 

@@ -52,9 +52,43 @@ struct ImportRun {
   ApiCall call;     // the import's call, without its Idempotency-Key
 };
 
+// An import of `n` rows for `call`: each row a write of its own (no Idempotency-Key of its own).
+std::shared_ptr<ImportRun> NewImportRun(const ApiCall& call, size_t n) {
+  auto run = std::make_shared<ImportRun>();
+  run->rows.resize(n);
+  run->left = n;
+  run->req = SlimRequest(*call.request);
+  run->call = call;
+  run->call.request = &run->req;
+  run->call.idempotency_key.clear();  // each row is its own write
+  run->call.request_fingerprint.clear();
+  return run;
+}
+
+// Once every row is answered: the job recorded with each row's outcome, and answered as its row.
+void RecordImportJob(Runtime& rt, const std::shared_ptr<ImportRun>& run, const std::string& job_id, Respond respond) {
+  const AuthContext& a = run->call.auth;
+  ps::RecordImport rec;
+  rec.job.total = static_cast<int64_t>(run->rows.size());
+  for (const auto& r : run->rows) {
+    if (r.status == "created") ++rec.job.created;
+    if (r.status == "updated") ++rec.job.updated;
+    if (r.status == "failed") ++rec.job.failed;
+  }
+  rec.job.rows = run->rows;
+  RunThenRender(rt, run->req, commands::MakeCommand<ps::ImportDecider>(a.tenant_id, job_id, rec, Context(rt, run->call)),
+                {PV::kName},
+                [&rt, job_id, te = TeOf(a), slim = run->req](const commands::CommandOutcome&) {
+                  auto row = ReadView(rt, PV::Abs(PV::Import(te, job_id)));
+                  if (!row.ok()) return StatusToProblem(slim, row.status());
+                  if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the job is not readable yet"));
+                  return JsonResponse(201, **row);
+                },
+                std::move(respond));
+}
+
 void Import(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
   auto body = ParseJsonObject(req.body);
   if (!body.ok() || !body->contains("persons") || !(*body)["persons"].is_array() || body->size() != 1) {
     return respond(Problem(req, "IMPORT_BODY_INVALID",
@@ -66,33 +100,9 @@ void Import(Runtime& rt, ApiCall& call, Respond respond) {
     return respond(Problem(req, "IMPORT_BATCH_TOO_LARGE",
                            "at most " + std::to_string(kMaxRows) + " persons per import (and 16 MiB); send several"));
   }
-  auto run = std::make_shared<ImportRun>();
-  run->rows.resize(rows.size());
-  run->left = rows.size();
-  run->req = SlimRequest(req);
-  run->call = call;
-  run->call.request = &run->req;
-  run->call.idempotency_key.clear();  // each row is its own write
-  run->call.request_fingerprint.clear();
-  const std::string job_id = rt.ids().NewIdString(core::IdKind::kImport);
-  auto finish = [&rt, run, job_id, a, respond = std::move(respond)]() {
-    ps::RecordImport rec;
-    rec.job.total = static_cast<int64_t>(run->rows.size());
-    for (const auto& r : run->rows) {
-      if (r.status == "created") ++rec.job.created;
-      if (r.status == "updated") ++rec.job.updated;
-      if (r.status == "failed") ++rec.job.failed;
-    }
-    rec.job.rows = run->rows;
-    commands::CommandContext ctx = Context(rt, run->call);
-    RunThenRender(rt, run->req, commands::MakeCommand<ps::ImportDecider>(a.tenant_id, job_id, rec, ctx), {PV::kName},
-                  [&rt, job_id, a, slim = run->req](const commands::CommandOutcome&) {
-                    auto row = ReadView(rt, PV::Abs(PV::Import(TeOf(a), job_id)));
-                    if (!row.ok()) return StatusToProblem(slim, row.status());
-                    if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the job is not readable yet"));
-                    return JsonResponse(201, **row);
-                  },
-                  respond);
+  auto run = NewImportRun(call, rows.size());
+  auto finish = [&rt, run, job_id = rt.ids().NewIdString(core::IdKind::kImport), respond = std::move(respond)]() {
+    RecordImportJob(rt, run, job_id, respond);
   };
   for (size_t i = 0; i < rows.size(); ++i) {
     auto done = [run, i, finish](HttpResponse r) {

@@ -8,6 +8,13 @@ core::Result<Decision> BreachDecider::Decide(const BreachState& s, const NotifyB
   if (s.exists) return core::AlreadyExists("the breach notification exists", "CONFLICT");
   Decision d;
   d.events.push_back(NewEventOf(BreachEvent(c.notified)));
+  // The answer (BreachNotificationResponse), kept with the idempotency record: a replay answers
+  // the same.
+  d.result = {{"object", "compliance.breach_notification"},
+              {"breachId", c.breach_id},
+              {"detectedAt", core::FormatRfc3339(core::Timestamp{c.notified.detected_micros})},
+              {"scope", c.notified.scope},
+              {"severity", c.notified.severity}};
   return d;
 }
 

@@ -43,6 +43,7 @@ struct BreachState {
 
 struct NotifyBreach {
   BreachNotified notified;
+  std::string breach_id;  // the aggregate's id, named in the answer
 };
 
 struct BreachDecider {

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/audit/checkpoint.h"
+#include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
 #include "commands/verification/session_decider.h"
 #include "tests/support/decider_spec.h"
@@ -107,4 +108,22 @@ TEST_CASE("session: captures are purged once, after completion plus the retentio
   spec.CheckSnapshot();
   DeciderSpec<vs::SessionDecider> none;
   CHECK(none.When(vs::SessionCommand(vs::PurgeMedia{2})).status().code() == core::StatusCode::kNotFound);
+}
+
+TEST_CASE("breach: notified once, the answer decided with it (a replay answers the same)") {
+  DeciderSpec<compliance::BreachDecider> spec;
+  compliance::BreachNotified n;
+  n.severity = "high";
+  n.scope = "an export left unencrypted";
+  n.detected_micros = 1767225600LL * 1000000;
+  n.notified_by = "key_1";
+  auto d = spec.When(compliance::NotifyBreach{n, "brc_1"});
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"compliance.breach_notified"});
+  CHECK(d->result == core::Json{{"object", "compliance.breach_notification"},
+                                {"breachId", "brc_1"},
+                                {"detectedAt", "2026-01-01T00:00:00.000Z"},
+                                {"scope", "an export left unencrypted"},
+                                {"severity", "high"}});
+  CHECK(testing::Code(spec.When(compliance::NotifyBreach{n, "brc_1"}).status()) == "CONFLICT");
 }
