@@ -112,6 +112,22 @@ core::Result<core::Json> VerificationVolume(Runtime& rt, const std::string& te, 
                     {"last30Days", window}};
 }
 
+// What a report of `type` (nom024 | cnbv) covers.
+const core::Json& Framework(const std::string& type) {
+  static const core::Json kFrameworks = {
+      {"nom024",
+       {{"name", "NOM-024"},
+        {"scope", "information security and confidentiality of personal records: who accessed personal data "
+                  "(the hash-chained access log and its verification), where the data is kept and by whom it "
+                  "is processed, and how long each kind of data is kept"}}},
+      {"cnbv",
+       {{"name", "CNBV"},
+        {"scope", "non-face-to-face identification for supervised entities: the verification volume and its "
+                  "outcomes, the integrity of the access log, the datacenters and subprocessors involved, and "
+                  "the retention of identification evidence"}}}};
+  return kFrameworks.at(type);
+}
+
 // GET /v1/compliance/reports?type=nom024|cnbv: every section computed when asked, from the read
 // models and the objects that enforce the policies (nothing in it is written by hand).
 void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond respond) {
@@ -131,23 +147,12 @@ void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond resp
   if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
   auto volume = VerificationVolume(rt, te, now);
   if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));
-  static const core::Json kFrameworks = {
-      {"nom024",
-       {{"name", "NOM-024"},
-        {"scope", "information security and confidentiality of personal records: who accessed personal data "
-                  "(the hash-chained access log and its verification), where the data is kept and by whom it "
-                  "is processed, and how long each kind of data is kept"}}},
-      {"cnbv",
-       {{"name", "CNBV"},
-        {"scope", "non-face-to-face identification for supervised entities: the verification volume and its "
-                  "outcomes, the integrity of the access log, the datacenters and subprocessors involved, and "
-                  "the retention of identification evidence"}}}};
   const pipeline::retention::Sweeper* sweeper = o.retention;
   core::Json retention = sweeper != nullptr ? pipeline::retention::PolicyItems(sweeper->policies(), sweeper->last())
                                             : core::Json::array();
   respond(JsonResponse(200, {{"object", "compliance.report"},
                              {"type", type->second},
-                             {"framework", kFrameworks[type->second]},
+                             {"framework", Framework(type->second)},
                              {"generatedAt", core::FormatRfc3339(now)},
                              {"tenantId", a.tenant_id},
                              {"environment", a.environment},

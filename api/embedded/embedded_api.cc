@@ -119,6 +119,18 @@ core::Json CreatedBody(Runtime& rt, const std::string& session_id, const core::J
           {"verificationSessionId", session_id}};
 }
 
+// The answer to a create, once the read models have it; a retry with the same Idempotency-Key
+// answers the original session.
+HttpResponse CreatedAnswer(Runtime& rt, const std::string& te, const std::string& session_id, const HttpRequest& slim) {
+  auto row = ReadView(rt, SV::Abs(SV::Record(te, session_id)));
+  auto ems = ReadView(rt, EV::Abs(EV::Embedded(EmbeddedIdOf(session_id))));
+  if (!row.ok() || !ems.ok() || !row->has_value() || !ems->has_value()) {
+    return Problem(slim, "SERVICE_UNAVAILABLE",
+                   "the session is stored but not readable yet; retry with the same Idempotency-Key");
+  }
+  return JsonResponse(201, CreatedBody(rt, session_id, **row, (*ems)->value("allowedOrigins", std::vector<std::string>{})));
+}
+
 // Both creates: the session prepared from `session_body`, opened with its embedded session.
 void OpenEmbedded(Runtime& rt, const ApiContext& options, ApiCall& call, core::Json session_body,
                   std::vector<std::string> origins, const std::string& opened_by, Respond respond) {
@@ -143,22 +155,9 @@ void OpenEmbedded(Runtime& rt, const ApiContext& options, ApiCall& call, core::J
       a.tenant_id, prepared->id, vs::SessionCommand(vs::CreateSession{std::move(prepared->created), opened}),
       Context(rt, call));
   cmd.fresh_id = true;
-  const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
-  HttpRequest req_copy;
-  req_copy.path = req.path;
-  req_copy.request_id = req.request_id;
   RunThenRender(rt, req, std::move(cmd), {SV::kName, EV::kName},
-                [&rt, te, req_copy](const commands::CommandOutcome& o) {
-                  // A retry with the same Idempotency-Key answers the original session.
-                  auto row = ReadView(rt, SV::Abs(SV::Record(te, o.aggregate_id)));
-                  auto ems = ReadView(rt, EV::Abs(EV::Embedded(EmbeddedIdOf(o.aggregate_id))));
-                  if (!row.ok() || !ems.ok() || !row->has_value() || !ems->has_value()) {
-                    return Problem(req_copy, "SERVICE_UNAVAILABLE",
-                                   "the session is stored but not readable yet; retry with the same Idempotency-Key");
-                  }
-                  return JsonResponse(201, CreatedBody(rt, o.aggregate_id, **row,
-                                                       (*ems)->value("allowedOrigins", std::vector<std::string>{})));
-                },
+                [&rt, te = projections::TenantEnv(a.tenant_id, a.environment), slim = SlimRequest(req)](
+                    const commands::CommandOutcome& o) { return CreatedAnswer(rt, te, o.aggregate_id, slim); },
                 std::move(respond));
 }
 
@@ -190,6 +189,27 @@ void CreateBackend(Runtime& rt, const ApiContext& options, ApiCall& call, Respon
   OpenEmbedded(rt, options, call, std::move(session_body), std::move(*origins), "backend", std::move(respond));
 }
 
+// A browser create's origins against its application's: the page calling must be one of them (a
+// browser sends Origin on every cross-origin POST; a page cannot forge it), and so must every
+// origin the widget may be mounted on.
+core::Status CheckBrowserOrigins(const core::Json& application, const std::string& page_origin,
+                                 const std::vector<std::string>& origins) {
+  const auto allowed = application.value("allowedOrigins", std::vector<std::string>{});
+  auto page = ce::NormalizeOrigin(page_origin);
+  if (!page.ok() || std::find(allowed.begin(), allowed.end(), *page) == allowed.end()) {
+    return core::PermissionDenied("the request's Origin is not among the application's allowed origins",
+                                  "ORIGIN_NOT_ALLOWED");
+  }
+  for (const auto& o : origins) {
+    if (std::find(allowed.begin(), allowed.end(), o) == allowed.end()) {
+      return core::PermissionDenied(
+          "allowedOrigins may only name the application's allowed origins; " + o + " is not one",
+          "NOT_ALLOWED_BY_APPLICATION");
+    }
+  }
+  return core::Status::Ok();
+}
+
 void CreateBrowser(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
@@ -206,24 +226,13 @@ void CreateBrowser(Runtime& rt, const ApiContext& options, ApiCall& call, Respon
   if (!origins) return;
   auto app = ReadView(rt, TV::Abs(TV::Application(a.tenant_id, a.application_id)));
   if (!app.ok()) return respond(StatusToProblem(req, app.status()));
-  const auto app_origins = app->value_or(core::Json::object()).value("allowedOrigins", std::vector<std::string>{});
-  // The page calling must be one of the application's origins (a browser sends Origin on every
-  // cross-origin POST; a page cannot forge it).
-  auto page = ce::NormalizeOrigin(req.Header("origin"));
-  if (!page.ok() || std::find(app_origins.begin(), app_origins.end(), *page) == app_origins.end()) {
-    return respond(Problem(req, "ORIGIN_NOT_ALLOWED",
-                           "the request's Origin is not among the application's allowed origins"));
-  }
-  for (const auto& o : *origins) {
-    if (std::find(app_origins.begin(), app_origins.end(), o) == app_origins.end()) {
-      return respond(Problem(req, "NOT_ALLOWED_BY_APPLICATION",
-                             "allowedOrigins may only name the application's allowed origins; " + o + " is not one"));
-    }
+  const core::Json app_row = app->value_or(core::Json::object());
+  if (auto st = CheckBrowserOrigins(app_row, req.Header("origin"), *origins); !st.ok()) {
+    return respond(StatusToProblem(req, st));
   }
   core::Json session_body = *body;
   session_body.erase("allowedOrigins");
   // Only a published flow: named by its key, else the application's default; none is refused.
-  const core::Json app_row = app->value_or(core::Json::object());
   if (core::StringOr(session_body, "flow").empty() && core::StringOr(app_row, "defaultFlow").empty()) {
     return respond(Problem(req, "FLOW_REQUIRED",
                            "a browser session walks a published flow: send flow (its key), or set the "

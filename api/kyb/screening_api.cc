@@ -175,31 +175,37 @@ void Screen(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   });
 }
 
+// The hit list's filters given, each checked (a field error when not valid).
+std::map<std::string, std::string> HitFilters(const std::map<std::string, std::string>& query,
+                                              const std::vector<std::string>& names, std::vector<FieldError>& errors) {
+  std::map<std::string, std::string> want;
+  for (const auto& f : names) {
+    if (auto it = query.find(f); it != query.end()) want[f] = it->second;
+  }
+  auto given = [&want](const char* f) { return want.count(f) ? want[f] : std::optional<std::string>(); };
+  if (auto st = given("status"); st && *st != "open" && *st != "confirmed" && *st != "dismissed") {
+    errors.push_back({"status", "", "invalid_value", "status must be open, confirmed or dismissed"});
+  }
+  static const std::vector<std::string> kTypes = {"person", "company", "company_member", "ubo_node", "name"};
+  if (auto t = given("subjectType"); t && std::find(kTypes.begin(), kTypes.end(), *t) == kTypes.end()) {
+    errors.push_back({"subjectType", "", "invalid_value", "subjectType must be person, company, company_member, ubo_node or name"});
+  }
+  if (auto c = given("companyId"); c && !core::ValidateId(core::IdKind::kCompany, *c).ok()) {
+    errors.push_back({"companyId", "", "invalid_id", "companyId must be a company id (cmp_…)"});
+  }
+  if (auto sc = given("screeningId"); sc && !core::ValidateId(core::IdKind::kScreening, *sc).ok()) {
+    errors.push_back({"screeningId", "", "invalid_id", "screeningId must be a screening id (scr_…)"});
+  }
+  return want;
+}
+
 void ListHits(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   CursorList list;
   const std::string te = TeOf(call.auth);
   list.filters = {"status", "subjectType", "companyId", "screeningId"};
-  std::map<std::string, std::string> want;
-  for (const auto& f : list.filters) {
-    auto it = query.find(f);
-    if (it != query.end()) want[f] = it->second;
-  }
-  if (want.count("status") && want["status"] != "open" && want["status"] != "confirmed" && want["status"] != "dismissed") {
-    list.errors.push_back({"status", "", "invalid_value", "status must be open, confirmed or dismissed"});
-  }
-  static const std::vector<std::string> kTypes = {"person", "company", "company_member", "ubo_node", "name"};
-  if (want.count("subjectType") && std::find(kTypes.begin(), kTypes.end(), want["subjectType"]) == kTypes.end()) {
-    list.errors.push_back({"subjectType", "", "invalid_value",
-                           "subjectType must be person, company, company_member, ubo_node or name"});
-  }
-  if (want.count("companyId") && !core::ValidateId(core::IdKind::kCompany, want["companyId"]).ok()) {
-    list.errors.push_back({"companyId", "", "invalid_id", "companyId must be a company id (cmp_…)"});
-  }
-  if (want.count("screeningId") && !core::ValidateId(core::IdKind::kScreening, want["screeningId"]).ok()) {
-    list.errors.push_back({"screeningId", "", "invalid_id", "screeningId must be a screening id (scr_…)"});
-  }
+  const std::map<std::string, std::string> want = HitFilters(query, list.filters, list.errors);
   std::string scope = "hits|" + te;
   for (const auto& [k, val] : want) scope += "|" + k + "=" + val;
   list.scope = scope;

@@ -153,6 +153,38 @@ bool ParseReveal(const HttpRequest& req, const core::Json& body, Validator& v, R
   return true;
 }
 
+// The answer of a decrypt (PersonDecryptResponse): the fields opened, once the reveal is recorded.
+HttpResponse DecryptAnswer(Runtime& rt, const AuthContext& a, const std::string& id, const std::vector<std::string>& fields,
+                           const HttpRequest& slim) {
+  auto values = OpenFields(rt, a, id, fields);
+  if (!values.ok()) return StatusToProblem(slim, values.status());
+  return JsonResponse(200, {{"object", "person.decrypt"}, {"personId", id}, {"fields", *values}});
+}
+
+// The fields a client token's spend reveals: the token's, or the subset its (optional) body names;
+// nullopt once answered.
+std::optional<std::vector<std::string>> TokenFields(const HttpRequest& req, std::vector<std::string> fields,
+                                                    const Respond& respond) {
+  if (req.body.empty()) return fields;
+  auto body = JsonBody(req, respond);
+  if (!body) return std::nullopt;
+  Validator v(*body);
+  v.Skip("fields");
+  v.Skip("purpose");  // the token's purpose and reason apply; these are ignored
+  v.Skip("reason");
+  v.RejectUnknown();
+  bool unknown = false;
+  if (body->contains("fields")) fields = FieldNames((*body)["fields"], v, &unknown);
+  std::optional<HttpResponse> refused;
+  if (!v.ok()) refused = ValidationProblem(req, v.errors());
+  else if (unknown) refused = Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field");
+  if (refused) {
+    respond(std::move(*refused));
+    return std::nullopt;
+  }
+  return fields;
+}
+
 // A browser spends a client token: the token's fields (or a subset named in `fields`), its
 // purpose and reason; the spend is decided once on the token's aggregate, then recorded against
 // the budget like any reveal.
@@ -163,20 +195,9 @@ void DecryptWithToken(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respo
   auto token = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), a.key_id)));
   if (!token.ok()) return respond(StatusToProblem(req, token.status()));
   if (!token->has_value()) return respond(Problem(req, "CLIENT_TOKEN_INVALID", "the client token is not valid"));
-  std::vector<std::string> fields = (**token).value("fields", std::vector<std::string>{});
-  if (!req.body.empty()) {
-    auto body = ParseJsonObject(req.body);
-    if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-    Validator v(*body);
-    v.Skip("fields");
-    v.Skip("purpose");  // the token's purpose and reason apply; these are ignored
-    v.Skip("reason");
-    v.RejectUnknown();
-    bool unknown = false;
-    if (body->contains("fields")) fields = FieldNames((*body)["fields"], v, &unknown);
-    if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-    if (unknown) return respond(Problem(req, "UNKNOWN_PII_FIELD", "fields names a field that is not a vault field"));
-  }
+  auto chosen = TokenFields(req, (**token).value("fields", std::vector<std::string>{}), respond);
+  if (!chosen) return;
+  const std::vector<std::string>& fields = *chosen;
   // Consents and grants as they stand now (a grant or consent revoked since the issue applies).
   if (auto st = CheckRevealAllowed(rt, a, *row, fields, core::StringOr(**token, "purpose")); !st.ok()) {
     return respond(StatusToProblem(req, st));
@@ -196,12 +217,7 @@ void DecryptWithToken(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respo
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
     auto access = AccessBy(a, id, "client_token", fields, core::StringOr(r->result, "purpose"),
                            core::StringOr(r->result, "reason"));
-    RecordThen(rt, o, kept->call, {access},
-               [&rt, a, id, fields, slim]() {
-                 auto values = OpenFields(rt, a, id, fields);
-                 if (!values.ok()) return StatusToProblem(slim, values.status());
-                 return JsonResponse(200, {{"object", "person.decrypt"}, {"personId", id}, {"fields", *values}});
-               },
+    RecordThen(rt, o, kept->call, {access}, [&rt, a, id, fields, slim]() { return DecryptAnswer(rt, a, id, fields, slim); },
                std::move(respond));
   });
 }
@@ -217,11 +233,7 @@ void Decrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respon
   if (auto st = CheckRevealAllowed(rt, a, *row, rr.fields, rr.purpose); !st.ok()) return respond(StatusToProblem(req, st));
   auto access = AccessBy(a, id, "decrypt", rr.fields, rr.purpose, rr.reason);
   RecordThen(rt, o, call, {access},
-             [&rt, a, id, fields = rr.fields, slim = SlimRequest(req)]() {
-               auto values = OpenFields(rt, a, id, fields);
-               if (!values.ok()) return StatusToProblem(slim, values.status());
-               return JsonResponse(200, {{"object", "person.decrypt"}, {"personId", id}, {"fields", *values}});
-             },
+             [&rt, a, id, fields = rr.fields, slim = SlimRequest(req)]() { return DecryptAnswer(rt, a, id, fields, slim); },
              std::move(respond));
 }
 
@@ -356,24 +368,32 @@ void Expand(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
              std::move(respond));
 }
 
+// The body of a client token's issue: the reveal it allows, its purpose (optional on a token:
+// recorded when given) and its lifetime; nullopt once answered.
+std::optional<std::tuple<RevealRequest, std::optional<std::string>, int64_t>> ParseTokenRequest(
+    const HttpRequest& req, const core::Json& body, const Respond& respond) {
+  std::optional<std::string> purpose;
+  core::Json reveal_part = body;
+  const core::Json given = body.value("purpose", core::Json());
+  if (given.is_string()) purpose = given.get<std::string>();
+  if (given.is_null()) reveal_part["purpose"] = "identity_verification";
+  Validator v(reveal_part);
+  v.Enum("scope", false, {"decrypt"});
+  const std::optional<int64_t> ttl = v.Integer("ttlSeconds", false, 1, ps::kMaxClientTokenSeconds);
+  RevealRequest rr;
+  if (!ParseReveal(req, reveal_part, v, rr, respond)) return std::nullopt;  // checks a given purpose too
+  return std::tuple{std::move(rr), purpose, ttl.value_or(ps::kMaxClientTokenSeconds)};
+}
+
 // POST …/client-token: a single-use token for a browser. Issuing reveals nothing (no budget);
 // spending it does.
 void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/true);
   if (!opened) return;
   auto& [req, a, id, row, body] = *opened;
-  // purpose is optional on a token (recorded when given); the rest reads as a reveal request.
-  std::optional<std::string> purpose;
-  core::Json reveal_part = *body;
-  const core::Json* given = body->contains("purpose") ? &(*body)["purpose"] : nullptr;
-  if (given != nullptr && given->is_string()) purpose = given->get<std::string>();
-  if (given == nullptr || given->is_null()) reveal_part["purpose"] = "identity_verification";
-  Validator v(reveal_part);
-  auto scope = v.Enum("scope", false, {"decrypt"});
-  const std::optional<int64_t> ttl = v.Integer("ttlSeconds", false, 1, ps::kMaxClientTokenSeconds);
-  RevealRequest rr;
-  if (!ParseReveal(req, reveal_part, v, rr, respond)) return;  // checks a given purpose too
-  (void)scope;
+  auto parsed = ParseTokenRequest(req, *body, respond);
+  if (!parsed) return;
+  auto& [rr, purpose, ttl] = *parsed;
   // The token can only ever reveal what the issuing application may (checked again when spent).
   if (auto st = CheckRevealAllowed(rt, a, *row, rr.fields, purpose.value_or("")); !st.ok()) {
     return respond(StatusToProblem(req, st));
@@ -389,7 +409,7 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   issue.issued.purpose = purpose.value_or("");
   issue.issued.reason = rr.reason;
   issue.issued.secret_hash = core::Sha256Hex(secret);
-  issue.issued.expires_micros = ctx.now.micros + ttl.value_or(ps::kMaxClientTokenSeconds) * 1'000'000;
+  issue.issued.expires_micros = ctx.now.micros + ttl * 1'000'000;
   auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id, ps::ClientTokenCommand(issue), ctx);
   cmd.fresh_id = true;
   RunThenRender(rt, req, std::move(cmd), {PV::kName},
@@ -515,6 +535,25 @@ void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond resp
 // POST …/export: the ARCO access bundle — every held field in plaintext, its provenance, the
 // person's verification sessions and the metadata of their captures (no bytes). Audited with
 // purpose arco_request and budgeted as one person.
+// The ARCO access bundle (PersonExport) of the person: the `held` fields opened, provenance,
+// metadata, references, verification sessions and the metadata of their captures.
+core::Result<core::Json> ArcoBundle(Runtime& rt, const AuthContext& a, const std::string& id,
+                                    const std::vector<std::string>& held) {
+  SVC_ASSIGN_OR_RETURN(auto values, OpenFields(rt, a, id, held));
+  SVC_ASSIGN_OR_RETURN(auto detail, MaskedDetail(rt, a, id));
+  SVC_ASSIGN_OR_RETURN(auto sessions, PersonSessions(rt, a, id));
+  SVC_ASSIGN_OR_RETURN(auto media, PersonMedia(rt, a, id));
+  return core::Json{{"object", "person.export"},
+                    {"personId", id},
+                    {"generatedAt", core::FormatRfc3339(rt.clock().Now())},
+                    {"pii", values},
+                    {"piiProvenance", detail["piiProvenance"]},
+                    {"metadata", detail["metadata"]},
+                    {"externalRefs", detail["externalRefs"]},
+                    {"verificationSessions", sessions},
+                    {"media", media}};
+}
+
 void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   auto opened = OpenPersonCall(rt, call, respond, /*with_body=*/false);
   if (!opened) return;
@@ -537,23 +576,8 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   }
   RecordThen(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
              [&rt, a, id, held, slim = SlimRequest(req)]() {
-               auto values = OpenFields(rt, a, id, held);
-               if (!values.ok()) return StatusToProblem(slim, values.status());
-               auto detail = MaskedDetail(rt, a, id);
-               if (!detail.ok()) return StatusToProblem(slim, detail.status());
-               auto sessions = PersonSessions(rt, a, id);
-               if (!sessions.ok()) return StatusToProblem(slim, sessions.status());
-               auto media = PersonMedia(rt, a, id);
-               if (!media.ok()) return StatusToProblem(slim, media.status());
-               return JsonResponse(200, {{"object", "person.export"},
-                                         {"personId", id},
-                                         {"generatedAt", core::FormatRfc3339(rt.clock().Now())},
-                                         {"pii", *values},
-                                         {"piiProvenance", (*detail)["piiProvenance"]},
-                                         {"metadata", (*detail)["metadata"]},
-                                         {"externalRefs", (*detail)["externalRefs"]},
-                                         {"verificationSessions", *sessions},
-                                         {"media", *media}});
+               auto bundle = ArcoBundle(rt, a, id, held);
+               return bundle.ok() ? JsonResponse(200, *bundle) : StatusToProblem(slim, bundle.status());
              },
              std::move(respond));
 }

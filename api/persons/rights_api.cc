@@ -175,6 +175,43 @@ HttpResponse HoldRowAfter(Runtime& rt, const std::string& prefix, const std::str
   return StatusToProblem(slim, core::Unavailable("the hold is not readable yet; retry"));
 }
 
+// A capture of the person's sessions named by the path (MEDIA_NOT_FOUND otherwise).
+core::Status CheckPersonCapture(Runtime& rt, const AuthContext& a, const std::string& person, const std::string& asset) {
+  SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kMedia, asset));
+  SVC_ASSIGN_OR_RETURN(auto media, PersonMedia(rt, a, person));
+  for (const auto& m : media) {
+    if (core::StringOr(m, "id") == asset) return core::Status::Ok();
+  }
+  return core::NotFound("no capture of this person's sessions has that id", "MEDIA_NOT_FOUND");
+}
+
+// The body of a hold as its record (a set needs a legal basis; a release may omit it), or nullopt
+// once answered.
+std::optional<ps::LegalHoldRecorded> ParseHold(const HttpRequest& req, bool release, bool document, core::Timestamp now,
+                                               const Respond& respond) {
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
+  Validator v(*body);
+  ps::LegalHoldRecorded h;
+  h.action = document ? v.Enum("action", false, {"set", "release"}).value_or("set") : release ? "release" : "set";
+  auto reason = v.String("reason", true, 2000);
+  auto basis = v.String("legalBasis", h.action == "set", 500);
+  if (h.action == "set") h.expires_micros = ExpiresAt(v, now);
+  v.RejectUnknown();
+  if (reason.has_value() && reason->empty()) v.Add({"reason", "/reason", "invalid_format", "reason must not be empty"});
+  if (basis.has_value() && basis->empty()) v.Add({"legalBasis", "/legalBasis", "invalid_format", "legalBasis must not be empty"});
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  h.reason = *reason;
+  h.legal_basis = basis.value_or("");
+  return h;
+}
+
 // POST …/legal-hold, …/legal-hold/release, …/documents/{asset_id}/legal-hold.
 void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond respond) {
   HttpRequest& req = *call.request;
@@ -182,45 +219,20 @@ void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond
   const std::string id = req.path_params["person_id"];
   auto person = PersonRow(rt, a, id);
   if (!person.ok()) return respond(StatusToProblem(req, person.status()));
-  std::string asset;
-  if (document) {
-    asset = req.path_params["asset_id"];
-    if (auto st = core::ValidateId(core::IdKind::kMedia, asset); !st.ok()) return respond(StatusToProblem(req, st));
-    auto media = PersonMedia(rt, a, id);
-    if (!media.ok()) return respond(StatusToProblem(req, media.status()));
-    bool found = false;
-    for (const auto& m : *media) found |= core::StringOr(m, "id") == asset;
-    if (!found) return respond(Problem(req, "MEDIA_NOT_FOUND", "no capture of this person's sessions has that id"));
+  const std::string asset = document ? req.path_params["asset_id"] : "";
+  if (auto st = document ? CheckPersonCapture(rt, a, id, asset) : core::Status::Ok(); !st.ok()) {
+    return respond(StatusToProblem(req, st));
   }
-  auto body = ParseJsonObject(req.body);
-  if (!body.ok()) return respond(StatusToProblem(req, body.status()));
-  Validator v(*body);
   commands::CommandContext ctx = Context(rt, call);
-  ps::LegalHoldRecorded h;
-  if (document) {
-    h.action = v.Enum("action", false, {"set", "release"}).value_or("set");
-  } else {
-    h.action = release ? "release" : "set";
-  }
-  auto reason = v.String("reason", true, 2000);
-  // A release may omit its legal basis; a hold needs one.
-  auto basis = v.String("legalBasis", h.action == "set", 500);
-  if (h.action == "set") {
-    h.expires_micros = ExpiresAt(v, ctx.now);
-  }
-  v.RejectUnknown();
-  if (reason.has_value() && reason->empty()) v.Add({"reason", "/reason", "invalid_format", "reason must not be empty"});
-  if (basis.has_value() && basis->empty()) v.Add({"legalBasis", "/legalBasis", "invalid_format", "legalBasis must not be empty"});
-  if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
-  h.hold_id = rt.ids().NewIdString(core::IdKind::kLegalHold);
-  h.asset_id = asset;
-  h.reason = *reason;
-  h.legal_basis = basis.value_or("");
+  auto h = ParseHold(req, release, document, ctx.now, respond);
+  if (!h) return;
+  h->hold_id = rt.ids().NewIdString(core::IdKind::kLegalHold);
+  h->asset_id = asset;
   const std::string prefix = PV::Abs(PV::LegalHolds(TeOf(a), id));
-  const int status = h.action == "release" && !document ? 200 : 201;
-  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::RecordLegalHold{h}), ctx),
+  const int status = h->action == "release" && !document ? 200 : 201;
+  RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::RecordLegalHold{*h}), ctx),
                 {PV::kName},
-                [&rt, prefix, hold_id = h.hold_id, status, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                [&rt, prefix, hold_id = h->hold_id, status, slim = SlimRequest(req)](const commands::CommandOutcome&) {
                   return HoldRowAfter(rt, prefix, hold_id, status, slim);
                 },
                 std::move(respond));

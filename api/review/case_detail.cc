@@ -216,6 +216,20 @@ core::Result<std::string> ApplicantOf(Runtime& rt, const std::string& te, const 
   return *linked;
 }
 
+// The applicant's fields, opened once the access is recorded; null without a person, or when the
+// person was erased between the check and now.
+core::Result<core::Json> Applicant(Runtime& rt, const AuthContext& a, const std::string& person) {
+  if (person.empty()) return core::Json(nullptr);
+  auto values = OpenFields(rt, a, person, ApplicantFields());
+  if (!values.ok()) {
+    if (values.status().api_code() == "PERSON_PURGED") return core::Json(nullptr);
+    return values.status();
+  }
+  core::Json applicant = {{"personId", person}};
+  for (const auto& f : ApplicantFields()) applicant[f] = (*values)[f];
+  return applicant;
+}
+
 void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto c = PathCase(rt, call, respond);
@@ -246,17 +260,9 @@ void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond)
                auto log = CaseLog(rt, a, case_id, session);
                if (!log.ok()) return StatusToProblem(slim, log.status());
                detail["events"] = std::move(*log);
-               detail["applicant"] = nullptr;
-               if (!person.empty()) {
-                 auto values = OpenFields(rt, a, person, ApplicantFields());
-                 if (values.ok()) {
-                   core::Json applicant = {{"personId", person}};
-                   for (const auto& f : ApplicantFields()) applicant[f] = (*values)[f];
-                   detail["applicant"] = std::move(applicant);
-                 } else if (values.status().api_code() != "PERSON_PURGED") {
-                   return StatusToProblem(slim, values.status());
-                 }  // erased between the check and now: nothing to show
-               }
+               auto applicant = Applicant(rt, a, person);
+               if (!applicant.ok()) return StatusToProblem(slim, applicant.status());
+               detail["applicant"] = std::move(*applicant);
                HttpResponse r = JsonResponse(200, detail);
                r.headers.emplace_back("Cache-Control", "no-store");
                return r;
