@@ -294,6 +294,66 @@ void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
   respond(std::move(r));
 }
 
+// An item of a person listed newest first and revoked idempotently, answered with the item as it
+// is after: consents and grants. Their list and revoke routes are written once, from this.
+struct PersonItem {
+  const char* plural;  // the path segment: consents | grants
+  const char* param;   // consent_id | grant_id
+  core::IdKind kind;
+  const char* list_operation;
+  const char* list_summary;
+  const char* list_description;
+  const char* list_schema;
+  const char* revoke_operation;
+  const char* revoke_summary;
+  const char* item_schema;
+  const char* not_found;
+  std::string (*index)(std::string_view te, std::string_view person);
+  std::string (*key)(std::string_view te, std::string_view person, std::string_view item);
+  ps::PersonCommand (*revoke)(const std::string& item);
+};
+
+const PersonItem kConsents{
+    "consents", "consent_id", core::IdKind::kConsent, "listPersonConsents", "The person's consents, newest first",
+    "Each consent for a purpose of the catalogue, with its mechanism, policy version and expiry; revoked ones stay "
+    "listed with `revokedAt`. The evidence is never listed.",
+    "ConsentList", "revokePersonConsent", "Revoke a consent (idempotent)", "ConsentItem", "CONSENT_NOT_FOUND",
+    &PV::ConsentIndex, &PV::Consent, [](const std::string& item) { return ps::PersonCommand(ps::RevokeConsent{item}); }};
+const PersonItem kGrants{
+    "grants", "grant_id", core::IdKind::kGrant, "listPersonGrants",
+    "The grants of applications on the person's data, newest first",
+    "Replaced and revoked grants stay listed with `revokedAt`.", "GrantList", "revokePersonGrant",
+    "Revoke a grant (idempotent)", "GrantItem", "GRANT_NOT_FOUND", &PV::GrantIndex, &PV::Grant,
+    [](const std::string& item) { return ps::PersonCommand(ps::RevokeGrant{item}); }};
+
+ApiRoute ItemListRoute(Runtime* r, const PersonsOptions* o, const std::string& base, const std::string& tag,
+                       const std::vector<std::string>& lookup, const PersonItem& k) {
+  return ApiRoute{
+      .method = "GET", .path = base + "/" + k.plural, .operation_id = k.list_operation, .tag = tag,
+      .summary = k.list_summary, .description = k.list_description, .scope = "persons:read", .versioned = true,
+      .query = PageParams(), .response_schema = k.list_schema,
+      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
+      .handler = [r, o, &k](ApiCall& c, Respond respond) {
+        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
+        ListItems(*r, *o, c, PV::Abs(k.index(te, id)),
+                  [te, id, &k](std::string_view entry) { return PV::Abs(k.key(te, id, PV::IdOfOrder(entry))); },
+                  std::move(respond));
+      }};
+}
+
+ApiRoute ItemRevokeRoute(Runtime* r, const std::string& base, const std::string& tag,
+                         const std::vector<std::string>& lookup, const PersonItem& k) {
+  return ApiRoute{
+      .method = "POST", .path = base + "/" + k.plural + "/{" + k.param + "}/revoke",
+      .operation_id = k.revoke_operation, .tag = tag, .summary = k.revoke_summary,
+      .description = "The first revocation's time is kept; revoking again answers the same item.",
+      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = k.item_schema,
+      .error_codes = Codes({lookup, {k.not_found}}),
+      .handler = [r, &k](ApiCall& c, Respond respond) {
+        Revoke(*r, c, k.kind, k.param, k.revoke, k.key, std::move(respond));
+      }};
+}
+
 }  // namespace
 
 pp::Reader ReaderOf(const AuthContext& a) { return pp::Reader{a.tenant_id, a.environment, a.application_id}; }
@@ -314,19 +374,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
   const std::string tag = "Persons (vault)";
   const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};
   std::vector<ApiRoute> routes;
-  routes.push_back(ApiRoute{
-      .method = "GET", .path = base + "/consents", .operation_id = "listPersonConsents", .tag = tag,
-      .summary = "The person's consents, newest first",
-      .description = "Each consent for a purpose of the catalogue, with its mechanism, policy version and "
-                     "expiry; revoked ones stay listed with `revokedAt`. The evidence is never listed.",
-      .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "ConsentList",
-      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
-      .handler = [r, o](ApiCall& c, Respond respond) {
-        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
-        ListItems(*r, *o, c, PV::Abs(PV::ConsentIndex(te, id)),
-                  [te, id](std::string_view entry) { return PV::Abs(PV::Consent(te, id, PV::IdOfOrder(entry))); },
-                  std::move(respond));
-      }});
+  routes.push_back(ItemListRoute(r, o, base, tag, lookup, kConsents));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/consents", .operation_id = "createPersonConsent", .tag = tag,
       .summary = "Record a consent of the person",
@@ -339,20 +387,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "PURPOSE_UNKNOWN", "PERSON_PURGED",
                                      "PERSON_ALREADY_MERGED"}}),
       .handler = [r](ApiCall& c, Respond respond) { CreateConsent(*r, c, std::move(respond)); }});
-  routes.push_back(ApiRoute{
-      .method = "POST", .path = base + "/consents/{consent_id}/revoke", .operation_id = "revokePersonConsent",
-      .tag = tag, .summary = "Revoke a consent (idempotent)",
-      .description = "The first revocation's time is kept; revoking again answers the same item.",
-      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = "ConsentItem",
-      .error_codes = Codes({lookup, {"CONSENT_NOT_FOUND"}}),
-      .handler = [r](ApiCall& c, Respond respond) {
-        Revoke(*r, c, core::IdKind::kConsent, "consent_id",
-               [](const std::string& item) { return ps::PersonCommand(ps::RevokeConsent{item}); },
-               [](const std::string& te, const std::string& person, const std::string& item) {
-                 return PV::Consent(te, person, item);
-               },
-               std::move(respond));
-      }});
+  routes.push_back(ItemRevokeRoute(r, base, tag, lookup, kConsents));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/legal-hold", .operation_id = "setPersonLegalHold", .tag = tag,
       .summary = "Put the person under legal hold (or renew the hold in force)",
@@ -422,18 +457,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
       .scope = "persons:read", .versioned = true, .response_schema = "PersonDeletionCertificate",
       .error_codes = Codes({lookup, {"DELETION_NOT_COMPLETE"}}),
       .handler = [r](ApiCall& c, Respond respond) { DeletionCertificate(*r, c, std::move(respond)); }});
-  routes.push_back(ApiRoute{
-      .method = "GET", .path = base + "/grants", .operation_id = "listPersonGrants", .tag = tag,
-      .summary = "The grants of applications on the person's data, newest first",
-      .description = "Replaced and revoked grants stay listed with `revokedAt`.",
-      .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "GrantList",
-      .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
-      .handler = [r, o](ApiCall& c, Respond respond) {
-        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
-        ListItems(*r, *o, c, PV::Abs(PV::GrantIndex(te, id)),
-                  [te, id](std::string_view entry) { return PV::Abs(PV::Grant(te, id, PV::IdOfOrder(entry))); },
-                  std::move(respond));
-      }});
+  routes.push_back(ItemListRoute(r, o, base, tag, lookup, kGrants));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/grants", .operation_id = "createPersonGrant", .tag = tag,
       .summary = "Grant an application access to fields for purposes",
@@ -449,20 +473,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "UNKNOWN_PII_FIELD", "PURPOSE_UNKNOWN",
                                      "APPLICATION_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"}}),
       .handler = [r](ApiCall& c, Respond respond) { CreateGrant(*r, c, std::move(respond)); }});
-  routes.push_back(ApiRoute{
-      .method = "POST", .path = base + "/grants/{grant_id}/revoke", .operation_id = "revokePersonGrant",
-      .tag = tag, .summary = "Revoke a grant (idempotent)",
-      .description = "The first revocation's time is kept; revoking again answers the same item.",
-      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = "GrantItem",
-      .error_codes = Codes({lookup, {"GRANT_NOT_FOUND"}}),
-      .handler = [r](ApiCall& c, Respond respond) {
-        Revoke(*r, c, core::IdKind::kGrant, "grant_id",
-               [](const std::string& item) { return ps::PersonCommand(ps::RevokeGrant{item}); },
-               [](const std::string& te, const std::string& person, const std::string& item) {
-                 return PV::Grant(te, person, item);
-               },
-               std::move(respond));
-      }});
+  routes.push_back(ItemRevokeRoute(r, base, tag, lookup, kGrants));
   return routes;
 }
 
