@@ -1,8 +1,8 @@
 #pragma once
 // What the person routes share: reading a person's rows (another tenant's or environment's
 // person is 404 PERSON_NOT_FOUND, never data; an erased or merged one is 410/409 where the route
-// needs an active person), parsing PiiInput, and claims that keep two concurrent writes from
-// making two persons of one externalRef or one CURP.
+// needs an active person) and parsing PiiInput. (Two concurrent writes never make two persons of
+// one externalRef or CURP: those are claims decided in the log, commands/claims/.)
 
 #include <map>
 #include <memory>
