@@ -73,6 +73,16 @@ core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions&
                   method == "POST" ? body : "");
 }
 
+int RunLocally(Runtime& rt, const std::function<core::Result<core::Json>()>& command) {
+  rt.StartProjections();
+  auto r = command();
+  if (auto st = rt.CatchUpProjections(); !st.ok()) return Fail(st);
+  rt.Shutdown();
+  if (!r.ok()) return Fail(r.status());
+  Print(*r);
+  return 0;
+}
+
 int PrintAdminAnswer(const HttpResponse& resp) {
   core::Json j = core::ParseJsonOrDiscarded(resp.body);
   if (resp.status >= 300 || resp.status == 0) {

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,10 @@ bool HeldByServer(const core::Status& open_failure);
 // sources; `body` is sent for POST.
 core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions& ro, const std::string& method,
                                            const std::string& path, const std::string& body = "");
+// On a stopped data directory: runs `command` with the projections running (so that its answer
+// reads its own write), waits until they caught up, shuts the runtime down, and prints the answer
+// (0) or fails (1).
+int RunLocally(Runtime& rt, const std::function<core::Result<core::Json>()>& command);
 // An admin answer: its JSON on stdout (0), or the problem (or the raw body) on stderr (1).
 int PrintAdminAnswer(const HttpResponse& resp);
 

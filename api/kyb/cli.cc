@@ -68,14 +68,10 @@ int Load(const std::vector<const Module*>& modules, int argc, char** argv, const
   ro->keys.read_existing_dev_keys = true;
   auto rt = Runtime::Open(*ro);
   if (rt.ok()) {
-    (*rt)->StartProjections();
-    auto r = verb == "load" ? AdminAmlLoad(**rt, f.Get("format"), f.Get("source"), absolute, {"admin_cli", "local"})
+    return RunLocally(**rt, [&] {
+      return verb == "load" ? AdminAmlLoad(**rt, f.Get("format"), f.Get("source"), absolute, {"admin_cli", "local"})
                             : AdminAmlLists(**rt);
-    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
-    (*rt)->Shutdown();
-    if (!r.ok()) return Fail(r.status());
-    Print(*r);
-    return 0;
+    });
   }
   if (!HeldByServer(rt.status())) return Fail(rt.status());
   core::Json body = {{"format", f.Get("format")}, {"source", f.Get("source")}, {"files", absolute}};

@@ -153,28 +153,22 @@ int Admin(int argc, char** argv) {
   auto rt = webhooks ? core::Result<std::unique_ptr<Runtime>>(core::Unavailable("locked: a server runs"))
                      : Runtime::Open(*ro);
   if (rt.ok()) {
-    // Stopped data directory: run the command here, with the projections running so that the
-    // answer reads its own write.
-    (*rt)->StartProjections();
+    // Stopped data directory: run the command here.
     eventstore::Actor actor{"admin_cli", "local"};
-    core::Result<core::Json> r = core::Internal("unreachable");
-    if (key == "tenant create") r = AdminTenantCreate(**rt, f.Get("name"), actor);
-    else if (key == "tenant list") r = AdminTenantList(**rt);
-    else if (key == "app create") r = AdminApplicationCreate(**rt, f.Get("tenant"), f.Get("name"), actor);
-    else if (key == "key create") r = AdminKeyCreate(**rt, kc, actor);
-    else if (key == "key revoke") r = AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
-    else if (key == "tenant export-key") r = AdminExportKeySet(**rt, f.Get("tenant"), f.Get("public-key"), actor);
-    else if (key == "tenant review-policy") r = AdminReviewPolicySet(**rt, f.Get("tenant"), f.Get("double-approval"), std::atof(f.Get("trust-below").c_str()), actor);
-    else if (key == "user create") r = AdminUserCreate(**rt, f.Get("tenant"), f.Get("role"), f.Get("name"), actor);
-    else if (key == "user list") r = AdminUserList(**rt, f.Get("tenant"));
-    else if (key == "user disable") r = AdminUserDisable(**rt, f.Get("tenant"), f.Get("user"), actor);
-    else if (rotate) r = (*rt)->RotateMasterKey(std::move(new_master));
-    else r = AdminKeyList(**rt, f.Get("tenant"));
-    if (auto st = (*rt)->CatchUpProjections(); !st.ok()) return Fail(st);
-    (*rt)->Shutdown();
-    if (!r.ok()) return Fail(r.status());
-    Print(*r);
-    return 0;
+    return RunLocally(**rt, [&]() -> core::Result<core::Json> {
+      if (key == "tenant create") return AdminTenantCreate(**rt, f.Get("name"), actor);
+      if (key == "tenant list") return AdminTenantList(**rt);
+      if (key == "app create") return AdminApplicationCreate(**rt, f.Get("tenant"), f.Get("name"), actor);
+      if (key == "key create") return AdminKeyCreate(**rt, kc, actor);
+      if (key == "key revoke") return AdminKeyRevoke(**rt, f.Get("tenant"), f.Get("key"), f.Get("reason"), actor);
+      if (key == "tenant export-key") return AdminExportKeySet(**rt, f.Get("tenant"), f.Get("public-key"), actor);
+      if (key == "tenant review-policy") return AdminReviewPolicySet(**rt, f.Get("tenant"), f.Get("double-approval"), std::atof(f.Get("trust-below").c_str()), actor);
+      if (key == "user create") return AdminUserCreate(**rt, f.Get("tenant"), f.Get("role"), f.Get("name"), actor);
+      if (key == "user list") return AdminUserList(**rt, f.Get("tenant"));
+      if (key == "user disable") return AdminUserDisable(**rt, f.Get("tenant"), f.Get("user"), actor);
+      if (rotate) return (*rt)->RotateMasterKey(std::move(new_master));
+      return AdminKeyList(**rt, f.Get("tenant"));
+    });
   }
   if (!HeldByServer(rt.status())) return Fail(rt.status());
   // A server holds the data directory: go through its admin socket.
