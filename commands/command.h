@@ -123,6 +123,7 @@ struct CommandOutcome {
 //   using State = ...;  static constexpr std::string_view kName;
 //   static core::Status Evolve(State&, const eventstore::EventEnvelope&);
 //   static core::Json ToJson(const State&);  static core::Result<State> FromJson(std::string_view);
+// (FieldSnapshots in commands/decider.h gives State, ToJson and FromJson from the state's fields)
 // and optionally `using Event` with EvolveDecoded(State&, const Event&, Timestamp[, environment]),
 // which evolves with the event just decided instead of parsing its data.
 template <typename D>

@@ -53,6 +53,17 @@ core::Result<Variant> DecodeEvent(const eventstore::EventEnvelope& env, std::str
   return core::InvalidArgument("not a " + std::string(what) + " event: " + env.type);
 }
 
+// An event's schema version: 1 until the event declares `static constexpr int kSchema` (the day
+// its data changes shape and a reader of the old shape is written).
+template <class T>
+inline constexpr int kSchemaOf = [] {
+  if constexpr (requires { T::kSchema; }) {
+    return T::kSchema;
+  } else {
+    return 1;
+  }
+}();
+
 // The NewEvent a decision appends for a typed event (its kType, kSchema and field-list data; the
 // typed event rides along for the writer's evolve).
 template <class Variant>
@@ -60,7 +71,7 @@ NewEvent NewEventOf(const Variant& event) {
   return std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
-        return NewEvent{std::string(T::kType), T::kSchema, EncodeEventData(event), event};
+        return NewEvent{std::string(T::kType), kSchemaOf<T>, EncodeEventData(event), event};
       },
       event);
 }

@@ -21,10 +21,4 @@ core::Status AuditLogDecider::Evolve(AuditLogState& s, const eventstore::EventEn
   return core::Status::Ok();
 }
 
-core::Json AuditLogDecider::ToJson(const AuditLogState& s) { return core::EncodeFields(s); }
-
-core::Result<AuditLogState> AuditLogDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<AuditLogState>(text, "audit log");
-}
-
 }  // namespace svc::commands::audit

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "core/json_fields.h"
 
 namespace svc::commands::audit {
@@ -18,16 +19,15 @@ inline constexpr std::string_view kAuditLogAggregate = "audit_log";
 
 struct CheckpointPublished {
   static constexpr std::string_view kType = "audit.checkpoint_published";
-  static constexpr int kSchema = 1;
   std::string origin;      // the log's origin line and key name: svc/audit/<tenant>/<environment>
   int64_t tree_size = 0;
   std::string root_hash;   // hex, of the tree of the first tree_size entries
   std::string checkpoint;  // the signed note (C2SP tlog-checkpoint, Ed25519)
   static constexpr auto Fields() {
-    using core::Field;
     using T = CheckpointPublished;
-    return std::tuple{Field("origin", &T::origin), Field("treeSize", &T::tree_size),
-                      Field("rootHash", &T::root_hash), Field("checkpoint", &T::checkpoint)};
+    return std::tuple{core::Field("origin", &T::origin), core::Field("treeSize", &T::tree_size),
+                      core::Field("rootHash", &T::root_hash),
+                      core::Field("checkpoint", &T::checkpoint)};
   }
 };
 
@@ -43,14 +43,11 @@ struct PublishCheckpoint {
   CheckpointPublished checkpoint;
 };
 
-struct AuditLogDecider {
-  using State = AuditLogState;
+struct AuditLogDecider : FieldSnapshots<AuditLogDecider, AuditLogState> {
   static constexpr std::string_view kName = kAuditLogAggregate;
   // No events when the size is not above the last published one; result {"published": bool}.
   static core::Result<Decision> Decide(const AuditLogState& s, const PublishCheckpoint& c, const CommandContext& ctx);
   static core::Status Evolve(AuditLogState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const AuditLogState& s);
-  static core::Result<AuditLogState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::audit

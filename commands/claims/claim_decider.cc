@@ -59,7 +59,6 @@ core::Status ClaimDecider::Evolve(ClaimState& s, const eventstore::EventEnvelope
   return core::Status::Ok();
 }
 
-core::Result<ClaimState> ClaimDecider::FromJson(std::string_view text) { return DecodeSnapshot<ClaimState>(text, "claim"); }
 
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
   if (claims.empty()) return;

@@ -22,6 +22,7 @@
 
 #include "commands/claims/claim_events.h"
 #include "commands/command.h"
+#include "commands/decider.h"
 
 namespace svc::commands::claims {
 
@@ -31,10 +32,10 @@ struct ClaimState {
   int64_t taken_micros = 0;
   bool released = false;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ClaimState;
-    return std::tuple{Field("holder", &T::holder), Field("holderType", &T::holder_type),
-                      Field("takenMicros", &T::taken_micros), Field("released", &T::released)};
+    return std::tuple{core::Field("holder", &T::holder), core::Field("holderType", &T::holder_type),
+                      core::Field("takenMicros", &T::taken_micros),
+                      core::Field("released", &T::released)};
   }
 };
 
@@ -55,14 +56,11 @@ struct ReleaseClaim {
 };
 using ClaimCommand = std::variant<TakeClaim, ReleaseClaim>;
 
-struct ClaimDecider {
-  using State = ClaimState;
+struct ClaimDecider : FieldSnapshots<ClaimDecider, ClaimState> {
   static constexpr std::string_view kName = kClaimAggregate;
   static core::Result<Decision> Decide(const ClaimState& s, const ClaimCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(ClaimState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const ClaimState& s) { return core::EncodeFields(s); }
-  static core::Result<ClaimState> FromJson(std::string_view text);
 };
 
 // Step 2 for a command of the holder: it decides only while its aggregate holds each claim; else

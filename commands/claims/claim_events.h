@@ -26,23 +26,19 @@ inline std::string ClaimId(std::string_view kind, std::string_view environment, 
 // value ("" = the value was free).
 struct ClaimTaken {
   static constexpr std::string_view kType = "claims.claim_taken";
-  static constexpr int kSchema = 1;
   std::string holder;
   std::string holder_type;
   std::string replaces;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ClaimTaken;
-    return std::tuple{Field("holder", &T::holder), Field("holderType", &T::holder_type),
-                      Field("replaces", &T::replaces, Empty::kNull)};
+    return std::tuple{core::Field("holder", &T::holder), core::Field("holderType", &T::holder_type),
+                      core::Field("replaces", &T::replaces, core::Empty::kNull)};
   }
 };
 
 // The holder gave the value up (it changed, or the holder was erased or merged away).
 struct ClaimReleased {
   static constexpr std::string_view kType = "claims.claim_released";
-  static constexpr int kSchema = 1;
   std::string holder;
   static constexpr auto Fields() { return std::tuple{core::Field("holder", &ClaimReleased::holder)}; }
 };

@@ -25,10 +25,4 @@ core::Status BreachDecider::Evolve(BreachState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
-core::Json BreachDecider::ToJson(const BreachState& s) { return core::EncodeFields(s); }
-
-core::Result<BreachState> BreachDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<BreachState>(text, "breach notification");
-}
-
 }  // namespace svc::commands::compliance

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "core/json_fields.h"
 
 namespace svc::commands::compliance {
@@ -17,19 +18,17 @@ inline constexpr std::string_view kBreachAggregate = "breach_notification";
 
 struct BreachNotified {
   static constexpr std::string_view kType = "compliance.breach_notified";
-  static constexpr int kSchema = 1;
   std::string severity;  // low | medium | high | critical
   std::string scope;     // what was exposed, in the notifier's words (no personal data)
   int64_t detected_micros = 0;
   std::vector<std::string> subprocessors_affected;
   std::string notified_by;  // the API key
   static constexpr auto Fields() {
-    using core::Field;
     using T = BreachNotified;
-    return std::tuple{Field("severity", &T::severity), Field("scope", &T::scope),
-                      Field("detected", &T::detected_micros),
-                      Field("subprocessorsAffected", &T::subprocessors_affected),
-                      Field("notifiedBy", &T::notified_by)};
+    return std::tuple{core::Field("severity", &T::severity), core::Field("scope", &T::scope),
+                      core::Field("detected", &T::detected_micros),
+                      core::Field("subprocessorsAffected", &T::subprocessors_affected),
+                      core::Field("notifiedBy", &T::notified_by)};
   }
 };
 
@@ -46,13 +45,10 @@ struct NotifyBreach {
   std::string breach_id;  // the aggregate's id, named in the answer
 };
 
-struct BreachDecider {
-  using State = BreachState;
+struct BreachDecider : FieldSnapshots<BreachDecider, BreachState> {
   static constexpr std::string_view kName = kBreachAggregate;
   static core::Result<Decision> Decide(const BreachState& s, const NotifyBreach& c, const CommandContext& ctx);
   static core::Status Evolve(BreachState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const BreachState& s);
-  static core::Result<BreachState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::compliance

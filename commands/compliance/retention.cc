@@ -23,10 +23,4 @@ core::Status RetentionDecider::Evolve(RetentionState& s, const eventstore::Event
   return core::Status::Ok();
 }
 
-core::Json RetentionDecider::ToJson(const RetentionState& s) { return core::EncodeFields(s); }
-
-core::Result<RetentionState> RetentionDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<RetentionState>(text, "retention");
-}
-
 }  // namespace svc::commands::compliance

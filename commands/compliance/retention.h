@@ -13,6 +13,7 @@
 #include <variant>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "core/json_fields.h"
 
 namespace svc::commands::compliance {
@@ -22,15 +23,14 @@ inline constexpr std::string_view kWebhookDeliveriesResource = "webhook_deliveri
 
 struct RowsSwept {
   static constexpr std::string_view kType = "compliance.rows_swept";
-  static constexpr int kSchema = 1;
   std::string resource;
   int64_t before_micros = 0;   // rows created before this time go
   int64_t retention_days = 0;  // the policy in force
   static constexpr auto Fields() {
-    using core::Field;
     using T = RowsSwept;
-    return std::tuple{Field("resource", &T::resource), Field("beforeMicros", &T::before_micros),
-                      Field("retentionDays", &T::retention_days)};
+    return std::tuple{core::Field("resource", &T::resource),
+                      core::Field("beforeMicros", &T::before_micros),
+                      core::Field("retentionDays", &T::retention_days)};
   }
 };
 
@@ -46,14 +46,11 @@ struct SweepRows {
   RowsSwept swept;
 };
 
-struct RetentionDecider {
-  using State = RetentionState;
+struct RetentionDecider : FieldSnapshots<RetentionDecider, RetentionState> {
   static constexpr std::string_view kName = kRetentionAggregate;
   // result {"swept": bool}.
   static core::Result<Decision> Decide(const RetentionState& s, const SweepRows& c, const CommandContext& ctx);
   static core::Status Evolve(RetentionState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const RetentionState& s);
-  static core::Result<RetentionState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::compliance

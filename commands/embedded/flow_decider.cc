@@ -94,6 +94,5 @@ core::Status FlowDecider::Evolve(FlowState& s, const eventstore::EventEnvelope& 
   return core::Status::Ok();
 }
 
-core::Result<FlowState> FlowDecider::FromJson(std::string_view text) { return DecodeSnapshot<FlowState>(text, "flow"); }
 
 }  // namespace svc::commands::embedded

@@ -9,6 +9,7 @@
 //                    (FLOW_NOT_PUBLISHABLE), and archiving again is a no-op
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/embedded/flow_events.h"
 
 namespace svc::commands::embedded {
@@ -21,10 +22,11 @@ struct FlowState {
   core::Json draft = core::Json::object();
   std::string published_hash;
   static constexpr auto Fields() {
-    using core::Field;
     using T = FlowState;
-    return std::tuple{Field("exists", &T::exists), Field("status", &T::status),   Field("key", &T::key),
-                      Field("version", &T::version), Field("draft", &T::draft), Field("publishedHash", &T::published_hash)};
+    return std::tuple{
+        core::Field("exists", &T::exists), core::Field("status", &T::status),
+        core::Field("key", &T::key),       core::Field("version", &T::version),
+        core::Field("draft", &T::draft),   core::Field("publishedHash", &T::published_hash)};
   }
 };
 
@@ -38,13 +40,10 @@ struct PublishFlow {};
 struct ArchiveFlow {};
 using FlowCommand = std::variant<CreateFlow, UpdateFlowDraft, PublishFlow, ArchiveFlow>;
 
-struct FlowDecider {
-  using State = FlowState;
+struct FlowDecider : FieldSnapshots<FlowDecider, FlowState> {
   static constexpr std::string_view kName = kFlowAggregate;
   static core::Result<Decision> Decide(const FlowState& s, const FlowCommand& c, const CommandContext& ctx);
   static core::Status Evolve(FlowState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const FlowState& s) { return core::EncodeFields(s); }
-  static core::Result<FlowState> FromJson(std::string_view text);
 };
 
 // A flow key: 1-64 of a-z, 0-9, _ and -, from a letter or digit.

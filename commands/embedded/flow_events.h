@@ -19,41 +19,37 @@ inline constexpr std::string_view kFlowAggregate = "flow";
 
 struct FlowCreated {
   static constexpr std::string_view kType = "flow.created";
-  static constexpr int kSchema = 1;
   std::string key;
   std::string name;
   core::Json definition = core::Json::object();
   static constexpr auto Fields() {
-    using core::Field;
     using T = FlowCreated;
-    return std::tuple{Field("key", &T::key), Field("name", &T::name), Field("definition", &T::definition)};
+    return std::tuple{core::Field("key", &T::key), core::Field("name", &T::name),
+                      core::Field("definition", &T::definition)};
   }
 };
 
 struct FlowDraftUpdated {
   static constexpr std::string_view kType = "flow.draft_updated";
-  static constexpr int kSchema = 1;
   core::Json definition = core::Json::object();
   static constexpr auto Fields() { return std::tuple{core::Field("definition", &FlowDraftUpdated::definition)}; }
 };
 
 struct FlowPublished {
   static constexpr std::string_view kType = "flow.published";
-  static constexpr int kSchema = 1;
   int64_t version = 0;
   core::Json definition = core::Json::object();
   std::string definition_hash;  // SHA-256 hex of the definition's RFC 8785 form
   static constexpr auto Fields() {
-    using core::Field;
     using T = FlowPublished;
-    return std::tuple{Field("version", &T::version), Field("definition", &T::definition),
-                      Field("definitionHash", &T::definition_hash)};
+    return std::tuple{core::Field("version", &T::version),
+                      core::Field("definition", &T::definition),
+                      core::Field("definitionHash", &T::definition_hash)};
   }
 };
 
 struct FlowArchived {
   static constexpr std::string_view kType = "flow.archived";
-  static constexpr int kSchema = 1;
   static constexpr auto Fields() { return std::tuple{}; }
 };
 

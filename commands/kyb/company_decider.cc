@@ -166,10 +166,4 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
-core::Json CompanyDecider::ToJson(const CompanyState& s) { return core::EncodeFields(s); }
-
-core::Result<CompanyState> CompanyDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<CompanyState>(text, "company");
-}
-
 }  // namespace svc::commands::kyb

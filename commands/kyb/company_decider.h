@@ -16,6 +16,7 @@
 #include <map>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/kyb/company_events.h"
 
 namespace svc::commands::kyb {
@@ -36,13 +37,13 @@ struct CompanyState {
   std::map<std::string, double> held;        // owned party ("" the company, else a node id) -> % declared
   std::vector<std::string> stages;           // stages recorded for the run in progress
   static constexpr auto Fields() {
-    using core::Field;
     using T = CompanyState;
-    return std::tuple{Field("exists", &T::exists),   Field("environment", &T::environment, core::Empty::kOmit),
-                      Field("status", &T::status),
-                      Field("run", &T::run),         Field("members", &T::members),
-                      Field("documents", &T::documents), Field("nodes", &T::nodes), Field("held", &T::held),
-                      Field("stages", &T::stages)};
+    return std::tuple{core::Field("exists", &T::exists),
+                      core::Field("environment", &T::environment, core::Empty::kOmit),
+                      core::Field("status", &T::status), core::Field("run", &T::run),
+                      core::Field("members", &T::members), core::Field("documents", &T::documents),
+                      core::Field("nodes", &T::nodes), core::Field("held", &T::held),
+                      core::Field("stages", &T::stages)};
   }
 };
 
@@ -68,8 +69,7 @@ struct AssessRisk {
 using CompanyCommand =
     std::variant<CreateCompany, AddMember, AddDocument, AddUboNode, StartVerification, CompleteStage, AssessRisk>;
 
-struct CompanyDecider {
-  using State = CompanyState;
+struct CompanyDecider : FieldSnapshots<CompanyDecider, CompanyState> {
   static constexpr std::string_view kName = kCompanyAggregate;
   static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const CommandContext& ctx);
   // The same, reading other aggregates of the tenant (MakeReadingCommand): a member's or UBO
@@ -78,8 +78,6 @@ struct CompanyDecider {
   static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(CompanyState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const CompanyState& s);
-  static core::Result<CompanyState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::kyb

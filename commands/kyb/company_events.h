@@ -24,7 +24,6 @@ inline constexpr std::string_view kCompanyAggregate = "company";
 
 struct CompanyCreated {
   static constexpr std::string_view kType = "kyb.company_created";
-  static constexpr int kSchema = 1;
   std::string legal_name_sealed;
   std::string trade_name_sealed;  // "" none
   std::string country;            // ISO 3166-1 alpha-2
@@ -33,56 +32,51 @@ struct CompanyCreated {
   std::string rfc_kind;           // moral | fisica | "" (no RFC)
   std::string subject_kind;       // legal_entity | individual_business
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = CompanyCreated;
-    return std::tuple{Field("legalNameSealed", &T::legal_name_sealed),
-                      Field("tradeNameSealed", &T::trade_name_sealed, Empty::kNull),
-                      Field("country", &T::country),
-                      Field("rfcSealed", &T::rfc_sealed, Empty::kNull),
-                      Field("rfcBlind", &T::rfc_blind, Empty::kNull),
-                      Field("rfcKind", &T::rfc_kind, Empty::kNull),
-                      Field("subjectKind", &T::subject_kind)};
+    return std::tuple{core::Field("legalNameSealed", &T::legal_name_sealed),
+                      core::Field("tradeNameSealed", &T::trade_name_sealed, core::Empty::kNull),
+                      core::Field("country", &T::country),
+                      core::Field("rfcSealed", &T::rfc_sealed, core::Empty::kNull),
+                      core::Field("rfcBlind", &T::rfc_blind, core::Empty::kNull),
+                      core::Field("rfcKind", &T::rfc_kind, core::Empty::kNull),
+                      core::Field("subjectKind", &T::subject_kind)};
   }
 };
 
 struct MemberAdded {
   static constexpr std::string_view kType = "kyb.member_added";
-  static constexpr int kSchema = 1;
   std::string member_id;
   std::string name_sealed;
   std::string person_id;  // "" none
   std::string role;       // "" none
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = MemberAdded;
-    return std::tuple{Field("memberId", &T::member_id), Field("nameSealed", &T::name_sealed),
-                      Field("personId", &T::person_id, Empty::kNull), Field("role", &T::role, Empty::kNull)};
+    return std::tuple{core::Field("memberId", &T::member_id),
+                      core::Field("nameSealed", &T::name_sealed),
+                      core::Field("personId", &T::person_id, core::Empty::kNull),
+                      core::Field("role", &T::role, core::Empty::kNull)};
   }
 };
 
 struct DocumentAdded {
   static constexpr std::string_view kType = "kyb.document_added";
-  static constexpr int kSchema = 1;
   std::string document_id;
   std::string kind;
   std::string sha256;
   std::string storage_key;
   std::string uploaded_by_user_id;  // "" none (an API key)
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = DocumentAdded;
-    return std::tuple{Field("documentId", &T::document_id), Field("kind", &T::kind, Empty::kNull),
-                      Field("sha256", &T::sha256, Empty::kNull), Field("storageKey", &T::storage_key, Empty::kNull),
-                      Field("uploadedByUserId", &T::uploaded_by_user_id, Empty::kNull)};
+    return std::tuple{core::Field("documentId", &T::document_id),
+                      core::Field("kind", &T::kind, core::Empty::kNull),
+                      core::Field("sha256", &T::sha256, core::Empty::kNull),
+                      core::Field("storageKey", &T::storage_key, core::Empty::kNull),
+                      core::Field("uploadedByUserId", &T::uploaded_by_user_id, core::Empty::kNull)};
   }
 };
 
 struct UboNodeAdded {
   static constexpr std::string_view kType = "kyb.ubo_node_added";
-  static constexpr int kSchema = 1;
   std::string node_id;
   std::string name_sealed;
   std::string node_type;           // person | company
@@ -93,25 +87,22 @@ struct UboNodeAdded {
   std::string role;                // "" none
   bool is_control_person = false;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = UboNodeAdded;
-    return std::tuple{Field("nodeId", &T::node_id),
-                      Field("nameSealed", &T::name_sealed),
-                      Field("nodeType", &T::node_type),
-                      Field("ownershipPct", &T::ownership_pct, Empty::kNull),
-                      Field("parentNodeId", &T::parent_node_id, Empty::kNull),
-                      Field("personId", &T::person_id, Empty::kNull),
-                      Field("relatedCompanyId", &T::related_company_id, Empty::kNull),
-                      Field("role", &T::role, Empty::kNull),
-                      Field("isControlPerson", &T::is_control_person)};
+    return std::tuple{core::Field("nodeId", &T::node_id),
+                      core::Field("nameSealed", &T::name_sealed),
+                      core::Field("nodeType", &T::node_type),
+                      core::Field("ownershipPct", &T::ownership_pct, core::Empty::kNull),
+                      core::Field("parentNodeId", &T::parent_node_id, core::Empty::kNull),
+                      core::Field("personId", &T::person_id, core::Empty::kNull),
+                      core::Field("relatedCompanyId", &T::related_company_id, core::Empty::kNull),
+                      core::Field("role", &T::role, core::Empty::kNull),
+                      core::Field("isControlPerson", &T::is_control_person)};
   }
 };
 
 // `verify` asked: run `run` of the pipeline starts.
 struct VerificationStarted {
   static constexpr std::string_view kType = "kyb.verification_started";
-  static constexpr int kSchema = 1;
   int64_t run = 0;
   static constexpr auto Fields() { return std::tuple{core::Field("run", &VerificationStarted::run)}; }
 };
@@ -120,23 +111,20 @@ struct VerificationStarted {
 // personal data (ids, codes, figures; docs/kyb.md#checks).
 struct StageCompleted {
   static constexpr std::string_view kType = "kyb.stage_completed";
-  static constexpr int kSchema = 1;
   int64_t run = 0;
   std::string stage;
   std::string status;  // passed | failed | needs_review | not_run
   core::Json result = core::Json::object();
   static constexpr auto Fields() {
-    using core::Field;
     using T = StageCompleted;
-    return std::tuple{Field("run", &T::run), Field("stage", &T::stage), Field("status", &T::status),
-                      Field("result", &T::result)};
+    return std::tuple{core::Field("run", &T::run), core::Field("stage", &T::stage),
+                      core::Field("status", &T::status), core::Field("result", &T::result)};
   }
 };
 
 // The end of a run: the risk assessment and the status it leaves the company in.
 struct RiskAssessed {
   static constexpr std::string_view kType = "kyb.risk_assessed";
-  static constexpr int kSchema = 1;
   int64_t run = 0;
   int64_t score = 0;
   std::string level;   // low | medium | high
@@ -144,11 +132,10 @@ struct RiskAssessed {
   core::Json factors = core::Json::array();  // [{code, points, detail}]
   std::string formula;                       // the formula's version (risk/v1)
   static constexpr auto Fields() {
-    using core::Field;
     using T = RiskAssessed;
-    return std::tuple{Field("run", &T::run),         Field("score", &T::score),
-                      Field("level", &T::level),     Field("status", &T::status),
-                      Field("factors", &T::factors), Field("formula", &T::formula)};
+    return std::tuple{core::Field("run", &T::run), core::Field("score", &T::score),
+                      core::Field("level", &T::level), core::Field("status", &T::status),
+                      core::Field("factors", &T::factors), core::Field("formula", &T::formula)};
   }
 };
 

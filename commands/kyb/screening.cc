@@ -37,10 +37,6 @@ core::Status AmlListDecider::Evolve(AmlListState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
-core::Result<AmlListState> AmlListDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<AmlListState>(text, "aml list");
-}
-
 core::Result<Decision> ScreeningDecider::Decide(const ScreeningState& s, const ScreeningCommand& command,
                                                 const CommandContext&) {
   Decision d;
@@ -53,10 +49,6 @@ core::Status ScreeningDecider::Evolve(ScreeningState& s, const eventstore::Event
   SVC_RETURN_IF_ERROR(DecodeScreening(e).status());
   s.exists = true;
   return core::Status::Ok();
-}
-
-core::Result<ScreeningState> ScreeningDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<ScreeningState>(text, "screening");
 }
 
 core::Result<Decision> HitDecider::Decide(const HitState& s, const HitCommand& command, const CommandContext&) {
@@ -87,6 +79,5 @@ core::Status HitDecider::Evolve(HitState& s, const eventstore::EventEnvelope& e)
   return core::Status::Ok();
 }
 
-core::Result<HitState> HitDecider::FromJson(std::string_view text) { return DecodeSnapshot<HitState>(text, "screening hit"); }
 
 }  // namespace svc::commands::kyb

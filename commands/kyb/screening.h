@@ -9,6 +9,7 @@
 //   SCREENING_NOT_FOUND for the review of a hit never found.
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/kyb/screening_events.h"
 
 namespace svc::commands::kyb {
@@ -18,23 +19,20 @@ struct AmlListState {
   std::string content_hash;
   int64_t versions = 0;
   static constexpr auto Fields() {
-    using core::Field;
     using T = AmlListState;
-    return std::tuple{Field("exists", &T::exists), Field("contentHash", &T::content_hash),
-                      Field("versions", &T::versions)};
+    return std::tuple{core::Field("exists", &T::exists),
+                      core::Field("contentHash", &T::content_hash),
+                      core::Field("versions", &T::versions)};
   }
 };
 struct LoadList {
   ListLoaded loaded;
 };
 using AmlListCommand = std::variant<LoadList>;
-struct AmlListDecider {
-  using State = AmlListState;
+struct AmlListDecider : FieldSnapshots<AmlListDecider, AmlListState> {
   static constexpr std::string_view kName = kAmlListAggregate;
   static core::Result<Decision> Decide(const AmlListState& s, const AmlListCommand& c, const CommandContext& ctx);
   static core::Status Evolve(AmlListState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const AmlListState& s) { return core::EncodeFields(s); }
-  static core::Result<AmlListState> FromJson(std::string_view text);
 };
 
 struct ScreeningState {
@@ -45,21 +43,18 @@ struct RecordScreening {
   ScreeningCompleted completed;
 };
 using ScreeningCommand = std::variant<RecordScreening>;
-struct ScreeningDecider {
-  using State = ScreeningState;
+struct ScreeningDecider : FieldSnapshots<ScreeningDecider, ScreeningState> {
   static constexpr std::string_view kName = kScreeningAggregate;
   static core::Result<Decision> Decide(const ScreeningState& s, const ScreeningCommand& c, const CommandContext& ctx);
   static core::Status Evolve(ScreeningState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const ScreeningState& s) { return core::EncodeFields(s); }
-  static core::Result<ScreeningState> FromJson(std::string_view text);
 };
 
 struct HitState {
   bool exists = false;
   std::string status;  // open | confirmed | dismissed
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("exists", &HitState::exists), Field("status", &HitState::status)};
+    return std::tuple{core::Field("exists", &HitState::exists),
+                      core::Field("status", &HitState::status)};
   }
 };
 struct FindHit {
@@ -69,13 +64,10 @@ struct ReviewHit {
   HitReviewed review;
 };
 using HitCommand = std::variant<FindHit, ReviewHit>;
-struct HitDecider {
-  using State = HitState;
+struct HitDecider : FieldSnapshots<HitDecider, HitState> {
   static constexpr std::string_view kName = kHitAggregate;
   static core::Result<Decision> Decide(const HitState& s, const HitCommand& c, const CommandContext& ctx);
   static core::Status Evolve(HitState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const HitState& s) { return core::EncodeFields(s); }
-  static core::Result<HitState> FromJson(std::string_view text);
 };
 
 // The hit id of a subject and a list entry: hit_ + 32 hex of SHA-256 over the tenant,

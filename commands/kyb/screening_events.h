@@ -33,7 +33,6 @@ inline constexpr std::string_view kHitAggregate = "screening_hit";
 
 struct ListLoaded {
   static constexpr std::string_view kType = "aml.list_loaded";
-  static constexpr int kSchema = 1;
   std::string source;        // the operator's name for the list (ofac_sdn, un_consolidated, …)
   std::string format;        // pipeline/kyb/list_loaders.h
   std::string content_hash;  // the list's version
@@ -42,18 +41,16 @@ struct ListLoaded {
   int64_t persons = 0;
   int64_t companies = 0;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ListLoaded;
-    return std::tuple{Field("source", &T::source),     Field("format", &T::format),
-                      Field("contentHash", &T::content_hash), Field("blobs", &T::blobs),
-                      Field("entries", &T::entries),   Field("persons", &T::persons),
-                      Field("companies", &T::companies)};
+    return std::tuple{core::Field("source", &T::source), core::Field("format", &T::format),
+                      core::Field("contentHash", &T::content_hash), core::Field("blobs", &T::blobs),
+                      core::Field("entries", &T::entries), core::Field("persons", &T::persons),
+                      core::Field("companies", &T::companies)};
   }
 };
 
 struct ScreeningCompleted {
   static constexpr std::string_view kType = "aml.screening_completed";
-  static constexpr int kSchema = 1;
   std::string subject_type;    // person | company | name
   std::string subject_id;      // per_… | cmp_… | "" (a name)
   std::string subject_key;     // person:per_… | company:cmp_… | name:<blind key of the query>
@@ -64,24 +61,20 @@ struct ScreeningCompleted {
   int64_t names_screened = 0;
   core::Json hits = core::Json::array();   // [{hitId, subjectType, subjectId, listSource, entryId, score}]
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ScreeningCompleted;
-    return std::tuple{Field("subjectType", &T::subject_type),
-                      Field("subjectId", &T::subject_id, Empty::kNull),
-                      Field("subjectKey", &T::subject_key),
-                      Field("subjectSealed", &T::subject_sealed, Empty::kNull),
-                      Field("portfolioId", &T::portfolio_id, Empty::kNull),
-                      Field("origin", &T::origin),
-                      Field("lists", &T::lists),
-                      Field("namesScreened", &T::names_screened),
-                      Field("hits", &T::hits)};
+    return std::tuple{core::Field("subjectType", &T::subject_type),
+                      core::Field("subjectId", &T::subject_id, core::Empty::kNull),
+                      core::Field("subjectKey", &T::subject_key),
+                      core::Field("subjectSealed", &T::subject_sealed, core::Empty::kNull),
+                      core::Field("portfolioId", &T::portfolio_id, core::Empty::kNull),
+                      core::Field("origin", &T::origin), core::Field("lists", &T::lists),
+                      core::Field("namesScreened", &T::names_screened),
+                      core::Field("hits", &T::hits)};
   }
 };
 
 struct HitFound {
   static constexpr std::string_view kType = "aml.hit_found";
-  static constexpr int kSchema = 1;
   std::string screening_id;
   std::string subject_type;  // person | company | company_member | ubo_node | name
   std::string subject_id;    // per_… | cmp_… | cmm_… | ubo_… | "" (a name)
@@ -99,35 +92,36 @@ struct HitFound {
   std::string algorithm;
   std::vector<std::string> programs;  // the entry's sanctions programmes or datasets
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = HitFound;
-    return std::tuple{Field("screeningId", &T::screening_id), Field("subjectType", &T::subject_type),
-                      Field("subjectId", &T::subject_id, Empty::kNull), Field("companyId", &T::company_id, Empty::kNull),
-                      Field("listSource", &T::list_source),   Field("listFormat", &T::list_format),
-                      Field("listHash", &T::list_hash),       Field("entryId", &T::entry_id),
-                      Field("entryKind", &T::entry_kind),     Field("entryName", &T::entry_name),
-                      Field("matchedName", &T::matched_name), Field("score", &T::score),
-                      Field("nameScore", &T::name_score),     Field("reasons", &T::reasons),
-                      Field("algorithm", &T::algorithm),      Field("programs", &T::programs)};
+    return std::tuple{core::Field("screeningId", &T::screening_id),
+                      core::Field("subjectType", &T::subject_type),
+                      core::Field("subjectId", &T::subject_id, core::Empty::kNull),
+                      core::Field("companyId", &T::company_id, core::Empty::kNull),
+                      core::Field("listSource", &T::list_source),
+                      core::Field("listFormat", &T::list_format),
+                      core::Field("listHash", &T::list_hash), core::Field("entryId", &T::entry_id),
+                      core::Field("entryKind", &T::entry_kind),
+                      core::Field("entryName", &T::entry_name),
+                      core::Field("matchedName", &T::matched_name), core::Field("score", &T::score),
+                      core::Field("nameScore", &T::name_score), core::Field("reasons", &T::reasons),
+                      core::Field("algorithm", &T::algorithm),
+                      core::Field("programs", &T::programs)};
   }
 };
 
 struct HitReviewed {
   static constexpr std::string_view kType = "aml.hit_reviewed";
-  static constexpr int kSchema = 1;
   std::string decision;     // confirmed | dismissed
   std::string reason_code;  // e.g. false_positive, true_match (no personal data)
   std::string note_sealed;  // the officer's free text, sealed ("" none)
   std::string actor_type;   // api_key | user
   std::string actor_id;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = HitReviewed;
-    return std::tuple{Field("decision", &T::decision), Field("reasonCode", &T::reason_code),
-                      Field("noteSealed", &T::note_sealed, Empty::kNull), Field("actorType", &T::actor_type),
-                      Field("actorId", &T::actor_id)};
+    return std::tuple{
+        core::Field("decision", &T::decision), core::Field("reasonCode", &T::reason_code),
+        core::Field("noteSealed", &T::note_sealed, core::Empty::kNull),
+        core::Field("actorType", &T::actor_type), core::Field("actorId", &T::actor_id)};
   }
 };
 

@@ -20,7 +20,6 @@ inline constexpr std::string_view kRevealBudgetAggregate = "reveal_budget";
 
 struct PiiAccessed {
   static constexpr std::string_view kType = "persons.pii_accessed";
-  static constexpr int kSchema = 1;
   std::string person_id;
   std::string application_id;  // the actor's application ("" = none)
   std::string actor_type;      // api_key | client_token | media_link | user (a reviewer)
@@ -33,16 +32,16 @@ struct PiiAccessed {
   std::string redaction;       // plain | compared (integrity) | biometric (reauth)
   std::string case_id;         // review_case | review_media: the review case it was shown for
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = PiiAccessed;
-    return std::tuple{Field("personId", &T::person_id),
-                      Field("applicationId", &T::application_id, Empty::kNull),
-                      Field("actorType", &T::actor_type), Field("actorId", &T::actor_id),
-                      Field("channel", &T::channel), Field("fields", &T::fields),
-                      Field("purpose", &T::purpose, Empty::kNull),
-                      Field("reason", &T::reason, Empty::kNull),
-                      Field("redaction", &T::redaction), Field("caseId", &T::case_id, Empty::kOmit)};
+    return std::tuple{core::Field("personId", &T::person_id),
+                      core::Field("applicationId", &T::application_id, core::Empty::kNull),
+                      core::Field("actorType", &T::actor_type),
+                      core::Field("actorId", &T::actor_id), core::Field("channel", &T::channel),
+                      core::Field("fields", &T::fields),
+                      core::Field("purpose", &T::purpose, core::Empty::kNull),
+                      core::Field("reason", &T::reason, core::Empty::kNull),
+                      core::Field("redaction", &T::redaction),
+                      core::Field("caseId", &T::case_id, core::Empty::kOmit)};
   }
 };
 

@@ -65,10 +65,4 @@ core::Status ClientTokenDecider::Evolve(ClientTokenState& s, const eventstore::E
   return core::Status::Ok();
 }
 
-core::Json ClientTokenDecider::ToJson(const ClientTokenState& s) { return core::EncodeFields(s); }
-
-core::Result<ClientTokenState> ClientTokenDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<ClientTokenState>(text, "client token");
-}
-
 }  // namespace svc::commands::persons

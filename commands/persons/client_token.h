@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "core/json_fields.h"
 
 namespace svc::commands::persons {
@@ -20,7 +21,6 @@ inline constexpr int64_t kMaxClientTokenSeconds = 15 * 60;
 
 struct ClientTokenIssued {
   static constexpr std::string_view kType = "persons.client_token_issued";
-  static constexpr int kSchema = 1;
   std::string person_id;
   std::string application_id;
   std::string issued_by;  // the API key
@@ -30,26 +30,24 @@ struct ClientTokenIssued {
   std::string secret_hash;  // SHA-256 hex of the token's secret part
   int64_t expires_micros = 0;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ClientTokenIssued;
-    return std::tuple{Field("personId", &T::person_id), Field("applicationId", &T::application_id, Empty::kNull),
-                      Field("issuedBy", &T::issued_by), Field("fields", &T::fields),
-                      Field("purpose", &T::purpose, Empty::kNull), Field("reason", &T::reason),
-                      Field("secretHash", &T::secret_hash), Field("expires", &T::expires_micros)};
+    return std::tuple{core::Field("personId", &T::person_id),
+                      core::Field("applicationId", &T::application_id, core::Empty::kNull),
+                      core::Field("issuedBy", &T::issued_by), core::Field("fields", &T::fields),
+                      core::Field("purpose", &T::purpose, core::Empty::kNull),
+                      core::Field("reason", &T::reason), core::Field("secretHash", &T::secret_hash),
+                      core::Field("expires", &T::expires_micros)};
   }
 };
 
 struct ClientTokenUsed {
   static constexpr std::string_view kType = "persons.client_token_used";
-  static constexpr int kSchema = 1;
   std::vector<std::string> fields;
   static constexpr auto Fields() { return std::tuple{core::Field("fields", &ClientTokenUsed::fields)}; }
 };
 
 struct ClientTokenRevoked {
   static constexpr std::string_view kType = "persons.client_token_revoked";
-  static constexpr int kSchema = 1;
   static constexpr auto Fields() { return std::tuple{}; }
 };
 
@@ -70,14 +68,14 @@ struct ClientTokenState {
   int64_t used_micros = 0;
   int64_t revoked_micros = 0;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ClientTokenState;
-    return std::tuple{Field("exists", &T::exists),         Field("environment", &T::environment),
-                      Field("personId", &T::person_id),    Field("fields", &T::fields),
-                      Field("purpose", &T::purpose),       Field("reason", &T::reason),
-                      Field("secretHash", &T::secret_hash), Field("created", &T::created_micros),
-                      Field("expires", &T::expires_micros), Field("used", &T::used_micros),
-                      Field("revoked", &T::revoked_micros)};
+    return std::tuple{
+        core::Field("exists", &T::exists),          core::Field("environment", &T::environment),
+        core::Field("personId", &T::person_id),     core::Field("fields", &T::fields),
+        core::Field("purpose", &T::purpose),        core::Field("reason", &T::reason),
+        core::Field("secretHash", &T::secret_hash), core::Field("created", &T::created_micros),
+        core::Field("expires", &T::expires_micros), core::Field("used", &T::used_micros),
+        core::Field("revoked", &T::revoked_micros)};
   }
 };
 
@@ -95,14 +93,11 @@ struct RevokeClientToken {
 };
 using ClientTokenCommand = std::variant<IssueClientToken, UseClientToken, RevokeClientToken>;
 
-struct ClientTokenDecider {
-  using State = ClientTokenState;
+struct ClientTokenDecider : FieldSnapshots<ClientTokenDecider, ClientTokenState> {
   static constexpr std::string_view kName = kClientTokenAggregate;
   static core::Result<Decision> Decide(const ClientTokenState& s, const ClientTokenCommand& c,
                                        const CommandContext& ctx);
   static core::Status Evolve(ClientTokenState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const ClientTokenState& s);
-  static core::Result<ClientTokenState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::persons

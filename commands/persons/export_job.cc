@@ -86,10 +86,4 @@ core::Status ExportDecider::Evolve(ExportState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
-core::Json ExportDecider::ToJson(const ExportState& s) { return core::EncodeFields(s); }
-
-core::Result<ExportState> ExportDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<ExportState>(text, "person export");
-}
-
 }  // namespace svc::commands::persons

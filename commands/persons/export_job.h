@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/persons/access_events.h"
 #include "core/json_fields.h"
 
@@ -21,7 +22,6 @@ inline constexpr std::string_view kExportAggregate = "person_export";
 
 struct ExportRequested {
   static constexpr std::string_view kType = "persons.export_requested";
-  static constexpr int kSchema = 1;
   std::vector<std::string> person_ids;  // empty: every active person of the environment
   std::vector<std::string> fields;      // empty: every field the key may read
   std::string purpose;
@@ -33,14 +33,16 @@ struct ExportRequested {
   std::string recipient_public_key;  // base64url, 32 bytes (X25519)
   int64_t ttl_seconds = 0;           // how long the dump stays downloadable once ready
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ExportRequested;
-    return std::tuple{Field("personIds", &T::person_ids), Field("fields", &T::fields),
-                      Field("purpose", &T::purpose, Empty::kNull), Field("reason", &T::reason),
-                      Field("applicationId", &T::application_id, Empty::kNull), Field("actorType", &T::actor_type),
-                      Field("actorId", &T::actor_id), Field("recipientKeyId", &T::recipient_key_id),
-                      Field("recipientPublicKey", &T::recipient_public_key), Field("ttlSeconds", &T::ttl_seconds)};
+    return std::tuple{core::Field("personIds", &T::person_ids), core::Field("fields", &T::fields),
+                      core::Field("purpose", &T::purpose, core::Empty::kNull),
+                      core::Field("reason", &T::reason),
+                      core::Field("applicationId", &T::application_id, core::Empty::kNull),
+                      core::Field("actorType", &T::actor_type),
+                      core::Field("actorId", &T::actor_id),
+                      core::Field("recipientKeyId", &T::recipient_key_id),
+                      core::Field("recipientPublicKey", &T::recipient_public_key),
+                      core::Field("ttlSeconds", &T::ttl_seconds)};
   }
 };
 
@@ -49,14 +51,13 @@ struct ExportSkip {
   std::string person_id;
   std::string code;
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("personId", &ExportSkip::person_id), Field("code", &ExportSkip::code)};
+    return std::tuple{core::Field("personId", &ExportSkip::person_id),
+                      core::Field("code", &ExportSkip::code)};
   }
 };
 
 struct ExportCompleted {
   static constexpr std::string_view kType = "persons.export_completed";
-  static constexpr int kSchema = 1;
   int64_t person_count = 0;
   int64_t skipped_count = 0;
   std::vector<ExportSkip> skipped;  // the first kMaxListedSkips of them
@@ -64,29 +65,28 @@ struct ExportCompleted {
   std::string sha256;  // hex, of the dump file
   int64_t expires_at_micros = 0;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ExportCompleted;
-    return std::tuple{Field("personCount", &T::person_count), Field("skippedCount", &T::skipped_count),
-                      Field("skipped", &T::skipped), Field("sizeBytes", &T::size_bytes), Field("sha256", &T::sha256),
-                      Field("expiresAtMicros", &T::expires_at_micros)};
+    return std::tuple{core::Field("personCount", &T::person_count),
+                      core::Field("skippedCount", &T::skipped_count),
+                      core::Field("skipped", &T::skipped), core::Field("sizeBytes", &T::size_bytes),
+                      core::Field("sha256", &T::sha256),
+                      core::Field("expiresAtMicros", &T::expires_at_micros)};
   }
 };
 inline constexpr size_t kMaxListedSkips = 1000;
 
 struct ExportFailed {
   static constexpr std::string_view kType = "persons.export_failed";
-  static constexpr int kSchema = 1;
   std::string code;
   std::string message;  // never a value
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("code", &ExportFailed::code), Field("message", &ExportFailed::message)};
+    return std::tuple{core::Field("code", &ExportFailed::code),
+                      core::Field("message", &ExportFailed::message)};
   }
 };
 
 struct ExportExpired {
   static constexpr std::string_view kType = "persons.export_expired";
-  static constexpr int kSchema = 1;
   bool dump_deleted = true;
   static constexpr auto Fields() { return std::tuple{core::Field("dumpDeleted", &ExportExpired::dump_deleted)}; }
 };
@@ -98,8 +98,8 @@ struct ExportState {
   std::string status;  // "" | queued | ready | failed | expired
   int64_t audited = 0;
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("status", &ExportState::status), Field("audited", &ExportState::audited)};
+    return std::tuple{core::Field("status", &ExportState::status),
+                      core::Field("audited", &ExportState::audited)};
   }
 };
 
@@ -121,8 +121,7 @@ struct FailExport {
 struct ExpireExport {};
 using ExportCommand = std::variant<RequestExport, RecordExportAccesses, CompleteExport, FailExport, ExpireExport>;
 
-struct ExportDecider {
-  using State = ExportState;
+struct ExportDecider : FieldSnapshots<ExportDecider, ExportState> {
   static constexpr std::string_view kName = kExportAggregate;
   static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const CommandContext& ctx);
   // The same, reading the tenant (MakeReadingCommand): a request takes the tenant's export key in
@@ -130,8 +129,6 @@ struct ExportDecider {
   static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(ExportState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const ExportState& s);
-  static core::Result<ExportState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::persons

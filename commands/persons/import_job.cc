@@ -21,10 +21,4 @@ core::Status ImportDecider::Evolve(ImportState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
-core::Json ImportDecider::ToJson(const ImportState& s) { return core::EncodeFields(s); }
-
-core::Result<ImportState> ImportDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<ImportState>(text, "person import");
-}
-
 }  // namespace svc::commands::persons

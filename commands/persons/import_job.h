@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "core/json_fields.h"
 
 namespace svc::commands::persons {
@@ -23,28 +24,26 @@ struct ImportRow {
   std::string code;       // the error code when failed
   std::vector<std::string> fields;  // the fields at fault, when the error names them
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ImportRow;
-    return std::tuple{Field("index", &T::index), Field("status", &T::status),
-                      Field("personId", &T::person_id, Empty::kNull), Field("code", &T::code, Empty::kNull),
-                      Field("fields", &T::fields, Empty::kOmit)};
+    return std::tuple{core::Field("index", &T::index), core::Field("status", &T::status),
+                      core::Field("personId", &T::person_id, core::Empty::kNull),
+                      core::Field("code", &T::code, core::Empty::kNull),
+                      core::Field("fields", &T::fields, core::Empty::kOmit)};
   }
 };
 
 struct ImportRecorded {
   static constexpr std::string_view kType = "persons.import_recorded";
-  static constexpr int kSchema = 1;
   int64_t total = 0;
   int64_t created = 0;
   int64_t updated = 0;
   int64_t failed = 0;
   std::vector<ImportRow> rows;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ImportRecorded;
-    return std::tuple{Field("total", &T::total), Field("created", &T::created), Field("updated", &T::updated),
-                      Field("failed", &T::failed), Field("rows", &T::rows)};
+    return std::tuple{core::Field("total", &T::total), core::Field("created", &T::created),
+                      core::Field("updated", &T::updated), core::Field("failed", &T::failed),
+                      core::Field("rows", &T::rows)};
   }
 };
 
@@ -60,13 +59,10 @@ struct RecordImport {
   ImportRecorded job;
 };
 
-struct ImportDecider {
-  using State = ImportState;
+struct ImportDecider : FieldSnapshots<ImportDecider, ImportState> {
   static constexpr std::string_view kName = kImportAggregate;
   static core::Result<Decision> Decide(const ImportState& s, const RecordImport& c, const CommandContext& ctx);
   static core::Status Evolve(ImportState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const ImportState& s);
-  static core::Result<ImportState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::persons

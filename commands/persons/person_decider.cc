@@ -336,10 +336,4 @@ core::Status PersonDecider::Evolve(PersonState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
-core::Json PersonDecider::ToJson(const PersonState& s) { return core::EncodeFields(s); }
-
-core::Result<PersonState> PersonDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<PersonState>(text, "person");
-}
-
 }  // namespace svc::commands::persons

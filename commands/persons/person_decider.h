@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/persons/person_events.h"
 
 namespace svc::commands::persons {
@@ -38,8 +39,8 @@ struct PersonState {
     std::string application_id;
     bool revoked = false;
     static constexpr auto Fields() {
-      using core::Field;
-      return std::tuple{Field("applicationId", &GrantRef::application_id), Field("revoked", &GrantRef::revoked)};
+      return std::tuple{core::Field("applicationId", &GrantRef::application_id),
+                        core::Field("revoked", &GrantRef::revoked)};
     }
   };
   std::map<std::string, GrantRef> grants;
@@ -68,23 +69,28 @@ struct PersonState {
   std::string merge_consolidation;
   std::string merged_into;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = PersonState;
-    return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
-                      Field("status", &T::status), Field("applicationId", &T::application_id),
-                      Field("externalRef", &T::external_ref), Field("piiVersion", &T::pii_version),
-                      Field("fields", &T::fields), Field("curpKey", &T::curp_key, Empty::kOmit),
-                      Field("created", &T::created_micros),
-                      Field("updated", &T::updated_micros), Field("consents", &T::consents, Empty::kOmit),
-                      Field("grants", &T::grants, Empty::kOmit), Field("holds", &T::holds, Empty::kOmit),
-                      Field("forgetMode", &T::forget_mode, Empty::kOmit),
-                      Field("purgeDue", &T::purge_due_micros, Empty::kOmit),
-                      Field("keysDestroyed", &T::keys_destroyed),
-                      Field("consolidating", &T::consolidating, Empty::kOmit),
-                      Field("absorbed", &T::absorbed, Empty::kOmit),
-                      Field("mergeConsolidation", &T::merge_consolidation, Empty::kOmit),
-                      Field("mergedInto", &T::merged_into, Empty::kOmit)};
+    return std::tuple{
+        core::Field("exists", &T::exists),
+        core::Field("environment", &T::environment),
+        core::Field("status", &T::status),
+        core::Field("applicationId", &T::application_id),
+        core::Field("externalRef", &T::external_ref),
+        core::Field("piiVersion", &T::pii_version),
+        core::Field("fields", &T::fields),
+        core::Field("curpKey", &T::curp_key, core::Empty::kOmit),
+        core::Field("created", &T::created_micros),
+        core::Field("updated", &T::updated_micros),
+        core::Field("consents", &T::consents, core::Empty::kOmit),
+        core::Field("grants", &T::grants, core::Empty::kOmit),
+        core::Field("holds", &T::holds, core::Empty::kOmit),
+        core::Field("forgetMode", &T::forget_mode, core::Empty::kOmit),
+        core::Field("purgeDue", &T::purge_due_micros, core::Empty::kOmit),
+        core::Field("keysDestroyed", &T::keys_destroyed),
+        core::Field("consolidating", &T::consolidating, core::Empty::kOmit),
+        core::Field("absorbed", &T::absorbed, core::Empty::kOmit),
+        core::Field("mergeConsolidation", &T::merge_consolidation, core::Empty::kOmit),
+        core::Field("mergedInto", &T::merged_into, core::Empty::kOmit)};
   }
 };
 
@@ -164,8 +170,7 @@ using PersonCommand = std::variant<CreatePerson, RevisePerson, GrantConsent, Rev
                                    RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed,
                                    RequestConsolidation, StartMerge, CompleteMerge, CompleteConsolidation>;
 
-struct PersonDecider {
-  using State = PersonState;
+struct PersonDecider : FieldSnapshots<PersonDecider, PersonState> {
   using Event = PersonEvent;
   static constexpr std::string_view kName = kPersonAggregate;
   static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c,
@@ -179,8 +184,6 @@ struct PersonDecider {
   static core::Status Evolve(PersonState& s, const eventstore::EventEnvelope& e);
   static void EvolveDecoded(PersonState& s, const PersonEvent& e, core::Timestamp at,
                             std::string_view environment);
-  static core::Json ToJson(const PersonState& s);
-  static core::Result<PersonState> FromJson(std::string_view text);
 };
 
 // The names of the vault's personal data fields (the spec's 17), for the aggregate's own guard:

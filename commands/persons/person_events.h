@@ -31,10 +31,8 @@ struct SealedPii {
   std::string sealed;
   std::vector<std::string> index;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    return std::tuple{Field("sealed", &SealedPii::sealed),
-                      Field("index", &SealedPii::index, Empty::kOmit)};
+    return std::tuple{core::Field("sealed", &SealedPii::sealed),
+                      core::Field("index", &SealedPii::index, core::Empty::kOmit)};
   }
 };
 
@@ -44,38 +42,32 @@ struct PiiSource {
   std::string session_id;  // the verification session, for kind verification
   std::string detail;      // e.g. document_ocr, renapo ("" = none)
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    return std::tuple{Field("kind", &PiiSource::kind),
-                      Field("sessionId", &PiiSource::session_id, Empty::kNull),
-                      Field("detail", &PiiSource::detail, Empty::kNull)};
+    return std::tuple{core::Field("kind", &PiiSource::kind),
+                      core::Field("sessionId", &PiiSource::session_id, core::Empty::kNull),
+                      core::Field("detail", &PiiSource::detail, core::Empty::kNull)};
   }
 };
 
 // A person, with its first revision of personal data (piiVersion 1).
 struct PersonCreated {
   static constexpr std::string_view kType = "persons.person_created";
-  static constexpr int kSchema = 1;
   std::string application_id;
   std::string external_ref;     // the integrator's uid, in clear ("" = none)
   std::string metadata_sealed;  // "" = none
   std::map<std::string, SealedPii> pii;  // by field name (camelCase, as in the API)
   PiiSource source;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = PersonCreated;
-    return std::tuple{Field("applicationId", &T::application_id),
-                      Field("externalRef", &T::external_ref, Empty::kNull),
-                      Field("metadataSealed", &T::metadata_sealed, Empty::kNull),
-                      Field("pii", &T::pii), Field("source", &T::source)};
+    return std::tuple{core::Field("applicationId", &T::application_id),
+                      core::Field("externalRef", &T::external_ref, core::Empty::kNull),
+                      core::Field("metadataSealed", &T::metadata_sealed, core::Empty::kNull),
+                      core::Field("pii", &T::pii), core::Field("source", &T::source)};
   }
 };
 
 // A change: personal data set or cleared (a new piiVersion), and/or new metadata.
 struct PersonRevised {
   static constexpr std::string_view kType = "persons.person_revised";
-  static constexpr int kSchema = 1;
   int pii_version = 0;  // the version this revision makes (unchanged when no PII changed)
   std::map<std::string, SealedPii> set;
   std::vector<std::string> cleared;
@@ -83,14 +75,12 @@ struct PersonRevised {
   std::string metadata_sealed;  // when metadata_changed; "" = cleared
   PiiSource source;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = PersonRevised;
-    return std::tuple{Field("piiVersion", &T::pii_version), Field("set", &T::set),
-                      Field("cleared", &T::cleared, Empty::kOmit),
-                      Field("metadataChanged", &T::metadata_changed),
-                      Field("metadataSealed", &T::metadata_sealed, Empty::kNull),
-                      Field("source", &T::source)};
+    return std::tuple{core::Field("piiVersion", &T::pii_version), core::Field("set", &T::set),
+                      core::Field("cleared", &T::cleared, core::Empty::kOmit),
+                      core::Field("metadataChanged", &T::metadata_changed),
+                      core::Field("metadataSealed", &T::metadata_sealed, core::Empty::kNull),
+                      core::Field("source", &T::source)};
   }
 };
 
@@ -98,7 +88,6 @@ struct PersonRevised {
 // evidence is sealed under the person's data key and never served.
 struct ConsentGranted {
   static constexpr std::string_view kType = "persons.consent_granted";
-  static constexpr int kSchema = 1;
   std::string consent_id;
   std::string purpose;
   std::string mechanism;        // firma_electronica | autenticacion
@@ -107,20 +96,18 @@ struct ConsentGranted {
   std::string evidence_sealed;  // "" = none
   int64_t expires_micros = 0;   // 0 = does not expire
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ConsentGranted;
-    return std::tuple{Field("consentId", &T::consent_id), Field("purpose", &T::purpose),
-                      Field("mechanism", &T::mechanism), Field("policyVersion", &T::policy_version),
-                      Field("attestedBy", &T::attested_by, Empty::kNull),
-                      Field("evidenceSealed", &T::evidence_sealed, Empty::kNull),
-                      Field("expiresMicros", &T::expires_micros)};
+    return std::tuple{core::Field("consentId", &T::consent_id), core::Field("purpose", &T::purpose),
+                      core::Field("mechanism", &T::mechanism),
+                      core::Field("policyVersion", &T::policy_version),
+                      core::Field("attestedBy", &T::attested_by, core::Empty::kNull),
+                      core::Field("evidenceSealed", &T::evidence_sealed, core::Empty::kNull),
+                      core::Field("expiresMicros", &T::expires_micros)};
   }
 };
 
 struct ConsentRevoked {
   static constexpr std::string_view kType = "persons.consent_revoked";
-  static constexpr int kSchema = 1;
   std::string consent_id;
   static constexpr auto Fields() { return std::tuple{core::Field("consentId", &ConsentRevoked::consent_id)}; }
 };
@@ -129,7 +116,6 @@ struct ConsentRevoked {
 // application replaces (revokes) the one in force.
 struct GrantCreated {
   static constexpr std::string_view kType = "persons.grant_created";
-  static constexpr int kSchema = 1;
   std::string grant_id;
   std::string application_id;
   std::vector<std::string> allowed_fields;
@@ -138,19 +124,19 @@ struct GrantCreated {
   int64_t expires_micros = 0;     // 0 = does not expire
   std::string replaces;           // the grant it revokes ("" = none)
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = GrantCreated;
-    return std::tuple{Field("grantId", &T::grant_id), Field("applicationId", &T::application_id),
-                      Field("allowedFields", &T::allowed_fields), Field("allowedPurposes", &T::allowed_purposes),
-                      Field("defaultRedaction", &T::default_redaction), Field("expiresMicros", &T::expires_micros),
-                      Field("replaces", &T::replaces, Empty::kNull)};
+    return std::tuple{core::Field("grantId", &T::grant_id),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("allowedFields", &T::allowed_fields),
+                      core::Field("allowedPurposes", &T::allowed_purposes),
+                      core::Field("defaultRedaction", &T::default_redaction),
+                      core::Field("expiresMicros", &T::expires_micros),
+                      core::Field("replaces", &T::replaces, core::Empty::kNull)};
   }
 };
 
 struct GrantRevoked {
   static constexpr std::string_view kType = "persons.grant_revoked";
-  static constexpr int kSchema = 1;
   std::string grant_id;
   static constexpr auto Fields() { return std::tuple{core::Field("grantId", &GrantRevoked::grant_id)}; }
 };
@@ -160,7 +146,6 @@ struct GrantRevoked {
 // freezes every deletion of what it covers: forget, the retention sweep.
 struct LegalHoldRecorded {
   static constexpr std::string_view kType = "persons.legal_hold_recorded";
-  static constexpr int kSchema = 1;
   std::string hold_id;
   std::string action;       // set | renew | release
   std::string asset_id;     // a capture (med_…) of the person's sessions; "" = the whole person
@@ -168,12 +153,12 @@ struct LegalHoldRecorded {
   std::string reason;
   int64_t expires_micros = 0;  // set and renew: 0 = until released
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = LegalHoldRecorded;
-    return std::tuple{Field("holdId", &T::hold_id), Field("action", &T::action),
-                      Field("assetId", &T::asset_id, Empty::kNull), Field("legalBasis", &T::legal_basis, Empty::kNull),
-                      Field("reason", &T::reason), Field("expiresMicros", &T::expires_micros)};
+    return std::tuple{core::Field("holdId", &T::hold_id), core::Field("action", &T::action),
+                      core::Field("assetId", &T::asset_id, core::Empty::kNull),
+                      core::Field("legalBasis", &T::legal_basis, core::Empty::kNull),
+                      core::Field("reason", &T::reason),
+                      core::Field("expiresMicros", &T::expires_micros)};
   }
 };
 
@@ -184,29 +169,25 @@ struct LegalHoldRecorded {
 // deletion certificate can be issued.
 struct ForgetRequested {
   static constexpr std::string_view kType = "persons.forget_requested";
-  static constexpr int kSchema = 1;
   std::string mode;  // block | purge
   std::string reason;
   int64_t purge_due_micros = 0;
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = ForgetRequested;
-    return std::tuple{Field("mode", &T::mode), Field("reason", &T::reason, Empty::kNull),
-                      Field("purgeDueMicros", &T::purge_due_micros)};
+    return std::tuple{core::Field("mode", &T::mode),
+                      core::Field("reason", &T::reason, core::Empty::kNull),
+                      core::Field("purgeDueMicros", &T::purge_due_micros)};
   }
 };
 
 struct PersonPurged {
   static constexpr std::string_view kType = "persons.person_purged";
-  static constexpr int kSchema = 1;
   std::vector<std::string> session_ids;  // the person's verification sessions, whose keys go too
   static constexpr auto Fields() { return std::tuple{core::Field("sessionIds", &PersonPurged::session_ids)}; }
 };
 
 struct KeysDestroyed {
   static constexpr std::string_view kType = "persons.keys_destroyed";
-  static constexpr int kSchema = 1;
   std::vector<std::string> key_names;  // what was destroyed (names, never material)
   static constexpr auto Fields() { return std::tuple{core::Field("keyNames", &KeysDestroyed::key_names)}; }
 };
@@ -219,61 +200,54 @@ struct KeysDestroyed {
 // (survivor).
 struct ConsolidationRequested {
   static constexpr std::string_view kType = "persons.consolidation_requested";
-  static constexpr int kSchema = 1;
   std::string consolidation_id;
   std::vector<std::string> source_ids;
   std::map<std::string, std::string> field_resolutions;  // field -> the person whose value wins
   static constexpr auto Fields() {
-    using core::Field;
     using T = ConsolidationRequested;
-    return std::tuple{Field("consolidationId", &T::consolidation_id), Field("sourcePersonIds", &T::source_ids),
-                      Field("fieldResolutions", &T::field_resolutions)};
+    return std::tuple{core::Field("consolidationId", &T::consolidation_id),
+                      core::Field("sourcePersonIds", &T::source_ids),
+                      core::Field("fieldResolutions", &T::field_resolutions)};
   }
 };
 
 struct MergeStarted {
   static constexpr std::string_view kType = "persons.merge_started";
-  static constexpr int kSchema = 1;
   std::string consolidation_id;
   std::string survivor_id;
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("consolidationId", &MergeStarted::consolidation_id),
-                      Field("survivorId", &MergeStarted::survivor_id)};
+    return std::tuple{core::Field("consolidationId", &MergeStarted::consolidation_id),
+                      core::Field("survivorId", &MergeStarted::survivor_id)};
   }
 };
 
 struct SourceAbsorbed {
   static constexpr std::string_view kType = "persons.source_absorbed";
-  static constexpr int kSchema = 1;
   std::string consolidation_id;
   std::string source_id;
   std::vector<std::string> fields;  // the fields whose value the survivor took (names only)
   std::string error;                // the source could not be merged: its refusal's code ("" = merged)
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = SourceAbsorbed;
-    return std::tuple{Field("consolidationId", &T::consolidation_id), Field("sourcePersonId", &T::source_id),
-                      Field("fields", &T::fields), Field("error", &T::error, Empty::kNull)};
+    return std::tuple{core::Field("consolidationId", &T::consolidation_id),
+                      core::Field("sourcePersonId", &T::source_id),
+                      core::Field("fields", &T::fields),
+                      core::Field("error", &T::error, core::Empty::kNull)};
   }
 };
 
 struct PersonMerged {
   static constexpr std::string_view kType = "persons.merged";
-  static constexpr int kSchema = 1;
   std::string consolidation_id;
   std::string survivor_id;
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("consolidationId", &PersonMerged::consolidation_id),
-                      Field("survivorId", &PersonMerged::survivor_id)};
+    return std::tuple{core::Field("consolidationId", &PersonMerged::consolidation_id),
+                      core::Field("survivorId", &PersonMerged::survivor_id)};
   }
 };
 
 struct ConsolidationCompleted {
   static constexpr std::string_view kType = "persons.consolidation_completed";
-  static constexpr int kSchema = 1;
   std::string consolidation_id;
   static constexpr auto Fields() {
     return std::tuple{core::Field("consolidationId", &ConsolidationCompleted::consolidation_id)};

@@ -47,10 +47,4 @@ core::Status RevealBudgetDecider::Evolve(RevealBudgetState& s, const eventstore:
   return core::Status::Ok();
 }
 
-core::Json RevealBudgetDecider::ToJson(const RevealBudgetState& s) { return core::EncodeFields(s); }
-
-core::Result<RevealBudgetState> RevealBudgetDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<RevealBudgetState>(text, "reveal budget");
-}
-
 }  // namespace svc::commands::persons

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/persons/access_events.h"
 
 namespace svc::commands::persons {
@@ -28,14 +29,11 @@ std::string RevealBudgetId(std::string_view environment, core::Timestamp at);
 // Seconds from `at` to the next UTC midnight (when the budget refills).
 int64_t SecondsUntilRefill(core::Timestamp at);
 
-struct RevealBudgetDecider {
-  using State = RevealBudgetState;
+struct RevealBudgetDecider : FieldSnapshots<RevealBudgetDecider, RevealBudgetState> {
   static constexpr std::string_view kName = kRevealBudgetAggregate;
   static core::Result<Decision> Decide(const RevealBudgetState& s, const RecordReveal& c,
                                        const CommandContext& ctx);
   static core::Status Evolve(RevealBudgetState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const RevealBudgetState& s);
-  static core::Result<RevealBudgetState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::persons

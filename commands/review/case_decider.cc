@@ -196,12 +196,6 @@ core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& 
   return core::Status::Ok();
 }
 
-core::Json CaseDecider::ToJson(const CaseState& s) { return core::EncodeFields(s); }
-
-core::Result<CaseState> CaseDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<CaseState>(text, "case");
-}
-
 bool NeedsSecondApproval(std::string_view mode, double trust_below, std::string_view action, const core::Json& trust) {
   if (action != "approve" && action != "decline" && action != "request_more_info") return false;
   if (mode == "all") return true;

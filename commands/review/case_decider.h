@@ -14,6 +14,7 @@
 // anything but a note on a resolved or closed case is CASE_CLOSED.
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/review/case_events.h"
 
 namespace svc::commands::review {
@@ -31,18 +32,17 @@ struct CaseState {
   CaseActor pending_by;
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = CaseState;
-    return std::tuple{Field("exists", &T::exists),
-                      Field("status", &T::status),
-                      Field("sessionId", &T::session_id),
-                      Field("priority", &T::priority, Empty::kOmit),
-                      Field("escalationLevel", &T::escalation_level, Empty::kOmit),
-                      Field("assignee", &T::assignee),
-                      Field("pendingAction", &T::pending_action, Empty::kOmit),
-                      Field("pendingReasonCodes", &T::pending_reason_codes, Empty::kOmit),
-                      Field("pendingBy", &T::pending_by)};
+    return std::tuple{
+        core::Field("exists", &T::exists),
+        core::Field("status", &T::status),
+        core::Field("sessionId", &T::session_id),
+        core::Field("priority", &T::priority, core::Empty::kOmit),
+        core::Field("escalationLevel", &T::escalation_level, core::Empty::kOmit),
+        core::Field("assignee", &T::assignee),
+        core::Field("pendingAction", &T::pending_action, core::Empty::kOmit),
+        core::Field("pendingReasonCodes", &T::pending_reason_codes, core::Empty::kOmit),
+        core::Field("pendingBy", &T::pending_by)};
   }
   bool Finished() const { return status == "resolved" || status == "closed"; }
 };
@@ -83,8 +83,7 @@ struct ResolveCase {
 bool NeedsSecondApproval(std::string_view mode, double trust_below, std::string_view action, const core::Json& trust);
 using CaseCommand = std::variant<OpenCase, ClaimCase, ReleaseCase, ReassignCase, AddCaseNote, ResolveCase>;
 
-struct CaseDecider {
-  using State = CaseState;
+struct CaseDecider : FieldSnapshots<CaseDecider, CaseState> {
   static constexpr std::string_view kName = "review_case";
   static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c,
                                        const CommandContext& ctx);
@@ -93,8 +92,6 @@ struct CaseDecider {
   static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(CaseState& s, const eventstore::EventEnvelope& e);
-  static core::Json ToJson(const CaseState& s);
-  static core::Result<CaseState> FromJson(std::string_view text);
 };
 
 // The case id the pipeline uses for a submission: cas_ + 32 hex of SHA-256(tracking id).

@@ -10,7 +10,7 @@ std::string_view TypeOf(const TenancyEvent& e) {
   return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kType; }, e);
 }
 int SchemaOf(const TenancyEvent& e) {
-  return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kSchema; }, e);
+  return std::visit([](const auto& v) { return kSchemaOf<std::decay_t<decltype(v)>>; }, e);
 }
 
 std::string EncodeData(const TenancyEvent& event) { return EncodeEventData(event); }

@@ -16,35 +16,29 @@ namespace svc::commands::tenancy {
 
 struct TenantCreated {
   static constexpr std::string_view kType = "tenancy.tenant_created";
-  static constexpr int kSchema = 1;
   std::string name;
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = TenantCreated;
-    return std::tuple{Field("name", &T::name)};
+    return std::tuple{core::Field("name", &T::name)};
   }
 };
 
 struct ApplicationCreated {
   static constexpr std::string_view kType = "tenancy.application_created";
-  static constexpr int kSchema = 1;
   std::string application_id;
   std::string name;
   bool is_default = false;
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = ApplicationCreated;
-    return std::tuple{Field("applicationId", &T::application_id),
-                      Field("name", &T::name),
-                      Field("isDefault", &T::is_default)};
+    return std::tuple{core::Field("applicationId", &T::application_id),
+                      core::Field("name", &T::name), core::Field("isDefault", &T::is_default)};
   }
 };
 
 struct ApiKeyCreated {
   static constexpr std::string_view kType = "tenancy.api_key_created";
-  static constexpr int kSchema = 1;
   std::string key_id;
   std::string application_id;
   std::string environment;  // "live" | "test"
@@ -58,17 +52,14 @@ struct ApiKeyCreated {
   std::vector<std::string> flows;
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = ApiKeyCreated;
-    return std::tuple{Field("keyId", &T::key_id),
-                      Field("applicationId", &T::application_id),
-                      Field("environment", &T::environment),
-                      Field("keyType", &T::key_type),
-                      Field("scopes", &T::scopes),
-                      Field("secretHash", &T::secret_hash),
-                      Field("last4", &T::last4),
-                      Field("name", &T::name),
-                      Field("flows", &T::flows, core::Empty::kOmit)};
+    return std::tuple{core::Field("keyId", &T::key_id),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("environment", &T::environment),
+                      core::Field("keyType", &T::key_type), core::Field("scopes", &T::scopes),
+                      core::Field("secretHash", &T::secret_hash), core::Field("last4", &T::last4),
+                      core::Field("name", &T::name),
+                      core::Field("flows", &T::flows, core::Empty::kOmit)};
   }
 };
 
@@ -76,7 +67,6 @@ struct ApiKeyCreated {
 // (APPLICATION_ARCHIVED); the default application is never archived (CANNOT_ARCHIVE_DEFAULT).
 struct ApplicationArchived {
   static constexpr std::string_view kType = "tenancy.application_archived";
-  static constexpr int kSchema = 1;
   std::string application_id;
   static constexpr auto Fields() { return std::tuple{core::Field("applicationId", &ApplicationArchived::application_id)}; }
 };
@@ -86,31 +76,27 @@ struct ApplicationArchived {
 // its widget may be mounted on (an origin belongs to one application of a tenant).
 struct ApplicationSettingsSet {
   static constexpr std::string_view kType = "tenancy.application_settings_set";
-  static constexpr int kSchema = 1;
   std::string application_id;
   std::vector<std::string> allowed_flows;
   std::string default_flow;  // "" = none
   std::vector<std::string> allowed_origins;
   static constexpr auto Fields() {
-    using core::Field;
     using T = ApplicationSettingsSet;
-    return std::tuple{Field("applicationId", &T::application_id), Field("allowedFlows", &T::allowed_flows),
-                      Field("defaultFlow", &T::default_flow, core::Empty::kNull),
-                      Field("allowedOrigins", &T::allowed_origins)};
+    return std::tuple{core::Field("applicationId", &T::application_id),
+                      core::Field("allowedFlows", &T::allowed_flows),
+                      core::Field("defaultFlow", &T::default_flow, core::Empty::kNull),
+                      core::Field("allowedOrigins", &T::allowed_origins)};
   }
 };
 
 struct ApiKeyRevoked {
   static constexpr std::string_view kType = "tenancy.api_key_revoked";
-  static constexpr int kSchema = 1;
   std::string key_id;
   std::string reason;
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = ApiKeyRevoked;
-    return std::tuple{Field("keyId", &T::key_id),
-                      Field("reason", &T::reason)};
+    return std::tuple{core::Field("keyId", &T::key_id), core::Field("reason", &T::reason)};
   }
 };
 
@@ -119,14 +105,12 @@ struct ApiKeyRevoked {
 // the old for dumps written from then on.
 struct ExportKeySet {
   static constexpr std::string_view kType = "tenancy.export_key_set";
-  static constexpr int kSchema = 1;
   std::string key_id;      // xk_ + the first 16 hex digits of SHA-256(public key)
   std::string public_key;  // base64url, 32 bytes
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = ExportKeySet;
-    return std::tuple{Field("keyId", &T::key_id), Field("publicKey", &T::public_key)};
+    return std::tuple{core::Field("keyId", &T::key_id), core::Field("publicKey", &T::public_key)};
   }
 };
 
@@ -135,23 +119,21 @@ struct ExportKeySet {
 // sign-in secret travels only as a keyed hash, like an API key.
 struct UserCreated {
   static constexpr std::string_view kType = "tenancy.user_created";
-  static constexpr int kSchema = 1;
   std::string user_id;
   std::string role;  // reviewer | supervisor
   std::string label;
   std::string secret_hash;  // hex HMAC-SHA256 of the sign-in secret under the lookup key
   std::string last4;
   static constexpr auto Fields() {
-    using core::Field;
     using T = UserCreated;
-    return std::tuple{Field("userId", &T::user_id), Field("role", &T::role), Field("label", &T::label),
-                      Field("secretHash", &T::secret_hash), Field("last4", &T::last4)};
+    return std::tuple{core::Field("userId", &T::user_id), core::Field("role", &T::role),
+                      core::Field("label", &T::label), core::Field("secretHash", &T::secret_hash),
+                      core::Field("last4", &T::last4)};
   }
 };
 
 struct UserDisabled {
   static constexpr std::string_view kType = "tenancy.user_disabled";
-  static constexpr int kSchema = 1;
   std::string user_id;
   static constexpr auto Fields() { return std::tuple{core::Field("userId", &UserDisabled::user_id)}; }
 };
@@ -160,13 +142,12 @@ struct UserDisabled {
 // different reviewer.
 struct ReviewPolicySet {
   static constexpr std::string_view kType = "tenancy.review_policy_set";
-  static constexpr int kSchema = 1;
   std::string double_approval;  // none | declines | all
   double trust_below = 0;       // approvals of sessions whose trust score is under this need two (0: off)
   static constexpr auto Fields() {
-    using core::Field;
     using T = ReviewPolicySet;
-    return std::tuple{Field("doubleApproval", &T::double_approval), Field("trustBelow", &T::trust_below)};
+    return std::tuple{core::Field("doubleApproval", &T::double_approval),
+                      core::Field("trustBelow", &T::trust_below)};
   }
 };
 

@@ -363,10 +363,4 @@ core::Status TenantDecider::Evolve(TenantState& state, const eventstore::EventEn
   return core::Status::Ok();
 }
 
-core::Json TenantDecider::ToJson(const TenantState& s) { return core::EncodeFields(s); }
-
-core::Result<TenantState> TenantDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<TenantState>(text, "tenant");
-}
-
 }  // namespace svc::commands::tenancy

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/tenancy/tenancy_events.h"
 
 namespace svc::commands::tenancy {
@@ -26,19 +27,15 @@ struct KeyState {
   std::vector<std::string> flows;  // empty: any flow
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = KeyState;
-    return std::tuple{Field("id", &T::id),
-                      Field("applicationId", &T::application_id),
-                      Field("environment", &T::environment),
-                      Field("keyType", &T::key_type),
-                      Field("scopes", &T::scopes),
-                      Field("secretHash", &T::secret_hash),
-                      Field("last4", &T::last4),
-                      Field("name", &T::name),
-                      Field("createdMicros", &T::created_micros),
-                      Field("revokedMicros", &T::revoked_micros),
-                      Field("flows", &T::flows, core::Empty::kOmit)};
+    return std::tuple{core::Field("id", &T::id), core::Field("applicationId", &T::application_id),
+                      core::Field("environment", &T::environment),
+                      core::Field("keyType", &T::key_type), core::Field("scopes", &T::scopes),
+                      core::Field("secretHash", &T::secret_hash), core::Field("last4", &T::last4),
+                      core::Field("name", &T::name),
+                      core::Field("createdMicros", &T::created_micros),
+                      core::Field("revokedMicros", &T::revoked_micros),
+                      core::Field("flows", &T::flows, core::Empty::kOmit)};
   }
 };
 
@@ -52,16 +49,13 @@ struct ApplicationState {
   std::vector<std::string> allowed_origins;
 
   static constexpr auto Fields() {
-    using core::Field;
-    using core::Empty;
     using T = ApplicationState;
-    return std::tuple{Field("id", &T::id),
-                      Field("name", &T::name),
-                      Field("isDefault", &T::is_default),
-                      Field("archived", &T::archived, Empty::kOmit),
-                      Field("allowedFlows", &T::allowed_flows, Empty::kOmit),
-                      Field("defaultFlow", &T::default_flow, Empty::kOmit),
-                      Field("allowedOrigins", &T::allowed_origins, Empty::kOmit)};
+    return std::tuple{core::Field("id", &T::id), core::Field("name", &T::name),
+                      core::Field("isDefault", &T::is_default),
+                      core::Field("archived", &T::archived, core::Empty::kOmit),
+                      core::Field("allowedFlows", &T::allowed_flows, core::Empty::kOmit),
+                      core::Field("defaultFlow", &T::default_flow, core::Empty::kOmit),
+                      core::Field("allowedOrigins", &T::allowed_origins, core::Empty::kOmit)};
   }
 };
 
@@ -72,10 +66,10 @@ struct UserState {
   std::string secret_hash;
   bool disabled = false;
   static constexpr auto Fields() {
-    using core::Field;
     using T = UserState;
-    return std::tuple{Field("id", &T::id), Field("role", &T::role), Field("label", &T::label),
-                      Field("secretHash", &T::secret_hash), Field("disabled", &T::disabled)};
+    return std::tuple{core::Field("id", &T::id), core::Field("role", &T::role),
+                      core::Field("label", &T::label), core::Field("secretHash", &T::secret_hash),
+                      core::Field("disabled", &T::disabled)};
   }
 };
 
@@ -103,16 +97,19 @@ struct TenantState {
 
   // The snapshot's members (TenantDecider::ToJson / FromJson).
   static constexpr auto Fields() {
-    using core::Field;
     using T = TenantState;
-    return std::tuple{Field("exists", &T::exists), Field("id", &T::id), Field("name", &T::name),
-                      Field("createdMicros", &T::created_micros),
-                      Field("applications", &T::applications), Field("keys", &T::keys),
-                      Field("users", &T::users, core::Empty::kOmit),
-                      Field("reviewDoubleApproval", &T::review_double_approval, core::Empty::kOmit),
-                      Field("reviewTrustBelow", &T::review_trust_below, core::Empty::kOmit),
-                      Field("exportKeyId", &T::export_key_id, core::Empty::kOmit),
-                      Field("exportPublicKey", &T::export_public_key, core::Empty::kOmit)};
+    return std::tuple{
+        core::Field("exists", &T::exists),
+        core::Field("id", &T::id),
+        core::Field("name", &T::name),
+        core::Field("createdMicros", &T::created_micros),
+        core::Field("applications", &T::applications),
+        core::Field("keys", &T::keys),
+        core::Field("users", &T::users, core::Empty::kOmit),
+        core::Field("reviewDoubleApproval", &T::review_double_approval, core::Empty::kOmit),
+        core::Field("reviewTrustBelow", &T::review_trust_below, core::Empty::kOmit),
+        core::Field("exportKeyId", &T::export_key_id, core::Empty::kOmit),
+        core::Field("exportPublicKey", &T::export_public_key, core::Empty::kOmit)};
   }
 };
 
@@ -174,8 +171,7 @@ using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKe
                                     CreateUser, DisableUser, SetReviewPolicy, ArchiveApplication,
                                     SetApplicationSettings>;
 
-struct TenantDecider {
-  using State = TenantState;
+struct TenantDecider : FieldSnapshots<TenantDecider, TenantState> {
   static constexpr std::string_view kName = "tenant";
 
   static core::Result<Decision> Decide(const TenantState& state, const TenancyCommand& command,
@@ -184,9 +180,6 @@ struct TenantDecider {
   // Pure evolution over a decoded event (what Evolve uses after decoding).
   static void EvolveDecoded(TenantState& state, const TenancyEvent& event,
                             core::Timestamp occurred_at, std::string_view tenant_id);
-
-  static core::Json ToJson(const TenantState& state);
-  static core::Result<TenantState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::tenancy

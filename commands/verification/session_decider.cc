@@ -319,10 +319,4 @@ core::Status SessionDecider::Evolve(SessionState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
-core::Json SessionDecider::ToJson(const SessionState& s) { return core::EncodeFields(s); }
-
-core::Result<SessionState> SessionDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<SessionState>(text, "session");
-}
-
 }  // namespace svc::commands::verification

@@ -10,6 +10,7 @@
 #include <variant>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/verification/session_events.h"
 #include "commands/verification/session_status.h"
 
@@ -45,10 +46,9 @@ struct SessionState {
     int64_t expires_micros = 0;
     bool spent = false;
     static constexpr auto Fields() {
-      using core::Field;
-      return std::tuple{Field("actions", &Challenge::actions),
-                        Field("expires", &Challenge::expires_micros),
-                        Field("spent", &Challenge::spent)};
+      return std::tuple{core::Field("actions", &Challenge::actions),
+                        core::Field("expires", &Challenge::expires_micros),
+                        core::Field("spent", &Challenge::spent)};
     }
   };
   std::map<std::string, Challenge> challenges;  // by challenge id
@@ -63,31 +63,41 @@ struct SessionState {
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
   static constexpr auto Fields() {
-    using core::Field;
     using T = SessionState;
-    return std::tuple{Field("exists", &T::exists), Field("status", &T::status),
-                      Field("currentStep", &T::current_step), Field("created", &T::created_micros),
-                      Field("updated", &T::updated_micros), Field("started", &T::started_micros),
-                      Field("completed", &T::completed_micros), Field("expires", &T::expires_micros),
-                      Field("consentRecorded", &T::consent_recorded),
-                      Field("consentAccepted", &T::consent_accepted),
-                      Field("consentRecordedAt", &T::consent_recorded_micros),
-                      Field("decided", &T::decided_micros), Field("disabledChecks", &T::disabled_checks),
-                      Field("mediaIds", &T::media_ids), Field("mediaKinds", &T::media_kinds),
-                      Field("mediaSinceSubmit", &T::media_since_submit),
-                      Field("submission", &T::submission), Field("trackingId", &T::tracking_id),
-                      Field("processing", &T::processing), Field("stagesDone", &T::stages_done),
-                      Field("outcome", &T::outcome), Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
-                      Field("caseId", &T::case_id),
-                      Field("activeLiveness", &T::active_liveness),
-                      Field("challenges", &T::challenges), Field("mediaPurged", &T::media_purged),
-                      Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
-                      Field("embeddedId", &T::embedded_id, core::Empty::kOmit),
-                      Field("embeddedOrigins", &T::embedded_origins, core::Empty::kOmit),
-                      Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
-                      Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit),
-                      Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
-                      Field("linkOpens", &T::link_opens, core::Empty::kOmit)};
+    return std::tuple{
+        core::Field("exists", &T::exists),
+        core::Field("status", &T::status),
+        core::Field("currentStep", &T::current_step),
+        core::Field("created", &T::created_micros),
+        core::Field("updated", &T::updated_micros),
+        core::Field("started", &T::started_micros),
+        core::Field("completed", &T::completed_micros),
+        core::Field("expires", &T::expires_micros),
+        core::Field("consentRecorded", &T::consent_recorded),
+        core::Field("consentAccepted", &T::consent_accepted),
+        core::Field("consentRecordedAt", &T::consent_recorded_micros),
+        core::Field("decided", &T::decided_micros),
+        core::Field("disabledChecks", &T::disabled_checks),
+        core::Field("mediaIds", &T::media_ids),
+        core::Field("mediaKinds", &T::media_kinds),
+        core::Field("mediaSinceSubmit", &T::media_since_submit),
+        core::Field("submission", &T::submission),
+        core::Field("trackingId", &T::tracking_id),
+        core::Field("processing", &T::processing),
+        core::Field("stagesDone", &T::stages_done),
+        core::Field("outcome", &T::outcome),
+        core::Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
+        core::Field("caseId", &T::case_id),
+        core::Field("activeLiveness", &T::active_liveness),
+        core::Field("challenges", &T::challenges),
+        core::Field("mediaPurged", &T::media_purged),
+        core::Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
+        core::Field("embeddedId", &T::embedded_id, core::Empty::kOmit),
+        core::Field("embeddedOrigins", &T::embedded_origins, core::Empty::kOmit),
+        core::Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
+        core::Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit),
+        core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
+        core::Field("linkOpens", &T::link_opens, core::Empty::kOmit)};
   }
 
   bool Terminal() const { return IsTerminalStatus(status); }
@@ -172,8 +182,7 @@ std::string_view CheckForKind(std::string_view kind);
 // serves the document check and the lookups; the selfie face match; the video liveness.
 bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled_checks);
 
-struct SessionDecider {
-  using State = SessionState;
+struct SessionDecider : FieldSnapshots<SessionDecider, SessionState> {
   using Event = SessionEvent;
   static constexpr std::string_view kName = kSessionAggregate;
 
@@ -182,8 +191,6 @@ struct SessionDecider {
   static core::Status Evolve(SessionState& state, const eventstore::EventEnvelope& event);
   static void EvolveDecoded(SessionState& state, const SessionEvent& event,
                             core::Timestamp occurred_at);
-  static core::Json ToJson(const SessionState& state);
-  static core::Result<SessionState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::verification

@@ -18,7 +18,7 @@ std::string_view TypeOf(const SessionEvent& e) {
       e);
 }
 int SchemaOf(const SessionEvent& e) {
-  return std::visit([](const auto& v) { return std::decay_t<decltype(v)>::kSchema; }, e);
+  return std::visit([](const auto& v) { return kSchemaOf<std::decay_t<decltype(v)>>; }, e);
 }
 
 std::string EncodeData(const SessionEvent& event) { return EncodeEventData(event); }

@@ -23,7 +23,6 @@ inline constexpr std::string_view kSessionAggregate = "verification_session";
 
 struct SessionCreated {
   static constexpr std::string_view kType = "verification.session_created";
-  static constexpr int kSchema = 1;
   std::string public_id;
   std::string channel;
   std::string application_id;
@@ -50,56 +49,46 @@ struct SessionCreated {
   std::string link_token_hash;
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = SessionCreated;
-    return std::tuple{Field("publicId", &T::public_id),
-                      Field("channel", &T::channel),
-                      Field("applicationId", &T::application_id),
-                      Field("flowId", &T::flow_id, Empty::kNull),
-                      Field("flow", &T::flow, Empty::kNull),
-                      Field("personId", &T::person_id, Empty::kNull),
-                      Field("clientReference", &T::client_reference),
-                      Field("country", &T::country),
-                      Field("locale", &T::locale),
-                      Field("notificationsMode", &T::notifications_mode),
-                      Field("callbackUrl", &T::callback_url, Empty::kNull),
-                      Field("redirectUrl", &T::redirect_url, Empty::kNull),
-                      Field("checks", &T::checks, Shape::kObjectOrNull),
-                      Field("policy", &T::policy, Shape::kObjectOrNull),
-                      Field("metaSealed", &T::meta_sealed, Empty::kNull),
-                      Field("linkTokenSealed", &T::link_token_sealed, Empty::kNull),
-                      Field("expiresAtMicros", &T::expires_at_micros),
-                      Field("flowVersion", &T::flow_version, Empty::kOmit),
-                      Field("flowCaptures", &T::flow_captures, Empty::kOmit),
-                      Field("linkTokenHash", &T::link_token_hash, Empty::kOmit)};
+    return std::tuple{core::Field("publicId", &T::public_id), core::Field("channel", &T::channel),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("flowId", &T::flow_id, core::Empty::kNull),
+                      core::Field("flow", &T::flow, core::Empty::kNull),
+                      core::Field("personId", &T::person_id, core::Empty::kNull),
+                      core::Field("clientReference", &T::client_reference),
+                      core::Field("country", &T::country), core::Field("locale", &T::locale),
+                      core::Field("notificationsMode", &T::notifications_mode),
+                      core::Field("callbackUrl", &T::callback_url, core::Empty::kNull),
+                      core::Field("redirectUrl", &T::redirect_url, core::Empty::kNull),
+                      core::Field("checks", &T::checks, core::Shape::kObjectOrNull),
+                      core::Field("policy", &T::policy, core::Shape::kObjectOrNull),
+                      core::Field("metaSealed", &T::meta_sealed, core::Empty::kNull),
+                      core::Field("linkTokenSealed", &T::link_token_sealed, core::Empty::kNull),
+                      core::Field("expiresAtMicros", &T::expires_at_micros),
+                      core::Field("flowVersion", &T::flow_version, core::Empty::kOmit),
+                      core::Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
+                      core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit)};
   }
 };
 
 struct ConsentRecorded {
   static constexpr std::string_view kType = "verification.consent_recorded";
-  static constexpr int kSchema = 1;
   bool accepted = false;
   int64_t consented_at_micros = 0;  // the subject's time, or the record time when not given
   std::string policy_version;
   std::string subject_sealed;  // base64 of sealed {"ip":…, "userAgent":…}, "" = none
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = ConsentRecorded;
-    return std::tuple{Field("accepted", &T::accepted),
-                      Field("consentedAtMicros", &T::consented_at_micros),
-                      Field("policyVersion", &T::policy_version),
-                      Field("subjectSealed", &T::subject_sealed, Empty::kNull)};
+    return std::tuple{core::Field("accepted", &T::accepted),
+                      core::Field("consentedAtMicros", &T::consented_at_micros),
+                      core::Field("policyVersion", &T::policy_version),
+                      core::Field("subjectSealed", &T::subject_sealed, core::Empty::kNull)};
   }
 };
 
 struct SessionExpired {
   static constexpr std::string_view kType = "verification.session_expired";
-  static constexpr int kSchema = 1;
   static constexpr auto Fields() { return std::tuple{}; }
 };
 
@@ -107,7 +96,6 @@ struct SessionExpired {
 // analysis is the non-personal part of CaptureAnalysis; extracted data stays sealed.
 struct MediaCaptured {
   static constexpr std::string_view kType = "verification.media_captured";
-  static constexpr int kSchema = 1;
   std::string media_id;
   std::string kind;  // document_front | document_back | selfie | liveness_video
   std::string mime;
@@ -120,20 +108,14 @@ struct MediaCaptured {
   std::string extracted_sealed;  // base64 of sealed extractedData JSON, "" = none
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = MediaCaptured;
-    return std::tuple{Field("mediaId", &T::media_id),
-                      Field("kind", &T::kind),
-                      Field("mime", &T::mime),
-                      Field("sha256", &T::sha256),
-                      Field("sizeBytes", &T::size_bytes),
-                      Field("blob", &T::blob),
-                      Field("challengeId", &T::challenge_id, Empty::kNull),
-                      Field("challengeActions", &T::challenge_actions, Empty::kOmit),
-                      Field("analysis", &T::analysis, Shape::kObjectOrNull),
-                      Field("extractedSealed", &T::extracted_sealed, Empty::kNull)};
+    return std::tuple{core::Field("mediaId", &T::media_id), core::Field("kind", &T::kind),
+                      core::Field("mime", &T::mime), core::Field("sha256", &T::sha256),
+                      core::Field("sizeBytes", &T::size_bytes), core::Field("blob", &T::blob),
+                      core::Field("challengeId", &T::challenge_id, core::Empty::kNull),
+                      core::Field("challengeActions", &T::challenge_actions, core::Empty::kOmit),
+                      core::Field("analysis", &T::analysis, core::Shape::kObjectOrNull),
+                      core::Field("extractedSealed", &T::extracted_sealed, core::Empty::kNull)};
   }
 };
 
@@ -141,38 +123,30 @@ struct MediaCaptured {
 // the server; valid until expires_at_micros).
 struct LivenessChallengeIssued {
   static constexpr std::string_view kType = "verification.liveness_challenge_issued";
-  static constexpr int kSchema = 1;
   std::string challenge_id;
   std::vector<std::string> actions;  // blink | turn_left | turn_right
   int64_t expires_at_micros = 0;
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = LivenessChallengeIssued;
-    return std::tuple{Field("challengeId", &T::challenge_id),
-                      Field("actions", &T::actions),
-                      Field("expiresAtMicros", &T::expires_at_micros)};
+    return std::tuple{core::Field("challengeId", &T::challenge_id),
+                      core::Field("actions", &T::actions),
+                      core::Field("expiresAtMicros", &T::expires_at_micros)};
   }
 };
 
 // The subject submitted; the pipeline runs for `tracking_id`.
 struct SessionSubmitted {
   static constexpr std::string_view kType = "verification.session_submitted";
-  static constexpr int kSchema = 1;
   std::string tracking_id;
   int submission = 0;  // 1, 2, … (a session in awaiting_input can be submitted again)
   std::vector<std::string> media_ids;
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = SessionSubmitted;
-    return std::tuple{Field("trackingId", &T::tracking_id),
-                      Field("submission", &T::submission),
-                      Field("mediaIds", &T::media_ids)};
+    return std::tuple{core::Field("trackingId", &T::tracking_id),
+                      core::Field("submission", &T::submission),
+                      core::Field("mediaIds", &T::media_ids)};
   }
 };
 
@@ -180,7 +154,6 @@ struct SessionSubmitted {
 // reason codes, document type); `details_sealed` holds what does (extracted fields).
 struct StageCompleted {
   static constexpr std::string_view kType = "verification.stage_completed";
-  static constexpr int kSchema = 1;
   std::string tracking_id;
   std::string stage;    // document | liveness | face_match | gov_curp | gov_ine
   std::string outcome;  // passed | failed | review | unavailable | error | skipped
@@ -188,15 +161,11 @@ struct StageCompleted {
   std::string details_sealed;  // "" = none
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = StageCompleted;
-    return std::tuple{Field("trackingId", &T::tracking_id),
-                      Field("stage", &T::stage),
-                      Field("outcome", &T::outcome),
-                      Field("summary", &T::summary, Shape::kObjectOrEmpty),
-                      Field("detailsSealed", &T::details_sealed, Empty::kNull)};
+    return std::tuple{core::Field("trackingId", &T::tracking_id), core::Field("stage", &T::stage),
+                      core::Field("outcome", &T::outcome),
+                      core::Field("summary", &T::summary, core::Shape::kObjectOrEmpty),
+                      core::Field("detailsSealed", &T::details_sealed, core::Empty::kNull)};
   }
 };
 
@@ -204,7 +173,6 @@ struct StageCompleted {
 // (the envelope's type, not a field); `report` is the VerificationReportDetail at that moment (no
 // personal data).
 struct VerdictReached {
-  static constexpr int kSchema = 1;
   std::string type;  // verification.approved | .declined | .review_required | .more_info_requested
   std::string tracking_id;
   std::string outcome;  // approved | declined | review | more_info
@@ -215,17 +183,13 @@ struct VerdictReached {
   core::Json report;       // VerificationReportDetail
 
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    using core::Shape;
     using T = VerdictReached;
-    return std::tuple{Field("trackingId", &T::tracking_id),
-                      Field("outcome", &T::outcome),
-                      Field("reasonCodes", &T::reason_codes),
-                      Field("trustScore", &T::trust_score, Shape::kNumberOrNull),
-                      Field("caseId", &T::case_id, Empty::kNull),
-                      Field("decision", &T::decision),
-                      Field("report", &T::report)};
+    return std::tuple{core::Field("trackingId", &T::tracking_id),
+                      core::Field("outcome", &T::outcome),
+                      core::Field("reasonCodes", &T::reason_codes),
+                      core::Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
+                      core::Field("caseId", &T::case_id, core::Empty::kNull),
+                      core::Field("decision", &T::decision), core::Field("report", &T::report)};
   }
 };
 
@@ -238,16 +202,14 @@ inline constexpr std::string_view kVerdictTypes[] = {
 // stays on record; the bytes do not.
 struct MediaPurged {
   static constexpr std::string_view kType = "verification.media_purged";
-  static constexpr int kSchema = 1;
   std::vector<std::string> media_ids;  // every capture of the session (none: nothing was held)
   std::string reason;                  // "retention", or "forget" (the person was purged)
   int64_t retention_days = 0;          // the policy in force: this long after completion
 
   static constexpr auto Fields() {
-    using core::Field;
     using T = MediaPurged;
-    return std::tuple{Field("mediaIds", &T::media_ids), Field("reason", &T::reason),
-                      Field("retentionDays", &T::retention_days)};
+    return std::tuple{core::Field("mediaIds", &T::media_ids), core::Field("reason", &T::reason),
+                      core::Field("retentionDays", &T::retention_days)};
   }
 };
 
@@ -256,7 +218,6 @@ struct MediaPurged {
 // only as a keyed hash, like an API key.
 struct EmbeddedOpened {
   static constexpr std::string_view kType = "verification.embedded_opened";
-  static constexpr int kSchema = 1;
   std::string embedded_id;
   std::vector<std::string> allowed_origins;  // normalised
   std::string client_secret_hash;            // hex HMAC-SHA256 under the key-lookup key
@@ -265,12 +226,13 @@ struct EmbeddedOpened {
   std::vector<std::string> steps;            // what the widget walks: the flow's step types, in order
   std::string liveness_mode;                 // passive | active
   static constexpr auto Fields() {
-    using core::Field;
     using T = EmbeddedOpened;
-    return std::tuple{Field("embeddedId", &T::embedded_id), Field("allowedOrigins", &T::allowed_origins),
-                      Field("clientSecretHash", &T::client_secret_hash), Field("openedBy", &T::opened_by),
-                      Field("keyId", &T::key_id), Field("steps", &T::steps),
-                      Field("livenessMode", &T::liveness_mode)};
+    return std::tuple{core::Field("embeddedId", &T::embedded_id),
+                      core::Field("allowedOrigins", &T::allowed_origins),
+                      core::Field("clientSecretHash", &T::client_secret_hash),
+                      core::Field("openedBy", &T::opened_by), core::Field("keyId", &T::key_id),
+                      core::Field("steps", &T::steps),
+                      core::Field("livenessMode", &T::liveness_mode)};
   }
 };
 
@@ -278,14 +240,12 @@ struct EmbeddedOpened {
 // of an allowed origin.
 struct EmbeddedMounted {
   static constexpr std::string_view kType = "verification.embedded_mounted";
-  static constexpr int kSchema = 1;
   std::string parent_origin;
   std::string applicant_token_hash;  // hex HMAC-SHA256 under the key-lookup key
   static constexpr auto Fields() {
-    using core::Field;
     using T = EmbeddedMounted;
-    return std::tuple{Field("parentOrigin", &T::parent_origin),
-                      Field("applicantTokenHash", &T::applicant_token_hash)};
+    return std::tuple{core::Field("parentOrigin", &T::parent_origin),
+                      core::Field("applicantTokenHash", &T::applicant_token_hash)};
   }
 };
 
@@ -293,7 +253,6 @@ struct EmbeddedMounted {
 // may be opened again (the person moves to their phone), a bounded number of times.
 struct LinkOpened {
   static constexpr std::string_view kType = "verification.link_opened";
-  static constexpr int kSchema = 1;
   std::string applicant_token_hash;  // hex HMAC-SHA256 under the key-lookup key
   static constexpr auto Fields() { return std::tuple{core::Field("applicantTokenHash", &LinkOpened::applicant_token_hash)}; }
 };

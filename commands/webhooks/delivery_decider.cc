@@ -33,10 +33,4 @@ core::Status DeliveryDecider::Evolve(DeliveryState& s, const eventstore::EventEn
   return core::Status::Ok();
 }
 
-core::Json DeliveryDecider::ToJson(const DeliveryState& s) { return core::EncodeFields(s); }
-
-core::Result<DeliveryState> DeliveryDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<DeliveryState>(text, "webhook delivery");
-}
-
 }  // namespace svc::commands::webhooks

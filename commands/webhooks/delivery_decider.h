@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/webhooks/endpoint_events.h"
 
 namespace svc::commands::webhooks {
@@ -16,9 +17,8 @@ struct DeliveryState {
   int attempts = 0;
   std::string status = "pending";  // pending | sent | failed
   static constexpr auto Fields() {
-    using core::Field;
-    return std::tuple{Field("attempts", &DeliveryState::attempts),
-                      Field("status", &DeliveryState::status)};
+    return std::tuple{core::Field("attempts", &DeliveryState::attempts),
+                      core::Field("status", &DeliveryState::status)};
   }
 };
 
@@ -40,15 +40,12 @@ struct RetryDelivery {
 
 using DeliveryCommand = std::variant<RecordAttempt, RetryDelivery>;
 
-struct DeliveryDecider {
-  using State = DeliveryState;
+struct DeliveryDecider : FieldSnapshots<DeliveryDecider, DeliveryState> {
   static constexpr std::string_view kName = kDeliveryAggregate;
 
   static core::Result<Decision> Decide(const DeliveryState& state, const DeliveryCommand& command,
                                        const CommandContext& ctx);
   static core::Status Evolve(DeliveryState& state, const eventstore::EventEnvelope& event);
-  static core::Json ToJson(const DeliveryState& state);
-  static core::Result<DeliveryState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::webhooks

@@ -71,10 +71,4 @@ core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEn
   return core::Status::Ok();
 }
 
-core::Json EndpointDecider::ToJson(const EndpointState& s) { return core::EncodeFields(s); }
-
-core::Result<EndpointState> EndpointDecider::FromJson(std::string_view text) {
-  return DecodeSnapshot<EndpointState>(text, "webhook endpoint");
-}
-
 }  // namespace svc::commands::webhooks

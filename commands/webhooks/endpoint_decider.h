@@ -9,6 +9,7 @@
 #include <variant>
 
 #include "commands/command.h"
+#include "commands/decider.h"
 #include "commands/webhooks/endpoint_events.h"
 #include "core/json.h"
 
@@ -33,15 +34,16 @@ struct EndpointState {
 
   // The snapshot's members (EndpointDecider::ToJson / FromJson).
   static constexpr auto Fields() {
-    using core::Field;
     using T = EndpointState;
-    return std::tuple{Field("exists", &T::exists), Field("environment", &T::environment),
-                      Field("url", &T::url), Field("description", &T::description),
-                      Field("applicationId", &T::application_id), Field("events", &T::events),
-                      Field("active", &T::active), Field("secretSealed", &T::secret_sealed),
-                      Field("previousSecretSealed", &T::previous_secret_sealed),
-                      Field("previousValidUntil", &T::previous_valid_until_micros),
-                      Field("rotations", &T::rotations)};
+    return std::tuple{core::Field("exists", &T::exists),
+                      core::Field("environment", &T::environment), core::Field("url", &T::url),
+                      core::Field("description", &T::description),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("events", &T::events), core::Field("active", &T::active),
+                      core::Field("secretSealed", &T::secret_sealed),
+                      core::Field("previousSecretSealed", &T::previous_secret_sealed),
+                      core::Field("previousValidUntil", &T::previous_valid_until_micros),
+                      core::Field("rotations", &T::rotations)};
   }
 };
 
@@ -64,15 +66,12 @@ struct RotateSecret {
 
 using EndpointCommand = std::variant<CreateEndpoint, UpdateEndpoint, RotateSecret>;
 
-struct EndpointDecider {
-  using State = EndpointState;
+struct EndpointDecider : FieldSnapshots<EndpointDecider, EndpointState> {
   static constexpr std::string_view kName = kEndpointAggregate;
 
   static core::Result<Decision> Decide(const EndpointState& state, const EndpointCommand& command,
                                        const CommandContext& ctx);
   static core::Status Evolve(EndpointState& state, const eventstore::EventEnvelope& event);
-  static core::Json ToJson(const EndpointState& state);
-  static core::Result<EndpointState> FromJson(std::string_view text);
 };
 
 }  // namespace svc::commands::webhooks

@@ -27,7 +27,6 @@ inline constexpr std::string_view kDeliveryRetried = "webhook.delivery_retried";
 
 struct EndpointCreated {
   static constexpr std::string_view kType = kEndpointCreated;
-  static constexpr int kSchema = 1;
   std::string environment;
   std::string url;
   core::Json description;     // string or null
@@ -35,12 +34,12 @@ struct EndpointCreated {
   core::Json events;          // array of types/patterns, or null (= every type)
   std::string secret_sealed;
   static constexpr auto Fields() {
-    using core::Field;
     using T = EndpointCreated;
-    return std::tuple{Field("environment", &T::environment), Field("url", &T::url),
-                      Field("description", &T::description),
-                      Field("applicationId", &T::application_id), Field("events", &T::events),
-                      Field("secretSealed", &T::secret_sealed)};
+    return std::tuple{core::Field("environment", &T::environment), core::Field("url", &T::url),
+                      core::Field("description", &T::description),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("events", &T::events),
+                      core::Field("secretSealed", &T::secret_sealed)};
   }
 };
 
@@ -48,28 +47,24 @@ struct EndpointCreated {
 // isActive.
 struct EndpointUpdated {
   static constexpr std::string_view kType = kEndpointUpdated;
-  static constexpr int kSchema = 1;
   core::Json changes = core::Json::object();
   std::string reason;  // "api" | "gone" (410 from the receiver)
   static constexpr auto Fields() {
-    using core::Field;
     using T = EndpointUpdated;
-    return std::tuple{Field("changes", &T::changes), Field("reason", &T::reason)};
+    return std::tuple{core::Field("changes", &T::changes), core::Field("reason", &T::reason)};
   }
 };
 
 struct SecretRotated {
   static constexpr std::string_view kType = kSecretRotated;
-  static constexpr int kSchema = 1;
   std::string secret_sealed;
   std::string previous_secret_sealed;
   int64_t previous_valid_until_micros = 0;
   static constexpr auto Fields() {
-    using core::Field;
     using T = SecretRotated;
-    return std::tuple{Field("secretSealed", &T::secret_sealed),
-                      Field("previousSecretSealed", &T::previous_secret_sealed),
-                      Field("previousValidUntilMicros", &T::previous_valid_until_micros)};
+    return std::tuple{core::Field("secretSealed", &T::secret_sealed),
+                      core::Field("previousSecretSealed", &T::previous_secret_sealed),
+                      core::Field("previousValidUntilMicros", &T::previous_valid_until_micros)};
   }
 };
 
@@ -77,7 +72,6 @@ using EndpointEvent = std::variant<EndpointCreated, EndpointUpdated, SecretRotat
 
 struct DeliveryAttempted {
   static constexpr std::string_view kType = kDeliveryAttempted;
-  static constexpr int kSchema = 1;
   std::string endpoint_id;
   int attempt = 0;           // 1, 2, …
   int status_code = 0;       // 0 = no HTTP answer (null)
@@ -86,27 +80,24 @@ struct DeliveryAttempted {
   std::string outcome;       // delivered | retrying | failed
   int64_t next_retry_at_micros = 0;  // retrying only
   static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
     using T = DeliveryAttempted;
-    return std::tuple{Field("endpointId", &T::endpoint_id), Field("attempt", &T::attempt),
-                      Field("statusCode", &T::status_code, Empty::kNull),
-                      Field("error", &T::error, Empty::kNull), Field("latencyMs", &T::latency_ms),
-                      Field("outcome", &T::outcome),
-                      Field("nextRetryAtMicros", &T::next_retry_at_micros)};
+    return std::tuple{core::Field("endpointId", &T::endpoint_id),
+                      core::Field("attempt", &T::attempt),
+                      core::Field("statusCode", &T::status_code, core::Empty::kNull),
+                      core::Field("error", &T::error, core::Empty::kNull),
+                      core::Field("latencyMs", &T::latency_ms), core::Field("outcome", &T::outcome),
+                      core::Field("nextRetryAtMicros", &T::next_retry_at_micros)};
   }
 };
 
 struct DeliveryRetried {
   static constexpr std::string_view kType = kDeliveryRetried;
-  static constexpr int kSchema = 1;
   std::string new_delivery_id;
   std::string endpoint_id;
   static constexpr auto Fields() {
-    using core::Field;
     using T = DeliveryRetried;
-    return std::tuple{Field("newDeliveryId", &T::new_delivery_id),
-                      Field("endpointId", &T::endpoint_id)};
+    return std::tuple{core::Field("newDeliveryId", &T::new_delivery_id),
+                      core::Field("endpointId", &T::endpoint_id)};
   }
 };
 
