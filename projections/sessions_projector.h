@@ -6,11 +6,9 @@
 
 namespace svc::projections {
 
-class SessionsProjector final : public Projector {
+// Version 4: the retention index and daily volumes.
+class SessionsProjector final : public ViewProjector<SessionsView, 4> {
  public:
-  static constexpr std::string_view kName = SessionsView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 4; }  // 4: the retention index and daily volumes
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };
 

@@ -6,11 +6,8 @@
 
 namespace svc::projections {
 
-class TenancyProjector final : public Projector {
+class TenancyProjector final : public ViewProjector<TenancyView, 1> {
  public:
-  static constexpr std::string_view kName = TenancyView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
   // Moves after every committed batch that changed an API key: authentication caches compare it.

@@ -19,24 +19,18 @@
 
 namespace svc::projections {
 
-class WebhooksProjector final : public Projector {
+// Its listeners run after each committed batch that queued work for the dispatcher (a new
+// delivery or a retry scheduled), on the runner's thread.
+class WebhooksProjector final : public WatchedProjector<WebhooksView, 4> {
  public:
-  static constexpr std::string_view kName = WebhooksView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 4; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;
-  // `fn` runs after each committed batch that queued work for the dispatcher (a new delivery or
-  // a retry scheduled), on the runner's thread.
-  // The listener stays until the subscription is reset or destroyed (its owner's Stop).
-  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
 
   // The delivery id for an event sent to an endpoint.
   static std::string DeliveryId(std::string_view event_id, std::string_view endpoint_id);
 
  private:
   core::Status ApplySweep(const eventstore::RecordedEvent& event, ViewWriter& view);
-  Listeners listeners_;
   std::atomic<bool> due_added_{false};  // since the last AfterCommit
 };
 

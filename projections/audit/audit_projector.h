@@ -16,12 +16,9 @@
 
 namespace svc::projections {
 
-class AuditProjector final : public Projector {
+// 3: a leaf is the RFC 9162 leaf hash of the entry's chain hash (was: of its canonical bytes).
+class AuditProjector final : public ViewProjector<AuditView, 3> {
  public:
-  static constexpr std::string_view kName = AuditView::kName;
-  std::string_view Name() const override { return kName; }
-  // 3: a leaf is the RFC 9162 leaf hash of the entry's chain hash (was: of its canonical bytes).
-  int Version() const override { return 3; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 
  private:

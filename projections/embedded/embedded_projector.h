@@ -7,11 +7,8 @@
 
 namespace svc::projections {
 
-class EmbeddedProjector final : public Projector {
+class EmbeddedProjector final : public ViewProjector<EmbeddedView, 1> {
  public:
-  static constexpr std::string_view kName = EmbeddedView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };
 

@@ -9,20 +9,15 @@
 
 namespace svc::projections {
 
-class KybProjector final : public Projector {
+// Its listeners run after every committed batch (the company verifier and the list registry wake
+// on them).
+class KybProjector final : public WatchedProjector<KybView, 1> {
  public:
-  static constexpr std::string_view kName = KybView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 1; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
-  void AfterCommit() override { listeners_.Notify(); }
-  // Runs after every committed batch (the company verifier and the list registry wake on it).
-  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
 
  private:
   core::Status ApplyCompany(const eventstore::RecordedEvent& event, ViewWriter& view);
   core::Status ApplyHit(const eventstore::RecordedEvent& event, ViewWriter& view);
-  Listeners listeners_;
 };
 
 // A list index entry, newest first: the creation time inverted (8 bytes, big-endian), then the id.

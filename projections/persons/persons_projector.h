@@ -9,18 +9,11 @@
 
 namespace svc::projections {
 
-class PersonsProjector final : public Projector {
+// Its listeners run after every committed batch (the verified-data writer, the consolidator and
+// the exporter wake on them).
+class PersonsProjector final : public WatchedProjector<PersonsView, 4> {
  public:
-  static constexpr std::string_view kName = PersonsView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 4; }
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
-  void AfterCommit() override { listeners_.Notify(); }
-  // Called after every committed batch (the verified-data process manager wakes up on it).
-  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
-
- private:
-  Listeners listeners_;
 };
 
 }  // namespace svc::projections

@@ -9,18 +9,11 @@
 
 namespace svc::projections {
 
-class ReviewProjector final : public Projector {
+// Version 2: note bodies (sealed), bysession/, feed/; 3: qo/. Its listeners run after every
+// committed batch (the review outcome writer wakes on them).
+class ReviewProjector final : public WatchedProjector<ReviewView, 3> {
  public:
-  static constexpr std::string_view kName = ReviewView::kName;
-  std::string_view Name() const override { return kName; }
-  int Version() const override { return 3; }  // 2: note bodies (sealed), bysession/, feed/; 3: qo/
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
-  void AfterCommit() override { listeners_.Notify(); }
-  // Runs after every committed batch (the review outcome writer wakes on it).
-  Listeners::Subscription AddListener(std::function<void()> fn) { return listeners_.Subscribe(std::move(fn)); }
-
- private:
-  Listeners listeners_;
 };
 
 // The queue entry of a case row: priority rank, SLA due date, id.
