@@ -1,5 +1,9 @@
 #include "pipeline/expiry_timer.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/executor.h"
+#include "eventstore/kv_store.h"
+#include "projections/runner.h"
 
 #include "commands/verification/session_decider.h"
 #include "core/log.h"
@@ -10,7 +14,9 @@ namespace svc::pipeline {
 
 namespace vs = commands::verification;
 
-SessionExpiryTimer::SessionExpiryTimer(const Options& options) : options_(options) {
+SessionExpiryTimer::SessionExpiryTimer(const Options& options)
+    : PeriodicManager("svc-expiry", options.interval, "expiry timer run failed", [this] { return RunOnce().status(); }),
+      options_(options) {
   if (options_.metrics != nullptr) {
     expired_ = &options_.metrics->GetCounter("svc_sessions_expired_total",
                                              "Verification sessions expired by the timer");
@@ -18,18 +24,6 @@ SessionExpiryTimer::SessionExpiryTimer(const Options& options) : options_(option
 }
 
 SessionExpiryTimer::~SessionExpiryTimer() { Stop(); }
-
-void SessionExpiryTimer::Start() {
-  thread_ = std::make_unique<PeriodicThread>("svc-expiry", options_.interval, [this] {
-    auto r = RunOnce();
-    if (!r.ok()) core::LogWarn("expiry timer run failed", {{"error", r.status().ToString()}});
-  });
-  thread_->Start();
-}
-
-void SessionExpiryTimer::Stop() {
-  if (thread_) thread_->Stop();
-}
 
 core::Result<int> SessionExpiryTimer::RunOnce() {
   std::lock_guard run_lock(mu_);

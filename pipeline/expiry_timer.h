@@ -4,21 +4,17 @@
 // idempotent (an expired, completed or not-yet-due session is a no-op), so a timer that fires
 // late, twice, or on two nodes is harmless.
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
 
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/metrics.h"
-#include "eventstore/kv_store.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/periodic.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline {
 
-class SessionExpiryTimer {
+class SessionExpiryTimer final : public PeriodicManager {
  public:
   struct Options : ManagerRuntime {
     std::chrono::milliseconds interval{1000};
@@ -26,8 +22,6 @@ class SessionExpiryTimer {
   explicit SessionExpiryTimer(const Options& options);
   ~SessionExpiryTimer();
 
-  void Start();
-  void Stop();
   // Expires every session due at the clock's now and waits until the read models show it.
   // Returns how many sessions expired.
   core::Result<int> RunOnce();
@@ -35,7 +29,6 @@ class SessionExpiryTimer {
  private:
   Options options_;
   std::mutex mu_;  // one RunOnce at a time
-  std::unique_ptr<PeriodicThread> thread_;
   core::Counter* expired_ = nullptr;
 };
 

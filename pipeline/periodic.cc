@@ -1,6 +1,7 @@
 #include "pipeline/periodic.h"
 
 #include "core/executor.h"
+#include "core/log.h"
 
 namespace svc::pipeline {
 
@@ -42,6 +43,34 @@ void PeriodicThread::Stop() {
   }
   wake_.notify_all();
   if (thread_.joinable()) thread_.join();
+}
+
+PeriodicManager::PeriodicManager(std::string thread_name, std::chrono::milliseconds interval,
+                                 std::string failed_message, std::function<core::Status()> work, bool run_first)
+    : name_(std::move(thread_name)),
+      interval_(interval),
+      failed_message_(std::move(failed_message)),
+      work_(std::move(work)),
+      run_first_(run_first) {}
+
+PeriodicManager::~PeriodicManager() { Stop(); }
+
+void PeriodicManager::Start() {
+  thread_ = std::make_unique<PeriodicThread>(
+      name_, interval_,
+      [this] {
+        if (auto st = work_(); !st.ok()) core::LogWarn(failed_message_, {{"error", st.ToString()}});
+      },
+      run_first_);
+  thread_->Start();
+}
+
+void PeriodicManager::Stop() {
+  if (thread_) thread_->Stop();
+}
+
+void PeriodicManager::Wake() {
+  if (thread_) thread_->Wake();
 }
 
 }  // namespace svc::pipeline

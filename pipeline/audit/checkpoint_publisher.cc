@@ -1,18 +1,27 @@
 #include "pipeline/audit/checkpoint_publisher.h"
 
 #include "commands/audit/checkpoint.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/audit/checkpoints.h"
 #include "projections/audit/audit_reads.h"
+#include "projections/runner.h"
 #include "projections/view_key.h"
 
 namespace svc::pipeline::audit {
 
 namespace au = commands::audit;
 
-CheckpointPublisher::CheckpointPublisher(Options options) : options_(std::move(options)) {
+// A run at start too: a server restarted more often than the interval would otherwise never
+// publish, and the entries written since the last checkpoint would stay unsigned.
+CheckpointPublisher::CheckpointPublisher(Options options)
+    : PeriodicManager("svc-checkpoints", options.interval, "checkpoint publisher run failed",
+                      [this] { return RunOnce().status(); }, /*run_first=*/true),
+      options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     published_ = &options_.metrics->GetCounter("svc_audit_checkpoints_published_total",
                                                "Signed checkpoints of the access log recorded in the log");
@@ -22,23 +31,6 @@ CheckpointPublisher::CheckpointPublisher(Options options) : options_(std::move(o
 CheckpointPublisher::~CheckpointPublisher() {
   Stop();
   core::SecureZero(options_.root_key);
-}
-
-void CheckpointPublisher::Start() {
-  // A run at start too: a server restarted more often than the interval would otherwise never
-  // publish, and the entries written since the last checkpoint would stay unsigned.
-  thread_ = std::make_unique<PeriodicThread>(
-      "svc-checkpoints", options_.interval,
-      [this] {
-        auto r = RunOnce();
-        if (!r.ok()) core::LogWarn("checkpoint publisher run failed", {{"error", r.status().ToString()}});
-      },
-      /*run_first=*/true);
-  thread_->Start();
-}
-
-void CheckpointPublisher::Stop() {
-  if (thread_) thread_->Stop();
 }
 
 core::Result<int> CheckpointPublisher::RunOnce() {

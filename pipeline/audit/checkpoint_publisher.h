@@ -6,23 +6,19 @@
 // their history, and integrators receive them without asking. The command ignores a size that
 // is not new, so a late, repeated or second publisher is harmless.
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
 #include <string>
 
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/metrics.h"
 #include "eventstore/event_log.h"
-#include "eventstore/kv_store.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/periodic.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::audit {
 
-class CheckpointPublisher {
+class CheckpointPublisher final : public PeriodicManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::EventLog* log = nullptr;  // to read the chains as the log stands when a run starts
@@ -32,10 +28,7 @@ class CheckpointPublisher {
   explicit CheckpointPublisher(Options options);
   ~CheckpointPublisher();
 
-  // A thread that runs RunOnce at once, then every interval (not under a fake clock: tests call
-  // RunOnce).
-  void Start();
-  void Stop();
+  // (Start: RunOnce at once, then every interval.)
   // Publishes a checkpoint of every chain that grew, as the log stood when it was called (it waits,
   // bounded, for the audit projection to get there); waits until the read models show them.
   // Returns how many were published.
@@ -44,7 +37,6 @@ class CheckpointPublisher {
  private:
   Options options_;
   std::mutex run_mu_;  // one RunOnce at a time
-  std::unique_ptr<PeriodicThread> thread_;
   core::Counter* published_ = nullptr;
 };
 

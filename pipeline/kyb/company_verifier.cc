@@ -5,6 +5,7 @@
 #include <set>
 
 #include "commands/kyb/company_decider.h"
+#include "commands/writer.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/kyb/name_match.h"
@@ -13,6 +14,7 @@
 #include "pipeline/kyb/screening_run.h"
 #include "projections/projector.h"
 #include "projections/runner.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::kyb {
 
@@ -114,18 +116,12 @@ core::Json OwnershipStage(const std::string& company_id, const core::Json& nodes
 }
 
 CompanyVerifier::CompanyVerifier(Options options)
-    : options_(std::move(options)), loop_("svc-kyb-verify", [this] { Pass(); }, [this] { return NothingDue(); }) {}
+    : QueueManager("svc-kyb-verify", options.projector), options_(std::move(options)) {}
 
 CompanyVerifier::~CompanyVerifier() { Stop(); }
 
-void CompanyVerifier::Start() {
-  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
-  loop_.Start();
-}
-
 void CompanyVerifier::Stop() {
-  listener_.Reset();
-  loop_.Stop();
+  QueueManager::Stop();
   std::vector<Waiter> left;
   {
     std::lock_guard l(waiters_mu_);
@@ -134,7 +130,6 @@ void CompanyVerifier::Stop() {
   for (auto& w : left) w.done(false);
 }
 
-bool CompanyVerifier::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 void CompanyVerifier::WhenDone(const std::string& tenant, const std::string& environment, const std::string& company,
                                int64_t run, std::chrono::milliseconds timeout, std::function<void(bool)> done) {
@@ -143,7 +138,7 @@ void CompanyVerifier::WhenDone(const std::string& tenant, const std::string& env
     waiters_.push_back({WaiterKey(projections::TenantEnv(tenant, environment), company), run,
                         std::chrono::steady_clock::now() + timeout, std::move(done)});
   }
-  loop_.Wake();
+  Wake();
 }
 
 void CompanyVerifier::FireWaiters() {
@@ -174,16 +169,12 @@ void CompanyVerifier::FireWaiters() {
 }
 
 core::Result<std::vector<CompanyVerifier::Due>> CompanyVerifier::Pending() const {
+  SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, KV::Abs(KV::DuePrefix())));
   std::vector<Due> out;
-  const int cf = options_.store->Cf(projections::kViewsCf);
-  const std::string prefix = KV::Abs(KV::DuePrefix());
-  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
+  for (auto& row : rows) {
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "companyId"),
                    row.value("run", int64_t{0})});
   }
-  SVC_RETURN_IF_ERROR(it->status());
   return out;
 }
 
@@ -200,7 +191,7 @@ void CompanyVerifier::Pass() {
     core::LogWarn("kyb verifier: cannot read the queue", {{"error", due.status().ToString()}});
   } else {
     for (const auto& d : *due) {
-      if (loop_.Stopping()) return;
+      if (Stopping()) return;
       if (auto st = Process(d); !st.ok()) {
         core::LogWarn("kyb verifier: the run stopped; it is retried", {{"companyId", d.company}, {"error", st.ToString()}});
       }

@@ -23,18 +23,17 @@
 #include <string>
 #include <vector>
 
-#include "commands/writer.h"
 #include "core/json.h"
 #include "pipeline/kyb/company_registry.h"
 #include "pipeline/kyb/kyb_seal.h"
 #include "pipeline/kyb/list_registry.h"
 #include "pipeline/manager_runtime.h"
-#include "pipeline/work_loop.h"
+#include "pipeline/queue_manager.h"
 #include "projections/kyb/kyb_projector.h"
 
 namespace svc::pipeline::kyb {
 
-class CompanyVerifier {
+class CompanyVerifier final : public QueueManager {
  public:
   struct Options : ManagerRuntime {
     projections::KybProjector* projector = nullptr;
@@ -45,9 +44,8 @@ class CompanyVerifier {
   };
   explicit CompanyVerifier(Options options);
   ~CompanyVerifier();
-  void Start();
+  // Also answers the waiters left: done(false).
   void Stop();
-  bool WaitIdle(std::chrono::milliseconds timeout);
   // Calls `done(true)` once the company's run `run` has ended (its risk assessed), or
   // `done(false)` after `timeout` (checked at least every second). Called on the verifier's
   // thread.
@@ -66,16 +64,14 @@ class CompanyVerifier {
     std::function<void(bool)> done;
   };
   core::Result<std::vector<Due>> Pending() const;
-  void Pass();
-  bool NothingDue();
+  void Pass() override;
+  bool NothingDue() override;
   core::Status Process(const Due& d);
   void FireWaiters();
 
   Options options_;
-  WorkLoop loop_;
   std::mutex waiters_mu_;
   std::vector<Waiter> waiters_;
-  projections::Listeners::Subscription listener_;
 };
 
 // The ownership stage's graph and analysis over a company row's UBO nodes (opened names), as the

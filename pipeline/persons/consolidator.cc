@@ -2,14 +2,19 @@
 
 #include <signal.h>
 
-#include "core/log.h"
+#include "commands/claims/claim_decider.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/executor.h"
-#include "commands/claims/claim_decider.h"
+#include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::persons {
 
@@ -27,12 +32,7 @@ bool IsRefusal(std::string_view code) {
 }  // namespace
 
 Consolidator::Consolidator(Options options)
-    : options_(std::move(options)),
-      loop_("svc-consolidate", [this] { Pass(); },
-            [this] {
-              auto due = Pending();
-              return due.ok() && due->empty();
-            }) {
+    : QueueManager("svc-consolidate", options.projector), options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     merged_ = &options_.metrics->GetCounter("svc_persons_merged_total", "Persons merged into a survivor by consolidation");
   }
@@ -40,32 +40,18 @@ Consolidator::Consolidator(Options options)
 
 Consolidator::~Consolidator() { Stop(); }
 
-// Woken by every batch of the persons read model and by each request.
-void Consolidator::Start() {
-  listener_ = options_.projector->AddListener([this] { Wake(); });
-  loop_.Start();
+bool Consolidator::NothingDue() {
+  auto due = Pending();
+  return due.ok() && due->empty();
 }
-
-void Consolidator::Stop() {
-  listener_.Reset();
-  loop_.Stop();
-}
-
-void Consolidator::Wake() { loop_.Wake(); }
-
-bool Consolidator::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 core::Result<std::vector<Consolidator::Queued>> Consolidator::Pending() const {
+  SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ConsolidatingPrefix())));
   std::vector<Queued> out;
-  const int cf = options_.store->Cf(projections::kViewsCf);
-  const std::string prefix = PV::Abs(PV::ConsolidatingPrefix());
-  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
+  for (auto& row : rows) {
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "survivorId"),
                    core::StringOr(row, "consolidationId")});
   }
-  SVC_RETURN_IF_ERROR(it->status());
   return out;
 }
 
@@ -76,7 +62,7 @@ void Consolidator::Pass() {
     return;
   }
   for (const auto& q : *due) {
-    if (loop_.Stopping()) return;
+    if (Stopping()) return;
     if (auto st = Process(q); !st.ok()) {
       core::LogWarn("consolidation stopped; it is retried",
                     {{"consolidationId", q.consolidation}, {"error", st.ToString()}});

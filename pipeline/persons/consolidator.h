@@ -18,24 +18,20 @@
 // the read models show the step before, so a crash anywhere is finished on the next run exactly
 // once. Woken by every batch of the persons read model (like the verified-data writer).
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <string>
 
 #include "commands/persons/person_decider.h"
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
-#include "pipeline/work_loop.h"
+#include "pipeline/manager_runtime.h"
+#include "pipeline/queue_manager.h"
 #include "projections/persons/persons_projector.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::persons {
 
-class Consolidator {
+class Consolidator final : public QueueManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
@@ -47,18 +43,13 @@ class Consolidator {
   explicit Consolidator(Options options);
   ~Consolidator();
 
-  void Start();
-  void Stop();
-  void Wake();
-  // Blocks until no consolidation is under way (tests, tools). False on timeout.
-  bool WaitIdle(std::chrono::milliseconds timeout);
-
  private:
   struct Queued {
     std::string tenant, env, survivor, consolidation;
   };
   core::Result<std::vector<Queued>> Pending() const;
-  void Pass();
+  void Pass() override;
+  bool NothingDue() override;
   core::Status Process(const Queued& q);
   core::Status MergeOne(const Queued& q, const std::string& source, const std::string& status,
                         const core::Json& resolutions);
@@ -69,8 +60,6 @@ class Consolidator {
   void Fault(const std::string& step) const;
 
   Options options_;
-  WorkLoop loop_;
-  projections::Listeners::Subscription listener_;
   core::Counter* merged_ = nullptr;
 };
 

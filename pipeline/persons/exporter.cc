@@ -3,14 +3,19 @@
 #include <algorithm>
 #include <filesystem>
 
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/persons/export_dump.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/reveal_rules.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::persons {
 
@@ -41,27 +46,13 @@ struct Pick {
 }  // namespace
 
 BulkExporter::BulkExporter(Options options)
-    : options_(std::move(options)), loop_("svc-export", [this] { Pass(); }, [this] { return NothingDue(); }) {
+    : QueueManager("svc-export", options.projector), options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     exported_ = &options_.metrics->GetCounter("svc_persons_exported_total", "Persons written into bulk export dumps");
   }
 }
 
 BulkExporter::~BulkExporter() { Stop(); }
-
-void BulkExporter::Start() {
-  listener_ = options_.projector->AddListener([this] { Wake(); });
-  loop_.Start();
-}
-
-void BulkExporter::Stop() {
-  listener_.Reset();
-  loop_.Stop();
-}
-
-void BulkExporter::Wake() { loop_.Wake(); }
-
-bool BulkExporter::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 void BulkExporter::Pause() { paused_ = true; }
 
@@ -80,34 +71,24 @@ std::string BulkExporter::DumpPath(const std::string& exports_dir, const std::st
 }
 
 core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Pending() const {
+  SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ExportingPrefix())));
   std::vector<Queued> out;
-  const int cf = options_.store->Cf(projections::kViewsCf);
-  const std::string prefix = PV::Abs(PV::ExportingPrefix());
-  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
-    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
-  }
-  SVC_RETURN_IF_ERROR(it->status());
+  for (auto& row : rows) out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
   return out;
 }
 
 core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Expired() const {
-  std::vector<Queued> out;
   const int64_t now = options_.clock->Now().micros;
-  const int cf = options_.store->Cf(projections::kViewsCf);
-  const std::string prefix = PV::Abs(PV::ExportReadyPrefix());
-  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
+  SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ExportReadyPrefix())));
+  std::vector<Queued> out;
+  for (auto& row : rows) {
     if (row.value("expiresAtMicros", int64_t{0}) > now) continue;
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
   }
-  SVC_RETURN_IF_ERROR(it->status());
   return out;
 }
 
-bool BulkExporter::NothingDue() const {
+bool BulkExporter::NothingDue() {
   auto expired = Expired();
   if (!expired.ok() || !expired->empty()) return false;
   if (paused_) return true;
@@ -130,7 +111,7 @@ void BulkExporter::Pass() {
     return;
   }
   for (const auto& q : *due) {
-    if (loop_.Stopping() || paused_) return;
+    if (Stopping() || paused_) return;
     auto st = Process(q);
     if (st.ok()) {
       attempts_.erase(q.job);

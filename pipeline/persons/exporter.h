@@ -17,7 +17,6 @@
 // first try stay). Ready dumps past their expiry are deleted and recorded persons.export_expired.
 // Woken by every batch of the persons read model; pausable (operators, tests).
 
-#include "pipeline/manager_runtime.h"
 #include <atomic>
 #include <chrono>
 #include <map>
@@ -25,19 +24,16 @@
 #include <string>
 
 #include "commands/persons/export_job.h"
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
-#include "pipeline/work_loop.h"
+#include "pipeline/manager_runtime.h"
+#include "pipeline/queue_manager.h"
 #include "projections/persons/persons_projector.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::persons {
 
-class BulkExporter {
+class BulkExporter final : public QueueManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
@@ -47,12 +43,8 @@ class BulkExporter {
   explicit BulkExporter(Options options);
   ~BulkExporter();
 
-  void Start();
-  void Stop();
-  void Wake();
-  // Blocks until no job is queued and no ready dump is past its expiry (a paused exporter counts
-  // as idle). False on timeout.
-  bool WaitIdle(std::chrono::milliseconds timeout);
+  // (WaitIdle: until no job is queued and no ready dump is past its expiry; a paused exporter
+  // counts as idle.)
   // While paused, no job starts (expiry still runs). Resume wakes the exporter.
   void Pause();
   void Resume();
@@ -71,17 +63,15 @@ class BulkExporter {
   };
   core::Result<std::vector<Queued>> Pending() const;
   core::Result<std::vector<Queued>> Expired() const;
-  bool NothingDue() const;
-  void Pass();
+  bool NothingDue() override;
+  void Pass() override;
   core::Status Process(const Queued& q);
   core::Status Expire(const Queued& q);
   core::Result<commands::CommandOutcome> Run(const Queued& q, commands::persons::ExportCommand command, bool wait);
 
   Options options_;
-  WorkLoop loop_;
   std::atomic<bool> paused_{false};
   std::map<std::string, int> attempts_;  // job -> failed tries (the loop's thread only)
-  projections::Listeners::Subscription listener_;
   core::Counter* exported_ = nullptr;
 };
 

@@ -2,10 +2,14 @@
 
 #include "commands/persons/person_decider.h"
 #include "commands/verification/session_decider.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
 #include "projections/verification_view.h"
 
 namespace svc::pipeline::persons {
@@ -15,29 +19,15 @@ namespace vs = commands::verification;
 using PV = projections::PersonsView;
 using VV = projections::VerificationView;
 
-Purger::Purger(Options options) : options_(std::move(options)) {
+Purger::Purger(Options options)
+    : PeriodicManager("svc-purger", options.interval, "purger run failed", [this] { return RunOnce().status(); }),
+      options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     purged_ = &options_.metrics->GetCounter("svc_persons_purged_total", "Persons forgotten: data purged and keys destroyed");
   }
 }
 
 Purger::~Purger() { Stop(); }
-
-void Purger::Start() {
-  thread_ = std::make_unique<PeriodicThread>("svc-purger", options_.interval, [this] {
-    auto r = RunOnce();
-    if (!r.ok()) core::LogWarn("purger run failed", {{"error", r.status().ToString()}});
-  });
-  thread_->Start();
-}
-
-void Purger::Stop() {
-  if (thread_) thread_->Stop();
-}
-
-void Purger::Wake() {
-  if (thread_) thread_->Wake();
-}
 
 core::Result<core::Json> Purger::RunOnce() {
   std::lock_guard run_lock(run_mu_);

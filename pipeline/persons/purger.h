@@ -10,24 +10,20 @@
 // Step 2 runs from the read model, so a crash between the purge and the destruction is finished
 // on the next run. Destroying a key that is already gone is harmless.
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
 
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "eventstore/blob_store.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/periodic.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::persons {
 
-class Purger {
+class Purger final : public PeriodicManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
@@ -37,10 +33,7 @@ class Purger {
   explicit Purger(Options options);
   ~Purger();
 
-  void Start();  // the timer (not under a fake clock: tests call RunOnce)
-  void Stop();
-  // Runs as soon as possible on the timer's thread (a forget with mode purge).
-  void Wake();
+  // (Wake: a forget with mode purge.)
   // Both steps, as of the clock's now; waits until the read models show what it recorded.
   // Answers {"purged", "keysDestroyed", "held"}.
   core::Result<core::Json> RunOnce();
@@ -48,7 +41,6 @@ class Purger {
  private:
   Options options_;
   std::mutex run_mu_;
-  std::unique_ptr<PeriodicThread> thread_;
   core::Counter* purged_ = nullptr;
 };
 

@@ -2,15 +2,20 @@
 
 #include <future>
 
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/executor.h"
+#include "core/ids.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/persons/person_writes.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
 #include "pipeline/verification/stage_details.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"
 
@@ -32,7 +37,7 @@ std::string Trimmed(std::string s) {
 }  // namespace
 
 VerifiedDataWriter::VerifiedDataWriter(const Options& options)
-    : options_(options), loop_("svc-verified", [this] { Pass(); }, [this] { return NothingDue(); }) {
+    : QueueManager("svc-verified", options.projector), options_(options) {
   if (options_.metrics != nullptr) {
     written_ = &options_.metrics->GetCounter("svc_persons_verified_writes_total",
                                              "Approved verifications whose data was written into a person");
@@ -40,17 +45,6 @@ VerifiedDataWriter::VerifiedDataWriter(const Options& options)
 }
 
 VerifiedDataWriter::~VerifiedDataWriter() { Stop(); }
-
-// Woken by every committed batch of the persons read model.
-void VerifiedDataWriter::Start() {
-  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
-  loop_.Start();
-}
-
-void VerifiedDataWriter::Stop() {
-  listener_.Reset();
-  loop_.Stop();
-}
 
 core::Result<std::vector<VerifiedDataWriter::Due>> VerifiedDataWriter::Pending() const {
   std::vector<Due> out;
@@ -74,7 +68,7 @@ void VerifiedDataWriter::Pass() {
     return;
   }
   for (const auto& d : *due) {
-    if (loop_.Stopping()) return;
+    if (Stopping()) return;
     {
       std::lock_guard l(skipped_mu_);
       if (skipped_.count(d.session) > 0) continue;
@@ -194,6 +188,5 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   return true;
 }
 
-bool VerifiedDataWriter::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
 }  // namespace svc::pipeline::persons

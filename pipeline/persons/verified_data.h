@@ -14,25 +14,20 @@
 // the session and submission, so a manager that stops after the write and before the read model
 // shows it writes nothing twice.
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <mutex>
 #include <set>
 #include <string>
 
-#include "commands/writer.h"
-#include "core/clock.h"
-#include "core/ids.h"
 #include "core/metrics.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
-#include "pipeline/work_loop.h"
+#include "pipeline/manager_runtime.h"
+#include "pipeline/queue_manager.h"
 #include "projections/persons/persons_projector.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::persons {
 
-class VerifiedDataWriter {
+class VerifiedDataWriter final : public QueueManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
@@ -41,26 +36,19 @@ class VerifiedDataWriter {
   explicit VerifiedDataWriter(const Options& options);
   ~VerifiedDataWriter();
 
-  void Start();
-  void Stop();
-  // Blocks until nothing is due (tests, tools). False on timeout.
-  bool WaitIdle(std::chrono::milliseconds timeout);
-
  private:
   struct Due {
     std::string tenant, env, session, tracking, person;
   };
   core::Result<std::vector<Due>> Pending() const;
-  void Pass();
-  bool NothingDue();
+  void Pass() override;
+  bool NothingDue() override;
   // Writes one session's data; false when there is nothing to write (the session is skipped).
   core::Result<bool> Process(const Due& due);
 
   Options options_;
-  WorkLoop loop_;
   std::mutex skipped_mu_;
   std::set<std::string> skipped_;  // sessions with nothing to write (in memory: retried on restart)
-  projections::Listeners::Subscription listener_;
   core::Counter* written_ = nullptr;
 };
 

@@ -2,10 +2,14 @@
 
 #include "commands/compliance/retention.h"
 #include "commands/verification/session_decider.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/ids.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"
 #include "projections/webhooks_view.h"
@@ -30,7 +34,10 @@ core::Json SweepRun::ToJson() const {
           {"webhookDeliverySweeps", webhook_sweeps}};
 }
 
-Sweeper::Sweeper(Options options) : options_(std::move(options)) {
+Sweeper::Sweeper(Options options)
+    : PeriodicManager("svc-retention", options.policies.interval, "retention sweep failed",
+                      [this] { return RunOnce().status(); }, /*run_first=*/true),
+      options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     const char* help = "Items removed under the retention policies";
     removed_idempotency_ = &options_.metrics->GetCounter("svc_retention_removed_total", help, "resource=\"idempotency_records\"");
@@ -40,21 +47,6 @@ Sweeper::Sweeper(Options options) : options_(std::move(options)) {
 }
 
 Sweeper::~Sweeper() { Stop(); }
-
-void Sweeper::Start() {
-  thread_ = std::make_unique<PeriodicThread>(
-      "svc-retention", options_.policies.interval,
-      [this] {
-        auto r = RunOnce();
-        if (!r.ok()) core::LogWarn("retention sweep failed", {{"error", r.status().ToString()}});
-      },
-      /*run_first=*/true);
-  thread_->Start();
-}
-
-void Sweeper::Stop() {
-  if (thread_) thread_->Stop();
-}
 
 SweepRun Sweeper::last() const {
   std::lock_guard lock(last_mu_);

@@ -17,19 +17,17 @@
 // The audit log and the event log are kept: the chain must stay whole, and the log is the
 // source of truth (a person's data in it is crypto-shredded by forget, not by age).
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <memory>
 #include <mutex>
 
-#include "commands/writer.h"
 #include "core/clock.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "eventstore/blob_store.h"
-#include "eventstore/kv_store.h"
+#include "eventstore/envelope.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/periodic.h"
-#include "projections/runner.h"
 #include "projections/view_key.h"
 
 namespace svc::pipeline::retention {
@@ -52,7 +50,7 @@ struct SweepRun {
   core::Json ToJson() const;
 };
 
-class Sweeper {
+class Sweeper final : public PeriodicManager {
  public:
   struct Options : ManagerRuntime {
     eventstore::BlobStore* blobs = nullptr;
@@ -61,9 +59,7 @@ class Sweeper {
   explicit Sweeper(Options options);
   ~Sweeper();
 
-  // A thread that runs RunOnce at start and every interval (not under a fake clock).
-  void Start();
-  void Stop();
+  // (Start: RunOnce at start, then every interval.)
   // One sweep as of the clock's now; waits until the read models show what it recorded.
   core::Result<SweepRun> RunOnce();
   SweepRun last() const;
@@ -78,7 +74,6 @@ class Sweeper {
   std::mutex run_mu_;  // one RunOnce at a time
   mutable std::mutex last_mu_;
   SweepRun last_;
-  std::unique_ptr<PeriodicThread> thread_;
   core::Counter* removed_idempotency_ = nullptr;
   core::Counter* removed_media_ = nullptr;
   core::Counter* swept_deliveries_ = nullptr;

@@ -1,9 +1,15 @@
 #include "pipeline/review/outcome_writer.h"
 
 #include "commands/verification/session_decider.h"
+#include "commands/writer.h"
+#include "core/clock.h"
+#include "core/ids.h"
 #include "core/log.h"
+#include "eventstore/kv_store.h"
 #include "projections/projector.h"
+#include "projections/runner.h"
 #include "projections/verification_view.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::review {
 
@@ -42,32 +48,14 @@ vs::VerdictReached ReviewVerdict(const core::Json& pipeline_verdict, const std::
 }
 
 OutcomeWriter::OutcomeWriter(Options options)
-    : options_(std::move(options)), loop_("svc-review-out", [this] { Pass(); }, [this] { return NothingDue(); }) {}
+    : QueueManager("svc-review-out", options.projector), options_(std::move(options)) {}
 
 OutcomeWriter::~OutcomeWriter() { Stop(); }
 
-void OutcomeWriter::Start() {
-  listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
-  loop_.Start();
-}
-
-void OutcomeWriter::Stop() {
-  listener_.Reset();
-  loop_.Stop();
-}
-
-bool OutcomeWriter::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
-
 core::Result<std::vector<OutcomeWriter::Move>> OutcomeWriter::Pending() const {
+  SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, RV::Abs(RV::MovesPrefix())));
   std::vector<Move> out;
-  const int cf = options_.store->Cf(projections::kViewsCf);
-  const std::string prefix = RV::Abs(RV::MovesPrefix());
-  auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    core::Json row = core::ParseJsonOrDiscarded(it->value());
-    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "caseId"), row});
-  }
-  SVC_RETURN_IF_ERROR(it->status());
+  for (auto& row : rows) out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "caseId"), row});
   return out;
 }
 
@@ -101,7 +89,7 @@ void OutcomeWriter::Pass() {
     return;
   }
   for (const auto& m : *due) {
-    if (loop_.Stopping()) return;
+    if (Stopping()) return;
     {
       std::lock_guard l(done_mu_);
       if (done_.count(m.case_id) > 0) continue;

@@ -7,7 +7,6 @@
 // asks it to settle its case at once (Settle) so that its answer shows the session moved. After a
 // crash between the two, the restarted manager finds the move still listed and makes it.
 
-#include "pipeline/manager_runtime.h"
 #include <chrono>
 #include <mutex>
 #include <set>
@@ -15,15 +14,11 @@
 #include <vector>
 
 #include "commands/verification/session_events.h"
-#include "commands/writer.h"
-#include "core/clock.h"
-#include "core/ids.h"
 #include "core/json.h"
 #include "core/metrics.h"
-#include "eventstore/kv_store.h"
-#include "pipeline/work_loop.h"
+#include "pipeline/manager_runtime.h"
+#include "pipeline/queue_manager.h"
 #include "projections/review/review_projector.h"
-#include "projections/runner.h"
 
 namespace svc::pipeline::review {
 
@@ -35,7 +30,7 @@ commands::verification::VerdictReached ReviewVerdict(const core::Json& pipeline_
                                                      const std::vector<std::string>& reasons,
                                                      const core::Json& approvers);
 
-class OutcomeWriter {
+class OutcomeWriter final : public QueueManager {
  public:
   struct Options : ManagerRuntime {
     projections::ReviewProjector* projector = nullptr;
@@ -45,9 +40,6 @@ class OutcomeWriter {
   };
   explicit OutcomeWriter(Options options);
   ~OutcomeWriter();
-  void Start();
-  void Stop();
-  bool WaitIdle(std::chrono::milliseconds timeout);
   // Makes the move of one case now, if it is listed and not made (the resolve route calls it once
   // the review read model shows the resolution): the session's verdict recorded and applied by the
   // read models before it returns. Blocks: call it off the I/O threads. Safe beside the loop (the
@@ -60,18 +52,16 @@ class OutcomeWriter {
     core::Json row;
   };
   core::Result<std::vector<Move>> Pending() const;
-  void Pass();
-  bool NothingDue();
+  void Pass() override;
+  bool NothingDue() override;
   core::Status Process(const Move& m);
 
   Options options_;
-  WorkLoop loop_;
   // One move at a time, the loop's or Settle's: a Settle that comes while the loop makes the same
   // move waits for it (and its read models) instead of answering from a session not yet moved.
   std::mutex process_mu_;
   std::mutex done_mu_;
   std::set<std::string> done_;  // moves the session refused (no longer in review): not retried
-  projections::Listeners::Subscription listener_;
 };
 
 }  // namespace svc::pipeline::review

@@ -133,7 +133,10 @@ DocumentReading SandboxEngine::ReadDocument(const Capture&, const Capture* back,
   return r;
 }
 
-BiometricScore SandboxEngine::Liveness(const Capture&, const EngineContext& ctx) {
+namespace {
+
+// A sandbox score: `score`, or the documented analysis error when the test outcome asks for it.
+BiometricScore SandboxScore(const EngineContext& ctx, double score) {
   BiometricScore r;
   r.model_name = "sandbox";
   if (ctx.test_outcome == "analysis_error") {
@@ -141,20 +144,16 @@ BiometricScore SandboxEngine::Liveness(const Capture&, const EngineContext& ctx)
     r.error_code = "SANDBOX_ANALYSIS_ERROR";
     return r;
   }
-  r.score = 0.97;
+  r.score = score;
   return r;
 }
 
+}  // namespace
+
+BiometricScore SandboxEngine::Liveness(const Capture&, const EngineContext& ctx) { return SandboxScore(ctx, 0.97); }
+
 BiometricScore SandboxEngine::FaceMatch(const Capture&, const Capture&, const EngineContext& ctx) {
-  BiometricScore r;
-  r.model_name = "sandbox";
-  if (ctx.test_outcome == "analysis_error") {
-    r.status = "error";
-    r.error_code = "SANDBOX_ANALYSIS_ERROR";
-    return r;
-  }
-  r.score = ctx.test_outcome == "declined" ? 0.18 : ctx.test_outcome == "review" ? 0.68 : 0.93;
-  return r;
+  return SandboxScore(ctx, ctx.test_outcome == "declined" ? 0.18 : ctx.test_outcome == "review" ? 0.68 : 0.93);
 }
 
 CurpLookup SandboxGovRegistry::LookupCurp(const std::string& curp) {

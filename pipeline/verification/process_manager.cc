@@ -1,7 +1,11 @@
 #include "pipeline/verification/process_manager.h"
 
-#include "pipeline/verification/stage_details.h"
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/executor.h"
+#include "eventstore/kv_store.h"
+#include "pipeline/verification/stage_details.h"
+#include "projections/runner.h"
 
 #include <chrono>
 

@@ -16,23 +16,19 @@
 // policy.testOutcome; the default engine otherwise. Registries: the sandbox in the test
 // environment, the configured (or unconfigured) registry in live.
 
-#include "pipeline/manager_runtime.h"
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
 #include <set>
 #include <thread>
 
-#include "commands/writer.h"
-#include "core/clock.h"
 #include "core/executor.h"
 #include "core/metrics.h"
 #include "eventstore/blob_store.h"
 #include "eventstore/key_store.h"
-#include "eventstore/kv_store.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/verification/engines.h"
 #include "pipeline/work_loop.h"
-#include "projections/runner.h"
 #include "projections/verification_projector.h"
 
 namespace svc::pipeline::verification {
