@@ -395,30 +395,15 @@ void Duplicates(Runtime& rt, ApiCall& call, Respond respond) {
   const std::string id = req.path_params["person_id"];
   auto row = UnpurgedPersonRow(rt, a, id);
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
-  const std::string te = TeOf(a);
-  std::map<std::string, std::set<std::string>> matched;  // person -> fields
-  auto sealed = ReadView(rt, PV::Abs(PV::Sealed(te, id)));
-  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
-  for (const char* field : {"curp", "email"}) {
-    if (!sealed->has_value() || !(**sealed).contains(field)) continue;
-    for (const auto& k : (**sealed)[field].value("index", core::Json::array())) {
-      if (!k.is_string()) continue;
-      auto holding = IdsWithBlindKey(rt, a, k.get<std::string>());
-      if (!holding.ok()) return respond(StatusToProblem(req, holding.status()));
-      for (const auto& other : *holding) {
-        if (other != id) matched[other].insert(field);
-      }
-    }
-  }
+  auto found = projections::FindDuplicates(rt.store(), TeOf(a), id);
+  if (!found.ok()) return respond(StatusToProblem(req, found.status()));
   core::Json data = core::Json::array();
-  for (const auto& [other, fields] : matched) {
-    auto r = ReadView(rt, PV::Abs(PV::Record(te, other)));
-    if (!r.ok() || !r->has_value()) continue;
-    data.push_back({{"personId", other},
-                    {"matchedOn", core::Json(std::vector<std::string>(fields.begin(), fields.end()))},
-                    {"status", core::StringOr(**r, "status")},
-                    {"createdAt", core::StringOr(**r, "createdAt")},
-                    {"applicationId", (**r).value("applicationId", core::Json(nullptr))}});
+  for (const auto& d : *found) {
+    data.push_back({{"personId", d.person_id},
+                    {"matchedOn", d.matched_on},
+                    {"status", core::StringOr(d.record, "status")},
+                    {"createdAt", core::StringOr(d.record, "createdAt")},
+                    {"applicationId", d.record.value("applicationId", core::Json(nullptr))}});
   }
   respond(JsonResponse(200, {{"object", "list"}, {"data", data}}));
 }

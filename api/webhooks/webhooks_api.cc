@@ -21,6 +21,7 @@
 #include "pipeline/webhooks/test_delivery.h"
 #include "projections/projector.h"
 #include "projections/webhooks_projector.h"
+#include "projections/webhooks_queries.h"
 
 namespace svc::api {
 
@@ -356,20 +357,11 @@ void Retry(Runtime& rt, ApiCall& call, Respond respond) {
   std::string id = req.path_params["delivery_id"];
   if (auto st = core::ValidateId(core::IdKind::kDelivery, id); !st.ok()) return respond(StatusToProblem(req, st));
   std::string te = TeOf(a);
-  auto dl = ReadView(rt, WV::Abs(WV::Delivery(te, id)));
-  if (!dl.ok()) return respond(StatusToProblem(req, dl.status()));
-  if (!dl->has_value()) {
-    return respond(StatusToProblem(req, core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND")));
-  }
-  std::string whe = core::StringOr(**dl, "endpointId");
-  auto ep = EndpointRow(rt, a, whe);
-  if (!ep.ok()) return respond(StatusToProblem(req, ep.status()));
-  if (!ep->value("isActive", false)) {
-    return respond(Problem(req, "WEBHOOK_ENDPOINT_INACTIVE", "the delivery's endpoint is deactivated"));
-  }
+  auto endpoint = projections::RetryEndpoint(rt.store(), te, id);
+  if (!endpoint.ok()) return respond(StatusToProblem(req, endpoint.status()));
   commands::webhooks::RetryDelivery r;
   r.new_delivery_id = rt.ids().NewIdString(core::IdKind::kDelivery);
-  r.endpoint_id = whe;
+  r.endpoint_id = *endpoint;
   auto cmd = commands::MakeCommand<commands::webhooks::DeliveryDecider>(
       a.tenant_id, id, commands::webhooks::DeliveryCommand(r), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},

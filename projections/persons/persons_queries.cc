@@ -1,7 +1,10 @@
 #include "projections/persons/persons_queries.h"
 
 #include "projections/persons/persons_view.h"
+#include <map>
+
 #include "projections/projector.h"
+#include "projections/view_rows.h"
 
 namespace svc::projections {
 
@@ -27,6 +30,34 @@ core::Result<PersonsPage> PagePersons(const eventstore::KvStore& views, std::str
     page.last = ids[i];
   }
   return page;
+}
+
+core::Result<std::vector<PersonDuplicate>> FindDuplicates(const eventstore::KvStore& views, std::string_view te,
+                                                          const std::string& person_id) {
+  using PV = PersonsView;
+  SVC_ASSIGN_OR_RETURN(auto sealed, ReadRow(views, PV::Abs(PV::Sealed(te, person_id))));
+  std::map<std::string, std::vector<std::string>> matched;  // person -> fields, in field order
+  for (const char* field : {"curp", "email"}) {
+    if (!sealed.has_value() || !sealed->contains(field)) continue;
+    for (const auto& key : (*sealed)[field].value("index", core::Json::array())) {
+      if (!key.is_string()) continue;
+      const std::string prefix = PV::Abs(PV::BlindIndexed(te, key.get<std::string>()));
+      auto it = views.NewIterator(views.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+      for (it->Seek(prefix); it->Valid(); it->Next()) {
+        std::string other(it->key().substr(prefix.size()));
+        auto& fields = matched[other];
+        if (other != person_id && (fields.empty() || fields.back() != field)) fields.push_back(field);
+      }
+      SVC_RETURN_IF_ERROR(it->status());
+    }
+  }
+  std::vector<PersonDuplicate> out;
+  for (auto& [other, fields] : matched) {
+    if (fields.empty()) continue;
+    SVC_ASSIGN_OR_RETURN(auto record, ReadRow(views, PV::Abs(PV::Record(te, other))));
+    if (record.has_value()) out.push_back({other, std::move(fields), std::move(*record)});
+  }
+  return out;
 }
 
 }  // namespace svc::projections

@@ -6,6 +6,7 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json.h"
 #include "core/status.h"
 #include "eventstore/kv_store.h"
 
@@ -25,5 +26,17 @@ struct PersonsPage {
 core::Result<PersonsPage> PagePersons(const eventstore::KvStore& views, std::string_view te,
                                       const std::vector<std::string>& ids, const std::string& starting_after,
                                       int limit);
+
+// A person's likely duplicates (GET /v1/persons/{id}/duplicates): every other person of `te`
+// holding one of the person's CURP or email blind-index keys, by person id, with the fields that
+// matched (`curp`, `email`, in that order) and its record as stored. A person with nothing sealed
+// has none.
+struct PersonDuplicate {
+  std::string person_id;
+  std::vector<std::string> matched_on;
+  core::Json record;
+};
+core::Result<std::vector<PersonDuplicate>> FindDuplicates(const eventstore::KvStore& views, std::string_view te,
+                                                          const std::string& person_id);
 
 }  // namespace svc::projections

@@ -5,7 +5,7 @@
 #include "pipeline/persons/reauth.h"
 #include "projections/projector.h"
 #include "tests/support/key_store_fixture.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/views_fixture.h"
 
 using namespace svc;
 namespace pp = svc::pipeline::persons;
@@ -54,9 +54,7 @@ TEST_CASE("reauth: the decision from the score, with the documented thresholds")
 
 TEST_CASE("reauth: no reference face without an approved verification's face") {
   testing::KeyStoreFixture ks;
-  testing::TempDir dir;
-  auto views = eventstore::KvStore::Open({dir.Sub("views"), {std::string(projections::kViewsCf)}});
-  REQUIRE(views.ok());
-  CHECK(pp::ReferenceFace(**views, *ks.keys, "ten_1", "test", "per_1").status().api_code() ==
+  testing::ViewsFixture views;
+  CHECK(pp::ReferenceFace(views.store(), *ks.keys, "ten_1", "test", "per_1").status().api_code() ==
         "REAUTH_MEDIA_UNAVAILABLE");
 }

@@ -4,26 +4,22 @@
 #include "projections/embedded/embedded_queries.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
-#include "tests/support/temp_dir.h"
+#include "tests/support/views_fixture.h"
 
 using namespace svc;
 using SV = projections::SessionsView;
 
 TEST_CASE("embedded queries: the init answer joins the embedded session and its verification session") {
-  testing::TempDir dir;
-  auto store = eventstore::KvStore::Open({dir.Sub("views"), {std::string(projections::kViewsCf)}});
-  REQUIRE(store.ok());
+  testing::ViewsFixture views;
   const core::Json embedded = {{"tenantId", "ten_1"},     {"environment", "test"},
                                {"sessionId", "vrf_1"},    {"allowedOrigins", {"https://shop.example.mx"}},
                                {"steps", {"document", "selfie"}}, {"livenessMode", "active"}};
-  CHECK(projections::MountAnswer(**store, embedded, "ems_1", "atok_x").status().code() ==
+  CHECK(projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x").status().code() ==
         core::StatusCode::kUnavailable);  // the session record not projected yet
 
-  eventstore::KvStore::Batch b;
-  b.Put((*store)->Cf(projections::kViewsCf), SV::Abs(SV::Record("ten_1/test", "vrf_1")),
-        R"({"status":"created","expiresAt":"2026-12-01T00:00:00Z","locale":"en-US","flowId":"flw_1"})");
-  REQUIRE((*store)->Write(b, false).ok());
-  auto answer = projections::MountAnswer(**store, embedded, "ems_1", "atok_x");
+  views.Put({{SV::Abs(SV::Record("ten_1/test", "vrf_1")),
+              R"({"status":"created","expiresAt":"2026-12-01T00:00:00Z","locale":"en-US","flowId":"flw_1"})"}});
+  auto answer = projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x");
   REQUIRE(answer.ok());
   CHECK((*answer)["sessionId"] == "ems_1");
   CHECK((*answer)["verificationSessionId"] == "vrf_1");

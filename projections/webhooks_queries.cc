@@ -1,0 +1,22 @@
+#include "projections/webhooks_queries.h"
+
+#include "projections/view_rows.h"
+#include "projections/webhooks_view.h"
+
+namespace svc::projections {
+
+core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::string_view te,
+                                        std::string_view delivery_id) {
+  using WV = WebhooksView;
+  SVC_ASSIGN_OR_RETURN(auto delivery, ReadRow(views, WV::Abs(WV::Delivery(te, delivery_id))));
+  if (!delivery.has_value()) return core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND");
+  const std::string endpoint_id = core::StringOr(*delivery, "endpointId");
+  SVC_ASSIGN_OR_RETURN(auto endpoint, ReadRow(views, WV::Abs(WV::Endpoint(te, endpoint_id))));
+  if (!endpoint.has_value()) return core::NotFound("no such webhook endpoint", "WEBHOOK_NOT_FOUND");
+  if (!endpoint->value("isActive", false)) {
+    return core::FailedPrecondition("the delivery's endpoint is deactivated", "WEBHOOK_ENDPOINT_INACTIVE");
+  }
+  return endpoint_id;
+}
+
+}  // namespace svc::projections
