@@ -119,6 +119,7 @@ struct HttpServer::Impl {
   std::vector<std::thread> threads;
   std::atomic<bool> stopping{false};
   std::atomic<int> in_flight{0};
+  std::atomic<int> sessions{0};  // connections not yet closed (Stop waits for them, bounded)
   std::atomic<uint16_t> bound_port{0};
   // Idle connections, closed at Stop (busy ones close after their response).
   std::mutex conn_mu;
@@ -137,6 +138,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
   // Stop() closes idle connections through this; it runs on the session's own strand and does
   // nothing once the session has ended.
   auto alive = std::make_shared<bool>(true);
+  sessions.fetch_add(1);
   auto ex = stream.get_executor();
   auto closer = std::make_shared<std::function<void()>>([alive, ex, &stream] {
     asio::post(ex, [alive, &stream] {
@@ -331,6 +333,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     idle_closers.erase(closer);
   }
   *alive = false;
+  sessions.fetch_sub(1);
 }
 
 template <typename Acceptor, typename Stream>
@@ -454,7 +457,15 @@ void HttpServer::Stop(std::chrono::milliseconds grace) {
   while (im.in_flight.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(5));  // bounded shutdown drain
   }
-  close_idle();
+  // Every connection closes on its own strand: an idle one through its closer, one that just
+  // answered when it sees `stopping`. Wait for them all (within the grace), closing the idle ones
+  // again as sessions go idle meanwhile. Stopping the contexts first could drop those closes, and
+  // a client would keep a connection that this stopped server neither answers nor closes until
+  // it is destroyed (seen as a lookup hanging until its own timeout).
+  while (im.sessions.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    close_idle();
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));  // bounded shutdown drain
+  }
   im.keep_running.clear();
   for (auto& c : im.contexts) c->stop();
   for (auto& t : im.threads) {
