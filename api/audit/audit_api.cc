@@ -395,8 +395,7 @@ void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> AuditRoutes(Runtime* rt, const ApiContext& options) {
-  auto* r = rt;
+std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
   const auto* o = &options;
   const std::string tag = "Compliance";
   std::vector<QueryParam> list_query = {

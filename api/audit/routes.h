@@ -18,7 +18,7 @@ namespace svc::api::audit {
 // The area as a module (module.cc): its decider, projector, routes, flags and checkpoint publisher.
 const Module& AuditModule();
 
-std::vector<ApiRoute> AuditRoutes(Runtime* rt, const ApiContext& options);
+std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options);
 OpenApiArea AuditOpenApi();
 
 }  // namespace svc::api::audit

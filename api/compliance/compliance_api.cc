@@ -254,8 +254,7 @@ core::Status CheckComplianceConfig(const core::Json& config) {
   return CheckItems(config, "subprocessors", {"name", "purpose", "country"});
 }
 
-std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const ComplianceOptions& options) {
-  auto* r = rt;
+std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& options) {
   const auto* o = &options;
   const std::string tag = "Compliance";
   std::vector<ApiRoute> routes;

@@ -33,7 +33,7 @@ struct ComplianceOptions : ApiContext {
   const pipeline::retention::Sweeper* retention = nullptr;
 };
 
-std::vector<ApiRoute> ComplianceRoutes(Runtime* rt, const ComplianceOptions& options);
+std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& options);
 OpenApiArea ComplianceOpenApi();
 
 // Checks a compliance file's content: {"datacenters": [DatacenterItem], "subprocessors":

@@ -376,9 +376,8 @@ void Verify(Runtime& rt, const ApiContext& options, ApiCall& call, Respond respo
 
 }  // namespace
 
-std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const ApiContext& options) {
+std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const ApiContext* o = &options;
   const std::string tag = "Embedded channel";
   const std::vector<std::string> session_errors = {

@@ -20,7 +20,7 @@ namespace svc::api::embedded {
 // The area as a module (module.cc): its decider, projector, routes and the widget's pages.
 const Module& EmbeddedModule();
 
-std::vector<ApiRoute> EmbeddedRoutes(Runtime* rt, const ApiContext& options);
+std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options);
 OpenApiArea EmbeddedOpenApi();
 
 // The widget (widget.cc): GET /embed/v1/loader.js (the integrator's page includes it),

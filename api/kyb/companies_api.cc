@@ -486,9 +486,8 @@ void Verify(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const KybOptions& options) {
+std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
   std::vector<ApiRoute> routes;
-  auto* r = rt;
   const KybOptions* o = &options;
   const std::string base = "/v1/companies";
   const std::string one = base + "/{company_id}";

@@ -46,8 +46,8 @@ struct KybOptions : ApiContext {
   std::chrono::milliseconds kyb_verify_wait{10000};
 };
 
-std::vector<ApiRoute> CompanyRoutes(Runtime* rt, const KybOptions& options);
-std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const KybOptions& options);
+std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options);
+std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options);
 std::vector<ApiRoute> KybRoutes(Runtime* rt, const KybOptions& options);
 OpenApiArea KybOpenApi();
 

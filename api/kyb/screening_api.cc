@@ -330,9 +330,8 @@ void RunPortfolio(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respo
 
 }  // namespace
 
-std::vector<ApiRoute> ScreeningRoutes(Runtime* rt, const KybOptions& options) {
+std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options) {
   std::vector<ApiRoute> routes;
-  auto* r = rt;
   const KybOptions* o = &options;
   const std::string tag = "AML screening";
   routes.push_back(ApiRoute{

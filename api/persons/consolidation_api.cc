@@ -124,8 +124,7 @@ void Status(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PersonsOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> ConsolidationRoutes(Runtime* r, const PersonsOptions& options) {
   const PersonsOptions* o = &options;
   const std::string base = "/v1/persons/{person_id}";
   const std::string tag = "Persons (vault)";

@@ -180,8 +180,7 @@ void Dump(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PersonsOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options) {
   const PersonsOptions* o = &options;
   const std::string tag = "Persons (vault)";
   const std::string base = "/v1/persons/export-bulk";

@@ -129,9 +129,8 @@ void Job(Runtime& rt, ApiCall& call, Respond respond) {
 
 }  // namespace
 
-std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PersonsOptions& options) {
+std::vector<ApiRoute> ImportRoutes(Runtime* r, const PersonsOptions& options) {
   (void)options;
-  Runtime* r = rt;
   const std::string tag = "Persons (vault)";
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{

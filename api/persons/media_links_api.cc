@@ -152,8 +152,7 @@ void View(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) 
 
 }  // namespace
 
-std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PersonsOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> MediaLinkRoutes(Runtime* r, const PersonsOptions& options) {
   const PersonsOptions* o = &options;
   const std::string tag = "Persons (vault)";
   std::vector<ApiRoute> routes;

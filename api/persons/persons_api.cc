@@ -475,9 +475,8 @@ void Get(Runtime& rt, ApiCall& call, Respond respond, const RevealHandler& expan
 
 }  // namespace
 
-std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options) {
+std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const PersonsOptions* o = &options;
   const std::string base = "/v1/persons";
   const std::string tag = "Persons (vault)";
@@ -485,7 +484,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options) {
   const std::vector<std::string> lookup = {"INVALID_ID", "PERSON_NOT_FOUND"};
   const std::vector<std::string> pii_input = {"VALIDATION_ERROR", "UNKNOWN_PII_FIELD", "METADATA_INVALID",
                                               "CURP_CONFLICT"};
-  RevealHandler expand = RevealOnRead(rt, options);
+  RevealHandler expand = RevealOnRead(r, options);
   std::vector<QueryParam> list_query = {
       {"environment", {{"type", "string"}, {"enum", {"live", "test"}}},
        "must be the key's environment (the key decides; another value is 400 `ENVIRONMENT_MISMATCH`)"},
@@ -587,12 +586,12 @@ std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options) {
       .response_schema = "PersonDocumentList",
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Documents(*r, *o, c, std::move(respond)); }});
-  for (auto& route : RevealRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : RightsRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : ConsolidationRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : MediaLinkRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : ImportRoutes(rt, options)) routes.push_back(std::move(route));
-  for (auto& route : ExportBulkRoutes(rt, options)) routes.push_back(std::move(route));
+  for (auto& route : RevealRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : RightsRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : ConsolidationRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : MediaLinkRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : ImportRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : ExportBulkRoutes(r, options)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -90,21 +90,21 @@ std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool
 // A required array of 1..max distinct non-empty strings (duplicates dropped); a field error otherwise.
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The consent and grant routes (rights_api.cc).
-std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options);
 // POST …/consolidate and GET …/consolidations/{id} (consolidation_api.cc).
-std::vector<ApiRoute> ConsolidationRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> ConsolidationRoutes(Runtime* r, const PersonsOptions& options);
 
 using RevealHandler = std::function<void(ApiCall&, Respond)>;
 // GET /v1/persons/{id}?expand=…: the expanded read, a reveal (reveal_api.cc).
 RevealHandler RevealOnRead(Runtime* rt, const PersonsOptions& options);
 // POST /v1/persons/import and GET /v1/person-imports/{job_id} (import_api.cc); each row is a
 // create (WritePerson).
-std::vector<ApiRoute> ImportRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> ImportRoutes(Runtime* r, const PersonsOptions& options);
 // POST /v1/persons/export-bulk, GET …/{job_id} and GET …/{job_id}/dump (export_bulk_api.cc).
-std::vector<ApiRoute> ExportBulkRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options);
 // POST /v1/media-links and GET /v1/media-links/{token} (media_links_api.cc).
-std::vector<ApiRoute> MediaLinkRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> MediaLinkRoutes(Runtime* r, const PersonsOptions& options);
 // The reveal routes (reveal_api.cc).
-std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options);
 
 }  // namespace svc::api::persons

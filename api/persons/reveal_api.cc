@@ -645,9 +645,8 @@ RevealHandler RevealOnRead(Runtime* rt, const PersonsOptions& options) {
   return [rt, o](ApiCall& c, Respond respond) { Expand(*rt, *o, c, std::move(respond)); };
 }
 
-std::vector<ApiRoute> RevealRoutes(Runtime* rt, const PersonsOptions& options) {
+std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const PersonsOptions* o = &options;
   const std::string base = "/v1/persons";
   const std::string tag = "Persons (vault)";

@@ -367,8 +367,7 @@ core::Status CheckRevealAllowed(Runtime& rt, const AuthContext& a, const core::J
   return pp::CheckRevealAllowed(rt.store(), rt.clock().Now(), ReaderOf(a), person_row, fields, purpose);
 }
 
-std::vector<ApiRoute> RightsRoutes(Runtime* rt, const PersonsOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
   const PersonsOptions* o = &options;
   const std::string base = "/v1/persons/{person_id}";
   const std::string tag = "Persons (vault)";

@@ -38,7 +38,7 @@ struct PersonsOptions : ApiContext {
   int64_t export_ttl_seconds = 86400;
 };
 
-std::vector<ApiRoute> PersonRoutes(Runtime* rt, const PersonsOptions& options);
+std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options);
 OpenApiArea PersonsOpenApi();
 
 }  // namespace svc::api::persons

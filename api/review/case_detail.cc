@@ -313,8 +313,7 @@ void Media(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) 
 
 }  // namespace
 
-std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const ReviewOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> CaseDetailRoutes(Runtime* r, const ReviewOptions& options) {
   const ReviewOptions* o = &options;
   const std::string tag = "Manual review";
   std::vector<ApiRoute> routes;

@@ -337,8 +337,7 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
 
 }  // namespace
 
-std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const ReviewOptions& options) {
-  Runtime* r = rt;
+std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
   const ReviewOptions* o = &options;
   const std::string tag = "Manual review";
   const std::string base = "/v1/review/cases/{case_id}";
@@ -427,7 +426,7 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const ReviewOptions& options) {
                                      "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Resolve(*r, *o, c, std::move(respond)); }});
   for (auto& route : routes) route.reviewer_token = true;  // a reviewer in the console, or an API key
-  for (auto& route : CaseDetailRoutes(rt, options)) routes.push_back(std::move(route));
+  for (auto& route : CaseDetailRoutes(r, options)) routes.push_back(std::move(route));
   return routes;
 }
 

@@ -31,9 +31,9 @@ struct ReviewOptions : ApiContext {
   pipeline::review::OutcomeWriter* review_outcomes = nullptr;
 };
 
-std::vector<ApiRoute> ReviewRoutes(Runtime* rt, const ReviewOptions& options);
+std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options);
 // GET /v1/review/cases/{case_id} and GET /v1/review/media/{media_id}: the audited views (case_detail.cc).
-std::vector<ApiRoute> CaseDetailRoutes(Runtime* rt, const ReviewOptions& options);
+std::vector<ApiRoute> CaseDetailRoutes(Runtime* r, const ReviewOptions& options);
 OpenApiArea ReviewOpenApi();
 
 }  // namespace svc::api::review

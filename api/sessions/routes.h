@@ -25,8 +25,8 @@ struct SessionsOptions : ApiContext {
 };
 
 // `rt` may be null when only the declarations are wanted (documentation).
-std::vector<ApiRoute> SessionRoutes(Runtime* rt, const SessionsOptions& options);
-std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const SessionsOptions& options);
+std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options);
+std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& options);
 OpenApiArea SessionsOpenApi();
 // What the embedded channel uses of this area (api/http/sessions_port.h), lent through
 // ApiContext::sessions by the module.

@@ -336,9 +336,8 @@ const SessionsPort& SessionsPortOf() {
   return port;
 }
 
-std::vector<ApiRoute> SessionRoutes(Runtime* rt, const SessionsOptions& options) {
+std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const SessionsOptions* o = &options;
   const std::string tag = "Verification sessions";
   std::vector<QueryParam> list_query = {

@@ -329,9 +329,8 @@ void Events(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respon
 
 }  // namespace
 
-std::vector<ApiRoute> VerificationRoutes(Runtime* rt, const SessionsOptions& options) {
+std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const SessionsOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "SESSION_NOT_FOUND"};
   auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };

@@ -26,7 +26,7 @@ struct WebhooksOptions : ApiContext {
   pipeline::webhooks::DeliveryPolicy webhook_policy;
 };
 
-std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const WebhooksOptions& options);
+std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options);
 OpenApiArea WebhooksOpenApi();
 
 }  // namespace svc::api

@@ -448,9 +448,8 @@ core::Json WebhookDeliveryPolicyJson(const WebhooksOptions& o) {
                               "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
 }
 
-std::vector<ApiRoute> WebhookRoutes(Runtime* rt, const WebhooksOptions& options) {
+std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) {
   std::vector<ApiRoute> routes;
-  Runtime* r = rt;
   const WebhooksOptions* o = &options;
   const std::vector<std::string> lookup = {"INVALID_ID", "WEBHOOK_NOT_FOUND"};
   auto with = [&](std::vector<std::string> extra) { return Codes({lookup, extra}); };
