@@ -29,7 +29,7 @@ void DeclareServe(Flags& f) {
   DeclareCommon(f);
   f.Declare({"listen", "127.0.0.1:8080", "HTTP address (host:port; port 0 picks a free port)"});
   f.Declare({"admin-socket", "", "unix socket of the admin listener (default <data-dir>/admin.sock)"});
-  f.Declare({"port-file", "", "write the bound HTTP port to this file once listening"});
+  f.Declare({"port-file", "", "write the bound HTTP port to this file once listening (with --dev-bootstrap, once the development key is printed)"});
   f.Declare({"dev-bootstrap", "false",
              "on first start, create a development tenant and print its test secret key",
              true});
@@ -304,11 +304,6 @@ int Serve(int argc, char** argv) {
                               {"adminSocket", ao.unix_socket},
                               {"dataDir", ro->data_dir},
                               {"backend", rt->log().BackendName()}});
-  if (std::string pf = f.Get("port-file"); !pf.empty()) {
-    std::string tmp = pf + ".tmp";
-    { std::ofstream(tmp) << server.BoundPort() << "\n"; }
-    std::filesystem::rename(tmp, pf);
-  }
   std::thread delayed_projections;
   if (delay_projections.count() > 0) {
     core::LogWarn("--debug-delay-projections-ms: the read models start late; tests only");
@@ -317,7 +312,14 @@ int Serve(int argc, char** argv) {
       rt->StartProjections();
     });
   }
+  // Before the port file: whoever waits for it (scripts, benchmarks) then finds the development
+  // key already printed.
   if (f.GetBool("dev-bootstrap")) DevBootstrap(*rt);
+  if (std::string pf = f.Get("port-file"); !pf.empty()) {
+    std::string tmp = pf + ".tmp";
+    { std::ofstream(tmp) << server.BoundPort() << "\n"; }
+    std::filesystem::rename(tmp, pf);
+  }
 
   int sig = 0;
   sigwait(&sigs, &sig);
