@@ -2,6 +2,7 @@
 
 #include "api/http/write_path.h"
 #include "pipeline/persons/pii.h"
+#include "projections/persons/persons_queries.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
@@ -97,12 +98,7 @@ core::Result<std::vector<std::string>> CurpHolders(Runtime& rt, const AuthContex
 }
 
 core::Result<std::vector<std::string>> IdsWithBlindKey(Runtime& rt, const AuthContext& a, const std::string& blind_key) {
-  const std::string prefix = PV::Abs(PV::BlindIndexed(TeOf(a), blind_key));
-  std::vector<std::string> out;
-  auto it = rt.store().NewIterator(rt.store().Cf(projections::kViewsCf), prefix, eventstore::PrefixEnd(prefix));
-  for (it->Seek(prefix); it->Valid(); it->Next()) out.emplace_back(it->key().substr(prefix.size()));
-  SVC_RETURN_IF_ERROR(it->status());
-  return out;
+  return projections::PersonsWithBlindKey(rt.store(), TeOf(a), blind_key);
 }
 
 core::Result<core::Json> PersonSessions(Runtime& rt, const AuthContext& a, const std::string& id) {

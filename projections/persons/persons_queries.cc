@@ -32,6 +32,16 @@ core::Result<PersonsPage> PagePersons(const eventstore::KvStore& views, std::str
   return page;
 }
 
+core::Result<std::vector<std::string>> PersonsWithBlindKey(const eventstore::KvStore& views, std::string_view te,
+                                                           std::string_view blind_key) {
+  const std::string prefix = PersonsView::Abs(PersonsView::BlindIndexed(te, blind_key));
+  std::vector<std::string> out;
+  auto it = views.NewIterator(views.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+  for (it->Seek(prefix); it->Valid(); it->Next()) out.emplace_back(it->key().substr(prefix.size()));
+  SVC_RETURN_IF_ERROR(it->status());
+  return out;
+}
+
 core::Result<std::vector<PersonDuplicate>> FindDuplicates(const eventstore::KvStore& views, std::string_view te,
                                                           const std::string& person_id) {
   using PV = PersonsView;
@@ -41,14 +51,11 @@ core::Result<std::vector<PersonDuplicate>> FindDuplicates(const eventstore::KvSt
     if (!sealed.has_value() || !sealed->contains(field)) continue;
     for (const auto& key : (*sealed)[field].value("index", core::Json::array())) {
       if (!key.is_string()) continue;
-      const std::string prefix = PV::Abs(PV::BlindIndexed(te, key.get<std::string>()));
-      auto it = views.NewIterator(views.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
-      for (it->Seek(prefix); it->Valid(); it->Next()) {
-        std::string other(it->key().substr(prefix.size()));
+      SVC_ASSIGN_OR_RETURN(auto holding, PersonsWithBlindKey(views, te, key.get<std::string>()));
+      for (const auto& other : holding) {
         auto& fields = matched[other];
         if (other != person_id && (fields.empty() || fields.back() != field)) fields.push_back(field);
       }
-      SVC_RETURN_IF_ERROR(it->status());
     }
   }
   std::vector<PersonDuplicate> out;

@@ -27,6 +27,10 @@ core::Result<PersonsPage> PagePersons(const eventstore::KvStore& views, std::str
                                       const std::vector<std::string>& ids, const std::string& starting_after,
                                       int limit);
 
+// The ids of the persons of `te` holding a blind-index key (search, duplicates), in id order.
+core::Result<std::vector<std::string>> PersonsWithBlindKey(const eventstore::KvStore& views, std::string_view te,
+                                                           std::string_view blind_key);
+
 // A person's likely duplicates (GET /v1/persons/{id}/duplicates): every other person of `te`
 // holding one of the person's CURP or email blind-index keys, by person id, with the fields that
 // matched (`curp`, `email`, in that order) and its record as stored. A person with nothing sealed
