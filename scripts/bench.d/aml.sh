@@ -13,8 +13,7 @@ SVC="$BUILD/api/svc"
 NAMES=${AML_LIST_NAMES:-50000}
 PORTFOLIO=${AML_PORTFOLIO:-10000}
 WORK=$(mktemp -d)
-SVC_PID=""
-trap '[ -n "$SVC_PID" ] && kill $SVC_PID 2>/dev/null; rm -rf $WORK' EXIT
+. scripts/bench.d/lib.sh
 
 python3 - "$WORK" "$NAMES" "$PORTFOLIO" <<'PY'
 import csv, random, sys
@@ -47,6 +46,7 @@ $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port"
   --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
   > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
+watch_pid $SVC_PID
 for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
 KEY=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")

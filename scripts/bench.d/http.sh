@@ -5,7 +5,6 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 SVC=${SVC_BIN:-build-release/api/svc}
 WORK=$(mktemp -d)
-trap 'kill $(cat $WORK/nginx.pid 2>/dev/null) 2>/dev/null || true; kill $SVC_PID 2>/dev/null || true; rm -rf $WORK' EXIT
 DURATION=${BENCH_SECONDS:-10}
 CONNS=${BENCH_CONNECTIONS:-64}
 
@@ -33,6 +32,7 @@ $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port"
   --dev-keys-in-data-dir --face-engine model-free \
   --rate-reads 0 --rate-writes 0 --rate-reveals 0 --reveal-budget-per-day 1000000000 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
+watch_pid $SVC_PID
 for _ in $(seq 300); do [ -s "$WORK/svc.out" ] && grep -q "Test secret" "$WORK/svc.out" && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
 KEY=$(sed -n 's/.*keep it): //p' "$WORK/svc.out")

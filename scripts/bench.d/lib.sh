@@ -1,4 +1,28 @@
-# Shared by the HTTP benchmarks (http.sh, review.sh); sourced, needs $WORK and $DURATION.
+# Shared by the benchmarks that start servers (http.sh, review.sh, aml.sh, widget.sh, restart.sh);
+# sourced right after WORK=$(mktemp -d). run_wrk also needs $DURATION.
+
+# Sourcing installs the EXIT trap: whatever ends the script, nginx (if started) and every process
+# given to watch_pid get SIGTERM and are waited for (up to 30 s each, then SIGKILL), and only then
+# is $WORK removed. Removing it under a server that is still closing its database fails with
+# "Directory not empty" (CI, bench.smoke, 2026-11-26).
+BENCH_PIDS=()
+watch_pid() { BENCH_PIDS+=("$1"); }
+
+stop_pid() {  # pid: SIGTERM, wait for it to be gone (bash reaps its own children), SIGKILL at 30 s
+  local p=$1 i
+  kill "$p" 2>/dev/null || return 0
+  for i in $(seq 300); do kill -0 "$p" 2>/dev/null || return 0; sleep 0.1; done
+  kill -9 "$p" 2>/dev/null || true
+}
+
+stop_all_and_clean() {
+  local rc=$? p
+  [ -s "$WORK/nginx.pid" ] && stop_pid "$(cat "$WORK/nginx.pid")"
+  for p in "${BENCH_PIDS[@]}"; do stop_pid "$p"; done
+  rm -rf "$WORK"
+  exit "$rc"
+}
+trap stop_all_and_clean EXIT
 
 run_wrk() {  # name, wrk args...: one wrk run, one summary line; its req/s in $WORK/last.rps
   local name=$1; shift
@@ -34,5 +58,6 @@ NGINX
 }
 
 stop_nginx() {
-  kill "$(cat "$WORK/nginx.pid")"
+  stop_pid "$(cat "$WORK/nginx.pid")"
+  rm -f "$WORK/nginx.pid"
 }

@@ -12,8 +12,7 @@ BUILD=${1:-build-release}
 SVC="$BUILD/api/svc"
 EVENTS=${RESTART_EVENTS:-1000000}
 WORK=$(mktemp -d)
-PIDS=()
-trap 'for p in "${PIDS[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$WORK"' EXIT
+. scripts/bench.d/lib.sh
 
 now_ms() { date +%s%3N; }
 
@@ -24,7 +23,7 @@ serve_until_ready() {  # label, extra args...: starts svc serve, prints the time
   "$SVC" serve --data-dir "$WORK/data" --dev-keys-in-data-dir --listen 127.0.0.1:0 --port-file "$WORK/port" \
     --face-engine model-free "$@" > "$WORK/serve.out" 2> "$WORK/serve.err" &
   SVC_PID=$!
-  PIDS+=("$SVC_PID")
+  watch_pid "$SVC_PID"
   until [ -s "$WORK/port" ]; do sleep 0.01; kill -0 "$SVC_PID" || { cat "$WORK/serve.err"; exit 1; }; done
   local listening; listening=$(now_ms)
   until curl -sf "http://127.0.0.1:$(cat "$WORK/port")/readyz" >/dev/null; do sleep 0.01; done
@@ -41,7 +40,7 @@ for backend in embedded kafka; do
   if [ "$backend" = kafka ]; then
     "$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
     BROKER_PID=$!
-    PIDS+=("$BROKER_PID")
+    watch_pid "$BROKER_PID"
     until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
     brokers=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
     extra=(--log-backend kafka --kafka-brokers "$brokers")

@@ -15,8 +15,6 @@ CASES=${REVIEW_CASES:-100000}
 DURATION=${BENCH_SECONDS:-10}
 CONNS=${BENCH_CONNECTIONS:-64}
 WORK=$(mktemp -d)
-SVC_PID=""
-trap 'kill $(cat $WORK/nginx.pid 2>/dev/null) 2>/dev/null || true; [ -n "$SVC_PID" ] && kill $SVC_PID 2>/dev/null; rm -rf $WORK' EXIT
 . scripts/bench.d/lib.sh
 
 "$BUILD/tests/svc_bench_review" "$WORK/data" "$CASES" > "$WORK/seed.json"
@@ -29,6 +27,7 @@ AUTH="Authorization: Bearer $KEY"
 $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
   --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
+watch_pid $SVC_PID
 for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
 PORT=$(cat "$WORK/port")
 QUEUE="http://127.0.0.1:$PORT/v1/review/queue?limit=20"

@@ -11,9 +11,7 @@ BUILD=${1:-build-release}
 SVC="$BUILD/api/svc"
 RUNS=${WIDGET_RUNS:-10}
 WORK=$(mktemp -d)
-SVC_PID=""
-NODE_PID=""
-trap '[ -n "$SVC_PID" ] && kill $SVC_PID 2>/dev/null; [ -n "$NODE_PID" ] && kill $NODE_PID 2>/dev/null; rm -rf $WORK' EXIT
+. scripts/bench.d/lib.sh
 # Installed once (as the receiver in run.sh: never deleted under the browser tests beside it).
 [ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
@@ -21,6 +19,7 @@ $SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port"
   --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
   > "$WORK/svc.out" 2> "$WORK/svc.err" &
 SVC_PID=$!
+watch_pid $SVC_PID
 for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
 BASE="http://127.0.0.1:$(cat $WORK/port)"
 KEY=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")
@@ -42,7 +41,7 @@ echo "widget: the capture page (html + js + css): ${page} bytes gzip (budget 614
 
 # Mount to the first interactive step.
 coproc NODE { node tests/browser/mount_bench.mjs "$BASE"; }
-NODE_PID=$NODE_PID
+watch_pid $NODE_PID
 read -r line <&"${NODE[0]}"
 ORIGIN="http://127.0.0.1:${line#port }"
 SECRETS=$(python3 - "$BASE" "$KEY" "$ORIGIN" "$RUNS" <<'PY'
