@@ -412,14 +412,6 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs", .operation_id = "listAuditLogs", .tag = tag,
-      .summary = "List the access log's entries, oldest first",
-      .description = "Every reveal of personal data (decrypt, batch decrypt — one entry per person —, an "
-                     "expanded read, a client token's use, integrity, export, reauth) is an entry of the "
-                     "tenant's hash-chained log for the key's environment: who, through which channel, "
-                     "which fields, the purpose and reason, never a value. Entries are in id order, so "
-                     "pages do not shift as the log grows. Each entry carries `prevHash` and `hash` "
-                     "(SHA-256 of the previous hash and the RFC 8785 form of the entry without those two "
-                     "members) and `eventId`, the access event it records.",
       .scope = "compliance:read", .query = list_query, .response_schema = "AuditLogEntryList",
       .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) {
@@ -427,10 +419,6 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify", .operation_id = "verifyAuditLogs", .tag = tag,
-      .summary = "Recompute the access log's hash chain",
-      .description = "Walks the chain of the key's environment from its first entry and recomputes every "
-                     "hash. `brokenAt` is the first entry whose id, previous hash or hash does not follow "
-                     "(an edited, inserted or removed entry).",
       .scope = "compliance:read", .response_schema = "AuditChainVerification",
       .handler = [r, o](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) {
@@ -443,8 +431,6 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       "SHA-256(0x00 || the entry's `hash` as 32 bytes), so the tree commits to the chain); hashes are hex.";
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/tree-head", .operation_id = "getAuditTreeHead", .tag = tag,
-      .summary = "The Merkle tree head of the access log",
-      .description = "The root hash of the tree of the first `treeSize` entries (default: all)." + tree_note,
       .scope = "compliance:read",
       .query = {{"treeSize", {{"type", "integer"}, {"minimum", 0}}, "the number of entries (default: all; 0: the empty tree)"}},
       .response_schema = "AuditTreeHead", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
@@ -453,10 +439,6 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/inclusion", .operation_id = "getAuditInclusionProof", .tag = tag,
-      .summary = "Prove that an entry is in the access log",
-      .description = "The audit path of entry `id` in the tree of `treeSize` entries (default: all): with "
-                     "the entry and a tree head for that size, anyone checks it (RFC 9162 section 2.1.3.2)." +
-                     tree_note,
       .scope = "compliance:read",
       .query = {{"id", {{"type", "integer"}, {"minimum", 1}}, "the entry (required)"},
                 {"treeSize", {{"type", "integer"}, {"minimum", 1}}, "the tree's size (default: all entries)"}},
@@ -466,11 +448,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/consistency", .operation_id = "getAuditConsistencyProof",
-      .tag = tag, .summary = "Prove that the access log only grew",
-      .description = "That the tree of `toSize` entries (default: all) extends the tree of `fromSize`: "
-                     "whoever kept an older tree head detects a rewritten or truncated log (RFC 9162 "
-                     "section 2.1.4.2)." + tree_note,
-      .scope = "compliance:read",
+      .tag = tag, .scope = "compliance:read",
       .query = {{"fromSize", {{"type", "integer"}, {"minimum", 1}}, "the older tree's size (required)"},
                 {"toSize", {{"type", "integer"}, {"minimum", 1}}, "the newer tree's size (default: all entries)"}},
       .response_schema = "AuditConsistencyProof", .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST"},
@@ -479,12 +457,6 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoint", .operation_id = "getAuditCheckpoint", .tag = tag,
-      .summary = "The access log's signed checkpoint",
-      .description = "The tree head of the whole log as a C2SP tlog-checkpoint (origin, size, base64 root "
-                     "hash) in a C2SP signed note, signed with the Ed25519 key of the tenant and environment "
-                     "(`…/verify/checkpoint-key`). Keep it: a later log that does not extend it (no valid "
-                     "consistency proof from its size) was rewritten or cut back. The same tree always "
-                     "gives the same bytes." + tree_note,
       .scope = "compliance:read", .response_schema = "AuditCheckpoint", .response_content_type = "text/plain",
       .error_codes = {"BAD_REQUEST"},
       .handler = [r](ApiCall& c, Respond respond) {
@@ -492,23 +464,14 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoints", .operation_id = "listAuditCheckpoints",
-      .tag = tag, .summary = "The checkpoints published of the access log, oldest first",
-      .description = "Every " + std::to_string(o->limits.audit_checkpoint_interval_seconds) +
-                     " seconds, a signed checkpoint of each access log that grew is recorded in the service's "
-                     "log (and sent as the webhook `audit.checkpoint_published`). Each is the tree head of its "
-                     "size, signed as `…/verify/checkpoint` is; exports carry them and `svc audit verify` checks "
-                     "every one against the entries.",
-      .scope = "compliance:read", .query = PageParams(), .response_schema = "AuditCheckpointList",
+      .tag = tag, .scope = "compliance:read", .query = PageParams(), .response_schema = "AuditCheckpointList",
       .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { Checkpoints(*r, *o, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoint-key", .operation_id = "getAuditCheckpointKey",
-      .tag = tag, .summary = "The key the access log's checkpoints are signed with",
-      .description = "The C2SP verifier key (`<origin>+<key id>+<base64(0x01 || Ed25519 public key)>`) of the "
-                     "tenant and environment, for any signed-note tool.",
-      .scope = "compliance:read", .response_schema = "AuditCheckpointKey",
+      .tag = tag, .scope = "compliance:read", .response_schema = "AuditCheckpointKey",
       .handler = [r](ApiCall& c, Respond respond) { CheckpointKey(*r, c, std::move(respond)); }});
   return routes;
 }

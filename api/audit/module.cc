@@ -71,11 +71,14 @@ class AuditServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kAudit_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& audit::AuditModule() {
   static const Module m{.name = "audit",
                         .deciders = &RegisterDeciders<commands::audit::AuditLogDecider>,
                         .projectors = &AddProjectors<projections::AuditProjector>,
                         .openapi = &audit::AuditOpenApi,
+                        .operations = &kAudit_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<AuditServices>,
                         .verbs = {{"audit",

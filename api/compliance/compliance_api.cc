@@ -260,13 +260,6 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& opti
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/reports", .operation_id = "getComplianceReport", .tag = tag,
-      .summary = "A regulatory report, computed now",
-      .description = "For the key's tenant and environment, every section computed when asked: the access log's "
-                     "chain verified from its first entry, the datacenters and subprocessors of the operator's "
-                     "compliance file, the retention policies the sweeper enforces (with what its last run "
-                     "removed), and the verification volume from the sessions read model (where every session "
-                     "stands, and the last 30 UTC days). `type` selects the framework the report is read "
-                     "under (`framework`); the computed sections are the same.",
       .scope = "compliance:read",
       .query = {{"type", {{"type", "string"}, {"enum", {"nom024", "cnbv"}}}, "the report type (required)"}},
       .response_schema = "ComplianceReport", .error_codes = {"REPORT_TYPE_INVALID", "BAD_REQUEST"},
@@ -280,32 +273,18 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& opti
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/limits", .operation_id = "getComplianceLimits", .tag = tag,
-      .summary = "The limits in force",
-      .description = "The rate-limit families, the daily reveal budget, the decrypt objective and the "
-                     "masked-degradation policy, read from the same configuration the service enforces "
-                     "(`--rate-reads`, `--rate-writes`, `--rate-reveals`, `--reveal-budget-per-day`).",
       .scope = "compliance:read", .response_schema = "RateLimitPolicy",
       .handler = [o](ApiCall&, Respond respond) { Limits(*o, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/datacenters", .operation_id = "listComplianceDatacenters",
-      .tag = tag, .summary = "Where the data is kept",
-      .description = "From the operator's compliance file (`--compliance-file`, docs/compliance.md).",
-      .scope = "compliance:read", .response_schema = "DatacenterList",
+      .tag = tag, .scope = "compliance:read", .response_schema = "DatacenterList",
       .handler = [o](ApiCall&, Respond respond) { ConfigList(*o, "datacenters", std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/subprocessors", .operation_id = "listComplianceSubprocessors",
-      .tag = tag, .summary = "Who processes the data on the operator's behalf",
-      .description = "From the operator's compliance file (`--compliance-file`, docs/compliance.md).",
-      .scope = "compliance:read", .response_schema = "SubprocessorList",
+      .tag = tag, .scope = "compliance:read", .response_schema = "SubprocessorList",
       .handler = [o](ApiCall&, Respond respond) { ConfigList(*o, "subprocessors", std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/compliance/breach-notifications", .operation_id = "notifyBreach", .tag = tag,
-      .summary = "Notify a personal-data breach",
-      .description = "Emit-only: the notification is recorded as an event of the log (no separate record to read "
-                     "back) and sent as the webhook `compliance.breach_notified` to every endpoint of the tenant "
-                     "and environment subscribed to it (or to `compliance.*` or `*`). `Idempotency-Key` is "
-                     "required: a retry with the same key answers the same notification. `scope` is free text "
-                     "read by people: describe the exposure, never paste personal data into it.",
       .scope = "compliance:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kRequired,
       .has_body = true, .request_schema = "BreachNotificationRequest", .success_status = 201,
       .response_schema = "BreachNotificationResponse",

@@ -101,11 +101,14 @@ class ComplianceServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kCompliance_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& compliance::ComplianceModule() {
   static const Module m{.name = "compliance",
                         .deciders = &RegisterDeciders<commands::compliance::BreachDecider,
                                                       commands::compliance::RetentionDecider>,
                         .openapi = &compliance::ComplianceOpenApi,
+                        .operations = &kCompliance_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<ComplianceServices>};
   return m;

@@ -387,12 +387,6 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options) {
       "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"};
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/embedded/sessions", .operation_id = "createEmbeddedSession", .tag = tag,
-      .summary = "Create an embedded session (backend)",
-      .description = "A verification session of channel `embed` and its embedded session, for the widget "
-                     "(docs/embedded.md). `allowedOrigins`: the pages that may mount it (HTTPS with a concrete "
-                     "host, or localhost/loopback). `clientSecret` goes to the browser, which mounts the widget "
-                     "with it; it is swapped once, by init. `testMode` is deprecated: the key's environment "
-                     "decides (`true` with a live key: 400).",
       .scope = "verification:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .has_body = true, .request_schema = "EmbeddedSessionCreate", .success_status = 201,
       .response_schema = "EmbeddedSessionCreateResponse",
@@ -400,25 +394,13 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { CreateBackend(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/embedded/sessions/browser", .operation_id = "createEmbeddedSessionBrowser",
-      .tag = tag, .summary = "Create an embedded session from the browser (publishable key)",
-      .description = "From the integrator's page, with a publishable key: the page's `Origin` must be one of "
-                     "the application's allowed origins (`ORIGIN_NOT_ALLOWED`), `allowedOrigins` may only name "
-                     "them (`NOT_ALLOWED_BY_APPLICATION`), and the session walks a published flow: `flow` (its "
-                     "key) or the application's default (`FLOW_REQUIRED`). Readable cross-origin.",
-      .scope = "embedded:create_session", .family = RateFamily::kWrite, .cors = true, .has_body = true,
+      .tag = tag, .scope = "embedded:create_session", .family = RateFamily::kWrite, .cors = true, .has_body = true,
       .request_schema = "EmbeddedSessionBrowserCreate", .success_status = 201,
       .response_schema = "EmbeddedSessionCreateResponse",
       .error_codes = Codes({session_errors, {"PUBLISHABLE_KEY_REQUIRED", "ORIGIN_NOT_ALLOWED", "NOT_ALLOWED_BY_APPLICATION"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { CreateBrowser(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/embedded/sessions/init", .operation_id = "initEmbeddedSession", .tag = tag,
-      .summary = "Swap the clientSecret for an applicant token (the widget)",
-      .description = "Called by the widget. The credential is the `clientSecret` in the body (no API key: the "
-                     "spec leaves it open; docs/embedded.md#credentials). Once per embedded session "
-                     "(`SESSION_ALREADY_USED`), from a page of an allowed origin (`parentOrigin`, else "
-                     "`ORIGIN_NOT_ALLOWED`). The `applicantToken` works only on its verification session's "
-                     "consent, media, liveness challenges, submit, events and read. Also returns `flow`: the "
-                     "steps the widget walks.",
       .link_credential = true,
       .guard = {"embedded_init", "SESSION_INVALID", EmbeddedIdOfSecret},
       .has_body = true, .request_schema = "EmbeddedInitRequest",
@@ -428,18 +410,11 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options) {
       .handler = [r](ApiCall& c, Respond respond) { Init(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/embedded/sessions/{session_id}/policy", .operation_id = "getEmbeddedPolicy",
-      .tag = tag, .summary = "The origins that may frame the widget (public)",
-      .description = "Public, before any credential: `frameAncestors` is the CSP source list the widget's page "
-                     "is served with (`frame-ancestors`), from the session's `allowedOrigins`.",
-      .link_credential = true, .response_schema = "EmbeddedPolicyResponse", .error_codes = {"SESSION_NOT_FOUND"},
+      .tag = tag, .link_credential = true, .response_schema = "EmbeddedPolicyResponse", .error_codes = {"SESSION_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { Policy(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/embedded/sessions/{session_id}/verify", .operation_id = "verifyEmbeddedSession",
-      .tag = tag, .summary = "The final state, checked from the backend",
-      .description = "What the browser was told, confirmed server-side. `phase`: `processing` (pending, "
-                     "in_progress, awaiting_input), `review`, `completed` (approved, declined), `failed` (expired, "
-                     "abandoned); `isFinal` for completed and failed.",
-      .scope = "verification:write", .family = RateFamily::kWrite, .response_schema = "EmbeddedVerifyResponse",
+      .tag = tag, .scope = "verification:write", .family = RateFamily::kWrite, .response_schema = "EmbeddedVerifyResponse",
       .error_codes = {"SESSION_NOT_FOUND"},
       .handler = [r, o](ApiCall& c, Respond respond) { Verify(*r, *o, c, std::move(respond)); }});
   return routes;

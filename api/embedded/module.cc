@@ -8,6 +8,10 @@
 #include "commands/embedded/flow_decider.h"
 #include "projections/embedded/embedded_projector.h"
 
+namespace svc::api {
+extern const std::string_view kEmbedded_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+}  // namespace svc::api
+
 namespace svc::api::embedded {
 namespace {
 
@@ -43,6 +47,7 @@ const Module& EmbeddedModule() {
                         .deciders = &RegisterDeciders<commands::embedded::FlowDecider>,
                         .projectors = &AddProjectors<projections::EmbeddedProjector>,
                         .openapi = &EmbeddedOpenApi,
+                        .operations = &kEmbedded_operations_md,
                         .services = &MakeServices<EmbeddedServices>};
   return m;
 }

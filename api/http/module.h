@@ -10,6 +10,7 @@
 
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "api/http/flags.h"
@@ -82,6 +83,9 @@ struct Module {
   void (*projectors)(ProjectorList& out) = nullptr;
   // Its part of the OpenAPI document: tags, component schemas, `webhooks` entries.
   OpenApiArea (*openapi)() = nullptr;
+  // What its operations do: api/<area>/operations.md, compiled in (route_docs.h). Its routes take
+  // their summary and description from it by operationId.
+  const std::string_view* operations = nullptr;
   // Its `svc serve` flags.
   void (*declare_flags)(Flags& f) = nullptr;
   // Its services, unstarted (null: the area runs nothing and serves no route).
@@ -114,6 +118,10 @@ void AddProjectors(ProjectorList& out) {
 
 // An area's routes' options (a struct deriving from ApiContext, filled by its Start) completed
 // with the context the composition root lends every area's routes.
+// An area's routes (services->Routes) with their prose from its operations document.
+core::Result<std::vector<ApiRoute>> AreaRoutes(const Module& module, AreaServices& services, Runtime* rt,
+                                               const ApiContext& api);
+
 template <class AreaOptions>
 const AreaOptions& WithContext(AreaOptions& options, const ApiContext& api) {
   static_cast<ApiContext&>(options) = api;

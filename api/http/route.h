@@ -66,6 +66,8 @@ struct ApiRoute {
   std::string path = {};          // template, e.g. /v1/verification-sessions/{session_id}
   std::string operation_id = {};  // camelCase, unique: createVerificationSession
   std::string tag = {};           // the area, as OpenAPI groups it: "Verification sessions"
+  // Left empty in the declaration: filled from the area's operations.md by operation_id
+  // (route_docs.h), where the prose of every operation is written.
   std::string summary = {};       // one line
   std::string description = {};   // what a client needs to know beyond the summary (Markdown)
   std::string scope = {};         // required scope

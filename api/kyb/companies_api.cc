@@ -495,8 +495,6 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
   const std::vector<std::string> lookup = {"INVALID_ID", "COMPANY_NOT_FOUND"};
   routes.push_back(ApiRoute{
       .method = "GET", .path = base, .operation_id = "listCompanies", .tag = tag,
-      .summary = "List the companies of the key's environment",
-      .description = "Newest first. `claimStatus` (unclaimed, pending, claimed) narrows the list.",
       .scope = "kyb:read",
       .query = [] {
         auto q = PageParams();
@@ -508,19 +506,12 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "createCompany", .tag = tag,
-      .summary = "Create a company record (draft)",
-      .description = "Nothing is verified yet: add members, documents and ownership nodes, then `verify`. `rfc` is "
-                     "validated with its check digit (12 characters: a legal entity; 13: a physical person with "
-                     "business activity) and is unique per tenant and environment: 409 `RFC_CONFLICT` with "
-                     "`conflictingCompanyId`. `country` defaults to MX. Names and the RFC are sealed at rest.",
       .scope = "kyb:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kRequired,
       .has_body = true, .request_schema = "CompanyCreate", .success_status = 201, .response_schema = "CompanyResponse",
       .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST", "RFC_CONFLICT"}, IdempotencyErrors()}),
       .handler = [r](ApiCall& c, Respond respond) { Create(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = one, .operation_id = "getCompany", .tag = tag,
-      .summary = "The company with its checks, documents, members, screening hits and ownership nodes",
-      .description = "Each UBO node carries its `effectivePct` once a verification analysed the graph.",
       .scope = "kyb:read", .response_schema = "CompanyDetail", .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) {
         auto row = PathCompany(*r, c, respond);
@@ -529,7 +520,7 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = one + "/status", .operation_id = "getCompanyStatus", .tag = tag,
-      .summary = "Where the company's verification stands", .scope = "kyb:read",
+      .scope = "kyb:read",
       .response_schema = "CompanyStatusResponse", .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) {
         auto row = PathCompany(*r, c, respond);
@@ -538,40 +529,24 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = one + "/members", .operation_id = "addCompanyMember", .tag = tag,
-      .summary = "Add a member (a director, a legal representative)",
-      .description = "`personId`, when given, must be a person of the vault (404 `PERSON_NOT_FOUND`). A member added "
-                     "after a verification returns the company to `draft`.",
       .scope = "kyb:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "CompanyMemberCreate",
       .success_status = 201, .response_schema = "CompanyMemberResponse",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "PERSON_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { AddMember(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = one + "/documents", .operation_id = "addCompanyDocument", .tag = tag,
-      .summary = "Add a document reference (no bytes)",
-      .description = "A reference to a file kept elsewhere (`storageKey`) and/or its `sha256`, with its `kind`.",
       .scope = "kyb:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "CompanyDocumentCreate",
       .success_status = 201, .response_schema = "CompanyDocumentResponse",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
       .handler = [r](ApiCall& c, Respond respond) { AddDocument(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = one + "/ubo", .operation_id = "addCompanyUboNode", .tag = tag,
-      .summary = "Add one node of the ownership graph",
-      .description = "A node holds `ownershipPct` of its parent (`parentNodeId`, a company node; none: the company "
-                     "itself) and/or control (`isControlPerson`). 404 `UBO_NODE_NOT_FOUND` for a parent that is no "
-                     "node of the company; 422 when the owners of one party would hold more than 100%. Nodes with "
-                     "the same `personId` (or `relatedCompanyId`, or type and name) are one party: that is how a "
-                     "diamond or a cross-holding is declared (docs/kyb.md#ownership).",
       .scope = "kyb:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "UboNodeCreate",
       .success_status = 201, .response_schema = "UboNodeResponse",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "UBO_NODE_NOT_FOUND", "PERSON_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { AddUbo(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = one + "/verify", .operation_id = "verifyCompany", .tag = tag,
-      .summary = "Run the KYB pipeline: registry, ownership, screening, risk",
-      .description = "Starts a run (a run in progress is the same run) and answers when it ended, with `riskLevel`, "
-                     "`riskScore` and `verifiedAt`; should it take longer than the server's wait, the answer says "
-                     "`verifying` and `GET …/status` tells the end. The stages and the risk factors are the detail's "
-                     "`checks` (docs/kyb.md#verify).",
       .scope = "kyb:write", .family = RateFamily::kWrite, .response_schema = "CompanyVerifyResponse",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Verify(*r, *o, c, std::move(respond)); }});

@@ -182,12 +182,15 @@ class KybServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kKyb_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& kyb::KybModule() {
   static const Module m{.name = "kyb",
                         .deciders = &RegisterDeciders<kc::CompanyDecider, kc::AmlListDecider, kc::ScreeningDecider,
                                                       kc::HitDecider>,
                         .projectors = &AddProjectors<projections::KybProjector>,
                         .openapi = &kyb::KybOpenApi,
+                        .operations = &kKyb_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<KybServices>,
                         .verbs = {{"aml",

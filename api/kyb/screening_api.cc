@@ -336,12 +336,6 @@ std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options) {
   const std::string tag = "AML screening";
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/screenings", .operation_id = "createScreening", .tag = tag,
-      .summary = "Screen a person, a company or a name against the sanctions and PEP lists in force",
-      .description = "`subjectType` person (`personId`: the vault's data is opened for it, one audited access on the "
-                     "reveal budget), company (`companyId`: its names, members and owners) or name (`name`, with "
-                     "`kind`, `birthDate`, `nationality` and `idNumber` as strengtheners or eliminators). Every hit "
-                     "names the list, the version (content hash), the entry, the score and the algorithm. "
-                     "`portfolioId` enrols the subject in a portfolio for monitoring runs.",
       .scope = "aml:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ScreeningRequest",
       .success_status = 201, .response_schema = "ScreeningResponse",
       .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST", "INVALID_ID", "COMPANY_NOT_FOUND", "PERSON_NOT_FOUND",
@@ -349,8 +343,6 @@ std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { Screen(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/screening-hits", .operation_id = "listScreeningHits", .tag = tag,
-      .summary = "The hits of the key's environment, newest first",
-      .description = "Filters: `status` (open, confirmed, dismissed), `subjectType`, `companyId`, `screeningId`.",
       .scope = "aml:read",
       .query = [] {
         auto q = PageParams();
@@ -365,7 +357,7 @@ std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { ListHits(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/screening-hits/{hit_id}", .operation_id = "getScreeningHit", .tag = tag,
-      .summary = "One hit, with its reviews", .scope = "aml:read", .response_schema = "ScreeningHitResponse",
+      .scope = "aml:read", .response_schema = "ScreeningHitResponse",
       .error_codes = {"INVALID_ID", "SCREENING_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) {
         auto row = PathHit(*r, c, respond);
@@ -374,21 +366,13 @@ std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/screening-hits/{hit_id}/review", .operation_id = "reviewScreeningHit", .tag = tag,
-      .summary = "Confirm or dismiss a hit, with a reason",
-      .description = "Each decision is recorded with its actor and time and listed in the hit's `reviews`; a later one "
-                     "replaces the status. The note is sealed at rest. A confirmed hit weighs as a strong hit in the "
-                     "company's next risk assessment; a dismissed one no longer weighs.",
       .scope = "aml:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ScreeningHitReview",
       .response_schema = "ScreeningHitResponse",
       .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST", "INVALID_ID", "SCREENING_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { ReviewHit(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/monitoring/portfolios/{portfolio_id}/run", .operation_id = "runMonitoringPortfolio",
-      .tag = tag, .summary = "Screen every subject of a portfolio again, against the lists in force now",
-      .description = "A portfolio is the subjects screened with its `portfolioId` (404 `PORTFOLIO_NOT_FOUND` when none "
-                     "was). Hits met before are the same hits; each new one is listed in `newHits` and sent as the "
-                     "`aml.hit_found` webhook. Persons' data is opened for the run: one audited access each.",
-      .scope = "aml:write", .family = RateFamily::kWrite, .response_schema = "PortfolioRunResponse",
+      .tag = tag, .scope = "aml:write", .family = RateFamily::kWrite, .response_schema = "PortfolioRunResponse",
       .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST", "PORTFOLIO_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"},
       .handler = [r, o](ApiCall& c, Respond respond) { RunPortfolio(*r, *o, c, std::move(respond)); }});
   return routes;

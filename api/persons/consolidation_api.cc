@@ -132,18 +132,6 @@ std::vector<ApiRoute> ConsolidationRoutes(Runtime* r, const PersonsOptions& opti
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/consolidate", .operation_id = "consolidatePerson", .tag = tag,
-      .summary = "Merge duplicate persons into this one (asynchronous)",
-      .description = "Records the consolidation and answers 202; the merges run in the background, one source "
-                     "at a time in the order given, each exactly once even across a crash: the source is "
-                     "frozen, the survivor takes its values (sealed again under the survivor's key, provenance "
-                     "`consolidation`), then the source becomes `merged` and points to the survivor. "
-                     "`fieldResolutions` maps a PII field to the person (the survivor or a source) whose value "
-                     "the survivor keeps; a field nobody resolved keeps the survivor's value, or takes the first "
-                     "source's that has one. Follow it with `GET …/consolidations/{consolidation_id}`. "
-                     "`CANNOT_MERGE_INTO_SELF` when the survivor is among the sources, 409 `SURVIVOR_NOT_ACTIVE` "
-                     "when the survivor is not active (merged, erased, being forgotten or merged), 409 "
-                     "`PERSON_ALREADY_MERGED` for a source merged or being merged, 410 for a source erased or "
-                     "being forgotten.",
       .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .versioned = true, .has_body = true, .request_schema = "ConsolidateRequest", .success_status = 202,
       .response_schema = "ConsolidationEnvelope",
@@ -154,12 +142,7 @@ std::vector<ApiRoute> ConsolidationRoutes(Runtime* r, const PersonsOptions& opti
       .handler = [r, o](ApiCall& c, Respond respond) { Consolidate(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/consolidations/{consolidation_id}", .operation_id = "getPersonConsolidation",
-      .tag = tag, .summary = "A consolidation into this person, merge by merge",
-      .description = "`status` is `pending` until every source is done, then `completed`. Each merge: "
-                     "`pending`, `merging` (the source is frozen), `merged` (with `mergedAt` and the `fieldsTaken` "
-                     "by the survivor), or `failed` with the `error` code when the source could no longer be "
-                     "merged (erased, forgotten or merged elsewhere meanwhile).",
-      .scope = "persons:read", .family = RateFamily::kRead, .versioned = true,
+      .tag = tag, .scope = "persons:read", .family = RateFamily::kRead, .versioned = true,
       .response_schema = "ConsolidationStatusResponse",
       .error_codes = Codes({lookup, {"CONSOLIDATION_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { Status(*r, c, std::move(respond)); }});

@@ -187,16 +187,6 @@ std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "createPersonExportBulk", .tag = tag,
-      .summary = "Export persons in bulk, sealed to the tenant's export key (asynchronous)",
-      .description = "Answers 202 with the job. `personIds` (up to 1,000; absent: every active person of the "
-                     "environment), `fields` (absent: every field the key may read), `purpose` (from the purpose "
-                     "catalogue) and `reason` (recorded) say what leaves and why. The reveal rules apply per person "
-                     "(grants of the key's application, consents for the purpose): a listed person that may not be "
-                     "exported is left out with its code in `skipped`. Each person put in the dump is audited (an "
-                     "access log entry, channel `export_bulk`) before any value is opened. The dump is sealed to the "
-                     "tenant's export key (X25519; `svc admin tenant export-key`), so the API never hands out "
-                     "plaintext: only the holder of the export secret key opens it (`svc export-bulk open`). 409 "
-                     "`EXPORT_KEY_NOT_CONFIGURED` when the tenant has none; 413 `BATCH_TOO_LARGE` beyond 1,000 ids.",
       .scope = "persons:read", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .has_body = true, .request_schema = "PersonExportBulkRequest", .success_status = 202,
       .response_schema = "PersonExportBulkJob",
@@ -206,12 +196,6 @@ std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options
       .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{job_id}", .operation_id = "getPersonExportBulk", .tag = tag,
-      .summary = "A bulk export job",
-      .description = "`status`: `queued` (the dump is being written), `ready` (download it until `expiresAt`), "
-                     "`failed` (see `failure`) or `expired` (the dump was deleted). `auditedCount` counts the access "
-                     "log entries recorded for the job; `personCount` the persons in the dump; `skipped` the listed "
-                     "persons left out, with their codes (the first 1,000; `skippedCount` counts all). "
-                     "404 `EXPORT_JOB_NOT_FOUND` for an id of another tenant or environment, or none.",
       .scope = "persons:read", .family = RateFamily::kRead, .response_schema = "PersonExportBulkJob",
       .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) {
@@ -220,11 +204,6 @@ std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{job_id}/dump", .operation_id = "downloadPersonExportBulk", .tag = tag,
-      .summary = "The sealed dump of a bulk export",
-      .description = "The dump's bytes (format `svc-export-bulk-1`, docs/persons.md#bulk-export): one JSON line per "
-                     "person, sealed to the tenant's export key; `ETag` is its SHA-256, as the job states. 409 "
-                     "`EXPORT_DUMP_NOT_READY` while the job is queued (with `Retry-After`) or when it failed; 409 "
-                     "`EXPORT_DUMP_EXPIRED` once past `expiresAt` (the file is deleted).",
       .scope = "persons:read", .family = RateFamily::kRead,
       .response_schema = "PersonExportBulkDump", .response_content_type = "application/octet-stream",
       .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND", "EXPORT_DUMP_NOT_READY", "EXPORT_DUMP_EXPIRED"}}),

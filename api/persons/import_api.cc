@@ -135,24 +135,12 @@ std::vector<ApiRoute> ImportRoutes(Runtime* r, const PersonsOptions& options) {
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/persons/import", .operation_id = "importPersons", .tag = tag,
-      .summary = "Create or update up to 1,000 persons in one call",
-      .description = "`{\"persons\": [PersonWriteRequest, …]}`. Each row is what `POST /v1/persons` takes and is "
-                     "written as it would be (validation, `externalRef` upsert, `CURP_CONFLICT`, sealing), all rows "
-                     "at once; a bad row fails alone. Answers 201 with the job, complete: per row its `index`, "
-                     "`status` (`created`, `updated`, `failed`), `personId`, and for a failure the error `code` and "
-                     "the `fields` at fault (never a value). The job stays readable at "
-                     "`GET /v1/person-imports/{job_id}`. 413 `IMPORT_BATCH_TOO_LARGE` beyond 1,000 rows (or the "
-                     "16 MiB body limit: 413 `PAYLOAD_TOO_LARGE`); 400 `IMPORT_BODY_INVALID` when the body is not that shape.",
       .scope = "persons:write", .family = RateFamily::kWrite, .has_body = true,
       .request_schema = "PersonImportRequest", .success_status = 201, .response_schema = "PersonImportJob",
       .error_codes = Codes({{"IMPORT_BODY_INVALID", "IMPORT_BATCH_TOO_LARGE", "BAD_REQUEST"}}),
       .handler = [r](ApiCall& c, Respond respond) { Import(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/person-imports/{job_id}", .operation_id = "getPersonImport", .tag = tag,
-      .summary = "An import job and its per-row results",
-      .description = "The job as the import answered it. Part of the import, so it takes the import's scope "
-                     "(`persons:write`), as the spec's scope list counts it. 404 `IMPORT_JOB_NOT_FOUND` for an id of "
-                     "another tenant or environment, or none.",
       .scope = "persons:write", .family = RateFamily::kRead, .response_schema = "PersonImportJob",
       .error_codes = Codes({{"INVALID_ID", "IMPORT_JOB_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { Job(*r, c, std::move(respond)); }});

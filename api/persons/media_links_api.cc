@@ -158,13 +158,6 @@ std::vector<ApiRoute> MediaLinkRoutes(Runtime* r, const PersonsOptions& options)
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/media-links", .operation_id = "createMediaLink", .tag = tag,
-      .summary = "A short-lived signed link to view one capture",
-      .description = "A reveal: the link's creation is recorded in the access log against the day's reveal budget "
-                     "(channel `media_link`, with `purpose` and `reason`), and so is every view of it (channel "
-                     "`media_link_view`, the link as actor). The capture's person, when the session has one, must be "
-                     "active and the key's consents and grant allow the purpose. The `url` needs no API key and "
-                     "works until `expiresAt` (`expiresInSeconds`, 30-3600, default 300); an altered or expired link "
-                     "is 403 `MEDIA_LINK_INVALID`.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .has_body = true,
       .request_schema = "MediaLinkRequest", .success_status = 201, .response_schema = "MediaLink",
       .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST", "INVALID_ID", "PII_ACCESS_REASON_REQUIRED",
@@ -174,11 +167,6 @@ std::vector<ApiRoute> MediaLinkRoutes(Runtime* r, const PersonsOptions& options)
       .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/media-links/{token}", .operation_id = "viewMediaLink", .tag = tag,
-      .summary = "View the capture a media link names",
-      .description = "No Authorization: the signed link is the credential. Answers the capture's bytes with its "
-                     "`mime` (`Cache-Control: no-store`, a sandboxing CSP). 403 `MEDIA_LINK_INVALID` when the link "
-                     "is altered, truncated or expired; 404 `MEDIA_NOT_FOUND` when the capture's bytes were purged "
-                     "(retention, or the person's forget) since the link was made.",
       .link_credential = true, .guard = {"media_link_view", "MEDIA_LINK_INVALID"},
       .response_schema = "MediaLinkContent", .response_content_type = "application/octet-stream",
       .error_codes = Codes({{"MEDIA_LINK_INVALID", "MEDIA_NOT_FOUND", "PII_DECRYPT_CAP_REACHED", "RATE_LIMITED"}}),

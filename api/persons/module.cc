@@ -155,6 +155,8 @@ class PersonsServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kPersons_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& persons::PersonsModule() {
   namespace cp = commands::persons;
   static const Module m{.name = "persons",
@@ -162,6 +164,7 @@ const Module& persons::PersonsModule() {
                                                       cp::ImportDecider, cp::ExportDecider>,
                         .projectors = &AddProjectors<projections::PersonsProjector>,
                         .openapi = &persons::PersonsOpenApi,
+                        .operations = &kPersons_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<PersonsServices>,
                         .verbs = {{"export-bulk",

@@ -495,14 +495,6 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
   for (auto& q : PageParams()) list_query.push_back(q);
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "createPerson", .tag = tag,
-      .summary = "Create a person, or update the one with this externalRef",
-      .description = "Every `pii` value is validated, normalised and sealed under the person's own key; "
-                     "the answer says which fields are held (`<field>Provided`), never their values. With "
-                     "`externalRef` this is an upsert per application: an existing person is revised and the "
-                     "answer is 200 instead of 201. `externalRef` is stored in clear, so a value that looks "
-                     "like personal data (CURP, RFC, e-mail, phone) is refused. 409 `CURP_CONFLICT` (with "
-                     "`conflictingPersonId`) when another active person of the tenant and environment has "
-                     "the CURP.",
       .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .versioned = true, .has_body = true, .request_schema = "PersonWriteRequest", .success_status = 201,
       .response_schema = "PersonWriteResponse",
@@ -511,33 +503,18 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r](ApiCall& c, Respond respond) { Create(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base, .operation_id = "listPersons", .tag = tag,
-      .summary = "List persons, newest first",
-      .description = "Masked rows (which fields are held, never values). The date filters and "
-                     "`forgetRequested` are checked on each row of the index walked.",
       .scope = "persons:read", .versioned = true, .query = list_query, .response_schema = "PersonList",
       .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE",
                       "ENVIRONMENT_MISMATCH"},
       .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/search", .operation_id = "searchPersons", .tag = tag,
-      .summary = "Find persons by CURP, RFC, e-mail, phone or name",
-      .description = "POST because the criteria are personal data. The value is normalised as on write "
-                     "(a phone to E.164, a name to accent-folded tokens, all of which must match) and "
-                     "looked up through the tenant's keyed blind index: nothing is decrypted, and the "
-                     "value is never stored or logged. Results in id order; `cursor` is the previous "
-                     "answer's `nextCursor`.",
       .scope = "persons:read", .versioned = true, .has_body = true, .request_schema = "PersonSearchRequest",
       .response_schema = "PersonSearchResults",
       .error_codes = {"VALIDATION_ERROR", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE", "ENVIRONMENT_MISMATCH"},
       .handler = [r, o](ApiCall& c, Respond respond) { Search(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}", .operation_id = "getPerson", .tag = tag,
-      .summary = "Read a person, masked (or expanded: a reveal)",
-      .description = "Masked by default: no decryption, no audit entry, no reveal budget; it works even "
-                     "when the person's key is gone. `pii` holds a mask for each held field. "
-                     "`expand=pii` (or `expand=pii.curp,pii.email`) reveals plaintext instead: it needs "
-                     "`persons:read_pii`, a `Service-Reason` header (422 `REASON_REQUIRED`), is audited "
-                     "and consumes the daily reveal budget.",
       .scope = "persons:read", .versioned = true,
       .query = {{"expand", {{"type", "string"}}, "`pii` or a comma-separated list of `pii.<field>`"}},
       .headers = {"Service-Reason"}, .response_schema = "PersonDetailMasked",
@@ -546,9 +523,6 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r, expand](ApiCall& c, Respond respond) { Get(*r, c, std::move(respond), expand); }});
   routes.push_back(ApiRoute{
       .method = "PATCH", .path = base + "/{person_id}", .operation_id = "updatePerson", .tag = tag,
-      .summary = "Rectify a person's data (a revision)",
-      .description = "Members of `pii` set a value, `null` clears it; any change of personal data is a "
-                     "new `piiVersion` with its provenance. `metadata` replaces the metadata.",
       .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .versioned = true, .has_body = true, .request_schema = "PersonPatchRequest",
       .response_schema = "PersonWriteResponse",
@@ -556,33 +530,24 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r](ApiCall& c, Respond respond) { Patch(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/fields", .operation_id = "getPersonFields", .tag = tag,
-      .summary = "Which fields a person holds", .description = "Presence only; nothing is decrypted.",
       .scope = "persons:read", .versioned = true, .response_schema = "PersonFieldsResponse",
       .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Fields(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/duplicates", .operation_id = "listPersonDuplicates",
-      .tag = tag, .summary = "Persons that share this person's CURP or e-mail",
-      .description = "Suggestions through the blind index; merges nothing.",
-      .scope = "persons:read", .versioned = true, .response_schema = "DuplicatesResponse",
+      .tag = tag, .scope = "persons:read", .versioned = true, .response_schema = "DuplicatesResponse",
       .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Duplicates(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/verification-sessions",
       .operation_id = "listPersonVerificationSessions", .tag = tag,
-      .summary = "The person's verification sessions, newest first",
-      .description = "Sessions created with this `personId`, and sessions whose approved data made or "
-                     "updated the person.",
       .scope = "persons:read", .versioned = true, .query = PageParams(),
       .response_schema = "PersonVerificationSessionList",
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Sessions(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/documents", .operation_id = "listPersonDocuments",
-      .tag = tag, .summary = "Metadata of the person's captures, newest first",
-      .description = "Kind, type, size, digest and time of each capture of the person's sessions; never "
-                     "the bytes or what was read from them.",
-      .scope = "persons:read", .versioned = true, .query = PageParams(),
+      .tag = tag, .scope = "persons:read", .versioned = true, .query = PageParams(),
       .response_schema = "PersonDocumentList",
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Documents(*r, *o, c, std::move(respond)); }});

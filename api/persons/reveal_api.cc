@@ -654,42 +654,21 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
                                            "PURPOSE_UNKNOWN", "PII_DECRYPT_CAP_REACHED"};
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/batch-decrypt", .operation_id = "batchDecryptPersons", .tag = tag,
-      .summary = "Reveal fields of up to 100 persons",
-      .description = "One access event per person revealed, each counted against the daily reveal budget "
-                     "(the batch is refused as a whole when it does not fit). More than 100 ids is 413 "
-                     "`BATCH_TOO_LARGE`, checked before anything else. An id that is malformed, unknown, "
-                     "erased or merged is reported in `errors` with the string sent, and the others are "
-                     "revealed.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "BatchDecryptRequest", .response_schema = "BatchDecryptResponse",
       .error_codes = Codes({reveal, {"BATCH_TOO_LARGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { BatchDecrypt(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/decrypt", .operation_id = "decryptPerson", .tag = tag,
-      .summary = "Reveal fields of a person",
-      .description = "Not idempotent on purpose: each call is its own access event (actor, fields, purpose, "
-                     "reason; never values), appended durably before the values are opened, and one unit of "
-                     "the daily reveal budget. A field the person does not hold comes back null.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "DecryptRequest", .response_schema = "DecryptResponse",
       .error_codes = Codes({{"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED",
                              "CLIENT_TOKEN_INVALID", "FIELD_NOT_IN_TOKEN_SCOPE"}, reveal}),
       .handler = [r, o](ApiCall& c, Respond respond) { Decrypt(*r, *o, c, std::move(respond)); }});
   routes.back().client_token = true;
-  routes.back().description +=
-      " A browser calls it with a client token instead of a key (`Authorization: Bearer ctok_…`, CORS "
-      "open): the token's fields (or a subset in `fields`), purpose and reason apply; the token is spent "
-      "by the first call (401 `CLIENT_TOKEN_INVALID` after), and a field it does not cover is 403 "
-      "`FIELD_NOT_IN_TOKEN_SCOPE`.";
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/client-token", .operation_id = "issuePersonClientToken",
-      .tag = tag, .summary = "Issue a single-use client token for a browser",
-      .description = "The token (`ctok_….<secret>`, in this answer only; we keep its SHA-256) lets a browser "
-                     "reveal the declared `fields` of this person once, within `ttlSeconds` (at most and by "
-                     "default 900), through `POST /v1/persons/{person_id}/decrypt` with `Authorization: Bearer "
-                     "<token>` — without the secret API key. Issuing consumes no reveal budget; the spend does "
-                     "and is audited with the token as actor.",
-      .scope = "persons:read_pii", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .tag = tag, .scope = "persons:read_pii", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "ClientTokenCreateRequest", .success_status = 201,
       .response_schema = "ClientTokenIssueResponse",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
@@ -697,20 +676,13 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r](ApiCall& c, Respond respond) { IssueToken(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/client-token/{token_id}/revoke",
-      .operation_id = "revokePersonClientToken", .tag = tag, .summary = "Revoke a client token",
-      .description = "Idempotent: a second revocation answers the first's `revokedAt`.",
-      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true,
+      .operation_id = "revokePersonClientToken", .tag = tag, .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true,
       .response_schema = "ClientTokenRevokeResponse",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "CLIENT_TOKEN_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { RevokeToken(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/integrity", .operation_id = "checkPersonIntegrity",
-      .tag = tag, .summary = "Compare values you hold with the vault's, without revealing them",
-      .description = "Send, per field, the hex HMAC-SHA256 of the value (normalised as the vault keeps it: "
-                     "an upper-case CURP, a lower-case e-mail, an E.164 phone…) under `signingKey` (base64 of "
-                     "16-64 random bytes, used once and forgotten). Each field answers `match`, `mismatch` or "
-                     "`absent`. Audited (redaction `compared`) and counted against the reveal budget.",
-      .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
+      .tag = tag, .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "IntegrityRequest", .response_schema = "IntegrityResponse",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
                       "INTEGRITY_NO_FIELDS", "INTEGRITY_FIELD_UNSUPPORTED", "INTEGRITY_SIGNING_KEY_INVALID",
@@ -718,10 +690,6 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { Integrity(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/export", .operation_id = "exportPerson", .tag = tag,
-      .summary = "The ARCO access bundle of a person",
-      .description = "Every held field in plaintext with its provenance, the person's verification sessions "
-                     "and the metadata of their captures (no bytes). A reveal: audited with purpose "
-                     "`arco_request` and counted against the reveal budget.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "PersonExportRequest", .response_schema = "PersonExportBundle",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
@@ -729,13 +697,6 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { Export(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/reauth-face", .operation_id = "reauthPersonFace", .tag = tag,
-      .summary = "Is this the person? A 1:1 face match against their verified face",
-      .description = "Compares `selfieBase64` (JPEG or PNG) with the face kept sealed from the person's last "
-                     "approved verification. `match` at a score of 0.80 or more, `no_match` under 0.50, "
-                     "`inconclusive` between (or when no face is read). 409 `REAUTH_MEDIA_UNAVAILABLE` when "
-                     "no approved verification left a usable face; 503 `REAUTH_ENGINE_UNAVAILABLE` when the "
-                     "server runs no face model. Audited (redaction `biometric`) and counted against the "
-                     "reveal budget.",
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "ReauthFaceRequest", .response_schema = "ReauthFaceResult",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",

@@ -301,11 +301,8 @@ struct PersonItem {
   const char* param;   // consent_id | grant_id
   core::IdKind kind;
   const char* list_operation;
-  const char* list_summary;
-  const char* list_description;
   const char* list_schema;
   const char* revoke_operation;
-  const char* revoke_summary;
   const char* item_schema;
   const char* not_found;
   std::string (*index)(std::string_view te, std::string_view person);
@@ -314,23 +311,19 @@ struct PersonItem {
 };
 
 const PersonItem kConsents{
-    "consents", "consent_id", core::IdKind::kConsent, "listPersonConsents", "The person's consents, newest first",
-    "Each consent for a purpose of the catalogue, with its mechanism, policy version and expiry; revoked ones stay "
-    "listed with `revokedAt`. The evidence is never listed.",
-    "ConsentList", "revokePersonConsent", "Revoke a consent (idempotent)", "ConsentItem", "CONSENT_NOT_FOUND",
+    "consents", "consent_id", core::IdKind::kConsent, "listPersonConsents", "ConsentList", "revokePersonConsent",
+    "ConsentItem", "CONSENT_NOT_FOUND",
     &PV::ConsentIndex, &PV::Consent, [](const std::string& item) { return ps::PersonCommand(ps::RevokeConsent{item}); }};
 const PersonItem kGrants{
-    "grants", "grant_id", core::IdKind::kGrant, "listPersonGrants",
-    "The grants of applications on the person's data, newest first",
-    "Replaced and revoked grants stay listed with `revokedAt`.", "GrantList", "revokePersonGrant",
-    "Revoke a grant (idempotent)", "GrantItem", "GRANT_NOT_FOUND", &PV::GrantIndex, &PV::Grant,
+    "grants", "grant_id", core::IdKind::kGrant, "listPersonGrants", "GrantList", "revokePersonGrant", "GrantItem",
+    "GRANT_NOT_FOUND", &PV::GrantIndex, &PV::Grant,
     [](const std::string& item) { return ps::PersonCommand(ps::RevokeGrant{item}); }};
 
 ApiRoute ItemListRoute(Runtime* r, const PersonsOptions* o, const std::string& base, const std::string& tag,
                        const std::vector<std::string>& lookup, const PersonItem& k) {
   return ApiRoute{
       .method = "GET", .path = base + "/" + k.plural, .operation_id = k.list_operation, .tag = tag,
-      .summary = k.list_summary, .description = k.list_description, .scope = "persons:read", .versioned = true,
+      .scope = "persons:read", .versioned = true,
       .query = PageParams(), .response_schema = k.list_schema,
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o, &k](ApiCall& c, Respond respond) {
@@ -345,9 +338,7 @@ ApiRoute ItemRevokeRoute(Runtime* r, const std::string& base, const std::string&
                          const std::vector<std::string>& lookup, const PersonItem& k) {
   return ApiRoute{
       .method = "POST", .path = base + "/" + k.plural + "/{" + k.param + "}/revoke",
-      .operation_id = k.revoke_operation, .tag = tag, .summary = k.revoke_summary,
-      .description = "The first revocation's time is kept; revoking again answers the same item.",
-      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = k.item_schema,
+      .operation_id = k.revoke_operation, .tag = tag, .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .response_schema = k.item_schema,
       .error_codes = Codes({lookup, {k.not_found}}),
       .handler = [r, &k](ApiCall& c, Respond respond) {
         Revoke(*r, c, k.kind, k.param, k.revoke, k.key, std::move(respond));
@@ -376,11 +367,6 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
   routes.push_back(ItemListRoute(r, o, base, tag, lookup, kConsents));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/consents", .operation_id = "createPersonConsent", .tag = tag,
-      .summary = "Record a consent of the person",
-      .description = "`purpose` must be in the purpose catalogue (400 `PURPOSE_UNKNOWN`). `evidence` (an object: "
-                     "the signature, the authentication record) is sealed under the person's key and never "
-                     "returned. Once a purpose has consents, reveals for it need one in force: when every "
-                     "consent for it is revoked or expired they answer 409 `CONSENT_REQUIRED`.",
       .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "ConsentGrantRequest", .success_status = 201, .response_schema = "ConsentItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "PURPOSE_UNKNOWN", "PERSON_PURGED",
@@ -389,28 +375,18 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
   routes.push_back(ItemRevokeRoute(r, base, tag, lookup, kConsents));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/legal-hold", .operation_id = "setPersonLegalHold", .tag = tag,
-      .summary = "Put the person under legal hold (or renew the hold in force)",
-      .description = "While a hold is in force (until `expiresAt`, or until released) every deletion of the "
-                     "person's data is refused: forget answers 409 `PERSON_LEGAL_HOLD`, and the retention sweep "
-                     "keeps the captures of the person's sessions. A hold set while one is in force renews it "
-                     "(`action: renew`, with the new expiry). Each call appends a row to the history.",
       .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "LegalHoldSetRequest", .success_status = 201, .response_schema = "LegalHoldItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
       .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, false, false, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/legal-hold/release", .operation_id = "releasePersonLegalHold", .tag = tag,
-      .summary = "Release the person's legal hold",
-      .description = "Back to normal retention. Recorded as a history row even when no hold was in force: the "
-                     "history never loses a call.",
       .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "LegalHoldReleaseRequest", .response_schema = "LegalHoldItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST"}}),
       .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, true, false, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/legal-holds", .operation_id = "listPersonLegalHolds", .tag = tag,
-      .summary = "The person's legal-hold history, newest first (append-only)",
-      .description = "Every set, renewal and release, of the person and of single captures (`assetId`).",
       .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "LegalHoldList",
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o](ApiCall& c, Respond respond) {
@@ -421,26 +397,12 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/documents/{asset_id}/legal-hold", .operation_id = "setDocumentLegalHold",
-      .tag = tag, .summary = "Hold one capture of the person (or release it)",
-      .description = "Body: `reason` and `legalBasis` (required to set), `expiresAt`, and `action` (`set`, the "
-                     "default, or `release`). While held, the capture is kept by the retention sweep (with the "
-                     "rest of its session) and by forget. Each call appends a history row, with `assetId`.",
-      .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
+      .tag = tag, .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "DocumentLegalHoldRequest", .success_status = 201, .response_schema = "LegalHoldItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "MEDIA_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { RecordHold(*r, c, false, true, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/forget", .operation_id = "forgetPerson", .tag = tag,
-      .summary = "Forget the person (ARCO cancellation)",
-      .description = "`mode: block` puts the data out of reach at once (reveals and writes answer 410 "
-                     "`PERSON_FORGET_PENDING`; masked reads go on) and keeps it until `purgeDueAt` (the configured "
-                     "grace); `mode: purge` purges now. The purge is crypto-shredding: the person's data key and "
-                     "the keys of their verification sessions are destroyed, every sealed value and index entry "
-                     "leaves the read models, and the person becomes `redacted` (410 `PERSON_PURGED` from then "
-                     "on); then the deletion certificate is issued. A request while one is pending only brings "
-                     "the purge closer. Refused (409 `PERSON_LEGAL_HOLD`) while a legal hold is in force; "
-                     "`MODE_INVALID` for any other mode. The access log keeps its entries (they hold no "
-                     "personal data).",
       .scope = "persons:redact", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "PersonForgetRequest", .response_schema = "PersonForgetResponse",
       .error_codes = Codes({lookup, {"MODE_INVALID", "VALIDATION_ERROR", "BAD_REQUEST", "PERSON_LEGAL_HOLD",
@@ -448,25 +410,12 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { Forget(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/deletion-certificate", .operation_id = "getPersonDeletionCertificate",
-      .tag = tag, .summary = "The certificate of a forgotten person's deletion",
-      .description = "409 `DELETION_NOT_COMPLETE` until the purge has destroyed the keys. Then the same document "
-                     "on every request: its content in RFC 8785 form, `contentHash` (SHA-256), the spec's HMAC "
-                     "`signature`, and `signatureEd25519` with `signingKeyId`, which anyone checks offline with the "
-                     "tenant's public key (`GET /v1/certificate-keys`, `svc certificate verify`).",
-      .scope = "persons:read", .versioned = true, .response_schema = "PersonDeletionCertificate",
+      .tag = tag, .scope = "persons:read", .versioned = true, .response_schema = "PersonDeletionCertificate",
       .error_codes = Codes({lookup, {"DELETION_NOT_COMPLETE"}}),
       .handler = [r](ApiCall& c, Respond respond) { DeletionCertificate(*r, c, std::move(respond)); }});
   routes.push_back(ItemListRoute(r, o, base, tag, lookup, kGrants));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/grants", .operation_id = "createPersonGrant", .tag = tag,
-      .summary = "Grant an application access to fields for purposes",
-      .description = "Replaces the application's grant in force (which gets `revokedAt`). Every reveal by a key "
-                     "of that application is then held to it: a field outside `allowedFields` is 403 "
-                     "`FIELD_NOT_GRANTED`, a purpose outside `allowedPurposes` 403 `GRANT_PURPOSE_NOT_ALLOWED`. "
-                     "An application other than the person's own reads nothing without a grant in force. "
-                     "`defaultRedaction` shapes that application's masked read: `redacted` hides even which "
-                     "fields are held; `masked` (the default) and `plain` show a mask per held field "
-                     "(plaintext leaves only through an audited reveal).",
       .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "GrantCreateRequest", .success_status = 201, .response_schema = "GrantItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "UNKNOWN_PII_FIELD", "PURPOSE_UNKNOWN",

@@ -319,24 +319,11 @@ std::vector<ApiRoute> CaseDetailRoutes(Runtime* r, const ReviewOptions& options)
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/cases/{case_id}", .operation_id = "getReviewCase", .tag = tag,
-      .summary = "Open a case: the applicant's data, the verification, the captures and the case log",
-      .description = "Decrypts the applicant's personal data (`applicant`, null when the session has no person or "
-                     "the person was erased or asked to be forgotten) and the case's notes. Every call is an access: "
-                     "one audit log entry (channel `review_case`, purpose `manual_review`, the case in `caseId`) "
-                     "counted against the daily reveal budget (429 `PII_DECRYPT_CAP_REACHED`), and an `audit.event` "
-                     "webhook. Not for listing: the queue is. `actions` says what the caller may do now.",
       .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewCaseDetail",
       .error_codes = Codes({{"INVALID_ID", "CASE_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Detail(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/media/{media_id}", .operation_id = "getReviewMedia", .tag = tag,
-      .summary = "One capture of a case's session, decrypted for the reviewer",
-      .description = "The bytes as captured (`Content-Type` is the capture's), decrypted in memory and never stored "
-                     "in the clear; `Cache-Control: no-store`. Only for a reviewer entitled to the case: it is "
-                     "unfinished (409 `CASE_CLOSED`) and free or held by the caller (409 `CASE_ALREADY_CLAIMED` "
-                     "when another holds it). 404 `MEDIA_NOT_FOUND` when no case's session holds the capture or its "
-                     "bytes were purged. Each view is an access (channel `review_media`) counted against the reveal "
-                     "budget and sent as `audit.event`.",
       .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewMediaBytes",
       .response_content_type = "application/octet-stream",
       .error_codes = Codes({{"INVALID_ID", "MEDIA_NOT_FOUND", "CASE_CLOSED", "CASE_ALREADY_CLAIMED",

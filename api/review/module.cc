@@ -74,11 +74,14 @@ class ReviewServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kReview_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& review::ReviewModule() {
   static const Module m{.name = "review",
                         .deciders = &RegisterDeciders<commands::review::CaseDecider>,
                         .projectors = &AddProjectors<projections::ReviewProjector>,
                         .openapi = &review::ReviewOpenApi,
+                        .operations = &kReview_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<ReviewServices>};
   return m;

@@ -345,11 +345,6 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
   std::vector<ApiRoute> routes;
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/queue", .operation_id = "listReviewQueue", .tag = tag,
-      .summary = "The review queue: unfinished cases, most urgent first",
-      .description = "Ordered by priority (`critical` first), then SLA due date. Without `status`, the unfinished "
-                     "cases (`open`, `in_progress`, `escalated`); `status` narrows to one (finished ones too). "
-                     "`scope`: `all` (default), `unassigned`, `assigned`. `mine=true`: the cases the calling key "
-                     "holds. `tenantId`, when given, must be the key's tenant.",
       .scope = "review:read",
       .query = [] {
         auto q = PageParams();
@@ -366,8 +361,6 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) { Queue(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/queue/summary", .operation_id = "getReviewQueueSummary", .tag = tag,
-      .summary = "How many cases are in each status",
-      .description = "Every case of the environment, by status, and the total; `scope` and `applicationId` narrow it.",
       .scope = "review:read",
       .query = {{"scope", {{"type", "string"}, {"enum", {"all", "unassigned", "assigned"}}}},
                 {"tenantId", {{"type", "string"}}},
@@ -377,49 +370,28 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
       .handler = [r](ApiCall& c, Respond respond) { Summary(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/claim", .operation_id = "claimReviewCase", .tag = tag,
-      .summary = "Take the case's lock",
-      .description = "One holder at a time: 409 `CASE_ALREADY_CLAIMED` when another holds it (claiming a case you hold "
-                     "answers as the first time); 409 `CASE_CLOSED` once resolved or closed.",
       .scope = "review:write", .family = RateFamily::kWrite, .response_schema = "ClaimResult",
       .error_codes = Codes({lookup, {"CASE_ALREADY_CLAIMED", "CASE_CLOSED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Claim(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/notes", .operation_id = "addReviewCaseNote", .tag = tag,
-      .summary = "Append a note to the case's log",
-      .description = "No claim needed; finished cases take notes too. The note is sealed under the case's session "
-                     "key (it may hold personal data) and shown only in the case detail.",
       .scope = "review:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ReviewNoteRequest",
       .success_status = 204,
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_HAS_NO_SESSION", "CASE_CLOSED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Note(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/reassign", .operation_id = "reassignReviewCase", .tag = tag,
-      .summary = "Give the case to a reviewer of the tenant",
-      .description = "422 `NOT_A_REVIEWER` unless `assigneeUserId` is an active reviewer or supervisor of the tenant "
-                     "(`svc admin user create`). No claim needed (a supervisor's move).",
       .scope = "review:write", .family = RateFamily::kWrite, .has_body = true,
       .request_schema = "ReviewReassignRequest", .response_schema = "ClaimResult",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "NOT_A_REVIEWER", "CASE_CLOSED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Reassign(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/release", .operation_id = "releaseReviewCase", .tag = tag,
-      .summary = "Return the case to the queue, unresolved",
-      .description = "Only the holder releases: 409 `CASE_CLAIM_REQUIRED` otherwise. An escalated case goes back as "
-                     "`escalated`.",
       .scope = "review:write", .family = RateFamily::kWrite, .success_status = 204,
       .error_codes = Codes({lookup, {"CASE_CLAIM_REQUIRED", "CASE_CLOSED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Release(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/resolve", .operation_id = "resolveReviewCase", .tag = tag,
-      .summary = "Resolve the case: approve, decline, ask for more, escalate, note or take it",
-      .description = "Needs the claim (409 `CASE_CLAIM_REQUIRED`; `assign` is a claim). `approve` and `decline` "
-                     "resolve the case and move the session to `approved` or `declined`; `request_more_info` closes "
-                     "the case and sends the session back to the applicant (`awaiting_input`); each fires the "
-                     "session's `verification.*` webhook. `escalate` raises the priority one step, returns the case "
-                     "to the queue and fires `case.escalated`. Under the tenant's double-approval policy "
-                     "(`svc admin tenant review-policy`) the first resolution answers `awaitingSecondApproval: true` "
-                     "and only a different reviewer completes it (409 `SECOND_APPROVAL_REQUIRED` for the same one). "
-                     "409 `CASE_HAS_NO_SESSION` when there is no session to move; `CASE_CLOSED` once finished.",
       .scope = "review:write", .family = RateFamily::kWrite, .has_body = true, .request_schema = "ReviewResolveRequest",
       .response_schema = "ResolveResult",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",

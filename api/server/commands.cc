@@ -446,7 +446,9 @@ int Models(int argc, char** argv) {
 
 int OpenApi() {
   ApiContext defaults;
-  std::cout << OpenApiDocument(DocumentedRoutes(defaults).routes, defaults.public_base_url).dump(2) << std::endl;
+  auto documented = DocumentedRoutes(defaults);
+  if (!documented.ok()) return Fail(documented.status());
+  std::cout << OpenApiDocument(documented->routes, defaults.public_base_url).dump(2) << std::endl;
   return 0;
 }
 

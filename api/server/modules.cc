@@ -19,12 +19,13 @@ const std::vector<const Module*>& AllModules() {
   return kModules;
 }
 
-RouteTable DocumentedRoutes(const ApiContext& api) {
+core::Result<RouteTable> DocumentedRoutes(const ApiContext& api) {
   RouteTable table;
   for (const Module* m : AllModules()) {
     if (m->services == nullptr) continue;
     table.services.push_back(m->services());
-    for (auto& r : table.services.back()->Routes(nullptr, api)) table.routes.push_back(std::move(r));
+    SVC_ASSIGN_OR_RETURN(auto routes, AreaRoutes(*m, *table.services.back(), nullptr, api));
+    for (auto& r : routes) table.routes.push_back(std::move(r));
   }
   return table;
 }

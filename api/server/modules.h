@@ -24,7 +24,8 @@ struct RouteTable {
   std::vector<ApiRoute> routes;
 };
 // For documentation (`svc openapi`, the tests): every module's services unstarted, no runtime.
-RouteTable DocumentedRoutes(const ApiContext& api = {});
+// Fails when an area's operations document and its routes disagree (AreaRoutes).
+core::Result<RouteTable> DocumentedRoutes(const ApiContext& api = {});
 
 core::Json OpenApiDocument(const std::vector<ApiRoute>& routes, const std::string& server_url);
 

@@ -240,6 +240,7 @@ int Serve(int argc, char** argv) {
   po.work_pool = &work_pool;
   ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads};
   std::vector<std::unique_ptr<AreaServices>> areas;
+  std::vector<const Module*> area_modules;  // areas[i] is area_modules[i]'s
   auto stop_areas = [&areas] {
     for (auto it = areas.rbegin(); it != areas.rend(); ++it) (*it)->Stop();
     areas.clear();
@@ -247,6 +248,7 @@ int Serve(int argc, char** argv) {
   for (const Module* m : AllModules()) {
     if (m->services == nullptr) continue;
     areas.push_back(m->services());
+    area_modules.push_back(m);
     if (auto st = areas.back()->Start(setup); !st.ok()) {
       stop_areas();
       return Fail(st);
@@ -255,8 +257,13 @@ int Serve(int argc, char** argv) {
 
   SetProblemTypeBase(po.public_base_url + "/docs/errors");
   std::vector<ApiRoute> routes;  // every area's, in the modules' order, once all have started
-  for (const auto& area : areas) {
-    for (auto& r : area->Routes(rt.get(), po)) routes.push_back(std::move(r));
+  for (size_t i = 0; i < areas.size(); ++i) {
+    auto area_routes = AreaRoutes(*area_modules[i], *areas[i], rt.get(), po);
+    if (!area_routes.ok()) {
+      stop_areas();
+      return Fail(area_routes.status());
+    }
+    for (auto& r : *area_routes) routes.push_back(std::move(r));
   }
   PublicApi public_api(*rt, po, std::move(routes));
   auto public_router = PublicRouter(*rt, public_api, gate, areas);

@@ -145,12 +145,15 @@ class SessionsServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kSessions_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& SessionsModule() {
   static const Module m{.name = "sessions",
                         .deciders = &RegisterDeciders<commands::verification::SessionDecider>,
                         .projectors = &AddProjectors<projections::SessionsProjector,
                                                       projections::VerificationProjector>,
                         .openapi = &SessionsOpenApi,
+                        .operations = &kSessions_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<SessionsServices>};
   return m;

@@ -348,11 +348,6 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions",
       .operation_id = "createVerificationSession", .tag = tag,
-      .summary = "Create a verification session",
-      .description = "The first of the five calls. `Idempotency-Key` is required: a retry with the "
-                     "same key and body answers the same session, byte for byte (header "
-                     "`Idempotent-Replayed: true`). With a test key, `policy.testOutcome` runs the "
-                     "documented sandbox.",
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kRequired, .has_body = true,
       .request_schema = "VerificationSessionCreate", .success_status = 201,
@@ -368,9 +363,6 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/consent",
       .operation_id = "recordVerificationConsent", .tag = tag,
-      .summary = "Record the subject's consent",
-      .description = "`accepted=true` moves a pending session to `in_progress`; `false` abandons "
-                     "it. The subject's IP address and user agent are kept sealed.",
       .scope = "verification:write", .family = RateFamily::kWrite, .applicant_token = true, .has_body = true,
       .request_schema = "ConsentRequest", .response_schema = "ConsentResponse",
       .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND", "SESSION_EXPIRED", "SESSION_COMPLETED",
@@ -380,9 +372,6 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions",
       .operation_id = "listVerificationSessions", .tag = tag,
-      .summary = "List verification sessions, newest first",
-      .description = "Newest `createdAt` first (sessions of the same millisecond by id). Filters "
-                     "combine; cursors are bound to the filters they came from.",
       .scope = "verification:read", .query = list_query,
       .response_schema = "VerificationSessionList",
       .error_codes = {"BAD_REQUEST", "INVALID_ID", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE",
@@ -391,9 +380,6 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}",
       .operation_id = "getVerificationSession", .tag = tag,
-      .summary = "Read a verification session",
-      .description = "Its state, not its evidence (`…/evidence`). `trustScore` here is 0–100; "
-                     "the evidence, report and certificate give the same score as 0–1.",
       .scope = "verification:read", .applicant_token = true, .response_schema = "VerificationSessionResponse",
       .error_codes = {"INVALID_ID", "SESSION_NOT_FOUND"},
       .handler = [r](ApiCall& c, Respond respond) { GetSession(*r, c, std::move(respond)); }});

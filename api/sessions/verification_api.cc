@@ -339,12 +339,6 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/media",
       .operation_id = "uploadVerificationMedia", .tag = tag,
-      .summary = "Upload one capture",
-      .description = "`multipart/form-data` with `kind` (`document_front`, `document_back`, "
-                     "`selfie`, `liveness_video`), `file`, and `challengeId` for an active-liveness "
-                     "video. The bytes are checked against the declared type, sealed and stored; "
-                     "`analyze=true` returns a capture analysis (`status=error` is never a 500). "
-                     "Limits: documents 10 MiB, selfies 5 MiB, videos 30 MiB.",
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .request_schema = "MediaCaptureUpload",
       .request_content_type = "multipart/form-data",
@@ -362,10 +356,6 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/liveness-challenges",
       .operation_id = "createLivenessChallenge", .tag = tag,
-      .summary = "Issue an active-liveness challenge",
-      .description = "Three actions to perform, in order, in the next liveness video; one use, "
-                     "valid 2 minutes, at most 10 per session. Only for sessions created with "
-                     "`checks.livenessMode=active`.",
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .success_status = 201,
       .response_schema = "LivenessChallenge",
@@ -377,9 +367,6 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/submit",
       .operation_id = "submitVerificationSession", .tag = tag,
-      .summary = "Submit the session to the verification pipeline",
-      .description = "Answers at once with `kind=pending` and a tracking id; the verdict follows "
-                     "on the progress stream, by webhook and in the evidence.",
       .scope = "verification:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .applicant_token = true, .response_schema = "SubmitResponse",
       .error_codes = Codes({with({"BAD_REQUEST", "CONSENT_REQUIRED", "SESSION_NOT_SUBMITTABLE",
@@ -388,48 +375,27 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
       .handler = [r](ApiCall& c, Respond respond) { Submit(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}/evidence",
-      .operation_id = "getVerificationEvidence", .tag = tag, .summary = "Read the evidence bundle",
-      .description = "For reconciliation, not for polling: the verdict arrives by webhook. "
-                     "`trustScore` here is 0–1.",
-      .scope = "verification:read", .response_schema = "EvidenceBundle", .error_codes = lookup,
+      .operation_id = "getVerificationEvidence", .tag = tag, .scope = "verification:read", .response_schema = "EvidenceBundle", .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Evidence(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}/report",
       .operation_id = "getVerificationReport", .tag = tag,
-      .summary = "Read the verification report",
-      .description = "Steps, checks and the trust breakdown; no raw personal data.",
       .scope = "verification:read", .response_schema = "VerificationReportDetail",
       .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Report(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}/certificate",
       .operation_id = "getVerificationCertificate", .tag = tag,
-      .summary = "Read the signed verification certificate",
-      .description = "RFC 8785 canonical JSON, the same bytes on every request, once the session "
-                     "is approved or declined (before: 409). `signatureEd25519` checks with the "
-                     "public key of `GET /v1/certificate-keys`, offline.",
       .scope = "verification:read", .response_schema = "VerificationCertificate",
       .error_codes = with({"CONFLICT"}),
       .handler = [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/certificate-keys", .operation_id = "listCertificateKeys",
-      .tag = tag, .summary = "The public key certificates are signed with",
-      .description = "The Ed25519 public key of this tenant and the key's environment: with it "
-                     "anyone checks a certificate's `signatureEd25519` without the service.",
-      .scope = "verification:read", .response_schema = "CertificateKeys",
+      .tag = tag, .scope = "verification:read", .response_schema = "CertificateKeys",
       .handler = [r](ApiCall& c, Respond respond) { CertificateKeys(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/verification-sessions/{session_id}/events",
       .operation_id = "streamVerificationEvents", .tag = tag,
-      .summary = "Stream the pipeline's progress",
-      .description = "`text/event-stream` (Server-Sent Events). Each event: `id` = its log "
-                     "position, `event` = its type, `data` = a JSON object (schema "
-                     "`ProgressEvent`). The stream ends after a final event (a verdict, expiry or "
-                     "refused consent); a reconnect with `Last-Event-ID` at or after that event "
-                     "answers 204, which tells EventSource clients to stop. The reviewer channel: a "
-                     "reviewer token (JWT from the review console's sign-in) is accepted in place of an API "
-                     "key, in `Authorization` or, for a browser's EventSource, as `access_token`; the user must "
-                     "be an active reviewer of the session's tenant (checked on every request).",
       .scope = "verification:read", .reviewer_token = true, .applicant_token = true,
       .query = {{"access_token", {{"type", "string"}}, "a reviewer token, for clients that cannot send headers"}},
       .headers = {"Last-Event-ID"},

@@ -102,11 +102,14 @@ class WebhooksServices final : public AreaServices {
 
 }  // namespace
 
+extern const std::string_view kWebhooks_operations_md;  // operations.md, compiled in (api/CMakeLists.txt)
+
 const Module& WebhooksModule() {
   static const Module m{.name = "webhooks",
                         .deciders = &RegisterDeciders<commands::webhooks::EndpointDecider, commands::webhooks::DeliveryDecider>,
                         .projectors = &AddProjectors<projections::WebhooksProjector>,
                         .openapi = &WebhooksOpenApi,
+                        .operations = &kWebhooks_operations_md,
                         .declare_flags = &DeclareFlags,
                         .services = &MakeServices<WebhooksServices>};
   return m;

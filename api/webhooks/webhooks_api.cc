@@ -461,18 +461,12 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
   for (auto& q : PageParams(false)) list_query.push_back(q);
   routes.push_back(ApiRoute{
       .method = "GET", .path = base, .operation_id = "listWebhookEndpoints", .tag = tag,
-      .summary = "List webhook endpoints",
-      .description = "Endpoints of the key's environment, newest first.",
       .scope = "webhook:read", .query = list_query,
       .response_schema = "WebhookEndpointList",
       .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "createWebhookEndpoint", .tag = tag,
-      .summary = "Register a webhook endpoint",
-      .description = "The URL must be https on a public host (else 422 `URL_NOT_PUBLIC`). The "
-                     "signing secret (`whsec_…`) is in this answer only, and in a retry with the "
-                     "same Idempotency-Key. A `service.test` delivery is sent at once.",
       .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointCreate", .success_status = 201,
@@ -481,38 +475,27 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
       .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/event-types", .operation_id = "listWebhookEventTypes",
-      .tag = tag, .summary = "The event catalogue and subscription patterns",
-      .description = "Every event type an endpoint can subscribe to, and the patterns (`*`, "
-                     "`verification.*`, …) accepted in `events`. The `webhooks` section of this "
-                     "document gives each type's payload.",
-      .scope = "webhook:read", .response_schema = "WebhookEventTypeCatalog",
+      .tag = tag, .scope = "webhook:read", .response_schema = "WebhookEventTypeCatalog",
       .handler = [](ApiCall&, Respond respond) { respond(JsonResponse(200, pw::CatalogueJson())); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/delivery-policy", .operation_id = "getWebhookDeliveryPolicy",
-      .tag = tag, .summary = "The delivery policy in force",
-      .description = "Backoff, timeouts, the per-endpoint delivery rate and the signature scheme, "
-                     "as this server applies them.",
-      .scope = "webhook:read", .response_schema = "WebhookDeliveryPolicy",
+      .tag = tag, .scope = "webhook:read", .response_schema = "WebhookDeliveryPolicy",
       .handler = [o](ApiCall&, Respond respond) { respond(JsonResponse(200, WebhookDeliveryPolicyJson(*o))); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/deliveries", .operation_id = "listWebhookDeliveries",
-      .tag = tag, .summary = "Deliveries to every endpoint, newest first",
-      .description = "`applicationId` keeps the deliveries to the endpoints of that application.",
-      .scope = "webhook:read", .query = list_query, .response_schema = "WebhookDeliveryList",
+      .tag = tag, .scope = "webhook:read", .query = list_query, .response_schema = "WebhookDeliveryList",
       .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, false, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{endpoint_id}/deliveries",
       .operation_id = "listWebhookEndpointDeliveries", .tag = tag,
-      .summary = "One endpoint's deliveries, newest first", .scope = "webhook:read",
+      .scope = "webhook:read",
       .query = PageParams(false), .response_schema = "WebhookDeliveryList",
       .error_codes = with({"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}),
       .handler = [r, o](ApiCall& c, Respond respond) { Deliveries(*r, *o, c, true, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/deliveries/{delivery_id}/attempts",
       .operation_id = "listWebhookDeliveryAttempts", .tag = tag,
-      .summary = "A delivery's attempts, oldest first",
-      .description = "Each attempt's status code, latency, error and outcome.",
       .scope = "webhook:read", .query = PageParams(false),
       .response_schema = "WebhookDeliveryAttemptList",
       .error_codes = {"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "BAD_REQUEST", "INVALID_CURSOR",
@@ -521,10 +504,6 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/deliveries/{delivery_id}/retry",
       .operation_id = "retryWebhookDelivery", .tag = tag,
-      .summary = "Deliver the same event again as a new delivery",
-      .description = "A new delivery of the same event with the endpoint's current URL and "
-                     "secret; the original delivery stays as it was. 409 "
-                     "`WEBHOOK_ENDPOINT_INACTIVE` when the endpoint is deactivated.",
       .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookDeliveryResponse",
       .error_codes = Codes({{"INVALID_ID", "WEBHOOK_DELIVERY_NOT_FOUND", "WEBHOOK_NOT_FOUND",
@@ -532,44 +511,30 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
       .handler = [r](ApiCall& c, Respond respond) { Retry(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{endpoint_id}", .operation_id = "getWebhookEndpoint",
-      .tag = tag, .summary = "Read a webhook endpoint", .description = "Never its secret.",
-      .scope = "webhook:read", .response_schema = "WebhookEndpointResponse", .error_codes = lookup,
+      .tag = tag, .scope = "webhook:read", .response_schema = "WebhookEndpointResponse", .error_codes = lookup,
       .handler = [r](ApiCall& c, Respond respond) { Get(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "PATCH", .path = base + "/{endpoint_id}", .operation_id = "updateWebhookEndpoint",
-      .tag = tag, .summary = "Edit a webhook endpoint",
-      .description = "Only the members sent change. `isActive=false` deactivates the endpoint "
-                     "(there is no delete: its history stays).",
-      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .tag = tag, .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointUpdate", .response_schema = "WebhookEndpointResponse",
       .error_codes = Codes({with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}), idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/rotate-secret",
-      .operation_id = "rotateWebhookSecret", .tag = tag, .summary = "Rotate the signing secret",
-      .description = "The new secret is in this answer (and in a retry with the same "
-                     "Idempotency-Key, which does not rotate again). The previous secret keeps "
-                     "signing, as a second signature, for 24 hours.",
-      .scope = "webhook:write", .family = RateFamily::kWrite,
+      .operation_id = "rotateWebhookSecret", .tag = tag, .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .response_schema = "WebhookEndpointCreated",
       .error_codes = Codes({lookup, idem}),
       .handler = [r](ApiCall& c, Respond respond) { Rotate(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/test", .operation_id = "testWebhookEndpoint",
-      .tag = tag, .summary = "Send a signed test delivery now",
-      .description = "Synchronous and outside the queue: the answer says what the receiver "
-                     "answered. `eventType` picks the sample payload (default `service.test`).",
-      .scope = "webhook:write", .family = RateFamily::kWrite, .has_body = true,
+      .tag = tag, .scope = "webhook:write", .family = RateFamily::kWrite, .has_body = true,
       .request_schema = "WebhookTestRequest", .response_schema = "WebhookTestResult",
       .error_codes = with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "WEBHOOK_ENDPOINT_INACTIVE"}),
       .handler = [r, o](ApiCall& c, Respond respond) { TestDelivery(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/verify-signature",
       .operation_id = "verifyWebhookSignature", .tag = tag,
-      .summary = "Check a signature against the endpoint's current secret",
-      .description = "Recomputes the Standard Webhooks signature of `messageId`, `timestamp` and "
-                     "`payload` and compares it with `signature` in constant time.",
       .scope = "webhook:read", .has_body = true, .request_schema = "WebhookSignatureVerifyRequest",
       .response_schema = "WebhookSignatureVerifyResult", .error_codes = with({"VALIDATION_ERROR"}),
       .handler = [r](ApiCall& c, Respond respond) { VerifySignature(*r, c, std::move(respond)); }});

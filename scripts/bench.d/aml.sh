@@ -8,12 +8,9 @@
 #   scripts/bench.d/aml.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BUILD=${1:-build-release}
-SVC="$BUILD/api/svc"
+. scripts/bench.d/lib.sh
 NAMES=${AML_LIST_NAMES:-50000}
 PORTFOLIO=${AML_PORTFOLIO:-10000}
-WORK=$(mktemp -d)
-. scripts/bench.d/lib.sh
 
 python3 - "$WORK" "$NAMES" "$PORTFOLIO" <<'PY'
 import csv, random, sys
@@ -42,14 +39,7 @@ with open(f"{work}/portfolio.txt", "w") as f:
         f.write(name() + "\n")
 PY
 
-$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
-  --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
-  > "$WORK/svc.out" 2> "$WORK/svc.err" &
-SVC_PID=$!
-watch_pid $SVC_PID
-for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
-PORT=$(cat "$WORK/port")
-KEY=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")
+start_svc --dev-bootstrap
 [ -n "$KEY" ] || { echo "aml: no development key in the server's output" >&2; exit 1; }
 
 T0=$(date +%s.%N)

@@ -3,12 +3,9 @@
 # one core here), then svc: GET a session, a list page of 20, and durable creates (fsync on).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-SVC=${SVC_BIN:-build-release/api/svc}
-WORK=$(mktemp -d)
+. scripts/bench.d/lib.sh
 DURATION=${BENCH_SECONDS:-10}
 CONNS=${BENCH_CONNECTIONS:-64}
-
-. scripts/bench.d/lib.sh
 
 # 1. nginx, one worker, keep-alive, a static body as large as a session record.
 mkdir -p "$WORK/www"
@@ -28,14 +25,7 @@ NGINX_RPS=$(cat "$WORK/last.rps")
 stop_nginx
 
 # 2. svc, Release, embedded log with fsync, rate limits off.
-$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-bootstrap \
-  --dev-keys-in-data-dir --face-engine model-free \
-  --rate-reads 0 --rate-writes 0 --rate-reveals 0 --reveal-budget-per-day 1000000000 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
-SVC_PID=$!
-watch_pid $SVC_PID
-for _ in $(seq 300); do [ -s "$WORK/svc.out" ] && grep -q "Test secret" "$WORK/svc.out" && break; sleep 0.1; done
-PORT=$(cat "$WORK/port")
-KEY=$(sed -n 's/.*keep it): //p' "$WORK/svc.out")
+start_svc --dev-bootstrap --rate-reveals 0 --reveal-budget-per-day 1000000000
 export SVC_BENCH_KEY=$KEY
 AUTH="Authorization: Bearer $KEY"
 for i in $(seq 30); do

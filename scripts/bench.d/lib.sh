@@ -1,5 +1,11 @@
-# Shared by the benchmarks that start servers (http.sh, review.sh, aml.sh, widget.sh, restart.sh);
-# sourced right after WORK=$(mktemp -d). run_wrk also needs $DURATION.
+# Shared by the benchmarks that start servers (http.sh, review.sh, aml.sh, widget.sh, restart.sh),
+# sourced from the repository's root with the script's arguments: strict mode, BUILD (the build
+# directory, $1), SVC (its svc, or $SVC_BIN), WORK (a fresh directory, removed on exit).
+# run_wrk also needs $DURATION.
+set -euo pipefail
+BUILD=${1:-build-release}
+SVC=${SVC_BIN:-$BUILD/api/svc}
+WORK=$(mktemp -d)
 
 # Sourcing installs the EXIT trap: whatever ends the script, nginx (if started) and every process
 # given to watch_pid get SIGTERM and are waited for (up to 30 s each, then SIGKILL), and only then
@@ -23,6 +29,28 @@ stop_all_and_clean() {
   exit "$rc"
 }
 trap stop_all_and_clean EXIT
+
+start_svc() {  # extra `svc serve` flags...: $SVC on a free loopback port over $WORK/data, development
+  # keys, the model-free face engine, no rate limits; returns once /readyz answers 200 (exit 1 if the
+  # server dies or is not ready in 60 s). Sets SVC_PID, PORT, BASE and, under --dev-bootstrap
+  # (the port file is written after the key is printed), KEY.
+  "$SVC" serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
+    --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn "$@" > "$WORK/svc.out" 2> "$WORK/svc.err" &
+  SVC_PID=$!
+  watch_pid $SVC_PID
+  local _
+  for _ in $(seq 600); do
+    kill -0 $SVC_PID 2>/dev/null || { cat "$WORK/svc.err" >&2; exit 1; }
+    [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat "$WORK/port")/readyz" >/dev/null && break
+    sleep 0.1
+  done
+  PORT=$(cat "$WORK/port")
+  BASE="http://127.0.0.1:$PORT"
+  curl -sf "$BASE/readyz" >/dev/null || { echo "svc: not ready after 60 s" >&2; exit 1; }
+  local key
+  key=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")
+  if [ -n "$key" ]; then KEY=$key; fi
+}
 
 run_wrk() {  # name, wrk args...: one wrk run, one summary line; its req/s in $WORK/last.rps
   local name=$1; shift

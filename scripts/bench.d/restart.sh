@@ -8,11 +8,8 @@
 #   scripts/bench.d/restart.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BUILD=${1:-build-release}
-SVC="$BUILD/api/svc"
-EVENTS=${RESTART_EVENTS:-1000000}
-WORK=$(mktemp -d)
 . scripts/bench.d/lib.sh
+EVENTS=${RESTART_EVENTS:-1000000}
 
 now_ms() { date +%s%3N; }
 

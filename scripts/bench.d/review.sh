@@ -9,13 +9,10 @@
 #   scripts/bench.d/review.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BUILD=${1:-build-release}
-SVC="$BUILD/api/svc"
+. scripts/bench.d/lib.sh
 CASES=${REVIEW_CASES:-100000}
 DURATION=${BENCH_SECONDS:-10}
 CONNS=${BENCH_CONNECTIONS:-64}
-WORK=$(mktemp -d)
-. scripts/bench.d/lib.sh
 
 "$BUILD/tests/svc_bench_review" "$WORK/data" "$CASES" > "$WORK/seed.json"
 KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["key"])' "$WORK/seed.json")
@@ -24,12 +21,7 @@ echo "review: $CASES open cases seeded through the write side in ${SEED}s"
 export SVC_BENCH_KEY=$KEY
 AUTH="Authorization: Bearer $KEY"
 
-$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
-  --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn > "$WORK/svc.out" 2> "$WORK/svc.err" &
-SVC_PID=$!
-watch_pid $SVC_PID
-for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
-PORT=$(cat "$WORK/port")
+start_svc
 QUEUE="http://127.0.0.1:$PORT/v1/review/queue?limit=20"
 
 mkdir -p "$WORK/www"

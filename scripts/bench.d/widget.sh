@@ -7,22 +7,12 @@
 #   scripts/bench.d/widget.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-BUILD=${1:-build-release}
-SVC="$BUILD/api/svc"
-RUNS=${WIDGET_RUNS:-10}
-WORK=$(mktemp -d)
 . scripts/bench.d/lib.sh
+RUNS=${WIDGET_RUNS:-10}
 # Installed once (as the receiver in run.sh: never deleted under the browser tests beside it).
 [ -d tests/browser/node_modules/playwright-core ] || (cd tests/browser && npm ci --no-audit --no-fund --loglevel=error)
 
-$SVC serve --data-dir "$WORK/data" --listen 127.0.0.1:0 --port-file "$WORK/port" --dev-keys-in-data-dir \
-  --dev-bootstrap --face-engine model-free --rate-reads 0 --rate-writes 0 --log-level warn \
-  > "$WORK/svc.out" 2> "$WORK/svc.err" &
-SVC_PID=$!
-watch_pid $SVC_PID
-for _ in $(seq 600); do [ -s "$WORK/port" ] && curl -sf "http://127.0.0.1:$(cat $WORK/port)/readyz" >/dev/null && break; sleep 0.1; done
-BASE="http://127.0.0.1:$(cat $WORK/port)"
-KEY=$(sed -n 's/.*Test secret key (shown once, keep it): \(svc_[A-Za-z0-9_]*\).*/\1/p' "$WORK/svc.out")
+start_svc --dev-bootstrap
 [ -n "$KEY" ] || { echo "widget: no development key in the server's output" >&2; exit 1; }
 
 # The page weight, as served.

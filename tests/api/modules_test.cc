@@ -81,8 +81,9 @@ TEST_CASE("modules: one name each; the documented routes are every module's, eac
   CHECK(names.count("sessions") == 1);
   CHECK(names.count("embedded") == 1);
   auto documented = api::DocumentedRoutes();
+  REQUIRE_MESSAGE(documented.ok(), documented.status().message());
   std::set<std::string> operations;
-  for (const auto& r : documented.routes) CHECK_MESSAGE(operations.insert(r.operation_id).second, r.operation_id);
-  CHECK(documented.services.size() == names.size());  // every module runs something
+  for (const auto& r : documented->routes) CHECK_MESSAGE(operations.insert(r.operation_id).second, r.operation_id);
+  CHECK(documented->services.size() == names.size());  // every module runs something
   CHECK(operations.count("createVerificationSession") == 1);
 }
