@@ -18,14 +18,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-bool ValidAddress(std::string_view a) {
-  if (a.size() != 64) return false;
-  for (char c : a) {
-    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
-  }
-  return true;
-}
-
 core::Status FsyncPath(const std::string& path, int flags) {
   int fd = ::open(path.c_str(), flags);
   if (fd < 0) return core::Unavailable("cannot open " + path + ": " + std::strerror(errno));
@@ -37,9 +29,17 @@ core::Status FsyncPath(const std::string& path, int flags) {
 
 }  // namespace
 
-BlobStore::BlobStore(std::string dir) : dir_(std::move(dir)) {}
+bool ValidBlobAddress(std::string_view a) {
+  if (a.size() != 64) return false;
+  for (char c : a) {
+    if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'f'))) return false;
+  }
+  return true;
+}
 
-core::Result<std::string> BlobStore::Put(std::string_view bytes) {
+LocalBlobStore::LocalBlobStore(std::string dir) : dir_(std::move(dir)) {}
+
+core::Result<std::string> LocalBlobStore::Put(std::string_view bytes) {
   std::string address = core::Sha256Hex(bytes);
   fs::path sub = fs::path(dir_) / address.substr(0, 2);
   fs::path final_path = sub / address;
@@ -78,8 +78,8 @@ core::Result<std::string> BlobStore::Put(std::string_view bytes) {
   return address;
 }
 
-core::Result<std::string> BlobStore::Get(std::string_view address) const {
-  if (!ValidAddress(address)) return core::InvalidArgument("not a blob address");
+core::Result<std::string> LocalBlobStore::Get(std::string_view address) const {
+  if (!ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
   fs::path p = fs::path(dir_) / std::string(address.substr(0, 2)) / std::string(address);
   std::ifstream in(p, std::ios::binary);
   if (!in) return core::NotFound("no blob " + std::string(address));
@@ -92,8 +92,8 @@ core::Result<std::string> BlobStore::Get(std::string_view address) const {
   return bytes;
 }
 
-core::Result<bool> BlobStore::Delete(std::string_view address) {
-  if (!ValidAddress(address)) return core::InvalidArgument("not a blob address");
+core::Result<bool> LocalBlobStore::Delete(std::string_view address) {
+  if (!ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
   fs::path sub = fs::path(dir_) / std::string(address.substr(0, 2));
   std::error_code ec;
   bool removed = fs::remove(sub / std::string(address), ec);
@@ -102,8 +102,8 @@ core::Result<bool> BlobStore::Delete(std::string_view address) {
   return removed;
 }
 
-bool BlobStore::Exists(std::string_view address) const {
-  if (!ValidAddress(address)) return false;
+core::Result<bool> LocalBlobStore::Exists(std::string_view address) const {
+  if (!ValidBlobAddress(address)) return false;
   std::error_code ec;
   return fs::exists(fs::path(dir_) / std::string(address.substr(0, 2)) / std::string(address), ec);
 }

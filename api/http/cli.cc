@@ -9,6 +9,7 @@
 #include <thread>
 
 #include "core/log.h"
+#include "pipeline/adapters/s3_blob_store.h"
 
 namespace svc::api::cli {
 
@@ -36,6 +37,25 @@ KeySources KeySourcesFrom(const Flags& f) {
   return k;
 }
 
+// Where the blobs (sealed captures, export dumps, list files) are kept (docs/operations.md#object-storage).
+void DeclareBlobStore(Flags& f) {
+  f.Declare({"blob-store", "local",
+             "local (<data-dir>/media) or s3 (any S3-compatible service: --s3-endpoint, --s3-bucket)"});
+  f.Declare({"s3-endpoint", "", "the S3 API's endpoint, scheme://host[:port] (https://s3.us-east-1.amazonaws.com)"});
+  f.Declare({"s3-bucket", "", "the bucket"});
+  f.Declare({"s3-prefix", "", "a key prefix ending in / (svc/media/); empty: the bucket's root"});
+  f.Declare({"s3-region", "us-east-1", "the region requests are signed for"});
+  f.Declare({"s3-path-style", "false",
+             "address the bucket in the path (https://endpoint/bucket/key) instead of the host name "
+             "(https://bucket.endpoint/key): stores on an IP address or behind one name",
+             true});
+  f.Declare({"s3-ca-file", "", "a PEM file of an extra certificate authority (a private CA's store)"});
+  f.Declare({"s3-credentials-file", "",
+             "a shared credentials file (AWS format); AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / "
+             "AWS_SESSION_TOKEN win over it; default AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials"});
+  f.Declare({"s3-profile", "", "the credentials file's profile (default AWS_PROFILE, else default)"});
+}
+
 void DeclareCommon(Flags& f) {
   f.Declare({"data-dir", "./data", "data directory: RocksDB (log, write model, read models), keys"});
   f.Declare({"partitions", "4", "log partitions; fixed when the data directory is created"});
@@ -52,6 +72,7 @@ void DeclareCommon(Flags& f) {
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
   DeclareKeys(f);
+  DeclareBlobStore(f);
 }
 
 void DeclareAdminSocket(Flags& f) {
@@ -114,6 +135,23 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
   o.kafka_transactional_id = f.Get("kafka-transactional-id");
   if (o.log_backend == "kafka" && o.kafka_brokers.empty()) {
     return core::InvalidArgument("--log-backend kafka needs --kafka-brokers");
+  }
+  o.blob_store = f.Get("blob-store");
+  if (o.blob_store == "s3") {
+    o.s3.endpoint = f.Get("s3-endpoint");
+    o.s3.bucket = f.Get("s3-bucket");
+    o.s3.prefix = f.Get("s3-prefix");
+    o.s3.region = f.Get("s3-region");
+    o.s3.path_style = f.GetBool("s3-path-style");
+    o.s3.ca_file = f.Get("s3-ca-file");
+    if (o.s3.endpoint.empty() || o.s3.bucket.empty()) {
+      return core::InvalidArgument("--blob-store s3 needs --s3-endpoint and --s3-bucket");
+    }
+    if (!o.s3.prefix.empty() && o.s3.prefix.back() != '/') o.s3.prefix.push_back('/');
+    SVC_ASSIGN_OR_RETURN(o.s3.credentials,
+                         pipeline::adapters::LoadAwsCredentials(f.Get("s3-credentials-file"), f.Get("s3-profile")));
+  } else if (o.blob_store != "local") {
+    return core::InvalidArgument("--blob-store must be local or s3");
   }
   return o;
 }

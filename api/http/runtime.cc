@@ -1,5 +1,7 @@
 #include "api/http/runtime.h"
 
+#include "pipeline/adapters/s3_blob_store.h"
+
 #include <sys/stat.h>
 
 #include <cstdlib>
@@ -314,7 +316,11 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
   rt->audit_checkpoint_root_key_ = pipeline::audit::CheckpointRootKey(keys.root);
   core::SecureZero(keys.root);
-  rt->blobs_ = std::make_unique<eventstore::BlobStore>((fs::path(options.data_dir) / "media").string());
+  if (options.blob_store == "s3") {
+    rt->blobs_ = std::make_unique<pipeline::adapters::S3BlobStore>(options.s3);
+  } else {
+    rt->blobs_ = std::make_unique<eventstore::LocalBlobStore>((fs::path(options.data_dir) / "media").string());
+  }
 
   if (options.log_backend == "kafka") {
     eventstore::KafkaLog::Options ko;

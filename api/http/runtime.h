@@ -17,6 +17,7 @@
 #include "eventstore/kafka_log.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "pipeline/adapters/s3_blob_store.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/projector.h"
 #include "projections/runner.h"
@@ -52,6 +53,10 @@ struct RuntimeOptions {
   size_t threads = 2;
   bool read_only = false;
   std::vector<std::string> debug_hold_commands;  // TESTS ONLY: commands::Writer::Options::debug_hold_types
+  // Where captures, export dumps and list files are kept: "local" (<data_dir>/media) or "s3"
+  // (any S3-compatible service, `s3`).
+  std::string blob_store = "local";
+  pipeline::adapters::S3Options s3;
   // The areas whose deciders and projectors this runtime runs (api/server/modules.h: AllModules();
   // api/http/module.h). The runtime's own are the tenancy and the claims every area uses.
   std::vector<const Module*> modules;

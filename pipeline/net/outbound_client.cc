@@ -65,6 +65,7 @@ bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, const http::request<h
   beast::flat_buffer buffer;
   http::response_parser<http::string_body> parser;
   parser.body_limit(o.max_response_bytes);
+  if (req.method() == http::verb::head) parser.skip(true);  // a HEAD answer has no body to wait for
   parser.header_limit(16 * 1024);
   lowest.expires_after(left());
   ec = Await(io, [&](auto done) { http::async_read(stream, buffer, parser, done); });
@@ -72,6 +73,11 @@ bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, const http::request<h
     r.status = static_cast<int>(parser.get().result_int());
     auto ra = parser.get().find(http::field::retry_after);
     if (ra != parser.get().end()) r.retry_after_seconds = ParseRetryAfter(std::string(ra->value()), now_seconds);
+    for (const auto& field : parser.get()) {
+      std::string name(field.name_string());
+      for (char& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      r.headers.emplace_back(std::move(name), std::string(field.value()));
+    }
   }
   if (ec == http::error::body_limit) {
     r.error = "response_too_large";

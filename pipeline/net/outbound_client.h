@@ -38,6 +38,7 @@ struct SendResult {
   std::optional<int64_t> retry_after_seconds;
   int64_t latency_ms = 0;
   std::string body;  // the response body, at most max_response_bytes
+  std::vector<std::pair<std::string, std::string>> headers = {};  // the response's, names in lower case
 };
 
 // A client that keeps its connection open between posts to the same origin (scheme, host,

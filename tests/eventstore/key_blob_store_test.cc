@@ -152,7 +152,7 @@ TEST_CASE("key store: new keys are group-committed; one name never gets two keys
 
 TEST_CASE("blob store: content-addressed, idempotent, verified on read") {
   testing::TempDir dir;
-  eventstore::BlobStore blobs(dir.Sub("media"));
+  eventstore::LocalBlobStore blobs(dir.Sub("media"));
   auto a = blobs.Put("sealed bytes");
   REQUIRE(a.ok());
   CHECK(*a == core::Sha256Hex("sealed bytes"));

@@ -1,0 +1,281 @@
+#include "pipeline/adapters/s3_blob_store.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <mutex>
+#include <random>
+#include <thread>
+#include <utility>
+#include <vector>
+
+#include "core/crypto.h"
+#include "core/log.h"
+#include "pipeline/net/outbound_client.h"
+#include "pipeline/net/url_guard.h"
+
+namespace svc::pipeline::adapters {
+namespace {
+
+using Headers = std::vector<std::pair<std::string, std::string>>;
+
+std::string HeaderOf(const net::SendResult& r, std::string_view name) {
+  for (const auto& [k, v] : r.headers) {
+    if (k == name) return v;
+  }
+  return "";
+}
+
+// The text of the first <tag>…</tag> of an S3 answer (its XML has no attributes on these).
+std::string XmlValue(std::string_view xml, std::string_view tag) {
+  const std::string open = "<" + std::string(tag) + ">", close = "</" + std::string(tag) + ">";
+  size_t a = xml.find(open);
+  if (a == std::string_view::npos) return "";
+  a += open.size();
+  size_t b = xml.find(close, a);
+  return b == std::string_view::npos ? "" : std::string(xml.substr(a, b - a));
+}
+
+// Worth another call: no answer at all (a timeout, a refused or dropped connection), a 5xx (503
+// SlowDown among them) or 429.
+bool Retryable(const net::SendResult& r) {
+  if (r.status == 0) return r.error != "invalid_url";
+  return r.status == 429 || r.status >= 500;
+}
+
+bool Ok(const net::SendResult& r) { return r.status >= 200 && r.status < 300; }
+
+std::string Trim(std::string s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\r' || s.back() == '\t')) s.pop_back();
+  size_t i = 0;
+  while (i < s.size() && (s[i] == ' ' || s[i] == '\t')) ++i;
+  return s.substr(i);
+}
+
+}  // namespace
+
+struct S3BlobStore::Impl {
+  struct Request {
+    std::string method;
+    std::string key;
+    Headers query = {};
+    std::string body = {};
+  };
+
+  explicit Impl(S3Options options) : o(std::move(options)) {
+    send.allow_private = true;  // the operator's own endpoint (a store on a private network, tests)
+    send.connect_timeout = o.connect_timeout;
+    send.total_timeout = o.request_timeout;
+    send.max_response_bytes = o.max_object_bytes;
+    send.ca_file = o.ca_file;
+    send.user_agent = "svc-blobs/1";
+    auto parsed = net::ParseHttpUrl(o.endpoint);
+    if (parsed.ok()) {
+      endpoint = *parsed;
+      const bool default_port = endpoint.port == (endpoint.scheme == "https" ? 443 : 80);
+      const std::string host = o.path_style ? endpoint.host : o.bucket + "." + endpoint.host;
+      host_header = host + (default_port ? "" : ":" + std::to_string(endpoint.port));
+      base_url = endpoint.scheme + "://" + host_header;
+      path_prefix = o.path_style ? "/" + o.bucket : "";
+    } else {
+      endpoint_error = parsed.status().message();
+    }
+  }
+
+  std::unique_ptr<net::OutboundClient> Take() {
+    std::lock_guard lock(mu);
+    if (idle.empty()) return std::make_unique<net::OutboundClient>(send, /*keep_alive=*/true);
+    auto c = std::move(idle.back());
+    idle.pop_back();
+    return c;
+  }
+  void Give(std::unique_ptr<net::OutboundClient> c) {
+    std::lock_guard lock(mu);
+    if (idle.size() < 8) idle.push_back(std::move(c));
+  }
+
+  // One S3 call, signed afresh and retried per the header's rules. `attempts` is set to the
+  // number of calls made.
+  net::SendResult Call(const Request& q, int& attempts) {
+    const std::string payload = core::Sha256Hex(q.body);
+    const std::string path = path_prefix + "/" + q.key;
+    const std::string target =
+        net::AwsWirePath(path) + (q.query.empty() ? "" : "?" + net::AwsCanonicalQuery(q.query));
+    net::SendResult r;
+    for (attempts = 1;; ++attempts) {
+      const int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+      const std::string amz_date = net::AmzDate(now);
+      net::SigV4Request s{.method = q.method, .path = path, .query = q.query};
+      s.headers = {{"host", host_header}, {"x-amz-content-sha256", payload}, {"x-amz-date", amz_date}};
+      if (!o.credentials.session_token.empty()) s.headers.emplace_back("x-amz-security-token", o.credentials.session_token);
+      s.payload_sha256 = payload;
+      const auto signature = net::SignV4(s, o.credentials, {o.region, "s3"}, amz_date);
+      Headers headers(s.headers.begin() + 1, s.headers.end());  // Host is set by the client, the same
+      headers.emplace_back("authorization", signature.authorization);
+      auto client = Take();
+      r = client->Send(q.method, base_url + target, headers, q.body, now);
+      Give(std::move(client));
+      if (!Retryable(r) || attempts >= o.max_attempts) return r;
+      // Full jitter (AWS's backoff advice): a wait drawn from [0, min(cap, base * 2^(n-1))].
+      const auto ceiling = std::min(o.max_backoff, o.first_backoff * (1 << std::min(attempts - 1, 16)));
+      thread_local std::mt19937_64 rng{std::random_device{}()};
+      std::uniform_int_distribution<int64_t> pick(0, std::max<int64_t>(1, ceiling.count()));
+      std::this_thread::sleep_for(std::chrono::milliseconds(pick(rng)));
+    }
+  }
+
+  core::Status Failure(const Request& q, const net::SendResult& r, int attempts) const {
+    const std::string code = XmlValue(r.body, "Code");
+    core::LogWarn("object store call failed",
+                  {{"method", q.method},
+                   {"key", q.key},
+                   {"status", r.status},
+                   {"code", code},
+                   {"requestId", HeaderOf(r, "x-amz-request-id")},
+                   {"error", r.error},
+                   {"attempts", attempts}});
+    std::string what = r.status != 0 ? std::to_string(r.status) + (code.empty() ? "" : " " + code) : r.error;
+    return core::Unavailable("the object store refused " + q.method + " " + q.key + " (" + what + ", " +
+                             std::to_string(attempts) + " attempt" + (attempts == 1 ? "" : "s") + ")");
+  }
+
+  core::Result<net::SendResult> Run(const Request& q, std::initializer_list<int> accepted = {}) {
+    if (!endpoint_error.empty()) return core::InvalidArgument("--s3-endpoint: " + endpoint_error);
+    int attempts = 0;
+    net::SendResult r = Call(q, attempts);
+    if (Ok(r) || std::find(accepted.begin(), accepted.end(), r.status) != accepted.end()) return r;
+    return Failure(q, r, attempts);
+  }
+
+  core::Status PutMultipart(const std::string& key, std::string_view bytes) {
+    SVC_ASSIGN_OR_RETURN(auto created, Run({"POST", key, {{"uploads", ""}}}));
+    const std::string upload = XmlValue(created.body, "UploadId");
+    if (upload.empty()) return core::Unavailable("the object store answered a multipart upload without its id");
+    std::string complete = "<CompleteMultipartUpload>";
+    core::Status failed = core::Status::Ok();
+    int part = 1;
+    for (size_t at = 0; at < bytes.size(); at += o.part_size, ++part) {
+      Request up{"PUT", key, {{"partNumber", std::to_string(part)}, {"uploadId", upload}},
+                 std::string(bytes.substr(at, o.part_size))};
+      auto sent = Run(up);
+      if (!sent.ok()) {
+        failed = sent.status();
+        break;
+      }
+      complete += "<Part><PartNumber>" + std::to_string(part) + "</PartNumber><ETag>" + HeaderOf(*sent, "etag") +
+                  "</ETag></Part>";
+    }
+    if (failed.ok()) {
+      complete += "</CompleteMultipartUpload>";
+      auto done = Run({"POST", key, {{"uploadId", upload}}, complete});
+      // S3 may answer 200 and still fail the completion (an <Error> body).
+      if (done.ok() && done->body.find("<Error>") == std::string::npos) return core::Status::Ok();
+      failed = done.ok() ? core::Unavailable("the object store failed to complete a multipart upload: " +
+                                             XmlValue(done->body, "Code"))
+                         : done.status();
+    }
+    // Nothing half stored stays billed: the parts are dropped (best effort; a bucket lifecycle
+    // rule for incomplete multipart uploads is the backstop, docs/operations.md).
+    (void)Run({"DELETE", key, {{"uploadId", upload}}}, {404});
+    return failed;
+  }
+
+  S3Options o;
+  net::SendOptions send;
+  net::ParsedUrl endpoint;
+  std::string endpoint_error;
+  std::string host_header, base_url, path_prefix;
+  std::mutex mu;
+  std::vector<std::unique_ptr<net::OutboundClient>> idle;
+};
+
+S3BlobStore::S3BlobStore(S3Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
+S3BlobStore::~S3BlobStore() = default;
+
+std::string S3BlobStore::KeyOf(std::string_view address) const {
+  return impl_->o.prefix + std::string(address.substr(0, 2)) + "/" + std::string(address);
+}
+
+std::string S3BlobStore::Describe() const { return "s3://" + impl_->o.bucket + "/" + impl_->o.prefix; }
+
+core::Result<std::string> S3BlobStore::Put(std::string_view bytes) {
+  std::string address = core::Sha256Hex(bytes);
+  const std::string key = KeyOf(address);
+  if (bytes.size() > impl_->o.multipart_threshold) {
+    SVC_RETURN_IF_ERROR(impl_->PutMultipart(key, bytes));
+    return address;
+  }
+  // S3 answers a PUT once the object is durably stored (strong read-after-write since 2020).
+  SVC_RETURN_IF_ERROR(impl_->Run({"PUT", key, {}, std::string(bytes)}).status());
+  return address;
+}
+
+core::Result<std::string> S3BlobStore::Get(std::string_view address) const {
+  if (!eventstore::ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
+  const std::string key = KeyOf(address);
+  SVC_ASSIGN_OR_RETURN(auto r, impl_->Run({"GET", key}, {404}));
+  if (r.status == 404) return core::NotFound("no blob " + std::string(address));
+  if (core::Sha256Hex(r.body) != address) {
+    core::LogError("an object of the store does not match its address",
+                   {{"key", key}, {"expected", std::string(address)}, {"bytes", r.body.size()}});
+    return core::DataLoss("blob " + std::string(address) + " does not match its address");
+  }
+  return std::move(r.body);
+}
+
+core::Result<bool> S3BlobStore::Exists(std::string_view address) const {
+  if (!eventstore::ValidBlobAddress(address)) return false;
+  SVC_ASSIGN_OR_RETURN(auto r, impl_->Run({"HEAD", KeyOf(address)}, {404}));
+  return r.status != 404;
+}
+
+core::Result<bool> S3BlobStore::Delete(std::string_view address) {
+  if (!eventstore::ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
+  // S3 answers a DELETE 204 whether or not the object was there: a HEAD says which.
+  SVC_ASSIGN_OR_RETURN(bool existed, Exists(address));
+  SVC_RETURN_IF_ERROR(impl_->Run({"DELETE", KeyOf(address)}, {404}).status());
+  return existed;
+}
+
+core::Result<net::AwsCredentials> LoadAwsCredentials(std::string file, std::string profile) {
+  auto env = [](const char* name) {
+    const char* v = std::getenv(name);
+    return std::string(v ? v : "");
+  };
+  net::AwsCredentials c{env("AWS_ACCESS_KEY_ID"), env("AWS_SECRET_ACCESS_KEY"), env("AWS_SESSION_TOKEN")};
+  if (!c.access_key_id.empty() && !c.secret_access_key.empty()) return c;
+  if (file.empty()) file = env("AWS_SHARED_CREDENTIALS_FILE");
+  if (file.empty() && !env("HOME").empty()) file = env("HOME") + "/.aws/credentials";
+  if (profile.empty()) profile = env("AWS_PROFILE");
+  if (profile.empty()) profile = "default";
+  std::ifstream in(file);
+  if (!in) {
+    return core::InvalidArgument("no S3 credentials: set AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY, or name a "
+                                 "credentials file (--s3-credentials-file)");
+  }
+  c = {};
+  std::string line, section;
+  while (std::getline(in, line)) {
+    line = Trim(line);
+    if (line.empty() || line[0] == '#' || line[0] == ';') continue;
+    if (line.front() == '[' && line.back() == ']') {
+      section = Trim(line.substr(1, line.size() - 2));
+      continue;
+    }
+    if (section != profile) continue;
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string k = Trim(line.substr(0, eq)), v = Trim(line.substr(eq + 1));
+    if (k == "aws_access_key_id") c.access_key_id = v;
+    if (k == "aws_secret_access_key") c.secret_access_key = v;
+    if (k == "aws_session_token") c.session_token = v;
+  }
+  if (c.access_key_id.empty() || c.secret_access_key.empty()) {
+    return core::InvalidArgument("the credentials file " + file + " has no key pair for the profile " + profile);
+  }
+  return c;
+}
+
+}  // namespace svc::pipeline::adapters

@@ -1,0 +1,71 @@
+// Captures on object storage: svc serve with --blob-store s3 against the tests' S3 server (which
+// checks every request's Signature Version 4 with the AWS SDK's signer). A session runs through
+// the sandbox pipeline (which reads its captures back from the bucket), the AWS SDK for
+// JavaScript finds each capture as a sealed, content-addressed object, and a store that keeps
+// failing makes an upload 503 with no capture recorded.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/s3_process.h"
+#include "tests/support/session_flow.h"
+
+using namespace svc;
+using testing::Body;
+
+namespace {
+
+// The flags of a server on `s3`, with the credentials in a shared credentials file.
+std::vector<std::string> S3Flags(const testing::S3Process& s3, testing::TempDir& dir) {
+  const std::string credentials = dir.Sub("aws-credentials");
+  std::ofstream(credentials) << "[default]\naws_access_key_id = " << testing::S3Process::kAccessKey
+                             << "\naws_secret_access_key = " << testing::S3Process::kSecretKey << "\n";
+  return {"--blob-store", "s3", "--s3-endpoint", s3.endpoint(), "--s3-bucket", testing::S3Process::kBucket,
+          "--s3-prefix", "media", "--s3-path-style", "--s3-credentials-file", credentials};
+}
+
+}  // namespace
+
+TEST_CASE("blobs on s3: a session's captures are sealed objects in the bucket, read back by the pipeline") {
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));
+  testing::Env env(false, S3Flags(s3, dir), testing::Sharing::kIsolated);
+  const std::string session = testing::SandboxSession(env, env.test_key, "blobs-1", "approved");
+
+  // Four captures, each an object named by the hash of its (sealed) bytes, as the SDK reads it.
+  auto keys = s3.SdkList("media/");
+  REQUIRE(keys.size() == 4);
+  for (const auto& key : keys) {
+    const std::string address = key.substr(key.rfind('/') + 1);
+    CHECK(key == "media/" + address.substr(0, 2) + "/" + address);
+    const std::string got = s3.SdkGet(key);
+    CHECK(got.substr(0, 64) == address);
+  }
+  // Nothing of the person's or the capture's in a key: 64 hex characters under the prefix.
+  core::Json evidence = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  CHECK(evidence["media"].size() == 4);
+}
+
+TEST_CASE("blobs on s3: a store that keeps failing answers the upload 503 and records no capture") {
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));
+  testing::Env env(false, S3Flags(s3, dir), testing::Sharing::kIsolated);
+  auto created = env.Create(env.test_key, "blobs-2", R"({"channel":"api"})");
+  REQUIRE(created.status == 201);
+  const std::string session = Body(created)["id"];
+  const std::string base = "/v1/verification-sessions/" + session;
+  REQUIRE(env.Call(env.test_key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+
+  s3.InjectFaults({"503", "503", "503", "503", "503"});
+  auto refused = testing::Upload(env, env.test_key, session, "selfie", "image/jpeg", testing::Jpeg(720, 960));
+  testing::CheckProblem(refused, 503, "SERVICE_UNAVAILABLE");
+  CHECK(s3.SdkList("media/").empty());
+  CHECK(Body(env.Call(env.test_key, "GET", base + "/evidence"))["media"].empty());
+
+  // The store recovers: the same upload is taken and its object is in the bucket.
+  auto taken = testing::Upload(env, env.test_key, session, "selfie", "image/jpeg", testing::Jpeg(720, 960));
+  CHECK_MESSAGE(taken.status == 201, taken.body);
+  CHECK(s3.SdkList("media/").size() == 1);
+}
