@@ -37,7 +37,7 @@ KeySources KeySourcesFrom(const Flags& f) {
   return k;
 }
 
-// Where the blobs (sealed captures, export dumps, list files) are kept (docs/operations.md#object-storage).
+// Where the blobs (sealed captures, list files) are kept (docs/operations.md#object-storage).
 void DeclareBlobStore(Flags& f) {
   f.Declare({"blob-store", "local",
              "local (<data-dir>/media) or s3 (any S3-compatible service: --s3-endpoint, --s3-bucket)"});

@@ -58,7 +58,9 @@ const char* const kCommands =
     "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
     "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
-    "                            package @vladmandic/face-api into <data-dir>/models\n";
+    "                            package @vladmandic/face-api into <data-dir>/models\n"
+    "  blobs migrate             --blob-store s3 --s3-endpoint URL --s3-bucket B: copy the data\n"
+    "                            directory's blobs into the bucket (resumable; deletes nothing)\n";
 
 
 }  // namespace

@@ -13,6 +13,7 @@ int Replay(int argc, char** argv);       // rebuild read models; --verify
 int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
+int Blobs(int argc, char** argv);        // blobs_cli.cc: copy a data directory's blobs into a bucket
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

@@ -5,6 +5,7 @@
 // failing makes an upload 503 with no capture recorded.
 #include <doctest/doctest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "core/json.h"
@@ -68,4 +69,55 @@ TEST_CASE("blobs on s3: a store that keeps failing answers the upload 503 and re
   auto taken = testing::Upload(env, env.test_key, session, "selfie", "image/jpeg", testing::Jpeg(720, 960));
   CHECK_MESSAGE(taken.status == 201, taken.body);
   CHECK(s3.SdkList("media/").size() == 1);
+}
+
+TEST_CASE("blobs migrate: a data directory's captures move into a bucket, resumably, and are served from it") {
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));
+  testing::Env env(false, {}, testing::Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"curp":"PEPJ800101HDFRRN03","email":"a@example.mx","fullName":"Ana Pérez"}})");
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  const std::string id = Body(person)["id"];
+  const std::string session = testing::ApprovedSessionOf(env, k, id, "migrate-1");
+  std::string media;
+  const core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+  for (const auto& m : evidence["media"]) {
+    if (m["kind"] == "document_front") media = m["mediaId"];
+  }
+  REQUIRE(!media.empty());
+  const std::string data_dir = env.server->data_dir();
+  env.server->Stop();
+
+  std::vector<std::string> migrate = {"blobs", "migrate", "--data-dir", data_dir};
+  for (const auto& flag : S3Flags(s3, dir)) migrate.push_back(flag);
+  // The second object fails five times: the run says so and exits 1; the first is in the bucket.
+  s3.InjectFaults({"ok", "ok", "ok", "503", "503", "503", "503", "503"});
+  auto first = testing::RunSvc(migrate);
+  CHECK(first.exit_code == 1);
+  core::Json one = core::ParseJsonOrDiscarded(first.out);
+  CHECK(one["copied"] == 3);
+  CHECK(one["failed"] == 1);
+  CHECK(one["target"] == "s3://svc-test/media/");
+  // Run again: only what is missing is copied.
+  auto second = testing::RunSvc(migrate);
+  REQUIRE_MESSAGE(second.exit_code == 0, second.err);
+  core::Json two = core::ParseJsonOrDiscarded(second.out);
+  CHECK(two["copied"] == 1);
+  CHECK(two["skipped"] == 3);
+  CHECK(s3.SdkList("media/").size() == 4);
+
+  // Without the local copies, a server on the bucket shows the capture through a media link.
+  std::filesystem::remove_all(data_dir + "/media");
+  env.server = std::make_unique<testing::SvcServer>(data_dir, S3Flags(s3, dir));
+  env.server->Start();
+  auto made = env.Call(k, "POST", "/v1/media-links",
+                       core::Json{{"sessionId", session}, {"mediaId", media}, {"purpose", "identity_verification"},
+                                  {"reason", "checking the migration"}}
+                           .dump());
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const std::string url = Body(made)["url"];
+  auto view = env.Call("", "GET", url.substr(url.find("/v1/media-links/")));
+  REQUIRE_MESSAGE(view.status == 200, view.body);
+  CHECK(view.body == testing::Jpeg(1280, 800));
 }
