@@ -2,7 +2,9 @@
 // checks every request's Signature Version 4 with the AWS SDK's signer). A session runs through
 // the sandbox pipeline (which reads its captures back from the bucket), the AWS SDK for
 // JavaScript finds each capture as a sealed, content-addressed object, and a store that keeps
-// failing makes an upload 503 with no capture recorded.
+// failing makes an upload 503 with no capture recorded. `svc blobs migrate` moves a data
+// directory's captures into a bucket, resumably. A sanctions list loaded on such a server is kept
+// in the bucket and read back from it on restart.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -120,4 +122,26 @@ TEST_CASE("blobs migrate: a data directory's captures move into a bucket, resuma
   auto view = env.Call("", "GET", url.substr(url.find("/v1/media-links/")));
   REQUIRE_MESSAGE(view.status == 200, view.body);
   CHECK(view.body == testing::Jpeg(1280, 800));
+}
+
+TEST_CASE("blobs on s3: a sanctions list's files are objects in the bucket; a restarted server screens with them") {
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));
+  testing::Env env(false, S3Flags(s3, dir), testing::Sharing::kIsolated);
+  const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/";
+  auto loaded = env.Admin("POST", "/admin/aml/lists",
+                          {{"format", "ofac_sdn_csv"}, {"files", {samples + "sdn.csv", samples + "alt.csv"}}});
+  REQUIRE_MESSAGE(loaded.status == 200, loaded.body);
+  CHECK(s3.SdkList("media/").size() == 2);  // the two files, sealed
+  CHECK_FALSE(std::filesystem::exists(env.server->data_dir() + "/media"));
+
+  // On restart the lists in force are read back from the bucket (and checked against their hashes).
+  env.server->Stop();
+  env.server->Start();
+  auto screened = env.Call(env.test_key, "POST", "/v1/screenings",
+                           R"({"subjectType":"name","name":"Rogelio Villarreal Quintana","kind":"person"})");
+  REQUIRE_MESSAGE(screened.status == 201, screened.body);
+  core::Json s = Body(screened);
+  REQUIRE(s["hits"].size() == 1);
+  CHECK(s["hits"][0]["list"]["source"] == "ofac_sdn");
 }
