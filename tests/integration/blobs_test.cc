@@ -145,3 +145,32 @@ TEST_CASE("blobs on s3: a sanctions list's files are objects in the bucket; a re
   REQUIRE(s["hits"].size() == 1);
   CHECK(s["hits"][0]["list"]["source"] == "ofac_sdn");
 }
+
+TEST_CASE("blobs: flags and commands that name no usable store are refused before anything runs") {
+  testing::TempDir dir;
+  const std::string data = dir.Sub("data");
+  auto usage = testing::RunSvc({"blobs"});
+  CHECK(usage.exit_code == 2);
+  CHECK(usage.err.find("usage: svc blobs migrate") != std::string::npos);
+  auto local = testing::RunSvc({"blobs", "migrate", "--data-dir", data});
+  CHECK(local.exit_code == 2);
+  CHECK(local.err.find("blobs migrate copies into --blob-store s3") != std::string::npos);
+  auto unknown = testing::RunSvc({"blobs", "migrate", "--data-dir", data, "--blob-store", "nfs"});
+  CHECK(unknown.exit_code == 2);
+  CHECK(unknown.err.find("--blob-store must be local or s3") != std::string::npos);
+  auto no_bucket = testing::RunSvc({"blobs", "migrate", "--data-dir", data, "--blob-store", "s3",
+                                    "--s3-endpoint", "http://127.0.0.1:9"});
+  CHECK(no_bucket.exit_code == 2);
+  CHECK(no_bucket.err.find("--blob-store s3 needs --s3-endpoint and --s3-bucket") != std::string::npos);
+  // No credentials anywhere: named, never guessed.
+  auto no_credentials = testing::RunSvc({"blobs", "migrate", "--data-dir", data, "--blob-store", "s3", "--s3-endpoint",
+                                         "http://127.0.0.1:9", "--s3-bucket", "b", "--s3-credentials-file",
+                                         dir.Sub("missing")},
+                                        {{"AWS_ACCESS_KEY_ID", ""}, {"AWS_SECRET_ACCESS_KEY", ""}});
+  CHECK(no_credentials.exit_code == 2);
+  CHECK(no_credentials.err.find("no S3 credentials") != std::string::npos);
+  // The server refuses the same at start.
+  testing::SvcServer server(data, {"--blob-store", "s3"});
+  CHECK_THROWS_WITH_AS(server.Start(), doctest::Contains("--blob-store s3 needs --s3-endpoint and --s3-bucket"),
+                       std::runtime_error);
+}
