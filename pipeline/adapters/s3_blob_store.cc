@@ -60,6 +60,7 @@ struct S3BlobStore::Impl {
     std::string key;
     Headers query = {};
     std::string body = {};
+    std::string body_sha256 = {};  // hex, when the caller has it already (a PUT: the address)
   };
 
   explicit Impl(S3Options options) : o(std::move(options)) {
@@ -97,7 +98,7 @@ struct S3BlobStore::Impl {
   // One S3 call, signed afresh and retried per the header's rules. `attempts` is set to the
   // number of calls made.
   net::SendResult Call(const Request& q, int& attempts) {
-    const std::string payload = core::Sha256Hex(q.body);
+    const std::string payload = q.body_sha256.empty() ? core::Sha256Hex(q.body) : q.body_sha256;
     const std::string path = path_prefix + "/" + q.key;
     const std::string target =
         net::AwsWirePath(path) + (q.query.empty() ? "" : "?" + net::AwsCanonicalQuery(q.query));
@@ -208,7 +209,7 @@ core::Result<std::string> S3BlobStore::Put(std::string_view bytes) {
     return address;
   }
   // S3 answers a PUT once the object is durably stored (strong read-after-write since 2020).
-  SVC_RETURN_IF_ERROR(impl_->Run({"PUT", key, {}, std::string(bytes)}).status());
+  SVC_RETURN_IF_ERROR(impl_->Run({"PUT", key, {}, std::string(bytes), address}).status());
   return address;
 }
 

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "api/http/http_client.h"
+#include "tests/support/loopback.h"
 #include "tests/support/svc_process.h"
 
 namespace svc::testing {
@@ -40,12 +41,6 @@ void ReceiverProcess::Release() {
   if (child_->ReadLine() != "ok") throw std::runtime_error("the receiver did not release");
 }
 
-std::string ReceiverProcess::LogJson() const {
-  api::ClientTarget t;
-  t.port = static_cast<uint16_t>(port_);
-  auto r = api::HttpCall(t, "GET", "/log");
-  if (!r.ok()) throw std::runtime_error("the receiver's log: " + r.status().ToString());
-  return r->body;
-}
+std::string ReceiverProcess::LogJson() const { return LoopbackGet(port_, "/log"); }
 
 }  // namespace svc::testing

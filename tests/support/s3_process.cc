@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "api/http/http_client.h"
+#include "tests/support/loopback.h"
 #include "tests/support/svc_process.h"
 
 namespace svc::testing {
@@ -30,13 +31,7 @@ void S3Process::InjectFaults(const std::vector<std::string>& next) {
   if (!r.ok() || r->status != 200) throw std::runtime_error("the S3 server took no faults");
 }
 
-std::string S3Process::LogJson() const {
-  api::ClientTarget t;
-  t.port = static_cast<uint16_t>(port_);
-  auto r = api::HttpCall(t, "GET", "/__log");
-  if (!r.ok()) throw std::runtime_error("the S3 server's log: " + r.status().ToString());
-  return r->body;
-}
+std::string S3Process::LogJson() const { return LoopbackGet(port_, "/__log"); }
 
 std::string S3Process::SdkGet(const std::string& key) const {
   auto r = RunProgram("node", {Script("sdk.mjs"), endpoint(), kBucket, "get", key});
