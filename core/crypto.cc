@@ -69,6 +69,22 @@ std::string Sha256Concat(std::initializer_list<std::string_view> parts) {
   return out;
 }
 
+Sha256Stream::Sha256Stream() : ctx_(EVP_MD_CTX_new()) {
+  EVP_DigestInit_ex2(static_cast<EVP_MD_CTX*>(ctx_), EVP_sha256(), nullptr);
+}
+Sha256Stream::~Sha256Stream() { EVP_MD_CTX_free(static_cast<EVP_MD_CTX*>(ctx_)); }
+void Sha256Stream::Update(std::string_view bytes) {
+  EVP_DigestUpdate(static_cast<EVP_MD_CTX*>(ctx_), bytes.data(), bytes.size());
+}
+std::string Sha256Stream::FinalHex() {
+  unsigned char out[32];
+  unsigned int len = 0;
+  auto* ctx = static_cast<EVP_MD_CTX*>(ctx_);
+  EVP_DigestFinal_ex(ctx, out, &len);
+  EVP_DigestInit_ex2(ctx, EVP_sha256(), nullptr);
+  return HexEncode(std::string_view(reinterpret_cast<const char*>(out), sizeof out));
+}
+
 // RFC 2104 over SHA-256 (block size 64).
 std::string HmacSha256(std::string_view key, std::string_view data) {
   Sha256Ctx& c = ThreadSha256();

@@ -23,6 +23,20 @@ std::string Sha256Concat(std::initializer_list<std::string_view> parts);
 void Sha256Into(std::initializer_list<std::string_view> parts, char* out);
 std::string HmacSha256(std::string_view key, std::string_view data);  // 32 raw bytes
 
+// SHA-256 of bytes that arrive in pieces (a streamed upload, a blob read front to back).
+class Sha256Stream {
+ public:
+  Sha256Stream();
+  ~Sha256Stream();
+  Sha256Stream(const Sha256Stream&) = delete;
+  Sha256Stream& operator=(const Sha256Stream&) = delete;
+  void Update(std::string_view bytes);
+  std::string FinalHex();  // 64 hex characters; the stream starts over after it
+
+ private:
+  void* ctx_;  // EVP_MD_CTX
+};
+
 // Constant-time equality; different lengths compare unequal (length is not secret).
 bool ConstantTimeEquals(std::string_view a, std::string_view b);
 std::string RandomBytes(size_t n);

@@ -9,8 +9,11 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/stat.h>
+
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "core/log.h"
 
 namespace svc::eventstore {
 
@@ -27,7 +30,121 @@ core::Status FsyncPath(const std::string& path, int flags) {
   return core::Status::Ok();
 }
 
+
+core::Status DataMismatch(std::string_view address, uint64_t bytes) {
+  core::LogError("a stored object does not match its address",
+                 {{"expected", std::string(address)}, {"bytes", static_cast<int64_t>(bytes)}});
+  return core::DataLoss("blob " + std::string(address) + " does not match its address");
+}
+
+// The local backend's pieces: a file read with pread, and a spool renamed into place.
+class LocalReader final : public BlobReader {
+ public:
+  LocalReader(std::string address, uint64_t size, int fd) : BlobReader(std::move(address), size), fd_(fd) {}
+  ~LocalReader() override { ::close(fd_); }
+
+ protected:
+  core::Result<std::string> ReadAt(uint64_t offset, size_t max) override {
+    std::string out(max, '\0');
+    size_t done = 0;
+    while (done < max) {
+      ssize_t n = ::pread(fd_, out.data() + done, max - done, static_cast<off_t>(offset + done));
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) return core::Unavailable(std::string("cannot read a blob: ") + std::strerror(errno));
+      if (n == 0) break;
+      done += static_cast<size_t>(n);
+    }
+    out.resize(done);
+    return out;
+  }
+
+ private:
+  int fd_;
+};
+
+class LocalWriter final : public BlobWriter {
+ public:
+  LocalWriter(std::string dir, std::unique_ptr<BlobSpool> spool) : dir_(std::move(dir)), spool_(std::move(spool)) {}
+  core::Status Write(std::string_view bytes) override { return spool_->Write(bytes); }
+  uint64_t size() const override { return spool_->size(); }
+  core::Result<std::string> Commit() override {
+    SVC_RETURN_IF_ERROR(spool_->Sync());
+    std::string address = spool_->FinishHash();
+    fs::path sub = fs::path(dir_) / address.substr(0, 2);
+    std::error_code ec;
+    if (fs::exists(sub / address, ec)) return address;  // content-addressed: already stored
+    fs::create_directories(sub, ec);
+    if (ec) return core::Unavailable("cannot create " + sub.string() + ": " + ec.message());
+    fs::rename(spool_->path(), sub / address, ec);
+    if (ec) return core::Unavailable("cannot place a blob: " + ec.message());
+    spool_->Release();
+    SVC_RETURN_IF_ERROR(FsyncPath(sub.string(), O_RDONLY | O_DIRECTORY));
+    return address;
+  }
+
+ private:
+  std::string dir_;
+  std::unique_ptr<BlobSpool> spool_;
+};
+
 }  // namespace
+
+core::Result<std::string> BlobReader::Read(size_t max) {
+  if (checked_) return std::string();
+  if (offset_ >= size_) {
+    if (hash_.FinalHex() != address_) return DataMismatch(address_, size_);
+    checked_ = true;
+    return std::string();
+  }
+  const size_t n = static_cast<size_t>(std::min<uint64_t>(std::max<size_t>(max, 1), size_ - offset_));
+  SVC_ASSIGN_OR_RETURN(std::string bytes, ReadAt(offset_, n));
+  if (bytes.size() != n) return DataMismatch(address_, offset_ + bytes.size());  // shorter than it was
+  hash_.Update(bytes);
+  offset_ += n;
+  return bytes;
+}
+
+core::Result<std::unique_ptr<BlobSpool>> BlobSpool::Create(const std::string& dir) {
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (ec) return core::Unavailable("cannot create " + dir + ": " + ec.message());
+  std::string path = (fs::path(dir) / (core::HexEncode(core::RandomBytes(12)) + ".spool")).string();
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0) return core::Unavailable("cannot write " + path + ": " + std::strerror(errno));
+  return std::unique_ptr<BlobSpool>(new BlobSpool(std::move(path), fd));
+}
+
+BlobSpool::~BlobSpool() {
+  if (fd_ >= 0) ::close(fd_);
+  if (!path_.empty()) ::unlink(path_.c_str());
+}
+
+core::Status BlobSpool::Write(std::string_view bytes) {
+  size_t done = 0;
+  while (done < bytes.size()) {
+    ssize_t n = ::write(fd_, bytes.data() + done, bytes.size() - done);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return core::Unavailable(std::string("cannot write a blob: ") + std::strerror(errno));
+    done += static_cast<size_t>(n);
+  }
+  hash_.Update(bytes);
+  size_ += bytes.size();
+  return core::Status::Ok();
+}
+
+core::Status BlobSpool::Sync() {
+  if (::fsync(fd_) != 0) return core::Unavailable(std::string("cannot fsync a blob: ") + std::strerror(errno));
+  return core::Status::Ok();
+}
+
+size_t BlobSpool::Sweep(const std::string& dir) {
+  size_t removed = 0;
+  std::error_code ec;
+  for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    if (it->path().extension() == ".spool" && fs::remove(it->path(), ec)) ++removed;
+  }
+  return removed;
+}
 
 bool ValidBlobAddress(std::string_view a) {
   if (a.size() != 64) return false;
@@ -41,41 +158,30 @@ LocalBlobStore::LocalBlobStore(std::string dir) : dir_(std::move(dir)) {}
 
 core::Result<std::string> LocalBlobStore::Put(std::string_view bytes) {
   std::string address = core::Sha256Hex(bytes);
-  fs::path sub = fs::path(dir_) / address.substr(0, 2);
-  fs::path final_path = sub / address;
   std::error_code ec;
-  if (fs::exists(final_path, ec)) return address;  // content-addressed: already stored
-  fs::create_directories(sub, ec);
-  if (ec) return core::Unavailable("cannot create " + sub.string() + ": " + ec.message());
-  fs::path tmp = sub / (address + ".tmp." + core::HexEncode(core::RandomBytes(6)));
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_EXCL, 0600);
-  if (fd < 0) return core::Unavailable("cannot write " + tmp.string() + ": " + std::strerror(errno));
-  size_t done = 0;
-  while (done < bytes.size()) {
-    ssize_t n = ::write(fd, bytes.data() + done, bytes.size() - done);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      std::string err = std::strerror(errno);
-      ::close(fd);
-      fs::remove(tmp, ec);
-      return core::Unavailable("cannot write a blob: " + err);
-    }
-    done += static_cast<size_t>(n);
-  }
-  if (::fsync(fd) != 0) {
-    std::string err = std::strerror(errno);
+  if (fs::exists(fs::path(dir_) / address.substr(0, 2) / address, ec)) return address;  // already stored
+  SVC_ASSIGN_OR_RETURN(auto writer, Create());
+  SVC_RETURN_IF_ERROR(writer->Write(bytes));
+  return writer->Commit();
+}
+
+core::Result<std::unique_ptr<BlobWriter>> LocalBlobStore::Create() {
+  SVC_ASSIGN_OR_RETURN(auto spool, BlobSpool::Create((fs::path(dir_) / "spool").string()));
+  return std::unique_ptr<BlobWriter>(new LocalWriter(dir_, std::move(spool)));
+}
+
+core::Result<std::unique_ptr<BlobReader>> LocalBlobStore::Open(std::string_view address) const {
+  if (!ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
+  fs::path p = fs::path(dir_) / std::string(address.substr(0, 2)) / std::string(address);
+  int fd = ::open(p.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0 && errno == ENOENT) return core::NotFound("no blob " + std::string(address));
+  if (fd < 0) return core::Unavailable("cannot open " + p.string() + ": " + std::strerror(errno));
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
     ::close(fd);
-    fs::remove(tmp, ec);
-    return core::Unavailable("cannot fsync a blob: " + err);
+    return core::Unavailable("cannot stat " + p.string());
   }
-  ::close(fd);
-  fs::rename(tmp, final_path, ec);
-  if (ec) {
-    fs::remove(tmp, ec);
-    return core::Unavailable("cannot place a blob: " + ec.message());
-  }
-  SVC_RETURN_IF_ERROR(FsyncPath(sub.string(), O_RDONLY | O_DIRECTORY));
-  return address;
+  return std::unique_ptr<BlobReader>(new LocalReader(std::string(address), static_cast<uint64_t>(st.st_size), fd));
 }
 
 core::Result<std::string> LocalBlobStore::Get(std::string_view address) const {
@@ -86,9 +192,7 @@ core::Result<std::string> LocalBlobStore::Get(std::string_view address) const {
   std::ostringstream ss;
   ss << in.rdbuf();
   std::string bytes = std::move(ss).str();
-  if (core::Sha256Hex(bytes) != address) {
-    return core::DataLoss("blob " + std::string(address) + " does not match its address");
-  }
+  if (core::Sha256Hex(bytes) != address) return DataMismatch(address, bytes.size());
   return bytes;
 }
 

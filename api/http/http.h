@@ -38,6 +38,10 @@ class ResponseStream {
   virtual void Next(std::function<void(std::optional<std::string>)> deliver) = 0;
   // The server stops or the client went away: a pending (or the next) Next answers nullopt soon.
   virtual void Finish() = 0;
+  // Asked once Next answered nullopt: true when the stream broke off rather than ended, and the
+  // connection is then closed without the last chunk, so the client sees an incomplete answer
+  // instead of a short one.
+  virtual bool Failed() const { return false; }
 };
 
 struct HttpResponse {

@@ -295,6 +295,7 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         std::lock_guard lock(conn_mu);
         streams.erase(stream_body);
       }
+      if (!ec && stream_body->Failed()) break;  // no last chunk: the answer is visibly incomplete
       if (!ec) {
         beast::get_lowest_layer(stream).expires_after(options.read_timeout);
         co_await asio::async_write(stream, http::make_chunk_last(),

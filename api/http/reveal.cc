@@ -1,5 +1,8 @@
 #include "api/http/reveal.h"
 
+#include <atomic>
+#include <memory>
+
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/persons/reveal_budget.h"
@@ -7,6 +10,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
+#include "pipeline/verification/sealed_media.h"
 #include "eventstore/blob_store.h"
 #include "projections/persons/persons_view.h"
 #include "projections/verification_view.h"
@@ -14,6 +18,7 @@
 namespace svc::api {
 
 namespace pp = pipeline::persons;
+namespace pv = pipeline::verification;
 namespace ps = commands::persons;
 using PV = projections::PersonsView;
 
@@ -110,30 +115,60 @@ core::Result<std::optional<core::Json>> CaptureRow(Runtime& rt, const std::strin
   return std::optional<core::Json>();
 }
 
-core::Result<std::optional<std::string>> OpenCapture(Runtime& rt, const std::string& tenant, const std::string& environment,
-                                                     const std::string& session, const core::Json& capture) {
-  const std::optional<std::string> gone;
+core::Result<std::optional<OpenedCapture>> OpenCapture(Runtime& rt, const std::string& tenant,
+                                                       const std::string& environment, const std::string& session,
+                                                       const core::Json& capture) {
+  const std::optional<OpenedCapture> gone;
   if (!capture.value("purgedAt", core::Json()).is_null() || core::StringOr(capture, "blob").empty()) return gone;
   SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(tenant, environment, session)));
   if (!key.has_value()) return gone;  // the session's data was destroyed (a forget)
-  auto blob = rt.blobs().Get(core::StringOr(capture, "blob"));
-  if (!blob.ok()) {
-    core::SecureZero(*key);
-    if (blob.status().code() == core::StatusCode::kNotFound) return gone;
-    return blob.status();
-  }
-  auto bytes = core::AeadOpen(*key, *blob, "media|" + tenant + "/" + environment + "/" + session + "|" +
-                                               core::StringOr(capture, "mediaId"));
+  auto reader = pv::MediaReader::Open(rt.blobs(), core::StringOr(capture, "blob"), *key,
+                                      pv::MediaAd(tenant, environment, session, core::StringOr(capture, "mediaId")));
   core::SecureZero(*key);
-  if (!bytes.ok()) return core::DataLoss("a stored capture does not open");
-  return std::optional<std::string>(std::move(*bytes));
+  if (!reader.ok()) {
+    if (reader.status().code() == core::StatusCode::kNotFound) return gone;
+    return reader.status();
+  }
+  return std::optional<OpenedCapture>(OpenedCapture(std::move(*reader)));
 }
 
-HttpResponse CaptureResponse(const std::string& mime, std::string bytes) {
+namespace {
+
+// The capture's pieces, each opened on the pool when the server asks for the next.
+class CaptureStream final : public ResponseStream, public std::enable_shared_from_this<CaptureStream> {
+ public:
+  CaptureStream(OpenedCapture capture, core::ThreadPool* pool) : capture_(std::move(capture)), pool_(pool) {}
+  void Next(std::function<void(std::optional<std::string>)> deliver) override {
+    auto step = [self = shared_from_this(), deliver = std::move(deliver)] {
+      if (self->finished_.load()) return deliver(std::nullopt);
+      auto piece = self->capture_->Next();
+      if (!piece.ok()) {
+        self->failed_ = true;
+        return deliver(std::nullopt);
+      }
+      if (piece->empty()) return deliver(std::nullopt);
+      deliver(std::move(*piece));
+    };
+    if (pool_ == nullptr) return step();
+    pool_->Post(std::move(step));
+  }
+  void Finish() override { finished_ = true; }
+  bool Failed() const override { return failed_.load(); }
+
+ private:
+  OpenedCapture capture_;
+  core::ThreadPool* pool_;
+  std::atomic<bool> finished_{false};
+  std::atomic<bool> failed_{false};
+};
+
+}  // namespace
+
+HttpResponse CaptureResponse(const std::string& mime, OpenedCapture capture, core::ThreadPool* pool) {
   HttpResponse out;
   out.status = 200;
   out.content_type = mime;
-  out.body = std::move(bytes);
+  out.stream = std::make_shared<CaptureStream>(std::move(capture), pool);
   out.headers = {{"Cache-Control", "no-store"},
                  {"X-Content-Type-Options", "nosniff"},
                  {"Content-Disposition", "inline"},

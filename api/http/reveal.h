@@ -17,6 +17,10 @@
 #include "core/json.h"
 #include "core/status.h"
 
+namespace svc::pipeline::verification {
+class MediaReader;
+}
+
 namespace svc::api {
 
 // An access event of a reveal by the call's credential (an API key, a client token, or a
@@ -43,13 +47,18 @@ core::Result<core::Json> OpenFields(Runtime& rt, const AuthContext& a, const std
 // nullopt when the session holds no capture of that id.
 core::Result<std::optional<core::Json>> CaptureRow(Runtime& rt, const std::string& tenant, const std::string& environment,
                                                    const std::string& session, const std::string& media_id);
-// The capture's bytes, decrypted in memory with the session's key; nullopt when they are no
-// longer held (purged, the session's key destroyed by a forget, the blob gone). Call it for a
-// capture the caller was entitled to, and let nothing leave before the access is recorded.
-core::Result<std::optional<std::string>> OpenCapture(Runtime& rt, const std::string& tenant, const std::string& environment,
-                                                     const std::string& session, const core::Json& capture);
+// The capture opened for reading piece by piece with the session's key (its header and first
+// chunk already opened, so a capture that does not open is an error here, before any answer);
+// nullopt when its bytes are no longer held (purged, the session's key destroyed by a forget,
+// the blob gone). Call it for a capture the caller was entitled to, and let nothing leave before
+// the access is recorded.
+using OpenedCapture = std::shared_ptr<pipeline::verification::MediaReader>;
+core::Result<std::optional<OpenedCapture>> OpenCapture(Runtime& rt, const std::string& tenant,
+                                                       const std::string& environment, const std::string& session,
+                                                       const core::Json& capture);
 // The answer carrying a capture's bytes: its own type, never cached, never sniffed, inert if
-// opened as a document.
-HttpResponse CaptureResponse(const std::string& mime, std::string bytes);
+// opened as a document. Streamed (chunked) as it is opened, each piece read on `pool` (inline when
+// null); a chunk that fails to open midway cuts the answer off without its last chunk.
+HttpResponse CaptureResponse(const std::string& mime, OpenedCapture capture, core::ThreadPool* pool);
 
 }  // namespace svc::api

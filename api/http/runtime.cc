@@ -316,10 +316,19 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
   rt->audit_checkpoint_root_key_ = pipeline::audit::CheckpointRootKey(keys.root);
   core::SecureZero(keys.root);
+  // Objects written in pieces wait in a spool (sealed) until stored; what a crash left there is
+  // dropped now: no event names a spool file.
+  std::string spool;
   if (options.blob_store == "s3") {
-    rt->blobs_ = std::make_unique<pipeline::adapters::S3BlobStore>(options.s3);
+    auto s3 = options.s3;
+    s3.spool_dir = spool = (fs::path(options.data_dir) / "spool").string();
+    rt->blobs_ = std::make_unique<pipeline::adapters::S3BlobStore>(std::move(s3));
   } else {
     rt->blobs_ = std::make_unique<eventstore::LocalBlobStore>((fs::path(options.data_dir) / "media").string());
+    spool = (fs::path(options.data_dir) / "media" / "spool").string();
+  }
+  if (size_t swept = eventstore::BlobSpool::Sweep(spool); swept > 0) {
+    core::LogInfo("removed spool files left by an interrupted upload", {{"files", static_cast<int64_t>(swept)}});
   }
 
   if (options.log_backend == "kafka") {

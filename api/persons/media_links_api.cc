@@ -143,10 +143,10 @@ void View(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) 
   ctx.request_id = req.request_id;
   auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(tenant, ps::RevealBudgetId(env, ctx.now), rr, ctx);
   const std::string mime = core::StringOr(**capture, "mime");
-  rt.writer().Execute(std::move(cmd), [slim = SlimRequest(req), mime, bytes = std::move(**bytes),
+  rt.writer().Execute(std::move(cmd), [slim = SlimRequest(req), mime, opened = **bytes, pool = o.work_pool,
                                        respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
-    respond(CaptureResponse(mime, std::move(bytes)));
+    respond(CaptureResponse(mime, opened, pool));
   });
 }
 

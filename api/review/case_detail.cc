@@ -305,8 +305,8 @@ void Media(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) 
   auto access = AccessBy(a, *person, "review_media", {"capture:" + core::StringOr(**capture, "kind")}, kPurpose, "");
   access.case_id = **case_id;
   RecordThen(rt, o, call, {access},
-             [mime = core::StringOr(**capture, "mime"), bytes = std::move(**bytes)]() mutable {
-               return CaptureResponse(mime, std::move(bytes));
+             [mime = core::StringOr(**capture, "mime"), opened = **bytes, pool = o.work_pool]() {
+               return CaptureResponse(mime, opened, pool);
              },
              std::move(respond));
 }

@@ -61,6 +61,8 @@ struct S3BlobStore::Impl {
     Headers query = {};
     std::string body = {};
     std::string body_sha256 = {};  // hex, when the caller has it already (a PUT: the address)
+    std::string body_file = {};    // the body is this file's bytes, read as they are sent
+    Headers unsigned_headers = {};  // sent, not signed (Range)
   };
 
   explicit Impl(S3Options options) : o(std::move(options)) {
@@ -115,8 +117,10 @@ struct S3BlobStore::Impl {
       const auto signature = net::SignV4(s, o.credentials, {o.region, "s3"}, amz_date);
       Headers headers(s.headers.begin() + 1, s.headers.end());  // Host is set by the client, the same
       headers.emplace_back("authorization", signature.authorization);
+      headers.insert(headers.end(), q.unsigned_headers.begin(), q.unsigned_headers.end());
       auto client = Take();
-      r = client->Send(q.method, base_url + target, headers, q.body, now);
+      r = q.body_file.empty() ? client->Send(q.method, base_url + target, headers, q.body, now)
+                              : client->SendFile(q.method, base_url + target, headers, q.body_file, now);
       Give(std::move(client));
       if (!Retryable(r) || attempts >= o.max_attempts) return r;
       // Full jitter (AWS's backoff advice): a wait drawn from [0, min(cap, base * 2^(n-1))].
@@ -192,6 +196,43 @@ struct S3BlobStore::Impl {
   std::vector<std::unique_ptr<net::OutboundClient>> idle;
 };
 
+namespace {
+
+// Ranged GETs of a window (1 MiB): a reader asks for a sealed chunk at a time, a call fetches
+// a window of them.
+class S3Reader final : public eventstore::BlobReader {
+ public:
+  S3Reader(std::string address, uint64_t size, S3BlobStore::Impl* impl, std::string key)
+      : BlobReader(std::move(address), size), impl_(impl), key_(std::move(key)) {}
+
+ protected:
+  core::Result<std::string> ReadAt(uint64_t offset, size_t max) override;
+
+ private:
+  core::Result<std::string> Fetch(uint64_t offset, size_t max);
+  static constexpr size_t kWindow = 1u << 20;
+  S3BlobStore::Impl* impl_;
+  std::string key_;
+  uint64_t window_at_ = 0;
+  std::string window_;
+};
+
+class S3Writer final : public eventstore::BlobWriter {
+ public:
+  S3Writer(S3BlobStore::Impl* impl, const S3BlobStore* store, std::unique_ptr<eventstore::BlobSpool> spool)
+      : impl_(impl), store_(store), spool_(std::move(spool)) {}
+  core::Status Write(std::string_view bytes) override { return spool_->Write(bytes); }
+  uint64_t size() const override { return spool_->size(); }
+  core::Result<std::string> Commit() override;
+
+ private:
+  S3BlobStore::Impl* impl_;
+  const S3BlobStore* store_;
+  std::unique_ptr<eventstore::BlobSpool> spool_;
+};
+
+}  // namespace
+
 S3BlobStore::S3BlobStore(S3Options options) : impl_(std::make_unique<Impl>(std::move(options))) {}
 S3BlobStore::~S3BlobStore() = default;
 
@@ -224,6 +265,55 @@ core::Result<std::string> S3BlobStore::Get(std::string_view address) const {
     return core::DataLoss("blob " + std::string(address) + " does not match its address");
   }
   return std::move(r.body);
+}
+
+core::Result<std::unique_ptr<eventstore::BlobReader>> S3BlobStore::Open(std::string_view address) const {
+  if (!eventstore::ValidBlobAddress(address)) return core::InvalidArgument("not a blob address");
+  std::string key = KeyOf(address);
+  SVC_ASSIGN_OR_RETURN(auto r, impl_->Run({"HEAD", key}, {404}));
+  if (r.status == 404) return core::NotFound("no blob " + std::string(address));
+  uint64_t size = 0;
+  try {
+    size = std::stoull(HeaderOf(r, "content-length"));
+  } catch (const std::exception&) {
+    return core::Unavailable("the object store answered a HEAD without Content-Length");
+  }
+  return std::unique_ptr<eventstore::BlobReader>(new S3Reader(std::string(address), size, impl_.get(), std::move(key)));
+}
+
+core::Result<std::unique_ptr<eventstore::BlobWriter>> S3BlobStore::Create() {
+  SVC_ASSIGN_OR_RETURN(auto spool, eventstore::BlobSpool::Create(impl_->o.spool_dir));
+  return std::unique_ptr<eventstore::BlobWriter>(new S3Writer(impl_.get(), this, std::move(spool)));
+}
+
+core::Result<std::string> S3Reader::ReadAt(uint64_t offset, size_t max) {
+  if (offset >= window_at_ && offset + max <= window_at_ + window_.size()) {
+    return window_.substr(static_cast<size_t>(offset - window_at_), max);
+  }
+  const uint64_t want = std::min<uint64_t>(std::max(max, kWindow), size() - offset);
+  SVC_ASSIGN_OR_RETURN(window_, Fetch(offset, static_cast<size_t>(want)));
+  window_at_ = offset;
+  return window_.substr(0, max);
+}
+
+core::Result<std::string> S3Reader::Fetch(uint64_t offset, size_t max) {
+  const std::string range = "bytes=" + std::to_string(offset) + "-" + std::to_string(offset + max - 1);
+  SVC_ASSIGN_OR_RETURN(auto r, impl_->Run({.method = "GET", .key = key_, .unsigned_headers = {{"range", range}}}));
+  if (r.status == 200 && offset == 0 && r.body.size() >= max) r.body.resize(max);  // a store that ignores Range
+  if (r.status != 206 && !(r.status == 200 && offset == 0)) {
+    return core::Unavailable("the object store answered a ranged GET with " + std::to_string(r.status));
+  }
+  return std::move(r.body);
+}
+
+core::Result<std::string> S3Writer::Commit() {
+  std::string address = spool_->FinishHash();
+  // One PUT whose body is read from the spool as it is sent (S3 takes up to 5 GiB in one PUT);
+  // it answers once the object is durable.
+  SVC_RETURN_IF_ERROR(impl_->Run({.method = "PUT", .key = store_->KeyOf(address), .body_sha256 = address,
+                                  .body_file = spool_->path()})
+                          .status());
+  return address;
 }
 
 core::Result<bool> S3BlobStore::Exists(std::string_view address) const {

@@ -42,6 +42,9 @@ struct S3Options {
   size_t multipart_threshold = 16u << 20;  // larger objects go up in parts
   size_t part_size = 8u << 20;             // at least 5 MiB (S3's least, but for the last part)
   size_t max_object_bytes = 256u << 20;    // the largest object a Get reads
+  // Where an object written in pieces (Create) waits, sealed, until it goes up in one streamed
+  // PUT: <data-dir>/spool when the server runs.
+  std::string spool_dir = "/tmp/svc-spool";
 };
 
 class S3BlobStore final : public eventstore::BlobStore {
@@ -53,13 +56,16 @@ class S3BlobStore final : public eventstore::BlobStore {
   core::Result<std::string> Get(std::string_view address) const override;
   core::Result<bool> Delete(std::string_view address) override;
   core::Result<bool> Exists(std::string_view address) const override;
+  core::Result<std::unique_ptr<eventstore::BlobReader>> Open(std::string_view address) const override;
+  core::Result<std::unique_ptr<eventstore::BlobWriter>> Create() override;
   std::string Describe() const override;
 
   // The object key of an address: <prefix><aa>/<address>.
   std::string KeyOf(std::string_view address) const;
 
+ struct Impl;
+
  private:
-  struct Impl;
   std::unique_ptr<Impl> impl_;
 };
 

@@ -46,8 +46,8 @@ beast::error_code Await(asio::io_context& io, Start start) {
 }
 
 // One request and its response; true when the connection may carry another request.
-template <typename Stream>
-bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, const http::request<http::string_body>& req,
+template <typename Stream, typename Request>
+bool ExchangeOn(Stream& stream, beast::tcp_stream& lowest, Request& req,
               const SendOptions& o, std::chrono::steady_clock::time_point deadline, SendResult& r,
               int64_t now_seconds) {
   auto left = [&] {
@@ -177,8 +177,8 @@ struct OutboundClient::Impl {
   }
 
   // One exchange on the open connection; true when the connection may carry the next request.
-  bool Exchange(const http::request<http::string_body>& req, std::chrono::steady_clock::time_point deadline,
-                SendResult& r, int64_t now_seconds) {
+  template <typename Request>
+  bool Exchange(Request& req, std::chrono::steady_clock::time_point deadline, SendResult& r, int64_t now_seconds) {
     bool again = false;
     if (tls) {
       again = ExchangeOn(*tls, *tcp, req, options, deadline, r, now_seconds);
@@ -187,6 +187,10 @@ struct OutboundClient::Impl {
     }
     return again && keep_alive;
   }
+
+  template <typename Body, typename Fill>
+  SendResult SendWith(const std::string& method, const std::string& url,
+                      const std::vector<std::pair<std::string, std::string>>& headers, int64_t now_seconds, Fill fill);
 };
 
 OutboundClient::OutboundClient(const SendOptions& options, bool keep_alive)
@@ -200,10 +204,11 @@ SendResult OutboundClient::Post(const std::string& url, const std::vector<std::p
   return Send("POST", url, all, body, now_seconds);
 }
 
-SendResult OutboundClient::Send(const std::string& method, const std::string& url,
-                                const std::vector<std::pair<std::string, std::string>>& headers,
-                                const std::string& body, int64_t now_seconds) {
-  Impl& c = *impl_;
+template <typename Body, typename Fill>
+SendResult OutboundClient::Impl::SendWith(const std::string& method, const std::string& url,
+                                          const std::vector<std::pair<std::string, std::string>>& headers,
+                                          int64_t now_seconds, Fill fill) {
+  Impl& c = *this;
   const SendOptions& o = c.options;
   SendResult r;
   auto start = std::chrono::steady_clock::now();
@@ -225,18 +230,28 @@ SendResult OutboundClient::Send(const std::string& method, const std::string& ur
     r.detail = "unknown method";
     return finish();
   }
-  http::request<http::string_body> req{verb, parsed->target, 11};
-  req.set(http::field::host, parsed->host + (parsed->port == (parsed->scheme == "https" ? 443 : 80)
-                                                 ? ""
-                                                 : ":" + std::to_string(parsed->port)));
-  req.set(http::field::user_agent, o.user_agent);
-  if (!c.keep_alive) req.set(http::field::connection, "close");
-  for (const auto& [k, v] : headers) req.set(k, v);
-  req.body() = body;
-  req.prepare_payload();
+  // A request per attempt: a file body is read from its start each time.
+  auto make = [&](http::request<Body>& req) {
+    req = http::request<Body>{verb, parsed->target, 11};
+    req.set(http::field::host, parsed->host + (parsed->port == (parsed->scheme == "https" ? 443 : 80)
+                                                   ? ""
+                                                   : ":" + std::to_string(parsed->port)));
+    req.set(http::field::user_agent, o.user_agent);
+    if (!c.keep_alive) req.set(http::field::connection, "close");
+    for (const auto& [k, v] : headers) req.set(k, v);
+    if (!fill(req)) return false;
+    req.prepare_payload();
+    return true;
+  };
+  http::request<Body> req;
+  if (!make(req)) {
+    r.error = "invalid_body";
+    r.detail = "the body's file cannot be read";
+    return finish();
+  }
 
-  std::string origin = parsed->scheme + "://" + parsed->host + ":" + std::to_string(parsed->port);
-  if (c.tcp && c.origin == origin) {
+  const std::string target_origin = parsed->scheme + "://" + parsed->host + ":" + std::to_string(parsed->port);
+  if (c.tcp && c.origin == target_origin) {
     // A kept connection: the receiver may have closed it while it was idle. When nothing at
     // all came back, the request is sent once more on a new connection (receivers de-duplicate
     // on webhook-id).
@@ -246,6 +261,10 @@ SendResult OutboundClient::Send(const std::string& method, const std::string& ur
       return finish();
     }
     r = SendResult{};
+    if (!make(req)) {
+      r.error = "invalid_body";
+      return finish();
+    }
   }
   if (std::string err = c.Open(*parsed, deadline, r); !err.empty()) {
     r.error = err;
@@ -253,6 +272,25 @@ SendResult OutboundClient::Send(const std::string& method, const std::string& ur
   }
   if (!c.Exchange(req, deadline, r, now_seconds)) c.Close();
   return finish();
+}
+
+SendResult OutboundClient::Send(const std::string& method, const std::string& url,
+                                const std::vector<std::pair<std::string, std::string>>& headers,
+                                const std::string& body, int64_t now_seconds) {
+  return impl_->SendWith<http::string_body>(method, url, headers, now_seconds, [&](auto& req) {
+    req.body() = body;
+    return true;
+  });
+}
+
+SendResult OutboundClient::SendFile(const std::string& method, const std::string& url,
+                                    const std::vector<std::pair<std::string, std::string>>& headers,
+                                    const std::string& path, int64_t now_seconds) {
+  return impl_->SendWith<http::file_body>(method, url, headers, now_seconds, [&](auto& req) {
+    beast::error_code ec;
+    req.body().open(path.c_str(), beast::file_mode::scan, ec);
+    return !ec;
+  });
 }
 
 SendResult PostWebhook(const std::string& url, const std::vector<std::pair<std::string, std::string>>& headers,

@@ -58,6 +58,11 @@ class OutboundClient {
   SendResult Send(const std::string& method, const std::string& url,
                   const std::vector<std::pair<std::string, std::string>>& headers, const std::string& body,
                   int64_t now_seconds);
+  // The same with the body read from the file at `path` as it is sent (a large upload that is
+  // never whole in memory); error "invalid_body" when the file cannot be opened.
+  SendResult SendFile(const std::string& method, const std::string& url,
+                      const std::vector<std::pair<std::string, std::string>>& headers, const std::string& path,
+                      int64_t now_seconds);
 
  private:
   struct Impl;

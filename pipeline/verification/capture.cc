@@ -1,4 +1,5 @@
 #include "pipeline/verification/capture.h"
+#include "pipeline/verification/sealed_media.h"
 
 #include <algorithm>
 #include <set>
@@ -157,10 +158,18 @@ core::Result<vs::MediaCaptured> SealCapture(const CaptureDeps& deps, const Captu
   m.media_id = deps.ids->NewIdString(core::IdKind::kMedia);
   m.kind = u.kind;
   m.mime = u.mime;
-  m.sha256 = core::Sha256Hex(u.bytes);
-  m.size_bytes = static_cast<int64_t>(u.bytes.size());
   m.challenge_id = u.challenge_id.value_or("");
-  SVC_ASSIGN_OR_RETURN(m.blob, deps.blobs->Put(core::AeadSeal(dek, u.bytes, "media|" + base + "|" + m.media_id)));
+  // Sealed in chunks into a spool as they pass, then stored durably (sealed_media.h): the event
+  // that names the object is appended only after Finish returned.
+  SVC_ASSIGN_OR_RETURN(auto sealer, MediaSealer::Start(*deps.blobs, dek, MediaAd(u.tenant, u.environment,
+                                                                                 u.session_id, m.media_id)));
+  for (size_t at = 0; at < u.bytes.size(); at += kMediaChunkBytes) {
+    SVC_RETURN_IF_ERROR(sealer->Write(u.bytes.substr(at, kMediaChunkBytes)));
+  }
+  SVC_ASSIGN_OR_RETURN(auto sealed, sealer->Finish());
+  m.blob = sealed.address;
+  m.sha256 = sealed.sha256;
+  m.size_bytes = sealed.size;
   if (u.analyze) {
     CaptureAnalysisResult result = Analyze(deps, u, admitted, m.media_id);
     m.analysis = result.ToJson();

@@ -1,4 +1,5 @@
 #include "pipeline/verification/process_manager.h"
+#include "pipeline/verification/sealed_media.h"
 
 #include "commands/writer.h"
 #include "core/clock.h"
@@ -199,7 +200,6 @@ core::Status VerificationPipeline::Process(const Job& job) {
     if (it == latest.end()) return static_cast<const Capture*>(nullptr);
     if (auto c = captures.find(kind); c != captures.end()) return &c->second;
     const core::Json& m = it->second;
-    SVC_ASSIGN_OR_RETURN(std::string sealed, options_.blobs->Get(core::StringOr(m, "blob")));
     Capture c;
     c.media_id = core::StringOr(m, "mediaId");
     c.kind = kind;
@@ -209,7 +209,8 @@ core::Status VerificationPipeline::Process(const Job& job) {
         if (a.is_string()) c.challenge.push_back(a.get<std::string>());
       }
     }
-    SVC_ASSIGN_OR_RETURN(c.bytes, core::AeadOpen(dek, sealed, "media|" + base + "|" + c.media_id));
+    SVC_ASSIGN_OR_RETURN(c.bytes, OpenMediaWhole(*options_.blobs, core::StringOr(m, "blob"), dek,
+                                                 "media|" + base + "|" + c.media_id));
     return &captures.emplace(kind, std::move(c)).first->second;
   };
 

@@ -167,5 +167,6 @@ TEST_CASE("blob store: content-addressed, idempotent, verified on read") {
   // No temporary files are left behind.
   for (const auto& e : std::filesystem::recursive_directory_iterator(dir.Sub("media"))) {
     CHECK(e.path().string().find(".tmp.") == std::string::npos);
+    CHECK(e.path().extension() != ".spool");
   }
 }

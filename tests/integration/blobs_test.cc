@@ -4,12 +4,15 @@
 // JavaScript finds each capture as a sealed, content-addressed object, and a store that keeps
 // failing makes an upload 503 with no capture recorded. `svc blobs migrate` moves a data
 // directory's captures into a bucket, resumably. A sanctions list loaded on such a server is kept
-// in the bucket and read back from it on restart.
+// in the bucket and read back from it on restart. A large capture is streamed out chunk by chunk
+// on both backends, and one altered in the store breaks off instead of arriving complete.
 #include <doctest/doctest.h>
 
 #include <filesystem>
 #include <fstream>
+#include <memory>
 
+#include "core/crypto.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"
 #include "tests/support/s3_process.h"
@@ -173,4 +176,84 @@ TEST_CASE("blobs: flags and commands that name no usable store are refused befor
   testing::SvcServer server(data, {"--blob-store", "s3"});
   CHECK_THROWS_WITH_AS(server.Start(), doctest::Contains("--blob-store s3 needs --s3-endpoint and --s3-bucket"),
                        std::runtime_error);
+}
+
+TEST_CASE("blobs: a large capture is streamed out in chunks on both backends; one altered in the store is cut off") {
+  for (bool on_s3 : {false, true}) {
+    CAPTURE(on_s3);
+    testing::TempDir dir;
+    std::unique_ptr<testing::S3Process> s3;
+    std::vector<std::string> flags;
+    if (on_s3) {
+      s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
+      flags = S3Flags(*s3, dir);
+    }
+    testing::Env env(false, flags, testing::Sharing::kIsolated);
+    const std::string k = env.test_key;
+    auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"curp":"PEPJ800101HDFRRN03","fullName":"Ana Pérez"}})");
+    REQUIRE_MESSAGE(person.status == 201, person.body);
+    // A 3 MiB video: 48 chunks, each sealed and opened on its own; the pipeline reads it back whole.
+    const std::string video = testing::Mp4() + core::RandomBytes(3u << 20);
+    const std::string session = testing::SandboxSessionWith(
+        env, k, "stream-1", "approved", Body(person)["id"],
+        {{"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+         {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+         {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+         {"liveness_video", "video/mp4", video}});
+    std::string media;
+    const core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"));
+    for (const auto& m : evidence["media"]) {
+      if (m["kind"] == "liveness_video") media = m["mediaId"];
+    }
+    REQUIRE(!media.empty());
+    auto link = [&] {
+      auto made = env.Call(k, "POST", "/v1/media-links",
+                           core::Json{{"sessionId", session}, {"mediaId", media}, {"purpose", "identity_verification"},
+                                      {"reason", "streaming check"}}
+                               .dump());
+      REQUIRE_MESSAGE(made.status == 201, made.body);
+      const std::string url = Body(made)["url"];
+      return url.substr(url.find("/v1/media-links/"));
+    };
+    auto view = env.Call("", "GET", link());
+    REQUIRE_MESSAGE(view.status == 200, view.body);
+    CHECK(view.body == video);
+    CHECK(view.content_type == "video/mp4");
+    bool chunked = false;
+    for (const auto& [name, value] : view.headers) chunked |= name == "Transfer-Encoding" && value == "chunked";
+    CHECK(chunked);
+
+    // The video's object, altered near its end (in its last chunk) under the same key: the view
+    // starts, then breaks off without HTTP's last chunk, so the client never gets a complete answer.
+    const std::string url = link();
+    const std::string altered = dir.Sub("altered");
+    std::string key;
+    if (!on_s3) {
+      for (const auto& e : std::filesystem::recursive_directory_iterator(env.server->data_dir() + "/media")) {
+        if (e.is_regular_file() && e.file_size() > (3u << 20)) key = e.path().string();
+      }
+      REQUIRE(!key.empty());
+      std::filesystem::copy_file(key, altered);
+    } else {
+      for (const auto& candidate : s3->SdkList("media/")) {
+        if (std::stoull(s3->SdkGet(candidate).substr(65)) > (3u << 20)) key = candidate;
+      }
+      REQUIRE(!key.empty());
+      s3->SdkGet(key, altered);
+    }
+    {
+      std::fstream f(altered, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekp(-10, std::ios::end);
+      f.put('\x55');
+    }
+    if (!on_s3) {
+      std::filesystem::copy_file(altered, key, std::filesystem::copy_options::overwrite_existing);
+    } else {
+      s3->SdkPut(key, altered);
+    }
+    auto broken = api::HttpCall(env.server->target(), "GET", url, {}, "");
+    CHECK_FALSE(broken.ok());
+    // The server goes on serving.
+    CHECK(env.Call(k, "GET", "/v1/verification-sessions/" + session).status == 200);
+  }
 }

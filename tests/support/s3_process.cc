@@ -33,8 +33,10 @@ void S3Process::InjectFaults(const std::vector<std::string>& next) {
 
 std::string S3Process::LogJson() const { return LoopbackGet(port_, "/__log"); }
 
-std::string S3Process::SdkGet(const std::string& key) const {
-  auto r = RunProgram("node", {Script("sdk.mjs"), endpoint(), kBucket, "get", key});
+std::string S3Process::SdkGet(const std::string& key, const std::string& save_to) const {
+  std::vector<std::string> args = {Script("sdk.mjs"), endpoint(), kBucket, "get", key};
+  if (!save_to.empty()) args.push_back(save_to);
+  auto r = RunProgram("node", args);
   if (r.exit_code != 0) {
     if (r.err.find("NoSuchKey") != std::string::npos) return "";
     throw std::runtime_error("sdk get " + key + ": " + r.err);

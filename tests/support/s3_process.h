@@ -25,8 +25,9 @@ class S3Process {
   void InjectFaults(const std::vector<std::string>& next);
   // The requests the server saw: [{method, path, status}].
   std::string LogJson() const;
-  // Through the AWS SDK: "<sha256 hex> <size>" of the object at `key`, or "" when absent.
-  std::string SdkGet(const std::string& key) const;
+  // Through the AWS SDK: "<sha256 hex> <size>" of the object at `key`, or "" when absent; its
+  // bytes are written to `save_to` when given.
+  std::string SdkGet(const std::string& key, const std::string& save_to = "") const;
   void SdkPut(const std::string& key, const std::string& file) const;
   std::vector<std::string> SdkList(const std::string& prefix) const;
 

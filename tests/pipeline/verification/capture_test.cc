@@ -5,6 +5,7 @@
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 #include "pipeline/verification/capture.h"
+#include "pipeline/verification/sealed_media.h"
 #include "tests/support/capture_bytes.h"
 #include "tests/support/runtime_fixture.h"
 
@@ -132,7 +133,8 @@ TEST_CASE("capture: sealed under the session's key, appended, and read back") {
   auto dek = f.rt->key_store().Get(eventstore::KeyStore::SessionKeyName(f.tenant, "test", session));
   REQUIRE(dek.ok());
   REQUIRE(dek->has_value());
-  auto opened = core::AeadOpen(**dek, *sealed, "media|" + f.tenant + "/test/" + session + "|" + m->media_id);
+  CHECK((*sealed)[0] == pv::kSealedMediaVersion);  // sealed in chunks (format 2)
+  auto opened = pv::OpenMediaWhole(f.rt->blobs(), m->blob, **dek, pv::MediaAd(f.tenant, "test", session, m->media_id));
   REQUIRE(opened.ok());
   CHECK(*opened == jpeg);
 
