@@ -11,8 +11,35 @@
 #include <vector>
 
 #include "core/json.h"
+#include "core/status.h"
 
 namespace svc::api {
+
+// A request body read as it arrives, on routes that take large uploads
+// (HttpServer::Options::streamed_body_suffixes): the server reads the socket ahead of the route
+// by a bounded window, so an upload of any size holds a few hundred KiB.
+class BodyReader {
+ public:
+  virtual ~BodyReader() = default;
+  // Blocks (call it off the I/O threads): the body's next bytes, at most `max`; "" at its end.
+  // PAYLOAD_TOO_LARGE past the route's limit, BAD_REQUEST for a malformed body, UNAVAILABLE when
+  // the client went away or stalled past the read timeout.
+  virtual core::Result<std::string> Read(size_t max) = 0;
+};
+
+// A body already in memory, read the same way.
+class StringBodyReader final : public BodyReader {
+ public:
+  explicit StringBodyReader(std::string_view body) : body_(body) {}
+  core::Result<std::string> Read(size_t max) override {
+    std::string out(body_.substr(0, max));
+    body_.remove_prefix(out.size());
+    return out;
+  }
+
+ private:
+  std::string_view body_;
+};
 
 struct HttpRequest {
   std::string method;  // "GET"
@@ -21,6 +48,9 @@ struct HttpRequest {
   std::string query;   // "y=1"
   std::map<std::string, std::string> headers;  // names lower-cased
   std::string body;
+  // Set instead of `body` on a streamed route (read it off the I/O threads, before answering or
+  // not at all: an answer given before the end closes the connection after it).
+  std::shared_ptr<BodyReader> body_stream;
   std::string remote;  // peer address, for logs
   std::map<std::string, std::string> path_params;  // filled by the router
   std::string request_id;                          // ours, "req_…"

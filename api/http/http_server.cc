@@ -12,7 +12,9 @@
 #include <array>
 #include <atomic>
 #include <condition_variable>
+#include <deque>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 
@@ -92,6 +94,96 @@ awaitable<void> Drain(Stream& stream, size_t budget) {
   }
 }
 
+// The body of a streamed request between the connection's coroutine, which reads the socket
+// (Pump), and the route, which reads the pipe from a worker thread (BodyReader::Read). At most
+// `window` bytes wait in between: the pump stops reading the socket until the route took some.
+// The timers are touched on the connection's executor only.
+class BodyPipe final : public BodyReader, public std::enable_shared_from_this<BodyPipe> {
+ public:
+  BodyPipe(asio::any_io_executor ex, size_t window) : room(ex), done(ex), ex_(ex), window_(window) {
+    room.expires_at(asio::steady_timer::time_point::max());
+    done.expires_at(asio::steady_timer::time_point::max());
+  }
+
+  core::Result<std::string> Read(size_t max) override {
+    std::unique_lock lock(mu_);
+    cv_.wait(lock, [&] { return !queue_.empty() || ended_ || !error_.ok(); });
+    if (queue_.empty()) {
+      if (!error_.ok()) return error_;
+      return std::string();
+    }
+    std::string out;
+    if (queue_.front().size() <= max) {
+      out = std::move(queue_.front());
+      queue_.pop_front();
+    } else {
+      out = queue_.front().substr(0, max);
+      queue_.front().erase(0, max);
+    }
+    buffered_ -= out.size();
+    const bool wake = pump_waiting_ && buffered_ < window_;
+    if (wake) pump_waiting_ = false;
+    lock.unlock();
+    if (wake) asio::post(ex_, [self = shared_from_this()] { self->room.cancel(); });
+    return out;
+  }
+
+  // The pump's side, on the connection's executor.
+  bool Full() {
+    std::lock_guard lock(mu_);
+    pump_waiting_ = buffered_ >= window_ && !abandoned_;
+    return pump_waiting_;
+  }
+  void Push(std::string bytes) {
+    std::lock_guard lock(mu_);
+    if (abandoned_) return;
+    buffered_ += bytes.size();
+    queue_.push_back(std::move(bytes));
+    cv_.notify_all();
+  }
+  void End(core::Status error) {
+    std::lock_guard lock(mu_);
+    ended_ = true;
+    error_ = std::move(error);
+    cv_.notify_all();
+  }
+  // The route answered: what it did not read is dropped.
+  void Abandon() {
+    {
+      std::lock_guard lock(mu_);
+      abandoned_ = true;
+      queue_.clear();
+      buffered_ = 0;
+    }
+    room.cancel();
+  }
+  bool Abandoned() {
+    std::lock_guard lock(mu_);
+    return abandoned_;
+  }
+  // The whole body was read off the socket: the connection can carry the next request.
+  bool EndedCleanly() {
+    std::lock_guard lock(mu_);
+    return ended_ && error_.ok();
+  }
+
+  asio::steady_timer room;  // cancelled when the route made room
+  asio::steady_timer done;  // cancelled when the pump has finished
+  bool pump_done = false;
+
+ private:
+  asio::any_io_executor ex_;
+  size_t window_;
+  std::mutex mu_;
+  std::condition_variable cv_;
+  std::deque<std::string> queue_;
+  size_t buffered_ = 0;
+  bool pump_waiting_ = false;
+  bool ended_ = false;
+  bool abandoned_ = false;
+  core::Status error_ = core::Status::Ok();
+};
+
 std::string LowerCase(std::string_view s) {
   std::string out(s);
   for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -128,9 +220,64 @@ struct HttpServer::Impl {
 
   template <typename Stream>
   awaitable<void> Session(Stream stream, std::string remote);
+  template <typename Stream>
+  awaitable<void> EndPipe(Stream& stream, BodyPipe& pipe);
+  template <typename Stream>
+  awaitable<void> Pump(Stream& stream, beast::flat_buffer& buffer,
+                       http::request_parser<http::buffer_body>& parser, std::shared_ptr<BodyPipe> pipe);
   template <typename Acceptor, typename Stream>
   awaitable<void> Accept(Acceptor& acceptor);
 };
+
+template <typename Stream>
+awaitable<void> HttpServer::Impl::Pump(Stream& stream, beast::flat_buffer& buffer,
+                                       http::request_parser<http::buffer_body>& parser,
+                                       std::shared_ptr<BodyPipe> pipe) {
+  std::vector<char> piece(64 * 1024);
+  beast::error_code ec;
+  while (!parser.is_done()) {
+    while (pipe->Full()) {
+      beast::error_code woken;
+      co_await pipe->room.async_wait(asio::redirect_error(use_awaitable, woken));
+    }
+    if (pipe->Abandoned()) {
+      ec = asio::error::operation_aborted;  // the route answered: nothing more is read
+      break;
+    }
+    parser.get().body().data = piece.data();
+    parser.get().body().size = piece.size();
+    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    if (ec == http::error::need_buffer) ec = {};
+    if (ec) break;
+    const size_t n = piece.size() - parser.get().body().size;
+    if (n > 0) pipe->Push(std::string(piece.data(), n));
+  }
+  if (!ec) {
+    pipe->End(core::Status::Ok());
+  } else if (ec == http::error::body_limit) {
+    pipe->End(core::InvalidArgument("the request body is too large", "PAYLOAD_TOO_LARGE"));
+  } else if (ec == beast::error::timeout || ec == asio::error::operation_aborted || ec == asio::error::eof ||
+             ec == http::error::end_of_stream || ec == http::error::partial_message ||
+             ec == asio::error::connection_reset) {
+    pipe->End(core::Unavailable("the client stopped sending the request body"));
+  } else {
+    pipe->End(core::InvalidArgument("malformed request body: " + ec.message(), "BAD_REQUEST"));
+  }
+  pipe->pump_done = true;
+  pipe->done.cancel();
+}
+
+// Stops the pump (a read it has pending is cancelled) and waits until it has returned: it uses
+// the connection's stream and buffer.
+template <typename Stream>
+awaitable<void> HttpServer::Impl::EndPipe(Stream& stream, BodyPipe& pipe) {
+  if (!pipe.pump_done) beast::get_lowest_layer(stream).cancel();
+  while (!pipe.pump_done) {
+    beast::error_code woken;
+    co_await pipe.done.async_wait(asio::redirect_error(use_awaitable, woken));
+  }
+}
 
 template <typename Stream>
 awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
@@ -180,10 +327,10 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         framing_refused = true;
       }
     }
+    size_t limit = options.body_limit;  // the path's own
     if (!ec && !framing_refused) {
       std::string_view target = parser.get().target();
       target = target.substr(0, target.find('?'));
-      size_t limit = options.body_limit;
       for (const auto& [suffix, l] : options.body_limit_by_suffix) {
         if (target.size() >= suffix.size() &&
             target.substr(target.size() - suffix.size()) == suffix) {
@@ -210,9 +357,19 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         }
       }
     }
-    if (!ec && !framing_refused && !parser.is_done()) {
+    bool streamed = false;
+    if (!ec && !framing_refused && !parser.is_done() && parser.get().method() == http::verb::post) {
+      std::string_view target = parser.get().target();
+      target = target.substr(0, target.find('?'));
+      for (const auto& suffix : options.streamed_body_suffixes) {
+        streamed |= target.size() >= suffix.size() && target.substr(target.size() - suffix.size()) == suffix;
+      }
+    }
+    if (!ec && !framing_refused && !parser.is_done() && !streamed) {
       co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
     }
+    std::optional<http::request_parser<http::buffer_body>> body_parser;
+    std::shared_ptr<BodyPipe> pipe;
     {
       std::lock_guard lock(conn_mu);
       idle_closers.erase(closer);
@@ -248,19 +405,35 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       drain_unknown = true;
     } else {
       in_flight.fetch_add(1);
-      auto msg = parser.release();
-      req.method = std::string(msg.method_string());
-      req.target = std::string(msg.target());
-      auto q = req.target.find('?');
-      req.path = req.target.substr(0, q);
-      if (q != std::string::npos) req.query = req.target.substr(q + 1);
-      for (const auto& f : msg) {
-        req.headers[LowerCase(f.name_string())] = std::string(f.value());
+      auto fill = [&](const auto& msg) {
+        req.method = std::string(msg.method_string());
+        req.target = std::string(msg.target());
+        auto q = req.target.find('?');
+        req.path = req.target.substr(0, q);
+        if (q != std::string::npos) req.query = req.target.substr(q + 1);
+        for (const auto& f : msg) {
+          req.headers[LowerCase(f.name_string())] = std::string(f.value());
+        }
+        close_after = !msg.keep_alive();
+      };
+      if (streamed) {
+        // The body is read as the route reads it; the limit checked on the header still holds.
+        body_parser.emplace(std::move(parser));
+        body_parser->body_limit(limit);
+        fill(body_parser->get());
+        pipe = std::make_shared<BodyPipe>(stream.get_executor(), options.stream_window);
+        req.body_stream = pipe;
+        asio::co_spawn(stream.get_executor(), Pump(stream, buffer, *body_parser, pipe), asio::detached);
+      } else {
+        auto msg = parser.release();
+        fill(msg);
+        req.body = std::move(msg.body());
+        beast::get_lowest_layer(stream).expires_never();
       }
-      req.body = std::move(msg.body());
-      close_after = !msg.keep_alive();
-      beast::get_lowest_layer(stream).expires_never();
       resp = co_await AsyncHandle(*router, req, use_awaitable);
+      // What the route did not read is dropped; a body not read to its end is not read on: the
+      // answer is written, then the connection closed gracefully (EndPipe, below).
+      if (pipe != nullptr) pipe->Abandon();
       in_flight.fetch_sub(1);
     }
     if (resp.stream != nullptr) {
@@ -295,6 +468,10 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
         std::lock_guard lock(conn_mu);
         streams.erase(stream_body);
       }
+      if (pipe != nullptr) {
+        co_await EndPipe(stream, *pipe);
+        if (!pipe->EndedCleanly()) close_after = true;
+      }
       if (!ec && stream_body->Failed()) break;  // no last chunk: the answer is visibly incomplete
       if (!ec) {
         beast::get_lowest_layer(stream).expires_after(options.read_timeout);
@@ -312,11 +489,17 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
     out.set("Service-Request-Id", req.request_id);
     for (const auto& [k, v] : resp.headers) out.set(k, v);
     out.body() = std::move(resp.body);
-    if (close_after || stopping.load()) out.keep_alive(false);
+    // A streamed body not read to its end leaves the connection without framing: closed after.
+    const bool body_unfinished = pipe != nullptr && !(pipe->pump_done && pipe->EndedCleanly());
+    if (close_after || stopping.load() || body_unfinished) out.keep_alive(false);
     else out.keep_alive(true);
     out.prepare_payload();
     beast::get_lowest_layer(stream).expires_after(options.read_timeout);
     co_await http::async_write(stream, out, asio::redirect_error(use_awaitable, ec));
+    if (pipe != nullptr) {
+      co_await EndPipe(stream, *pipe);
+      if (!pipe->EndedCleanly()) drain_unknown = true;  // an answer before the body's end
+    }
     if (!ec && (drain_bytes > 0 || drain_unknown)) {
       // Graceful close after an early answer: say we are done writing, then read and drop what
       // the client still sends (bounded in bytes and time) so that closing does not reset the

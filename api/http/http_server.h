@@ -29,6 +29,10 @@ class HttpServer {
     size_t body_limit = 1024 * 1024;
     // Larger limits for paths ending with a suffix (e.g. "/media" uploads).
     std::vector<std::pair<std::string, size_t>> body_limit_by_suffix;
+    // POSTs to paths ending with one of these get their body as HttpRequest::body_stream, read
+    // from the socket as the route consumes it, at most `stream_window` bytes ahead.
+    std::vector<std::string> streamed_body_suffixes;
+    size_t stream_window = 256 * 1024;
     std::chrono::milliseconds read_timeout{30000};  // per request, and idle keep-alive
     std::string server_name = "svc";
   };

@@ -67,61 +67,139 @@ core::Result<std::string> MultipartBoundary(std::string_view content_type) {
                                "UNSUPPORTED_MEDIA_TYPE");
 }
 
-core::Result<std::vector<MultipartPart>> ParseMultipart(std::string_view boundary,
-                                                        std::string_view body) {
-  std::string delim = "--" + std::string(boundary);
-  std::vector<MultipartPart> parts;
-  size_t pos = body.find(delim);
-  if (pos == std::string_view::npos) return Malformed("no boundary");
-  if (pos != 0 && (pos < 2 || body.substr(pos - 2, 2) != "\r\n")) return Malformed("preamble");
-  pos += delim.size();
-  for (;;) {
-    if (body.substr(pos, 2) == "--") return parts;  // closing delimiter
-    // Transport padding, then CRLF.
-    while (pos < body.size() && (body[pos] == ' ' || body[pos] == '\t')) ++pos;
-    if (body.substr(pos, 2) != "\r\n") return Malformed("expected CRLF after a boundary");
-    pos += 2;
-    size_t headers_end = body.find("\r\n\r\n", pos);
-    if (headers_end == std::string_view::npos) return Malformed("part headers never end");
-    MultipartPart part;
-    bool disposition = false;
-    std::string_view headers = body.substr(pos, headers_end - pos);
-    size_t h = 0;
-    while (h <= headers.size()) {
-      size_t eol = headers.find("\r\n", h);
-      std::string_view line = headers.substr(h, eol == std::string_view::npos ? eol : eol - h);
-      if (!line.empty()) {
-        size_t colon = line.find(':');
-        if (colon == std::string_view::npos) return Malformed("a part header has no colon");
-        std::string name = Lower(Trim(line.substr(0, colon)));
-        std::string_view value = Trim(line.substr(colon + 1));
-        if (name == "content-disposition") {
-          if (Lower(Trim(value.substr(0, value.find(';')))) != "form-data") {
-            return Malformed("a part is not form-data");
-          }
-          disposition = true;
-          for (auto& [k, v] : Params(value)) {
-            if (k == "name") part.name = v;
-            if (k == "filename") {
-              part.filename = v;
-              part.has_filename = true;
-            }
-          }
-        } else if (name == "content-type") {
-          part.content_type = Lower(Trim(value.substr(0, value.find(';'))));
+namespace {
+
+constexpr size_t kMaxHeaderBytes = 16 * 1024;  // one part's headers
+constexpr size_t kMaxPreamble = 64 * 1024;
+constexpr size_t kReadPiece = 64 * 1024;
+
+core::Result<MultipartPart> ParsePartHeaders(std::string_view headers) {
+  MultipartPart part;
+  bool disposition = false;
+  size_t h = 0;
+  while (h <= headers.size()) {
+    size_t eol = headers.find("\r\n", h);
+    std::string_view line = headers.substr(h, eol == std::string_view::npos ? eol : eol - h);
+    if (!line.empty()) {
+      size_t colon = line.find(':');
+      if (colon == std::string_view::npos) return Malformed("a part header has no colon");
+      std::string name = Lower(Trim(line.substr(0, colon)));
+      std::string_view value = Trim(line.substr(colon + 1));
+      if (name == "content-disposition") {
+        if (Lower(Trim(value.substr(0, value.find(';')))) != "form-data") {
+          return Malformed("a part is not form-data");
         }
+        disposition = true;
+        for (auto& [k, v] : Params(value)) {
+          if (k == "name") part.name = v;
+          if (k == "filename") {
+            part.filename = v;
+            part.has_filename = true;
+          }
+        }
+      } else if (name == "content-type") {
+        part.content_type = Lower(Trim(value.substr(0, value.find(';'))));
       }
-      if (eol == std::string_view::npos) break;
-      h = eol + 2;
     }
-    if (!disposition || part.name.empty()) return Malformed("a part has no form-data name");
-    size_t content = headers_end + 4;
-    size_t next = body.find("\r\n" + delim, content);
-    if (next == std::string_view::npos) return Malformed("a part never ends");
-    part.body = body.substr(content, next - content);
-    parts.push_back(std::move(part));
-    if (parts.size() > 16) return Malformed("too many parts");
-    pos = next + 2 + delim.size();
+    if (eol == std::string_view::npos) break;
+    h = eol + 2;
+  }
+  if (!disposition || part.name.empty()) return Malformed("a part has no form-data name");
+  return part;
+}
+
+}  // namespace
+
+MultipartReader::MultipartReader(std::string_view boundary, BodyReader* in)
+    : in_(in), delim_("--" + std::string(boundary)), marker_("\r\n" + delim_) {}
+
+core::Status MultipartReader::Fill() {
+  if (eof_) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(std::string more, in_->Read(kReadPiece));
+  if (more.empty()) eof_ = true;
+  buf_ += more;
+  return core::Status::Ok();
+}
+
+core::Result<std::optional<MultipartPart>> MultipartReader::NextPart() {
+  const std::optional<MultipartPart> none;
+  if (closed_) return none;
+  while (in_body_) {
+    SVC_ASSIGN_OR_RETURN(std::string skipped, ReadBody(kReadPiece));
+    (void)skipped;
+  }
+  if (!started_) {
+    size_t pos;
+    while ((pos = buf_.find(delim_)) == std::string::npos) {
+      if (eof_ || buf_.size() > kMaxPreamble) return Malformed("no boundary");
+      SVC_RETURN_IF_ERROR(Fill());
+    }
+    if (pos != 0 && (pos < 2 || buf_.compare(pos - 2, 2, "\r\n") != 0)) return Malformed("preamble");
+    buf_.erase(0, pos + delim_.size());
+    started_ = true;
+  }
+  // Right after a boundary: "--" closes; else transport padding, then CRLF.
+  while (buf_.size() < 2 && !eof_) SVC_RETURN_IF_ERROR(Fill());
+  if (buf_.compare(0, 2, "--") == 0) {
+    closed_ = true;  // what follows (the epilogue) is ignored
+    return none;
+  }
+  size_t pos = 0;
+  for (;;) {
+    while (pos < buf_.size() && (buf_[pos] == ' ' || buf_[pos] == '\t')) ++pos;
+    if (pos + 2 <= buf_.size() || eof_ || pos > kMaxHeaderBytes) break;
+    SVC_RETURN_IF_ERROR(Fill());
+  }
+  if (buf_.compare(pos, 2, "\r\n") != 0) return Malformed("expected CRLF after a boundary");
+  buf_.erase(0, pos + 2);
+  size_t headers_end;
+  while ((headers_end = buf_.find("\r\n\r\n")) == std::string::npos) {
+    if (eof_ || buf_.size() > kMaxHeaderBytes) return Malformed("part headers never end");
+    SVC_RETURN_IF_ERROR(Fill());
+  }
+  SVC_ASSIGN_OR_RETURN(MultipartPart part, ParsePartHeaders(std::string_view(buf_).substr(0, headers_end)));
+  buf_.erase(0, headers_end + 4);
+  if (++parts_ > kMaxParts) return Malformed("too many parts");
+  in_body_ = true;
+  return std::optional<MultipartPart>(std::move(part));
+}
+
+core::Result<std::string> MultipartReader::ReadBody(size_t max) {
+  if (!in_body_) return std::string();
+  for (;;) {
+    const size_t at = buf_.find(marker_);
+    if (at == 0) {
+      buf_.erase(0, marker_.size());
+      in_body_ = false;
+      return std::string();
+    }
+    // Bytes that cannot be the start of the marker are the part's.
+    const size_t safe = at != std::string::npos ? at
+                        : buf_.size() >= marker_.size() ? buf_.size() - (marker_.size() - 1)
+                                                        : 0;
+    if (safe > 0) {
+      std::string out = buf_.substr(0, std::min(safe, max));
+      buf_.erase(0, out.size());
+      return out;
+    }
+    if (eof_) return Malformed("a part never ends");
+    SVC_RETURN_IF_ERROR(Fill());
+  }
+}
+
+core::Result<std::vector<MultipartPart>> ParseMultipart(std::string_view boundary, std::string_view body) {
+  StringBodyReader in(body);
+  MultipartReader reader(boundary, &in);
+  std::vector<MultipartPart> parts;
+  for (;;) {
+    SVC_ASSIGN_OR_RETURN(auto part, reader.NextPart());
+    if (!part.has_value()) return parts;
+    for (;;) {
+      SVC_ASSIGN_OR_RETURN(std::string piece, reader.ReadBody(1u << 20));
+      if (piece.empty()) break;
+      part->body += piece;
+    }
+    parts.push_back(std::move(*part));
   }
 }
 

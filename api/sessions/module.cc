@@ -90,8 +90,12 @@ class SessionsServices final : public AreaServices {
 
     api.engine = engine_;
     options_.sandbox_engine = &sandbox_engine_;
-    // A capture of up to 32 MiB plus its multipart framing.
+    // A capture of up to 32 MiB plus its multipart framing, read as it arrives (streamed to the
+    // upload pool, sealed in chunks).
     s.http.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
+    s.http.streamed_body_suffixes.push_back("/media");
+    upload_pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.max_uploads_in_flight));
+    options_.upload_pool = upload_pool_.get();
     sse_hub_ = std::make_unique<SseHub>(&rt.store(),
                                         std::chrono::duration_cast<std::chrono::milliseconds>(sse_heartbeat));
     sse_hub_->Hold(rt.projector<projections::VerificationProjector>()->AddListener(sse_hub_->Waker()));
@@ -141,6 +145,7 @@ class SessionsServices final : public AreaServices {
   std::unique_ptr<pipeline::SessionExpiryTimer> expiry_;
   std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
   std::unique_ptr<SseHub> sse_hub_;
+  std::unique_ptr<core::ThreadPool> upload_pool_;  // last: joined before the engines it uses go
 };
 
 }  // namespace

@@ -22,6 +22,9 @@ struct SessionsOptions : ApiContext {
   // Captures of sandbox sessions (test keys with a test outcome) are analysed by it.
   pipeline::verification::VerificationEngine* sandbox_engine = nullptr;
   size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
+  // Reads, seals and analyses uploads (one thread per upload slot: a slow client holds its own
+  // thread, never the work pool's; null: the work pool).
+  core::ThreadPool* upload_pool = nullptr;
 };
 
 // `rt` may be null when only the declarations are wanted (documentation).

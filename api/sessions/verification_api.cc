@@ -1,6 +1,8 @@
 // /v1/verification-sessions/{id}: media capture, submit, evidence, report, certificate.
 // (Create, consent, get and list are in sessions_api.cc; the progress stream in sse.cc.)
 #include <atomic>
+#include <memory>
+#include <set>
 
 #include "api/http/multipart.h"
 #include "api/http/pagination.h"
@@ -46,8 +48,14 @@ core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const s
   return std::move(*rec);
 }
 
-// The query and the multipart form of an upload; the field errors, when any, are answered.
-std::optional<pv::CaptureUpload> ParseCapture(const HttpRequest& req, const AuthContext& auth, const Respond& respond) {
+// The query of an upload (analyze; its field errors are answered with the form's) and the form's
+// boundary (a problem answered when there is none).
+struct CaptureStart {
+  pv::CaptureUpload upload;
+  std::string boundary;
+  std::vector<FieldError> errors;
+};
+std::optional<CaptureStart> StartCapture(const HttpRequest& req, const AuthContext& auth, const Respond& respond) {
   std::vector<FieldError> errors;
   pv::CaptureUpload u;
   u.tenant = auth.tenant_id;
@@ -63,46 +71,115 @@ std::optional<pv::CaptureUpload> ParseCapture(const HttpRequest& req, const Auth
     }
   }
   auto boundary = MultipartBoundary(req.Header("content-type"));
-  auto parts = boundary.ok() ? ParseMultipart(*boundary, req.body) : core::Result<std::vector<MultipartPart>>(boundary.status());
-  if (!parts.ok()) {
-    respond(StatusToProblem(req, parts.status()));
+  if (!boundary.ok()) {
+    respond(StatusToProblem(req, boundary.status()));
     return std::nullopt;
   }
-  std::optional<std::string> kind;
-  std::set<std::string> seen;
-  for (const auto& p : *parts) {
-    if (!seen.insert(p.name).second) {
-      errors.push_back({p.name, "", "duplicate_field", p.name + " is given more than once"});
-    } else if (p.name == "file" && !p.has_filename) {
-      errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
-    } else if (p.name == "file") {
-      u.mime = p.content_type;
-      u.bytes = p.body;  // a view of req.body
-    } else if (p.name == "kind") {
-      kind = std::string(p.body);
-    } else if (p.name == "challengeId") {
-      u.challenge_id = std::string(p.body);
-      if (p.body.empty() || p.body.size() > 128) {
-        errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
-      }
-    } else {
-      errors.push_back({p.name, "", "unknown_field", p.name + " is not a field of a capture"});
-    }
-  }
-  if (!kind.has_value()) errors.push_back({"kind", "", "required", "kind is required"});
-  if (seen.count("file") == 0) errors.push_back({"file", "", "required", "file is required"});
-  if (errors.empty() && u.challenge_id.has_value() && *kind != "liveness_video" && pv::FindMediaKind(*kind) != nullptr) {
-    errors.push_back({"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"});
-  }
-  if (!errors.empty()) {
-    respond(ValidationProblem(req, errors));
-    return std::nullopt;
-  }
-  u.kind = *kind;
-  return u;
+  return CaptureStart{std::move(u), std::move(*boundary), std::move(errors)};
 }
 
-// At most `max` uploads sealed or analysed at once: the slot, or the 503 answered.
+// A text field's value (at most `max` bytes kept; longer is flagged by *too_long).
+core::Result<std::string> ReadField(MultipartReader& form, size_t max, bool* too_long) {
+  std::string value;
+  for (;;) {
+    SVC_ASSIGN_OR_RETURN(std::string piece, form.ReadBody(4096));
+    if (piece.empty()) return value;
+    if (value.size() + piece.size() > max) {
+      *too_long = true;
+      value.append(piece.substr(0, max - std::min(max, value.size())));
+    } else {
+      value += piece;
+    }
+  }
+}
+
+// What an upload's form gave: the field errors to answer, or the capture sealed and stored.
+struct Received {
+  std::vector<FieldError> errors;
+  std::optional<vs::MediaCaptured> captured;
+};
+
+// Reads the form as it arrives. The file is sealed as it streams in when `kind` came before it
+// (what the widget and the SDKs send) and the session admits the capture; sent before `kind`,
+// the file is held in memory until the kind is known. The session decides again once every
+// field is in (a challengeId may follow the file), before anything is stored for good.
+core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, CaptureStart& start, BodyReader& body) {
+  const pv::CaptureDeps deps{&rt.key_store(), &rt.blobs(), &rt.ids(), &rt.clock(), o.engine, o.sandbox_engine};
+  constexpr size_t kPiece = 64 * 1024;
+  pv::CaptureUpload& u = start.upload;
+  MultipartReader form(start.boundary, &body);
+  Received r;
+  r.errors = std::move(start.errors);
+  std::set<std::string> seen;
+  std::optional<std::string> kind;
+  std::unique_ptr<pv::CaptureSealing> sealing;
+  std::string held;  // the file, when it came before the kind
+  for (;;) {
+    SVC_ASSIGN_OR_RETURN(auto part, form.NextPart());
+    if (!part.has_value()) break;
+    if (!seen.insert(part->name).second) {
+      r.errors.push_back({part->name, "", "duplicate_field", part->name + " is given more than once"});
+    } else if (part->name == "file" && !part->has_filename) {
+      r.errors.push_back({"file", "", "invalid_type", "file must be a file part (with a filename)"});
+    } else if (part->name == "file") {
+      u.mime = part->content_type;
+      if (kind.has_value() && r.errors.empty()) {
+        u.kind = *kind;
+        SVC_RETURN_IF_ERROR(pv::CheckCaptureType(u));
+        auto admitted = pv::AdmitCapture(rt.store(), rt.clock().Now(), u);
+        if (!admitted.ok() && admitted.status().api_code() != "CHALLENGE_ID_REQUIRED") return admitted.status();
+        SVC_ASSIGN_OR_RETURN(sealing, pv::CaptureSealing::Start(deps, u));
+        for (;;) {
+          SVC_ASSIGN_OR_RETURN(std::string piece, form.ReadBody(kPiece));
+          if (piece.empty()) break;
+          SVC_RETURN_IF_ERROR(sealing->Write(piece));
+        }
+      } else {
+        for (;;) {
+          SVC_ASSIGN_OR_RETURN(std::string piece, form.ReadBody(kPiece));
+          if (piece.empty()) break;
+          held += piece;
+          if (held.size() > pv::LargestCaptureBytes()) {
+            return core::InvalidArgument(
+                "a capture is at most " + std::to_string(pv::LargestCaptureBytes() >> 20) + " MiB", "PAYLOAD_TOO_LARGE");
+          }
+        }
+      }
+    } else if (part->name == "kind") {
+      bool too_long = false;
+      SVC_ASSIGN_OR_RETURN(std::string value, ReadField(form, 256, &too_long));
+      kind = std::move(value);
+    } else if (part->name == "challengeId") {
+      bool too_long = false;
+      SVC_ASSIGN_OR_RETURN(std::string value, ReadField(form, 128, &too_long));
+      if (value.empty() || too_long) {
+        r.errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
+      }
+      u.challenge_id = std::move(value);
+    } else {
+      r.errors.push_back({part->name, "", "unknown_field", part->name + " is not a field of a capture"});
+    }
+  }
+  if (!kind.has_value()) r.errors.push_back({"kind", "", "required", "kind is required"});
+  if (seen.count("file") == 0) r.errors.push_back({"file", "", "required", "file is required"});
+  if (r.errors.empty() && u.challenge_id.has_value() && *kind != "liveness_video" && pv::FindMediaKind(*kind) != nullptr) {
+    r.errors.push_back({"challengeId", "", "not_allowed", "challengeId belongs to liveness_video captures"});
+  }
+  if (!r.errors.empty()) return r;
+  u.kind = *kind;
+  if (sealing == nullptr) {
+    u.bytes = held;
+    SVC_RETURN_IF_ERROR(pv::CheckCaptureContent(u));
+    SVC_ASSIGN_OR_RETURN(auto admitted, pv::AdmitCapture(rt.store(), rt.clock().Now(), u));
+    SVC_ASSIGN_OR_RETURN(r.captured, pv::SealCapture(deps, u, admitted));
+    return r;
+  }
+  SVC_ASSIGN_OR_RETURN(auto admitted, pv::AdmitCapture(rt.store(), rt.clock().Now(), u));
+  SVC_ASSIGN_OR_RETURN(r.captured, sealing->Finish(u, admitted));
+  return r;
+}
+
+// At most `max` uploads read, sealed or analysed at once: the slot, or the 503 answered.
 bool TakeUploadSlot(const HttpRequest& req, size_t max, const Respond& respond) {
   if (g_uploads_in_flight.fetch_add(1) < static_cast<int>(max)) return true;
   g_uploads_in_flight.fetch_sub(1);
@@ -117,22 +194,24 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
   if (auto st = core::ValidateId(core::IdKind::kVerification, req.path_params["session_id"]); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  auto upload = ParseCapture(req, call.auth, respond);
-  if (!upload.has_value()) return;
-  if (auto st = pv::CheckCaptureContent(*upload); !st.ok()) return respond(StatusToProblem(req, st));
-  auto admitted = pv::AdmitCapture(rt.store(), rt.clock().Now(), *upload);
-  if (!admitted.ok()) return respond(StatusToProblem(req, admitted.status()));
+  auto start = StartCapture(req, call.auth, respond);
+  if (!start.has_value()) return;
   if (!TakeUploadSlot(req, o.max_uploads_in_flight, respond)) return;
   auto done = [respond](HttpResponse r) {
     g_uploads_in_flight.fetch_sub(1);
     respond(std::move(r));
   };
-  // Sealing, the blob's fsync and the analysis run on the work pool, not on an I/O thread; the
-  // request (whose body `upload` views) lives until `done` answers.
-  auto work = [&rt, &o, call, &req, u = std::move(*upload), a = std::move(*admitted), done]() {
-    auto m = pv::SealCapture({&rt.key_store(), &rt.blobs(), &rt.ids(), &rt.clock(), o.engine, o.sandbox_engine}, u, a);
-    if (!m.ok()) return done(StatusToProblem(req, m.status()));
-    auto cmd = commands::MakeCommand<vs::SessionDecider>(u.tenant, u.session_id, vs::SessionCommand(vs::CaptureMedia{*m}),
+  // The body is read (as it arrives, on a streamed route), sealed and analysed on the upload
+  // pool, never on an I/O thread; the request lives until `done` answers.
+  auto work = [&rt, &o, call, &req, start = std::move(*start), done]() mutable {
+    std::shared_ptr<BodyReader> reader = req.body_stream;
+    if (reader == nullptr) reader = std::make_shared<StringBodyReader>(req.body);
+    auto got = ReceiveCapture(rt, o, start, *reader);
+    const pv::CaptureUpload& u = start.upload;
+    if (!got.ok()) return done(StatusToProblem(req, got.status()));
+    if (!got->errors.empty()) return done(ValidationProblem(req, got->errors));
+    auto cmd = commands::MakeCommand<vs::SessionDecider>(u.tenant, u.session_id,
+                                                         vs::SessionCommand(vs::CaptureMedia{*got->captured}),
                                                          Context(rt, call));
     RunThenRender(rt, req, std::move(cmd), {VV::kName, SV::kName},
                   [&rt, slim = SlimRequest(req), u](const commands::CommandOutcome& out) {
@@ -142,8 +221,9 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
                   },
                   done);
   };
-  if (o.work_pool == nullptr) return work();
-  o.work_pool->Post(std::move(work));
+  core::ThreadPool* pool = o.upload_pool != nullptr ? o.upload_pool : o.work_pool;
+  if (pool == nullptr) return work();
+  pool->Post(std::move(work));
 }
 
 // Three actions, no action twice in a row: 3 x 2 x 2 = 12 sequences.

@@ -1,5 +1,4 @@
 #include "pipeline/verification/capture.h"
-#include "pipeline/verification/sealed_media.h"
 
 #include <algorithm>
 #include <set>
@@ -112,27 +111,49 @@ CaptureAnalysisResult Analyze(const CaptureDeps& deps, const CaptureUpload& u, c
 
 }  // namespace
 
-core::Status CheckCaptureContent(const CaptureUpload& u) {
+core::Status CheckCaptureType(const CaptureUpload& u) {
   const MediaKindSpec* spec = FindMediaKind(u.kind);
   if (spec == nullptr) {
     return core::InvalidArgument("kind must be document_front, document_back, selfie or liveness_video",
                                  "UNKNOWN_MEDIA_KIND");
   }
-  if (u.bytes.size() > spec->max_bytes) {
-    return core::InvalidArgument(
-        u.kind + " captures are limited to " + std::to_string(spec->max_bytes >> 20) + " MiB", "PAYLOAD_TOO_LARGE");
-  }
-  if (u.bytes.empty()) return core::InvalidArgument("the file is empty; capture it again", "MEDIA_CONTENT_INVALID");
   if (std::find(spec->mimes.begin(), spec->mimes.end(), u.mime) == spec->mimes.end()) {
     std::string accepted;
     for (auto m : spec->mimes) accepted += (accepted.empty() ? "" : ", ") + std::string(m);
     return core::InvalidArgument("declare the file's Content-Type as one of " + accepted + " for " + u.kind,
                                  "MEDIA_CONTENT_INVALID");
   }
-  if (!MagicMatches(u.mime, u.bytes)) {
+  return core::Status::Ok();
+}
+
+size_t LargestCaptureBytes() {
+  size_t largest = 0;
+  for (const auto& k : MediaKinds()) largest = std::max(largest, k.max_bytes);
+  return largest;
+}
+
+namespace {
+core::Status TooLarge(const std::string& kind, size_t max_bytes) {
+  return core::InvalidArgument(kind + " captures are limited to " + std::to_string(max_bytes >> 20) + " MiB",
+                               "PAYLOAD_TOO_LARGE");
+}
+core::Status CheckBytesSeen(const CaptureUpload& u, size_t size, std::string_view head) {
+  if (size == 0) return core::InvalidArgument("the file is empty; capture it again", "MEDIA_CONTENT_INVALID");
+  if (!MagicMatches(u.mime, head)) {
     return core::InvalidArgument("the file's bytes are not " + u.mime + "; capture it again", "MEDIA_CONTENT_INVALID");
   }
   return core::Status::Ok();
+}
+constexpr size_t kHeadBytes = 64;  // enough for every accepted type's magic number
+}  // namespace
+
+core::Status CheckCaptureContent(const CaptureUpload& u) {
+  const MediaKindSpec* spec = FindMediaKind(u.kind);
+  if (spec == nullptr) return CheckCaptureType(u);
+  if (u.bytes.size() > spec->max_bytes) return TooLarge(u.kind, spec->max_bytes);
+  if (u.bytes.empty()) return CheckBytesSeen(u, 0, "");
+  SVC_RETURN_IF_ERROR(CheckCaptureType(u));
+  return CheckBytesSeen(u, u.bytes.size(), u.bytes.substr(0, kHeadBytes));
 }
 
 core::Result<CaptureAdmission> AdmitCapture(const eventstore::KvStore& views, core::Timestamp now,
@@ -149,36 +170,61 @@ core::Result<CaptureAdmission> AdmitCapture(const eventstore::KvStore& views, co
   return a;
 }
 
-core::Result<vs::MediaCaptured> SealCapture(const CaptureDeps& deps, const CaptureUpload& u,
-                                            const CaptureAdmission& admitted) {
+core::Result<std::unique_ptr<CaptureSealing>> CaptureSealing::Start(const CaptureDeps& deps, const CaptureUpload& u) {
+  SVC_RETURN_IF_ERROR(CheckCaptureType(u));
+  std::unique_ptr<CaptureSealing> c(new CaptureSealing(deps, FindMediaKind(u.kind)->max_bytes));
   SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->GetOrCreate(eventstore::KeyStore::SessionKeyName(
                                      u.tenant, u.environment, u.session_id)));
-  const std::string base = SealBase(u);
-  vs::MediaCaptured m;
-  m.media_id = deps.ids->NewIdString(core::IdKind::kMedia);
-  m.kind = u.kind;
-  m.mime = u.mime;
-  m.challenge_id = u.challenge_id.value_or("");
+  c->dek_ = std::move(dek);
+  c->keep_ = u.analyze;
+  c->m_.media_id = deps.ids->NewIdString(core::IdKind::kMedia);
+  c->m_.kind = u.kind;
+  c->m_.mime = u.mime;
   // Sealed in chunks into a spool as they pass, then stored durably (sealed_media.h): the event
   // that names the object is appended only after Finish returned.
-  SVC_ASSIGN_OR_RETURN(auto sealer, MediaSealer::Start(*deps.blobs, dek, MediaAd(u.tenant, u.environment,
-                                                                                 u.session_id, m.media_id)));
-  for (size_t at = 0; at < u.bytes.size(); at += kMediaChunkBytes) {
-    SVC_RETURN_IF_ERROR(sealer->Write(u.bytes.substr(at, kMediaChunkBytes)));
-  }
-  SVC_ASSIGN_OR_RETURN(auto sealed, sealer->Finish());
+  SVC_ASSIGN_OR_RETURN(c->sealer_, MediaSealer::Start(*deps.blobs, c->dek_, MediaAd(u.tenant, u.environment,
+                                                                                   u.session_id, c->m_.media_id)));
+  return c;
+}
+
+core::Status CaptureSealing::Write(std::string_view bytes) {
+  size_ += bytes.size();
+  if (size_ > max_bytes_) return TooLarge(m_.kind, max_bytes_);
+  if (head_.size() < kHeadBytes) head_.append(bytes.substr(0, kHeadBytes - head_.size()));
+  if (keep_) kept_.append(bytes);
+  return sealer_->Write(bytes);
+}
+
+core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, const CaptureAdmission& admitted) {
+  if (size_ > max_bytes_) return TooLarge(u.kind, max_bytes_);
+  SVC_RETURN_IF_ERROR(CheckBytesSeen(u, size_, head_));
+  SVC_ASSIGN_OR_RETURN(auto sealed, sealer_->Finish());
+  vs::MediaCaptured m = std::move(m_);
   m.blob = sealed.address;
   m.sha256 = sealed.sha256;
   m.size_bytes = sealed.size;
+  m.challenge_id = u.challenge_id.value_or("");
   if (u.analyze) {
-    CaptureAnalysisResult result = Analyze(deps, u, admitted, m.media_id);
+    CaptureUpload whole = u;
+    whole.bytes = kept_;
+    CaptureAnalysisResult result = Analyze(deps_, whole, admitted, m.media_id);
     m.analysis = result.ToJson();
     if (result.extracted.is_object()) {
+      const std::string base = SealBase(u);
       m.extracted_sealed = core::Base64Encode(
-          core::AeadSeal(dek, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
+          core::AeadSeal(dek_, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
     }
   }
+  core::SecureZero(kept_);
+  core::SecureZero(dek_);
   return m;
+}
+
+core::Result<vs::MediaCaptured> SealCapture(const CaptureDeps& deps, const CaptureUpload& u,
+                                            const CaptureAdmission& admitted) {
+  SVC_ASSIGN_OR_RETURN(auto sealing, CaptureSealing::Start(deps, u));
+  SVC_RETURN_IF_ERROR(sealing->Write(u.bytes));
+  return sealing->Finish(u, admitted);
 }
 
 core::Result<core::Json> CaptureAnswer(const eventstore::KvStore& views, eventstore::KeyStore& keys,

@@ -5,6 +5,7 @@
 // and storing the bytes, the optional analysis, and the capture's answer read back with what was
 // read from it unsealed for the integrator who sent it.
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -19,6 +20,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/verification/engines.h"
+#include "pipeline/verification/sealed_media.h"
 
 namespace svc::pipeline::verification {
 
@@ -36,6 +38,10 @@ struct CaptureUpload {
 // (PAYLOAD_TOO_LARGE), not empty, a declared type the kind accepts, and bytes that are of that
 // type (MEDIA_CONTENT_INVALID).
 core::Status CheckCaptureContent(const CaptureUpload& u);
+// The rules that need no byte: a known kind and a declared type it accepts.
+core::Status CheckCaptureType(const CaptureUpload& u);
+// The largest capture any kind takes.
+size_t LargestCaptureBytes();
 
 // What the session admits, from the read models: it exists (SESSION_NOT_FOUND), is live and open
 // for captures, the checks that use the kind are on (CAPTURE_NOT_ALLOWED), and for a
@@ -59,9 +65,33 @@ struct CaptureDeps {
   VerificationEngine* sandbox_engine = nullptr;  // test keys whose policy asks for an outcome
 };
 
-// Seals the bytes under the session's key into the blob store and, when asked, analyses them
-// (an engine that fails or is missing gives status=error, never an error of the call): the
-// MediaCaptured to append. Blocking (fsync, analysis): run it off the I/O threads.
+// A capture sealed as its bytes arrive (a streamed upload): Start once the kind and the declared
+// type passed CheckCaptureType and the session admitted it, Write the bytes as they come (the
+// kind's size limit holds as they pass), Finish at their end: the bytes are checked (not empty,
+// of the declared type), the sealed object made durable in the blob store and, when asked,
+// analysed (an engine that fails or is missing gives status=error, never an error of the call);
+// the MediaCaptured to append. Only an analysed capture is held in memory (the engine decodes it
+// whole). Dropped before Finish, it leaves nothing behind. Blocking: run it off the I/O threads.
+class CaptureSealing {
+ public:
+  static core::Result<std::unique_ptr<CaptureSealing>> Start(const CaptureDeps& deps, const CaptureUpload& u);
+  core::Status Write(std::string_view bytes);
+  core::Result<commands::verification::MediaCaptured> Finish(const CaptureUpload& u, const CaptureAdmission& admitted);
+
+ private:
+  CaptureSealing(const CaptureDeps& deps, size_t max_bytes) : deps_(deps), max_bytes_(max_bytes) {}
+  CaptureDeps deps_;
+  size_t max_bytes_;
+  commands::verification::MediaCaptured m_;
+  std::unique_ptr<MediaSealer> sealer_;
+  std::string dek_;
+  std::string head_;  // the first bytes, for the type's magic number
+  std::string kept_;  // the whole capture, when it is to be analysed (keep_)
+  bool keep_ = false;
+  size_t size_ = 0;
+};
+
+// The same for bytes in memory: Start, one Write, Finish.
 core::Result<commands::verification::MediaCaptured> SealCapture(const CaptureDeps& deps, const CaptureUpload& u,
                                                                 const CaptureAdmission& admitted);
 

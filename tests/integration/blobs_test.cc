@@ -5,7 +5,9 @@
 // failing makes an upload 503 with no capture recorded. `svc blobs migrate` moves a data
 // directory's captures into a bucket, resumably. A sanctions list loaded on such a server is kept
 // in the bucket and read back from it on restart. A large capture is streamed out chunk by chunk
-// on both backends, and one altered in the store breaks off instead of arriving complete.
+// on both backends, and one altered in the store breaks off instead of arriving complete. Uploads
+// are streamed: a file sent before its kind is still taken, and refusals (no such session, over
+// the kind's limit, a body cut short, the wrong type) leave no capture and no spool file.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -256,4 +258,55 @@ TEST_CASE("blobs: a large capture is streamed out in chunks on both backends; on
     // The server goes on serving.
     CHECK(env.Call(k, "GET", "/v1/verification-sessions/" + session).status == 200);
   }
+}
+
+TEST_CASE("streamed uploads: file before kind still taken; refusals answered before the body is read; nothing half stored") {
+  testing::TempDir dir;
+  testing::Env env(false, {}, testing::Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto created = env.Create(k, "stream-2", R"({"channel":"api"})");
+  REQUIRE(created.status == 201);
+  const std::string session = Body(created)["id"];
+  const std::string base = "/v1/verification-sessions/" + session;
+  REQUIRE(env.Call(k, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  const std::string boundary = "svc-stream-boundary-41";
+  const std::map<std::string, std::string> form = {{"Content-Type", "multipart/form-data; boundary=" + boundary}};
+  auto post = [&](const std::string& path, const std::string& body) { return env.Call(k, "POST", path, body, form); };
+
+  // The file before the kind: held in memory until the kind is known, then taken.
+  auto taken = post(base + "/media", testing::Multipart(boundary, {{"file", "v.mp4", "video/mp4", testing::Mp4()},
+                                                                   {"kind", "", "", "liveness_video"}}));
+  CHECK_MESSAGE(taken.status == 201, taken.body);
+
+  // A session that does not exist: refused when the file part starts, before 5 MiB are read.
+  const std::string big = testing::Jpeg(1280, 800) + std::string(5u << 20, 'x');
+  testing::CheckProblem(post("/v1/verification-sessions/vrf_00000000000000000000000000000000/media",
+                             testing::Multipart(boundary, {{"kind", "", "", "document_front"},
+                                                           {"file", "a.jpg", "image/jpeg", big}})),
+                        404, "SESSION_NOT_FOUND");
+  // Over the kind's limit (a selfie is at most 5 MiB): refused as it streams.
+  testing::CheckProblem(post(base + "/media", testing::Multipart(boundary, {{"kind", "", "", "selfie"},
+                                                                            {"file", "a.jpg", "image/jpeg",
+                                                                             testing::Jpeg(720, 960) +
+                                                                                 std::string(6u << 20, 'x')}})),
+                        413, "PAYLOAD_TOO_LARGE");
+  // A body cut before its closing boundary.
+  std::string cut = testing::Multipart(boundary, {{"kind", "", "", "selfie"}, {"file", "a.jpg", "image/jpeg", big.substr(0, 1u << 20)}});
+  cut.resize(cut.size() - 40);
+  testing::CheckProblem(post(base + "/media", cut), 400, "BAD_REQUEST");
+  // Bytes that are not the declared type, found on the first bytes.
+  testing::CheckProblem(post(base + "/media", testing::Multipart(boundary, {{"kind", "", "", "selfie"},
+                                                                            {"file", "a.jpg", "image/jpeg", "GIF89a…"}})),
+                        422, "MEDIA_CONTENT_INVALID");
+
+  // Only the one capture taken is recorded and stored; no spool file is left.
+  CHECK(Body(env.Call(k, "GET", base + "/evidence"))["media"].size() == 1);
+  size_t objects = 0;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(env.server->data_dir() + "/media")) {
+    CHECK(e.path().extension() != ".spool");
+    objects += e.is_regular_file() ? 1 : 0;
+  }
+  CHECK(objects == 1);
+  // The server goes on answering on new connections.
+  CHECK(env.Call(k, "GET", base).status == 200);
 }

@@ -91,7 +91,7 @@ TEST_CASE("sealed media: chunk-edge sizes round-trip on both backends, a piece a
       CHECK(stored[0] == pv::kSealedMediaVersion);
       const size_t chunks = (size + kChunk - 1) / kChunk;  // every one full but the last, final one
       CHECK(stored.size() == kPreamble + chunks * core::kStreamChunkOverhead + size);
-      CHECK(stored.find(bytes.substr(0, std::min<size_t>(size, 64))) == std::string::npos);
+      if (size >= 32) CHECK(stored.find(bytes.substr(0, 32)) == std::string::npos);  // never in clear
 
       auto reader = pv::MediaReader::Open(*b.store, sealed.address, dek, ad);
       REQUIRE(reader.ok());
