@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -204,6 +205,30 @@ core::Result<bool> LocalBlobStore::Delete(std::string_view address) {
   if (ec) return core::Unavailable("cannot remove a blob: " + ec.message());
   if (removed) SVC_RETURN_IF_ERROR(FsyncPath(sub.string(), O_RDONLY | O_DIRECTORY));
   return removed;
+}
+
+core::Status LocalBlobStore::List(const std::function<core::Status(const BlobInfo&)>& each) const {
+  std::error_code ec;
+  for (fs::directory_iterator shard(dir_, ec), end; !ec && shard != end; shard.increment(ec)) {
+    const std::string prefix = shard->path().filename().string();
+    if (prefix.size() != 2 || !shard->is_directory(ec)) continue;
+    for (fs::directory_iterator file(shard->path(), ec); !ec && file != end; file.increment(ec)) {
+      const std::string address = file->path().filename().string();
+      if (!ValidBlobAddress(address) || address.compare(0, 2, prefix) != 0) continue;
+      std::error_code fe;
+      BlobInfo info{address, static_cast<uint64_t>(file->file_size(fe)), 0};
+      const auto written = file->last_write_time(fe);
+      if (fe) continue;  // removed meanwhile
+      info.modified_unix = std::chrono::duration_cast<std::chrono::seconds>(
+                               std::chrono::file_clock::to_sys(written).time_since_epoch())
+                               .count();
+      SVC_RETURN_IF_ERROR(each(info));
+    }
+  }
+  if (ec && ec != std::errc::no_such_file_or_directory) {
+    return core::Unavailable("cannot list " + dir_ + ": " + ec.message());
+  }
+  return core::Status::Ok();
 }
 
 core::Result<bool> LocalBlobStore::Exists(std::string_view address) const {

@@ -10,6 +10,7 @@
 // (pipeline/adapters/s3_blob_store.h: AWS S3 or any S3-compatible service).
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -78,6 +79,13 @@ class BlobSpool {
   core::Sha256Stream hash_;
 };
 
+// An object as a listing shows it.
+struct BlobInfo {
+  std::string address;
+  uint64_t size = 0;
+  int64_t modified_unix = 0;  // when it was written (seconds, wall clock)
+};
+
 class BlobStore {
  public:
   virtual ~BlobStore() = default;
@@ -95,6 +103,9 @@ class BlobStore {
   virtual core::Result<std::unique_ptr<BlobReader>> Open(std::string_view address) const = 0;
   // A new object, written in pieces (BlobWriter).
   virtual core::Result<std::unique_ptr<BlobWriter>> Create() = 0;
+  // Every object of the store, in no promised order (the garbage collector); `each` stops the
+  // listing by failing. What is not named by an address (spool files, other keys) is skipped.
+  virtual core::Status List(const std::function<core::Status(const BlobInfo&)>& each) const = 0;
   // Where the objects are, for logs and `svc blobs`: "local:/var/lib/svc/media",
   // "s3://bucket/prefix". Never a credential.
   virtual std::string Describe() const = 0;
@@ -114,6 +125,7 @@ class LocalBlobStore final : public BlobStore {
   core::Result<bool> Exists(std::string_view address) const override;
   core::Result<std::unique_ptr<BlobReader>> Open(std::string_view address) const override;
   core::Result<std::unique_ptr<BlobWriter>> Create() override;
+  core::Status List(const std::function<core::Status(const BlobInfo&)>& each) const override;
   std::string Describe() const override { return "local:" + dir_; }
   const std::string& dir() const { return dir_; }
 

@@ -12,6 +12,7 @@
 #include "api/http/module.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
+#include "pipeline/retention/blob_collector.h"
 #include "pipeline/retention/sweeper.h"
 
 namespace svc::api {
@@ -27,6 +28,8 @@ void DeclareFlags(Flags& f) {
   f.Declare({"retention-webhook-delivery-days", "30",
              "finished webhook deliveries (bodies, attempts) are removed this many days after creation; 0 keeps them"});
   f.Declare({"retention-sweep-interval-seconds", "3600", "how often the retention sweeper runs"});
+  f.Declare({"blob-gc-interval-hours", "6", "how often blobs no event refers to are collected; 0: never (svc blobs gc)"});
+  f.Declare({"blob-gc-grace-hours", "24", "an unreferenced blob is deleted only when older than this"});
 }
 
 class ComplianceServices final : public AreaServices {
@@ -53,6 +56,24 @@ class ComplianceServices final : public AreaServices {
     sweeper_ = std::make_unique<pipeline::retention::Sweeper>(std::move(o));
     options_.retention = sweeper_.get();
     if (s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
+
+    pipeline::retention::BlobCollector::Options co;
+    co.store = &s.rt.store();
+    co.blobs = &s.rt.blobs();
+    co.caught_up = [&rt = s.rt] { return rt.CatchUpProjections(); };
+    co.metrics = &s.rt.metrics();
+    long long gc_hours = 0, grace_hours = 0;
+    try {
+      gc_hours = std::stoll(s.flags.Get("blob-gc-interval-hours"));
+      grace_hours = std::stoll(s.flags.Get("blob-gc-grace-hours"));
+      if (gc_hours < 0 || grace_hours < 1) throw std::invalid_argument("range");
+    } catch (...) {
+      return core::InvalidArgument("--blob-gc-interval-hours must be 0 or more, --blob-gc-grace-hours at least 1");
+    }
+    co.grace = std::chrono::hours(grace_hours);
+    co.interval = std::chrono::hours(std::max<long long>(1, gc_hours));
+    collector_ = std::make_unique<pipeline::retention::BlobCollector>(std::move(co));
+    if (gc_hours > 0 && s.fake_clock == nullptr) collector_->Start();
     return core::Status::Ok();
   }
 
@@ -61,6 +82,21 @@ class ComplianceServices final : public AreaServices {
     // Operators and tests: sweep now, without waiting for the timer.
     admin.Add("POST", "/admin/retention/sweep", AdminRoute(sk, [sweeper](HttpRequest&) -> core::Result<core::Json> {
       SVC_ASSIGN_OR_RETURN(auto run, sweeper->RunOnce());
+      return run.ToJson();
+    }));
+    // svc blobs gc while the server holds the data directory: {"dryRun", "graceSeconds"}.
+    auto* collector = collector_.get();
+    admin.Add("POST", "/admin/blobs/gc", AdminRoute(sk, [collector](HttpRequest& req) -> core::Result<core::Json> {
+      core::Json body = core::ParseJsonOrDiscarded(req.body);
+      if (!body.is_object()) body = core::Json::object();
+      std::optional<std::chrono::seconds> grace;
+      if (body.contains("graceSeconds")) {
+        if (!body["graceSeconds"].is_number_integer() || body["graceSeconds"].get<int64_t>() < 0) {
+          return core::InvalidArgument("graceSeconds must be 0 or more", "VALIDATION_ERROR");
+        }
+        grace = std::chrono::seconds(body["graceSeconds"].get<int64_t>());
+      }
+      SVC_ASSIGN_OR_RETURN(auto run, collector->RunOnce(body.value("dryRun", false) == true, grace));
       return run.ToJson();
     }));
   }
@@ -76,6 +112,7 @@ class ComplianceServices final : public AreaServices {
 
   void Stop() override {
     if (sweeper_) sweeper_->Stop();
+    if (collector_) collector_->Stop();
   }
 
  private:
@@ -97,6 +134,7 @@ class ComplianceServices final : public AreaServices {
 
   compliance::ComplianceOptions options_;
   std::unique_ptr<pipeline::retention::Sweeper> sweeper_;
+  std::unique_ptr<pipeline::retention::BlobCollector> collector_;
 };
 
 }  // namespace

@@ -1,3 +1,4 @@
+// svc blobs gc: deletes the objects no event refers to, older than a grace period (below).
 // svc blobs migrate: copies the blobs of a data directory (<data-dir>/media, LocalBlobStore's
 // layout <dir>/<aa>/<sha256>) into the store the flags name (--blob-store s3 ...), so that an
 // existing installation moves its captures and list files into a bucket.
@@ -18,13 +19,58 @@
 #include "core/log.h"
 #include "eventstore/blob_store.h"
 #include "pipeline/adapters/s3_blob_store.h"
+#include "pipeline/retention/blob_collector.h"
 
 namespace svc::api::cli {
 
+namespace {
+
+// svc blobs gc: one run of the garbage collector (pipeline/retention/blob_collector.h), here on a
+// stopped data directory, or by the running server through its admin socket.
+int BlobsGc(int argc, char** argv) {
+  Flags f;
+  DeclareCommon(f);
+  DeclareAdminSocket(f);
+  f.Declare({"dry-run", "false", "report what would be deleted; delete nothing", true});
+  f.Declare({"grace-seconds", "86400", "keep unreferenced objects younger than this"});
+  if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+  ApplyLogLevel(f);
+  long long grace = -1;
+  try {
+    grace = std::stoll(f.Get("grace-seconds"));
+  } catch (...) {
+  }
+  if (grace < 0) return Fail(core::InvalidArgument("--grace-seconds must be 0 or more seconds"));
+  auto ro = RuntimeOptionsFrom(f);
+  if (!ro.ok()) return Fail(ro.status());
+  ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
+  auto rt = Runtime::Open(*ro);
+  if (rt.ok()) {
+    pipeline::retention::BlobCollector::Options o;
+    o.store = &(*rt)->store();
+    o.blobs = &(*rt)->blobs();
+    o.caught_up = [&] { return (*rt)->CatchUpProjections(); };
+    pipeline::retention::BlobCollector collector(std::move(o));
+    return RunLocally(**rt, [&]() -> core::Result<core::Json> {
+      SVC_ASSIGN_OR_RETURN(auto run, collector.RunOnce(f.GetBool("dry-run"), std::chrono::seconds(grace)));
+      return run.ToJson();
+    });
+  }
+  if (!HeldByServer(rt.status())) return Fail(rt.status());
+  auto resp = CallAdminSocket(f, *ro, "POST", "/admin/blobs/gc",
+                              core::DumpJson({{"dryRun", f.GetBool("dry-run")}, {"graceSeconds", grace}}));
+  if (!resp.ok()) return Fail(resp.status());
+  return PrintAdminAnswer(*resp);
+}
+
+}  // namespace
+
 int Blobs(int argc, char** argv) {
+  if (argc >= 3 && std::string(argv[2]) == "gc") return BlobsGc(argc, argv);
   if (argc < 3 || std::string(argv[2]) != "migrate") {
     std::cerr << "usage: svc blobs migrate --data-dir DIR --blob-store s3 --s3-endpoint URL --s3-bucket B "
-                 "[--s3-prefix P] [--from DIR]\n";
+                 "[--s3-prefix P] [--from DIR]\n"
+                 "       svc blobs gc --data-dir DIR [--dry-run] [--grace-seconds N] [the blob store's flags]\n";
     return 2;
   }
   Flags f;

@@ -60,7 +60,8 @@ const char* const kCommands =
     "  models import             --face-api DIR: build the face-recognition model from the npm\n"
     "                            package @vladmandic/face-api into <data-dir>/models\n"
     "  blobs migrate             --blob-store s3 --s3-endpoint URL --s3-bucket B: copy the data\n"
-    "                            directory's blobs into the bucket (resumable; deletes nothing)\n";
+    "                            directory's blobs into the bucket (resumable; deletes nothing)\n"
+    "  blobs gc                  [--dry-run] [--grace-seconds N]: delete the blobs no event refers to\n";
 
 
 }  // namespace

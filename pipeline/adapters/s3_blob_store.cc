@@ -9,6 +9,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/net/outbound_client.h"
@@ -314,6 +315,37 @@ core::Result<std::string> S3Writer::Commit() {
                                   .body_file = spool_->path()})
                           .status());
   return address;
+}
+
+core::Status S3BlobStore::List(const std::function<core::Status(const eventstore::BlobInfo&)>& each) const {
+  std::string token;
+  for (;;) {
+    Impl::Request q{.method = "GET", .key = "", .query = {{"list-type", "2"}, {"prefix", impl_->o.prefix}}};
+    if (!token.empty()) q.query.emplace_back("continuation-token", token);
+    std::sort(q.query.begin(), q.query.end());
+    SVC_ASSIGN_OR_RETURN(auto r, impl_->Run(q));
+    std::string_view xml = r.body;
+    for (size_t at = xml.find("<Contents>"); at != std::string_view::npos; at = xml.find("<Contents>", at + 1)) {
+      const size_t end = xml.find("</Contents>", at);
+      if (end == std::string_view::npos) break;
+      const std::string_view entry = xml.substr(at, end - at);
+      const std::string key = XmlValue(entry, "Key");
+      const std::string address = key.substr(key.rfind('/') + 1);
+      if (!eventstore::ValidBlobAddress(address) || key != KeyOf(address)) continue;
+      eventstore::BlobInfo info{address, 0, 0};
+      try {
+        info.size = std::stoull(XmlValue(entry, "Size"));
+      } catch (const std::exception&) {
+      }
+      if (auto when = core::ParseRfc3339(XmlValue(entry, "LastModified")); when.ok()) {
+        info.modified_unix = when->micros / 1'000'000;
+      }
+      SVC_RETURN_IF_ERROR(each(info));
+    }
+    if (XmlValue(xml, "IsTruncated") != "true") return core::Status::Ok();
+    token = XmlValue(xml, "NextContinuationToken");
+    if (token.empty()) return core::Unavailable("the object store cut a listing without a continuation token");
+  }
 }
 
 core::Result<bool> S3BlobStore::Exists(std::string_view address) const {

@@ -58,6 +58,8 @@ class S3BlobStore final : public eventstore::BlobStore {
   core::Result<bool> Exists(std::string_view address) const override;
   core::Result<std::unique_ptr<eventstore::BlobReader>> Open(std::string_view address) const override;
   core::Result<std::unique_ptr<eventstore::BlobWriter>> Create() override;
+  // ListObjectsV2 under the prefix, page by page (needs s3:ListBucket on the bucket).
+  core::Status List(const std::function<core::Status(const eventstore::BlobInfo&)>& each) const override;
   std::string Describe() const override;
 
   // The object key of an address: <prefix><aa>/<address>.

@@ -34,6 +34,21 @@ std::vector<std::string> S3Flags(const testing::S3Process& s3, testing::TempDir&
           "--s3-prefix", "media", "--s3-path-style", "--s3-credentials-file", credentials};
 }
 
+// A server of its own on the data directory, or on the bucket of an S3 server of its own.
+struct Backend {
+  explicit Backend(bool on_s3) {
+    if (on_s3) {
+      s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
+      flags = S3Flags(*s3, dir);
+    }
+    env = std::make_unique<testing::Env>(false, flags, testing::Sharing::kIsolated);
+  }
+  testing::TempDir dir;
+  std::unique_ptr<testing::S3Process> s3;
+  std::vector<std::string> flags;
+  std::unique_ptr<testing::Env> env;
+};
+
 }  // namespace
 
 TEST_CASE("blobs on s3: a session's captures are sealed objects in the bucket, read back by the pipeline") {
@@ -183,14 +198,10 @@ TEST_CASE("blobs: flags and commands that name no usable store are refused befor
 TEST_CASE("blobs: a large capture is streamed out in chunks on both backends; one altered in the store is cut off") {
   for (bool on_s3 : {false, true}) {
     CAPTURE(on_s3);
-    testing::TempDir dir;
-    std::unique_ptr<testing::S3Process> s3;
-    std::vector<std::string> flags;
-    if (on_s3) {
-      s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
-      flags = S3Flags(*s3, dir);
-    }
-    testing::Env env(false, flags, testing::Sharing::kIsolated);
+    Backend b(on_s3);
+    testing::TempDir& dir = b.dir;
+    testing::S3Process* s3 = b.s3.get();
+    testing::Env& env = *b.env;
     const std::string k = env.test_key;
     auto person = env.Call(k, "POST", "/v1/persons", R"({"pii":{"curp":"PEPJ800101HDFRRN03","fullName":"Ana Pérez"}})");
     REQUIRE_MESSAGE(person.status == 201, person.body);
@@ -309,4 +320,72 @@ TEST_CASE("streamed uploads: file before kind still taken; refusals answered bef
   CHECK(objects == 1);
   // The server goes on answering on new connections.
   CHECK(env.Call(k, "GET", base).status == 200);
+}
+
+TEST_CASE("blobs gc: an object no event refers to goes after the grace period; referenced ones stay, across a restart") {
+  for (bool on_s3 : {false, true}) {
+    CAPTURE(on_s3);
+    Backend b(on_s3);
+    testing::TempDir& dir = b.dir;
+    testing::S3Process* s3 = b.s3.get();
+    const std::vector<std::string>& flags = b.flags;
+    testing::Env& env = *b.env;
+    const std::string k = env.test_key;
+    const std::string data = env.server->data_dir();
+    const std::string session = testing::SandboxSession(env, k, "gc-1", "approved");
+
+    // What a kill -9 between storing a capture and appending its event leaves: an object of the
+    // store that no event names.
+    const std::string orphan = "sealed bytes whose event never came " + core::Sha256Hex(core::RandomBytes(8)).substr(0, 16);
+    const std::string address = core::Sha256Hex(orphan);
+    const std::string file = dir.Sub("orphan");
+    std::ofstream(file, std::ios::binary) << orphan;
+    if (on_s3) {
+      s3->SdkPut("media/" + address.substr(0, 2) + "/" + address, file);
+    } else {
+      std::filesystem::create_directories(data + "/media/" + address.substr(0, 2));
+      std::filesystem::copy_file(file, data + "/media/" + address.substr(0, 2) + "/" + address);
+    }
+    auto stored = [&] {
+      if (on_s3) return !s3->SdkGet("media/" + address.substr(0, 2) + "/" + address).empty();
+      return std::filesystem::exists(data + "/media/" + address.substr(0, 2) + "/" + address);
+    };
+    auto gc = [&](std::vector<std::string> extra) {
+      std::vector<std::string> args = {"blobs", "gc", "--data-dir", data};
+      args.insert(args.end(), flags.begin(), flags.end());
+      args.insert(args.end(), extra.begin(), extra.end());
+      auto r = testing::RunSvc(args);
+      REQUIRE_MESSAGE(r.exit_code == 0, std::string(r.err + r.out));
+      return core::ParseJsonOrDiscarded(r.out);
+    };
+
+    // Through the running server: within the grace period it is kept, and a dry run deletes nothing.
+    core::Json young = gc({});
+    CHECK(young["objects"] == 5);
+    CHECK(young["referenced"] == 4);
+    CHECK(young["young"] == 1);
+    CHECK(young["deleted"] == 0);
+    core::Json dry = gc({"--dry-run", "--grace-seconds", "0"});
+    CHECK(dry["dryRun"] == true);
+    CHECK(dry["deleted"] == 1);
+    CHECK(dry["addresses"] == core::Json::array({address}));
+    CHECK(stored());
+
+    // Restarted, past the grace period: the orphan goes, the session's four captures stay.
+    env.server->Stop();
+    env.server->Start();
+    core::Json swept = gc({"--grace-seconds", "0"});
+    CHECK(swept["deleted"] == 1);
+    CHECK(swept["referenced"] == 4);
+    CHECK(swept["addresses"] == core::Json::array({address}));
+    CHECK_FALSE(stored());
+    CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + session + "/evidence"))["media"].size() == 4);
+
+    // On the stopped data directory, the same run finds nothing more to delete.
+    env.server->Stop();
+    core::Json offline = gc({"--grace-seconds", "0"});
+    CHECK(offline["objects"] == 4);
+    CHECK(offline["deleted"] == 0);
+    env.server->Start();
+  }
 }
