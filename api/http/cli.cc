@@ -54,6 +54,8 @@ void DeclareBlobStore(Flags& f) {
              "a shared credentials file (AWS format); AWS_ACCESS_KEY_ID / AWS_SECRET_ACCESS_KEY / "
              "AWS_SESSION_TOKEN win over it; default AWS_SHARED_CREDENTIALS_FILE or ~/.aws/credentials"});
   f.Declare({"s3-profile", "", "the credentials file's profile (default AWS_PROFILE, else default)"});
+  f.Declare({"s3-request-timeout-seconds", "60",
+             "one call to the store, sending and reading included; a call over it is retried like a 5xx"});
 }
 
 void DeclareCommon(Flags& f) {
@@ -144,6 +146,13 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
     o.s3.region = f.Get("s3-region");
     o.s3.path_style = f.GetBool("s3-path-style");
     o.s3.ca_file = f.Get("s3-ca-file");
+    long long timeout = 0;
+    try {
+      timeout = std::stoll(f.Get("s3-request-timeout-seconds"));
+    } catch (...) {
+    }
+    if (timeout < 1) return core::InvalidArgument("--s3-request-timeout-seconds must be at least 1");
+    o.s3.request_timeout = std::chrono::seconds(timeout);
     if (o.s3.endpoint.empty() || o.s3.bucket.empty()) {
       return core::InvalidArgument("--blob-store s3 needs --s3-endpoint and --s3-bucket");
     }

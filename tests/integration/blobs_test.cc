@@ -93,6 +93,33 @@ TEST_CASE("blobs on s3: a store that keeps failing answers the upload 503 and re
   CHECK(s3.SdkList("media/").size() == 1);
 }
 
+TEST_CASE("blobs on s3: a store that stalls mid-upload is retried; one that keeps stalling answers 503, no capture") {
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));
+  std::vector<std::string> flags = S3Flags(s3, dir);
+  flags.insert(flags.end(), {"--s3-request-timeout-seconds", "1"});
+  testing::Env env(false, flags, testing::Sharing::kIsolated);
+  auto created = env.Create(env.test_key, "blobs-3", R"({"channel":"api"})");
+  REQUIRE(created.status == 201);
+  const std::string session = Body(created)["id"];
+  const std::string base = "/v1/verification-sessions/" + session;
+  REQUIRE(env.Call(env.test_key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  const std::string video = testing::Mp4() + std::string(2u << 20, 'v');
+
+  // The PUT is read and never answered: after the timeout it is sent again, and stored.
+  s3.InjectFaults({"stall"});
+  auto taken = testing::Upload(env, env.test_key, session, "liveness_video", "video/mp4", video);
+  CHECK_MESSAGE(taken.status == 201, taken.body);
+  CHECK(s3.SdkList("media/").size() == 1);
+
+  // Every attempt stalls: 503, and the session records nothing more.
+  s3.InjectFaults({"stall", "stall", "stall", "stall", "stall"});
+  auto refused = testing::Upload(env, env.test_key, session, "liveness_video", "video/mp4", video);
+  testing::CheckProblem(refused, 503, "SERVICE_UNAVAILABLE");
+  CHECK(Body(env.Call(env.test_key, "GET", base + "/evidence"))["media"].size() == 1);
+  CHECK(s3.SdkList("media/").size() == 1);
+}
+
 TEST_CASE("blobs migrate: a data directory's captures move into a bucket, resumably, and are served from it") {
   testing::TempDir dir;
   testing::S3Process s3(dir.Sub("s3"));
@@ -256,8 +283,10 @@ TEST_CASE("blobs: a large capture is streamed out in chunks on both backends; on
     }
     {
       std::fstream f(altered, std::ios::in | std::ios::out | std::ios::binary);
+      f.seekg(-10, std::ios::end);
+      const char was = static_cast<char>(f.get());
       f.seekp(-10, std::ios::end);
-      f.put('\x55');
+      f.put(static_cast<char>(was ^ 0x01));  // always a different byte
     }
     if (!on_s3) {
       std::filesystem::copy_file(altered, key, std::filesystem::copy_options::overwrite_existing);
