@@ -160,7 +160,9 @@ LocalBlobStore::LocalBlobStore(std::string dir) : dir_(std::move(dir)) {}
 core::Result<std::string> LocalBlobStore::Put(std::string_view bytes) {
   std::string address = core::Sha256Hex(bytes);
   std::error_code ec;
-  if (fs::exists(fs::path(dir_) / address.substr(0, 2) / address, ec)) return address;  // already stored
+  // Already stored: no spool file written and synced for nothing (Commit checks again, for the
+  // writers whose address is known only at their end).
+  if (fs::exists(fs::path(dir_) / address.substr(0, 2) / address, ec)) return address;
   SVC_ASSIGN_OR_RETURN(auto writer, Create());
   SVC_RETURN_IF_ERROR(writer->Write(bytes));
   return writer->Commit();

@@ -10,6 +10,7 @@
 #include "api/compliance/routes.h"
 #include "api/http/admin_route.h"
 #include "api/http/module.h"
+#include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
 #include "pipeline/retention/blob_collector.h"
@@ -58,10 +59,9 @@ class ComplianceServices final : public AreaServices {
     if (s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
 
     pipeline::retention::BlobCollector::Options co;
-    co.store = &s.rt.store();
+    LendRuntime(s.rt, co);
     co.blobs = &s.rt.blobs();
     co.caught_up = [&rt = s.rt] { return rt.CatchUpProjections(); };
-    co.metrics = &s.rt.metrics();
     long long gc_hours = 0, grace_hours = 0;
     try {
       gc_hours = std::stoll(s.flags.Get("blob-gc-interval-hours"));
@@ -144,7 +144,8 @@ extern const std::string_view kCompliance_operations_md;  // operations.md, comp
 const Module& compliance::ComplianceModule() {
   static const Module m{.name = "compliance",
                         .deciders = &RegisterDeciders<commands::compliance::BreachDecider,
-                                                      commands::compliance::RetentionDecider>,
+                                                      commands::compliance::RetentionDecider,
+                                                      commands::compliance::BlobGcDecider>,
                         .openapi = &compliance::ComplianceOpenApi,
                         .operations = &kCompliance_operations_md,
                         .declare_flags = &DeclareFlags,

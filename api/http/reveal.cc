@@ -1,8 +1,8 @@
 #include "api/http/reveal.h"
 
-#include <atomic>
 #include <memory>
 
+#include "api/http/piece_stream.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "commands/persons/reveal_budget.h"
@@ -132,43 +132,11 @@ core::Result<std::optional<OpenedCapture>> OpenCapture(Runtime& rt, const std::s
   return std::optional<OpenedCapture>(OpenedCapture(std::move(*reader)));
 }
 
-namespace {
-
-// The capture's pieces, each opened on the pool when the server asks for the next.
-class CaptureStream final : public ResponseStream, public std::enable_shared_from_this<CaptureStream> {
- public:
-  CaptureStream(OpenedCapture capture, core::ThreadPool* pool) : capture_(std::move(capture)), pool_(pool) {}
-  void Next(std::function<void(std::optional<std::string>)> deliver) override {
-    auto step = [self = shared_from_this(), deliver = std::move(deliver)] {
-      if (self->finished_.load()) return deliver(std::nullopt);
-      auto piece = self->capture_->Next();
-      if (!piece.ok()) {
-        self->failed_ = true;
-        return deliver(std::nullopt);
-      }
-      if (piece->empty()) return deliver(std::nullopt);
-      deliver(std::move(*piece));
-    };
-    if (pool_ == nullptr) return step();
-    pool_->Post(std::move(step));
-  }
-  void Finish() override { finished_ = true; }
-  bool Failed() const override { return failed_.load(); }
-
- private:
-  OpenedCapture capture_;
-  core::ThreadPool* pool_;
-  std::atomic<bool> finished_{false};
-  std::atomic<bool> failed_{false};
-};
-
-}  // namespace
-
 HttpResponse CaptureResponse(const std::string& mime, OpenedCapture capture, core::ThreadPool* pool) {
   HttpResponse out;
   out.status = 200;
   out.content_type = mime;
-  out.stream = std::make_shared<CaptureStream>(std::move(capture), pool);
+  out.stream = PieceStream([capture = std::move(capture)] { return capture->Next(); }, pool);
   out.headers = {{"Cache-Control", "no-store"},
                  {"X-Content-Type-Options", "nosniff"},
                  {"Content-Disposition", "inline"},

@@ -7,10 +7,7 @@
 // export-key`; its secret key stays with the data controller), so only `svc export-bulk open` with
 // that secret key reads it. Every person put in the dump is audited (an access event, channel
 // export_bulk) before any value is opened; the exporter (pipeline/persons/exporter.h) does the work.
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
+#include "api/http/piece_stream.h"
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
 #include "api/persons/persons_common.h"
@@ -18,6 +15,7 @@
 #include "commands/persons/export_job.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "pipeline/persons/export_dump.h"
 #include "pipeline/persons/exporter.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/purposes.h"
@@ -145,9 +143,8 @@ std::optional<core::Json> PathJob(Runtime& rt, ApiCall& call, const Respond& res
   return std::move(**row);
 }
 
-void Dump(Runtime& rt, ApiCall& call, Respond respond) {
+void Dump(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
   auto job = PathJob(rt, call, respond);
   if (!job.has_value()) return;
   const std::string status = core::StringOr(*job, "status");
@@ -159,23 +156,29 @@ void Dump(Runtime& rt, ApiCall& call, Respond respond) {
     return respond(std::move(p));
   }
   auto expires = core::ParseRfc3339(core::StringOr(*job, "expiresAt"));
-  const std::string path = pp::BulkExporter::DumpPath(pp::BulkExporter::ExportsDir(rt.data_dir()), a.tenant_id, a.environment,
-                                                      core::StringOr(*job, "id"));
-  if (status == "expired" || !expires.ok() || expires->micros <= rt.clock().Now().micros || !std::filesystem::exists(path)) {
+  if (status == "expired" || !expires.ok() || expires->micros <= rt.clock().Now().micros) {
     return respond(Problem(req, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));
   }
-  std::ifstream in(path, std::ios::binary);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  if (!in) return respond(Problem(req, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));
-  const core::Json dump = job->value("dump", core::Json::object());
-  HttpResponse r;
-  r.status = 200;
-  r.content_type = "application/octet-stream";
-  r.body = ss.str();
-  r.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + core::StringOr(*job, "id") + ".svcx\"");
-  r.headers.emplace_back("ETag", "\"" + core::StringOr(dump, "sha256") + "\"");
-  respond(std::move(r));
+  // The object is opened off the I/O threads (on S3 that is a request) and streamed out.
+  const std::string sha = core::StringOr(job->value("dump", core::Json::object()), "sha256");
+  auto open = [&rt, slim = SlimRequest(req), sha, id = core::StringOr(*job, "id"), pool = o.work_pool,
+               respond = std::move(respond)] {
+    auto reader = pp::DumpReader::Open(rt.blobs(), sha);
+    if (!reader.ok() && reader.status().code() == core::StatusCode::kNotFound) {
+      return respond(Problem(slim, "EXPORT_DUMP_EXPIRED", "the dump expired and was deleted; ask for a new export"));
+    }
+    if (!reader.ok()) return respond(StatusToProblem(slim, reader.status()));
+    HttpResponse r;
+    r.status = 200;
+    r.content_type = "application/octet-stream";
+    r.stream = PieceStream([d = std::shared_ptr<pp::DumpReader>(std::move(*reader))] { return d->Next(); }, pool);
+    r.headers.emplace_back("Content-Disposition", "attachment; filename=\"" + id + ".svcx\"");
+    r.headers.emplace_back("ETag", "\"" + sha + "\"");
+    r.headers.emplace_back("Cache-Control", "no-store");
+    respond(std::move(r));
+  };
+  if (o.work_pool == nullptr) return open();
+  o.work_pool->Post(std::move(open));
 }
 
 }  // namespace
@@ -207,7 +210,7 @@ std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options
       .scope = "persons:read", .family = RateFamily::kRead,
       .response_schema = "PersonExportBulkDump", .response_content_type = "application/octet-stream",
       .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND", "EXPORT_DUMP_NOT_READY", "EXPORT_DUMP_EXPIRED"}}),
-      .handler = [r](ApiCall& c, Respond respond) { Dump(*r, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { Dump(*r, *o, c, std::move(respond)); }});
   return routes;
 }
 

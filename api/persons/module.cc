@@ -6,6 +6,7 @@
 
 #include "api/http/admin_route.h"
 #include "api/http/module.h"
+#include "core/log.h"
 #include "api/persons/routes.h"
 #include "commands/persons/client_token.h"
 #include "commands/persons/export_job.h"
@@ -92,9 +93,15 @@ class PersonsServices final : public AreaServices {
     LendRuntime(s.rt, eo);
     eo.keys = &s.rt.key_store();
     eo.projector = s.rt.projector<projections::PersonsProjector>();
+    eo.blobs = &s.rt.blobs();
     eo.exports_dir = pipeline::persons::BulkExporter::ExportsDir(s.rt.data_dir());
     exporter_ = std::make_unique<pipeline::persons::BulkExporter>(eo);
     po.exporter = exporter_.get();
+    // Dumps written as files before they went into the blob store: moved before the API serves
+    // (a download of one would otherwise find no object); a store not reachable yet is retried.
+    if (auto st = exporter_->AdoptLegacy(); !st.ok()) {
+      core::LogWarn("export: dumps kept as files could not be moved into the blob store yet", {{"error", st.ToString()}});
+    }
     exporter_->Start();
     return core::Status::Ok();
   }

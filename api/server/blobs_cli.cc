@@ -3,8 +3,9 @@
 // layout <dir>/<aa>/<sha256>) into the store the flags name (--blob-store s3 ...), so that an
 // existing installation moves its captures and list files into a bucket.
 //
-// Each blob is read with its hash checked, skipped when the target already has it (a HEAD), else
-// stored and its address compared; nothing is deleted. Resumable: objects are content-addressed,
+// Each blob (LocalBlobStore::List: spool and temporary files are not blobs) is skipped when the
+// target already has it (a HEAD), else streamed across with its hash checked on both sides and its
+// address compared; nothing is deleted. Resumable: objects are content-addressed,
 // so a second run copies only what the first did not (one that failed, or one written since).
 // Safe while the server runs on the directory (blobs never change); the switch is: migrate,
 // stop, migrate again (quick: only what came since), start with --blob-store s3
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <iostream>
 
+#include "api/http/module.h"
 #include "api/server/cli.h"
 #include "api/server/commands.h"
 #include "core/log.h"
@@ -47,7 +49,7 @@ int BlobsGc(int argc, char** argv) {
   auto rt = Runtime::Open(*ro);
   if (rt.ok()) {
     pipeline::retention::BlobCollector::Options o;
-    o.store = &(*rt)->store();
+    LendRuntime(**rt, o);
     o.blobs = &(*rt)->blobs();
     o.caught_up = [&] { return (*rt)->CatchUpProjections(); };
     pipeline::retention::BlobCollector collector(std::move(o));
@@ -86,33 +88,38 @@ int Blobs(int argc, char** argv) {
   eventstore::LocalBlobStore source(from);
   pipeline::adapters::S3BlobStore target(ro->s3);
   int64_t copied = 0, skipped = 0, failed = 0;
+  // Each blob streamed across (a piece at a time, hashed on the way out and on the way in), so a
+  // large capture is never whole in memory.
+  auto copy = [&](const std::string& address) -> core::Result<std::string> {
+    SVC_ASSIGN_OR_RETURN(auto in, source.Open(address));
+    SVC_ASSIGN_OR_RETURN(auto out, target.Create());
+    for (;;) {
+      SVC_ASSIGN_OR_RETURN(std::string piece, in->Read(1 << 20));
+      if (piece.empty()) break;
+      SVC_RETURN_IF_ERROR(out->Write(piece));
+    }
+    return out->Commit();
+  };
   std::error_code ec;
   if (fs::is_directory(from, ec)) {
-    for (const auto& shard : fs::directory_iterator(from, ec)) {
-      const std::string prefix = shard.path().filename().string();
-      if (!shard.is_directory() || prefix.size() != 2) continue;
-      for (const auto& file : fs::directory_iterator(shard.path(), ec)) {
-        const std::string address = file.path().filename().string();
-        // Temporary files of an interrupted write (<address>.tmp.*) and strays are not blobs.
-        if (!eventstore::ValidBlobAddress(address) || address.compare(0, 2, prefix) != 0) continue;
-        auto there = target.Exists(address);
-        if (there.ok() && *there) {
-          ++skipped;
-          continue;
-        }
-        auto bytes = source.Get(address);
-        auto stored = bytes.ok() ? target.Put(*bytes) : core::Result<std::string>(bytes.status());
-        if (stored.ok() && *stored == address) {
-          ++copied;
-          continue;
-        }
-        ++failed;
-        core::LogWarn("blob not migrated",
-                      {{"address", address}, {"error", stored.ok() ? "address mismatch" : stored.status().ToString()}});
+    auto listed = source.List([&](const eventstore::BlobInfo& b) {
+      auto there = target.Exists(b.address);
+      if (there.ok() && *there) {
+        ++skipped;
+        return core::Status::Ok();
       }
-    }
+      auto stored = copy(b.address);
+      if (stored.ok() && *stored == b.address) {
+        ++copied;
+        return core::Status::Ok();
+      }
+      ++failed;
+      core::LogWarn("blob not migrated",
+                    {{"address", b.address}, {"error", stored.ok() ? "address mismatch" : stored.status().ToString()}});
+      return core::Status::Ok();
+    });
+    if (!listed.ok()) return Fail(listed);
   }
-  if (ec) return Fail(core::Unavailable("cannot read " + from + ": " + ec.message()));
   Print({{"target", target.Describe()}, {"copied", copied}, {"skipped", skipped}, {"failed", failed}});
   return failed == 0 ? 0 : 1;
 }

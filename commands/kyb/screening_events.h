@@ -18,6 +18,7 @@
 #include <variant>
 #include <vector>
 
+#include "commands/service_tenant.h"
 #include "core/json.h"
 #include "core/json_fields.h"
 #include "core/status.h"
@@ -25,8 +26,8 @@
 
 namespace svc::commands::kyb {
 
-// The partition of service-wide records (the loaded lists): not a tenant anyone holds.
-inline constexpr std::string_view kServiceTenant = "ten_00000000000000000000000000000000";
+// The loaded lists are in the partition of service-wide records.
+using commands::kServiceTenant;
 inline constexpr std::string_view kAmlListAggregate = "aml_list";
 inline constexpr std::string_view kScreeningAggregate = "screening";
 inline constexpr std::string_view kHitAggregate = "screening_hit";

@@ -1,18 +1,18 @@
 #include "pipeline/persons/export_dump.h"
 
-#include <openssl/evp.h>
-#include <unistd.h>
-
-#include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <utility>
 
 #include "core/ids.h"
+#include "core/log.h"
 
 namespace svc::pipeline::persons {
 
 namespace {
 
 constexpr size_t kChunkBytes = 64 * 1024;
+constexpr size_t kReadPiece = 256 * 1024;  // what a download or a move reads at a time
 
 std::string U32(size_t n) {
   std::string out(4, '\0');
@@ -35,25 +35,15 @@ core::Result<std::string_view> Part(std::string_view bytes, size_t* pos) {
   return out;
 }
 
-EVP_MD_CTX* Sha(void* p) { return static_cast<EVP_MD_CTX*>(p); }
-
 }  // namespace
 
-core::Result<std::unique_ptr<DumpWriter>> DumpWriter::Create(const std::string& final_path, const core::Json& header,
+core::Result<std::unique_ptr<DumpWriter>> DumpWriter::Create(eventstore::BlobStore& blobs, const core::Json& header,
                                                              std::string_view recipient_public_key) {
   if (recipient_public_key.size() != core::kX25519KeyBytes) {
     return core::InvalidArgument("the export key is not a 32-byte X25519 public key");
   }
   std::unique_ptr<DumpWriter> w(new DumpWriter());
-  w->final_path_ = final_path;
-  w->tmp_path_ = final_path + ".tmp";
-  std::error_code ec;
-  std::filesystem::create_directories(std::filesystem::path(final_path).parent_path(), ec);
-  if (ec) return core::Unavailable("cannot create the exports directory: " + ec.message());
-  w->file_ = std::fopen(w->tmp_path_.c_str(), "wb");
-  if (w->file_ == nullptr) return core::Unavailable("cannot write the dump: " + std::string(std::strerror(errno)));
-  w->sha_ = EVP_MD_CTX_new();
-  EVP_DigestInit_ex(Sha(w->sha_), EVP_sha256(), nullptr);
+  SVC_ASSIGN_OR_RETURN(w->out_, blobs.Create());
   const std::string head = core::DumpJson(header);
   w->ad_ = core::Sha256(head);
   std::string key = core::RandomBytes(core::kAeadKeyBytes);
@@ -67,24 +57,9 @@ core::Result<std::unique_ptr<DumpWriter>> DumpWriter::Create(const std::string& 
   return w;
 }
 
-DumpWriter::~DumpWriter() {
-  if (file_ != nullptr) {
-    std::fclose(file_);
-    std::error_code ec;
-    std::filesystem::remove(tmp_path_, ec);  // never finished: no partial dump stays
-  }
-  if (sha_ != nullptr) EVP_MD_CTX_free(Sha(sha_));
-  core::SecureZero(pending_);
-}
+DumpWriter::~DumpWriter() { core::SecureZero(pending_); }
 
-core::Status DumpWriter::Write(std::string_view bytes) {
-  if (std::fwrite(bytes.data(), 1, bytes.size(), file_) != bytes.size()) {
-    return core::Unavailable("cannot write the dump: " + std::string(std::strerror(errno)));
-  }
-  EVP_DigestUpdate(Sha(sha_), bytes.data(), bytes.size());
-  size_ += static_cast<int64_t>(bytes.size());
-  return core::Status::Ok();
-}
+core::Status DumpWriter::Write(std::string_view bytes) { return out_->Write(bytes); }
 
 core::Status DumpWriter::Flush(bool final) {
   std::string sealed = sealer_->Push(pending_, final, ad_);
@@ -105,22 +80,67 @@ core::Status DumpWriter::Add(const core::Json& record) {
 
 core::Result<DumpSummary> DumpWriter::Finish() {
   SVC_RETURN_IF_ERROR(Flush(true));
-  if (std::fflush(file_) != 0 || ::fsync(fileno(file_)) != 0) {
-    return core::Unavailable("cannot sync the dump: " + std::string(std::strerror(errno)));
-  }
-  std::fclose(file_);
-  file_ = nullptr;
-  std::error_code ec;
-  std::filesystem::rename(tmp_path_, final_path_, ec);
-  if (ec) return core::Unavailable("cannot put the dump in place: " + ec.message());
-  unsigned char digest[EVP_MAX_MD_SIZE];
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(Sha(sha_), digest, &len);
   DumpSummary s;
-  s.size_bytes = size_;
-  s.sha256 = core::HexEncode(std::string_view(reinterpret_cast<const char*>(digest), len));
+  s.size_bytes = static_cast<int64_t>(out_->size());
+  SVC_ASSIGN_OR_RETURN(s.sha256, out_->Commit());
   s.records = records_;
   return s;
+}
+
+core::Result<std::unique_ptr<DumpReader>> DumpReader::Open(const eventstore::BlobStore& blobs, std::string_view address) {
+  SVC_ASSIGN_OR_RETURN(auto in, blobs.Open(address));
+  return std::unique_ptr<DumpReader>(new DumpReader(std::move(in)));
+}
+
+core::Result<std::string> DumpReader::Next() {
+  if (done_) return std::string();
+  while (true) {
+    SVC_ASSIGN_OR_RETURN(std::string piece, in_->Read(kReadPiece));
+    if (piece.empty()) {  // the whole object hashed to its address: the held piece may go
+      done_ = true;
+      return std::exchange(held_, std::string());
+    }
+    if (held_.empty()) {
+      held_ = std::move(piece);
+      continue;
+    }
+    return std::exchange(held_, std::move(piece));
+  }
+}
+
+core::Result<size_t> AdoptLegacyDumps(const std::string& exports_dir, eventstore::BlobStore& blobs) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  if (!fs::is_directory(exports_dir, ec)) return size_t{0};
+  std::vector<fs::path> dumps, unfinished;
+  for (auto it = fs::recursive_directory_iterator(exports_dir, ec); !ec && it != fs::recursive_directory_iterator();
+       it.increment(ec)) {
+    if (!it->is_regular_file()) continue;
+    const std::string ext = it->path().extension().string();
+    if (ext == ".svcx") dumps.push_back(it->path());
+    if (ext == ".tmp") unfinished.push_back(it->path());
+  }
+  if (ec) return core::Unavailable("cannot list " + exports_dir + ": " + ec.message());
+  size_t moved = 0;
+  for (const auto& path : dumps) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return core::Unavailable("cannot read " + path.string());
+    SVC_ASSIGN_OR_RETURN(auto out, blobs.Create());
+    std::string buf(kReadPiece, '\0');
+    while (in) {
+      in.read(buf.data(), static_cast<std::streamsize>(buf.size()));
+      if (in.gcount() > 0) SVC_RETURN_IF_ERROR(out->Write(std::string_view(buf.data(), static_cast<size_t>(in.gcount()))));
+    }
+    if (!in.eof()) return core::Unavailable("cannot read " + path.string());
+    SVC_ASSIGN_OR_RETURN(std::string address, out->Commit());
+    fs::remove(path, ec);
+    if (ec) return core::Unavailable("cannot remove " + path.string() + ": " + ec.message());
+    core::LogInfo("export: a dump kept as a file moved into the blob store",
+                  {{"file", path.filename().string()}, {"address", address}, {"store", blobs.Describe()}});
+    ++moved;
+  }
+  for (const auto& path : unfinished) fs::remove(path, ec);
+  return moved;
 }
 
 core::Result<DumpContents> OpenDump(std::string_view bytes, const core::X25519KeyPair& key) {

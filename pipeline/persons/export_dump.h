@@ -10,8 +10,11 @@
 //   u32 L, chunk (L bytes), repeated     whole JSON lines, ≤ 64 KiB of plaintext each; the last
 //                                        chunk carries the final tag (a cut dump does not open)
 //
-// Integers are big-endian. The file is written to a temporary name, fsynced and renamed, so a
-// dump that exists is complete.
+// Integers are big-endian. A dump is an object of the blob store (eventstore/blob_store.h),
+// written through a spool file and stored under its SHA-256 (the one its job records) only once
+// complete, so a dump that exists is whole; a crash leaves at most a spool file or an object no
+// job names (the blob collector's). Dumps written before they went into the blob store (files in
+// <data-dir>/exports) are moved into it at start (AdoptLegacyDumps).
 
 #include <cstdio>
 #include <memory>
@@ -21,6 +24,7 @@
 #include "core/crypto.h"
 #include "core/json.h"
 #include "core/status.h"
+#include "eventstore/blob_store.h"
 
 namespace svc::pipeline::persons {
 
@@ -28,18 +32,18 @@ inline constexpr std::string_view kDumpMagic = "SVCEXB1\n";
 
 struct DumpSummary {
   int64_t size_bytes = 0;
-  std::string sha256;  // hex, of the whole file
+  std::string sha256;  // hex, of the whole dump: its address in the blob store
   int64_t records = 0;
 };
 
 class DumpWriter {
  public:
-  // Opens `final_path`.tmp for writing; `recipient_public_key` is 32 raw bytes.
-  static core::Result<std::unique_ptr<DumpWriter>> Create(const std::string& final_path, const core::Json& header,
+  // A new object of `blobs`; `recipient_public_key` is 32 raw bytes.
+  static core::Result<std::unique_ptr<DumpWriter>> Create(eventstore::BlobStore& blobs, const core::Json& header,
                                                           std::string_view recipient_public_key);
-  ~DumpWriter();
+  ~DumpWriter();  // unfinished: nothing stays
   core::Status Add(const core::Json& record);
-  // Seals the last chunk, fsyncs, renames into place.
+  // Seals the last chunk and stores the dump, durably.
   core::Result<DumpSummary> Finish();
 
  private:
@@ -47,15 +51,36 @@ class DumpWriter {
   core::Status Write(std::string_view bytes);
   core::Status Flush(bool final);
 
-  std::string final_path_, tmp_path_;
-  std::FILE* file_ = nullptr;
+  std::unique_ptr<eventstore::BlobWriter> out_;
   std::unique_ptr<core::StreamSealer> sealer_;
   std::string ad_;
   std::string pending_;
-  int64_t size_ = 0;
   int64_t records_ = 0;
-  void* sha_ = nullptr;  // EVP_MD_CTX
 };
+
+// A stored dump read front to back in pieces, for a download. The last piece is held back until
+// the whole object hashed to its address, so a dump altered in the store is cut off (DATA_LOSS,
+// logged with the address) and never handed out whole.
+class DumpReader {
+ public:
+  // NOT_FOUND when no such object is stored.
+  static core::Result<std::unique_ptr<DumpReader>> Open(const eventstore::BlobStore& blobs, std::string_view address);
+  // The next piece; "" at the end, once the dump was checked.
+  core::Result<std::string> Next();
+  uint64_t size() const { return in_->size(); }
+
+ private:
+  explicit DumpReader(std::unique_ptr<eventstore::BlobReader> in) : in_(std::move(in)) {}
+  std::unique_ptr<eventstore::BlobReader> in_;
+  std::string held_;
+  bool done_ = false;
+};
+
+// Moves the dumps of a data directory from before they went into the blob store
+// (<exports_dir>/<tenant>/<env>/<job>.svcx) into `blobs`, each under its SHA-256, which is the
+// address its job records, and removes each file once its object is stored (and the .tmp files of
+// dumps never finished). Idempotent, so a crash midway is mended by the next call. How many moved.
+core::Result<size_t> AdoptLegacyDumps(const std::string& exports_dir, eventstore::BlobStore& blobs);
 
 struct DumpContents {
   core::Json header;

@@ -65,9 +65,12 @@ std::string BulkExporter::ExportsDir(const std::string& data_dir) {
   return (std::filesystem::path(data_dir) / "exports").string();
 }
 
-std::string BulkExporter::DumpPath(const std::string& exports_dir, const std::string& tenant, const std::string& env,
-                                   const std::string& job) {
-  return (std::filesystem::path(exports_dir) / tenant / env / (job + ".svcx")).string();
+core::Status BulkExporter::AdoptLegacy() {
+  if (!legacy_left_) return core::Status::Ok();
+  SVC_ASSIGN_OR_RETURN(size_t moved, AdoptLegacyDumps(options_.exports_dir, *options_.blobs));
+  if (moved > 0) core::LogInfo("export: dumps kept as files moved into the blob store", {{"dumps", std::to_string(moved)}});
+  legacy_left_ = false;
+  return core::Status::Ok();
 }
 
 core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Pending() const {
@@ -89,6 +92,7 @@ core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Expired() const {
 }
 
 bool BulkExporter::NothingDue() {
+  if (legacy_left_) return false;
   auto expired = Expired();
   if (!expired.ok() || !expired->empty()) return false;
   if (paused_) return true;
@@ -97,6 +101,9 @@ bool BulkExporter::NothingDue() {
 }
 
 void BulkExporter::Pass() {
+  if (auto st = AdoptLegacy(); !st.ok()) {
+    core::LogWarn("export: dumps kept as files could not be moved into the blob store; retried", {{"error", st.ToString()}});
+  }
   if (auto expired = Expired(); expired.ok()) {
     for (const auto& q : *expired) {
       if (auto st = Expire(q); !st.ok()) {
@@ -136,9 +143,12 @@ core::Result<commands::CommandOutcome> BulkExporter::Run(const Queued& q, ps::Ex
 }
 
 core::Status BulkExporter::Expire(const Queued& q) {
-  std::error_code ec;
-  std::filesystem::remove(DumpPath(options_.exports_dir, q.tenant, q.env, q.job), ec);
-  if (ec) return core::Unavailable("cannot delete the dump: " + ec.message());
+  const eventstore::KvStore& store = *options_.store;
+  SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(projections::kViewsCf),
+                                           PV::Abs(PV::Export(projections::TenantEnv(q.tenant, q.env), q.job))));
+  if (!row.has_value()) return core::DataLoss("a ready export without its job: " + q.job);
+  const std::string address = core::StringOr(core::ParseJsonOrDiscarded(*row).value("dump", core::Json::object()), "sha256");
+  if (eventstore::ValidBlobAddress(address)) SVC_RETURN_IF_ERROR(options_.blobs->Delete(address).status());
   return Run(q, ps::ExpireExport{}, true).status();
 }
 
@@ -234,7 +244,7 @@ core::Status BulkExporter::Process(const Queued& q) {
                        {"recipientKeyId", core::StringOr(r, "recipientKeyId")},
                        {"purpose", purpose},
                        {"writtenAt", core::FormatRfc3339(now)}};
-  SVC_ASSIGN_OR_RETURN(auto writer, DumpWriter::Create(DumpPath(options_.exports_dir, q.tenant, q.env, q.job), header, *recipient));
+  SVC_ASSIGN_OR_RETURN(auto writer, DumpWriter::Create(*options_.blobs, header, *recipient));
   int64_t written = 0;
   for (const auto& p : picks) {
     SVC_ASSIGN_OR_RETURN(auto key, options_.keys->Get(PersonKeyName(q.tenant, q.env, p.id)));

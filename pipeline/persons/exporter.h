@@ -9,12 +9,15 @@
 //   2. one access event per person left in (channel export_bulk, redaction sealed), appended to
 //      the job in groups of 500, durably, before any value is opened: the audit chain has them;
 //   3. the dump (export_dump.h): each person's values opened with their key and written as one
-//      JSON line, the whole sealed to the tenant's export key; a person erased meanwhile is left
-//      out (its access event stays: the audit errs on the side of saying more);
+//      JSON line, the whole sealed to the tenant's export key, into an object of the blob store
+//      whose address is the dump's SHA-256; a person erased meanwhile is left out (its access
+//      event stays: the audit errs on the side of saying more);
 //   4. persons.export_completed with the counts, the dump's size and SHA-256, and its expiry.
 //
 // A job interrupted by a crash starts over on the next run (a new dump; the access events of the
-// first try stay). Ready dumps past their expiry are deleted and recorded persons.export_expired.
+// first try stay; an object stored but never named by persons.export_completed is the blob
+// collector's). Ready dumps past their expiry are deleted from the store and recorded
+// persons.export_expired.
 // Woken by every batch of the persons read model; pausable (operators, tests).
 
 #include <atomic>
@@ -26,6 +29,7 @@
 #include "commands/persons/export_job.h"
 #include "core/json.h"
 #include "core/metrics.h"
+#include "eventstore/blob_store.h"
 #include "eventstore/key_store.h"
 #include "pipeline/manager_runtime.h"
 #include "pipeline/queue_manager.h"
@@ -38,7 +42,8 @@ class BulkExporter final : public QueueManager {
   struct Options : ManagerRuntime {
     eventstore::KeyStore* keys = nullptr;
     projections::PersonsProjector* projector = nullptr;
-    std::string exports_dir;  // <data-dir>/exports
+    eventstore::BlobStore* blobs = nullptr;  // where dumps are kept
+    std::string exports_dir;                  // <data-dir>/exports: where they were kept before
   };
   explicit BulkExporter(Options options);
   ~BulkExporter();
@@ -50,11 +55,12 @@ class BulkExporter final : public QueueManager {
   void Resume();
   bool Paused() const { return paused_; }
 
-  // Where dumps are kept under a data directory (<data-dir>/exports).
+  // Moves the dumps kept as files in exports_dir into the blob store (AdoptLegacyDumps). Called
+  // before the API serves; when it fails (the store unreachable), each pass tries again.
+  core::Status AdoptLegacy();
+
+  // Where dumps were kept under a data directory before the blob store (<data-dir>/exports).
   static std::string ExportsDir(const std::string& data_dir);
-  // Where a job's dump is kept.
-  static std::string DumpPath(const std::string& exports_dir, const std::string& tenant, const std::string& env,
-                              const std::string& job);
 
  private:
   struct Queued {
@@ -71,6 +77,7 @@ class BulkExporter final : public QueueManager {
 
   Options options_;
   std::atomic<bool> paused_{false};
+  std::atomic<bool> legacy_left_{true};
   std::map<std::string, int> attempts_;  // job -> failed tries (the loop's thread only)
   core::Counter* exported_ = nullptr;
 };

@@ -3,8 +3,11 @@
 #include <algorithm>
 #include <optional>
 
+#include "commands/writer.h"
+#include "core/clock.h"
 #include "core/log.h"
 #include "projections/kyb/kyb_view.h"
+#include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/verification_view.h"
 #include "projections/view_key.h"
@@ -13,6 +16,7 @@ namespace svc::pipeline::retention {
 
 using VV = projections::VerificationView;
 using KV = projections::KybView;
+using PV = projections::PersonsView;
 
 core::Json CollectRun::ToJson() const {
   return {{"dryRun", dry_run}, {"objects", objects}, {"referenced", referenced}, {"young", young},
@@ -53,6 +57,12 @@ core::Status BlobCollector::References(std::vector<std::string>& out) const {
   };
   SVC_RETURN_IF_ERROR(scan(KV::Abs(KV::ListsPrefix()), files));
   SVC_RETURN_IF_ERROR(scan(KV::Abs("listv/"), files));
+  // Bulk export dumps while ready (the exporter deletes them at expiry).
+  SVC_RETURN_IF_ERROR(scan(PV::Abs("exb/"), [&](const core::Json& job) {
+    if (core::StringOr(job, "status") != "ready") return;
+    const std::string sha = core::StringOr(job.value("dump", core::Json::object()), "sha256");
+    if (!sha.empty()) out.push_back(sha);
+  }));
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return core::Status::Ok();
@@ -83,6 +93,24 @@ core::Result<CollectRun> BlobCollector::RunOnce(bool dry_run, std::optional<std:
     }
     return core::Status::Ok();
   }));
+  commands::compliance::BlobsCollected batch;
+  batch.grace_seconds = grace_seconds;
+  auto record = [&]() -> core::Status {
+    if (batch.addresses.empty()) return core::Status::Ok();
+    namespace cc = commands::compliance;
+    auto st = options_.writer
+                  ->ExecuteAndWait(commands::MakeCommand<cc::BlobGcDecider>(
+                      std::string(commands::kServiceTenant), std::string(cc::kBlobGcId), cc::RecordCollected{batch},
+                      commands::SystemContext(options_.clock->Now(), options_.ids, "blob-gc", "live")))
+                  .status();
+    if (!st.ok()) {
+      core::LogError("deleted blobs could not be recorded in the log",
+                     {{"objects", static_cast<int64_t>(batch.addresses.size())}, {"error", st.ToString()}});
+    }
+    batch.addresses.clear();
+    batch.bytes = 0;
+    return st;
+  };
   for (const auto& b : unreferenced) {
     if (!dry_run) {
       auto removed = options_.blobs->Delete(b.address);
@@ -95,11 +123,15 @@ core::Result<CollectRun> BlobCollector::RunOnce(bool dry_run, std::optional<std:
                                                           {"bytes", static_cast<int64_t>(b.size)},
                                                           {"ageSeconds", now - b.modified_unix}});
       if (deleted_ != nullptr) deleted_->Add();
+      batch.addresses.push_back(b.address);
+      batch.bytes += static_cast<int64_t>(b.size);
+      if (batch.addresses.size() == commands::compliance::kMaxCollectedPerEvent) SVC_RETURN_IF_ERROR(record());
     }
     ++run.deleted;
     run.bytes += static_cast<int64_t>(b.size);
     if (run.addresses.size() < 1000) run.addresses.push_back(b.address);
   }
+  SVC_RETURN_IF_ERROR(record());
   core::LogInfo(dry_run ? "blob garbage collection (dry run)" : "blob garbage collection",
                 {{"objects", run.objects}, {"referenced", run.referenced}, {"young", run.young},
                  {"deleted", run.deleted}, {"failed", run.failed}, {"bytes", run.bytes}});

@@ -7,10 +7,14 @@
 //   1. waits until every read model has applied the whole log (`caught_up`), so what it reads
 //      is what the log says;
 //   2. collects the addresses still referred to: every capture row of the verification read
-//      model not purged, and every version of every sanctions list (its files);
+//      model not purged, every version of every sanctions list (its files), and the dump of every
+//      bulk export job while it is ready (the exporter deletes it at expiry);
 //   3. lists the store and deletes each object that is not referred to and older than `grace`
 //      (24 h by default: an upload in flight appends its event within seconds of its object),
-//      logging each deletion (address, size, age) and counting it.
+//      logging each deletion (address, size, age) and counting it;
+//   4. records what it deleted in the log (commands/compliance/blob_gc.h: compliance.blobs_collected,
+//      at most 1,000 addresses an event, appended after the deletions it names); a run whose
+//      record cannot be appended fails (the deletions are in the process log).
 // A dry run reports what it would delete and deletes nothing.
 
 #include <chrono>
@@ -21,10 +25,12 @@
 #include <string>
 #include <vector>
 
+#include "commands/compliance/blob_gc.h"
 #include "core/json.h"
 #include "core/metrics.h"
 #include "eventstore/blob_store.h"
 #include "eventstore/kv_store.h"
+#include "pipeline/manager_runtime.h"
 #include "pipeline/periodic.h"
 
 namespace svc::pipeline::retention {
@@ -43,13 +49,11 @@ struct CollectRun {
 
 class BlobCollector final : public PeriodicManager {
  public:
-  struct Options {
-    const eventstore::KvStore* store = nullptr;
+  struct Options : ManagerRuntime {  // writer: where the record goes; store: the read models
     eventstore::BlobStore* blobs = nullptr;
     std::function<core::Status()> caught_up;  // the read models applied the whole log
     std::chrono::seconds grace{86400};
     std::chrono::seconds interval{6 * 3600};
-    core::MetricsRegistry* metrics = nullptr;  // optional
   };
   explicit BlobCollector(Options options);
   ~BlobCollector();

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/audit/checkpoint.h"
+#include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
 #include "commands/verification/session_decider.h"
@@ -73,6 +74,33 @@ TEST_CASE("retention: a sweep cutoff is recorded once per advance, for a known r
   auto other = Sweep(3000);
   other.swept.resource = "sessions";
   CHECK_FALSE(spec.When(other).ok());
+}
+
+TEST_CASE("blob gc: what the collector deleted is recorded; an empty, oversized or malformed record is refused") {
+  DeciderSpec<compliance::BlobGcDecider> spec;
+  compliance::RecordCollected c;
+  c.collected.addresses = {std::string(64, 'a'), std::string(64, 'b')};
+  c.collected.bytes = 4096;
+  c.collected.grace_seconds = 86400;
+  auto first = spec.When(c);
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"compliance.blobs_collected"});
+  CHECK(Data(first->events[0])["addresses"].size() == 2);
+  CHECK(Data(first->events[0])["graceSeconds"] == 86400);
+  CHECK(first->result["deleted"] == 2);
+  c.collected.addresses = {std::string(64, 'c')};
+  CHECK(spec.When(c)->result["deleted"] == 3);
+  CHECK(spec.state.deleted == 3);
+  spec.CheckSnapshot();
+  compliance::RecordCollected bad;
+  CHECK_FALSE(spec.When(bad).ok());  // names nothing
+  bad.collected.addresses = {"media/../etc/passwd"};
+  CHECK_FALSE(spec.When(bad).ok());
+  bad.collected.addresses.assign(compliance::kMaxCollectedPerEvent + 1, std::string(64, 'd'));
+  CHECK_FALSE(spec.When(bad).ok());
+  bad.collected.addresses = {std::string(64, 'd')};
+  bad.collected.bytes = -1;
+  CHECK_FALSE(spec.When(bad).ok());
 }
 
 TEST_CASE("session: captures are purged once, after completion plus the retention period") {

@@ -13,6 +13,7 @@
 #include "commands/kyb/company_events.h"
 #include "commands/kyb/screening_events.h"
 #include "commands/audit/checkpoint.h"
+#include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
 #include "commands/event_codec.h"
@@ -384,6 +385,11 @@ std::vector<Sample> Samples() {
   Add<cc::RowsSwept, cc::RetentionEvent>(s, cc::RowsSwept{}, rtenc);
   Add<cc::RowsSwept, cc::RetentionEvent>(s, cc::RowsSwept{"webhook_deliveries", 1767225600000000, 30}, rtenc);
 
+  auto gcenc = [](const cc::BlobGcEvent& e) { return EncodeEventData(e); };
+  Add<cc::BlobsCollected, cc::BlobGcEvent>(s, cc::BlobsCollected{}, gcenc);
+  Add<cc::BlobsCollected, cc::BlobGcEvent>(
+      s, cc::BlobsCollected{{std::string(64, 'a'), std::string(64, 'b')}, 2048, 86400}, gcenc);
+
   auto cpenc = [](const audit::AuditLogEvent& e) { return EncodeEventData(e); };
   Add<audit::CheckpointPublished, audit::AuditLogEvent>(s, audit::CheckpointPublished{}, cpenc);
   audit::CheckpointPublished cp;
@@ -496,6 +502,11 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return webhooks::EncodeData(*d);
   }
+  if (s.type == compliance::BlobsCollected::kType) {
+    auto d = compliance::DecodeBlobGc(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   if (s.type == compliance::RowsSwept::kType) {
     auto d = compliance::DecodeRetention(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
@@ -572,5 +583,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 112);
+  CHECK(n == 114);
 }

@@ -7,7 +7,9 @@
 // in the bucket and read back from it on restart. A large capture is streamed out chunk by chunk
 // on both backends, and one altered in the store breaks off instead of arriving complete. Uploads
 // are streamed: a file sent before its kind is still taken, and refusals (no such session, over
-// the kind's limit, a body cut short, the wrong type) leave no capture and no spool file.
+// the kind's limit, a body cut short, the wrong type) leave no capture and no spool file. A bulk
+// export's dump is an object of the store on both backends: kept by the collector while ready,
+// streamed out, cut off when altered, deleted at its expiry.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -19,6 +21,7 @@
 #include "tests/support/api_env.h"
 #include "tests/support/s3_process.h"
 #include "tests/support/session_flow.h"
+#include "tests/support/stopped_data_dir.h"
 
 using namespace svc;
 using testing::Body;
@@ -36,12 +39,14 @@ std::vector<std::string> S3Flags(const testing::S3Process& s3, testing::TempDir&
 
 // A server of its own on the data directory, or on the bucket of an S3 server of its own.
 struct Backend {
-  explicit Backend(bool on_s3) {
+  explicit Backend(bool on_s3, const std::vector<std::string>& serve_flags = {}) {
     if (on_s3) {
       s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
       flags = S3Flags(*s3, dir);
     }
-    env = std::make_unique<testing::Env>(false, flags, testing::Sharing::kIsolated);
+    std::vector<std::string> all = flags;
+    all.insert(all.end(), serve_flags.begin(), serve_flags.end());
+    env = std::make_unique<testing::Env>(false, all, testing::Sharing::kIsolated);
   }
   testing::TempDir dir;
   std::unique_ptr<testing::S3Process> s3;
@@ -415,6 +420,106 @@ TEST_CASE("blobs gc: an object no event refers to goes after the grace period; r
     core::Json offline = gc({"--grace-seconds", "0"});
     CHECK(offline["objects"] == 4);
     CHECK(offline["deleted"] == 0);
+    // The log records the deletion: which object, its size, under which grace period, and by whom.
+    {
+      auto store = testing::OpenStoppedStore(data);
+      std::vector<core::Json> records;
+      testing::ForEachLoggedEvent(store.get(), [&](const eventstore::EventEnvelope& e) {
+        if (e.type != "compliance.blobs_collected") return;
+        CHECK(e.aggregate_type == "blob_gc");
+        CHECK(e.actor.type == "system");
+        records.push_back(core::ParseJsonOrDiscarded(e.data));
+      });
+      REQUIRE(records.size() == 1);
+      CHECK(records[0]["addresses"] == core::Json::array({address}));
+      CHECK(records[0]["bytes"] == static_cast<int64_t>(orphan.size()));
+      CHECK(records[0]["graceSeconds"] == 0);
+    }
     env.server->Start();
+  }
+}
+
+TEST_CASE("blobs: a bulk export's dump is an object of the store on both backends, kept while ready, gone at expiry") {
+  for (bool on_s3 : {false, true}) {
+    CAPTURE(on_s3);
+    Backend b(on_s3, {"--fake-clock", "--rate-reveals", "0", "--export-dump-ttl-hours", "1"});
+    testing::TempDir& dir = b.dir;
+    testing::S3Process* s3 = b.s3.get();
+    testing::Env& env = *b.env;
+    const std::string k = env.test_key;
+    const std::string secret = dir.Sub("export.secret");
+    auto made_key = testing::RunSvc({"export-bulk", "keygen", "--secret-key-file", secret});
+    REQUIRE_MESSAGE(made_key.exit_code == 0, made_key.err);
+    REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/export-key",
+                      {{"publicKey", core::ParseJsonOrDiscarded(made_key.out)["publicKey"]}})
+                .status == 200);
+    for (const char* email : {"uno@example.mx", "dos@example.mx"}) {
+      auto p = env.Call(k, "POST", "/v1/persons", core::Json{{"pii", {{"email", email}}}}.dump());
+      REQUIRE_MESSAGE(p.status == 201, p.body);
+    }
+    auto made = env.Call(k, "POST", "/v1/persons/export-bulk",
+                         R"({"purpose":"identity_verification","reason":"portability 2026-77"})");
+    REQUIRE_MESSAGE(made.status == 202, made.body);
+    const std::string id = Body(made)["id"];
+    REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+    const core::Json job = Body(env.Call(k, "GET", "/v1/persons/export-bulk/" + id));
+    REQUIRE(job["status"] == "ready");
+    const std::string sha = job["dump"]["sha256"];
+    const std::string object = "media/" + sha.substr(0, 2) + "/" + sha;
+    const std::string file = env.server->data_dir() + "/" + object;
+    auto stored = [&]() -> std::string {
+      std::string path = file;
+      if (on_s3) {
+        path = dir.Sub("fetched");
+        std::filesystem::remove(path);
+        if (s3->SdkGet(object, path).empty()) return "";
+      }
+      std::ifstream in(path, std::ios::binary);
+      return std::string(std::istreambuf_iterator<char>(in), {});
+    };
+
+    // The dump is the object named by its hash, in the store, and nowhere in the data directory.
+    const std::string bytes = stored();
+    REQUIRE(!bytes.empty());
+    CHECK(core::Sha256Hex(bytes) == sha);
+    CHECK(bytes.find("uno@example.mx") == std::string::npos);
+    CHECK_FALSE(std::filesystem::exists(env.server->data_dir() + "/exports"));
+    if (on_s3) CHECK_FALSE(std::filesystem::exists(file));
+    auto dump = env.Call(k, "GET", "/v1/persons/export-bulk/" + id + "/dump");
+    REQUIRE_MESSAGE(dump.status == 200, dump.body);
+    CHECK(dump.body == bytes);
+    CHECK(dump.content_type == "application/octet-stream");
+    bool chunked = false;
+    for (const auto& [name, value] : dump.headers) chunked |= name == "Transfer-Encoding" && value == "chunked";
+    CHECK(chunked);
+
+    // The collector keeps it while its job is ready, whatever its age.
+    auto gc = env.Admin("POST", "/admin/blobs/gc", {{"graceSeconds", 0}});
+    REQUIRE_MESSAGE(gc.status == 200, gc.body);
+    CHECK(Body(gc)["deleted"] == 0);
+    CHECK(Body(gc)["referenced"] == 1);
+
+    // Altered in the store: the download starts, then breaks off without HTTP's last chunk.
+    std::string altered = bytes;
+    altered[altered.size() - 3] ^= 0x01;
+    const std::string altered_file = dir.Sub("altered");
+    std::ofstream(altered_file, std::ios::binary) << altered;
+    if (on_s3) {
+      s3->SdkPut(object, altered_file);
+    } else {
+      std::filesystem::copy_file(altered_file, file, std::filesystem::copy_options::overwrite_existing);
+    }
+    auto broken = api::HttpCall(env.server->target(), "GET", "/v1/persons/export-bulk/" + id + "/dump",
+                                {{"Authorization", "Bearer " + k}}, "");
+    CHECK_FALSE(broken.ok());
+    CHECK(env.Call(k, "GET", "/v1/persons/export-bulk/" + id).status == 200);  // the server goes on
+
+    // Past its expiry on the fake clock: the exporter deletes the object and says so.
+    REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 3601}}).status == 200);
+    auto expired = env.Call(k, "GET", "/v1/persons/export-bulk/" + id + "/dump");
+    CHECK(expired.status == 409);
+    CHECK(Body(expired)["code"] == "EXPORT_DUMP_EXPIRED");
+    CHECK(Body(env.Call(k, "GET", "/v1/persons/export-bulk/" + id))["status"] == "expired");
+    CHECK(stored().empty());
   }
 }

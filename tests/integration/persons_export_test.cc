@@ -3,7 +3,8 @@
 // (EXPORT_DUMP_NOT_READY), then written; the dump downloaded, its hash checked, opened with `svc
 // export-bulk open` and in-process (and refused when altered, cut or opened with another key);
 // every person audited; the reveal rules per person for another application's key; the dump's
-// expiry on the fake clock (EXPORT_DUMP_EXPIRED, the file gone); a job that survives a crash.
+// expiry on the fake clock (EXPORT_DUMP_EXPIRED, the object gone); a job that survives a crash; a
+// dump kept as a file by an older version moved into the blob store at start.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -223,7 +224,8 @@ TEST_CASE("persons export-bulk: a sealed dump of every active person, audited, u
   CheckProblem(env.Call(env.live_key, "GET", kExport + "/" + id), 404, "EXPORT_JOB_NOT_FOUND");
 
   // Expiry on the fake clock: the dump is deleted, the job says so.
-  const std::string stored = env.server->data_dir() + "/exports/" + env.tenant + "/test/" + id + ".svcx";
+  const std::string sha = job["dump"]["sha256"];
+  const std::string stored = env.server->data_dir() + "/media/" + sha.substr(0, 2) + "/" + sha;  // the blob store
   CHECK(std::filesystem::exists(stored));
   REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 3599}}).status == 200);
   CHECK(env.Call(reader, "GET", kExport + "/" + id + "/dump").status == 200);
@@ -311,5 +313,24 @@ TEST_CASE("persons export-bulk: a job queued when the server crashes is written 
   core::Json job = Body(env.Call(env.test_key, "GET", kExport + "/" + id));
   CHECK(job["status"] == "ready");
   CHECK(job["personCount"] == 1);
+  const std::string sha = job["dump"]["sha256"];
+  const std::string object = data + "/media/" + sha.substr(0, 2) + "/" + sha;
+  REQUIRE(std::filesystem::exists(object));
+  std::ifstream in(object, std::ios::binary);
+  const std::string bytes((std::istreambuf_iterator<char>(in)), {});
+
+  // A data directory from before dumps went into the blob store: the dump a file under exports/
+  // (and an unfinished .tmp beside it). The next start moves it into the store before serving.
+  env.server->Stop();
+  const std::string legacy_dir = data + "/exports/" + env.tenant + "/test";
+  std::filesystem::create_directories(legacy_dir);
+  std::filesystem::rename(object, legacy_dir + "/" + id + ".svcx");
+  std::ofstream(legacy_dir + "/exb_00000000000000000000000000000001.svcx.tmp") << "unfinished";
+  env.server->Start();
+  auto dump = env.Call(env.test_key, "GET", kExport + "/" + id + "/dump");
+  REQUIRE_MESSAGE(dump.status == 200, dump.body);
+  CHECK(dump.body == bytes);
+  CHECK(std::filesystem::exists(object));
+  CHECK(std::filesystem::is_empty(legacy_dir));
   std::filesystem::remove_all(dir);
 }
