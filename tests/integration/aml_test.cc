@@ -259,23 +259,28 @@ TEST_CASE("aml: a changed list reloaded, a portfolio run finds the new hit and d
 TEST_CASE("aml: svc aml load and lists, through a running server's admin socket and on a stopped data directory") {
   Env env(false, {}, Sharing::kIsolated);
   const std::string data = env.server->data_dir();
+  // A command on the data directory names the same blob store as the server.
+  auto svc = [&](std::vector<std::string> args) {
+    args.insert(args.end(), env.blob_flags.begin(), env.blob_flags.end());
+    return testing::RunSvc(args);
+  };
   // Running: the command goes through the admin socket and answers once the version screens.
-  auto loaded = testing::RunSvc({"aml", "load", kSamples + "un_consolidated.xml", "--format", "un_consolidated_xml",
+  auto loaded = svc({"aml", "load", kSamples + "un_consolidated.xml", "--format", "un_consolidated_xml",
                                  "--data-dir", data});
   REQUIRE_MESSAGE(loaded.exit_code == 0, loaded.err);
   CHECK(core::ParseJsonOrDiscarded(loaded.out)["source"] == "un_consolidated");
   CHECK(Screened(env, env.test_key, {{"subjectType", "name"}, {"name", "Ernesto Salazar"}})["lists"].size() == 1);
-  auto bad = testing::RunSvc({"aml", "load", kSamples + "sdn.csv", "--format", "ftm_json", "--data-dir", data});
+  auto bad = svc({"aml", "load", kSamples + "sdn.csv", "--format", "ftm_json", "--data-dir", data});
   CHECK(bad.exit_code != 0);
   CHECK(bad.err.find("ftm_json") != std::string::npos);
 
   // Stopped: the command opens the data directory itself; the server screens with it on restart.
   env.server->Stop();
-  auto offline = testing::RunSvc({"aml", "load", kSamples + "sdn.csv", kSamples + "alt.csv", "--format", "ofac_sdn_csv",
+  auto offline = svc({"aml", "load", kSamples + "sdn.csv", kSamples + "alt.csv", "--format", "ofac_sdn_csv",
                                   "--data-dir", data});
   REQUIRE_MESSAGE(offline.exit_code == 0, offline.err);
   CHECK(core::ParseJsonOrDiscarded(offline.out)["entries"] == 5);
-  auto lists = testing::RunSvc({"aml", "lists", "--data-dir", data});
+  auto lists = svc({"aml", "lists", "--data-dir", data});
   REQUIRE_MESSAGE(lists.exit_code == 0, lists.err);
   CHECK(core::ParseJsonOrDiscarded(lists.out)["lists"].size() == 2);
   env.server->Start();

@@ -59,7 +59,9 @@ std::string ApprovedSession(Env& env, const std::string& key, const std::string&
 }
 
 // The blobs under <data>/media.
-size_t MediaFiles(const std::string& data_dir) {
+// The blobs the server holds: files of <data-dir>/media, or objects of its bucket.
+size_t MediaFiles(const std::string& data_dir, const testing::S3Process* s3 = nullptr) {
+  if (s3 != nullptr) return s3->SdkList("media/").size();
   size_t n = 0;
   const std::filesystem::path media = std::filesystem::path(data_dir) / "media";
   if (!std::filesystem::exists(media)) return 0;
@@ -299,7 +301,7 @@ TEST_CASE("compliance: the sweeper enforces retention, records it in the log, an
   const std::string deliveries = "/v1/developer/webhooks/" + endpoint + "/deliveries";
   core::Json first_deliveries = Get(env, env.test_key, deliveries)["data"];
   REQUIRE(first_deliveries.size() == 2);
-  REQUIRE(MediaFiles(data) == 4);
+  REQUIRE(MediaFiles(data, env.instance->s3.get()) == 4);
   auto evidence = [&] { return Get(env, env.test_key, "/v1/verification-sessions/" + id + "/evidence"); };
   const core::Json kept = evidence();
   for (const auto& m : kept["media"]) CHECK(m["purgedAt"].is_null());
@@ -312,7 +314,7 @@ TEST_CASE("compliance: the sweeper enforces retention, records it in the log, an
   // A day on: nothing is due (the captures are kept 2 days after completion).
   core::Json day1 = advance(86401);
   CHECK(day1["sessionsPurged"] == 0);
-  CHECK(MediaFiles(data) == 4);
+  CHECK(MediaFiles(data, env.instance->s3.get()) == 4);
   // Past 24 h the idempotency records are gone: the same key makes a new session.
   CHECK(day1["idempotencyRecordsRemoved"].get<int64_t>() >= 3);  // hook-r, keep-1, open-1
   auto again = env.Create(env.test_key, "open-1", R"({"channel":"api"})");
@@ -323,7 +325,7 @@ TEST_CASE("compliance: the sweeper enforces retention, records it in the log, an
   core::Json day2 = advance(86400 + 60);
   CHECK(day2["sessionsPurged"] == 1);
   CHECK(day2["mediaFilesRemoved"] == 4);
-  CHECK(MediaFiles(data) == 0);
+  CHECK(MediaFiles(data, env.instance->s3.get()) == 0);
   core::Json purged = evidence();
   REQUIRE(purged["media"].size() == 4);
   for (const auto& m : purged["media"]) {

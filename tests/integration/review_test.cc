@@ -294,7 +294,9 @@ TEST_CASE("review: a resolution interrupted by a crash before the session moved 
   CHECK(Body(resolved)["sessionStatus"] == "review");  // not moved yet
   env.server->Kill();
   const std::string data = env.server->data_dir();
-  env.server = std::make_unique<testing::SvcServer>(data, std::vector<std::string>{"--rate-reveals", "0"});
+  std::vector<std::string> flags = {"--rate-reveals", "0"};
+  flags.insert(flags.end(), env.blob_flags.begin(), env.blob_flags.end());
+  env.server = std::make_unique<testing::SvcServer>(data, flags);
   env.server->Start();
   REQUIRE(env.Admin("POST", "/admin/review/wait-idle").status == 200);
   CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s))["status"] == "declined");

@@ -605,8 +605,8 @@ TEST_CASE("verification: kill -9 mid-pipeline resumes; the verdict arrives once;
   env.server->Kill();
 
   // Restart without the halt: the run resumes at face_match.
-  std::vector<std::string> args;
-  if (kafka) args = {"--log-backend", "kafka", "--kafka-brokers", env.broker->bootstraps()};
+  std::vector<std::string> args = env.blob_flags;
+  if (kafka) args.insert(args.end(), {"--log-backend", "kafka", "--kafka-brokers", env.broker->bootstraps()});
   env.server = std::make_unique<testing::SvcServer>(env.dir.Sub("data"), args);
   env.server->Start();
   // curl resumes after the last id it saw and runs until the stream ends at the verdict.

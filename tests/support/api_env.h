@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <map>
@@ -14,15 +15,20 @@
 #include "core/json.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/http_helpers.h"
+#include "tests/support/s3_process.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace svc::testing {
 
 // A running svc (embedded or Kafka backend) and the data directory it serves.
+// SVC_TEST_BLOB_STORE=s3 (the ctest entries integration.s3.*): its blobs in a bucket of an S3
+// server of its own (tests/s3/server.mjs, signatures checked), unless the case names a store.
 struct SvcInstance {
   testing::TempDir dir;
   std::unique_ptr<testing::DevBrokerProcess> broker;
+  std::unique_ptr<testing::S3Process> s3;
+  std::vector<std::string> blob_flags;  // the S3 flags, for a restart or a command on the directory
   std::unique_ptr<SvcServer> server;
   std::string service_key;
 
@@ -30,6 +36,18 @@ struct SvcInstance {
     if (kafka) {
       broker = std::make_unique<testing::DevBrokerProcess>();
       extra.insert(extra.end(), {"--log-backend", "kafka", "--kafka-brokers", broker->bootstraps()});
+    }
+    const char* store = std::getenv("SVC_TEST_BLOB_STORE");
+    if (store != nullptr && std::string(store) == "s3" &&
+        std::find(extra.begin(), extra.end(), "--blob-store") == extra.end()) {
+      s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
+      const std::string credentials = dir.Sub("aws-credentials");
+      std::ofstream(credentials) << "[default]\naws_access_key_id = " << testing::S3Process::kAccessKey
+                                 << "\naws_secret_access_key = " << testing::S3Process::kSecretKey << "\n";
+      blob_flags = {"--blob-store", "s3", "--s3-endpoint", s3->endpoint(), "--s3-bucket",
+                    testing::S3Process::kBucket, "--s3-prefix", "media", "--s3-path-style",
+                    "--s3-credentials-file", credentials};
+      extra.insert(extra.end(), blob_flags.begin(), blob_flags.end());
     }
     server = std::make_unique<SvcServer>(dir.Sub("data"), extra);
     server->Start();
@@ -66,6 +84,9 @@ struct Env {
   std::unique_ptr<testing::DevBrokerProcess>& broker;
   std::unique_ptr<SvcServer>& server;
   std::string& service_key;
+  // Empty, or the S3 flags under SVC_TEST_BLOB_STORE=s3: add them to a server the case starts
+  // again itself and to a command it runs on the data directory.
+  const std::vector<std::string>& blob_flags;
   std::string tenant, test_key, live_key;
 
   explicit Env(bool kafka, std::vector<std::string> extra = {}, Sharing sharing = Sharing::kShared)
@@ -73,7 +94,8 @@ struct Env {
         dir(instance->dir),
         broker(instance->broker),
         server(instance->server),
-        service_key(instance->service_key) {
+        service_key(instance->service_key),
+        blob_flags(instance->blob_flags) {
     tenant = NewTenant("Acme");
     test_key = NewKey(tenant, "test", {"*"});
     live_key = NewKey(tenant, "live", {"*"});
