@@ -10,12 +10,16 @@
 
 #include <any>
 #include <functional>
+#include <memory>
+#include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "core/clock.h"
 #include "core/ids.h"
 #include "core/json.h"
+#include "core/json_fields.h"
 #include "core/status.h"
 #include "eventstore/envelope.h"
 
@@ -80,6 +84,11 @@ class AggregateType {
   }
   virtual std::string Serialize(const std::any& state) const = 0;
   virtual core::Result<std::any> Deserialize(std::string_view text) const = 0;
+  // A command of this type from its data ({"name", "data"}, Command::encode), bound as the sender
+  // bound it (`reading`: MakeReadingCommand). INVALID_ARGUMENT for data that is not one.
+  virtual core::Result<struct Command> DecodeCommand(std::string tenant_id, std::string aggregate_id,
+                                                     const core::Json& data, bool reading,
+                                                     CommandContext ctx) const = 0;
 };
 
 // Another aggregate of the same tenant as the write model holds it when a decision is made: the
@@ -108,6 +117,57 @@ struct Command {
   // Instead of `decide`, for a decision that reads other aggregates of the tenant (MakeReadingCommand).
   std::function<core::Result<Decision>(const std::any& state, const StateReader& read, const CommandContext& ctx)>
       decide_reading;
+  // The command as data, {"name", "data"} (command_codec.h: a writer on another node decodes it
+  // and decides the same). Set by MakeCommand and MakeReadingCommand.
+  std::function<core::Json()> encode;
+  // The claims the holder's command checks before deciding (claims::RequireClaims): [{claimId,
+  // conflictCode, conflictMember}], or null.
+  core::Json required_claims;
+};
+
+// A decider's command type (D::CommandType: a std::variant of structs, or one struct) as data:
+// each struct has a stable wire name (kCommand) and its Fields().
+template <typename Alt>
+concept WireCommand = core::HasFields<Alt> && requires { Alt::kCommand; };
+
+template <typename V>
+struct CommandCodec {
+  static_assert(WireCommand<V>, "a command struct needs kCommand and Fields()");
+  static core::Json Encode(const V& v) { return {{"name", V::kCommand}, {"data", core::EncodeFields(v)}}; }
+  static core::Result<V> Decode(const core::Json& j) {
+    if (!j.is_object() || j.value("name", std::string()) != V::kCommand) {
+      return core::InvalidArgument("not a " + std::string(V::kCommand) + " command");
+    }
+    V v;
+    core::DecodeFields(j.value("data", core::Json::object()), v);
+    return v;
+  }
+};
+template <typename... Alts>
+struct CommandCodec<std::variant<Alts...>> {
+  static_assert((WireCommand<Alts> && ...), "every command struct needs kCommand and Fields()");
+  using V = std::variant<Alts...>;
+  static core::Json Encode(const V& v) {
+    return std::visit([](const auto& alt) -> core::Json {
+      using Alt = std::decay_t<decltype(alt)>;
+      return {{"name", Alt::kCommand}, {"data", core::EncodeFields(alt)}};
+    }, v);
+  }
+  static core::Result<V> Decode(const core::Json& j) {
+    const std::string name = j.is_object() ? j.value("name", std::string()) : std::string();
+    std::optional<V> out;
+    ((name == Alts::kCommand && !out ? (void)(out = DecodeAlt<Alts>(j)) : (void)0), ...);
+    if (!out) return core::InvalidArgument("unknown command: " + name);
+    return std::move(*out);
+  }
+
+ private:
+  template <typename Alt>
+  static V DecodeAlt(const core::Json& j) {
+    Alt a;
+    core::DecodeFields(j.value("data", core::Json::object()), a);
+    return V(std::move(a));
+  }
 };
 
 struct CommandOutcome {
@@ -157,6 +217,8 @@ class TypedAggregate final : public AggregateType {
     if (!r.ok()) return r.status();
     return std::any(std::move(r).value());
   }
+  core::Result<Command> DecodeCommand(std::string tenant_id, std::string aggregate_id, const core::Json& data,
+                                      bool reading, CommandContext ctx) const override;
 };
 
 // Binds a typed Decide to a Command.
@@ -168,10 +230,11 @@ Command MakeCommand(std::string tenant_id, std::string aggregate_id, Cmd cmd,
   c.aggregate_type = std::string(D::kName);
   c.aggregate_id = std::move(aggregate_id);
   c.context = std::move(ctx);
-  c.decide = [cmd = std::move(cmd)](const std::any& state,
-                                    const CommandContext& context) -> core::Result<Decision> {
-    return D::Decide(std::any_cast<const typename D::State&>(state), cmd, context);
+  auto shared = std::make_shared<const Cmd>(std::move(cmd));
+  c.decide = [shared](const std::any& state, const CommandContext& context) -> core::Result<Decision> {
+    return D::Decide(std::any_cast<const typename D::State&>(state), *shared, context);
   };
+  c.encode = [shared] { return CommandCodec<typename D::CommandType>::Encode(typename D::CommandType(*shared)); };
   return c;
 }
 
@@ -183,11 +246,35 @@ Command MakeReadingCommand(std::string tenant_id, std::string aggregate_id, Cmd 
   c.aggregate_type = std::string(D::kName);
   c.aggregate_id = std::move(aggregate_id);
   c.context = std::move(ctx);
-  c.decide_reading = [cmd = std::move(cmd)](const std::any& state, const StateReader& read,
-                                            const CommandContext& context) -> core::Result<Decision> {
-    return D::Decide(std::any_cast<const typename D::State&>(state), cmd, read, context);
+  auto shared = std::make_shared<const Cmd>(std::move(cmd));
+  c.decide_reading = [shared](const std::any& state, const StateReader& read,
+                              const CommandContext& context) -> core::Result<Decision> {
+    return D::Decide(std::any_cast<const typename D::State&>(state), *shared, read, context);
   };
+  c.encode = [shared] { return CommandCodec<typename D::CommandType>::Encode(typename D::CommandType(*shared)); };
   return c;
+}
+
+template <typename D>
+core::Result<Command> TypedAggregate<D>::DecodeCommand(std::string tenant_id, std::string aggregate_id,
+                                                       const core::Json& data, bool reading,
+                                                       CommandContext ctx) const {
+  using V = typename D::CommandType;
+  SVC_ASSIGN_OR_RETURN(V cmd, CommandCodec<V>::Decode(data));
+  if (reading) {
+    if constexpr (requires(const typename D::State& s, const V& v, const StateReader& r, const CommandContext& x) {
+                    D::Decide(s, v, r, x);
+                  }) {
+      return MakeReadingCommand<D>(std::move(tenant_id), std::move(aggregate_id), std::move(cmd), std::move(ctx));
+    } else {
+      return core::InvalidArgument("a " + std::string(D::kName) + " command does not read other aggregates");
+    }
+  }
+  if constexpr (requires(const typename D::State& s, const V& v, const CommandContext& x) { D::Decide(s, v, x); }) {
+    return MakeCommand<D>(std::move(tenant_id), std::move(aggregate_id), std::move(cmd), std::move(ctx));
+  } else {
+    return core::InvalidArgument("a " + std::string(D::kName) + " command reads other aggregates");
+  }
 }
 
 // The state of type D::State behind a view (the initial state when the aggregate never existed).

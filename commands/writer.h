@@ -79,6 +79,8 @@ class Writer {
   core::Result<std::string> DebugState(const std::string& tenant_id, const std::string& type,
                                        const std::string& id);
   bool Healthy() const { return !any_broken_.load(); }
+  // A registered aggregate type (nullptr when none has that name): decodes commands from the wire.
+  const AggregateType* Type(std::string_view name) const { return FindType(name); }
 
   // Key layout of the durable write model (column family "writer").
   static std::string AggregateKey(std::string_view tenant, std::string_view type,

@@ -17,8 +17,8 @@
 //
 // Member types: std::string, bool, integers, double, std::vector<std::string>,
 // std::set<std::string>, core::Json, std::optional<std::string>, and nested structs (or maps
-// from string to nested structs) that have their own Fields(). `Empty` says how an empty value
-// is written; `Shape` constrains a core::Json member.
+// from string to them, vectors and optionals of them) that have their own Fields(). `Empty` says
+// how an empty value is written; `Shape` constrains a core::Json member.
 
 #include <map>
 #include <optional>
@@ -87,6 +87,10 @@ struct IsFieldsVector : std::false_type {};
 template <class E>
 struct IsFieldsVector<std::vector<E>> : std::bool_constant<HasFields<E>> {};
 template <class M>
+struct IsFieldsOptional : std::false_type {};
+template <class E>
+struct IsFieldsOptional<std::optional<E>> : std::bool_constant<HasFields<E>> {};
+template <class M>
 struct IsStringMap : std::false_type {};
 template <class V>
 struct IsStringMap<std::map<std::string, V>> : std::true_type {};
@@ -115,6 +119,8 @@ Json ToJson(const M& v, Shape shape) {
     return v;
   } else if constexpr (std::is_same_v<M, std::optional<std::string>>) {
     return v.has_value() ? Json(*v) : Json(nullptr);
+  } else if constexpr (IsFieldsOptional<M>::value) {
+    return v.has_value() ? EncodeFields(*v) : Json(nullptr);
   } else if constexpr (HasFields<M>) {
     return EncodeFields(v);
   } else if constexpr (IsStringMap<M>::value) {
@@ -156,6 +162,9 @@ void FromJson(const Json& j, M& out) {
     for (const auto& v : j) {
       if (v.is_string()) out.insert(v.get<std::string>());
     }
+  } else if constexpr (IsFieldsOptional<M>::value) {
+    if (!j.is_object()) return;
+    DecodeFields(j, out.emplace());
   } else if constexpr (HasFields<M>) {
     DecodeFields(j, out);
   } else if constexpr (IsStringMap<M>::value) {
@@ -194,6 +203,12 @@ void Write(JsonText& out, const M& v, Shape shape) {
     out.BeginArray();
     for (const auto& item : v) out.String(item);
     out.EndArray();
+  } else if constexpr (IsFieldsOptional<M>::value) {
+    if (v.has_value()) {
+      WriteFields(out, *v);
+    } else {
+      out.Null();
+    }
   } else if constexpr (HasFields<M>) {
     WriteFields(out, v);
   } else if constexpr (IsStringMap<M>::value) {

@@ -41,9 +41,15 @@ struct AuditLogState {
 
 struct PublishCheckpoint {
   CheckpointPublished checkpoint;
+  static constexpr std::string_view kCommand = "PublishCheckpoint";
+  static constexpr auto Fields() {
+    using T = PublishCheckpoint;
+    return std::tuple{core::Field("checkpoint", &T::checkpoint)};
+  }
 };
 
 struct AuditLogDecider : FieldSnapshots<AuditLogDecider, AuditLogState> {
+  using CommandType = PublishCheckpoint;
   static constexpr std::string_view kName = kAuditLogAggregate;
   // No events when the size is not above the last published one; result {"published": bool}.
   static core::Result<Decision> Decide(const AuditLogState& s, const PublishCheckpoint& c, const CommandContext& ctx);

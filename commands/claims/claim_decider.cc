@@ -1,6 +1,9 @@
 #include "commands/claims/claim_decider.h"
 
 #include "commands/event_codec.h"
+#include "core/error_catalogue.h"
+#include "commands/kyb/company_decider.h"
+#include "commands/persons/person_decider.h"
 
 namespace svc::commands::claims {
 
@@ -12,12 +15,28 @@ core::Result<Decision> Conflict(const TakeClaim& c, const std::string& holder) {
     d.result = {{"holder", holder}, {"taken", false}};
     return d;
   }
-  core::Status st = core::AlreadyExists("another holder has this value", c.conflict_code.empty() ? "CONFLICT" : c.conflict_code);
+  // The code as the catalogue holds it (a Status keeps a view of it): a take decoded from the wire
+  // owns its copy only as long as the command lives.
+  const core::ErrorCodeInfo* code = core::FindErrorCode(c.conflict_code);
+  core::Status st = core::AlreadyExists("another holder has this value", code != nullptr ? code->code : std::string_view());
   if (!c.conflict_member.empty()) st.WithExtension(c.conflict_member, holder);
   return st;
 }
 
 }  // namespace
+
+bool Holds(const HoldsRule& rule, const std::any& holder_state) {
+  if (rule.kind.empty()) return true;
+  if (rule.kind == HoldsRule::kCompanyExists) {
+    const auto* s = std::any_cast<kyb::CompanyState>(&holder_state);
+    return s != nullptr && s->exists;
+  }
+  const auto* p = std::any_cast<persons::PersonState>(&holder_state);
+  if (p == nullptr) return false;
+  if (rule.kind == HoldsRule::kPersonCurp) return persons::HoldsCurp(*p, rule.key);
+  if (rule.kind == HoldsRule::kPersonExternalRef) return persons::HoldsExternalRef(*p, rule.key, rule.ref);
+  return false;  // a rule this version does not know: the holder is taken to hold nothing
+}
 
 core::Result<Decision> ClaimDecider::Decide(const ClaimState& s, const ClaimCommand& command, const StateReader& read,
                                             const CommandContext& ctx) {
@@ -36,7 +55,7 @@ core::Result<Decision> ClaimDecider::Decide(const ClaimState& s, const ClaimComm
   if (!s.holder.empty() && !s.released) {
     SVC_ASSIGN_OR_RETURN(AggregateView holder, read(s.holder_type, s.holder));
     if (holder.version > 0) {
-      if (c.holds && c.holds(*holder.state)) return Conflict(c, s.holder);
+      if (Holds(c.holds, *holder.state)) return Conflict(c, s.holder);
     } else if (ctx.now.micros < s.taken_micros + c.ttl_seconds * 1'000'000) {
       return Conflict(c, s.holder);  // its holder is being made
     }
@@ -62,6 +81,11 @@ core::Status ClaimDecider::Evolve(ClaimState& s, const eventstore::EventEnvelope
 
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
   if (claims.empty()) return;
+  command.required_claims = core::Json::array();
+  for (const auto& c : claims) {
+    command.required_claims.push_back(
+        {{"claimId", c.claim_id}, {"conflictCode", c.conflict_code}, {"conflictMember", c.conflict_member}});
+  }
   auto decide = std::move(command.decide);
   command.decide = nullptr;
   command.decide_reading = [decide = std::move(decide), holder = command.aggregate_id, claims = std::move(claims)](
@@ -71,7 +95,10 @@ void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
       SVC_ASSIGN_OR_RETURN(AggregateView view, read(kClaimAggregate, c.claim_id));
       const ClaimState& s = StateOf<ClaimDecider>(view);
       if (s.holder == holder && !s.released) continue;
-      core::Status st = core::AlreadyExists("another holder has this value", c.conflict_code);
+      // The code as the catalogue holds it (a Status keeps a view of it): a take decoded from the wire
+  // owns its copy only as long as the command lives.
+  const core::ErrorCodeInfo* code = core::FindErrorCode(c.conflict_code);
+  core::Status st = core::AlreadyExists("another holder has this value", code != nullptr ? code->code : std::string_view());
       if (!c.conflict_member.empty() && !s.holder.empty() && !s.released) st.WithExtension(c.conflict_member, s.holder);
       return st;
     }

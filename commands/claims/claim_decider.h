@@ -39,6 +39,24 @@ struct ClaimState {
   }
 };
 
+// Whether an existing holder (an aggregate of the claim's holder_type) still holds the value: one
+// of a closed set of rules over the holder's state, named as data so that a take decoded on
+// another node decides the same (docs/decisions.md, issue 34).
+struct HoldsRule {
+  static constexpr std::string_view kCompanyExists = "company_exists";          // an RFC's company
+  static constexpr std::string_view kPersonCurp = "person_curp";                // key: the CURP's blind key
+  static constexpr std::string_view kPersonExternalRef = "person_external_ref";  // key: app id, ref: the reference
+  std::string kind;  // "" = a holder that exists holds it
+  std::string key;
+  std::string ref;
+  static constexpr auto Fields() {
+    using T = HoldsRule;
+    return std::tuple{core::Field("kind", &T::kind), core::Field("key", &T::key), core::Field("ref", &T::ref)};
+  }
+};
+// Whether `holder_state` still holds the value under `rule`.
+bool Holds(const HoldsRule& rule, const std::any& holder_state);
+
 // Answers {"holder": who holds the value now, "taken": whether `holder` does}. A value held by
 // another is refused with `conflict_code` (naming the holder in `conflict_member`) or, with no
 // conflict code, answered as not taken (the caller decides: an upsert writes to the holder).
@@ -46,17 +64,32 @@ struct TakeClaim {
   std::string holder;
   std::string holder_type;
   int64_t ttl_seconds = 60;     // how long a holder that does not exist yet keeps the claim
-  std::string_view conflict_code;  // a catalogue code (static), e.g. CURP_CONFLICT; "" = not an error
+  std::string conflict_code;    // a catalogue code, e.g. CURP_CONFLICT; "" = not an error
   std::string conflict_member;  // e.g. conflictingPersonId: the holder, in the problem
-  // Whether an existing holder's state (an aggregate of holder_type) still holds this value.
-  std::function<bool(const std::any& holder_state)> holds;
+  HoldsRule holds;
+  static constexpr std::string_view kCommand = "TakeClaim";
+  static constexpr auto Fields() {
+    using T = TakeClaim;
+    return std::tuple{core::Field("holder", &T::holder),
+                      core::Field("holderType", &T::holder_type),
+                      core::Field("ttlSeconds", &T::ttl_seconds),
+                      core::Field("conflictCode", &T::conflict_code),
+                      core::Field("conflictMember", &T::conflict_member),
+                      core::Field("holds", &T::holds)};
+  }
 };
 struct ReleaseClaim {
   std::string holder;
+  static constexpr std::string_view kCommand = "ReleaseClaim";
+  static constexpr auto Fields() {
+    using T = ReleaseClaim;
+    return std::tuple{core::Field("holder", &T::holder)};
+  }
 };
 using ClaimCommand = std::variant<TakeClaim, ReleaseClaim>;
 
 struct ClaimDecider : FieldSnapshots<ClaimDecider, ClaimState> {
+  using CommandType = ClaimCommand;
   static constexpr std::string_view kName = kClaimAggregate;
   static core::Result<Decision> Decide(const ClaimState& s, const ClaimCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
@@ -70,6 +103,8 @@ struct RequiredClaim {
   std::string_view conflict_code;  // a catalogue code (static)
   std::string conflict_member;
 };
+// Wraps a command bound with MakeCommand (not a reading one) so that it first checks `claims`;
+// records them in command.required_claims, for its wire form (command_codec.h).
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims);
 
 

@@ -42,9 +42,15 @@ struct BlobGcState {
 
 struct RecordCollected {
   BlobsCollected collected;
+  static constexpr std::string_view kCommand = "RecordCollected";
+  static constexpr auto Fields() {
+    using T = RecordCollected;
+    return std::tuple{core::Field("collected", &T::collected)};
+  }
 };
 
 struct BlobGcDecider : FieldSnapshots<BlobGcDecider, BlobGcState> {
+  using CommandType = RecordCollected;
   static constexpr std::string_view kName = kBlobGcAggregate;
   // INVALID_ARGUMENT for an empty record, over 1,000 addresses, or one that is not an address.
   // result {"deleted": total so far}.

@@ -43,9 +43,16 @@ struct BreachState {
 struct NotifyBreach {
   BreachNotified notified;
   std::string breach_id;  // the aggregate's id, named in the answer
+  static constexpr std::string_view kCommand = "NotifyBreach";
+  static constexpr auto Fields() {
+    using T = NotifyBreach;
+    return std::tuple{core::Field("notified", &T::notified),
+                      core::Field("breachId", &T::breach_id)};
+  }
 };
 
 struct BreachDecider : FieldSnapshots<BreachDecider, BreachState> {
+  using CommandType = NotifyBreach;
   static constexpr std::string_view kName = kBreachAggregate;
   static core::Result<Decision> Decide(const BreachState& s, const NotifyBreach& c, const CommandContext& ctx);
   static core::Status Evolve(BreachState& s, const eventstore::EventEnvelope& e);

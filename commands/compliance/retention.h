@@ -44,9 +44,15 @@ struct RetentionState {
 
 struct SweepRows {
   RowsSwept swept;
+  static constexpr std::string_view kCommand = "SweepRows";
+  static constexpr auto Fields() {
+    using T = SweepRows;
+    return std::tuple{core::Field("swept", &T::swept)};
+  }
 };
 
 struct RetentionDecider : FieldSnapshots<RetentionDecider, RetentionState> {
+  using CommandType = SweepRows;
   static constexpr std::string_view kName = kRetentionAggregate;
   // result {"swept": bool}.
   static core::Result<Decision> Decide(const RetentionState& s, const SweepRows& c, const CommandContext& ctx);

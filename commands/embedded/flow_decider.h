@@ -32,15 +32,32 @@ struct FlowState {
 
 struct CreateFlow {
   FlowCreated created;
+  static constexpr std::string_view kCommand = "CreateFlow";
+  static constexpr auto Fields() {
+    using T = CreateFlow;
+    return std::tuple{core::Field("created", &T::created)};
+  }
 };
 struct UpdateFlowDraft {
   core::Json definition;
+  static constexpr std::string_view kCommand = "UpdateFlowDraft";
+  static constexpr auto Fields() {
+    using T = UpdateFlowDraft;
+    return std::tuple{core::Field("definition", &T::definition)};
+  }
 };
-struct PublishFlow {};
-struct ArchiveFlow {};
+struct PublishFlow {
+  static constexpr std::string_view kCommand = "PublishFlow";
+  static constexpr auto Fields() { return std::tuple{}; }
+};
+struct ArchiveFlow {
+  static constexpr std::string_view kCommand = "ArchiveFlow";
+  static constexpr auto Fields() { return std::tuple{}; }
+};
 using FlowCommand = std::variant<CreateFlow, UpdateFlowDraft, PublishFlow, ArchiveFlow>;
 
 struct FlowDecider : FieldSnapshots<FlowDecider, FlowState> {
+  using CommandType = FlowCommand;
   static constexpr std::string_view kName = kFlowAggregate;
   static core::Result<Decision> Decide(const FlowState& s, const FlowCommand& c, const CommandContext& ctx);
   static core::Status Evolve(FlowState& s, const eventstore::EventEnvelope& e);

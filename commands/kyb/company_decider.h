@@ -49,27 +49,61 @@ struct CompanyState {
 
 struct CreateCompany {
   CompanyCreated created;
+  static constexpr std::string_view kCommand = "CreateCompany";
+  static constexpr auto Fields() {
+    using T = CreateCompany;
+    return std::tuple{core::Field("created", &T::created)};
+  }
 };
 struct AddMember {
   MemberAdded member;
+  static constexpr std::string_view kCommand = "AddMember";
+  static constexpr auto Fields() {
+    using T = AddMember;
+    return std::tuple{core::Field("member", &T::member)};
+  }
 };
 struct AddDocument {
   DocumentAdded document;
+  static constexpr std::string_view kCommand = "AddDocument";
+  static constexpr auto Fields() {
+    using T = AddDocument;
+    return std::tuple{core::Field("document", &T::document)};
+  }
 };
 struct AddUboNode {
   UboNodeAdded node;
+  static constexpr std::string_view kCommand = "AddUboNode";
+  static constexpr auto Fields() {
+    using T = AddUboNode;
+    return std::tuple{core::Field("node", &T::node)};
+  }
 };
-struct StartVerification {};
+struct StartVerification {
+  static constexpr std::string_view kCommand = "StartVerification";
+  static constexpr auto Fields() { return std::tuple{}; }
+};
 struct CompleteStage {
   StageCompleted stage;
+  static constexpr std::string_view kCommand = "CompleteStage";
+  static constexpr auto Fields() {
+    using T = CompleteStage;
+    return std::tuple{core::Field("stage", &T::stage)};
+  }
 };
 struct AssessRisk {
   RiskAssessed risk;
+  static constexpr std::string_view kCommand = "AssessRisk";
+  static constexpr auto Fields() {
+    using T = AssessRisk;
+    return std::tuple{core::Field("risk", &T::risk)};
+  }
 };
 using CompanyCommand =
     std::variant<CreateCompany, AddMember, AddDocument, AddUboNode, StartVerification, CompleteStage, AssessRisk>;
 
 struct CompanyDecider : FieldSnapshots<CompanyDecider, CompanyState> {
+  using CommandType = CompanyCommand;
   static constexpr std::string_view kName = kCompanyAggregate;
   static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const CommandContext& ctx);
   // The same, reading other aggregates of the tenant (MakeReadingCommand): a member's or UBO

@@ -27,9 +27,15 @@ struct AmlListState {
 };
 struct LoadList {
   ListLoaded loaded;
+  static constexpr std::string_view kCommand = "LoadList";
+  static constexpr auto Fields() {
+    using T = LoadList;
+    return std::tuple{core::Field("loaded", &T::loaded)};
+  }
 };
 using AmlListCommand = std::variant<LoadList>;
 struct AmlListDecider : FieldSnapshots<AmlListDecider, AmlListState> {
+  using CommandType = AmlListCommand;
   static constexpr std::string_view kName = kAmlListAggregate;
   static core::Result<Decision> Decide(const AmlListState& s, const AmlListCommand& c, const CommandContext& ctx);
   static core::Status Evolve(AmlListState& s, const eventstore::EventEnvelope& e);
@@ -41,9 +47,15 @@ struct ScreeningState {
 };
 struct RecordScreening {
   ScreeningCompleted completed;
+  static constexpr std::string_view kCommand = "RecordScreening";
+  static constexpr auto Fields() {
+    using T = RecordScreening;
+    return std::tuple{core::Field("completed", &T::completed)};
+  }
 };
 using ScreeningCommand = std::variant<RecordScreening>;
 struct ScreeningDecider : FieldSnapshots<ScreeningDecider, ScreeningState> {
+  using CommandType = ScreeningCommand;
   static constexpr std::string_view kName = kScreeningAggregate;
   static core::Result<Decision> Decide(const ScreeningState& s, const ScreeningCommand& c, const CommandContext& ctx);
   static core::Status Evolve(ScreeningState& s, const eventstore::EventEnvelope& e);
@@ -59,12 +71,23 @@ struct HitState {
 };
 struct FindHit {
   HitFound found;
+  static constexpr std::string_view kCommand = "FindHit";
+  static constexpr auto Fields() {
+    using T = FindHit;
+    return std::tuple{core::Field("found", &T::found)};
+  }
 };
 struct ReviewHit {
   HitReviewed review;
+  static constexpr std::string_view kCommand = "ReviewHit";
+  static constexpr auto Fields() {
+    using T = ReviewHit;
+    return std::tuple{core::Field("review", &T::review)};
+  }
 };
 using HitCommand = std::variant<FindHit, ReviewHit>;
 struct HitDecider : FieldSnapshots<HitDecider, HitState> {
+  using CommandType = HitCommand;
   static constexpr std::string_view kName = kHitAggregate;
   static core::Result<Decision> Decide(const HitState& s, const HitCommand& c, const CommandContext& ctx);
   static core::Status Evolve(HitState& s, const eventstore::EventEnvelope& e);

@@ -81,19 +81,37 @@ struct ClientTokenState {
 
 struct IssueClientToken {
   ClientTokenIssued issued;
+  static constexpr std::string_view kCommand = "IssueClientToken";
+  static constexpr auto Fields() {
+    using T = IssueClientToken;
+    return std::tuple{core::Field("issued", &T::issued)};
+  }
 };
 // Spends the token on `person_id`'s `fields` (a subset of the declared ones).
 struct UseClientToken {
   std::string secret_hash;
   std::string person_id;
   std::vector<std::string> fields;
+  static constexpr std::string_view kCommand = "UseClientToken";
+  static constexpr auto Fields() {
+    using T = UseClientToken;
+    return std::tuple{core::Field("secretHash", &T::secret_hash),
+                      core::Field("personId", &T::person_id),
+                      core::Field("fields", &T::fields)};
+  }
 };
 struct RevokeClientToken {
   std::string person_id;
+  static constexpr std::string_view kCommand = "RevokeClientToken";
+  static constexpr auto Fields() {
+    using T = RevokeClientToken;
+    return std::tuple{core::Field("personId", &T::person_id)};
+  }
 };
 using ClientTokenCommand = std::variant<IssueClientToken, UseClientToken, RevokeClientToken>;
 
 struct ClientTokenDecider : FieldSnapshots<ClientTokenDecider, ClientTokenState> {
+  using CommandType = ClientTokenCommand;
   static constexpr std::string_view kName = kClientTokenAggregate;
   static core::Result<Decision> Decide(const ClientTokenState& s, const ClientTokenCommand& c,
                                        const CommandContext& ctx);

@@ -107,21 +107,46 @@ struct RequestExport {
   ExportRequested request;  // its recipient key is filled by the reading Decide
   // The job's tenant: its export key (the tenant aggregate) is the dump's recipient.
   std::string tenant_id;
+  static constexpr std::string_view kCommand = "RequestExport";
+  static constexpr auto Fields() {
+    using T = RequestExport;
+    return std::tuple{core::Field("request", &T::request),
+                      core::Field("tenantId", &T::tenant_id)};
+  }
 };
 // One group of the job's access events (one per person), appended before any value is opened.
 struct RecordExportAccesses {
   std::vector<PiiAccessed> accesses;
+  static constexpr std::string_view kCommand = "RecordExportAccesses";
+  static constexpr auto Fields() {
+    using T = RecordExportAccesses;
+    return std::tuple{core::Field("accesses", &T::accesses)};
+  }
 };
 struct CompleteExport {
   ExportCompleted done;
+  static constexpr std::string_view kCommand = "CompleteExport";
+  static constexpr auto Fields() {
+    using T = CompleteExport;
+    return std::tuple{core::Field("done", &T::done)};
+  }
 };
 struct FailExport {
   ExportFailed failed;
+  static constexpr std::string_view kCommand = "FailExport";
+  static constexpr auto Fields() {
+    using T = FailExport;
+    return std::tuple{core::Field("failed", &T::failed)};
+  }
 };
-struct ExpireExport {};
+struct ExpireExport {
+  static constexpr std::string_view kCommand = "ExpireExport";
+  static constexpr auto Fields() { return std::tuple{}; }
+};
 using ExportCommand = std::variant<RequestExport, RecordExportAccesses, CompleteExport, FailExport, ExpireExport>;
 
 struct ExportDecider : FieldSnapshots<ExportDecider, ExportState> {
+  using CommandType = ExportCommand;
   static constexpr std::string_view kName = kExportAggregate;
   static core::Result<Decision> Decide(const ExportState& s, const ExportCommand& c, const CommandContext& ctx);
   // The same, reading the tenant (MakeReadingCommand): a request takes the tenant's export key in

@@ -57,9 +57,15 @@ struct ImportState {
 
 struct RecordImport {
   ImportRecorded job;
+  static constexpr std::string_view kCommand = "RecordImport";
+  static constexpr auto Fields() {
+    using T = RecordImport;
+    return std::tuple{core::Field("job", &T::job)};
+  }
 };
 
 struct ImportDecider : FieldSnapshots<ImportDecider, ImportState> {
+  using CommandType = RecordImport;
   static constexpr std::string_view kName = kImportAggregate;
   static core::Result<Decision> Decide(const ImportState& s, const RecordImport& c, const CommandContext& ctx);
   static core::Status Evolve(ImportState& s, const eventstore::EventEnvelope& e);

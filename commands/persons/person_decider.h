@@ -96,6 +96,11 @@ struct PersonState {
 
 struct CreatePerson {
   PersonCreated created;
+  static constexpr std::string_view kCommand = "CreatePerson";
+  static constexpr auto Fields() {
+    using T = CreatePerson;
+    return std::tuple{core::Field("created", &T::created)};
+  }
 };
 // Fields in `set` get new values, fields in `cleared` lose theirs; `metadata_sealed` replaces the
 // metadata when present ("" clears it).
@@ -111,28 +116,67 @@ struct RevisePerson {
     std::string consolidation_id;
     std::string source_id;
     std::string error;
+    static constexpr auto Fields() {
+      using T = Absorbing;
+      return std::tuple{core::Field("consolidationId", &T::consolidation_id), core::Field("sourceId", &T::source_id),
+                        core::Field("error", &T::error)};
+    }
   };
   std::optional<Absorbing> absorbing;
+  static constexpr std::string_view kCommand = "RevisePerson";
+  static constexpr auto Fields() {
+    using T = RevisePerson;
+    return std::tuple{core::Field("set", &T::set),
+                      core::Field("cleared", &T::cleared),
+                      core::Field("metadataSealed", &T::metadata_sealed),
+                      core::Field("source", &T::source),
+                      core::Field("absorbing", &T::absorbing)};
+  }
 };
 // Consents (the purpose is checked against the catalogue by the routes) and grants (the
 // application is checked by the routes; `replaces` is decided here). Revocations are idempotent:
 // a second one records nothing.
 struct GrantConsent {
   ConsentGranted consent;
+  static constexpr std::string_view kCommand = "GrantConsent";
+  static constexpr auto Fields() {
+    using T = GrantConsent;
+    return std::tuple{core::Field("consent", &T::consent)};
+  }
 };
 struct RevokeConsent {
   std::string consent_id;
+  static constexpr std::string_view kCommand = "RevokeConsent";
+  static constexpr auto Fields() {
+    using T = RevokeConsent;
+    return std::tuple{core::Field("consentId", &T::consent_id)};
+  }
 };
 struct CreateGrant {
   GrantCreated grant;
+  static constexpr std::string_view kCommand = "CreateGrant";
+  static constexpr auto Fields() {
+    using T = CreateGrant;
+    return std::tuple{core::Field("grant", &T::grant)};
+  }
 };
 struct RevokeGrant {
   std::string grant_id;
+  static constexpr std::string_view kCommand = "RevokeGrant";
+  static constexpr auto Fields() {
+    using T = RevokeGrant;
+    return std::tuple{core::Field("grantId", &T::grant_id)};
+  }
 };
 // Legal holds: `hold.action` is "set" (the decider makes it "renew" when one is in force) or
 // "release" (recorded whatever is in force: the history never loses a call).
 struct RecordLegalHold {
   LegalHoldRecorded hold;
+  static constexpr std::string_view kCommand = "RecordLegalHold";
+  static constexpr auto Fields() {
+    using T = RecordLegalHold;
+    return std::tuple{core::Field("hold", &T::hold)};
+  }
 };
 // Forget (ARCO cancellation). A request while one is pending only ever brings the purge closer
 // (purge after block: due now); a legal hold in force (on the person or on any capture) refuses it.
@@ -140,37 +184,77 @@ struct RequestForget {
   std::string mode;     // block | purge
   std::string reason;
   int64_t grace_micros = 0;  // block: how long the data is kept before the purge
+  static constexpr std::string_view kCommand = "RequestForget";
+  static constexpr auto Fields() {
+    using T = RequestForget;
+    return std::tuple{core::Field("mode", &T::mode),
+                      core::Field("reason", &T::reason),
+                      core::Field("graceMicros", &T::grace_micros)};
+  }
 };
 // The purger (pipeline/persons/purger.h): the purge once due (refused while a hold is in force),
 // then the record that the keys are gone.
 struct PurgePerson {
   std::vector<std::string> session_ids;
+  static constexpr std::string_view kCommand = "PurgePerson";
+  static constexpr auto Fields() {
+    using T = PurgePerson;
+    return std::tuple{core::Field("sessionIds", &T::session_ids)};
+  }
 };
 struct ConfirmKeysDestroyed {
   std::vector<std::string> key_names;
+  static constexpr std::string_view kCommand = "ConfirmKeysDestroyed";
+  static constexpr auto Fields() {
+    using T = ConfirmKeysDestroyed;
+    return std::tuple{core::Field("keyNames", &T::key_names)};
+  }
 };
 // Consolidation (docs/persons.md#consolidation). On the survivor: the request (it must be active,
 // not itself being merged), and the end once every source is merged. On each source: the start
 // (frozen: writes, forget and other merges are refused) and the merge.
 struct RequestConsolidation {
   ConsolidationRequested request;
+  static constexpr std::string_view kCommand = "RequestConsolidation";
+  static constexpr auto Fields() {
+    using T = RequestConsolidation;
+    return std::tuple{core::Field("request", &T::request)};
+  }
 };
 struct StartMerge {
   std::string consolidation_id;
   std::string survivor_id;
+  static constexpr std::string_view kCommand = "StartMerge";
+  static constexpr auto Fields() {
+    using T = StartMerge;
+    return std::tuple{core::Field("consolidationId", &T::consolidation_id),
+                      core::Field("survivorId", &T::survivor_id)};
+  }
 };
 struct CompleteMerge {
   std::string consolidation_id;
   std::string survivor_id;
+  static constexpr std::string_view kCommand = "CompleteMerge";
+  static constexpr auto Fields() {
+    using T = CompleteMerge;
+    return std::tuple{core::Field("consolidationId", &T::consolidation_id),
+                      core::Field("survivorId", &T::survivor_id)};
+  }
 };
 struct CompleteConsolidation {
   std::string consolidation_id;
+  static constexpr std::string_view kCommand = "CompleteConsolidation";
+  static constexpr auto Fields() {
+    using T = CompleteConsolidation;
+    return std::tuple{core::Field("consolidationId", &T::consolidation_id)};
+  }
 };
 using PersonCommand = std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant,
                                    RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed,
                                    RequestConsolidation, StartMerge, CompleteMerge, CompleteConsolidation>;
 
 struct PersonDecider : FieldSnapshots<PersonDecider, PersonState> {
+  using CommandType = PersonCommand;
   using Event = PersonEvent;
   static constexpr std::string_view kName = kPersonAggregate;
   static core::Result<Decision> Decide(const PersonState& s, const PersonCommand& c,

@@ -22,6 +22,12 @@ struct RevealBudgetState {
 struct RecordReveal {
   std::vector<PiiAccessed> accesses;  // one per person
   int64_t cap = 0;                    // persons revealed per day; 0 = no reveals at all
+  static constexpr std::string_view kCommand = "RecordReveal";
+  static constexpr auto Fields() {
+    using T = RecordReveal;
+    return std::tuple{core::Field("accesses", &T::accesses),
+                      core::Field("cap", &T::cap)};
+  }
 };
 
 // "<env>-<YYYYMMDD>" of the UTC day of `at`.
@@ -30,6 +36,7 @@ std::string RevealBudgetId(std::string_view environment, core::Timestamp at);
 int64_t SecondsUntilRefill(core::Timestamp at);
 
 struct RevealBudgetDecider : FieldSnapshots<RevealBudgetDecider, RevealBudgetState> {
+  using CommandType = RecordReveal;
   static constexpr std::string_view kName = kRevealBudgetAggregate;
   static core::Result<Decision> Decide(const RevealBudgetState& s, const RecordReveal& c,
                                        const CommandContext& ctx);

@@ -49,21 +49,49 @@ struct CaseState {
 
 struct OpenCase {
   CaseOpened opened;
+  static constexpr std::string_view kCommand = "OpenCase";
+  static constexpr auto Fields() {
+    using T = OpenCase;
+    return std::tuple{core::Field("opened", &T::opened)};
+  }
 };
 struct ClaimCase {
   CaseActor by;
+  static constexpr std::string_view kCommand = "ClaimCase";
+  static constexpr auto Fields() {
+    using T = ClaimCase;
+    return std::tuple{core::Field("by", &T::by)};
+  }
 };
 struct ReleaseCase {
   CaseActor by;
+  static constexpr std::string_view kCommand = "ReleaseCase";
+  static constexpr auto Fields() {
+    using T = ReleaseCase;
+    return std::tuple{core::Field("by", &T::by)};
+  }
 };
 struct ReassignCase {
   std::string user_id;
   bool target_is_reviewer = false;  // checked by the caller against the tenant's reviewers
   CaseActor by;
+  static constexpr std::string_view kCommand = "ReassignCase";
+  static constexpr auto Fields() {
+    using T = ReassignCase;
+    return std::tuple{core::Field("userId", &T::user_id),
+                      core::Field("targetIsReviewer", &T::target_is_reviewer),
+                      core::Field("by", &T::by)};
+  }
 };
 struct AddCaseNote {
   CaseActor by;
   std::string note_sealed;
+  static constexpr std::string_view kCommand = "AddCaseNote";
+  static constexpr auto Fields() {
+    using T = AddCaseNote;
+    return std::tuple{core::Field("by", &T::by),
+                      core::Field("noteSealed", &T::note_sealed)};
+  }
 };
 struct ResolveCase {
   std::string action;  // approve | decline | request_more_info | escalate | note | assign
@@ -75,6 +103,16 @@ struct ResolveCase {
   // aggregate), both read in the tenant's strand (NeedsSecondApproval).
   std::string tenant_id;
   bool double_approval = false;  // set by the reading Decide; a test may set it directly
+  static constexpr std::string_view kCommand = "ResolveCase";
+  static constexpr auto Fields() {
+    using T = ResolveCase;
+    return std::tuple{core::Field("action", &T::action),
+                      core::Field("reasonCodes", &T::reason_codes),
+                      core::Field("noteSealed", &T::note_sealed),
+                      core::Field("by", &T::by),
+                      core::Field("tenantId", &T::tenant_id),
+                      core::Field("doubleApproval", &T::double_approval)};
+  }
 };
 
 // Whether the tenant's review policy asks a second reviewer for a resolution: `mode` none |
@@ -84,6 +122,7 @@ bool NeedsSecondApproval(std::string_view mode, double trust_below, std::string_
 using CaseCommand = std::variant<OpenCase, ClaimCase, ReleaseCase, ReassignCase, AddCaseNote, ResolveCase>;
 
 struct CaseDecider : FieldSnapshots<CaseDecider, CaseState> {
+  using CommandType = CaseCommand;
   static constexpr std::string_view kName = "review_case";
   static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c,
                                        const CommandContext& ctx);

@@ -116,10 +116,22 @@ struct TenantState {
 struct CreateTenant {
   std::string name;
   std::string default_application_id;  // minted by the handler
+  static constexpr std::string_view kCommand = "CreateTenant";
+  static constexpr auto Fields() {
+    using T = CreateTenant;
+    return std::tuple{core::Field("name", &T::name),
+                      core::Field("defaultApplicationId", &T::default_application_id)};
+  }
 };
 struct CreateApplication {
   std::string application_id;
   std::string name;
+  static constexpr std::string_view kCommand = "CreateApplication";
+  static constexpr auto Fields() {
+    using T = CreateApplication;
+    return std::tuple{core::Field("applicationId", &T::application_id),
+                      core::Field("name", &T::name)};
+  }
 };
 struct CreateApiKey {
   std::string key_id;
@@ -131,10 +143,28 @@ struct CreateApiKey {
   std::string last4;
   std::string name;
   std::vector<std::string> flows;  // flow ids the key is restricted to (checked to exist by the caller)
+  static constexpr std::string_view kCommand = "CreateApiKey";
+  static constexpr auto Fields() {
+    using T = CreateApiKey;
+    return std::tuple{core::Field("keyId", &T::key_id),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("environment", &T::environment),
+                      core::Field("keyType", &T::key_type),
+                      core::Field("scopes", &T::scopes),
+                      core::Field("secretHash", &T::secret_hash),
+                      core::Field("last4", &T::last4),
+                      core::Field("name", &T::name),
+                      core::Field("flows", &T::flows)};
+  }
 };
 // Archive an application (CANNOT_ARCHIVE_DEFAULT for the default one; archiving again is a no-op).
 struct ArchiveApplication {
   std::string application_id;
+  static constexpr std::string_view kCommand = "ArchiveApplication";
+  static constexpr auto Fields() {
+    using T = ArchiveApplication;
+    return std::tuple{core::Field("applicationId", &T::application_id)};
+  }
 };
 // Replace an application's embedded settings. Flow ids are checked to exist by the caller (flows
 // are their own aggregates); the decider checks the default is among the allowed, the origins'
@@ -144,14 +174,33 @@ struct SetApplicationSettings {
   std::vector<std::string> allowed_flows;
   std::string default_flow;
   std::vector<std::string> allowed_origins;
+  static constexpr std::string_view kCommand = "SetApplicationSettings";
+  static constexpr auto Fields() {
+    using T = SetApplicationSettings;
+    return std::tuple{core::Field("applicationId", &T::application_id),
+                      core::Field("allowedFlows", &T::allowed_flows),
+                      core::Field("defaultFlow", &T::default_flow),
+                      core::Field("allowedOrigins", &T::allowed_origins)};
+  }
 };
 struct RevokeApiKey {
   std::string key_id;
   std::string reason;
+  static constexpr std::string_view kCommand = "RevokeApiKey";
+  static constexpr auto Fields() {
+    using T = RevokeApiKey;
+    return std::tuple{core::Field("keyId", &T::key_id),
+                      core::Field("reason", &T::reason)};
+  }
 };
 // Sets the tenant's export key (a 32-byte X25519 public key, base64url).
 struct SetExportKey {
   std::string public_key;
+  static constexpr std::string_view kCommand = "SetExportKey";
+  static constexpr auto Fields() {
+    using T = SetExportKey;
+    return std::tuple{core::Field("publicKey", &T::public_key)};
+  }
 };
 struct CreateUser {
   std::string user_id;  // minted by the handler
@@ -159,19 +208,40 @@ struct CreateUser {
   std::string label;
   std::string secret_hash;
   std::string last4;
+  static constexpr std::string_view kCommand = "CreateUser";
+  static constexpr auto Fields() {
+    using T = CreateUser;
+    return std::tuple{core::Field("userId", &T::user_id),
+                      core::Field("role", &T::role),
+                      core::Field("label", &T::label),
+                      core::Field("secretHash", &T::secret_hash),
+                      core::Field("last4", &T::last4)};
+  }
 };
 struct DisableUser {
   std::string user_id;
+  static constexpr std::string_view kCommand = "DisableUser";
+  static constexpr auto Fields() {
+    using T = DisableUser;
+    return std::tuple{core::Field("userId", &T::user_id)};
+  }
 };
 struct SetReviewPolicy {
   std::string double_approval;
   double trust_below = 0;
+  static constexpr std::string_view kCommand = "SetReviewPolicy";
+  static constexpr auto Fields() {
+    using T = SetReviewPolicy;
+    return std::tuple{core::Field("doubleApproval", &T::double_approval),
+                      core::Field("trustBelow", &T::trust_below)};
+  }
 };
 using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKey, RevokeApiKey, SetExportKey,
                                     CreateUser, DisableUser, SetReviewPolicy, ArchiveApplication,
                                     SetApplicationSettings>;
 
 struct TenantDecider : FieldSnapshots<TenantDecider, TenantState> {
+  using CommandType = TenancyCommand;
   static constexpr std::string_view kName = "tenant";
 
   static core::Result<Decision> Decide(const TenantState& state, const TenancyCommand& command,

@@ -116,6 +116,12 @@ inline constexpr const char* kActiveLivenessCheck = "active_liveness";
 struct CreateSession {
   SessionCreated created;  // validated by the API layer; the decider checks state only
   std::optional<EmbeddedOpened> embedded;  // an embedded session opened with it
+  static constexpr std::string_view kCommand = "CreateSession";
+  static constexpr auto Fields() {
+    using T = CreateSession;
+    return std::tuple{core::Field("created", &T::created),
+                      core::Field("embedded", &T::embedded)};
+  }
 };
 // The widget's init (docs/embedded.md#init): the clientSecret (as its keyed hash) swapped once for
 // an applicant token, from a parent page of an allowed origin.
@@ -124,42 +130,96 @@ struct CreateSession {
 struct OpenLink {
   std::string link_token_hash;
   std::string applicant_token_hash;
+  static constexpr std::string_view kCommand = "OpenLink";
+  static constexpr auto Fields() {
+    using T = OpenLink;
+    return std::tuple{core::Field("linkTokenHash", &T::link_token_hash),
+                      core::Field("applicantTokenHash", &T::applicant_token_hash)};
+  }
 };
 inline constexpr int kMaxLinkOpens = 10;
 struct MountEmbedded {
   std::string client_secret_hash;
   std::string parent_origin;  // normalised; "" = not given (ORIGIN_NOT_ALLOWED)
   std::string applicant_token_hash;
+  static constexpr std::string_view kCommand = "MountEmbedded";
+  static constexpr auto Fields() {
+    using T = MountEmbedded;
+    return std::tuple{core::Field("clientSecretHash", &T::client_secret_hash),
+                      core::Field("parentOrigin", &T::parent_origin),
+                      core::Field("applicantTokenHash", &T::applicant_token_hash)};
+  }
 };
 struct RecordConsent {
   bool accepted = false;
   int64_t consented_at_micros = 0;  // 0 = now
   std::string policy_version;
   std::string subject_sealed;
+  static constexpr std::string_view kCommand = "RecordConsent";
+  static constexpr auto Fields() {
+    using T = RecordConsent;
+    return std::tuple{core::Field("accepted", &T::accepted),
+                      core::Field("consentedAtMicros", &T::consented_at_micros),
+                      core::Field("policyVersion", &T::policy_version),
+                      core::Field("subjectSealed", &T::subject_sealed)};
+  }
 };
-struct ExpireSession {};
+struct ExpireSession {
+  static constexpr std::string_view kCommand = "ExpireSession";
+  static constexpr auto Fields() { return std::tuple{}; }
+};
 struct CaptureMedia {
   MediaCaptured media;
+  static constexpr std::string_view kCommand = "CaptureMedia";
+  static constexpr auto Fields() {
+    using T = CaptureMedia;
+    return std::tuple{core::Field("media", &T::media)};
+  }
 };
 // `challenge.challenge_id` and `challenge.actions` are drawn by the caller; the decider sets the
 // expiry from the clock.
 struct IssueLivenessChallenge {
   LivenessChallengeIssued challenge;
+  static constexpr std::string_view kCommand = "IssueLivenessChallenge";
+  static constexpr auto Fields() {
+    using T = IssueLivenessChallenge;
+    return std::tuple{core::Field("challenge", &T::challenge)};
+  }
 };
 struct SubmitSession {
   std::string tracking_id;  // minted by the caller
+  static constexpr std::string_view kCommand = "SubmitSession";
+  static constexpr auto Fields() {
+    using T = SubmitSession;
+    return std::tuple{core::Field("trackingId", &T::tracking_id)};
+  }
 };
 struct RecordStage {
   StageCompleted stage;
+  static constexpr std::string_view kCommand = "RecordStage";
+  static constexpr auto Fields() {
+    using T = RecordStage;
+    return std::tuple{core::Field("stage", &T::stage)};
+  }
 };
 struct RecordVerdict {
   VerdictReached verdict;
+  static constexpr std::string_view kCommand = "RecordVerdict";
+  static constexpr auto Fields() {
+    using T = RecordVerdict;
+    return std::tuple{core::Field("verdict", &T::verdict)};
+  }
 };
 // A reviewer's resolution of the session's review case (docs/review.md): the verdict the case
 // reached, recorded like the pipeline's (so its webhook follows). Only a session in `review` for
 // that case moves; again, once moved, it records nothing (a retried resolution).
 struct ResolveReview {
   VerdictReached verdict;
+  static constexpr std::string_view kCommand = "ResolveReview";
+  static constexpr auto Fields() {
+    using T = ResolveReview;
+    return std::tuple{core::Field("verdict", &T::verdict)};
+  }
 };
 
 // The retention sweeper: a completed session's captures, `retention_days` after completion.
@@ -168,6 +228,12 @@ struct ResolveReview {
 struct PurgeMedia {
   int64_t retention_days = 0;
   std::string reason = "retention";
+  static constexpr std::string_view kCommand = "PurgeMedia";
+  static constexpr auto Fields() {
+    using T = PurgeMedia;
+    return std::tuple{core::Field("retentionDays", &T::retention_days),
+                      core::Field("reason", &T::reason)};
+  }
 };
 
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
@@ -183,6 +249,7 @@ std::string_view CheckForKind(std::string_view kind);
 bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled_checks);
 
 struct SessionDecider : FieldSnapshots<SessionDecider, SessionState> {
+  using CommandType = SessionCommand;
   using Event = SessionEvent;
   static constexpr std::string_view kName = kSessionAggregate;
 

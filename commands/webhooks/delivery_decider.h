@@ -30,17 +30,35 @@ struct RecordAttempt {
   int64_t latency_ms = 0;
   std::string outcome;       // delivered | retrying | failed
   int64_t next_retry_at_micros = 0;  // retrying only
+  static constexpr std::string_view kCommand = "RecordAttempt";
+  static constexpr auto Fields() {
+    using T = RecordAttempt;
+    return std::tuple{core::Field("endpointId", &T::endpoint_id),
+                      core::Field("attempt", &T::attempt),
+                      core::Field("statusCode", &T::status_code),
+                      core::Field("error", &T::error),
+                      core::Field("latencyMs", &T::latency_ms),
+                      core::Field("outcome", &T::outcome),
+                      core::Field("nextRetryAtMicros", &T::next_retry_at_micros)};
+  }
 };
 
 // The retry operation: the new delivery's id is minted by the caller.
 struct RetryDelivery {
   std::string new_delivery_id;
   std::string endpoint_id;
+  static constexpr std::string_view kCommand = "RetryDelivery";
+  static constexpr auto Fields() {
+    using T = RetryDelivery;
+    return std::tuple{core::Field("newDeliveryId", &T::new_delivery_id),
+                      core::Field("endpointId", &T::endpoint_id)};
+  }
 };
 
 using DeliveryCommand = std::variant<RecordAttempt, RetryDelivery>;
 
 struct DeliveryDecider : FieldSnapshots<DeliveryDecider, DeliveryState> {
+  using CommandType = DeliveryCommand;
   static constexpr std::string_view kName = kDeliveryAggregate;
 
   static core::Result<Decision> Decide(const DeliveryState& state, const DeliveryCommand& command,

@@ -54,19 +54,41 @@ struct CreateEndpoint {
   core::Json application_id = nullptr;
   core::Json events = nullptr;
   std::string secret_sealed;
+  static constexpr std::string_view kCommand = "CreateEndpoint";
+  static constexpr auto Fields() {
+    using T = CreateEndpoint;
+    return std::tuple{core::Field("environment", &T::environment),
+                      core::Field("url", &T::url),
+                      core::Field("description", &T::description),
+                      core::Field("applicationId", &T::application_id),
+                      core::Field("events", &T::events),
+                      core::Field("secretSealed", &T::secret_sealed)};
+  }
 };
 // Only the members present in `changes` change: url, description, applicationId, events, isActive.
 struct UpdateEndpoint {
   core::Json changes = core::Json::object();
   std::string reason;  // "api" | "gone" (410 from the receiver)
+  static constexpr std::string_view kCommand = "UpdateEndpoint";
+  static constexpr auto Fields() {
+    using T = UpdateEndpoint;
+    return std::tuple{core::Field("changes", &T::changes),
+                      core::Field("reason", &T::reason)};
+  }
 };
 struct RotateSecret {
   std::string secret_sealed;
+  static constexpr std::string_view kCommand = "RotateSecret";
+  static constexpr auto Fields() {
+    using T = RotateSecret;
+    return std::tuple{core::Field("secretSealed", &T::secret_sealed)};
+  }
 };
 
 using EndpointCommand = std::variant<CreateEndpoint, UpdateEndpoint, RotateSecret>;
 
 struct EndpointDecider : FieldSnapshots<EndpointDecider, EndpointState> {
+  using CommandType = EndpointCommand;
   static constexpr std::string_view kName = kEndpointAggregate;
 
   static core::Result<Decision> Decide(const EndpointState& state, const EndpointCommand& command,

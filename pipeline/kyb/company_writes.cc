@@ -28,7 +28,7 @@ void CreateCompany(commands::Writer& writer, const KybKeys& keys, const NewCompa
   cl::TakeClaim take;
   take.conflict_code = "RFC_CONFLICT";
   take.conflict_member = "conflictingCompanyId";
-  take.holds = [](const std::any& holder) { return std::any_cast<const kc::CompanyState&>(holder).exists; };
+  take.holds.kind = cl::HoldsRule::kCompanyExists;
   cl::RunWithClaim(writer, cl::ClaimId("rfc", c.environment, blind), std::move(take), std::move(cmd), std::move(done));
 }
 

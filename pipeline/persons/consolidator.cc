@@ -153,7 +153,7 @@ core::Status Consolidator::MergeOne(const Queued& q, const std::string& source, 
       commands::claims::TakeClaim take;
       take.holder = survivor.person;
       take.holder_type = std::string(ps::kPersonAggregate);
-      take.holds = [key = blind[0]](const std::any& st) { return ps::HoldsCurp(std::any_cast<const ps::PersonState&>(st), key); };
+      take.holds = {std::string(commands::claims::HoldsRule::kPersonCurp), blind[0], ""};
       SVC_ASSIGN_OR_RETURN(auto claim, options_.writer->ExecuteAndWait(commands::MakeReadingCommand<commands::claims::ClaimDecider>(
                                            q.tenant, ps::CurpClaimId(q.env, blind[0]), commands::claims::ClaimCommand(take), ctx)));
       if (!claim.result.value("taken", false)) {

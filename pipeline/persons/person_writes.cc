@@ -232,9 +232,7 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
     minted_ = true;
     if (in_.external_ref.empty()) return TakeCurp();
     cl::TakeClaim take;
-    take.holds = [app = in_.application_id, ref = in_.external_ref](const std::any& st) {
-      return commands::persons::HoldsExternalRef(std::any_cast<const commands::persons::PersonState&>(st), app, ref);
-    };
+    take.holds = {std::string(cl::HoldsRule::kPersonExternalRef), in_.application_id, in_.external_ref};
     Take("external_ref", commands::persons::ExternalRefClaimId(in_.who.environment, in_.application_id, in_.external_ref),
          std::move(take), [self = shared_from_this()](const std::string& holder, bool taken) {
            if (!taken) {  // the upsert: the person that has the reference is revised
@@ -286,9 +284,7 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
     if (curp_key_.empty()) return Write();
     const std::string claim_id = commands::persons::CurpClaimId(in_.who.environment, curp_key_);
     cl::TakeClaim take;
-    take.holds = [key = curp_key_](const std::any& st) {
-      return commands::persons::HoldsCurp(std::any_cast<const commands::persons::PersonState&>(st), key);
-    };
+    take.holds = {std::string(cl::HoldsRule::kPersonCurp), curp_key_, ""};
     if (in_.curp_clash == CurpClash::kRefuse || (in_.curp_clash == CurpClash::kWriteHolder && !create_)) {
       take.conflict_code = "CURP_CONFLICT";
       take.conflict_member = "conflictingPersonId";

@@ -28,7 +28,11 @@ struct CounterDecider {
     int64_t n = 0;
   };
   static constexpr std::string_view kName = "counter";
-  struct Increment {};
+  struct Increment {
+    static constexpr std::string_view kCommand = "Increment";
+    static constexpr auto Fields() { return std::tuple{}; }
+  };
+  using CommandType = Increment;
   static core::Result<commands::Decision> Decide(const State& s, const Increment&,
                                                  const commands::CommandContext&) {
     commands::Decision d;

@@ -9,6 +9,7 @@
 #include "commands/claims/claim_decider.h"
 #include "commands/claims/claim_writer.h"
 #include "commands/kyb/company_decider.h"
+#include "commands/persons/person_decider.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "commands/writer.h"
 #include "tests/support/decider_spec.h"
@@ -44,17 +45,28 @@ struct FakeHolders {
   }
 };
 
-TakeClaim Take(const std::string& holder, bool holds = true) {
+// A take of the CURP whose blind key is "k".
+TakeClaim Take(const std::string& holder) {
   TakeClaim t;
   t.holder = holder;
   t.holder_type = "person";
   t.conflict_code = "CURP_CONFLICT";
   t.conflict_member = "conflictingPersonId";
-  t.holds = [holds](const std::any&) { return holds; };
+  t.holds = {std::string(HoldsRule::kPersonCurp), "k", ""};
   return t;
 }
 
+// A person's state: active with that CURP (it holds the claim), or erased (it holds nothing).
+std::any Person(bool holds) {
+  persons::PersonState p;
+  p.exists = true;
+  p.status = holds ? "active" : "redacted";
+  p.curp_key = "k";
+  return p;
+}
+
 core::Result<Decision> When(DeciderSpec<ClaimDecider>& spec, const ClaimCommand& c, const StateReader& read) {
+  spec.CheckWire(c);
   auto d = ClaimDecider::Decide(spec.state, c, read, spec.ctx);
   if (d.ok()) spec.Given(d->events);
   return d;
@@ -94,7 +106,7 @@ TEST_CASE("claims: a holder that never came to exist loses the value after its t
   CHECK(testing::Data(taken->events[0])["replaces"] == "per_a");
   CHECK(spec.state.holder == "per_b");
   // per_b exists and holds the value: no time makes it lose it.
-  holders.states["per_b"] = std::string("active, with the value");
+  holders.states["per_b"] = Person(true);
   spec.ctx.now.micros += 365LL * 86400 * 1'000'000;
   CHECK_FALSE(When(spec, Take("per_c"), holders.Reader()).ok());
 }
@@ -103,8 +115,8 @@ TEST_CASE("claims: a holder that gave the value up (changed, erased, merged) is 
   DeciderSpec<ClaimDecider> spec;
   FakeHolders holders;
   REQUIRE(When(spec, Take("per_a"), holders.Reader()).ok());
-  holders.states["per_a"] = std::string("erased");
-  auto taken = When(spec, Take("per_b", /*holds=*/false), holders.Reader());
+  holders.states["per_a"] = Person(false);
+  auto taken = When(spec, Take("per_b"), holders.Reader());
   REQUIRE(taken.ok());
   CHECK(spec.state.holder == "per_b");
   // A release by another holder is nothing; by the holder, the value is free.
@@ -144,7 +156,7 @@ TEST_CASE("claims: through the writer, 20 concurrent takes of one value make one
   for (int i = 0; i < 20; ++i) {
     results.push_back(promises[i].get_future());
     // Holders that do not exist (tenants never created): within the claim's time, nobody else wins.
-    TakeClaim take = Take("ten_" + std::string(31, '0') + std::to_string(i % 10), true);
+    TakeClaim take = Take("ten_" + std::string(31, '0') + std::to_string(i % 10));
     take.holder_type = "tenant";
     f.rt->writer().Execute(MakeReadingCommand<ClaimDecider>(t, claim, ClaimCommand(take), f.Ctx()),
                            [&promises, i](core::Result<CommandOutcome> r) { promises[i].set_value(std::move(r)); });
@@ -192,7 +204,7 @@ TEST_CASE("claims: RunWithClaim — of 6 concurrent creates with one RFC one com
     TakeClaim tc;
     tc.conflict_code = "RFC_CONFLICT";
     tc.conflict_member = "conflictingCompanyId";
-    tc.holds = [](const std::any& s) { return std::any_cast<const kyb::CompanyState&>(s).exists; };
+    tc.holds.kind = HoldsRule::kCompanyExists;
     return tc;
   };
   std::vector<std::promise<core::Result<CommandOutcome>>> promises(6);

@@ -66,9 +66,39 @@ struct DeciderSpec {
   // When: decides `command`; on success its events are recorded and applied, as the writer does.
   template <typename Cmd>
   core::Result<commands::Decision> When(const Cmd& command) {
+    CheckWire(command);
     auto d = D::Decide(state, command, ctx);
     if (d.ok()) Given(d->events);
     return d;
+  }
+
+  // The command survives its wire form (commands/command_codec.h): decoded, it encodes the same
+  // and, decided on the same state and context, decides the same (every member travels).
+  template <typename Cmd>
+  void CheckWire(const Cmd& command) {
+    using V = typename D::CommandType;
+    using Codec = commands::CommandCodec<V>;
+    const V full(command);
+    const core::Json wire = Codec::Encode(full);
+    auto back = Codec::Decode(core::ParseJsonOrDiscarded(core::DumpJson(wire)));
+    REQUIRE_MESSAGE(back.ok(), back.status().ToString());
+    CHECK(core::DumpJson(Codec::Encode(*back)) == core::DumpJson(wire));
+    if constexpr (requires { D::Decide(state, full, ctx); }) {
+      if (ctx.ids != nullptr) return;  // ids minted twice would differ
+      auto a = D::Decide(state, full, ctx);
+      auto b = D::Decide(state, *back, ctx);
+      REQUIRE(a.ok() == b.ok());
+      if (!a.ok()) {
+        CHECK(a.status().ToString() == b.status().ToString());
+        return;
+      }
+      CHECK(core::DumpJson(a->result) == core::DumpJson(b->result));
+      REQUIRE(a->events.size() == b->events.size());
+      for (size_t i = 0; i < a->events.size(); ++i) {
+        CHECK(a->events[i].type == b->events[i].type);
+        CHECK(a->events[i].data == b->events[i].data);
+      }
+    }
   }
 
   // The state written to a snapshot reads back the same.

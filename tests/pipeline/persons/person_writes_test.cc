@@ -210,7 +210,7 @@ TEST_CASE("person write use case: a crash between the claim and the create holds
   cl::TakeClaim take;
   take.holder = ghost;
   take.holder_type = "person";
-  take.holds = [](const std::any&) { return true; };
+  take.holds = {std::string(cl::HoldsRule::kPersonCurp), "k", ""};
   REQUIRE(u.f.rt->writer()
               .ExecuteAndWait(commands::MakeReadingCommand<cl::ClaimDecider>(u.tenant, claim, cl::ClaimCommand(take), u.f.Ctx()))
               .ok());
