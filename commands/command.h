@@ -123,6 +123,9 @@ struct Command {
   // The claims the holder's command checks before deciding (claims::RequireClaims): [{claimId,
   // conflictCode, conflictMember}], or null.
   core::Json required_claims;
+  // In a cluster, a command read from the commands topic: its offset there (its events record it,
+  // EventEnvelope::command_ref). -1: issued in this process.
+  int64_t bus_offset = -1;
 };
 
 // A decider's command type (D::CommandType: a std::variant of structs, or one struct) as data:

@@ -76,3 +76,65 @@ core::Result<Command> DecodeCommand(const core::Json& wire, const AggregateTypes
 }
 
 }  // namespace svc::commands
+
+namespace svc::commands {
+
+core::Json EncodeReply(const core::Result<CommandOutcome>& reply) {
+  if (reply.ok()) {
+    const CommandOutcome& o = *reply;
+    core::Json positions = core::Json::array();
+    for (const auto& p : o.positions) positions.push_back(core::Json::array({p.partition, p.offset}));
+    return {{"ok", true},
+            {"aggregateId", o.aggregate_id},
+            {"aggregateVersion", o.aggregate_version},
+            {"positions", std::move(positions)},
+            {"result", o.result},
+            {"replayed", o.replayed}};
+  }
+  const core::Status& st = reply.status();
+  core::Json ext = core::Json::array(), json_ext = core::Json::array();
+  for (const auto& [k, v] : st.extensions()) ext.push_back(core::Json::array({k, v}));
+  for (const auto& [k, v] : st.json_extensions()) json_ext.push_back(core::Json::array({k, v}));
+  return {{"ok", false},
+          {"code", static_cast<int>(st.code())},
+          {"apiCode", std::string(st.api_code())},
+          {"message", st.message()},
+          {"extensions", std::move(ext)},
+          {"jsonExtensions", std::move(json_ext)}};
+}
+
+core::Result<core::Result<CommandOutcome>> DecodeReply(const core::Json& wire) {
+  if (!wire.is_object() || !wire.contains("ok") || !wire["ok"].is_boolean()) return core::InvalidArgument("not a reply");
+  if (wire["ok"].get<bool>()) {
+    CommandOutcome o;
+    o.aggregate_id = core::StringOr(wire, "aggregateId");
+    o.aggregate_version = wire.value("aggregateVersion", int64_t{0});
+    o.result = wire.contains("result") ? wire["result"] : core::Json();
+    o.replayed = wire.value("replayed", false);
+    for (const auto& p : wire.value("positions", core::Json::array())) {
+      if (!p.is_array() || p.size() != 2 || !p[0].is_number_unsigned() || !p[1].is_number_unsigned()) {
+        return core::InvalidArgument("a reply's position is not [partition, offset]");
+      }
+      o.positions.push_back({p[0].get<uint32_t>(), p[1].get<uint64_t>()});
+    }
+    return core::Result<CommandOutcome>(std::move(o));
+  }
+  const int code = wire.value("code", static_cast<int>(core::StatusCode::kInternal));
+  if (code <= 0 || code > static_cast<int>(core::StatusCode::kCancelled)) return core::InvalidArgument("a reply's code is unknown");
+  std::string_view api_code;
+  if (const std::string c = core::StringOr(wire, "apiCode"); !c.empty()) {
+    const core::ErrorCodeInfo* info = core::FindErrorCode(c);
+    if (info == nullptr) return core::InvalidArgument("a reply's apiCode is not in the catalogue");
+    api_code = info->code;
+  }
+  core::Status st(static_cast<core::StatusCode>(code), core::StringOr(wire, "message"), api_code);
+  for (const auto& e : wire.value("extensions", core::Json::array())) {
+    if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) st.WithExtension(e[0], e[1]);
+  }
+  for (const auto& e : wire.value("jsonExtensions", core::Json::array())) {
+    if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string()) st.WithJsonExtension(e[0], e[1]);
+  }
+  return core::Result<CommandOutcome>(std::move(st));
+}
+
+}  // namespace svc::commands

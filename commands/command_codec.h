@@ -31,4 +31,13 @@ using AggregateTypes = std::function<const AggregateType*(std::string_view name)
 // INVALID_ARGUMENT for a malformed form or an unknown aggregate type or command name.
 core::Result<Command> DecodeCommand(const core::Json& wire, const AggregateTypes& types, core::IdSource* ids);
 
+// A writer's answer as data, for the node that sent the command: the outcome
+//   {"ok": true, "aggregateId", "aggregateVersion", "positions": [[partition, offset], ...], "result",
+//    "replayed"}
+// or the refusal, as the status it was (code, catalogue code, message, problem extensions)
+//   {"ok": false, "code", "apiCode", "message", "extensions": [[name, value]], "jsonExtensions": [[name, json]]}
+core::Json EncodeReply(const core::Result<CommandOutcome>& reply);
+// INVALID_ARGUMENT for a malformed form (the sender answers it as the writer's failure).
+core::Result<core::Result<CommandOutcome>> DecodeReply(const core::Json& wire);
+
 }  // namespace svc::commands

@@ -34,6 +34,7 @@ struct Writer::CommitItem {
   CommandCallback done;
   int64_t backend_cursor = -1;
   uint64_t backend_epoch = 0;
+  int64_t bus_offset = -1;
 };
 
 struct Writer::Partition {
@@ -45,6 +46,7 @@ struct Writer::Partition {
   std::deque<std::string> slot_order;
   std::unordered_map<std::string, IdemRecord> idem;
   std::atomic<bool> broken{false};
+  std::atomic<bool> deciding{false};  // recovered here; this writer decides its commands
 };
 
 namespace {
@@ -146,6 +148,29 @@ std::string Writer::CheckpointKey(uint32_t partition) {
   return k;
 }
 
+std::string Writer::CommandOffsetKey(uint32_t partition) {
+  std::string k = "c/";
+  eventstore::PutFixed32BE(k, partition);
+  return k;
+}
+
+bool Writer::Healthy() const {
+  for (const auto& p : partitions_) {
+    if (p->broken.load() && p->deciding.load()) return false;
+  }
+  return true;
+}
+
+bool Writer::IsDeciding(uint32_t partition) const {
+  return partition < partitions_.size() && partitions_[partition]->deciding.load();
+}
+
+core::Result<int64_t> Writer::ResumeOffset(uint32_t partition) {
+  SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(cf_, CommandOffsetKey(partition)));
+  if (!v.has_value() || v->size() != 8) return int64_t{-2};
+  return static_cast<int64_t>(eventstore::GetFixed64BE(*v)) + 1;
+}
+
 core::Result<Writer::Slot*> Writer::LoadSlot(Partition& part, const AggregateType& type,
                                              bool fresh_id, const std::string& tenant,
                                              const std::string& id) {
@@ -234,6 +259,18 @@ core::Result<CommandOutcome> Writer::ExecuteAndWait(Command command) {
 }
 
 void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
+  if (!part.deciding.load()) {
+    // Decided elsewhere: carried there, unless it came from there (the commands topic: the
+    // partition's next writer reads it again).
+    CommandForwarder* forwarder = forwarder_.load();
+    if (forwarder != nullptr && command.bus_offset < 0) {
+      forwarder->Forward(part.index, std::move(command), std::move(done));
+      return;
+    }
+    done(core::Unavailable("this node does not decide the commands of log partition " + std::to_string(part.index),
+                           "SERVICE_UNAVAILABLE"));
+    return;
+  }
   if (part.broken.load()) {
     done(core::Unavailable("the write side stopped after an event-log failure; restart to recover",
                            "SERVICE_UNAVAILABLE"));
@@ -336,6 +373,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     e.causation_id = ctx.causation_id;
     e.idempotency_key = ctx.idempotency_key;
     e.request_fingerprint = ctx.request_fingerprint;
+    if (command.bus_offset >= 0) e.command_ref = std::to_string(command.bus_offset);
     e.data = std::move(ne.data);
     core::Status st = type->ApplyDecided(next, e, ne.typed);
     if (!st.ok()) {
@@ -371,6 +409,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   item->created_micros = ctx.now.micros;
   item->aggregate_type = command.aggregate_type;
   item->aggregate_id = command.aggregate_id;
+  item->bus_offset = command.bus_offset;
   options_.log->Append(part.index, std::move(envelopes),
                        [this, &part, item](core::Result<eventstore::AppendResult> r) {
                          OnAppended(part, item, std::move(r));
@@ -436,7 +475,9 @@ void Writer::CommitLoop() {
     }
     KvStore::Batch batch;
     std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
+    std::map<uint32_t, int64_t> bus_offsets;
     for (const auto& it : items) {
+      if (it->bus_offset >= 0) bus_offsets[it->partition] = std::max(bus_offsets[it->partition], it->bus_offset);
       for (const auto& [k, v] : it->snapshots) batch.Put(cf_, k, v);
       if (!it->idem_key.empty()) batch.Put(cf_, it->idem_key, it->idem_value);
       const auto& last = it->outcome.positions.back();
@@ -444,6 +485,11 @@ void Writer::CommitLoop() {
     }
     for (const auto& [p, c] : checkpoints) {
       batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
+    }
+    for (const auto& [p, o] : bus_offsets) {
+      std::string v;
+      eventstore::PutFixed64BE(v, static_cast<uint64_t>(o));
+      batch.Put(cf_, CommandOffsetKey(p), v);
     }
     // Derived from the log: after a crash, recovery replays from the checkpoint in this batch.
     core::Status st;
@@ -504,13 +550,51 @@ void Writer::MaybeEvict(Partition& part) {
 }
 
 core::Status Writer::Recover() {
+  SVC_RETURN_IF_ERROR(RecoverPartitions({}));
+  for (auto& p : partitions_) p->deciding.store(true);
+  return core::Status::Ok();
+}
+
+core::Status Writer::TakeOver(uint32_t partition) {
+  if (partition >= partitions_.size()) return core::InvalidArgument("no partition " + std::to_string(partition));
+  Partition& part = *partitions_[partition];
+  SVC_RETURN_IF_ERROR(RecoverPartitions({partition}));
+  part.broken.store(false);  // a partition that stopped here is recovered from the log like any other
+  part.deciding.store(true);
+  return core::Status::Ok();
+}
+
+void Writer::Release(uint32_t partition) {
+  if (partition >= partitions_.size()) return;
+  Partition& part = *partitions_[partition];
+  part.deciding.store(false);
+  // Whatever the strand holds now is answered (refused) before this returns.
+  std::promise<void> drained;
+  part.strand.Post([&drained] { drained.set_value(); });
+  drained.get_future().wait();
+  std::lock_guard lock(part.mu);
+  part.slots.clear();
+  part.slot_order.clear();
+  part.idem.clear();
+}
+
+std::vector<uint32_t> Writer::Deciding() const {
+  std::vector<uint32_t> out;
+  for (const auto& p : partitions_) {
+    if (p->deciding.load()) out.push_back(p->index);
+  }
+  return out;
+}
+
+core::Status Writer::RecoverPartitions(const std::vector<uint32_t>& only) {
   uint32_t n = options_.log->PartitionCount();
   std::vector<eventstore::PartitionCheckpoint> start(n);
   for (uint32_t p = 0; p < n; ++p) {
     SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(cf_, CheckpointKey(p)));
     if (v.has_value()) start[p] = eventstore::DecodeCheckpoint(*v);
   }
-  SVC_ASSIGN_OR_RETURN(auto reader, options_.log->OpenReader("writer-recovery", start));
+  SVC_ASSIGN_OR_RETURN(auto reader, only.empty() ? options_.log->OpenReader("writer-recovery", start)
+                                                 : options_.log->OpenPartitionReader("writer-recovery", start, only));
   size_t applied = 0;
   for (;;) {
     SVC_ASSIGN_OR_RETURN(auto events, reader->Poll(4096, std::chrono::milliseconds(200)));
@@ -523,12 +607,15 @@ core::Status Writer::Recover() {
   }
   // The recovered states were written to the store; start with an empty cache.
   for (auto& p : partitions_) {
+    if (!only.empty() && std::find(only.begin(), only.end(), p->index) == only.end()) continue;
     std::lock_guard lock(p->mu);
     p->slots.clear();
     p->slot_order.clear();
     p->idem.clear();
   }
-  core::LogInfo("write model recovered", {{"eventsApplied", applied}});
+  core::Json which = core::Json::array();
+  for (uint32_t p : only) which.push_back(p);
+  core::LogInfo("write model recovered", {{"eventsApplied", applied}, {"partitions", only.empty() ? core::Json("all") : which}});
   return core::Status::Ok();
 }
 
@@ -543,9 +630,17 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   std::unordered_map<std::string, Loaded> touched;
   std::map<std::string, core::Json> idem;
   std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
+  std::map<uint32_t, int64_t> bus_offsets;  // the highest command offset each partition's events record
   for (auto& re : events) {
     const EventEnvelope& e = re.event;
     checkpoints[re.position.partition] = eventstore::CheckpointAfter(re);
+    if (!e.command_ref.empty()) {
+      char* end = nullptr;
+      const long long o = std::strtoll(e.command_ref.c_str(), &end, 10);
+      if (end != nullptr && *end == '\0' && o >= 0) {
+        bus_offsets[re.position.partition] = std::max<int64_t>(bus_offsets[re.position.partition], o);
+      }
+    }
     const AggregateType* type = FindType(e.aggregate_type);
     if (type == nullptr) continue;  // an aggregate this writer does not own
     std::string key = AggregateKey(e.tenant_id, e.aggregate_type, e.aggregate_id);
@@ -588,6 +683,11 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   }
   for (const auto& [p, c] : checkpoints) {
     batch.Put(cf_, CheckpointKey(p), eventstore::EncodeCheckpoint(c));
+  }
+  for (const auto& [p, o] : bus_offsets) {
+    std::string v;
+    eventstore::PutFixed64BE(v, static_cast<uint64_t>(o));
+    batch.Put(cf_, CommandOffsetKey(p), v);
   }
   return options_.store->WriteDerived(batch);
 }

@@ -41,6 +41,14 @@ namespace svc::commands {
 
 using CommandCallback = std::function<void(core::Result<CommandOutcome>)>;
 
+// Carries a command to the writer of its partition on another node (a cluster's command bus:
+// commands/command_bus.h). The writer calls it for a command of a partition it does not decide.
+class CommandForwarder {
+ public:
+  virtual ~CommandForwarder() = default;
+  virtual void Forward(uint32_t partition, Command command, CommandCallback done) = 0;
+};
+
 class Writer {
  public:
   struct Options {
@@ -63,8 +71,22 @@ class Writer {
   // Registers an aggregate type (before Recover / Execute).
   void Register(std::unique_ptr<AggregateType> type);
 
-  // Brings the durable write model up to the end of the log. Call once before Execute.
+  // Brings the durable write model up to the end of the log and decides every partition's
+  // commands from then on (one process writes the log). Until a partition is recovered (here or by
+  // TakeOver) its commands are answered kUnavailable and nothing is appended: a process without the
+  // writer role never recovers any.
   core::Status Recover();
+
+  // In a cluster (eventstore/writer_group.h), after the log took `partition` over (fenced its
+  // earlier writer): brings its write model up to the log's end there and decides its commands
+  // from then on.
+  core::Status TakeOver(uint32_t partition);
+  // Stops deciding `partition`'s commands: what its strand holds is answered kUnavailable, the
+  // decision under way completes (its events are handed to the log), its cached states are
+  // dropped. Call before the log releases the partition.
+  void Release(uint32_t partition);
+  // The partitions whose commands this writer decides (ascending).
+  std::vector<uint32_t> Deciding() const;
 
   void Execute(Command command, CommandCallback done);
   core::Result<CommandOutcome> ExecuteAndWait(Command command);
@@ -78,7 +100,14 @@ class Writer {
   // Reads the current (speculative) state of an aggregate, serialised; for tools and tests.
   core::Result<std::string> DebugState(const std::string& tenant_id, const std::string& type,
                                        const std::string& id);
-  bool Healthy() const { return !any_broken_.load(); }
+  // False when a partition this writer decides stopped after a log or store failure.
+  bool Healthy() const;
+  // Commands of partitions decided elsewhere go to `forwarder` (not owned; null: answered 503).
+  void SetForwarder(CommandForwarder* forwarder) { forwarder_.store(forwarder); }
+  // Where this writer resumes `partition`'s part of the commands topic: after the highest command
+  // offset its events record (EventEnvelope::command_ref); -2 (Kafka's "beginning") when none.
+  core::Result<int64_t> ResumeOffset(uint32_t partition);
+  bool IsDeciding(uint32_t partition) const;
   // A registered aggregate type (nullptr when none has that name): decodes commands from the wire.
   const AggregateType* Type(std::string_view name) const { return FindType(name); }
 
@@ -88,6 +117,7 @@ class Writer {
   static std::string IdempotencyKey(std::string_view tenant, std::string_view environment,
                                     std::string_view key);
   static std::string CheckpointKey(uint32_t partition);
+  static std::string CommandOffsetKey(uint32_t partition);
 
  private:
   std::mutex held_mu_;
@@ -116,6 +146,9 @@ class Writer {
                   core::Result<eventstore::AppendResult> r);
   const AggregateType* FindType(std::string_view name) const;
   core::Status ApplyRecovered(std::vector<eventstore::RecordedEvent>& events);
+  // Recovers the durable write model of `partitions` (all of them when empty) from their
+  // checkpoints to the log's end and empties their caches.
+  core::Status RecoverPartitions(const std::vector<uint32_t>& partitions);
   void MaybeEvict(Partition& part);
   void CommitLoop();
 
@@ -124,6 +157,7 @@ class Writer {
   std::map<std::string, std::unique_ptr<AggregateType>, std::less<>> types_;
   std::vector<std::unique_ptr<Partition>> partitions_;
   std::atomic<bool> any_broken_{false};
+  std::atomic<CommandForwarder*> forwarder_{nullptr};
 
   // The committer thread writes the durable write model after the log has the events.
   std::mutex commit_mu_;

@@ -27,6 +27,7 @@ std::string EncodeEnvelope(const EventEnvelope& e) {
     j["idempotencyKey"] = e.idempotency_key;
     j["requestFingerprint"] = e.request_fingerprint;
   }
+  if (!e.command_ref.empty()) j["commandRef"] = e.command_ref;
   // `data` is already JSON text (a decider's JSON writer made it): it is checked to be one JSON
   // object (simdjson validates the whole document) and placed as the last member as it is,
   // rather than parsed and serialised again (that was a tenth of a write's CPU).
@@ -119,6 +120,7 @@ core::Status DecodeEnvelopeInto(std::string_view json, EventEnvelope& e) {
     else if (key == "causationId") ok = str(e.causation_id);
     else if (key == "idempotencyKey") ok = str(e.idempotency_key);
     else if (key == "requestFingerprint") ok = str(e.request_fingerprint);
+    else if (key == "commandRef") ok = str(e.command_ref);
     else if (key == "data") {
       ondemand::object d;
       std::string_view raw;

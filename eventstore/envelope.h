@@ -38,6 +38,10 @@ struct EventEnvelope {
   // write side derives its idempotency records from these.
   std::string idempotency_key;
   std::string request_fingerprint;
+  // In a cluster, for a command that reached its writer through the commands topic: the command's
+  // offset there (decimal; its partition is this event's). The writer resumes the topic after the
+  // highest one its partition's events hold, so a command is decided once (docs/decisions.md).
+  std::string command_ref;
   std::string data = "{}";  // a JSON object, as serialised text
 
   friend bool operator==(const EventEnvelope&, const EventEnvelope&) = default;

@@ -79,8 +79,25 @@ class EventLog {
   virtual core::Result<std::unique_ptr<LogReader>> OpenReader(
       std::string consumer_name, std::vector<PartitionCheckpoint> start) = 0;
 
+  // A reader over `partitions` only (a writer taking one partition over recovers it alone); the
+  // default reads them all.
+  virtual core::Result<std::unique_ptr<LogReader>> OpenPartitionReader(std::string consumer_name,
+                                                                      std::vector<PartitionCheckpoint> start,
+                                                                      const std::vector<uint32_t>& /*partitions*/) {
+    return OpenReader(std::move(consumer_name), std::move(start));
+  }
+
   // The next offset that will be assigned in each partition (= number of events in it).
   virtual core::Result<std::vector<uint64_t>> EndOffsets() = 0;
+
+  // The partitions this process appends to (ascending): all of them on one writer, none on a
+  // process that only reads.
+  virtual std::vector<uint32_t> OwnedPartitions() const {
+    std::vector<uint32_t> all(PartitionCount());
+    for (uint32_t p = 0; p < all.size(); ++p) all[p] = p;
+    return all;
+  }
+  virtual bool Owns(uint32_t partition) const { return partition < PartitionCount(); }
 
   // Stops accepting appends, completes or fails the pending ones, joins threads.
   virtual void Close() = 0;

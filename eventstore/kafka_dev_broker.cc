@@ -124,6 +124,15 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
   // The events topic is the source of truth: it keeps every record, as a real cluster configured
   // with retention.ms=-1 and retention.bytes=-1 does (docs/operations.md#kafka).
   SVC_RETURN_IF_ERROR(KeepEverything(b->impl_->cluster, b->impl_->rk, topic, o.partitions));
+  // A cluster's commands and replies (eventstore/writer_group.h): the mock cluster answers no
+  // CreateTopics, so they are made here, with the same partition count.
+  for (const char* suffix : {".commands", ".replies"}) {
+    const std::string t = o.topic_prefix + suffix;
+    if (rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(b->impl_->cluster, t.c_str(), o.partitions,
+                                                           std::min(3, o.brokers))) {
+      return core::Unavailable("dev broker: topic " + t + ": " + rd_kafka_err2str(e));
+    }
+  }
   return b;
 }
 

@@ -1,6 +1,6 @@
 #pragma once
 // A Kafka-protocol broker for development and CI: librdkafka's mock cluster (rdkafka_mock.h)
-// on loopback ports, with the events topic created. Any Kafka client (kcat, confluent-kafka,
+// on loopback ports, with the events, commands and replies topics created. Any Kafka client (kcat, confluent-kafka,
 // librdkafka) can talk to it. It keeps every record, in memory (the mock cluster's own limit of
 // 5 MiB per partition is lifted; see KeepEverything in the .cc). It is not a production broker:
 // production points --kafka-brokers at a real Kafka or Redpanda cluster.

@@ -1,22 +1,29 @@
 #include "eventstore/kafka_log.h"
-#include "core/executor.h"
 
 #include <librdkafka/rdkafka.h>
 
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
 
 #include "core/crypto.h"
+#include "core/executor.h"
 #include "core/ids.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "eventstore/kafka_client.h"
 
 namespace svc::eventstore {
 
 namespace {
 
 using Ms = std::chrono::milliseconds;
+using kafka::ConsumerPtr;
+using kafka::Header;
+using kafka::KafkaError;
+using kafka::NewConsumer;
+using kafka::Set;
 
 constexpr const char* kEpochHeader = "ce_svcepoch";
 constexpr const char* kWriterHeader = "ce_svcwriter";
@@ -37,10 +44,6 @@ struct Pending {
   AppendCallback done;
 };
 
-core::Status KafkaError(const std::string& what, rd_kafka_resp_err_t err) {
-  return core::Unavailable(what + ": " + rd_kafka_err2str(err));
-}
-
 void DeliveryReport(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   auto* r = static_cast<Record*>(msg->_private);
   if (r == nullptr) return;
@@ -48,78 +51,12 @@ void DeliveryReport(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   r->kafka_offset = msg->offset;
 }
 
-// librdkafka's own log lines go through our JSON-lines logger (syslog levels 0-7).
-void KafkaLogLine(const rd_kafka_t*, int level, const char* fac, const char* buf) {
-  core::LogLevel l = level <= 3 ? core::LogLevel::kError
-                     : level == 4 ? core::LogLevel::kWarn
-                     : level <= 6 ? core::LogLevel::kInfo
-                                  : core::LogLevel::kDebug;
-  core::Log(l, "librdkafka", {{"facility", fac}, {"detail", buf}});
-}
-
-bool Set(rd_kafka_conf_t* conf, const char* k, const std::string& v, std::string* error) {
-  char err[512];
-  if (rd_kafka_conf_set(conf, k, v.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
-    *error = std::string(k) + ": " + err;
-    return false;
-  }
-  return true;
-}
-
-// Reads a header value as a string; empty when absent.
-std::string Header(rd_kafka_headers_t* hdrs, const char* name) {
-  const void* v = nullptr;
-  size_t n = 0;
-  if (hdrs == nullptr || rd_kafka_header_get_last(hdrs, name, &v, &n) != RD_KAFKA_RESP_ERR_NO_ERROR) {
-    return "";
-  }
-  return std::string(static_cast<const char*>(v), n);
-}
-
-struct ConsumerDeleter {
-  void operator()(rd_kafka_t* rk) const {
-    rd_kafka_consumer_close(rk);
-    rd_kafka_destroy(rk);
-  }
-};
-using ConsumerPtr = std::unique_ptr<rd_kafka_t, ConsumerDeleter>;
-
-core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group) {
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  bool ok = Set(conf, "bootstrap.servers", brokers, &error) &&
-            Set(conf, "group.id", group, &error) &&
-            Set(conf, "enable.auto.commit", "false", &error) &&
-            Set(conf, "enable.auto.offset.store", "false", &error) &&
-            Set(conf, "isolation.level", "read_committed", &error) &&
-            Set(conf, "enable.partition.eof", "true", &error) &&
-            Set(conf, "auto.offset.reset", "earliest", &error) &&
-            Set(conf, "fetch.wait.max.ms", "10", &error) &&
-            Set(conf, "socket.nagle.disable", "true", &error);
-  // allow.auto.create.topics is left at its default (false for consumers): setting it explicitly
-  // makes librdkafka warn on every metadata request to a broker older than Kafka 0.11 (the mock
-  // cluster), eleven warnings at each start for nothing. The topic is created (or checked) once,
-  // by the writer, before any consumer opens.
-  if (!ok) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka consumer config: " + error);
-  }
-  rd_kafka_conf_set_log_cb(conf, KafkaLogLine);
-  char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-  if (rk == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka consumer: ") + err);
-  }
-  rd_kafka_poll_set_consumer(rk);
-  return ConsumerPtr(rk);
-}
-
-// A read_committed consumer over all partitions, de-duplicating by sequence.
+// A read_committed consumer over the partitions it is given, de-duplicating by sequence.
 class KafkaReader final : public LogReader {
  public:
+  // Reads `only` (every partition when empty).
   KafkaReader(ConsumerPtr rk, std::string topic, std::vector<PartitionCheckpoint> start,
-              uint32_t partitions)
+              uint32_t partitions, const std::vector<uint32_t>& only)
       : rk_(std::move(rk)), topic_(std::move(topic)) {
     next_seq_.assign(partitions, 0);
     epoch_.assign(partitions, 0);
@@ -130,12 +67,18 @@ class KafkaReader final : public LogReader {
     }
     starts_ = std::move(start);
     starts_.resize(partitions);
+    read_.assign(partitions, only.empty());
+    for (uint32_t p : only) {
+      if (p < partitions) read_[p] = true;
+    }
+    for (uint32_t p = 0; p < partitions; ++p) at_end_[p] = !read_[p];
   }
 
   core::Status Assign() {
     rd_kafka_topic_partition_list_t* list =
         rd_kafka_topic_partition_list_new(static_cast<int>(next_seq_.size()));
     for (uint32_t p = 0; p < next_seq_.size(); ++p) {
+      if (!read_[p]) continue;
       auto* tp = rd_kafka_topic_partition_list_add(list, topic_.c_str(), static_cast<int32_t>(p));
       tp->offset = starts_[p].backend_cursor >= 0 ? starts_[p].backend_cursor
                                                   : RD_KAFKA_OFFSET_BEGINNING;
@@ -179,7 +122,7 @@ class KafkaReader final : public LogReader {
         }
         return core::Unavailable("kafka consume: " + what);
       }
-      if (p >= next_seq_.size()) {
+      if (p >= next_seq_.size() || !read_[p]) {
         rd_kafka_message_destroy(msg);
         continue;
       }
@@ -245,26 +188,44 @@ class KafkaReader final : public LogReader {
   std::vector<uint64_t> next_seq_;
   std::vector<uint64_t> epoch_;
   std::vector<bool> at_end_;
+  std::vector<bool> read_;
   std::vector<PartitionCheckpoint> starts_;
   std::atomic<bool> woken_{false};
 };
 
 }  // namespace
 
-struct KafkaLog::Impl {
+// A writer of some partitions: one transactional producer, the epoch of the fence it wrote in
+// each of them, and the appender thread that writes their queued appends in group transactions.
+struct KafkaLog::Unit {
+  std::vector<uint32_t> partitions;
+  std::string transactional_id;
   rd_kafka_t* producer = nullptr;
+  std::string writer_id;        // random, per unit
+  uint64_t epoch = 0;           // this unit's epoch (its fence)
+  std::vector<uint64_t> next_seq;   // appender-only; indexed by partition
+  std::vector<int64_t> last_end;    // appender-only: offset after our last record, by partition
+  ConsumerPtr verifier;             // reads gaps between our transactions
   std::mutex mu;
   std::condition_variable cv;
   std::deque<Pending> pending;
   bool closing = false;
   core::Status failed;  // sticky once set
-  std::vector<uint64_t> next_seq;                 // appender-only
-  std::string writer_id;                          // random, per process
-  uint64_t epoch = 0;                             // this writer's epoch (fence at open)
-  std::vector<int64_t> last_end;                  // appender-only: offset after our last record
-  ConsumerPtr verifier;                           // reads gaps between our transactions
-  std::unique_ptr<std::atomic<uint64_t>[]> end;   // committed next sequence per partition
   std::thread appender;
+
+  ~Unit() {
+    if (producer != nullptr) rd_kafka_destroy(producer);
+  }
+};
+
+struct KafkaLog::Impl {
+  rd_kafka_t* meta = nullptr;  // a plain producer: metadata and watermarks, never sends
+  ConsumerPtr tails;           // reads partition tails (EndOffsets of partitions written elsewhere)
+  std::mutex tails_mu;
+  mutable std::mutex units_mu;
+  std::vector<std::shared_ptr<Unit>> unit_of;  // by partition; null: not written here
+  bool closed = false;
+  std::unique_ptr<std::atomic<uint64_t>[]> end;  // committed next sequence per partition written here
   core::Counter* appends = nullptr;
   core::Counter* events = nullptr;
   core::Counter* transactions = nullptr;
@@ -276,7 +237,8 @@ KafkaLog::KafkaLog(const Options& options) : options_(options), impl_(std::make_
 
 KafkaLog::~KafkaLog() {
   Close();
-  if (impl_->producer != nullptr) rd_kafka_destroy(impl_->producer);
+  impl_->tails.reset();
+  if (impl_->meta != nullptr) rd_kafka_destroy(impl_->meta);
 }
 
 namespace {
@@ -290,8 +252,8 @@ struct TailRecord {
 };
 
 struct Tails {
-  std::vector<uint64_t> next_seq;
-  uint64_t max_epoch = 0;
+  std::vector<uint64_t> next_seq;  // by partition (0 for partitions not scanned)
+  uint64_t max_epoch = 0;          // over the partitions scanned
 };
 
 // Reads partition `p` of `topic` from `start` to its end (read_committed).
@@ -334,22 +296,21 @@ core::Result<std::vector<TailRecord>> ReadRange(rd_kafka_t* rk, const std::strin
   return out;
 }
 
-// Finds, per partition, the next sequence to assign and, overall, the highest writer epoch.
-// Reads each partition's tail, widening the window until it holds a record of the highest epoch
-// and an accepted event (or reaches the start): records of a lower epoch after a fence are a
-// fenced writer's and do not count.
-core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
-                              const std::string& topic) {
-  SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(o.brokers, "svc-writer-recovery"));
+// Finds, for each of `partitions`, the next sequence to assign and, over them, the highest writer
+// epoch. Reads each partition's tail, widening the window until it holds a record of the highest
+// epoch and an accepted event (or reaches the start): records of a lower epoch after a fence are
+// a fenced writer's and do not count.
+core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_kafka_t* rk,
+                              const std::string& topic, const std::vector<uint32_t>& partitions) {
   struct Part {
     int64_t low = 0, high = 0, window = 64;
     std::vector<TailRecord> records;
   };
-  std::vector<Part> parts(o.partitions);
-  for (uint32_t p = 0; p < o.partitions; ++p) {
+  std::map<uint32_t, Part> parts;
+  for (uint32_t p : partitions) {
+    Part& pt = parts[p];
     rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-        producer, topic.c_str(), static_cast<int32_t>(p), &parts[p].low, &parts[p].high,
-        static_cast<int>(o.timeout.count()));
+        meta, topic.c_str(), static_cast<int32_t>(p), &pt.low, &pt.high, static_cast<int>(o.timeout.count()));
     if (err) return KafkaError("watermarks of " + topic, err);
   }
   auto read = [&](uint32_t p) -> core::Status {
@@ -359,20 +320,19 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
       pt.records.clear();
       return core::Status::Ok();
     }
-    SVC_ASSIGN_OR_RETURN(pt.records, ReadRange(rk.get(), topic, p, start, o.timeout));
+    SVC_ASSIGN_OR_RETURN(pt.records, ReadRange(rk, topic, p, start, o.timeout));
     return core::Status::Ok();
   };
-  for (uint32_t p = 0; p < o.partitions; ++p) SVC_RETURN_IF_ERROR(read(p));
+  for (uint32_t p : partitions) SVC_RETURN_IF_ERROR(read(p));
   Tails t;
   t.next_seq.assign(o.partitions, 0);
   for (;;) {
     t.max_epoch = 0;
-    for (const auto& pt : parts) {
+    for (const auto& [p, pt] : parts) {
       for (const auto& r : pt.records) t.max_epoch = std::max(t.max_epoch, r.epoch);
     }
     bool widened = false;
-    for (uint32_t p = 0; p < o.partitions; ++p) {
-      Part& pt = parts[p];
+    for (auto& [p, pt] : parts) {
       uint64_t running = 0;
       bool has_max = false, has_event = false;
       for (const auto& r : pt.records) {
@@ -405,10 +365,7 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* producer,
 core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic, Ms timeout) {
   // The mock cluster answers no DescribeConfigs (librdkafka would wait out the timeout for it):
   // it is recognised by its cluster id first.
-  char* id = rd_kafka_clusterid(rk, static_cast<int>(timeout.count()));
-  const bool mock = id != nullptr && std::string_view(id).rfind("mockCluster", 0) == 0;
-  if (id != nullptr) rd_kafka_mem_free(rk, id);
-  if (mock) return core::Status::Ok();  // svc dev-broker: keeps every record
+  if (kafka::IsMockCluster(rk, timeout)) return core::Status::Ok();  // svc dev-broker: keeps every record
   rd_kafka_ConfigResource_t* res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
   rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
   rd_kafka_DescribeConfigs(rk, &res, 1, nullptr, q);
@@ -446,8 +403,8 @@ core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic,
   return CheckEventTopicConfig(topic, config);
 }
 
-core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic);
-core::Status VerifyGaps(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic,
+core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic);
+core::Status VerifyGaps(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic,
                         std::vector<Pending>& group);
 
 }  // namespace
@@ -461,110 +418,27 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
 
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::string error;
-  bool ok = Set(conf, "bootstrap.servers", options.brokers, &error) &&
-            Set(conf, "transactional.id", options.transactional_id, &error) &&
-            Set(conf, "enable.idempotence", "true", &error) &&
-            Set(conf, "acks", "all", &error) &&
-            Set(conf, "linger.ms", "1", &error) &&
-            Set(conf, "socket.nagle.disable", "true", &error) &&
-            Set(conf, "queue.buffering.max.messages", "1000000", &error) &&
-            Set(conf, "message.timeout.ms", std::to_string(options.timeout.count()), &error) &&
-            Set(conf, "transaction.timeout.ms",
-                std::to_string(std::max<int64_t>(60000, options.timeout.count() * 2)), &error);
-  if (!ok) {
+  if (!Set(conf, "bootstrap.servers", options.brokers, &error) ||
+      !Set(conf, "socket.nagle.disable", "true", &error)) {
     rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka producer config: " + error);
+    return core::InvalidArgument("kafka config: " + error);
   }
-  rd_kafka_conf_set_dr_msg_cb(conf, DeliveryReport);
-  rd_kafka_conf_set_log_cb(conf, KafkaLogLine);
+  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
   char err[512];
-  im.producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (im.producer == nullptr) {
+  im.meta = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (im.meta == nullptr) {
     rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka producer: ") + err);
+    return core::Unavailable(std::string("kafka client: ") + err);
   }
-
-  // The topic must exist with the configured partition count.
-  const rd_kafka_metadata_t* md = nullptr;
-  rd_kafka_topic_t* rkt = rd_kafka_topic_new(im.producer, topic.c_str(), nullptr);
-  rd_kafka_resp_err_t merr = rd_kafka_metadata(im.producer, 0, rkt, &md,
-                                               static_cast<int>(options.timeout.count()));
-  rd_kafka_topic_destroy(rkt);
-  if (merr) return KafkaError("metadata of " + topic, merr);
-  int partitions = -1;
-  rd_kafka_resp_err_t topic_err = RD_KAFKA_RESP_ERR_NO_ERROR;
-  for (int i = 0; i < md->topic_cnt; ++i) {
-    if (topic == md->topics[i].topic) {
-      partitions = md->topics[i].partition_cnt;
-      topic_err = md->topics[i].err;
-    }
-  }
-  int brokers = md->broker_cnt;
-  rd_kafka_metadata_destroy(md);
-  if (partitions <= 0 || topic_err == RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
-    if (!options.create_topic) return core::FailedPrecondition("topic " + topic + " does not exist");
-    rd_kafka_NewTopic_t* nt = rd_kafka_NewTopic_new(
-        topic.c_str(), static_cast<int>(options.partitions), brokers >= 3 ? 3 : 1, err, sizeof err);
-    // The events topic is the source of truth: nothing may delete or compact it. With three
-    // replicas an append is acknowledged once two hold it (acks=all).
-    rd_kafka_NewTopic_set_config(nt, "retention.ms", "-1");
-    rd_kafka_NewTopic_set_config(nt, "retention.bytes", "-1");
-    rd_kafka_NewTopic_set_config(nt, "cleanup.policy", "delete");
-    if (brokers >= 3) rd_kafka_NewTopic_set_config(nt, "min.insync.replicas", "2");
-    rd_kafka_queue_t* q = rd_kafka_queue_new(im.producer);
-    rd_kafka_CreateTopics(im.producer, &nt, 1, nullptr, q);
-    rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(options.timeout.count()));
-    std::string create_error;
-    if (ev == nullptr) {
-      create_error = "timed out";
-    } else if (rd_kafka_event_error(ev)) {
-      create_error = rd_kafka_event_error_string(ev);
-    } else {
-      size_t n = 0;
-      const rd_kafka_topic_result_t** res =
-          rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
-      if (n == 1 && rd_kafka_topic_result_error(res[0]) &&
-          rd_kafka_topic_result_error(res[0]) != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
-        create_error = rd_kafka_topic_result_error_string(res[0]);
-      }
-    }
-    if (ev != nullptr) rd_kafka_event_destroy(ev);
-    rd_kafka_queue_destroy(q);
-    rd_kafka_NewTopic_destroy(nt);
-    if (!create_error.empty()) {
-      return core::Unavailable("cannot create topic " + topic + ": " + create_error);
-    }
-    core::LogInfo("created kafka topic", {{"topic", topic}, {"partitions", options.partitions}});
-  } else if (static_cast<uint32_t>(partitions) != options.partitions) {
-    return core::FailedPrecondition("topic " + topic + " has " + std::to_string(partitions) +
-                                    " partitions; --partitions must be " +
-                                    std::to_string(partitions));
-  }
-
-  SVC_RETURN_IF_ERROR(CheckTopicKeepsEverything(im.producer, topic, options.timeout));
-
-  // Fences any earlier writer with the same transactional.id and completes its open transaction.
-  if (rd_kafka_error_t* e = rd_kafka_init_transactions(im.producer,
-                                                       static_cast<int>(options.timeout.count()))) {
-    std::string msg = rd_kafka_error_string(e);
-    rd_kafka_error_destroy(e);
-    return core::Unavailable("kafka init_transactions: " + msg);
-  }
-  // Fence: a record of a new, higher writer epoch in every partition. From it on, readers drop
-  // whatever an older writer with the same role still manages to write, and the older writer
-  // finds the fence in the gap before its next records and stops (see VerifyGaps). Kafka brokers
-  // fence a zombie with the same transactional.id themselves; this makes the guarantee hold on
-  // any broker, the development mock included.
-  SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options, im.producer, topic));
-  im.writer_id = core::HexEncode(core::RandomBytes(8));
-  im.epoch = before.max_epoch + 1;
-  SVC_RETURN_IF_ERROR(WriteFence(im, options, topic));
-  SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options, im.producer, topic));
-  im.next_seq = after.next_seq;
-  SVC_ASSIGN_OR_RETURN(im.verifier, NewConsumer(options.brokers, "svc-writer-verify"));
+  // The events topic is the source of truth: nothing may delete or compact it.
+  SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.meta, topic, options.partitions,
+                                         {{"retention.ms", "-1"}, {"retention.bytes", "-1"}, {"cleanup.policy", "delete"}},
+                                         options.create_topic, options.timeout));
+  SVC_RETURN_IF_ERROR(CheckTopicKeepsEverything(im.meta, topic, options.timeout));
+  SVC_ASSIGN_OR_RETURN(im.tails, NewConsumer(options.brokers, "svc-log-tails"));
+  im.unit_of.resize(options.partitions);
   im.end = std::make_unique<std::atomic<uint64_t>[]>(options.partitions);
-  for (uint32_t p = 0; p < options.partitions; ++p) im.end[p].store(im.next_seq[p]);
-
+  for (uint32_t p = 0; p < options.partitions; ++p) im.end[p].store(0);
   if (options.metrics != nullptr) {
     auto& m = *options.metrics;
     im.appends = &m.GetCounter("svc_log_appends_total", "Append calls completed", "backend=\"kafka\"");
@@ -577,15 +451,142 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
                                     {1, 2, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 4096},
                                     "backend=\"kafka\"");
   }
-  im.appender = std::thread([l = log.get()] {
-    core::SetThreadName("svc-log-append");
-    l->AppenderLoop();
-  });
+  if (options.write_all) {
+    std::vector<uint32_t> all(options.partitions);
+    for (uint32_t p = 0; p < options.partitions; ++p) all[p] = p;
+    SVC_RETURN_IF_ERROR(log->TakeOver(all, options.transactional_id));
+  }
   return log;
 }
 
+core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id) {
+  auto& im = *impl_;
+  const std::string topic = Topic();
+  {
+    std::lock_guard lock(im.units_mu);
+    if (im.closed) return core::Unavailable("event log is closed");
+    for (uint32_t p : partitions) {
+      if (p >= options_.partitions) return core::InvalidArgument("no partition " + std::to_string(p));
+      if (im.unit_of[p] != nullptr) return core::FailedPrecondition("partition " + std::to_string(p) + " is written here already");
+    }
+  }
+  auto unit = std::make_shared<Unit>();
+  unit->partitions = partitions;
+  unit->transactional_id = transactional_id;
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  bool ok = Set(conf, "bootstrap.servers", options_.brokers, &error) &&
+            Set(conf, "transactional.id", transactional_id, &error) &&
+            Set(conf, "enable.idempotence", "true", &error) &&
+            Set(conf, "acks", "all", &error) &&
+            Set(conf, "linger.ms", "1", &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error) &&
+            Set(conf, "queue.buffering.max.messages", "1000000", &error) &&
+            Set(conf, "message.timeout.ms", std::to_string(options_.timeout.count()), &error) &&
+            Set(conf, "transaction.timeout.ms",
+                std::to_string(std::max<int64_t>(60000, options_.timeout.count() * 2)), &error);
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka producer config: " + error);
+  }
+  rd_kafka_conf_set_dr_msg_cb(conf, DeliveryReport);
+  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
+  char err[512];
+  unit->producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (unit->producer == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(std::string("kafka producer: ") + err);
+  }
+  // Fences any earlier producer with the same transactional.id and completes its open transaction.
+  if (rd_kafka_error_t* e = rd_kafka_init_transactions(unit->producer, static_cast<int>(options_.timeout.count()))) {
+    std::string msg = rd_kafka_error_string(e);
+    rd_kafka_error_destroy(e);
+    return core::Unavailable("kafka init_transactions: " + msg);
+  }
+  // Fence: a record of a new, higher writer epoch in every partition of the unit. From it on,
+  // readers drop whatever an older writer of these partitions still manages to write, and the
+  // older writer finds the fence in the gap before its next records and stops (see VerifyGaps).
+  // Kafka fences a zombie with the same transactional.id itself; this makes the guarantee hold on
+  // any broker, the development mock included, and whatever id the older writer had.
+  // Its own consumer for the tails: partitions given at once are taken over side by side.
+  SVC_ASSIGN_OR_RETURN(ConsumerPtr tails, NewConsumer(options_.brokers, "svc-log-tails"));
+  SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options_, im.meta, tails.get(), topic, partitions));
+  unit->writer_id = core::HexEncode(core::RandomBytes(8));
+  unit->epoch = before.max_epoch + 1;
+  unit->last_end.assign(options_.partitions, -1);
+  SVC_RETURN_IF_ERROR(WriteFence(*unit, options_, topic));
+  SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options_, im.meta, tails.get(), topic, partitions));
+  unit->next_seq = after.next_seq;
+  SVC_ASSIGN_OR_RETURN(unit->verifier, NewConsumer(options_.brokers, "svc-writer-verify"));
+  for (uint32_t p : partitions) im.end[p].store(unit->next_seq[p]);
+  {
+    std::lock_guard lock(im.units_mu);
+    if (im.closed) return core::Unavailable("event log is closed");
+    for (uint32_t p : partitions) im.unit_of[p] = unit;
+  }
+  unit->appender = std::thread([this, u = unit.get()] {
+    core::SetThreadName("svc-log-append");
+    AppenderLoop(*u);
+  });
+  return core::Status::Ok();
+}
+
+namespace {
+// Stops a unit: its appender finishes the group it writes; what is still queued fails.
+void StopUnit(KafkaLog::Unit& u, const core::Status& why) {
+  {
+    std::lock_guard lock(u.mu);
+    if (u.closing) return;
+    u.closing = true;
+    if (u.failed.ok()) u.failed = why;
+  }
+  u.cv.notify_all();
+  if (u.appender.joinable()) u.appender.join();
+}
+}  // namespace
+
+void KafkaLog::Release(const std::vector<uint32_t>& partitions, bool drain) {
+  auto& im = *impl_;
+  std::vector<std::shared_ptr<Unit>> stopping;
+  {
+    std::lock_guard lock(im.units_mu);
+    for (uint32_t p : partitions) {
+      if (p >= im.unit_of.size() || im.unit_of[p] == nullptr) continue;
+      auto u = im.unit_of[p];
+      if (std::find(stopping.begin(), stopping.end(), u) == stopping.end()) stopping.push_back(u);
+    }
+    for (const auto& u : stopping) {
+      for (uint32_t q : u->partitions) im.unit_of[q] = nullptr;
+    }
+  }
+  for (const auto& u : stopping) {
+    StopUnit(*u, drain ? core::Status::Ok() : core::Unavailable("this node no longer writes the partition"));
+  }
+}
+
+std::shared_ptr<KafkaLog::Unit> KafkaLog::UnitOf(uint32_t partition) const {
+  std::lock_guard lock(impl_->units_mu);
+  return partition < impl_->unit_of.size() ? impl_->unit_of[partition] : nullptr;
+}
+
+std::vector<uint32_t> KafkaLog::OwnedPartitions() const {
+  std::vector<uint32_t> out;
+  std::lock_guard lock(impl_->units_mu);
+  for (uint32_t p = 0; p < impl_->unit_of.size(); ++p) {
+    if (impl_->unit_of[p] != nullptr) out.push_back(p);
+  }
+  return out;
+}
+
+bool KafkaLog::Owns(uint32_t partition) const { return UnitOf(partition) != nullptr; }
+
 void KafkaLog::Append(uint32_t partition, std::vector<EventEnvelope> events, AppendCallback done) {
   if (AnswerTrivialAppend(partition, events, done)) return;
+  std::shared_ptr<Unit> unit = UnitOf(partition);
+  if (unit == nullptr) {
+    done(core::Unavailable("partition " + std::to_string(partition) + " is not written by this node"));
+    return;
+  }
   Pending p;
   p.partition = partition;
   p.records.reserve(events.size());
@@ -599,42 +600,41 @@ void KafkaLog::Append(uint32_t partition, std::vector<EventEnvelope> events, App
     p.records.push_back(std::move(r));
   }
   p.done = std::move(done);
-  auto& im = *impl_;
   {
-    std::lock_guard lock(im.mu);
-    if (im.closing) {
-      p.done(core::Unavailable("event log is closed"));
+    std::lock_guard lock(unit->mu);
+    if (unit->closing) {
+      p.done(unit->failed.ok() ? core::Unavailable("event log is closed") : unit->failed);
       return;
     }
-    if (!im.failed.ok()) {
-      p.done(im.failed);
+    if (!unit->failed.ok()) {
+      p.done(unit->failed);
       return;
     }
-    im.pending.push_back(std::move(p));
+    unit->pending.push_back(std::move(p));
   }
-  im.cv.notify_one();
+  unit->cv.notify_one();
 }
 
-void KafkaLog::AppenderLoop() {
+void KafkaLog::AppenderLoop(Unit& u) {
   auto& im = *impl_;
   const std::string topic = Topic();
   const int timeout = static_cast<int>(options_.timeout.count());
-  const std::string epoch = std::to_string(im.epoch);
+  const std::string epoch = std::to_string(u.epoch);
   std::vector<Pending> group;
   for (;;) {
     group.clear();
     {
-      std::unique_lock lock(im.mu);
-      im.cv.wait(lock, [&] { return im.closing || !im.pending.empty(); });
-      if (im.pending.empty()) break;
+      std::unique_lock lock(u.mu);
+      u.cv.wait(lock, [&] { return u.closing || !u.pending.empty(); });
+      if (u.pending.empty()) break;
       size_t n = 0;
-      while (!im.pending.empty() && (group.empty() || n < 2000)) {
-        n += im.pending.front().records.size();
-        group.push_back(std::move(im.pending.front()));
-        im.pending.pop_front();
+      while (!u.pending.empty() && (group.empty() || n < 2000)) {
+        n += u.pending.front().records.size();
+        group.push_back(std::move(u.pending.front()));
+        u.pending.pop_front();
       }
-      if (!im.failed.ok()) {
-        core::Status st = im.failed;
+      if (!u.failed.ok()) {
+        core::Status st = u.failed;
         lock.unlock();
         for (auto& g : group) g.done(st);
         continue;
@@ -643,7 +643,7 @@ void KafkaLog::AppenderLoop() {
     // Sequences are fixed for the group: a retry after an abort re-sends the same bytes with the
     // same sequences, so readers drop any copy they see twice.
     for (auto& g : group) {
-      for (auto& r : g.records) r.seq = im.next_seq[g.partition]++;
+      for (auto& r : g.records) r.seq = u.next_seq[g.partition]++;
     }
     core::Status outcome;
     int attempts = 0;
@@ -654,7 +654,7 @@ void KafkaLog::AppenderLoop() {
           r.kafka_offset = -1;
         }
       }
-      rd_kafka_error_t* e = rd_kafka_begin_transaction(im.producer);
+      rd_kafka_error_t* e = rd_kafka_begin_transaction(u.producer);
       bool abort_needed = false;
       bool fatal = false;
       std::string what;
@@ -679,10 +679,10 @@ void KafkaLog::AppenderLoop() {
             rd_kafka_header_add(h, kSeqHeader, -1, seq.data(), static_cast<ssize_t>(seq.size()));
             rd_kafka_header_add(h, kEpochHeader, -1, epoch.data(),
                                 static_cast<ssize_t>(epoch.size()));
-            rd_kafka_header_add(h, kWriterHeader, -1, im.writer_id.data(),
-                                static_cast<ssize_t>(im.writer_id.size()));
+            rd_kafka_header_add(h, kWriterHeader, -1, u.writer_id.data(),
+                                static_cast<ssize_t>(u.writer_id.size()));
             rd_kafka_resp_err_t perr = rd_kafka_producev(
-                im.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
+                u.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
                 RD_KAFKA_V_PARTITION(static_cast<int32_t>(g.partition)),
                 RD_KAFKA_V_KEY(r.tenant.data(), r.tenant.size()),
                 RD_KAFKA_V_VALUE(r.value.data(), r.value.size()), RD_KAFKA_V_HEADERS(h),
@@ -690,7 +690,7 @@ void KafkaLog::AppenderLoop() {
             if (perr == RD_KAFKA_RESP_ERR_NO_ERROR) break;
             rd_kafka_headers_destroy(h);
             if (perr == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
-              rd_kafka_poll(im.producer, 10);
+              rd_kafka_poll(u.producer, 10);
               continue;
             }
             what = rd_kafka_err2str(perr);
@@ -702,7 +702,7 @@ void KafkaLog::AppenderLoop() {
         if (abort_needed) break;
       }
       if (!fatal && !abort_needed) {
-        rd_kafka_flush(im.producer, timeout);  // serves delivery reports
+        rd_kafka_flush(u.producer, timeout);  // serves delivery reports
         for (auto& g : group) {
           for (auto& r : g.records) {
             if (r.err != RD_KAFKA_RESP_ERR_NO_ERROR || r.kafka_offset < 0) {
@@ -716,7 +716,7 @@ void KafkaLog::AppenderLoop() {
         // Retriable commit errors are retried here; abortable ones abort and re-send the group.
         bool committed = false;
         for (int c = 0; c < 10; ++c) {
-          rd_kafka_error_t* ce = rd_kafka_commit_transaction(im.producer, timeout);
+          rd_kafka_error_t* ce = rd_kafka_commit_transaction(u.producer, timeout);
           if (ce == nullptr) {
             committed = true;
             break;
@@ -741,7 +741,7 @@ void KafkaLog::AppenderLoop() {
       // Abortable: abort, then retry the whole group with the same sequences.
       if (im.aborts != nullptr) im.aborts->Add();
       core::LogWarn("kafka transaction aborted; retrying", {{"error", what}, {"attempt", attempts}});
-      if (rd_kafka_error_t* ae = rd_kafka_abort_transaction(im.producer, timeout)) {
+      if (rd_kafka_error_t* ae = rd_kafka_abort_transaction(u.producer, timeout)) {
         what = rd_kafka_error_string(ae);
         rd_kafka_error_destroy(ae);
         outcome = core::Unavailable("kafka abort failed: " + what);
@@ -752,23 +752,23 @@ void KafkaLog::AppenderLoop() {
         break;
       }
     }
-    if (outcome.ok()) outcome = VerifyGaps(im, options_, topic, group);
+    if (outcome.ok()) outcome = VerifyGaps(u, options_, topic, group);
     if (!outcome.ok()) {
       core::LogError("kafka log halted", {{"error", outcome.ToString()}});
       {
-        std::lock_guard lock(im.mu);
-        im.failed = outcome;
+        std::lock_guard lock(u.mu);
+        u.failed = outcome;
       }
       for (auto& g : group) g.done(outcome);
       continue;
     }
     size_t n_events = 0;
-    for (uint32_t p = 0; p < options_.partitions; ++p) im.end[p].store(im.next_seq[p]);
+    for (uint32_t p : u.partitions) im.end[p].store(u.next_seq[p]);
     for (auto& g : group) {
       AppendResult res;
       for (const auto& r : g.records) res.positions.push_back(LogPosition{g.partition, r.seq});
       res.backend_cursor = g.records.back().kafka_offset + 1;
-      res.backend_epoch = im.epoch;
+      res.backend_epoch = u.epoch;
       n_events += g.records.size();
       g.done(std::move(res));
     }
@@ -808,49 +808,80 @@ core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std:
 
 core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenReader(std::string consumer_name,
                                                              std::vector<PartitionCheckpoint> start) {
+  return OpenPartitionReader(std::move(consumer_name), std::move(start), {});
+}
+
+core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenPartitionReader(std::string consumer_name,
+                                                                      std::vector<PartitionCheckpoint> start,
+                                                                      const std::vector<uint32_t>& partitions) {
   SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(options_.brokers, "svc-" + consumer_name));
-  auto reader = std::make_unique<KafkaReader>(std::move(rk), Topic(), std::move(start),
-                                              options_.partitions);
+  auto reader = std::make_unique<KafkaReader>(std::move(rk), Topic(), std::move(start), options_.partitions,
+                                              partitions);
   SVC_RETURN_IF_ERROR(reader->Assign());
   return std::unique_ptr<LogReader>(std::move(reader));
 }
 
 core::Result<std::vector<uint64_t>> KafkaLog::EndOffsets() {
+  auto& im = *impl_;
   std::vector<uint64_t> out(options_.partitions);
-  for (uint32_t p = 0; p < options_.partitions; ++p) out[p] = impl_->end[p].load();
+  std::vector<uint32_t> elsewhere;  // written by another process (or a newer writer fenced ours): read from the topic
+  for (uint32_t p = 0; p < options_.partitions; ++p) {
+    std::shared_ptr<Unit> unit = UnitOf(p);
+    bool writing = false;
+    if (unit != nullptr) {
+      std::lock_guard lock(unit->mu);
+      writing = unit->failed.ok();
+    }
+    if (writing) {
+      out[p] = im.end[p].load();
+    } else {
+      elsewhere.push_back(p);
+    }
+  }
+  if (!elsewhere.empty()) {
+    std::lock_guard lock(im.tails_mu);
+    SVC_ASSIGN_OR_RETURN(Tails now, ScanTails(options_, im.meta, im.tails.get(), Topic(), elsewhere));
+    for (uint32_t p : elsewhere) out[p] = now.next_seq[p];
+  }
   return out;
 }
 
 void KafkaLog::Close() {
   auto& im = *impl_;
+  std::vector<std::shared_ptr<Unit>> units;
   {
-    std::lock_guard lock(im.mu);
-    if (im.closing) return;
-    im.closing = true;
+    std::lock_guard lock(im.units_mu);
+    if (im.closed) return;
+    im.closed = true;
+    for (auto& u : im.unit_of) {
+      if (u != nullptr && std::find(units.begin(), units.end(), u) == units.end()) units.push_back(u);
+    }
   }
-  im.cv.notify_all();
-  if (im.appender.joinable()) im.appender.join();
+  // Pending appends complete (a shutdown writes what was accepted), then the appenders stop. The
+  // units stay mapped: a late Append is answered "closed" by its unit.
+  for (const auto& u : units) StopUnit(*u, core::Status::Ok());
 }
 
 namespace {
 
-core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic) {
+core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic) {
   const int timeout = static_cast<int>(o.timeout.count());
-  std::vector<Record> fences(o.partitions);
-  if (rd_kafka_error_t* e = rd_kafka_begin_transaction(im.producer)) {
+  std::vector<Record> fences(u.partitions.size());
+  if (rd_kafka_error_t* e = rd_kafka_begin_transaction(u.producer)) {
     std::string what = rd_kafka_error_string(e);
     rd_kafka_error_destroy(e);
     return core::Unavailable("kafka begin_transaction: " + what);
   }
-  std::string epoch = std::to_string(im.epoch);
-  std::string source = "/svc/writers/" + im.writer_id;
+  std::string epoch = std::to_string(u.epoch);
+  std::string source = "/svc/writers/" + u.writer_id;
   std::string time = core::FormatRfc3339Micros(core::SystemClock().Now());
-  for (uint32_t p = 0; p < o.partitions; ++p) {
-    Record& r = fences[p];
-    r.id = "fence-" + im.writer_id + "-" + std::to_string(p);
+  for (size_t i = 0; i < u.partitions.size(); ++i) {
+    const uint32_t p = u.partitions[i];
+    Record& r = fences[i];
+    r.id = "fence-" + u.writer_id + "-" + std::to_string(p);
     core::Json v;
-    v["writer"] = im.writer_id;
-    v["epoch"] = im.epoch;
+    v["writer"] = u.writer_id;
+    v["epoch"] = u.epoch;
     v["partition"] = p;
     r.value = core::DumpJson(v);
     rd_kafka_headers_t* h = rd_kafka_headers_new(8);
@@ -861,10 +892,10 @@ core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const st
     rd_kafka_header_add(h, "ce_time", -1, time.data(), static_cast<ssize_t>(time.size()));
     rd_kafka_header_add(h, "content-type", -1, "application/json", 16);
     rd_kafka_header_add(h, kEpochHeader, -1, epoch.data(), static_cast<ssize_t>(epoch.size()));
-    rd_kafka_header_add(h, kWriterHeader, -1, im.writer_id.data(),
-                        static_cast<ssize_t>(im.writer_id.size()));
+    rd_kafka_header_add(h, kWriterHeader, -1, u.writer_id.data(),
+                        static_cast<ssize_t>(u.writer_id.size()));
     rd_kafka_resp_err_t err = rd_kafka_producev(
-        im.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
+        u.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
         RD_KAFKA_V_PARTITION(static_cast<int32_t>(p)), RD_KAFKA_V_KEY("svc-writer-fence", 16),
         RD_KAFKA_V_VALUE(r.value.data(), r.value.size()), RD_KAFKA_V_HEADERS(h),
         RD_KAFKA_V_OPAQUE(&r), RD_KAFKA_V_END);
@@ -873,21 +904,22 @@ core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const st
       return KafkaError("writing the writer fence", err);
     }
   }
-  rd_kafka_flush(im.producer, timeout);
-  if (rd_kafka_error_t* e = rd_kafka_commit_transaction(im.producer, timeout)) {
+  rd_kafka_flush(u.producer, timeout);
+  if (rd_kafka_error_t* e = rd_kafka_commit_transaction(u.producer, timeout)) {
     std::string what = rd_kafka_error_string(e);
     rd_kafka_error_destroy(e);
     return core::Unavailable("kafka commit of the writer fence: " + what);
   }
-  im.last_end.assign(o.partitions, -1);
-  for (uint32_t p = 0; p < o.partitions; ++p) {
-    if (fences[p].err || fences[p].kafka_offset < 0) {
-      return KafkaError("writer fence delivery", fences[p].err);
+  for (size_t i = 0; i < u.partitions.size(); ++i) {
+    if (fences[i].err || fences[i].kafka_offset < 0) {
+      return KafkaError("writer fence delivery", fences[i].err);
     }
-    im.last_end[p] = fences[p].kafka_offset + 1;
+    u.last_end[u.partitions[i]] = fences[i].kafka_offset + 1;
   }
+  core::Json fenced = core::Json::array();
+  for (uint32_t p : u.partitions) fenced.push_back(p);
   core::LogInfo("kafka writer fenced earlier writers",
-                {{"writer", im.writer_id}, {"epoch", im.epoch}});
+                {{"writer", u.writer_id}, {"epoch", u.epoch}, {"partitions", std::move(fenced)}});
   return core::Status::Ok();
 }
 
@@ -895,7 +927,7 @@ core::Status WriteFence(KafkaLog::Impl& im, const KafkaLog::Options& o, const st
 // record and this group's first record must be ours (or invisible: transaction markers). A
 // record of another writer there, typically its fence, means we were fenced: readers drop our
 // records, so we must not acknowledge them, and we stop.
-core::Status VerifyGaps(KafkaLog::Impl& im, const KafkaLog::Options& o, const std::string& topic,
+core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const std::string& topic,
                         std::vector<Pending>& group) {
   std::map<uint32_t, std::pair<int64_t, int64_t>> touched;  // partition -> [first, last] offset
   for (const auto& g : group) {

@@ -3,11 +3,16 @@
 // id, partition = PartitionForTenant (identical to the embedded log), value = the JSON envelope,
 // CloudEvents Kafka-binding headers (binary mode) so any CloudEvents-aware client can read it.
 //
-// Writing: one transactional, idempotent producer (acks=all) per writer, with group commit: the
-// appender thread takes every queued append and writes them in ONE transaction, so the cost of a
-// transaction (about 600/s on its own) is shared by many commands. A second writer with the same
-// transactional.id fences the first, whose next commit fails: it stops (fail-stop) and a restart
-// recovers from the log.
+// Writing: a writer unit is one transactional, idempotent producer (acks=all) and the partitions
+// it writes, with group commit: its appender thread takes every queued append and writes them in
+// ONE transaction, so the cost of a transaction (about 600/s on its own) is shared by many
+// commands. One process writes every partition through one unit (the default, `single`), or, in a
+// cluster, a node writes the partitions the writers' group gives it, one unit each (TakeOver,
+// Release; eventstore/writer_group.h). A unit opens with a fence: a record of a higher writer
+// epoch in each of its partitions. Readers drop whatever an older writer of those partitions
+// writes after it, and the older writer finds the fence before acknowledging its next group and
+// stops (fail-stop; the partition is recovered from the log where it is taken over next). A
+// second producer with the same transactional.id is fenced by Kafka itself as well.
 //
 // Positions: each record carries `ce_svcseq`, a per-partition sequence assigned by the single
 // writer, contiguous from 0; LogPosition.offset is that sequence on this backend, exactly as on
@@ -40,6 +45,10 @@ class KafkaLog final : public EventLog {
     uint32_t partitions = 4;             // must equal the topic's partition count
     std::string transactional_id = "svc-writer";
     bool create_topic = true;            // create the topic when missing (replication 3, else 1)
+    // True: Open takes over every partition in one writer unit with `transactional_id` (one
+    // process writes the log). False: Open writes nothing; the partitions this process writes are
+    // the ones it takes over (a cluster's writers, or none: a process that only reads).
+    bool write_all = true;
     int transaction_retries = 5;         // abort-and-retry attempts for one group
     std::chrono::milliseconds timeout{30000};
     core::MetricsRegistry* metrics = nullptr;
@@ -53,16 +62,34 @@ class KafkaLog final : public EventLog {
               AppendCallback done) override;
   core::Result<std::unique_ptr<LogReader>> OpenReader(
       std::string consumer_name, std::vector<PartitionCheckpoint> start) override;
+  core::Result<std::unique_ptr<LogReader>> OpenPartitionReader(std::string consumer_name,
+                                                              std::vector<PartitionCheckpoint> start,
+                                                              const std::vector<uint32_t>& partitions) override;
   core::Result<std::vector<uint64_t>> EndOffsets() override;
+  std::vector<uint32_t> OwnedPartitions() const override;
+  bool Owns(uint32_t partition) const override;
+  // EndOffsets: the partitions this process writes are answered from memory; the others are read
+  // from the topic (their tails), so a reading node's answer is the log's end as of the call.
+
+  // Starts writing `partitions` (none of them written here yet) as one writer unit whose producer
+  // has `transactional_id`: fences their earlier writers and finds their ends. On failure nothing
+  // is taken over.
+  core::Status TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id);
+  // Stops writing `partitions` (each unit that writes one of them stops as a whole). `drain`: the
+  // appends already queued are written first (a clean hand-over: the partition is still ours);
+  // else they fail kUnavailable (the partition was lost: a newer writer's fence would refuse them).
+  void Release(const std::vector<uint32_t>& partitions, bool drain);
   void Close() override;
   std::string BackendName() const override { return "kafka"; }
   std::string Topic() const { return options_.topic_prefix + ".events"; }
 
   struct Impl;
+  struct Unit;
 
  private:
   explicit KafkaLog(const Options& options);
-  void AppenderLoop();
+  void AppenderLoop(Unit& unit);
+  std::shared_ptr<Unit> UnitOf(uint32_t partition) const;
   Options options_;
   std::unique_ptr<Impl> impl_;
 };

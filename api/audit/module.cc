@@ -36,7 +36,8 @@ class AuditServices final : public AreaServices {
     interval_seconds_ = o.interval.count();
     s.api.limits.audit_checkpoint_interval_seconds = interval_seconds_;
     publisher_ = std::make_unique<pipeline::audit::CheckpointPublisher>(std::move(o));
-    if (s.fake_clock == nullptr) publisher_->Start();  // under a fake clock, it runs as the clock moves
+    timers_ = s.Runs(Role::kTimers, "audit-checkpoints");
+    if (timers_ && s.fake_clock == nullptr) publisher_->Start();  // under a fake clock, it runs as the clock moves
     return core::Status::Ok();
   }
 
@@ -50,6 +51,7 @@ class AuditServices final : public AreaServices {
   }
 
   core::Result<core::Json> ClockAdvanced() override {
+    if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(int published, publisher_->RunOnce());
     return core::Json{{"checkpointsPublished", published}};
   }
@@ -66,6 +68,7 @@ class AuditServices final : public AreaServices {
  private:
   ApiContext options_;
   int64_t interval_seconds_ = 60;
+  bool timers_ = false;
   std::unique_ptr<pipeline::audit::CheckpointPublisher> publisher_;
 };
 

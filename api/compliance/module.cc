@@ -56,7 +56,8 @@ class ComplianceServices final : public AreaServices {
     o.policies.idempotency_hours = s.rt.writer().idempotency_retention_seconds() / 3600;
     sweeper_ = std::make_unique<pipeline::retention::Sweeper>(std::move(o));
     options_.retention = sweeper_.get();
-    if (s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
+    timers_ = s.Runs(Role::kTimers, "retention-sweep");
+    if (timers_ && s.fake_clock == nullptr) sweeper_->Start();  // under a fake clock, it runs as the clock moves
 
     pipeline::retention::BlobCollector::Options co;
     LendRuntime(s.rt, co);
@@ -73,7 +74,7 @@ class ComplianceServices final : public AreaServices {
     co.grace = std::chrono::hours(grace_hours);
     co.interval = std::chrono::hours(std::max<long long>(1, gc_hours));
     collector_ = std::make_unique<pipeline::retention::BlobCollector>(std::move(co));
-    if (gc_hours > 0 && s.fake_clock == nullptr) collector_->Start();
+    if (gc_hours > 0 && s.Runs(Role::kTimers, "blob-gc") && s.fake_clock == nullptr) collector_->Start();
     return core::Status::Ok();
   }
 
@@ -102,6 +103,7 @@ class ComplianceServices final : public AreaServices {
   }
 
   core::Result<core::Json> ClockAdvanced() override {
+    if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(auto run, sweeper_->RunOnce());
     return core::Json{{"retention", run.ToJson()}};
   }
@@ -135,6 +137,7 @@ class ComplianceServices final : public AreaServices {
   compliance::ComplianceOptions options_;
   std::unique_ptr<pipeline::retention::Sweeper> sweeper_;
   std::unique_ptr<pipeline::retention::BlobCollector> collector_;
+  bool timers_ = false;
 };
 
 }  // namespace

@@ -71,6 +71,13 @@ void DeclareCommon(Flags& f) {
              "embedded (RocksDB log in the data directory) or kafka (--kafka-brokers)"});
   f.Declare({"kafka-brokers", "", "Kafka bootstrap servers (host:port,...) for --log-backend kafka"});
   f.Declare({"kafka-topic-prefix", "svc", "events go to topic <prefix>.events"});
+  f.Declare({"kafka-writers", "single",
+             "single: this process writes every partition (a second writer fences it); group: the nodes with the "
+             "writer role share the partitions through the consumer group <prefix>-writers "
+             "(docs/operations.md#a-cluster-on-kafka)"});
+  f.Declare({"kafka-session-timeout-ms", "0",
+             "--kafka-writers group: how long a writer node that died keeps its partitions (0: 6000 on Kafka, "
+             "2500 on svc dev-broker)"});
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
   DeclareKeys(f);
@@ -135,6 +142,15 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
   o.kafka_brokers = f.Get("kafka-brokers");
   o.kafka_topic_prefix = f.Get("kafka-topic-prefix");
   o.kafka_transactional_id = f.Get("kafka-transactional-id");
+  o.kafka_writers = f.Get("kafka-writers");
+  if (o.kafka_writers != "single" && o.kafka_writers != "group") {
+    return core::InvalidArgument("--kafka-writers must be single or group");
+  }
+  try {
+    o.kafka_session_timeout = std::chrono::milliseconds(std::stoll(f.Get("kafka-session-timeout-ms")));
+  } catch (...) {
+    return core::InvalidArgument("--kafka-session-timeout-ms must be a number");
+  }
   if (o.log_backend == "kafka" && o.kafka_brokers.empty()) {
     return core::InvalidArgument("--log-backend kafka needs --kafka-brokers");
   }

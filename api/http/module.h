@@ -18,6 +18,7 @@
 #include "api/http/http_server.h"
 #include "api/http/openapi.h"
 #include "api/http/public_api.h"
+#include "api/http/roles.h"
 #include "api/http/route.h"
 #include "api/http/runtime.h"
 #include "commands/writer.h"
@@ -40,6 +41,17 @@ struct ServeSetup {
   core::FakeClock* fake_clock;  // non-null under --fake-clock (tests)
   core::ThreadPool& work_pool;  // CPU work off the I/O threads
   size_t threads;
+  const Roles& roles;              // what this process runs (--roles)
+  std::vector<std::string>& jobs;  // what it runs, by name (GET /node)
+
+  // Whether this process runs `role`; when it does, `job` is listed among the node's jobs. An
+  // area makes its managers either way (its routes and operator routes may name them) and starts
+  // a manager only when its role runs here.
+  bool Runs(Role role, std::string_view job) {
+    if (!roles.Has(role)) return false;
+    jobs.emplace_back(job);
+    return true;
+  }
 };
 
 // An area's running parts. Made unstarted by every process that builds routes (`svc openapi`

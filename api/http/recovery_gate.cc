@@ -51,7 +51,7 @@ void RecoveryGate::Guard(Router& router) {
         if (!end_known_) return release(false);
         rt_.projections().WhenApplied(target_, max_wait_, std::move(release));
       },
-      {"/healthz", "/readyz", "/metrics"});
+      {"/healthz", "/readyz", "/metrics", "/node"});
 }
 
 }  // namespace svc::api

@@ -5,7 +5,7 @@
 // them from the log. Until they have applied every event the log held when the server started,
 // no request is answered from them (an API key would be unknown, a person missing, an upsert
 // would not find its externalRef): requests wait, at most `max_wait`, and are then answered
-// 503 SERVICE_UNAVAILABLE with Retry-After. /healthz, /readyz and /metrics never wait, and
+// 503 SERVICE_UNAVAILABLE with Retry-After. /healthz, /readyz, /metrics and /node never wait, and
 // /readyz answers 503 until the gate opens (docs/operations.md#start-up).
 
 #include <atomic>

@@ -337,9 +337,11 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     ko.topic_prefix = options.kafka_topic_prefix;
     ko.partitions = options.partitions;
     ko.transactional_id = options.kafka_transactional_id;
+    ko.write_all = options.write && options.kafka_writers == "single";
     ko.metrics = &rt->metrics_;
     SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::KafkaLog::Open(ko));
   } else if (options.log_backend == "embedded") {
+    if (!options.write) return core::InvalidArgument("the embedded log is written by the process that holds it");
     eventstore::EmbeddedLog::Options lo;
     lo.store = rt->store_.get();
     lo.partitions = options.partitions;
@@ -368,7 +370,11 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     if (m->deciders != nullptr) m->deciders(*rt->writer_);
     if (m->projectors != nullptr) m->projectors(rt->projectors_);
   }
-  SVC_RETURN_IF_ERROR(rt->writer_->Recover());
+  // One writer recovers every partition now; a cluster's writer recovers each partition it is
+  // given (StartWriterGroup).
+  if (options.write && !(options.log_backend == "kafka" && options.kafka_writers == "group")) {
+    SVC_RETURN_IF_ERROR(rt->writer_->Recover());
+  }
 
   // One runner feeds every projector: the log is read and each event decoded once, and one
   // batch commits every projector's rows and checkpoints (docs/decisions.md).
@@ -398,9 +404,60 @@ core::Status Runtime::CatchUpProjections() {
   return core::Status::Ok();
 }
 
+core::Status Runtime::StartCluster(const std::string& member, bool write) {
+  auto* kafka_log = dynamic_cast<eventstore::KafkaLog*>(log_.get());
+  if (kafka_log == nullptr || options_.kafka_writers != "group") {
+    return core::FailedPrecondition("a cluster needs --log-backend kafka --kafka-writers group");
+  }
+  if (command_channel_ != nullptr) return core::Status::Ok();
+  eventstore::CommandChannel::Options co;
+  co.brokers = options_.kafka_brokers;
+  co.topic_prefix = options_.kafka_topic_prefix;
+  co.partitions = options_.partitions;
+  co.member = member;
+  co.metrics = &metrics_;
+  SVC_ASSIGN_OR_RETURN(command_channel_, eventstore::CommandChannel::Open(co));
+  command_bus_ = std::make_unique<commands::CommandBus>(*writer_, *command_channel_, *ids_, options_.command_timeout);
+  writer_->SetForwarder(command_bus_.get());
+  if (!write) return core::Status::Ok();
+  eventstore::WriterGroup::Options go;
+  go.brokers = options_.kafka_brokers;
+  go.topic_prefix = options_.kafka_topic_prefix;
+  go.partitions = options_.partitions;
+  go.member = member;
+  go.session_timeout = options_.kafka_session_timeout;
+  const std::string txn_prefix = options_.kafka_topic_prefix + "-writer-";
+  commands::Writer* writer = writer_.get();
+  go.take = [kafka_log, writer, txn_prefix](uint32_t p) -> core::Result<int64_t> {
+    // Fence whoever wrote p before (and, on Kafka, its producer: the same transactional.id), then
+    // bring p's write model to the log's end there: only then are p's commands decided here,
+    // from the first one its events do not record.
+    SVC_RETURN_IF_ERROR(kafka_log->TakeOver({p}, txn_prefix + std::to_string(p)));
+    core::Status st = writer->TakeOver(p);
+    core::Result<int64_t> resume = st.ok() ? writer->ResumeOffset(p) : core::Result<int64_t>(st);
+    if (!resume.ok()) {
+      writer->Release(p);
+      kafka_log->Release({p}, /*drain=*/false);
+    }
+    return resume;
+  };
+  go.release = [kafka_log, writer](uint32_t p, bool lost) {
+    writer->Release(p);
+    kafka_log->Release({p}, /*drain=*/!lost);
+  };
+  commands::CommandBus* bus = command_bus_.get();
+  go.command = [bus](eventstore::CommandRecord record) { bus->Deliver(std::move(record)); };
+  SVC_ASSIGN_OR_RETURN(writer_group_, eventstore::WriterGroup::Join(go));
+  return core::Status::Ok();
+}
+
 void Runtime::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  // Hands this node's partitions to the other writers first, while the log still writes what
+  // their strands handed it; then no command leaves or arrives.
+  if (writer_group_) writer_group_->Leave();
+  if (command_channel_) command_channel_->Close();
   projections_.StopAll();
   if (log_) log_->Close();  // completes or fails pending appends
   pool_.reset();            // runs what strands still hold (appends now fail fast)

@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 
+#include "commands/command_bus.h"
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/executor.h"
@@ -15,6 +16,7 @@
 #include "eventstore/blob_store.h"
 #include "eventstore/embedded_log.h"
 #include "eventstore/kafka_log.h"
+#include "eventstore/writer_group.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/adapters/s3_blob_store.h"
@@ -48,10 +50,19 @@ struct RuntimeOptions {
   std::string kafka_brokers;
   std::string kafka_topic_prefix = "svc";
   std::string kafka_transactional_id = "svc-writer";
+  // "single": this process writes every partition. "group": the partitions it writes are the ones
+  // the writers' group gives it (StartWriterGroup); until then, and in an operator command, none.
+  std::string kafka_writers = "single";
+  std::chrono::milliseconds kafka_session_timeout{0};  // eventstore::WriterGroup::Options
+  // How long a node waits for the answer of a command it sent to another node's writer.
+  std::chrono::milliseconds command_timeout{10000};
   uint32_t partitions = 4;
   eventstore::Durability durability = eventstore::Durability::kFsync;
   size_t threads = 2;
   bool read_only = false;
+  // False on a process without the writer role (svc serve --roles, Kafka only): the log is opened
+  // for reading, the write model is not recovered and every command is answered kUnavailable.
+  bool write = true;
   std::vector<std::string> debug_hold_commands;  // TESTS ONLY: commands::Writer::Options::debug_hold_types
   // Where captures, export dumps and list files are kept: "local" (<data_dir>/media) or "s3"
   // (any S3-compatible service, `s3`).
@@ -132,6 +143,12 @@ class Runtime {
   // with the new master key. In development mode the data directory's master.key is replaced.
   core::Result<core::Json> RotateMasterKey(std::string new_master);
 
+  // --kafka-writers group, as node `member`: commands of partitions decided elsewhere travel to
+  // their writer (commands/command_bus.h); with `write`, the node joins the writers' group, and
+  // the partitions it is given are fenced, recovered and decided here until they move
+  // (eventstore/writer_group.h).
+  core::Status StartCluster(const std::string& member, bool write);
+
   // Brings every projection to the end of the log: applies synchronously when the runners are
   // not started, else waits for them.
   core::Status CatchUpProjections();
@@ -154,6 +171,9 @@ class Runtime {
   std::unique_ptr<eventstore::EventLog> log_;
   std::unique_ptr<core::ThreadPool> pool_;
   std::unique_ptr<commands::Writer> writer_;
+  std::unique_ptr<eventstore::CommandChannel> command_channel_;
+  std::unique_ptr<commands::CommandBus> command_bus_;
+  std::unique_ptr<eventstore::WriterGroup> writer_group_;
   std::vector<std::unique_ptr<projections::Projector>> projectors_;
   projections::ProjectionSet projections_;
   std::string lookup_key_;

@@ -133,7 +133,7 @@ class KybServices final : public AreaServices {
     o.keys = pk::KybKeys::From(s.rt.seal_key());
     o.ubo_threshold_pct = threshold;
     verifier_ = std::make_unique<pk::CompanyVerifier>(o);
-    verifier_->Start();
+    if (s.Runs(Role::kPipeline, "company-verification")) verifier_->Start();
     options_.kyb_verifier = verifier_.get();
     options_.aml_lists = lists_.get();
     options_.kyb_verify_wait = std::chrono::milliseconds(wait_ms);

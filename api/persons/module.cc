@@ -69,7 +69,7 @@ class PersonsServices final : public AreaServices {
     vo.keys = &s.rt.key_store();
     vo.projector = s.rt.projector<projections::PersonsProjector>();
     verified_ = std::make_unique<pipeline::persons::VerifiedDataWriter>(vo);
-    verified_->Start();
+    if (s.Runs(Role::kPipeline, "verified-data")) verified_->Start();
 
     pipeline::persons::Purger::Options pu;
     LendRuntime(s.rt, pu);
@@ -78,7 +78,8 @@ class PersonsServices final : public AreaServices {
     pu.interval = purge_interval_;
     purger_ = std::make_unique<pipeline::persons::Purger>(pu);
     po.purger = purger_.get();
-    if (s.fake_clock == nullptr) purger_->Start();  // under a fake clock, it runs as the clock moves
+    timers_ = s.Runs(Role::kTimers, "purge");
+    if (timers_ && s.fake_clock == nullptr) purger_->Start();  // under a fake clock, it runs as the clock moves
 
     pipeline::persons::Consolidator::Options co;
     LendRuntime(s.rt, co);
@@ -87,7 +88,7 @@ class PersonsServices final : public AreaServices {
     co.fault_kill_after = s.flags.Get("fault-kill-consolidation-after");
     consolidator_ = std::make_unique<pipeline::persons::Consolidator>(co);
     po.consolidator = consolidator_.get();
-    consolidator_->Start();
+    if (s.Runs(Role::kPipeline, "consolidation")) consolidator_->Start();
 
     pipeline::persons::BulkExporter::Options eo;
     LendRuntime(s.rt, eo);
@@ -99,10 +100,12 @@ class PersonsServices final : public AreaServices {
     po.exporter = exporter_.get();
     // Dumps written as files before they went into the blob store: moved before the API serves
     // (a download of one would otherwise find no object); a store not reachable yet is retried.
-    if (auto st = exporter_->AdoptLegacy(); !st.ok()) {
-      core::LogWarn("export: dumps kept as files could not be moved into the blob store yet", {{"error", st.ToString()}});
+    if (s.Runs(Role::kTimers, "bulk-export")) {
+      if (auto st = exporter_->AdoptLegacy(); !st.ok()) {
+        core::LogWarn("export: dumps kept as files could not be moved into the blob store yet", {{"error", st.ToString()}});
+      }
+      exporter_->Start();
     }
-    exporter_->Start();
     return core::Status::Ok();
   }
 
@@ -137,6 +140,7 @@ class PersonsServices final : public AreaServices {
   }
 
   core::Result<core::Json> ClockAdvanced() override {
+    if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(auto run, purger_->RunOnce());
     // Dumps past their expiry on the moved clock are deleted before the clock's answer.
     exporter_->Wake();
@@ -158,6 +162,7 @@ class PersonsServices final : public AreaServices {
   std::unique_ptr<pipeline::persons::Consolidator> consolidator_;
   std::unique_ptr<pipeline::persons::BulkExporter> exporter_;
   std::chrono::seconds purge_interval_{60};
+  bool timers_ = false;
 };
 
 }  // namespace

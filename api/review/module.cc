@@ -41,7 +41,7 @@ class ReviewServices final : public AreaServices {
     o.projector = projector;
     o.paused = s.flags.GetBool("debug-review-outcomes-paused");
     writer_ = std::make_unique<pipeline::review::OutcomeWriter>(o);
-    writer_->Start();
+    if (s.Runs(Role::kPipeline, "review-outcomes")) writer_->Start();
     options_.review_outcomes = writer_.get();
     return core::Status::Ok();
   }

@@ -255,6 +255,9 @@ int Replay(int argc, char** argv) {
   auto ro = RuntimeOptionsFrom(f);
   if (!ro.ok()) return Fail(ro.status());
   ro->keys.read_existing_dev_keys = true;  // an operator command: never creates keys
+  // Replay rebuilds read models: it decides no command, and on Kafka it must not fence the
+  // cluster's writers.
+  if (ro->log_backend == "kafka") ro->write = false;
   auto rt = Runtime::Open(*ro);
   if (!rt.ok()) return Fail(rt.status());
   std::vector<std::string> names = f.GetAll("projector");
@@ -271,7 +274,7 @@ int DevBroker(int argc, char** argv) {
   Flags f;
   f.Declare({"brokers", "3", "number of mock brokers"});
   f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
-  f.Declare({"topic-prefix", "svc", "creates topic <prefix>.events"});
+  f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands and <prefix>.replies"});
   if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << f.Help("svc dev-broker [flags]") <<

@@ -3,6 +3,7 @@
 // SIGINT/SIGTERM.
 
 #include <filesystem>
+#include <optional>
 #include <fstream>
 #include <iostream>
 #include <thread>
@@ -28,6 +29,12 @@ namespace {
 void DeclareServe(Flags& f) {
   DeclareCommon(f);
   f.Declare({"listen", "127.0.0.1:8080", "HTTP address (host:port; port 0 picks a free port)"});
+  f.Declare({"roles", "all",
+             "what this process runs: all, or some of api, writer, projector, pipeline, webhooks, timers "
+             "(comma-separated); roles split over processes only on --log-backend kafka (docs/operations.md#roles)"});
+  f.Declare({"node-id", "",
+             "this node's name in GET /node and the logs (default: one made at the first start and kept in the "
+             "data directory)"});
   f.Declare({"admin-socket", "", "unix socket of the admin listener (default <data-dir>/admin.sock)"});
   f.Declare({"port-file", "", "write the bound HTTP port to this file once listening (with --dev-bootstrap, once the development key is printed)"});
   f.Declare({"dev-bootstrap", "false",
@@ -69,6 +76,43 @@ void DeclareServe(Flags& f) {
   }
 }
 
+// This node's name: --node-id, else the one kept in the data directory (made at the first start).
+std::string NodeId(Runtime& rt, const Flags& f) {
+  if (!f.Get("node-id").empty()) return f.Get("node-id");
+  int meta = rt.store().Cf("default");
+  auto kept = rt.store().Get(meta, "node/id");
+  if (kept.ok() && kept->has_value()) return **kept;
+  std::string id = "node-" + core::HexEncode(core::RandomBytes(4));
+  eventstore::KvStore::Batch b;
+  b.Put(meta, "node/id", id);
+  rt.store().Write(b, true).IgnoreError();
+  return id;
+}
+
+// GET /node: what this node is and runs: its roles, the log partitions whose commands it decides,
+// its jobs, and whether it serves (docs/operations.md#roles).
+struct NodeInfo {
+  std::string id;
+  const Roles* roles = nullptr;
+  std::vector<std::string> jobs;
+};
+
+core::Json NodeJson(Runtime& rt, const NodeInfo& node, bool ready) {
+  core::Json owned = core::Json::array();
+  for (uint32_t p : rt.writer().Deciding()) owned.push_back(p);
+  core::Json roles = core::Json::array();
+  for (const auto& r : node.roles->Names()) roles.push_back(r);
+  core::Json jobs = core::Json::array();
+  for (const auto& j : node.jobs) jobs.push_back(j);
+  return core::Json{{"object", "node"},
+                    {"id", node.id},
+                    {"roles", std::move(roles)},
+                    {"backend", rt.log().BackendName()},
+                    {"partitions", {{"count", rt.log().PartitionCount()}, {"owned", std::move(owned)}}},
+                    {"jobs", std::move(jobs)},
+                    {"ready", ready}};
+}
+
 HttpResponse Metrics(Runtime& rt) {
   // Projector lag = events in the log not yet applied, per projector.
   auto ends = rt.log().EndOffsets();
@@ -94,23 +138,30 @@ HttpResponse Metrics(Runtime& rt) {
 }
 
 std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, RecoveryGate& gate,
-                                     const std::vector<std::unique_ptr<AreaServices>>& areas) {
+                                     const std::vector<std::unique_ptr<AreaServices>>& areas, const NodeInfo& node) {
   auto router = std::make_shared<Router>();
-  public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
-  for (const auto& area : areas) area->AddPages(*router, rt, public_api.options());
+  const bool api = node.roles->Has(Role::kApi), reads = node.roles->Has(Role::kProjector);
+  if (api) {
+    public_api.Register(*router, OpenApiDocument(public_api.routes(), public_api.options().public_base_url));
+    for (const auto& area : areas) area->AddPages(*router, rt, public_api.options());
+  }
+  // Ready: nothing halted, and the read models (where this node builds them) caught up.
+  auto ready = [&rt, &gate, reads]() -> std::optional<std::string> {
+    if ((reads && rt.projections().AnyFailed()) || !rt.writer().Healthy()) {
+      return "a projection or the write side has halted";
+    }
+    if (reads && !gate.IsOpen()) return "read models are still catching up with the log";
+    return std::nullopt;
+  };
   router->Add("GET", "/healthz", Sync([](HttpRequest&) {
                 return JsonResponse(200, {{"status", "ok"}});
               }));
-  router->Add("GET", "/readyz", Sync([&rt, &gate](HttpRequest& req) {
-                if (rt.projections().AnyFailed() || !rt.writer().Healthy()) {
-                  return Problem(req, "SERVICE_UNAVAILABLE",
-                                      "a projection or the write side has halted");
-                }
-                if (!gate.IsOpen()) {
-                  return Problem(req, "SERVICE_UNAVAILABLE",
-                                      "read models are still catching up with the log");
-                }
+  router->Add("GET", "/readyz", Sync([ready](HttpRequest& req) {
+                if (auto why = ready()) return Problem(req, "SERVICE_UNAVAILABLE", *why);
                 return JsonResponse(200, {{"status", "ready"}});
+              }));
+  router->Add("GET", "/node", Sync([&rt, &node, ready](HttpRequest&) {
+                return JsonResponse(200, NodeJson(rt, node, !ready().has_value()));
               }));
   router->Add("GET", "/metrics", Sync([&rt](HttpRequest&) { return Metrics(rt); }));
   router->Add("GET", "/docs/errors", Sync([](HttpRequest&) {
@@ -178,6 +229,13 @@ int Serve(int argc, char** argv) {
   }
   if (!ro->debug_hold_commands.empty()) core::LogWarn("--debug-hold-commands: some commands are never decided; tests only");
 
+  auto roles = Roles::Parse(f.GetAll("roles"), ro->log_backend, ro->kafka_writers);
+  if (!roles.ok()) return Fail(roles.status());
+  ro->write = roles->Has(Role::kWriter);
+  if (f.GetBool("dev-bootstrap") && !roles->Has(Role::kWriter)) {
+    return Fail(core::InvalidArgument("--dev-bootstrap creates a tenant: it needs the writer role"));
+  }
+
   std::string listen = f.Get("listen");
   std::chrono::milliseconds recovery_wait{30000};
   std::chrono::milliseconds delay_projections{0};
@@ -225,7 +283,14 @@ int Serve(int argc, char** argv) {
   auto rt_or = Runtime::Open(*ro);
   if (!rt_or.ok()) return Fail(rt_or.status());
   auto rt = std::move(rt_or).value();
-  if (delay_projections.count() <= 0) rt->StartProjections();
+  const bool reads = roles->Has(Role::kProjector);
+  if (reads && delay_projections.count() <= 0) rt->StartProjections();
+  NodeInfo node{NodeId(*rt, f), &*roles, {}};
+  if (ro->log_backend == "kafka" && ro->kafka_writers == "group") {
+    // Commands travel to their partition's writer; a writer's partitions arrive with the group's
+    // first rebalance.
+    if (auto st = rt->StartCluster(node.id, roles->Has(Role::kWriter)); !st.ok()) return Fail(st);
+  }
   auto service_key = LoadServiceKey(ro->data_dir, ro->keys, /*create=*/true);
   if (!service_key.ok()) return Fail(service_key.status());
 
@@ -238,7 +303,7 @@ int Serve(int argc, char** argv) {
   CredentialGuard guard(guard_limits, rt->clock(), rt->metrics(), core::DeriveSubkey(rt->seal_key(), "svc/credential-guard/v1"));
   po.credential_guard = &guard;
   po.work_pool = &work_pool;
-  ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads};
+  ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads, *roles, node.jobs};
   std::vector<std::unique_ptr<AreaServices>> areas;
   std::vector<const Module*> area_modules;  // areas[i] is area_modules[i]'s
   auto stop_areas = [&areas] {
@@ -266,8 +331,8 @@ int Serve(int argc, char** argv) {
     for (auto& r : *area_routes) routes.push_back(std::move(r));
   }
   PublicApi public_api(*rt, po, std::move(routes));
-  auto public_router = PublicRouter(*rt, public_api, gate, areas);
-  gate.Guard(*public_router);
+  auto public_router = PublicRouter(*rt, public_api, gate, areas, node);
+  if (reads) gate.Guard(*public_router);
   HttpServer server(ho, public_router, &rt->ids());
   if (auto st = server.Start(); !st.ok()) {
     stop_areas();
@@ -292,7 +357,7 @@ int Serve(int argc, char** argv) {
     }));
   }
   for (auto& area : areas) area->AddAdminRoutes(*admin_router, sk);
-  gate.Guard(*admin_router);
+  if (reads) gate.Guard(*admin_router);
   HttpServer::Options ao;
   ao.tcp = false;
   ao.unix_socket = f.Get("admin-socket").empty()
@@ -306,13 +371,17 @@ int Serve(int argc, char** argv) {
     return Fail(st);
   }
 
+  core::Json role_names = core::Json::array();
+  for (const auto& r : roles->Names()) role_names.push_back(r);
   core::LogInfo("listening", {{"port", server.BoundPort()},
+                              {"node", node.id},
+                              {"roles", std::move(role_names)},
                               {"host", ho.host},
                               {"adminSocket", ao.unix_socket},
                               {"dataDir", ro->data_dir},
                               {"backend", rt->log().BackendName()}});
   std::thread delayed_projections;
-  if (delay_projections.count() > 0) {
+  if (reads && delay_projections.count() > 0) {
     core::LogWarn("--debug-delay-projections-ms: the read models start late; tests only");
     delayed_projections = std::thread([&rt, delay_projections] {
       std::this_thread::sleep_for(delay_projections);  // fault injection, not synchronisation

@@ -86,7 +86,7 @@ class SessionsServices final : public AreaServices {
     vo.workers = std::max<size_t>(2, s.threads);
     vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
     verification_ = std::make_unique<pipeline::verification::VerificationPipeline>(vo);
-    verification_->Start();
+    if (s.Runs(Role::kPipeline, "verification")) verification_->Start();
 
     api.engine = engine_;
     options_.sandbox_engine = &sandbox_engine_;
@@ -104,7 +104,8 @@ class SessionsServices final : public AreaServices {
     pipeline::SessionExpiryTimer::Options to;
     LendRuntime(rt, to);
     expiry_ = std::make_unique<pipeline::SessionExpiryTimer>(to);
-    if (s.fake_clock == nullptr) expiry_->Start();  // under a fake clock, timers run as it moves
+    timers_ = s.Runs(Role::kTimers, "session-expiry");
+    if (timers_ && s.fake_clock == nullptr) expiry_->Start();  // under a fake clock, timers run as it moves
     return core::Status::Ok();
   }
 
@@ -124,6 +125,7 @@ class SessionsServices final : public AreaServices {
   }
 
   core::Result<core::Json> ClockAdvanced() override {
+    if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(auto expired, expiry_->RunOnce());
     return core::Json{{"sessionsExpired", expired}};
   }
@@ -143,6 +145,7 @@ class SessionsServices final : public AreaServices {
   pipeline::verification::SandboxGovRegistry sandbox_registry_;
   std::unique_ptr<pipeline::verification::GovRegistry> live_registry_;
   std::unique_ptr<pipeline::SessionExpiryTimer> expiry_;
+  bool timers_ = false;
   std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
   std::unique_ptr<SseHub> sse_hub_;
   std::unique_ptr<core::ThreadPool> upload_pool_;  // last: joined before the engines it uses go

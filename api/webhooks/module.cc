@@ -56,7 +56,7 @@ class WebhooksServices final : public AreaServices {
     po.webhook_send = wo.send;  // the routes' test deliveries use the same client settings
     po.webhooks_allow_private_urls = wo.send.allow_private;
     dispatcher_ = std::make_unique<pipeline::webhooks::WebhookDispatcher>(wo);
-    dispatcher_->Start();
+    if (s.Runs(Role::kWebhooks, "webhook-deliveries")) dispatcher_->Start();
     return core::Status::Ok();
   }
 

@@ -134,3 +134,40 @@ TEST_CASE("command codec: what is not a command is refused, and a command bound 
   by_hand.decide = [](const std::any&, const CommandContext&) -> core::Result<Decision> { return Decision{}; };
   CHECK(EncodeCommand(by_hand).status().code() == core::StatusCode::kFailedPrecondition);
 }
+
+TEST_CASE("command codec: a writer's answer crosses as it was: the outcome, or the refusal with its code and extensions") {
+  auto across = [](const core::Result<CommandOutcome>& r) {
+    auto back = DecodeReply(core::ParseJsonOrDiscarded(core::DumpJson(EncodeReply(r))));
+    REQUIRE(back.ok());
+    return *back;
+  };
+  CommandOutcome o;
+  o.aggregate_id = "per_0123";
+  o.aggregate_version = 7;
+  o.positions = {{2, 41}, {2, 42}};
+  o.result = core::Json{{"id", "per_0123"}, {"n", 3}};
+  o.replayed = true;
+  auto ok = across(o);
+  REQUIRE(ok.ok());
+  CHECK(ok->aggregate_id == "per_0123");
+  CHECK(ok->aggregate_version == 7);
+  CHECK(ok->positions == o.positions);
+  CHECK(ok->result == o.result);
+  CHECK(ok->replayed);
+
+  core::Status refused = core::FailedPrecondition("a person with this CURP exists", "CONFLICT");
+  refused.WithExtension("conflictingId", "per_9");
+  refused.WithJsonExtension("fields", R"(["curp"])");
+  auto no = across(refused);
+  REQUIRE_FALSE(no.ok());
+  CHECK(no.status().code() == core::StatusCode::kFailedPrecondition);
+  CHECK(no.status().api_code() == "CONFLICT");
+  CHECK(no.status().message() == "a person with this CURP exists");
+  CHECK(no.status().extensions() == refused.extensions());
+  CHECK(no.status().json_extensions() == refused.json_extensions());
+
+  // A code outside the catalogue, or no "ok", is not an answer.
+  CHECK_FALSE(DecodeReply(core::Json{{"ok", false}, {"code", 4}, {"apiCode", "NOT_A_CODE"}}).ok());
+  CHECK_FALSE(DecodeReply(core::Json{{"code", 4}}).ok());
+  CHECK_FALSE(DecodeReply(core::Json{{"ok", true}, {"positions", core::Json::array({core::Json::array({1})})}}).ok());
+}

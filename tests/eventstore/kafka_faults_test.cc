@@ -165,3 +165,66 @@ TEST_CASE("kafka: a second writer with the same transactional.id fences the firs
   CHECK(all[0].event.id == id1);
   CHECK(all[1].event.id == id4);
 }
+
+TEST_CASE("kafka: partitions written by different writers; a newer writer of one partition fences only that one") {
+  testing::DevBrokerProcess broker;
+  auto open_empty = [&] {
+    KafkaLog::Options o;
+    o.brokers = broker.bootstraps();
+    o.partitions = 4;
+    o.write_all = false;  // a cluster's writer: it writes what it takes over
+    o.timeout = std::chrono::milliseconds(20000);
+    auto l = KafkaLog::Open(o);
+    REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+    return std::move(l).value();
+  };
+  // Tenants of two different partitions.
+  std::string t0, t1;
+  for (int i = 0; t0.empty() || t1.empty(); ++i) {
+    std::string t = "ten_000000000000000000000000000000" + std::to_string(10 + i);
+    if (PartitionForTenant(t, 4) == 0 && t0.empty()) t0 = t;
+    if (PartitionForTenant(t, 4) == 1 && t1.empty()) t1 = t;
+  }
+  auto a = open_empty();
+  auto b = open_empty();
+  CHECK(a->OwnedPartitions().empty());
+  CHECK_FALSE(a->AppendAndWait(0, {Ev(t0, 1)}).ok());  // not written here
+  REQUIRE(a->TakeOver({0}, "svc-writer-0").ok());
+  REQUIRE(a->TakeOver({1}, "svc-writer-1").ok());
+  CHECK(a->OwnedPartitions() == std::vector<uint32_t>{0, 1});
+  CHECK_FALSE(a->TakeOver({1}, "svc-writer-1").ok());  // already written here
+  auto first = Ev(t0, 1);
+  const std::string first_id = first.id;
+  REQUIRE(a->AppendAndWait(0, {first}).ok());
+  REQUIRE(a->AppendAndWait(1, {Ev(t1, 1)}).ok());
+
+  // b takes partition 0 over while a still thinks it writes it (a zombie): a's next append there
+  // is refused and never read; a goes on writing partition 1.
+  REQUIRE(b->TakeOver({0}, "svc-writer-0").ok());
+  CHECK_FALSE(a->AppendAndWait(0, {Ev(t0, 2)}).ok());
+  auto next = Ev(t0, 3);
+  const std::string next_id = next.id;
+  auto on_b = b->AppendAndWait(0, {next});
+  REQUIRE_MESSAGE(on_b.ok(), on_b.status().ToString());
+  CHECK(on_b->positions[0].offset == 1);  // after a's acknowledged event
+  REQUIRE(a->AppendAndWait(1, {Ev(t1, 2)}).ok());
+
+  // A clean hand-over of partition 1: a releases it (what it queued is written), b takes it.
+  a->Release({1}, /*drain=*/true);
+  CHECK(a->OwnedPartitions() == std::vector<uint32_t>{0});
+  REQUIRE(b->TakeOver({1}, "svc-writer-1").ok());
+  auto third = b->AppendAndWait(1, {Ev(t1, 3)});
+  REQUIRE(third.ok());
+  CHECK(third->positions[0].offset == 2);
+  CHECK(*b->EndOffsets() == std::vector<uint64_t>{2, 3, 0, 0});
+  // a's unit of partition 0 was fenced and partition 1 released: a reads both ends from the topic.
+  CHECK(*a->EndOffsets() == std::vector<uint64_t>{2, 3, 0, 0});
+
+  auto all = ReadAll(*b);
+  std::vector<std::string> p0;
+  for (const auto& e : all) {
+    if (e.position.partition == 0) p0.push_back(e.event.id);
+  }
+  CHECK(p0 == std::vector<std::string>{first_id, next_id});
+  CHECK(all.size() == 5);
+}

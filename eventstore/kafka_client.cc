@@ -1,0 +1,137 @@
+#include "eventstore/kafka_client.h"
+
+#include "core/log.h"
+
+namespace svc::eventstore::kafka {
+
+core::Status KafkaError(const std::string& what, rd_kafka_resp_err_t err) {
+  return core::Unavailable(what + ": " + rd_kafka_err2str(err));
+}
+
+bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::string* error) {
+  char err[512];
+  if (rd_kafka_conf_set(conf, key, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
+    *error = std::string(key) + ": " + err;
+    return false;
+  }
+  return true;
+}
+
+void LogLine(const rd_kafka_t*, int level, const char* facility, const char* buf) {
+  // syslog levels 0-7
+  core::LogLevel l = level <= 3 ? core::LogLevel::kError
+                     : level == 4 ? core::LogLevel::kWarn
+                     : level <= 6 ? core::LogLevel::kInfo
+                                  : core::LogLevel::kDebug;
+  core::Log(l, "librdkafka", {{"facility", facility}, {"detail", buf}});
+}
+
+std::string Header(rd_kafka_headers_t* headers, const char* name) {
+  const void* v = nullptr;
+  size_t n = 0;
+  if (headers == nullptr || rd_kafka_header_get_last(headers, name, &v, &n) != RD_KAFKA_RESP_ERR_NO_ERROR) {
+    return "";
+  }
+  return std::string(static_cast<const char*>(v), n);
+}
+
+core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  bool ok = Set(conf, "bootstrap.servers", brokers, &error) &&
+            Set(conf, "group.id", group, &error) &&
+            Set(conf, "enable.auto.commit", "false", &error) &&
+            Set(conf, "enable.auto.offset.store", "false", &error) &&
+            Set(conf, "isolation.level", "read_committed", &error) &&
+            Set(conf, "enable.partition.eof", "true", &error) &&
+            Set(conf, "auto.offset.reset", "earliest", &error) &&
+            Set(conf, "fetch.wait.max.ms", "10", &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error);
+  // allow.auto.create.topics is left at its default (false for consumers): setting it explicitly
+  // makes librdkafka warn on every metadata request to a broker older than Kafka 0.11 (the mock
+  // cluster), eleven warnings at each start for nothing. Topics are created (or checked) once,
+  // by the writer, before any consumer opens.
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka consumer config: " + error);
+  }
+  rd_kafka_conf_set_log_cb(conf, LogLine);
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(std::string("kafka consumer: ") + err);
+  }
+  rd_kafka_poll_set_consumer(rk);
+  return ConsumerPtr(rk);
+}
+
+bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout) {
+  char* id = rd_kafka_clusterid(rk, static_cast<int>(timeout.count()));
+  const bool mock = id != nullptr && std::string_view(id).rfind("mockCluster", 0) == 0;
+  if (id != nullptr) rd_kafka_mem_free(rk, id);
+  return mock;
+}
+
+core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t partitions,
+                         const std::map<std::string, std::string>& config, bool create,
+                         std::chrono::milliseconds timeout) {
+  const int ms = static_cast<int>(timeout.count());
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  rd_kafka_resp_err_t merr = rd_kafka_metadata(rk, 0, rkt, &md, ms);
+  rd_kafka_topic_destroy(rkt);
+  if (merr) return KafkaError("metadata of " + topic, merr);
+  int found = -1;
+  rd_kafka_resp_err_t topic_err = RD_KAFKA_RESP_ERR_NO_ERROR;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (topic == md->topics[i].topic) {
+      found = md->topics[i].partition_cnt;
+      topic_err = md->topics[i].err;
+    }
+  }
+  const int brokers = md->broker_cnt;
+  rd_kafka_metadata_destroy(md);
+  if (found > 0 && topic_err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
+    if (static_cast<uint32_t>(found) != partitions) {
+      return core::FailedPrecondition("topic " + topic + " has " + std::to_string(found) +
+                                      " partitions; --partitions must be " + std::to_string(found));
+    }
+    return core::Status::Ok();
+  }
+  if (!create) return core::FailedPrecondition("topic " + topic + " does not exist");
+  char err[512];
+  rd_kafka_NewTopic_t* nt =
+      rd_kafka_NewTopic_new(topic.c_str(), static_cast<int>(partitions), brokers >= 3 ? 3 : 1, err, sizeof err);
+  if (nt == nullptr) return core::InvalidArgument("topic " + topic + ": " + err);
+  for (const auto& [k, v] : config) rd_kafka_NewTopic_set_config(nt, k.c_str(), v.c_str());
+  // With three replicas an append is acknowledged once two hold it (acks=all).
+  if (brokers >= 3 && config.count("min.insync.replicas") == 0) {
+    rd_kafka_NewTopic_set_config(nt, "min.insync.replicas", "2");
+  }
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_CreateTopics(rk, &nt, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, ms);
+  std::string create_error;
+  if (ev == nullptr) {
+    create_error = "timed out";
+  } else if (rd_kafka_event_error(ev)) {
+    create_error = rd_kafka_event_error_string(ev);
+  } else {
+    size_t n = 0;
+    const rd_kafka_topic_result_t** res =
+        rd_kafka_CreateTopics_result_topics(rd_kafka_event_CreateTopics_result(ev), &n);
+    if (n == 1 && rd_kafka_topic_result_error(res[0]) &&
+        rd_kafka_topic_result_error(res[0]) != RD_KAFKA_RESP_ERR_TOPIC_ALREADY_EXISTS) {
+      create_error = rd_kafka_topic_result_error_string(res[0]);
+    }
+  }
+  if (ev != nullptr) rd_kafka_event_destroy(ev);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_NewTopic_destroy(nt);
+  if (!create_error.empty()) return core::Unavailable("cannot create topic " + topic + ": " + create_error);
+  core::LogInfo("created kafka topic", {{"topic", topic}, {"partitions", partitions}});
+  return core::Status::Ok();
+}
+
+}  // namespace svc::eventstore::kafka

@@ -1,0 +1,56 @@
+#pragma once
+// librdkafka helpers the Kafka parts of the event store share (the log, the writers' group):
+// configuration, headers, consumers, topics. Internal to eventstore/: nothing outside includes
+// librdkafka. (Extracted when the writers' group became the second user of the log's consumer
+// and topic code; the command topic is the third.)
+
+#include <librdkafka/rdkafka.h>
+
+#include <chrono>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "core/status.h"
+#include "eventstore/command_channel.h"
+
+namespace svc::eventstore::kafka {
+
+// A record of the commands topic as a CommandRecord; false when a header is missing or malformed
+// (command_channel.cc).
+bool ReadCommandRecord(rd_kafka_message_t* msg, CommandRecord* out);
+
+core::Status KafkaError(const std::string& what, rd_kafka_resp_err_t err);
+
+// rd_kafka_conf_set; false with `*error` set on a bad setting.
+bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::string* error);
+
+// librdkafka's own log lines, through our JSON-lines logger.
+void LogLine(const rd_kafka_t* rk, int level, const char* facility, const char* buf);
+
+// A record header's value; empty when absent.
+std::string Header(rd_kafka_headers_t* headers, const char* name);
+
+struct ConsumerDeleter {
+  void operator()(rd_kafka_t* rk) const {
+    rd_kafka_consumer_close(rk);
+    rd_kafka_destroy(rk);
+  }
+};
+using ConsumerPtr = std::unique_ptr<rd_kafka_t, ConsumerDeleter>;
+
+// A read_committed consumer that reports partition ends, keeps no offsets in Kafka and is
+// assigned partitions explicitly (its group id is only a name).
+core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group);
+
+// True when the cluster `rk` talks to is librdkafka's mock cluster (svc dev-broker).
+bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout);
+
+// Makes sure `topic` exists with `partitions` partitions: creates it (replication 3 when the
+// cluster has three brokers or more, else 1) with `config` when missing; FailedPrecondition when it
+// has another partition count, or when it is missing and `create` is false.
+core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t partitions,
+                         const std::map<std::string, std::string>& config, bool create,
+                         std::chrono::milliseconds timeout);
+
+}  // namespace svc::eventstore::kafka
