@@ -165,6 +165,8 @@ bool Writer::IsDeciding(uint32_t partition) const {
   return partition < partitions_.size() && partitions_[partition]->deciding.load();
 }
 
+bool Writer::DecidesTenant(std::string_view tenant) const { return IsDeciding(options_.log->PartitionFor(tenant)); }
+
 core::Result<int64_t> Writer::ResumeOffset(uint32_t partition) {
   SVC_ASSIGN_OR_RETURN(auto v, options_.store->Get(cf_, CommandOffsetKey(partition)));
   if (!v.has_value() || v->size() != 8) return int64_t{-2};

@@ -108,6 +108,8 @@ class Writer {
   // offset its events record (EventEnvelope::command_ref); -2 (Kafka's "beginning") when none.
   core::Result<int64_t> ResumeOffset(uint32_t partition);
   bool IsDeciding(uint32_t partition) const;
+  // IsDeciding of the tenant's partition.
+  bool DecidesTenant(std::string_view tenant) const;
   // A registered aggregate type (nullptr when none has that name): decodes commands from the wire.
   const AggregateType* Type(std::string_view name) const { return FindType(name); }
 

@@ -40,6 +40,7 @@ core::Result<int> SessionExpiryTimer::RunOnce() {
     auto e = SV::ParseExpiry(it->key().substr(prefix.size()));
     if (!e) continue;
     if (e->micros > now.micros) break;  // the index is ordered by time
+    if (!options_.Owns(e->id.tenant)) continue;  // another node's partition
     due.push_back({e->id.tenant, e->id.environment, e->id.id});
   }
   SVC_RETURN_IF_ERROR(it->status());

@@ -53,10 +53,15 @@ core::Result<Roles> Roles::Parse(const std::vector<std::string>& names, std::str
       return core::InvalidArgument("--roles: " + std::string(RoleName(role)) +
                                    " reads the read models this process builds: add projector");
     }
-    if (!r.Has(Role::kWriter) && writers != "group") {
+    if (r.Has(Role::kWriter)) continue;
+    if (writers != "group") {
       return core::InvalidArgument("--roles: " + std::string(RoleName(role)) +
                                    " issues commands, which one writer (--kafka-writers single) decides in its own "
                                    "process: add writer, or share the partitions among writers (--kafka-writers group)");
+    }
+    if (role != Role::kApi) {
+      return core::InvalidArgument("--roles: " + std::string(RoleName(role)) +
+                                   " acts for the partitions its own process writes: add writer");
     }
   }
   return r;

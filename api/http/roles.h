@@ -36,7 +36,8 @@ class Roles {
   // - api, pipeline, webhooks and timers read the read models, so they need projector;
   // - api, pipeline, webhooks and timers issue commands: with one writer (`single`) the process
   //   that issues them decides them, so they need writer; in a cluster (`group`) they travel to
-  //   their partition's writer.
+  //   their partition's writer, but pipeline, webhooks and timers act for the partitions their
+  //   own process writes (pipeline/manager_runtime.h), so they still need writer.
   static core::Result<Roles> Parse(const std::vector<std::string>& names, std::string_view backend,
                                    std::string_view writers = "single");
 

@@ -47,6 +47,7 @@ core::Result<int> CheckpointPublisher::RunOnce() {
   std::vector<eventstore::LogPosition> positions;
   int published = 0;
   for (const auto& head : heads) {
+    if (!options_.Owns(head.tenant)) continue;  // another node's partition
     const std::string te = projections::TenantEnv(head.tenant, head.environment);
     SVC_ASSIGN_OR_RETURN(int64_t last, projections::LastPublishedSize(*options_.store, te));
     if (head.size <= last) continue;

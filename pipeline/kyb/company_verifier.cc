@@ -172,6 +172,7 @@ core::Result<std::vector<CompanyVerifier::Due>> CompanyVerifier::Pending() const
   SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, KV::Abs(KV::DuePrefix())));
   std::vector<Due> out;
   for (auto& row : rows) {
+    if (!options_.Owns(core::StringOr(row, "tenantId"))) continue;  // another node's partition
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "companyId"),
                    row.value("run", int64_t{0})});
   }

@@ -49,6 +49,7 @@ core::Result<std::vector<Consolidator::Queued>> Consolidator::Pending() const {
   SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ConsolidatingPrefix())));
   std::vector<Queued> out;
   for (auto& row : rows) {
+    if (!options_.Owns(core::StringOr(row, "tenantId"))) continue;  // another node's partition
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "survivorId"),
                    core::StringOr(row, "consolidationId")});
   }

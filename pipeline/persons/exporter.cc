@@ -76,7 +76,10 @@ core::Status BulkExporter::AdoptLegacy() {
 core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Pending() const {
   SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ExportingPrefix())));
   std::vector<Queued> out;
-  for (auto& row : rows) out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
+  for (auto& row : rows) {
+    if (!options_.Owns(core::StringOr(row, "tenantId"))) continue;  // another node's partition
+    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
+  }
   return out;
 }
 
@@ -85,7 +88,7 @@ core::Result<std::vector<BulkExporter::Queued>> BulkExporter::Expired() const {
   SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, PV::Abs(PV::ExportReadyPrefix())));
   std::vector<Queued> out;
   for (auto& row : rows) {
-    if (row.value("expiresAtMicros", int64_t{0}) > now) continue;
+    if (row.value("expiresAtMicros", int64_t{0}) > now || !options_.Owns(core::StringOr(row, "tenantId"))) continue;
     out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "jobId"), row});
   }
   return out;

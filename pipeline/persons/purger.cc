@@ -57,6 +57,7 @@ core::Result<core::Json> Purger::RunOnce() {
       auto e = projections::ParseTimedKey(it->key().substr(due_prefix.size()));
       if (!e) continue;
       if (e->micros > now.micros) break;
+      if (!options_.Owns(e->id.tenant)) continue;  // another node's partition
       due.push_back(std::move(e->id));
     }
     SVC_RETURN_IF_ERROR(it->status());
@@ -93,7 +94,7 @@ core::Result<core::Json> Purger::RunOnce() {
     auto it = store.NewIterator(cf, shred_prefix, eventstore::PrefixEnd(shred_prefix));
     for (it->Seek(shred_prefix); it->Valid(); it->Next()) {
       auto id = projections::ParseScopedId(it->key().substr(shred_prefix.size()));
-      if (!id) continue;
+      if (!id || !options_.Owns(id->tenant)) continue;
       Shred s{id->tenant, id->environment, id->id, {}};
       for (const auto& v : core::ParseJsonOrDiscarded(it->value()).value("sessionIds", core::Json::array())) {
         if (v.is_string()) s.sessions.push_back(v.get<std::string>());

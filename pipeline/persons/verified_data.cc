@@ -53,7 +53,7 @@ core::Result<std::vector<VerifiedDataWriter::Due>> VerifiedDataWriter::Pending()
   auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     auto s = projections::ParseScopedId(it->key().substr(prefix.size()));
-    if (!s) continue;
+    if (!s || !options_.Owns(s->tenant)) continue;  // another node's partition
     core::Json row = core::ParseJsonOrDiscarded(it->value());
     out.push_back({s->tenant, s->environment, s->id, core::StringOr(row, "trackingId"), core::StringOr(row, "personId")});
   }

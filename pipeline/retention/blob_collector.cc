@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "commands/service_tenant.h"
 #include "commands/writer.h"
 #include "core/clock.h"
 #include "core/log.h"
@@ -25,7 +26,12 @@ core::Json CollectRun::ToJson() const {
 
 BlobCollector::BlobCollector(Options options)
     : PeriodicManager("svc-blob-gc", options.interval, "blob garbage collection failed",
-                      [this] { return RunOnce(false).status(); }),
+                      [this] {
+                        // Once per cluster: on the node that writes the service partition, where
+                        // its record goes (an operator's run, POST /admin/blobs/gc, runs anywhere).
+                        if (!options_.Owns(commands::kServiceTenant)) return core::Status::Ok();
+                        return RunOnce(false).status();
+                      }),
       options_(std::move(options)) {
   if (options_.metrics != nullptr) {
     deleted_ = &options_.metrics->GetCounter("svc_blob_gc_deleted_total",

@@ -92,6 +92,7 @@ core::Result<int64_t> Sweeper::PurgeMedia(core::Timestamp now, SweepRun& run,
       auto e = projections::ParseTimedKey(it->key().substr(prefix.size()));
       if (!e) continue;
       if (e->micros > cutoff) break;  // ordered by completion
+      if (!options_.Owns(e->id.tenant)) continue;  // another node's partition
       due.push_back(std::move(e->id));
     }
     SVC_RETURN_IF_ERROR(it->status());
@@ -149,7 +150,7 @@ core::Result<int64_t> Sweeper::SweepDeliveries(core::Timestamp now, std::vector<
   int64_t sweeps = 0;
   for (const auto& te : scopes) {
     size_t slash = te.find('/');
-    if (slash == std::string::npos) continue;
+    if (slash == std::string::npos || !options_.Owns(te.substr(0, slash))) continue;
     const std::string all = WV::Abs(WV::Deliveries(te));
     auto it = store.NewIterator(cf, all, eventstore::PrefixEnd(all));
     it->Seek(all + WV::Inverted(cutoff - 1));

@@ -55,7 +55,10 @@ OutcomeWriter::~OutcomeWriter() { Stop(); }
 core::Result<std::vector<OutcomeWriter::Move>> OutcomeWriter::Pending() const {
   SVC_ASSIGN_OR_RETURN(auto rows, projections::ScanRows(*options_.store, RV::Abs(RV::MovesPrefix())));
   std::vector<Move> out;
-  for (auto& row : rows) out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "caseId"), row});
+  for (auto& row : rows) {
+    if (!options_.Owns(core::StringOr(row, "tenantId"))) continue;  // another node's partition
+    out.push_back({core::StringOr(row, "tenantId"), core::StringOr(row, "environment"), core::StringOr(row, "caseId"), row});
+  }
   return out;
 }
 

@@ -79,7 +79,7 @@ core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pendi
   auto it = options_.store->NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     auto s = projections::ParseScopedId(it->key().substr(prefix.size()));
-    if (!s) continue;
+    if (!s || !options_.Owns(s->tenant)) continue;  // another node's partition
     jobs.push_back({s->tenant, s->environment, s->id, std::string(it->value())});
   }
   SVC_RETURN_IF_ERROR(it->status());

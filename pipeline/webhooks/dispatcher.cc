@@ -105,7 +105,7 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t
   auto it = options_.store->NewIterator(cf, prefix, end);
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     auto e = WV::ParseDue(it->key().substr(prefix.size()));
-    if (!e) continue;
+    if (!e || !options_.Owns(e->id.tenant)) continue;  // another node's partition sends it
     jobs.push_back({e->micros, e->id.tenant, e->id.environment, e->id.id,
                     std::string(it->value())});
   }
