@@ -9,7 +9,10 @@ namespace svc::commands {
 void CommandBus::Forward(uint32_t partition, Command command, CommandCallback done) {
   auto wire = EncodeCommand(command);
   if (!wire.ok()) {
-    done(core::Internal("a command that cannot travel to its writer: " + wire.status().message()));
+    // Only process managers make commands that are not data, and they act for the partitions
+    // their node writes: this one moved away meanwhile. Its new owner does the work; retry.
+    core::LogWarn("a command that cannot travel to its writer", {{"error", wire.status().ToString()}});
+    done(core::Unavailable("the command's partition is written by another node; retry", "SERVICE_UNAVAILABLE"));
     return;
   }
   channel_.Send(partition, core::DumpJson(*wire), wait_, [done = std::move(done)](core::Result<std::string> answer) {

@@ -143,26 +143,8 @@ core::Result<std::unique_ptr<CommandChannel>> CommandChannel::Open(const Options
   im.replies_topic = options.topic_prefix + ".replies";
   im.reply_partition = PartitionForTenant(options.member, options.partitions);
   im.id_prefix = options.member + "-" + core::HexEncode(core::RandomBytes(6)) + "-";
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  bool ok = kafka::Set(conf, "bootstrap.servers", options.brokers, &error) &&
-            kafka::Set(conf, "enable.idempotence", "true", &error) &&
-            kafka::Set(conf, "acks", "all", &error) &&
-            kafka::Set(conf, "linger.ms", "0", &error) &&
-            kafka::Set(conf, "socket.nagle.disable", "true", &error) &&
-            kafka::Set(conf, "message.timeout.ms", std::to_string(options.timeout.count()), &error);
-  if (!ok) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka command channel config: " + error);
-  }
-  rd_kafka_conf_set_dr_msg_cb(conf, Delivered);
-  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
-  char err[512];
-  im.producer = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (im.producer == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka command channel: ") + err);
-  }
+  SVC_ASSIGN_OR_RETURN(im.producer, kafka::NewIdempotentProducer(options.brokers, options.timeout, 0, Delivered,
+                                                                 "kafka command channel"));
   SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.producer, im.commands_topic, options.partitions,
                                          {{"cleanup.policy", "delete"}, {"retention.ms", "604800000"}}, true,
                                          options.timeout));

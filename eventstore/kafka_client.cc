@@ -134,4 +134,63 @@ core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t part
   return core::Status::Ok();
 }
 
+core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std::chrono::milliseconds timeout,
+                                                int linger_ms,
+                                                void (*delivered)(rd_kafka_t*, const rd_kafka_message_t*, void*),
+                                                const std::string& what) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  bool ok = Set(conf, "bootstrap.servers", brokers, &error) && Set(conf, "enable.idempotence", "true", &error) &&
+            Set(conf, "acks", "all", &error) && Set(conf, "linger.ms", std::to_string(linger_ms), &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error) &&
+            Set(conf, "message.timeout.ms", std::to_string(timeout.count()), &error);
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument(what + " config: " + error);
+  }
+  rd_kafka_conf_set_dr_msg_cb(conf, delivered);
+  rd_kafka_conf_set_log_cb(conf, LogLine);
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(what + ": " + err);
+  }
+  return rk;
+}
+
+core::Result<std::map<std::string, std::string>> DescribeTopicConfig(rd_kafka_t* rk, const std::string& topic,
+                                                                     std::chrono::milliseconds timeout) {
+  rd_kafka_ConfigResource_t* res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
+  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
+  rd_kafka_DescribeConfigs(rk, &res, 1, nullptr, q);
+  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(timeout.count()));
+  std::map<std::string, std::string> config;
+  std::string error;
+  if (ev == nullptr) {
+    error = "timed out";
+  } else if (rd_kafka_event_error(ev)) {
+    error = rd_kafka_event_error_string(ev);
+  } else {
+    size_t n = 0;
+    const rd_kafka_ConfigResource_t** rres =
+        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
+    if (n != 1 || rd_kafka_ConfigResource_error(rres[0])) {
+      error = n == 1 ? rd_kafka_ConfigResource_error_string(rres[0]) : "no answer for the topic";
+    } else {
+      size_t entries = 0;
+      const rd_kafka_ConfigEntry_t** e = rd_kafka_ConfigResource_configs(rres[0], &entries);
+      for (size_t i = 0; i < entries; ++i) {
+        const char* v = rd_kafka_ConfigEntry_value(e[i]);
+        config[rd_kafka_ConfigEntry_name(e[i])] = v == nullptr ? "" : v;
+      }
+    }
+  }
+  if (ev != nullptr) rd_kafka_event_destroy(ev);
+  rd_kafka_queue_destroy(q);
+  rd_kafka_ConfigResource_destroy(res);
+  if (!error.empty()) return core::Unavailable(error);
+  return config;
+}
+
 }  // namespace svc::eventstore::kafka

@@ -53,4 +53,17 @@ core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t part
                          const std::map<std::string, std::string>& config, bool create,
                          std::chrono::milliseconds timeout);
 
+// An idempotent producer (acks=all, no Nagle) whose messages time out after `timeout`, reporting
+// each delivery to `delivered` (message opaque: RD_KAFKA_V_OPAQUE). `what` names it in errors.
+// (Extracted at its second copy: the command channel, the keys topic.)
+core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std::chrono::milliseconds timeout,
+                                                int linger_ms,
+                                                void (*delivered)(rd_kafka_t*, const rd_kafka_message_t*, void*),
+                                                const std::string& what);
+
+// A topic's configuration (DescribeConfigs): every entry's name and value. Not for the mock
+// cluster, which answers no DescribeConfigs (check IsMockCluster first).
+core::Result<std::map<std::string, std::string>> DescribeTopicConfig(rd_kafka_t* rk, const std::string& topic,
+                                                                     std::chrono::milliseconds timeout);
+
 }  // namespace svc::eventstore::kafka

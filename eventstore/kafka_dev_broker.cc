@@ -133,6 +133,13 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
       return core::Unavailable("dev broker: topic " + t + ": " + rd_kafka_err2str(e));
     }
   }
+  // The cluster's keys (eventstore/key_topic.h): one partition, kept whole (the mock cluster does
+  // not compact; a real cluster's topic is compacted).
+  const std::string keys = o.topic_prefix + ".keys";
+  if (rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(b->impl_->cluster, keys.c_str(), 1, std::min(3, o.brokers))) {
+    return core::Unavailable("dev broker: topic " + keys + ": " + rd_kafka_err2str(e));
+  }
+  SVC_RETURN_IF_ERROR(KeepEverything(b->impl_->cluster, b->impl_->rk, keys, 1));
   return b;
 }
 

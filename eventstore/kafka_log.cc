@@ -366,41 +366,14 @@ core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic,
   // The mock cluster answers no DescribeConfigs (librdkafka would wait out the timeout for it):
   // it is recognised by its cluster id first.
   if (kafka::IsMockCluster(rk, timeout)) return core::Status::Ok();  // svc dev-broker: keeps every record
-  rd_kafka_ConfigResource_t* res = rd_kafka_ConfigResource_new(RD_KAFKA_RESOURCE_TOPIC, topic.c_str());
-  rd_kafka_queue_t* q = rd_kafka_queue_new(rk);
-  rd_kafka_DescribeConfigs(rk, &res, 1, nullptr, q);
-  rd_kafka_event_t* ev = rd_kafka_queue_poll(q, static_cast<int>(timeout.count()));
-  std::map<std::string, std::string> config;
-  std::string error;
-  if (ev == nullptr) {
-    error = "timed out";
-  } else if (rd_kafka_event_error(ev)) {
-    error = rd_kafka_event_error_string(ev);
-  } else {
-    size_t n = 0;
-    const rd_kafka_ConfigResource_t** rres =
-        rd_kafka_DescribeConfigs_result_resources(rd_kafka_event_DescribeConfigs_result(ev), &n);
-    if (n != 1 || rd_kafka_ConfigResource_error(rres[0])) {
-      error = n == 1 ? rd_kafka_ConfigResource_error_string(rres[0]) : "no answer for the topic";
-    } else {
-      size_t entries = 0;
-      const rd_kafka_ConfigEntry_t** e = rd_kafka_ConfigResource_configs(rres[0], &entries);
-      for (size_t i = 0; i < entries; ++i) {
-        const char* v = rd_kafka_ConfigEntry_value(e[i]);
-        config[rd_kafka_ConfigEntry_name(e[i])] = v == nullptr ? "" : v;
-      }
-    }
-  }
-  if (ev != nullptr) rd_kafka_event_destroy(ev);
-  rd_kafka_queue_destroy(q);
-  rd_kafka_ConfigResource_destroy(res);
-  if (!error.empty()) {
+  auto config = kafka::DescribeTopicConfig(rk, topic, timeout);
+  if (!config.ok()) {
     return core::FailedPrecondition(
-        "cannot read the configuration of topic " + topic + " (" + error +
+        "cannot read the configuration of topic " + topic + " (" + config.status().message() +
         "): the events topic must be known to keep every event (retention.ms=-1, retention.bytes=-1, "
         "cleanup.policy=delete); grant DescribeConfigs on it (docs/operations.md#kafka)");
   }
-  return CheckEventTopicConfig(topic, config);
+  return CheckEventTopicConfig(topic, *config);
 }
 
 core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic);

@@ -15,6 +15,13 @@
 // store opened with the new KEK while a record exists (a rotation that stopped midway) resumes
 // it: ResumeRotation().
 //
+// A cluster (eventstore/key_topic.h): the local rows become a copy of a compacted Kafka topic that
+// every node applies in order (SetReplica). Creates, destroys and rotations are published there and
+// return once this node has applied them back; for a name the first key published wins (two nodes
+// creating one name at once agree on the first), compared by the key itself, so a rewrap under a
+// new master key replaces the wrapped form and keeps the key. A miss reads the topic to its end
+// before answering "no key".
+//
 // Thread-safety: all methods may be called from any thread.
 
 #include <condition_variable>
@@ -32,6 +39,24 @@
 #include "eventstore/kv_store.h"
 
 namespace svc::eventstore {
+
+// A record of a cluster's keys topic: a key's name and its wrapped form, or a tombstone.
+struct KeyRecord {
+  std::string name;
+  std::optional<std::string> wrapped;
+};
+
+// Where the key stores of a cluster meet (eventstore/key_topic.h).
+class KeyReplica {
+ public:
+  virtual ~KeyReplica() = default;
+  // Appends `records` in order; returns once this node's store has applied them.
+  virtual core::Status Publish(const std::vector<KeyRecord>& records) = 0;
+  // Returns once this node's store has applied everything the topic held when called.
+  virtual core::Status CatchUp() = 0;
+  // Stops applying (before the store goes away). Idempotent.
+  virtual void Stop() = 0;
+};
 
 class KeyStore {
  public:
@@ -72,13 +97,49 @@ class KeyStore {
   // The number of keys held.
   core::Result<int64_t> Count() const;
 
+  // ---- A cluster's key store (eventstore/key_topic.h) ----
+  // From now on keys are created, destroyed and rewrapped through `replica`, which the store owns
+  // and stops first when it is destroyed.
+  void SetReplica(std::unique_ptr<KeyReplica> replica);
+  bool replicated() const { return replica_ != nullptr; }
+  // The replica's apply: `records` in topic order, with the offset after them, in one batch. A put
+  // whose key differs from the one the name already holds lost (first wins): its name and the
+  // kept row go to `reassert`, to be published again so that compaction keeps the winner.
+  core::Status ApplyReplicated(const std::vector<KeyRecord>& records, int64_t next_offset,
+                               std::vector<KeyRecord>* reassert);
+  // Brings the local rows in line with the topic's whole content (`records`, read from its start,
+  // `next_offset` after them). A name both hold with different keys is refused (the directory
+  // belongs to another cluster or master key); a name only the directory holds goes to `publish`
+  // when `adopt_local` (a first attach), else it is deleted (the topic dropped it: a rebuild).
+  core::Status Reconcile(const std::vector<KeyRecord>& records, int64_t next_offset, bool adopt_local,
+                         std::vector<KeyRecord>* publish, int64_t now_micros);
+  struct ReplicaState {
+    int64_t next_offset = 0;  // the topic offset after the last record applied
+    int64_t seen_micros = 0;  // when the node last knew itself caught up with the topic
+  };
+  core::Result<std::optional<ReplicaState>> LoadReplicaState() const;
+  core::Status MarkReplicaSeen(int64_t now_micros);
+  // True when a master-key rotation made on another node of the cluster is recorded here and opens
+  // under this store's KEK: the data directory's key check may move to the new master key.
+  bool RotatedTo() const;
+  // The record name of a rotation on the keys topic.
+  static constexpr std::string_view kRotationRecord = "!rotation";
+
  private:
   core::Result<int64_t> RewrapAll();
+  core::Result<std::optional<std::string>> GetLocal(std::string_view name) const;
+  std::optional<std::string> OpenAny(std::string_view name, std::string_view wrapped) const;  // kek_mu_ held
+  enum class Outcome { kPut, kKeep, kLost };
+  Outcome Decide(std::string_view name, const std::optional<std::string>& row, const std::string& wrapped) const;
+  void ApplyRotation(const KeyRecord& record, KvStore::Batch& b);  // create_mu_ held
+  core::Status PublishChunks(const std::vector<KeyRecord>& records);
   KvStore* store_;
+  std::unique_ptr<KeyReplica> replica_;
   int cf_;
   mutable std::shared_mutex kek_mu_;
   std::string kek_;
   std::string previous_kek_;  // during a rotation: the KEK rows not yet rewrapped are under
+  std::string master_kek_;    // the KEK of the master key this process was given (or rotated to)
   std::mutex create_mu_;  // two first uses of one name must not create two keys; a rewrap and a
                           // destroy of one name do not interleave
   std::mutex rotate_mu_;  // one rotation at a time

@@ -35,6 +35,9 @@ HttpResponse StatusToProblem(const HttpRequest& req, const core::Status& st) {
     if (!parsed.is_discarded()) ext[k] = std::move(parsed);
   }
   // Internal details are logged, not returned.
+  if (code == "INTERNAL_ERROR") {
+    core::LogError("request failed", {{"requestId", req.request_id}, {"error", st.ToString()}});
+  }
   std::string detail = code == "INTERNAL_ERROR" ? "an internal error occurred" : st.message();
   return Problem(req, code, detail, ext);
 }

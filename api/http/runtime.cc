@@ -192,34 +192,50 @@ std::string KeyEncryptionKey(std::string_view master) { return core::DeriveSubke
 
 }  // namespace
 
-core::Result<OpenedKeys> OpenKeys(eventstore::KvStore& store, const std::string& master, bool fresh, bool read_only) {
+core::Result<OpenedKeys> OpenKeys(eventstore::KvStore& store, const std::string& master, bool fresh, bool read_only,
+                                  const eventstore::KafkaKeyTopic::Options* cluster) {
   const int meta = store.Cf("default");
   const std::string check = MasterCheck(master);
+  OpenedKeys out;
+  out.store = std::make_unique<eventstore::KeyStore>(&store, KeyEncryptionKey(master));
   SVC_ASSIGN_OR_RETURN(auto stored, store.Get(meta, std::string(kMasterCheck)));
   if (stored.has_value() && !core::ConstantTimeEquals(*stored, check)) {
-    return core::FailedPrecondition(
-        "the master key is not the one this data directory uses (after `svc admin master-key rotate`, "
-        "start with the new key)");
+    // A cluster's rotation made on another node while this one ran: its record opens under the
+    // new master key, which this directory's check moves to.
+    if (cluster == nullptr || read_only || !out.store->RotatedTo()) {
+      return core::FailedPrecondition(
+          "the master key is not the one this data directory uses (after `svc admin master-key rotate`, "
+          "start with the new key)");
+    }
+    core::LogInfo("started with the master key the cluster rotated to");
+    stored.reset();
   }
   if (!stored.has_value() && !read_only) {
     eventstore::KvStore::Batch b;
     b.Put(meta, std::string(kMasterCheck), check);
     SVC_RETURN_IF_ERROR(store.Write(b, true));
   }
-  OpenedKeys out;
-  out.store = std::make_unique<eventstore::KeyStore>(&store, KeyEncryptionKey(master));
-  if (read_only) {
-    SVC_RETURN_IF_ERROR(out.store->LoadUnfinishedRotation());
-  } else {
+  SVC_RETURN_IF_ERROR(out.store->LoadUnfinishedRotation());
+  if (cluster != nullptr && !read_only) {
+    SVC_RETURN_IF_ERROR(eventstore::KafkaKeyTopic::Attach(*cluster, out.store.get()));
+  }
+  if (!read_only) {
     SVC_ASSIGN_OR_RETURN(bool resumed, out.store->ResumeRotation());
     if (resumed) core::LogWarn("finished a master-key rotation that had stopped midway");
   }
-  SVC_ASSIGN_OR_RETURN(auto root, out.store->Get(kWorkingRoot));
-  if (root.has_value()) {
-    out.root = std::move(*root);
+  auto root = out.store->Get(kWorkingRoot);
+  if (!root.ok() && root.status().code() == core::StatusCode::kDataLoss && cluster != nullptr) {
+    return core::FailedPrecondition(
+        "the cluster's working root does not open under this node's master key: every node of a cluster "
+        "starts with the same master key (docs/operations.md#keys-on-a-cluster)");
+  }
+  SVC_RETURN_IF_ERROR(root.status());
+  if (root->has_value()) {
+    out.root = std::move(**root);
   } else if (read_only) {
     out.root = master;  // a directory no writer opened since the root existed
   } else {
+    // On a cluster the first node's root is the topic's first record; every other node uses it.
     SVC_ASSIGN_OR_RETURN(out.root, out.store->PutIfAbsent(kWorkingRoot, fresh ? core::RandomBytes(32) : master));
   }
   return out;
@@ -306,7 +322,17 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     // A key is created only with a new directory: data sealed under a lost key stays sealed.
     SVC_ASSIGN_OR_RETURN(master, LoadMasterKey(options.data_dir, options.keys, /*create=*/false));
   }
-  SVC_ASSIGN_OR_RETURN(OpenedKeys keys, OpenKeys(*rt->store_, master, fresh, options.read_only));
+  // A cluster's nodes share their keys through the keys topic (eventstore/key_topic.h).
+  std::optional<eventstore::KafkaKeyTopic::Options> cluster_keys;
+  if (options.log_backend == "kafka" && options.kafka_writers == "group" && !options.read_only) {
+    cluster_keys.emplace();
+    cluster_keys->brokers = options.kafka_brokers;
+    cluster_keys->topic_prefix = options.kafka_topic_prefix;
+    cluster_keys->clock = rt->clock_;
+    cluster_keys->metrics = &rt->metrics_;
+  }
+  SVC_ASSIGN_OR_RETURN(OpenedKeys keys, OpenKeys(*rt->store_, master, fresh, options.read_only,
+                                                 cluster_keys ? &*cluster_keys : nullptr));
   core::SecureZero(master);
   rt->key_store_ = std::move(keys.store);
   rt->lookup_key_ = core::DeriveSubkey(keys.root, "svc/api-key-lookup/v1");
@@ -326,6 +352,11 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   } else {
     rt->blobs_ = std::make_unique<eventstore::LocalBlobStore>((fs::path(options.data_dir) / "media").string());
     spool = (fs::path(options.data_dir) / "media" / "spool").string();
+  }
+  if (options.log_backend == "kafka" && options.kafka_writers == "group" && options.blob_store != "s3" &&
+      !options.read_only) {
+    core::LogWarn("a cluster's nodes need shared object storage (--blob-store s3): captures and AML lists stored "
+                  "through one node are read by the others (docs/operations.md#a-cluster-on-kafka)");
   }
   if (size_t swept = eventstore::BlobSpool::Sweep(spool); swept > 0) {
     core::LogInfo("removed spool files left by an interrupted upload", {{"files", static_cast<int64_t>(swept)}});

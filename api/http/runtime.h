@@ -16,6 +16,7 @@
 #include "eventstore/blob_store.h"
 #include "eventstore/embedded_log.h"
 #include "eventstore/kafka_log.h"
+#include "eventstore/key_topic.h"
 #include "eventstore/writer_group.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
@@ -81,8 +82,10 @@ struct OpenedKeys {
   std::unique_ptr<eventstore::KeyStore> store;
   std::string root;
 };
+// `cluster`: the keys are those of a cluster's keys topic (eventstore/key_topic.h), applied here
+// before the working root is read (the topic's first node makes it; every node uses that one).
 core::Result<OpenedKeys> OpenKeys(eventstore::KvStore& store, const std::string& master, bool fresh,
-                                  bool read_only);
+                                  bool read_only, const eventstore::KafkaKeyTopic::Options* cluster = nullptr);
 // The working root of a data directory, read only (operator commands such as
 // `svc certificate public-key` use it; a running server may hold the directory).
 core::Result<std::string> LoadWorkingRoot(const std::string& data_dir, const KeySources& sources);

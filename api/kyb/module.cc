@@ -119,6 +119,9 @@ class KybServices final : public AreaServices {
     if (wait_ms < 0 || wait_ms > 120000) return core::InvalidArgument("--kyb-verify-wait-ms is 0..120000");
     lists_ = std::make_unique<pk::ListRegistry>(&s.rt.store(), &s.rt.blobs());
     SVC_RETURN_IF_ERROR(lists_->Refresh());
+    // A version loaded through another node of a cluster is in force here within the time this
+    // node's read model takes to apply its event.
+    lists_->Follow(s.rt.projector<projections::KybProjector>());
     if (std::string url = s.flags.Get("kyb-registry-url"); !url.empty()) {
       SVC_ASSIGN_OR_RETURN(registry_, pipeline::adapters::HttpCompanyRegistry::Create(
                                           url, s.flags.Get("kyb-registry-token"), std::chrono::milliseconds(5000), s.flags.Get("kyb-registry-ca-file")));
@@ -170,6 +173,7 @@ class KybServices final : public AreaServices {
 
   void Stop() override {
     if (verifier_) verifier_->Stop();
+    if (lists_) lists_->Stop();
   }
 
  private:

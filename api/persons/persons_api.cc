@@ -46,7 +46,15 @@ core::Json WriteResponse(const core::Json& row) {
 }
 
 // The person write use case's dependencies (pipeline/persons/person_writes.h).
-pp::PersonWriteDeps WriteDeps(Runtime& rt) { return {&rt.writer(), &rt.key_store(), &rt.ids()}; }
+pp::PersonWriteDeps WriteDeps(Runtime& rt) {
+  pp::PersonWriteDeps d{&rt.writer(), &rt.key_store(), &rt.ids(), {}};
+  d.pii_version = [&rt](const pp::PersonRef& who) -> std::optional<int64_t> {
+    auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(who.tenant, who.environment), who.person)));
+    if (!row.ok() || !row->has_value() || !(**row).contains("piiVersion")) return std::nullopt;
+    return (**row)["piiVersion"].get<int64_t>();
+  };
+  return d;
+}
 
 // Validates `metadata` (an object of at most 16 KiB, or null): 400 METADATA_INVALID otherwise.
 core::Status CheckMetadata(const core::Json& m) {

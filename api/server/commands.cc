@@ -274,7 +274,7 @@ int DevBroker(int argc, char** argv) {
   Flags f;
   f.Declare({"brokers", "3", "number of mock brokers"});
   f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
-  f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands and <prefix>.replies"});
+  f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands, <prefix>.replies and <prefix>.keys"});
   if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << f.Help("svc dev-broker [flags]") <<

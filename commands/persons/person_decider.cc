@@ -200,6 +200,9 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
     return d;
   }
   const auto& r = std::get<RevisePerson>(command);
+  if (r.expected_pii_version != 0 && r.expected_pii_version != s.pii_version) {
+    return core::Aborted("the person's data changed while the revision was on its way; retry", "CONFLICT");
+  }
   SVC_RETURN_IF_ERROR(CheckFieldNames(r.set, r.cleared));
   PersonRevised e;
   e.set = r.set;

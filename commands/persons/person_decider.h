@@ -123,6 +123,10 @@ struct RevisePerson {
     }
   };
   std::optional<Absorbing> absorbing;
+  // Sealed for the version after this one (a revision that travelled from another node of a
+  // cluster, sealed there from its read model): decided only while the person is at it. 0: any
+  // (a person's version is 1 or more).
+  int64_t expected_pii_version = 0;
   static constexpr std::string_view kCommand = "RevisePerson";
   static constexpr auto Fields() {
     using T = RevisePerson;
@@ -130,7 +134,8 @@ struct RevisePerson {
                       core::Field("cleared", &T::cleared),
                       core::Field("metadataSealed", &T::metadata_sealed),
                       core::Field("source", &T::source),
-                      core::Field("absorbing", &T::absorbing)};
+                      core::Field("absorbing", &T::absorbing),
+                      core::Field("expectedPiiVersion", &T::expected_pii_version)};
   }
 };
 // Consents (the purpose is checked against the catalogue by the routes) and grants (the

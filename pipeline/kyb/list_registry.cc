@@ -1,5 +1,6 @@
 #include "pipeline/kyb/list_registry.h"
 
+#include "core/executor.h"
 #include "core/log.h"
 #include "projections/kyb/kyb_view.h"
 #include "projections/projector.h"
@@ -10,6 +11,44 @@ using KV = projections::KybView;
 
 ListRegistry::ListRegistry(const eventstore::KvStore* store, const eventstore::BlobStore* blobs)
     : store_(store), blobs_(blobs), current_(std::make_shared<ListsInForce>()) {}
+
+ListRegistry::~ListRegistry() { Stop(); }
+
+void ListRegistry::Follow(projections::KybProjector* projector) {
+  if (projector == nullptr || follower_.joinable()) return;
+  follower_ = std::thread([this] {
+    core::SetThreadName("svc-aml-lists");
+    std::unique_lock l(follow_mu_);
+    while (!stopping_) {
+      follow_cv_.wait(l, [&] { return stopping_ || dirty_; });
+      if (stopping_) break;
+      dirty_ = false;
+      l.unlock();
+      core::Status st = Refresh();
+      l.lock();
+      if (!st.ok()) {
+        core::LogWarn("a loaded list is not in force here yet", {{"error", st.ToString()}});
+        dirty_ = true;  // tried again in a second (its files may not be readable yet)
+        follow_cv_.wait_for(l, std::chrono::seconds(1), [&] { return stopping_; });
+      }
+    }
+  });
+  followed_ = projector->AddListener([this] {
+    std::lock_guard l(follow_mu_);
+    dirty_ = true;
+    follow_cv_.notify_all();
+  });
+}
+
+void ListRegistry::Stop() {
+  followed_.Reset();
+  {
+    std::lock_guard l(follow_mu_);
+    stopping_ = true;
+    follow_cv_.notify_all();
+  }
+  if (follower_.joinable()) follower_.join();
+}
 
 std::shared_ptr<const ListsInForce> ListRegistry::Current() const {
   std::lock_guard l(mu_);

@@ -87,22 +87,17 @@ namespace {
 commands::Command CreateWith(Prepared p, const PersonRef& who, const std::string& application_id,
                              const std::string& external_ref, const PiiWrite& write,
                              commands::CommandContext ctx, bool fresh = true) {
-  commands::Command c;
-  c.tenant_id = who.tenant;
-  c.aggregate_type = std::string(ps::kPersonAggregate);
-  c.aggregate_id = who.person;
+  // A new person's values are sealed for version 1 here, so the command is data: it can travel to
+  // the writer of the person's partition on another node of a cluster.
+  ps::CreatePerson cp;
+  cp.created.application_id = application_id;
+  cp.created.external_ref = external_ref;
+  cp.created.metadata_sealed = p.metadata_sealed.value_or("");
+  cp.created.pii = SealAll(p, who, write, 1);
+  cp.created.source = write.source;
+  commands::Command c = commands::MakeCommand<ps::PersonDecider>(who.tenant, who.person, ps::PersonCommand(std::move(cp)),
+                                                                 std::move(ctx));
   c.fresh_id = fresh;
-  c.context = std::move(ctx);
-  c.decide = [p = std::move(p), who, application_id, external_ref, write](
-                 const std::any& state, const commands::CommandContext& context) -> core::Result<commands::Decision> {
-    ps::CreatePerson cp;
-    cp.created.application_id = application_id;
-    cp.created.external_ref = external_ref;
-    cp.created.metadata_sealed = p.metadata_sealed.value_or("");
-    cp.created.pii = SealAll(p, who, write, 1);
-    cp.created.source = write.source;
-    return ps::PersonDecider::Decide(std::any_cast<const ps::PersonState&>(state), ps::PersonCommand(cp), context);
-  };
   return c;
 }
 
@@ -134,7 +129,8 @@ void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, 
 
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                     const PiiWrite& write,
-                                                    commands::CommandContext ctx) {
+                                                    commands::CommandContext ctx,
+                                                    std::optional<int64_t> known_version) {
   // A person that does not exist has no key to create: the decider answers PERSON_NOT_FOUND
   // before anything is sealed, and GetOrCreate below would leave a key behind; check first.
   SVC_ASSIGN_OR_RETURN(auto existing, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
@@ -145,6 +141,18 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
   c.aggregate_type = std::string(ps::kPersonAggregate);
   c.aggregate_id = who.person;
   c.context = std::move(ctx);
+  if (known_version.has_value()) {
+    // To travel (a cluster), the values are sealed now for the version after the one the read
+    // model shows; the writer decides it only while the person is still at that version.
+    ps::RevisePerson r;
+    r.set = SealAll(p, who, write, static_cast<int>(*known_version + 1));
+    r.cleared = write.cleared;
+    r.metadata_sealed = p.metadata_sealed;
+    r.source = write.source;
+    r.expected_pii_version = *known_version;
+    auto wire = std::make_shared<const core::Json>(commands::CommandCodec<ps::PersonCommand>::Encode(ps::PersonCommand(r)));
+    c.encode = [wire] { return *wire; };
+  }
   c.decide = [p = std::move(p), who, write](const std::any& state,
                                             const commands::CommandContext& context) -> core::Result<commands::Decision> {
     const auto& s = std::any_cast<const ps::PersonState&>(state);
@@ -320,7 +328,11 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
       return CreatePersonCommandAsync(*deps_.keys, who, in_.application_id, in_.external_ref, in_.write, in_.ctx, run,
                                       minted_);
     }
-    run(RevisePersonCommand(*deps_.keys, who, in_.write, in_.ctx));
+    // The version this node's read model shows, so that the revision can travel to the writer
+    // of the person's partition on another node (a cluster).
+    std::optional<int64_t> known;
+    if (deps_.pii_version) known = deps_.pii_version(who);
+    run(RevisePersonCommand(*deps_.keys, who, in_.write, in_.ctx, known));
   }
 
   // The upsert's person does not exist (yet): its create is in progress, or died after its claim

@@ -48,10 +48,14 @@ core::Result<commands::Command> CreatePersonCommand(eventstore::KeyStore& keys, 
 void CreatePersonCommandAsync(eventstore::KeyStore& keys, const PersonRef& who, const std::string& application_id,
                               const std::string& external_ref, const PiiWrite& write, commands::CommandContext ctx,
                               std::function<void(core::Result<commands::Command>)> done, bool fresh = true);
-// A revision of an existing person.
+// A revision of an existing person. Decided where it is made, it seals for the version the
+// writer finds. With `known_version` (the version the read model shows) it can also travel to the
+// writer of the person's partition on another node: sealed then for the next version, and
+// refused with 409 CONFLICT if the person moved on meanwhile.
 core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                     const PiiWrite& write,
-                                                    commands::CommandContext ctx);
+                                                    commands::CommandContext ctx,
+                                                    std::optional<int64_t> known_version = std::nullopt);
 
 // A consolidation's absorption of one source into the survivor `who`: of the source's values
 // (plaintext, opened by the consolidator), the survivor takes each field resolved to this source,
@@ -80,6 +84,9 @@ struct PersonWriteDeps {
   commands::Writer* writer = nullptr;
   eventstore::KeyStore* keys = nullptr;
   core::IdSource* ids = nullptr;
+  // The person's PII version as the read model shows it (nullopt: unknown), so that a revision
+  // made on a node that does not write the person's partition can travel (a cluster). Optional.
+  std::function<std::optional<int64_t>(const PersonRef&)> pii_version;
 };
 enum class CurpClash {
   kRefuse,        // 409 CURP_CONFLICT naming the holder (the API)

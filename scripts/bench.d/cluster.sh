@@ -21,11 +21,16 @@ watch_pid "$BROKER_PID"
 until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
 BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
 
+# The nodes of a cluster share one master key (the keys topic carries keys wrapped under it).
+head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
+chmod 600 "$WORK/cluster.key"
+
 declare -A PID PORT
 node_start() {  # name: starts node `name` (its data directory kept across restarts), waits for /readyz
   local n=$1
   rm -f "$WORK/$n.port"
   "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" --dev-keys-in-data-dir \
+    --master-key-file "$WORK/cluster.key" \
     --face-engine model-free --log-level warn --node-id "$n" --log-backend kafka --kafka-brokers "$BROKERS" \
     --kafka-writers group >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
   PID[$n]=$!

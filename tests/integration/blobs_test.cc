@@ -30,11 +30,7 @@ namespace {
 
 // The flags of a server on `s3`, with the credentials in a shared credentials file.
 std::vector<std::string> S3Flags(const testing::S3Process& s3, testing::TempDir& dir) {
-  const std::string credentials = dir.Sub("aws-credentials");
-  std::ofstream(credentials) << "[default]\naws_access_key_id = " << testing::S3Process::kAccessKey
-                             << "\naws_secret_access_key = " << testing::S3Process::kSecretKey << "\n";
-  return {"--blob-store", "s3", "--s3-endpoint", s3.endpoint(), "--s3-bucket", testing::S3Process::kBucket,
-          "--s3-prefix", "media", "--s3-path-style", "--s3-credentials-file", credentials};
+  return s3.ServerFlags(dir.Sub("aws-credentials"));
 }
 
 // A server of its own on the data directory, or on the bucket of an S3 server of its own.

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -12,9 +13,13 @@
 #include <thread>
 
 #include "api/http/http_client.h"
+#include "core/crypto.h"
 #include "core/json.h"
 #include "eventstore/envelope.h"
+#include "eventstore/kv_store.h"
 #include "tests/support/dev_broker_process.h"
+#include "tests/support/s3_process.h"
+#include "tests/support/stopped_data_dir.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -28,6 +33,17 @@ std::vector<std::string> KafkaFlags(const testing::DevBrokerProcess& broker, std
   std::vector<std::string> f = {"--log-backend", "kafka", "--kafka-brokers", broker.bootstraps()};
   for (auto& m : more) f.push_back(std::move(m));
   return f;
+}
+
+// The master key a cluster's nodes share (the keys topic carries keys wrapped under it), in a file
+// outside every node's data directory.
+std::string ClusterKeyFile(const testing::TempDir& dir) {
+  const std::string path = dir.Sub("cluster.key");
+  if (!std::filesystem::exists(path)) {
+    std::ofstream(path) << core::Base64Encode(core::RandomBytes(32)) << "\n";
+    std::filesystem::permissions(path, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write);
+  }
+  return path;
 }
 
 core::Json Node(const SvcServer& s) {
@@ -190,7 +206,7 @@ TEST_CASE("cluster writers: the writers' group shares the partitions, commands t
   testing::TempDir dir;
   const std::set<uint32_t> all = {0, 1, 2, 3};
   auto group_flags = [&](const std::string& id) {
-    return KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id});
+    return KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir)});
   };
   SvcServer a(dir.Sub("a"), group_flags("node-a"));
   a.Start();
@@ -221,6 +237,7 @@ TEST_CASE("cluster writers: the writers' group shares the partitions, commands t
   {
     // A node without the writer role decides nothing and sends every command to its writer.
     SvcServer reader(dir.Sub("c"), KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", "node-c",
+                                                       "--master-key-file", ClusterKeyFile(dir),
                                                        "--roles", "api,projector"}));
     reader.Start();
     CHECK(Node(reader)["partitions"]["owned"] == core::Json::array());
@@ -250,4 +267,118 @@ TEST_CASE("cluster writers: the writers' group shares the partitions, commands t
   CHECK(CreateKey(owner, tenant) == 201);
   CHECK(KeyCount(owner, tenant) == 8);
   owner.Stop();
+}
+
+TEST_CASE("cluster keys and lists: an API key works on every node, a person sealed on one node opens on another, "
+          "a purge shreds the person's key on every node, and a list loaded through one node screens on the other") {
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));  // the nodes' shared object storage
+  const std::vector<std::string> blobs = s3.ServerFlags(dir.Sub("aws-credentials"));
+  auto flags = [&](const std::string& id) {
+    auto f = KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir),
+                                 "--reveal-budget-per-day", "6", "--rate-reads", "0.5"});
+    f.insert(f.end(), blobs.begin(), blobs.end());
+    return f;
+  };
+  SvcServer a(dir.Sub("a"), flags("node-a"));
+  a.Start();
+  SvcServer b(dir.Sub("b"), flags("node-b"));
+  b.Start();
+  REQUIRE(Eventually([&] { return !Owned(a).empty() && !Owned(b).empty() && Owned(a).size() + Owned(b).size() == 4; }));
+  auto tenant_made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
+  REQUIRE(tenant_made->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(tenant_made->body)["id"];
+  // An API key made through node a authenticates on node b: the lookup key derives from the
+  // cluster's working root, which both nodes read from the keys topic.
+  auto key_made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants/" + tenant + "/keys", Auth(a.data_dir()),
+                                R"({"scopes":["persons:read","persons:write","persons:read_pii","persons:redact","aml:write"]})");
+  REQUIRE_MESSAGE(key_made->status == 201, key_made->body);
+  const std::string secret = core::ParseJsonOrDiscarded(key_made->body)["secret"];
+  const std::map<std::string, std::string> bearer = {{"Authorization", "Bearer " + secret},
+                                                     {"Content-Type", "application/json"}};
+  auto person = api::HttpCall(b.target(), "POST", "/v1/persons", bearer,
+                              R"({"pii":{"curp":"PEPJ800101HDFRRN03","email":"nube@example.mx","fullName":"Nube Pérez"}})");
+  REQUIRE_MESSAGE(person->status == 201, person->body);
+  const std::string id = core::ParseJsonOrDiscarded(person->body)["id"];
+  // Sealed on b under the person's key (made on b, published), opened on a.
+  const std::string decrypt = R"({"fields":["email"],"purpose":"identity_verification","reason":"cluster test"})";
+  core::Json opened;
+  REQUIRE(Eventually([&] {
+    auto r = api::HttpCall(a.target(), "POST", "/v1/persons/" + id + "/decrypt", bearer, decrypt);
+    if (r->status != 200) return false;
+    opened = core::ParseJsonOrDiscarded(r->body);
+    return true;
+  }));
+  CHECK(opened["fields"]["email"] == "nube@example.mx");
+
+  // Per-key rate limits are per node (docs/operations.md#limits-on-a-cluster): at 0.5 reads/s
+  // (a burst of one) each node lets one read through and refuses the next, whatever the other did.
+  const std::string person_path = "/v1/persons/" + id;
+  CHECK(api::HttpCall(a.target(), "GET", person_path, bearer)->status == 200);
+  auto limited = api::HttpCall(a.target(), "GET", person_path, bearer);
+  CHECK(limited->status == 429);
+  CHECK(limited->body.find("RATE_LIMITED") != std::string::npos);
+  CHECK(api::HttpCall(b.target(), "GET", person_path, bearer)->status == 200);
+  CHECK(api::HttpCall(b.target(), "GET", person_path, bearer)->status == 429);
+  // The daily reveal budget (6 here) is an aggregate decided by its partition's one writer: exact
+  // across nodes. One reveal is spent above; reveals alternating between the nodes get five more.
+  int revealed = 1;
+  api::HttpResponse last;
+  for (int i = 0; i < 10; ++i) {
+    last = *api::HttpCall(i % 2 == 0 ? b.target() : a.target(), "POST", person_path + "/decrypt", bearer, decrypt);
+    if (last.status != 200) break;
+    ++revealed;
+  }
+  CHECK(revealed == 6);
+  CHECK(last.status == 429);
+  CHECK(last.body.find("PII_DECRYPT_CAP_REACHED") != std::string::npos);
+
+  // A sanctions list loaded through node a (its files in the shared bucket, its version an event)
+  // is in force on node b within seconds, without a restart.
+  const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/";
+  const core::Json load = {{"format", "ofac_sdn_csv"}, {"files", {samples + "sdn.csv", samples + "alt.csv"}}};
+  auto loaded = api::HttpCall(a.admin_target(), "POST", "/admin/aml/lists", Auth(a.data_dir()), load.dump());
+  REQUIRE_MESSAGE(loaded->status == 200, loaded->body);
+  const std::string screen = R"({"subjectType":"name","name":"Rogelio Armando Villarreal Quintana"})";
+  CHECK(Eventually([&] {
+    auto r = api::HttpCall(b.target(), "POST", "/v1/screenings", bearer, screen);
+    return r->status == 201 && core::ParseJsonOrDiscarded(r->body)["hits"].size() >= 1;
+  }));
+
+  // Forget with mode purge through a; the purge runs on the node that writes the tenant's partition.
+  auto forget = api::HttpCall(a.target(), "POST", "/v1/persons/" + id + "/forget", bearer,
+                              R"({"mode":"purge","reason":"ARCO"})");
+  REQUIRE_MESSAGE(forget->status == 200, forget->body);
+  // The purge is due at once; the purger of the node that writes the person's partition does it
+  // (its timer, or the admin call once that node's read model holds the forget).
+  int64_t purged = 0;
+  CHECK(Eventually([&] {
+    for (SvcServer* s : {&a, &b}) {
+      auto ran = api::HttpCall(s->admin_target(), "POST", "/admin/persons/purge", Auth(s->data_dir()), "{}");
+      if (ran->status == 200) purged += core::ParseJsonOrDiscarded(ran->body)["purged"].get<int64_t>();
+    }
+    for (SvcServer* s : {&a, &b}) {
+      auto r = api::HttpCall(s->target(), "POST", "/v1/persons/" + id + "/decrypt", bearer, decrypt);
+      if (r->status != 410 || r->body.find("PERSON_PURGED") == std::string::npos) return false;
+    }
+    return true;
+  }));
+  CHECK(purged <= 1);  // never twice
+  a.Stop();
+  b.Stop();
+  // On both stopped data directories: the key store holds keys (the working root, the tenant's),
+  // and none of the person's.
+  for (const std::string& data : {dir.Sub("a"), dir.Sub("b")}) {
+    auto store = testing::OpenStoppedStore(data);
+    const int cf = store->Cf("keystore");
+    int rows = 0, persons = 0;
+    auto it = store->NewIterator(cf, "dek/", eventstore::PrefixEnd("dek/"));
+    for (it->Seek("dek/"); it->Valid(); it->Next()) {
+      ++rows;
+      if (std::string(it->key()).find(id) != std::string::npos) ++persons;
+    }
+    CHECK(rows > 0);
+    CHECK(persons == 0);
+  }
 }

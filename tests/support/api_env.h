@@ -41,12 +41,7 @@ struct SvcInstance {
     if (store != nullptr && std::string(store) == "s3" &&
         std::find(extra.begin(), extra.end(), "--blob-store") == extra.end()) {
       s3 = std::make_unique<testing::S3Process>(dir.Sub("s3"));
-      const std::string credentials = dir.Sub("aws-credentials");
-      std::ofstream(credentials) << "[default]\naws_access_key_id = " << testing::S3Process::kAccessKey
-                                 << "\naws_secret_access_key = " << testing::S3Process::kSecretKey << "\n";
-      blob_flags = {"--blob-store", "s3", "--s3-endpoint", s3->endpoint(), "--s3-bucket",
-                    testing::S3Process::kBucket, "--s3-prefix", "media", "--s3-path-style",
-                    "--s3-credentials-file", credentials};
+      blob_flags = s3->ServerFlags(dir.Sub("aws-credentials"));
       extra.insert(extra.end(), blob_flags.begin(), blob_flags.end());
     }
     server = std::make_unique<SvcServer>(dir.Sub("data"), extra);

@@ -1,5 +1,6 @@
 #include "tests/support/s3_process.h"
 
+#include <fstream>
 #include <sstream>
 #include <stdexcept>
 
@@ -60,6 +61,13 @@ std::vector<std::string> S3Process::SdkList(const std::string& prefix) const {
     if (!line.empty()) keys.push_back(line);
   }
   return keys;
+}
+
+std::vector<std::string> S3Process::ServerFlags(const std::string& credentials_path) const {
+  std::ofstream(credentials_path) << "[default]\naws_access_key_id = " << kAccessKey
+                                  << "\naws_secret_access_key = " << kSecretKey << "\n";
+  return {"--blob-store", "s3", "--s3-endpoint", endpoint(), "--s3-bucket", kBucket,
+          "--s3-prefix", "media", "--s3-path-style", "--s3-credentials-file", credentials_path};
 }
 
 }  // namespace svc::testing

@@ -30,6 +30,10 @@ class S3Process {
   std::string SdkGet(const std::string& key, const std::string& save_to = "") const;
   void SdkPut(const std::string& key, const std::string& file) const;
   std::vector<std::string> SdkList(const std::string& prefix) const;
+  // The flags of a `svc serve` whose blobs are in this server's bucket (prefix "media"), with the
+  // credentials written to a shared credentials file at `credentials_path`. (Extracted at its
+  // third copy: the blobs suite, the test environment, the cluster suite.)
+  std::vector<std::string> ServerFlags(const std::string& credentials_path) const;
 
  private:
   std::unique_ptr<ChildProcess> child_;

@@ -37,6 +37,18 @@ PiiWrite Email(const std::string& value) {
   return w;
 }
 
+// Evolves `state` by a decision's events, as the writer does once they are appended.
+void Apply(ps::PersonState& state, const commands::Decision& d) {
+  for (const auto& e : d.events) {
+    eventstore::EventEnvelope env;
+    env.type = e.type;
+    env.data = e.data;
+    env.environment = "test";
+    env.occurred_at = Ctx().now;
+    REQUIRE(ps::PersonDecider::Evolve(state, env).ok());
+  }
+}
+
 }  // namespace
 
 TEST_CASE("person writes: values are sealed for the version the aggregate gives, not the one read before") {
@@ -54,14 +66,7 @@ TEST_CASE("person writes: values are sealed for the version the aggregate gives,
   ps::PersonState state;
   auto created = create->decide(std::any(state), Ctx());
   REQUIRE(created.ok());
-  for (const auto& e : created->events) {
-    eventstore::EventEnvelope env;
-    env.type = e.type;
-    env.data = e.data;
-    env.environment = "test";
-    env.occurred_at = Ctx().now;
-    REQUIRE(ps::PersonDecider::Evolve(state, env).ok());
-  }
+  Apply(state, *created);
   CHECK(state.pii_version == 1);
 
   // Two revisions prepared before either runs: each seals for the version current when it runs.
@@ -94,6 +99,49 @@ TEST_CASE("person writes: values are sealed for the version the aggregate gives,
         "PERSON_NOT_FOUND");
 }
 
+TEST_CASE("person writes: a create and a revision are data that travel to another node's writer; a revision "
+          "sealed for a version the person has left is refused") {
+  testing::KeyStoreFixture ks;
+  eventstore::KeyStore& keys = *ks.keys;
+  const PersonRef who{"ten_1", "test", "per_1"};
+  commands::TypedAggregate<ps::PersonDecider> person;
+  // What the writer on the other node does with a command's wire form (commands/command_codec.h).
+  auto travel = [&](const commands::Command& c) -> commands::Command {
+    REQUIRE(static_cast<bool>(c.encode));
+    auto decoded = person.DecodeCommand(c.tenant_id, c.aggregate_id, c.encode(), false, Ctx());
+    REQUIRE_MESSAGE(decoded.ok(), decoded.status().ToString());
+    return std::move(decoded).value();
+  };
+  std::promise<core::Result<commands::Command>> made;
+  CreatePersonCommandAsync(keys, who, "app_1", "", Email("a@example.mx"), Ctx(),
+                           [&](core::Result<commands::Command> c) { made.set_value(std::move(c)); });
+  auto create = made.get_future().get();
+  REQUIRE(create.ok());
+  ps::PersonState state;
+  auto created = travel(*create).decide(std::any(state), Ctx());
+  REQUIRE(created.ok());
+  Apply(state, *created);
+  CHECK(state.pii_version == 1);
+
+  // Without the read model's version a revision cannot travel; with it, it seals for the next.
+  CHECK_FALSE(static_cast<bool>(RevisePersonCommand(keys, who, Email("b@example.mx"), Ctx())->encode));
+  auto revise = RevisePersonCommand(keys, who, Email("b@example.mx"), Ctx(), int64_t{1});
+  REQUIRE(revise.ok());
+  commands::Command travelled = travel(*revise);
+  auto revised = travelled.decide(std::any(state), Ctx());
+  REQUIRE(revised.ok());
+  core::Json data = core::ParseJsonOrDiscarded(revised->events.at(0).data);
+  CHECK(data["piiVersion"] == 2);
+  const std::string key = **keys.Get(PersonKeyName("ten_1", "test", "per_1"));
+  auto opened = OpenPii(key, "ten_1", "test", "per_1", "email", 2, data["set"]["email"]["sealed"].get<std::string>());
+  REQUIRE(opened.ok());
+  CHECK(*opened == "b@example.mx");
+  Apply(state, *revised);
+  // The same revision again (the person is at version 2 now): refused, nothing sealed for a wrong version.
+  auto stale = travelled.decide(std::any(state), Ctx());
+  CHECK(stale.status().api_code() == "CONFLICT");
+}
+
 // The person write use case (WritePerson) through the real writer, RocksDB and key store: the
 // claims of a CURP and of an externalRef (docs/write-side.md#claims).
 namespace {
@@ -105,7 +153,7 @@ struct UseCase {
     f.Open();
     tenant = f.NewTenant();
   }
-  PersonWriteDeps Deps() { return {&f.rt->writer(), &f.rt->key_store(), &f.rt->ids()}; }
+  PersonWriteDeps Deps() { return {&f.rt->writer(), &f.rt->key_store(), &f.rt->ids(), {}}; }
   PersonWriteInput Input(const std::string& curp, const std::string& external_ref = "", const std::string& person = "") {
     PersonWriteInput in;
     in.who = {tenant, "test", person};
