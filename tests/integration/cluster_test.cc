@@ -15,6 +15,7 @@
 #include "api/http/http_client.h"
 #include "core/crypto.h"
 #include "core/json.h"
+#include "core/mx_ids.h"
 #include "eventstore/envelope.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/dev_broker_process.h"
@@ -311,6 +312,25 @@ TEST_CASE("cluster keys and lists: an API key works on every node, a person seal
     return true;
   }));
   CHECK(opened["fields"]["email"] == "nube@example.mx");
+
+  // One CURP sent to two nodes at once: exactly one person gets it (the CURP's claim is decided in
+  // the log by the partition's one writer, whichever node each request reached).
+  for (char homoclave = '1'; homoclave <= '5'; ++homoclave) {
+    std::string curp = std::string("PEPJ800101HDFRRN") + homoclave;
+    curp += core::mx::CurpCheckDigit(curp);
+    const std::string body = R"({"pii":{"curp":")" + curp + R"("}})";
+    std::map<std::string, std::string> plain = bearer;
+    api::HttpResponse ra, rb;
+    std::thread ta([&] { ra = *api::HttpCall(a.target(), "POST", "/v1/persons", plain, body); });
+    std::thread tb([&] { rb = *api::HttpCall(b.target(), "POST", "/v1/persons", plain, body); });
+    ta.join();
+    tb.join();
+    CAPTURE(curp);
+    CHECK((ra.status == 201) + (rb.status == 201) == 1);
+    const api::HttpResponse& lost = ra.status == 201 ? rb : ra;
+    CHECK(lost.status == 409);
+    CHECK(lost.body.find("CURP_CONFLICT") != std::string::npos);
+  }
 
   // Per-key rate limits are per node (docs/operations.md#limits-on-a-cluster): at 0.5 reads/s
   // (a burst of one) each node lets one read through and refuses the next, whatever the other did.
