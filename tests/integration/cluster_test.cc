@@ -4,6 +4,7 @@
 // over, each new owner recovering from the log).
 #include <doctest/doctest.h>
 
+#include <csignal>
 #include <chrono>
 #include <filesystem>
 #include <fstream>
@@ -401,4 +402,53 @@ TEST_CASE("cluster keys and lists: an API key works on every node, a person seal
     CHECK(rows > 0);
     CHECK(persons == 0);
   }
+}
+
+TEST_CASE("cluster fencing: a node paused past its session (a zombie) loses its partitions; woken, it answers "
+          "503 or a success that is in the log, never a stale one") {
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  const std::set<uint32_t> all = {0, 1, 2, 3};
+  auto flags = [&](const std::string& id) {
+    return KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir)});
+  };
+  SvcServer a(dir.Sub("a"), flags("node-a"));
+  a.Start();
+  SvcServer b(dir.Sub("b"), flags("node-b"));
+  b.Start();
+  REQUIRE(Eventually([&] { return !Owned(a).empty() && !Owned(b).empty() && Owned(a).size() + Owned(b).size() == 4; }));
+  auto made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
+  REQUIRE(made->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(made->body)["id"];
+  REQUIRE(CreateKey(a, tenant) == 201);
+  const uint32_t p = eventstore::PartitionForTenant(tenant, 4);
+  SvcServer& zombie = Owned(a).count(p) != 0 ? a : b;
+  SvcServer& survivor = &zombie == &a ? b : a;
+
+  // Paused (a stop-the-world pause, a frozen VM): no heartbeats, so the group gives its partitions
+  // to the survivor, which fences the paused node's producers and decides from the log.
+  REQUIRE(::kill(zombie.pid(), SIGSTOP) == 0);
+  REQUIRE(Eventually([&] { return Owned(survivor) == all; }));
+  CHECK(CreateKey(survivor, tenant) == 201);
+  REQUIRE(::kill(zombie.pid(), SIGCONT) == 0);
+  // Woken, it still believes it writes p for a moment. Whatever it answers now is 503 (fenced: not
+  // decided) or a success the log holds; never a stale success.
+  int succeeded = 0;
+  for (int i = 0; i < 5; ++i) {
+    const int status = CreateKey(zombie, tenant);
+    CAPTURE(i);
+    CHECK((status == 201 || status == 503));
+    if (status == 201) ++succeeded;
+  }
+  MESSAGE("the woken node's answers: " << succeeded << " x 201, " << 5 - succeeded << " x 503");
+  CHECK(Eventually([&] { return KeyCount(survivor, tenant) == static_cast<size_t>(2 + succeeded); }));
+  // And it comes back as a member: the partitions are shared again, each written once.
+  CHECK(Eventually([&] {
+    auto oa = Owned(a), ob = Owned(b);
+    std::set<uint32_t> both = oa;
+    both.insert(ob.begin(), ob.end());
+    return !oa.empty() && !ob.empty() && oa.size() + ob.size() == 4 && both == all;
+  }));
+  CHECK(CreateKey(zombie, tenant) == 201);
+  CHECK(Eventually([&] { return KeyCount(survivor, tenant) == static_cast<size_t>(3 + succeeded); }));
 }

@@ -42,6 +42,7 @@ class SvcServer {
   void Kill();           // SIGKILL and wait (crash)
   int WaitExit();        // waits for the process to end by itself; its exit code (128 + signal)
   uint16_t port() const { return port_; }
+  int pid() const { return pid_; }  // for signals a test sends itself (SIGSTOP: a paused node)
   api::ClientTarget target() const;
   api::ClientTarget admin_target() const;
   std::string stdout_text() const;
