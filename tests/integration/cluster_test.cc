@@ -184,6 +184,20 @@ std::set<uint32_t> Owned(const SvcServer& s) {
   return out;
 }
 
+// The flags of a node of a writers' group on `broker`, with the cluster's master key.
+std::vector<std::string> GroupFlags(const testing::DevBrokerProcess& broker, const testing::TempDir& dir,
+                                    const std::string& id, std::vector<std::string> more = {}) {
+  std::vector<std::string> f = {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir)};
+  f.insert(f.end(), more.begin(), more.end());
+  return KafkaFlags(broker, std::move(f));
+}
+
+// True when each of two nodes writes some of the four partitions and together all of them.
+bool Shared(const SvcServer& a, const SvcServer& b) {
+  auto oa = Owned(a), ob = Owned(b);
+  return !oa.empty() && !ob.empty() && oa.size() + ob.size() == 4;
+}
+
 // POST /admin/tenants/{t}/keys on `s`: the status.
 int CreateKey(const SvcServer& s, const std::string& tenant) {
   auto r = api::HttpCall(s.admin_target(), "POST", "/admin/tenants/" + tenant + "/keys", Auth(s.data_dir()),
@@ -207,9 +221,7 @@ TEST_CASE("cluster writers: the writers' group shares the partitions, commands t
   testing::DevBrokerProcess broker;
   testing::TempDir dir;
   const std::set<uint32_t> all = {0, 1, 2, 3};
-  auto group_flags = [&](const std::string& id) {
-    return KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir)});
-  };
+  auto group_flags = [&](const std::string& id) { return GroupFlags(broker, dir, id); };
   SvcServer a(dir.Sub("a"), group_flags("node-a"));
   a.Start();
   REQUIRE(Eventually([&] { return Owned(a) == all; }));
@@ -278,16 +290,15 @@ TEST_CASE("cluster keys and lists: an API key works on every node, a person seal
   testing::S3Process s3(dir.Sub("s3"));  // the nodes' shared object storage
   const std::vector<std::string> blobs = s3.ServerFlags(dir.Sub("aws-credentials"));
   auto flags = [&](const std::string& id) {
-    auto f = KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir),
-                                 "--reveal-budget-per-day", "6", "--rate-reads", "0.5"});
-    f.insert(f.end(), blobs.begin(), blobs.end());
-    return f;
+    std::vector<std::string> more = {"--reveal-budget-per-day", "6", "--rate-reads", "0.5"};
+    more.insert(more.end(), blobs.begin(), blobs.end());
+    return GroupFlags(broker, dir, id, more);
   };
   SvcServer a(dir.Sub("a"), flags("node-a"));
   a.Start();
   SvcServer b(dir.Sub("b"), flags("node-b"));
   b.Start();
-  REQUIRE(Eventually([&] { return !Owned(a).empty() && !Owned(b).empty() && Owned(a).size() + Owned(b).size() == 4; }));
+  REQUIRE(Eventually([&] { return Shared(a, b); }));
   auto tenant_made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
   REQUIRE(tenant_made->status == 201);
   const std::string tenant = core::ParseJsonOrDiscarded(tenant_made->body)["id"];
@@ -409,14 +420,12 @@ TEST_CASE("cluster fencing: a node paused past its session (a zombie) loses its 
   testing::DevBrokerProcess broker;
   testing::TempDir dir;
   const std::set<uint32_t> all = {0, 1, 2, 3};
-  auto flags = [&](const std::string& id) {
-    return KafkaFlags(broker, {"--kafka-writers", "group", "--node-id", id, "--master-key-file", ClusterKeyFile(dir)});
-  };
+  auto flags = [&](const std::string& id) { return GroupFlags(broker, dir, id); };
   SvcServer a(dir.Sub("a"), flags("node-a"));
   a.Start();
   SvcServer b(dir.Sub("b"), flags("node-b"));
   b.Start();
-  REQUIRE(Eventually([&] { return !Owned(a).empty() && !Owned(b).empty() && Owned(a).size() + Owned(b).size() == 4; }));
+  REQUIRE(Eventually([&] { return Shared(a, b); }));
   auto made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
   REQUIRE(made->status == 201);
   const std::string tenant = core::ParseJsonOrDiscarded(made->body)["id"];
