@@ -359,6 +359,15 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   std::any next = slot.state;
   int64_t version = slot.version;
   for (auto& ne : decision->events) {
+    // An event every reader can decode, or none: a record without a type, tenant or data would stop
+    // every consumer of the partition on every node (the log keeps it).
+    if (ne.type.empty() || command.tenant_id.empty() || ne.data.empty()) {
+      if (commands_rejected_ != nullptr) commands_rejected_->Add();
+      core::LogError("writer: a decision made an event no reader could decode; nothing appended",
+                     {{"aggregateType", command.aggregate_type}, {"eventType", ne.type}});
+      done(core::Internal("a decision made an event without a type, tenant or data"));
+      return;
+    }
     EventEnvelope e;
     e.id = options_.ids->NewIdString(core::IdKind::kEvent);
     e.type = std::move(ne.type);

@@ -1,5 +1,7 @@
 #include "eventstore/kafka_client.h"
 
+#include <algorithm>
+
 #include "core/log.h"
 
 namespace svc::eventstore::kafka {
@@ -75,7 +77,7 @@ bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout) {
 
 core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t partitions,
                          const std::map<std::string, std::string>& config, bool create,
-                         std::chrono::milliseconds timeout) {
+                         std::chrono::milliseconds timeout, const std::string& flag) {
   const int ms = static_cast<int>(timeout.count());
   const rd_kafka_metadata_t* md = nullptr;
   rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
@@ -95,7 +97,7 @@ core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t part
   if (found > 0 && topic_err != RD_KAFKA_RESP_ERR_UNKNOWN_TOPIC_OR_PART) {
     if (static_cast<uint32_t>(found) != partitions) {
       return core::FailedPrecondition("topic " + topic + " has " + std::to_string(found) +
-                                      " partitions; --partitions must be " + std::to_string(found));
+                                      " partitions; " + flag + " must be " + std::to_string(found));
     }
     return core::Status::Ok();
   }
@@ -155,6 +157,46 @@ core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std:
   if (rk == nullptr) {
     rd_kafka_conf_destroy(conf);
     return core::Unavailable(what + ": " + err);
+  }
+  return rk;
+}
+
+core::Result<rd_kafka_t*> JoinGroup(const GroupMember& g) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  const auto heartbeat = std::max<int64_t>(100, g.session.count() / 10);
+  bool ok = Set(conf, "bootstrap.servers", g.brokers, &error) && Set(conf, "group.id", g.group, &error) &&
+            Set(conf, "client.id", g.member.empty() ? g.group : g.member, &error) &&
+            Set(conf, "partition.assignment.strategy", "cooperative-sticky", &error) &&
+            Set(conf, "session.timeout.ms", std::to_string(g.session.count()), &error) &&
+            Set(conf, "heartbeat.interval.ms", std::to_string(heartbeat), &error) &&
+            Set(conf, "enable.auto.commit", "false", &error) &&
+            Set(conf, "enable.auto.offset.store", "false", &error) &&
+            Set(conf, "isolation.level", "read_committed", &error) &&
+            Set(conf, "auto.offset.reset", "earliest", &error) &&
+            Set(conf, "fetch.wait.max.ms", std::to_string(g.fetch_wait_ms), &error) &&
+            Set(conf, "socket.nagle.disable", "true", &error);
+  if (!ok) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka group " + g.group + " config: " + error);
+  }
+  rd_kafka_conf_set_log_cb(conf, LogLine);
+  rd_kafka_conf_set_opaque(conf, g.opaque);
+  if (g.rebalance != nullptr) rd_kafka_conf_set_rebalance_cb(conf, g.rebalance);
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable("kafka group " + g.group + ": " + err);
+  }
+  rd_kafka_poll_set_consumer(rk);
+  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+  rd_kafka_topic_partition_list_add(list, g.topic.c_str(), RD_KAFKA_PARTITION_UA);
+  rd_kafka_resp_err_t serr = rd_kafka_subscribe(rk, list);
+  rd_kafka_topic_partition_list_destroy(list);
+  if (serr) {
+    rd_kafka_destroy(rk);
+    return KafkaError("subscribing to " + g.topic, serr);
   }
   return rk;
 }

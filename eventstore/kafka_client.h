@@ -48,10 +48,11 @@ bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout);
 
 // Makes sure `topic` exists with `partitions` partitions: creates it (replication 3 when the
 // cluster has three brokers or more, else 1) with `config` when missing; FailedPrecondition when it
-// has another partition count, or when it is missing and `create` is false.
+// has another partition count (naming `flag`, the setting that gives the count), or when it is
+// missing and `create` is false.
 core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t partitions,
                          const std::map<std::string, std::string>& config, bool create,
-                         std::chrono::milliseconds timeout);
+                         std::chrono::milliseconds timeout, const std::string& flag = "--partitions");
 
 // An idempotent producer (acks=all, no Nagle) whose messages time out after `timeout`, reporting
 // each delivery to `delivered` (message opaque: RD_KAFKA_V_OPAQUE). `what` names it in errors.
@@ -60,6 +61,19 @@ core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std:
                                                 int linger_ms,
                                                 void (*delivered)(rd_kafka_t*, const rd_kafka_message_t*, void*),
                                                 const std::string& what);
+
+// A member of the consumer group `group` subscribed to `topic`: cooperative-sticky assignment,
+// `rebalance(…, opaque)` on every assignment change, no automatic commits or offset stores,
+// read_committed, fetches that wait at most `fetch_wait_ms`, heartbeats at a tenth of `session`.
+// (Extracted at its second user: the writers' group, the job queue.)
+struct GroupMember {
+  std::string brokers, group, member, topic;
+  std::chrono::milliseconds session{6000};
+  void (*rebalance)(rd_kafka_t*, rd_kafka_resp_err_t, rd_kafka_topic_partition_list_t*, void*) = nullptr;
+  void* opaque = nullptr;
+  int fetch_wait_ms = 10;
+};
+core::Result<rd_kafka_t*> JoinGroup(const GroupMember& g);
 
 // A topic's configuration (DescribeConfigs): every entry's name and value. Not for the mock
 // cluster, which answers no DescribeConfigs (check IsMockCluster first).

@@ -140,6 +140,12 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
     return core::Unavailable("dev broker: topic " + keys + ": " + rd_kafka_err2str(e));
   }
   SVC_RETURN_IF_ERROR(KeepEverything(b->impl_->cluster, b->impl_->rk, keys, 1));
+  // The verification jobs (eventstore/job_queue.h), shared by the workers' group.
+  const std::string jobs = o.topic_prefix + ".jobs";
+  if (rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(b->impl_->cluster, jobs.c_str(), o.job_partitions,
+                                                         std::min(3, o.brokers))) {
+    return core::Unavailable("dev broker: topic " + jobs + ": " + rd_kafka_err2str(e));
+  }
   return b;
 }
 

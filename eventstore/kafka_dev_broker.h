@@ -1,6 +1,6 @@
 #pragma once
 // A Kafka-protocol broker for development and CI: librdkafka's mock cluster (rdkafka_mock.h)
-// on loopback ports, with the events, commands and replies topics created. Any Kafka client (kcat, confluent-kafka,
+// on loopback ports, with the events, commands, replies, keys and jobs topics created. Any Kafka client (kcat, confluent-kafka,
 // librdkafka) can talk to it. It keeps every record, in memory (the mock cluster's own limit of
 // 5 MiB per partition is lifted; see KeepEverything in the .cc). It is not a production broker:
 // production points --kafka-brokers at a real Kafka or Redpanda cluster.
@@ -18,6 +18,7 @@ class KafkaDevBroker {
     int brokers = 3;
     std::string topic_prefix = "svc";
     int partitions = 4;
+    int job_partitions = 16;  // <prefix>.jobs, the verification jobs (eventstore/job_queue.h)
   };
   static core::Result<std::unique_ptr<KafkaDevBroker>> Start(const Options& options);
   ~KafkaDevBroker();

@@ -179,44 +179,16 @@ core::Result<std::unique_ptr<WriterGroup>> WriterGroup::Join(const Options& opti
     im.session = options.session_timeout.count() > 0 ? options.session_timeout
                                                      : std::chrono::milliseconds(mock ? 2500 : 6000);
   }
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  const auto heartbeat = std::max<int64_t>(100, im.session.count() / 10);
-  bool ok = Set(conf, "bootstrap.servers", options.brokers, &error) &&
-            Set(conf, "group.id", options.topic_prefix + "-writers", &error) &&
-            Set(conf, "client.id", options.member.empty() ? "svc-writer" : options.member, &error) &&
-            Set(conf, "partition.assignment.strategy", "cooperative-sticky", &error) &&
-            Set(conf, "session.timeout.ms", std::to_string(im.session.count()), &error) &&
-            Set(conf, "heartbeat.interval.ms", std::to_string(heartbeat), &error) &&
-            Set(conf, "enable.auto.commit", "false", &error) &&
-            Set(conf, "enable.auto.offset.store", "false", &error) &&
-            Set(conf, "isolation.level", "read_committed", &error) &&
-            Set(conf, "auto.offset.reset", "earliest", &error) &&
-            Set(conf, "fetch.wait.max.ms", "10", &error) &&  // a command waits for no batch
-            Set(conf, "socket.nagle.disable", "true", &error);
-  if (!ok) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka writer group config: " + error);
-  }
-  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
-  rd_kafka_conf_set_opaque(conf, &im);
-  rd_kafka_conf_set_rebalance_cb(conf, &Impl::Rebalance);
-  char err[512];
-  im.rk = rd_kafka_new(RD_KAFKA_CONSUMER, conf, err, sizeof err);
-  if (im.rk == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka writer group: ") + err);
-  }
-  rd_kafka_poll_set_consumer(im.rk);
-  rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
-  rd_kafka_topic_partition_list_add(list, topic.c_str(), RD_KAFKA_PARTITION_UA);
-  rd_kafka_resp_err_t serr = rd_kafka_subscribe(im.rk, list);
-  rd_kafka_topic_partition_list_destroy(list);
-  if (serr) {
-    rd_kafka_destroy(im.rk);
-    im.rk = nullptr;
-    return kafka::KafkaError("subscribing to " + topic, serr);
-  }
+  kafka::GroupMember gm;
+  gm.brokers = options.brokers;
+  gm.group = options.topic_prefix + "-writers";
+  gm.member = options.member.empty() ? "svc-writer" : options.member;
+  gm.topic = topic;
+  gm.session = im.session;
+  gm.rebalance = &Impl::Rebalance;
+  gm.opaque = &im;
+  gm.fetch_wait_ms = 10;  // a command waits for no batch
+  SVC_ASSIGN_OR_RETURN(im.rk, kafka::JoinGroup(gm));
   im.thread = std::thread([&im] {
     core::SetThreadName("svc-writer-group");
     im.Loop();

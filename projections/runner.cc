@@ -413,6 +413,13 @@ bool ProjectionSet::WaitApplied(const std::vector<eventstore::LogPosition>& posi
   }
   return true;
 }
+std::vector<uint64_t> ProjectionSet::AppliedOffsets(std::string_view projector) const {
+  for (const auto& r : runners_) {
+    if (auto out = r->AppliedOffsets(projector); !out.empty()) return out;
+  }
+  return {};
+}
+
 bool ProjectionSet::AllCaughtUpOnce() const {
   for (const auto& r : runners_) {
     if (!r->CaughtUpOnce()) return false;

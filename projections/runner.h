@@ -121,6 +121,8 @@ class ProjectionSet {
                   const std::vector<std::string_view>& views = {}) const;
   bool AllCaughtUpOnce() const;
   bool AnyFailed() const;
+  // Next offset to apply per partition, for `projector` (empty when no runner feeds it).
+  std::vector<uint64_t> AppliedOffsets(std::string_view projector) const;
   const std::vector<std::unique_ptr<ProjectionRunner>>& runners() const { return runners_; }
 
  private:

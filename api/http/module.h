@@ -43,6 +43,7 @@ struct ServeSetup {
   size_t threads;
   const Roles& roles;              // what this process runs (--roles)
   std::vector<std::string>& jobs;  // what it runs, by name (GET /node)
+  const std::string& node_id;      // --node-id, or the one the data directory keeps
 
   // Whether this process runs `role`; when it does, `job` is listed among the node's jobs. An
   // area makes its managers either way (its routes and operator routes may name them) and starts
@@ -72,6 +73,9 @@ class AreaServices {
   // Under --fake-clock, after the clock moved: run the timers that are due; the members returned
   // join the answer of POST /admin/clock.
   virtual core::Result<core::Json> ClockAdvanced() { return core::Json::object(); }
+  // Adds what the area runs for a cluster to this node's GET /node (the partitions of a topic it
+  // was given, say).
+  virtual void DescribeNode(core::Json& /*node*/) {}
   // Called after the HTTP listeners stopped, in the reverse order of starting.
   virtual void Stop() {}
 };

@@ -10,6 +10,7 @@ std::string_view RoleName(Role role) {
     case Role::kPipeline: return "pipeline";
     case Role::kWebhooks: return "webhooks";
     case Role::kTimers: return "timers";
+    case Role::kWorker: return "worker";
   }
   return "?";
 }
@@ -37,7 +38,7 @@ core::Result<Roles> Roles::Parse(const std::vector<std::string>& names, std::str
     }
     if (!known) {
       return core::InvalidArgument("--roles: unknown role '" + name +
-                                   "' (api, writer, projector, pipeline, webhooks, timers or all)");
+                                   "' (api, writer, projector, pipeline, webhooks, timers, worker or all)");
     }
   }
   if (r.bits_ == 0) return core::InvalidArgument("--roles: name at least one role (or all)");
@@ -47,11 +48,19 @@ core::Result<Roles> Roles::Parse(const std::vector<std::string>& names, std::str
         "--roles: on the embedded log every role runs in the one process that holds the data directory; "
         "splitting roles over processes needs --log-backend kafka (docs/operations.md#roles)");
   }
-  for (Role role : {Role::kApi, Role::kPipeline, Role::kWebhooks, Role::kTimers}) {
+  for (Role role : {Role::kApi, Role::kPipeline, Role::kWebhooks, Role::kTimers, Role::kWorker}) {
     if (!r.Has(role)) continue;
     if (!r.Has(Role::kProjector)) {
       return core::InvalidArgument("--roles: " + std::string(RoleName(role)) +
                                    " reads the read models this process builds: add projector");
+    }
+    if (role == Role::kWorker) {
+      if (writers != "group") {
+        return core::InvalidArgument(
+            "--roles: worker takes verification jobs from a cluster's jobs topic: it needs --kafka-writers group "
+            "(with one writer, the pipeline role runs them; docs/operations.md#roles)");
+      }
+      continue;  // its commands travel to their partition's writer
     }
     if (r.Has(Role::kWriter)) continue;
     if (writers != "group") {

@@ -11,6 +11,8 @@
 //   webhooks   webhook deliveries
 //   timers     what runs on a clock: session expiry, retention sweeps and the blob collector,
 //              audit checkpoints, purges, bulk exports, portfolio runs
+//   worker     in a cluster: runs verification jobs from the jobs topic (any number of workers
+//              share them); elsewhere the pipeline role runs them in its own process
 
 #include <cstdint>
 #include <string>
@@ -21,9 +23,9 @@
 
 namespace svc::api {
 
-enum class Role : uint8_t { kApi, kWriter, kProjector, kPipeline, kWebhooks, kTimers };
-inline constexpr Role kAllRoles[] = {Role::kApi,      Role::kWriter,   Role::kProjector,
-                                     Role::kPipeline, Role::kWebhooks, Role::kTimers};
+enum class Role : uint8_t { kApi, kWriter, kProjector, kPipeline, kWebhooks, kTimers, kWorker };
+inline constexpr Role kAllRoles[] = {Role::kApi,      Role::kWriter, Role::kProjector, Role::kPipeline,
+                                     Role::kWebhooks, Role::kTimers, Role::kWorker};
 
 std::string_view RoleName(Role role);
 
@@ -37,7 +39,9 @@ class Roles {
   // - api, pipeline, webhooks and timers issue commands: with one writer (`single`) the process
   //   that issues them decides them, so they need writer; in a cluster (`group`) they travel to
   //   their partition's writer, but pipeline, webhooks and timers act for the partitions their
-  //   own process writes (pipeline/manager_runtime.h), so they still need writer.
+  //   own process writes (pipeline/manager_runtime.h), so they still need writer;
+  // - worker reads the read models and issues commands too; it takes jobs from a cluster's jobs
+  //   topic, so it needs `group` and no writer.
   static core::Result<Roles> Parse(const std::vector<std::string>& names, std::string_view backend,
                                    std::string_view writers = "single");
 

@@ -96,6 +96,8 @@ class Runtime {
   // prepares the projections (not started). Fails with kUnavailable when another process has
   // the data directory open.
   static core::Result<std::unique_ptr<Runtime>> Open(const RuntimeOptions& options);
+  // What it was opened with.
+  const RuntimeOptions& options() const { return options_; }
   ~Runtime();
 
   eventstore::KvStore& store() { return *store_; }

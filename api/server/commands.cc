@@ -51,7 +51,7 @@ const char* const kCommands =
     "  admin master-key rotate   --new-master-key-file FILE  rewrap every data key under a new master\n"
     "                            key, the server running or not; then start with the new key\n"
     "  replay                    [--projector NAME]... [--verify]\n"
-    "  dev-broker                [--brokers 3] [--partitions 4] [--topic-prefix svc]\n"
+    "  dev-broker                [--brokers 3] [--partitions 4] [--verification-job-partitions 16] [--topic-prefix svc]\n"
     "  docs errors               print the error catalogue (Markdown)\n"
     "  openapi                   print the OpenAPI 3.1 document of the public API\n"
     "  certificate verify FILE   check a verification certificate's hash and signatures\n"
@@ -274,7 +274,8 @@ int DevBroker(int argc, char** argv) {
   Flags f;
   f.Declare({"brokers", "3", "number of mock brokers"});
   f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
-  f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands, <prefix>.replies and <prefix>.keys"});
+  f.Declare({"verification-job-partitions", "16", "partitions of <topic-prefix>.jobs (give svc serve the same)"});
+  f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands, <prefix>.replies, <prefix>.keys and <prefix>.jobs"});
   if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << f.Help("svc dev-broker [flags]") <<
@@ -289,8 +290,9 @@ int DevBroker(int argc, char** argv) {
   try {
     o.brokers = std::stoi(f.Get("brokers"));
     o.partitions = std::stoi(f.Get("partitions"));
+    o.job_partitions = std::stoi(f.Get("verification-job-partitions"));
   } catch (...) {
-    return Fail(core::InvalidArgument("--brokers and --partitions must be numbers"));
+    return Fail(core::InvalidArgument("--brokers, --partitions and --verification-job-partitions must be numbers"));
   }
   o.topic_prefix = f.Get("topic-prefix");
   auto broker = eventstore::KafkaDevBroker::Start(o);

@@ -97,20 +97,23 @@ struct NodeInfo {
   std::vector<std::string> jobs;
 };
 
-core::Json NodeJson(Runtime& rt, const NodeInfo& node, bool ready) {
+core::Json NodeJson(Runtime& rt, const NodeInfo& node, bool ready,
+                    const std::vector<std::unique_ptr<AreaServices>>& areas) {
   core::Json owned = core::Json::array();
   for (uint32_t p : rt.writer().Deciding()) owned.push_back(p);
   core::Json roles = core::Json::array();
   for (const auto& r : node.roles->Names()) roles.push_back(r);
   core::Json jobs = core::Json::array();
   for (const auto& j : node.jobs) jobs.push_back(j);
-  return core::Json{{"object", "node"},
-                    {"id", node.id},
-                    {"roles", std::move(roles)},
-                    {"backend", rt.log().BackendName()},
-                    {"partitions", {{"count", rt.log().PartitionCount()}, {"owned", std::move(owned)}}},
-                    {"jobs", std::move(jobs)},
-                    {"ready", ready}};
+  core::Json out{{"object", "node"},
+                 {"id", node.id},
+                 {"roles", std::move(roles)},
+                 {"backend", rt.log().BackendName()},
+                 {"partitions", {{"count", rt.log().PartitionCount()}, {"owned", std::move(owned)}}},
+                 {"jobs", std::move(jobs)},
+                 {"ready", ready}};
+  for (const auto& area : areas) area->DescribeNode(out);
+  return out;
 }
 
 HttpResponse Metrics(Runtime& rt) {
@@ -160,8 +163,8 @@ std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, Recover
                 if (auto why = ready()) return Problem(req, "SERVICE_UNAVAILABLE", *why);
                 return JsonResponse(200, {{"status", "ready"}});
               }));
-  router->Add("GET", "/node", Sync([&rt, &node, ready](HttpRequest&) {
-                return JsonResponse(200, NodeJson(rt, node, !ready().has_value()));
+  router->Add("GET", "/node", Sync([&rt, &node, &areas, ready](HttpRequest&) {
+                return JsonResponse(200, NodeJson(rt, node, !ready().has_value(), areas));
               }));
   router->Add("GET", "/metrics", Sync([&rt](HttpRequest&) { return Metrics(rt); }));
   router->Add("GET", "/docs/errors", Sync([](HttpRequest&) {
@@ -303,7 +306,7 @@ int Serve(int argc, char** argv) {
   CredentialGuard guard(guard_limits, rt->clock(), rt->metrics(), core::DeriveSubkey(rt->seal_key(), "svc/credential-guard/v1"));
   po.credential_guard = &guard;
   po.work_pool = &work_pool;
-  ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads, *roles, node.jobs};
+  ServeSetup setup{*rt, f, po, ho, fake_clock.get(), work_pool, ro->threads, *roles, node.jobs, node.id};
   std::vector<std::unique_ptr<AreaServices>> areas;
   std::vector<const Module*> area_modules;  // areas[i] is area_modules[i]'s
   auto stop_areas = [&areas] {

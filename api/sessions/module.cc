@@ -12,6 +12,7 @@
 #include "api/sessions/routes.h"
 #include "commands/verification/session_decider.h"
 #include "core/log.h"
+#include "eventstore/job_queue.h"
 #include "pipeline/adapters/gov_registry_http.h"
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/face_model.h"
@@ -33,6 +34,7 @@ void DeclareFlags(Flags& f) {
   f.Declare({"face-model", "", "face-recognition model file (default <data-dir>/models/face_recognition_resnet_v1.dat, written by `svc models import`)"});
   f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
   f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
+  f.Declare({"verification-job-partitions", "16", "in a cluster (--kafka-writers group): the partitions of the verification jobs topic <prefix>.jobs, the most workers busy at once (fixed when the topic is created)"});
   f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
 }
 
@@ -85,8 +87,41 @@ class SessionsServices final : public AreaServices {
     vo.sandbox_registry = &sandbox_registry_;
     vo.workers = std::max<size_t>(2, s.threads);
     vo.halt_after_stage = f.Get("debug-pipeline-halt-after");
+    // In a cluster the work goes through the jobs topic: the writer of a session's partition
+    // publishes it, any worker runs it (docs/operations.md#verification-work-on-workers).
+    const RuntimeOptions& ro = rt.options();
+    const bool cluster = ro.log_backend == "kafka" && ro.kafka_writers == "group";
+    bool start = false;
+    if (cluster) {
+      vo.publish = s.Runs(Role::kPipeline, "verification-jobs");
+      vo.take = s.Runs(Role::kWorker, "verification");
+      start = vo.publish || vo.take;
+      if (start) {
+        eventstore::JobQueue::Options jo;
+        jo.brokers = ro.kafka_brokers;
+        jo.topic_prefix = ro.kafka_topic_prefix;
+        jo.name = "jobs";
+        try {
+          jo.partitions = static_cast<uint32_t>(std::stoul(f.Get("verification-job-partitions")));
+        } catch (...) {
+          jo.partitions = 0;
+        }
+        if (jo.partitions == 0 || jo.partitions > 1024) {
+          return core::InvalidArgument("--verification-job-partitions must be between 1 and 1024");
+        }
+        jo.partitions_flag = "--verification-job-partitions";
+        jo.member = s.node_id;
+        jo.session_timeout = ro.kafka_session_timeout;
+        jo.metrics = &rt.metrics();
+        SVC_ASSIGN_OR_RETURN(jobs_, eventstore::JobQueue::Open(jo));
+        jobs_topic_ = jo.topic_prefix + "." + jo.name;
+        vo.jobs = jobs_.get();
+      }
+    } else {
+      start = s.Runs(Role::kPipeline, "verification");
+    }
     verification_ = std::make_unique<pipeline::verification::VerificationPipeline>(vo);
-    if (s.Runs(Role::kPipeline, "verification")) verification_->Start();
+    if (start) SVC_RETURN_IF_ERROR(verification_->Start());
 
     api.engine = engine_;
     options_.sandbox_engine = &sandbox_engine_;
@@ -124,6 +159,14 @@ class SessionsServices final : public AreaServices {
     return routes;
   }
 
+  void DescribeNode(core::Json& node) override {
+    // The jobs topic's partitions this worker runs (GET /node).
+    if (jobs_ == nullptr) return;
+    core::Json owned = core::Json::array();
+    for (uint32_t p : jobs_->Owned()) owned.push_back(p);
+    node["jobPartitions"] = {{"topic", jobs_topic_}, {"owned", std::move(owned)}};
+  }
+
   core::Result<core::Json> ClockAdvanced() override {
     if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(auto expired, expiry_->RunOnce());
@@ -146,6 +189,8 @@ class SessionsServices final : public AreaServices {
   std::unique_ptr<pipeline::verification::GovRegistry> live_registry_;
   std::unique_ptr<pipeline::SessionExpiryTimer> expiry_;
   bool timers_ = false;
+  std::unique_ptr<eventstore::JobQueue> jobs_;  // a cluster's jobs topic; outlives the pipeline
+  std::string jobs_topic_;
   std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
   std::unique_ptr<SseHub> sse_hub_;
   std::unique_ptr<core::ThreadPool> upload_pool_;  // last: joined before the engines it uses go

@@ -11,6 +11,14 @@ NewEvent Make(const SessionEvent& e) {
   return NewEvent{std::string(TypeOf(e)), SchemaOf(e), EncodeData(e), e};
 }
 
+// The verdict with the event type its outcome gives (session_events.h, VerdictTypeFor).
+core::Result<VerdictReached> Typed(VerdictReached v) {
+  const std::string_view type = VerdictTypeFor(v.outcome);
+  if (type.empty()) return core::InvalidArgument("a verdict without a known outcome: " + v.outcome);
+  v.type = std::string(type);
+  return v;
+}
+
 SessionFacts Facts(const SessionState& s, const CommandContext& ctx) {
   return {s.status, s.processing, ctx.now.micros >= s.expires_micros};
 }
@@ -219,15 +227,15 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           }
         } else if constexpr (std::is_same_v<T, RecordVerdict>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
-          if (s.processing && c.verdict.tracking_id == s.tracking_id) {
-            d.events.push_back(Make(c.verdict));
-          }
+          SVC_ASSIGN_OR_RETURN(VerdictReached v, Typed(c.verdict));
+          if (s.processing && v.tracking_id == s.tracking_id) d.events.push_back(Make(v));
         } else if constexpr (std::is_same_v<T, ResolveReview>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
           if (s.case_id != c.verdict.case_id) {
             return core::FailedPrecondition("the session is not under this review case", "CASE_HAS_NO_SESSION");
           }
-          if (s.status == "review" && !s.processing) d.events.push_back(Make(c.verdict));
+          SVC_ASSIGN_OR_RETURN(VerdictReached v, Typed(c.verdict));
+          if (s.status == "review" && !s.processing) d.events.push_back(Make(v));
           d.result = {{"moved", s.status == "review" && !s.processing}};
         } else if constexpr (std::is_same_v<T, PurgeMedia>) {
           if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");

@@ -197,6 +197,17 @@ inline constexpr std::string_view kVerdictTypes[] = {
     "verification.approved", "verification.declined", "verification.review_required",
     "verification.more_info_requested"};
 
+// The event type of a verdict with `outcome` ("" for none): a verdict's type follows from its
+// outcome, so a verdict that travels as data (its Fields carry the outcome, not the type: the type
+// is the envelope's) is recorded as the one that was decided.
+constexpr std::string_view VerdictTypeFor(std::string_view outcome) {
+  if (outcome == "approved") return kVerdictTypes[0];
+  if (outcome == "declined") return kVerdictTypes[1];
+  if (outcome == "review") return kVerdictTypes[2];
+  if (outcome == "more_info") return kVerdictTypes[3];
+  return {};
+}
+
 // The session's captures were deleted under the media retention policy (pipeline/retention/):
 // recorded first, then the sealed blobs are removed. What was captured (kind, SHA-256, size)
 // stays on record; the bytes do not.

@@ -52,12 +52,17 @@ VerificationPipeline::VerificationPipeline(const Options& options)
 
 VerificationPipeline::~VerificationPipeline() { Stop(); }
 
-void VerificationPipeline::Start() {
+core::Status VerificationPipeline::Start() {
   pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.workers));
   // Woken by every committed batch of the verification read model; the loop's own second retries
   // runs that stopped on an error (a periodic safety net, not synchronisation).
   listener_ = options_.projector->AddListener([this] { loop_.Wake(); });
   loop_.Start();
+  if (options_.jobs != nullptr && options_.take) {
+    return options_.jobs->Consume([this](eventstore::JobRecord r) { OnJob(std::move(r)); },
+                                  [this](uint32_t p, bool) { OnRevoked(p); });
+  }
+  return core::Status::Ok();
 }
 
 void VerificationPipeline::Stop() {
@@ -67,9 +72,12 @@ void VerificationPipeline::Stop() {
     stopping_ = true;
     halted_.notify_all();
   }
+  // The workers' group first: its partitions' jobs stop and the others are given them at once.
+  if (options_.jobs != nullptr) options_.jobs->Leave();
   listener_.Reset();
   loop_.Stop();
   pool_.reset();  // runs what is queued; each job ends at its next command (the log is open)
+  if (options_.jobs != nullptr) options_.jobs->Close();
 }
 
 core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pending() const {
@@ -87,6 +95,12 @@ core::Result<std::vector<VerificationPipeline::Job>> VerificationPipeline::Pendi
 }
 
 void VerificationPipeline::Dispatch() {
+  if (options_.jobs == nullptr) return DispatchLocal();
+  if (options_.publish) PublishPending();
+  if (options_.take) RunTaken();
+}
+
+void VerificationPipeline::DispatchLocal() {
   auto jobs = Pending();
   if (!jobs.ok()) {
     core::LogWarn("pipeline: cannot read pending submissions", {{"error", jobs.status().ToString()}});
@@ -115,15 +129,144 @@ void VerificationPipeline::Dispatch() {
 bool VerificationPipeline::NothingDue() {
   {
     std::lock_guard lock(mu_);
-    if (!active_.empty()) return false;
+    if (!active_.empty() || !waiting_.empty()) return false;
   }
+  // A node that only runs jobs has nothing pending of its own; the others are idle once every
+  // submission of theirs has its verdict in their read model.
+  if (options_.jobs != nullptr && !options_.publish) return true;
   auto pending = Pending();
   return pending.ok() && pending->empty();
 }
 
+void VerificationPipeline::PublishPending() {
+  auto pending = Pending();
+  if (!pending.ok()) {
+    core::LogWarn("pipeline: cannot read pending submissions", {{"error", pending.status().ToString()}});
+    return;
+  }
+  // Where this node's verification read model is: a worker waits until its own holds as much.
+  std::vector<uint64_t> applied = options_.projections->AppliedOffsets(options_.projector->Name());
+  std::vector<std::pair<std::string, std::string>> out;
+  std::map<std::string, std::string> now;
+  for (const Job& job : *pending) {
+    std::string key = job.tenant + "/" + job.env + "/" + job.session;
+    now[key] = job.tracking;
+    if (auto it = published_.find(key); it != published_.end() && it->second == job.tracking) continue;
+    core::Json payload = {{"tenantId", job.tenant}, {"environment", job.env}, {"sessionId", job.session},
+                          {"trackingId", job.tracking}};
+    if (!applied.empty()) {
+      const uint32_t p = eventstore::PartitionForTenant(job.tenant, static_cast<uint32_t>(applied.size()));
+      if (applied[p] > 0) payload["at"] = {p, applied[p] - 1};
+    }
+    out.emplace_back(key, payload.dump());
+  }
+  if (!out.empty()) {
+    if (auto st = options_.jobs->Publish(out); !st.ok()) {
+      core::LogWarn("pipeline: cannot publish verification jobs; retrying", {{"error", st.ToString()}});
+      return;
+    }
+  }
+  // What the topic holds for the submissions still pending (a decided one leaves the map).
+  published_.swap(now);
+}
+
+void VerificationPipeline::OnJob(eventstore::JobRecord record) {
+  Taken t;
+  t.partition = record.partition;
+  t.offset = record.offset;
+  core::Json j = core::ParseJsonOrDiscarded(record.payload);
+  t.job.tenant = core::StringOr(j, "tenantId");
+  t.job.env = core::StringOr(j, "environment");
+  t.job.session = core::StringOr(j, "sessionId");
+  t.job.tracking = core::StringOr(j, "trackingId");
+  if (t.job.tenant.empty() || t.job.env.empty() || t.job.session.empty() || t.job.tracking.empty()) {
+    core::LogWarn("pipeline: a verification job that is not one; skipped",
+                  {{"partition", record.partition}, {"offset", record.offset}});
+    options_.jobs->Done(record.partition, record.offset);
+    return;
+  }
+  if (auto at = j.find("at"); at != j.end() && at->is_array() && at->size() == 2 && (*at)[0].is_number_unsigned() &&
+                              (*at)[1].is_number_unsigned()) {
+    t.at = eventstore::LogPosition{(*at)[0].get<uint32_t>(), (*at)[1].get<uint64_t>()};
+  }
+  t.cancel = std::make_shared<std::atomic<bool>>(false);
+  {
+    std::lock_guard lock(mu_);
+    waiting_.push_back(std::move(t));
+  }
+  loop_.Wake();
+}
+
+void VerificationPipeline::OnRevoked(uint32_t partition) {
+  std::unique_lock lock(mu_);
+  std::erase_if(waiting_, [&](const Taken& t) { return t.partition == partition; });
+  auto mine = [&] {
+    for (const auto& [at, cancel] : running_) {
+      if (at.first == partition) return true;
+    }
+    return false;
+  };
+  for (auto& [at, cancel] : running_) {
+    if (at.first == partition) cancel->store(true);
+  }
+  // A running job stops before its next recorded stage (a stage's engine work is seconds at most).
+  if (!ended_.wait_for(lock, std::chrono::seconds(60), [&] { return !mine(); })) {
+    core::LogWarn("pipeline: a verification job did not stop in time; its partition goes anyway",
+                  {{"partition", partition}});
+  }
+}
+
+void VerificationPipeline::RunTaken() {
+  std::lock_guard lock(mu_);
+  const auto now = std::chrono::steady_clock::now();
+  for (auto it = waiting_.begin(); it != waiting_.end();) {
+    if (stopping_ || it->not_before > now || active_.count(it->job.session) > 0) {
+      ++it;
+      continue;
+    }
+    Taken t = std::move(*it);
+    it = waiting_.erase(it);
+    active_.insert(t.job.session);
+    running_[{t.partition, t.offset}] = t.cancel;
+    pool_->Post([this, t]() mutable {
+      core::Status st = RunJob(t);
+      const bool cancelled = t.cancel->load();
+      if (st.ok()) options_.jobs->Done(t.partition, t.offset);
+      if (!st.ok() && !cancelled) {
+        if (failures_ != nullptr) failures_->Add();
+        core::LogWarn("pipeline job stopped; it runs again in a second",
+                      {{"sessionId", t.job.session}, {"trackingId", t.job.tracking}, {"error", st.ToString()}});
+      }
+      {
+        std::lock_guard l(mu_);
+        active_.erase(t.job.session);
+        running_.erase({t.partition, t.offset});
+        if (!st.ok() && !cancelled && !stopping_) {
+          t.not_before = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+          waiting_.push_back(std::move(t));
+        }
+        ended_.notify_all();
+      }
+      loop_.Wake();
+    });
+  }
+}
+
+core::Status VerificationPipeline::RunJob(const Taken& t) {
+  if (t.at.has_value() && !options_.projections->WaitApplied({*t.at}, kApplyTimeout)) {
+    return core::Unavailable("this node's read models do not hold the job's submission yet");
+  }
+  const std::string te = projections::TenantEnv(t.job.tenant, t.job.env);
+  SVC_ASSIGN_OR_RETURN(auto pending, options_.store->Get(options_.store->Cf(projections::kViewsCf),
+                                                         VV::Abs(VV::Pending(te, t.job.session))));
+  // Decided already (a job given again after its verdict), or a newer submission's job follows.
+  if (!pending.has_value() || *pending != t.job.tracking) return core::Status::Ok();
+  return Process(t.job, t.cancel.get());
+}
+
 bool VerificationPipeline::WaitIdle(std::chrono::milliseconds timeout) { return loop_.WaitIdle(timeout); }
 
-core::Status VerificationPipeline::Process(const Job& job) {
+core::Status VerificationPipeline::Process(const Job& job, const std::atomic<bool>* cancel) {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
   const std::string base = job.tenant + "/" + job.env + "/" + job.session;  // sealing context
@@ -218,6 +361,8 @@ core::Status VerificationPipeline::Process(const Job& job) {
     return commands::SystemContext(options_.clock->Now(), options_.ids, "verification-pipeline", job.env, job.tracking);
   };
   auto run = [&](commands::Command cmd) -> core::Status {
+    // A job given back to the workers' group records nothing more: its next owner goes on.
+    if (cancel != nullptr && cancel->load()) return core::Aborted("the job moved to another worker");
     SVC_ASSIGN_OR_RETURN(auto outcome, options_.writer->ExecuteAndWait(std::move(cmd)));
     if (!outcome.positions.empty() &&
         !options_.projections->WaitApplied(outcome.positions, kApplyTimeout)) {

@@ -10,9 +10,10 @@ TEST_CASE("roles: all by default, any subset on kafka when what each needs is th
   auto all = Roles::Parse({"all"}, "embedded");
   REQUIRE(all.ok());
   CHECK(all->IsAll());
-  CHECK(all->Names() == std::vector<std::string>{"api", "writer", "projector", "pipeline", "webhooks", "timers"});
+  CHECK(all->Names() ==
+        std::vector<std::string>{"api", "writer", "projector", "pipeline", "webhooks", "timers", "worker"});
   // Named one by one, in any order, the set is all as well.
-  auto named = Roles::Parse({"timers", "webhooks", "pipeline", "projector", "writer", "api"}, "embedded");
+  auto named = Roles::Parse({"timers", "webhooks", "worker", "pipeline", "projector", "writer", "api"}, "embedded");
   REQUIRE(named.ok());
   CHECK(named->IsAll());
 
@@ -69,4 +70,21 @@ TEST_CASE("roles: what is refused, and why") {
       CHECK(cluster.status().message().find("partitions its own process writes") != std::string::npos);
     }
   }
+}
+
+TEST_CASE("roles: a worker takes a cluster's verification jobs, with its own read models and no writer") {
+  auto worker = Roles::Parse({"projector", "worker"}, "kafka", "group");
+  REQUIRE(worker.ok());
+  CHECK(worker->Has(Role::kWorker));
+  CHECK_FALSE(worker->Has(Role::kWriter));
+  CHECK(worker->Names() == std::vector<std::string>{"projector", "worker"});
+
+  auto no_reads = Roles::Parse({"worker"}, "kafka", "group");
+  REQUIRE_FALSE(no_reads.ok());
+  CHECK(no_reads.status().message().find("add projector") != std::string::npos);
+
+  // Without a cluster there is no jobs topic: the pipeline role runs the jobs in its process.
+  auto single = Roles::Parse({"projector", "worker", "writer"}, "kafka");
+  REQUIRE_FALSE(single.ok());
+  CHECK(single.status().message().find("--kafka-writers group") != std::string::npos);
 }

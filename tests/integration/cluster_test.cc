@@ -4,6 +4,7 @@
 // over, each new owner recovering from the log).
 #include <doctest/doctest.h>
 
+#include <array>
 #include <csignal>
 #include <chrono>
 #include <filesystem>
@@ -19,6 +20,7 @@
 #include "core/mx_ids.h"
 #include "eventstore/envelope.h"
 #include "eventstore/kv_store.h"
+#include "tests/support/capture_bytes.h"
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/s3_process.h"
 #include "tests/support/stopped_data_dir.h"
@@ -119,7 +121,7 @@ TEST_CASE("cluster roles: one node writes, another only reads the topic, and GET
   CHECK(a["id"] == "node-a");
   CHECK(a["backend"] == "kafka");
   CHECK(a["ready"] == true);
-  CHECK(a["roles"] == core::Json::array({"api", "writer", "projector", "pipeline", "webhooks", "timers"}));
+  CHECK(a["roles"] == core::Json::array({"api", "writer", "projector", "pipeline", "webhooks", "timers", "worker"}));
   CHECK(a["partitions"]["count"] == 4);
   CHECK(a["partitions"]["owned"] == core::Json::array({0, 1, 2, 3}));
   for (const char* job : {"verification", "verified-data", "consolidation", "review-outcomes", "company-verification",
@@ -460,4 +462,182 @@ TEST_CASE("cluster fencing: a node paused past its session (a zombie) loses its 
   }));
   CHECK(CreateKey(zombie, tenant) == 201);
   CHECK(Eventually([&] { return KeyCount(survivor, tenant) == static_cast<size_t>(3 + succeeded); }));
+}
+
+namespace {
+
+// POST with a JSON body and the tenant key; the answer.
+api::HttpResponse Call(const SvcServer& s, const std::string& key, const std::string& method, const std::string& path,
+                       const std::string& body = "", std::map<std::string, std::string> headers = {}) {
+  headers["Authorization"] = "Bearer " + key;
+  if (!body.empty() && headers.count("Content-Type") == 0) headers["Content-Type"] = "application/json";
+  auto r = api::HttpCall(s.target(), method, path, headers, body);
+  REQUIRE(r.ok());
+  return *r;
+}
+
+// A sandbox session (policy testOutcome approved) with the four minimal captures, submitted
+// through `s`. Returns its id.
+std::string SubmitSandboxSession(const SvcServer& s, const std::string& key, const std::string& idempotency_key) {
+  auto created = Call(s, key, "POST", "/v1/verification-sessions",
+                      R"({"channel":"api","policy":{"testOutcome":"approved"}})", {{"Idempotency-Key", idempotency_key}});
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  const std::string id = core::ParseJsonOrDiscarded(created.body)["id"];
+  const std::string base = "/v1/verification-sessions/" + id;
+  REQUIRE(Call(s, key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+  const std::string boundary = "svc-cluster-boundary-7MA4YWxk";
+  const std::vector<std::array<std::string, 3>> captures = {{"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+                                                            {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+                                                            {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+                                                            {"liveness_video", "video/mp4", testing::Mp4()}};
+  for (const auto& [kind, mime, bytes] : captures) {
+    auto up = Call(s, key, "POST", base + "/media",
+                   testing::Multipart(boundary, {{"kind", "", "", kind}, {"file", "capture.bin", mime, bytes}}),
+                   {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+    REQUIRE_MESSAGE(up.status == 201, up.body);
+  }
+  auto submitted = Call(s, key, "POST", base + "/submit");
+  REQUIRE_MESSAGE(submitted.status == 200, submitted.body);
+  return id;
+}
+
+// The session's progress stream, whole (it ends at the verdict): how many stage results each
+// stage has, and how many verdicts.
+std::pair<std::map<std::string, int>, int> StagesAndVerdicts(const SvcServer& s, const std::string& key,
+                                                             const std::string& id) {
+  auto r = Call(s, key, "GET", "/v1/verification-sessions/" + id + "/events");
+  REQUIRE(r.status == 200);
+  std::map<std::string, int> stages;
+  int verdicts = 0;
+  std::istringstream in(r.body);
+  std::string event;
+  for (std::string line; std::getline(in, line);) {
+    if (line.rfind("event: ", 0) == 0) event = line.substr(7);
+    if (line.rfind("data: ", 0) != 0) continue;
+    if (event == "verification.stage_completed") ++stages[core::ParseJsonOrDiscarded(line.substr(6))["stage"]];
+    for (const char* v : {"verification.approved", "verification.declined", "verification.review_required",
+                          "verification.more_info_requested"}) {
+      verdicts += event == v ? 1 : 0;
+    }
+  }
+  return {stages, verdicts};
+}
+
+std::set<uint32_t> JobPartitions(const SvcServer& s) {
+  std::set<uint32_t> out;
+  const core::Json node = Node(s);
+  if (!node.contains("jobPartitions")) return out;
+  for (const auto& p : node["jobPartitions"]["owned"]) out.insert(p.get<uint32_t>());
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker killed mid-job loses nothing, "
+          "the next one resumes at the first stage without a result; two workers share the jobs by partition") {
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  testing::S3Process s3(dir.Sub("s3"));  // captures in shared object storage: any worker reads them
+  const std::vector<std::string> blobs = s3.ServerFlags(dir.Sub("aws-credentials"));
+  auto flags = [&](const std::string& id, std::vector<std::string> more) {
+    more.insert(more.end(), blobs.begin(), blobs.end());
+    return GroupFlags(broker, dir, id, more);
+  };
+  constexpr uint32_t kJobPartitions = 16;  // the default --verification-job-partitions
+  std::set<uint32_t> all_jobs;
+  for (uint32_t p = 0; p < kJobPartitions; ++p) all_jobs.insert(p);
+  // Node a answers the API, writes every partition and publishes the jobs; it runs none.
+  SvcServer a(dir.Sub("a"), flags("node-a", {"--roles", "api,writer,projector,pipeline,webhooks,timers"}));
+  a.Start();
+  // Worker 1 stops its runs after the liveness stage (as if it died there).
+  auto w1 = std::make_unique<SvcServer>(
+      dir.Sub("w1"), flags("worker-1", {"--roles", "projector,worker", "--debug-pipeline-halt-after", "liveness"}));
+  w1->Start();
+  REQUIRE(Eventually([&] { return Owned(a).size() == 4 && JobPartitions(*w1) == all_jobs; }));
+  core::Json w1_node = Node(*w1);
+  CHECK(w1_node["roles"] == core::Json::array({"projector", "worker"}));
+  CHECK(w1_node["jobs"] == core::Json::array({"verification"}));
+  CHECK(w1_node["jobPartitions"]["topic"] == "svc.jobs");
+  CHECK(w1_node["partitions"]["owned"] == core::Json::array());
+  CHECK(Node(a)["jobPartitions"]["owned"] == core::Json::array());  // a publishes, takes none
+
+  auto made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
+  REQUIRE(made->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(made->body)["id"];
+  auto key_made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants/" + tenant + "/keys", Auth(a.data_dir()),
+                                R"({"environment":"test","scopes":["*"]})");
+  REQUIRE_MESSAGE(key_made->status == 201, key_made->body);
+  const std::string key = core::ParseJsonOrDiscarded(key_made->body)["secret"];
+
+  const std::string first = SubmitSandboxSession(a, key, "worker-job-1");
+  // Worker 1 ran the document and liveness stages (its own metric says so), then halted.
+  REQUIRE(Eventually([&] { return Metric(*w1, "svc_pipeline_stages_total") == 2; }));
+  CHECK(Call(a, key, "GET", "/v1/verification-sessions/" + first).body.find("\"processing\"") != std::string::npos);
+  w1->Kill();
+
+  // Worker 2 joins; once worker 1's session (the job's lease) runs out, the group gives it every
+  // partition, and it runs the job again: the two recorded stages are not run again.
+  SvcServer w2(dir.Sub("w2"), flags("worker-2", {"--roles", "projector,worker"}));
+  w2.Start();
+  REQUIRE(Eventually([&] { return JobPartitions(w2) == all_jobs; }));
+  const bool resumed = Eventually([&] {
+    return core::ParseJsonOrDiscarded(Call(a, key, "GET", "/v1/verification-sessions/" + first).body)["status"] ==
+           "approved";
+  }, std::chrono::seconds(60));
+  if (!resumed) {
+    std::ifstream log(w2.stderr_path());
+    MESSAGE("worker 2's log:\n" << std::string(std::istreambuf_iterator<char>(log), {}));
+    std::ifstream alog(a.stderr_path());
+    MESSAGE("node a's log:\n" << std::string(std::istreambuf_iterator<char>(alog), {}));
+  }
+  REQUIRE(resumed);
+  CHECK(Metric(w2, "svc_pipeline_stages_total") == 3);  // face_match, gov_curp, gov_ine
+  CHECK(Metric(w2, "svc_pipeline_verdicts_total") == 1);
+  auto [stages, verdicts] = StagesAndVerdicts(a, key, first);
+  CHECK(stages == std::map<std::string, int>{{"document", 1}, {"liveness", 1}, {"face_match", 1},
+                                             {"gov_curp", 1}, {"gov_ine", 1}});
+  CHECK(verdicts == 1);
+
+  // Worker 1 comes back without the halt: the two workers share the jobs topic's partitions, and
+  // each job runs on the worker that has its partition (the key: tenant/environment/session).
+  w1 = std::make_unique<SvcServer>(dir.Sub("w1"), flags("worker-1", {"--roles", "projector,worker"}));
+  w1->Start();
+  REQUIRE(Eventually([&] {
+    auto j1 = JobPartitions(*w1), j2 = JobPartitions(w2);
+    std::set<uint32_t> both = j1;
+    both.insert(j2.begin(), j2.end());
+    return !j1.empty() && !j2.empty() && j1.size() + j2.size() == kJobPartitions && both == all_jobs;
+  }));
+  const auto w1_jobs = JobPartitions(*w1);
+  std::vector<std::string> sessions;
+  int expect_w1 = 0;
+  for (int i = 0; i < 12; ++i) {
+    sessions.push_back(SubmitSandboxSession(a, key, "worker-job-spread-" + std::to_string(i)));
+    expect_w1 += w1_jobs.count(eventstore::PartitionForTenant(tenant + "/test/" + sessions.back(), kJobPartitions));
+  }
+  for (const auto& id : sessions) {
+    CAPTURE(id);
+    CHECK(Eventually([&] {
+      return core::ParseJsonOrDiscarded(Call(a, key, "GET", "/v1/verification-sessions/" + id).body)["status"] ==
+             "approved";
+    }, std::chrono::seconds(60)));
+    auto [st, v] = StagesAndVerdicts(a, key, id);
+    CHECK(st.size() == 5);
+    for (const auto& [name, n] : st) CHECK(n == 1);
+    CHECK(v == 1);
+  }
+  MESSAGE("worker 1 ran " << expect_w1 << " of 12 jobs by partition");
+  CHECK(Metric(*w1, "svc_pipeline_verdicts_total") == expect_w1);
+  CHECK(Metric(w2, "svc_pipeline_verdicts_total") == 1 + (12 - expect_w1));
+
+  // A clean stop gives worker 2's partitions back at once (no lease to wait out).
+  w2.Stop();
+  REQUIRE(Eventually([&] { return JobPartitions(*w1) == all_jobs; }, std::chrono::seconds(10)));
+  const std::string last = SubmitSandboxSession(a, key, "worker-job-last");
+  CHECK(Eventually([&] {
+    return core::ParseJsonOrDiscarded(Call(a, key, "GET", "/v1/verification-sessions/" + last).body)["status"] ==
+           "approved";
+  }));
+  w1->Stop();
+  a.Stop();
 }

@@ -84,19 +84,25 @@ struct DeciderSpec {
     REQUIRE_MESSAGE(back.ok(), back.status().ToString());
     CHECK(core::DumpJson(Codec::Encode(*back)) == core::DumpJson(wire));
     if constexpr (requires { D::Decide(state, full, ctx); }) {
-      if (ctx.ids != nullptr) return;  // ids minted twice would differ
-      auto a = D::Decide(state, full, ctx);
-      auto b = D::Decide(state, *back, ctx);
+      // With an id source, ids minted twice differ: the decisions are compared without their
+      // data and results, on a context whose ids come from a scratch source (the test's own
+      // source mints what it expects, unchanged).
+      const bool minted = ctx.ids != nullptr;
+      core::SequentialIdSource scratch;
+      commands::CommandContext c = ctx;
+      if (minted) c.ids = &scratch;
+      auto a = D::Decide(state, full, c);
+      auto b = D::Decide(state, *back, c);
       REQUIRE(a.ok() == b.ok());
       if (!a.ok()) {
         CHECK(a.status().ToString() == b.status().ToString());
         return;
       }
-      CHECK(core::DumpJson(a->result) == core::DumpJson(b->result));
+      if (!minted) CHECK(core::DumpJson(a->result) == core::DumpJson(b->result));
       REQUIRE(a->events.size() == b->events.size());
       for (size_t i = 0; i < a->events.size(); ++i) {
-        CHECK(a->events[i].type == b->events[i].type);
-        CHECK(a->events[i].data == b->events[i].data);
+        CHECK(a->events[i].type == b->events[i].type);  // a type the wire form lost shows here
+        if (!minted) CHECK(a->events[i].data == b->events[i].data);
       }
     }
   }

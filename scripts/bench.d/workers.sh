@@ -1,0 +1,140 @@
+#!/usr/bin/env bash
+# Verification work spread over workers (issue 34). On `svc dev-broker`: node a (api, writer,
+# projector, pipeline, webhooks, timers) answers the API, writes every partition and publishes each
+# submission as a job; WORKERS processes with `--roles projector,worker` (the dlib engine) run the
+# jobs, each pinned to one core with taskset (worker i on core i-1). Captures sit in the tests'
+# S3 server. WORKER_SESSIONS full verifications of the sample captures (docs/samples: document front
+# and back, selfie, liveness video) are created and uploaded first, then submitted at once; the
+# time from the first submit to the last verdict gives verifications/s. Run with one worker, then
+# two; the workers' CPU per verification comes from /proc.
+#   scripts/bench.d/workers.sh BUILD_DIR
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+. scripts/bench.d/lib.sh
+SESSIONS=${WORKER_SESSIONS:-24}
+ENGINE=${WORKER_ENGINE:-dlib}  # BENCH_SMOKE: model-free (no models to import; the numbers mean nothing)
+[ -d tests/s3/node_modules/s3rver ] || (cd tests/s3 && npm ci --no-audit --no-fund --loglevel=error)
+
+node tests/s3/server.mjs "$WORK/s3" svc-workers > "$WORK/s3.out" 2> "$WORK/s3.err" &
+watch_pid $!
+for _ in $(seq 300); do grep -q '^port ' "$WORK/s3.out" && break; sleep 0.1; done
+S3_PORT=$(sed -n 's/^port //p' "$WORK/s3.out")
+[ -n "$S3_PORT" ] || { cat "$WORK/s3.err" >&2; exit 1; }
+printf '[default]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n' > "$WORK/aws-credentials"
+"$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
+watch_pid $!
+until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
+BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
+head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
+chmod 600 "$WORK/cluster.key" "$WORK/aws-credentials"
+FACE=(--face-engine model-free)
+if [ "$ENGINE" = dlib ]; then
+  "$SVC" models import --data-dir "$WORK/models" --face-api models/node_modules/@vladmandic/face-api > /dev/null
+  FACE=(--face-engine dlib --face-model "$WORK/models/models/face_recognition_resnet_v1.dat")
+fi
+
+declare -A PID PORT
+node_start() {  # name cpu-list|- flags...: starts a node, waits for /readyz
+  local n=$1 cpus=$2
+  shift 2
+  local pin=()
+  [ "$cpus" = - ] || pin=(taskset -c "$cpus")
+  rm -f "$WORK/$n.port"
+  "${pin[@]}" "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" \
+    --dev-keys-in-data-dir --master-key-file "$WORK/cluster.key" --log-level warn --node-id "$n" \
+    --rate-reads 0 --rate-writes 0 \
+    --log-backend kafka --kafka-brokers "$BROKERS" --kafka-writers group \
+    --blob-store s3 --s3-endpoint "http://127.0.0.1:$S3_PORT" --s3-bucket svc-workers --s3-prefix media \
+    --s3-path-style --s3-credentials-file "$WORK/aws-credentials" "$@" >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
+  PID[$n]=$!
+  watch_pid "${PID[$n]}"
+  until [ -s "$WORK/$n.port" ]; do sleep 0.02; kill -0 "${PID[$n]}" || { cat "$WORK/$n.err"; exit 1; }; done
+  PORT[$n]=$(cat "$WORK/$n.port")
+  until curl -sf "http://127.0.0.1:${PORT[$n]}/readyz" >/dev/null; do sleep 0.02; done
+}
+job_partitions() {  # name: how many partitions of the jobs topic the node runs
+  curl -sf "http://127.0.0.1:${PORT[$1]}/node" |
+    python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("jobPartitions", {}).get("owned", [])))' 2>/dev/null || echo 0
+}
+admin() {  # node method path [body]: the status; the body in $WORK/admin.body
+  local n=$1 m=$2 p=$3 b=${4:-}
+  curl -s -o "$WORK/admin.body" -w '%{http_code}' --unix-socket "$WORK/$n/admin.sock" -X "$m" \
+    -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
+    ${b:+--data "$b"} "http://admin$p"
+}
+
+node_start a - --roles api,writer,projector,pipeline,webhooks,timers --face-engine model-free
+[ "$(admin a POST /admin/tenants '{"name":"Workers bench"}')" = 201 ] || { cat "$WORK/admin.body"; exit 1; }
+TENANT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])' "$WORK/admin.body")
+[ "$(admin a POST "/admin/tenants/$TENANT/keys" '{"environment":"test","scopes":["*"]}')" = 201 ] || { cat "$WORK/admin.body"; exit 1; }
+KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secret"])' "$WORK/admin.body")
+
+declare -A RATE
+for workers in 1 2; do
+  names=()
+  for i in $(seq "$workers"); do
+    n="w$workers-$i"
+    node_start "$n" "$((i - 1))" --roles projector,worker "${FACE[@]}"
+    names+=("$n")
+  done
+  # Every partition of the jobs topic has a worker.
+  until total=0; for n in "${names[@]}"; do total=$((total + $(job_partitions "$n"))); done; [ "$total" = 16 ]; do
+    sleep 0.05
+  done
+  pids=()
+  for n in "${names[@]}"; do pids+=("${PID[$n]}"); done
+  python3 - "http://127.0.0.1:${PORT[a]}" "$KEY" "$SESSIONS" "$WORK/run.out" "$WORK/ticks" "${pids[@]}" <<'PY'
+import http.client, json, os, sys, time, urllib.parse
+base, key, n, out, ticks_file, pids = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+host = urllib.parse.urlparse(base)
+samples = "docs/samples/"
+captures = [("document_front", "image/jpeg", open(samples + "front.jpg", "rb").read()),
+            ("document_back", "image/jpeg", open(samples + "back.jpg", "rb").read()),
+            ("selfie", "image/jpeg", open(samples + "selfie.jpg", "rb").read()),
+            ("liveness_video", "video/mp4", open(samples + "video.mp4", "rb").read())]
+def call(method, path, body=None, headers=None):
+    c = http.client.HTTPConnection(host.hostname, host.port, timeout=300)
+    h = {"Authorization": "Bearer " + key}
+    if isinstance(body, (dict, list)):
+        body = json.dumps(body).encode(); h["Content-Type"] = "application/json"
+    h.update(headers or {})
+    c.request(method, path, body=body, headers=h)
+    r = c.getresponse(); data = r.read(); c.close()
+    if r.status >= 300: raise SystemExit(f"{method} {path}: {r.status} {data[:300]!r}")
+    return json.loads(data) if data else None
+def ticks():  # the workers' user + system time, in clock ticks (fields 14 and 15 of /proc/PID/stat)
+    total = 0
+    for p in pids:
+        fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
+        total += int(fields[11]) + int(fields[12])
+    return total
+sessions = []
+for _ in range(n):
+    s = call("POST", "/v1/verification-sessions", {"channel": "api"}, {"Idempotency-Key": os.urandom(8).hex()})["id"]
+    call("POST", f"/v1/verification-sessions/{s}/consent", {"accepted": True})
+    for kind, mime, data in captures:
+        b = "bench" + os.urandom(8).hex()
+        body = (f"--{b}\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\n{kind}\r\n"
+                f"--{b}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c\"\r\nContent-Type: {mime}\r\n\r\n").encode() + data + f"\r\n--{b}--\r\n".encode()
+        call("POST", f"/v1/verification-sessions/{s}/media", body, {"Content-Type": f"multipart/form-data; boundary={b}"})
+    sessions.append(s)
+cpu0 = ticks(); t0 = time.monotonic()
+for s in sessions: call("POST", f"/v1/verification-sessions/{s}/submit")
+left = set(sessions); outcomes = {}
+while left:
+    for s in list(left):
+        st = call("GET", f"/v1/verification-sessions/{s}")["status"]
+        if st in ("approved", "declined", "review"):
+            outcomes[st] = outcomes.get(st, 0) + 1; left.discard(s)
+    time.sleep(0.05)
+elapsed = time.monotonic() - t0; cpu = (ticks() - cpu0) / os.sysconf("SC_CLK_TCK")
+with open(out, "w") as f:
+    f.write(f"{n / elapsed:.3f} {elapsed:.2f} {cpu / n:.3f} {json.dumps(outcomes, sort_keys=True)}\n")
+PY
+  read -r rate elapsed cpu outcomes < "$WORK/run.out"
+  RATE[$workers]=$rate
+  printf 'workers: %d worker(s), one core each: %3d verifications in %6.2f s = %6.2f/s; workers CPU %5.3f s per verification; outcomes %s\n' \
+    "$workers" "$SESSIONS" "$elapsed" "$rate" "$cpu" "$outcomes"
+  for n in "${names[@]}"; do stop_pid "${PID[$n]}"; done
+done
+python3 -c 'import sys; print(f"workers: two workers against one: {float(sys.argv[2]) / float(sys.argv[1]):.2f}x (goal >= 1.8x)")' "${RATE[1]}" "${RATE[2]}"
