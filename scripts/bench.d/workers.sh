@@ -6,7 +6,7 @@
 # S3 server. WORKER_SESSIONS full verifications of the sample captures (docs/samples: document front
 # and back, selfie, liveness video) are created and uploaded first, then submitted at once; the
 # time from the first submit to the last verdict gives verifications/s. Run with one worker, then
-# two; the workers' CPU per verification comes from /proc.
+# with a second beside it; the CPU per verification of the workers and of node a comes from /proc.
 #   scripts/bench.d/workers.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -70,22 +70,23 @@ TENANT=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["id"])'
 KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secret"])' "$WORK/admin.body")
 
 declare -A RATE
+names=()
 for workers in 1 2; do
-  names=()
-  for i in $(seq "$workers"); do
-    n="w$workers-$i"
-    node_start "$n" "$((i - 1))" --roles projector,worker "${FACE[@]}"
-    names+=("$n")
-  done
-  # Every partition of the jobs topic has a worker.
-  until total=0; for n in "${names[@]}"; do total=$((total + $(job_partitions "$n"))); done; [ "$total" = 16 ]; do
+  # One worker, then a second beside it (the group splits the jobs topic between them).
+  n="w$workers"
+  node_start "$n" "$((workers - 1))" --roles projector,worker "${FACE[@]}"
+  names+=("$n")
+  # Every partition of the jobs topic has a worker, and each worker has some.
+  until total=0 each=1; for n in "${names[@]}"; do
+      j=$(job_partitions "$n"); total=$((total + j)); [ "$j" -gt 0 ] || each=0
+    done; [ "$total" = 16 ] && [ "$each" = 1 ]; do
     sleep 0.05
   done
   pids=()
   for n in "${names[@]}"; do pids+=("${PID[$n]}"); done
-  python3 - "http://127.0.0.1:${PORT[a]}" "$KEY" "$SESSIONS" "$WORK/run.out" "$WORK/ticks" "${pids[@]}" <<'PY'
+  python3 - "http://127.0.0.1:${PORT[a]}" "$KEY" "$SESSIONS" "$WORK/run.out" "${PID[a]}" "${pids[@]}" <<'PY'
 import http.client, json, os, sys, time, urllib.parse
-base, key, n, out, ticks_file, pids = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
+base, key, n, out, api_pid, pids = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5], sys.argv[6:]
 host = urllib.parse.urlparse(base)
 samples = "docs/samples/"
 captures = [("document_front", "image/jpeg", open(samples + "front.jpg", "rb").read()),
@@ -102,9 +103,9 @@ def call(method, path, body=None, headers=None):
     r = c.getresponse(); data = r.read(); c.close()
     if r.status >= 300: raise SystemExit(f"{method} {path}: {r.status} {data[:300]!r}")
     return json.loads(data) if data else None
-def ticks():  # the workers' user + system time, in clock ticks (fields 14 and 15 of /proc/PID/stat)
+def ticks(of):  # user + system time in clock ticks (fields 14 and 15 of /proc/PID/stat)
     total = 0
-    for p in pids:
+    for p in of:
         fields = open(f"/proc/{p}/stat").read().rsplit(")", 1)[1].split()
         total += int(fields[11]) + int(fields[12])
     return total
@@ -118,7 +119,7 @@ for _ in range(n):
                 f"--{b}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"c\"\r\nContent-Type: {mime}\r\n\r\n").encode() + data + f"\r\n--{b}--\r\n".encode()
         call("POST", f"/v1/verification-sessions/{s}/media", body, {"Content-Type": f"multipart/form-data; boundary={b}"})
     sessions.append(s)
-cpu0 = ticks(); t0 = time.monotonic()
+workers0, api0 = ticks(pids), ticks([api_pid]); t0 = time.monotonic()
 for s in sessions: call("POST", f"/v1/verification-sessions/{s}/submit")
 left = set(sessions); outcomes = {}
 while left:
@@ -127,14 +128,14 @@ while left:
         if st in ("approved", "declined", "review"):
             outcomes[st] = outcomes.get(st, 0) + 1; left.discard(s)
     time.sleep(0.05)
-elapsed = time.monotonic() - t0; cpu = (ticks() - cpu0) / os.sysconf("SC_CLK_TCK")
+elapsed = time.monotonic() - t0; hz = os.sysconf("SC_CLK_TCK")
+workers_cpu, api_cpu = (ticks(pids) - workers0) / hz, (ticks([api_pid]) - api0) / hz
 with open(out, "w") as f:
-    f.write(f"{n / elapsed:.3f} {elapsed:.2f} {cpu / n:.3f} {json.dumps(outcomes, sort_keys=True)}\n")
+    f.write(f"{n / elapsed:.3f} {elapsed:.2f} {workers_cpu / n:.3f} {api_cpu / n:.3f} {json.dumps(outcomes, sort_keys=True)}\n")
 PY
-  read -r rate elapsed cpu outcomes < "$WORK/run.out"
+  read -r rate elapsed cpu api_cpu outcomes < "$WORK/run.out"
   RATE[$workers]=$rate
-  printf 'workers: %d worker(s), one core each: %3d verifications in %6.2f s = %6.2f/s; workers CPU %5.3f s per verification; outcomes %s\n' \
-    "$workers" "$SESSIONS" "$elapsed" "$rate" "$cpu" "$outcomes"
-  for n in "${names[@]}"; do stop_pid "${PID[$n]}"; done
+  printf 'workers: %d worker(s), one core each: %3d verifications in %6.2f s = %6.2f/s; CPU per verification: workers %5.3f s, node a (api, writer, publisher; polled by the client) %5.3f s; outcomes %s\n' \
+    "$workers" "$SESSIONS" "$elapsed" "$rate" "$cpu" "$api_cpu" "$outcomes"
 done
 python3 -c 'import sys; print(f"workers: two workers against one: {float(sys.argv[2]) / float(sys.argv[1]):.2f}x (goal >= 1.8x)")' "${RATE[1]}" "${RATE[2]}"
