@@ -73,7 +73,9 @@ struct JobQueue::Impl {
       for (auto& [p, part] : parts) {
         if (only && *only != p) continue;
         const int64_t at = part.CommitPoint();
-        if (at < 0 || at == part.committed) continue;
+        // A synchronous commit (a partition given back) is sent even when unchanged: the last
+        // asynchronous one may have failed (a rebalance in progress), and the next owner starts here.
+        if (at < 0 || (at == part.committed && !sync)) continue;
         rd_kafka_topic_partition_list_add(l, topic.c_str(), static_cast<int32_t>(p))->offset = at;
         part.committed = at;
       }
