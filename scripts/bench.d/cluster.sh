@@ -15,37 +15,9 @@ TENANTS=${CLUSTER_TENANTS:-16}
 
 now_ms() { date +%s%3N; }
 
-"$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
-BROKER_PID=$!
-watch_pid "$BROKER_PID"
-until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
-BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
-
-# The nodes of a cluster share one master key (the keys topic carries keys wrapped under it).
-head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
-chmod 600 "$WORK/cluster.key"
-
+broker_start
 declare -A PID PORT
-node_start() {  # name: starts node `name` (its data directory kept across restarts), waits for /readyz
-  local n=$1
-  rm -f "$WORK/$n.port"
-  "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" --dev-keys-in-data-dir \
-    --master-key-file "$WORK/cluster.key" \
-    --face-engine model-free --log-level warn --node-id "$n" --log-backend kafka --kafka-brokers "$BROKERS" \
-    --kafka-writers group >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
-  PID[$n]=$!
-  watch_pid "${PID[$n]}"
-  until [ -s "$WORK/$n.port" ]; do sleep 0.02; kill -0 "${PID[$n]}" || { cat "$WORK/$n.err"; exit 1; }; done
-  PORT[$n]=$(cat "$WORK/$n.port")
-  until curl -sf "http://127.0.0.1:${PORT[$n]}/readyz" >/dev/null; do sleep 0.02; done
-}
-owned() { curl -sf "http://127.0.0.1:${PORT[$1]}/node" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["partitions"]["owned"]))' 2>/dev/null || echo 0; }
-admin() {  # node method path [body]
-  local n=$1 m=$2 p=$3 b=${4:-}
-  curl -s -o "$WORK/admin.body" -w '%{http_code}' --unix-socket "$WORK/$n/admin.sock" -X "$m" \
-    -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
-    ${b:+--data "$b"} "http://admin$p"
-}
+node_start() { group_node_start "$1" - --face-engine model-free; }  # name: (again) node `name`
 all_writes_ok() {  # node: a key created for every tenant through it
   local n=$1 t
   for t in "${TENANT_IDS[@]}"; do

@@ -89,3 +89,49 @@ stop_nginx() {
   stop_pid "$(cat "$WORK/nginx.pid")"
   rm -f "$WORK/nginx.pid"
 }
+
+# Clusters on `svc dev-broker` (cluster.sh, workers.sh, overhead.sh; extracted at the third). The
+# caller declares `declare -A PID PORT`; the nodes share the master key $WORK/cluster.key (the keys
+# topic carries keys wrapped under it).
+broker_start() {  # a fresh dev broker (topics for the default prefix): sets BROKER_PID and BROKERS
+  rm -f "$WORK/broker.out"
+  "$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
+  BROKER_PID=$!
+  watch_pid "$BROKER_PID"
+  until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
+  BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
+  if [ ! -s "$WORK/cluster.key" ]; then
+    head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
+    chmod 600 "$WORK/cluster.key"
+  fi
+}
+
+group_node_start() {  # name cpu-list|- flags...: a node of the writers' group on $BROKERS, pinned to
+  # the cpus unless -, its data directory kept across restarts; sets PID[name] and PORT[name] and
+  # returns once /readyz answers 200 (exit 1 if the node dies first)
+  local n=$1 cpus=$2
+  shift 2
+  local pin=()
+  [ "$cpus" = - ] || pin=(taskset -c "$cpus")
+  rm -f "$WORK/$n.port"
+  "${pin[@]}" "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" \
+    --dev-keys-in-data-dir --master-key-file "$WORK/cluster.key" --log-level warn --node-id "$n" \
+    --log-backend kafka --kafka-brokers "$BROKERS" --kafka-writers group "$@" >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
+  PID[$n]=$!
+  watch_pid "${PID[$n]}"
+  until [ -s "$WORK/$n.port" ]; do sleep 0.02; kill -0 "${PID[$n]}" || { cat "$WORK/$n.err"; exit 1; }; done
+  PORT[$n]=$(cat "$WORK/$n.port")
+  until curl -sf "http://127.0.0.1:${PORT[$n]}/readyz" >/dev/null; do sleep 0.02; done
+}
+
+owned() {  # name: how many log partitions the node writes (GET /node)
+  curl -sf "http://127.0.0.1:${PORT[$1]}/node" |
+    python3 -c 'import json,sys; print(len(json.load(sys.stdin)["partitions"]["owned"]))' 2>/dev/null || echo 0
+}
+
+admin() {  # node method path [body]: the status of an admin-socket call; its body in $WORK/admin.body
+  local n=$1 m=$2 p=$3 b=${4:-}
+  curl -s -o "$WORK/admin.body" -w '%{http_code}' --unix-socket "$WORK/$n/admin.sock" -X "$m" \
+    -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
+    ${b:+--data "$b"} "http://admin$p"
+}

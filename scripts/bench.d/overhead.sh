@@ -12,38 +12,8 @@ cd "$(dirname "$0")/../.."
 DURATION=${OVERHEAD_SECONDS:-5}
 CONNS=${OVERHEAD_CONNS:-24}
 
-broker_start() {  # a fresh dev broker (its topics made for the default prefix): BROKER_PID, BROKERS
-  rm -f "$WORK/broker.out"
-  "$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
-  BROKER_PID=$!
-  watch_pid $BROKER_PID
-  until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
-  BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
-}
-head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
-chmod 600 "$WORK/cluster.key"
-
 declare -A PID PORT
-node_start() {  # name: a node of the cluster on the current broker; waits for /readyz
-  local n=$1
-  rm -f "$WORK/$n.port"
-  "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" --dev-keys-in-data-dir \
-    --master-key-file "$WORK/cluster.key" --face-engine model-free --log-level warn --node-id "$n" \
-    --rate-reads 0 --rate-writes 0 --log-backend kafka --kafka-brokers "$BROKERS" \
-    --kafka-writers group >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
-  PID[$n]=$!
-  watch_pid "${PID[$n]}"
-  until [ -s "$WORK/$n.port" ]; do sleep 0.02; kill -0 "${PID[$n]}" || { cat "$WORK/$n.err"; exit 1; }; done
-  PORT[$n]=$(cat "$WORK/$n.port")
-  until curl -sf "http://127.0.0.1:${PORT[$n]}/readyz" >/dev/null; do sleep 0.02; done
-}
-owned() { curl -sf "http://127.0.0.1:${PORT[$1]}/node" | python3 -c 'import json,sys; print(len(json.load(sys.stdin)["partitions"]["owned"]))' 2>/dev/null || echo 0; }
-admin() {  # node method path [body]: the status; the body in $WORK/admin.body
-  local n=$1 m=$2 p=$3 b=${4:-}
-  curl -s -o "$WORK/admin.body" -w '%{http_code}' --unix-socket "$WORK/$n/admin.sock" -X "$m" \
-    -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
-    ${b:+--data "$b"} "http://admin$p"
-}
+node_start() { group_node_start "$1" - --face-engine model-free --rate-reads 0 --rate-writes 0; }  # name
 ticks() {  # pids...: their user + system clock ticks
   local t=0 p
   for p in "$@"; do t=$((t + $(awk '{print $14 + $15}' "/proc/$p/stat"))); done

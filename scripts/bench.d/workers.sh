@@ -24,13 +24,8 @@ for _ in $(seq 300); do grep -q '^port ' "$WORK/s3.out" && break; sleep 0.1; don
 S3_PORT=$(sed -n 's/^port //p' "$WORK/s3.out")
 [ -n "$S3_PORT" ] || { cat "$WORK/s3.err" >&2; exit 1; }
 printf '[default]\naws_access_key_id = S3RVER\naws_secret_access_key = S3RVER\n' > "$WORK/aws-credentials"
-"$SVC" dev-broker > "$WORK/broker.out" 2>&1 &
-BROKER_PID=$!
-watch_pid $BROKER_PID
-until grep -q 'bootstrap.servers=' "$WORK/broker.out"; do sleep 0.05; done
-BROKERS=$(grep -o 'bootstrap.servers=[^ ]*' "$WORK/broker.out" | head -1 | cut -d= -f2)
-head -c 32 /dev/urandom | base64 > "$WORK/cluster.key"
-chmod 600 "$WORK/cluster.key" "$WORK/aws-credentials"
+chmod 600 "$WORK/aws-credentials"
+broker_start
 FACE=(--face-engine model-free)
 if [ "$ENGINE" = dlib ]; then
   "$SVC" models import --data-dir "$WORK/models" --face-api models/node_modules/@vladmandic/face-api > /dev/null
@@ -38,33 +33,16 @@ if [ "$ENGINE" = dlib ]; then
 fi
 
 declare -A PID PORT
-node_start() {  # name cpu-list|- flags...: starts a node, waits for /readyz
+node_start() {  # name cpu-list|- flags...: a node with the shared bucket
   local n=$1 cpus=$2
   shift 2
-  local pin=()
-  [ "$cpus" = - ] || pin=(taskset -c "$cpus")
-  rm -f "$WORK/$n.port"
-  "${pin[@]}" "$SVC" serve --data-dir "$WORK/$n" --listen 127.0.0.1:0 --port-file "$WORK/$n.port" \
-    --dev-keys-in-data-dir --master-key-file "$WORK/cluster.key" --log-level warn --node-id "$n" \
-    --rate-reads 0 --rate-writes 0 \
-    --log-backend kafka --kafka-brokers "$BROKERS" --kafka-writers group \
+  group_node_start "$n" "$cpus" --rate-reads 0 --rate-writes 0 \
     --blob-store s3 --s3-endpoint "http://127.0.0.1:$S3_PORT" --s3-bucket svc-workers --s3-prefix media \
-    --s3-path-style --s3-credentials-file "$WORK/aws-credentials" "$@" >> "$WORK/$n.out" 2>> "$WORK/$n.err" &
-  PID[$n]=$!
-  watch_pid "${PID[$n]}"
-  until [ -s "$WORK/$n.port" ]; do sleep 0.02; kill -0 "${PID[$n]}" || { cat "$WORK/$n.err"; exit 1; }; done
-  PORT[$n]=$(cat "$WORK/$n.port")
-  until curl -sf "http://127.0.0.1:${PORT[$n]}/readyz" >/dev/null; do sleep 0.02; done
+    --s3-path-style --s3-credentials-file "$WORK/aws-credentials" "$@"
 }
 job_partitions() {  # name: how many partitions of the jobs topic the node runs
   curl -sf "http://127.0.0.1:${PORT[$1]}/node" |
     python3 -c 'import json,sys; print(len(json.load(sys.stdin).get("jobPartitions", {}).get("owned", [])))' 2>/dev/null || echo 0
-}
-admin() {  # node method path [body]: the status; the body in $WORK/admin.body
-  local n=$1 m=$2 p=$3 b=${4:-}
-  curl -s -o "$WORK/admin.body" -w '%{http_code}' --unix-socket "$WORK/$n/admin.sock" -X "$m" \
-    -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
-    ${b:+--data "$b"} "http://admin$p"
 }
 
 node_start a - --roles api,writer,projector,pipeline,webhooks,timers --face-engine model-free
