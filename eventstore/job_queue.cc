@@ -187,8 +187,7 @@ core::Result<std::unique_ptr<JobQueue>> JobQueue::Open(const Options& options) {
     im.producer = nullptr;
     return st;
   }
-  im.session = options.session_timeout.count() > 0 ? options.session_timeout
-                                                   : std::chrono::milliseconds(mock ? 2500 : 6000);
+  im.session = options.session_timeout.count() > 0 ? options.session_timeout : kafka::DefaultSessionTimeout(mock);
   if (options.metrics != nullptr) {
     im.published = &options.metrics->GetCounter("svc_cluster_jobs_published_total", "Jobs written to a job topic");
     im.taken = &options.metrics->GetCounter("svc_cluster_jobs_taken_total", "Jobs this node was given by its group");

@@ -52,7 +52,7 @@ class JobQueue {
     uint32_t partitions = 4;
     std::string partitions_flag = "--partitions";  // named when the topic has another count
     std::string member;  // the node's id: the member's client.id
-    // 0: 6000 ms on a Kafka cluster, 2500 ms on svc dev-broker (as the writers' group).
+    // 0: kafka::DefaultSessionTimeout (6000 ms on a Kafka cluster, 4000 ms on svc dev-broker).
     std::chrono::milliseconds session_timeout{0};
     std::chrono::milliseconds timeout{30000};
     bool create_topic = true;

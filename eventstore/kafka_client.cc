@@ -1,6 +1,7 @@
 #include "eventstore/kafka_client.h"
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "core/log.h"
 
@@ -19,12 +20,17 @@ bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::
   return true;
 }
 
+const char* DebugContexts() {
+  const char* d = std::getenv("SVC_KAFKA_DEBUG");
+  return d != nullptr && *d != '\0' ? d : nullptr;
+}
+
 void LogLine(const rd_kafka_t*, int level, const char* facility, const char* buf) {
-  // syslog levels 0-7
+  // syslog levels 0-7; librdkafka's debug lines (SVC_KAFKA_DEBUG) are logged at info: they were asked for
   core::LogLevel l = level <= 3 ? core::LogLevel::kError
                      : level == 4 ? core::LogLevel::kWarn
-                     : level <= 6 ? core::LogLevel::kInfo
-                                  : core::LogLevel::kDebug;
+                     : level <= 6 || DebugContexts() != nullptr ? core::LogLevel::kInfo
+                                                                : core::LogLevel::kDebug;
   core::Log(l, "librdkafka", {{"facility", facility}, {"detail", buf}});
 }
 
@@ -176,6 +182,7 @@ core::Result<rd_kafka_t*> JoinGroup(const GroupMember& g) {
             Set(conf, "auto.offset.reset", "earliest", &error) &&
             Set(conf, "fetch.wait.max.ms", std::to_string(g.fetch_wait_ms), &error) &&
             Set(conf, "socket.nagle.disable", "true", &error);
+  if (ok && DebugContexts() != nullptr) ok = Set(conf, "debug", DebugContexts(), &error);
   if (!ok) {
     rd_kafka_conf_destroy(conf);
     return core::InvalidArgument("kafka group " + g.group + " config: " + error);

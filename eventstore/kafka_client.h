@@ -27,6 +27,9 @@ bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::
 
 // librdkafka's own log lines, through our JSON-lines logger.
 void LogLine(const rd_kafka_t* rk, int level, const char* facility, const char* buf);
+// librdkafka's debug contexts from SVC_KAFKA_DEBUG (for example "cgrp" or "mock,cgrp"), or null:
+// a diagnostic for group rebalances (docs/operations.md). Its lines are logged at info.
+const char* DebugContexts();
 
 // A record header's value; empty when absent.
 std::string Header(rd_kafka_headers_t* headers, const char* name);
@@ -74,6 +77,17 @@ struct GroupMember {
   int fetch_wait_ms = 10;
 };
 core::Result<rd_kafka_t*> JoinGroup(const GroupMember& g);
+
+// A group member's session timeout when none is configured: how long a member that died keeps its
+// partitions. Real Kafka brokers accept 6 s and up by default (group.min.session.timeout.ms).
+// librdkafka's mock cluster (svc dev-broker) waits the session less 1 s before it completes a
+// rebalance, so a short session keeps hand-overs quick there; but it also holds a member's first
+// join into an empty group for 3 s while its once-a-second session check spares no member waiting
+// in JoinGroup. At 2.5 s that check expired such a member about one time in two, and its JoinGroup
+// then went unanswered until max.poll.interval.ms (300 s): 4 s leaves the check a whole tick.
+inline std::chrono::milliseconds DefaultSessionTimeout(bool mock_cluster) {
+  return std::chrono::milliseconds(mock_cluster ? 4000 : 6000);
+}
 
 // A topic's configuration (DescribeConfigs): every entry's name and value. Not for the mock
 // cluster, which answers no DescribeConfigs (check IsMockCluster first).

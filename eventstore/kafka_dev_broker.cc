@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "core/log.h"
+#include "eventstore/kafka_client.h"
 
 namespace svc::eventstore {
 
@@ -102,13 +103,17 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
   b->impl_ = std::make_unique<Impl>();
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   char err[512];
-  rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
   rd_kafka_conf_set(conf, "socket.nagle.disable", "true", err, sizeof err);
-  rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int level, const char* fac,
-                                    const char* buf) {
-    core::Log(level <= 3 ? core::LogLevel::kError : core::LogLevel::kWarn, "librdkafka",
-              {{"facility", fac}, {"detail", buf}});
-  });
+  if (const char* debug = kafka::DebugContexts()) {
+    rd_kafka_conf_set(conf, "debug", debug, err, sizeof err);  // the mock's group state machine: "mock,cgrp"
+    rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
+  } else {
+    rd_kafka_conf_set(conf, "log_level", "3", err, sizeof err);
+    rd_kafka_conf_set_log_cb(conf, [](const rd_kafka_t*, int level, const char* fac, const char* buf) {
+      core::Log(level <= 3 ? core::LogLevel::kError : core::LogLevel::kWarn, "librdkafka",
+                {{"facility", fac}, {"detail", buf}});
+    });
+  }
   b->impl_->rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (b->impl_->rk == nullptr) {
     rd_kafka_conf_destroy(conf);

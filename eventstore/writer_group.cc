@@ -176,8 +176,7 @@ core::Result<std::unique_ptr<WriterGroup>> WriterGroup::Join(const Options& opti
     const bool mock = st.ok() && kafka::IsMockCluster(meta, options.timeout);
     rd_kafka_destroy(meta);
     SVC_RETURN_IF_ERROR(st);
-    im.session = options.session_timeout.count() > 0 ? options.session_timeout
-                                                     : std::chrono::milliseconds(mock ? 2500 : 6000);
+    im.session = options.session_timeout.count() > 0 ? options.session_timeout : kafka::DefaultSessionTimeout(mock);
   }
   kafka::GroupMember gm;
   gm.brokers = options.brokers;

@@ -17,10 +17,8 @@
 // - Leave (and the destructor): every partition is released, then the member leaves the group,
 //   which reassigns them at once (no session timeout to wait out).
 //
-// Session timeout: how long a member that died (kill -9, cut off) keeps its partitions. Real Kafka
-// brokers accept 6 s and up by default (group.min.session.timeout.ms); librdkafka's mock cluster
-// (svc dev-broker) also waits the session timeout minus 1 s before finishing any rebalance, so on
-// it a shorter session (2.5 s) keeps a clean hand-over under 2 s.
+// Session timeout: how long a member that died (kill -9, cut off) keeps its partitions
+// (kafka::DefaultSessionTimeout: 6 s on Kafka, 4 s on svc dev-broker, and why).
 
 #include <chrono>
 #include <functional>
@@ -40,7 +38,7 @@ class WriterGroup {
     std::string topic_prefix = "svc";  // group <prefix>-writers on topic <prefix>.commands
     uint32_t partitions = 4;
     std::string member;  // the node's id: the member's client.id
-    // 0: 6000 ms on a Kafka cluster, 2500 ms on svc dev-broker.
+    // 0: kafka::DefaultSessionTimeout (6000 ms on a Kafka cluster, 4000 ms on svc dev-broker).
     std::chrono::milliseconds session_timeout{0};
     std::chrono::milliseconds timeout{30000};
     bool create_topic = true;

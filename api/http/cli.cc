@@ -77,7 +77,7 @@ void DeclareCommon(Flags& f) {
              "(docs/operations.md#a-cluster-on-kafka)"});
   f.Declare({"kafka-session-timeout-ms", "0",
              "--kafka-writers group: how long a writer node that died keeps its partitions (0: 6000 on Kafka, "
-             "2500 on svc dev-broker)"});
+             "4000 on svc dev-broker)"});
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
   DeclareKeys(f);

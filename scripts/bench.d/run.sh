@@ -2,10 +2,14 @@
 # Runs every benchmark with the binaries of a build directory: scripts/bench (Release, full
 # sizes) and scripts/test (its sanitizer build, BENCH_SMOKE=1: tiny sizes, so that every part is
 # known to start and finish; its numbers mean nothing).
-#   scripts/bench.d/run.sh BUILD_DIR
+#   scripts/bench.d/run.sh BUILD_DIR [all|node|cluster]
+# `node`: the parts on one node; `cluster`: the parts on the dev broker's cluster (two smoke runs
+# that ctest can run side by side). Default: all, in that order.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 BUILD=${1:-build-release}
+PARTS=${2:-all}
+case "$PARTS" in all|node|cluster) ;; *) echo "usage: $0 BUILD_DIR [all|node|cluster]" >&2; exit 2 ;; esac
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
   CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000 PURGES=1 PURGE_SESSIONS=2 IMPORTS=200
   REVIEW_CASES=200 SCREEN_NAMES=2000 SCREEN_PORTFOLIO=200 WIDGET_RUNS=1 RESTART_EVENTS=2000 BLOB_MIB=1 BLOB_RUNS=1
@@ -18,6 +22,7 @@ else
   RESTART_EVENTS=${BENCH_RESTART_EVENTS:-1000000} BLOB_MIB=${BENCH_BLOB_MIB:-20} BLOB_RUNS=${BENCH_BLOB_RUNS:-5}
   CLUSTER_RUNS=${BENCH_CLUSTER_RUNS:-5} CLUSTER_TENANTS=16 WORKER_SESSIONS=${BENCH_WORKER_SESSIONS:-24} WORKER_ENGINE=dlib OVERHEAD_SECONDS=$SECONDS_EACH
 fi
+if [ "$PARTS" != cluster ]; then
 # The write side and replay.
 "$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
 # HTTP: nginx as the ceiling, then GET, a list page and durable creates.
@@ -58,6 +63,8 @@ RESTART_EVENTS=$RESTART_EVENTS scripts/bench.d/restart.sh "$BUILD"
 # media link (throughput, time to first byte, the server's peak RSS above idle), and a whole
 # verification on each backend.
 BLOB_MIB=$BLOB_MIB BLOB_RUNS=$BLOB_RUNS scripts/bench.d/blobs.sh "$BUILD"
+fi
+[ "$PARTS" = node ] && exit 0
 # The cluster on Kafka: two writer nodes on the dev broker; the time partitions go without a writer
 # after a clean stop and after a kill -9 of one node.
 CLUSTER_RUNS=$CLUSTER_RUNS CLUSTER_TENANTS=$CLUSTER_TENANTS scripts/bench.d/cluster.sh "$BUILD"

@@ -523,6 +523,12 @@ std::pair<std::map<std::string, int>, int> StagesAndVerdicts(const SvcServer& s,
   return {stages, verdicts};
 }
 
+// A node's whole log, as a test message: what a failed wait on it leaves to read.
+void DumpLog(const SvcServer& s, const std::string& name) {
+  std::ifstream log(s.stderr_path());
+  MESSAGE(name << "'s log:\n" << std::string(std::istreambuf_iterator<char>(log), {}));
+}
+
 std::set<uint32_t> JobPartitions(const SvcServer& s) {
   std::set<uint32_t> out;
   const core::Json node = Node(s);
@@ -577,18 +583,22 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
 
   // Worker 2 joins; once worker 1's session (the job's lease) runs out, the group gives it every
   // partition, and it runs the job again: the two recorded stages are not run again.
+  const auto killed_at = std::chrono::steady_clock::now();
   SvcServer w2(dir.Sub("w2"), flags("worker-2", {"--roles", "projector,worker"}));
   w2.Start();
-  REQUIRE(Eventually([&] { return JobPartitions(w2) == all_jobs; }));
+  const bool taken_over = Eventually([&] { return JobPartitions(w2) == all_jobs; });
+  MESSAGE("worker 2 held every job partition " << std::chrono::duration_cast<std::chrono::milliseconds>(
+                                                      std::chrono::steady_clock::now() - killed_at).count()
+                                               << " ms after worker 1's kill");
+  if (!taken_over) DumpLog(w2, "worker 2");
+  REQUIRE(taken_over);
   const bool resumed = Eventually([&] {
     return core::ParseJsonOrDiscarded(Call(a, key, "GET", "/v1/verification-sessions/" + first).body)["status"] ==
            "approved";
   }, std::chrono::seconds(60));
   if (!resumed) {
-    std::ifstream log(w2.stderr_path());
-    MESSAGE("worker 2's log:\n" << std::string(std::istreambuf_iterator<char>(log), {}));
-    std::ifstream alog(a.stderr_path());
-    MESSAGE("node a's log:\n" << std::string(std::istreambuf_iterator<char>(alog), {}));
+    DumpLog(w2, "worker 2");
+    DumpLog(a, "node a");
   }
   REQUIRE(resumed);
   CHECK(Metric(w2, "svc_pipeline_stages_total") == 3);  // face_match, gov_curp, gov_ine
@@ -602,12 +612,17 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
   // each job runs on the worker that has its partition (the key: tenant/environment/session).
   w1 = std::make_unique<SvcServer>(dir.Sub("w1"), flags("worker-1", {"--roles", "projector,worker"}));
   w1->Start();
-  REQUIRE(Eventually([&] {
+  const bool shared = Eventually([&] {
     auto j1 = JobPartitions(*w1), j2 = JobPartitions(w2);
     std::set<uint32_t> both = j1;
     both.insert(j2.begin(), j2.end());
     return !j1.empty() && !j2.empty() && j1.size() + j2.size() == kJobPartitions && both == all_jobs;
-  }));
+  });
+  if (!shared) {
+    DumpLog(*w1, "worker 1");
+    DumpLog(w2, "worker 2");
+  }
+  REQUIRE(shared);
   const auto w1_jobs = JobPartitions(*w1);
   std::vector<std::string> sessions;
   int expect_w1 = 0;
@@ -632,7 +647,9 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
 
   // A clean stop gives worker 2's partitions back at once (no lease to wait out).
   w2.Stop();
-  REQUIRE(Eventually([&] { return JobPartitions(*w1) == all_jobs; }, std::chrono::seconds(10)));
+  const bool handed = Eventually([&] { return JobPartitions(*w1) == all_jobs; }, std::chrono::seconds(10));
+  if (!handed) DumpLog(*w1, "worker 1");
+  REQUIRE(handed);
   const std::string last = SubmitSandboxSession(a, key, "worker-job-last");
   CHECK(Eventually([&] {
     return core::ParseJsonOrDiscarded(Call(a, key, "GET", "/v1/verification-sessions/" + last).body)["status"] ==
