@@ -1,5 +1,6 @@
 #include "api/persons/persons_common.h"
 
+#include "api/http/catch_up.h"
 #include "api/http/write_path.h"
 #include "pipeline/persons/pii.h"
 #include "projections/persons/persons_queries.h"
@@ -22,7 +23,7 @@ pipeline::persons::PersonRef RefOf(const AuthContext& a, const std::string& pers
 
 core::Result<core::Json> PersonRow(Runtime& rt, const AuthContext& a, const std::string& id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kPerson, id));
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, PV::Abs(PV::Record(TeOf(a), id))));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadViewCaughtUp(rt, a.tenant_id, PV::Abs(PV::Record(TeOf(a), id))));
   if (!row.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
   return std::move(*row);
 }

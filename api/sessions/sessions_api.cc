@@ -1,6 +1,7 @@
 // /v1/verification-sessions: create, consent, get, list.
 #include <chrono>
 
+#include "api/http/catch_up.h"
 #include "api/http/json_input.h"
 #include "api/http/cursor_list.h"
 #include "api/http/pagination.h"
@@ -136,7 +137,7 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
   if (!resolved.ok()) return Refuse(respond, StatusToProblem(req, resolved.status()));
   if (person_id.has_value()) {
     // The person must be an active person of the key's tenant and environment.
-    auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
+    auto row = ReadViewCaughtUp(rt, a.tenant_id, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
     if (!row.ok()) return Refuse(respond, StatusToProblem(req, row.status()));
     if (!row->has_value()) return Refuse(respond, Problem(req, "PERSON_NOT_FOUND", "no such person"));
     std::string status = core::StringOr(**row, "status");
@@ -227,10 +228,8 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
     return respond(StatusToProblem(req, st));
   }
   // The read-model row is the record as the JSON writer produced it: served as stored.
-  auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
-                            SV::Abs(SV::Record(projections::TenantEnv(call.auth.tenant_id,
-                                                                      call.auth.environment),
-                                               id)));
+  auto row = ReadRawCaughtUp(rt, call.auth.tenant_id,
+                             SV::Abs(SV::Record(projections::TenantEnv(call.auth.tenant_id, call.auth.environment), id)));
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   if (!row->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
   HttpResponse r;
@@ -316,7 +315,7 @@ void RecordConsent(Runtime& rt, ApiCall& call, Respond respond) {
   std::string te = projections::TenantEnv(a.tenant_id, a.environment);
   // Sessions of another tenant or environment are not found (checked on the read model; the
   // aggregate is per tenant partition, so a foreign id could not be decided on anyway).
-  auto rec = ReadView(rt, SV::Abs(SV::Record(te, id)));
+  auto rec = ReadViewCaughtUp(rt, a.tenant_id, SV::Abs(SV::Record(te, id)));
   if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
   if (!rec->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
   auto cmd = commands::MakeCommand<vs::SessionDecider>(a.tenant_id, id, vs::SessionCommand(*c), Context(rt, call));

@@ -4,6 +4,7 @@
 #include <memory>
 #include <set>
 
+#include "api/http/catch_up.h"
 #include "api/http/multipart.h"
 #include "api/http/pagination.h"
 #include "api/http/public_api.h"
@@ -43,7 +44,7 @@ std::string TeOf(const ApiCall& call) {
 // The session record of the caller's tenant and environment, or a problem.
 core::Result<core::Json> SessionRecord(Runtime& rt, const ApiCall& call, const std::string& id) {
   SVC_RETURN_IF_ERROR(core::ValidateId(core::IdKind::kVerification, id));
-  SVC_ASSIGN_OR_RETURN(auto rec, ReadView(rt, SV::Abs(SV::Record(TeOf(call), id))));
+  SVC_ASSIGN_OR_RETURN(auto rec, ReadViewCaughtUp(rt, call.auth.tenant_id, SV::Abs(SV::Record(TeOf(call), id))));
   if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
   return std::move(*rec);
 }
