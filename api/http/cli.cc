@@ -78,6 +78,10 @@ void DeclareCommon(Flags& f) {
   f.Declare({"kafka-session-timeout-ms", "0",
              "--kafka-writers group: how long a writer node that died keeps its partitions (0: 6000 on Kafka, "
              "4000 on svc dev-broker)"});
+  f.Declare({"command-timeout-ms", "20000",
+             "--kafka-writers group: how long a node waits for the answer of a command it sent to the partition's "
+             "writer before it answers 503 (longer than a take-over after a node dies, so that one delays writes "
+             "rather than failing them)"});
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});
   DeclareKeys(f);
@@ -151,6 +155,12 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
   } catch (...) {
     return core::InvalidArgument("--kafka-session-timeout-ms must be a number");
   }
+  try {
+    o.command_timeout = std::chrono::milliseconds(std::stoll(f.Get("command-timeout-ms")));
+  } catch (...) {
+    return core::InvalidArgument("--command-timeout-ms must be a number");
+  }
+  if (o.command_timeout < std::chrono::seconds(2)) return core::InvalidArgument("--command-timeout-ms must be at least 2000");
   if (o.log_backend == "kafka" && o.kafka_brokers.empty()) {
     return core::InvalidArgument("--log-backend kafka needs --kafka-brokers");
   }
