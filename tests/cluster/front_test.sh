@@ -10,7 +10,8 @@
 # Idempotency-Key gave the first result; every verification has one verdict and each stage once;
 # every verdict's webhook arrived and verifies; every decrypt has its access-log entry and the
 # chain verifies on every node; and, the nodes stopped, `svc replay --verify` on each node rebuilds
-# read models identical to its own, with the same rows on all three.
+# read models identical to its own, with the same rows on all three. Before the load, one CURP
+# sent to the three nodes at once, five times: exactly one 201 each time.
 #   tests/cluster/front_test.sh SVC_BINARY
 set -euo pipefail
 SVC_BIN=$(realpath "$1")
@@ -138,6 +139,8 @@ code=$(curl -s -o "$WORK/hook.json" -w '%{http_code}' -X POST "$FRONT/v1/develop
 echo "secret $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secret"])' "$WORK/hook.json")" >&7
 for _ in $(seq 100); do grep -q '^ok' "$WORK/receiver.out" && break; sleep 0.1; done
 grep -q '^ok' "$WORK/receiver.out" || fail "the webhook receiver did not take the secret"
+
+python3 tests/cluster/load.py curp "$KEY" 5 $((PORT + 1)) $((PORT + 2)) $((PORT + 3))
 
 load 1 &
 L1=$!

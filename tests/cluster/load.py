@@ -8,6 +8,9 @@ front while nodes stop, die and come back, and what must hold afterwards.
   load.py check FRONT KEY WORK RECEIVER NODE...
                                         afterwards: against the front, the webhook receiver's port
                                         (tests/receiver) and every node's own port
+  load.py curp KEY ROUNDS NODE...       the same CURP sent to every node's own port at once, ROUNDS
+                                        times (a new CURP each round): exactly one 201 per CURP, and
+                                        409 CURP_CONFLICT for every other
 
 drive appends one JSON line per acknowledged operation to WORK/acked.CLIENT.jsonl and one per
 failure to WORK/failed.CLIENT.jsonl; check reads them all. Nothing here decides timing: every
@@ -17,6 +20,7 @@ import http.client
 import json
 import os
 import sys
+import threading
 import time
 import urllib.parse
 
@@ -238,11 +242,45 @@ def check(front, key, work, receiver, nodes):
           f"verifies on each; {len(seen)} verdict webhooks verified ({again} delivered again, at least once)")
 
 
+CURP_CHARS = "0123456789ABCDEFGHIJKLMN\u00d1OPQRSTUVWXYZ"
+
+
+def curp_with_check_digit(first17):
+    """RENAPO's check digit: each character's value times (18 - its position), summed, mod 10."""
+    total = sum(CURP_CHARS.index(c) * (18 - i) for i, c in enumerate(first17))
+    return first17 + str((10 - total % 10) % 10)
+
+
+def same_curp(key, rounds, nodes):
+    """Each round one new CURP goes to every node at once (a barrier releases the requests
+    together): the CURP's claim is decided in the log by its partition's one writer, whichever node
+    a request reached, so exactly one create wins and every other gets 409 CURP_CONFLICT."""
+    for r in range(rounds):
+        curp = curp_with_check_digit(f"PEPJ9{r % 10}0101HDFRRN{r % 10}")
+        barrier = threading.Barrier(len(nodes))
+        answers = [None] * len(nodes)
+        def send(i, port):
+            barrier.wait()
+            answers[i] = call(f"http://127.0.0.1:{port}", key, "POST", "/v1/persons", {"pii": {"curp": curp}})
+        threads = [threading.Thread(target=send, args=(i, port)) for i, port in enumerate(nodes)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        won = [a for a in answers if a[0] == 201]
+        lost = [a for a in answers if a[0] == 409 and "CURP_CONFLICT" in json.dumps(a[1])]
+        if len(won) != 1 or len(lost) != len(nodes) - 1:
+            raise SystemExit(f"FAIL: CURP {curp} sent to {len(nodes)} nodes at once: {answers}")
+    print(f"same CURP on {len(nodes)} nodes at once: exactly one 201 in each of {rounds} rounds")
+
+
 def main():
     if len(sys.argv) >= 6 and sys.argv[1] == "drive":
         drive(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5])
     elif len(sys.argv) >= 7 and sys.argv[1] == "check":
         check(sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5], sys.argv[6:])
+    elif len(sys.argv) >= 5 and sys.argv[1] == "curp":
+        same_curp(sys.argv[2], int(sys.argv[3]), sys.argv[4:])
     else:
         raise SystemExit(__doc__)
 
