@@ -126,6 +126,10 @@ struct Command {
   // In a cluster, a command read from the commands topic: its offset there (its events record it,
   // EventEnvelope::command_ref). -1: issued in this process.
   int64_t bus_offset = -1;
+  // The instant (system clock, micros) past which the asker has been answered 503 already
+  // (Writer::Options::answer_timeout, or the commands topic's deadline): not decided after it.
+  // 0: no deadline.
+  int64_t answer_by_micros = 0;
 };
 
 // A decider's command type (D::CommandType: a std::variant of structs, or one struct) as data:

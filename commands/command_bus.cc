@@ -34,6 +34,7 @@ void CommandBus::Deliver(eventstore::CommandRecord record) {
     return;
   }
   command->bus_offset = record.offset;
+  command->answer_by_micros = record.deadline_micros;  // still queued past it: not decided
   const uint32_t partition = record.partition;
   writer_.Execute(std::move(*command), [this, record = std::move(record), partition](core::Result<CommandOutcome> r) {
     // Turned away because the partition moved on: its next writer reads the record again.

@@ -9,6 +9,7 @@
 #include <future>
 #include <thread>
 
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "core/json_fields_read.h"
 #include "core/log.h"
@@ -104,6 +105,17 @@ Writer::Writer(const Options& options) : options_(options) {
     core::SetThreadName("svc-wm-commit");
     CommitLoop();
   });
+  if (options_.answer_timeout.count() > 0) {
+    if (options_.metrics != nullptr) {
+      answer_timeouts_ = &options_.metrics->GetCounter(
+          "svc_command_answer_timeouts_total",
+          "Commands answered 503 because the log had not acknowledged them within the command wait");
+    }
+    deadline_thread_ = std::thread([this] {
+      core::SetThreadName("svc-cmd-deadline");
+      DeadlineLoop();
+    });
+  }
 }
 
 Writer::~Writer() {
@@ -116,6 +128,52 @@ Writer::~Writer() {
   }
   commit_cv_.notify_all();
   if (committer_.joinable()) committer_.join();
+  // Callbacks still awaited are dropped unanswered, as held ones are.
+  {
+    std::lock_guard lock(awaited_mu_);
+    awaited_stop_ = true;
+  }
+  awaited_cv_.notify_all();
+  if (deadline_thread_.joinable()) deadline_thread_.join();
+}
+
+void Writer::AnswerOnce(Awaited& awaited, core::Result<CommandOutcome> r) {
+  CommandCallback done;
+  {
+    std::lock_guard lock(awaited.mu);
+    done.swap(awaited.done);
+  }
+  if (done) done(std::move(r));
+}
+
+void Writer::DeadlineLoop() {
+  std::unique_lock lock(awaited_mu_);
+  while (!awaited_stop_) {
+    if (awaited_.empty()) {
+      awaited_cv_.wait(lock);
+      continue;
+    }
+    std::shared_ptr<Awaited> first = awaited_.front();
+    if (std::chrono::steady_clock::now() < first->at) {
+      awaited_cv_.wait_until(lock, first->at);
+      continue;
+    }
+    awaited_.pop_front();
+    lock.unlock();
+    bool pending;
+    {
+      std::lock_guard l(first->mu);
+      pending = static_cast<bool>(first->done);
+    }
+    if (pending) {
+      if (answer_timeouts_ != nullptr) answer_timeouts_->Add();
+      AnswerOnce(*first, core::Unavailable(
+                             "the event log did not acknowledge the command within the command wait; its outcome is "
+                             "not known: retry it with the same Idempotency-Key",
+                             "SERVICE_UNAVAILABLE"));
+    }
+    lock.lock();
+  }
 }
 
 void Writer::Register(std::unique_ptr<AggregateType> type) {
@@ -238,6 +296,22 @@ void Writer::Execute(Command command, CommandCallback done) {
     if (held_counter_ != nullptr) held_counter_->Add();
     return;
   }
+  if (options_.answer_timeout.count() > 0 && command.bus_offset < 0 && done) {
+    auto awaited = std::make_shared<Awaited>();
+    awaited->done = std::move(done);
+    awaited->at = std::chrono::steady_clock::now() + options_.answer_timeout;
+    command.answer_by_micros =
+        core::SystemClock().Now().micros +
+        std::chrono::duration_cast<std::chrono::microseconds>(options_.answer_timeout).count();
+    done = [awaited](core::Result<CommandOutcome> r) { AnswerOnce(*awaited, std::move(r)); };
+    bool was_empty;
+    {
+      std::lock_guard lock(awaited_mu_);
+      was_empty = awaited_.empty();
+      awaited_.push_back(std::move(awaited));
+    }
+    if (was_empty) awaited_cv_.notify_one();
+  }
   uint32_t p = options_.log->PartitionFor(command.tenant_id);
   Partition& part = *partitions_[p];
   part.strand.Post([this, &part, command = std::move(command), done = std::move(done)]() mutable {
@@ -276,6 +350,11 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   if (part.broken.load()) {
     done(core::Unavailable("the write side stopped after an event-log failure; restart to recover",
                            "SERVICE_UNAVAILABLE"));
+    return;
+  }
+  // Its asker was answered 503 already (the log was slow or out of reach): never decided now.
+  if (command.answer_by_micros > 0 && core::SystemClock().Now().micros > command.answer_by_micros) {
+    done(core::Unavailable("the command waited past its deadline; it was not decided", "SERVICE_UNAVAILABLE"));
     return;
   }
   const AggregateType* type = FindType(command.aggregate_type);

@@ -20,6 +20,7 @@
 // Thread-safety: Execute may be called from any thread.
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <deque>
 #include <thread>
@@ -63,6 +64,12 @@ class Writer {
     // decided nor answered: a kill -9 meets the steps before them durable and theirs not (a crash
     // between a claim and its use).
     std::vector<std::string> debug_hold_types;
+    // A command issued in this process and not answered within this time is answered 503 (its
+    // outcome unknown: retried with its Idempotency-Key it gives the first result), and a command
+    // still queued past it is not decided. 0: callers wait for the log, however long it takes
+    // (the embedded log, on this machine's disk). On Kafka it is --command-timeout-ms: a node cut
+    // from its brokers answers in bounded time, not after librdkafka's message timeout.
+    std::chrono::milliseconds answer_timeout{0};
   };
 
   explicit Writer(const Options& options);
@@ -139,6 +146,15 @@ class Writer {
   };
   struct Partition;
   struct CommitItem;
+  // A caller's callback under Options::answer_timeout: answered once, by the result or by the
+  // deadline, whichever comes first.
+  struct Awaited {
+    std::mutex mu;
+    CommandCallback done;  // empty once answered
+    std::chrono::steady_clock::time_point at;
+  };
+  static void AnswerOnce(Awaited& awaited, core::Result<CommandOutcome> r);
+  void DeadlineLoop();
 
   void Run(Partition& part, Command& command, CommandCallback& done);
   core::Result<Slot*> LoadSlot(Partition& part, const AggregateType& type, bool fresh_id,
@@ -169,6 +185,16 @@ class Writer {
   std::thread committer_;
   // Held by the committer while it writes a batch and by the idempotency sweep while it deletes.
   std::mutex records_mu_;
+
+  // Awaited callbacks in deadline order (one timeout for all, so arrival order), and the thread
+  // that answers those past it. Answered entries stay until their deadline (bounded: the rate of
+  // commands times the timeout, a few bytes each).
+  std::mutex awaited_mu_;
+  std::condition_variable awaited_cv_;
+  std::deque<std::shared_ptr<Awaited>> awaited_;
+  bool awaited_stop_ = false;
+  std::thread deadline_thread_;
+  core::Counter* answer_timeouts_ = nullptr;
 
   core::Counter* commands_ok_ = nullptr;
   core::Counter* commands_rejected_ = nullptr;

@@ -89,6 +89,13 @@ class EventLog {
 
   // The next offset that will be assigned in each partition (= number of events in it).
   virtual core::Result<std::vector<uint64_t>> EndOffsets() = 0;
+  // EndOffsets()[partition], asking the log for that partition only and at most `limit`: a log
+  // that cannot say in time (a node cut from its brokers) is kUnavailable, never a guess.
+  virtual core::Result<uint64_t> EndOffset(uint32_t partition, std::chrono::milliseconds /*limit*/) {
+    SVC_ASSIGN_OR_RETURN(std::vector<uint64_t> ends, EndOffsets());
+    if (partition >= ends.size()) return core::InvalidArgument("no partition " + std::to_string(partition));
+    return ends[partition];
+  }
 
   // The partitions this process appends to (ascending): all of them on one writer, none on a
   // process that only reads.

@@ -11,6 +11,29 @@ core::Status KafkaError(const std::string& what, rd_kafka_resp_err_t err) {
   return core::Unavailable(what + ": " + rd_kafka_err2str(err));
 }
 
+core::Status Watermarks(rd_kafka_t* rk, const std::string& topic, int32_t partition, std::chrono::milliseconds timeout,
+                        int64_t* low, int64_t* high) {
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  int64_t found[2] = {0, 0};
+  const int64_t asked[2] = {RD_KAFKA_OFFSET_BEGINNING, RD_KAFKA_OFFSET_END};
+  for (int i = 0; i < 2; ++i) {
+    const auto left =
+        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()).count();
+    if (left <= 0) return KafkaError("watermarks of " + topic, RD_KAFKA_RESP_ERR__TIMED_OUT);
+    rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
+    rd_kafka_topic_partition_list_add(list, topic.c_str(), partition)->offset = asked[i];
+    rd_kafka_resp_err_t err = rd_kafka_offsets_for_times(rk, list, static_cast<int>(left));
+    if (!err) err = list->elems[0].err;
+    found[i] = list->elems[0].offset;
+    rd_kafka_topic_partition_list_destroy(list);
+    if (err) return KafkaError("watermarks of " + topic, err);
+  }
+  *low = found[0];
+  *high = found[1];
+  if (*low < 0 && *high >= 0) *low = *high;  // an empty partition may answer only its end
+  return core::Status::Ok();
+}
+
 bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::string* error) {
   char err[512];
   if (rd_kafka_conf_set(conf, key, value.c_str(), err, sizeof err) != RD_KAFKA_CONF_OK) {
@@ -21,8 +44,12 @@ bool Set(rd_kafka_conf_t* conf, const char* key, const std::string& value, std::
 }
 
 const char* DebugContexts() {
-  const char* d = std::getenv("SVC_KAFKA_DEBUG");
-  return d != nullptr && *d != '\0' ? d : nullptr;
+  // Read once: every log line of librdkafka asks, and the environment does not change.
+  static const char* const contexts = [] {
+    const char* d = std::getenv("SVC_KAFKA_DEBUG");
+    return d != nullptr && *d != '\0' ? d : nullptr;
+  }();
+  return contexts;
 }
 
 void LogLine(const rd_kafka_t*, int level, const char* facility, const char* buf) {

@@ -46,6 +46,15 @@ using ConsumerPtr = std::unique_ptr<rd_kafka_t, ConsumerDeleter>;
 // assigned partitions explicitly (its group id is only a name).
 core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group);
 
+// The low and high watermarks of one partition (under read_committed, as the handle's
+// isolation.level says, the high one is the last stable offset), within `timeout` whatever the
+// brokers do. librdkafka's rd_kafka_query_watermark_offsets bounds only its leader lookup by its
+// timeout: against a broker that takes connections and never answers (a cut network) its
+// ListOffsets requests are retried for as long as broker states keep changing, which is forever.
+// rd_kafka_offsets_for_times (timestamps -2 and -1: earliest and latest) waits at most `timeout`.
+core::Status Watermarks(rd_kafka_t* rk, const std::string& topic, int32_t partition, std::chrono::milliseconds timeout,
+                        int64_t* low, int64_t* high);
+
 // True when the cluster `rk` talks to is librdkafka's mock cluster (svc dev-broker).
 bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout);
 

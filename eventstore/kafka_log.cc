@@ -3,6 +3,8 @@
 #include <librdkafka/rdkafka.h>
 
 #include <algorithm>
+#include <atomic>
+#include <iterator>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -212,6 +214,7 @@ struct KafkaLog::Unit {
   bool closing = false;
   core::Status failed;  // sticky once set
   std::thread appender;
+  std::atomic<bool> exited{false};  // the appender returned: joining it does not wait
 
   ~Unit() {
     if (producer != nullptr) rd_kafka_destroy(producer);
@@ -221,11 +224,14 @@ struct KafkaLog::Unit {
 struct KafkaLog::Impl {
   rd_kafka_t* meta = nullptr;  // a plain producer: metadata and watermarks, never sends
   ConsumerPtr tails;           // reads partition tails (EndOffsets of partitions written elsewhere)
-  std::mutex tails_mu;
+  std::timed_mutex tails_mu;   // EndOffset waits for it at most its limit
   mutable std::mutex units_mu;
   std::vector<std::shared_ptr<Unit>> unit_of;  // by partition; null: not written here
   bool closed = false;
   std::unique_ptr<std::atomic<uint64_t>[]> end;  // committed next sequence per partition written here
+  // Units of partitions lost (not handed over) whose appender may still be inside a call to a
+  // broker it cannot reach: joined once it returned, or at Close (under units_mu).
+  std::vector<std::shared_ptr<Unit>> retired;
   core::Counter* appends = nullptr;
   core::Counter* events = nullptr;
   core::Counter* transactions = nullptr;
@@ -300,8 +306,9 @@ core::Result<std::vector<TailRecord>> ReadRange(rd_kafka_t* rk, const std::strin
 // epoch. Reads each partition's tail, widening the window until it holds a record of the highest
 // epoch and an accepted event (or reaches the start): records of a lower epoch after a fence are
 // a fenced writer's and do not count.
+// Each call to the broker waits at most `timeout`.
 core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_kafka_t* rk,
-                              const std::string& topic, const std::vector<uint32_t>& partitions) {
+                              const std::string& topic, const std::vector<uint32_t>& partitions, Ms timeout) {
   struct Part {
     int64_t low = 0, high = 0, window = 64;
     std::vector<TailRecord> records;
@@ -309,9 +316,7 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
   std::map<uint32_t, Part> parts;
   for (uint32_t p : partitions) {
     Part& pt = parts[p];
-    rd_kafka_resp_err_t err = rd_kafka_query_watermark_offsets(
-        meta, topic.c_str(), static_cast<int32_t>(p), &pt.low, &pt.high, static_cast<int>(o.timeout.count()));
-    if (err) return KafkaError("watermarks of " + topic, err);
+    SVC_RETURN_IF_ERROR(kafka::Watermarks(meta, topic, static_cast<int32_t>(p), timeout, &pt.low, &pt.high));
   }
   auto read = [&](uint32_t p) -> core::Status {
     Part& pt = parts[p];
@@ -320,7 +325,7 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
       pt.records.clear();
       return core::Status::Ok();
     }
-    SVC_ASSIGN_OR_RETURN(pt.records, ReadRange(rk, topic, p, start, o.timeout));
+    SVC_ASSIGN_OR_RETURN(pt.records, ReadRange(rk, topic, p, start, timeout));
     return core::Status::Ok();
   };
   for (uint32_t p : partitions) SVC_RETURN_IF_ERROR(read(p));
@@ -483,12 +488,12 @@ core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const s
   // any broker, the development mock included, and whatever id the older writer had.
   // Its own consumer for the tails: partitions given at once are taken over side by side.
   SVC_ASSIGN_OR_RETURN(ConsumerPtr tails, NewConsumer(options_.brokers, "svc-log-tails"));
-  SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options_, im.meta, tails.get(), topic, partitions));
+  SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options_, im.meta, tails.get(), topic, partitions, options_.timeout));
   unit->writer_id = core::HexEncode(core::RandomBytes(8));
   unit->epoch = before.max_epoch + 1;
   unit->last_end.assign(options_.partitions, -1);
   SVC_RETURN_IF_ERROR(WriteFence(*unit, options_, topic));
-  SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options_, im.meta, tails.get(), topic, partitions));
+  SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options_, im.meta, tails.get(), topic, partitions, options_.timeout));
   unit->next_seq = after.next_seq;
   SVC_ASSIGN_OR_RETURN(unit->verifier, NewConsumer(options_.brokers, "svc-writer-verify"));
   for (uint32_t p : partitions) im.end[p].store(unit->next_seq[p]);
@@ -500,21 +505,28 @@ core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const s
   unit->appender = std::thread([this, u = unit.get()] {
     core::SetThreadName("svc-log-append");
     AppenderLoop(*u);
+    u->exited.store(true);
   });
   return core::Status::Ok();
 }
 
 namespace {
-// Stops a unit: its appender finishes the group it writes; what is still queued fails.
-void StopUnit(KafkaLog::Unit& u, const core::Status& why) {
+// Tells a unit to stop: its appender finishes the group it writes; what is still queued fails.
+// False when it was told already.
+bool SignalStop(KafkaLog::Unit& u, const core::Status& why) {
   {
     std::lock_guard lock(u.mu);
-    if (u.closing) return;
+    if (u.closing) return false;
     u.closing = true;
     if (u.failed.ok()) u.failed = why;
   }
   u.cv.notify_all();
-  if (u.appender.joinable()) u.appender.join();
+  return true;
+}
+
+// Stops a unit and waits for its appender.
+void StopUnit(KafkaLog::Unit& u, const core::Status& why) {
+  if (SignalStop(u, why) && u.appender.joinable()) u.appender.join();
 }
 }  // namespace
 
@@ -532,8 +544,28 @@ void KafkaLog::Release(const std::vector<uint32_t>& partitions, bool drain) {
       for (uint32_t q : u->partitions) im.unit_of[q] = nullptr;
     }
   }
-  for (const auto& u : stopping) {
-    StopUnit(*u, drain ? core::Status::Ok() : core::Unavailable("this node no longer writes the partition"));
+  if (drain) {
+    for (const auto& u : stopping) StopUnit(*u, core::Status::Ok());
+    return;
+  }
+  // Lost: another node writes them already (and fenced these producers). The appender may be
+  // inside a commit to a broker it cannot reach (a node cut from Kafka) for up to the log's
+  // timeout, twice (commit, then abort); the group's callback, and with it GET /node and this
+  // node's next join, must not wait for that. It is joined once it returned, or at Close.
+  std::vector<std::shared_ptr<Unit>> finished;
+  {
+    std::lock_guard lock(im.units_mu);
+    for (const auto& u : stopping) {
+      SignalStop(*u, core::Unavailable("this node no longer writes the partition"));
+      im.retired.push_back(u);
+    }
+    auto done = std::stable_partition(im.retired.begin(), im.retired.end(),
+                                      [](const std::shared_ptr<Unit>& u) { return !u->exited.load(); });
+    finished.assign(std::make_move_iterator(done), std::make_move_iterator(im.retired.end()));
+    im.retired.erase(done, im.retired.end());
+  }
+  for (const auto& u : finished) {
+    if (u->appender.joinable()) u->appender.join();
   }
 }
 
@@ -813,10 +845,27 @@ core::Result<std::vector<uint64_t>> KafkaLog::EndOffsets() {
   }
   if (!elsewhere.empty()) {
     std::lock_guard lock(im.tails_mu);
-    SVC_ASSIGN_OR_RETURN(Tails now, ScanTails(options_, im.meta, im.tails.get(), Topic(), elsewhere));
+    SVC_ASSIGN_OR_RETURN(Tails now, ScanTails(options_, im.meta, im.tails.get(), Topic(), elsewhere, options_.timeout));
     for (uint32_t p : elsewhere) out[p] = now.next_seq[p];
   }
   return out;
+}
+
+core::Result<uint64_t> KafkaLog::EndOffset(uint32_t partition, Ms limit) {
+  auto& im = *impl_;
+  if (partition >= options_.partitions) return core::InvalidArgument("no partition " + std::to_string(partition));
+  if (std::shared_ptr<Unit> unit = UnitOf(partition)) {
+    std::lock_guard lock(unit->mu);
+    if (unit->failed.ok()) return im.end[partition].load();
+  }
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  std::unique_lock lock(im.tails_mu, std::defer_lock);
+  if (!lock.try_lock_for(limit)) return core::Unavailable("the event log's end could not be read in time");
+  const Ms left = std::chrono::duration_cast<Ms>(deadline - std::chrono::steady_clock::now());
+  if (left.count() <= 0) return core::Unavailable("the event log's end could not be read in time");
+  auto now = ScanTails(options_, im.meta, im.tails.get(), Topic(), {partition}, left);
+  if (!now.ok()) return core::Unavailable("the event log's end could not be read: " + now.status().message());
+  return now->next_seq[partition];
 }
 
 void KafkaLog::Close() {
@@ -833,6 +882,14 @@ void KafkaLog::Close() {
   // Pending appends complete (a shutdown writes what was accepted), then the appenders stop. The
   // units stay mapped: a late Append is answered "closed" by its unit.
   for (const auto& u : units) StopUnit(*u, core::Status::Ok());
+  std::vector<std::shared_ptr<Unit>> retired;
+  {
+    std::lock_guard lock(im.units_mu);
+    retired.swap(im.retired);
+  }
+  for (const auto& u : retired) {
+    if (u->appender.joinable()) u->appender.join();
+  }
 }
 
 namespace {

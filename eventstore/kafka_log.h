@@ -66,6 +66,9 @@ class KafkaLog final : public EventLog {
                                                               std::vector<PartitionCheckpoint> start,
                                                               const std::vector<uint32_t>& partitions) override;
   core::Result<std::vector<uint64_t>> EndOffsets() override;
+  // One partition's end: from memory when this process writes it, else from the topic within
+  // `limit` (the watermark, then the tail read for the last event's sequence).
+  core::Result<uint64_t> EndOffset(uint32_t partition, std::chrono::milliseconds limit) override;
   std::vector<uint32_t> OwnedPartitions() const override;
   bool Owns(uint32_t partition) const override;
   // EndOffsets: the partitions this process writes are answered from memory; the others are read

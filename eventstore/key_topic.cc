@@ -254,9 +254,7 @@ core::Status KafkaKeyTopic::Attach(const Options& options, KeyStore* keys) {
   }
 
   int64_t low = 0, high = 0;
-  rd_kafka_resp_err_t werr = rd_kafka_query_watermark_offsets(im.producer, im.topic.c_str(), 0, &low, &high,
-                                                              static_cast<int>(options.timeout.count()));
-  if (werr) return kafka::KafkaError("offsets of " + im.topic, werr);
+  SVC_RETURN_IF_ERROR(kafka::Watermarks(im.producer, im.topic, 0, options.timeout, &low, &high));
   SVC_ASSIGN_OR_RETURN(auto state, keys->LoadReplicaState());
   bool rebuild = false, adopt = false;
   if (!state.has_value()) {
@@ -358,9 +356,9 @@ core::Status KafkaKeyTopic::Publish(const std::vector<KeyRecord>& records) {
 core::Status KafkaKeyTopic::CatchUp() {
   Impl& im = *impl_;
   int64_t low = 0, high = 0;
-  rd_kafka_resp_err_t e = rd_kafka_query_watermark_offsets(im.producer, im.topic.c_str(), 0, &low, &high,
-                                                           static_cast<int>(im.o.timeout.count()));
-  if (e) return core::Unavailable(std::string("the cluster's keys topic: ") + rd_kafka_err2str(e), "SERVICE_UNAVAILABLE");
+  if (auto st = kafka::Watermarks(im.producer, im.topic, 0, im.o.timeout, &low, &high); !st.ok()) {
+    return core::Unavailable("the cluster's keys topic: " + st.message(), "SERVICE_UNAVAILABLE");
+  }
   return im.WaitApplied(high);
 }
 

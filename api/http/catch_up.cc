@@ -1,5 +1,6 @@
 #include "api/http/catch_up.h"
 
+#include <algorithm>
 #include <vector>
 
 #include "api/http/write_path.h"
@@ -10,9 +11,14 @@ namespace svc::api {
 
 core::Status CatchUpTenant(Runtime& rt, std::string_view tenant, std::chrono::milliseconds limit) {
   const uint32_t p = rt.log().PartitionFor(tenant);
-  SVC_ASSIGN_OR_RETURN(std::vector<uint64_t> ends, rt.log().EndOffsets());
-  if (p >= ends.size() || ends[p] == 0) return core::Status::Ok();
-  if (!rt.projections().WaitApplied({{p, ends[p] - 1}}, limit)) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  // The log's end within the same limit: a node cut from its brokers cannot know what it misses,
+  // so its miss is no answer either (503, not a stale 404).
+  auto end = rt.log().EndOffset(p, limit);
+  if (!end.ok()) return core::Unavailable("this node cannot reach the event log to confirm the miss; try again");
+  if (*end == 0) return core::Status::Ok();
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  if (!rt.projections().WaitApplied({{p, *end - 1}}, std::max(left, std::chrono::milliseconds(0)))) {
     return core::Unavailable("this node's read models are behind the log; try again");
   }
   return core::Status::Ok();

@@ -79,8 +79,9 @@ void DeclareCommon(Flags& f) {
              "--kafka-writers group: how long a writer node that died keeps its partitions (0: 6000 on Kafka, "
              "4000 on svc dev-broker)"});
   f.Declare({"command-timeout-ms", "20000",
-             "--kafka-writers group: how long a node waits for the answer of a command it sent to the partition's "
-             "writer before it answers 503 (longer than a take-over after a node dies, so that one delays writes "
+             "--log-backend kafka: how long a request waits for Kafka at each step (a new key on the keys topic; "
+             "its command's answer, from the partition's writer on another node or from Kafka for one decided "
+             "here) before it answers 503 (longer than a take-over after a node dies, so that one delays writes "
              "rather than failing them)"});
   f.Declare({"kafka-transactional-id", "svc-writer",
              "transactional.id of this writer; a second writer with the same id fences the first"});

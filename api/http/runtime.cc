@@ -330,6 +330,9 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     cluster_keys->topic_prefix = options.kafka_topic_prefix;
     cluster_keys->clock = rt->clock_;
     cluster_keys->metrics = &rt->metrics_;
+    // A new person's key is published before the person's command is decided: the request waits
+    // for Kafka there too, and no longer than for its command (a node cut from the brokers).
+    cluster_keys->timeout = options.command_timeout;
   }
   SVC_ASSIGN_OR_RETURN(OpenedKeys keys, OpenKeys(*rt->store_, master, fresh, options.read_only,
                                                  cluster_keys ? &*cluster_keys : nullptr));
@@ -391,6 +394,9 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   wo.pool = rt->pool_.get();
   wo.metrics = &rt->metrics_;
   wo.debug_hold_types = options.debug_hold_commands;
+  // On Kafka the log is another system, which a node can lose sight of: a caller waits at most
+  // the command wait, then 503 (docs/decisions.md, "A node cut from Kafka answers in bounded time").
+  if (options.log_backend == "kafka") wo.answer_timeout = options.command_timeout;
   rt->writer_ = std::make_unique<commands::Writer>(wo);
   // The runtime's own aggregates and read model (every area uses tenants and claims), then each
   // module's (api/http/module.h).

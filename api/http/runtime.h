@@ -55,8 +55,10 @@ struct RuntimeOptions {
   // the writers' group gives it (StartWriterGroup); until then, and in an operator command, none.
   std::string kafka_writers = "single";
   std::chrono::milliseconds kafka_session_timeout{0};  // eventstore::WriterGroup::Options
-  // How long a node waits for the answer of a command it sent to another node's writer.
-  std::chrono::milliseconds command_timeout{10000};
+  // How long a caller waits for a command's answer on the Kafka backend: from another node's writer
+  // (the command bus), or from the log for one decided here (Writer::Options::answer_timeout).
+  // svc serve --command-timeout-ms; the same default.
+  std::chrono::milliseconds command_timeout{20000};
   uint32_t partitions = 4;
   eventstore::Durability durability = eventstore::Durability::kFsync;
   size_t threads = 2;

@@ -97,11 +97,11 @@ void RenderWhenApplied(Runtime& rt, const HttpRequest& req, core::Result<command
 
 void WhenCaughtUp(Runtime& rt, ApiCall& call, std::vector<std::string_view> reads, Respond respond,
                   std::function<void(ApiCall&, Respond)> serve) {
-  auto ends = rt.log().EndOffsets();
-  if (!ends.ok()) return respond(StatusToProblem(*call.request, ends.status()));
   const uint32_t partition = rt.log().PartitionFor(call.auth.tenant_id);
+  auto end = rt.log().EndOffset(partition, kReadYourWrites);
+  if (!end.ok()) return respond(StatusToProblem(*call.request, end.status()));
   std::vector<eventstore::LogPosition> last;
-  if (partition < ends->size() && (*ends)[partition] > 0) last.push_back({partition, (*ends)[partition] - 1});
+  if (*end > 0) last.push_back({partition, *end - 1});
   struct Held {
     HttpRequest request;
     ApiCall call;

@@ -1,7 +1,9 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <future>
 #include <mutex>
+#include <tuple>
 
 #include "commands/writer.h"
 #include "tests/support/runtime_fixture.h"
@@ -187,4 +189,104 @@ TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
   }
   // The runtime's own writer never saw the failed command: names are still free.
   CHECK(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}, f.Ctx()).ok());
+}
+
+namespace {
+// A log that holds appends while told to (Kafka out of reach): their callbacks wait in `held`.
+class HoldingLog final : public eventstore::EventLog {
+ public:
+  explicit HoldingLog(eventstore::EventLog* inner) : inner_(inner) {}
+  uint32_t PartitionCount() const override { return inner_->PartitionCount(); }
+  void Append(uint32_t p, std::vector<eventstore::EventEnvelope> ev, eventstore::AppendCallback done) override {
+    std::unique_lock lock(mu);
+    if (hold) {
+      held.emplace_back(p, std::move(ev), std::move(done));
+      return;
+    }
+    lock.unlock();
+    inner_->Append(p, std::move(ev), std::move(done));
+  }
+  // Stops holding and hands what it held to the log, in order.
+  void Release() {
+    std::vector<std::tuple<uint32_t, std::vector<eventstore::EventEnvelope>, eventstore::AppendCallback>> out;
+    {
+      std::lock_guard lock(mu);
+      hold = false;
+      out.swap(held);
+    }
+    for (auto& [p, ev, done] : out) inner_->Append(p, std::move(ev), std::move(done));
+  }
+  core::Result<std::unique_ptr<eventstore::LogReader>> OpenReader(
+      std::string n, std::vector<eventstore::PartitionCheckpoint> s) override {
+    return inner_->OpenReader(std::move(n), std::move(s));
+  }
+  core::Result<std::vector<uint64_t>> EndOffsets() override { return inner_->EndOffsets(); }
+  void Close() override {}
+  std::string BackendName() const override { return "holding"; }
+
+  std::mutex mu;
+  bool hold = false;
+  std::vector<std::tuple<uint32_t, std::vector<eventstore::EventEnvelope>, eventstore::AppendCallback>> held;
+
+ private:
+  eventstore::EventLog* inner_;
+};
+}  // namespace
+
+TEST_CASE("writer: with an answer timeout, a command the log does not acknowledge in time is answered 503 once; "
+          "its retry gives the first result; a command past its deadline is not decided") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  HoldingLog hlog(&f.rt->log());
+  core::ThreadPool pool(1);
+  core::MetricsRegistry metrics;
+  Writer::Options wo;
+  wo.log = &hlog;
+  wo.store = &f.rt->store();
+  wo.ids = &f.ids;
+  wo.pool = &pool;
+  wo.metrics = &metrics;
+  wo.answer_timeout = std::chrono::milliseconds(200);
+  Writer w(wo);
+  w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
+  REQUIRE(w.Recover().ok());
+  const std::string app = f.ids.NewIdString(core::IdKind::kApplication);
+  auto create = [&] { return MakeCommand<TenantDecider>(t, t, TenancyCommand(CreateApplication{app, "Cut"}), f.Ctx("cut-1", "fp-cut")); };
+
+  // The log holds the append (a node cut from its brokers): the caller hears 503 at the deadline.
+  {
+    std::lock_guard lock(hlog.mu);
+    hlog.hold = true;
+  }
+  auto unanswered = w.ExecuteAndWait(create());
+  CHECK(unanswered.status().api_code() == "SERVICE_UNAVAILABLE");
+  CHECK(metrics.GetCounter("svc_command_answer_timeouts_total", "").Value() == 1);
+  {
+    std::lock_guard lock(hlog.mu);
+    CHECK(hlog.held.size() == 1);
+  }
+  // The log takes it after all: the late result reaches nobody (the caller above is gone; under
+  // the sanitizers a second answer would be a use after free), and the retry gives the first result.
+  hlog.Release();
+  // Until the log's acknowledgement reaches the writer, the retry is told the first is in progress.
+  auto retried = w.ExecuteAndWait(create());
+  for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+       !retried.ok() && retried.status().api_code() == "IDEMPOTENCY_KEY_IN_PROGRESS" &&
+       std::chrono::steady_clock::now() < until;) {
+    retried = w.ExecuteAndWait(create());
+  }
+  REQUIRE(retried.ok());
+  CHECK(retried->replayed);
+
+  // A command whose deadline passed while it waited (here: one from the commands topic, whose
+  // asker answered 503 already) is refused before it is decided: nothing reaches the log.
+  auto ends_before = *f.rt->log().EndOffsets();
+  Command late = MakeCommand<TenantDecider>(
+      t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Late"}), f.Ctx());
+  late.bus_offset = 7;
+  late.answer_by_micros = core::SystemClock().Now().micros - 1;
+  auto refused = w.ExecuteAndWait(std::move(late));
+  CHECK(refused.status().api_code() == "SERVICE_UNAVAILABLE");
+  CHECK(*f.rt->log().EndOffsets() == ends_before);
 }
