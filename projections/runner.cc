@@ -1,4 +1,8 @@
 #include "projections/runner.h"
+
+#include <chrono>
+#include <cstdlib>
+#include <thread>
 #include "core/executor.h"
 
 #include "core/log.h"
@@ -220,7 +224,24 @@ void ProjectionRunner::Start() {
   });
 }
 
+namespace {
+// TESTS ONLY: SVC_DEBUG_PROJECTION_LAG_MS holds every batch that long before it is applied, so a
+// node's read models trail the log the way a loaded node's do (a cluster test shows what a route
+// answers from a read model that is behind). Read once.
+std::chrono::milliseconds DebugLag() {
+  static const std::chrono::milliseconds lag = [] {
+    const char* v = std::getenv("SVC_DEBUG_PROJECTION_LAG_MS");
+    if (v == nullptr || *v == '\0') return std::chrono::milliseconds(0);
+    core::LogWarn("SVC_DEBUG_PROJECTION_LAG_MS: every projection batch is held before it is applied; tests only",
+                  {{"ms", std::string(v)}});
+    return std::chrono::milliseconds(std::strtoll(v, nullptr, 10));
+  }();
+  return lag;
+}
+}  // namespace
+
 void ProjectionRunner::Loop() {
+  const std::chrono::milliseconds lag = DebugLag();
   while (!stop_.load()) {
     // Until the first catch-up, do not linger in a wait: readiness depends on it.
     auto wait = caught_up_once_.load() ? std::chrono::milliseconds(500)
@@ -237,6 +258,7 @@ void ProjectionRunner::Loop() {
       if (reader_->CaughtUp() && !caught_up_once_.exchange(true)) cv_.notify_all();
       continue;
     }
+    if (lag.count() > 0 && caught_up_once_.load()) std::this_thread::sleep_for(lag);  // fault injection
     core::Status st = ApplyBatch(*events);
     if (!st.ok()) {
       // Fail-stop: a projector that cannot apply an event would otherwise skip it silently.

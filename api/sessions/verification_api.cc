@@ -100,6 +100,21 @@ struct Received {
   std::optional<vs::MediaCaptured> captured;
 };
 
+// pv::AdmitCapture on this node's read models. A refusal there reads the session's state, which on
+// a cluster may trail a write another node answered a moment ago (consent recorded, a challenge
+// issued, through another node): like a miss, it is an answer only once this node's read models
+// hold what the tenant's partition held when asked (api/http/catch_up.h). The session's writer
+// decides again when the capture is recorded.
+core::Result<pv::CaptureAdmission> Admit(Runtime& rt, const pv::CaptureUpload& u) {
+  auto admitted = pv::AdmitCapture(rt.store(), rt.clock().Now(), u);
+  if (admitted.ok()) return admitted;
+  static const std::set<std::string, std::less<>> kReadFromState = {"CONSENT_REQUIRED", "SESSION_NOT_FOUND", "SESSION_COMPLETED",
+                                                       "INVALID_STATE_TRANSITION", "CAPTURE_CREDENTIAL_INVALID"};
+  if (kReadFromState.count(admitted.status().api_code()) == 0) return admitted;
+  SVC_RETURN_IF_ERROR(CatchUpTenant(rt, u.tenant));
+  return pv::AdmitCapture(rt.store(), rt.clock().Now(), u);
+}
+
 // Reads the form as it arrives. The file is sealed as it streams in when `kind` came before it
 // (what the widget and the SDKs send) and the session admits the capture; sent before `kind`,
 // the file is held in memory until the kind is known. The session decides again once every
@@ -127,7 +142,7 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
       if (kind.has_value() && r.errors.empty()) {
         u.kind = *kind;
         SVC_RETURN_IF_ERROR(pv::CheckCaptureType(u));
-        auto admitted = pv::AdmitCapture(rt.store(), rt.clock().Now(), u);
+        auto admitted = Admit(rt, u);
         if (!admitted.ok() && admitted.status().api_code() != "CHALLENGE_ID_REQUIRED") return admitted.status();
         SVC_ASSIGN_OR_RETURN(sealing, pv::CaptureSealing::Start(deps, u));
         for (;;) {
@@ -171,11 +186,11 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
   if (sealing == nullptr) {
     u.bytes = held;
     SVC_RETURN_IF_ERROR(pv::CheckCaptureContent(u));
-    SVC_ASSIGN_OR_RETURN(auto admitted, pv::AdmitCapture(rt.store(), rt.clock().Now(), u));
+    SVC_ASSIGN_OR_RETURN(auto admitted, Admit(rt, u));
     SVC_ASSIGN_OR_RETURN(r.captured, pv::SealCapture(deps, u, admitted));
     return r;
   }
-  SVC_ASSIGN_OR_RETURN(auto admitted, pv::AdmitCapture(rt.store(), rt.clock().Now(), u));
+  SVC_ASSIGN_OR_RETURN(auto admitted, Admit(rt, u));
   SVC_ASSIGN_OR_RETURN(r.captured, sealing->Finish(u, admitted));
   return r;
 }

@@ -656,3 +656,41 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
   w1->Stop();
   a.Stop();
 }
+
+TEST_CASE("cluster reads: a capture sent to one node right after the consent was recorded through another is "
+          "admitted (a refusal read from a read model waits for the log, as a miss does)") {
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  SvcServer a(dir.Sub("a"), GroupFlags(broker, dir, "node-a"));
+  a.Start();
+  SvcServer b(dir.Sub("b"), GroupFlags(broker, dir, "node-b"));
+  // b's read models trail the log by 300 ms a batch, as a loaded node's do.
+  b.SetEnv({{"SVC_DEBUG_PROJECTION_LAG_MS", "300"}});
+  b.Start();
+  REQUIRE(Eventually([&] { return Shared(a, b); }));
+  auto made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
+  REQUIRE(made->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(made->body)["id"];
+  auto key_made = api::HttpCall(a.admin_target(), "POST", "/admin/tenants/" + tenant + "/keys", Auth(a.data_dir()),
+                                R"({"scopes":["verification:read","verification:write"]})");
+  REQUIRE_MESSAGE(key_made->status == 201, key_made->body);
+  const std::string key = core::ParseJsonOrDiscarded(key_made->body)["secret"];
+  const std::string boundary = "svc-cluster-boundary-Qx81";
+  const std::string capture =
+      testing::Multipart(boundary, {{"kind", "", "", "document_front"}, {"file", "front.jpg", "image/jpeg", testing::Jpeg(1280, 800)}});
+  // An API key made a moment ago is known to a node once its read models have it (an unknown key
+  // is refused at once: a miss there does not ask the log, or every bad key would).
+  REQUIRE(Eventually([&] { return Call(b, key, "GET", "/v1/verification-sessions?limit=1").status == 200; }));
+  // Each round: the session made and its consent recorded through a, the capture sent to b at
+  // once. b's read models may not hold the consent yet; its answer must not be CONSENT_REQUIRED.
+  for (int round = 0; round < 5; ++round) {
+    CAPTURE(round);
+    auto created = Call(a, key, "POST", "/v1/verification-sessions", R"({"channel":"api"})",
+                        {{"Idempotency-Key", "reads-" + std::to_string(round)}});
+    REQUIRE_MESSAGE(created.status == 201, created.body);
+    const std::string base = "/v1/verification-sessions/" + std::string(core::ParseJsonOrDiscarded(created.body)["id"]);
+    REQUIRE(Call(a, key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+    auto up = Call(b, key, "POST", base + "/media", capture, {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
+    CHECK_MESSAGE(up.status == 201, up.body);
+  }
+}
