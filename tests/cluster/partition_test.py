@@ -26,7 +26,9 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from load import call  # noqa: E402  (one request; status 0 for a refused or cut connection)
+# call: one request (status 0 for a refused or cut connection); until: a bounded wait for what a
+# node shows.
+from load import call, until  # noqa: E402
 
 ALL = {0, 1, 2, 3}
 COMMAND_TIMEOUT_MS = 3000
@@ -38,18 +40,6 @@ def fnv_partition(tenant, partitions=4):
     for c in tenant.encode():
         h = ((h ^ c) * 1099511628211) & 0xFFFFFFFFFFFFFFFF
     return h % partitions
-
-
-def until(what, f, limit):
-    """f() until it is truthy, at most `limit` seconds (a bounded wait for something a node shows)."""
-    deadline = time.monotonic() + limit
-    while True:
-        v = f()
-        if v:
-            return v
-        if time.monotonic() > deadline:
-            raise SystemExit(f"FAIL: {what}: not within {limit} s")
-        time.sleep(0.1)
 
 
 class Cluster:
