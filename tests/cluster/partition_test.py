@@ -43,8 +43,8 @@ def fnv_partition(tenant, partitions=4):
 
 
 class Cluster:
-    def __init__(self, svc, work):
-        self.svc, self.work, self.procs = svc, work, []
+    def __init__(self, work):
+        self.work, self.procs = work, []
 
     def spawn(self, args, name, **kw):
         # A process group each: the netcut bridge's node is its grandchild, and goes with it.
@@ -95,7 +95,7 @@ def admin(work, name, method, path, body=None):
 
 def main(svc):
     work = tempfile.mkdtemp(prefix="svc-partition-")
-    cluster = Cluster(svc, work)
+    cluster = Cluster(work)
     ok = False
     try:
         run(cluster, svc, work)

@@ -133,12 +133,28 @@ TEST_CASE("writer: recovery rebuilds a lost write model from the log") {
 }
 
 namespace {
-// A log that refuses appends once told to: the write side must stop, not diverge.
-class FailingLog final : public eventstore::EventLog {
+// The runtime's log with appends the test controls (FailingLog, HoldingLog): everything else goes
+// to the log it wraps. (Extracted when the second such log came.)
+class WrappedLog : public eventstore::EventLog {
  public:
-  explicit FailingLog(eventstore::EventLog* inner) : inner_(inner) {}
-  std::atomic<bool> fail{false};
+  explicit WrappedLog(eventstore::EventLog* inner) : inner_(inner) {}
   uint32_t PartitionCount() const override { return inner_->PartitionCount(); }
+  core::Result<std::unique_ptr<eventstore::LogReader>> OpenReader(
+      std::string n, std::vector<eventstore::PartitionCheckpoint> s) override {
+    return inner_->OpenReader(std::move(n), std::move(s));
+  }
+  core::Result<std::vector<uint64_t>> EndOffsets() override { return inner_->EndOffsets(); }
+  void Close() override {}
+
+ protected:
+  eventstore::EventLog* inner_;
+};
+
+// A log that refuses appends once told to: the write side must stop, not diverge.
+class FailingLog final : public WrappedLog {
+ public:
+  using WrappedLog::WrappedLog;
+  std::atomic<bool> fail{false};
   void Append(uint32_t p, std::vector<eventstore::EventEnvelope> ev,
               eventstore::AppendCallback done) override {
     if (fail.load()) {
@@ -147,16 +163,7 @@ class FailingLog final : public eventstore::EventLog {
     }
     inner_->Append(p, std::move(ev), std::move(done));
   }
-  core::Result<std::unique_ptr<eventstore::LogReader>> OpenReader(
-      std::string n, std::vector<eventstore::PartitionCheckpoint> s) override {
-    return inner_->OpenReader(std::move(n), std::move(s));
-  }
-  core::Result<std::vector<uint64_t>> EndOffsets() override { return inner_->EndOffsets(); }
-  void Close() override {}
   std::string BackendName() const override { return "failing"; }
-
- private:
-  eventstore::EventLog* inner_;
 };
 }  // namespace
 
@@ -193,10 +200,9 @@ TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
 
 namespace {
 // A log that holds appends while told to (Kafka out of reach): their callbacks wait in `held`.
-class HoldingLog final : public eventstore::EventLog {
+class HoldingLog final : public WrappedLog {
  public:
-  explicit HoldingLog(eventstore::EventLog* inner) : inner_(inner) {}
-  uint32_t PartitionCount() const override { return inner_->PartitionCount(); }
+  using WrappedLog::WrappedLog;
   void Append(uint32_t p, std::vector<eventstore::EventEnvelope> ev, eventstore::AppendCallback done) override {
     std::unique_lock lock(mu);
     if (hold) {
@@ -216,20 +222,11 @@ class HoldingLog final : public eventstore::EventLog {
     }
     for (auto& [p, ev, done] : out) inner_->Append(p, std::move(ev), std::move(done));
   }
-  core::Result<std::unique_ptr<eventstore::LogReader>> OpenReader(
-      std::string n, std::vector<eventstore::PartitionCheckpoint> s) override {
-    return inner_->OpenReader(std::move(n), std::move(s));
-  }
-  core::Result<std::vector<uint64_t>> EndOffsets() override { return inner_->EndOffsets(); }
-  void Close() override {}
   std::string BackendName() const override { return "holding"; }
 
   std::mutex mu;
   bool hold = false;
   std::vector<std::tuple<uint32_t, std::vector<eventstore::EventEnvelope>, eventstore::AppendCallback>> held;
-
- private:
-  eventstore::EventLog* inner_;
 };
 }  // namespace
 
