@@ -6,8 +6,8 @@
 The public key is the tenant and environment's (GET /v1/certificate-keys, or
 `svc certificate public-key --tenant ... --env ...`). What is checked:
 
-1. the content: the certificate without contentHash, signature, signatureEd25519 and
-   signingKeyId, in RFC 8785 canonical form; its SHA-256 must be contentHash;
+1. the content: the certificate without contentHash, signature, signatureEd25519,
+   signingKeyId and timestamps, in RFC 8785 canonical form; its SHA-256 must be contentHash;
 2. signatureEd25519: an Ed25519 signature (RFC 8032) of those same canonical bytes;
 3. signingKeyId must name the key given ("ed25519:" + the first 16 hex of SHA-256(key)).
 
@@ -149,7 +149,7 @@ def ed25519_verify(public_key, message, signature):
 
 # ---- the certificate ----
 
-UNSIGNED = ("contentHash", "signature", "signatureEd25519", "signingKeyId")
+UNSIGNED = ("contentHash", "signature", "signatureEd25519", "signingKeyId", "timestamps")
 
 
 def verify(document, public_key):

@@ -33,7 +33,7 @@ std::string CertificateKeyId(std::string_view public_key) {
 namespace {
 
 core::Result<std::string> SignedBytes(core::Json content) {
-  for (const char* k : {"contentHash", "signature", "signatureEd25519", "signingKeyId"}) {
+  for (const char* k : {"contentHash", "signature", "signatureEd25519", "signingKeyId", "timestamps"}) {
     content.erase(k);
   }
   return core::CanonicalJson(content);
@@ -41,7 +41,12 @@ core::Result<std::string> SignedBytes(core::Json content) {
 
 }  // namespace
 
-core::Result<std::string> SignCertificate(core::Json content, std::string_view root_key) {
+core::Result<std::string> CertificateContentHash(const core::Json& content) {
+  SVC_ASSIGN_OR_RETURN(std::string canonical, SignedBytes(content));
+  return core::Sha256Hex(canonical);
+}
+
+core::Result<std::string> SignCertificate(core::Json content, std::string_view root_key, const core::Json& timestamps) {
   if (!content.is_object()) return core::InvalidArgument("a certificate is a JSON object");
   std::string tenant = core::StringOr(content, "tenantId");
   std::string env = core::StringOr(content, "environment");
@@ -56,6 +61,7 @@ core::Result<std::string> SignCertificate(core::Json content, std::string_view r
   content["signatureEd25519"] = core::HexEncode(core::Ed25519Sign(kp.secret_key, canonical));
   content["signingKeyId"] = CertificateKeyId(kp.public_key);
   core::SecureZero(kp.secret_key);
+  if (!timestamps.is_null()) content["timestamps"] = timestamps;
   return core::CanonicalJson(content);
 }
 

@@ -9,7 +9,7 @@
 //                     without us (GET /v1/certificate-keys, `svc certificate public-key`)
 //   signingKeyId      which public key: "ed25519:" + the first 16 hex of SHA-256(public key)
 //
-// None of the four is part of the signed content, so adding the Ed25519 pair left the hash and
+// None of the four (nor `timestamps`) is part of the signed content, so adding the Ed25519 pair left the hash and
 // HMAC of every certificate unchanged. Signing the same content twice gives the same document
 // byte for byte (Ed25519 signatures are deterministic).
 
@@ -39,7 +39,14 @@ std::string CertificateKeyId(std::string_view public_key);
 
 // Fills contentHash, signature, signatureEd25519 and signingKeyId (any present are replaced)
 // and returns the document in canonical form. `content` must carry tenantId and environment.
-core::Result<std::string> SignCertificate(core::Json content, std::string_view root_key);
+// `timestamps` (issue 35: the trusted timestamps of the content hash, pipeline/audit/timestamper.h)
+// is added as it is, outside the signed content, like the four above: a token that arrives later
+// changes the document's bytes, never its contentHash or signatures.
+core::Result<std::string> SignCertificate(core::Json content, std::string_view root_key,
+                                          const core::Json& timestamps = core::Json());
+// The contentHash SignCertificate gives `content` (SHA-256 hex of its signed bytes): what a
+// trusted timestamp covers.
+core::Result<std::string> CertificateContentHash(const core::Json& content);
 
 // What a verifier holds: the service's root key (from the master key) and/or an Ed25519 public
 // key (32 raw bytes). Either alone is enough to check something.

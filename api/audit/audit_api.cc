@@ -13,7 +13,9 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/merkle.h"
+#include "commands/audit/timestamps.h"
 #include "pipeline/audit/checkpoints.h"
+#include "pipeline/audit/timestamper.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_projector.h"
 
@@ -379,6 +381,16 @@ void Checkpoints(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respon
   list.index = AV::Abs(AV::Checkpoints(te));
   list.row_key = [te](std::string_view entry) {
     return AV::Abs(AV::Checkpoint(te, AV::IdOfKey(entry).value_or(0)));
+  };
+  // Each with its trusted timestamps (over the SHA-256 of the signed note).
+  list.render = [&rt, te, enabled = o.evidence_timestamps](const std::string& stored) {
+    core::Json row = core::ParseJsonOrDiscarded(stored);
+    const std::string note = core::StringOr(row, "checkpoint");
+    auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), te, commands::audit::kAuditCheckpoint,
+                                                          std::to_string(core::IntOr(row, "treeSize")),
+                                                          core::Sha256Hex(note), enabled);
+    row["timestamps"] = timestamps.ok() ? *timestamps : core::Json::array();
+    return core::DumpJson(row);
   };
   ServeCursorList(rt, o, call, list, std::move(respond));
 }

@@ -60,7 +60,8 @@ OpenApiArea AuditOpenApi() {
   s["AuditCheckpoint"] = {{"type", "string"},
                           {"description", "A C2SP signed note: `<origin>\\n<tree size>\\n<base64 root hash>\\n`, a blank "
                                           "line, and `\u2014 <origin> <base64(key id || Ed25519 signature)>`"}};
-  s["AuditPublishedCheckpoint"] = Obj({{"object", {{"const", "audit_checkpoint"}}},
+  s["AuditPublishedCheckpoint"] = Obj({{"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}},
+                                       {"object", {{"const", "audit_checkpoint"}}},
                                        {"treeSize", integer},
                                        {"rootHash", hex64},
                                        {"checkpoint", Ref("AuditCheckpoint")},

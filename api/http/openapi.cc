@@ -75,6 +75,18 @@ core::Json CommonSchemas() {
                      {"required", {"field", "pointer", "code", "detail"}},
                      {"properties",
                       {{"field", Str()}, {"pointer", Str()}, {"code", Str()}, {"detail", Str()}}}};
+  // A trusted timestamp (RFC 3161) of a document's content hash: certificates and published
+  // checkpoints carry them (docs/audit.md#trusted-timestamps).
+  s["EvidenceTimestamp"] = Obj({{"status", Enum({"granted", "pending"})},
+                                {"hashAlgorithm", {{"const", "sha256"}}},
+                                {"digest", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                {"genTime", DateTime()},
+                                {"serialNumber", Str()},
+                                {"policy", Str()},
+                                {"tsaName", Str()},
+                                {"tsaUrl", Str()},
+                                {"token", {{"type", "string"}, {"description", "the TimeStampToken (CMS SignedData), DER, base64"}}}},
+                               {"status", "hashAlgorithm", "digest"});
   return s;
 }
 

@@ -45,6 +45,9 @@ struct ApiContext {
   // The sessions area's part the embedded channel uses (api/http/sessions_port.h; null: the
   // embedded creates and verify answer 503).
   const SessionsPort* sessions = nullptr;
+  // A time-stamping authority is configured (--tsa-url, the audit module): certificates and
+  // published checkpoints show their trusted timestamps, `pending` until obtained.
+  bool evidence_timestamps = false;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

@@ -11,6 +11,8 @@
 #include "core/clock.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "commands/audit/timestamps.h"
+#include "pipeline/audit/timestamper.h"
 #include "pipeline/certificate.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/purposes.h"
@@ -275,7 +277,7 @@ void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
 // GET …/deletion-certificate: once the keys are gone, the signed certificate (RFC 8785 form;
 // contentHash, HMAC `signature`, and an Ed25519 signature anyone checks with the tenant's public
 // key), the same bytes on every request.
-void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
+void DeletionCertificate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
   const std::string id = req.path_params["person_id"];
@@ -286,7 +288,12 @@ void DeletionCertificate(Runtime& rt, ApiCall& call, Respond respond) {
   if (!content->has_value()) {
     return respond(Problem(req, "DELETION_NOT_COMPLETE", "the person's data is not purged (yet): no certificate"));
   }
-  auto signed_doc = pipeline::SignCertificate(**content, rt.certificate_root_key());
+  auto digest = pipeline::CertificateContentHash(**content);
+  if (!digest.ok()) return respond(StatusToProblem(req, digest.status()));
+  auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), TeOf(a), commands::audit::kDeletionCertificate, id,
+                                                        *digest, o.evidence_timestamps);
+  if (!timestamps.ok()) return respond(StatusToProblem(req, timestamps.status()));
+  auto signed_doc = pipeline::SignCertificate(**content, rt.certificate_root_key(), *timestamps);
   if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
   HttpResponse r;
   r.status = 200;
@@ -412,7 +419,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       .method = "GET", .path = base + "/deletion-certificate", .operation_id = "getPersonDeletionCertificate",
       .tag = tag, .scope = "persons:read", .versioned = true, .response_schema = "PersonDeletionCertificate",
       .error_codes = Codes({lookup, {"DELETION_NOT_COMPLETE"}}),
-      .handler = [r](ApiCall& c, Respond respond) { DeletionCertificate(*r, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { DeletionCertificate(*r, *o, c, std::move(respond)); }});
   routes.push_back(ItemListRoute(r, o, base, tag, lookup, kGrants));
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/grants", .operation_id = "createPersonGrant", .tag = tag,

@@ -282,7 +282,8 @@ OpenApiArea PersonsOpenApi() {
                                    {"personId", Id("per")},
                                    {"purgeDueAt", dt}},
                                   {"mode", "object", "personId", "purgeDueAt"});
-  s["PersonDeletionCertificate"] = obj({{"object", {{"const", "person.deletion_certificate"}}},
+  s["PersonDeletionCertificate"] = obj({{"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}},
+                                        {"object", {{"const", "person.deletion_certificate"}}},
                                         {"personId", Id("per")},
                                         {"tenantId", Id("ten")},
                                         {"environment", Enum({"test", "live"})},

@@ -292,7 +292,8 @@ OpenApiArea SessionsOpenApi() {
                                       {"biometric", "channel", "completedAt", "decidedAt", "createdAt",
                                        "decision", "gov", "id", "publicId", "status", "steps",
                                        "trustBreakdown"});
-  s["VerificationCertificate"] = obj({{"biometric", {{"type", "array"}, {"items", Ref("CertificateBiometric")}}},
+  s["VerificationCertificate"] = obj({{"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}},
+                                      {"biometric", {{"type", "array"}, {"items", Ref("CertificateBiometric")}}},
                                       {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
                                       {"decidedAt", Nullable(Str())},
                                       {"decidedBy", Nullable(Str())},

@@ -15,10 +15,13 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/biometrics/liveness.h"
+#include "commands/audit/timestamps.h"
+#include "pipeline/audit/timestamper.h"
 #include "pipeline/certificate.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/capture.h"
 #include "pipeline/verification/policy.h"
+#include "pipeline/verification/report_inputs.h"
 #include "pipeline/verification/engines.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
@@ -318,26 +321,7 @@ void Submit(Runtime& rt, ApiCall& call, Respond respond) {
 core::Result<pv::ReportInputs> LoadReportInputs(Runtime& rt, const ApiCall& call,
                                                 const std::string& id) {
   SVC_ASSIGN_OR_RETURN(core::Json rec, SessionRecord(rt, call, id));
-  const AuthContext& a = call.auth;
-  const std::string te = TeOf(call);
-  pv::ReportInputs in;
-  in.session = rec;
-  in.environment = a.environment;
-  SVC_ASSIGN_OR_RETURN(auto consent, ReadView(rt, SV::Abs(SV::Consent(te, id))));
-  in.consent = consent.value_or(core::Json(nullptr));
-  SVC_ASSIGN_OR_RETURN(in.media, ScanView(rt, VV::Abs(VV::Media(te, id))));
-  SVC_ASSIGN_OR_RETURN(auto sub, ReadView(rt, VV::Abs(VV::Submission(te, id))));
-  in.verdict = nullptr;
-  if (sub.has_value()) {
-    std::string trk = core::StringOr(*sub, "trackingId");
-    for (auto name : pv::kStages) {
-      SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, VV::Abs(VV::Stage(te, id, trk, name))));
-      if (row.has_value()) in.stages[std::string(name)] = *row;
-    }
-    SVC_ASSIGN_OR_RETURN(auto verdict, ReadView(rt, VV::Abs(VV::Verdict(te, id))));
-    if (verdict.has_value() && core::StringOr(*verdict, "trackingId") == trk) in.verdict = *verdict;
-  }
-  return in;
+  return pv::ReadReportInputs(rt.store(), rec, call.auth.environment);
 }
 
 namespace {
@@ -354,18 +338,25 @@ void Report(Runtime& rt, ApiCall& call, Respond respond) {
   respond(JsonResponse(200, pv::BuildReport(*in)));
 }
 
-void Certificate(Runtime& rt, ApiCall& call, Respond respond) {
+// GET …/certificate: signed (pipeline/certificate.h), with its trusted timestamps
+// (pipeline/audit/timestamper.h) outside the signed content.
+void Certificate(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
-  auto in = LoadReportInputs(rt, call, req.path_params["session_id"]);
+  const std::string id = req.path_params["session_id"];
+  auto in = LoadReportInputs(rt, call, id);
   if (!in.ok()) return respond(StatusToProblem(req, in.status()));
-  std::string status = core::StringOr(in->session, "status");
-  if ((status != "approved" && status != "declined") || !in->verdict.is_object()) {
+  if (!pv::CertificateIssued(*in)) {
     return respond(Problem(req, "CONFLICT",
                            "a certificate is issued once the session is approved or declined (it "
-                           "is " + status + ")"));
+                           "is " + core::StringOr(in->session, "status") + ")"));
   }
-  auto signed_doc = pipeline::SignCertificate(pv::BuildCertificateContent(*in),
-                                              rt.certificate_root_key());
+  core::Json content = pv::BuildCertificateContent(*in);
+  auto digest = pipeline::CertificateContentHash(content);
+  if (!digest.ok()) return respond(StatusToProblem(req, digest.status()));
+  auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), TeOf(call), commands::audit::kVerificationCertificate,
+                                                        id, *digest, o.evidence_timestamps);
+  if (!timestamps.ok()) return respond(StatusToProblem(req, timestamps.status()));
+  auto signed_doc = pipeline::SignCertificate(std::move(content), rt.certificate_root_key(), *timestamps);
   if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
   HttpResponse r;
   r.body = std::move(*signed_doc);  // canonical form: the same bytes on every request
@@ -484,7 +475,7 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
       .operation_id = "getVerificationCertificate", .tag = tag,
       .scope = "verification:read", .response_schema = "VerificationCertificate",
       .error_codes = with({"CONFLICT"}),
-      .handler = [r](ApiCall& c, Respond respond) { Certificate(*r, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { Certificate(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/certificate-keys", .operation_id = "listCertificateKeys",
       .tag = tag, .scope = "verification:read", .response_schema = "CertificateKeys",

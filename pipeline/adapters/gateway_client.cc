@@ -1,6 +1,7 @@
 #include "pipeline/adapters/gateway_client.h"
 
 #include "core/clock.h"
+#include "core/crypto.h"
 #include "pipeline/net/url_guard.h"
 
 namespace svc::pipeline::adapters {
@@ -16,7 +17,7 @@ core::Result<std::unique_ptr<GatewayClient>> GatewayClient::Create(const std::st
   while (!prefix.empty() && prefix.back() == '/') prefix.pop_back();
   std::string host = parsed->host.find(':') != std::string::npos ? "[" + parsed->host + "]" : parsed->host;
   c->base_ = parsed->scheme + "://" + host + ":" + std::to_string(parsed->port) + prefix;
-  c->token_ = std::move(token);
+  if (!token.empty()) c->authorization_ = "Bearer " + token;
   // The gateway is the operator's own configuration, often on a private link: no public-address
   // rule; certificates are verified for https (the system store, plus ca_file).
   c->send_.allow_private = true;
@@ -27,7 +28,12 @@ core::Result<std::unique_ptr<GatewayClient>> GatewayClient::Create(const std::st
   return c;
 }
 
-net::SendResult GatewayClient::Call(const std::string& method, const std::string& path, const std::string& body) {
+void GatewayClient::UseBasicAuth(const std::string& user_password) {
+  authorization_ = user_password.empty() ? "" : "Basic " + core::Base64Encode(user_password);
+}
+
+net::SendResult GatewayClient::Call(const std::string& method, const std::string& path, const std::string& body,
+                                    const Media& media) {
   std::unique_ptr<net::OutboundClient> client;
   {
     std::lock_guard lock(mu_);
@@ -37,9 +43,9 @@ net::SendResult GatewayClient::Call(const std::string& method, const std::string
     }
   }
   if (!client) client = std::make_unique<net::OutboundClient>(send_);
-  std::vector<std::pair<std::string, std::string>> headers = {{"accept", "application/json"}};
-  if (!body.empty()) headers.emplace_back("content-type", "application/json");
-  if (!token_.empty()) headers.emplace_back("authorization", "Bearer " + token_);
+  std::vector<std::pair<std::string, std::string>> headers = {{"accept", media.accept}};
+  if (!body.empty()) headers.emplace_back("content-type", media.content_type);
+  if (!authorization_.empty()) headers.emplace_back("authorization", authorization_);
   net::SendResult r = client->Send(method, base_ + path, headers, body, core::SystemClock().Now().micros / 1'000'000);
   std::lock_guard lock(mu_);
   if (idle_.size() < 8) idle_.push_back(std::move(client));

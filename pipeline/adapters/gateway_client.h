@@ -21,8 +21,19 @@ class GatewayClient {
   static core::Result<std::unique_ptr<GatewayClient>> Create(const std::string& flag, const std::string& base_url,
                                                              std::string token, std::chrono::milliseconds timeout,
                                                              std::string ca_file);
-  // `path` is appended to the base URL.
-  net::SendResult Call(const std::string& method, const std::string& path, const std::string& body);
+  // `path` is appended to the base URL. JSON both ways unless said otherwise (a TSA speaks
+  // application/timestamp-query and -reply).
+  struct Media {
+    std::string content_type = "application/json";
+    std::string accept = "application/json";
+  };
+  net::SendResult Call(const std::string& method, const std::string& path, const std::string& body,
+                       const Media& media);
+  net::SendResult Call(const std::string& method, const std::string& path, const std::string& body) {
+    return Call(method, path, body, Media{});
+  }
+  // HTTP Basic credentials ("user:password", RFC 7617) instead of the bearer token.
+  void UseBasicAuth(const std::string& user_password);
   // Whether an answer means the gateway is unavailable (transport error, 5xx, 401, 403, 429), and
   // the error code to record ("<prefix>_TRANSPORT_ERROR", "<prefix>_HTTP_<status>").
   static bool Unavailable(const net::SendResult& r);
@@ -31,7 +42,7 @@ class GatewayClient {
  private:
   GatewayClient() = default;
   std::string base_;  // scheme://host:port/prefix
-  std::string token_;
+  std::string authorization_;  // the Authorization header's value, or ""
   net::SendOptions send_;
   std::mutex mu_;
   std::vector<std::unique_ptr<net::OutboundClient>> idle_;

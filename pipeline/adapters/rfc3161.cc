@@ -136,6 +136,16 @@ core::Result<CtxPtr> VerifyContext(std::string_view sha256, const Trust& trust) 
 
 }  // namespace
 
+core::Status CheckTrust(const Trust& trust) {
+  SVC_ASSIGN_OR_RETURN(StorePtr store, RootStore(trust.roots_pem));
+  if (!trust.policy_oid.empty()) {
+    ObjPtr oid(OBJ_txt2obj(trust.policy_oid.c_str(), /*no_name=*/1));
+    ERR_clear_error();
+    if (oid == nullptr) return core::InvalidArgument("the TSA policy is not a dotted OID: " + trust.policy_oid);
+  }
+  return core::Status::Ok();
+}
+
 core::Result<Request> MakeRequest(std::string_view sha256, const std::string& policy_oid) {
   if (sha256.size() != 32) return core::InvalidArgument("a time-stamp request takes a SHA-256 digest (32 bytes)");
   ReqPtr req(TS_REQ_new());

@@ -40,6 +40,10 @@ struct Trust {
   std::chrono::seconds max_skew{300};
 };
 
+// Whether `trust` can be used: at least one root certificate in the PEM, a policy that is a
+// dotted OID (or ""). For a configuration checked at start.
+core::Status CheckTrust(const Trust& trust);
+
 struct Token {
   std::string der;           // TimeStampToken (CMS SignedData), DER
   core::Timestamp gen_time;  // the TSA's time for the digest

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include "commands/audit/checkpoint.h"
+#include "commands/audit/timestamps.h"
 #include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
@@ -58,6 +59,50 @@ TEST_CASE("audit log: a checkpoint is recorded when the tree grew, never for a s
   CHECK_FALSE(spec.When(bad).ok());
   bad = Checkpoint(9);
   bad.checkpoint.root_hash = "short";
+  CHECK_FALSE(spec.When(bad).ok());
+}
+
+TEST_CASE("evidence timestamps: one token per digest; a repeat settles its queue entry; what is not a token is refused") {
+  DeciderSpec<audit::TimestampsDecider> spec;
+  audit::RecordTimestamp c;
+  c.token.kind = "verification_certificate";
+  c.token.subject = "vrf_00000000000000000000000000000001";
+  c.token.digest = std::string(64, 'a');
+  c.token.token = "MIIB";
+  c.token.gen_time = "2026-11-28T10:00:00Z";
+  c.token.queue_event_id = "evt_1";
+  auto first = spec.When(c);
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"evidence.timestamped"});
+  CHECK(Data(first->events[0])["digest"] == std::string(64, 'a'));
+  CHECK(first->result["recorded"] == true);
+  // The same digest again (asked again, or a second node): no second token, the entry settled.
+  c.token.queue_event_id = "evt_2";
+  auto again = spec.When(c);
+  REQUIRE(again.ok());
+  CHECK(Types(*again) == std::vector<std::string>{"evidence.timestamp_settled"});
+  CHECK(Data(again->events[0])["queueEventId"] == "evt_2");
+  CHECK(again->result["recorded"] == false);
+  audit::RecordTimestamp settle_only = c;
+  settle_only.token.token.clear();
+  CHECK(spec.When(settle_only)->result["recorded"] == false);
+  // Another digest (the evidence changed): a token of its own.
+  c.token.digest = std::string(64, 'b');
+  CHECK(spec.When(c)->result["recorded"] == true);
+  CHECK(spec.state.digests.size() == 2);
+  spec.CheckSnapshot();
+  // Refused: no token for a digest not stamped, an unknown kind, a digest that is no SHA-256 hex.
+  auto bad = c;
+  bad.token.digest = std::string(64, 'c');
+  bad.token.token.clear();
+  CHECK(spec.When(bad).status().code() == core::StatusCode::kInvalidArgument);
+  bad = c;
+  bad.token.kind = "contract";
+  CHECK_FALSE(spec.When(bad).ok());
+  bad = c;
+  bad.token.digest = std::string(64, 'A');
+  CHECK_FALSE(spec.When(bad).ok());
+  bad.token.digest = "abc";
   CHECK_FALSE(spec.When(bad).ok());
 }
 

@@ -13,6 +13,7 @@
 #include "commands/kyb/company_events.h"
 #include "commands/kyb/screening_events.h"
 #include "commands/audit/checkpoint.h"
+#include "commands/audit/timestamps.h"
 #include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
 #include "commands/compliance/retention.h"
@@ -399,6 +400,19 @@ std::vector<Sample> Samples() {
   cp.checkpoint = "svc/audit/ten_00000000000000000000000000000001/test\n5\nzMzM\n\n\u2014 key sig\n";
   Add<audit::CheckpointPublished, audit::AuditLogEvent>(s, cp, cpenc);
 
+  auto tsenc = [](const audit::TimestampsEvent& e) { return EncodeEventData(e); };
+  Add<audit::Timestamped, audit::TimestampsEvent>(s, audit::Timestamped{}, tsenc);
+  Add<audit::Timestamped, audit::TimestampsEvent>(
+      s,
+      audit::Timestamped{"verification_certificate", "vrf_00000000000000000000000000000001", std::string(64, 'd'),
+                         "MIIB", "2026-11-28T10:00:00Z", "0a", "1.2.3.4.1", "CN=Test TSA", "http://127.0.0.1:1/tsa",
+                         "evt_00000000000000000000000000000002"},
+      tsenc);
+  Add<audit::TimestampSettled, audit::TimestampsEvent>(s, audit::TimestampSettled{}, tsenc);
+  Add<audit::TimestampSettled, audit::TimestampsEvent>(
+      s, audit::TimestampSettled{"audit_checkpoint", "5", std::string(64, 'e'), "evt_00000000000000000000000000000003"},
+      tsenc);
+
   namespace kb = kyb;
   auto kenc = [](const kb::CompanyEvent& e) { return kb::EncodeData(e); };
   Add<kb::CompanyCreated, kb::CompanyEvent>(s, kb::CompanyCreated{}, kenc);
@@ -547,6 +561,11 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return EncodeEventData(*d);
   }
+  if (s.type.rfind("evidence.", 0) == 0) {
+    auto d = audit::DecodeTimestamps(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   if (s.type.rfind("audit.", 0) == 0) {
     auto d = audit::DecodeAuditLog(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
@@ -583,5 +602,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 114);
+  CHECK(n == 118);
 }
