@@ -321,9 +321,13 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   CHECK(cert["riskGrade"] == "low");
   for (const auto& b : cert["biometric"]) CHECK_FALSE(b.contains("latencyMs"));
   CHECK(cert["media"].size() == 4);
-  // contentHash = SHA-256 of the canonical form without the hash and the signature fields.
+  // contentHash = SHA-256 of the canonical form without the hash, the signature fields and the
+  // trusted timestamps (none here: no TSA is configured; docs/audit.md#trusted-timestamps).
+  CHECK(cert["timestamps"] == core::Json::array());
   core::Json unsigned_cert = cert;
-  for (const char* f : {"contentHash", "signature", "signatureEd25519", "signingKeyId"}) unsigned_cert.erase(f);
+  for (const char* f : {"contentHash", "signature", "signatureEd25519", "signingKeyId", "timestamps"}) {
+    unsigned_cert.erase(f);
+  }
   CHECK(cert["contentHash"] == core::Sha256Hex(*core::CanonicalJson(unsigned_cert)));
   CHECK(*core::CanonicalJson(cert) == cert1.body);  // served in canonical form
   CheckNoPii(cert1.body);
