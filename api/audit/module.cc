@@ -6,10 +6,8 @@
 #include "api/audit/routes.h"
 #include "api/http/admin_route.h"
 #include "api/http/catch_up.h"
+#include "api/http/flag_file.h"
 #include "api/http/module.h"
-#include <fstream>
-#include <sstream>
-
 #include "commands/audit/checkpoint.h"
 #include "commands/audit/timestamps.h"
 #include "pipeline/adapters/tsa_http.h"
@@ -36,24 +34,16 @@ void DeclareFlags(Flags& f) {
   f.Declare({"tsa-timeout-ms", "10000", "how long one request to the TSA may take"});
 }
 
-core::Result<std::string> ReadSmallFile(const std::string& flag, const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return core::InvalidArgument("--" + flag + ": cannot read " + path);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-
 // The TSA client of --tsa-url, or null when none is configured.
 core::Result<std::unique_ptr<pipeline::adapters::HttpTsa>> TsaFromFlags(const Flags& f, const core::Clock* clock) {
   pipeline::adapters::HttpTsa::Options o;
   o.url = f.Get("tsa-url");
   if (o.url.empty()) return std::unique_ptr<pipeline::adapters::HttpTsa>();
   if (f.Get("tsa-roots").empty()) return core::InvalidArgument("--tsa-url needs --tsa-roots (the TSA's root certificates)");
-  SVC_ASSIGN_OR_RETURN(o.roots_pem, ReadSmallFile("tsa-roots", f.Get("tsa-roots")));
+  SVC_ASSIGN_OR_RETURN(o.roots_pem, ReadFlagFile("--tsa-roots", f.Get("tsa-roots")));
   o.policy_oid = f.Get("tsa-policy");
   if (std::string path = f.Get("tsa-credentials-file"); !path.empty()) {
-    SVC_ASSIGN_OR_RETURN(o.user_password, ReadSmallFile("tsa-credentials-file", path));
+    SVC_ASSIGN_OR_RETURN(o.user_password, ReadFlagFile("--tsa-credentials-file", path));
     while (!o.user_password.empty() && (o.user_password.back() == '\n' || o.user_password.back() == '\r')) {
       o.user_password.pop_back();
     }

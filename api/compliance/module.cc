@@ -9,6 +9,7 @@
 
 #include "api/compliance/routes.h"
 #include "api/http/admin_route.h"
+#include "api/http/flag_file.h"
 #include "api/http/module.h"
 #include "commands/compliance/blob_gc.h"
 #include "commands/compliance/breach.h"
@@ -121,11 +122,8 @@ class ComplianceServices final : public AreaServices {
   core::Status LoadComplianceFile(ServeSetup& s) {
     const std::string path = s.flags.Get("compliance-file");
     if (path.empty()) return core::Status::Ok();
-    std::ifstream in(path, std::ios::binary);
-    if (!in) return core::InvalidArgument("cannot read --compliance-file " + path);
-    std::stringstream text;
-    text << in.rdbuf();
-    core::Json config = core::ParseJsonOrDiscarded(text.str());
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadFlagFile("--compliance-file", path));
+    core::Json config = core::ParseJsonOrDiscarded(text);
     if (auto st = compliance::CheckComplianceConfig(config); !st.ok()) {
       return core::InvalidArgument("--compliance-file " + path + ": " + st.message());
     }

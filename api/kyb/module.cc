@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "api/http/admin_route.h"
+#include "api/http/flag_file.h"
 #include "api/http/module.h"
 #include "api/http/write_path.h"
 #include "api/kyb/routes.h"
@@ -45,11 +46,8 @@ core::Result<core::Json> AdminAmlLoad(Runtime& rt, const std::string& format, co
   if (paths.empty() || paths.size() > 2) return core::InvalidArgument("give the list's file (two for ofac_sdn_csv: SDN.CSV ALT.CSV)");
   std::vector<std::string> files;
   for (const auto& p : paths) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return core::InvalidArgument("cannot read " + p);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    files.push_back(ss.str());
+    SVC_ASSIGN_OR_RETURN(std::string text, ReadFlagFile("", p));
+    files.push_back(std::move(text));
   }
   SVC_ASSIGN_OR_RETURN(pk::LoadedList list, pk::LoadList(format, files));
   kc::ListLoaded loaded;
