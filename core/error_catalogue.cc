@@ -53,6 +53,7 @@ constexpr ErrorCodeInfo kCatalogue[] = {
     {"EXPORT_DUMP_NOT_READY", 409, "Export dump not ready", false, ""},
     {"EXPORT_JOB_NOT_FOUND", 404, "Export job not found", false, ""},
     {"EXPORT_KEY_NOT_CONFIGURED", 409, "Export key not configured", false, "the tenant has no export key to seal bulk export dumps to; an operator sets one (svc admin tenant export-key)"},
+    {"EXPORT_NOT_FOUND", 404, "Export not found", false, "no ARCO access bundle of that id was answered for this person"},
     {"FIELD_NOT_GRANTED", 403, "Field not granted", false, ""},
     {"FIELD_NOT_IN_TOKEN_SCOPE", 403, "Field not in token scope", false, ""},
     {"FLOW_KEY_TAKEN", 409, "Flow key taken", false, ""},

@@ -39,6 +39,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kUboNode: return "ubo";
     case IdKind::kScreening: return "scr";
     case IdKind::kScreeningHit: return "hit";
+    case IdKind::kPersonExport: return "pxb";
   }
   return "unk";
 }

@@ -44,6 +44,7 @@ enum class IdKind {
   kUboNode,        // ubo_ (a node of a company's ownership graph)
   kScreening,      // scr_ (one AML screening of a subject)
   kScreeningHit,   // hit_ (a subject matched to a list entry)
+  kPersonExport,   // pxb_ (an ARCO access bundle answered by POST /v1/persons/{id}/export)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -38,8 +38,8 @@ ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::s
 }
 
 // Appends the accesses against the budget, then answers with `then()` (which opens the values).
-void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
-                std::function<HttpResponse()> then, Respond respond) {
+void RecordThenAsync(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
+                     std::function<void(Respond)> then, Respond respond) {
   const AuthContext& a = call.auth;
   ps::RecordReveal rr;
   rr.accesses = std::move(accesses);
@@ -49,7 +49,7 @@ void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps:
   std::string day = ps::RevealBudgetId(a.environment, ctx.now);
   auto cmd = commands::MakeCommand<ps::RevealBudgetDecider>(a.tenant_id, day, rr, ctx);
   rt.writer().Execute(std::move(cmd), [&rt, slim = SlimRequest(*call.request), then = std::move(then),
-                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) {
+                                       respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) {
       HttpResponse problem = StatusToProblem(slim, r.status());
       if (r.status().api_code() == "PII_DECRYPT_CAP_REACHED") {
@@ -57,8 +57,14 @@ void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps:
       }
       return respond(std::move(problem));
     }
-    respond(then());
+    then(std::move(respond));
   });
+}
+
+void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
+                std::function<HttpResponse()> then, Respond respond) {
+  RecordThenAsync(rt, o, call, std::move(accesses),
+                  [then = std::move(then)](Respond answer) { answer(then()); }, std::move(respond));
 }
 
 std::optional<HttpResponse> RecordNow(Runtime& rt, const ApiContext& o, ApiCall& call,

@@ -32,6 +32,11 @@ commands::persons::PiiAccessed AccessBy(const AuthContext& a, const std::string&
 void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call,
                 std::vector<commands::persons::PiiAccessed> accesses, std::function<HttpResponse()> then,
                 Respond respond);
+// As RecordThen, for an answer that needs more asynchronous work once the accesses are recorded
+// (another append): `then` answers through the Respond it is given.
+void RecordThenAsync(Runtime& rt, const ApiContext& o, ApiCall& call,
+                     std::vector<commands::persons::PiiAccessed> accesses, std::function<void(Respond)> then,
+                     Respond respond);
 // As RecordThen, blocking: for work already off the I/O threads (a screening on the work pool).
 // The problem to answer when the accesses were not recorded (429 with Retry-After when the budget
 // is spent), else nullopt: go on and open.

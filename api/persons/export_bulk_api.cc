@@ -12,9 +12,11 @@
 #include "api/http/write_path.h"
 #include "api/persons/persons_common.h"
 #include "api/persons/routes.h"
+#include "commands/audit/timestamps.h"
 #include "commands/persons/export_job.h"
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "pipeline/audit/timestamper.h"
 #include "pipeline/persons/export_dump.h"
 #include "pipeline/persons/exporter.h"
 #include "pipeline/persons/pii.h"
@@ -143,6 +145,20 @@ std::optional<core::Json> PathJob(Runtime& rt, ApiCall& call, const Respond& res
   return std::move(**row);
 }
 
+// GET …/{job_id}: the job, its dump with the dump's trusted timestamps (docs/audit.md#trusted-timestamps).
+void Job(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  auto job = PathJob(rt, call, respond);
+  if (!job.has_value()) return;
+  if (auto dump = job->find("dump"); dump != job->end() && dump->is_object()) {
+    auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), TeOf(call.auth), commands::audit::kBulkExport,
+                                                          core::StringOr(*job, "id"), core::StringOr(*dump, "sha256"),
+                                                          o.evidence_timestamps);
+    if (!timestamps.ok()) return respond(StatusToProblem(*call.request, timestamps.status()));
+    (*dump)["timestamps"] = std::move(*timestamps);
+  }
+  respond(JsonResponse(200, *job));
+}
+
 void Dump(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto job = PathJob(rt, call, respond);
@@ -201,10 +217,7 @@ std::vector<ApiRoute> ExportBulkRoutes(Runtime* r, const PersonsOptions& options
       .method = "GET", .path = base + "/{job_id}", .operation_id = "getPersonExportBulk", .tag = tag,
       .scope = "persons:read", .family = RateFamily::kRead, .response_schema = "PersonExportBulkJob",
       .error_codes = Codes({{"INVALID_ID", "EXPORT_JOB_NOT_FOUND"}}),
-      .handler = [r](ApiCall& c, Respond respond) {
-        auto job = PathJob(*r, c, respond);
-        if (job.has_value()) respond(JsonResponse(200, *job));
-      }});
+      .handler = [r, o](ApiCall& c, Respond respond) { Job(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{job_id}/dump", .operation_id = "downloadPersonExportBulk", .tag = tag,
       .scope = "persons:read", .family = RateFamily::kRead,

@@ -9,10 +9,12 @@
 #include "core/crypto.h"
 #include "api/http/write_path.h"
 #include "api/persons/persons_common.h"
+#include "commands/audit/timestamps.h"
 #include "commands/persons/client_token.h"
 #include "commands/persons/person_events.h"
 #include "commands/persons/reveal_budget.h"
 #include "commands/tenancy/scopes.h"
+#include "pipeline/audit/timestamper.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/integrity.h"
 #include "pipeline/persons/purposes.h"
@@ -538,20 +540,55 @@ void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond resp
 // The ARCO access bundle (PersonExport) of the person: the `held` fields opened, provenance,
 // metadata, references, verification sessions and the metadata of their captures.
 core::Result<core::Json> ArcoBundle(Runtime& rt, const AuthContext& a, const std::string& id,
-                                    const std::vector<std::string>& held) {
+                                    const std::vector<std::string>& held, const std::string& bundle_id,
+                                    const std::string& generated_at) {
   SVC_ASSIGN_OR_RETURN(auto values, OpenFields(rt, a, id, held));
   SVC_ASSIGN_OR_RETURN(auto detail, MaskedDetail(rt, a, id));
   SVC_ASSIGN_OR_RETURN(auto sessions, PersonSessions(rt, a, id));
   SVC_ASSIGN_OR_RETURN(auto media, PersonMedia(rt, a, id));
   return core::Json{{"object", "person.export"},
+                    {"id", bundle_id},
                     {"personId", id},
-                    {"generatedAt", core::FormatRfc3339(rt.clock().Now())},
+                    {"generatedAt", generated_at},
                     {"pii", values},
                     {"piiProvenance", detail["piiProvenance"]},
                     {"metadata", detail["metadata"]},
                     {"externalRefs", detail["externalRefs"]},
                     {"verificationSessions", sessions},
                     {"media", media}};
+}
+
+// The bundle is evidence (docs/persons.md#export-receipts): once the access is recorded it is
+// built, and its digest recorded (evidence.recorded) before it is answered, so that a trusted
+// timestamp can be asked for it and its receipt shown. A bundle whose record fails is not answered.
+void AnswerBundle(Runtime& rt, const AuthContext& a, const std::string& id, const std::vector<std::string>& held,
+                  const HttpRequest& slim, commands::CommandContext ctx, Respond answer) {
+  const std::string bundle_id = rt.ids().NewIdString(core::IdKind::kPersonExport);
+  const std::string generated_at = core::FormatRfc3339(rt.clock().Now());
+  auto bundle = ArcoBundle(rt, a, id, held, bundle_id, generated_at);
+  if (!bundle.ok()) return answer(StatusToProblem(slim, bundle.status()));
+  HttpResponse r = JsonResponse(200, *bundle);
+  bundle->clear();
+  commands::audit::EvidenceRecorded e;
+  e.kind = commands::audit::kPersonExport;
+  e.subject = bundle_id;
+  e.digest = core::Sha256Hex(r.body);
+  e.size_bytes = static_cast<int64_t>(r.body.size());
+  e.person_id = id;
+  e.generated_at = generated_at;
+  r.headers.emplace_back("Content-Digest", "sha-256=:" + core::Base64Encode(core::Sha256(r.body)) + ":");
+  r.headers.emplace_back("Cache-Control", "no-store");
+  ctx.idempotency_key.clear();
+  rt.writer().Execute(
+      commands::MakeCommand<commands::audit::TimestampsDecider>(
+          a.tenant_id, commands::audit::TimestampsId(e.kind, bundle_id), commands::audit::RecordEvidence{e}, ctx),
+      [slim, r = std::move(r), answer = std::move(answer)](core::Result<commands::CommandOutcome> done) mutable {
+        if (!done.ok()) {
+          core::SecureZero(r.body);
+          return answer(StatusToProblem(slim, done.status()));
+        }
+        answer(std::move(r));
+      });
 }
 
 void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
@@ -574,12 +611,24 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   if (auto st = CheckRevealAllowed(rt, a, *row, held, std::string("arco_request")); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  RecordThen(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
-             [&rt, a, id, held, slim = SlimRequest(req)]() {
-               auto bundle = ArcoBundle(rt, a, id, held);
-               return bundle.ok() ? JsonResponse(200, *bundle) : StatusToProblem(slim, bundle.status());
-             },
-             std::move(respond));
+  RecordThenAsync(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
+                  [&rt, a, id, held, slim = SlimRequest(req), ctx = Context(rt, call)](Respond answer) mutable {
+                    AnswerBundle(rt, a, id, held, slim, std::move(ctx), std::move(answer));
+                  },
+                  std::move(respond));
+}
+
+// GET …/exports/{export_id}: the receipt of a bundle answered by the export (no value of it).
+void ExportReceipt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  const std::string id = req.path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(req, person.status()));
+  auto receipt = pipeline::audit::ExportReceipt(rt.store(), TeOf(a), id, req.path_params["export_id"],
+                                                o.evidence_timestamps);
+  if (!receipt.ok()) return respond(StatusToProblem(req, receipt.status()));
+  respond(JsonResponse(200, *receipt));
 }
 
 // POST …/reauth-face: the 1:1 match runs first (nothing leaves yet), then the reveal is recorded
@@ -695,6 +744,12 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
                       "PII_DECRYPT_CAP_REACHED"},
       .handler = [r, o](ApiCall& c, Respond respond) { Export(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = base + "/{person_id}/exports/{export_id}", .operation_id = "getPersonExportReceipt",
+      .tag = tag, .scope = "persons:read", .family = RateFamily::kRead, .versioned = true,
+      .response_schema = "PersonExportReceipt",
+      .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "EXPORT_NOT_FOUND"},
+      .handler = [r, o](ApiCall& c, Respond respond) { ExportReceipt(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{person_id}/reauth-face", .operation_id = "reauthPersonFace", .tag = tag,
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,

@@ -189,6 +189,7 @@ OpenApiArea PersonsOpenApi() {
   s["PersonExportRequest"]["required"] = core::Json::array();
   s["ExportSessionItem"] = Ref("VerificationSessionResponse");
   s["PersonExportBundle"] = obj({{"object", {{"const", "person.export"}}},
+                                 {"id", Id("pxb")},
                                  {"personId", Id("per")},
                                  {"generatedAt", dt},
                                  {"pii", plain_fields},
@@ -197,7 +198,17 @@ OpenApiArea PersonsOpenApi() {
                                  {"externalRefs", {{"type", "array"}, {"items", Ref("PersonExternalRefItem")}}},
                                  {"verificationSessions", {{"type", "array"}, {"items", Ref("ExportSessionItem")}}},
                                  {"media", {{"type", "array"}, {"items", Ref("PersonDocumentItem")}}}},
-                                {"object", "personId", "generatedAt", "pii", "piiProvenance", "verificationSessions", "media"});
+                                {"object", "id", "personId", "generatedAt", "pii", "piiProvenance", "verificationSessions", "media"});
+  // The receipt of a bundle answered by the export (docs/persons.md#export-receipts): no value of it.
+  s["PersonExportReceipt"] = obj({{"object", {{"const", "person.export_receipt"}}},
+                                  {"id", Id("pxb")},
+                                  {"personId", Id("per")},
+                                  {"generatedAt", dt},
+                                  {"recordedAt", dt},
+                                  {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                  {"sizeBytes", integer},
+                                  {"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}}},
+                                 {});
   s["ReauthFaceRequest"] = obj({{"selfieBase64", {{"type", "string"}, {"contentEncoding", "base64"}}},
                                 {"mime", Enum({"image/jpeg", "image/png"})}},
                                {"selfieBase64"});
@@ -350,8 +361,9 @@ OpenApiArea PersonsOpenApi() {
   s["PersonExportBulkSkip"] = obj({{"personId", Id("per")}, {"code", Str()}}, {"personId", "code"});
   s["PersonExportBulkDumpInfo"] = obj({{"format", {{"const", "svc-export-bulk-1"}}},
                                        {"sizeBytes", integer},
-                                       {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}}},
-                                      {"format", "sizeBytes", "sha256"});
+                                       {"sha256", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                       {"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}}},
+                                      {"format", "sizeBytes", "sha256", "timestamps"});
   s["PersonExportBulkFailure"] = obj({{"code", Str()}, {"message", Str()}}, {"code", "message"});
   s["PersonExportBulkJob"] = obj({{"object", {{"const", "person.export_bulk"}}},
                                   {"id", Id("exb")},

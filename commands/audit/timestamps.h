@@ -4,7 +4,9 @@
 // of evidence ("evidence_timestamps", id "<kind>/<subject>"): a verification certificate (kind
 // verification_certificate, subject the session id), a deletion certificate
 // (deletion_certificate, the person id), a published audit checkpoint (audit_checkpoint, the tree
-// size). The timestamper (pipeline/audit/timestamper.h) obtains and checks the token; the command
+// size), a bulk export's sealed dump (bulk_export, the job id), and an ARCO access bundle answered
+// by POST /v1/persons/{id}/export (person_export, the bundle's own id, pxb_…): the service records
+// that bundle's digest itself (evidence.recorded), since it exists only in the answer. The timestamper (pipeline/audit/timestamper.h) obtains and checks the token; the command
 // only records it. The same digest is recorded once: a repeated or concurrent record is a no-op.
 //
 // The token is the TSA's TimeStampToken (CMS SignedData, DER) in base64: what anyone checks
@@ -27,6 +29,8 @@ inline constexpr std::string_view kTimestampsAggregate = "evidence_timestamps";
 inline constexpr std::string_view kVerificationCertificate = "verification_certificate";
 inline constexpr std::string_view kDeletionCertificate = "deletion_certificate";
 inline constexpr std::string_view kAuditCheckpoint = "audit_checkpoint";
+inline constexpr std::string_view kBulkExport = "bulk_export";
+inline constexpr std::string_view kPersonExport = "person_export";
 bool IsTimestampKind(std::string_view kind);
 // The aggregate id of one piece of evidence.
 inline std::string TimestampsId(std::string_view kind, std::string_view subject) {
@@ -75,12 +79,35 @@ struct TimestampSettled {
   }
 };
 
-using TimestampsEvent = std::variant<Timestamped, TimestampSettled>;
+// The digest of evidence that exists only in an answer (an ARCO access bundle): what the service
+// answered, recorded before it is answered, so that a token can be asked for it and a receipt
+// shown later. Ids, a digest, a size and a time: no value of the bundle.
+struct EvidenceRecorded {
+  static constexpr std::string_view kType = "evidence.recorded";
+  std::string kind;
+  std::string subject;
+  std::string digest;     // SHA-256 hex of the answered body's bytes
+  int64_t size_bytes = 0;
+  std::string person_id;  // whose data it is
+  std::string generated_at;  // RFC 3339, as in the bundle
+  static constexpr auto Fields() {
+    using T = EvidenceRecorded;
+    return std::tuple{core::Field("kind", &T::kind),           core::Field("subject", &T::subject),
+                      core::Field("digest", &T::digest),       core::Field("sizeBytes", &T::size_bytes),
+                      core::Field("personId", &T::person_id),  core::Field("generatedAt", &T::generated_at)};
+  }
+};
+
+using TimestampsEvent = std::variant<Timestamped, TimestampSettled, EvidenceRecorded>;
 core::Result<TimestampsEvent> DecodeTimestamps(const eventstore::EventEnvelope& envelope);
 
 struct TimestampsState {
   std::set<std::string> digests;  // stamped already
-  static constexpr auto Fields() { return std::tuple{core::Field("digests", &TimestampsState::digests)}; }
+  std::string recorded;           // the digest of evidence.recorded, once
+  static constexpr auto Fields() {
+    return std::tuple{core::Field("digests", &TimestampsState::digests),
+                      core::Field("recorded", &TimestampsState::recorded)};
+  }
 };
 
 // With a token: recorded (evidence.timestamped), or, when the digest has one already, the queue
@@ -92,12 +119,23 @@ struct RecordTimestamp {
   static constexpr auto Fields() { return std::tuple{core::Field("token", &RecordTimestamp::token)}; }
 };
 
+// The digest of an answer that is evidence (evidence.recorded). Once per aggregate: the same digest
+// again is a no-op, another one a conflict (evidence does not change).
+struct RecordEvidence {
+  EvidenceRecorded evidence;
+  static constexpr std::string_view kCommand = "RecordEvidence";
+  static constexpr auto Fields() { return std::tuple{core::Field("evidence", &RecordEvidence::evidence)}; }
+};
+
+using TimestampsCommand = std::variant<RecordTimestamp, RecordEvidence>;
+
 struct TimestampsDecider : FieldSnapshots<TimestampsDecider, TimestampsState> {
-  using CommandType = RecordTimestamp;
+  using CommandType = TimestampsCommand;
   static constexpr std::string_view kName = kTimestampsAggregate;
   // INVALID_ARGUMENT for an unknown kind, a digest that is not 64 hex, no token for a digest not
-  // stamped yet. Result {"recorded": bool}: false when the digest had its token already.
-  static core::Result<Decision> Decide(const TimestampsState& s, const RecordTimestamp& c, const CommandContext& ctx);
+  // stamped yet. Result {"recorded": bool}: false when the digest had its token (or the evidence
+  // its digest) already. ALREADY_EXISTS: evidence recorded with another digest.
+  static core::Result<Decision> Decide(const TimestampsState& s, const TimestampsCommand& c, const CommandContext& ctx);
   static core::Status Evolve(TimestampsState& s, const eventstore::EventEnvelope& e);
 };
 

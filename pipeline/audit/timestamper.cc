@@ -64,6 +64,27 @@ core::Result<core::Json> EvidenceTimestamps(const eventstore::KvStore& store, co
   return out;
 }
 
+core::Result<core::Json> ExportReceipt(const eventstore::KvStore& store, const std::string& te,
+                                       const std::string& person_id, const std::string& export_id, bool enabled) {
+  if (!core::ValidateId(core::IdKind::kPersonExport, export_id).ok()) {
+    return core::InvalidArgument("export_id is not an export bundle id (pxb_…)", "INVALID_ID");
+  }
+  SVC_ASSIGN_OR_RETURN(auto row, projections::ReadRow(store, TV::Abs(TV::Receipt(te, au::kPersonExport, export_id))));
+  if (!row.has_value() || core::StringOr(*row, "personId") != person_id) {
+    return core::NotFound("no export bundle of that id was answered for this person", "EXPORT_NOT_FOUND");
+  }
+  const std::string digest = core::StringOr(*row, "digest");
+  SVC_ASSIGN_OR_RETURN(auto timestamps, EvidenceTimestamps(store, te, au::kPersonExport, export_id, digest, enabled));
+  return core::Json{{"object", "person.export_receipt"},
+                    {"id", export_id},
+                    {"personId", person_id},
+                    {"generatedAt", core::StringOr(*row, "generatedAt")},
+                    {"recordedAt", core::StringOr(*row, "recordedAt")},
+                    {"sha256", digest},
+                    {"sizeBytes", core::IntOr(*row, "sizeBytes")},
+                    {"timestamps", std::move(timestamps)}};
+}
+
 namespace {
 
 std::string EntryKey(const core::Json& row) {
@@ -161,10 +182,8 @@ core::Status Timestamper::Process(const core::Json& row) {
   if (!outcome.positions.empty()) options_.projections->WaitApplied(outcome.positions, std::chrono::seconds(30));
   if (outcome.result.value("recorded", false)) {
     if (obtained_ != nullptr) obtained_->Add();
-    if (delay_ != nullptr) {
-      if (auto at = core::ParseRfc3339(core::StringOr(row, "queuedAt")); at.ok()) {
-        delay_->Observe(static_cast<double>(options_.clock->Now().micros - at->micros) / 1e6);
-      }
+    if (delay_ != nullptr && row.contains("queuedAtMicros")) {
+      delay_->Observe(static_cast<double>(options_.clock->Now().micros - core::IntOr(row, "queuedAtMicros")) / 1e6);
     }
   }
   return core::Status::Ok();

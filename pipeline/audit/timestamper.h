@@ -72,4 +72,11 @@ core::Result<core::Json> EvidenceTimestamps(const eventstore::KvStore& store, co
                                             std::string_view kind, const std::string& subject,
                                             const std::string& digest_hex, bool enabled);
 
+// The receipt of an ARCO access bundle answered to `person_id` (docs/persons.md#export-receipts):
+// {object "person.export_receipt", id, personId, generatedAt, recordedAt, sha256, sizeBytes,
+// timestamps}. INVALID_ID for an id that is not pxb_…, EXPORT_NOT_FOUND for one of another person,
+// tenant or environment (or none).
+core::Result<core::Json> ExportReceipt(const eventstore::KvStore& store, const std::string& te,
+                                       const std::string& person_id, const std::string& export_id, bool enabled);
+
 }  // namespace svc::pipeline::audit

@@ -2,6 +2,7 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/audit/timestamps.h"
+#include "commands/persons/export_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
@@ -24,7 +25,8 @@ void Enqueue(const eventstore::RecordedEvent& re, ViewWriter& view, std::string_
                     {"eventId", env.id},
                     {"partition", re.position.partition},
                     {"offset", re.position.offset},
-                    {"queuedAt", core::FormatRfc3339(env.occurred_at)}};
+                    {"queuedAt", core::FormatRfc3339(env.occurred_at)},
+                    {"queuedAtMicros", env.occurred_at.micros}};
   if (!digest.empty()) row["digest"] = digest;
   view.Put(V::Queued(TenantEnv(env.tenant_id, env.environment), kind, subject), core::DumpJson(row));
 }
@@ -40,6 +42,10 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
   } else if (env.aggregate_type == commands::persons::kPersonAggregate &&
              env.type == commands::persons::KeysDestroyed::kType) {
     Enqueue(re, view, au::kDeletionCertificate, env.aggregate_id, "");
+  } else if (env.aggregate_type == commands::persons::kExportAggregate &&
+             env.type == commands::persons::ExportCompleted::kType) {
+    SVC_ASSIGN_OR_RETURN(auto event, commands::persons::DecodeExport(env));
+    Enqueue(re, view, au::kBulkExport, env.aggregate_id, std::get<commands::persons::ExportCompleted>(event).sha256);
   } else if (env.aggregate_type == au::kAuditLogAggregate && env.type == au::CheckpointPublished::kType) {
     SVC_ASSIGN_OR_RETURN(au::AuditLogEvent event, au::DecodeAuditLog(env));
     const auto& c = std::get<au::CheckpointPublished>(event);
@@ -47,6 +53,13 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
   } else if (env.aggregate_type == au::kTimestampsAggregate) {
     SVC_ASSIGN_OR_RETURN(au::TimestampsEvent event, au::DecodeTimestamps(env));
     std::string kind, subject, queue_event;
+    if (const auto* r = std::get_if<au::EvidenceRecorded>(&event)) {
+      core::Json receipt = core::EncodeFields(*r);
+      receipt["recordedAt"] = core::FormatRfc3339(env.occurred_at);
+      view.Put(V::Receipt(te, r->kind, r->subject), core::DumpJson(receipt));
+      Enqueue(re, view, r->kind, r->subject, r->digest);
+      return core::Status::Ok();
+    }
     if (const auto* s = std::get_if<au::TimestampSettled>(&event)) {
       kind = s->kind;
       subject = s->subject;

@@ -5,10 +5,13 @@
 //   q/<ten>/<env>/<kind>/<subject>        evidence waiting for a token: {tenantId, environment,
 //                                         kind, subject, digest (when the event gives it),
 //                                         eventId, partition, offset (the event that asked),
-//                                         queuedAt}
+//                                         queuedAt, queuedAtMicros}
 //   tok/<ten>/<env>/<kind>/<subject>/<digest>
 //                                         a token recorded (evidence.timestamped), as served in
 //                                         a document's `timestamps`
+//   rcpt/<ten>/<env>/<kind>/<subject>     evidence the service recorded itself (evidence.recorded:
+//                                         an ARCO access bundle): {kind, subject, digest,
+//                                         sizeBytes, personId, generatedAt, recordedAt}
 //
 // Kinds: commands/audit/timestamps.h. `te` is "<ten>/<env>" (TenantEnv).
 
@@ -32,6 +35,9 @@ struct TimestampsView {
   static std::string Token(std::string_view te, std::string_view kind, std::string_view subject,
                            std::string_view digest) {
     return Tokens(te, kind, subject) + std::string(digest);
+  }
+  static std::string Receipt(std::string_view te, std::string_view kind, std::string_view subject) {
+    return ScopedKey("rcpt/", te, std::string(kind) + "/" + std::string(subject));
   }
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };

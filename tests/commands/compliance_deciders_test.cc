@@ -106,6 +106,39 @@ TEST_CASE("evidence timestamps: one token per digest; a repeat settles its queue
   CHECK_FALSE(spec.When(bad).ok());
 }
 
+TEST_CASE("evidence timestamps: an answered bundle's digest is recorded once; another digest for it is refused") {
+  DeciderSpec<audit::TimestampsDecider> spec;
+  audit::RecordEvidence c;
+  c.evidence = {"person_export", "pxb_00000000000000000000000000000001", std::string(64, 'a'), 2048,
+                "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z"};
+  auto first = spec.When(c);
+  REQUIRE(first.ok());
+  CHECK(Types(*first) == std::vector<std::string>{"evidence.recorded"});
+  CHECK(Data(first->events[0])["sizeBytes"] == 2048);
+  CHECK(first->result["recorded"] == true);
+  CHECK(spec.state.recorded == std::string(64, 'a'));
+  spec.CheckSnapshot();
+  // The same again (a retried append): nothing new.
+  auto again = spec.When(c);
+  REQUIRE(again.ok());
+  CHECK(again->events.empty());
+  CHECK(again->result["recorded"] == false);
+  // Evidence does not change.
+  auto other = c;
+  other.evidence.digest = std::string(64, 'b');
+  CHECK(spec.When(other).status().code() == core::StatusCode::kAlreadyExists);
+  // Only a person's bundle, with its person and size; a digest that is SHA-256 hex.
+  auto bad = c;
+  bad.evidence.kind = "verification_certificate";
+  CHECK(spec.When(bad).status().code() == core::StatusCode::kInvalidArgument);
+  bad = c;
+  bad.evidence.person_id.clear();
+  CHECK(spec.When(bad).status().code() == core::StatusCode::kInvalidArgument);
+  bad = c;
+  bad.evidence.digest = "abc";
+  CHECK(spec.When(bad).status().code() == core::StatusCode::kInvalidArgument);
+}
+
 TEST_CASE("retention: a sweep cutoff is recorded once per advance, for a known resource") {
   DeciderSpec<compliance::RetentionDecider> spec;
   auto first = spec.When(Sweep(1000));

@@ -412,6 +412,12 @@ std::vector<Sample> Samples() {
   Add<audit::TimestampSettled, audit::TimestampsEvent>(
       s, audit::TimestampSettled{"audit_checkpoint", "5", std::string(64, 'e'), "evt_00000000000000000000000000000003"},
       tsenc);
+  Add<audit::EvidenceRecorded, audit::TimestampsEvent>(s, audit::EvidenceRecorded{}, tsenc);
+  Add<audit::EvidenceRecorded, audit::TimestampsEvent>(
+      s,
+      audit::EvidenceRecorded{"person_export", "pxb_00000000000000000000000000000001", std::string(64, 'f'), 4096,
+                              "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z"},
+      tsenc);
 
   namespace kb = kyb;
   auto kenc = [](const kb::CompanyEvent& e) { return kb::EncodeData(e); };
@@ -602,5 +608,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 118);
+  CHECK(n == 120);
 }

@@ -1,6 +1,6 @@
 // Trusted timestamps (issue 35; NOM-151 evidence) against a real svc and OpenSSL's own TSA behind
-// HTTP (tests/tsa/server.py): verification certificates, deletion certificates and published
-// audit checkpoints get a token over their content hash; stock `openssl ts -verify` accepts it
+// HTTP (tests/tsa/server.py): verification certificates, deletion certificates, published
+// audit checkpoints, ARCO access bundles and bulk export dumps get a token over their hash; stock `openssl ts -verify` accepts it
 // offline and refuses it for tampered content or a tampered token; a TSA that is down, or that
 // answers for another digest or nonce, leaves the evidence `pending`, and it is filled once the
 // TSA answers properly (on the fake clock's backoff), also across a kill -9.
@@ -11,6 +11,7 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "tests/support/api_env.h"
+#include "tests/support/http_helpers.h"
 #include "tests/support/session_flow.h"
 #include "tests/support/tsa_process.h"
 
@@ -189,4 +190,94 @@ TEST_CASE("timestamps: without a TSA, documents carry none; a configuration that
                                    "model-free", "--listen", "127.0.0.1:0", "--tsa-url", "http://127.0.0.1:1/"});
   CHECK(no_roots.exit_code != 0);
   CHECK(no_roots.err.find("--tsa-roots") != std::string::npos);
+}
+
+TEST_CASE("timestamps: an ARCO access bundle and a bulk export's dump are timestamped; the bundle's receipt says "
+          "which bytes were answered") {
+  testing::TempDir tsa_dir;
+  testing::TsaProcess tsa(tsa_dir.path());
+  Env env(false, {"--fake-clock", "--rate-reveals", "0", "--tsa-url", tsa.url(), "--tsa-roots", tsa.roots_file()},
+          Sharing::kIsolated);
+  const std::string person = MakePerson(env, "PEPJ800101HDFRRN03");
+
+  // The bundle: its id, and the digest of the exact bytes answered (RFC 9530's Content-Digest).
+  auto exported = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/export", R"({"reason":"ARCO access"})");
+  REQUIRE_MESSAGE(exported.status == 200, exported.body);
+  core::Json bundle = Body(exported);
+  const std::string id = bundle["id"];
+  CHECK(core::ValidateId(core::IdKind::kPersonExport, id).ok());
+  CHECK(bundle["pii"]["curp"] == "PEPJ800101HDFRRN03");
+  const std::string digest = core::Sha256Hex(exported.body);
+  CHECK(testing::HeaderOf(exported, "Content-Digest") == "sha-256=:" + core::Base64Encode(core::Sha256(exported.body)) + ":");
+  CHECK(testing::HeaderOf(exported, "Cache-Control") == "no-store");
+
+  // Its receipt (scope persons:read; no value of the bundle): the digest, size and a token over it.
+  WaitTimestamps(env);
+  const std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
+  auto receipt = env.Call(reader, "GET", "/v1/persons/" + person + "/exports/" + id);
+  REQUIRE_MESSAGE(receipt.status == 200, receipt.body);
+  core::Json rc = Body(receipt);
+  CHECK(rc["object"] == "person.export_receipt");
+  CHECK(rc["personId"] == person);
+  CHECK(rc["sha256"] == digest);
+  CHECK(rc["sizeBytes"] == exported.body.size());
+  CHECK(rc["generatedAt"] == bundle["generatedAt"]);
+  CHECK(receipt.body.find("PEPJ800101HDFRRN03") == std::string::npos);
+  REQUIRE(rc["timestamps"].size() == 1);
+  CHECK(rc["timestamps"][0]["status"] == "granted");
+  CHECK(rc["timestamps"][0]["digest"] == digest);
+  CHECK(OpensslVerify(env.dir, rc["timestamps"][0], digest, tsa.roots_file()).exit_code == 0);
+  // A byte of the bundle changed is another digest: the token does not cover it.
+  std::string altered = exported.body;
+  altered[altered.find("PEPJ")] = 'X';
+  CHECK(OpensslVerify(env.dir, rc["timestamps"][0], core::Sha256Hex(altered), tsa.roots_file()).exit_code != 0);
+  // Another person's path, an unknown bundle, an id of another kind.
+  const std::string other = MakePerson(env, "LOMA900215MJCPRR05");
+  testing::CheckProblem(env.Call(reader, "GET", "/v1/persons/" + other + "/exports/" + id), 404, "EXPORT_NOT_FOUND");
+  testing::CheckProblem(env.Call(reader, "GET", "/v1/persons/" + person + "/exports/pxb_00000000000000000000000000000000"),
+                        404, "EXPORT_NOT_FOUND");
+  testing::CheckProblem(env.Call(reader, "GET", "/v1/persons/" + person + "/exports/exb_00000000000000000000000000000000"),
+                        400, "INVALID_ID");
+  testing::CheckProblem(env.Call(reader, "GET", "/v1/persons/per_00000000000000000000000000000000/exports/" + id), 404,
+                        "PERSON_NOT_FOUND");
+  const std::string outsider = env.NewKey(env.tenant, "test", {"verification:read"});
+  testing::CheckProblem(env.Call(outsider, "GET", "/v1/persons/" + person + "/exports/" + id), 403,
+                        "INSUFFICIENT_SCOPE");
+
+  // A TSA that is down does not hold the bundle back: its receipt says pending until it answers.
+  tsa.SetMode("down");
+  auto later = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/export", "");
+  REQUIRE_MESSAGE(later.status == 200, later.body);
+  const std::string later_id = Body(later)["id"];
+  WaitTimestamps(env);
+  core::Json pending = Body(env.Call(reader, "GET", "/v1/persons/" + person + "/exports/" + later_id));
+  CHECK(pending["timestamps"][0]["status"] == "pending");
+  CHECK(pending["timestamps"][0]["digest"] == core::Sha256Hex(later.body));
+  tsa.SetMode("ok");
+  Advance(env, 2);
+  WaitTimestamps(env);
+  core::Json granted = Body(env.Call(reader, "GET", "/v1/persons/" + person + "/exports/" + later_id));
+  CHECK(granted["timestamps"][0]["status"] == "granted");
+
+  // A bulk export: a token over the sealed dump's SHA-256, the hash of the bytes GET …/dump serves.
+  auto made = testing::RunSvc({"export-bulk", "keygen", "--secret-key-file", env.dir.Sub("export.secret")});
+  REQUIRE_MESSAGE(made.exit_code == 0, made.err);
+  auto set = env.Admin("POST", "/admin/tenants/" + env.tenant + "/export-key",
+                       {{"publicKey", core::ParseJsonOrDiscarded(made.out)["publicKey"]}});
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  auto job = env.Call(env.test_key, "POST", "/v1/persons/export-bulk",
+                      core::Json({{"purpose", "identity_verification"}, {"reason", "yearly archive"}}).dump());
+  REQUIRE_MESSAGE(job.status == 202, job.body);
+  const std::string job_id = Body(job)["id"];
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  WaitTimestamps(env);
+  core::Json ready = Body(env.Call(env.test_key, "GET", "/v1/persons/export-bulk/" + job_id));
+  REQUIRE_MESSAGE(ready["status"] == "ready", ready.dump());
+  auto dump = env.Call(env.test_key, "GET", "/v1/persons/export-bulk/" + job_id + "/dump");
+  REQUIRE(dump.status == 200);
+  const std::string dump_hash = core::Sha256Hex(dump.body);
+  CHECK(ready["dump"]["sha256"] == dump_hash);
+  REQUIRE(ready["dump"]["timestamps"].size() == 1);
+  CHECK(ready["dump"]["timestamps"][0]["status"] == "granted");
+  CHECK(OpensslVerify(env.dir, ready["dump"]["timestamps"][0], dump_hash, tsa.roots_file()).exit_code == 0);
 }
