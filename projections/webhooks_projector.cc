@@ -14,6 +14,15 @@ namespace cc = commands::compliance;
 
 namespace {
 
+// An endpoint's `publicKeys` (v1a): the signing key's public key in force, then the previous one
+// while it still signs (after a rotation); [] for a v1 endpoint.
+core::Json PublicKeys(const std::string& current, const std::string& previous, const std::string& previous_until) {
+  core::Json keys = core::Json::array();
+  if (!current.empty()) keys.push_back({{"publicKey", current}, {"validUntil", nullptr}});
+  if (!previous.empty()) keys.push_back({{"publicKey", previous}, {"validUntil", previous_until}});
+  return keys;
+}
+
 using V = WebhooksView;
 
 // The `data` of a webhook derived from a domain event (webhook_types.h), by the body's schema;
@@ -178,7 +187,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                         {"events", c->events},
                         {"isActive", true},
                         {"updatedAt", at},
-                        {"url", c->url}};
+                        {"url", c->url},
+                        {"signatureScheme", c->public_key.empty() ? "v1" : "v1a"},
+                        {"publicKeys", PublicKeys(c->public_key, "", "")}};
       view.Put(ep_key, core::DumpJson(row));
       view.Put(sec_key, core::DumpJson({{"secretSealed", c->secret_sealed},
                                         {"previousSecretSealed", ""},
@@ -214,6 +225,8 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       // idempotent replay of the rotation (same Idempotency-Key) answers with the same secret.
       view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
                core::DumpJson({{"secretSealed", r->secret_sealed}}));
+      row["publicKeys"] = PublicKeys(r->public_key, r->previous_public_key,
+                                     core::FormatRfc3339(core::Timestamp{r->previous_valid_until_micros}));
     }
     row["updatedAt"] = at;
     view.Put(ep_key, core::DumpJson(row));

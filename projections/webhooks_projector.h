@@ -21,7 +21,7 @@ namespace svc::projections {
 
 // Its listeners run after each committed batch that queued work for the dispatcher (a new
 // delivery or a retry scheduled), on the runner's thread.
-class WebhooksProjector final : public WatchedProjector<WebhooksView, 4> {
+class WebhooksProjector final : public WatchedProjector<WebhooksView, 5> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;

@@ -28,8 +28,9 @@ core::Json WebhookOperation(const pipeline::webhooks::EventType& t) {
         {"description", "Unix seconds, part of the signed content"},
         {"schema", {{"type", "integer"}}}},
        {{"name", "webhook-signature"}, {"in", "header"}, {"required", true},
-        {"description", "`v1,<base64 HMAC-SHA256>` of `{webhook-id}.{webhook-timestamp}.{body}`; "
-                        "two, space-separated, for 24 hours after a rotation"},
+        {"description", "`v1,<base64 HMAC-SHA256>` (or, for a v1a endpoint, `v1a,<base64 Ed25519 "
+                        "signature>`) of `{webhook-id}.{webhook-timestamp}.{body}`; two, space-separated, for "
+                        "24 hours after a rotation"},
         {"schema", Str()}}});
   return {{"post",
            {{"operationId", id},
@@ -74,12 +75,24 @@ OpenApiArea WebhooksOpenApi() {
                          {"events", Nullable({{"type", "array"}, {"items", Str()}})},
                          {"isActive", {{"type", "boolean"}}},
                          {"updatedAt", dt},
-                         {"url", {{"type", "string"}, {"format", "uri"}}}};
+                         {"url", {{"type", "string"}, {"format", "uri"}}},
+                         {"signatureScheme", Enum({"v1", "v1a"})},
+                         {"publicKeys",
+                          {{"type", "array"},
+                           {"description", "v1a: the public keys (`whpk_…`) that verify this endpoint's deliveries, "
+                                           "the one in force first (`validUntil` null), then the previous one until "
+                                           "its overlap ends after a rotation; [] for v1"},
+                           {"items", obj({{"publicKey", {{"type", "string"}, {"pattern", "^whpk_"}}},
+                                          {"validUntil", Nullable(dt)}},
+                                         {})}}}};
   std::vector<std::string> ep_required = {"id", "applicationId", "createdAt", "description", "environment",
-                                          "events", "isActive", "updatedAt", "url"};
+                                          "events", "isActive", "updatedAt", "url", "signatureScheme", "publicKeys"};
   s["WebhookEndpointResponse"] = obj(ep_props, ep_required);
   core::Json created_ep = ep_props;
-  created_ep["secret"] = Nullable({{"type", "string"}, {"pattern", "^whsec_"}});
+  created_ep["secret"] = Nullable({{"type", "string"},
+                                   {"pattern", "^(whsec_|whpk_)"},
+                                   {"description", "v1: the signing secret (`whsec_…`), shown only here; v1a: the "
+                                                   "public key (`whpk_…`) to verify with (we keep the signing key)"}});
   std::vector<std::string> created_ep_required = ep_required;
   created_ep_required.push_back("secret");
   s["WebhookEndpointCreated"] = obj(created_ep, created_ep_required);
@@ -133,7 +146,13 @@ OpenApiArea WebhooksOpenApi() {
                                     {"applicationId", Nullable(Id("app"))},
                                     {"description", Nullable({{"type", "string"}, {"maxLength", 500}})},
                                     {"environment", Enum({"live", "test"})},
-                                    {"events", Nullable({{"type", "array"}, {"maxItems", 32}, {"items", Str()}})}},
+                                    {"events", Nullable({{"type", "array"}, {"maxItems", 32}, {"items", Str()}})},
+                                    {"signatureScheme",
+                                     {{"type", "string"},
+                                      {"enum", {"v1", "v1a"}},
+                                      {"default", "v1"},
+                                      {"description", "v1: HMAC-SHA256 with a shared secret; v1a: Ed25519, you "
+                                                      "hold only our public key (Standard Webhooks)"}}}},
                                    {"url"});
   s["WebhookEndpointUpdate"] = obj({{"url", Nullable({{"type", "string"}, {"format", "uri"}})},
                                     {"applicationId", Nullable(Id("app"))},

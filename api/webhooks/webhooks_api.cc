@@ -81,10 +81,25 @@ std::optional<HttpResponse> CheckUrl(const HttpRequest& req, const std::string& 
   return std::nullopt;
 }
 
-// The body of a create as the endpoint's command (its secret still to seal), or nullopt once
-// answered.
+// A new signing secret of a scheme: a whsec_ secret (v1), or a whsk_ Ed25519 signing key (v1a),
+// whose public key goes to `public_key`.
+core::Result<std::string> NewEndpointSecret(std::string_view scheme, std::string& public_key) {
+  if (scheme != "v1a") return pw::NewSecret();
+  std::string key = pw::NewSigningKey();
+  SVC_ASSIGN_OR_RETURN(public_key, pw::PublicKeyOf(key));
+  return key;
+}
+
+// What the integrator is shown of an endpoint's signing secret (`secret`, once): a v1 secret
+// itself; for v1a the public key ("whpk_…") it verifies with — the signing key never leaves.
+core::Result<std::string> ShownSecret(const std::string& secret) {
+  return pw::IsSigningKey(secret) ? pw::PublicKeyOf(secret) : core::Result<std::string>(secret);
+}
+
+// The body of a create as the endpoint's command (its secret still to make and seal: `scheme`
+// says which), or nullopt once answered.
 std::optional<wh::CreateEndpoint> ParseEndpoint(const HttpRequest& req, const AuthContext& a, bool allow_private,
-                                                const Respond& respond) {
+                                                const Respond& respond, std::string& scheme) {
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) {
     respond(StatusToProblem(req, body.status()));
@@ -95,6 +110,7 @@ std::optional<wh::CreateEndpoint> ParseEndpoint(const HttpRequest& req, const Au
   auto application_id = v.OpaqueId("applicationId", "app");
   auto description = v.String("description", false, 500);
   auto environment = v.Enum("environment", false, {"live", "test"});
+  scheme = v.Enum("signatureScheme", false, {"v1", "v1a"}).value_or("v1");
   const core::Json* events = body->contains("events") ? &(*body)["events"] : nullptr;
   v.Skip("events");
   v.RejectUnknown();
@@ -125,10 +141,13 @@ std::optional<wh::CreateEndpoint> ParseEndpoint(const HttpRequest& req, const Au
 void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
-  auto c = ParseEndpoint(req, a, o.webhooks_allow_private_urls, respond);
+  std::string scheme;
+  auto c = ParseEndpoint(req, a, o.webhooks_allow_private_urls, respond, scheme);
   if (!c) return;
   std::string id = rt.ids().NewIdString(core::IdKind::kWebhook);
-  std::string secret = pw::NewSecret();
+  auto made = NewEndpointSecret(scheme, c->public_key);
+  if (!made.ok()) return respond(StatusToProblem(req, made.status()));
+  std::string secret = std::move(*made);
   auto sealed = SealSecret(rt, a, id, secret);
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   c->secret_sealed = *sealed;
@@ -142,13 +161,12 @@ void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respon
                   auto row = EndpointRow(rt, a, eid);
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   core::Json created = *row;
-                  if (out.replayed) {
-                    auto issued = pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, eid, out.aggregate_version);
-                    if (!issued.ok()) return StatusToProblem(slim, issued.status());
-                    created["secret"] = *issued;
-                  } else {
-                    created["secret"] = secret;
-                  }
+                  auto issued = out.replayed ? pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment,
+                                                                eid, out.aggregate_version)
+                                             : core::Result<std::string>(secret);
+                  if (issued.ok()) issued = ShownSecret(*issued);
+                  if (!issued.ok()) return StatusToProblem(slim, issued.status());
+                  created["secret"] = *issued;
                   return JsonResponse(201, created);
                 },
                 std::move(respond));
@@ -262,27 +280,27 @@ void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
   const std::string id = req.path_params["endpoint_id"];
   auto existing = EndpointRow(rt, call.auth, id);
   if (!existing.ok()) return respond(StatusToProblem(req, existing.status()));
-  std::string secret = pw::NewSecret();
+  wh::RotateSecret r;  // a new secret of the endpoint's scheme
+  auto made = NewEndpointSecret(core::StringOr(*existing, "signatureScheme"), r.public_key);
+  if (!made.ok()) return respond(StatusToProblem(req, made.status()));
+  std::string secret = std::move(*made);
   auto sealed = SealSecret(rt, call.auth, id, secret);
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
-  wh::RotateSecret r;
   r.secret_sealed = *sealed;
   auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(r), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a = call.auth, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   auto row = EndpointRow(rt, a, id);
                   core::Json body = row.ok() ? *row : core::Json{{"id", id}};
-                  if (!out.replayed) {
-                    body["secret"] = secret;
-                    return JsonResponse(200, body);
-                  }
                   // The same Idempotency-Key again (within its 24 hours): no second rotation,
                   // and the same answer, secret included, so a caller whose first call timed
                   // out has not lost the new secret. It is kept sealed until then.
-                  auto again = pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, out.aggregate_id,
-                                                out.aggregate_version);
-                  if (!again.ok()) return StatusToProblem(slim, again.status());
-                  body["secret"] = *again;
+                  auto issued = out.replayed ? pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment,
+                                                                out.aggregate_id, out.aggregate_version)
+                                             : core::Result<std::string>(secret);
+                  if (issued.ok()) issued = ShownSecret(*issued);
+                  if (!issued.ok()) return StatusToProblem(slim, issued.status());
+                  body["secret"] = *issued;
                   return JsonResponse(200, body);
                 },
                 std::move(respond));
@@ -445,7 +463,9 @@ core::Json WebhookDeliveryPolicyJson(const WebhooksOptions& o) {
                "rateLimitDefaultRpm: deliveries per minute to one endpoint (0 = no limit); waiting for it is "
                "not an attempt"},
           {"signatureScheme", "Standard Webhooks v1: HMAC-SHA256 over {webhook-id}.{webhook-timestamp}.{body}, "
-                              "key = base64-decoded secret after whsec_; two signatures during 24 h after a rotation"}};
+                              "key = base64-decoded secret after whsec_; or, for an endpoint created with "
+                              "signatureScheme v1a, Ed25519 over the same content, verified with the endpoint's "
+                              "public key (whpk_ + base64 of 32 bytes); two signatures during 24 h after a rotation"}};
 }
 
 std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) {

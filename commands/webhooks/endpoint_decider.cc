@@ -15,8 +15,8 @@ core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const End
   Decision d;
   if (const auto* c = std::get_if<CreateEndpoint>(&command)) {
     if (s.exists) return core::AlreadyExists("the endpoint exists", "CONFLICT");
-    d.events.push_back(Make(EndpointCreated{c->environment, c->url, c->description,
-                                            c->application_id, c->events, c->secret_sealed}));
+    d.events.push_back(Make(EndpointCreated{c->environment, c->url, c->description, c->application_id, c->events,
+                                            c->secret_sealed, c->public_key}));
     return d;
   }
   if (!s.exists || s.environment != ctx.environment) {
@@ -39,8 +39,11 @@ core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const End
     return d;
   }
   const auto& r = std::get<RotateSecret>(command);
-  d.events.push_back(Make(SecretRotated{r.secret_sealed, s.secret_sealed,
-                                        ctx.now.micros + kRotationOverlapMicros}));
+  if (r.public_key.empty() != s.public_key.empty()) {
+    return core::FailedPrecondition("a rotation keeps the endpoint's signature scheme (v1 or v1a)", "CONFLICT");
+  }
+  d.events.push_back(Make(SecretRotated{r.secret_sealed, s.secret_sealed, ctx.now.micros + kRotationOverlapMicros,
+                                        r.public_key, s.public_key}));
   return d;
 }
 
@@ -54,6 +57,7 @@ core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEn
     s.application_id = c->application_id;
     s.events = c->events;
     s.secret_sealed = c->secret_sealed;
+    s.public_key = c->public_key;
     s.active = true;
   } else if (const auto* u = std::get_if<EndpointUpdated>(&event)) {
     const core::Json& ch = u->changes;
@@ -66,6 +70,7 @@ core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEn
     s.previous_secret_sealed = r->previous_secret_sealed;
     s.previous_valid_until_micros = r->previous_valid_until_micros;
     s.secret_sealed = r->secret_sealed;
+    s.public_key = r->public_key;
     ++s.rotations;
   }
   return core::Status::Ok();

@@ -31,6 +31,7 @@ struct EndpointState {
   std::string previous_secret_sealed;  // base64, "" = none
   int64_t previous_valid_until_micros = 0;
   int rotations = 0;
+  std::string public_key;  // v1a: the signing key's public key in force; "" = a v1 endpoint
 
   // The snapshot's members (EndpointDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -43,7 +44,8 @@ struct EndpointState {
                       core::Field("secretSealed", &T::secret_sealed),
                       core::Field("previousSecretSealed", &T::previous_secret_sealed),
                       core::Field("previousValidUntil", &T::previous_valid_until_micros),
-                      core::Field("rotations", &T::rotations)};
+                      core::Field("rotations", &T::rotations),
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit)};
   }
 };
 
@@ -54,6 +56,7 @@ struct CreateEndpoint {
   core::Json application_id = nullptr;
   core::Json events = nullptr;
   std::string secret_sealed;
+  std::string public_key;  // v1a (Ed25519): the sealed signing key's public key; "" = v1 (HMAC)
   static constexpr std::string_view kCommand = "CreateEndpoint";
   static constexpr auto Fields() {
     using T = CreateEndpoint;
@@ -62,7 +65,8 @@ struct CreateEndpoint {
                       core::Field("description", &T::description),
                       core::Field("applicationId", &T::application_id),
                       core::Field("events", &T::events),
-                      core::Field("secretSealed", &T::secret_sealed)};
+                      core::Field("secretSealed", &T::secret_sealed),
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit)};
   }
 };
 // Only the members present in `changes` change: url, description, applicationId, events, isActive.
@@ -78,10 +82,12 @@ struct UpdateEndpoint {
 };
 struct RotateSecret {
   std::string secret_sealed;
+  std::string public_key;  // v1a: the new signing key's public key; "" for v1. The scheme is kept.
   static constexpr std::string_view kCommand = "RotateSecret";
   static constexpr auto Fields() {
     using T = RotateSecret;
-    return std::tuple{core::Field("secretSealed", &T::secret_sealed)};
+    return std::tuple{core::Field("secretSealed", &T::secret_sealed),
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit)};
   }
 };
 

@@ -33,13 +33,17 @@ struct EndpointCreated {
   core::Json application_id;  // string or null
   core::Json events;          // array of types/patterns, or null (= every type)
   std::string secret_sealed;
+  // v1a (Ed25519) endpoints: the public key of the sealed signing key ("whpk_…", not a secret);
+  // "" for a v1 (HMAC) endpoint. Absent from events older than v1a.
+  std::string public_key;
   static constexpr auto Fields() {
     using T = EndpointCreated;
     return std::tuple{core::Field("environment", &T::environment), core::Field("url", &T::url),
                       core::Field("description", &T::description),
                       core::Field("applicationId", &T::application_id),
                       core::Field("events", &T::events),
-                      core::Field("secretSealed", &T::secret_sealed)};
+                      core::Field("secretSealed", &T::secret_sealed),
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit)};
   }
 };
 
@@ -60,11 +64,15 @@ struct SecretRotated {
   std::string secret_sealed;
   std::string previous_secret_sealed;
   int64_t previous_valid_until_micros = 0;
+  std::string public_key;           // v1a: the new signing key's public key; "" for v1
+  std::string previous_public_key;  // v1a: the previous one's (it signs too until the overlap ends)
   static constexpr auto Fields() {
     using T = SecretRotated;
     return std::tuple{core::Field("secretSealed", &T::secret_sealed),
                       core::Field("previousSecretSealed", &T::previous_secret_sealed),
-                      core::Field("previousValidUntilMicros", &T::previous_valid_until_micros)};
+                      core::Field("previousValidUntilMicros", &T::previous_valid_until_micros),
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit),
+                      core::Field("previousPublicKey", &T::previous_public_key, core::Empty::kOmit)};
   }
 };
 

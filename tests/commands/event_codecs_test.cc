@@ -248,7 +248,12 @@ std::vector<Sample> Samples() {
   update.changes = {{"isActive", false}, {"url", "https://hooks.example.com/b"}};
   update.reason = "gone";
   decided(wh::EndpointDecider::Decide(ep, update, ctx));
-  decided(wh::EndpointDecider::Decide(ep, wh::RotateSecret{"bmV3"}, ctx));
+  decided(wh::EndpointDecider::Decide(ep, wh::RotateSecret{"bmV3", ""}, ctx));
+  // A v1a (Ed25519) endpoint: its public keys travel with the sealed signing key.
+  create.public_key = "whpk_AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8=";
+  decided(wh::EndpointDecider::Decide(wh::EndpointState{}, create, ctx));
+  ep.public_key = create.public_key;
+  decided(wh::EndpointDecider::Decide(ep, wh::RotateSecret{"bmV3", "whpk_HxwdHBsaGRgXFhUUExIREA8ODQwLCgkIBwYFBAMCAQA="}, ctx));
   wh::RecordAttempt attempt;
   attempt.endpoint_id = "whe_00000000000000000000000000000001";
   attempt.attempt = 1;
@@ -608,5 +613,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 120);
+  CHECK(n == 122);
 }

@@ -82,7 +82,7 @@ TEST_CASE("webhook endpoint: an update records only what changes") {
 
 TEST_CASE("webhook endpoint: rotation keeps the previous secret for the overlap") {
   auto spec = Registered();
-  auto d = spec.When(RotateSecret{"c2VhbGVkLTI="});
+  auto d = spec.When(RotateSecret{"c2VhbGVkLTI=", ""});
   REQUIRE(d.ok());
   CHECK(Types(*d) == std::vector<std::string>{"webhook.secret_rotated"});
   CHECK(spec.state.secret_sealed == "c2VhbGVkLTI=");
@@ -92,13 +92,41 @@ TEST_CASE("webhook endpoint: rotation keeps the previous secret for the overlap"
   spec.CheckSnapshot();
 }
 
+TEST_CASE("webhook endpoint: a v1a endpoint's public keys; a rotation keeps the scheme") {
+  DeciderSpec<EndpointDecider> spec;
+  spec.ctx.environment = "test";
+  CreateEndpoint c;
+  c.environment = "test";
+  c.url = "https://hooks.example.com/a";
+  c.secret_sealed = "c2VhbGVkLTE=";
+  c.public_key = "whpk_one";
+  auto made = spec.When(c);
+  REQUIRE(made.ok());
+  CHECK(Data(made->events[0])["publicKey"] == "whpk_one");
+  CHECK(spec.state.public_key == "whpk_one");
+  auto d = spec.When(RotateSecret{"c2VhbGVkLTI=", "whpk_two"});
+  REQUIRE(d.ok());
+  CHECK(Data(d->events[0])["publicKey"] == "whpk_two");
+  CHECK(Data(d->events[0])["previousPublicKey"] == "whpk_one");
+  CHECK(spec.state.public_key == "whpk_two");
+  spec.CheckSnapshot();
+  // A v1 secret for a v1a endpoint (or the other way round) is refused: the scheme stays.
+  CHECK(Code(spec.When(RotateSecret{"c2VhbGVkLTM=", ""}).status()) == "CONFLICT");
+  auto v1 = Registered();
+  CHECK(Code(v1.When(RotateSecret{"c2VhbGVkLTM=", "whpk_three"}).status()) == "CONFLICT");
+  // A v1 endpoint's events carry no public key at all (their stored form is unchanged).
+  auto plain = v1.When(RotateSecret{"c2VhbGVkLTM=", ""});
+  REQUIRE(plain.ok());
+  CHECK_FALSE(Data(plain->events[0]).contains("publicKey"));
+}
+
 TEST_CASE("webhook endpoint: unknown, or of the other environment, is WEBHOOK_NOT_FOUND") {
   DeciderSpec<EndpointDecider> none;
-  CHECK(Code(none.When(RotateSecret{"x"}).status()) == "WEBHOOK_NOT_FOUND");
+  CHECK(Code(none.When(RotateSecret{"x", ""}).status()) == "WEBHOOK_NOT_FOUND");
   auto spec = Registered();
   spec.ctx.environment = "live";
   CHECK(Code(spec.When(UpdateEndpoint{}).status()) == "WEBHOOK_NOT_FOUND");
-  CHECK(Code(spec.When(RotateSecret{"x"}).status()) == "WEBHOOK_NOT_FOUND");
+  CHECK(Code(spec.When(RotateSecret{"x", ""}).status()) == "WEBHOOK_NOT_FOUND");
 }
 
 TEST_CASE("webhook delivery: attempts are consecutive; a repeat after a crash is a no-op") {

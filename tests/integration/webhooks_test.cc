@@ -164,6 +164,88 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   CHECK(policy["signatureScheme"].get<std::string>().find("Standard Webhooks") != std::string::npos);
 }
 
+TEST_CASE("webhooks: a v1a endpoint signs with Ed25519; the integrator holds only our public key") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  const core::Json registration = {{"url", hooks + "/ok"}, {"signatureScheme", "v1a"}};
+  auto made = env.Call(env.test_key, "POST", kBase, registration.dump(), {{"Idempotency-Key", "v1a-1"}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json ep = Body(made);
+  const std::string id = ep["id"];
+  const std::string public_key = ep["secret"];  // what to verify with: our public key, no secret
+  CHECK(public_key.rfind("whpk_", 0) == 0);
+  CHECK(ep["signatureScheme"] == "v1a");
+  REQUIRE(ep["publicKeys"].size() == 1);
+  CHECK(ep["publicKeys"][0]["publicKey"] == public_key);
+  CHECK(ep["publicKeys"][0]["validUntil"].is_null());
+  CHECK(made.body.find("whsk_") == std::string::npos);
+  // A replay answers the same public key.
+  auto replayed = env.Call(env.test_key, "POST", kBase, registration.dump(), {{"Idempotency-Key", "v1a-1"}});
+  CHECK(Body(replayed) == ep);
+  // The registration's service.test, checked with Node's Ed25519 (the receiver), not ours.
+  receiver.AddSecret(public_key);                                // key 0
+  receiver.AddSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");  // key 1: a v1 secret verifies nothing
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  core::Json log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(log.size() == 1);
+  CHECK(log[0]["type"] == "service.test");
+  CHECK(log[0]["verifiedBy"] == core::Json::array({0}));
+  CHECK(log[0]["signatures"] == 1);
+  // Reads show the public keys, never the signing key.
+  auto got = env.Call(env.test_key, "GET", kBase + "/" + id);
+  REQUIRE(got.status == 200);
+  CHECK(Body(got)["publicKeys"] == ep["publicKeys"]);
+  CHECK_FALSE(Body(got).contains("secret"));
+  CHECK(got.body.find("whsk_") == std::string::npos);
+  CHECK(env.Call(env.test_key, "GET", kBase).body.find("whsk_") == std::string::npos);
+
+  // Rotation: a new key pair of the same scheme; both sign for the overlap, either verifies.
+  auto rotated = env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret", "", {{"Idempotency-Key", "rot-a"}});
+  REQUIRE_MESSAGE(rotated.status == 200, rotated.body);
+  const std::string next = Body(rotated)["secret"];
+  CHECK(next.rfind("whpk_", 0) == 0);
+  CHECK(next != public_key);
+  core::Json keys = Body(rotated)["publicKeys"];
+  REQUIRE(keys.size() == 2);
+  CHECK(keys[0]["publicKey"] == next);
+  CHECK(keys[0]["validUntil"].is_null());
+  CHECK(keys[1]["publicKey"] == public_key);
+  CHECK(keys[1]["validUntil"].is_string());
+  CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/rotate-secret", "", {{"Idempotency-Key", "rot-a"}}))
+            ["secret"] == next);
+  receiver.AddSecret(next);  // key 2
+  auto tested = env.Call(env.test_key, "POST", kBase + "/" + id + "/test", R"({"eventType":"verification.approved"})");
+  REQUIRE_MESSAGE(tested.status == 200, tested.body);
+  CHECK(Body(tested)["delivered"] == true);
+  log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(log.size() == 2);
+  CHECK(log[1]["signatures"] == 2);
+  CHECK(log[1]["verifiedBy"] == core::Json::array({0, 2}));
+
+  // verify-signature: the expected v1a signature (deterministic), checked with the public key here too.
+  const int64_t ts = core::SystemClock().Now().micros / 1000000;
+  const std::string payload = R"({"apiVersion":"2026-01-01","id":"evt_1","type":"service.test","data":{}})";
+  core::Json ask = {{"messageId", "evt_1"}, {"payload", payload}, {"signature", "v1a,AAAA"}, {"timestamp", ts}};
+  auto checked = env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", ask.dump());
+  REQUIRE_MESSAGE(checked.status == 200, checked.body);
+  CHECK(Body(checked)["valid"] == false);
+  const std::string expected = Body(checked)["expectedSignature"];
+  CHECK(expected.rfind("v1a,", 0) == 0);
+  CHECK(pipeline::webhooks::VerifyWithPublicKey(next, "evt_1", std::to_string(ts), payload, expected, ts).ok());
+  ask["signature"] = expected;
+  CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", ask.dump()))["valid"] == true);
+
+  // A scheme that is not one; a v1 endpoint says so and has no public keys.
+  CheckProblem(env.Call(env.test_key, "POST", kBase, core::Json{{"url", hooks + "/ok"}, {"signatureScheme", "v2"}}.dump()),
+               422, "VALIDATION_ERROR");
+  auto v1 = env.Call(env.test_key, "POST", kBase, core::Json{{"url", hooks + "/ok"}}.dump());
+  REQUIRE(v1.status == 201);
+  CHECK(Body(v1)["signatureScheme"] == "v1");
+  CHECK(Body(v1)["publicKeys"] == core::Json::array());
+  CHECK(Body(v1)["secret"].get<std::string>().rfind("whsec_", 0) == 0);
+}
+
 TEST_CASE("webhooks: registration refuses what is not a public https URL") {
   Env env(false);
   auto create = [&](const std::string& url) {

@@ -1,6 +1,7 @@
 // Standard Webhooks signatures against the reference libraries' published vectors
-// (../shared/docs/reference-vectors.md).
+// (../shared/docs/reference-vectors.md), and v1a (Ed25519) checked by OpenSSL.
 #include <doctest/doctest.h>
+#include <openssl/evp.h>
 
 #include "core/crypto.h"
 #include "pipeline/webhooks/signing.h"
@@ -71,4 +72,73 @@ TEST_CASE("webhook signing: several signatures after a rotation, new secrets") {
   CHECK(Verify(fresh, kId1, std::to_string(kTs1), kBody1, *header, kTs1).ok());
   CHECK(Verify(kKey1, kId1, std::to_string(kTs1), kBody1, *header, kTs1).ok());
   CHECK_FALSE(Verify(NewSecret(), kId1, std::to_string(kTs1), kBody1, *header, kTs1).ok());
+}
+
+namespace {
+
+// An independent Ed25519 check (OpenSSL's EVP, not the libsodium we sign with).
+bool OpensslEd25519Verify(const std::string& public_key, const std::string& message, const std::string& signature) {
+  EVP_PKEY* key = EVP_PKEY_new_raw_public_key(EVP_PKEY_ED25519, nullptr,
+                                              reinterpret_cast<const unsigned char*>(public_key.data()),
+                                              public_key.size());
+  if (key == nullptr) return false;
+  EVP_MD_CTX* ctx = EVP_MD_CTX_new();
+  bool ok = EVP_DigestVerifyInit(ctx, nullptr, nullptr, nullptr, key) == 1 &&
+            EVP_DigestVerify(ctx, reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
+                             reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
+  EVP_MD_CTX_free(ctx);
+  EVP_PKEY_free(key);
+  return ok;
+}
+
+}  // namespace
+
+TEST_CASE("webhook signing: v1a (Ed25519) signs with the whsk_ key, verifies with the whpk_ public key") {
+  const std::string key = NewSigningKey();
+  CHECK(key.rfind("whsk_", 0) == 0);
+  CHECK(IsSigningKey(key));
+  CHECK_FALSE(IsSigningKey(kKey1));
+  CHECK(SchemeOf(key) == "v1a");
+  CHECK(SchemeOf(kKey1) == "v1");
+  CHECK(NewSigningKey() != key);
+  auto pub = PublicKeyOf(key);
+  REQUIRE(pub.ok());
+  CHECK(pub->rfind("whpk_", 0) == 0);
+  auto raw_pub = core::Base64Decode(pub->substr(5));
+  REQUIRE(raw_pub.ok());
+  CHECK(raw_pub->size() == 32);
+  CHECK_FALSE(PublicKeyOf(kKey1).ok());
+
+  auto sig = Sign(key, kId1, kTs1, kBody1);
+  REQUIRE(sig.ok());
+  CHECK(sig->rfind("v1a,", 0) == 0);
+  CHECK(*Sign(key, kId1, kTs1, kBody1) == *sig);  // Ed25519 is deterministic
+  auto raw_sig = core::Base64Decode(sig->substr(4));
+  REQUIRE(raw_sig.ok());
+  CHECK(raw_sig->size() == 64);
+  const std::string content = kId1 + "." + std::to_string(kTs1) + "." + kBody1;
+  CHECK(OpensslEd25519Verify(*raw_pub, content, *raw_sig));
+  CHECK_FALSE(OpensslEd25519Verify(*raw_pub, content + " ", *raw_sig));
+
+  const std::string ts = std::to_string(kTs1);
+  CHECK(Verify(key, kId1, ts, kBody1, *sig, kTs1).ok());
+  CHECK(VerifyWithPublicKey(*pub, kId1, ts, kBody1, *sig, kTs1).ok());
+  // With a rotation's two entries (v1a of the old and new keys), either public key verifies.
+  const std::string next = NewSigningKey();
+  auto both = SignatureHeader({next, key}, kId1, kTs1, kBody1);
+  REQUIRE(both.ok());
+  CHECK(VerifyWithPublicKey(*pub, kId1, ts, kBody1, *both, kTs1).ok());
+  CHECK(VerifyWithPublicKey(*PublicKeyOf(next), kId1, ts, kBody1, *both, kTs1).ok());
+  // What must fail: another key, a changed body, a v1 entry carrying the same bytes, the window.
+  CHECK_FALSE(VerifyWithPublicKey(*PublicKeyOf(next), kId1, ts, kBody1, *sig, kTs1).ok());
+  CHECK_FALSE(VerifyWithPublicKey(*pub, kId1, ts, kBody1 + " ", *sig, kTs1).ok());
+  CHECK_FALSE(VerifyWithPublicKey(*pub, kId1, ts, kBody1, "v1," + sig->substr(4), kTs1).ok());
+  CHECK_FALSE(VerifyWithPublicKey(*pub, kId1, ts, kBody1, *sig, kTs1 + 301).ok());
+  CHECK_FALSE(VerifyWithPublicKey(*pub, kId1, ts, kBody1, "v1a,AAAA", kTs1).ok());
+  CHECK_FALSE(VerifyWithPublicKey("whpk_short", kId1, ts, kBody1, *sig, kTs1).ok());
+  CHECK_FALSE(VerifyWithPublicKey(kKey1, kId1, ts, kBody1, *sig, kTs1).ok());
+  CHECK_FALSE(Verify(kKey1, kId1, ts, kBody1, *sig, kTs1).ok());  // a v1 secret ignores v1a entries
+  CHECK_FALSE(Verify(key, kId1, ts, kBody1, kSig1, kTs1).ok());   // and a v1a key v1 entries
+  CHECK_FALSE(Sign("whsk_", kId1, kTs1, kBody1).ok());
+  CHECK_FALSE(Sign("whsk_AAAA", kId1, kTs1, kBody1).ok());
 }

@@ -1,9 +1,13 @@
 // A webhook receiver for the tests: a real HTTP(S) server on loopback whose paths answer the ways
 // receivers do, and which checks every message's signature with the reference Standard Webhooks
-// package (`standardwebhooks` from npm), a verifier nobody here wrote.
+// package (`standardwebhooks` from npm), a verifier nobody here wrote; `v1a` signatures (Ed25519,
+// which that package does not know) with Node's own crypto, as the Standard Webhooks spec says:
+// the public key "whpk_" + base64 of 32 bytes, each "v1a,<base64>" entry an Ed25519 signature of
+// "{webhook-id}.{webhook-timestamp}.{body}", the timestamp within 5 minutes.
 //
 //   node receiver.mjs [--tls CERT KEY]        prints "port=<n>" once listening
 //   stdin:  "secret whsec_…"  -> "ok"         a secret to verify with (any number)
+//           "secret whpk_…"   -> "ok"         a v1a public key to verify with
 //           "wait PATH N MS"  -> "ok"         once N messages arrived at PATH ("timeout" after MS)
 //           "release"         -> "ok"         answers every held /hold request (and later ones)
 //   GET /gw/curp/{curp}, POST /gw/ine/validate: a registry gateway (the https registry adapter)
@@ -14,7 +18,24 @@ import http from "node:http";
 import https from "node:https";
 import fs from "node:fs";
 import readline from "node:readline";
+import crypto from "node:crypto";
 import { Webhook } from "standardwebhooks";
+
+// Throws unless one v1a entry of the message verifies with the public key `whpk`.
+function verifyV1a(whpk, body, headers) {
+  const id = headers["webhook-id"], ts = headers["webhook-timestamp"], sig = headers["webhook-signature"];
+  if (!id || !ts || !sig) throw new Error("Missing required headers");
+  if (!/^[0-9]+$/.test(ts) || Math.abs(Date.now() / 1000 - Number(ts)) > 300) throw new Error("Invalid timestamp");
+  const raw = Buffer.from(whpk.substring(5), "base64");
+  if (!whpk.startsWith("whpk_") || raw.length !== 32) throw new Error("Invalid public key");
+  const key = crypto.createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x: raw.toString("base64url") }, format: "jwk" });
+  const content = Buffer.from(`${id}.${ts}.${body}`, "utf8");
+  for (const entry of sig.split(" ")) {
+    const [version, value] = entry.split(",");
+    if (version === "v1a" && crypto.verify(null, content, key, Buffer.from(value ?? "", "base64"))) return;
+  }
+  throw new Error("No matching signature found");
+}
 
 const args = process.argv.slice(2);
 const tls = args[0] === "--tls" ? { cert: fs.readFileSync(args[1]), key: fs.readFileSync(args[2]) } : null;
@@ -51,7 +72,8 @@ function log() {
     let error = null;
     secrets.forEach((s, i) => {
       try {
-        new Webhook(s).verify(m.body, m.headers);
+        if (s.startsWith("whpk_")) verifyV1a(s, m.body, m.headers);
+        else new Webhook(s).verify(m.body, m.headers);
         verifiedBy.push(i);
       } catch (e) {
         error = String(e.message ?? e);
