@@ -90,10 +90,17 @@ core::Result<std::string> NewEndpointSecret(std::string_view scheme, std::string
   return key;
 }
 
-// What the integrator is shown of an endpoint's signing secret (`secret`, once): a v1 secret
-// itself; for v1a the public key ("whpk_…") it verifies with — the signing key never leaves.
-core::Result<std::string> ShownSecret(const std::string& secret) {
-  return pw::IsSigningKey(secret) ? pw::PublicKeyOf(secret) : core::Result<std::string>(secret);
+// What the integrator is shown of the secret a create or rotation issued (`secret`): the one just
+// made, or, for a replay of the same Idempotency-Key, the one the original issued (kept sealed);
+// a v1 secret itself, for v1a the public key ("whpk_…") it verifies with — the signing key never
+// leaves.
+core::Result<std::string> ShownSecret(Runtime& rt, const AuthContext& a, const std::string& id,
+                                      const commands::CommandOutcome& out, const std::string& secret) {
+  auto issued = out.replayed ? pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, id,
+                                                out.aggregate_version)
+                             : core::Result<std::string>(secret);
+  if (!issued.ok() || !pw::IsSigningKey(*issued)) return issued;
+  return pw::PublicKeyOf(*issued);
 }
 
 // The body of a create as the endpoint's command (its secret still to make and seal: `scheme`
@@ -161,10 +168,7 @@ void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respon
                   auto row = EndpointRow(rt, a, eid);
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   core::Json created = *row;
-                  auto issued = out.replayed ? pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment,
-                                                                eid, out.aggregate_version)
-                                             : core::Result<std::string>(secret);
-                  if (issued.ok()) issued = ShownSecret(*issued);
+                  auto issued = ShownSecret(rt, a, eid, out, secret);
                   if (!issued.ok()) return StatusToProblem(slim, issued.status());
                   created["secret"] = *issued;
                   return JsonResponse(201, created);
@@ -295,10 +299,7 @@ void Rotate(Runtime& rt, ApiCall& call, Respond respond) {
                   // The same Idempotency-Key again (within its 24 hours): no second rotation,
                   // and the same answer, secret included, so a caller whose first call timed
                   // out has not lost the new secret. It is kept sealed until then.
-                  auto issued = out.replayed ? pw::IssuedSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment,
-                                                                out.aggregate_id, out.aggregate_version)
-                                             : core::Result<std::string>(secret);
-                  if (issued.ok()) issued = ShownSecret(*issued);
+                  auto issued = ShownSecret(rt, a, out.replayed ? out.aggregate_id : id, out, secret);
                   if (!issued.ok()) return StatusToProblem(slim, issued.status());
                   body["secret"] = *issued;
                   return JsonResponse(200, body);

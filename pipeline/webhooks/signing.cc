@@ -6,15 +6,21 @@
 
 namespace svc::pipeline::webhooks {
 
-std::string NewSecret() {
-  // Drawn again until the base64 has neither '+' nor '/': then a base64 decoder (Standard
-  // Webhooks libraries) and a base64url decoder (the interface spec's wording) give the same 32
-  // bytes. About 4 draws; under 2 of the 256 bits are given up.
+namespace {
+
+// `prefix` + base64 of 32 random bytes, drawn again until the base64 has neither '+' nor '/': then
+// a base64 decoder (Standard Webhooks libraries) and a base64url decoder (the interface spec's
+// wording) give the same 32 bytes. About 4 draws; under 2 of the 256 bits are given up.
+std::string RandomKeyText(std::string_view prefix) {
   for (;;) {
     std::string text = core::Base64Encode(core::RandomBytes(32));
-    if (text.find_first_of("+/") == std::string::npos) return std::string(kSecretPrefix) + text;
+    if (text.find_first_of("+/") == std::string::npos) return std::string(prefix) + text;
   }
 }
+
+}  // namespace
+
+std::string NewSecret() { return RandomKeyText(kSecretPrefix); }
 
 core::Result<std::string> SecretKey(std::string_view secret) {
   if (secret.substr(0, kSecretPrefix.size()) != kSecretPrefix) {
@@ -25,12 +31,7 @@ core::Result<std::string> SecretKey(std::string_view secret) {
   return key;
 }
 
-std::string NewSigningKey() {
-  for (;;) {  // as NewSecret: no '+' or '/' in the base64
-    std::string text = core::Base64Encode(core::RandomBytes(32));
-    if (text.find_first_of("+/") == std::string::npos) return std::string(kSigningKeyPrefix) + text;
-  }
-}
+std::string NewSigningKey() { return RandomKeyText(kSigningKeyPrefix); }
 
 bool IsSigningKey(std::string_view secret) { return secret.substr(0, kSigningKeyPrefix.size()) == kSigningKeyPrefix; }
 
