@@ -76,13 +76,14 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     // The 201 body as served (VerificationSessionCreated), for the first answer and every
     // idempotent retry: the record's members, then these (appended to the record's text, which
     // the JSON writer made, rather than copying and serialising the record again). A link
-    // session's token is stored sealed and opened when served.
+    // session's token and a callback's secret are stored sealed and opened when served.
     core::Json extra = {{"linkToken", nullptr},
                         {"hostedUrl", nullptr},
                         {"callbackSecret", nullptr},
                         {"deepLink", nullptr},
                         {"requiresApp", c->channel == "sdk"}};
     if (!c->link_token_sealed.empty()) extra["linkTokenSealed"] = c->link_token_sealed;
+    if (!c->callback_secret_sealed.empty()) extra["callbackSecretSealed"] = c->callback_secret_sealed;
     std::string created = rec;
     created.pop_back();  // the record's closing brace
     created.append(",").append(std::string_view(core::DumpJson(extra)).substr(1));

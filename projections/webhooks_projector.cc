@@ -1,6 +1,7 @@
 #include "projections/webhooks_projector.h"
 
 #include "commands/compliance/retention.h"
+#include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
 #include "commands/webhooks/webhook_types.h"
 #include "core/clock.h"
@@ -11,6 +12,7 @@ namespace svc::projections {
 
 namespace wh = commands::webhooks;
 namespace cc = commands::compliance;
+namespace vs = commands::verification;
 
 namespace {
 
@@ -119,7 +121,9 @@ core::Status WebhooksProjector::ApplySweep(const eventstore::RecordedEvent& re, 
     const std::string status = row.value("status", "");
     if (status != "sent" && status != "failed") continue;  // still in flight
     view.Delete(all + entry);
-    view.Delete(V::EndpointDeliveries(te, row.value("endpointId", "")) + entry);
+    if (const std::string whe = core::StringOr(row, "endpointId"); !whe.empty()) {
+      view.Delete(V::EndpointDeliveries(te, whe) + entry);
+    }
     view.Delete(V::Delivery(te, whd));
     view.Delete(V::DeliveryBody(te, whd));
     const std::string attempts = V::Attempts(te, whd);
@@ -148,32 +152,51 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   const auto& env = re.event;
   const wh::WebhookType* derived = wh::WebhookTypeFor(env.aggregate_type, env.type);
   if (env.aggregate_type == cc::kRetentionAggregate) return ApplySweep(re, view);
+  // A session created with a callbackUrl (and its secret) keeps its callback here.
+  const bool callback_created = env.aggregate_type == vs::kSessionAggregate && env.type == vs::SessionCreated::kType &&
+                                env.data.find("\"callbackSecretSealed\"") != std::string::npos;
   if (env.aggregate_type != wh::kEndpointAggregate && env.aggregate_type != wh::kDeliveryAggregate &&
-      derived == nullptr) {
+      derived == nullptr && !callback_created) {
     return core::Status::Ok();  // most events: nothing to do, nothing to parse
   }
   const std::string at = core::FormatRfc3339(env.occurred_at);
   const std::string te = TenantEnv(env.tenant_id, env.environment);
 
-  // One delivery of `body` to endpoint `whe` (its row `ep`).
-  auto deliver = [&](const std::string& whe, const core::Json& ep, const std::string& type,
-                     std::string whd) {
-    if (whd.empty()) whd = DeliveryId(env.id, whe);
-    core::Json row = {{"id", whd},           {"attempts", 0},
-                      {"createdAt", at},     {"endpointId", whe},
-                      {"eventId", env.id},   {"eventType", type},
-                      {"lastError", nullptr}, {"lastStatusCode", nullptr},
-                      {"nextRetryAt", at},   {"sentAt", nullptr},
-                      {"status", "pending"}, {"targetUrl", ep.value("url", "")},
-                      {"updatedAt", at}};
+  // One delivery to `url`: to endpoint `whe`, or (`callback_session` set, `whe` "") to a session's
+  // callbackUrl. The due row's value is the dispatcher's lane: the endpoint, or the session.
+  auto deliver = [&](const std::string& whe, const std::string& url, const std::string& type, std::string whd,
+                     const std::string& callback_session = "") {
+    if (whd.empty()) whd = DeliveryId(env.id, whe.empty() ? "cb:" + callback_session : whe);
+    core::Json row = {{"id", whd},
+                      {"attempts", 0},
+                      {"createdAt", at},
+                      {"endpointId", whe.empty() ? core::Json(nullptr) : core::Json(whe)},
+                      {"eventId", env.id},
+                      {"eventType", type},
+                      {"lastError", nullptr},
+                      {"lastStatusCode", nullptr},
+                      {"nextRetryAt", at},
+                      {"sentAt", nullptr},
+                      {"status", "pending"},
+                      {"targetUrl", url},
+                      {"updatedAt", at},
+                      {"callbackSessionId", callback_session.empty() ? core::Json(nullptr) : core::Json(callback_session)}};
     view.Put(V::Delivery(te, whd), core::DumpJson(row));
     std::string inv = V::Inverted(env.occurred_at.micros);
     view.Put(V::Deliveries(te) + inv + whd, "");
-    view.Put(V::EndpointDeliveries(te, whe) + inv + whd, "");
-    view.Put(V::Due(env.occurred_at.micros, te, whd), whe);  // the value: the endpoint (its lane)
+    if (!whe.empty()) view.Put(V::EndpointDeliveries(te, whe) + inv + whd, "");
+    view.Put(V::Due(env.occurred_at.micros, te, whd), whe.empty() ? callback_session : whe);
     due_added_ = true;
     return std::make_pair(whd, env.occurred_at.micros);
   };
+
+  if (callback_created) {
+    SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
+    const auto& c = std::get<vs::SessionCreated>(*decoded);
+    view.Put(V::Callback(te, env.aggregate_id),
+             core::DumpJson({{"url", c.callback_url}, {"secretSealed", c.callback_secret_sealed}}));
+    return core::Status::Ok();
+  }
 
   if (env.aggregate_type == wh::kEndpointAggregate) {
     SVC_ASSIGN_OR_RETURN(wh::EndpointEvent event, wh::DecodeEndpointEvent(env));
@@ -206,7 +229,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                          {"id", env.id},
                          {"type", "service.test"},
                          {"data", {{"endpointId", env.aggregate_id}, {"message", "endpoint registered"}}}};
-      auto [whd, due] = deliver(env.aggregate_id, row, "service.test", "");
+      auto [whd, due] = deliver(env.aggregate_id, c->url, "service.test", "");
       view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
@@ -247,13 +270,21 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     core::Json x = core::ParseJsonOrDiscarded(*extra);
     if (const auto* retried = std::get_if<wh::DeliveryRetried>(&event)) {
-      // A new delivery of the same event and body, to the endpoint's current URL; the original
-      // stays as it is.
-      std::string whe = row.value("endpointId", "");
-      SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
-      if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
-      auto [whd, due] = deliver(whe, core::ParseJsonOrDiscarded(*ep), row.value("eventType", ""),
-                                retried->new_delivery_id);
+      // A new delivery of the same event and body, to the endpoint's current URL (or the session's
+      // callbackUrl); the original stays as it is.
+      std::string whe = core::StringOr(row, "endpointId");
+      const std::string session = core::StringOr(row, "callbackSessionId");
+      std::string url;
+      if (!session.empty()) {
+        SVC_ASSIGN_OR_RETURN(auto cb, view.Get(V::Callback(te, session)));
+        if (!cb.has_value()) return core::DataLoss("delivery retried for a session without a callback: " + session);
+        url = core::StringOr(core::ParseJsonOrDiscarded(*cb), "url");
+      } else {
+        SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
+        if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
+        url = core::StringOr(core::ParseJsonOrDiscarded(*ep), "url");
+      }
+      auto [whd, due] = deliver(whe, url, row.value("eventType", ""), retried->new_delivery_id, session);
       // The retried delivery carries the original event's id (webhook-id stays stable).
       SVC_ASSIGN_OR_RETURN(auto fresh, view.Get(V::Delivery(te, whd)));
       core::Json fresh_row = core::ParseJsonOrDiscarded(fresh.value_or("{}"));
@@ -286,7 +317,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       int64_t next = a.next_retry_at_micros;
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
-      view.Put(V::Due(next, te, whd_this), row.value("endpointId", ""));
+      // Its lane: the endpoint, or the session of a callback.
+      const std::string whe = core::StringOr(row, "endpointId");
+      view.Put(V::Due(next, te, whd_this), whe.empty() ? core::StringOr(row, "callbackSessionId") : whe);
       due_added_ = true;
     }
     view.Put(V::Delivery(te, whd_this), core::DumpJson(row));
@@ -300,24 +333,31 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     return core::Status::Ok();
   }
 
-  // Events that become webhooks.
+  // Events that become webhooks: one delivery per active endpoint subscribed to the type, and a
+  // session's own events to its callbackUrl (every type, whatever the endpoints subscribed to).
   if (env.environment.empty() || derived == nullptr) return core::Status::Ok();
   core::Json j = core::ParseJsonOrDiscarded(env.data);
   core::Json data = WebhookData(*derived, env, j);
   if (data.is_null()) return core::Status::Ok();
   const std::string type(derived->type);
-  SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
-  if (!ids.has_value()) return core::Status::Ok();
   core::Json body = {{"apiVersion", wh::kWebhookApiVersion}, {"id", env.id}, {"type", type}, {"data", data}};
   std::string text = core::DumpJson(body);
-  for (const auto& id : core::ParseJsonOrDiscarded(*ids)) {
+  SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
+  for (const auto& id : ids.has_value() ? core::ParseJsonOrDiscarded(*ids) : core::Json::array()) {
     std::string whe = id.get<std::string>();
     SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
     if (!ep.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*ep);
     if (!row.value("isActive", false) || !wh::Subscribed(row.value("events", core::Json()), type)) continue;
-    auto [whd, due] = deliver(whe, row, type, "");
+    auto [whd, due] = deliver(whe, core::StringOr(row, "url"), type, "");
     view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
+  }
+  if (env.aggregate_type == vs::kSessionAggregate) {
+    SVC_ASSIGN_OR_RETURN(auto cb, view.Get(V::Callback(te, env.aggregate_id)));
+    if (cb.has_value()) {
+      auto [whd, due] = deliver("", core::StringOr(core::ParseJsonOrDiscarded(*cb), "url"), type, "", env.aggregate_id);
+      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
+    }
   }
   return core::Status::Ok();
 }

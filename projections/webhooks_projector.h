@@ -5,7 +5,9 @@
 // when an endpoint is registered) becomes one delivery per active endpoint of the same tenant and
 // environment subscribed to it. A tenant's events share a partition, so the endpoints an event
 // sees are exactly those registered before it: a rebuild is byte-identical. The delivery id is
-// derived from the event id and the endpoint id. A retention sweep (compliance.rows_swept)
+// derived from the event id and the endpoint id. A session created with a callbackUrl (and its
+// secret) gets its own events there too (a delivery without an endpoint: `callbackSessionId`;
+// docs/webhooks.md#session-callbacks). A retention sweep (compliance.rows_swept)
 // removes finished deliveries created before its cutoff, in the batch that applies it.
 
 #include <atomic>
@@ -21,7 +23,7 @@ namespace svc::projections {
 
 // Its listeners run after each committed batch that queued work for the dispatcher (a new
 // delivery or a retry scheduled), on the runner's thread.
-class WebhooksProjector final : public WatchedProjector<WebhooksView, 5> {
+class WebhooksProjector final : public WatchedProjector<WebhooksView, 6> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
   void AfterCommit() override;

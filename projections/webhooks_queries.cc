@@ -10,6 +10,12 @@ core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::s
   using WV = WebhooksView;
   SVC_ASSIGN_OR_RETURN(auto delivery, ReadRow(views, WV::Abs(WV::Delivery(te, delivery_id))));
   if (!delivery.has_value()) return core::NotFound("no such delivery", "WEBHOOK_DELIVERY_NOT_FOUND");
+  // A delivery to a session's callbackUrl goes again to that URL, with the session's secret.
+  if (const std::string session = core::StringOr(*delivery, "callbackSessionId"); !session.empty()) {
+    SVC_ASSIGN_OR_RETURN(auto callback, ReadRow(views, WV::Abs(WV::Callback(te, session))));
+    if (!callback.has_value()) return core::NotFound("the session has no callback", "WEBHOOK_DELIVERY_NOT_FOUND");
+    return std::string();
+  }
   const std::string endpoint_id = core::StringOr(*delivery, "endpointId");
   SVC_ASSIGN_OR_RETURN(auto endpoint, ReadRow(views, WV::Abs(WV::Endpoint(te, endpoint_id))));
   if (!endpoint.has_value()) return core::NotFound("no such webhook endpoint", "WEBHOOK_NOT_FOUND");

@@ -11,7 +11,8 @@ namespace svc::projections {
 
 // What a retry of a delivery needs (POST /v1/developer/webhooks/deliveries/{id}/retry): the id of
 // the delivery's endpoint, which must still exist and be active. WEBHOOK_DELIVERY_NOT_FOUND,
-// WEBHOOK_NOT_FOUND (the endpoint was deleted), WEBHOOK_ENDPOINT_INACTIVE (409).
+// WEBHOOK_NOT_FOUND (the endpoint was deleted), WEBHOOK_ENDPOINT_INACTIVE (409). A delivery to a
+// session's callbackUrl has no endpoint: "".
 core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::string_view te,
                                         std::string_view delivery_id);
 

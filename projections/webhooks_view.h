@@ -15,6 +15,8 @@
 //   iss/<ten>/<env>/<whe>/<version 20 digits>      the sealed secret issued by the creation or
 //                                                  rotation that made that version (never served;
 //                                                  idempotent replays answer the same secret)
+//   cb/<ten>/<env>/<vrf>                           a session's callback: {url, secretSealed} (never
+//                                                  served; sessions created with a callbackUrl)
 //   swept/<ten>/<env>                              the last retention cutoff (micros): finished
 //                                                  deliveries created before it were removed
 //
@@ -62,6 +64,7 @@ struct WebhooksView {
     return Key("iss/", te, whe) + "/" + std::string(20 - std::min<size_t>(20, v.size()), '0') + v;
   }
   static std::string Swept(std::string_view te) { return "swept/" + std::string(te); }
+  static std::string Callback(std::string_view te, std::string_view vrf) { return Key("cb/", te, vrf); }
   // Newest first: the 8-byte inverted time an index entry starts with.
   static std::string Inverted(int64_t micros) {
     std::string k;

@@ -25,6 +25,7 @@
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
+#include "pipeline/webhooks/endpoint_secrets.h"
 #include "projections/embedded/embedded_queries.h"
 #include "projections/embedded/embedded_view.h"
 #include "projections/sessions_view.h"
@@ -106,29 +107,42 @@ std::optional<std::vector<std::string>> AllowedOrigins(const HttpRequest& req, c
   return *normal;
 }
 
-core::Json CreatedBody(Runtime& rt, const std::string& session_id, const core::Json& created_row,
-                       const std::vector<std::string>& origins) {
+core::Result<core::Json> CreatedBody(Runtime& rt, const std::string& env, const std::string& session_id,
+                                     const core::Json& created_row, const std::vector<std::string>& origins) {
   const std::string ems = EmbeddedIdOf(session_id);
-  return {{"id", ems},
-          {"object", "embedded_session"},
-          {"allowedOrigins", origins},
-          {"clientSecret", ClientSecretFor(rt, ems)},
-          {"expiresAt", created_row.value("expiresAt", core::Json(nullptr))},
-          {"status", "open"},
-          {"personId", created_row.value("personId", core::Json(nullptr))},
-          {"verificationSessionId", session_id}};
+  core::Json body = {{"id", ems},
+                     {"object", "embedded_session"},
+                     {"allowedOrigins", origins},
+                     {"clientSecret", ClientSecretFor(rt, ems)},
+                     {"expiresAt", created_row.value("expiresAt", core::Json(nullptr))},
+                     {"status", "open"},
+                     {"personId", created_row.value("personId", core::Json(nullptr))},
+                     {"verificationSessionId", session_id},
+                     {"callbackSecret", nullptr}};
+  // A callbackUrl's secret (docs/webhooks.md#session-callbacks), shown here as in a session's 201.
+  if (const std::string sealed = core::StringOr(created_row, "callbackSecretSealed"); !sealed.empty()) {
+    SVC_ASSIGN_OR_RETURN(std::string secret, pipeline::webhooks::OpenCallbackSecret(
+                                                 rt.seal_key(), core::StringOr(created_row, "tenantId"), env,
+                                                 session_id, sealed));
+    body["callbackSecret"] = secret;
+    core::SecureZero(secret);
+  }
+  return body;
 }
 
-// The answer to a create, once the read models have it; a retry with the same Idempotency-Key
-// answers the original session.
-HttpResponse CreatedAnswer(Runtime& rt, const std::string& te, const std::string& session_id, const HttpRequest& slim) {
-  auto row = ReadView(rt, SV::Abs(SV::Record(te, session_id)));
+// The answer to a create, once the read models have it (the session's creation-time row); a retry
+// with the same Idempotency-Key answers the original session.
+HttpResponse CreatedAnswer(Runtime& rt, const std::string& te, const std::string& env, const std::string& session_id,
+                           const HttpRequest& slim) {
+  auto row = ReadView(rt, SV::Abs(SV::Created(te, session_id)));
   auto ems = ReadView(rt, EV::Abs(EV::Embedded(EmbeddedIdOf(session_id))));
   if (!row.ok() || !ems.ok() || !row->has_value() || !ems->has_value()) {
     return Problem(slim, "SERVICE_UNAVAILABLE",
                    "the session is stored but not readable yet; retry with the same Idempotency-Key");
   }
-  return JsonResponse(201, CreatedBody(rt, session_id, **row, (*ems)->value("allowedOrigins", std::vector<std::string>{})));
+  auto body = CreatedBody(rt, env, session_id, **row, (*ems)->value("allowedOrigins", std::vector<std::string>{}));
+  if (!body.ok()) return StatusToProblem(slim, body.status());
+  return JsonResponse(201, *body);
 }
 
 // Both creates: the session prepared from `session_body`, opened with its embedded session.
@@ -156,8 +170,10 @@ void OpenEmbedded(Runtime& rt, const ApiContext& options, ApiCall& call, core::J
       Context(rt, call));
   cmd.fresh_id = true;
   RunThenRender(rt, req, std::move(cmd), {SV::kName, EV::kName},
-                [&rt, te = projections::TenantEnv(a.tenant_id, a.environment), slim = SlimRequest(req)](
-                    const commands::CommandOutcome& o) { return CreatedAnswer(rt, te, o.aggregate_id, slim); },
+                [&rt, te = projections::TenantEnv(a.tenant_id, a.environment), env = a.environment,
+                 slim = SlimRequest(req)](const commands::CommandOutcome& o) {
+                  return CreatedAnswer(rt, te, env, o.aggregate_id, slim);
+                },
                 std::move(respond));
 }
 

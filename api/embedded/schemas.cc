@@ -39,7 +39,8 @@ OpenApiArea EmbeddedOpenApi() {
                                             {"expiresAt", DateTime()},
                                             {"status", Str()},
                                             {"personId", Nullable(Id("per"))},
-                                            {"verificationSessionId", Id("vrf")}},
+                                            {"verificationSessionId", Id("vrf")},
+                                            {"callbackSecret", Nullable(Str())}},
                                            {"allowedOrigins", "clientSecret", "expiresAt", "id", "status"});
   s["EmbeddedInitRequest"] = Obj({{"clientSecret", Str()}, {"parentOrigin", Nullable(Str())}}, {"clientSecret"});
   s["EmbeddedInitResponse"] = Obj({{"allowedOrigins", Strs()},

@@ -48,6 +48,9 @@ struct ApiContext {
   // A time-stamping authority is configured (--tsa-url, the audit module): certificates and
   // published checkpoints show their trusted timestamps, `pending` until obtained.
   bool evidence_timestamps = false;
+  // The webhooks area's --webhooks-allow-private-urls (development and tests only): a session's
+  // callbackUrl may then be http and name any address, as an endpoint's URL may.
+  bool private_urls_allowed = false;
 };
 
 // Authentication of `Authorization: Bearer <key>` against the tenancy read model.

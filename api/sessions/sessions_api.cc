@@ -10,7 +10,10 @@
 #include "api/http/public_api.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
+#include "pipeline/net/url_guard.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "pipeline/webhooks/endpoint_secrets.h"
+#include "pipeline/webhooks/signing.h"
 #include "core/crypto.h"
 #include "core/log.h"
 #include "projections/projector.h"
@@ -122,7 +125,19 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
       }
     }
   }
+  std::optional<HttpResponse> not_public;
+  if (callback_url.has_value()) {
+    // The guard of the webhooks (SSRF), without resolving the name on this path: the delivery
+    // client checks every address it connects to.
+    auto checked = pipeline::net::CheckWebhookUrlShape(*callback_url, options.private_urls_allowed);
+    if (!checked.ok() && checked.status().api_code() == "URL_NOT_PUBLIC") {
+      not_public = StatusToProblem(req, checked.status());
+    } else if (!checked.ok()) {
+      v.Add({"callbackUrl", "/callbackUrl", "invalid_format", checked.status().message()});
+    }
+  }
   if (!v.ok()) return Refuse(respond, ValidationProblem(req, v.errors()));
+  if (not_public) return Refuse(respond, std::move(*not_public));
 
   const AuthContext& a = call.auth;
   // References must exist in the caller's tenant (another tenant's id is "not found").
@@ -163,6 +178,12 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
   c.locale = locale.value_or("es-MX");
   c.notifications_mode = notifications.value_or("service_managed");
   c.callback_url = callback_url.value_or("");
+  if (callback_url.has_value()) {
+    // The callback's own secret, shown once in the 201 (and to a replay of its Idempotency-Key).
+    std::string secret = pipeline::webhooks::NewSecret();
+    c.callback_secret_sealed = pipeline::webhooks::SealCallbackSecret(rt.seal_key(), a.tenant_id, a.environment, id, secret);
+    core::SecureZero(secret);
+  }
   c.redirect_url = redirect_url.value_or("");
   c.checks = resolved->found ? resolved->checks : checks != nullptr ? *checks : core::Json(nullptr);
   c.policy = resolved->found ? resolved->policy : policy != nullptr ? *policy : core::Json(nullptr);
@@ -200,7 +221,7 @@ void CreateSession(Runtime& rt, const SessionsOptions& options, ApiCall& call, R
   req_copy.path = req.path;
   req_copy.request_id = req.request_id;
   RunThenRender(rt, req, std::move(cmd), {SV::kName},
-                [&rt, &options, te, req_copy](const commands::CommandOutcome& o) {
+                [&rt, &options, te, env = a.environment, req_copy](const commands::CommandOutcome& o) {
                   // A retry with the same key answers with the original session.
                   const std::string& sid = o.aggregate_id;
                   auto row = rt.store().Get(rt.store().Cf(projections::kViewsCf),
@@ -211,7 +232,7 @@ void CreateSession(Runtime& rt, const SessionsOptions& options, ApiCall& call, R
                                    "the session is stored but not readable yet; retry with the "
                                    "same Idempotency-Key");
                   }
-                  auto created = RenderCreated(rt, std::move(**row), sid, options);
+                  auto created = RenderCreated(rt, std::move(**row), sid, env, options);
                   if (!created.ok()) return StatusToProblem(req_copy, created.status());
                   HttpResponse r;
                   r.status = 201;

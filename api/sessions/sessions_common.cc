@@ -4,6 +4,7 @@
 #include "api/http/public_api.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/webhooks/endpoint_secrets.h"
 #include "projections/projector.h"
 #include "projections/sessions_projector.h"
 
@@ -23,19 +24,32 @@ std::string PublicId(const std::string& id) {
 }
 
 // The 201 body of a create, from the creation-time row (identical for the first answer and
-// every idempotent retry). The row is the body as served, except that a link session's token is
-// stored sealed: only then is it parsed.
+// every idempotent retry). The row is the body as served, except that a link session's token and
+// a callback's secret are stored sealed: only then is it parsed.
 core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
-                                        const std::string& session_id,
+                                        const std::string& session_id, const std::string& environment,
                                         const ApiContext& options) {
-  if (created_row.find("\"linkTokenSealed\"") == std::string::npos) return created_row;
+  const bool link = created_row.find("\"linkTokenSealed\"") != std::string::npos;
+  const bool callback = created_row.find("\"callbackSecretSealed\"") != std::string::npos;
+  if (!link && !callback) return created_row;
   core::Json body = core::ParseJsonOrDiscarded(created_row);
-  std::string sealed = core::StringOr(body, "linkTokenSealed");
-  body.erase("linkTokenSealed");
-  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
-  SVC_ASSIGN_OR_RETURN(std::string token, core::AeadOpen(rt.seal_key(), raw, session_id));
-  body["linkToken"] = token;
-  body["hostedUrl"] = options.public_base_url + "/v/" + token;
+  if (link) {
+    std::string sealed = core::StringOr(body, "linkTokenSealed");
+    body.erase("linkTokenSealed");
+    SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+    SVC_ASSIGN_OR_RETURN(std::string token, core::AeadOpen(rt.seal_key(), raw, session_id));
+    body["linkToken"] = token;
+    body["hostedUrl"] = options.public_base_url + "/v/" + token;
+  }
+  if (callback) {
+    std::string sealed = core::StringOr(body, "callbackSecretSealed");
+    body.erase("callbackSecretSealed");
+    SVC_ASSIGN_OR_RETURN(std::string secret,
+                         pipeline::webhooks::OpenCallbackSecret(rt.seal_key(), core::StringOr(body, "tenantId"),
+                                                                environment, session_id, sealed));
+    body["callbackSecret"] = secret;
+    core::SecureZero(secret);
+  }
   return core::DumpJson(body);
 }
 

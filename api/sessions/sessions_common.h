@@ -26,7 +26,7 @@ namespace svc::api::sessions_internal {
 std::string Seal(Runtime& rt, std::string_view plaintext, std::string_view aad);
 std::string PublicId(const std::string& id);
 core::Result<std::string> RenderCreated(Runtime& rt, std::string created_row,
-                                        const std::string& session_id,
+                                        const std::string& session_id, const std::string& environment,
                                         const ApiContext& options);
 
 }  // namespace svc::api::sessions_internal

@@ -55,6 +55,8 @@ class WebhooksServices final : public AreaServices {
     wo.send.total_timeout = std::chrono::seconds(po.webhook_policy.http_timeout_seconds);
     po.webhook_send = wo.send;  // the routes' test deliveries use the same client settings
     po.webhooks_allow_private_urls = wo.send.allow_private;
+    s.api.private_urls_allowed = wo.send.allow_private;  // sessions' callbackUrl
+    wo.callback_seal_key = rt.seal_key();
     dispatcher_ = std::make_unique<pipeline::webhooks::WebhookDispatcher>(wo);
     if (s.Runs(Role::kWebhooks, "webhook-deliveries")) dispatcher_->Start();
     return core::Status::Ok();

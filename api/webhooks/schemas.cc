@@ -125,10 +125,11 @@ OpenApiArea WebhooksOpenApi() {
                                       {"sentAt", Nullable(dt)},
                                       {"status", Enum({"pending", "sent", "failed"})},
                                       {"targetUrl", Str()},
-                                      {"updatedAt", dt}},
+                                      {"updatedAt", dt},
+                                      {"callbackSessionId", Nullable(Id("vrf"))}},
                                      {"id", "attempts", "createdAt", "endpointId", "eventId", "eventType",
                                       "lastError", "lastStatusCode", "nextRetryAt", "sentAt", "status",
-                                      "targetUrl", "updatedAt"});
+                                      "targetUrl", "updatedAt", "callbackSessionId"});
   s["WebhookDeliveryAttemptResponse"] = obj({{"attempt", {{"type", "integer"}}},
                                              {"attemptedAt", dt},
                                              {"statusCode", Nullable({{"type", "integer"}})},

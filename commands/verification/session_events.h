@@ -47,6 +47,9 @@ struct SessionCreated {
   // A link session: the keyed hash (HMAC-SHA256 under the key-lookup key) of its link token, by
   // which the hosted page finds it (docs/embedded.md#the-hosted-page). "" = none.
   std::string link_token_hash;
+  // A session with a callbackUrl: the secret its callback deliveries are signed with (Standard
+  // Webhooks v1), sealed (pipeline/webhooks/endpoint_secrets.h); shown once, in the 201. "" = none.
+  std::string callback_secret_sealed;
 
   static constexpr auto Fields() {
     using T = SessionCreated;
@@ -67,7 +70,8 @@ struct SessionCreated {
                       core::Field("expiresAtMicros", &T::expires_at_micros),
                       core::Field("flowVersion", &T::flow_version, core::Empty::kOmit),
                       core::Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
-                      core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit)};
+                      core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
+                      core::Field("callbackSecretSealed", &T::callback_secret_sealed, core::Empty::kOmit)};
   }
 };
 

@@ -129,13 +129,23 @@ bool IsPublicAddress(const std::string& ip) {
   return true;
 }
 
-core::Result<ParsedUrl> CheckWebhookUrl(std::string_view url, bool allow_private) {
+core::Result<ParsedUrl> CheckWebhookUrlShape(std::string_view url, bool allow_private) {
   SVC_ASSIGN_OR_RETURN(ParsedUrl p, ParseHttpUrl(url));
   if (allow_private) return p;
   if (p.scheme != "https") return NotPublic("http is not allowed");
   if (p.host == "localhost" || (p.host.size() > 10 && p.host.substr(p.host.size() - 10) == ".localhost")) {
     return NotPublic(p.host + " is loopback");
   }
+  in_addr v4{};
+  in6_addr v6{};
+  const bool numeric = inet_pton(AF_INET, p.host.c_str(), &v4) == 1 || inet_pton(AF_INET6, p.host.c_str(), &v6) == 1;
+  if (numeric && !IsPublicAddress(p.host)) return NotPublic(p.host + " is not public");
+  return p;
+}
+
+core::Result<ParsedUrl> CheckWebhookUrl(std::string_view url, bool allow_private) {
+  SVC_ASSIGN_OR_RETURN(ParsedUrl p, CheckWebhookUrlShape(url, allow_private));
+  if (allow_private) return p;
   addrinfo hints{};
   hints.ai_family = AF_UNSPEC;
   hints.ai_socktype = SOCK_STREAM;

@@ -34,4 +34,9 @@ bool IsPublicAddress(const std::string& ip);
 // The full check of a webhook URL (resolving the host); returns the parsed URL.
 core::Result<ParsedUrl> CheckWebhookUrl(std::string_view url, bool allow_private);
 
+// The same check without resolving the host (a session's callbackUrl, on the create path): https,
+// no loopback name, and a numeric host must be public. A name that resolves to a private address
+// is refused when a delivery connects (the delivery client checks every address it connects to).
+core::Result<ParsedUrl> CheckWebhookUrlShape(std::string_view url, bool allow_private);
+
 }  // namespace svc::pipeline::net

@@ -355,26 +355,43 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   if (!dlx.ok()) return done(dlx.status());
   if (!dl->is_object() || !dlx->is_object()) return done(core::Unavailable("the delivery is not projected yet"));
   if (dlx->value("dueMicros", int64_t{-1}) != job.due_micros) return done(core::Status::Ok());  // attempted already
-  std::string whe = dl->value("endpointId", "");
-  std::string event_id = dl->value("eventId", "");
-  auto ep = read(WV::Endpoint(te, whe));
-  if (!ep.ok()) return done(ep.status());
-  if (!ep->is_object()) return done(core::Unavailable("the endpoint is not projected yet"));
+  std::string whe = core::StringOr(*dl, "endpointId");
+  const std::string session = core::StringOr(*dl, "callbackSessionId");
+  std::string event_id = core::StringOr(*dl, "eventId");
+  core::Json ep;  // the endpoint's row; a callback has none
+  if (session.empty()) {
+    auto read_ep = read(WV::Endpoint(te, whe));
+    if (!read_ep.ok()) return done(read_ep.status());
+    if (!read_ep->is_object()) return done(core::Unavailable("the endpoint is not projected yet"));
+    ep = std::move(*read_ep);
+  }
 
   int attempt = dl->value("attempts", 0) + 1;
   core::Timestamp now = options_.clock->Now();
   wh::RecordAttempt rec;
   rec.endpoint_id = whe;
   rec.attempt = attempt;
-  if (!ep->value("isActive", false)) {
+  if (session.empty() && !ep.value("isActive", false)) {
     rec.outcome = "failed";
     rec.error = "endpoint_inactive";
     if (failed_ != nullptr) failed_->Add();
     return Record(job, event_id, std::move(rec), std::move(done));
   }
 
-  // Secrets: the current one, and during the overlap after a rotation the previous one.
-  auto secrets = OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros);
+  // Secrets: the current one, and during the overlap after a rotation the previous one; a
+  // session's callback signs with its own.
+  core::Result<std::vector<std::string>> secrets = std::vector<std::string>{};
+  if (session.empty()) {
+    secrets = OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros);
+  } else {
+    auto cb = read(WV::Callback(te, session));
+    if (!cb.ok()) return done(cb.status());
+    if (!cb->is_object()) return done(core::Unavailable("the session's callback is not projected yet"));
+    auto secret = OpenCallbackSecret(options_.callback_seal_key, job.tenant, job.env, session,
+                                     core::StringOr(*cb, "secretSealed"));
+    if (!secret.ok()) return done(secret.status());
+    secrets->push_back(std::move(*secret));
+  }
   if (!secrets.ok()) return done(secrets.status());
   std::string body = dlx->value("body", "");
   int64_t ts = now.micros / 1'000'000;
@@ -390,14 +407,14 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   rec.status_code = r.status;
   rec.error = r.error;
   rec.latency_ms = r.latency_ms;
-  bool gone = false;
+  bool gone = false;  // an endpoint that answers 410 is deactivated (a callback just fails)
   if (r.status >= 200 && r.status < 300) {
     rec.outcome = "delivered";
     rec.error.clear();
   } else if (r.status >= 400 && r.status < 500) {
     rec.outcome = "failed";  // permanent: not retried
     if (rec.error.empty()) rec.error = "http_" + std::to_string(r.status);
-    gone = r.status == 410;
+    gone = r.status == 410 && session.empty();
   } else {
     if (rec.error.empty()) rec.error = "http_" + std::to_string(r.status);
     const auto& p = options_.policy;

@@ -74,6 +74,8 @@ class WebhookDispatcher {
     // Per-endpoint delivery rate (0 = none): sustained per second, and bursts of this many.
     double rate_per_second = 0;
     double rate_burst = 1;
+    // The runtime's seal key, which sessions' callback secrets are sealed under (endpoint_secrets.h).
+    std::string callback_seal_key;
   };
   explicit WebhookDispatcher(const Options& options);
   ~WebhookDispatcher();

@@ -53,4 +53,23 @@ core::Result<std::string> CurrentEndpointSecret(const eventstore::KvStore& views
   return OpenEndpointSecret(keys, tenant, environment, endpoint_id, core::StringOr(*row, "secretSealed"));
 }
 
+namespace {
+std::string CallbackKey(std::string_view seal_key) { return core::DeriveSubkey(seal_key, "svc/session-callback/v1"); }
+std::string CallbackAad(const std::string& tenant, const std::string& environment, const std::string& session_id) {
+  return "callback-secret|" + tenant + "|" + environment + "|" + session_id;
+}
+}  // namespace
+
+std::string SealCallbackSecret(std::string_view seal_key, const std::string& tenant, const std::string& environment,
+                               const std::string& session_id, const std::string& secret) {
+  return core::Base64Encode(core::AeadSeal(CallbackKey(seal_key), secret, CallbackAad(tenant, environment, session_id)));
+}
+
+core::Result<std::string> OpenCallbackSecret(std::string_view seal_key, const std::string& tenant,
+                                             const std::string& environment, const std::string& session_id,
+                                             const std::string& sealed_base64) {
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed_base64));
+  return core::AeadOpen(CallbackKey(seal_key), raw, CallbackAad(tenant, environment, session_id));
+}
+
 }  // namespace svc::pipeline::webhooks

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 #include "core/status.h"
 #include "eventstore/key_store.h"
@@ -30,5 +31,15 @@ core::Result<std::string> IssuedSecret(const eventstore::KvStore& views, eventst
 core::Result<std::string> CurrentEndpointSecret(const eventstore::KvStore& views, eventstore::KeyStore& keys,
                                                 const std::string& tenant, const std::string& environment,
                                                 const std::string& endpoint_id);
+
+// A verification session's callback secret (its `callbackSecret`, a whsec_ secret the session's
+// callbackUrl deliveries are signed with): sealed under a key derived from the service's seal key
+// (`seal_key`, the runtime's), bound to the tenant, environment and session. It is no personal
+// data and has no key of its own: it lives as long as the session's events.
+std::string SealCallbackSecret(std::string_view seal_key, const std::string& tenant, const std::string& environment,
+                               const std::string& session_id, const std::string& secret);
+core::Result<std::string> OpenCallbackSecret(std::string_view seal_key, const std::string& tenant,
+                                             const std::string& environment, const std::string& session_id,
+                                             const std::string& sealed_base64);
 
 }  // namespace svc::pipeline::webhooks

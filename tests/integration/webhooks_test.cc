@@ -9,6 +9,7 @@
 #include "pipeline/webhooks/signing.h"
 #include "tests/support/api_env.h"
 #include "tests/support/receiver_process.h"
+#include "tests/support/session_flow.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -281,6 +282,125 @@ TEST_CASE("webhooks: registration refuses what is not a public https URL") {
   Env dev(false, {"--webhooks-allow-private-urls"});
   auto local = dev.Call(dev.test_key, "POST", kBase, R"({"url":"http://127.0.0.1:9/hook"})");
   CHECK_MESSAGE(local.status == 201, local.body);
+}
+
+// Per-session callbacks (issue 35, item 5): a session created with a callbackUrl gets its own
+// events there, signed (Standard Webhooks v1) with the session's callbackSecret, shown once in the
+// 201; in the delivery log, retried like a webhook. Checked by the reference verifier.
+TEST_CASE("webhooks: a session's callbackUrl receives its verdict, signed with the session's own secret") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--webhooks-allow-private-urls"});
+  const std::string hooks = "http://127.0.0.1:" + std::to_string(receiver.port());
+  auto idle = [&] {
+    REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+    REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+  };
+  auto create = [&](const std::string& idem, const std::string& path) {
+    core::Json body = {{"channel", "api"}, {"callbackUrl", hooks + path}, {"policy", {{"testOutcome", "approved"}}}};
+    auto r = env.Create(env.test_key, idem, body.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r);
+  };
+  auto run = [&](const std::string& session) {
+    const std::string base = "/v1/verification-sessions/" + session;
+    REQUIRE(env.Call(env.test_key, "POST", base + "/consent", R"({"accepted":true})").status == 200);
+    for (const auto& [kind, mime, bytes] : std::vector<testing::Capture>{
+             {"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
+             {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
+             {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
+             {"liveness_video", "video/mp4", testing::Mp4()}}) {
+      auto up = testing::Upload(env, env.test_key, session, kind, mime, bytes);
+      REQUIRE_MESSAGE(up.status == 201, up.body);
+    }
+    REQUIRE(env.Call(env.test_key, "POST", base + "/submit").status == 200);
+    idle();
+  };
+
+  core::Json created = create("cb-session-1", "/ok");
+  const std::string session = created["id"];
+  const std::string secret = created["callbackSecret"];
+  CHECK(secret.rfind("whsec_", 0) == 0);
+  CHECK(secret != "whsec_");
+  // A retry with the same Idempotency-Key answers the same session and the same secret; the
+  // session's record never shows it.
+  CHECK(create("cb-session-1", "/ok")["callbackSecret"] == secret);
+  core::Json record = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + session));
+  CHECK_FALSE(record.contains("callbackSecret"));
+  CHECK(record.dump().find(secret.substr(6)) == std::string::npos);
+
+  run(session);
+  REQUIRE(receiver.WaitFor("/ok", 1));
+  receiver.AddSecret("whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw");  // another secret: must not verify
+  receiver.AddSecret(secret);
+  core::Json log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(log.size() == 1);
+  CHECK(log[0]["type"] == "verification.approved");
+  CHECK(log[0]["verifiedBy"] == core::Json::array({1}));  // the reference verifier, this session's secret only
+  core::Json sent = core::ParseJsonOrDiscarded(log[0]["body"].get<std::string>());
+  CHECK(sent["data"]["sessionId"] == session);
+
+  // In the delivery log: no endpoint, the session named; its attempts listed.
+  auto all = Body(env.Call(env.test_key, "GET", kBase + "/deliveries"));
+  REQUIRE(all["data"].size() == 1);
+  core::Json dl = all["data"][0];
+  CHECK(dl["endpointId"].is_null());
+  CHECK(dl["callbackSessionId"] == session);
+  CHECK(dl["status"] == "sent");
+  CHECK(dl["eventId"] == log[0]["id"]);
+  CHECK(dl["targetUrl"] == hooks + "/ok");
+  auto attempts = env.Call(env.test_key, "GET", kBase + "/deliveries/" + dl["id"].get<std::string>() + "/attempts");
+  REQUIRE_MESSAGE(attempts.status == 200, attempts.body);
+  CHECK(Body(attempts)["data"].size() == 1);
+
+  // A callback that refuses (4xx) is not retried; a retry by hand is a new delivery, signed again.
+  core::Json refused = create("cb-session-2", "/bad");
+  run(refused["id"]);
+  REQUIRE(receiver.WaitFor("/bad", 1));
+  all = Body(env.Call(env.test_key, "GET", kBase + "/deliveries"));
+  REQUIRE(all["data"].size() == 2);
+  CHECK(all["data"][0]["status"] == "failed");
+  CHECK(all["data"][0]["lastStatusCode"] == 400);
+  CHECK(all["data"][0]["callbackSessionId"] == refused["id"]);
+  auto retried = env.Call(env.test_key, "POST", kBase + "/deliveries/" + all["data"][0]["id"].get<std::string>() + "/retry");
+  REQUIRE_MESSAGE(retried.status == 200, retried.body);
+  CHECK(Body(retried)["callbackSessionId"] == refused["id"]);
+  CHECK(Body(retried)["eventId"] == all["data"][0]["eventId"]);
+  idle();
+  REQUIRE(receiver.WaitFor("/bad", 2));
+  receiver.AddSecret(refused["callbackSecret"]);
+  log = core::ParseJsonOrDiscarded(receiver.LogJson());
+  REQUIRE(log.size() == 3);
+  CHECK(log[1]["verifiedBy"] == core::Json::array({2}));
+  CHECK(log[2]["verifiedBy"] == core::Json::array({2}));
+  CHECK(log[1]["id"] == log[2]["id"]);  // webhook-id stable across the retry
+
+  // A session without callbackUrl has no secret; an embedded session's create shows its own.
+  CHECK(Body(env.Create(env.test_key, "cb-none"))["callbackSecret"].is_null());
+  auto embedded = env.Call(env.test_key, "POST", "/v1/embedded/sessions",
+                           core::Json{{"allowedOrigins", {"https://shop.example.com"}}, {"callbackUrl", hooks + "/ok"}}.dump(),
+                           {{"Idempotency-Key", "cb-embedded"}});
+  REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
+  CHECK(Body(embedded)["callbackSecret"].get<std::string>().rfind("whsec_", 0) == 0);
+}
+
+TEST_CASE("webhooks: a session's callbackUrl must be a public https URL") {
+  Env env(false);
+  auto create = [&](const std::string& url) {
+    return env.Create(env.test_key, "cb-" + url, core::Json{{"channel", "api"}, {"callbackUrl", url}}.dump());
+  };
+  for (const char* url : {"http://93.184.216.34/x", "https://127.0.0.1/x", "https://10.0.0.7/x",
+                          "https://169.254.169.254/latest/meta-data", "https://[::1]/x", "https://localhost/x"}) {
+    CAPTURE(url);
+    CheckProblem(create(url), 422, "URL_NOT_PUBLIC");
+  }
+  for (const char* url : {"ftp://93.184.216.34/x", "https://user:pw@93.184.216.34/x", "https://93.184.216.34/x#frag"}) {
+    CAPTURE(url);
+    CheckProblem(create(url), 422, "VALIDATION_ERROR");
+  }
+  // A public one is taken as it is (its name is resolved, and checked again, when it is sent to).
+  auto ok = create("https://hooks.example.com/svc");
+  REQUIRE_MESSAGE(ok.status == 201, ok.body);
+  CHECK(Body(ok)["callbackSecret"].get<std::string>().rfind("whsec_", 0) == 0);
 }
 
 // Deliveries: registration sends service.test; 2xx delivered, 4xx not retried, 5xx retried with

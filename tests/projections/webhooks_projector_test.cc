@@ -153,3 +153,56 @@ TEST_CASE("webhooks projector: rotation keeps the previous secret; corrupt histo
                             "webhook.delivery_attempted", {{"attempt", 1}, {"outcome", "delivered"}});
   CHECK(spec.Feed(attempt).code() == core::StatusCode::kDataLoss);
 }
+
+TEST_CASE("webhooks projector: a session's callbackUrl gets the session's own events, and a retry") {
+  Spec spec;
+  // No endpoint at all: the callback alone is delivered, whatever endpoints subscribed to.
+  REQUIRE(spec.Feed(spec.Event("verification_session", kSession, "verification.session_created",
+                               {{"publicId", "VS-1"}, {"channel", "api"}, {"applicationId", "app_1"},
+                                {"country", "MX"}, {"locale", "es-MX"}, {"notificationsMode", "service_managed"},
+                                {"callbackUrl", "https://cb.example.com/s"}, {"expiresAtMicros", 1},
+                                {"callbackSecretSealed", "c2VhbGVk"}})).ok());
+  core::Json cb = spec.Row(V::Callback(spec.te(), kSession));
+  CHECK(cb["url"] == "https://cb.example.com/s");
+  CHECK(cb["secretSealed"] == "c2VhbGVk");
+  CHECK(spec.Deliveries().empty());
+  auto verdict = spec.Verdict("verification.approved");
+  REQUIRE(spec.Feed(verdict).ok());
+  auto deliveries = spec.Deliveries();
+  REQUIRE(deliveries.size() == 1);
+  const std::string whd = deliveries[0];
+  CHECK(whd == WebhooksProjector::DeliveryId(verdict.id, "cb:" + kSession));
+  core::Json dl = spec.Row(V::Delivery(spec.te(), whd));
+  CHECK(dl["endpointId"].is_null());
+  CHECK(dl["callbackSessionId"] == kSession);
+  CHECK(dl["targetUrl"] == "https://cb.example.com/s");
+  CHECK(dl["eventType"] == "verification.approved");
+  auto due = spec.Keys(V::DuePrefix());
+  REQUIRE(due.size() == 1);
+  CHECK(*spec.RawRow(due[0]) == kSession);  // the dispatcher's lane: the session
+  core::Json body = core::ParseJsonOrDiscarded(spec.Row(V::DeliveryBody(spec.te(), whd))["body"].get<std::string>());
+  CHECK(body["id"] == verdict.id);
+  CHECK(body["data"]["sessionId"] == kSession);
+
+  // A failed attempt leaves no due row; a retry by hand is a new delivery to the same URL.
+  REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_attempted",
+                               {{"endpointId", ""}, {"attempt", 1}, {"statusCode", 400}, {"error", "http_400"},
+                                {"latencyMs", 2}, {"outcome", "failed"}, {"nextRetryAtMicros", 0}})).ok());
+  CHECK(spec.Keys(V::DuePrefix()).empty());
+  const std::string fresh = "whd_000000000000000000000000000000ff";
+  REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_retried",
+                               {{"newDeliveryId", fresh}, {"endpointId", ""}})).ok());
+  core::Json again = spec.Row(V::Delivery(spec.te(), fresh));
+  CHECK(again["callbackSessionId"] == kSession);
+  CHECK(again["eventId"] == verdict.id);
+  CHECK(again["targetUrl"] == "https://cb.example.com/s");
+  CHECK(spec.Keys(V::DuePrefix()).size() == 1);
+  // A session created without a callback (or before callbacks had secrets) has none.
+  const std::string other = "vrf_00000000000000000000000000000002";
+  REQUIRE(spec.Feed(spec.Event("verification_session", other, "verification.session_created",
+                               {{"publicId", "VS-2"}, {"channel", "api"}, {"applicationId", "app_1"},
+                                {"country", "MX"}, {"locale", "es-MX"}, {"notificationsMode", "service_managed"},
+                                {"callbackUrl", "https://cb.example.com/old"}, {"expiresAtMicros", 1}})).ok());
+  CHECK(spec.Row(V::Callback(spec.te(), other)).is_null());
+  spec.CheckRebuildIdentical();
+}
