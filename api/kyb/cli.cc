@@ -23,8 +23,10 @@ namespace {
 
 const char* const kUsage =
     "svc aml check FILE [FILE] --format F     read list files (F: ofac_sdn_csv [SDN.CSV ALT.CSV],\n"
-    "                                         un_consolidated_xml, opensanctions_csv, ftm_json) and\n"
-    "                                         print their entries' count and content hash\n"
+    "                                         un_consolidated_xml, opensanctions_csv, ftm_json,\n"
+    "                                         sat_69b_csv [Listado_Completo_69-B.csv], sat_69_csv\n"
+    "                                         [Firmes.csv Exigibles.csv …]) and print their entries'\n"
+    "                                         count and content hash\n"
     "svc aml screen FILE [FILE] --format F --name NAME [--kind person|company] [--birth-date D]\n"
     "               [--nationality N] [--id-number RFC_OR_CURP]\n"
     "                                         screen one name against the list; hits as JSON\n"
@@ -54,7 +56,7 @@ int Load(const std::vector<const Module*>& modules, int argc, char** argv, const
   DeclareAdminSocket(f);
   f.Declare({"format", "", "the list's format"});
   f.Declare({"source", "", "the list's name in the service (default from the format: ofac_sdn, un_consolidated, "
-                           "opensanctions, opensanctions_ftm)"});
+                           "opensanctions, opensanctions_ftm, sat_69b, sat_69)"});
   if (auto st = f.Parse(argc, argv, i); !st.ok()) return Fail(st);
   if (verb == "load" && (paths.empty() || f.Get("format").empty())) {
     std::cerr << "usage:\n" << kUsage;

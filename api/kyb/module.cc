@@ -33,6 +33,8 @@ std::string DefaultListSource(const std::string& format) {
   if (format == "un_consolidated_xml") return "un_consolidated";
   if (format == "opensanctions_csv") return "opensanctions";
   if (format == "ftm_json") return "opensanctions_ftm";
+  if (format == "sat_69b_csv") return "sat_69b";
+  if (format == "sat_69_csv") return "sat_69";
   return format;
 }
 

@@ -8,6 +8,7 @@
 #include "commands/writer.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/kyb/list_loaders.h"
 #include "pipeline/kyb/name_match.h"
 #include "pipeline/kyb/ownership.h"
 #include "pipeline/kyb/risk.h"
@@ -322,7 +323,7 @@ core::Status CompanyVerifier::Process(const Due& d) {
     core::Json hr = core::ParseJsonOrDiscarded(*h);
     std::vector<std::string> programs;
     for (const auto& p : hr["entry"].value("programs", core::Json::array())) programs.push_back(p.get<std::string>());
-    in.hits.push_back({hr.value("score", 0.0), PepOnly(programs), core::StringOr(hr, "status")});
+    in.hits.push_back({hr.value("score", 0.0), PepOnly(programs), core::StringOr(hr, "status"), SatListing(programs)});
   }
   SVC_RETURN_IF_ERROR(it->status());
   RiskResult risk = AssessRisk(in);

@@ -7,6 +7,8 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "core/json.h"
+#include "core/mx_ids.h"
+#include "pipeline/kyb/name_match.h"
 
 namespace svc::pipeline::kyb {
 
@@ -544,6 +546,212 @@ core::Status LoadFtm(const std::vector<std::string>& files, LoadedList& out) {
   return core::Status::Ok();
 }
 
+// ---- The SAT's lists (Mexico): CFF art. 69-B and art. 69 ---------------------------------
+
+bool ValidUtf8(std::string_view s) {
+  size_t i = 0;
+  while (i < s.size()) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    size_t n = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    if (n == 0 || i + n > s.size() || (n == 2 && c < 0xC2)) return false;
+    for (size_t k = 1; k < n; ++k) {
+      if ((static_cast<unsigned char>(s[i + k]) & 0xC0) != 0x80) return false;
+    }
+    i += n;
+  }
+  return true;
+}
+
+// The SAT publishes its CSV files in Windows-1252 (Latin-1 with Windows' C1 range: accents, Ñ,
+// and the odd “”–). A file that is valid UTF-8 (with or without a byte-order mark) is read as
+// such; anything else as Windows-1252. Either way, UTF-8 out.
+std::string SatText(std::string_view bytes) {
+  if (bytes.substr(0, 3) == "\xEF\xBB\xBF") bytes.remove_prefix(3);
+  if (ValidUtf8(bytes)) return std::string(bytes);
+  static const char16_t kC1[32] = {0x20AC, 0xFFFD, 0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021,
+                                   0x02C6, 0x2030, 0x0160, 0x2039, 0x0152, 0xFFFD, 0x017D, 0xFFFD,
+                                   0xFFFD, 0x2018, 0x2019, 0x201C, 0x201D, 0x2022, 0x2013, 0x2014,
+                                   0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0xFFFD, 0x017E, 0x0178};
+  std::string out;
+  out.reserve(bytes.size() + bytes.size() / 16);
+  for (char ch : bytes) {
+    const auto b = static_cast<unsigned char>(ch);
+    const uint32_t cp = b < 0x80 ? b : b < 0xA0 ? kC1[b - 0x80] : b;
+    if (cp < 0x80) {
+      out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+      out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+      out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+      out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+      out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+  }
+  return out;
+}
+
+// A SAT file's rows from its header row on: the SAT puts title lines above the header ("Información
+// actualizada al …", the list's name); the header is the first of the first ten rows with a cell
+// "RFC". `columns`: the folded header names a row is read by (name_match's folding: "Situación
+// del contribuyente" → "situacion del contribuyente"), each with the first folded name of its
+// alternatives found; a missing one is an error.
+struct SatTable {
+  std::vector<std::vector<std::string>> rows;
+  size_t header = 0;  // index of the header row in `rows`
+  std::map<std::string, size_t> col;  // folded header name -> column
+};
+
+core::Result<SatTable> ReadSatTable(std::string_view format, const std::string& file, std::string_view bytes,
+                                    const std::vector<std::vector<std::string>>& needed) {
+  SatTable t;
+  SVC_ASSIGN_OR_RETURN(t.rows, Csv(format, file, SatText(bytes)));
+  bool found = false;
+  for (size_t i = 0; i < t.rows.size() && i < 10 && !found; ++i) {
+    for (const auto& cell : t.rows[i]) found |= FoldName(cell) == "rfc";
+    if (found) t.header = i;
+  }
+  if (!found) return Bad(format, file, "no header row with an RFC column in its first ten rows");
+  std::map<std::string, size_t> folded;
+  for (size_t i = 0; i < t.rows[t.header].size(); ++i) folded.emplace(FoldName(t.rows[t.header][i]), i);
+  for (const auto& alternatives : needed) {
+    bool have = false;
+    for (const auto& name : alternatives) {
+      if (auto it = folded.find(name); it != folded.end() && !have) {
+        t.col[alternatives[0]] = it->second;
+        have = true;
+      }
+    }
+    if (!have) return Bad(format, file + " header", "has no column " + alternatives[0]);
+  }
+  return t;
+}
+
+// An RFC as the SAT lists write it, checked for its shape (length, letters and date digits; the
+// check digit is the SAT's own business): its compact form, or "" when it is no RFC.
+std::string SatRfc(std::string_view cell, bool& persona_moral) {
+  const auto check = core::mx::CheckRfc(core::mx::NormaliseRfc(cell), core::mx::CivilDate{9999, 12, 31});
+  for (const auto& r : check.reasons) {
+    if (r == "rfc_length" || r == "rfc_format" || r == "rfc_generic") return "";
+  }
+  persona_moral = check.persona_moral;
+  return core::mx::CompactIdentifier(check.rfc);
+}
+
+bool BlankRow(const std::vector<std::string>& r) {
+  for (const auto& c : r) {
+    if (!Trim(c).empty()) return false;
+  }
+  return true;
+}
+
+// Listado_Completo_69-B.csv: one row per taxpayer (No, RFC, Nombre del Contribuyente, Situación
+// del contribuyente, then the numbers and dates of the SAT's notices and DOF publications). The
+// taxpayers whose presumption was disproved (Desvirtuado) or who won in court (Sentencia
+// Favorable) are no concern: counted in `skipped`, not screened. A repeated RFC keeps its most
+// severe situation (Definitivo over Presunto).
+core::Status LoadSat69B(const std::vector<std::string>& files, LoadedList& out) {
+  const std::string_view f = "sat_69b_csv";
+  if (files.size() != 1) return Bad(f, "files", "one file, the SAT's Listado_Completo_69-B.csv");
+  SVC_ASSIGN_OR_RETURN(SatTable t, ReadSatTable(f, "Listado_Completo_69-B.csv", files[0],
+                                                {{"rfc"},
+                                                 {"nombre del contribuyente", "nombre contribuyente", "razon social"},
+                                                 {"situacion del contribuyente", "situacion"}}));
+  const size_t width = t.rows[t.header].size();
+  std::map<std::string, size_t> index;  // RFC -> entry
+  for (size_t i = t.header + 1; i < t.rows.size(); ++i) {
+    const auto& r = t.rows[i];
+    const std::string where = "row " + std::to_string(i + 1);
+    if (BlankRow(r)) continue;
+    if (r.size() != width) {
+      return Bad(f, where, "has " + std::to_string(r.size()) + " fields, the header " + std::to_string(width));
+    }
+    bool moral = false;
+    const std::string rfc = SatRfc(r[t.col["rfc"]], moral);
+    if (rfc.empty()) return Bad(f, where, "\"" + Trim(r[t.col["rfc"]]) + "\" is not an RFC");
+    const std::string name = Trim(r[t.col["nombre del contribuyente"]]);
+    if (name.empty()) return Bad(f, where, "the taxpayer's name is empty");
+    const std::string situation = FoldName(r[t.col["situacion del contribuyente"]]);
+    std::string program;
+    if (situation == "definitivo") {
+      program = std::string(kSat69BDefinitivo);
+    } else if (situation == "presunto") {
+      program = std::string(kSat69BPresunto);
+    } else if (situation == "desvirtuado" || situation == "sentencia favorable") {
+      ++out.skipped["cleared:" + situation];
+      continue;
+    } else {
+      return Bad(f, where,
+                 "situación \"" + Trim(r[t.col["situacion del contribuyente"]]) +
+                     "\" is none of Presunto, Desvirtuado, Definitivo, Sentencia Favorable");
+    }
+    if (auto it = index.find(rfc); it != index.end()) {
+      auto& programs = out.entries[it->second].programs;
+      if (program == kSat69BDefinitivo) programs = {program};
+      continue;
+    }
+    ListEntry e;
+    e.entry_id = rfc;
+    e.kind = moral ? "company" : "person";
+    e.name = name;
+    e.nationalities = {"MX"};
+    e.id_numbers = {rfc};
+    e.programs = {program};
+    index.emplace(rfc, out.entries.size());
+    out.entries.push_back(std::move(e));
+  }
+  return core::Status::Ok();
+}
+
+// The art. 69 lists of non-compliant taxpayers, one file per supuesto (Firmes, Exigibles, No
+// localizados, Cancelados, Sentencias, …): RFC, Razón social, Tipo persona, Supuesto, and dates
+// and amounts. Several files may be loaded as one version; a taxpayer on several is one entry
+// with each supuesto among its programmes ("CFF 69: FIRMES").
+core::Status LoadSat69(const std::vector<std::string>& files, LoadedList& out) {
+  const std::string_view f = "sat_69_csv";
+  if (files.empty()) return Bad(f, "files", "one or more of the SAT's art. 69 files (Firmes.csv, Exigibles.csv, …)");
+  std::map<std::string, size_t> index;  // RFC -> entry
+  for (size_t n = 0; n < files.size(); ++n) {
+    const std::string file = "file " + std::to_string(n + 1);
+    SVC_ASSIGN_OR_RETURN(SatTable t, ReadSatTable(f, file, files[n],
+                                                  {{"rfc"},
+                                                   {"razon social", "nombre denominacion o razon social",
+                                                    "nombre o razon social", "nombre del contribuyente", "contribuyente"},
+                                                   {"supuesto"}}));
+    const size_t width = t.rows[t.header].size();
+    for (size_t i = t.header + 1; i < t.rows.size(); ++i) {
+      const auto& r = t.rows[i];
+      const std::string where = file + " row " + std::to_string(i + 1);
+      if (BlankRow(r)) continue;
+      if (r.size() != width) {
+        return Bad(f, where, "has " + std::to_string(r.size()) + " fields, the header " + std::to_string(width));
+      }
+      bool moral = false;
+      const std::string rfc = SatRfc(r[t.col["rfc"]], moral);
+      if (rfc.empty()) return Bad(f, where, "\"" + Trim(r[t.col["rfc"]]) + "\" is not an RFC");
+      const std::string name = Trim(r[t.col["razon social"]]);
+      const std::string supuesto = Trim(r[t.col["supuesto"]]);
+      if (name.empty() || supuesto.empty()) return Bad(f, where, "the name or the supuesto is empty");
+      std::string program = std::string(kSat69Prefix);
+      for (char c : supuesto) program.push_back(static_cast<char>(std::toupper(static_cast<unsigned char>(c))));
+      if (auto it = index.find(rfc); it != index.end()) {
+        AddUnique(out.entries[it->second].programs, std::move(program));
+        continue;
+      }
+      ListEntry e;
+      e.entry_id = rfc;
+      e.kind = moral ? "company" : "person";
+      e.name = name;
+      e.nationalities = {"MX"};
+      e.id_numbers = {rfc};
+      e.programs = {std::move(program)};
+      index.emplace(rfc, out.entries.size());
+      out.entries.push_back(std::move(e));
+    }
+  }
+  return core::Status::Ok();
+}
+
 core::Result<std::vector<std::vector<std::string>>> Csv(std::string_view format, const std::string& file,
                                                        std::string_view text) {
   auto rows = ParseCsv(text);
@@ -553,8 +761,19 @@ core::Result<std::vector<std::vector<std::string>>> Csv(std::string_view format,
 
 }  // namespace
 
+std::string SatListing(const std::vector<std::string>& programs) {
+  std::string found;
+  for (const auto& p : programs) {
+    if (p == kSat69BDefinitivo) return "69b_definitivo";
+    if (p == kSat69BPresunto) found = "69b_presunto";
+    if (found.empty() && p.rfind(kSat69Prefix, 0) == 0) found = "69";
+  }
+  return found;
+}
+
 const std::vector<std::string>& ListFormats() {
-  static const std::vector<std::string> kFormats = {"ofac_sdn_csv", "un_consolidated_xml", "opensanctions_csv", "ftm_json"};
+  static const std::vector<std::string> kFormats = {"ofac_sdn_csv", "un_consolidated_xml", "opensanctions_csv",
+                                                    "ftm_json",     "sat_69b_csv",         "sat_69_csv"};
   return kFormats;
 }
 
@@ -617,12 +836,15 @@ core::Result<LoadedList> LoadList(std::string_view format, const std::vector<std
   LoadedList list;
   list.format = std::string(format);
   core::Result<std::vector<ListEntry>> entries = core::InvalidArgument(
-      "unknown list format " + std::string(format) + " (ofac_sdn_csv, un_consolidated_xml, opensanctions_csv, ftm_json)");
+      "unknown list format " + std::string(format) +
+      " (ofac_sdn_csv, un_consolidated_xml, opensanctions_csv, ftm_json, sat_69b_csv, sat_69_csv)");
   if (format == "ofac_sdn_csv") entries = LoadOfac(files);
   if (format == "un_consolidated_xml") entries = LoadUn(files);
   if (format == "opensanctions_csv") entries = LoadOpenSanctionsCsv(files);
-  if (format == "ftm_json") {
-    core::Status st = LoadFtm(files, list);
+  if (format == "ftm_json" || format == "sat_69b_csv" || format == "sat_69_csv") {
+    core::Status st = format == "ftm_json"      ? LoadFtm(files, list)
+                      : format == "sat_69b_csv" ? LoadSat69B(files, list)
+                                                : LoadSat69(files, list);
     entries = st.ok() ? core::Result<std::vector<ListEntry>>(std::move(list.entries)) : core::Result<std::vector<ListEntry>>(st);
   }
   if (!entries.ok()) return entries.status();

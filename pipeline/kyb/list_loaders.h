@@ -23,6 +23,16 @@
 //                       Vessel, Airplane) are entries; Identification and Passport numbers join
 //                       their holder, Sanction programmes their entity; the rest is counted in
 //                       `skipped`.
+//   sat_69b_csv         the SAT's Listado_Completo_69-B.csv (CFF art. 69-B, operations deemed
+//                       simulated): title lines, then No, RFC, Nombre del Contribuyente, Situación
+//                       del contribuyente, the notices and publications; Windows-1252 (or UTF-8).
+//                       Presunto and Definitivo are entries (programme "CFF 69-B: <situación>");
+//                       Desvirtuado and Sentencia Favorable are counted in `skipped` ("cleared:…").
+//   sat_69_csv          the SAT's art. 69 lists of non-compliant taxpayers (Firmes, Exigibles, No
+//                       localizados, Cancelados, Sentencias, …), one or more files: RFC, Razón
+//                       social, Tipo persona, Supuesto, …; programme "CFF 69: <SUPUESTO>".
+//   The SAT's entries are identified by their RFC (entry id and identifier), persona moral
+//   (12 characters) a company, persona física (13) a person.
 
 #include <cstdint>
 #include <map>
@@ -56,6 +66,14 @@ struct LoadedList {
   // that is no target: a relative, an associate), "unnamed:<S>" (a target without a name).
   std::map<std::string, int64_t> skipped;
 };
+
+// The programmes of the SAT's entries (sat_69b_csv, sat_69_csv), which the risk reads.
+inline constexpr std::string_view kSat69BDefinitivo = "CFF 69-B: Definitivo";
+inline constexpr std::string_view kSat69BPresunto = "CFF 69-B: Presunto";
+inline constexpr std::string_view kSat69Prefix = "CFF 69: ";
+// What an entry's programmes say of the SAT's lists: "69b_definitivo", "69b_presunto",
+// "69" (a supuesto of art. 69), or "" (no SAT list); the most severe first.
+std::string SatListing(const std::vector<std::string>& programs);
 
 // The formats a loader reads.
 const std::vector<std::string>& ListFormats();

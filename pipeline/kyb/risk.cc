@@ -66,11 +66,17 @@ RiskResult AssessRisk(const RiskInputs& in) {
     add("screening_not_run", 10, {{"reason", "no list loaded"}});
     review = true;
   }
-  int64_t strong = 0, other = 0, pep = 0;
+  int64_t strong = 0, other = 0, pep = 0, definitivo = 0, presunto = 0, incumplido = 0;
   for (const auto& h : in.hits) {
     if (h.status == "dismissed") continue;
     if (h.status == "open") review = true;
-    if (h.pep_only) {
+    if (h.sat_listing == "69b_definitivo") {
+      ++definitivo;
+    } else if (h.sat_listing == "69b_presunto") {
+      ++presunto;
+    } else if (h.sat_listing == "69") {
+      ++incumplido;
+    } else if (h.pep_only) {
       ++pep;
     } else if (h.score >= 0.95 || h.status == "confirmed") {
       ++strong;
@@ -81,6 +87,21 @@ RiskResult AssessRisk(const RiskInputs& in) {
   if (strong > 0) add("sanctions_hit_strong", 60, {{"hits", strong}});
   if (other > 0) add("sanctions_hit", std::min<int64_t>(60, 35 * other), {{"hits", other}});
   if (pep > 0) add("pep_hit", 20, {{"hits", pep}});
+  // The SAT's own lists, the first a Mexican compliance team checks (docs/kyb.md#risk).
+  if (definitivo > 0) {
+    add("sat_69b_definitivo", 60,
+        {{"hits", definitivo}, {"list", "SAT, CFF art. 69-B"}, {"situacion", "Definitivo"},
+         {"why", "the SAT deems its invoices simulated operations: they have no tax effect"}});
+  }
+  if (presunto > 0) {
+    add("sat_69b_presunto", 35,
+        {{"hits", presunto}, {"list", "SAT, CFF art. 69-B"}, {"situacion", "Presunto"},
+         {"why", "the SAT presumes its operations simulated; it may still disprove it"}});
+  }
+  if (incumplido > 0) {
+    add("sat_69_incumplido", 20, {{"hits", incumplido}, {"list", "SAT, CFF art. 69"},
+                                  {"why", "a non-compliant taxpayer published by the SAT"}});
+  }
   const double unexplained = std::clamp(in.unexplained_pct, 0.0, 100.0);
   add("unexplained_ownership", static_cast<int64_t>(std::lround(unexplained * 0.3)),
       {{"unexplainedPct", std::round(unexplained * 100) / 100}});

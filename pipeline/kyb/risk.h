@@ -13,6 +13,11 @@
 //   sanctions_hit_strong    60  a hit scoring 0.95 or more on the company, a member or an owner
 //   sanctions_hit           35  each other hit (at most 60 together)
 //   pep_hit                 20  a hit on a PEP dataset only (once)
+//   sat_69b_definitivo      60  on the SAT's CFF art. 69-B list as Definitivo: its invoices are
+//                               deemed simulated operations (alone, the level is high)
+//   sat_69b_presunto        35  on the 69-B list as Presunto (the SAT presumes it; not yet final)
+//   sat_69_incumplido       20  on an art. 69 list of non-compliant taxpayers (firm or enforceable
+//                               debts, not located, cancelled, …)
 //   unexplained_ownership   0.3 × the share of ownership nobody is known behind (0 to 30)
 //   ownership_inconsistent  25  the declared owners add up to more than 100% somewhere
 //   cross_holding           10  the ownership graph has a cycle
@@ -20,7 +25,8 @@
 //   vulnerable_activity     15  an activity of LFPIORPI art. 17 (gambling, precious metals and
 //                               jewellery, real estate, vehicles, virtual assets, armouring)
 //
-// A confirmed hit counts as strong; a dismissed one does not count.
+// A confirmed hit counts as strong; a dismissed one does not count. A hit on a SAT list counts
+// by its listing (the factors above), not as a sanctions hit.
 
 #include <string>
 #include <vector>
@@ -35,6 +41,7 @@ struct RiskHit {
   double score = 0;
   bool pep_only = false;  // every list of the entry is a PEP dataset
   std::string status;     // open | confirmed | dismissed
+  std::string sat_listing;  // SatListing of the entry's programmes: "69b_definitivo", "69b_presunto", "69", ""
 };
 
 struct RiskInputs {

@@ -54,6 +54,16 @@ TEST_CASE("aml: lists load into the service in each published format; a malforme
   CHECK(Load(env, "un_consolidated_xml", {kSamples + "un_consolidated.xml"}).status == 200);
   CHECK(Load(env, "opensanctions_csv", {kSamples + "targets.simple.csv"}).status == 200);
   CHECK(Load(env, "ftm_json", {kSamples + "entities.ftm.json"}).status == 200);
+  // The SAT's lists (CFF art. 69-B, art. 69: several files, one version), as the SAT publishes them.
+  auto sat = Load(env, "sat_69b_csv", {kSamples + "sat_69b.csv"});
+  REQUIRE_MESSAGE(sat.status == 200, sat.body);
+  CHECK(Body(sat)["source"] == "sat_69b");
+  CHECK(Body(sat)["entries"] == 3);
+  CHECK(Body(sat)["skipped"] == core::Json{{"cleared:desvirtuado", 1}, {"cleared:sentencia favorable", 1}});
+  auto sat69 = Load(env, "sat_69_csv", {kSamples + "sat_69_firmes.csv", kSamples + "sat_69_no_localizados.csv"});
+  REQUIRE_MESSAGE(sat69.status == 200, sat69.body);
+  CHECK(Body(sat69)["source"] == "sat_69");
+  CHECK(Body(sat69)["entries"] == 3);
   // The version in force again: nothing recorded.
   auto same = Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"});
   CHECK(Body(same)["unchanged"] == true);
@@ -64,20 +74,32 @@ TEST_CASE("aml: lists load into the service in each published format; a malforme
   auto refused = Load(env, "opensanctions_csv", {bad});
   CHECK(refused.status == 400);
   CHECK(refused.body.find("opensanctions_csv") != std::string::npos);
+  Write(bad, "RFC,RAZON SOCIAL,SUPUESTO\nNOT-AN-RFC,Alguien,FIRMES\n");
+  refused = Load(env, "sat_69_csv", {bad});
+  CHECK(refused.status == 400);
+  CHECK(refused.body.find("is not an RFC") != std::string::npos);
   CHECK(Load(env, "pdf", {bad}).status == 400);
   CHECK(Load(env, "ofac_sdn_csv", {env.dir.Sub("missing.csv")}).status == 400);
   CHECK(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv"}, "Bad Name!").status == 400);
   core::Json lists = Body(env.Admin("GET", "/admin/aml/lists"))["lists"];
-  REQUIRE(lists.size() == 4);
+  REQUIRE(lists.size() == 6);
   for (const auto& l : lists) CHECK(l["version"] == 1);
 
   // Every list screens: an entry of each.
   const std::string k = env.test_key;
-  for (const std::string name : {"Rogelio Armando Villarreal Quintana", "Adriana Belén Córdova Rangel"}) {
+  for (const std::string name : {"Rogelio Armando Villarreal Quintana", "Adriana Belén Córdova Rangel",
+                                 "José Ángel Gómez Álvarez", "Abarrotes La Rivereña SA de CV"}) {
     CAPTURE(name);
     CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", name}})["hits"].size() >= 1);
   }
-  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Nadie Conocido Aquí"}})["lists"].size() == 4);
+  CHECK(Screened(env, k, {{"subjectType", "name"}, {"name", "Nadie Conocido Aquí"}})["lists"].size() == 6);
+  // A SAT entry by its RFC alone, whatever the name.
+  core::Json by_rfc = Screened(env, k, {{"subjectType", "name"}, {"name", "Otra Empresa Cualquiera SA"},
+                                        {"kind", "company"}, {"idNumber", "CAÑ150312Q78"}});
+  REQUIRE(by_rfc["hits"].size() == 1);
+  CHECK(by_rfc["hits"][0]["list"]["source"] == "sat_69b");
+  CHECK(by_rfc["hits"][0]["entry"]["programs"] == core::Json::array({"CFF 69-B: Definitivo"}));
+  CHECK(by_rfc["hits"][0]["reasons"] == core::Json::array({"id_number_equal"}));
 }
 
 TEST_CASE("aml: screenings of a name, a company and a person; hits listed, filtered and reviewed; refusals") {

@@ -505,6 +505,51 @@ TEST_CASE("kyb: a company with a listed entry's RFC gets the hit whatever its na
   CHECK(d["screeningHits"][0]["score"] == 1.0);
 }
 
+// Issue 35, item 4: the SAT's own lists. A company on 69-B as Definitivo, met by its RFC alone,
+// ends high with the reason; an owner on it by name counts the same; art. 69 weighs less.
+TEST_CASE("kyb: the SAT's 69-B and 69 lists: a Definitivo company is high risk, the reason explained") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  REQUIRE(env.Admin("POST", "/admin/aml/lists", {{"format", "sat_69b_csv"}, {"files", {kSamples + "sat_69b.csv"}}})
+              .status == 200);
+  REQUIRE(env.Admin("POST", "/admin/aml/lists",
+                    {{"format", "sat_69_csv"},
+                     {"files", {kSamples + "sat_69_firmes.csv", kSamples + "sat_69_no_localizados.csv"}}})
+              .status == 200);
+  const std::string efos = CompanyId(env, k, "sat-1", {{"legalName", "Servicios Distintos del Centro, S.A. de C.V."},
+                                                       {"rfc", "CAÑ150312Q78"}});  // the sample's Definitivo
+  Node(env, k, efos, {{"name", "Marta Sosa"}, {"ownershipPct", 100}});
+  core::Json v = Body(env.Call(k, "POST", "/v1/companies/" + efos + "/verify"));
+  CHECK(v["riskLevel"] == "high");
+  CHECK(v["status"] == "needs_review");
+  core::Json d = Detail(env, k, efos);
+  REQUIRE(d["screeningHits"].size() == 1);
+  CHECK(d["screeningHits"][0]["list"]["source"] == "sat_69b");
+  CHECK(d["screeningHits"][0]["reasons"] == core::Json::array({"id_number_equal"}));
+  core::Json factor;
+  const core::Json risk = CheckOf(d, "risk");
+  for (const auto& f : risk["result"]["factors"]) {
+    if (f["code"] == "sat_69b_definitivo") factor = f;
+  }
+  REQUIRE_MESSAGE(factor.is_object(), d.dump());
+  CHECK(factor["points"] == 60);
+  CHECK(factor["detail"]["situacion"] == "Definitivo");
+  CHECK_FALSE(HasFactor(d, "sanctions_hit_strong"));  // the SAT's listing is its own factor
+
+  // An owner who is a persona física on 69-B, by name; and a company on art. 69 (medium at most).
+  const std::string owned = CompanyId(env, k, "sat-2", {{"legalName", "Comercial Aurora del Valle, S.A. de C.V."},
+                                                        {"rfc", Rfc("CAV120301LM")}});
+  Node(env, k, owned, {{"name", "José Ángel Gómez Álvarez"}, {"ownershipPct", 100}});
+  CHECK(Body(env.Call(k, "POST", "/v1/companies/" + owned + "/verify"))["riskLevel"] == "high");
+  CHECK(HasFactor(Detail(env, k, owned), "sat_69b_definitivo"));
+  const std::string firm = CompanyId(env, k, "sat-3", {{"legalName", "Abarrotes La Rivereña, S.A. de C.V."},
+                                                       {"rfc", "ALR160810JG9"}});
+  Node(env, k, firm, {{"name", "Marta Sosa"}, {"ownershipPct", 100}});
+  core::Json f = Body(env.Call(k, "POST", "/v1/companies/" + firm + "/verify"));
+  CHECK(f["riskScore"] == 20);
+  CHECK(HasFactor(Detail(env, k, firm), "sat_69_incumplido"));
+}
+
 // Issue 31: Mexican identifiers by one rule set: Ñ and & in RFCs; the generic RFCs; a related
 // company must be one of the caller's.
 TEST_CASE("kyb: RFCs with Ñ and &, the generic RFCs, and relatedCompanyId of another tenant") {

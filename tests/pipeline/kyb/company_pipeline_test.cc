@@ -55,19 +55,19 @@ TEST_CASE("risk/v1: a clean company is low and verified; each factor adds its do
   CHECK(clean.factors.empty());
 
   RiskInputs in = Clean();
-  in.hits = {{0.97, false, "open"}};
+  in.hits = {{0.97, false, "open", ""}};
   RiskResult strong = AssessRisk(in);
   CHECK(Points(strong, "sanctions_hit_strong") == 60);
   CHECK(strong.level == "high");  // a strong hit alone
   CHECK(strong.status == "needs_review");  // open: a person decides
-  in.hits = {{0.88, false, "open"}, {0.9, false, "open"}};
+  in.hits = {{0.88, false, "open", ""}, {0.9, false, "open", ""}};
   CHECK(Points(AssessRisk(in), "sanctions_hit") == 60);  // 35 each, at most 60
-  in.hits = {{0.88, false, "confirmed"}};
+  in.hits = {{0.88, false, "confirmed", ""}};
   CHECK(Points(AssessRisk(in), "sanctions_hit_strong") == 60);  // confirmed weighs as strong
   CHECK(AssessRisk(in).status == "verified");
-  in.hits = {{0.99, false, "dismissed"}};
+  in.hits = {{0.99, false, "dismissed", ""}};
   CHECK(AssessRisk(in).score == 0);  // dismissed: no weight
-  in.hits = {{0.99, true, "open"}};
+  in.hits = {{0.99, true, "open", ""}};
   CHECK(Points(AssessRisk(in), "pep_hit") == 20);
 
   in = Clean();
@@ -120,12 +120,35 @@ TEST_CASE("risk/v1: the registry decides rejection and review") {
   in = Clean();
   in.country = "KP";
   in.unexplained_pct = 100;
-  in.hits = {{0.99, false, "open"}, {0.9, false, "open"}};
+  in.hits = {{0.99, false, "open", ""}, {0.9, false, "open", ""}};
   CHECK(AssessRisk(in).score == 100);  // capped
   CHECK(RiskLevelOf(29) == "low");
   CHECK(RiskLevelOf(30) == "medium");
   CHECK(RiskLevelOf(59) == "medium");
   CHECK(RiskLevelOf(60) == "high");
+}
+
+TEST_CASE("risk/v1: the SAT's 69-B Definitivo drives the risk to high, with its reason") {
+  RiskInputs in;
+  in.registry_outcome = "found";
+  in.registry_status = "active";
+  in.unexplained_pct = 0;
+  in.country = "MX";
+  in.hits = {{1.0, false, "confirmed", "69b_definitivo"}};
+  RiskResult r = AssessRisk(in);
+  CHECK(r.level == "high");
+  CHECK(r.score == 60);
+  REQUIRE(r.factors.size() == 1);
+  CHECK(r.factors[0]["code"] == "sat_69b_definitivo");
+  CHECK(r.factors[0]["detail"]["situacion"] == "Definitivo");
+  CHECK(r.factors[0]["detail"]["why"].get<std::string>().find("simulated") != std::string::npos);
+  in.hits = {{1.0, false, "open", "69b_presunto"}, {0.9, false, "open", "69"}};
+  r = AssessRisk(in);
+  CHECK(r.score == 55);
+  CHECK(r.level == "medium");
+  CHECK(r.status == "needs_review");
+  in.hits = {{1.0, false, "dismissed", "69b_definitivo"}};  // a reviewer found it is someone else
+  CHECK(AssessRisk(in).level == "low");
 }
 
 TEST_CASE("ownership stage: nodes are parties; a chain, a diamond and a cross-holding") {

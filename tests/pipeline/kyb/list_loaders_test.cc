@@ -11,6 +11,7 @@
 
 #include "core/crypto.h"
 #include "pipeline/kyb/name_match.h"
+#include "pipeline/kyb/screening_index.h"
 
 namespace svc::pipeline::kyb {
 namespace {
@@ -187,6 +188,112 @@ TEST_CASE("list loaders: an OpenSanctions FollowTheMoney export keeps only its s
                                                      {"unnamed:Company", 1}});
 }
 
+// The SAT's own lists (issue 35, item 4): the published column layout, title lines above the
+// header, Windows-1252 accents, as the SAT publishes them.
+TEST_CASE("list loaders: the SAT's 69-B list, in its published layout and encoding") {
+  REQUIRE(core::InitCrypto().ok());
+  const std::string bytes = Sample("sat_69b.csv");
+  CHECK(bytes.find("\xD1") != std::string::npos);  // the sample is Windows-1252, as the SAT's is
+  auto l = LoadList("sat_69b_csv", {bytes});
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  CHECK(l->content_hash == core::Sha256Hex(bytes));
+  REQUIRE(l->entries.size() == 3);  // Definitivo and Presunto; the cleared ones are not screened
+  CHECK(l->skipped == std::map<std::string, int64_t>{{"cleared:desvirtuado", 1}, {"cleared:sentencia favorable", 1}});
+  const ListEntry* a = Find(*l, "CAÑ150312Q78");  // Ñ read from its Windows-1252 byte
+  REQUIRE(a != nullptr);
+  CHECK(a->kind == "company");  // persona moral: 12 characters
+  CHECK(a->name == "COMERCIALIZADORA AÑIL DEL NORTE, S.A. DE C.V.");
+  CHECK(a->id_numbers == std::vector<std::string>{"CAÑ150312Q78"});
+  CHECK(a->programs == std::vector<std::string>{std::string(kSat69BDefinitivo)});
+  CHECK(SatListing(a->programs) == "69b_definitivo");
+  const ListEntry* p = Find(*l, "SIP180704KM7");
+  REQUIRE(p != nullptr);
+  CHECK(SatListing(p->programs) == "69b_presunto");
+  const ListEntry* person = Find(*l, "GOAJ800101H56");
+  REQUIRE(person != nullptr);
+  CHECK(person->kind == "person");  // persona física: 13
+  CHECK(person->name == "GÓMEZ ÁLVAREZ JOSÉ ÁNGEL");
+  CHECK(Find(*l, "TRD170220AB1") == nullptr);
+
+  // The same list saved as UTF-8 (with a byte-order mark) reads the same names.
+  std::string utf8 = "\xEF\xBB\xBF";
+  for (unsigned char c : bytes) {
+    if (c < 0x80) {
+      utf8.push_back(static_cast<char>(c));
+    } else {
+      utf8.push_back(static_cast<char>(0xC0 | (c >> 6)));
+      utf8.push_back(static_cast<char>(0x80 | (c & 0x3F)));
+    }
+  }
+  auto u = LoadList("sat_69b_csv", {utf8});
+  REQUIRE_MESSAGE(u.ok(), u.status().ToString());
+  CHECK(Find(*u, "CAÑ150312Q78")->name == a->name);
+  CHECK(u->content_hash != l->content_hash);  // another file, another version
+
+  // Refused as a whole, with the place at fault.
+  auto refused = [&](const std::string& m, const std::string& why) {
+    auto r = LoadList("sat_69b_csv", {m});
+    REQUIRE_FALSE(r.ok());
+    CAPTURE(r.status().message());
+    CHECK(r.status().message().find(why) != std::string::npos);
+  };
+  refused(Replace(bytes, ",RFC,", ",Clave,"), "no header row with an RFC column");
+  refused(Replace(bytes, "Situaci\xF3n del contribuyente", "Estado"), "has no column situacion del contribuyente");
+  refused(Replace(bytes, "SIP180704KM7", "SIP18070"), "row 5: \"SIP18070\" is not an RFC");
+  refused(Replace(bytes, ",Presunto,", ",Suspendido,"), "row 5: situaci\xC3\xB3n \"Suspendido\" is none of");
+  refused(Replace(bytes, ",Presunto,", ",Presunto,extra,"), "row 5: has 17 fields, the header 16");
+  refused(Replace(bytes, "\"SERVICIOS INTEGRALES PE\xD1" "ASCO, S.A. DE C.V.\"", ""), "row 5: the taxpayer's name is empty");
+  CHECK_FALSE(LoadList("sat_69b_csv", {}).ok());
+  CHECK(LoadList("sat_69b_csv", {bytes.substr(0, bytes.find("\r\n1,"))}).status().message().find("holds no entry") !=
+        std::string::npos);
+}
+
+TEST_CASE("list loaders: the SAT's art. 69 lists, several supuestos as one version") {
+  REQUIRE(core::InitCrypto().ok());
+  const std::string firmes = Sample("sat_69_firmes.csv"), no_localizados = Sample("sat_69_no_localizados.csv");
+  auto l = LoadList("sat_69_csv", {firmes, no_localizados});
+  REQUIRE_MESSAGE(l.ok(), l.status().ToString());
+  REQUIRE(l->entries.size() == 3);
+  const ListEntry* a = Find(*l, "ALR160810JG9");  // on both lists: one entry, both supuestos
+  REQUIRE(a != nullptr);
+  CHECK(a->name == "ABARROTES LA RIVEREÑA, S.A. DE C.V.");
+  CHECK(a->programs == std::vector<std::string>{"CFF 69: FIRMES", "CFF 69: NO LOCALIZADOS"});
+  CHECK(SatListing(a->programs) == "69");
+  CHECK(Find(*l, "ZUMA7510233P0")->kind == "person");
+  CHECK(Find(*l, "ZUMA7510233P0")->name == "ZÚÑIGA MARTÍNEZ ANA");
+  CHECK(LoadList("sat_69_csv", {firmes})->entries.size() == 2);
+  auto bad = LoadList("sat_69_csv", {firmes, Replace(no_localizados, "SUPUESTO", "MOTIVO")});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("file 2 header: has no column supuesto") != std::string::npos);
+  bad = LoadList("sat_69_csv", {Replace(firmes, "ZUMA7510233P0", "XAXX010101000")});
+  REQUIRE_FALSE(bad.ok());
+  CHECK(bad.status().message().find("file 1 row 3") != std::string::npos);  // the generic RFC names nobody
+}
+
+TEST_CASE("list loaders: a SAT entry is a hit by its RFC alone, and by its name") {
+  REQUIRE(core::InitCrypto().ok());
+  auto l = LoadList("sat_69b_csv", {Sample("sat_69b.csv")});
+  REQUIRE(l.ok());
+  ScreeningIndex index({*l});
+  ScreeningQuery by_rfc;
+  by_rfc.name = "Grupo Totalmente Distinto SA de CV";
+  by_rfc.kind = "company";
+  by_rfc.identifiers = {"CAÑ-150312-Q78"};
+  auto hits = index.Screen(by_rfc);
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].entry_id == "CAÑ150312Q78");
+  CHECK(hits[0].score == 1.0);
+  CHECK(hits[0].reasons == std::vector<std::string>{"id_number_equal"});
+  CHECK(hits[0].programs == std::vector<std::string>{std::string(kSat69BDefinitivo)});
+  ScreeningQuery by_name;
+  by_name.name = "Comercializadora Añil del Norte SA de CV";
+  by_name.kind = "company";
+  hits = index.Screen(by_name);
+  REQUIRE(hits.size() == 1);
+  CHECK(hits[0].entry_id == "CAÑ150312Q78");
+  CHECK(hits[0].score >= kHitThreshold);
+}
+
 TEST_CASE("list loaders: the matcher finds the samples' names as a compliance officer would search them") {
   REQUIRE(core::InitCrypto().ok());
   auto l = LoadList("ofac_sdn_csv", {Sample("sdn.csv"), Sample("alt.csv")});
@@ -224,7 +331,9 @@ TEST_CASE("list loaders: mangled files are read or refused, never a crash") {
   for (auto [format, file] : std::vector<std::pair<std::string, std::string>>{{"ofac_sdn_csv", "sdn.csv"},
                                                                              {"un_consolidated_xml", "un_consolidated.xml"},
                                                                              {"opensanctions_csv", "targets.simple.csv"},
-                                                                             {"ftm_json", "entities.ftm.json"}}) {
+                                                                             {"ftm_json", "entities.ftm.json"},
+                                                                             {"sat_69b_csv", "sat_69b.csv"},
+                                                                             {"sat_69_csv", "sat_69_firmes.csv"}}) {
     const std::string original = Sample(file);
     size_t refused = 0;
     for (int i = 0; i < 1500; ++i) {
