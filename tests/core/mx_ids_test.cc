@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <string>
 
+#include "core/mx_calendar.h"
 #include "core/mx_ids.h"
 
 using namespace svc::core::mx;
@@ -380,4 +381,47 @@ TEST_CASE("Identifiers compact to one form for comparison") {
   CHECK(CivilDateOfMicros(0) == CivilDate{1970, 1, 1});
   CHECK(CivilDateOfMicros(1767225600LL * 1000000) == CivilDate{2026, 1, 1});
   CHECK(CivilDateOfMicros(-1) == CivilDate{1969, 12, 31});
+}
+
+// The business-day calendar of the ARCO deadlines (core/mx_calendar.h): LFT art. 74's rest days,
+// weekends, an operator's extra days, and terms counted from the day after.
+TEST_CASE("mx calendar: official rest days, weekends and business-day terms") {
+  CHECK(Weekday({1970, 1, 1}) == 4);
+  CHECK(Weekday({2026, 12, 1}) == 2);  // a Tuesday
+  CHECK(Weekday({1969, 12, 28}) == 0);
+  CHECK(DaysFromCivil({2026, 1, 1}) == 20454);
+  CHECK(CivilFromDays(20454) == CivilDate{2026, 1, 1});
+  // 2026: the Mondays that stand for 5 February, 21 March and 20 November.
+  for (CivilDate d : {CivilDate{2026, 1, 1}, CivilDate{2026, 2, 2}, CivilDate{2026, 3, 16}, CivilDate{2026, 5, 1},
+                      CivilDate{2026, 9, 16}, CivilDate{2026, 11, 16}, CivilDate{2026, 12, 25}, CivilDate{2024, 10, 1},
+                      CivilDate{2030, 10, 1}, CivilDate{2027, 2, 1}, CivilDate{2027, 3, 15}, CivilDate{2027, 11, 15}}) {
+    CAPTURE(d.Iso());
+    CHECK(IsOfficialRestDay(d));
+  }
+  for (CivilDate d : {CivilDate{2026, 2, 5}, CivilDate{2026, 3, 21}, CivilDate{2026, 11, 20}, CivilDate{2025, 10, 1},
+                      CivilDate{2026, 12, 12}, CivilDate{2026, 11, 2}}) {
+    CAPTURE(d.Iso());
+    CHECK_FALSE(IsOfficialRestDay(d));
+  }
+  BusinessCalendar cal;
+  CHECK_FALSE(cal.IsBusinessDay({2026, 11, 14}));  // Saturday
+  CHECK_FALSE(cal.IsBusinessDay({2026, 11, 16}));  // the third Monday of November
+  CHECK(cal.IsBusinessDay({2026, 11, 17}));
+  // Received on Friday 13 November 2026: the first day of the term is Tuesday 17 (a weekend and a
+  // rest day between); 20 business days end on 14 December; 15 more cross Christmas and New Year.
+  CHECK(cal.AddBusinessDays({2026, 11, 13}, 1) == CivilDate{2026, 11, 17});
+  CHECK(cal.AddBusinessDays({2026, 11, 13}, 20) == CivilDate{2026, 12, 14});
+  CHECK(cal.AddBusinessDays({2026, 12, 14}, 15) == CivilDate{2027, 1, 6});
+  CHECK(cal.AddBusinessDays({2026, 11, 14}, 1) == CivilDate{2026, 11, 17});  // received on a Saturday
+  CHECK(cal.BusinessDaysBetween({2026, 11, 13}, {2026, 12, 14}) == 20);
+  CHECK(cal.BusinessDaysBetween({2026, 12, 14}, {2026, 12, 14}) == 0);
+  BusinessCalendar closed({CivilDate{2026, 11, 17}});  // an extra day off decreed
+  CHECK(closed.AddBusinessDays({2026, 11, 13}, 1) == CivilDate{2026, 11, 18});
+  // Mexico City is UTC-6: its 14 December ends at 05:59:59.999999 UTC on the 15th.
+  CHECK(EndOfMexicoCityDay({2026, 12, 14}) == 1797314399999999LL);
+  CHECK(MexicoCityDate(1797314399999999LL) == CivilDate{2026, 12, 14});
+  CHECK(MexicoCityDate(1797314400000000LL) == CivilDate{2026, 12, 15});
+  CHECK(ParseCivilDate("2026-04-02").value() == CivilDate{2026, 4, 2});
+  CHECK_FALSE(ParseCivilDate("2026-02-30").ok());
+  CHECK_FALSE(ParseCivilDate("26-02-03").ok());
 }
