@@ -117,6 +117,7 @@ constexpr ErrorCodeInfo kCatalogue[] = {
     {"PORTFOLIO_NOT_FOUND", 404, "Portfolio not found", false, ""},
     {"PUBLISHABLE_KEY_NOT_ALLOWED", 403, "Publishable key not allowed", true, ""},
     {"PUBLISHABLE_KEY_REQUIRED", 403, "Publishable key required", false, ""},
+    {"PURPOSE_OPPOSED", 403, "Purpose opposed", false, "the person opposed this purpose (ARCO opposition) and has not consented to it since"},
     {"PURPOSE_UNKNOWN", 400, "Purpose unknown", false, ""},
     {"RATE_LIMITED", 429, "Rate limited", false, ""},
     {"REASON_REQUIRED", 422, "Reason required", false, "reason missing when expanding plaintext PII with a key holding persons:read_pii"},

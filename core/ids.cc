@@ -40,6 +40,8 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kScreening: return "scr";
     case IdKind::kScreeningHit: return "hit";
     case IdKind::kPersonExport: return "pxb";
+    case IdKind::kArcoRequest: return "arc";
+    case IdKind::kOpposition: return "opp";
   }
   return "unk";
 }

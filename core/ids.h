@@ -45,6 +45,8 @@ enum class IdKind {
   kScreening,      // scr_ (one AML screening of a subject)
   kScreeningHit,   // hit_ (a subject matched to a list entry)
   kPersonExport,   // pxb_ (an ARCO access bundle answered by POST /v1/persons/{id}/export)
+  kOpposition,     // opp_ (a person's objection to a purpose: ARCO opposition)
+  kArcoRequest,    // arc_ (an ARCO request: a data subject's right of access, rectification, cancellation or opposition)
 };
 
 std::string_view IdPrefix(IdKind kind);  // without the trailing underscore

@@ -86,6 +86,31 @@ core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope
             {"score", j.value("score", 0.0)},
             {"foundAt", core::FormatRfc3339(e.occurred_at)}};
   }
+  if (t.payload_schema == "ArcoRequestEvent") {
+    // Ids, codes and dates: the request's state after the move (never personal data).
+    auto time_or_null = [&](const char* field) {
+      const int64_t micros = j.value(field, int64_t{0});
+      return micros > 0 ? core::Json(core::FormatRfc3339(core::Timestamp{micros})) : core::Json(nullptr);
+    };
+    core::Json data = {{"arcoRequestId", e.aggregate_id},
+                       {"right", j.value("right", "")},
+                       {"status", j.value("status", "")},
+                       {"subjectType", j.value("subjectType", "")},
+                       {"personId", j.value("personId", core::Json(nullptr))},
+                       {"companyId", j.value("companyId", core::Json(nullptr))},
+                       {"subjectId", j.value("subjectId", core::Json(nullptr))},
+                       {"reference", j.value("reference", core::Json(nullptr))},
+                       {"responseDueAt", time_or_null("responseDueMicros")},
+                       {"informationDueAt", time_or_null("informationDueMicros")},
+                       {"effectDueAt", time_or_null("effectDueMicros")},
+                       {"denialReason", j.value("denialReason", core::Json(nullptr))},
+                       {"fulfilledBy", j.value("fulfilledBy", core::Json(nullptr))}};
+    if (j.contains("deadline")) {
+      data["deadline"] = j.value("deadline", "");
+      data["deadlineDueAt"] = time_or_null("deadlineDueMicros");
+    }
+    return data;
+  }
   if (t.payload_schema == "AuditCheckpointPublishedEvent") {
     return {{"origin", j.value("origin", "")},
             {"treeSize", j.value("treeSize", int64_t{0})},

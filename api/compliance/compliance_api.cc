@@ -11,6 +11,8 @@
 #include "pipeline/retention/sweeper.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_view.h"
+#include "projections/persons/arco_queries.h"
+#include "projections/persons/arco_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/webhooks_view.h"
@@ -147,6 +149,8 @@ void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond resp
   if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
   auto volume = VerificationVolume(rt, te, now);
   if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));
+  auto arco = projections::ArcoCounts(rt.store(), te, now.micros);
+  if (!arco.ok()) return respond(StatusToProblem(req, arco.status()));
   const pipeline::retention::Sweeper* sweeper = o.retention;
   core::Json retention = sweeper != nullptr ? pipeline::retention::PolicyItems(sweeper->policies(), sweeper->last())
                                             : core::Json::array();
@@ -160,7 +164,8 @@ void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond resp
                              {"datacenters", o.compliance_config.value("datacenters", core::Json::array())},
                              {"subprocessors", o.compliance_config.value("subprocessors", core::Json::array())},
                              {"retentionPolicies", retention},
-                             {"verificationVolume", *volume}}));
+                             {"verificationVolume", *volume},
+                             {"arcoRequests", *arco}}));
 }
 
 void ConfigList(const ComplianceOptions& o, const char* member, Respond respond) {
@@ -264,7 +269,8 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& opti
       .query = {{"type", {{"type", "string"}, {"enum", {"nom024", "cnbv"}}}, "the report type (required)"}},
       .response_schema = "ComplianceReport", .error_codes = {"REPORT_TYPE_INVALID", "BAD_REQUEST"},
       .handler = [r, o](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, {projections::AuditView::kName, projections::SessionsView::kName}, std::move(respond),
+        WhenCaughtUp(*r, c, {projections::AuditView::kName, projections::SessionsView::kName, projections::ArcoView::kName},
+                     std::move(respond),
                      [r, o](ApiCall& held, Respond then) {
                        // A walk of the whole chain: on the work pool, not the projections' waiter thread.
                        OnWorkPool(o->work_pool, held, std::move(then),

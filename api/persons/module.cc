@@ -8,15 +8,19 @@
 #include "api/http/module.h"
 #include "core/log.h"
 #include "api/persons/routes.h"
+#include "commands/persons/arco_request.h"
 #include "commands/persons/client_token.h"
 #include "commands/persons/export_job.h"
 #include "commands/persons/import_job.h"
 #include "commands/persons/person_decider.h"
 #include "commands/persons/reveal_budget.h"
+#include "core/mx_calendar.h"
+#include "pipeline/persons/arco_manager.h"
 #include "pipeline/persons/consolidator.h"
 #include "pipeline/persons/exporter.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/verified_data.h"
+#include "projections/persons/arco_projector.h"
 #include "projections/persons/persons_projector.h"
 
 namespace svc::api {
@@ -34,6 +38,13 @@ void DeclareFlags(Flags& f) {
   f.Declare({"export-dump-ttl-hours", "24",
              "a bulk export's sealed dump stays downloadable this many hours after it is written, then it is "
              "deleted (docs/persons.md#bulk-export)"});
+  f.Declare({"arco-days-off", "",
+             "days that are no business days for the ARCO deadlines besides weekends and the official rest days of "
+             "LFT art. 74: YYYY-MM-DD,… (a decree, the controller's own closing days; docs/persons.md#arco-requests)"});
+  f.Declare({"arco-warning-business-days", "3",
+             "an ARCO response or effect deadline this many business days away is warned once "
+             "(arco.deadline_approaching)"});
+  f.Declare({"arco-interval-seconds", "60", "how often the ARCO manager looks at the deadlines"});
   f.Declare({"fault-kill-consolidation-after", "",
              "TESTS ONLY: the process kills itself (SIGKILL) right after this consolidation step is durable "
              "(merge_started, absorbed, merged): a crash at a chosen point"});
@@ -62,6 +73,7 @@ class PersonsServices final : public AreaServices {
           "bad --reveal-budget-per-day, --rate-reveals or --forget-grace-days (non-negative numbers) or "
           "--purge-interval-seconds or --export-dump-ttl-hours (at least 1)");
     }
+    SVC_RETURN_IF_ERROR(StartArco(s));
     // A bulk import carries up to 1,000 person bodies (each at most ~20 KiB with its metadata).
     s.http.body_limit_by_suffix.emplace_back("/persons/import", 16u << 20);
     pipeline::persons::VerifiedDataWriter::Options vo;
@@ -109,6 +121,41 @@ class PersonsServices final : public AreaServices {
     return core::Status::Ok();
   }
 
+  // The ARCO requests' calendar and manager (pipeline/persons/arco_manager.h): fulfilments as the
+  // operations that name a request are projected; deadlines on its timer, or as a fake clock moves.
+  core::Status StartArco(ServeSetup& s) {
+    persons::PersonsOptions& po = options_;
+    pipeline::persons::ArcoManager::Options ao;
+    LendRuntime(s.rt, ao);
+    const std::string list = s.flags.Get("arco-days-off");
+    for (size_t at = 0; at < list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      const std::string day = list.substr(at, comma - at);
+      if (!core::mx::ParseCivilDate(day).ok()) return core::InvalidArgument("--arco-days-off: " + day + " is not YYYY-MM-DD");
+      ao.calendar.days_off.push_back(day);
+      at = comma + 1;
+    }
+    try {
+      ao.warning_business_days = std::stoi(s.flags.Get("arco-warning-business-days"));
+      const long long interval = std::stoll(s.flags.Get("arco-interval-seconds"));
+      if (ao.warning_business_days < 0 || ao.warning_business_days > 20 || interval < 1) throw std::invalid_argument("range");
+      ao.interval = std::chrono::seconds(interval);
+    } catch (...) {
+      return core::InvalidArgument("--arco-warning-business-days is 0 to 20, --arco-interval-seconds at least 1");
+    }
+    po.arco_calendar = ao.calendar;
+    arco_ = std::make_unique<pipeline::persons::ArcoManager>(ao);
+    if (s.Runs(Role::kTimers, "arco")) {
+      arco_timers_ = true;
+      // Woken as fulfilments are queued (under a fake clock too: they wait for no time); the
+      // deadlines on its interval, or as the fake clock moves (ClockAdvanced).
+      auto* projector = s.rt.projector<projections::ArcoProjector>();
+      arco_listener_ = projector->AddListener([m = arco_.get()] { m->Wake(); });
+      arco_->Start();
+    }
+    return core::Status::Ok();
+  }
+
   void AddAdminRoutes(Router& admin, const std::string& sk) override {
     auto* v = verified_.get();
     // Tests and tools: wait until every approved verification's data is in the vault.
@@ -142,13 +189,20 @@ class PersonsServices final : public AreaServices {
   core::Result<core::Json> ClockAdvanced() override {
     if (!timers_) return core::Json::object();
     SVC_ASSIGN_OR_RETURN(auto run, purger_->RunOnce());
+    core::Json arco = nullptr;
+    if (arco_timers_) {
+      SVC_ASSIGN_OR_RETURN(int recorded, arco_->RunOnce());
+      arco = recorded;
+    }
     // Dumps past their expiry on the moved clock are deleted before the clock's answer.
     exporter_->Wake();
     if (!exporter_->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("bulk exports are still being written");
-    return core::Json{{"purge", std::move(run)}};
+    return core::Json{{"purge", std::move(run)}, {"arco", arco}};
   }
 
   void Stop() override {
+    arco_listener_.Reset();
+    if (arco_) arco_->Stop();
     if (exporter_) exporter_->Stop();
     if (consolidator_) consolidator_->Stop();
     if (purger_) purger_->Stop();
@@ -161,6 +215,9 @@ class PersonsServices final : public AreaServices {
   std::unique_ptr<pipeline::persons::Purger> purger_;
   std::unique_ptr<pipeline::persons::Consolidator> consolidator_;
   std::unique_ptr<pipeline::persons::BulkExporter> exporter_;
+  std::unique_ptr<pipeline::persons::ArcoManager> arco_;
+  projections::Listeners::Subscription arco_listener_;
+  bool arco_timers_ = false;
   std::chrono::seconds purge_interval_{60};
   bool timers_ = false;
 };
@@ -173,8 +230,8 @@ const Module& persons::PersonsModule() {
   namespace cp = commands::persons;
   static const Module m{.name = "persons",
                         .deciders = &RegisterDeciders<cp::PersonDecider, cp::RevealBudgetDecider, cp::ClientTokenDecider,
-                                                      cp::ImportDecider, cp::ExportDecider>,
-                        .projectors = &AddProjectors<projections::PersonsProjector>,
+                                                      cp::ImportDecider, cp::ExportDecider, cp::ArcoDecider>,
+                        .projectors = &AddProjectors<projections::PersonsProjector, projections::ArcoProjector>,
                         .openapi = &persons::PersonsOpenApi,
                         .operations = &kPersons_operations_md,
                         .declare_flags = &DeclareFlags,

@@ -16,6 +16,7 @@
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_queries.h"
+#include "projections/persons/arco_queries.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_view.h"
@@ -73,6 +74,7 @@ std::optional<HttpResponse> ReadWriteBody(const HttpRequest& req, const core::Js
                                           bool patch, core::mx::CivilDate today, pp::PiiWrite& out) {
   v.Skip("metadata");
   v.Skip("pii");
+  if (patch) out.arco_request_id = v.OpaqueId("arcoRequestId", "arc").value_or("");  // an ARCO rectification
   v.RejectUnknown();
   std::vector<FieldError> errors = v.errors();
   bool unknown = false;
@@ -112,6 +114,10 @@ void Patch(Runtime& rt, ApiCall& call, Respond respond) {
   Validator v(*body);
   pp::PersonWriteInput in;
   if (auto problem = ReadWriteBody(req, *body, v, true, rt.Today(), in.write)) return respond(std::move(*problem));
+  if (const std::string& arc = in.write.arco_request_id; !arc.empty()) {
+    auto st = projections::CheckArcoFulfilment(rt.store(), TeOf(a), arc, "rectification", id);
+    if (!st.ok()) return respond(StatusToProblem(req, st));
+  }
   in.who = RefOf(a, id);
   in.ctx = Context(rt, call);
   pp::WritePerson(WriteDeps(rt), std::move(in),
@@ -534,7 +540,8 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
       .scope = "persons:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
       .versioned = true, .has_body = true, .request_schema = "PersonPatchRequest",
       .response_schema = "PersonWriteResponse",
-      .error_codes = Codes({lookup, pii_input, {"PERSON_PURGED", "PERSON_ALREADY_MERGED"}, idem}),
+      .error_codes = Codes({lookup, pii_input, {"PERSON_PURGED", "PERSON_ALREADY_MERGED", "ARCO_REQUEST_NOT_FOUND",
+                                                "ARCO_INVALID_TRANSITION", "CONFLICT"}, idem}),
       .handler = [r](ApiCall& c, Respond respond) { Patch(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/fields", .operation_id = "getPersonFields", .tag = tag,
@@ -562,6 +569,7 @@ std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options) {
   for (auto& route : RevealRoutes(r, options)) routes.push_back(std::move(route));
   for (auto& route : RightsRoutes(r, options)) routes.push_back(std::move(route));
   for (auto& route : ConsolidationRoutes(r, options)) routes.push_back(std::move(route));
+  for (auto& route : ArcoRoutes(r, options)) routes.push_back(std::move(route));
   for (auto& route : MediaLinkRoutes(r, options)) routes.push_back(std::move(route));
   for (auto& route : ImportRoutes(r, options)) routes.push_back(std::move(route));
   for (auto& route : ExportBulkRoutes(r, options)) routes.push_back(std::move(route));

@@ -91,6 +91,8 @@ std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The consent and grant routes (rights_api.cc).
 std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options);
+// ARCO requests and a person's oppositions (arco_api.cc).
+std::vector<ApiRoute> ArcoRoutes(Runtime* r, const PersonsOptions& options);
 // POST …/consolidate and GET …/consolidations/{id} (consolidation_api.cc).
 std::vector<ApiRoute> ConsolidationRoutes(Runtime* r, const PersonsOptions& options);
 

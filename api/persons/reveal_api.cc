@@ -23,6 +23,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/verification/engines.h"
 #include "pipeline/verification/stage_details.h"
+#include "projections/persons/arco_queries.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/verification_view.h"
@@ -562,7 +563,8 @@ core::Result<core::Json> ArcoBundle(Runtime& rt, const AuthContext& a, const std
 // built, and its digest recorded (evidence.recorded) before it is answered, so that a trusted
 // timestamp can be asked for it and its receipt shown. A bundle whose record fails is not answered.
 void AnswerBundle(Runtime& rt, const AuthContext& a, const std::string& id, const std::vector<std::string>& held,
-                  const HttpRequest& slim, commands::CommandContext ctx, Respond answer) {
+                  const std::string& arco_request_id, const HttpRequest& slim, commands::CommandContext ctx,
+                  Respond answer) {
   const std::string bundle_id = rt.ids().NewIdString(core::IdKind::kPersonExport);
   const std::string generated_at = core::FormatRfc3339(rt.clock().Now());
   auto bundle = ArcoBundle(rt, a, id, held, bundle_id, generated_at);
@@ -576,6 +578,7 @@ void AnswerBundle(Runtime& rt, const AuthContext& a, const std::string& id, cons
   e.size_bytes = static_cast<int64_t>(r.body.size());
   e.person_id = id;
   e.generated_at = generated_at;
+  e.arco_request_id = arco_request_id;  // the ARCO access request it fulfils, recorded on it once durable
   r.headers.emplace_back("Content-Digest", "sha-256=:" + core::Base64Encode(core::Sha256(r.body)) + ":");
   r.headers.emplace_back("Cache-Control", "no-store");
   ctx.idempotency_key.clear();
@@ -596,13 +599,18 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   if (!opened) return;
   auto& [req, a, id, row, no_body] = *opened;
   std::optional<std::string> reason;
+  std::string arc;
   if (!req.body.empty()) {
     auto body = ParseJsonObject(req.body);
     if (!body.ok()) return respond(StatusToProblem(req, body.status()));
     Validator v(*body);
     reason = v.String("reason", false, kMaxReason);
+    arc = v.OpaqueId("arcoRequestId", "arc").value_or("");
     v.RejectUnknown();
     if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
+  }
+  if (auto st = arc.empty() ? core::Status::Ok() : projections::CheckArcoFulfilment(rt.store(), TeOf(a), arc, "export", id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
   }
   std::vector<std::string> held;
   for (auto name : ps::kPiiFieldNames) {
@@ -612,8 +620,8 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
     return respond(StatusToProblem(req, st));
   }
   RecordThenAsync(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
-                  [&rt, a, id, held, slim = SlimRequest(req), ctx = Context(rt, call)](Respond answer) mutable {
-                    AnswerBundle(rt, a, id, held, slim, std::move(ctx), std::move(answer));
+                  [&rt, a, id, held, arc, slim = SlimRequest(req), ctx = Context(rt, call)](Respond answer) mutable {
+                    AnswerBundle(rt, a, id, held, arc, slim, std::move(ctx), std::move(answer));
                   },
                   std::move(respond));
 }
@@ -742,7 +750,8 @@ std::vector<ApiRoute> RevealRoutes(Runtime* r, const PersonsOptions& options) {
       .scope = "persons:read_pii", .family = RateFamily::kReveal, .versioned = true, .has_body = true,
       .request_schema = "PersonExportRequest", .response_schema = "PersonExportBundle",
       .error_codes = {"INVALID_ID", "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "VALIDATION_ERROR",
-                      "PII_DECRYPT_CAP_REACHED"},
+                      "PII_DECRYPT_CAP_REACHED", "PURPOSE_OPPOSED", "ARCO_REQUEST_NOT_FOUND", "ARCO_INVALID_TRANSITION",
+                      "CONFLICT"},
       .handler = [r, o](ApiCall& c, Respond respond) { Export(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/{person_id}/exports/{export_id}", .operation_id = "getPersonExportReceipt",

@@ -17,6 +17,7 @@
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/vault_keys.h"
+#include "projections/persons/arco_queries.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/tenancy_view.h"
@@ -252,6 +253,7 @@ void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   if (!body.ok()) return respond(StatusToProblem(req, body.status()));
   Validator v(*body);
   auto reason = v.String("reason", false, 2000);
+  const std::string arc = v.OpaqueId("arcoRequestId", "arc").value_or("");  // an ARCO cancellation
   v.Skip("mode");
   v.RejectUnknown();
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
@@ -259,7 +261,10 @@ void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   if (!mode.is_string() || (mode != "block" && mode != "purge")) {
     return respond(Problem(req, "MODE_INVALID", "mode must be block (kept until the purge) or purge (now)"));
   }
-  ps::RequestForget f{mode.get<std::string>(), reason.value_or(""), o.forget_grace_seconds * 1'000'000};
+  if (auto st = arc.empty() ? core::Status::Ok() : projections::CheckArcoFulfilment(rt.store(), TeOf(a), arc, "forget", id); !st.ok()) {
+    return respond(StatusToProblem(req, st));
+  }
+  ps::RequestForget f{mode.get<std::string>(), reason.value_or(""), o.forget_grace_seconds * 1'000'000, arc};
   auto* purger = o.purger;
   RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(f), Context(rt, call)),
                 {PV::kName},
@@ -413,7 +418,8 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       .scope = "persons:redact", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "PersonForgetRequest", .response_schema = "PersonForgetResponse",
       .error_codes = Codes({lookup, {"MODE_INVALID", "VALIDATION_ERROR", "BAD_REQUEST", "PERSON_LEGAL_HOLD",
-                                     "PERSON_PURGED", "PERSON_ALREADY_MERGED"}}),
+                                     "PERSON_PURGED", "PERSON_ALREADY_MERGED", "ARCO_REQUEST_NOT_FOUND",
+                                     "ARCO_INVALID_TRANSITION", "CONFLICT"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Forget(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/deletion-certificate", .operation_id = "getPersonDeletionCertificate",

@@ -8,6 +8,7 @@
 #include "api/http/openapi.h"
 #include "api/http/public_api.h"
 #include "api/http/route.h"
+#include "commands/persons/arco_request.h"
 
 namespace svc::pipeline::persons {
 class Purger;
@@ -36,6 +37,8 @@ struct PersonsOptions : ApiContext {
   // written dump stays downloadable.
   pipeline::persons::BulkExporter* exporter = nullptr;
   int64_t export_ttl_seconds = 86400;
+  // ARCO requests: the operator's extra days off of the business-day calendar (--arco-days-off).
+  commands::persons::ArcoCalendar arco_calendar;
 };
 
 std::vector<ApiRoute> PersonRoutes(Runtime* r, const PersonsOptions& options);

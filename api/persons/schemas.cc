@@ -1,6 +1,7 @@
 // The OpenAPI schemas and tag of the persons area (persons_api.cc, reveal_api.cc).
 #include "api/persons/routes.h"
 
+#include "commands/persons/arco_request.h"
 #include "commands/persons/person_events.h"
 #include "pipeline/persons/purposes.h"
 
@@ -56,7 +57,8 @@ OpenApiArea PersonsOpenApi() {
                                  {"pii", Nullable(Ref("PiiInput"))}},
                                 {});
   s["PersonWriteRequest"]["required"] = core::Json::array();
-  s["PersonPatchRequest"] = obj({{"metadata", Nullable({{"type", "object"}})}, {"pii", Nullable(Ref("PiiInput"))}}, {});
+  s["PersonPatchRequest"] = obj({{"metadata", Nullable({{"type", "object"}})}, {"pii", Nullable(Ref("PiiInput"))},
+                                 {"arcoRequestId", Nullable(Id("arc"))}}, {});
   s["PersonPatchRequest"]["required"] = core::Json::array();
   s["PersonExternalRefItem"] = obj({{"applicationId", Id("app")}, {"externalRef", Str()}}, {});
   s["PersonVerificationSummary"] =
@@ -185,7 +187,8 @@ OpenApiArea PersonsOpenApi() {
                                 {"object", {{"const", "person.integrity"}}},
                                 {"results", {{"type", "object"}, {"additionalProperties", Enum({"match", "mismatch", "absent"})}}}},
                                {});
-  s["PersonExportRequest"] = obj({{"reason", Nullable(Str())}}, {});
+  s["PersonExportRequest"] = obj({{"reason", Nullable(Str())},
+                                  {"arcoRequestId", Nullable(Id("arc"))}}, {});
   s["PersonExportRequest"]["required"] = core::Json::array();
   s["ExportSessionItem"] = Ref("VerificationSessionResponse");
   s["PersonExportBundle"] = obj({{"object", {{"const", "person.export"}}},
@@ -287,7 +290,8 @@ OpenApiArea PersonsOpenApi() {
                             {"expiresAt", Nullable(dt)}},
                            {"id", "object", "action", "personId", "reason", "legalBasis", "createdAt", "expiresAt"});
   s["LegalHoldList"] = List("LegalHoldItem");
-  s["PersonForgetRequest"] = obj({{"mode", Enum({"block", "purge"})}, {"reason", Nullable(Str())}}, {"mode"});
+  s["PersonForgetRequest"] = obj({{"mode", Enum({"block", "purge"})}, {"reason", Nullable(Str())},
+                                  {"arcoRequestId", Nullable(Id("arc"))}}, {"mode"});
   s["PersonForgetResponse"] = obj({{"mode", Enum({"block", "purge"})},
                                    {"object", {{"const", "person.forget"}}},
                                    {"personId", Id("per")},
@@ -419,6 +423,79 @@ OpenApiArea PersonsOpenApi() {
                                           {"fieldResolutions", {{"type", "object"}, {"additionalProperties", Id("per")}}},
                                           {"merges", {{"type", "array"}, {"items", Ref("ConsolidationMergeStatusItem")}}}},
                                          {"object", "consolidationId", "survivorId", "status", "createdAt", "merges"});
+  // ARCO requests (arco_api.cc; docs/persons.md#arco-requests).
+  area.tags.push_back({"ARCO requests",
+                       "A data subject's requests of access, rectification, cancellation or opposition (LFPDPPP), "
+                       "with the law's deadlines on Mexico's business-day calendar, their states, and the operation "
+                       "that fulfilled each."});
+  const core::Json when = Nullable(dt);
+  s["ArcoRequestCreate"] = obj(
+      {{"personId", Id("per")},
+       {"right", Enum(commands::persons::kArcoRights)},
+       {"requester", Enum({"subject", "representative"})},
+       {"identityVerification", obj({{"method", Enum(commands::persons::kArcoIdentityMethods)},
+                                     {"reference", Nullable({{"type", "string"}, {"maxLength", 200}})}},
+                                    {"method"})},
+       {"receivedAt", dt},
+       {"purposes", {{"type", "array"}, {"items", Str()}, {"maxItems", 16}}},
+       {"reference", Nullable({{"type", "string"}, {"maxLength", 200}})}},
+      {"personId", "right", "identityVerification"});
+  s["ArcoDenyRequest"] = obj({{"reason", Enum(commands::persons::kArcoDenialReasons)}}, {"reason"});
+  core::Json subject = obj({{"type", Enum({"person", "company_member", "ubo_node"})},
+                            {"personId", Nullable(Id("per"))},
+                            {"companyId", Nullable(Id("cmp"))},
+                            {"memberId", Id("cmm")},
+                            {"uboNodeId", Id("ubo")}},
+                           {"type", "personId", "companyId"});
+  core::Json history_item = obj({{"event", Str()}, {"at", dt}, {"actor", obj({{"type", Str()}, {"id", Str()}}, {"type", "id"})},
+                                 {"deadline", Str()}, {"operation", Str()}, {"refusal", Str()}},
+                                {"event", "at", "actor"});
+  s["ArcoRequest"] = obj(
+      {{"object", {{"const", "arco_request"}}},
+       {"id", Id("arc")},
+       {"subject", subject},
+       {"right", Enum(commands::persons::kArcoRights)},
+       {"requester", Enum({"subject", "representative"})},
+       {"identityVerification", obj({{"method", Str()}, {"reference", Nullable(Str())}}, {"method", "reference"})},
+       {"reference", Nullable(Str())},
+       {"purposes", Strs()},
+       {"status", Enum(commands::persons::kArcoStatuses)},
+       {"receivedAt", dt},
+       {"termCountedFrom", dt},
+       {"responseDueAt", dt},
+       {"responseExtended", boolean},
+       {"informationRequestableUntil", dt},
+       {"informationRequested", boolean},
+       {"informationDueAt", when},
+       {"respondedAt", when},
+       {"effectDueAt", when},
+       {"effectExtended", boolean},
+       {"completedAt", when},
+       {"denialReason", Nullable(Str())},
+       {"fulfilment", Nullable(obj({{"operation", Str()}, {"reference", Nullable(Str())}}, {"operation", "reference"}))},
+       {"overdue", boolean},
+       {"history", {{"type", "array"}, {"items", history_item}}},
+       {"createdAt", dt},
+       {"updatedAt", dt}},
+      {"object", "id", "subject", "right", "requester", "identityVerification", "reference", "purposes", "status",
+       "receivedAt", "termCountedFrom", "responseDueAt", "responseExtended", "informationRequestableUntil",
+       "informationRequested", "informationDueAt", "respondedAt", "effectDueAt", "effectExtended", "completedAt",
+       "denialReason", "fulfilment", "overdue", "history", "createdAt", "updatedAt"});
+  s["ArcoRequestList"] = List("ArcoRequest");
+  s["OppositionCreate"] = obj({{"purpose", Str()},
+                               {"reason", Nullable({{"type", "string"}, {"maxLength", 2000}})},
+                               {"arcoRequestId", Nullable(Id("arc"))}},
+                              {"purpose"});
+  s["OppositionItem"] = obj({{"id", Id("opp")},
+                             {"object", {{"const", "person.opposition"}}},
+                             {"purpose", Str()},
+                             {"reason", Nullable(Str())},
+                             {"arcoRequestId", Nullable(Id("arc"))},
+                             {"createdAt", dt},
+                             {"liftedAt", when},
+                             {"liftedByConsentId", Nullable(Id("cns"))}},
+                            {"id", "object", "purpose", "reason", "arcoRequestId", "createdAt", "liftedAt", "liftedByConsentId"});
+  s["OppositionList"] = List("OppositionItem");
   return area;
 }
 

@@ -193,7 +193,8 @@ OpenApiArea WebhooksOpenApi() {
                                                             Ref("AuditCheckpointPublishedEvent"),
                                                             Ref("AuditAccessEvent"),
                                                             Ref("CompanyVerificationCompletedEvent"),
-                                                            Ref("AmlHitFoundEvent")}}}},
+                                                            Ref("AmlHitFoundEvent"),
+                                                            Ref("ArcoRequestEvent")}}}},
                                 {"statusCode", Nullable({{"type", "integer"}})}},
                                {"delivered", "error", "sentPayload", "statusCode"});
   s["WebhookSignatureVerifyRequest"] = obj({{"messageId", Str()},
@@ -248,6 +249,26 @@ OpenApiArea WebhooksOpenApi() {
            {"riskLevel", Enum({"low", "medium", "high"})},
            {"riskScore", {{"type", "integer"}}},
            {"verifiedAt", DateTime()}},
+          {}));
+  s["ArcoRequestEvent"] = event(
+      Enum({"arco.request_received", "arco.information_requested", "arco.information_received", "arco.deadline_extended",
+            "arco.request_accepted", "arco.request_denied", "arco.request_completed", "arco.request_withdrawn",
+            "arco.request_lapsed", "arco.deadline_approaching", "arco.deadline_missed"}),
+      obj({{"arcoRequestId", Id("arc")},
+           {"right", Enum({"access", "rectification", "cancellation", "opposition"})},
+           {"status", Str()},
+           {"subjectType", Enum({"person", "company_member", "ubo_node"})},
+           {"personId", Nullable(Id("per"))},
+           {"companyId", Nullable(Id("cmp"))},
+           {"subjectId", Nullable(Str())},
+           {"reference", Nullable(Str())},
+           {"responseDueAt", Nullable(DateTime())},
+           {"informationDueAt", Nullable(DateTime())},
+           {"effectDueAt", Nullable(DateTime())},
+           {"denialReason", Nullable(Str())},
+           {"fulfilledBy", Nullable(Str())},
+           {"deadline", Enum({"response", "effect", "information"})},
+           {"deadlineDueAt", Nullable(DateTime())}},
           {}));
   s["AmlHitFoundEvent"] = event(
       {{"const", "aml.hit_found"}},

@@ -90,11 +90,13 @@ struct EvidenceRecorded {
   int64_t size_bytes = 0;
   std::string person_id;  // whose data it is
   std::string generated_at;  // RFC 3339, as in the bundle
+  std::string arco_request_id;  // the ARCO access request the bundle fulfils, "" = none
   static constexpr auto Fields() {
     using T = EvidenceRecorded;
     return std::tuple{core::Field("kind", &T::kind),           core::Field("subject", &T::subject),
                       core::Field("digest", &T::digest),       core::Field("sizeBytes", &T::size_bytes),
-                      core::Field("personId", &T::person_id),  core::Field("generatedAt", &T::generated_at)};
+                      core::Field("personId", &T::person_id),  core::Field("generatedAt", &T::generated_at),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
   }
 };
 

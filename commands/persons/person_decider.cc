@@ -165,7 +165,7 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
       d.result = {{"mode", s.forget_mode}, {"purgeDueMicros", s.purge_due_micros}};  // already as soon or sooner
       return d;
     }
-    d.events.push_back(Make(ForgetRequested{f->mode, f->reason, due}));
+    d.events.push_back(Make(ForgetRequested{f->mode, f->reason, due, f->arco_request_id}));
     d.result = {{"mode", f->mode}, {"purgeDueMicros", due}};
     return d;
   }
@@ -178,6 +178,15 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
                                       "INVALID_STATE_TRANSITION");
     }
     d.events.push_back(Make(MergeStarted{sm->consolidation_id, sm->survivor_id}));
+    return d;
+  }
+  if (const auto* ro = std::get_if<RecordOpposition>(&command)) {
+    d.events.push_back(Make(ro->opposition));
+    for (const auto& id : ro->revoke) {
+      auto it = s.consents.find(id);
+      if (it != s.consents.end() && !it->second) d.events.push_back(Make(ConsentRevoked{id}));
+    }
+    d.result = {{"oppositionId", ro->opposition.opposition_id}};
     return d;
   }
   if (const auto* gc = std::get_if<GrantConsent>(&command)) {
@@ -215,6 +224,7 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
   e.metadata_changed = r.metadata_sealed.has_value();
   e.metadata_sealed = r.metadata_sealed.value_or("");
   e.source = r.source;
+  e.arco_request_id = r.arco_request_id;
   if (r.absorbing.has_value()) {
     SourceAbsorbed a{r.absorbing->consolidation_id, r.absorbing->source_id, {}, ""};
     for (const auto& [field, value] : e.set) a.fields.push_back(field);
@@ -305,6 +315,7 @@ void PersonDecider::EvolveDecoded(PersonState& s, const PersonEvent& event, core
     }
     return;
   }
+  if (std::holds_alternative<OppositionRecorded>(event)) return;  // the read model keeps it; no rule here reads it
   const auto& r = std::get<PersonRevised>(event);
   s.pii_version = r.pii_version;
   for (const auto& [name, value] : r.set) s.fields[name] = r.pii_version;

@@ -127,6 +127,7 @@ struct RevisePerson {
   // cluster, sealed there from its read model): decided only while the person is at it. 0: any
   // (a person's version is 1 or more).
   int64_t expected_pii_version = 0;
+  std::string arco_request_id;  // an ARCO rectification request it fulfils ("" = none)
   static constexpr std::string_view kCommand = "RevisePerson";
   static constexpr auto Fields() {
     using T = RevisePerson;
@@ -135,7 +136,8 @@ struct RevisePerson {
                       core::Field("metadataSealed", &T::metadata_sealed),
                       core::Field("source", &T::source),
                       core::Field("absorbing", &T::absorbing),
-                      core::Field("expectedPiiVersion", &T::expected_pii_version)};
+                      core::Field("expectedPiiVersion", &T::expected_pii_version),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
   }
 };
 // Consents (the purpose is checked against the catalogue by the routes) and grants (the
@@ -189,12 +191,25 @@ struct RequestForget {
   std::string mode;     // block | purge
   std::string reason;
   int64_t grace_micros = 0;  // block: how long the data is kept before the purge
+  std::string arco_request_id;  // an ARCO cancellation request it fulfils ("" = none)
   static constexpr std::string_view kCommand = "RequestForget";
   static constexpr auto Fields() {
     using T = RequestForget;
     return std::tuple{core::Field("mode", &T::mode),
                       core::Field("reason", &T::reason),
-                      core::Field("graceMicros", &T::grace_micros)};
+                      core::Field("graceMicros", &T::grace_micros),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
+  }
+};
+// ARCO opposition to a purpose: `revoke`, the person's consents for it the caller read in force
+// (the decider revokes those it knows and has not revoked).
+struct RecordOpposition {
+  OppositionRecorded opposition;
+  std::vector<std::string> revoke;
+  static constexpr std::string_view kCommand = "RecordOpposition";
+  static constexpr auto Fields() {
+    using T = RecordOpposition;
+    return std::tuple{core::Field("opposition", &T::opposition), core::Field("revoke", &T::revoke)};
   }
 };
 // The purger (pipeline/persons/purger.h): the purge once due (refused while a hold is in force),
@@ -256,7 +271,8 @@ struct CompleteConsolidation {
 };
 using PersonCommand = std::variant<CreatePerson, RevisePerson, GrantConsent, RevokeConsent, CreateGrant, RevokeGrant,
                                    RecordLegalHold, RequestForget, PurgePerson, ConfirmKeysDestroyed,
-                                   RequestConsolidation, StartMerge, CompleteMerge, CompleteConsolidation>;
+                                   RequestConsolidation, StartMerge, CompleteMerge, CompleteConsolidation,
+                                   RecordOpposition>;
 
 struct PersonDecider : FieldSnapshots<PersonDecider, PersonState> {
   using CommandType = PersonCommand;

@@ -74,13 +74,15 @@ struct PersonRevised {
   bool metadata_changed = false;
   std::string metadata_sealed;  // when metadata_changed; "" = cleared
   PiiSource source;
+  std::string arco_request_id;  // the ARCO rectification request it fulfils, "" = none
   static constexpr auto Fields() {
     using T = PersonRevised;
     return std::tuple{core::Field("piiVersion", &T::pii_version), core::Field("set", &T::set),
                       core::Field("cleared", &T::cleared, core::Empty::kOmit),
                       core::Field("metadataChanged", &T::metadata_changed),
                       core::Field("metadataSealed", &T::metadata_sealed, core::Empty::kNull),
-                      core::Field("source", &T::source)};
+                      core::Field("source", &T::source),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
   }
 };
 
@@ -172,11 +174,32 @@ struct ForgetRequested {
   std::string mode;  // block | purge
   std::string reason;
   int64_t purge_due_micros = 0;
+  std::string arco_request_id;  // the ARCO cancellation request it fulfils, "" = none
   static constexpr auto Fields() {
     using T = ForgetRequested;
     return std::tuple{core::Field("mode", &T::mode),
                       core::Field("reason", &T::reason, core::Empty::kNull),
-                      core::Field("purgeDueMicros", &T::purge_due_micros)};
+                      core::Field("purgeDueMicros", &T::purge_due_micros),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
+  }
+};
+
+// ARCO opposition: the person objects to a purpose of the catalogue. Every later reveal for it is
+// refused (PURPOSE_OPPOSED) until the person consents to it again; the consents in force for it are
+// revoked in the same decision (their ConsentRevoked events follow this one).
+struct OppositionRecorded {
+  static constexpr std::string_view kType = "persons.opposition_recorded";
+  std::string opposition_id;  // opp_…
+  std::string purpose;
+  std::string reason;  // the integrator's words: a ticket, never personal data
+  std::string arco_request_id;  // the ARCO opposition request it fulfils, "" = none
+  std::string recorded_by;      // the API key
+  static constexpr auto Fields() {
+    using T = OppositionRecorded;
+    return std::tuple{core::Field("oppositionId", &T::opposition_id), core::Field("purpose", &T::purpose),
+                      core::Field("reason", &T::reason, core::Empty::kNull),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit),
+                      core::Field("recordedBy", &T::recorded_by)};
   }
 };
 
@@ -257,7 +280,7 @@ struct ConsolidationCompleted {
 using PersonEvent = std::variant<PersonCreated, PersonRevised, ConsentGranted, ConsentRevoked, GrantCreated,
                                  GrantRevoked, LegalHoldRecorded, ForgetRequested, PersonPurged, KeysDestroyed,
                                  ConsolidationRequested, MergeStarted, SourceAbsorbed, PersonMerged,
-                                 ConsolidationCompleted>;
+                                 ConsolidationCompleted, OppositionRecorded>;
 
 std::string_view TypeOf(const PersonEvent& e);
 std::string EncodeData(const PersonEvent& e);

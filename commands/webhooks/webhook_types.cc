@@ -5,6 +5,7 @@
 #include "commands/kyb/company_events.h"
 #include "commands/kyb/screening_events.h"
 #include "commands/persons/access_events.h"
+#include "commands/persons/arco_request.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
 
@@ -41,6 +42,29 @@ const std::vector<WebhookType>& WebhookTypes() {
       {"company.verification_completed",
        "a company's KYB run ended (POST /v1/companies/{id}/verify): its status, risk level and score",
        "CompanyVerificationCompletedEvent", false, kyb::kCompanyAggregate, kyb::RiskAssessed::kType},
+      {"arco.request_received", "an ARCO request was recorded (POST /v1/arco-requests): its right, subject and deadlines",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoReceived::kType},
+      {"arco.information_requested", "the controller asked the ARCO requester for missing information",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoInformationRequested::kType},
+      {"arco.information_received", "the ARCO requester provided the information asked: the response term counts again",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoInformationReceived::kType},
+      {"arco.deadline_extended", "an ARCO request's term in course was extended (once, by as much again)",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoDeadlineExtended::kType},
+      {"arco.request_accepted", "an ARCO request was granted: it must be made effective by effectDueAt",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoAccepted::kType},
+      {"arco.request_denied", "an ARCO request was refused, with its ground",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoDenied::kType},
+      {"arco.request_completed", "the operation that serves an ARCO request was recorded on it",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoCompleted::kType},
+      {"arco.request_withdrawn", "the requester withdrew an ARCO request",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoWithdrawn::kType},
+      {"arco.request_lapsed", "an ARCO request lapsed: the information asked was not provided in time",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoLapsed::kType},
+      {"arco.deadline_approaching",
+       "an ARCO request's response or effect deadline is near (--arco-warning-business-days business days or fewer)",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoDeadlineApproaching::kType},
+      {"arco.deadline_missed", "an ARCO request's response or effect deadline passed unmet: it is overdue",
+       "ArcoRequestEvent", false, persons::kArcoAggregate, persons::ArcoDeadlineMissed::kType},
       {"aml.hit_found",
        "a screening met a list entry for the first time for that subject (a screening, a company's verification "
        "or a portfolio run): the hit to review",

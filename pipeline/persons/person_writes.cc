@@ -149,6 +149,7 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
     r.cleared = write.cleared;
     r.metadata_sealed = p.metadata_sealed;
     r.source = write.source;
+    r.arco_request_id = write.arco_request_id;
     r.expected_pii_version = *known_version;
     auto wire = std::make_shared<const core::Json>(commands::CommandCodec<ps::PersonCommand>::Encode(ps::PersonCommand(r)));
     c.encode = [wire] { return *wire; };
@@ -161,6 +162,7 @@ core::Result<commands::Command> RevisePersonCommand(eventstore::KeyStore& keys, 
     r.cleared = write.cleared;
     r.metadata_sealed = p.metadata_sealed;
     r.source = write.source;
+    r.arco_request_id = write.arco_request_id;
     return ps::PersonDecider::Decide(s, ps::PersonCommand(r), context);
   };
   return c;

@@ -28,6 +28,7 @@ struct PiiWrite {
   // The integrator's metadata: absent = unchanged; a null or empty object clears it.
   std::optional<core::Json> metadata;
   commands::persons::PiiSource source;
+  std::string arco_request_id;  // a revision that fulfils an ARCO rectification request ("" none)
 };
 
 struct PersonRef {

@@ -52,6 +52,15 @@ core::Status CheckRevealAllowed(const eventstore::KvStore& store, core::Timestam
                                 const std::optional<std::string>& purpose) {
   const std::string te = projections::TenantEnv(r.tenant_id, r.environment);
   const std::string id = core::StringOr(person_row, "id");
+  // Opposition (ARCO): a purpose the person objected to, and has not consented to since.
+  if (purpose.has_value() && !purpose->empty()) {
+    SVC_ASSIGN_OR_RETURN(auto opposed, store.Get(store.Cf(projections::kViewsCf), PV::Abs(PV::Opposed(te, id, *purpose))));
+    if (opposed.has_value()) {
+      return core::PermissionDenied("the person opposed purpose " + *purpose + " (" + *opposed +
+                                        "): nothing of them is revealed for it until they consent to it again",
+                                    "PURPOSE_OPPOSED");
+    }
+  }
   // Consents: a purpose the person consented to, whose every consent was revoked or expired.
   if (purpose.has_value() && !purpose->empty()) {
     const int cf = store.Cf(projections::kViewsCf);

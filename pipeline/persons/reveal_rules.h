@@ -32,7 +32,8 @@ bool InForce(const core::Json& item, core::Timestamp now);
 core::Result<std::optional<core::Json>> GrantInForce(const eventstore::KvStore& store, core::Timestamp now,
                                                      const Reader& r, const std::string& person_id);
 
-// Whether the reader may reveal `fields` of a person for `purpose`: 409 CONSENT_REQUIRED when the
+// Whether the reader may reveal `fields` of a person for `purpose`: 403 PURPOSE_OPPOSED when the
+// person opposed the purpose (ARCO opposition) and has not consented to it since; 409 CONSENT_REQUIRED when the
 // person consented to the purpose and every consent for it is revoked or expired; 403
 // FIELD_NOT_GRANTED or GRANT_PURPOSE_NOT_ALLOWED when the reader's application holds a grant in
 // force that does not allow them; 403 FIELD_NOT_GRANTED when an application other than the

@@ -524,6 +524,30 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"purpose", c->purpose},         {"revokedAt", nullptr}};
     view.Put(V::Consent(te, id, c->consent_id), core::DumpJson(item));
     view.Put(V::ConsentIndex(te, id) + V::NewestFirst(env.aggregate_version, c->consent_id), "");
+    // A consent given after an opposition to its purpose lifts the opposition.
+    SVC_ASSIGN_OR_RETURN(auto opposed, view.Get(V::Opposed(te, id, c->purpose)));
+    if (opposed.has_value()) {
+      view.Delete(V::Opposed(te, id, c->purpose));
+      SVC_ASSIGN_OR_RETURN(auto opp, view.Get(V::Opposition(te, id, *opposed)));
+      core::Json o = core::ParseJsonOrDiscarded(opp.value_or("{}"));
+      o["liftedAt"] = at;
+      o["liftedByConsentId"] = c->consent_id;
+      view.Put(V::Opposition(te, id, *opposed), core::DumpJson(o));
+    }
+    return core::Status::Ok();
+  }
+  if (const auto* o = std::get_if<ps::OppositionRecorded>(&event)) {
+    core::Json item = {{"id", o->opposition_id},
+                       {"object", "person.opposition"},
+                       {"purpose", o->purpose},
+                       {"reason", or_null(o->reason)},
+                       {"arcoRequestId", or_null(o->arco_request_id)},
+                       {"createdAt", at},
+                       {"liftedAt", nullptr},
+                       {"liftedByConsentId", nullptr}};
+    view.Put(V::Opposition(te, id, o->opposition_id), core::DumpJson(item));
+    view.Put(V::OppositionIndex(te, id) + V::NewestFirst(env.aggregate_version, o->opposition_id), "");
+    view.Put(V::Opposed(te, id, o->purpose), o->opposition_id);
     return core::Status::Ok();
   }
   if (const auto* c = std::get_if<ps::ConsentRevoked>(&event)) return revoke(V::Consent(te, id, c->consent_id));

@@ -35,6 +35,9 @@
 //   grt/<ten>/<env>/<per>/<grt>            a grant (GrantItem, as served); grti/…/<per>/<newest>:
 //                                          newest first
 //   grtapp/<ten>/<env>/<per>/<app>         = <grt>: the grant in force for that application
+//   opp/<ten>/<env>/<per>/<opp>            an opposition (OppositionItem, as served); oppi/…/<per>/<newest>:
+//                                          newest first
+//   opposed/<ten>/<env>/<per>/<purpose>    = <opp>: the purpose is opposed (until a later consent for it)
 //   lgh/<ten>/<env>/<per>/<newest>         a row of the legal-hold history (LegalHoldItem, as
 //                                          served), newest first
 //   (<newest>: NewestFirst, the person's aggregate version inverted, then the item's id)
@@ -126,6 +129,13 @@ struct PersonsView {
   }
   static std::string Consents(std::string_view te, std::string_view id) { return ScopedKey("cns/", te, id) + "/"; }
   static std::string ConsentIndex(std::string_view te, std::string_view id) { return ScopedKey("cnsi/", te, id) + "/"; }
+  static std::string Opposition(std::string_view te, std::string_view id, std::string_view opp) {
+    return ScopedKey("opp/", te, id) + "/" + std::string(opp);
+  }
+  static std::string OppositionIndex(std::string_view te, std::string_view id) { return ScopedKey("oppi/", te, id) + "/"; }
+  static std::string Opposed(std::string_view te, std::string_view id, std::string_view purpose) {
+    return ScopedKey("opposed/", te, id) + "/" + std::string(purpose);
+  }
   static std::string Grant(std::string_view te, std::string_view id, std::string_view grant) {
     return ScopedKey("grt/", te, id) + "/" + std::string(grant);
   }

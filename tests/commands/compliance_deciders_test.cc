@@ -110,7 +110,7 @@ TEST_CASE("evidence timestamps: an answered bundle's digest is recorded once; an
   DeciderSpec<audit::TimestampsDecider> spec;
   audit::RecordEvidence c;
   c.evidence = {"person_export", "pxb_00000000000000000000000000000001", std::string(64, 'a'), 2048,
-                "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z"};
+                "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z", ""};
   auto first = spec.When(c);
   REQUIRE(first.ok());
   CHECK(Types(*first) == std::vector<std::string>{"evidence.recorded"});

@@ -19,6 +19,7 @@
 #include "commands/compliance/retention.h"
 #include "commands/event_codec.h"
 #include "commands/persons/access_events.h"
+#include "commands/persons/arco_request.h"
 #include "commands/persons/import_job.h"
 #include "commands/embedded/flow_events.h"
 #include "commands/persons/export_job.h"
@@ -76,6 +77,9 @@ std::vector<Sample> Samples() {
   c.link_token_sealed = "dG9rZW4=";
   c.expires_at_micros = 1767312000000000;
   Add<vs::SessionCreated, vs::SessionEvent>(s, c, venc);
+  c.callback_secret_sealed = "c2VjcmV0";  // a session with a callbackUrl (issue 35, item 5)
+  Add<vs::SessionCreated, vs::SessionEvent>(s, c, venc);
+  c.callback_secret_sealed.clear();
   c.client_reference = std::nullopt;
   c.checks = "not an object";
   Add<vs::SessionCreated, vs::SessionEvent>(s, c, venc);
@@ -314,7 +318,7 @@ std::vector<Sample> Samples() {
                                "CNBV oficio 123/2026", "supervisory inquiry", 1798761600000000},
       penc);
   Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{}, penc);
-  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"block", "ARCO request 77", 1798761600000000}, penc);
+  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"block", "ARCO request 77", 1798761600000000, ""}, penc);
   Add<ps::PersonPurged, ps::PersonEvent>(s, ps::PersonPurged{{"vrf_00000000000000000000000000000001"}}, penc);
   Add<ps::KeysDestroyed, ps::PersonEvent>(
       s, ps::KeysDestroyed{{"person/ten_1/test/per_00000000000000000000000000000001"}}, penc);
@@ -336,6 +340,46 @@ std::vector<Sample> Samples() {
       s, ps::PersonMerged{"csl_00000000000000000000000000000001", "per_00000000000000000000000000000001"}, penc);
   Add<ps::ConsolidationCompleted, ps::PersonEvent>(s, ps::ConsolidationCompleted{"csl_00000000000000000000000000000001"},
                                                    penc);
+  Add<ps::OppositionRecorded, ps::PersonEvent>(s, ps::OppositionRecorded{}, penc);
+  Add<ps::OppositionRecorded, ps::PersonEvent>(
+      s,
+      ps::OppositionRecorded{"opp_00000000000000000000000000000001", "credit_assessment", "ARCO 12",
+                             "arc_00000000000000000000000000000001", "key_00000000000000000000000000000001"},
+      penc);
+  // ARCO requests: every event carries the record after it.
+  auto arco_enc = [](const ps::ArcoEvent& e) { return commands::EncodeEventData(e); };
+  ps::ArcoRecord ar;
+  ar.subject_type = "person";
+  ar.person_id = "per_00000000000000000000000000000001";
+  ar.right = "opposition";
+  ar.requester = "representative";
+  ar.identity_method = "power_of_attorney";
+  ar.identity_reference = "escritura 4411";
+  ar.reference = "TICKET-9";
+  ar.purposes = {"credit_assessment"};
+  ar.status = "accepted";
+  ar.submitted_micros = ar.counted_from_micros = 1794585600000000;
+  ar.response_due_micros = 1797314399999999;
+  ar.ask_information_by_micros = 1795543199999999;
+  ar.responded_micros = 1795000000000000;
+  ar.effect_due_micros = 1797919199999999;
+  ar.response_extended = true;
+  auto as = [&ar]<class E>(E e) {
+    static_cast<ps::ArcoRecord&>(e) = ar;
+    return e;
+  };
+  Add<ps::ArcoReceived, ps::ArcoEvent>(s, ps::ArcoReceived{}, arco_enc);
+  Add<ps::ArcoAccepted, ps::ArcoEvent>(s, as(ps::ArcoAccepted{}), arco_enc);
+  ar.deadline = "effect";
+  ar.deadline_due_micros = ar.effect_due_micros;
+  Add<ps::ArcoDeadlineApproaching, ps::ArcoEvent>(s, as(ps::ArcoDeadlineApproaching{}), arco_enc);
+  ar.deadline.clear();
+  ar.deadline_due_micros = 0;
+  ar.status = "completed";
+  ar.fulfilled_by = "opposition";
+  ar.fulfilment_reference = "opp_00000000000000000000000000000001";
+  ar.fulfilment_source = "evt_00000000000000000000000000000007";
+  Add<ps::ArcoCompleted, ps::ArcoEvent>(s, as(ps::ArcoCompleted{}), arco_enc);
   auto ienc = [](const ps::ImportEvent& e) { return EncodeEventData(e); };
   Add<ps::ImportRecorded, ps::ImportEvent>(s, ps::ImportRecorded{}, ienc);
   ps::ImportRecorded job{3, 1, 1, 1, {}};
@@ -421,7 +465,7 @@ std::vector<Sample> Samples() {
   Add<audit::EvidenceRecorded, audit::TimestampsEvent>(
       s,
       audit::EvidenceRecorded{"person_export", "pxb_00000000000000000000000000000001", std::string(64, 'f'), 4096,
-                              "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z"},
+                              "per_00000000000000000000000000000001", "2026-11-28T10:00:00Z", ""},
       tsenc);
 
   namespace kb = kyb;
@@ -582,6 +626,11 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return EncodeEventData(*d);
   }
+  if (s.type.rfind("arco.", 0) == 0) {
+    auto d = persons::DecodeArco(e);
+    REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+    return EncodeEventData(*d);
+  }
   auto d = review::Decode(e);
   REQUIRE_MESSAGE(d.ok(), d.status().ToString());
   return review::EncodeData(*d);
@@ -613,5 +662,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 122);
+  CHECK(n == 129);
 }

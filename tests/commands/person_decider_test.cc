@@ -1,6 +1,7 @@
 // The person aggregate, given / when / then (tests/support/decider_spec.h).
 #include <doctest/doctest.h>
 
+#include "commands/persons/arco_request.h"
 #include "commands/persons/person_decider.h"
 #include "tests/support/decider_spec.h"
 
@@ -198,27 +199,27 @@ TEST_CASE("person: legal holds renew while in force, release whatever is in forc
 TEST_CASE("person: forget blocks at once, purges when due and not held, then records the keys' destruction") {
   auto spec = Created();
   const int64_t day = 86'400'000'000;
-  CHECK(Code(spec.When(PersonCommand(RequestForget{"erase", "", day})).status()) == "MODE_INVALID");
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"erase", "", day, ""})).status()) == "MODE_INVALID");
   // Nothing is due yet: the purger's command is refused, and so is the confirmation.
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
   CHECK(Code(spec.When(PersonCommand(ConfirmKeysDestroyed{})).status()) == "INVALID_STATE_TRANSITION");
-  auto block = spec.When(PersonCommand(RequestForget{"block", "ARCO 1", 30 * day}));
+  auto block = spec.When(PersonCommand(RequestForget{"block", "ARCO 1", 30 * day, ""}));
   REQUIRE(block.ok());
   CHECK(Types(*block) == std::vector<std::string>{"persons.forget_requested"});
   CHECK(block->result["purgeDueMicros"] == spec.ctx.now.micros + 30 * day);
   // A second block does not push the purge later; a purge brings it to now.
-  auto again = spec.When(PersonCommand(RequestForget{"block", "", 60 * day}));
+  auto again = spec.When(PersonCommand(RequestForget{"block", "", 60 * day, ""}));
   REQUIRE(again.ok());
   CHECK(again->events.empty());
   CHECK(again->result["purgeDueMicros"] == spec.ctx.now.micros + 30 * day);
   // Out of reach: no writes, consents or grants while the forget is pending.
-  CHECK(Code(spec.When(PersonCommand(RevisePerson{{{"email", Sealed("c2VhbGVk")}}, {}, std::nullopt, {"api", "", ""}, std::nullopt}))
+  CHECK(Code(spec.When(PersonCommand(RevisePerson{{{"email", Sealed("c2VhbGVk")}}, {}, std::nullopt, {"api", "", ""}, std::nullopt, 0, ""}))
                  .status()) == "PERSON_FORGET_PENDING");
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
   // A hold in force freezes the purge, and a new forget.
   LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0};
   REQUIRE(spec.When(PersonCommand(RecordLegalHold{h})).ok());
-  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_LEGAL_HOLD");
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "PERSON_LEGAL_HOLD");
   spec.ctx.now = core::Timestamp{spec.ctx.now.micros + 31 * day};
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "PERSON_LEGAL_HOLD");
   LegalHoldRecorded release{"lgh_00000000000000000000000000000002", "release", "", "", "closed", 0};
@@ -229,7 +230,7 @@ TEST_CASE("person: forget blocks at once, purges when due and not held, then rec
   CHECK(Data(purged->events[0])["sessionIds"][0] == "vrf_00000000000000000000000000000001");
   CHECK(spec.state.status == "redacted");
   CHECK(spec.When(PersonCommand(PurgePerson{}))->events.empty());  // once
-  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_PURGED");
+  CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "PERSON_PURGED");
   auto keys = spec.When(PersonCommand(ConfirmKeysDestroyed{{"person/t/test/p"}}));
   REQUIRE(keys.ok());
   CHECK(Types(*keys) == std::vector<std::string>{"persons.keys_destroyed"});
@@ -239,12 +240,12 @@ TEST_CASE("person: forget blocks at once, purges when due and not held, then rec
 
 TEST_CASE("person: forget with mode purge is due at once") {
   auto spec = Created();
-  auto purge = spec.When(PersonCommand(RequestForget{"purge", "", 86'400'000'000}));
+  auto purge = spec.When(PersonCommand(RequestForget{"purge", "", 86'400'000'000, ""}));
   REQUIRE(purge.ok());
   CHECK(purge->result["purgeDueMicros"] == spec.ctx.now.micros);
   CHECK(spec.When(PersonCommand(PurgePerson{}))->events.size() == 1);
   DeciderSpec<PersonDecider> nobody;
-  CHECK(Code(nobody.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_NOT_FOUND");
+  CHECK(Code(nobody.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "PERSON_NOT_FOUND");
 }
 
 TEST_CASE("person: consolidation steps are each decided once, on the survivor and on the source") {
@@ -257,7 +258,7 @@ TEST_CASE("person: consolidation steps are each decided once, on the survivor an
   CHECK(requested->result["consolidationId"] == cid);
   CHECK(Code(survivor.When(PersonCommand(RequestConsolidation{q})).status()) == "CONFLICT");
   // While it absorbs others, the survivor can be neither forgotten nor merged itself.
-  CHECK(Code(survivor.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "INVALID_STATE_TRANSITION");
+  CHECK(Code(survivor.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "INVALID_STATE_TRANSITION");
   CHECK(Code(survivor.When(PersonCommand(StartMerge{"csl_00000000000000000000000000000009", "per_x"})).status()) ==
         "INVALID_STATE_TRANSITION");
 
@@ -268,7 +269,7 @@ TEST_CASE("person: consolidation steps are each decided once, on the survivor an
   CHECK(source.When(PersonCommand(StartMerge{cid, "per_00000000000000000000000000000001"}))->events.empty());
   CHECK(Code(source.When(PersonCommand(StartMerge{"csl_00000000000000000000000000000002", "per_y"})).status()) ==
         "PERSON_ALREADY_MERGED");
-  CHECK(Code(source.When(PersonCommand(RequestForget{"purge", "", 0})).status()) == "PERSON_ALREADY_MERGED");
+  CHECK(Code(source.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "PERSON_ALREADY_MERGED");
   CHECK(Code(source.When(PersonCommand(CompleteMerge{"csl_00000000000000000000000000000002", "per_y"})).status()) ==
         "INVALID_STATE_TRANSITION");
 
@@ -352,4 +353,201 @@ TEST_CASE("person: a consolidation reads its sources in the write model, each mu
   auto ok = decide(src);
   REQUIRE(ok.ok());
   CHECK(Types(*ok) == std::vector<std::string>{"persons.consolidation_requested"});
+}
+
+// ---- ARCO requests (commands/persons/arco_request.h) -----------------------------------------
+
+namespace ps = svc::commands::persons;
+
+namespace {
+
+using svc::commands::persons::ArcoDecider;
+
+// 2026-11-13 (a Friday) 10:00 Mexico City = 16:00 UTC.
+constexpr int64_t kFri13 = 1794585600LL * 1000000;
+constexpr int64_t kDay = 86'400'000'000;
+
+ps::OpenArcoRequest ArcoOpen(const std::string& right = "access") {
+  ps::OpenArcoRequest o;
+  o.request.subject_type = "person";
+  o.request.person_id = "per_00000000000000000000000000000001";
+  o.request.right = right;
+  o.request.requester = "subject";
+  o.request.identity_method = "verification_session";
+  o.request.identity_reference = "vrf_00000000000000000000000000000009";
+  if (right == "opposition") o.request.purposes = {"credit_assessment"};
+  return o;
+}
+
+ps::ArcoRecord RecordAfter(const svc::testing::DeciderSpec<ArcoDecider>& spec) { return spec.state.record; }
+
+std::string Date(int64_t micros) { return svc::core::FormatRfc3339(svc::core::Timestamp{micros}).substr(0, 10); }
+
+}  // namespace
+
+TEST_CASE("arco decider: deadlines on Mexico's business days, across a weekend and a rest day") {
+  svc::testing::DeciderSpec<ArcoDecider> spec;
+  spec.ctx.now = svc::core::Timestamp{kFri13};
+  auto d = spec.When(ArcoOpen());
+  REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+  CHECK(svc::testing::Types(*d) == std::vector<std::string>{"arco.request_received"});
+  ps::ArcoRecord r = RecordAfter(spec);
+  CHECK(r.status == "received");
+  CHECK(r.submitted_micros == kFri13);
+  // 20 business days from Friday 13 November: Monday 16 is a rest day (the third Monday of
+  // November), so the first day is Tuesday 17 and the last Monday 14 December, at the end of the
+  // day in Mexico City (05:59:59.999999 UTC on the 15th).
+  CHECK(svc::core::FormatRfc3339(svc::core::Timestamp{r.response_due_micros}) == "2026-12-15T05:59:59.999Z");
+  CHECK(Date(r.ask_information_by_micros) == "2026-11-24");  // 5 business days: 17…23 November, then the 23rd's end
+  spec.CheckSnapshot();
+
+  // Extended once: 40 business days from receipt (Christmas Day and New Year's Day are rest days).
+  REQUIRE(spec.When(ps::ExtendArcoDeadline{}).ok());
+  CHECK(Date(RecordAfter(spec).response_due_micros) == "2027-01-14");
+  CHECK(svc::testing::Code(spec.When(ps::ExtendArcoDeadline{}).status()) == "ARCO_INVALID_TRANSITION");
+  // Accepted on 1 December: made effective within 15 business days (to 22 December). (Dates below
+  // are UTC: a Mexico City day ends at 05:59:59.999999 UTC of the next.)
+  spec.ctx.now = svc::core::Timestamp{kFri13 + 18 * kDay};
+  REQUIRE(spec.When(ps::AcceptArcoRequest{}).ok());
+  r = RecordAfter(spec);
+  CHECK(r.status == "accepted");
+  CHECK(svc::core::FormatRfc3339(svc::core::Timestamp{r.effect_due_micros}) == "2026-12-23T05:59:59.999Z");
+  // An operator's extra day off moves the term.
+  svc::testing::DeciderSpec<ArcoDecider> closed;
+  closed.ctx.now = svc::core::Timestamp{kFri13};
+  auto with_day_off = ArcoOpen();
+  with_day_off.calendar.days_off = {"2026-11-17"};
+  REQUIRE(closed.When(with_day_off).ok());
+  CHECK(Date(closed.state.record.response_due_micros) == "2026-12-16");
+}
+
+TEST_CASE("arco decider: every transition and refusal") {
+  using svc::testing::Code;
+  svc::testing::DeciderSpec<ArcoDecider> spec;
+  spec.ctx.now = svc::core::Timestamp{kFri13};
+  CHECK(Code(spec.When(ps::AcceptArcoRequest{}).status()) == "ARCO_REQUEST_NOT_FOUND");
+  auto no_subject = ArcoOpen();
+  no_subject.request.person_id.clear();
+  CHECK(Code(spec.When(no_subject).status()) == "ARCO_SUBJECT_REQUIRED");
+  auto opposition = ArcoOpen("opposition");
+  opposition.request.purposes.clear();
+  CHECK(Code(spec.When(opposition).status()) == "VALIDATION_ERROR");
+  REQUIRE(spec.When(ArcoOpen("rectification")).ok());
+  CHECK(Code(spec.When(ArcoOpen()).status()) == "CONFLICT");
+  // Information asked once, within 5 business days; the term counts again from its arrival.
+  CHECK(Code(spec.When(ps::ReceiveArcoInformation{}).status()) == "ARCO_INVALID_TRANSITION");
+  spec.ctx.now = svc::core::Timestamp{kFri13 + 3 * kDay};  // Monday 16, a rest day: still day 0
+  REQUIRE(spec.When(ps::RequestArcoInformation{}).ok());
+  CHECK(RecordAfter(spec).status == "awaiting_information");
+  CHECK(Date(RecordAfter(spec).information_due_micros) == "2026-12-01");  // 10 business days from 16 November
+  CHECK(Code(spec.When(ps::AcceptArcoRequest{}).status()) == "ARCO_INVALID_TRANSITION");
+  CHECK(Code(spec.When(ps::ExtendArcoDeadline{}).status()) == "ARCO_INVALID_TRANSITION");
+  auto lapse = spec.When(ps::LapseArcoRequest{});  // not due yet: nothing
+  REQUIRE(lapse.ok());
+  CHECK(lapse->events.empty());
+  spec.ctx.now = svc::core::Timestamp{kFri13 + 5 * kDay};  // Wednesday 18
+  REQUIRE(spec.When(ps::ReceiveArcoInformation{}).ok());
+  CHECK(RecordAfter(spec).status == "received");
+  CHECK(Date(RecordAfter(spec).response_due_micros) == "2026-12-17");  // 20 business days from the 18th
+  CHECK(Code(spec.When(ps::RequestArcoInformation{}).status()) == "ARCO_INVALID_TRANSITION");  // once only
+  // Fulfilled by the operation of its right, on its subject only.
+  ps::FulfilArcoRequest wrong{"forget", "purge", "per_00000000000000000000000000000001", {}, false, ""};
+  CHECK(Code(spec.When(wrong).status()) == "ARCO_INVALID_TRANSITION");
+  ps::FulfilArcoRequest other{"rectification", "piiVersion 3", "per_00000000000000000000000000000002", {}, false, ""};
+  CHECK(Code(spec.When(other).status()) == "CONFLICT");
+  other.record_refusal = true;  // from the manager: recorded, the request unchanged
+  auto refused = spec.When(other);
+  REQUIRE(refused.ok());
+  CHECK(svc::testing::Types(*refused) == std::vector<std::string>{"arco.fulfilment_refused"});
+  CHECK(RecordAfter(spec).status == "received");
+  ps::FulfilArcoRequest right{"rectification", "piiVersion 3", "per_00000000000000000000000000000001", {}, true,
+                              "evt_00000000000000000000000000000042"};
+  auto done = spec.When(right);
+  REQUIRE(done.ok());
+  CHECK(svc::testing::Types(*done) == std::vector<std::string>{"arco.request_completed"});
+  {
+    ps::ArcoRecord r = RecordAfter(spec);
+    CHECK(r.status == "completed");
+    CHECK(r.fulfilled_by == "rectification");
+    CHECK(r.responded_micros == spec.ctx.now.micros);  // accepted and made effective at once
+  }
+  CHECK(spec.When(right)->events.empty());  // the same operation again: recorded already
+  CHECK(Code(spec.When(ps::WithdrawArcoRequest{}).status()) == "ARCO_INVALID_TRANSITION");
+  CHECK(Code(spec.When(ps::DenyArcoRequest{"data_not_held"}).status()) == "ARCO_INVALID_TRANSITION");
+  spec.CheckSnapshot();
+
+  // Denied with a ground of the law; withdrawn; lapsed.
+  svc::testing::DeciderSpec<ArcoDecider> denied;
+  denied.ctx.now = svc::core::Timestamp{kFri13};
+  REQUIRE(denied.When(ArcoOpen("cancellation")).ok());
+  CHECK(Code(denied.When(ps::DenyArcoRequest{"because"}).status()) == "VALIDATION_ERROR");
+  REQUIRE(denied.When(ps::DenyArcoRequest{"legal_hold"}).ok());
+  CHECK(denied.state.record.status == "denied");
+  CHECK(denied.state.record.denial_reason == "legal_hold");
+  svc::testing::DeciderSpec<ArcoDecider> withdrawn;
+  withdrawn.ctx.now = svc::core::Timestamp{kFri13};
+  REQUIRE(withdrawn.When(ArcoOpen()).ok());
+  REQUIRE(withdrawn.When(ps::AcceptArcoRequest{}).ok());
+  REQUIRE(withdrawn.When(ps::WithdrawArcoRequest{}).ok());
+  CHECK(withdrawn.state.record.status == "withdrawn");
+  svc::testing::DeciderSpec<ArcoDecider> lapsed;
+  lapsed.ctx.now = svc::core::Timestamp{kFri13};
+  REQUIRE(lapsed.When(ArcoOpen()).ok());
+  REQUIRE(lapsed.When(ps::RequestArcoInformation{}).ok());
+  lapsed.ctx.now = svc::core::Timestamp{lapsed.state.record.information_due_micros + 1};
+  auto gone = lapsed.When(ps::LapseArcoRequest{});
+  REQUIRE(gone.ok());
+  CHECK(svc::testing::Types(*gone) == std::vector<std::string>{"arco.request_lapsed"});
+  CHECK(lapsed.state.record.status == "lapsed");
+  // Asking for information after 5 business days is refused.
+  svc::testing::DeciderSpec<ArcoDecider> late;
+  late.ctx.now = svc::core::Timestamp{kFri13};
+  REQUIRE(late.When(ArcoOpen()).ok());
+  late.ctx.now = svc::core::Timestamp{kFri13 + 12 * kDay};
+  CHECK(Code(late.When(ps::RequestArcoInformation{}).status()) == "ARCO_INVALID_TRANSITION");
+}
+
+TEST_CASE("arco decider: a deadline is warned once, missed once, and only while it is the request's") {
+  svc::testing::DeciderSpec<ArcoDecider> spec;
+  spec.ctx.now = svc::core::Timestamp{kFri13};
+  REQUIRE(spec.When(ArcoOpen()).ok());
+  const int64_t due = spec.state.record.response_due_micros;
+  auto w = spec.When(ps::WarnArcoDeadline{"response", due, false});
+  REQUIRE(w.ok());
+  CHECK(svc::testing::Types(*w) == std::vector<std::string>{"arco.deadline_approaching"});
+  CHECK(svc::testing::Data(w->events[0])["deadline"] == "response");
+  CHECK(spec.When(ps::WarnArcoDeadline{"response", due, false})->events.empty());  // once
+  CHECK(spec.When(ps::WarnArcoDeadline{"response", due, true})->events.empty());   // not passed yet
+  CHECK(spec.When(ps::WarnArcoDeadline{"effect", due, false})->events.empty());    // not its deadline
+  spec.ctx.now = svc::core::Timestamp{due + 1};
+  auto m = spec.When(ps::WarnArcoDeadline{"response", due, true});
+  REQUIRE(m.ok());
+  CHECK(svc::testing::Types(*m) == std::vector<std::string>{"arco.deadline_missed"});
+  CHECK(spec.When(ps::WarnArcoDeadline{"response", due, true})->events.empty());
+  REQUIRE(spec.When(ps::ExtendArcoDeadline{}).ok());  // extended: the old deadline is not its any more
+  CHECK(spec.When(ps::WarnArcoDeadline{"response", due, true})->events.empty());
+  spec.CheckSnapshot();
+}
+
+TEST_CASE("person decider: an opposition revokes the purpose's consents in force") {
+  svc::testing::DeciderSpec<ps::PersonDecider> spec;
+  ps::CreatePerson create;
+  create.created.application_id = "app_00000000000000000000000000000001";
+  REQUIRE(spec.When(create).ok());
+  ps::ConsentGranted c;
+  c.consent_id = "cns_00000000000000000000000000000001";
+  c.purpose = "credit_assessment";
+  c.mechanism = "autenticacion";
+  c.policy_version = "2026-01";
+  REQUIRE(spec.When(ps::GrantConsent{c}).ok());
+  ps::OppositionRecorded o;
+  o.opposition_id = "opp_00000000000000000000000000000001";
+  o.purpose = "credit_assessment";
+  o.arco_request_id = "arc_00000000000000000000000000000001";
+  o.recorded_by = "key_00000000000000000000000000000001";
+  auto d = spec.When(ps::RecordOpposition{o, {c.consent_id, "cns_00000000000000000000000000000009"}});
+  REQUIRE_MESSAGE(d.ok(), d.status().ToString());
+  CHECK(svc::testing::Types(*d) == std::vector<std::string>{"persons.opposition_recorded", "persons.consent_revoked"});
+  CHECK(svc::testing::Data(d->events[0])["arcoRequestId"] == o.arco_request_id);
+  spec.CheckSnapshot();
 }

@@ -10,6 +10,7 @@
 #include "commands/kyb/company_events.h"
 #include "commands/kyb/screening_events.h"
 #include "commands/persons/access_events.h"
+#include "commands/persons/arco_request.h"
 #include "commands/review/case_events.h"
 #include "commands/verification/session_events.h"
 #include "commands/webhooks/endpoint_events.h"
@@ -34,6 +35,7 @@ bool Recorded(std::string_view aggregate, std::string_view type) {
   if (aggregate == persons::kRevealBudgetAggregate) return persons::DecodeAccess(e).ok();
   if (aggregate == kyb::kCompanyAggregate) return kyb::Decode(e).ok();
   if (aggregate == kyb::kHitAggregate) return kyb::DecodeHit(e).ok();
+  if (aggregate == persons::kArcoAggregate) return persons::DecodeArco(e).ok();
   if (aggregate == webhooks::kEndpointAggregate) {
     return type == webhooks::kEndpointCreated || type == webhooks::kEndpointUpdated ||
            type == webhooks::kSecretRotated;
