@@ -52,7 +52,8 @@ bool IsOfficialRestDay(CivilDate d) {
 CivilDate MexicoCityDate(int64_t micros) { return CivilDateOfMicros(micros + kMexicoCityOffsetMicros); }
 
 int64_t EndOfMexicoCityDay(CivilDate d) {
-  return (DaysFromCivil(d) + 1) * kMicrosPerDay - 1 - kMexicoCityOffsetMicros;
+  // The last millisecond (what RFC 3339 times with milliseconds show, and read back the same).
+  return (DaysFromCivil(d) + 1) * kMicrosPerDay - 1000 - kMexicoCityOffsetMicros;
 }
 
 Result<CivilDate> ParseCivilDate(std::string_view t) {

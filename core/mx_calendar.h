@@ -30,7 +30,8 @@ int Weekday(CivilDate d);  // 0 = Sunday … 6 = Saturday
 bool IsOfficialRestDay(CivilDate d);
 
 // The civil date in Mexico City of a moment (microseconds since the Unix epoch), and the last
-// microsecond of a Mexico City day as such a moment.
+// millisecond of a Mexico City day as such a moment (23:59:59.999, which an RFC 3339 time with
+// milliseconds writes exactly).
 CivilDate MexicoCityDate(int64_t micros);
 int64_t EndOfMexicoCityDay(CivilDate d);
 

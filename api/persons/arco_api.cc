@@ -220,7 +220,7 @@ void CreateOpposition(Runtime& rt, ApiCall& call, Respond respond) {
   v.RejectUnknown();
   if (!v.ok()) return respond(ValidationProblem(req, v.errors()));
   if (!o.arco_request_id.empty()) {
-    auto st = projections::CheckArcoFulfilment(rt.store(), TeOf(a), o.arco_request_id, "opposition", id);
+    auto st = projections::CheckArcoFulfilment(rt.store(), TeOf(a), o.arco_request_id, "opposition", id, o.purpose);
     if (!st.ok()) return respond(StatusToProblem(req, st));
   }
   o.opposition_id = rt.ids().NewIdString(core::IdKind::kOpposition);
@@ -235,18 +235,6 @@ void CreateOpposition(Runtime& rt, ApiCall& call, Respond respond) {
                   return JsonResponse(201, **row);
                 },
                 std::move(respond));
-}
-
-void ListOppositions(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
-  const AuthContext& a = call.auth;
-  const std::string id = call.request->path_params["person_id"], te = TeOf(a);
-  auto person = PersonRow(rt, a, id);
-  if (!person.ok()) return respond(StatusToProblem(*call.request, person.status()));
-  CursorList list;
-  list.index = PV::Abs(PV::OppositionIndex(te, id));
-  list.scope = "oppositions|" + te + "|" + id;
-  list.row_key = [te, id](std::string_view entry) { return PV::Abs(PV::Opposition(te, id, PV::IdOfOrder(entry))); };
-  ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
 }  // namespace
@@ -325,7 +313,12 @@ std::vector<ApiRoute> ArcoRoutes(Runtime* r, const PersonsOptions& options) {
       .method = "GET", .path = person, .operation_id = "listPersonOppositions", .tag = "Persons (vault)",
       .scope = "persons:read", .versioned = true, .query = PageParams(), .response_schema = "OppositionList",
       .error_codes = Codes({{"INVALID_ID", "PERSON_NOT_FOUND", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
-      .handler = [r, o](ApiCall& c, Respond respond) { ListOppositions(*r, *o, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
+        ListPersonItems(*r, *o, c, PV::Abs(PV::OppositionIndex(te, id)),
+                        [te, id](std::string_view entry) { return PV::Abs(PV::Opposition(te, id, PV::IdOfOrder(entry))); },
+                        std::move(respond));
+      }});
   return routes;
 }
 

@@ -144,6 +144,7 @@ class PersonsServices final : public AreaServices {
       return core::InvalidArgument("--arco-warning-business-days is 0 to 20, --arco-interval-seconds at least 1");
     }
     po.arco_calendar = ao.calendar;
+    ao.caught_up = [&rt = s.rt] { return rt.CatchUpProjections(); };
     arco_ = std::make_unique<pipeline::persons::ArcoManager>(ao);
     if (s.Runs(Role::kTimers, "arco")) {
       arco_timers_ = true;
@@ -161,8 +162,10 @@ class PersonsServices final : public AreaServices {
     // Tests and tools: wait until every approved verification's data is in the vault.
     auto* c = consolidator_.get();
     auto* e = exporter_.get();
-    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v, c, e](HttpRequest&) -> core::Result<core::Json> {
+    auto* arco = arco_timers_ ? arco_.get() : nullptr;
+    admin.Add("POST", "/admin/persons/wait-idle", AdminRoute(sk, [v, c, e, arco](HttpRequest&) -> core::Result<core::Json> {
       if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("verified data is still being written");
+      if (arco != nullptr) SVC_RETURN_IF_ERROR(arco->RunOnce().status());  // the fulfilments queued (and deadlines due)
       if (!c->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("a consolidation is still under way");
       if (!e->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("a bulk export is still being written");
       return core::Json{{"idle", true}};

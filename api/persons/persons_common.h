@@ -89,6 +89,10 @@ void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body, Respond res
 std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool* unknown);
 // A required array of 1..max distinct non-empty strings (duplicates dropped); a field error otherwise.
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
+// The newest-first list of a person's items (consents, grants, legal holds, oppositions: rights_api.cc):
+// the person must be of the caller's tenant and environment; `index` is the absolute index prefix.
+void ListPersonItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index,
+                     std::function<std::string(std::string_view)> row_key, Respond respond);
 // The consent and grant routes (rights_api.cc).
 std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options);
 // ARCO requests and a person's oppositions (arco_api.cc).

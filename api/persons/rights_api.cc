@@ -51,20 +51,6 @@ HttpResponse ItemAfter(Runtime& rt, const AuthContext& a, const std::string& key
   return JsonResponse(status, **row);
 }
 
-// The newest-first list of a person's items (consents or grants).
-void ListItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index_of,
-               std::function<std::string(std::string_view)> row_key, Respond respond) {
-  const AuthContext& a = call.auth;
-  const std::string id = call.request->path_params["person_id"];
-  auto person = PersonRow(rt, a, id);
-  if (!person.ok()) return respond(StatusToProblem(*call.request, person.status()));
-  CursorList list;
-  list.scope = index_of + "|" + TeOf(a) + "|" + id;
-  list.index = index_of;
-  list.row_key = std::move(row_key);
-  ServeCursorList(rt, o, call, list, std::move(respond));
-}
-
 void CreateConsent(Runtime& rt, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
@@ -340,7 +326,7 @@ ApiRoute ItemListRoute(Runtime* r, const PersonsOptions* o, const std::string& b
       .error_codes = Codes({lookup, {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
       .handler = [r, o, &k](ApiCall& c, Respond respond) {
         const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
-        ListItems(*r, *o, c, PV::Abs(k.index(te, id)),
+        ListPersonItems(*r, *o, c, PV::Abs(k.index(te, id)),
                   [te, id, &k](std::string_view entry) { return PV::Abs(k.key(te, id, PV::IdOfOrder(entry))); },
                   std::move(respond));
       }};
@@ -360,6 +346,19 @@ ApiRoute ItemRevokeRoute(Runtime* r, const std::string& base, const std::string&
 }  // namespace
 
 pp::Reader ReaderOf(const AuthContext& a) { return pp::Reader{a.tenant_id, a.environment, a.application_id}; }
+
+void ListPersonItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index_of,
+                     std::function<std::string(std::string_view)> row_key, Respond respond) {
+  const AuthContext& a = call.auth;
+  const std::string id = call.request->path_params["person_id"];
+  auto person = PersonRow(rt, a, id);
+  if (!person.ok()) return respond(StatusToProblem(*call.request, person.status()));
+  CursorList list;
+  list.scope = index_of + "|" + TeOf(a) + "|" + id;
+  list.index = index_of;
+  list.row_key = std::move(row_key);
+  ServeCursorList(rt, o, call, list, std::move(respond));
+}
 
 core::Result<std::optional<core::Json>> GrantInForce(Runtime& rt, const AuthContext& a, const std::string& person_id) {
   return pp::GrantInForce(rt.store(), rt.clock().Now(), ReaderOf(a), person_id);
@@ -404,7 +403,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       .handler = [r, o](ApiCall& c, Respond respond) {
         const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
         const std::string index = PV::Abs(PV::LegalHolds(te, id));
-        ListItems(*r, *o, c, index, [index](std::string_view entry) { return index + std::string(entry); },
+        ListPersonItems(*r, *o, c, index, [index](std::string_view entry) { return index + std::string(entry); },
                   std::move(respond));
       }});
   routes.push_back(ApiRoute{

@@ -71,6 +71,9 @@ void DeclareServe(Flags& f) {
              "TESTS ONLY: start a clock at the current time that moves only when the admin socket "
              "says (POST /admin/clock {\"advanceSeconds\": N}); never in production",
              true});
+  f.Declare({"fake-clock-at", "",
+             "TESTS ONLY: with --fake-clock, the RFC 3339 time it starts at (default: now), for tests whose "
+             "dates matter (business-day deadlines)"});
   for (const Module* m : AllModules()) {
     if (m->declare_flags != nullptr) m->declare_flags(f);
   }
@@ -279,7 +282,13 @@ int Serve(int argc, char** argv) {
 
   std::unique_ptr<core::FakeClock> fake_clock;
   if (f.GetBool("fake-clock")) {
-    fake_clock = std::make_unique<core::FakeClock>(core::SystemClock().Now());
+    core::Timestamp start = core::SystemClock().Now();
+    if (const std::string at = f.Get("fake-clock-at"); !at.empty()) {
+      auto parsed = core::ParseRfc3339(at);
+      if (!parsed.ok()) return Fail(core::InvalidArgument("--fake-clock-at must be an RFC 3339 time"));
+      start = *parsed;
+    }
+    fake_clock = std::make_unique<core::FakeClock>(start);
     ro->clock = fake_clock.get();
     core::LogWarn("--fake-clock: time moves only through the admin socket; tests only");
   }

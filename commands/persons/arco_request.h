@@ -279,7 +279,7 @@ struct ArcoDecider : FieldSnapshots<ArcoDecider, ArcoState> {
   static core::Status Evolve(ArcoState& s, const eventstore::EventEnvelope& e);
 };
 
-// The deadlines a request's record shows: the end (23:59:59.999999, Mexico City) of the `days`-th
+// The deadlines a request's record shows: the end (23:59:59.999, Mexico City) of the `days`-th
 // business day after the day of `from_micros`, on the calendar with the extra days off.
 int64_t ArcoDueMicros(int64_t from_micros, int days, const ArcoCalendar& calendar);
 

@@ -645,6 +645,20 @@ bool BlankRow(const std::vector<std::string>& r) {
   return true;
 }
 
+// A data row of a SAT table: its width the header's, and its RFC one (its compact form), or the
+// error naming `where`. Blank rows are skipped by the caller.
+core::Result<std::string> SatRowRfc(std::string_view format, const SatTable& t, const std::vector<std::string>& r,
+                                    const std::string& where, bool& persona_moral) {
+  const size_t width = t.rows[t.header].size();
+  if (r.size() != width) {
+    return Bad(format, where, "has " + std::to_string(r.size()) + " fields, the header " + std::to_string(width));
+  }
+  const std::string cell = r[t.col.at("rfc")];
+  const std::string rfc = SatRfc(cell, persona_moral);
+  if (rfc.empty()) return Bad(format, where, "\"" + Trim(cell) + "\" is not an RFC");
+  return rfc;
+}
+
 // Listado_Completo_69-B.csv: one row per taxpayer (No, RFC, Nombre del Contribuyente, Situación
 // del contribuyente, then the numbers and dates of the SAT's notices and DOF publications). The
 // taxpayers whose presumption was disproved (Desvirtuado) or who won in court (Sentencia
@@ -657,18 +671,13 @@ core::Status LoadSat69B(const std::vector<std::string>& files, LoadedList& out) 
                                                 {{"rfc"},
                                                  {"nombre del contribuyente", "nombre contribuyente", "razon social"},
                                                  {"situacion del contribuyente", "situacion"}}));
-  const size_t width = t.rows[t.header].size();
   std::map<std::string, size_t> index;  // RFC -> entry
   for (size_t i = t.header + 1; i < t.rows.size(); ++i) {
     const auto& r = t.rows[i];
     const std::string where = "row " + std::to_string(i + 1);
     if (BlankRow(r)) continue;
-    if (r.size() != width) {
-      return Bad(f, where, "has " + std::to_string(r.size()) + " fields, the header " + std::to_string(width));
-    }
     bool moral = false;
-    const std::string rfc = SatRfc(r[t.col["rfc"]], moral);
-    if (rfc.empty()) return Bad(f, where, "\"" + Trim(r[t.col["rfc"]]) + "\" is not an RFC");
+    SVC_ASSIGN_OR_RETURN(const std::string rfc, SatRowRfc(f, t, r, where, moral));
     const std::string name = Trim(r[t.col["nombre del contribuyente"]]);
     if (name.empty()) return Bad(f, where, "the taxpayer's name is empty");
     const std::string situation = FoldName(r[t.col["situacion del contribuyente"]]);
@@ -718,17 +727,12 @@ core::Status LoadSat69(const std::vector<std::string>& files, LoadedList& out) {
                                                    {"razon social", "nombre denominacion o razon social",
                                                     "nombre o razon social", "nombre del contribuyente", "contribuyente"},
                                                    {"supuesto"}}));
-    const size_t width = t.rows[t.header].size();
     for (size_t i = t.header + 1; i < t.rows.size(); ++i) {
       const auto& r = t.rows[i];
       const std::string where = file + " row " + std::to_string(i + 1);
       if (BlankRow(r)) continue;
-      if (r.size() != width) {
-        return Bad(f, where, "has " + std::to_string(r.size()) + " fields, the header " + std::to_string(width));
-      }
       bool moral = false;
-      const std::string rfc = SatRfc(r[t.col["rfc"]], moral);
-      if (rfc.empty()) return Bad(f, where, "\"" + Trim(r[t.col["rfc"]]) + "\" is not an RFC");
+      SVC_ASSIGN_OR_RETURN(const std::string rfc, SatRowRfc(f, t, r, where, moral));
       const std::string name = Trim(r[t.col["razon social"]]);
       const std::string supuesto = Trim(r[t.col["supuesto"]]);
       if (name.empty() || supuesto.empty()) return Bad(f, where, "the name or the supuesto is empty");

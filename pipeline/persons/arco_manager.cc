@@ -31,6 +31,7 @@ ArcoManager::~ArcoManager() { Stop(); }
 
 core::Result<int> ArcoManager::RunOnce() {
   std::lock_guard run_lock(mu_);
+  if (options_.caught_up) SVC_RETURN_IF_ERROR(options_.caught_up());
   const core::Timestamp now = options_.clock->Now();
   std::set<core::mx::CivilDate> off;
   for (const auto& d : options_.calendar.days_off) {

@@ -10,6 +10,7 @@
 // so a timer that fires late, twice or on two nodes is harmless.
 
 #include <chrono>
+#include <functional>
 #include <mutex>
 
 #include "commands/persons/arco_request.h"
@@ -25,6 +26,9 @@ class ArcoManager final : public PeriodicManager {
     std::chrono::milliseconds interval{60'000};
     int warning_business_days = 3;
     commands::persons::ArcoCalendar calendar;  // the operator's extra days off
+    // Before a run: the read models have applied the log as it stands (so that a run asked for
+    // right after an operation finds what it queued); null: read what there is.
+    std::function<core::Status()> caught_up;
   };
   explicit ArcoManager(const Options& options);
   ~ArcoManager();

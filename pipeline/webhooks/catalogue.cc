@@ -8,7 +8,7 @@ const std::vector<EventType>& EventTypes() { return commands::webhooks::WebhookT
 
 const std::vector<std::string>& EventPatterns() {
   static const std::vector<std::string> kPatterns = {"*", "verification.*", "case.*", "service.*", "compliance.*", "audit.*",
-                                                     "company.*", "aml.*"};
+                                                     "company.*", "aml.*", "arco.*"};
   return kPatterns;
 }
 

@@ -1,5 +1,7 @@
 #include "projections/persons/arco_queries.h"
 
+#include <algorithm>
+
 #include "commands/persons/arco_request.h"
 #include "core/clock.h"
 #include "projections/persons/arco_view.h"
@@ -26,7 +28,7 @@ core::Result<core::Json> ArcoRequestAt(const eventstore::KvStore& views, std::st
 }
 
 core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_view te, std::string_view id,
-                                 std::string_view operation, std::string_view subject_id) {
+                                 std::string_view operation, std::string_view subject_id, std::string_view purpose) {
   SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, AV::Abs(AV::Request(te, id))));
   if (!row.has_value()) return core::NotFound("no such ARCO request", "ARCO_REQUEST_NOT_FOUND");
   const std::string status = core::StringOr(*row, "status"), right = core::StringOr(*row, "right");
@@ -42,6 +44,12 @@ core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_v
   const core::Json subject = row->value("subject", core::Json::object());
   if (core::StringOr(subject, "personId") != subject_id) {
     return core::FailedPrecondition("the ARCO request is of another subject", "CONFLICT");
+  }
+  if (!purpose.empty()) {
+    const core::Json purposes = row->value("purposes", core::Json::array());
+    if (std::find(purposes.begin(), purposes.end(), std::string(purpose)) == purposes.end()) {
+      return core::FailedPrecondition("the ARCO request objects to other purposes than " + std::string(purpose), "CONFLICT");
+    }
   }
   return core::Status::Ok();
 }

@@ -24,10 +24,12 @@ core::Result<core::Json> ArcoRequestAt(const eventstore::KvStore& views, std::st
 
 // Before an operation that names request `id` acts on `subject_id` (a person): the request exists
 // (ARCO_REQUEST_NOT_FOUND), is received or accepted, and is of the right `operation` fulfils
-// (ARCO_INVALID_TRANSITION, 409), and of that subject (CONFLICT, 409). The request records the
-// operation once it succeeded (pipeline/persons/arco_manager.h).
+// (ARCO_INVALID_TRANSITION, 409), and of that subject (CONFLICT, 409); an opposition's `purpose`
+// must be one the request objects to (CONFLICT). The request records the operation once it
+// succeeded (pipeline/persons/arco_manager.h).
 core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_view te, std::string_view id,
-                                 std::string_view operation, std::string_view subject_id);
+                                 std::string_view operation, std::string_view subject_id,
+                                 std::string_view purpose = "");
 
 // The compliance reports' counts of a tenant and environment at `now_micros`: {total, open,
 // overdue, byStatus, byRight}.

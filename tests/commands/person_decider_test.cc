@@ -396,7 +396,7 @@ TEST_CASE("arco decider: deadlines on Mexico's business days, across a weekend a
   CHECK(r.submitted_micros == kFri13);
   // 20 business days from Friday 13 November: Monday 16 is a rest day (the third Monday of
   // November), so the first day is Tuesday 17 and the last Monday 14 December, at the end of the
-  // day in Mexico City (05:59:59.999999 UTC on the 15th).
+  // day in Mexico City (05:59:59.999 UTC on the 15th).
   CHECK(svc::core::FormatRfc3339(svc::core::Timestamp{r.response_due_micros}) == "2026-12-15T05:59:59.999Z");
   CHECK(Date(r.ask_information_by_micros) == "2026-11-24");  // 5 business days: 17…23 November, then the 23rd's end
   spec.CheckSnapshot();
@@ -406,7 +406,7 @@ TEST_CASE("arco decider: deadlines on Mexico's business days, across a weekend a
   CHECK(Date(RecordAfter(spec).response_due_micros) == "2027-01-14");
   CHECK(svc::testing::Code(spec.When(ps::ExtendArcoDeadline{}).status()) == "ARCO_INVALID_TRANSITION");
   // Accepted on 1 December: made effective within 15 business days (to 22 December). (Dates below
-  // are UTC: a Mexico City day ends at 05:59:59.999999 UTC of the next.)
+  // are UTC: a Mexico City day ends at 05:59:59.999 UTC of the next.)
   spec.ctx.now = svc::core::Timestamp{kFri13 + 18 * kDay};
   REQUIRE(spec.When(ps::AcceptArcoRequest{}).ok());
   r = RecordAfter(spec);

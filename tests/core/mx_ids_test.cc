@@ -417,8 +417,8 @@ TEST_CASE("mx calendar: official rest days, weekends and business-day terms") {
   CHECK(cal.BusinessDaysBetween({2026, 12, 14}, {2026, 12, 14}) == 0);
   BusinessCalendar closed({CivilDate{2026, 11, 17}});  // an extra day off decreed
   CHECK(closed.AddBusinessDays({2026, 11, 13}, 1) == CivilDate{2026, 11, 18});
-  // Mexico City is UTC-6: its 14 December ends at 05:59:59.999999 UTC on the 15th.
-  CHECK(EndOfMexicoCityDay({2026, 12, 14}) == 1797314399999999LL);
+  // Mexico City is UTC-6: its 14 December ends (its last millisecond) at 05:59:59.999 UTC on the 15th.
+  CHECK(EndOfMexicoCityDay({2026, 12, 14}) == 1797314399999000LL);
   CHECK(MexicoCityDate(1797314399999999LL) == CivilDate{2026, 12, 14});
   CHECK(MexicoCityDate(1797314400000000LL) == CivilDate{2026, 12, 15});
   CHECK(ParseCivilDate("2026-04-02").value() == CivilDate{2026, 4, 2});

@@ -9,6 +9,7 @@
 #include "core/clock.h"
 #include "core/json.h"
 #include "tests/support/api_env.h"
+#include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
 
 using namespace svc;
@@ -428,4 +429,252 @@ TEST_CASE("persons media links: a signed short-lived link shows one capture; alt
   REQUIRE(env.Admin("POST", "/admin/persons/purge").status == 200);
   CheckProblem(env.Call("", "GET", fresh_path), 404, "MEDIA_NOT_FOUND");
   CheckProblem(Post(env, k, "/v1/media-links", ask), 404, "MEDIA_NOT_FOUND");
+}
+
+// ---- ARCO requests (issue 35, item 3; docs/persons.md#arco-requests) --------------------------
+
+namespace {
+
+const std::string kArco = "/v1/arco-requests";
+
+core::Json ArcoBody(const std::string& person, const std::string& right, const core::Json& extra = core::Json::object()) {
+  core::Json b = {{"personId", person},
+                  {"right", right},
+                  {"identityVerification", {{"method", "official_id"}, {"reference", "INE folio 0012"}}},
+                  {"reference", "TICKET-" + right}};
+  b.update(extra);
+  return b;
+}
+
+core::Json Opened(Env& env, const std::string& key, const core::Json& body) {
+  auto r = Post(env, key, kArco, body);
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r);
+}
+
+core::Json Move(Env& env, const std::string& key, const std::string& id, const std::string& move,
+                const core::Json& body = core::Json::object(), int status = 200) {
+  auto r = Post(env, key, kArco + "/" + id + "/" + move, body);
+  REQUIRE_MESSAGE(r.status == status, r.body);
+  return Body(r);
+}
+
+std::string PersonNamed(Env& env, const std::string& key, const std::string& email) {
+  auto r = Post(env, key, kBase, {{"pii", {{"email", email}, {"fullName", "Titular de Prueba"}}}});
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  return Body(r)["id"].get<std::string>();
+}
+
+// The manager records fulfilments as they are projected; a move of the fake clock (by 0) runs it
+// at once and answers when its commands are applied.
+void Settle(Env& env) { REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 0}}).status == 200); }
+
+void Advance(Env& env, int64_t seconds) {
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", seconds}}).status == 200);
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+}
+
+}  // namespace
+
+// Received on Friday 13 November 2026 at 10:00 in Mexico City: Monday 16 is a rest day (LFT art.
+// 74: the third Monday of November), so the 20 business days end on Monday 14 December; the fake
+// clock starts there and moves through the warning, the deadline and the lapse.
+TEST_CASE("arco requests: deadlines on business days, every move and refusal, fulfilment, webhooks, report") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--rate-reveals", "0", "--fake-clock", "--fake-clock-at", "2026-11-13T16:00:00Z",
+                  "--webhooks-allow-private-urls"},
+          Sharing::kIsolated);
+  const std::string k = env.test_key;
+  testing::Subscribe(env, receiver.port(), "/ok", {"arco.*"}, "arco-hook");
+  const std::string ana = PersonNamed(env, k, "ana@example.mx");
+  const std::string beto = PersonNamed(env, k, "beto@example.mx");
+
+  core::Json access = Opened(env, k, ArcoBody(ana, "access"));
+  const std::string a_id = access["id"];
+  CHECK(a_id.rfind("arc_", 0) == 0);
+  CHECK(access["object"] == "arco_request");
+  CHECK(access["status"] == "received");
+  CHECK(access["subject"]["type"] == "person");
+  CHECK(access["subject"]["personId"] == ana);
+  CHECK(access["receivedAt"] == "2026-11-13T16:00:00.000Z");
+  CHECK(access["responseDueAt"] == "2026-12-15T05:59:59.999Z");            // end of 14 Dec, Mexico City
+  CHECK(access["informationRequestableUntil"] == "2026-11-24T05:59:59.999Z");  // 5 business days
+  CHECK(access["overdue"] == false);
+  CHECK(access["identityVerification"] == core::Json{{"method", "official_id"}, {"reference", "INE folio 0012"}});
+  CHECK(access["history"].size() == 1);
+  CHECK(access["history"][0]["event"] == "received");
+  // Idempotent with a key; read back; listed.
+  auto first = Post(env, k, kArco, ArcoBody(beto, "rectification"), {{"Idempotency-Key", "arco-1"}});
+  REQUIRE(first.status == 201);
+  auto again = Post(env, k, kArco, ArcoBody(beto, "rectification"), {{"Idempotency-Key", "arco-1"}});
+  CHECK(Body(again)["id"] == Body(first)["id"]);
+  const std::string r_id = Body(first)["id"];
+  CHECK(Body(env.Call(k, "GET", kArco + "/" + a_id))["id"] == a_id);
+  CHECK(Body(env.Call(k, "GET", kArco + "?includeTotal=true"))["totalCount"] == 2);
+  CHECK(Body(env.Call(k, "GET", kArco + "?personId=" + ana))["data"].size() == 1);
+  CHECK(Body(env.Call(k, "GET", kArco + "?right=rectification"))["data"][0]["id"] == r_id);
+
+  // Refusals of a create and of reads.
+  CheckProblem(Post(env, k, kArco, {{"right", "access"}, {"identityVerification", {{"method", "in_person"}}}}), 422,
+               "ARCO_SUBJECT_REQUIRED");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "erasure")), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kArco, ArcoBody("per_00000000000000000000000000000000", "access")), 404, "PERSON_NOT_FOUND");
+  CheckProblem(Post(env, k, kArco, ArcoBody("nope", "access")), 400, "INVALID_ID");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "opposition")), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "opposition", {{"purposes", {"marketing_spam"}}})), 400, "PURPOSE_UNKNOWN");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "access", {{"receivedAt", "2027-01-01T00:00:00Z"}})), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "access", {{"identityVerification", {{"method", "a hunch"}}}})), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kArco, ArcoBody(ana, "access", {{"colour", "red"}})), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", kArco + "/arc_00000000000000000000000000000000"), 404, "ARCO_REQUEST_NOT_FOUND");
+  CheckProblem(env.Call(k, "GET", kArco + "/not-an-id"), 400, "INVALID_ID");
+  CheckProblem(env.Call(env.live_key, "GET", kArco + "/" + a_id), 404, "ARCO_REQUEST_NOT_FOUND");  // another environment
+  CheckProblem(env.Call(k, "GET", kArco + "?status=open"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", kArco + "?page=2"), 400, "BAD_REQUEST");
+
+  // Information: asked once, the term counts again from its arrival (Wednesday 18).
+  core::Json asked = Move(env, k, a_id, "request-information");
+  CHECK(asked["status"] == "awaiting_information");
+  CHECK(asked["informationDueAt"] == "2026-12-01T05:59:59.999Z");  // 10 business days from 13 Nov: 30 Nov
+  CheckProblem(Post(env, k, kArco + "/" + a_id + "/accept", core::Json::object()), 409, "ARCO_INVALID_TRANSITION");
+  Advance(env, 5 * 86400);  // Wednesday 18 November
+  core::Json back = Move(env, k, a_id, "information-received");
+  CHECK(back["status"] == "received");
+  CHECK(back["responseDueAt"] == "2026-12-17T05:59:59.999Z");
+  CheckProblem(Post(env, k, kArco + "/" + a_id + "/request-information", core::Json::object()), 409,
+               "ARCO_INVALID_TRANSITION");  // once only
+  CHECK(Move(env, k, a_id, "extend")["responseExtended"] == true);
+  CheckProblem(Post(env, k, kArco + "/" + a_id + "/extend", core::Json::object()), 409, "ARCO_INVALID_TRANSITION");
+  core::Json accepted = Move(env, k, a_id, "accept");
+  CHECK(accepted["status"] == "accepted");
+  CHECK(accepted["effectDueAt"] == "2026-12-10T05:59:59.999Z");  // 15 business days from 18 Nov
+
+  // Fulfilled by the export that names it: the request is completed, the bundle its reference.
+  CheckProblem(Post(env, k, kBase + "/" + ana + "/export", {{"arcoRequestId", r_id}}), 409, "ARCO_INVALID_TRANSITION");
+  CheckProblem(Post(env, k, kBase + "/" + beto + "/export", {{"arcoRequestId", a_id}}), 409, "CONFLICT");
+  CheckProblem(Post(env, k, kBase + "/" + ana + "/export", {{"arcoRequestId", "arc_00000000000000000000000000000000"}}),
+               404, "ARCO_REQUEST_NOT_FOUND");
+  auto bundle = Post(env, k, kBase + "/" + ana + "/export", {{"reason", "ARCO"}, {"arcoRequestId", a_id}});
+  REQUIRE_MESSAGE(bundle.status == 200, bundle.body);
+  Settle(env);
+  core::Json done = Body(env.Call(k, "GET", kArco + "/" + a_id));
+  CHECK(done["status"] == "completed");
+  CHECK(done["fulfilment"] == core::Json{{"operation", "export"}, {"reference", Body(bundle)["id"]}});
+  CHECK(done["history"].back()["event"] == "completed");
+  CheckProblem(Post(env, k, kArco + "/" + a_id + "/withdraw", core::Json::object()), 409, "ARCO_INVALID_TRANSITION");
+  CheckProblem(Post(env, k, kBase + "/" + ana + "/export", {{"arcoRequestId", a_id}}), 409, "ARCO_INVALID_TRANSITION");
+
+  // Rectification by a PATCH that names it; a cancellation by a forget; a denial; a withdrawal.
+  auto patched = env.Call(k, "PATCH", kBase + "/" + beto,
+                          core::Json{{"pii", {{"email", "beto@example.com"}}}, {"arcoRequestId", r_id}}.dump());
+  REQUIRE_MESSAGE(patched.status == 200, patched.body);
+  Settle(env);
+  core::Json rect = Body(env.Call(k, "GET", kArco + "/" + r_id));
+  CHECK(rect["status"] == "completed");
+  CHECK(rect["fulfilment"]["operation"] == "rectification");
+  CHECK(rect["respondedAt"].is_string());  // accepted and made effective at once
+  const std::string c_id = Opened(env, k, ArcoBody(beto, "cancellation"))["id"];
+  auto forgot = Post(env, k, kBase + "/" + beto + "/forget", {{"mode", "block"}, {"arcoRequestId", c_id}});
+  REQUIRE_MESSAGE(forgot.status == 200, forgot.body);
+  Settle(env);
+  CHECK(Body(env.Call(k, "GET", kArco + "/" + c_id))["fulfilment"] == core::Json{{"operation", "forget"}, {"reference", "block"}});
+  const std::string d_id = Opened(env, k, ArcoBody(ana, "rectification"))["id"];
+  CheckProblem(Post(env, k, kArco + "/" + d_id + "/deny", {{"reason", "because"}}), 422, "VALIDATION_ERROR");
+  CHECK(Move(env, k, d_id, "deny", {{"reason", "data_not_held"}})["denialReason"] == "data_not_held");
+  CheckProblem(Post(env, k, kArco + "/" + d_id + "/accept", core::Json::object()), 409, "ARCO_INVALID_TRANSITION");
+  const std::string w_id = Opened(env, k, ArcoBody(ana, "cancellation"))["id"];
+  CHECK(Move(env, k, w_id, "withdraw")["status"] == "withdrawn");
+  CheckProblem(Post(env, k, kArco + "/" + w_id + "/accept", {{"x", 1}}), 422, "VALIDATION_ERROR");
+
+  // The deadlines on the fake clock: a request received now (Wednesday 18 November) is due on
+  // Wednesday 16 December; a lapse of an unanswered information request.
+  const std::string late = Opened(env, k, ArcoBody(ana, "access"))["id"];
+  const std::string silent = Opened(env, k, ArcoBody(ana, "access"))["id"];
+  CHECK(Move(env, k, silent, "request-information")["informationDueAt"] == "2026-12-03T05:59:59.999Z");
+  Advance(env, 15 * 86400);  // Thursday 3 December, 10:00: the information is a day late
+  CHECK(Body(env.Call(k, "GET", kArco + "/" + silent))["status"] == "lapsed");
+  Advance(env, 7 * 86400);  // Thursday 10 December: 4 business days left (11, 14, 15, 16): nothing yet
+  receiver.WaitFor("/ok", 1);
+  auto types = [&] {
+    std::vector<std::string> out;
+    for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) out.push_back(m.value("type", ""));
+    return out;
+  };
+  auto count = [&](const std::string& type) { auto t = types(); return std::count(t.begin(), t.end(), type); };
+  CHECK(count("arco.deadline_approaching") == 0);
+  Advance(env, 86400);  // Friday 11 December: 3 business days left
+  CHECK(count("arco.deadline_approaching") == 1);
+  CHECK(Body(env.Call(k, "GET", kArco + "/" + late))["history"].back()["event"] == "deadline_approaching");
+  Advance(env, 86400);
+  CHECK(count("arco.deadline_approaching") == 1);  // once
+  CHECK(Body(env.Call(k, "GET", kArco + "?overdue=true"))["data"].empty());
+  Advance(env, 6 * 86400);  // Saturday 19 December: the response was due on the 16th
+  CHECK(count("arco.deadline_missed") == 1);
+  core::Json overdue = Body(env.Call(k, "GET", kArco + "?overdue=true"));
+  REQUIRE(overdue["data"].size() == 1);
+  CHECK(overdue["data"][0]["id"] == late);
+  CHECK(overdue["data"][0]["overdue"] == true);
+  core::Json report = Body(env.Call(k, "GET", "/v1/compliance/reports?type=nom024"));
+  CHECK(report["arcoRequests"]["overdue"] == 1);
+  CHECK(report["arcoRequests"]["byStatus"]["completed"] == 3);
+  CHECK(report["arcoRequests"]["byStatus"]["lapsed"] == 1);
+  CHECK(report["arcoRequests"]["byRight"]["access"] == 3);
+  // Every move was a webhook of its own type.
+  for (const char* t : {"arco.request_received", "arco.information_requested", "arco.information_received",
+                        "arco.deadline_extended", "arco.request_accepted", "arco.request_completed",
+                        "arco.request_denied", "arco.request_withdrawn", "arco.request_lapsed"}) {
+    CAPTURE(t);
+    CHECK(count(t) >= 1);
+  }
+  core::Json sent;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    if (m.value("type", "") == "arco.deadline_missed") sent = core::ParseJsonOrDiscarded(m["body"].get<std::string>());
+  }
+  CHECK(sent["data"]["arcoRequestId"] == late);
+  CHECK(sent["data"]["deadline"] == "response");
+  CHECK(sent["data"]["deadlineDueAt"] == "2026-12-17T05:59:59.999Z");
+  CHECK(sent.dump().find("ana@example.mx") == std::string::npos);  // ids and dates, no personal data
+}
+
+TEST_CASE("arco opposition: the purpose's consents revoked, later reveals for it refused until a new consent") {
+  Env env(false, kFlags);
+  const std::string k = env.test_key;
+  const std::string id = PersonNamed(env, k, "carla@example.mx");
+  const std::string oppositions = kBase + "/" + id + "/oppositions";
+  auto consent = Post(env, k, kBase + "/" + id + "/consents", Consent("credit_assessment"));
+  REQUIRE(consent.status == 201);
+  CHECK(Decrypt(env, k, id, {"email"}, "credit_assessment").status == 200);
+  const std::string arc = Opened(env, k, ArcoBody(id, "opposition", {{"purposes", {"credit_assessment"}}}))["id"];
+  CheckProblem(Post(env, k, oppositions, {{"purpose", "identity_verification"}, {"arcoRequestId", arc}}), 409,
+               "CONFLICT");
+  auto made = Post(env, k, oppositions, {{"purpose", "credit_assessment"}, {"reason", "TICKET-77"}, {"arcoRequestId", arc}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  core::Json opp = Body(made);
+  CHECK(opp["id"].get<std::string>().rfind("opp_", 0) == 0);
+  CHECK(opp["object"] == "person.opposition");
+  CHECK(opp["purpose"] == "credit_assessment");
+  CHECK(opp["arcoRequestId"] == arc);
+  CHECK(opp["liftedAt"].is_null());
+  // The consent for it is revoked; a reveal for it refused, for another purpose still allowed.
+  CHECK(Body(env.Call(k, "GET", kBase + "/" + id + "/consents"))["data"][0]["revokedAt"].is_string());
+  CheckProblem(Decrypt(env, k, id, {"email"}, "credit_assessment"), 403, "PURPOSE_OPPOSED");
+  CHECK(Decrypt(env, k, id, {"email"}, "identity_verification").status == 200);
+  CHECK(Body(env.Call(k, "GET", oppositions))["data"].size() == 1);
+  // The request it fulfilled is completed once recorded (the manager runs as the opposition is
+  // projected; wait-idle runs it to the end of what is queued).
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  core::Json request = Body(env.Call(k, "GET", kArco + "/" + arc));
+  CHECK(request["status"] == "completed");
+  CHECK(request["fulfilment"]["operation"] == "opposition");
+  // Refusals.
+  CheckProblem(Post(env, k, oppositions, {{"purpose", "arco_request"}}), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, oppositions, {{"purpose", "nope"}}), 400, "PURPOSE_UNKNOWN");
+  CheckProblem(Post(env, k, oppositions, core::Json::object()), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, kBase + "/per_00000000000000000000000000000000/oppositions", {{"purpose", "credit_assessment"}}),
+               404, "PERSON_NOT_FOUND");
+  // A consent the person gives again lifts the opposition.
+  REQUIRE(Post(env, k, kBase + "/" + id + "/consents", Consent("credit_assessment")).status == 201);
+  CHECK(Decrypt(env, k, id, {"email"}, "credit_assessment").status == 200);
+  CHECK(Body(env.Call(k, "GET", oppositions))["data"][0]["liftedAt"].is_string());
 }

@@ -155,9 +155,9 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
 
   // Catalogue and policy.
   core::Json cat = Body(env.Call(env.test_key, "GET", kBase + "/event-types"));
-  CHECK(cat["eventTypes"].size() == 12);
+  CHECK(cat["eventTypes"].size() == 23);  // 12, and the 11 arco.* types (issue 35)
   CHECK(cat["patterns"] == core::Json::array({"*", "verification.*", "case.*", "service.*", "compliance.*", "audit.*",
-                                              "company.*", "aml.*"}));
+                                              "company.*", "aml.*", "arco.*"}));
   core::Json policy = Body(env.Call(env.test_key, "GET", kBase + "/delivery-policy"));
   CHECK(policy["backoffBaseSeconds"] == 30);
   CHECK(policy["maxBackoffSeconds"] == 21600);
