@@ -44,9 +44,14 @@ std::optional<std::pair<std::string, pp::ArcoOpening>> ParseArcoOpening(const Ht
     respond(StatusToProblem(req, body.status()));
     return std::nullopt;
   }
+  // The subject first: without it there is no request to speak of (ARCO_SUBJECT_REQUIRED).
+  if (!body->contains("personId") || (*body)["personId"].is_null()) {
+    respond(Problem(req, "ARCO_SUBJECT_REQUIRED", "an ARCO request names its subject: personId, a person of the vault"));
+    return std::nullopt;
+  }
   Validator v(*body);
   pp::ArcoOpening o;
-  auto person = v.OpaqueId("personId", "per");
+  auto person = v.OpaqueId("personId", "per", true);
   auto right = v.Enum("right", true, ps::kArcoRights);
   o.requester = v.Enum("requester", false, {"subject", "representative"}).value_or("subject");
   const core::Json* identity = v.Object("identityVerification", 2048);
@@ -81,10 +86,6 @@ std::optional<std::pair<std::string, pp::ArcoOpening>> ParseArcoOpening(const Ht
   }
   if (!v.ok()) {
     respond(ValidationProblem(req, v.errors()));
-    return std::nullopt;
-  }
-  if (!person.has_value()) {
-    respond(Problem(req, "ARCO_SUBJECT_REQUIRED", "an ARCO request names its subject: personId, a person of the vault"));
     return std::nullopt;
   }
   o.right = *right;
