@@ -1,0 +1,101 @@
+#pragma once
+// The SAT's e.firma (FIEL) as a possession proof (issue 35, item 2; docs/verification-sessions.md#efirma):
+// the protocol only, in memory — what a certificate says, whether it and a signature made with
+// its private key hold, and OCSP (RFC 6960) requests and answers about it. Talking to an OCSP
+// responder over HTTP, challenges and recording the result live elsewhere.
+//
+// A certificate is accepted when every check passes (CheckEfirma):
+//   - the signature: the challenge's bytes signed with SHA-256 by the certificate's key
+//     (RSA PKCS #1 v1.5, as the SAT's keys are, or ECDSA);
+//   - the chain: to one of the operator's SAT certificates (`--efirma-roots`: the SAT's roots and
+//     intermediates, any of which may anchor), at the time of signing;
+//   - validity at the time of signing (an expired or not yet valid certificate fails);
+//   - an e.firma, not a CSD: a CSD (certificado de sello digital, the seal of invoices) names a
+//     branch in its organizational unit; a FIEL names none and carries digitalSignature and
+//     nonRepudiation in its key usage.
+// Each failure is a reason code (efirma_*), never an exception: bad input is an answer.
+//
+// What the certificate says of its holder: the RFC in x500UniqueIdentifier (2.5.4.45) and the
+// CURP in serialNumber (2.5.4.5); for a company, "RFC / RFC of its representative" and
+// " / CURP of the representative": the first RFC is the holder's.
+
+#include <chrono>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "core/clock.h"
+#include "core/status.h"
+
+namespace svc::pipeline::efirma {
+
+struct Certificate {
+  std::string der;
+  std::string sha256_hex;    // of the DER: the certificate's fingerprint
+  std::string serial_hex;    // lowercase
+  std::string issuer;        // one line (RFC 2253)
+  std::string subject_name;  // the holder's name (CN)
+  std::string rfc;           // compact, upper case ("" when the certificate names none)
+  std::string curp;
+  std::string organizational_unit;  // non-empty: a CSD's branch
+  int64_t not_before_micros = 0;
+  int64_t not_after_micros = 0;
+  bool digital_signature = false;  // key usage bits
+  bool non_repudiation = false;
+};
+
+// The certificate of a .cer file (DER) or PEM text; EFIRMA_CERT_NOT_READY (400) when it is
+// neither an X.509 certificate.
+core::Result<Certificate> ParseCertificate(std::string_view der_or_pem);
+
+// The operator's SAT certificates (PEM, one or more): kept parsed for the checks.
+class Trust {
+ public:
+  static core::Result<std::shared_ptr<const Trust>> FromPem(std::string_view pem);
+  ~Trust();
+  Trust(const Trust&) = delete;
+  Trust& operator=(const Trust&) = delete;
+  size_t size() const;
+
+ private:
+  Trust();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  friend struct Access;
+};
+
+struct Check {
+  std::vector<std::string> reasons;  // empty: passed. efirma_signature_invalid, efirma_chain_untrusted,
+                                     // efirma_expired, efirma_not_yet_valid, efirma_not_fiel (a CSD),
+                                     // efirma_key_usage
+  std::string issuer_der;            // the certificate that issued it, when the chain holds (for OCSP)
+  bool passed() const { return reasons.empty(); }
+};
+
+// The checks of the header comment, at `at` (the time of signing).
+Check CheckEfirma(const Trust& trust, const Certificate& cert, std::string_view message, std::string_view signature,
+                  core::Timestamp at);
+
+// OCSP (RFC 6960): a request about `cert` issued by `issuer_der`, with a fresh nonce.
+struct OcspRequest {
+  std::string der;  // the body of the HTTP POST (application/ocsp-request)
+  std::string cert_der, issuer_der;
+};
+core::Result<OcspRequest> MakeOcspRequest(const Certificate& cert, const std::string& issuer_der);
+
+// The answer: good, revoked or unknown, once the response is checked: successful, signed by the
+// issuer or a responder it delegated to (OCSPSigning), for this certificate, with the request's
+// nonce when it returns one (a different nonce is a replay), and current (thisUpdate not after now + 5 minutes, nextUpdate not
+// before now - 5 minutes). InvalidArgument (OCSP_INVALID, internal) otherwise.
+struct OcspStatus {
+  std::string status;  // good | revoked | unknown
+  std::string revocation_reason;  // revoked: RFC 5280's name ("keyCompromise", …) or ""
+  int64_t revoked_at_micros = 0;
+  int64_t this_update_micros = 0;
+};
+core::Result<OcspStatus> CheckOcspResponse(std::string_view response_der, const OcspRequest& request,
+                                           const Trust& trust, core::Timestamp now);
+
+}  // namespace svc::pipeline::efirma

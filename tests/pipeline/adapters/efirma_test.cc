@@ -1,0 +1,169 @@
+// The e.firma checks (pipeline/adapters/efirma.h) against a SAT-like CA made by the openssl
+// command line (tests/efirma/sat_ca.py: RFC in x500UniqueIdentifier, CURP in serialNumber, a CSD
+// with its branch in the OU, an expired, a revoked and a foreign certificate) and OpenSSL's own
+// OCSP responder (`openssl ocsp`, answering the requests our code makes).
+#include "pipeline/adapters/efirma.h"
+
+#include <doctest/doctest.h>
+#include <openssl/evp.h>
+#include <openssl/pem.h>
+
+#include <cstdlib>
+#include <fstream>
+
+#include "core/clock.h"
+#include "core/crypto.h"
+#include "tests/support/temp_dir.h"
+
+namespace ef = svc::pipeline::efirma;
+using svc::testing::ReadFile;
+
+namespace {
+
+// The CA, made once for the test binary's run.
+const std::string& CaDir() {
+  static svc::testing::TempDir dir;
+  static const bool made = [] {
+    const std::string cmd = "python3 " + std::string(SVC_TEST_SOURCE_DIR) + "/efirma/sat_ca.py " + dir.path() + "/ca";
+    return std::system(cmd.c_str()) == 0;
+  }();
+  REQUIRE(made);
+  static const std::string path = dir.path() + "/ca";
+  return path;
+}
+
+std::string File(const std::string& name) { return ReadFile(CaDir() + "/" + name); }
+
+// `message` signed with SHA-256 by the unencrypted PEM key `name`.pem.key (what the browser does
+// with the .key once the password opens it).
+std::string Sign(const std::string& name, const std::string& message) {
+  const std::string pem = File(name + ".pem.key");
+  BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+  BIO_free(bio);
+  REQUIRE(key != nullptr);
+  EVP_MD_CTX* md = EVP_MD_CTX_new();
+  size_t len = 0;
+  REQUIRE(EVP_DigestSignInit(md, nullptr, EVP_sha256(), nullptr, key) == 1);
+  REQUIRE(EVP_DigestSign(md, nullptr, &len, reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1);
+  std::string sig(len, '\0');
+  REQUIRE(EVP_DigestSign(md, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                         reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1);
+  sig.resize(len);
+  EVP_MD_CTX_free(md);
+  EVP_PKEY_free(key);
+  return sig;
+}
+
+std::shared_ptr<const ef::Trust> SatTrust() {
+  auto t = ef::Trust::FromPem(File("sat_root.pem"));
+  REQUIRE_MESSAGE(t.ok(), t.status().ToString());
+  return *t;
+}
+
+ef::Certificate Cert(const std::string& name) {
+  auto c = ef::ParseCertificate(File(name + ".cer"));
+  REQUIRE_MESSAGE(c.ok(), c.status().ToString());
+  return *c;
+}
+
+// OpenSSL's responder's answer to `request` (a file round trip through `openssl ocsp`).
+std::string Answer(const std::string& request_der) {
+  svc::testing::TempDir t;
+  std::ofstream(t.Sub("q.der"), std::ios::binary) << request_der;
+  const std::string d = CaDir();
+  const std::string cmd = "openssl ocsp -index " + d + "/index.txt -CA " + d + "/sat_root.pem -rsigner " + d +
+                          "/ocsp.pem -rkey " + d + "/ocsp.key.pem -reqin " + t.Sub("q.der") + " -respout " +
+                          t.Sub("r.der") + " -ndays 1 >/dev/null 2>&1";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  return ReadFile(t.Sub("r.der"));
+}
+
+}  // namespace
+
+TEST_CASE("efirma: a SAT e.firma certificate is read: RFC, CURP, name, validity, key usage") {
+  REQUIRE(svc::core::InitCrypto().ok());
+  ef::Certificate c = Cert("fiel");
+  CHECK(c.rfc == "PEPJ800101AB6");
+  CHECK(c.curp == "PEPJ800101HDFRRN03");
+  CHECK(c.subject_name == "JOSE PEREZ PEREZ");
+  CHECK(c.organizational_unit.empty());
+  CHECK(c.digital_signature);
+  CHECK(c.non_repudiation);
+  CHECK(c.sha256_hex == svc::core::Sha256Hex(File("fiel.cer")));
+  CHECK(c.issuer.find("AC DE PRUEBAS DEL SAT") != std::string::npos);
+  CHECK(c.not_after_micros > c.not_before_micros);
+  CHECK(ef::ParseCertificate(File("fiel.pem"))->sha256_hex == c.sha256_hex);  // PEM reads the same
+  CHECK(Cert("csd").organizational_unit == "Sucursal Centro");
+  // Not a certificate: EFIRMA_CERT_NOT_READY, whatever the bytes.
+  for (const std::string& bad : {std::string(), std::string("hola"), File("fiel.cer").substr(0, 100),
+                                File("fiel.cer") + "x", File("fiel.key")}) {
+    auto r = ef::ParseCertificate(bad);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().api_code() == "EFIRMA_CERT_NOT_READY");
+  }
+  CHECK_FALSE(ef::Trust::FromPem("no certificates here").ok());
+  CHECK(SatTrust()->size() == 1);
+}
+
+TEST_CASE("efirma: the possession proof holds for the holder's key only, on a valid FIEL of the SAT") {
+  REQUIRE(svc::core::InitCrypto().ok());
+  auto trust = SatTrust();
+  const svc::core::Timestamp now = svc::core::SystemClock().Now();
+  const std::string challenge = "svc e.firma\nsession: vrf_1\nnonce: 3q2-7w\n";
+  ef::Check ok = ef::CheckEfirma(*trust, Cert("fiel"), challenge, Sign("fiel", challenge), now);
+  CHECK_MESSAGE(ok.passed(), ok.reasons.size());
+  CHECK(svc::core::Sha256Hex(ok.issuer_der) == svc::core::Sha256Hex(ef::ParseCertificate(File("sat_root.pem"))->der));
+  auto reasons = [&](const std::string& cert, const std::string& key, std::string signature = "") {
+    if (signature.empty()) signature = Sign(key, challenge);
+    return ef::CheckEfirma(*trust, Cert(cert), challenge, signature, now).reasons;
+  };
+  using V = std::vector<std::string>;
+  CHECK(reasons("fiel", "fiel_other") == V{"efirma_signature_invalid"});  // another person's key
+  std::string tampered = Sign("fiel", challenge);
+  tampered[10] ^= 0x01;
+  CHECK(reasons("fiel", "fiel", tampered) == V{"efirma_signature_invalid"});
+  CHECK(ef::CheckEfirma(*trust, Cert("fiel"), challenge + "x", Sign("fiel", challenge), now).reasons ==
+        V{"efirma_signature_invalid"});  // another challenge
+  CHECK(reasons("fiel_expired", "fiel_expired") == V{"efirma_expired"});
+  CHECK(reasons("csd", "csd") == V{"efirma_not_fiel"});
+  CHECK(reasons("foreign", "foreign") == V{"efirma_chain_untrusted"});
+  // At a time before the certificate: not yet valid.
+  CHECK(ef::CheckEfirma(*trust, Cert("fiel"), challenge, Sign("fiel", challenge),
+                        svc::core::Timestamp{Cert("fiel").not_before_micros - 86'400'000'000})
+            .reasons.size() == 1);
+}
+
+TEST_CASE("efirma: OCSP requests answered by OpenSSL's responder: good, revoked, replayed, altered") {
+  REQUIRE(svc::core::InitCrypto().ok());
+  auto trust = SatTrust();
+  const svc::core::Timestamp now = svc::core::SystemClock().Now();
+  const std::string issuer = ef::ParseCertificate(File("sat_root.pem"))->der;
+  auto req = ef::MakeOcspRequest(Cert("fiel"), issuer);
+  REQUIRE(req.ok());
+  auto good = ef::CheckOcspResponse(Answer(req->der), *req, *trust, now);
+  REQUIRE_MESSAGE(good.ok(), good.status().ToString());
+  CHECK(good->status == "good");
+  auto rreq = ef::MakeOcspRequest(Cert("fiel_revoked"), issuer);
+  REQUIRE(rreq.ok());
+  auto revoked = ef::CheckOcspResponse(Answer(rreq->der), *rreq, *trust, now);
+  REQUIRE_MESSAGE(revoked.ok(), revoked.status().ToString());
+  CHECK(revoked->status == "revoked");
+  CHECK(revoked->revoked_at_micros > 0);
+  // Another request's answer (its nonce), an answer for another certificate, altered bytes, and
+  // an answer judged a day later than it was current: refused.
+  auto again = ef::MakeOcspRequest(Cert("fiel"), issuer);
+  REQUIRE(again.ok());
+  const std::string first = Answer(req->der);
+  CHECK(ef::CheckOcspResponse(first, *again, *trust, now).status().message().find("nonce") != std::string::npos);
+  CHECK_FALSE(ef::CheckOcspResponse(Answer(rreq->der), *req, *trust, now).ok());
+  std::string altered = first;
+  altered[altered.size() - 20] ^= 0x01;
+  CHECK_FALSE(ef::CheckOcspResponse(altered, *req, *trust, now).ok());
+  CHECK_FALSE(ef::CheckOcspResponse("not ocsp", *req, *trust, now).ok());
+  CHECK_FALSE(ef::CheckOcspResponse(first, *req, *trust, svc::core::Timestamp{now.micros + 3 * 86'400'000'000}).ok());
+  // Signed by nobody the SAT trusts: the foreign CA's root as the only trust.
+  auto foreign = ef::Trust::FromPem(File("foreign_root.pem"));
+  REQUIRE(foreign.ok());
+  CHECK_FALSE(ef::CheckOcspResponse(first, *req, **foreign, now).ok());
+}
