@@ -13,6 +13,8 @@
 
 #include "core/clock.h"
 #include "core/crypto.h"
+#include "pipeline/adapters/efirma_http.h"
+#include "tests/support/sat_ca_process.h"
 #include "tests/support/temp_dir.h"
 
 namespace ef = svc::pipeline::efirma;
@@ -166,4 +168,63 @@ TEST_CASE("efirma: OCSP requests answered by OpenSSL's responder: good, revoked,
   auto foreign = ef::Trust::FromPem(File("foreign_root.pem"));
   REQUIRE(foreign.ok());
   CHECK_FALSE(ef::CheckOcspResponse(first, *req, **foreign, now).ok());
+}
+
+TEST_CASE("efirma verifier: the proof, then revocation asked of the SAT-like responder over HTTP") {
+  REQUIRE(svc::core::InitCrypto().ok());
+  svc::testing::TempDir dir;
+  svc::testing::SatCaProcess ca(dir.Sub("ca"));
+  svc::core::SystemClock clock;
+  auto make = [&](const std::string& url) {
+    svc::pipeline::adapters::EfirmaVerifier::Options o;
+    o.roots_pem = ca.read("sat_root.pem");
+    o.ocsp_url = url;
+    o.clock = &clock;
+    auto v = svc::pipeline::adapters::EfirmaVerifier::Create(o);
+    REQUIRE_MESSAGE(v.ok(), v.status().ToString());
+    return std::move(*v);
+  };
+  auto verifier = make(ca.ocsp_url());
+  const std::string challenge = "svc e.firma\nchallenge: efc_1\n";
+  auto sign = [&](const std::string& name) {
+    // The CA of this process, not CaDir()'s: its own keys.
+    const std::string pem = ca.read(name + ".pem.key");
+    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
+    EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
+    BIO_free(bio);
+    EVP_MD_CTX* md = EVP_MD_CTX_new();
+    size_t len = 512;
+    std::string sig(len, '\0');
+    REQUIRE(EVP_DigestSignInit(md, nullptr, EVP_sha256(), nullptr, key) == 1);
+    REQUIRE(EVP_DigestSign(md, reinterpret_cast<unsigned char*>(sig.data()), &len,
+                           reinterpret_cast<const unsigned char*>(challenge.data()), challenge.size()) == 1);
+    EVP_MD_CTX_free(md);
+    EVP_PKEY_free(key);
+    sig.resize(len);
+    return sig;
+  };
+  auto good = verifier->Verify(ca.read("fiel.cer"), challenge, sign("fiel"));
+  REQUIRE_MESSAGE(good.ok(), good.status().ToString());
+  CHECK(good->passed());
+  CHECK(good->ocsp == "good");
+  CHECK(good->certificate.rfc == "PEPJ800101AB6");
+  auto revoked = verifier->Verify(ca.read("fiel_revoked.cer"), challenge, sign("fiel_revoked"));
+  REQUIRE(revoked.ok());
+  CHECK(revoked->reasons == std::vector<std::string>{"efirma_revoked"});
+  auto foreign = verifier->Verify(ca.read("foreign.cer"), challenge, sign("foreign"));
+  REQUIRE(foreign.ok());
+  CHECK(foreign->ocsp == "skipped");
+  CHECK(foreign->reasons == std::vector<std::string>{"efirma_chain_untrusted"});
+  CHECK(ca.Answered() == 2);
+  ca.SetMode("down");
+  auto down = verifier->Verify(ca.read("fiel.cer"), challenge, sign("fiel"));
+  REQUIRE(down.ok());
+  CHECK(down->ocsp == "unavailable");
+  CHECK(down->reasons == std::vector<std::string>{"efirma_ocsp_unavailable"});  // fails closed
+  ca.SetMode("ok");
+  auto unchecked = make("")->Verify(ca.read("fiel_revoked.cer"), challenge, sign("fiel_revoked"));
+  REQUIRE(unchecked.ok());
+  CHECK(unchecked->ocsp == "not_checked");
+  CHECK(unchecked->passed());
+  CHECK(make(ca.ocsp_url())->Verify("not a certificate", challenge, "x").status().api_code() == "EFIRMA_CERT_NOT_READY");
 }
