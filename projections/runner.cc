@@ -196,6 +196,9 @@ core::Status ProjectionRunner::ApplyBatch(std::vector<eventstore::RecordedEvent>
       m.batches_counter->Add();
     }
   }
+  // Caught up is known before the waiters wake: a caller told "applied" and then asking whether
+  // this runner has caught up (readiness) gets the same answer every time.
+  if (reader_->CaughtUp()) caught_up_once_.store(true);
   cv_.notify_all();
   if (on_applied_) on_applied_();
   return core::Status::Ok();
@@ -267,7 +270,6 @@ void ProjectionRunner::Loop() {
       cv_.notify_all();
       return;
     }
-    if (reader_->CaughtUp()) caught_up_once_.store(true);
   }
 }
 
