@@ -42,6 +42,7 @@ std::string_view IdPrefix(IdKind kind) {
     case IdKind::kPersonExport: return "pxb";
     case IdKind::kArcoRequest: return "arc";
     case IdKind::kOpposition: return "opp";
+    case IdKind::kEfirmaChallenge: return "efc";
   }
   return "unk";
 }

@@ -46,6 +46,7 @@ enum class IdKind {
   kScreeningHit,   // hit_ (a subject matched to a list entry)
   kPersonExport,   // pxb_ (an ARCO access bundle answered by POST /v1/persons/{id}/export)
   kOpposition,     // opp_ (a person's objection to a purpose: ARCO opposition)
+  kEfirmaChallenge,  // efc_ (an e.firma possession challenge of a verification session)
   kArcoRequest,    // arc_ (an ARCO request: a data subject's right of access, rectification, cancellation or opposition)
 };
 

@@ -7,18 +7,22 @@
 #include <filesystem>
 
 #include "api/http/admin_route.h"
+#include "api/http/flag_file.h"
 #include "api/http/module.h"
 #include "api/http/sse_hub.h"
 #include "api/sessions/routes.h"
+#include "commands/verification/efirma_challenge.h"
 #include "commands/verification/session_decider.h"
 #include "core/log.h"
 #include "eventstore/job_queue.h"
+#include "pipeline/adapters/efirma_http.h"
 #include "pipeline/adapters/gov_registry_http.h"
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/expiry_timer.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/process_manager.h"
+#include "projections/efirma_projector.h"
 #include "projections/sessions_projector.h"
 #include "projections/verification_projector.h"
 
@@ -35,6 +39,13 @@ void DeclareFlags(Flags& f) {
   f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
   f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
   f.Declare({"verification-job-partitions", "16", "in a cluster (--kafka-writers group): the partitions of the verification jobs topic <prefix>.jobs, the most workers busy at once (fixed when the topic is created)"});
+  f.Declare({"efirma-roots", "",
+             "PEM file of the SAT's certificates (its roots and intermediates) that an e.firma must chain to "
+             "(docs/verification-sessions.md#efirma); empty: e.firma is not checked (EFIRMA_CERT_NOT_READY)"});
+  f.Declare({"efirma-ocsp-url", "",
+             "the OCSP responder asked whether an e.firma is revoked (the SAT's, or the registry gateway's OCSP path); "
+             "empty: revocation is not checked (the result says ocsp: not_checked)"});
+  f.Declare({"efirma-ocsp-ca-file", "", "an extra CA certificate (PEM) trusted for an https OCSP responder"});
   f.Declare({"debug-pipeline-halt-after", "", "tests only: the verification pipeline stops after recording this stage (crash tests)"});
 }
 
@@ -123,6 +134,7 @@ class SessionsServices final : public AreaServices {
     verification_ = std::make_unique<pipeline::verification::VerificationPipeline>(vo);
     if (start) SVC_RETURN_IF_ERROR(verification_->Start());
 
+    SVC_RETURN_IF_ERROR(StartEfirma(rt, f));
     api.engine = engine_;
     options_.sandbox_engine = &sandbox_engine_;
     // A capture of up to 32 MiB plus its multipart framing, read as it arrives (streamed to the
@@ -144,6 +156,22 @@ class SessionsServices final : public AreaServices {
     return core::Status::Ok();
   }
 
+  // e.firma possession proofs (pipeline/verification/efirma_check.h): the SAT's certificates and,
+  // when given, its OCSP responder.
+  core::Status StartEfirma(Runtime& rt, const Flags& f) {
+    const std::string roots = f.Get("efirma-roots");
+    if (roots.empty()) return core::Status::Ok();
+    SVC_ASSIGN_OR_RETURN(std::string pem, ReadFlagFile("--efirma-roots", roots));
+    pipeline::adapters::EfirmaVerifier::Options eo;
+    eo.roots_pem = std::move(pem);
+    eo.ocsp_url = f.Get("efirma-ocsp-url");
+    eo.ocsp_ca_file = f.Get("efirma-ocsp-ca-file");
+    eo.clock = &rt.clock();
+    SVC_ASSIGN_OR_RETURN(efirma_, pipeline::adapters::EfirmaVerifier::Create(std::move(eo)));
+    options_.efirma = efirma_.get();
+    return core::Status::Ok();
+  }
+
   void AddAdminRoutes(Router& admin, const std::string& sk) override {
     // Tests and tools: wait until every submission has its verdict.
     admin.Add("POST", "/admin/pipeline/wait-idle", AdminRoute(sk, [this](HttpRequest&) -> core::Result<core::Json> {
@@ -156,6 +184,7 @@ class SessionsServices final : public AreaServices {
     const SessionsOptions& o = WithContext(options_, api);
     std::vector<ApiRoute> routes = SessionRoutes(rt, o);
     for (auto& r : VerificationRoutes(rt, o)) routes.push_back(std::move(r));
+    for (auto& r : EfirmaRoutes(rt, o)) routes.push_back(std::move(r));
     return routes;
   }
 
@@ -193,6 +222,7 @@ class SessionsServices final : public AreaServices {
   std::string jobs_topic_;
   std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
   std::unique_ptr<SseHub> sse_hub_;
+  std::unique_ptr<pipeline::adapters::EfirmaVerifier> efirma_;
   std::unique_ptr<core::ThreadPool> upload_pool_;  // last: joined before the engines it uses go
 };
 
@@ -202,9 +232,10 @@ extern const std::string_view kSessions_operations_md;  // operations.md, compil
 
 const Module& SessionsModule() {
   static const Module m{.name = "sessions",
-                        .deciders = &RegisterDeciders<commands::verification::SessionDecider>,
+                        .deciders = &RegisterDeciders<commands::verification::SessionDecider,
+                                                      commands::verification::EfirmaDecider>,
                         .projectors = &AddProjectors<projections::SessionsProjector,
-                                                      projections::VerificationProjector>,
+                                                      projections::VerificationProjector, projections::EfirmaProjector>,
                         .openapi = &SessionsOpenApi,
                         .operations = &kSessions_operations_md,
                         .declare_flags = &DeclareFlags,

@@ -10,6 +10,10 @@
 #include "api/http/route.h"
 #include "api/http/sessions_port.h"
 
+namespace svc::pipeline::adapters {
+class EfirmaVerifier;
+}
+
 namespace svc::api {
 
 struct Module;
@@ -25,11 +29,15 @@ struct SessionsOptions : ApiContext {
   // Reads, seals and analyses uploads (one thread per upload slot: a slow client holds its own
   // thread, never the work pool's; null: the work pool).
   core::ThreadPool* upload_pool = nullptr;
+  // e.firma possession proofs (--efirma-roots; null: not configured, EFIRMA_CERT_NOT_READY).
+  pipeline::adapters::EfirmaVerifier* efirma = nullptr;
 };
 
 // `rt` may be null when only the declarations are wanted (documentation).
 std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options);
 std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& options);
+// e.firma challenges and answers (efirma_api.cc).
+std::vector<ApiRoute> EfirmaRoutes(Runtime* r, const SessionsOptions& options);
 OpenApiArea SessionsOpenApi();
 // What the embedded channel uses of this area (api/http/sessions_port.h), lent through
 // ApiContext::sessions by the module.

@@ -32,6 +32,9 @@ OpenApiArea SessionsOpenApi() {
                              {"faceMatch", {{"type", "boolean"}}},
                              {"governmentLookup", {{"type", "boolean"}}},
                              {"deepfake", {{"type", "boolean"}}},
+                             {"efirma", {{"type", "boolean"},
+                                         {"description", "an e.firma possession proof (off unless turned on; "
+                                                         "POST …/efirma/challenges)"}}},
                              {"livenessMode", {{"type", "string"}, {"enum", {"passive", "active"}}}}}}})},
       {"clientReference", Nullable({{"type", "string"}, {"maxLength", 255}})},
       {"country", {{"type", "string"}, {"pattern", "^[A-Z]{2}$"}}},
@@ -136,6 +139,34 @@ OpenApiArea SessionsOpenApi() {
   s["DecisionSummary"]["properties"]["reviewers"] = {
       {"type", "array"},
       {"items", Obj({{"type", Enum({"user", "api_key"})}, {"id", Str()}}, {"type", "id"})}};
+  s["EfirmaChallenge"] = obj({{"object", {{"const", "efirma_challenge"}}},
+                              {"challengeId", Id("efc")},
+                              {"sessionId", Id("vrf")},
+                              {"challenge", {{"type", "string"}, {"description", "the exact text to sign (UTF-8)"}}},
+                              {"expiresAt", {{"type", "string"}, {"format", "date-time"}}},
+                              {"signatureAlgorithm", {{"type", "string"}}}},
+                             {"object", "challengeId", "sessionId", "challenge", "expiresAt", "signatureAlgorithm"});
+  s["EfirmaAnswer"] = obj({{"challengeId", Id("efc")},
+                           {"certificate", {{"type", "string"}, {"description", "base64 of the .cer file (DER)"}}},
+                           {"signature", {{"type", "string"}, {"description", "base64 of the signature of the challenge"}}}},
+                          {"challengeId", "certificate", "signature"});
+  const core::Json match = {{"type", "string"}, {"enum", {"match", "mismatch", "not_compared"}}};
+  s["EfirmaCheck"] = obj({{"object", {{"const", "efirma_check"}}},
+                          {"challengeId", Id("efc")},
+                          {"status", {{"type", "string"}, {"enum", {"passed", "failed"}}}},
+                          {"reasonCodes", {{"type", "array"}, {"items", {{"type", "string"}}}}},
+                          {"certificate", obj({{"sha256", {{"type", "string"}}},
+                                               {"serialNumber", {{"type", "string"}}},
+                                               {"issuer", {{"type", "string"}}},
+                                               {"notAfter", Nullable({{"type", "string"}, {"format", "date-time"}})}},
+                                              {"sha256", "serialNumber", "issuer", "notAfter"})},
+                          {"ocsp", {{"type", "string"},
+                                    {"enum", {"good", "revoked", "unknown", "unavailable", "not_checked", "skipped"}}}},
+                          {"holder", obj({{"rfc", match}, {"curp", match}}, {"rfc", "curp"})},
+                          {"signatureSha256", {{"type", "string"}}},
+                          {"checkedAt", {{"type", "string"}, {"format", "date-time"}}}},
+                         {"object", "challengeId", "status", "reasonCodes", "certificate", "ocsp", "holder",
+                          "signatureSha256", "checkedAt"});
   s["LivenessChallenge"] = obj({{"object", {{"const", "liveness_challenge"}}},
                                 {"challengeId", Id("lch")},
                                 {"sessionId", Id("vrf")},

@@ -40,7 +40,7 @@ const std::vector<std::string> kNotificationModes = {"service_managed", "integra
 // CheckSelectionInput and PolicyOverrideInput are not shown by the spec; ours are documented in
 // docs/verification-sessions.md.
 const std::vector<std::string> kCheckNames = {"document", "liveness", "faceMatch",
-                                              "governmentLookup", "deepfake"};
+                                              "governmentLookup", "deepfake", "efirma"};
 const std::vector<std::string> kPolicyThresholds = {"faceMatchThreshold", "livenessThreshold",
                                                     "imageQualityThreshold"};
 

@@ -5,9 +5,6 @@
 // `openssl ocsp` answers a request file: the responder is most of the time); and the same without
 // a responder (the checks alone). Prints p50, p99 and max of each.
 //   svc_bench_efirma CHECKS
-#include <openssl/evp.h>
-#include <openssl/pem.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -34,22 +31,6 @@ std::string Quantiles(std::vector<double> v) {
   return buf;
 }
 
-std::string Sign(const std::string& key_pem, const std::string& message) {
-  BIO* bio = BIO_new_mem_buf(key_pem.data(), static_cast<int>(key_pem.size()));
-  EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
-  BIO_free(bio);
-  EVP_MD_CTX* md = EVP_MD_CTX_new();
-  size_t len = 512;
-  std::string sig(len, '\0');
-  EVP_DigestSignInit(md, nullptr, EVP_sha256(), nullptr, key);
-  EVP_DigestSign(md, reinterpret_cast<unsigned char*>(sig.data()), &len,
-                 reinterpret_cast<const unsigned char*>(message.data()), message.size());
-  EVP_MD_CTX_free(md);
-  EVP_PKEY_free(key);
-  sig.resize(len);
-  return sig;
-}
-
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -58,7 +39,7 @@ int main(int argc, char** argv) {
   testing::TempDir dir;
   testing::SatCaProcess ca(dir.Sub("ca"));
   core::SystemClock clock;
-  const std::string cert = ca.read("fiel.cer"), key = ca.read("fiel.pem.key");
+  const std::string cert = ca.read("fiel.cer");
   for (const bool ocsp : {false, true}) {
     pipeline::adapters::EfirmaVerifier::Options o;
     o.roots_pem = ca.read("sat_root.pem");
@@ -72,7 +53,7 @@ int main(int argc, char** argv) {
     std::vector<double> ms;
     for (int i = 0; i < n; ++i) {
       const std::string challenge = "svc e.firma possession proof\nchallenge: efc_" + std::to_string(i) + "\n";
-      const std::string sig = Sign(key, challenge);
+      const std::string sig = ca.Sign("fiel", challenge);
       const auto start = std::chrono::steady_clock::now();
       auto r = (*verifier)->Verify(cert, challenge, sig);
       ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());

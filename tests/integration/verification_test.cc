@@ -15,9 +15,12 @@
 #include <set>
 
 #include "core/canonical_json.h"
+#include "core/clock.h"
 #include "core/crypto.h"
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
+#include "tests/support/sat_ca_process.h"
+#include "tests/support/temp_dir.h"
 #include "tests/support/session_flow.h"
 
 using namespace svc;
@@ -654,4 +657,126 @@ TEST_CASE("verification: a full upload queue is 503 ADMISSION_FULL; idle streams
   CHECK(raw.find("text/event-stream") != std::string::npos);
   CHECK(raw.find("event: verification.consent_recorded") != std::string::npos);
   CHECK(raw.find(": keep-alive") != std::string::npos);
+}
+
+// ---- e.firma possession proofs (issue 35, item 2; docs/verification-sessions.md#efirma) -------
+
+TEST_CASE("efirma: a challenge signed with the holder's FIEL passes; every other attempt fails with its code") {
+  testing::TempDir ca_dir;
+  testing::SatCaProcess ca(ca_dir.Sub("ca"));
+  std::vector<std::string> flags = ca.ServerFlags();
+  flags.push_back("--fake-clock");
+  Env env(false, flags, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  // The person the session is for: the FIEL's RFC and CURP in the vault.
+  auto person = env.Call(k, "POST", "/v1/persons",
+                         core::Json{{"pii", {{"curp", "PEPJ800101HDFRRN03"}, {"rfc", "PEPJ800101AB6"},
+                                             {"fullName", "José Pérez Pérez"}}}}.dump());
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  const std::string per = Body(person)["id"];
+  auto session = [&](const std::string& idem, bool efirma) {
+    core::Json body = {{"channel", "api"}, {"personId", per}, {"checks", {{"efirma", efirma}}}};
+    auto r = env.Create(k, idem, body.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    const std::string id = Body(r)["id"];
+    REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + id + "/consent", R"({"accepted":true})").status == 200);
+    return id;
+  };
+  const std::string s = session("efirma-1", true);
+  const std::string base = "/v1/verification-sessions/" + s + "/efirma";
+  auto challenge = [&](const std::string& sid = "") {
+    auto r = env.Call(k, "POST", "/v1/verification-sessions/" + (sid.empty() ? s : sid) + "/efirma/challenges");
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r);
+  };
+  auto answer = [&](const core::Json& ch, const std::string& cert, const std::string& key, bool tamper = false) {
+    std::string sig = ca.Sign(key, ch["challenge"].get<std::string>());
+    if (tamper) sig[7] ^= 0x01;
+    return env.Call(k, "POST", base,
+                    core::Json{{"challengeId", ch["challengeId"]},
+                               {"certificate", core::Base64Encode(ca.read(cert + ".cer"))},
+                               {"signature", core::Base64Encode(sig)}}.dump());
+  };
+
+  core::Json ch = challenge();
+  CHECK(ch["object"] == "efirma_challenge");
+  CHECK(ch["challengeId"].get<std::string>().rfind("efc_", 0) == 0);
+  const std::string text = ch["challenge"];
+  CHECK(text.find("session: " + s) != std::string::npos);
+  CHECK(text.find("challenge: " + ch["challengeId"].get<std::string>()) != std::string::npos);
+  auto t0 = core::ParseRfc3339(ch["expiresAt"].get<std::string>());
+  REQUIRE(t0.ok());
+
+  auto ok = answer(ch, "fiel", "fiel");
+  REQUIRE_MESSAGE(ok.status == 200, ok.body);
+  core::Json passed = Body(ok);
+  CHECK(passed["status"] == "passed");
+  CHECK(passed["reasonCodes"].empty());
+  CHECK(passed["ocsp"] == "good");
+  CHECK(passed["holder"] == core::Json{{"rfc", "match"}, {"curp", "match"}});
+  CHECK(passed["certificate"]["issuer"].get<std::string>().find("AC DE PRUEBAS DEL SAT") != std::string::npos);
+  CHECK(passed.dump().find("PEPJ800101") == std::string::npos);  // the RFC and CURP are not echoed
+  // Replayed: the challenge is spent.
+  CheckProblem(answer(ch, "fiel", "fiel"), 409, "EFIRMA_CHALLENGE_ALREADY_USED");
+
+  // Each failed attempt is recorded with its reason code (and spends its challenge).
+  struct Attempt {
+    std::string cert, key;
+    bool tamper;
+    std::vector<std::string> reasons;
+  };
+  const std::vector<Attempt> attempts = {
+      {"fiel_revoked", "fiel_revoked", false, {"efirma_revoked"}},
+      {"fiel_expired", "fiel_expired", false, {"efirma_expired"}},
+      {"csd", "csd", false, {"efirma_not_fiel"}},
+      {"foreign", "foreign", false, {"efirma_chain_untrusted"}},
+      {"fiel", "fiel_other", false, {"efirma_signature_invalid"}},  // another person's key
+      {"fiel", "fiel", true, {"efirma_signature_invalid"}},         // altered signature
+      {"fiel_other", "fiel_other", false, {"efirma_rfc_mismatch", "efirma_curp_mismatch"}},  // another person's FIEL
+  };
+  for (const auto& a : attempts) {
+    CAPTURE(a.cert);
+    CAPTURE(a.key);
+    auto r = answer(challenge(), a.cert, a.key, a.tamper);
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    CHECK(Body(r)["status"] == "failed");
+    CHECK(Body(r)["reasonCodes"] == core::Json(a.reasons));
+  }
+  // The challenge's time: past 2 minutes it is refused.
+  core::Json late = challenge();
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 121}}).status == 200);
+  CheckProblem(answer(late, "fiel", "fiel"), 410, "EFIRMA_CHALLENGE_EXPIRED");
+  // Unknown, another session's, malformed.
+  core::Json other = challenge(session("efirma-2", true));
+  CheckProblem(answer(other, "fiel", "fiel"), 404, "EFIRMA_CHALLENGE_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", base,
+                        core::Json{{"challengeId", "efc_00000000000000000000000000000000"},
+                                   {"certificate", core::Base64Encode(ca.read("fiel.cer"))},
+                                   {"signature", "AAAA"}}.dump()),
+               404, "EFIRMA_CHALLENGE_NOT_FOUND");
+  core::Json fresh = challenge();
+  CheckProblem(env.Call(k, "POST", base,
+                        core::Json{{"challengeId", fresh["challengeId"]}, {"certificate", core::Base64Encode("hola")},
+                                   {"signature", "AAAA"}}.dump()),
+               400, "EFIRMA_CERT_NOT_READY");
+  CheckProblem(env.Call(k, "POST", base, R"({"challengeId":"efc_1","certificate":"!","signature":"x"})"), 400,
+               "INVALID_ID");
+  CheckProblem(env.Call(k, "POST", base,
+                        core::Json{{"challengeId", fresh["challengeId"]}, {"certificate", "%%%"}, {"signature", "AAAA"}}.dump()),
+               422, "VALIDATION_ERROR");
+  // A session without the check.
+  auto off = env.Call(k, "POST", "/v1/verification-sessions/" + session("efirma-3", false) + "/efirma/challenges");
+  CheckProblem(off, 400, "CHECK_NOT_ENABLED_FOR_FLOW");
+  CHECK(Body(off)["check"] == "efirma");
+  CHECK(ca.Answered() >= 4);
+}
+
+TEST_CASE("efirma: a service without the SAT's certificates checks none") {
+  Env env(false);
+  auto r = env.Create(env.test_key, "efirma-none", R"({"channel":"api","checks":{"efirma":true}})");
+  REQUIRE_MESSAGE(r.status == 201, r.body);
+  const std::string id = Body(r)["id"];
+  REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent", R"({"accepted":true})").status == 200);
+  CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/efirma/challenges"), 400,
+               "EFIRMA_CERT_NOT_READY");
 }

@@ -21,6 +21,9 @@ class SatCaProcess {
   void SetMode(const std::string& mode);
   // How many OCSP requests it answered.
   int Answered();
+  // `message` signed with SHA-256 by the private key of certificate `name` (its unencrypted PEM,
+  // `name`.pem.key): what the applicant's browser does once the password opened the .key.
+  std::string Sign(const std::string& name, const std::string& message) const;
   // The flags of a `svc serve` that checks e.firmas against this CA.
   std::vector<std::string> ServerFlags() const {
     return {"--efirma-roots", file("sat_root.pem"), "--efirma-ocsp-url", ocsp_url()};

@@ -186,23 +186,7 @@ TEST_CASE("efirma verifier: the proof, then revocation asked of the SAT-like res
   };
   auto verifier = make(ca.ocsp_url());
   const std::string challenge = "svc e.firma\nchallenge: efc_1\n";
-  auto sign = [&](const std::string& name) {
-    // The CA of this process, not CaDir()'s: its own keys.
-    const std::string pem = ca.read(name + ".pem.key");
-    BIO* bio = BIO_new_mem_buf(pem.data(), static_cast<int>(pem.size()));
-    EVP_PKEY* key = PEM_read_bio_PrivateKey(bio, nullptr, nullptr, nullptr);
-    BIO_free(bio);
-    EVP_MD_CTX* md = EVP_MD_CTX_new();
-    size_t len = 512;
-    std::string sig(len, '\0');
-    REQUIRE(EVP_DigestSignInit(md, nullptr, EVP_sha256(), nullptr, key) == 1);
-    REQUIRE(EVP_DigestSign(md, reinterpret_cast<unsigned char*>(sig.data()), &len,
-                           reinterpret_cast<const unsigned char*>(challenge.data()), challenge.size()) == 1);
-    EVP_MD_CTX_free(md);
-    EVP_PKEY_free(key);
-    sig.resize(len);
-    return sig;
-  };
+  auto sign = [&](const std::string& name) { return ca.Sign(name, challenge); };
   auto good = verifier->Verify(ca.read("fiel.cer"), challenge, sign("fiel"));
   REQUIRE_MESSAGE(good.ok(), good.status().ToString());
   CHECK(good->passed());

@@ -1,0 +1,114 @@
+#pragma once
+// An e.firma possession challenge ("efirma_challenge", id efc_…; docs/verification-sessions.md#efirma):
+// the text a verification session's applicant signs with the private key of their e.firma (the
+// SAT's FIEL), one use, about two minutes. One aggregate per challenge, so its use is decided
+// once: of any number of concurrent answers exactly one is recorded. The check itself (signature,
+// chain, revocation, the RFC and CURP against the vault) is made before the answer is recorded
+// (pipeline/verification/efirma_check.h); the event keeps its result, never the holder's RFC or
+// CURP in clear (sealed under the session's key).
+
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "commands/command.h"
+#include "commands/decider.h"
+#include "core/json_fields.h"
+
+namespace svc::commands::verification {
+
+inline constexpr std::string_view kEfirmaAggregate = "efirma_challenge";
+inline constexpr int64_t kEfirmaChallengeTtlMicros = 120'000'000;  // the spec's "about 2 minutes"
+
+struct EfirmaChallengeIssued {
+  static constexpr std::string_view kType = "efirma.challenge_issued";
+  std::string session_id;
+  std::string nonce;  // base64url, 32 random bytes
+  int64_t expires_at_micros = 0;
+  static constexpr auto Fields() {
+    using T = EfirmaChallengeIssued;
+    return std::tuple{core::Field("sessionId", &T::session_id), core::Field("nonce", &T::nonce),
+                      core::Field("expiresAtMicros", &T::expires_at_micros)};
+  }
+};
+
+struct EfirmaChecked {
+  static constexpr std::string_view kType = "efirma.checked";
+  std::string status;  // passed | failed
+  std::vector<std::string> reason_codes;
+  std::string certificate_sha256;  // hex of the .cer's DER
+  std::string serial_hex;
+  std::string issuer;
+  int64_t not_after_micros = 0;
+  std::string ocsp;             // good | revoked | unknown | unavailable | not_checked | skipped
+  std::string holder_sealed;    // base64 of sealed {"rfc", "curp", "name"} (the session's key)
+  std::string rfc_vs_person;    // match | mismatch | not_compared
+  std::string curp_vs_person;
+  std::string signature_sha256;  // hex of the signature bytes
+  int64_t latency_ms = 0;
+  static constexpr auto Fields() {
+    using T = EfirmaChecked;
+    return std::tuple{core::Field("status", &T::status), core::Field("reasonCodes", &T::reason_codes),
+                      core::Field("certificateSha256", &T::certificate_sha256), core::Field("serialHex", &T::serial_hex),
+                      core::Field("issuer", &T::issuer), core::Field("notAfterMicros", &T::not_after_micros),
+                      core::Field("ocsp", &T::ocsp), core::Field("holderSealed", &T::holder_sealed, core::Empty::kNull),
+                      core::Field("rfcVsPerson", &T::rfc_vs_person), core::Field("curpVsPerson", &T::curp_vs_person),
+                      core::Field("signatureSha256", &T::signature_sha256), core::Field("latencyMs", &T::latency_ms)};
+  }
+};
+
+using EfirmaEvent = std::variant<EfirmaChallengeIssued, EfirmaChecked>;
+core::Result<EfirmaEvent> DecodeEfirma(const eventstore::EventEnvelope& envelope);
+
+// The exact text the holder signs (UTF-8, its bytes as they are): it names the service, the
+// session, the challenge, its nonce and its expiry, so a signature proves possession for this
+// session now and is worth nothing for another.
+std::string EfirmaChallengeText(const std::string& session_id, const std::string& challenge_id,
+                                const std::string& nonce, int64_t expires_at_micros);
+
+struct EfirmaState {
+  std::string session_id;  // "" = no such challenge
+  int64_t expires_micros = 0;
+  bool spent = false;
+  static constexpr auto Fields() {
+    using T = EfirmaState;
+    return std::tuple{core::Field("sessionId", &T::session_id), core::Field("expires", &T::expires_micros),
+                      core::Field("spent", &T::spent)};
+  }
+};
+
+// `challenge.nonce` is drawn by the caller; the decider sets the expiry from the clock (at most
+// the session's own expiry, `session_expires_micros`).
+struct IssueEfirmaChallenge {
+  EfirmaChallengeIssued challenge;
+  int64_t session_expires_micros = 0;
+  static constexpr std::string_view kCommand = "IssueEfirmaChallenge";
+  static constexpr auto Fields() {
+    using T = IssueEfirmaChallenge;
+    return std::tuple{core::Field("challenge", &T::challenge), core::Field("sessionExpiresMicros", &T::session_expires_micros)};
+  }
+};
+// The answer to a challenge of session `session_id`, checked: EFIRMA_CHALLENGE_NOT_FOUND (404;
+// also another session's), EFIRMA_CHALLENGE_ALREADY_USED (409), EFIRMA_CHALLENGE_EXPIRED (410).
+struct RecordEfirmaCheck {
+  std::string session_id;
+  EfirmaChecked check;
+  static constexpr std::string_view kCommand = "RecordEfirmaCheck";
+  static constexpr auto Fields() {
+    using T = RecordEfirmaCheck;
+    return std::tuple{core::Field("sessionId", &T::session_id), core::Field("check", &T::check)};
+  }
+};
+using EfirmaCommand = std::variant<IssueEfirmaChallenge, RecordEfirmaCheck>;
+
+// What a challenge allows now: the same codes as the decider (for a check before the work).
+core::Status EfirmaChallengeUsable(const EfirmaState& s, const std::string& session_id, int64_t now_micros);
+
+struct EfirmaDecider : FieldSnapshots<EfirmaDecider, EfirmaState> {
+  using CommandType = EfirmaCommand;
+  static constexpr std::string_view kName = kEfirmaAggregate;
+  static core::Result<Decision> Decide(const EfirmaState& s, const EfirmaCommand& c, const CommandContext& ctx);
+  static core::Status Evolve(EfirmaState& s, const eventstore::EventEnvelope& e);
+};
+
+}  // namespace svc::commands::verification

@@ -1,0 +1,122 @@
+#include "pipeline/verification/efirma_check.h"
+
+#include "commands/verification/session_status.h"
+#include "core/crypto.h"
+#include "core/mx_ids.h"
+#include "pipeline/persons/person_writes.h"
+#include "pipeline/persons/vault_keys.h"
+#include "projections/efirma_view.h"
+#include "projections/persons/persons_view.h"
+#include "projections/sessions_view.h"
+#include "projections/verification_view.h"
+#include "projections/view_rows.h"
+
+namespace svc::pipeline::verification {
+
+namespace vs = commands::verification;
+using EV = projections::EfirmaView;
+using SV = projections::SessionsView;
+using VV = projections::VerificationView;
+using PV = projections::PersonsView;
+
+namespace {
+
+core::Status NotConfigured() {
+  return core::InvalidArgument("this service checks no e.firma: the operator has not given it the SAT's certificates "
+                               "(--efirma-roots)",
+                               "EFIRMA_CERT_NOT_READY");
+}
+
+// "match", "mismatch" or "not_compared": the certificate's value of `field` against the person's,
+// through the vault's blind index (the same keyed hash of the same normalised value).
+core::Result<std::string> Compare(const EfirmaDeps& deps, const std::string& tenant, const std::string& env,
+                                  const core::Json& sealed_row, const std::string& field, const std::string& value) {
+  const core::Json entry = sealed_row.value(field, core::Json(nullptr));
+  if (value.empty() || !entry.is_object()) return std::string("not_compared");
+  const core::Json index = entry.value("index", core::Json::array());
+  if (index.empty()) return std::string("not_compared");
+  SVC_ASSIGN_OR_RETURN(std::string key, persons::IndexKey(*deps.keys, tenant, env));
+  const auto mine = persons::BlindKeys(key, field, value);
+  return std::string(!mine.empty() && mine[0] == index[0].get<std::string>() ? "match" : "mismatch");
+}
+
+}  // namespace
+
+core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
+                                                       const std::string& env, const std::string& session_id,
+                                                       const std::string& challenge_id, commands::CommandContext ctx) {
+  const std::string te = projections::TenantEnv(tenant, env);
+  SVC_ASSIGN_OR_RETURN(auto rec, projections::ReadRow(*deps.views, SV::Abs(SV::Record(te, session_id))));
+  if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+  SVC_ASSIGN_OR_RETURN(auto settings, projections::ReadRow(*deps.views, VV::Abs(VV::Settings(te, session_id))));
+  const bool on = settings.has_value() && settings->value("checks", core::Json::object()).value("efirma", false) == true;
+  if (!on) {
+    return core::InvalidArgument("the e.firma check is not on for this session (create it with checks.efirma: true)",
+                                 "CHECK_NOT_ENABLED_FOR_FLOW")
+        .WithExtension("check", "efirma");
+  }
+  if (deps.verifier == nullptr) return NotConfigured();
+  auto expires = core::ParseRfc3339(core::StringOr(*rec, "expiresAt"));
+  const int64_t session_expires = expires.ok() ? expires->micros : 0;
+  const std::string status = core::StringOr(*rec, "status");
+  vs::SessionFacts facts{status, false, session_expires > 0 && ctx.now.micros >= session_expires};
+  SVC_RETURN_IF_ERROR(vs::CheckLive(facts));
+  SVC_RETURN_IF_ERROR(vs::CheckCaptureOpen(facts));
+  vs::IssueEfirmaChallenge issue;
+  issue.challenge.session_id = session_id;
+  issue.challenge.nonce = core::Base64UrlEncode(core::RandomBytes(32));
+  issue.session_expires_micros = session_expires;
+  auto cmd = commands::MakeCommand<vs::EfirmaDecider>(tenant, challenge_id, vs::EfirmaCommand(std::move(issue)), std::move(ctx));
+  cmd.fresh_id = true;
+  return cmd;
+}
+
+core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const std::string& tenant,
+                                                   const std::string& env, const std::string& session_id,
+                                                   const EfirmaAnswer& answer, commands::CommandContext ctx) {
+  if (deps.verifier == nullptr) return NotConfigured();
+  const std::string te = projections::TenantEnv(tenant, env);
+  // The challenge's own refusals before any work (the decider decides them again, in the log).
+  SVC_ASSIGN_OR_RETURN(auto ch, projections::ReadRow(*deps.views, EV::Abs(EV::Challenge(te, answer.challenge_id))));
+  vs::EfirmaState state;
+  if (ch.has_value()) {
+    state.session_id = core::StringOr(*ch, "sessionId");
+    state.expires_micros = ch->value("expiresAtMicros", int64_t{0});
+    state.spent = ch->value("answered", false);
+  }
+  SVC_RETURN_IF_ERROR(vs::EfirmaChallengeUsable(state, session_id, ctx.now.micros));
+  const std::string text =
+      vs::EfirmaChallengeText(session_id, answer.challenge_id, core::StringOr(*ch, "nonce"), state.expires_micros);
+  SVC_ASSIGN_OR_RETURN(auto result, deps.verifier->Verify(answer.certificate, text, answer.signature));
+  vs::EfirmaChecked c;
+  c.reason_codes = result.reasons;
+  c.certificate_sha256 = result.certificate.sha256_hex;
+  c.serial_hex = result.certificate.serial_hex;
+  c.issuer = result.certificate.issuer;
+  c.not_after_micros = result.certificate.not_after_micros;
+  c.ocsp = result.ocsp;
+  c.signature_sha256 = core::Sha256Hex(answer.signature);
+  c.latency_ms = result.latency_ms;
+  // The holder against the person of the vault the session is for.
+  c.rfc_vs_person = c.curp_vs_person = "not_compared";
+  SVC_ASSIGN_OR_RETURN(auto rec, projections::ReadRow(*deps.views, SV::Abs(SV::Record(te, session_id))));
+  const std::string person = rec.has_value() ? core::StringOr(*rec, "personId") : "";
+  if (!person.empty()) {
+    SVC_ASSIGN_OR_RETURN(auto sealed, projections::ReadRow(*deps.views, PV::Abs(PV::Sealed(te, person))));
+    if (sealed.has_value()) {
+      SVC_ASSIGN_OR_RETURN(c.rfc_vs_person, Compare(deps, tenant, env, *sealed, "rfc", result.certificate.rfc));
+      SVC_ASSIGN_OR_RETURN(c.curp_vs_person, Compare(deps, tenant, env, *sealed, "curp", result.certificate.curp));
+    }
+  }
+  if (c.rfc_vs_person == "mismatch") c.reason_codes.push_back("efirma_rfc_mismatch");
+  if (c.curp_vs_person == "mismatch") c.reason_codes.push_back("efirma_curp_mismatch");
+  c.status = c.reason_codes.empty() ? "passed" : "failed";
+  core::Json holder = {{"rfc", result.certificate.rfc}, {"curp", result.certificate.curp},
+                       {"name", result.certificate.subject_name}};
+  c.holder_sealed = core::Base64Encode(core::AeadSeal(deps.seal_key, core::DumpJson(holder), session_id + "|efirma"));
+  vs::RecordEfirmaCheck record{session_id, std::move(c)};
+  return commands::MakeCommand<vs::EfirmaDecider>(tenant, answer.challenge_id, vs::EfirmaCommand(std::move(record)),
+                                                  std::move(ctx));
+}
+
+}  // namespace svc::pipeline::verification
