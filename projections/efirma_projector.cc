@@ -44,6 +44,8 @@ core::Status EfirmaProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
                       {"checkedAt", core::FormatRfc3339(env.occurred_at)}};
   row["answered"] = true;
   row["check"] = check;
+  // For the pipeline (compared with the document's CURP), never served.
+  row["holderSealed"] = c.holder_sealed;
   view.Put(key, core::DumpJson(row));
   view.Put(V::Latest(te, core::StringOr(row, "sessionId")), core::DumpJson(check));
   return core::Status::Ok();

@@ -72,6 +72,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"submission", s->submission},
                     {"mediaIds", s->media_ids},
                     {"submittedAt", at}};
+    if (!s->efirma_check.empty()) r["efirmaCheck"] = s->efirma_check;
     view.Put(V::Submission(te, id), core::DumpJson(r));
     view.Put(V::Pending(te, id), s->tracking_id);
     sse = {{"trackingId", s->tracking_id}, {"submission", s->submission}};

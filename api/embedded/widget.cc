@@ -4,6 +4,7 @@
 //   GET /embed/v1/frame/{ems_id}       the capture page; framed only by the session's allowed
 //                                      origins (CSP frame-ancestors), 404 for an unknown session
 //   GET /embed/v1/widget.js, widget.css  the page's script and style
+//   GET /embed/v1/vendor/forge-1.4.3.min.js  node-forge, for the e.firma step (loaded on that step only)
 //   GET /v/{link_token}                the hosted page of a link session (the same page, full
 //                                      screen, never framed)
 //   POST /embed/v1/hosted/init         {linkToken} -> an applicant token for the hosted page (the
@@ -27,6 +28,7 @@ extern const std::string_view kWidget_frame_html;
 extern const std::string_view kWidget_widget_js;
 extern const std::string_view kWidget_widget_css;
 extern const std::string_view kWidget_loader_js;
+extern const std::string_view kWidget_vendor_forge_min_js;
 
 namespace {
 
@@ -112,6 +114,15 @@ void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
              Sync([](HttpRequest&) { return Asset(kWidget_widget_js, "text/javascript; charset=utf-8", false); }));
   router.Add("GET", "/embed/v1/widget.css",
              Sync([](HttpRequest&) { return Asset(kWidget_widget_css, "text/css; charset=utf-8", false); }));
+  // node-forge (npm, BSD-3-Clause), exactly as published: the e.firma step opens the applicant's
+  // .key and signs with it in the browser (docs/embedded.md#efirma). Versioned name: cached for good.
+  router.Add("GET", "/embed/v1/vendor/forge-1.4.3.min.js", Sync([](HttpRequest&) {
+               HttpResponse js = Asset(kWidget_vendor_forge_min_js, "text/javascript; charset=utf-8", false);
+               for (auto& [name, value] : js.headers) {
+                 if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
+               }
+               return js;
+             }));
   Runtime* r = &rt;
   // The hosted page: whether the link is good is told by hosted/init, not here (the page is the
   // same for every link, and a link previewer fetching it learns nothing).

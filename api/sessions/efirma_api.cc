@@ -25,7 +25,7 @@ using EV = projections::EfirmaView;
 namespace {
 
 pv::EfirmaDeps Deps(Runtime& rt, const SessionsOptions& o) {
-  return pv::EfirmaDeps{&rt.store(), &rt.key_store(), o.efirma, rt.seal_key()};
+  return pv::EfirmaDeps{&rt.store(), &rt.key_store(), o.efirma};
 }
 
 std::string TeOfCall(const ApiCall& call) { return projections::TenantEnv(call.auth.tenant_id, call.auth.environment); }

@@ -151,15 +151,16 @@ OpenApiArea SessionsOpenApi() {
                            {"signature", {{"type", "string"}, {"description", "base64 of the signature of the challenge"}}}},
                           {"challengeId", "certificate", "signature"});
   const core::Json match = {{"type", "string"}, {"enum", {"match", "mismatch", "not_compared"}}};
+  s["EfirmaCertificate"] = obj({{"sha256", {{"type", "string"}}},
+                                {"serialNumber", {{"type", "string"}}},
+                                {"issuer", {{"type", "string"}}},
+                                {"notAfter", Nullable({{"type", "string"}, {"format", "date-time"}})}},
+                               {"sha256", "serialNumber", "issuer", "notAfter"});
   s["EfirmaCheck"] = obj({{"object", {{"const", "efirma_check"}}},
                           {"challengeId", Id("efc")},
                           {"status", {{"type", "string"}, {"enum", {"passed", "failed"}}}},
                           {"reasonCodes", {{"type", "array"}, {"items", {{"type", "string"}}}}},
-                          {"certificate", obj({{"sha256", {{"type", "string"}}},
-                                               {"serialNumber", {{"type", "string"}}},
-                                               {"issuer", {{"type", "string"}}},
-                                               {"notAfter", Nullable({{"type", "string"}, {"format", "date-time"}})}},
-                                              {"sha256", "serialNumber", "issuer", "notAfter"})},
+                          {"certificate", Ref("EfirmaCertificate")},
                           {"ocsp", {{"type", "string"},
                                     {"enum", {"good", "revoked", "unknown", "unavailable", "not_checked", "skipped"}}}},
                           {"holder", obj({{"rfc", match}, {"curp", match}}, {"rfc", "curp"})},
@@ -243,13 +244,36 @@ OpenApiArea SessionsOpenApi() {
                        {"analysisStatus", Nullable(Enum({"ok", "error"}))},
                        {"purgedAt", Nullable(DateTime())}},
                       {});
-  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine"})},
+  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine", "efirma"})},
                                    {"status", Enum({"passed", "failed", "review", "unavailable", "error",
                                                     "incomplete", "skipped"})},
                                    {"completedAt", Nullable(DateTime())},
                                    {"reasonCodes", Nullable(strs)}},
                                   {});
-  core::Json weights = obj({{"faceMatch", num}, {"liveness", num}, {"document", num}, {"government", num}}, {});
+  core::Json weights =
+      obj({{"faceMatch", num}, {"liveness", num}, {"document", num}, {"government", num}, {"efirma", num}}, {});
+  // A session's e.firma stage as its evidence and report show it (the certificate: the short form).
+  const core::Json ocsp_enum = {{"type", "string"},
+                                {"enum", {"good", "revoked", "unknown", "unavailable", "not_checked", "skipped"}}};
+  s["EfirmaCertificateSummary"] = obj({{"outcome", Enum({"passed", "failed", "review", "incomplete"})},
+                                       {"reasonCodes", strs},
+                                       {"certificateSha256", Nullable(Str())},
+                                       {"ocsp", Nullable(ocsp_enum)},
+                                       {"checkedAt", Nullable(DateTime())}},
+                                      {"outcome", "reasonCodes", "certificateSha256", "ocsp", "checkedAt"});
+  core::Json efirma_match = Enum({"match", "mismatch", "not_compared"});
+  s["EfirmaSummary"] = obj({{"outcome", Enum({"passed", "failed", "review", "incomplete"})},
+                            {"reasonCodes", strs},
+                            {"certificateSha256", Nullable(Str())},
+                            {"ocsp", Nullable(ocsp_enum)},
+                            {"checkedAt", Nullable(DateTime())},
+                            {"challengeId", Nullable(Id("efc"))},
+                            {"certificate", Nullable(Ref("EfirmaCertificate"))},
+                            {"holder", Nullable(obj({{"rfc", efirma_match}, {"curp", efirma_match}, {"document", efirma_match}},
+                                                    {"rfc", "curp", "document"}))},
+                            {"signatureSha256", Nullable(Str())}},
+                           {"outcome", "reasonCodes", "certificateSha256", "ocsp", "checkedAt", "challengeId",
+                            "certificate", "holder", "signatureSha256"});
   s["TrustBreakdown"] = {
       {"type", "object"},
       {"description", "How the trust score was made (docs/verification-pipeline.md#trust-score-and-risk-grade): "
@@ -257,12 +281,13 @@ OpenApiArea SessionsOpenApi() {
                       "the cap a failed biometric check applies, the result and the risk grade."},
       {"required", {"method", "weights", "trustScore"}},
       {"properties",
-       {{"method", Enum({"weighted_mean/v1", "weighted_mean/v2"})},
+       {{"method", Enum({"weighted_mean/v1", "weighted_mean/v2", "weighted_mean/v3"})},
         {"weights", weights},
         {"faceMatch", Nullable(num)},
         {"liveness", Nullable(num)},
         {"document", Nullable(num)},
         {"government", Nullable(num)},
+        {"efirma", Nullable(num)},
         {"cappedBy", Nullable(Enum({"failed_biometric_check"}))},
         {"trustScore", Nullable(num)},
         {"riskGrade", Nullable(Enum({"low", "medium", "high"}))},
@@ -304,6 +329,7 @@ OpenApiArea SessionsOpenApi() {
                              {"biometric", bios},
                              {"document", Nullable(Ref("DocumentSummary"))},
                              {"gov", govs},
+                             {"efirma", Nullable(Ref("EfirmaSummary"))},
                              {"reuse", {{"type", "null"}, {"description", "not built yet: always null"}}}},
                             {"sessionId", "createdAt", "completedAt", "consent", "decision", "media",
                              "scores", "trustScore", "verificationStatus"});
@@ -319,7 +345,8 @@ OpenApiArea SessionsOpenApi() {
                                        {"status", Str()},
                                        {"steps", {{"type", "array"}, {"items", Ref("VerificationStepItem")}}},
                                        {"trustBreakdown", Nullable(Ref("TrustBreakdown"))},
-                                       {"document", Nullable(Ref("DocumentSummary"))}},
+                                       {"document", Nullable(Ref("DocumentSummary"))},
+                                       {"efirma", Nullable(Ref("EfirmaSummary"))}},
                                       {"biometric", "channel", "completedAt", "decidedAt", "createdAt",
                                        "decision", "gov", "id", "publicId", "status", "steps",
                                        "trustBreakdown"});
@@ -330,6 +357,7 @@ OpenApiArea SessionsOpenApi() {
                                       {"decidedBy", Nullable(Str())},
                                       {"environment", Enum({"live", "test"})},
                                       {"gov", {{"type", "array"}, {"items", Ref("CertificateGov")}}},
+                                      {"efirma", Ref("EfirmaCertificateSummary")},
                                       {"media", {{"type", "array"}, {"items", Ref("CertificateMedia")}}},
                                       {"outcome", Nullable(Str())},
                                       {"reasonCodes", strs},

@@ -23,6 +23,7 @@
 #include "pipeline/verification/policy.h"
 #include "pipeline/verification/report_inputs.h"
 #include "pipeline/verification/engines.h"
+#include "projections/efirma_queries.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_projector.h"
@@ -297,6 +298,9 @@ void Submit(Runtime& rt, ApiCall& call, Respond respond) {
   }
   vs::SubmitSession s;
   s.tracking_id = rt.ids().NewIdString(core::IdKind::kTracking);
+  auto efirma = projections::LatestEfirmaCheckId(rt.store(), projections::TenantEnv(call.auth.tenant_id, call.auth.environment), id);
+  if (!efirma.ok()) return respond(StatusToProblem(req, efirma.status()));
+  s.efirma_check = std::move(*efirma);
   auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id,
                                                        vs::SessionCommand(s), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {SV::kName, VV::kName},

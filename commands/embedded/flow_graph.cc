@@ -8,7 +8,8 @@ namespace svc::commands::embedded {
 
 namespace {
 
-const std::set<std::string> kTypes = {"consent", "document_front", "document_back", "selfie", "liveness", "submit"};
+const std::set<std::string> kTypes = {"consent", "document_front", "document_back", "selfie", "liveness", "efirma",
+                                      "submit"};
 const std::set<std::string> kChecks = {"document", "faceMatch", "governmentLookup", "liveness", "livenessMode",
                                        "amlScreening", "efirma", "proofOfAddress"};
 
@@ -82,7 +83,7 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
     const std::string type = s.value("type", "");
     if (kTypes.count(type) == 0) {
       add("step_type_unknown", p + "/type",
-          "type is one of consent, document_front, document_back, selfie, liveness, submit");
+          "type is one of consent, document_front, document_back, selfie, liveness, efirma, submit");
     }
     type_of[id] = type;
     if (type == "liveness") {
@@ -145,6 +146,9 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
         auto it = std::find(order.begin(), order.end(), t);
         return it == order.end() ? -1 : static_cast<int>(it - order.begin());
       };
+      if (pos("efirma") >= 0 && pos("efirma") != static_cast<int>(order.size()) - 2) {
+        add("step_order", "/steps", "the efirma step comes right before submit (the signature is the last thing asked)");
+      }
       if (pos("document_back") >= 0 && pos("document_back") < pos("document_front")) {
         add("step_order", "/steps", "document_back comes after document_front");
       }
@@ -166,7 +170,7 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
         if (*it != "passive" && *it != "active") add("check_invalid", p, "livenessMode is passive or active");
       } else if (!it->is_boolean()) {
         add("check_invalid", p, it.key() + " is true or false");
-      } else if ((it.key() == "efirma" || it.key() == "proofOfAddress") && it->get<bool>()) {
+      } else if (it.key() == "proofOfAddress" && it->get<bool>()) {
         add("check_unsupported", p, it.key() + " is not run by this service yet");
       } else if (it.key() == "amlScreening" && it->get<bool>()) {
         add("check_unsupported", p, "amlScreening is not run inside a verification session: screen the person with POST /v1/screenings");
@@ -187,6 +191,9 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
         }
       }
     }
+    const bool efirma = On(checks, "efirma", false);
+    if (efirma && !has("efirma")) add("check_needs_step", "/checks/efirma", "efirma needs an efirma step");
+    if (has("efirma") && !efirma) add("step_unused", "/steps", "the efirma step feeds the efirma check, which is off");
     if (has("selfie") && !face) add("step_unused", "/steps", "the selfie feeds faceMatch, which is off");
     if (has("liveness") && !liveness) add("step_unused", "/steps", "the liveness step feeds liveness, which is off");
     if (has("document_back") && !document && !gov) {
@@ -223,6 +230,7 @@ FlowSessionSettings SessionSettingsOf(const core::Json& definition) {
   out.checks = core::Json::object();
   for (const char* c : {"document", "faceMatch", "governmentLookup", "liveness"}) out.checks[c] = On(checks, c, true);
   out.checks["livenessMode"] = checks.is_object() ? checks.value("livenessMode", "passive") : "passive";
+  if (On(checks, "efirma", false)) out.checks["efirma"] = true;
   out.policy = definition.value("policy", core::Json::object());
   for (const auto& t : StepTypesInOrder(definition)) {
     if (t == "document_front" || t == "document_back" || t == "selfie") out.captures.push_back(t);
@@ -243,6 +251,8 @@ std::vector<std::string> WidgetSteps(const core::Json& checks, const std::vector
     if (on("faceMatch")) steps.push_back("selfie");
     if (on("liveness")) steps.push_back("liveness");
   }
+  // The e.firma signature is the last thing asked (a flow puts its efirma step right before submit).
+  if (checks.is_object() && checks.value("efirma", false) == true) steps.push_back("efirma");
   steps.push_back("submit");
   return steps;
 }

@@ -48,7 +48,7 @@ std::vector<std::string> StepTypesInOrder(const core::Json& definition);
 core::Json IssuesJson(const std::vector<FlowIssue>& issues);
 
 // What a session of a published flow takes from it: the checks (every one named, on or off, and
-// livenessMode), the policy, the capture kinds its steps have (media kinds: document_front,
+// livenessMode; efirma only when on), the policy, the capture kinds its steps have (media kinds: document_front,
 // document_back, selfie, liveness_video) and the step types in order (for the widget).
 struct FlowSessionSettings {
   core::Json checks;
@@ -59,7 +59,8 @@ struct FlowSessionSettings {
 FlowSessionSettings SessionSettingsOf(const core::Json& definition);
 
 // The steps the widget walks for a session: consent, its flow's capture steps (media kinds:
-// liveness_video is the step `liveness`), or without a flow the steps its checks use, then submit.
+// liveness_video is the step `liveness`), or without a flow the steps its checks use, then `efirma`
+// when the checks turn it on, then submit.
 std::vector<std::string> WidgetSteps(const core::Json& checks, const std::vector<std::string>& flow_captures);
 
 }  // namespace svc::commands::embedded

@@ -205,7 +205,8 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
             return core::FailedPrecondition("the session is already submitted",
                                             "SESSION_NOT_SUBMITTABLE");
           }
-          if (s.media_since_submit == 0) {
+          const bool new_efirma = !c.efirma_check.empty() && c.efirma_check != s.efirma_check;
+          if (s.media_since_submit == 0 && !new_efirma) {
             return core::FailedPrecondition(
                 s.submission == 0 ? "capture at least one piece of media before submitting"
                                   : "capture what was requested before submitting again",
@@ -215,6 +216,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           e.tracking_id = c.tracking_id;
           e.submission = s.submission + 1;
           e.media_ids = s.media_ids;
+          e.efirma_check = c.efirma_check;
           d.events.push_back(Make(e));
           d.result = {{"trackingId", c.tracking_id}};
         } else if constexpr (std::is_same_v<T, RecordStage>) {
@@ -307,6 +309,7 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.submission = e.submission;
           s.stages_done.clear();
           s.media_since_submit = 0;
+          if (!e.efirma_check.empty()) s.efirma_check = e.efirma_check;
         } else if constexpr (std::is_same_v<T, StageCompleted>) {
           s.stages_done.insert(e.stage);
         } else if constexpr (std::is_same_v<T, VerdictReached>) {

@@ -60,6 +60,7 @@ struct SessionState {
   bool embedded_mounted = false;
   std::string link_token_hash;
   int link_opens = 0;
+  std::string efirma_check;  // the e.firma check (challenge id) the latest submission had
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
   static constexpr auto Fields() {
@@ -97,7 +98,8 @@ struct SessionState {
         core::Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
         core::Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit),
         core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
-        core::Field("linkOpens", &T::link_opens, core::Empty::kOmit)};
+        core::Field("linkOpens", &T::link_opens, core::Empty::kOmit),
+        core::Field("efirmaCheck", &T::efirma_check, core::Empty::kOmit)};
   }
 
   bool Terminal() const { return IsTerminalStatus(status); }
@@ -188,10 +190,15 @@ struct IssueLivenessChallenge {
 };
 struct SubmitSession {
   std::string tracking_id;  // minted by the caller
+  // The challenge id of the session's latest e.firma check ("" = none): one not in the last
+  // submission is new input, as a capture is (a session asked for its e.firma can be submitted
+  // again once it is signed).
+  std::string efirma_check;
   static constexpr std::string_view kCommand = "SubmitSession";
   static constexpr auto Fields() {
     using T = SubmitSession;
-    return std::tuple{core::Field("trackingId", &T::tracking_id)};
+    return std::tuple{core::Field("trackingId", &T::tracking_id),
+                      core::Field("efirmaCheck", &T::efirma_check, core::Empty::kOmit)};
   }
 };
 struct RecordStage {

@@ -145,12 +145,14 @@ struct SessionSubmitted {
   std::string tracking_id;
   int submission = 0;  // 1, 2, … (a session in awaiting_input can be submitted again)
   std::vector<std::string> media_ids;
+  std::string efirma_check;  // the e.firma check it includes (challenge id; omitted when none)
 
   static constexpr auto Fields() {
     using T = SessionSubmitted;
     return std::tuple{core::Field("trackingId", &T::tracking_id),
                       core::Field("submission", &T::submission),
-                      core::Field("mediaIds", &T::media_ids)};
+                      core::Field("mediaIds", &T::media_ids),
+                      core::Field("efirmaCheck", &T::efirma_check, core::Empty::kOmit)};
   }
 };
 

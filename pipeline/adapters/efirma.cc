@@ -181,7 +181,7 @@ Check CheckEfirma(const Trust& trust, const Certificate& cert, std::string_view 
   Check out;
   X509Ptr x = FromDer(cert.der);
   if (x == nullptr) {
-    out.reasons.push_back("efirma_signature_invalid");
+    out.reasons.push_back("EFIRMA_SIGNATURE_INVALID");
     return out;
   }
   // The signature over the challenge, with the certificate's public key.
@@ -192,13 +192,13 @@ Check CheckEfirma(const Trust& trust, const Certificate& cert, std::string_view 
                     EVP_DigestVerifyInit(md.get(), nullptr, EVP_sha256(), nullptr, key) == 1 &&
                     EVP_DigestVerify(md.get(), reinterpret_cast<const unsigned char*>(signature.data()), signature.size(),
                                      reinterpret_cast<const unsigned char*>(message.data()), message.size()) == 1;
-    if (!ok) out.reasons.push_back("efirma_signature_invalid");
+    if (!ok) out.reasons.push_back("EFIRMA_SIGNATURE_INVALID");
   }
   // The chain to the SAT's certificates, and validity, at the time of signing.
   {
     StoreCtxPtr ctx(X509_STORE_CTX_new());
     if (ctx == nullptr || X509_STORE_CTX_init(ctx.get(), Access::Store(trust), x.get(), nullptr) != 1) {
-      out.reasons.push_back("efirma_chain_untrusted");
+      out.reasons.push_back("EFIRMA_CHAIN_UNTRUSTED");
     } else {
       X509_STORE_CTX_set_flags(ctx.get(), X509_V_FLAG_PARTIAL_CHAIN);
       X509_VERIFY_PARAM_set_time(X509_STORE_CTX_get0_param(ctx.get()), static_cast<time_t>(at.micros / 1'000'000));
@@ -208,16 +208,16 @@ Check CheckEfirma(const Trust& trust, const Certificate& cert, std::string_view 
         if (issuer != nullptr) out.issuer_der = Der(issuer);
       } else {
         const int err = X509_STORE_CTX_get_error(ctx.get());
-        out.reasons.push_back(err == X509_V_ERR_CERT_HAS_EXPIRED     ? "efirma_expired"
-                              : err == X509_V_ERR_CERT_NOT_YET_VALID ? "efirma_not_yet_valid"
-                                                                     : "efirma_chain_untrusted");
+        out.reasons.push_back(err == X509_V_ERR_CERT_HAS_EXPIRED     ? "EFIRMA_EXPIRED"
+                              : err == X509_V_ERR_CERT_NOT_YET_VALID ? "EFIRMA_NOT_YET_VALID"
+                                                                     : "EFIRMA_CHAIN_UNTRUSTED");
       }
     }
     ERR_clear_error();
   }
   // An e.firma, not a seal certificate.
-  if (!cert.organizational_unit.empty()) out.reasons.push_back("efirma_not_fiel");
-  if (!cert.digital_signature || !cert.non_repudiation) out.reasons.push_back("efirma_key_usage");
+  if (!cert.organizational_unit.empty()) out.reasons.push_back("EFIRMA_NOT_FIEL");
+  if (!cert.digital_signature || !cert.non_repudiation) out.reasons.push_back("EFIRMA_KEY_USAGE");
   return out;
 }
 

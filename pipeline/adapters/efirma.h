@@ -67,9 +67,9 @@ class Trust {
 };
 
 struct Check {
-  std::vector<std::string> reasons;  // empty: passed. efirma_signature_invalid, efirma_chain_untrusted,
-                                     // efirma_expired, efirma_not_yet_valid, efirma_not_fiel (a CSD),
-                                     // efirma_key_usage
+  std::vector<std::string> reasons;  // empty: passed. EFIRMA_SIGNATURE_INVALID, EFIRMA_CHAIN_UNTRUSTED,
+                                     // EFIRMA_EXPIRED, EFIRMA_NOT_YET_VALID, EFIRMA_NOT_FIEL (a CSD),
+                                     // EFIRMA_KEY_USAGE
   std::string issuer_der;            // the certificate that issued it, when the chain holds (for OCSP)
   bool passed() const { return reasons.empty(); }
 };

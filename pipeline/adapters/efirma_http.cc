@@ -35,11 +35,11 @@ core::Result<EfirmaVerifier::Result> EfirmaVerifier::Verify(std::string_view cer
                                                   : core::Result<efirma::OcspStatus>(core::Unavailable("no answer"));
     if (!status.ok()) {
       out.ocsp = "unavailable";
-      out.reasons.push_back("efirma_ocsp_unavailable");
+      out.reasons.push_back("EFIRMA_OCSP_UNAVAILABLE");
     } else {
       out.ocsp = status->status;
-      if (status->status == "revoked") out.reasons.push_back("efirma_revoked");
-      if (status->status == "unknown") out.reasons.push_back("efirma_ocsp_unknown");
+      if (status->status == "revoked") out.reasons.push_back("EFIRMA_REVOKED");
+      if (status->status == "unknown") out.reasons.push_back("EFIRMA_OCSP_UNKNOWN");
     }
   }
   out.latency_ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - start).count();

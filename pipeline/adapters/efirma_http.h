@@ -5,7 +5,7 @@
 // or the operator's registry gateway's OCSP path (the gateway forwards it), https verified
 // against the system store plus `--efirma-ocsp-ca-file`. Without a responder configured the
 // revocation is not checked and the result says so (`ocsp: not_checked`); a responder that is down
-// or answers off the protocol fails the proof (efirma_ocsp_unavailable): the applicant can try
+// or answers off the protocol fails the proof (EFIRMA_OCSP_UNAVAILABLE): the applicant can try
 // again with a new challenge, and a revoked certificate never passes unchecked.
 
 #include <chrono>
@@ -33,8 +33,8 @@ class EfirmaVerifier {
 
   struct Result {
     efirma::Certificate certificate;
-    std::vector<std::string> reasons;  // empty: passed; efirma.h's, and efirma_revoked,
-                                       // efirma_ocsp_unknown, efirma_ocsp_unavailable
+    std::vector<std::string> reasons;  // empty: passed; efirma.h's, and EFIRMA_REVOKED,
+                                       // EFIRMA_OCSP_UNKNOWN, EFIRMA_OCSP_UNAVAILABLE
     std::string ocsp;                  // good | revoked | unknown | unavailable | not_checked | skipped
     int64_t latency_ms = 0;
     bool passed() const { return reasons.empty(); }

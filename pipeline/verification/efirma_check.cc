@@ -42,6 +42,20 @@ core::Result<std::string> Compare(const EfirmaDeps& deps, const std::string& ten
 
 }  // namespace
 
+std::string EfirmaHolderAad(const std::string& tenant, const std::string& env, const std::string& session_id,
+                            const std::string& challenge_id) {
+  return "efirma|" + tenant + "/" + env + "/" + session_id + "|" + challenge_id;
+}
+
+core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::string& tenant, const std::string& env,
+                                          const std::string& session_id, const std::string& challenge_id,
+                                          const std::string& sealed_b64) {
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed_b64));
+  SVC_ASSIGN_OR_RETURN(std::string plain,
+                       core::AeadOpen(dek, raw, EfirmaHolderAad(tenant, env, session_id, challenge_id)));
+  return core::ParseJsonOrDiscarded(plain);
+}
+
 core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                        const std::string& env, const std::string& session_id,
                                                        const std::string& challenge_id, commands::CommandContext ctx) {
@@ -108,12 +122,15 @@ core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const
       SVC_ASSIGN_OR_RETURN(c.curp_vs_person, Compare(deps, tenant, env, *sealed, "curp", result.certificate.curp));
     }
   }
-  if (c.rfc_vs_person == "mismatch") c.reason_codes.push_back("efirma_rfc_mismatch");
-  if (c.curp_vs_person == "mismatch") c.reason_codes.push_back("efirma_curp_mismatch");
+  if (c.rfc_vs_person == "mismatch") c.reason_codes.push_back("EFIRMA_RFC_MISMATCH");
+  if (c.curp_vs_person == "mismatch") c.reason_codes.push_back("EFIRMA_CURP_MISMATCH");
   c.status = c.reason_codes.empty() ? "passed" : "failed";
   core::Json holder = {{"rfc", result.certificate.rfc}, {"curp", result.certificate.curp},
                        {"name", result.certificate.subject_name}};
-  c.holder_sealed = core::Base64Encode(core::AeadSeal(deps.seal_key, core::DumpJson(holder), session_id + "|efirma"));
+  // Under the session's data key: erased with the session's captures (forget, retention).
+  SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->GetOrCreate(eventstore::KeyStore::SessionKeyName(tenant, env, session_id)));
+  c.holder_sealed = core::Base64Encode(
+      core::AeadSeal(dek, core::DumpJson(holder), EfirmaHolderAad(tenant, env, session_id, answer.challenge_id)));
   vs::RecordEfirmaCheck record{session_id, std::move(c)};
   return commands::MakeCommand<vs::EfirmaDecider>(tenant, answer.challenge_id, vs::EfirmaCommand(std::move(record)),
                                                   std::move(ctx));

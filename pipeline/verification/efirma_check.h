@@ -21,8 +21,15 @@ struct EfirmaDeps {
   const eventstore::KvStore* views = nullptr;
   eventstore::KeyStore* keys = nullptr;        // the vault's index key (blind index)
   adapters::EfirmaVerifier* verifier = nullptr;  // null: e.firma is not configured (--efirma-roots)
-  std::string seal_key;                        // the runtime's: the holder's data sealed in the event
+  // The holder's RFC, CURP and name are sealed in the event under the session's data key.
 };
+
+// The holder ({rfc, curp, name}) of a recorded check, opened with the session's data key `dek`.
+std::string EfirmaHolderAad(const std::string& tenant, const std::string& env, const std::string& session_id,
+                            const std::string& challenge_id);
+core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::string& tenant, const std::string& env,
+                                          const std::string& session_id, const std::string& challenge_id,
+                                          const std::string& sealed_b64);
 
 // The command issuing challenge `challenge_id` (nonce drawn here) for session `session_id`, whose
 // record and settings the read models show: SESSION_NOT_FOUND, SESSION_EXPIRED and

@@ -304,6 +304,35 @@ StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::strin
   return finish("unavailable", nullptr, std::nullopt, {"INE_LOOKUP_UNAVAILABLE"});
 }
 
+StageOutput EfirmaStage(const core::Json& check, const std::string& holder_curp, const std::string& document_curp) {
+  if (!check.is_object()) return SkippedStage("EFIRMA_REQUIRED");
+  std::vector<std::string> reasons = ReasonsOf(check);
+  std::string comparison = "not_compared";
+  if (!holder_curp.empty() && !document_curp.empty()) {
+    comparison = holder_curp == document_curp ? "match" : "mismatch";
+    if (comparison == "mismatch") reasons.push_back("EFIRMA_DOCUMENT_MISMATCH");
+  }
+  bool only_revocation_unknown = !reasons.empty();
+  for (const auto& r : reasons) {
+    if (r != "EFIRMA_OCSP_UNKNOWN" && r != "EFIRMA_OCSP_UNAVAILABLE") only_revocation_unknown = false;
+  }
+  StageOutput o;
+  o.outcome = reasons.empty() ? "passed" : only_revocation_unknown ? "review" : "failed";
+  const bool passed = reasons.empty();
+  o.summary = Summary(passed ? std::optional<double>(1.0) : only_revocation_unknown ? std::nullopt
+                                                                                    : std::optional<double>(0.0),
+                      std::nullopt, passed, "", 0, std::move(reasons));
+  o.summary["source"] = "sat";
+  o.summary["challengeId"] = check.value("challengeId", core::Json(nullptr));
+  o.summary["certificate"] = check.value("certificate", core::Json(nullptr));
+  o.summary["ocsp"] = check.value("ocsp", core::Json(nullptr));
+  o.summary["holder"] = check.value("holder", core::Json(nullptr));
+  o.summary["holder"]["document"] = comparison;
+  o.summary["signatureSha256"] = check.value("signatureSha256", core::Json(nullptr));
+  o.summary["checkedAt"] = check.value("checkedAt", core::Json(nullptr));
+  return o;
+}
+
 namespace {
 
 // Appends the codes not already in `out` (one reason per cause, however many stages saw it).
@@ -346,6 +375,8 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
       part["faceMatch"] = *score;
     } else if (name == "gov_curp" || name == "gov_ine") {
       gov.push_back(outcome == "passed" ? 1.0 : 0.0);
+    } else if (name == "efirma" && score) {
+      part["efirma"] = *score;
     }
   }
   if (!gov.empty()) {
@@ -370,10 +401,15 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
     v.outcome = "approved";
     v.event_type = "verification.approved";
   }
-  static const std::map<std::string, double> kWeights = {
+  std::map<std::string, double> weights = {
       {"faceMatch", 0.30}, {"liveness", 0.25}, {"document", 0.25}, {"government", 0.20}};
+  // The e.firma component exists only where the session checks e.firma (weighted_mean/v3); a
+  // breakdown without it is v2's, to the byte.
+  const bool efirma = stages.count("efirma") > 0;
+  if (efirma) weights["efirma"] = 0.20;
+  const auto& kWeights = weights;
   double weighted = 0, total = 0;
-  core::Json breakdown = {{"method", kTrustMethod}, {"weights", kWeights}};
+  core::Json breakdown = {{"method", efirma ? kTrustMethodEfirma : kTrustMethod}, {"weights", kWeights}};
   for (const auto& [k, w] : kWeights) {
     auto it = part.find(k);
     if (it == part.end() || !it->second) {
@@ -402,7 +438,7 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
     grade = *v.trust_score >= 0.85 ? "low" : *v.trust_score >= 0.60 ? "medium" : "high";
   }
   breakdown["riskGrade"] = grade.empty() ? core::Json(nullptr) : core::Json(grade);
-  breakdown["riskBasis"] = grade.empty() ? core::Json(nullptr) : core::Json(kRiskBasis);
+  breakdown["riskBasis"] = grade.empty() ? core::Json(nullptr) : core::Json(efirma ? kRiskBasisEfirma : kRiskBasis);
   v.trust_breakdown = breakdown;
   return v;
 }
@@ -472,6 +508,26 @@ core::Json DocumentSummaryOf(const ReportInputs& in) {
           {"reasonCodes", SummaryField(row, "reasonCodes")}};
 }
 
+// The e.firma stage as the documents show it; null when the session does not check e.firma.
+core::Json EfirmaSummaryOf(const ReportInputs& in, bool full) {
+  core::Json row = Stage(in, "efirma");
+  if (row.is_null()) return nullptr;
+  const core::Json summary = row.value("summary", core::Json::object());
+  core::Json cert = summary.value("certificate", core::Json(nullptr));
+  core::Json out = {{"outcome", row["outcome"]},
+                    {"reasonCodes", summary.value("reasonCodes", core::Json::array())},
+                    {"certificateSha256", cert.is_object() ? cert.value("sha256", core::Json(nullptr)) : core::Json(nullptr)},
+                    {"ocsp", summary.value("ocsp", core::Json(nullptr))},
+                    {"checkedAt", summary.value("checkedAt", core::Json(nullptr))}};
+  if (full) {
+    out["challengeId"] = summary.value("challengeId", core::Json(nullptr));
+    out["certificate"] = cert;
+    out["holder"] = summary.value("holder", core::Json(nullptr));
+    out["signatureSha256"] = summary.value("signatureSha256", core::Json(nullptr));
+  }
+  return out;
+}
+
 // "policy:<version>" for the engine's verdict; "review" for a reviewer's resolution of the case.
 std::string DecidedBy(const core::Json& verdict) {
   std::string o = core::StringOr(verdict, "outcome");
@@ -530,6 +586,7 @@ core::Json BuildReport(const ReportInputs& in) {
                             ? in.verdict["trustBreakdown"]
                             : core::Json(nullptr);
   r["document"] = DocumentSummaryOf(in);
+  r["efirma"] = EfirmaSummaryOf(in, true);
   return r;
 }
 
@@ -569,6 +626,7 @@ core::Json BuildEvidence(const ReportInputs& in) {
   e["biometric"] = BiometricItems(in, true);
   e["document"] = DocumentSummaryOf(in);
   e["gov"] = GovItems(in, true);
+  e["efirma"] = EfirmaSummaryOf(in, true);
   e["reuse"] = nullptr;
   return e;
 }
@@ -609,6 +667,8 @@ core::Json BuildCertificateContent(const ReportInputs& in) {
     media.push_back({{"mediaId", m["mediaId"]}, {"kind", m["kind"]}, {"sha256", m["sha256"]}});
   }
   c["media"] = media;
+  // Only where the session checked e.firma: every other certificate stays byte-identical.
+  if (core::Json efirma = EfirmaSummaryOf(in, false); !efirma.is_null()) c["efirma"] = efirma;
   return c;
 }
 

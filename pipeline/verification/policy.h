@@ -24,7 +24,7 @@
 namespace svc::pipeline::verification {
 
 inline constexpr std::string_view kStages[] = {"document", "liveness", "face_match", "gov_curp",
-                                               "gov_ine"};
+                                               "gov_ine", "efirma"};
 inline constexpr std::string_view kPolicyVersion = "default/v1";
 
 struct Policy {
@@ -67,6 +67,13 @@ void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutp
 StageOutput GovCurpStage(const CurpLookup& lookup, const core::Json& document_details,
                          int64_t latency_ms, const std::string& registry);
 StageOutput GovIneStage(const IneLookup& lookup, int64_t latency_ms, const std::string& registry);
+// The e.firma stage from the session's latest recorded check (`check`: the EfirmaCheck row, null
+// when the applicant answered none: incomplete, EFIRMA_REQUIRED). `holder_curp`: the CURP of the
+// certificate's holder; `document_curp`: the CURP read from the session's document ("" when none
+// was read): different ones fail the stage with EFIRMA_DOCUMENT_MISMATCH. A check whose only
+// reasons are that revocation could not be confirmed (EFIRMA_OCSP_UNKNOWN, EFIRMA_OCSP_UNAVAILABLE)
+// goes to review; any other reason fails; none passes (score 1).
+StageOutput EfirmaStage(const core::Json& check, const std::string& holder_curp, const std::string& document_curp);
 
 struct Verdict {
   std::string outcome;  // approved | declined | review | more_info
@@ -78,9 +85,15 @@ struct Verdict {
 // The trust score and risk rule (docs/verification-pipeline.md#trust-score-and-risk-grade):
 // the weighted mean of the checks that ran, capped by the score of a failed liveness or face-match
 // check; the risk grade is high for a decline or any failed biometric check, else by the score.
+// v3 is v2 with the e.firma component (0.20); a verdict without an e.firma stage says v2, whose
+// result it has.
 inline constexpr std::string_view kTrustMethod = "weighted_mean/v2";
+inline constexpr std::string_view kTrustMethodEfirma = "weighted_mean/v3";
 inline constexpr std::string_view kRiskBasis =
     "trust_score:weighted_mean/v2 (high when declined or a liveness/face-match check failed; "
+    "else low >= 0.85, medium >= 0.60, else high)";
+inline constexpr std::string_view kRiskBasisEfirma =
+    "trust_score:weighted_mean/v3 (high when declined or a liveness/face-match check failed; "
     "else low >= 0.85, medium >= 0.60, else high)";
 // `stages`: stage name -> stored stage row ({outcome, summary, …}); `analysis_errors`: captures
 // whose analysis had status error. Reason codes are listed once each.

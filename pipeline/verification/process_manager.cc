@@ -15,6 +15,8 @@
 #include "core/crypto.h"
 #include "core/log.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/efirma_check.h"
+#include "projections/efirma_view.h"
 #include "pipeline/verification/policy.h"
 #include "projections/projector.h"
 #include "projections/sessions_projector.h"
@@ -30,6 +32,7 @@ constexpr std::chrono::seconds kApplyTimeout{30};
 
 using SV = projections::SessionsView;
 using VV = projections::VerificationView;
+using EV = projections::EfirmaView;
 
 int64_t MillisSince(std::chrono::steady_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - t)
@@ -502,6 +505,30 @@ core::Status VerificationPipeline::Process(const Job& job, const std::atomic<boo
       if (!policy.require_government_lookup && out.outcome == "unavailable") {
         out.outcome = "skipped";  // the session's policy does not require it
       }
+    } else if (name == "efirma") {
+      // Only a session that checks e.firma has this stage (its verdicts elsewhere stay as they were).
+      if (!policy.Enabled("efirma")) continue;
+      // The check the submission named (the latest when it was submitted), not a later one.
+      const std::string challenge = core::StringOr(sub, "efirmaCheck");
+      core::Json check = nullptr;
+      std::string holder_curp;
+      if (!challenge.empty()) {
+        SVC_ASSIGN_OR_RETURN(core::Json row, read(EV::Abs(EV::Challenge(te, challenge))));
+        if (!row.is_object() || !row["check"].is_object()) {
+          return core::Unavailable("the submission's e.firma check is not projected yet");
+        }
+        check = row["check"];
+        if (!core::StringOr(row, "holderSealed").empty()) {
+          SVC_ASSIGN_OR_RETURN(auto k, options_.keys->Get(key_name));
+          if (!k.has_value()) return core::DataLoss("the session's data key is gone");
+          SVC_ASSIGN_OR_RETURN(core::Json holder, OpenEfirmaHolder(*k, job.tenant, job.env, job.session, challenge,
+                                                                   core::StringOr(row, "holderSealed")));
+          holder_curp = core::StringOr(holder, "curp");
+        }
+      }
+      SVC_ASSIGN_OR_RETURN(core::Json details, document_details());
+      out = EfirmaStage(check, holder_curp, core::StringOr(details, "curp"));
+      out.summary["latencyMs"] = MillisSince(t0);
     }
     vs::StageCompleted e;
     e.tracking_id = job.tracking;

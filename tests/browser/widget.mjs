@@ -4,11 +4,15 @@
 //
 //   node widget.mjs <svc base url> <screenshot dir> <samples dir>
 //   -> "port N"          the integrator's page is served on http://127.0.0.1:N (another origin)
-//   <- {"secret": …, "blocked": …, "camera": …, "link": …}   a session allowing
-//                        http://127.0.0.1:N, one that does not allow http://localhost:N, the fake
-//                        camera's file, and the link token of a link session (its hosted page)
+//   <- {"secret": …, "blocked": …, "camera": …, "link": …, "efirma": {link, cer, key, password}}
+//                        a session allowing http://127.0.0.1:N, one that does not allow
+//                        http://localhost:N, the fake camera's file, the link token of a link
+//                        session (its hosted page), and a link session asking for the e.firma
+//                        with the files and password of a FIEL to sign it with
 //   -> {"...": ...}      one JSON line: what the pages saw (events, timings, third-party
 //                        requests, console and page errors)
+import crypto from "node:crypto";
+import fs from "node:fs";
 import http from "node:http";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
@@ -39,7 +43,7 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const port = server.address().port;
 process.stdout.write(`port ${port}\n`);
-const { secret, blocked, camera, link } = JSON.parse(await nextLine());
+const { secret, blocked, camera, link, efirma } = JSON.parse(await nextLine());
 
 const browser = await chromium.launch({
   executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
@@ -138,6 +142,53 @@ try {
   await hosted.locator("#continue").click();
   await hosted.waitForURL(/verificationSessionId=/);
   out.hostedReturn = hosted.url();
+
+  // The e.firma step. The node-forge the service serves is the npm package's file, byte for byte.
+  const sha = (b) => crypto.createHash("sha256").update(b).digest("hex");
+  const served = Buffer.from(await (await fetch(`${base}/embed/v1/vendor/forge-1.4.3.min.js`)).arrayBuffer());
+  const published = fs.readFileSync(new URL("./node_modules/node-forge/dist/forge.min.js", import.meta.url));
+  out.forgeMatchesNpm = sha(served) === sha(published);
+  const signer = await context.newPage();
+  signer.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  signer.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  // What leaves the page: no request may carry the password or the private key.
+  const keyBytes = fs.readFileSync(efirma.key);
+  const secrets = [efirma.password, keyBytes.toString("base64"), keyBytes.toString("base64url"), keyBytes.toString("hex")];
+  out.efirmaLeaks = [];
+  let efirmaCalls = 0;
+  signer.on("request", (r) => {
+    if (r.url().includes("/efirma")) efirmaCalls += 1;
+    const body = r.postDataBuffer();
+    const text = body ? body.toString("latin1") : "";
+    for (const x of secrets) if (text.includes(x) || r.url().includes(x)) out.efirmaLeaks.push(r.url());
+    if (body && body.includes(keyBytes.subarray(0, 64))) out.efirmaLeaks.push(r.url());
+  });
+  const init = signer.waitForResponse((r) => r.url().endsWith("/embed/v1/hosted/init"));
+  await signer.goto(`${base}/v/${encodeURIComponent(efirma.link)}`);
+  out.efirmaSteps = (await (await init).json()).flow.steps;
+  await signer.locator("#consent-check").check();
+  await signer.locator("#consent-accept").click();
+  await signer.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  await signer.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await signer.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await signer.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await signer.locator("#efirma-cer").waitFor();
+  await signer.locator("#efirma-cer").setInputFiles(efirma.cer);
+  await signer.locator("#efirma-key").setInputFiles(efirma.key);
+  await signer.locator("#efirma-password").fill("not-the-password");
+  await signer.screenshot({ path: `${shots}/embedded-efirma.png` });
+  await signer.locator("#efirma-sign").click();
+  await signer.locator("#status.error").waitFor();
+  out.efirmaBadPassword = await signer.locator("#status").textContent();
+  out.efirmaCallsBeforeKeyOpened = efirmaCalls;
+  await signer.locator("#efirma-password").fill(efirma.password);
+  const answered = signer.waitForResponse((r) => /\/efirma$/.test(new URL(r.url()).pathname));
+  await signer.locator("#efirma-sign").click();
+  out.efirmaEvent = await (await answered).json();
+  await signer.locator("#submit").click();
+  await signer.locator("#outcome").waitFor();
+  out.efirmaOutcome = await signer.locator("#outcome").getAttribute("data-status");
+  await signer.screenshot({ path: `${shots}/embedded-efirma-outcome.png` });
   out.ok = true;
 } catch (e) {
   out.error = String(e && e.stack || e);

@@ -106,8 +106,28 @@ TEST_CASE("flow graph: every problem is listed, with where it is") {
   d["steps"][4]["mode"] = "active";
   CHECK(ValidateFlow(d).empty());
   d = Basic();
-  d["checks"]["efirma"] = true;
+  d["checks"]["proofOfAddress"] = true;
   CHECK(Has(d, "check_unsupported"));
+  // e.firma: the check needs its step, the step its check, and it is asked right before submit.
+  d = Basic();
+  d["checks"]["efirma"] = true;
+  CHECK(Has(d, "check_needs_step"));
+  CHECK_FALSE(Has(d, "check_unsupported"));
+  d["steps"][4]["next"] = "sign";
+  d["steps"].push_back(Step("sign", "efirma", "submit"));
+  CHECK(ValidateFlow(d).empty());
+  d["steps"][4]["next"] = "submit";  // the efirma step elsewhere: first after consent
+  d["steps"][0]["next"] = "sign";
+  d["steps"][6]["next"] = "front";
+  CHECK(Has(d, "step_order"));
+  d["steps"][0]["next"] = "front";
+  d["steps"][4]["next"] = "sign";
+  d["steps"][6]["next"] = "submit";
+  CHECK(ValidateFlow(d).empty());
+  CHECK(SessionSettingsOf(d).checks["efirma"] == true);
+  CHECK(SessionSettingsOf(d).steps[SessionSettingsOf(d).steps.size() - 2] == "efirma");
+  d["checks"]["efirma"] = false;
+  CHECK(Has(d, "step_unused"));
   d = Basic();
   d["checks"]["colour"] = true;
   CHECK(Has(d, "check_unknown"));

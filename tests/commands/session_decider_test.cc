@@ -108,9 +108,21 @@ TEST_CASE("session: capture needs consent, an open session and an enabled check"
 }
 
 TEST_CASE("session: submit, stage results and verdicts") {
-  SubmitSession submit{"trk_2"};
+  SubmitSession submit{"trk_2", ""};
   CHECK(When(Given({Created()}), submit).first == "CONSENT_REQUIRED");
   CHECK(When(Given({Created(), Consent()}), submit).first == "SESSION_NOT_SUBMITTABLE");
+  // An e.firma check is input as a capture is: new since the last submission, it may be submitted.
+  SubmitSession signed_submit{"trk_2", "efc_1"};
+  CHECK(When(Given({Created(), Consent()}), signed_submit).first == "");
+  {
+    SessionSubmitted with_efirma;
+    with_efirma.tracking_id = "trk_1";
+    with_efirma.submission = 1;
+    with_efirma.efirma_check = "efc_1";
+    auto asked = Given({Created(), Consent(), with_efirma, Verdict("more_info")});
+    CHECK(When(asked, signed_submit).first == "SESSION_NOT_SUBMITTABLE");  // the same check again
+    CHECK(When(asked, SubmitSession{"trk_3", "efc_2"}).first == "");      // signed again
+  }
   CHECK(When(Given({Created(), Consent(), Media("selfie")}), submit) ==
         std::pair{std::string(), Types{"verification.session_submitted"}});
   auto running = Given({Created(), Consent(), Media("selfie"), Submitted()});

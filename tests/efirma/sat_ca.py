@@ -11,12 +11,15 @@ usage digitalSignature, nonRepudiation, dataEncipherment and keyAgreement, exten
 emailProtection and clientAuth. A CSD (the seal certificate of invoices) has an OU (the branch)
 and only digitalSignature and nonRepudiation. Each private key is a PKCS#8 DER file encrypted with
 the password 12345678a (PBES2, as current SAT keys are; fiel_3des.key is the same key under
-3DES, as older ones are).
+3DES, as older ones are; fiel_specimen_3des.key the specimen's key under PBES2 with PBKDF2-HMAC-SHA1
+and 3DES, the layout of the SAT's .key files for years).
 
 In DIR: sat_root.pem (what svc is told to trust), ocsp.pem and ocsp.key (the responder, with the
 OCSPSigning extended key usage), and <name>.cer / <name>.key / <name>.pem for each of
   fiel          valid, RFC PEPJ800101AB6, CURP PEPJ800101HDFRRN03, "JOSE PEREZ PEREZ"
   fiel_other    valid, another person (RFC GOMA900202CDA, CURP GOMA900202MDFMRN01)
+  fiel_specimen valid, the sandbox document's person (docs/verification-pipeline.md#test-inputs:
+                RFC GAHJ900315QX7, CURP GAHJ900315MDFRRS05, "MARIA JOSEFINA GARCIA HERNANDEZ")
   fiel_expired  expired yesterday
   fiel_revoked  revoked (in the responder's index)
   csd           a seal certificate (OU "Sucursal Centro") of the same RFC
@@ -113,6 +116,9 @@ def make_ca():
     issue("fiel", person, FIEL_EXT)
     issue("fiel_other", "/CN=ANA GOMEZ MARTINEZ/name=ANA GOMEZ MARTINEZ/O=ANA GOMEZ MARTINEZ/C=MX"
                         "/x500UniqueIdentifier=GOMA900202CDA/serialNumber=GOMA900202MDFMRN01", FIEL_EXT)
+    issue("fiel_specimen", "/CN=MARIA JOSEFINA GARCIA HERNANDEZ/name=MARIA JOSEFINA GARCIA HERNANDEZ"
+                           "/O=MARIA JOSEFINA GARCIA HERNANDEZ/C=MX"
+                           "/x500UniqueIdentifier=GAHJ900315QX7/serialNumber=GAHJ900315MDFRRS05", FIEL_EXT)
     issue("fiel_revoked", person, FIEL_EXT)
     issue("csd", person + "/OU=Sucursal Centro", CSD_EXT)
     issue("foreign", person, FIEL_EXT, ca="foreign_root")
@@ -120,11 +126,14 @@ def make_ca():
     # The same FIEL key under 3DES (older SAT keys).
     openssl("pkcs8", "-topk8", "-in", path("fiel.pem.key"), "-outform", "DER", "-out", path("fiel_3des.key"),
             "-passout", f"pass:{PASSWORD}", "-v1", "PBE-SHA1-3DES")
+    # The specimen's key as SAT .key files have long been made: PBES2, PBKDF2 with HMAC-SHA1, 3DES.
+    openssl("pkcs8", "-topk8", "-in", path("fiel_specimen.pem.key"), "-outform", "DER", "-out",
+            path("fiel_specimen_3des.key"), "-passout", f"pass:{PASSWORD}", "-v2", "des3", "-v2prf", "hmacWithSHA1")
     # The OCSP responder: delegated by the CA, with the OCSPSigning extended key usage.
     issue("ocsp", "/CN=OCSP DE PRUEBAS DEL SAT/O=Servicio de Administración Tributaria/C=MX",
           "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,OCSPSigning\n")
     os.rename(path("ocsp.pem.key"), path("ocsp.key.pem"))
-    lines = "".join(index_line(n, "V") for n in ["fiel", "fiel_other", "csd", "fiel_expired"])
+    lines = "".join(index_line(n, "V") for n in ["fiel", "fiel_other", "fiel_specimen", "csd", "fiel_expired"])
     import datetime
     revoked_at = (datetime.datetime.now(datetime.timezone.utc) - datetime.timedelta(minutes=1)).strftime("%y%m%d%H%M%SZ")
     lines += index_line("fiel_revoked", "R", f"{revoked_at},keyCompromise")

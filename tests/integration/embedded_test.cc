@@ -82,7 +82,7 @@ TEST_CASE("embedded: flows at the admin socket — create, validate, publish as 
   const std::string t = "/admin/tenants/" + env.tenant;
   core::Json broken = FullFlow();
   broken["steps"][0]["type"] = "dance";
-  broken["checks"]["efirma"] = true;
+  broken["checks"]["proofOfAddress"] = true;
   auto made = env.Admin("POST", t + "/flows", {{"key", "kyc-full"}, {"name", "KYC full"}, {"definition", broken}});
   REQUIRE_MESSAGE(made.status == 201, made.body);
   const std::string id = Body(made)["id"];
@@ -106,7 +106,7 @@ TEST_CASE("embedded: flows at the admin socket — create, validate, publish as 
   bool unknown_step = false, unsupported = false;
   for (const auto& i : issues) {
     unknown_step |= i["code"] == "step_type_unknown" && i["path"] == "/steps/0/type";
-    unsupported |= i["code"] == "check_unsupported" && i["path"] == "/checks/efirma";
+    unsupported |= i["code"] == "check_unsupported" && i["path"] == "/checks/proofOfAddress";
   }
   CHECK(unknown_step);
   CHECK(unsupported);

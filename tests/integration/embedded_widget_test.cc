@@ -16,6 +16,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 #include "tests/support/receiver_process.h"
+#include "tests/support/sat_ca_process.h"
+#include "core/crypto.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -24,7 +26,11 @@ using svc::testing::Sharing;
 
 TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a fake camera, verdict confirmed") {
   testing::ReceiverProcess receiver;
-  Env env(false, {"--webhooks-allow-private-urls"}, Sharing::kIsolated);
+  testing::TempDir ca_dir;
+  testing::SatCaProcess ca(ca_dir.Sub("ca"));  // the SAT-like CA and its OCSP responder (e.firma step)
+  std::vector<std::string> flags = ca.ServerFlags();
+  flags.push_back("--webhooks-allow-private-urls");
+  Env env(false, flags, Sharing::kIsolated);
   const std::string k = env.test_key;
   receiver.AddSecret(testing::Subscribe(env, receiver.port(), "/v", {"verification.*"}, "hook-widget"));
   const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
@@ -61,10 +67,22 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
                                     {"policy", {{"testOutcome", "approved"}}}}
                              .dump());
   REQUIRE_MESSAGE(link.status == 201, link.body);
+  // A link session that asks for the e.firma after the document: signed in the browser with the
+  // specimen's FIEL (.key under PBES2 with 3DES, as the SAT's are).
+  auto signing = env.Create(k, "widget-efirma",
+                            core::Json{{"channel", "link"},
+                                       {"checks", {{"faceMatch", false}, {"liveness", false}, {"efirma", true}}},
+                                       {"policy", {{"testOutcome", "approved"}}}}
+                                .dump());
+  REQUIRE_MESSAGE(signing.status == 201, signing.body);
   browser.WriteLine(core::Json{{"secret", session["clientSecret"]},
                                {"blocked", other["clientSecret"]},
                                {"camera", camera},
-                               {"link", Body(link)["linkToken"]}}
+                               {"link", Body(link)["linkToken"]},
+                               {"efirma", {{"link", Body(signing)["linkToken"]},
+                                           {"cer", ca.file("fiel_specimen.cer")},
+                                           {"key", ca.file("fiel_specimen_3des.key")},
+                                           {"password", "12345678a"}}}}
                         .dump());
   core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
   INFO(out.dump(2));
@@ -99,6 +117,25 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["hostedOutcome"] == "approved");
   CHECK(out["hostedReturn"] == page + "/done?order=9&verificationSessionId=" + Body(link)["id"].get<std::string>() +
                                   "&status=approved");
+
+  // The e.firma step: node-forge served from the service is the published package, byte for byte;
+  // a wrong password is told in the page before anything is sent; the key and the password never
+  // leave the browser; the signed session is approved with the e.firma in its evidence.
+  CHECK(out["forgeMatchesNpm"] == true);
+  CHECK(out["efirmaSteps"] == core::Json::array({"consent", "document_front", "document_back", "efirma", "submit"}));
+  CHECK(out["efirmaBadPassword"].get<std::string>().find("contraseña") != std::string::npos);
+  CHECK(out["efirmaCallsBeforeKeyOpened"] == 0);
+  CHECK(out["efirmaLeaks"].empty());
+  CHECK(out["efirmaEvent"]["status"] == "passed");
+  CHECK(out["efirmaOutcome"] == "approved");
+  {
+    const std::string vrf = Body(signing)["id"];
+    const core::Json ev = Body(env.Call(k, "GET", "/v1/verification-sessions/" + vrf + "/evidence"));
+    CHECK(ev["efirma"]["outcome"] == "passed");
+    CHECK(ev["efirma"]["ocsp"] == "good");
+    CHECK(ev["efirma"]["holder"]["document"] == "match");
+    CHECK(ev["efirma"]["certificate"]["sha256"] == core::Sha256Hex(ca.read("fiel_specimen.cer")));
+  }
 
   // The backend confirms what the browser was told.
   core::Json v = Body(env.Call(k, "POST", "/v1/embedded/sessions/" + session["id"].get<std::string>() + "/verify"));

@@ -726,13 +726,13 @@ TEST_CASE("efirma: a challenge signed with the holder's FIEL passes; every other
     std::vector<std::string> reasons;
   };
   const std::vector<Attempt> attempts = {
-      {"fiel_revoked", "fiel_revoked", false, {"efirma_revoked"}},
-      {"fiel_expired", "fiel_expired", false, {"efirma_expired"}},
-      {"csd", "csd", false, {"efirma_not_fiel"}},
-      {"foreign", "foreign", false, {"efirma_chain_untrusted"}},
-      {"fiel", "fiel_other", false, {"efirma_signature_invalid"}},  // another person's key
-      {"fiel", "fiel", true, {"efirma_signature_invalid"}},         // altered signature
-      {"fiel_other", "fiel_other", false, {"efirma_rfc_mismatch", "efirma_curp_mismatch"}},  // another person's FIEL
+      {"fiel_revoked", "fiel_revoked", false, {"EFIRMA_REVOKED"}},
+      {"fiel_expired", "fiel_expired", false, {"EFIRMA_EXPIRED"}},
+      {"csd", "csd", false, {"EFIRMA_NOT_FIEL"}},
+      {"foreign", "foreign", false, {"EFIRMA_CHAIN_UNTRUSTED"}},
+      {"fiel", "fiel_other", false, {"EFIRMA_SIGNATURE_INVALID"}},  // another person's key
+      {"fiel", "fiel", true, {"EFIRMA_SIGNATURE_INVALID"}},         // altered signature
+      {"fiel_other", "fiel_other", false, {"EFIRMA_RFC_MISMATCH", "EFIRMA_CURP_MISMATCH"}},  // another person's FIEL
   };
   for (const auto& a : attempts) {
     CAPTURE(a.cert);
@@ -779,4 +779,90 @@ TEST_CASE("efirma: a service without the SAT's certificates checks none") {
   REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent", R"({"accepted":true})").status == 200);
   CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/efirma/challenges"), 400,
                "EFIRMA_CERT_NOT_READY");
+}
+
+TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3), another person's declines, none asks for it") {
+  testing::TempDir ca_dir;
+  testing::SatCaProcess ca(ca_dir.Sub("ca"));
+  Env env(false, ca.ServerFlags(), Sharing::kIsolated);
+  const std::string k = env.test_key;
+  // The sandbox's document is the specimen's (CURP GAHJ900315MDFRRS05): fiel_specimen is hers.
+  auto sign = [&](const std::string& id, const std::string& who) {
+    auto c = env.Call(k, "POST", "/v1/verification-sessions/" + id + "/efirma/challenges");
+    REQUIRE_MESSAGE(c.status == 201, c.body);
+    const core::Json ch = Body(c);
+    auto r = env.Call(k, "POST", "/v1/verification-sessions/" + id + "/efirma",
+                      core::Json{{"challengeId", ch["challengeId"]},
+                                 {"certificate", core::Base64Encode(ca.read(who + ".cer"))},
+                                 {"signature", core::Base64Encode(ca.Sign(who, ch["challenge"].get<std::string>()))}}
+                          .dump());
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r);
+  };
+  auto submit = [&](const std::string& id) {
+    auto r = env.Call(k, "POST", "/v1/verification-sessions/" + id + "/submit");
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    WaitIdle(env);
+    return Get(env, id, "");
+  };
+  auto flow = [&](const std::string& idem, const std::string& who, bool efirma = true) {
+    const std::string id =
+        NewSession(env, k, idem,
+                   core::Json{{"channel", "api"}, {"checks", {{"efirma", efirma}}}, {"policy", {{"testOutcome", "approved"}}}}
+                       .dump());
+    Consent(env, k, id);
+    UploadAll(env, k, id);
+    if (!who.empty()) sign(id, who);
+    return id;
+  };
+
+  // The holder's FIEL, the document's person: approved, the e.firma scored and shown.
+  const std::string good = flow("efirma-verdict-1", "fiel_specimen");
+  core::Json s = submit(good);
+  CHECK(s["status"] == "approved");
+  core::Json report = Get(env, good, "/report");
+  CHECK(report["efirma"]["outcome"] == "passed");
+  CHECK(report["efirma"]["ocsp"] == "good");
+  CHECK(report["efirma"]["holder"]["document"] == "match");
+  CHECK(report["efirma"]["challengeId"].get<std::string>().rfind("efc_", 0) == 0);
+  CHECK(report["trustBreakdown"]["method"] == "weighted_mean/v3");
+  CHECK(report["trustBreakdown"]["efirma"] == 1.0);
+  CHECK(report["trustBreakdown"]["weights"]["efirma"] == 0.2);
+  bool step = false;
+  for (const auto& st : report["steps"]) step |= st["step"] == "efirma" && st["status"] == "passed";
+  CHECK(step);
+  core::Json evidence = Get(env, good, "/evidence");
+  CHECK(evidence["efirma"]["outcome"] == "passed");
+  CHECK(evidence["efirma"]["certificate"]["sha256"] == core::Sha256Hex(ca.read("fiel_specimen.cer")));
+  CHECK(evidence.dump().find("GAHJ900315QX7") == std::string::npos);  // the holder's RFC is not in it
+  core::Json cert = Get(env, good, "/certificate");
+  CHECK(cert["efirma"]["outcome"] == "passed");
+  CHECK(cert["efirma"]["certificateSha256"] == core::Sha256Hex(ca.read("fiel_specimen.cer")));
+
+  // A valid FIEL of someone else than the document's person: declined, and why.
+  const std::string other = flow("efirma-verdict-2", "fiel");
+  s = submit(other);
+  CHECK(s["status"] == "declined");
+  core::Json d = Get(env, other, "/report");
+  CHECK(d["decision"]["reasonCodes"] == core::Json::array({"EFIRMA_DOCUMENT_MISMATCH"}));
+  CHECK(d["efirma"]["holder"]["document"] == "mismatch");
+  CHECK(d["trustBreakdown"]["riskGrade"] == "high");
+
+  // No signature yet: more information is asked (EFIRMA_REQUIRED); signed, the next submission passes.
+  const std::string later = flow("efirma-verdict-3", "");
+  s = submit(later);
+  CHECK(s["status"] == "awaiting_input");
+  CHECK(Get(env, later, "/report")["decision"]["reasonCodes"] == core::Json::array({"EFIRMA_REQUIRED"}));
+  CHECK(sign(later, "fiel_specimen")["status"] == "passed");
+  CHECK(submit(later)["status"] == "approved");
+
+  // A session that does not check e.firma: no e.firma stage, the v2 rule, no e.firma on its certificate.
+  const std::string plain = flow("efirma-verdict-4", "", false);
+  CHECK(submit(plain)["status"] == "approved");
+  core::Json pr = Get(env, plain, "/report");
+  CHECK(pr["efirma"].is_null());
+  CHECK(pr["trustBreakdown"]["method"] == "weighted_mean/v2");
+  CHECK_FALSE(pr["trustBreakdown"]["weights"].contains("efirma"));
+  for (const auto& st : pr["steps"]) CHECK(st["step"] != "efirma");
+  CHECK_FALSE(Get(env, plain, "/certificate").contains("efirma"));
 }

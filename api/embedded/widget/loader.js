@@ -3,7 +3,7 @@
 // and mounts the capture widget with the clientSecret its backend (or the browser create) got:
 //   const widget = SvcEmbed.mount(document.getElementById("kyc"), {
 //     clientSecret, locale: "es", onEvent: (e) => console.log(e.type, e) });
-// Events: ready, step, submitted, completed ({status}), error ({code, message}). The frame talks
+// Events: ready, step, efirma ({status, reasonCodes}), submitted, completed ({status}), error ({code, message}). The frame talks
 // only to this page's origin, and this script only to the service's origin.
 (() => {
   "use strict";

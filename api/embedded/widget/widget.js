@@ -23,7 +23,12 @@
       failed: "La sesión terminó", done: "Puedes cerrar esta ventana.",
       blink: "Parpadea", turn_left: "Gira a la izquierda", turn_right: "Gira a la derecha", smile: "Sonríe",
       nod: "Asiente con la cabeza", look_up: "Mira hacia arriba",
-      stage: "Revisión: ", refused: "Esta página no puede mostrar la verificación.", continue: "Continuar"
+      stage: "Revisión: ", refused: "Esta página no puede mostrar la verificación.", continue: "Continuar",
+      efirmaTitle: "Tu e.firma", hint_efirma: "Firma con tu e.firma (FIEL) del SAT: elige tu certificado (.cer) y tu llave privada (.key) y escribe su contraseña. La llave y la contraseña no salen de tu dispositivo: solo se envían el certificado y la firma.",
+      efirmaCer: "Certificado (.cer)", efirmaKey: "Llave privada (.key)", efirmaPassword: "Contraseña de la llave privada",
+      efirmaSign: "Firmar", efirmaSigning: "Firmando…", efirmaBadKey: "No se pudo abrir la llave: revisa el archivo .key y la contraseña.",
+      efirmaKeyMismatch: "La llave privada no corresponde al certificado.", efirmaMissing: "Elige tu .cer y tu .key y escribe la contraseña.",
+      efirmaFailed: "La e.firma no se pudo validar: ", efirmaPassed: "e.firma validada"
     },
     en: {
       title: "Identity verification", loading: "Loading…", steps: "Steps",
@@ -43,7 +48,12 @@
       failed: "The session ended", done: "You may close this window.",
       blink: "Blink", turn_left: "Turn left", turn_right: "Turn right", smile: "Smile",
       nod: "Nod your head", look_up: "Look up",
-      stage: "Checking: ", refused: "This page cannot show the verification.", continue: "Continue"
+      stage: "Checking: ", refused: "This page cannot show the verification.", continue: "Continue",
+      efirmaTitle: "Your e.firma", hint_efirma: "Sign with your SAT e.firma (FIEL): choose your certificate (.cer) and private key (.key) and type its password. The key and the password never leave your device: only the certificate and the signature are sent.",
+      efirmaCer: "Certificate (.cer)", efirmaKey: "Private key (.key)", efirmaPassword: "Private key password",
+      efirmaSign: "Sign", efirmaSigning: "Signing…", efirmaBadKey: "The key could not be opened: check the .key file and the password.",
+      efirmaKeyMismatch: "The private key is not the certificate's.", efirmaMissing: "Choose your .cer and .key and type the password.",
+      efirmaFailed: "The e.firma could not be validated: ", efirmaPassed: "e.firma validated"
     }
   };
   const $ = (id) => document.getElementById(id);
@@ -87,7 +97,7 @@
     s.focus();
   }
   function progress() {
-    const names = { consent: t.consentTitle, liveness: t.livenessTitle, submit: t.submitTitle };
+    const names = { consent: t.consentTitle, liveness: t.livenessTitle, efirma: t.efirmaTitle, submit: t.submitTitle };
     $("progress").replaceChildren(...state.steps.map((s, i) =>
       el("li", { class: i < state.at ? "done" : i === state.at ? "now" : "", "aria-current": i === state.at ? "step" : false,
         "aria-label": (names[s] || t[s] || s) + (i < state.at ? " ✓" : "") })));
@@ -120,7 +130,7 @@
     progress();
     const step = state.steps[state.at];
     tell("step", { step, index: state.at, total: state.steps.length });
-    ({ consent, document_front: photo, document_back: photo, selfie: photo, liveness, submit }[step] || submit)(step);
+    ({ consent, document_front: photo, document_back: photo, selfie: photo, liveness, efirma, submit }[step] || submit)(step);
   }
 
   function consent() {
@@ -209,6 +219,86 @@
           challengeId ? { challengeId } : null);
         next();
       } catch (e) { fail(e); rec.disabled = false; }
+    }
+  }
+
+  // node-forge, served by the service itself, loaded on this step only.
+  let forgeLoading = null;
+  function loadForge() {
+    if (window.forge) return Promise.resolve(window.forge);
+    forgeLoading = forgeLoading || new Promise((resolve, reject) => {
+      const sc = el("script", { src: "/embed/v1/vendor/forge-1.4.3.min.js" });
+      sc.onload = () => resolve(window.forge);
+      sc.onerror = () => { forgeLoading = null; reject(new Error("node-forge did not load")); };
+      document.head.append(sc);
+    });
+    return forgeLoading;
+  }
+  function bytesOf(file) {
+    return file.arrayBuffer().then((b) => {
+      const u = new Uint8Array(b);
+      let s = "";
+      for (let i = 0; i < u.length; i += 0x8000) s += String.fromCharCode.apply(null, u.subarray(i, i + 0x8000));
+      return s;  // a binary string, as forge takes it
+    });
+  }
+
+  // The e.firma possession proof (docs/embedded.md#efirma): the applicant's .key is opened with
+  // their password and used here, in the browser; only the .cer and the signature are sent.
+  function efirma() {
+    const cer = el("input", { type: "file", id: "efirma-cer", accept: ".cer,application/pkix-cert,application/x-x509-ca-cert" });
+    const key = el("input", { type: "file", id: "efirma-key", accept: ".key,application/pkcs8" });
+    const pw = el("input", { type: "password", id: "efirma-password", autocomplete: "off", spellcheck: "false" });
+    const go = el("button", { id: "efirma-sign", on: { click: sign } }, t.efirmaSign);
+    const result = el("p", { id: "efirma-result", "aria-live": "polite" });
+    show(t.efirmaTitle, el("p", { class: "muted" }, t.hint_efirma),
+      el("label", { class: "field", for: "efirma-cer" }, t.efirmaCer, cer),
+      el("label", { class: "field", for: "efirma-key" }, t.efirmaKey, key),
+      el("label", { class: "field", for: "efirma-password" }, t.efirmaPassword, pw),
+      el("div", { class: "row" }, go), result);
+    async function sign() {
+      const c = cer.files && cer.files[0], k = key.files && key.files[0];
+      if (!c || !k || !pw.value) return say(t.efirmaMissing, true);
+      go.disabled = true;
+      say(t.efirmaSigning);
+      try {
+        const forge = await loadForge();
+        const [cerBytes, keyBytes] = await Promise.all([bytesOf(c), bytesOf(k)]);
+        let privateKey;
+        try {
+          const info = forge.pki.decryptPrivateKeyInfo(forge.asn1.fromDer(keyBytes), pw.value);
+          if (!info) throw new Error("wrong password");
+          privateKey = forge.pki.privateKeyFromAsn1(info);
+        } catch (e) {
+          throw Object.assign(new Error(t.efirmaBadKey), { code: "EFIRMA_KEY_NOT_OPENED" });
+        }
+        pw.value = "";
+        try {
+          const cert = forge.pki.certificateFromAsn1(forge.asn1.fromDer(cerBytes));
+          if (cert.publicKey.n && cert.publicKey.n.compareTo(privateKey.n) !== 0) {
+            throw Object.assign(new Error(t.efirmaKeyMismatch), { code: "EFIRMA_KEY_MISMATCH" });
+          }
+        } catch (e) {
+          if (e.code === "EFIRMA_KEY_MISMATCH") throw e;  // else a certificate forge cannot read: the service judges it
+        }
+        const ch = await call("POST", `/v1/verification-sessions/${state.vrf}/efirma/challenges`);
+        const md = forge.md.sha256.create();
+        md.update(ch.challenge, "utf8");
+        const signature = forge.util.encode64(privateKey.sign(md));
+        privateKey = null;
+        const r = await call("POST", `/v1/verification-sessions/${state.vrf}/efirma`,
+          { challengeId: ch.challengeId, certificate: forge.util.encode64(cerBytes), signature });
+        result.dataset.status = r.status;
+        tell("efirma", { status: r.status, reasonCodes: r.reasonCodes });
+        if (r.status === "passed") {
+          say(t.efirmaPassed);
+          next();
+          return;
+        }
+        say(t.efirmaFailed + (r.reasonCodes || []).join(", "), true);
+        result.replaceChildren(el("button", { class: "secondary", id: "efirma-continue", on: { click: next } }, t.continue));
+        go.disabled = false;
+      } catch (e) { fail(e); go.disabled = false; }
     }
   }
 

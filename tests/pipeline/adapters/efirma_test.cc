@@ -121,15 +121,15 @@ TEST_CASE("efirma: the possession proof holds for the holder's key only, on a va
     return ef::CheckEfirma(*trust, Cert(cert), challenge, signature, now).reasons;
   };
   using V = std::vector<std::string>;
-  CHECK(reasons("fiel", "fiel_other") == V{"efirma_signature_invalid"});  // another person's key
+  CHECK(reasons("fiel", "fiel_other") == V{"EFIRMA_SIGNATURE_INVALID"});  // another person's key
   std::string tampered = Sign("fiel", challenge);
   tampered[10] ^= 0x01;
-  CHECK(reasons("fiel", "fiel", tampered) == V{"efirma_signature_invalid"});
+  CHECK(reasons("fiel", "fiel", tampered) == V{"EFIRMA_SIGNATURE_INVALID"});
   CHECK(ef::CheckEfirma(*trust, Cert("fiel"), challenge + "x", Sign("fiel", challenge), now).reasons ==
-        V{"efirma_signature_invalid"});  // another challenge
-  CHECK(reasons("fiel_expired", "fiel_expired") == V{"efirma_expired"});
-  CHECK(reasons("csd", "csd") == V{"efirma_not_fiel"});
-  CHECK(reasons("foreign", "foreign") == V{"efirma_chain_untrusted"});
+        V{"EFIRMA_SIGNATURE_INVALID"});  // another challenge
+  CHECK(reasons("fiel_expired", "fiel_expired") == V{"EFIRMA_EXPIRED"});
+  CHECK(reasons("csd", "csd") == V{"EFIRMA_NOT_FIEL"});
+  CHECK(reasons("foreign", "foreign") == V{"EFIRMA_CHAIN_UNTRUSTED"});
   // At a time before the certificate: not yet valid.
   CHECK(ef::CheckEfirma(*trust, Cert("fiel"), challenge, Sign("fiel", challenge),
                         svc::core::Timestamp{Cert("fiel").not_before_micros - 86'400'000'000})
@@ -194,17 +194,17 @@ TEST_CASE("efirma verifier: the proof, then revocation asked of the SAT-like res
   CHECK(good->certificate.rfc == "PEPJ800101AB6");
   auto revoked = verifier->Verify(ca.read("fiel_revoked.cer"), challenge, sign("fiel_revoked"));
   REQUIRE(revoked.ok());
-  CHECK(revoked->reasons == std::vector<std::string>{"efirma_revoked"});
+  CHECK(revoked->reasons == std::vector<std::string>{"EFIRMA_REVOKED"});
   auto foreign = verifier->Verify(ca.read("foreign.cer"), challenge, sign("foreign"));
   REQUIRE(foreign.ok());
   CHECK(foreign->ocsp == "skipped");
-  CHECK(foreign->reasons == std::vector<std::string>{"efirma_chain_untrusted"});
+  CHECK(foreign->reasons == std::vector<std::string>{"EFIRMA_CHAIN_UNTRUSTED"});
   CHECK(ca.Answered() == 2);
   ca.SetMode("down");
   auto down = verifier->Verify(ca.read("fiel.cer"), challenge, sign("fiel"));
   REQUIRE(down.ok());
   CHECK(down->ocsp == "unavailable");
-  CHECK(down->reasons == std::vector<std::string>{"efirma_ocsp_unavailable"});  // fails closed
+  CHECK(down->reasons == std::vector<std::string>{"EFIRMA_OCSP_UNAVAILABLE"});  // fails closed
   ca.SetMode("ok");
   auto unchecked = make("")->Verify(ca.read("fiel_revoked.cer"), challenge, sign("fiel_revoked"));
   REQUIRE(unchecked.ok());
