@@ -21,6 +21,8 @@ core::Status EfirmaProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
                                   {"nonce", issued->nonce},
                                   {"expiresAtMicros", issued->expires_at_micros},
                                   {"answered", false},
+                                  {"consentPurpose", issued->consent_purpose},
+                                  {"consentPolicyVersion", issued->consent_policy_version},
                                   {"check", nullptr}}));
     return core::Status::Ok();
   }
@@ -46,6 +48,7 @@ core::Status EfirmaProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   row["check"] = check;
   // For the pipeline (compared with the document's CURP), never served.
   row["holderSealed"] = c.holder_sealed;
+  row["evidenceSealed"] = c.evidence_sealed;
   view.Put(key, core::DumpJson(row));
   view.Put(V::Latest(te, core::StringOr(row, "sessionId")), core::DumpJson(check));
   return core::Status::Ok();

@@ -2,9 +2,11 @@
 // The e.firma challenges' read model (prefix "efirma/"), for EfirmaProjector and its readers (the
 // e.firma routes, the session's evidence and the pipeline's e.firma stage).
 //
-//   ch/<ten>/<env>/<efc>     {challengeId, sessionId, nonce, expiresAtMicros, answered, check (the
-//                            EfirmaCheck as served), holderSealed (the holder's {rfc, curp, name}
-//                            under the session's key; for the pipeline, never served)}
+//   ch/<ten>/<env>/<efc>     {challengeId, sessionId, nonce, expiresAtMicros, answered,
+//                            consentPurpose, consentPolicyVersion ("" = none), check (the
+//                            EfirmaCheck as served), holderSealed (the holder's {rfc, curp, name})
+//                            and evidenceSealed (certificate, signature, signed text), both under
+//                            the session's key, never served}
 //   last/<ten>/<env>/<vrf>   the session's latest e.firma check (EfirmaCheck, as served)
 //
 // `te` is "<ten>/<env>" (TenantEnv).

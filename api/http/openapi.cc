@@ -183,7 +183,7 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::vector<O
     }
     if (!params.empty()) op["parameters"] = params;
     if (!r.request_schema.empty()) {
-      op["requestBody"] = {{"required", true},
+      op["requestBody"] = {{"required", !r.body_optional},
                            {"content", {{r.request_content_type, {{"schema", Ref(r.request_schema)}}}}}};
     }
     core::Json ok_content = {{"schema", Ref(r.response_schema)}};

@@ -104,6 +104,7 @@ struct ApiRoute {
   bool cors = false;
   bool has_body = false;   // expects a JSON body
   std::string request_schema = {};  // OpenAPI component name of the body, if any
+  bool body_optional = false;       // the body may be left out (OpenAPI requestBody.required false)
   std::string request_content_type = "application/json";
   std::vector<QueryParam> query = {};
   std::vector<std::string> headers = {};  // extra request headers it reads (Last-Event-ID)

@@ -536,7 +536,8 @@ void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond resp
 }
 
 // POST …/export: the ARCO access bundle — every held field in plaintext, its provenance, the
-// person's verification sessions and the metadata of their captures (no bytes). Audited with
+// person's verification sessions, the metadata of their captures (no bytes) and their consents
+// with the evidence given for each (an e.firma's signed text, signature and certificate). Audited with
 // purpose arco_request and budgeted as one person.
 // The ARCO access bundle (PersonExport) of the person: the `held` fields opened, provenance,
 // metadata, references, verification sessions and the metadata of their captures.
@@ -547,6 +548,7 @@ core::Result<core::Json> ArcoBundle(Runtime& rt, const AuthContext& a, const std
   SVC_ASSIGN_OR_RETURN(auto detail, MaskedDetail(rt, a, id));
   SVC_ASSIGN_OR_RETURN(auto sessions, PersonSessions(rt, a, id));
   SVC_ASSIGN_OR_RETURN(auto media, PersonMedia(rt, a, id));
+  SVC_ASSIGN_OR_RETURN(auto consents, pp::ConsentsWithEvidence(rt.store(), rt.key_store(), {a.tenant_id, a.environment, id}));
   return core::Json{{"object", "person.export"},
                     {"id", bundle_id},
                     {"personId", id},
@@ -556,7 +558,8 @@ core::Result<core::Json> ArcoBundle(Runtime& rt, const AuthContext& a, const std
                     {"metadata", detail["metadata"]},
                     {"externalRefs", detail["externalRefs"]},
                     {"verificationSessions", sessions},
-                    {"media", media}};
+                    {"media", media},
+                    {"consents", consents}};
 }
 
 // The bundle is evidence (docs/persons.md#export-receipts): once the access is recorded it is

@@ -14,6 +14,7 @@
 #include "commands/audit/timestamps.h"
 #include "pipeline/audit/timestamper.h"
 #include "pipeline/certificate.h"
+#include "pipeline/verification/efirma_check.h"
 #include "pipeline/persons/purger.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/vault_keys.h"
@@ -25,6 +26,7 @@
 namespace svc::api::persons {
 
 namespace ps = commands::persons;
+namespace pv = svc::pipeline::verification;
 namespace pp = pipeline::persons;
 using PV = projections::PersonsView;
 
@@ -80,7 +82,8 @@ void CreateConsent(Runtime& rt, ApiCall& call, Respond respond) {
   c.policy_version = *policy;
   c.attested_by = attested.value_or("");
   const std::string item = PV::Abs(PV::Consent(TeOf(a), id, c.consent_id));
-  auto cmd = pp::GrantConsentCommand(rt.key_store(), RefOf(a, id), std::move(c), evidence, std::move(ctx));
+  // Given by e.firma when the evidence names the check whose signed text states it.
+  auto cmd = pv::ConsentCommand({&rt.store(), &rt.key_store(), nullptr}, RefOf(a, id), std::move(c), evidence, std::move(ctx));
   if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
   RunThenRender(rt, req, std::move(*cmd),
                 {PV::kName},

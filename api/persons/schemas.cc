@@ -200,7 +200,12 @@ OpenApiArea PersonsOpenApi() {
                                  {"metadata", {{"type", "object"}}},
                                  {"externalRefs", {{"type", "array"}, {"items", Ref("PersonExternalRefItem")}}},
                                  {"verificationSessions", {{"type", "array"}, {"items", Ref("ExportSessionItem")}}},
-                                 {"media", {{"type", "array"}, {"items", Ref("PersonDocumentItem")}}}},
+                                 {"media", {{"type", "array"}, {"items", Ref("PersonDocumentItem")}}},
+                                 {"consents", {{"type", "array"},
+                                               {"description", "the person's consents, newest first, each with the "
+                                                               "evidence given for it (null when none)"},
+                                               {"items", {{"allOf", {Ref("ConsentItem")}},
+                                                          {"properties", {{"evidence", {{"type", {"object", "null"}}}}}}}}}}},
                                 {"object", "id", "personId", "generatedAt", "pii", "piiProvenance", "verificationSessions", "media"});
   // The receipt of a bundle answered by the export (docs/persons.md#export-receipts): no value of it.
   s["PersonExportReceipt"] = obj({{"object", {{"const", "person.export_receipt"}}},
@@ -244,7 +249,11 @@ OpenApiArea PersonsOpenApi() {
                           {"mechanism", Enum({"firma_electronica", "autenticacion"})},
                           {"policyVersion", Str()},
                           {"purpose", Str()},
-                          {"revokedAt", Nullable(dt)}},
+                          {"revokedAt", Nullable(dt)},
+                          {"efirmaChallengeId", {{"type", "string"},
+                                                 {"pattern", "^efc_[0-9a-f]{32}$"},
+                                                 {"description", "given by e.firma: the check whose signed text states this "
+                                                                 "consent (its signature is the sealed evidence)"}}}},
                          {"id", "object", "attestedBy", "createdAt", "expiresAt", "grantedAt", "mechanism",
                           "policyVersion", "purpose", "revokedAt"});
   s["ConsentList"] = List("ConsentItem");

@@ -30,15 +30,46 @@ pv::EfirmaDeps Deps(Runtime& rt, const SessionsOptions& o) {
 
 std::string TeOfCall(const ApiCall& call) { return projections::TenantEnv(call.auth.tenant_id, call.auth.environment); }
 
+// The optional body {consent: {purpose, policyVersion}}: the signature also gives that consent.
+std::optional<pv::EfirmaConsentTerms> ParseChallengeTerms(const HttpRequest& req, const Respond& respond) {
+  pv::EfirmaConsentTerms terms;
+  if (req.body.empty()) return terms;
+  auto body = ParseJsonObject(req.body);
+  if (!body.ok()) {
+    respond(StatusToProblem(req, body.status()));
+    return std::nullopt;
+  }
+  Validator v(*body);
+  if (const core::Json* consent = v.Object("consent", 4096); consent != nullptr) {
+    Validator c(*consent);
+    terms.purpose = c.String("purpose", true, 100).value_or("");
+    terms.policy_version = c.String("policyVersion", true, 200).value_or("");
+    c.RejectUnknown();
+    if (c.ok() && terms.policy_version.empty()) {
+      c.Add({"policyVersion", "/policyVersion", "invalid_format", "policyVersion must not be empty"});
+    }
+    for (FieldError e : c.errors()) {  // the members' pointers, under /consent
+      e.field = "consent." + e.field;
+      e.pointer = "/consent" + e.pointer;
+      v.Add(std::move(e));
+    }
+  }
+  v.RejectUnknown();
+  if (!v.ok()) {
+    respond(ValidationProblem(req, v.errors()));
+    return std::nullopt;
+  }
+  return terms;
+}
+
 void IssueEfirmaChallenge(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const std::string id = req.path_params["session_id"];
   if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) return respond(StatusToProblem(req, st));
-  if (!req.body.empty() && req.body != "{}") {
-    return respond(Problem(req, "BAD_REQUEST", "issuing an e.firma challenge takes no request body"));
-  }
+  auto terms = ParseChallengeTerms(req, respond);
+  if (!terms) return;
   const std::string challenge = rt.ids().NewIdString(core::IdKind::kEfirmaChallenge);
-  auto cmd = pv::EfirmaChallengeCommand(Deps(rt, o), call.auth.tenant_id, call.auth.environment, id, challenge,
+  auto cmd = pv::EfirmaChallengeCommand(Deps(rt, o), call.auth.tenant_id, call.auth.environment, id, challenge, *terms,
                                         Context(rt, call));
   if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
   RunThenRender(rt, req, std::move(*cmd), {EV::kName},
@@ -50,7 +81,9 @@ void IssueEfirmaChallenge(Runtime& rt, const SessionsOptions& o, ApiCall& call, 
                       201, {{"object", "efirma_challenge"},
                             {"challengeId", out.aggregate_id},
                             {"sessionId", id},
-                            {"challenge", vs::EfirmaChallengeText(id, out.aggregate_id, core::StringOr(**row, "nonce"), expires)},
+                            {"challenge", vs::EfirmaChallengeText(id, out.aggregate_id, core::StringOr(**row, "nonce"), expires,
+                                                                  core::StringOr(**row, "consentPurpose"),
+                                                                  core::StringOr(**row, "consentPolicyVersion"))},
                             {"expiresAt", core::FormatRfc3339(core::Timestamp{expires})},
                             {"signatureAlgorithm", "SHA-256 with the e.firma's key (RSA PKCS #1 v1.5) over the challenge's UTF-8 bytes"}});
                 },
@@ -122,10 +155,11 @@ std::vector<ApiRoute> EfirmaRoutes(Runtime* r, const SessionsOptions& options) {
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/challenges", .operation_id = "createEfirmaChallenge", .tag = tag,
       .scope = "verification:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,
-      .applicant_token = true, .success_status = 201, .response_schema = "EfirmaChallenge",
-      .error_codes = Codes({{"INVALID_ID", "SESSION_NOT_FOUND", "BAD_REQUEST", "CHECK_NOT_ENABLED_FOR_FLOW",
-                             "CONSENT_REQUIRED", "SESSION_EXPIRED", "SESSION_COMPLETED", "INVALID_STATE_TRANSITION",
-                             "EFIRMA_CERT_NOT_READY"}}),
+      .applicant_token = true, .has_body = true, .request_schema = "EfirmaChallengeCreate", .body_optional = true,
+      .success_status = 201, .response_schema = "EfirmaChallenge",
+      .error_codes = Codes({{"INVALID_ID", "SESSION_NOT_FOUND", "BAD_REQUEST", "VALIDATION_ERROR", "PURPOSE_UNKNOWN",
+                             "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED", "SESSION_EXPIRED", "SESSION_COMPLETED",
+                             "INVALID_STATE_TRANSITION", "EFIRMA_CERT_NOT_READY"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { IssueEfirmaChallenge(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "answerEfirmaChallenge", .tag = tag,

@@ -146,6 +146,11 @@ OpenApiArea SessionsOpenApi() {
                               {"expiresAt", {{"type", "string"}, {"format", "date-time"}}},
                               {"signatureAlgorithm", {{"type", "string"}}}},
                              {"object", "challengeId", "sessionId", "challenge", "expiresAt", "signatureAlgorithm"});
+  s["EfirmaChallengeCreate"] = obj(
+      {{"consent", obj({{"purpose", {{"type", "string"}, {"maxLength", 100}, {"description", "a purpose of the catalogue"}}},
+                        {"policyVersion", {{"type", "string"}, {"minLength", 1}, {"maxLength", 200}}}},
+                       {"purpose", "policyVersion"})}},
+      {});
   s["EfirmaAnswer"] = obj({{"challengeId", Id("efc")},
                            {"certificate", {{"type", "string"}, {"description", "base64 of the .cer file (DER)"}}},
                            {"signature", {{"type", "string"}, {"description", "base64 of the signature of the challenge"}}}},

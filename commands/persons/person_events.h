@@ -97,6 +97,9 @@ struct ConsentGranted {
   std::string attested_by;      // applicant | integrator | "" (null)
   std::string evidence_sealed;  // "" = none
   int64_t expires_micros = 0;   // 0 = does not expire
+  // The e.firma check (challenge id) whose signed text states this consent; its signature,
+  // certificate and text are in the sealed evidence. "" = none.
+  std::string efirma_challenge_id;
   static constexpr auto Fields() {
     using T = ConsentGranted;
     return std::tuple{core::Field("consentId", &T::consent_id), core::Field("purpose", &T::purpose),
@@ -104,7 +107,8 @@ struct ConsentGranted {
                       core::Field("policyVersion", &T::policy_version),
                       core::Field("attestedBy", &T::attested_by, core::Empty::kNull),
                       core::Field("evidenceSealed", &T::evidence_sealed, core::Empty::kNull),
-                      core::Field("expiresMicros", &T::expires_micros)};
+                      core::Field("expiresMicros", &T::expires_micros),
+                      core::Field("efirmaChallengeId", &T::efirma_challenge_id, core::Empty::kOmit)};
   }
 };
 

@@ -25,10 +25,16 @@ struct EfirmaChallengeIssued {
   std::string session_id;
   std::string nonce;  // base64url, 32 random bytes
   int64_t expires_at_micros = 0;
+  // A consent the signature also gives (purpose of the catalogue, privacy notice version): the
+  // text says so, and the check can then be a consent's evidence (mechanism firma_electronica).
+  std::string consent_purpose;         // "" = a possession proof only
+  std::string consent_policy_version;
   static constexpr auto Fields() {
     using T = EfirmaChallengeIssued;
     return std::tuple{core::Field("sessionId", &T::session_id), core::Field("nonce", &T::nonce),
-                      core::Field("expiresAtMicros", &T::expires_at_micros)};
+                      core::Field("expiresAtMicros", &T::expires_at_micros),
+                      core::Field("consentPurpose", &T::consent_purpose, core::Empty::kOmit),
+                      core::Field("consentPolicyVersion", &T::consent_policy_version, core::Empty::kOmit)};
   }
 };
 
@@ -46,6 +52,9 @@ struct EfirmaChecked {
   std::string curp_vs_person;
   std::string signature_sha256;  // hex of the signature bytes
   int64_t latency_ms = 0;
+  // base64 of sealed {"certificate", "signature" (base64 both), "text"} under the session's key:
+  // what was signed and the signature itself, kept as evidence (a consent's, the session's).
+  std::string evidence_sealed;
   static constexpr auto Fields() {
     using T = EfirmaChecked;
     return std::tuple{core::Field("status", &T::status), core::Field("reasonCodes", &T::reason_codes),
@@ -53,7 +62,8 @@ struct EfirmaChecked {
                       core::Field("issuer", &T::issuer), core::Field("notAfterMicros", &T::not_after_micros),
                       core::Field("ocsp", &T::ocsp), core::Field("holderSealed", &T::holder_sealed, core::Empty::kNull),
                       core::Field("rfcVsPerson", &T::rfc_vs_person), core::Field("curpVsPerson", &T::curp_vs_person),
-                      core::Field("signatureSha256", &T::signature_sha256), core::Field("latencyMs", &T::latency_ms)};
+                      core::Field("signatureSha256", &T::signature_sha256), core::Field("latencyMs", &T::latency_ms),
+                      core::Field("evidenceSealed", &T::evidence_sealed, core::Empty::kOmit)};
   }
 };
 
@@ -63,8 +73,10 @@ core::Result<EfirmaEvent> DecodeEfirma(const eventstore::EventEnvelope& envelope
 // The exact text the holder signs (UTF-8, its bytes as they are): it names the service, the
 // session, the challenge, its nonce and its expiry, so a signature proves possession for this
 // session now and is worth nothing for another.
+// With consent terms, the text also states the consent (purpose and privacy notice version).
 std::string EfirmaChallengeText(const std::string& session_id, const std::string& challenge_id,
-                                const std::string& nonce, int64_t expires_at_micros);
+                                const std::string& nonce, int64_t expires_at_micros,
+                                const std::string& consent_purpose = "", const std::string& consent_policy_version = "");
 
 struct EfirmaState {
   std::string session_id;  // "" = no such challenge

@@ -5,6 +5,9 @@
 #include "core/crypto.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/vault_keys.h"
+#include "projections/persons/persons_view.h"
+#include "projections/projector.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::persons {
 
@@ -202,19 +205,57 @@ core::Result<commands::Command> AbsorbSourceCommand(eventstore::KeyStore& keys, 
   return c;
 }
 
+namespace {
+std::string ConsentEvidenceAad(const PersonRef& who, const std::string& consent_id) {
+  return "consent-evidence|" + who.tenant + "|" + who.environment + "|" + who.person + "|" + consent_id;
+}
+}  // namespace
+
 core::Result<commands::Command> GrantConsentCommand(eventstore::KeyStore& keys, const PersonRef& who,
                                                    commands::persons::ConsentGranted consent,
                                                    const core::Json* evidence, commands::CommandContext ctx) {
   if (evidence != nullptr) {
     SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
     if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
-    consent.evidence_sealed = core::Base64Encode(core::AeadSeal(
-        *key, core::DumpJson(*evidence),
-        "consent-evidence|" + who.tenant + "|" + who.environment + "|" + who.person + "|" + consent.consent_id));
+    consent.evidence_sealed =
+        core::Base64Encode(core::AeadSeal(*key, core::DumpJson(*evidence), ConsentEvidenceAad(who, consent.consent_id)));
     core::SecureZero(*key);
   }
   return commands::MakeCommand<ps::PersonDecider>(who.tenant, who.person, ps::PersonCommand(ps::GrantConsent{consent}),
                                                   std::move(ctx));
+}
+
+core::Result<core::Json> ConsentsWithEvidence(const eventstore::KvStore& views, eventstore::KeyStore& keys,
+                                              const PersonRef& who) {
+  using PV = projections::PersonsView;
+  const std::string te = projections::TenantEnv(who.tenant, who.environment);
+  core::Json out = core::Json::array();
+  std::optional<std::string> key;
+  const std::string index = PV::Abs(PV::ConsentIndex(te, who.person));
+  auto it = views.NewIterator(views.Cf(projections::kViewsCf), index, eventstore::PrefixEnd(index));
+  for (it->Seek(index); it->Valid(); it->Next()) {
+    const std::string consent_id(projections::SessionsView::IdOfOrder(it->key().substr(index.size())));
+    SVC_ASSIGN_OR_RETURN(auto item, projections::ReadRow(views, PV::Abs(PV::Consent(te, who.person, consent_id))));
+    if (!item.has_value()) continue;
+    core::Json c = *item;
+    c["evidence"] = nullptr;
+    SVC_ASSIGN_OR_RETURN(auto sealed, views.Get(views.Cf(projections::kViewsCf),
+                                                PV::Abs(PV::ConsentEvidence(te, who.person, consent_id))));
+    if (sealed.has_value()) {
+      if (!key.has_value()) {
+        SVC_ASSIGN_OR_RETURN(key, keys.Get(PersonKeyName(who.tenant, who.environment, who.person)));
+        if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_PURGED");
+      }
+      SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(*sealed));
+      SVC_ASSIGN_OR_RETURN(std::string plain, core::AeadOpen(*key, raw, ConsentEvidenceAad(who, consent_id)));
+      c["evidence"] = core::ParseJsonOrDiscarded(plain);
+      core::SecureZero(plain);
+    }
+    out.push_back(std::move(c));
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  if (key.has_value()) core::SecureZero(*key);
+  return out;
 }
 
 namespace {

@@ -117,6 +117,11 @@ core::Result<commands::Command> GrantConsentCommand(eventstore::KeyStore& keys, 
                                                    commands::persons::ConsentGranted consent,
                                                    const core::Json* evidence, commands::CommandContext ctx);
 
+// The person's consents (ConsentItem, newest first) with their evidence opened (`evidence`,
+// null when none was given): for the person's own access export. PERSON_PURGED when the key is gone.
+core::Result<core::Json> ConsentsWithEvidence(const eventstore::KvStore& views, eventstore::KeyStore& keys,
+                                              const PersonRef& who);
+
 // The blind-index keys of a normalised value of `field` under the tenant's index key.
 std::vector<std::string> BlindKeys(std::string_view index_key, std::string_view field,
                                    std::string_view normalised);

@@ -4,6 +4,7 @@
 #include "core/crypto.h"
 #include "core/mx_ids.h"
 #include "pipeline/persons/person_writes.h"
+#include "pipeline/persons/purposes.h"
 #include "pipeline/persons/vault_keys.h"
 #include "projections/efirma_view.h"
 #include "projections/persons/persons_view.h"
@@ -58,7 +59,12 @@ core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::str
 
 core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                        const std::string& env, const std::string& session_id,
-                                                       const std::string& challenge_id, commands::CommandContext ctx) {
+                                                       const std::string& challenge_id, const EfirmaConsentTerms& consent,
+                                                       commands::CommandContext ctx) {
+  if (!consent.purpose.empty() && !persons::IsKnownPurpose(consent.purpose)) {
+    return core::InvalidArgument("consent.purpose must be one of the catalogue's (docs/persons.md#purposes)",
+                                 "PURPOSE_UNKNOWN");
+  }
   const std::string te = projections::TenantEnv(tenant, env);
   SVC_ASSIGN_OR_RETURN(auto rec, projections::ReadRow(*deps.views, SV::Abs(SV::Record(te, session_id))));
   if (!rec.has_value()) return core::NotFound("no such session", "SESSION_NOT_FOUND");
@@ -79,6 +85,8 @@ core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, c
   vs::IssueEfirmaChallenge issue;
   issue.challenge.session_id = session_id;
   issue.challenge.nonce = core::Base64UrlEncode(core::RandomBytes(32));
+  issue.challenge.consent_purpose = consent.purpose;
+  issue.challenge.consent_policy_version = consent.policy_version;
   issue.session_expires_micros = session_expires;
   auto cmd = commands::MakeCommand<vs::EfirmaDecider>(tenant, challenge_id, vs::EfirmaCommand(std::move(issue)), std::move(ctx));
   cmd.fresh_id = true;
@@ -100,7 +108,8 @@ core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const
   }
   SVC_RETURN_IF_ERROR(vs::EfirmaChallengeUsable(state, session_id, ctx.now.micros));
   const std::string text =
-      vs::EfirmaChallengeText(session_id, answer.challenge_id, core::StringOr(*ch, "nonce"), state.expires_micros);
+      vs::EfirmaChallengeText(session_id, answer.challenge_id, core::StringOr(*ch, "nonce"), state.expires_micros,
+                              core::StringOr(*ch, "consentPurpose"), core::StringOr(*ch, "consentPolicyVersion"));
   SVC_ASSIGN_OR_RETURN(auto result, deps.verifier->Verify(answer.certificate, text, answer.signature));
   vs::EfirmaChecked c;
   c.reason_codes = result.reasons;
@@ -131,9 +140,81 @@ core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const
   SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->GetOrCreate(eventstore::KeyStore::SessionKeyName(tenant, env, session_id)));
   c.holder_sealed = core::Base64Encode(
       core::AeadSeal(dek, core::DumpJson(holder), EfirmaHolderAad(tenant, env, session_id, answer.challenge_id)));
+  const core::Json signed_evidence = {{"certificate", core::Base64Encode(answer.certificate)},
+                                      {"signature", core::Base64Encode(answer.signature)},
+                                      {"text", text}};
+  c.evidence_sealed = core::Base64Encode(core::AeadSeal(
+      dek, core::DumpJson(signed_evidence), EfirmaHolderAad(tenant, env, session_id, answer.challenge_id) + "|evidence"));
   vs::RecordEfirmaCheck record{session_id, std::move(c)};
   return commands::MakeCommand<vs::EfirmaDecider>(tenant, answer.challenge_id, vs::EfirmaCommand(std::move(record)),
                                                   std::move(ctx));
+}
+
+core::Result<core::Json> EfirmaConsentEvidence(const EfirmaDeps& deps, const std::string& tenant, const std::string& env,
+                                               const std::string& person_id, const std::string& purpose,
+                                               const std::string& policy_version, const core::Json& evidence) {
+  const std::string challenge = core::StringOr(evidence, "efirmaChallengeId");
+  auto refuse = [](const std::string& why) {
+    const core::Json errors = core::Json::array({{{"field", "evidence.efirmaChallengeId"},
+                                                  {"pointer", "/evidence/efirmaChallengeId"},
+                                                  {"code", "efirma_not_usable"},
+                                                  {"detail", why}}});
+    return core::InvalidArgument(why, "VALIDATION_ERROR").WithJsonExtension("errors", core::DumpJson(errors));
+  };
+  if (!core::ValidateId(core::IdKind::kEfirmaChallenge, challenge).ok()) {
+    return refuse("evidence.efirmaChallengeId is an e.firma challenge id (efc_…)");
+  }
+  const std::string te = projections::TenantEnv(tenant, env);
+  SVC_ASSIGN_OR_RETURN(auto row, projections::ReadRow(*deps.views, EV::Abs(EV::Challenge(te, challenge))));
+  if (!row.has_value()) return core::NotFound("no such e.firma challenge", "EFIRMA_CHALLENGE_NOT_FOUND");
+  const core::Json check = row->value("check", core::Json(nullptr));
+  if (!check.is_object()) return refuse("the e.firma challenge was not answered");
+  if (core::StringOr(check, "status") != "passed") return refuse("the e.firma check did not pass");
+  if (core::StringOr(*row, "consentPurpose") != purpose || core::StringOr(*row, "consentPolicyVersion") != policy_version) {
+    return refuse("the signed text does not state this consent (ask for the challenge with consent: {purpose, policyVersion})");
+  }
+  const std::string session = core::StringOr(*row, "sessionId");
+  SVC_ASSIGN_OR_RETURN(auto rec, projections::ReadRow(*deps.views, SV::Abs(SV::Record(te, session))));
+  if (!rec.has_value() || core::StringOr(*rec, "personId") != person_id) {
+    return refuse("the e.firma was given in a session of another person");
+  }
+  SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->Get(eventstore::KeyStore::SessionKeyName(tenant, env, session)));
+  if (!dek.has_value()) return refuse("the session's data was erased");
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(core::StringOr(*row, "evidenceSealed")));
+  SVC_ASSIGN_OR_RETURN(std::string plain,
+                       core::AeadOpen(*dek, raw, EfirmaHolderAad(tenant, env, session, challenge) + "|evidence"));
+  core::SecureZero(*dek);
+  core::Json signed_evidence = core::ParseJsonOrDiscarded(plain);
+  core::Json out = evidence;
+  out["efirma"] = {{"challengeId", challenge},
+                   {"sessionId", session},
+                   {"text", signed_evidence.value("text", "")},
+                   {"certificate", signed_evidence.value("certificate", "")},
+                   {"signature", signed_evidence.value("signature", "")},
+                   {"signatureAlgorithm", "sha256WithRSAEncryption"},
+                   {"check", check}};
+  return out;
+}
+
+core::Result<commands::Command> ConsentCommand(const EfirmaDeps& deps, const persons::PersonRef& who,
+                                               commands::persons::ConsentGranted consent, const core::Json* evidence,
+                                               commands::CommandContext ctx) {
+  if (evidence == nullptr || !evidence->contains("efirmaChallengeId")) {
+    return persons::GrantConsentCommand(*deps.keys, who, std::move(consent), evidence, std::move(ctx));
+  }
+  if (consent.mechanism != "firma_electronica") {
+    const core::Json errors = core::Json::array({{{"field", "mechanism"},
+                                                  {"pointer", "/mechanism"},
+                                                  {"code", "invalid_enum"},
+                                                  {"detail", "a consent given by e.firma has mechanism firma_electronica"}}});
+    return core::InvalidArgument("a consent given by e.firma has mechanism firma_electronica", "VALIDATION_ERROR")
+        .WithJsonExtension("errors", core::DumpJson(errors));
+  }
+  SVC_ASSIGN_OR_RETURN(core::Json signed_evidence,
+                       EfirmaConsentEvidence(deps, who.tenant, who.environment, who.person, consent.purpose,
+                                             consent.policy_version, *evidence));
+  consent.efirma_challenge_id = core::StringOr(*evidence, "efirmaChallengeId");
+  return persons::GrantConsentCommand(*deps.keys, who, std::move(consent), &signed_evidence, std::move(ctx));
 }
 
 }  // namespace svc::pipeline::verification

@@ -13,7 +13,9 @@
 #include "core/status.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
+#include "commands/persons/person_events.h"
 #include "pipeline/adapters/efirma_http.h"
+#include "pipeline/persons/person_writes.h"
 
 namespace svc::pipeline::verification {
 
@@ -36,9 +38,16 @@ core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::str
 // SESSION_COMPLETED, CONSENT_REQUIRED (the session's capture rules), CHECK_NOT_ENABLED_FOR_FLOW
 // (extension check: efirma) unless the session's checks turn e.firma on, EFIRMA_CERT_NOT_READY
 // (400) when the service has no SAT certificates to check with.
+// `consent`: terms the signature also gives (purpose, policyVersion; PURPOSE_UNKNOWN for a purpose
+// outside the catalogue), or empty for a possession proof only.
+struct EfirmaConsentTerms {
+  std::string purpose;
+  std::string policy_version;
+};
 core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                        const std::string& environment, const std::string& session_id,
-                                                       const std::string& challenge_id, commands::CommandContext ctx);
+                                                       const std::string& challenge_id, const EfirmaConsentTerms& consent,
+                                                       commands::CommandContext ctx);
 
 struct EfirmaAnswer {
   std::string challenge_id;
@@ -52,5 +61,24 @@ struct EfirmaAnswer {
 core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                    const std::string& environment, const std::string& session_id,
                                                    const EfirmaAnswer& answer, commands::CommandContext ctx);
+
+// The evidence of a consent given by e.firma (docs/persons.md#consents-and-grants): `evidence` is
+// the grant's, naming `efirmaChallengeId`; the check must have passed, be for a session of person
+// `person_id`, and its challenge must state this consent (`purpose`, `policy_version`). Returns
+// the evidence to seal under the person's key: the caller's members, and `efirma` with the signed
+// text, the certificate, the signature and the check's result. EFIRMA_CHALLENGE_NOT_FOUND (404)
+// for a challenge of no session of this tenant, VALIDATION_ERROR (422, pointer
+// /evidence/efirmaChallengeId) for one that does not back this consent.
+core::Result<core::Json> EfirmaConsentEvidence(const EfirmaDeps& deps, const std::string& tenant,
+                                               const std::string& environment, const std::string& person_id,
+                                               const std::string& purpose, const std::string& policy_version,
+                                               const core::Json& evidence);
+
+// A consent's command (persons::GrantConsentCommand): when `evidence` names `efirmaChallengeId`,
+// the consent is given by e.firma: mechanism firma_electronica (VALIDATION_ERROR otherwise), the
+// evidence EfirmaConsentEvidence makes sealed, the consent naming the check.
+core::Result<commands::Command> ConsentCommand(const EfirmaDeps& deps, const persons::PersonRef& who,
+                                               commands::persons::ConsentGranted consent, const core::Json* evidence,
+                                               commands::CommandContext ctx);
 
 }  // namespace svc::pipeline::verification

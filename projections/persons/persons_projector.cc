@@ -522,7 +522,9 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"expiresAt", time_or_null(c->expires_micros)}, {"grantedAt", at},
                        {"mechanism", c->mechanism},     {"policyVersion", c->policy_version},
                        {"purpose", c->purpose},         {"revokedAt", nullptr}};
+    if (!c->efirma_challenge_id.empty()) item["efirmaChallengeId"] = c->efirma_challenge_id;
     view.Put(V::Consent(te, id, c->consent_id), core::DumpJson(item));
+    if (!c->evidence_sealed.empty()) view.Put(V::ConsentEvidence(te, id, c->consent_id), c->evidence_sealed);
     view.Put(V::ConsentIndex(te, id) + V::NewestFirst(env.aggregate_version, c->consent_id), "");
     // A consent given after an opposition to its purpose lifts the opposition.
     SVC_ASSIGN_OR_RETURN(auto opposed, view.Get(V::Opposed(te, id, c->purpose)));

@@ -30,8 +30,10 @@
 //   face/<ten>/<env>/<per>                 {sessionId, trackingId, verifiedAt}: where the face of
 //                                          the person's last approved verification is kept
 //                                          (sealed, in that session's stage details)
-//   cns/<ten>/<env>/<per>/<cns>            a consent (ConsentItem, as served; its evidence stays
-//                                          sealed in the log); cnsi/…/<per>/<newest>: newest first
+//   cns/<ten>/<env>/<per>/<cns>            a consent (ConsentItem, as served); cnsi/…/<per>/<newest>:
+//                                          newest first
+//   cnsev/<ten>/<env>/<per>/<cns>          its evidence, sealed under the person's key (never listed;
+//                                          opened for the person's own access export)
 //   grt/<ten>/<env>/<per>/<grt>            a grant (GrantItem, as served); grti/…/<per>/<newest>:
 //                                          newest first
 //   grtapp/<ten>/<env>/<per>/<app>         = <grt>: the grant in force for that application
@@ -129,6 +131,9 @@ struct PersonsView {
   }
   static std::string Consents(std::string_view te, std::string_view id) { return ScopedKey("cns/", te, id) + "/"; }
   static std::string ConsentIndex(std::string_view te, std::string_view id) { return ScopedKey("cnsi/", te, id) + "/"; }
+  static std::string ConsentEvidence(std::string_view te, std::string_view id, std::string_view consent) {
+    return ScopedKey("cnsev/", te, id) + "/" + std::string(consent);
+  }
   static std::string Opposition(std::string_view te, std::string_view id, std::string_view opp) {
     return ScopedKey("opp/", te, id) + "/" + std::string(opp);
   }

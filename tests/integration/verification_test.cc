@@ -661,6 +661,22 @@ TEST_CASE("verification: a full upload queue is 503 ADMISSION_FULL; idle streams
 
 // ---- e.firma possession proofs (issue 35, item 2; docs/verification-sessions.md#efirma) -------
 
+namespace {
+// The applicant's answer to challenge `ch` of session `sid`: certificate `cert`, the challenge
+// signed with the key of `signer` (altered when `tamper`), as the widget sends it.
+api::HttpResponse AnswerEfirma(Env& env, const testing::SatCaProcess& ca, const std::string& key, const std::string& sid,
+                               const core::Json& ch, const std::string& cert, const std::string& signer,
+                               bool tamper = false) {
+  std::string sig = ca.Sign(signer, ch["challenge"].get<std::string>());
+  if (tamper) sig[7] ^= 0x01;
+  return env.Call(key, "POST", "/v1/verification-sessions/" + sid + "/efirma",
+                  core::Json{{"challengeId", ch["challengeId"]},
+                             {"certificate", core::Base64Encode(ca.read(cert + ".cer"))},
+                             {"signature", core::Base64Encode(sig)}}
+                      .dump());
+}
+}  // namespace
+
 TEST_CASE("efirma: a challenge signed with the holder's FIEL passes; every other attempt fails with its code") {
   testing::TempDir ca_dir;
   testing::SatCaProcess ca(ca_dir.Sub("ca"));
@@ -690,12 +706,7 @@ TEST_CASE("efirma: a challenge signed with the holder's FIEL passes; every other
     return Body(r);
   };
   auto answer = [&](const core::Json& ch, const std::string& cert, const std::string& key, bool tamper = false) {
-    std::string sig = ca.Sign(key, ch["challenge"].get<std::string>());
-    if (tamper) sig[7] ^= 0x01;
-    return env.Call(k, "POST", base,
-                    core::Json{{"challengeId", ch["challengeId"]},
-                               {"certificate", core::Base64Encode(ca.read(cert + ".cer"))},
-                               {"signature", core::Base64Encode(sig)}}.dump());
+    return AnswerEfirma(env, ca, k, s, ch, cert, key, tamper);
   };
 
   core::Json ch = challenge();
@@ -790,12 +801,7 @@ TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3),
   auto sign = [&](const std::string& id, const std::string& who) {
     auto c = env.Call(k, "POST", "/v1/verification-sessions/" + id + "/efirma/challenges");
     REQUIRE_MESSAGE(c.status == 201, c.body);
-    const core::Json ch = Body(c);
-    auto r = env.Call(k, "POST", "/v1/verification-sessions/" + id + "/efirma",
-                      core::Json{{"challengeId", ch["challengeId"]},
-                                 {"certificate", core::Base64Encode(ca.read(who + ".cer"))},
-                                 {"signature", core::Base64Encode(ca.Sign(who, ch["challenge"].get<std::string>()))}}
-                          .dump());
+    auto r = AnswerEfirma(env, ca, k, id, Body(c), who, who);
     REQUIRE_MESSAGE(r.status == 200, r.body);
     return Body(r);
   };
@@ -865,4 +871,106 @@ TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3),
   CHECK_FALSE(pr["trustBreakdown"]["weights"].contains("efirma"));
   for (const auto& st : pr["steps"]) CHECK(st["step"] != "efirma");
   CHECK_FALSE(Get(env, plain, "/certificate").contains("efirma"));
+}
+
+TEST_CASE("efirma: a consent given by e.firma carries the signed text, the signature and the certificate") {
+  testing::TempDir ca_dir;
+  testing::SatCaProcess ca(ca_dir.Sub("ca"));
+  Env env(false, ca.ServerFlags(), Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto person = [&](const std::string& curp, const std::string& rfc) {
+    auto r = env.Call(k, "POST", "/v1/persons", core::Json{{"pii", {{"curp", curp}, {"rfc", rfc}}}}.dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r)["id"].get<std::string>();
+  };
+  const std::string jose = person("PEPJ800101HDFRRN03", "PEPJ800101AB6");
+  const std::string ana = person("GOMA900202MDFMRN01", "GOMA900202CDA");
+  auto session = [&](const std::string& idem, const std::string& per) {
+    const std::string id = NewSession(
+        env, k, idem, core::Json{{"channel", "api"}, {"personId", per}, {"checks", {{"efirma", true}}}}.dump());
+    Consent(env, k, id);
+    return id;
+  };
+  const core::Json terms = {{"consent", {{"purpose", "credit_assessment"}, {"policyVersion", "aviso-2026-01"}}}};
+  auto challenge = [&](const std::string& sid, const core::Json& body) {
+    return env.Call(k, "POST", "/v1/verification-sessions/" + sid + "/efirma/challenges", body.dump());
+  };
+  auto answer = [&](const std::string& sid, const core::Json& ch, const std::string& who, const std::string& key) {
+    auto r = AnswerEfirma(env, ca, k, sid, ch, who, key);
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r);
+  };
+  const std::string s = session("efirma-consent-1", jose);
+
+  // The challenge states the consent; its body is checked.
+  auto made = challenge(s, terms);
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const core::Json ch = Body(made);
+  const std::string text = ch["challenge"];
+  CHECK(text.find("consent: otorgo mi consentimiento expreso") != std::string::npos);
+  CHECK(text.find("finalidad credit_assessment") != std::string::npos);
+  CHECK(text.find("versión aviso-2026-01") != std::string::npos);
+  CheckProblem(challenge(s, {{"consent", {{"purpose", "marketing_nope"}, {"policyVersion", "1"}}}}), 400, "PURPOSE_UNKNOWN");
+  auto missing = challenge(s, {{"consent", {{"purpose", "credit_assessment"}}}});
+  CheckProblem(missing, 422, "VALIDATION_ERROR");
+  CHECK(Body(missing)["errors"][0]["pointer"] == "/consent/policyVersion");
+  CheckProblem(challenge(s, {{"colour", "blue"}}), 422, "VALIDATION_ERROR");
+  CHECK(answer(s, ch, "fiel", "fiel")["status"] == "passed");
+
+  auto grant = [&](const std::string& per, const core::Json& evidence, const std::string& purpose = "credit_assessment",
+                   const std::string& mechanism = "firma_electronica") {
+    return env.Call(k, "POST", "/v1/persons/" + per + "/consents",
+                    core::Json{{"mechanism", mechanism}, {"policyVersion", "aviso-2026-01"}, {"purpose", purpose},
+                               {"attestedBy", "applicant"}, {"evidence", evidence}}
+                        .dump());
+  };
+  const core::Json by_efirma = {{"efirmaChallengeId", ch["challengeId"]}};
+  // Refused: another purpose than the signed one, another mechanism, an unknown challenge, a
+  // failed check, a check given in another person's session.
+  auto other_purpose = grant(jose, by_efirma, "identity_verification");
+  CheckProblem(other_purpose, 422, "VALIDATION_ERROR");
+  CHECK(Body(other_purpose)["errors"][0]["pointer"] == "/evidence/efirmaChallengeId");
+  CheckProblem(grant(jose, by_efirma, "credit_assessment", "autenticacion"), 422, "VALIDATION_ERROR");
+  CheckProblem(grant(jose, {{"efirmaChallengeId", "efc_00000000000000000000000000000000"}}), 404,
+               "EFIRMA_CHALLENGE_NOT_FOUND");
+  CheckProblem(grant(jose, {{"efirmaChallengeId", "nope"}}), 422, "VALIDATION_ERROR");
+  const core::Json failed = Body(challenge(s, terms));
+  CHECK(answer(s, failed, "fiel", "fiel_other")["status"] == "failed");
+  CheckProblem(grant(jose, {{"efirmaChallengeId", failed["challengeId"]}}), 422, "VALIDATION_ERROR");
+  const std::string s_ana = session("efirma-consent-2", ana);
+  const core::Json ana_ch = Body(challenge(s_ana, terms));
+  CHECK(answer(s_ana, ana_ch, "fiel_other", "fiel_other")["status"] == "passed");
+  CheckProblem(grant(jose, {{"efirmaChallengeId", ana_ch["challengeId"]}}), 422, "VALIDATION_ERROR");
+
+  // Given: the consent names the check.
+  auto given = grant(jose, by_efirma);
+  REQUIRE_MESSAGE(given.status == 201, given.body);
+  CHECK(Body(given)["mechanism"] == "firma_electronica");
+  CHECK(Body(given)["efirmaChallengeId"] == ch["challengeId"]);
+  CHECK(Body(given).dump().find("signature") == std::string::npos);  // the evidence is never listed
+
+  // The person's access export carries the evidence: the signed text, the signature and the
+  // certificate, which stock openssl verifies on its own.
+  auto exported = env.Call(k, "POST", "/v1/persons/" + jose + "/export", "{}");
+  REQUIRE_MESSAGE(exported.status == 200, exported.body);
+  core::Json consents = Body(exported)["consents"];
+  REQUIRE(consents.size() == 1);
+  const core::Json e = consents[0]["evidence"]["efirma"];
+  CHECK(e["challengeId"] == ch["challengeId"]);
+  CHECK(e["text"] == text);
+  CHECK(e["check"]["status"] == "passed");
+  CHECK(e["certificate"] == core::Base64Encode(ca.read("fiel.cer")));
+  const std::string dir = env.dir.path();
+  auto put = [&](const std::string& name, const std::string& bytes) {
+    std::FILE* f = std::fopen((dir + "/" + name).c_str(), "wb");
+    REQUIRE(f != nullptr);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  };
+  put("signed.txt", e["text"].get<std::string>());
+  put("signature.bin", *core::Base64Decode(e["signature"].get<std::string>()));
+  put("holder.cer", *core::Base64Decode(e["certificate"].get<std::string>()));
+  const std::string verify = "cd '" + dir + "' && openssl x509 -inform DER -in holder.cer -pubkey -noout > holder.pub && "
+                             "openssl dgst -sha256 -verify holder.pub -signature signature.bin signed.txt > verified.txt";
+  CHECK(std::system(verify.c_str()) == 0);
 }
