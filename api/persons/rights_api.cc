@@ -384,7 +384,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
       .scope = "persons:write", .family = RateFamily::kWrite, .versioned = true, .has_body = true,
       .request_schema = "ConsentGrantRequest", .success_status = 201, .response_schema = "ConsentItem",
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "PURPOSE_UNKNOWN", "PERSON_PURGED",
-                                     "PERSON_ALREADY_MERGED"}}),
+                                     "PERSON_ALREADY_MERGED", "EFIRMA_CHALLENGE_NOT_FOUND"}}),
       .handler = [r](ApiCall& c, Respond respond) { CreateConsent(*r, c, std::move(respond)); }});
   routes.push_back(ItemRevokeRoute(r, base, tag, lookup, kConsents));
   routes.push_back(ApiRoute{

@@ -28,6 +28,10 @@ done
 loader=$(curl -sf "$BASE/embed/v1/loader.js" | gzip -9 | wc -c)
 echo "widget: the capture page (html + js + css): ${page} bytes gzip (budget 61440); the loader: ${loader} bytes gzip"
 [ "$page" -le 61440 ] || { echo "widget: over the page weight budget" >&2; exit 1; }
+# node-forge, fetched by the e.firma step only (sessions that check e.firma): not part of the page.
+forge_raw=$(curl -sf "$BASE/embed/v1/vendor/forge-1.4.3.min.js" | wc -c)
+forge_gz=$(curl -sf "$BASE/embed/v1/vendor/forge-1.4.3.min.js" | gzip -9 | wc -c)
+echo "widget: the e.firma step's node-forge: ${forge_raw} bytes, ${forge_gz} gzip (loaded on that step only)"
 
 # Mount to the first interactive step.
 coproc NODE { node tests/browser/mount_bench.mjs "$BASE"; }
