@@ -35,6 +35,7 @@ constexpr ErrorCodeInfo kCatalogue[] = {
     {"CHECK_NOT_ENABLED_FOR_FLOW", 400, "Check not enabled for flow", false, "active liveness, efirma, aml_screening, proof_of_address: check the flow config; extension `check` says which"},
     {"CLIENT_TOKEN_INVALID", 401, "Client token invalid", false, ""},
     {"CLIENT_TOKEN_NOT_FOUND", 404, "Client token not found", false, ""},
+    {"COMPANY_MEMBER_NOT_FOUND", 404, "Company member not found", false, ""},
     {"COMPANY_NOT_FOUND", 404, "Company not found", false, ""},
     {"CONFLICT", 409, "Conflict", false, ""},
     {"CONSENT_NOT_FOUND", 404, "Consent not found", false, ""},

@@ -26,7 +26,7 @@ namespace pk = pipeline::kyb;
 using KV = projections::KybView;
 
 std::string TeOf(const AuthContext& a) { return projections::TenantEnv(a.tenant_id, a.environment); }
-pk::KybKeys KeysOf(Runtime& rt) { return pk::KybKeys::From(rt.seal_key()); }
+pk::KybKeys KeysOf(Runtime& rt) { return pk::KybKeys::From(rt.seal_key(), &rt.key_store()); }
 
 std::optional<core::Json> PathCompany(Runtime& rt, ApiCall& call, const Respond& respond) {
   const std::string te = TeOf(call.auth);
@@ -111,25 +111,23 @@ core::Json RenderDetail(Runtime& rt, const pk::KybKeys& keys, const core::Json& 
   out["checks"] = row.value("checks", core::Json::array());
   out["documents"] = row.value("documents", core::Json::array());
   core::Json members = core::Json::array();
-  for (const auto& m : row.value("members", core::Json::array())) {
-    core::Json o = m;
-    o.erase("nameSealed");
-    core::Json carrier = {{"tenantId", row["tenantId"]}, {"environment", row["environment"]},
-                          {"_", m.value("nameSealed", core::Json(nullptr))}};
-    o["name"] = OrNull(Open(keys, carrier, core::StringOr(m, "id"), "name", "_"));
-    members.push_back(o);
-  }
-  out["members"] = members;
-  core::Json nodes = core::Json::array();
-  for (const auto& n : row.value("uboNodes", core::Json::array())) {
-    core::Json o = n;
-    o.erase("nameSealed");
-    core::Json carrier = {{"tenantId", row["tenantId"]}, {"environment", row["environment"]},
-                          {"_", n.value("nameSealed", core::Json(nullptr))}};
-    o["name"] = Open(keys, carrier, core::StringOr(n, "id"), "name", "_");
-    nodes.push_back(o);
-  }
-  out["uboNodes"] = nodes;
+  // A member's or node's name; null once erased (docs/kyb.md#erasure).
+  auto subjects = [&](const char* member) {
+    core::Json list = core::Json::array();
+    for (const auto& m : row.value(member, core::Json::array())) {
+      core::Json o = m;
+      auto name = pk::OpenSubjectName(keys, core::StringOr(row, "tenantId"), core::StringOr(row, "environment"),
+                                      core::StringOr(row, "id"), core::StringOr(m, "id"), m);
+      o.erase("nameSealed");
+      o.erase("sealedWith");
+      o["name"] = name.ok() && name->has_value() ? core::Json(**name) : core::Json(nullptr);
+      if (!o.contains("forgottenAt")) o["forgottenAt"] = nullptr;
+      list.push_back(o);
+    }
+    return list;
+  };
+  out["members"] = subjects("members");
+  out["uboNodes"] = subjects("uboNodes");
   core::Json hits = core::Json::array();
   const std::string te = projections::TenantEnv(core::StringOr(row, "tenantId"), core::StringOr(row, "environment"));
   const std::string prefix = KV::Abs(KV::HitsOfCompany(te, core::StringOr(row, "id")));
@@ -336,14 +334,16 @@ void AddMember(Runtime& rt, ApiCall& call, Respond respond) {
   const AuthContext& a = call.auth;
   const std::string company = core::StringOr(*row, "id");
   const std::string member = rt.ids().NewIdString(core::IdKind::kCompanyMember);
-  kc::MemberAdded m{member,
-                    pk::SealValue(KeysOf(rt), pk::KybAad(a.tenant_id, a.environment, member, "name"), *name),
-                    person.value_or(""), role.value_or("")};
+  auto sealed = pk::SealSubjectName(rt.key_store(), a.tenant_id, a.environment, company, member, *name);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  kc::MemberAdded m{member, std::move(*sealed), person.value_or(""), role.value_or(""), "record"};
   RunCompany(rt, call, company, kc::AddMember{m}, 201,
              [member, n = *name](const core::Json& r, const commands::CommandOutcome&) {
                core::Json e = ElementOf(r, "members", member);
                e.erase("nameSealed");
+               e.erase("sealedWith");
                e["name"] = n;
+               e["forgottenAt"] = nullptr;
                return e;
              },
              std::move(respond));
@@ -435,12 +435,18 @@ void AddUbo(Runtime& rt, ApiCall& call, Respond respond) {
   auto* n = &parsed->first;
   const std::string name = parsed->second;
   n->node_id = rt.ids().NewIdString(core::IdKind::kUboNode);
-  n->name_sealed = pk::SealValue(KeysOf(rt), pk::KybAad(a.tenant_id, a.environment, n->node_id, "name"), name);
+  auto sealed = pk::SealSubjectName(rt.key_store(), a.tenant_id, a.environment, core::StringOr(*row, "id"), n->node_id,
+                                    name);
+  if (!sealed.ok()) return respond(StatusToProblem(*call.request, sealed.status()));
+  n->name_sealed = std::move(*sealed);
+  n->sealed_with = "record";
   RunCompany(rt, call, core::StringOr(*row, "id"), kc::AddUboNode{*n}, 201,
              [node = n->node_id, name](const core::Json& r, const commands::CommandOutcome&) {
                core::Json e = ElementOf(r, "uboNodes", node);
                e.erase("nameSealed");
+               e.erase("sealedWith");
                e["name"] = name;
+               e["forgottenAt"] = nullptr;
                return e;
              },
              std::move(respond));
@@ -555,6 +561,7 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
 
 std::vector<ApiRoute> KybRoutes(Runtime* rt, const KybOptions& options) {
   auto routes = CompanyRoutes(rt, options);
+  for (auto& r : ErasureRoutes(rt, options)) routes.push_back(std::move(r));
   for (auto& r : ScreeningRoutes(rt, options)) routes.push_back(std::move(r));
   return routes;
 }

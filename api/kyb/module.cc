@@ -15,6 +15,7 @@
 #include "commands/kyb/company_decider.h"
 #include "commands/kyb/screening.h"
 #include "pipeline/adapters/company_registry_http.h"
+#include "pipeline/kyb/subject_shredder.h"
 #include "pipeline/kyb/company_registry.h"
 #include "pipeline/kyb/company_verifier.h"
 #include "pipeline/kyb/list_loaders.h"
@@ -133,10 +134,18 @@ class KybServices final : public AreaServices {
     o.projector = s.rt.projector<projections::KybProjector>();
     o.registry = registry_.get();
     o.lists = lists_.get();
-    o.keys = pk::KybKeys::From(s.rt.seal_key());
+    o.keys = pk::KybKeys::From(s.rt.seal_key(), &s.rt.key_store());
     o.ubo_threshold_pct = threshold;
     verifier_ = std::make_unique<pk::CompanyVerifier>(o);
     if (s.Runs(Role::kPipeline, "company-verification")) verifier_->Start();
+    pk::SubjectShredder::Options so;
+    LendRuntime(s.rt, so);
+    so.keys = &s.rt.key_store();
+    shredder_ = std::make_unique<pk::SubjectShredder>(so);
+    // Woken by each forget; the timer finishes one a crash interrupted (under a fake clock the
+    // tests run it: POST /admin/kyb/shred).
+    if (s.Runs(Role::kTimers, "kyb-shred") && s.fake_clock == nullptr) shredder_->Start();
+    options_.kyb_shredder = shredder_.get();
     options_.kyb_verifier = verifier_.get();
     options_.aml_lists = lists_.get();
     options_.kyb_verify_wait = std::chrono::milliseconds(wait_ms);
@@ -160,6 +169,10 @@ class KybServices final : public AreaServices {
       return r;
     }));
     admin.Add("GET", "/admin/aml/lists", AdminRoute(sk, [rt](HttpRequest&) { return AdminAmlLists(*rt); }));
+    pk::SubjectShredder* shred = shredder_.get();
+    // Operators and tests: destroy the keys of the members and owners forgotten, now.
+    admin.Add("POST", "/admin/kyb/shred",
+              AdminRoute(sk, [shred](HttpRequest&) -> core::Result<core::Json> { return shred->RunOnce(); }));
     // Tests and tools: wait until every company run in progress has ended.
     admin.Add("POST", "/admin/kyb/wait-idle", AdminRoute(sk, [v](HttpRequest&) -> core::Result<core::Json> {
       if (!v->WaitIdle(std::chrono::seconds(60))) return core::Unavailable("company verifications still run");
@@ -172,6 +185,7 @@ class KybServices final : public AreaServices {
   }
 
   void Stop() override {
+    if (shredder_) shredder_->Stop();
     if (verifier_) verifier_->Stop();
     if (lists_) lists_->Stop();
   }
@@ -182,6 +196,7 @@ class KybServices final : public AreaServices {
   std::unique_ptr<pk::ListRegistry> lists_;
   std::unique_ptr<pk::CompanyRegistry> registry_;
   std::unique_ptr<pk::CompanyVerifier> verifier_;
+  std::unique_ptr<pk::SubjectShredder> shredder_;
 };
 
 }  // namespace

@@ -17,6 +17,7 @@
 namespace svc::pipeline::kyb {
 class CompanyVerifier;
 class ListRegistry;
+class SubjectShredder;
 }  // namespace svc::pipeline::kyb
 
 namespace svc::api {
@@ -44,10 +45,15 @@ struct KybOptions : ApiContext {
   pipeline::kyb::CompanyVerifier* kyb_verifier = nullptr;
   pipeline::kyb::ListRegistry* aml_lists = nullptr;
   std::chrono::milliseconds kyb_verify_wait{10000};
+  // Destroys a forgotten member's or owner's key (woken by the forget; null: the next run of a
+  // node that has one).
+  pipeline::kyb::SubjectShredder* kyb_shredder = nullptr;
 };
 
 std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options);
 std::vector<ApiRoute> ScreeningRoutes(Runtime* r, const KybOptions& options);
+// Members' and owners' erasure and its certificates (erasure_api.cc).
+std::vector<ApiRoute> ErasureRoutes(Runtime* r, const KybOptions& options);
 std::vector<ApiRoute> KybRoutes(Runtime* rt, const KybOptions& options);
 OpenApiArea KybOpenApi();
 

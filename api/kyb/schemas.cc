@@ -70,7 +70,10 @@ OpenApiArea KybOpenApi() {
                                     {"name", Nullable(Str())},
                                     {"personId", Nullable(Id("per"))},
                                     {"role", Nullable(Str())},
-                                    {"verificationStatus", Enum({"pending", "clear", "hit"})}},
+                                    {"verificationStatus", Enum({"pending", "clear", "hit"})},
+                                    {"forgottenAt", {{"type", {"string", "null"}}, {"format", "date-time"},
+                                                     {"description", "when the member's personal data was erased "
+                                                                     "(docs/kyb.md#erasure); name is null since"}}}},
                                    {});
   s["CompanyDocumentCreate"] = Obj({{"kind", Nullable(Str())},
                                     {"sha256", Nullable({{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}})},
@@ -86,6 +89,35 @@ OpenApiArea KybOpenApi() {
                                       {"storageKey", Nullable(Str())},
                                       {"uploadedByUserId", Nullable(Id("usr"))}},
                                      {});
+  // Erasure of a member's or owner's personal data (docs/kyb.md#erasure).
+  s["KybForgetRequest"] = Obj({{"reason", Nullable({{"type", "string"}, {"maxLength", 2000}})},
+                               {"arcoRequestId", Nullable(Id("arc"))}},
+                              {});
+  s["KybForgetRequest"]["required"] = core::Json::array();
+  s["KybForgetResponse"] = Obj({{"object", {{"const", "kyb.forget"}}},
+                                {"companyId", Id("cmp")},
+                                {"subjectType", Enum({"member", "ubo_node"})},
+                                {"subjectId", Str()},
+                                {"keysDestroyed", boolean}},
+                               {"object", "companyId", "subjectType", "subjectId", "keysDestroyed"});
+  s["KybDeletionCertificate"] = Obj({{"timestamps", {{"type", "array"}, {"items", Ref("EvidenceTimestamp")}}},
+                                     {"object", {{"const", "kyb.deletion_certificate"}}},
+                                     {"subjectType", Enum({"member", "ubo_node"})},
+                                     {"subjectId", Str()},
+                                     {"companyId", Id("cmp")},
+                                     {"tenantId", Id("ten")},
+                                     {"environment", Enum({"test", "live"})},
+                                     {"arcoRequestId", Nullable(Id("arc"))},
+                                     {"forgottenAt", DateTime()},
+                                     {"purgedAt", DateTime()},
+                                     {"keysDestroyed", integer},
+                                     {"method", Str()},
+                                     {"contentHash", {{"type", "string"}, {"pattern", "^[0-9a-f]{64}$"}}},
+                                     {"signature", Str()},
+                                     {"signatureEd25519", Str()},
+                                     {"signingKeyId", Str()}},
+                                    {"object", "subjectType", "subjectId", "companyId", "tenantId", "environment",
+                                     "purgedAt", "contentHash", "signature"});
   s["UboNodeCreate"] = Obj({{"name", Str()},
                             {"isControlPerson", boolean},
                             {"nodeType", Enum({"person", "company"})},
@@ -100,7 +132,8 @@ OpenApiArea KybOpenApi() {
                               {"createdAt", DateTime()},
                               {"effectivePct", pct},
                               {"isControlPerson", boolean},
-                              {"name", Str()},
+                              {"name", {{"type", {"string", "null"}}, {"description", "null once erased (docs/kyb.md#erasure)"}}},
+                              {"forgottenAt", {{"type", {"string", "null"}}, {"format", "date-time"}}},
                               {"nodeType", Enum({"person", "company"})},
                               {"ownershipPct", pct},
                               {"ownershipType", Nullable(Enum({"direct", "indirect"}))},

@@ -45,13 +45,33 @@ std::optional<std::pair<std::string, pp::ArcoOpening>> ParseArcoOpening(const Ht
     return std::nullopt;
   }
   // The subject first: without it there is no request to speak of (ARCO_SUBJECT_REQUIRED).
-  if (!body->contains("personId") || (*body)["personId"].is_null()) {
-    respond(Problem(req, "ARCO_SUBJECT_REQUIRED", "an ARCO request names its subject: personId, a person of the vault"));
+  auto given = [&](const char* m) { return body->contains(m) && !(*body)[m].is_null(); };
+  const int subjects = given("personId") + given("companyMember") + given("uboNode");
+  if (subjects == 0) {
+    respond(Problem(req, "ARCO_SUBJECT_REQUIRED",
+                    "an ARCO request names its subject: personId (a person of the vault), companyMember {companyId, "
+                    "memberId} or uboNode {companyId, uboNodeId}"));
     return std::nullopt;
   }
   Validator v(*body);
   pp::ArcoOpening o;
-  auto person = v.OpaqueId("personId", "per", true);
+  if (subjects > 1) v.Add({"personId", "", "invalid_value", "an ARCO request names one subject"});
+  auto person = given("personId") ? v.OpaqueId("personId", "per", true) : std::optional<std::string>("");
+  for (const auto& [member, type, id_member, prefix] :
+       {std::tuple{"companyMember", "company_member", "memberId", "cmm"}, std::tuple{"uboNode", "ubo_node", "uboNodeId", "ubo"}}) {
+    const core::Json* sub = v.Object(member, 1024);
+    if (sub == nullptr) continue;
+    Validator sv(*sub);
+    o.subject_type = type;
+    o.company_id = sv.OpaqueId("companyId", "cmp", true).value_or("");
+    o.subject_id = sv.OpaqueId(id_member, prefix, true).value_or("");
+    sv.RejectUnknown();
+    for (auto e : sv.errors()) {
+      e.field = std::string(member) + "." + e.field;
+      e.pointer = "/" + std::string(member) + e.pointer;
+      v.Add(std::move(e));
+    }
+  }
   auto right = v.Enum("right", true, ps::kArcoRights);
   o.requester = v.Enum("requester", false, {"subject", "representative"}).value_or("subject");
   const core::Json* identity = v.Object("identityVerification", 2048);
@@ -251,7 +271,7 @@ std::vector<ApiRoute> ArcoRoutes(Runtime* r, const PersonsOptions& options) {
       .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "ArcoRequestCreate", .success_status = 201, .response_schema = "ArcoRequest",
       .error_codes = Codes({{"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "ARCO_SUBJECT_REQUIRED", "PERSON_NOT_FOUND",
-                             "PURPOSE_UNKNOWN"}}),
+                             "COMPANY_NOT_FOUND", "COMPANY_MEMBER_NOT_FOUND", "UBO_NODE_NOT_FOUND", "PURPOSE_UNKNOWN"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { CreateArco(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base, .operation_id = "listArcoRequests", .tag = tag, .scope = "persons:read",

@@ -282,12 +282,8 @@ void DeletionCertificate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Re
   if (!content->has_value()) {
     return respond(Problem(req, "DELETION_NOT_COMPLETE", "the person's data is not purged (yet): no certificate"));
   }
-  auto digest = pipeline::CertificateContentHash(**content);
-  if (!digest.ok()) return respond(StatusToProblem(req, digest.status()));
-  auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), TeOf(a), commands::audit::kDeletionCertificate, id,
-                                                        *digest, o.evidence_timestamps);
-  if (!timestamps.ok()) return respond(StatusToProblem(req, timestamps.status()));
-  auto signed_doc = pipeline::SignCertificate(**content, rt.certificate_root_key(), *timestamps);
+  auto signed_doc = pipeline::audit::SignEvidence(rt.store(), TeOf(a), commands::audit::kDeletionCertificate, id,
+                                                 std::move(**content), rt.certificate_root_key(), o.evidence_timestamps);
   if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
   HttpResponse r;
   r.status = 200;

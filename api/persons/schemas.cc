@@ -447,8 +447,11 @@ OpenApiArea PersonsOpenApi() {
                                     {"method"})},
        {"receivedAt", dt},
        {"purposes", {{"type", "array"}, {"items", Str()}, {"maxItems", 16}}},
-       {"reference", Nullable({{"type", "string"}, {"maxLength", 200}})}},
-      {"personId", "right", "identityVerification"});
+       {"reference", Nullable({{"type", "string"}, {"maxLength", 200}})},
+       // A company member or owner instead of personId (docs/kyb.md#erasure): one subject per request.
+       {"companyMember", obj({{"companyId", Id("cmp")}, {"memberId", Id("cmm")}}, {"companyId", "memberId"})},
+       {"uboNode", obj({{"companyId", Id("cmp")}, {"uboNodeId", Id("ubo")}}, {"companyId", "uboNodeId"})}},
+      {"right", "identityVerification"});
   s["ArcoDenyRequest"] = obj({{"reason", Enum(commands::persons::kArcoDenialReasons)}}, {"reason"});
   core::Json subject = obj({{"type", Enum({"person", "company_member", "ubo_node"})},
                             {"personId", Nullable(Id("per"))},

@@ -354,13 +354,9 @@ void Certificate(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond r
                            "a certificate is issued once the session is approved or declined (it "
                            "is " + core::StringOr(in->session, "status") + ")"));
   }
-  core::Json content = pv::BuildCertificateContent(*in);
-  auto digest = pipeline::CertificateContentHash(content);
-  if (!digest.ok()) return respond(StatusToProblem(req, digest.status()));
-  auto timestamps = pipeline::audit::EvidenceTimestamps(rt.store(), TeOf(call), commands::audit::kVerificationCertificate,
-                                                        id, *digest, o.evidence_timestamps);
-  if (!timestamps.ok()) return respond(StatusToProblem(req, timestamps.status()));
-  auto signed_doc = pipeline::SignCertificate(std::move(content), rt.certificate_root_key(), *timestamps);
+  auto signed_doc = pipeline::audit::SignEvidence(rt.store(), TeOf(call), commands::audit::kVerificationCertificate, id,
+                                                 pv::BuildCertificateContent(*in), rt.certificate_root_key(),
+                                                 o.evidence_timestamps);
   if (!signed_doc.ok()) return respond(StatusToProblem(req, signed_doc.status()));
   HttpResponse r;
   r.body = std::move(*signed_doc);  // canonical form: the same bytes on every request

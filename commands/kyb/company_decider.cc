@@ -122,6 +122,27 @@ core::Result<Decision> CompanyDecider::Decide(const CompanyState& s, const Compa
             }
             d.events.push_back(Make(c.risk));
             d.result = {{"recorded", true}};
+          } else if constexpr (std::is_same_v<T, ForgetSubject>) {
+            const auto& f = c.forgotten;
+            const bool member = f.subject_type == "member";
+            auto it = s.subjects.find(f.subject_id);
+            if (it == s.subjects.end() || it->second.type != f.subject_type) {
+              const bool legacy = member ? false : s.nodes.count(f.subject_id) > 0;
+              if (legacy) {
+                return core::FailedPrecondition("this node's name was sealed before per-record keys: it cannot be erased",
+                                                "CONFLICT");
+              }
+              return member ? core::NotFound("no such member of this company", "COMPANY_MEMBER_NOT_FOUND")
+                            : core::NotFound("no such ownership node of this company", "UBO_NODE_NOT_FOUND");
+            }
+            if (!it->second.forgotten) d.events.push_back(Make(f));
+            d.result = {{"forgotten", true}, {"keysDestroyed", it->second.keys_destroyed}};
+          } else if constexpr (std::is_same_v<T, ConfirmSubjectKeysDestroyed>) {
+            auto it = s.subjects.find(c.destroyed.subject_id);
+            if (it == s.subjects.end() || !it->second.forgotten) {
+              return core::FailedPrecondition("the subject was not forgotten", "INVALID_STATE_TRANSITION");
+            }
+            if (!it->second.keys_destroyed) d.events.push_back(Make(c.destroyed));
           }
           return d;
         }
@@ -143,6 +164,7 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
           s.status = "draft";
         } else if constexpr (std::is_same_v<T, MemberAdded>) {
           ++s.members;
+          if (x.sealed_with == "record") s.subjects[x.member_id] = {"member", false, false};
           changed();
         } else if constexpr (std::is_same_v<T, DocumentAdded>) {
           ++s.documents;
@@ -150,6 +172,7 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
         } else if constexpr (std::is_same_v<T, UboNodeAdded>) {
           s.nodes[x.node_id] = x.node_type;
           if (!x.ownership_pct.empty()) s.held[x.parent_node_id] += std::atof(x.ownership_pct.c_str());
+          if (x.sealed_with == "record") s.subjects[x.node_id] = {"ubo_node", false, false};
           changed();
         } else if constexpr (std::is_same_v<T, VerificationStarted>) {
           s.run = x.run;
@@ -160,6 +183,10 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
         } else if constexpr (std::is_same_v<T, RiskAssessed>) {
           s.status = x.status;
           s.stages.clear();
+        } else if constexpr (std::is_same_v<T, SubjectForgotten>) {
+          s.subjects[x.subject_id].forgotten = true;
+        } else if constexpr (std::is_same_v<T, SubjectKeysDestroyed>) {
+          s.subjects[x.subject_id].keys_destroyed = true;
         }
       },
       ev);

@@ -26,6 +26,18 @@ inline constexpr size_t kMaxMembers = 100;
 inline constexpr size_t kMaxDocuments = 100;
 inline constexpr size_t kMaxUboNodes = 200;
 
+// A member or ownership node whose name can be erased (sealed under its own key).
+struct KybSubject {
+  std::string type;            // member | ubo_node
+  bool forgotten = false;
+  bool keys_destroyed = false;
+  static constexpr auto Fields() {
+    using T = KybSubject;
+    return std::tuple{core::Field("type", &T::type), core::Field("forgotten", &T::forgotten),
+                      core::Field("keysDestroyed", &T::keys_destroyed)};
+  }
+};
+
 struct CompanyState {
   bool exists = false;
   std::string environment;  // the environment it was created in
@@ -36,6 +48,7 @@ struct CompanyState {
   std::map<std::string, std::string> nodes;  // ubo node id -> node type
   std::map<std::string, double> held;        // owned party ("" the company, else a node id) -> % declared
   std::vector<std::string> stages;           // stages recorded for the run in progress
+  std::map<std::string, KybSubject> subjects;  // members and nodes with their own data key, by id
   static constexpr auto Fields() {
     using T = CompanyState;
     return std::tuple{core::Field("exists", &T::exists),
@@ -43,7 +56,8 @@ struct CompanyState {
                       core::Field("status", &T::status), core::Field("run", &T::run),
                       core::Field("members", &T::members), core::Field("documents", &T::documents),
                       core::Field("nodes", &T::nodes), core::Field("held", &T::held),
-                      core::Field("stages", &T::stages)};
+                      core::Field("stages", &T::stages),
+                      core::Field("subjects", &T::subjects, core::Empty::kOmit)};
   }
 };
 
@@ -99,8 +113,28 @@ struct AssessRisk {
     return std::tuple{core::Field("risk", &T::risk)};
   }
 };
-using CompanyCommand =
-    std::variant<CreateCompany, AddMember, AddDocument, AddUboNode, StartVerification, CompleteStage, AssessRisk>;
+// Erase a member's or node's personal data: COMPANY_MEMBER_NOT_FOUND / UBO_NODE_NOT_FOUND for
+// none of this company; CONFLICT for one sealed before per-record keys (its name is under the KYB
+// key, which no cancellation may destroy). A repeat is a no-op (result forgotten: true).
+struct ForgetSubject {
+  SubjectForgotten forgotten;
+  static constexpr std::string_view kCommand = "ForgetSubject";
+  static constexpr auto Fields() {
+    using T = ForgetSubject;
+    return std::tuple{core::Field("forgotten", &T::forgotten)};
+  }
+};
+// The shredder destroyed the subject's key (once; a repeat is a no-op).
+struct ConfirmSubjectKeysDestroyed {
+  SubjectKeysDestroyed destroyed;
+  static constexpr std::string_view kCommand = "ConfirmSubjectKeysDestroyed";
+  static constexpr auto Fields() {
+    using T = ConfirmSubjectKeysDestroyed;
+    return std::tuple{core::Field("destroyed", &T::destroyed)};
+  }
+};
+using CompanyCommand = std::variant<CreateCompany, AddMember, AddDocument, AddUboNode, StartVerification, CompleteStage,
+                                    AssessRisk, ForgetSubject, ConfirmSubjectKeysDestroyed>;
 
 struct CompanyDecider : FieldSnapshots<CompanyDecider, CompanyState> {
   using CommandType = CompanyCommand;

@@ -49,12 +49,16 @@ struct MemberAdded {
   std::string name_sealed;
   std::string person_id;  // "" none
   std::string role;       // "" none
+  // "record": the name is sealed under the member's own data key (pipeline/kyb/kyb_seal.h), which
+  // a cancellation destroys; "" (members added before): under the KYB key.
+  std::string sealed_with;
   static constexpr auto Fields() {
     using T = MemberAdded;
     return std::tuple{core::Field("memberId", &T::member_id),
                       core::Field("nameSealed", &T::name_sealed),
                       core::Field("personId", &T::person_id, core::Empty::kNull),
-                      core::Field("role", &T::role, core::Empty::kNull)};
+                      core::Field("role", &T::role, core::Empty::kNull),
+                      core::Field("sealedWith", &T::sealed_with, core::Empty::kOmit)};
   }
 };
 
@@ -86,6 +90,7 @@ struct UboNodeAdded {
   std::string related_company_id;  // "" none
   std::string role;                // "" none
   bool is_control_person = false;
+  std::string sealed_with;         // as MemberAdded's
   static constexpr auto Fields() {
     using T = UboNodeAdded;
     return std::tuple{core::Field("nodeId", &T::node_id),
@@ -96,7 +101,8 @@ struct UboNodeAdded {
                       core::Field("personId", &T::person_id, core::Empty::kNull),
                       core::Field("relatedCompanyId", &T::related_company_id, core::Empty::kNull),
                       core::Field("role", &T::role, core::Empty::kNull),
-                      core::Field("isControlPerson", &T::is_control_person)};
+                      core::Field("isControlPerson", &T::is_control_person),
+                      core::Field("sealedWith", &T::sealed_with, core::Empty::kOmit)};
   }
 };
 
@@ -139,8 +145,37 @@ struct RiskAssessed {
   }
 };
 
+// A member's or ownership node's personal data is to be erased (an ARCO cancellation: docs/kyb.md#erasure).
+// The read models drop its sealed name at once; its data key is destroyed next (SubjectKeysDestroyed).
+struct SubjectForgotten {
+  static constexpr std::string_view kType = "kyb.subject_forgotten";
+  std::string subject_type;     // member | ubo_node
+  std::string subject_id;       // cmm_… | ubo_…
+  std::string reason;           // operator text ("" none)
+  std::string arco_request_id;  // the ARCO cancellation it serves ("" none)
+  static constexpr auto Fields() {
+    using T = SubjectForgotten;
+    return std::tuple{core::Field("subjectType", &T::subject_type), core::Field("subjectId", &T::subject_id),
+                      core::Field("reason", &T::reason, core::Empty::kNull),
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
+  }
+};
+// The subject's data key is gone (the key store flushed and compacted): every copy of its sealed
+// name, in the log and in backups, no longer opens. The deletion certificate follows from it.
+struct SubjectKeysDestroyed {
+  static constexpr std::string_view kType = "kyb.subject_keys_destroyed";
+  std::string subject_type;
+  std::string subject_id;
+  std::vector<std::string> key_names;
+  static constexpr auto Fields() {
+    using T = SubjectKeysDestroyed;
+    return std::tuple{core::Field("subjectType", &T::subject_type), core::Field("subjectId", &T::subject_id),
+                      core::Field("keyNames", &T::key_names)};
+  }
+};
+
 using CompanyEvent = std::variant<CompanyCreated, MemberAdded, DocumentAdded, UboNodeAdded, VerificationStarted,
-                                  StageCompleted, RiskAssessed>;
+                                  StageCompleted, RiskAssessed, SubjectForgotten, SubjectKeysDestroyed>;
 
 std::string EncodeData(const CompanyEvent& e);
 core::Result<CompanyEvent> Decode(const eventstore::EventEnvelope& envelope);

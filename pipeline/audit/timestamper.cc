@@ -10,6 +10,7 @@
 #include "core/log.h"
 #include "pipeline/certificate.h"
 #include "pipeline/verification/report_inputs.h"
+#include "projections/kyb/kyb_view.h"
 #include "projections/persons/persons_view.h"
 #include "projections/runner.h"
 #include "projections/view_rows.h"
@@ -42,8 +43,11 @@ core::Result<std::optional<std::string>> EvidenceDigest(const eventstore::KvStor
   }
   if (kind == au::kDeletionCertificate) {
     using PV = projections::PersonsView;
-    SVC_ASSIGN_OR_RETURN(auto content, projections::ReadRow(store, PV::Abs(PV::Deletion(
-                                                                       projections::TenantEnv(tenant, environment), subject))));
+    using KV = projections::KybView;
+    const std::string te = projections::TenantEnv(tenant, environment);
+    // A person's, or a company member's or owner's (mem_…, ubo_…).
+    const std::string key = subject.rfind("per_", 0) == 0 ? PV::Abs(PV::Deletion(te, subject)) : KV::Abs(KV::Deletion(te, subject));
+    SVC_ASSIGN_OR_RETURN(auto content, projections::ReadRow(store, key));
     if (!content.has_value()) return std::optional<std::string>();
     SVC_ASSIGN_OR_RETURN(std::string digest, CertificateContentHash(*content));
     return std::optional<std::string>(std::move(digest));
@@ -62,6 +66,14 @@ core::Result<core::Json> EvidenceTimestamps(const eventstore::KvStore& store, co
     out.push_back({{"status", "pending"}, {"hashAlgorithm", "sha256"}, {"digest", digest_hex}});
   }
   return out;
+}
+
+core::Result<std::string> SignEvidence(const eventstore::KvStore& store, const std::string& te, std::string_view kind,
+                                       const std::string& subject, core::Json content, std::string_view root_key,
+                                       bool timestamps_enabled) {
+  SVC_ASSIGN_OR_RETURN(std::string digest, CertificateContentHash(content));
+  SVC_ASSIGN_OR_RETURN(core::Json timestamps, EvidenceTimestamps(store, te, kind, subject, digest, timestamps_enabled));
+  return SignCertificate(std::move(content), root_key, timestamps);
 }
 
 core::Result<core::Json> ExportReceipt(const eventstore::KvStore& store, const std::string& te,

@@ -72,6 +72,14 @@ core::Result<core::Json> EvidenceTimestamps(const eventstore::KvStore& store, co
                                             std::string_view kind, const std::string& subject,
                                             const std::string& digest_hex, bool enabled);
 
+// A signed certificate of `content` (pipeline/certificate.h: RFC 8785 form, contentHash, HMAC and
+// Ed25519 signatures under `root_key`) with its `timestamps` for evidence `kind` of `subject`:
+// the bytes served for a verification certificate and for a deletion certificate, the same on
+// every request. (Extracted at the third: sessions, persons, KYB members.)
+core::Result<std::string> SignEvidence(const eventstore::KvStore& store, const std::string& te, std::string_view kind,
+                                       const std::string& subject, core::Json content, std::string_view root_key,
+                                       bool timestamps_enabled);
+
 // The receipt of an ARCO access bundle answered to `person_id` (docs/persons.md#export-receipts):
 // {object "person.export_receipt", id, personId, generatedAt, recordedAt, sha256, sizeBytes,
 // timestamps}. INVALID_ID for an id that is not pxb_…, EXPORT_NOT_FOUND for one of another person,

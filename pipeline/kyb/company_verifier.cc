@@ -262,7 +262,8 @@ core::Status CompanyVerifier::Process(const Due& d) {
   if (CheckOf(row, "ownership", d.run) == nullptr) {
     std::map<std::string, std::string> names;
     for (const auto& n : row["uboNodes"]) {
-      names[core::StringOr(n, "id")] = open(core::StringOr(n, "id"), "name", n["nameSealed"]);
+      auto name = OpenSubjectName(options_.keys, d.tenant, d.environment, d.company, core::StringOr(n, "id"), n);
+      if (name.ok() && name->has_value()) names[core::StringOr(n, "id")] = **name;
     }
     core::Json result = OwnershipStage(d.company, row["uboNodes"], names, options_.ubo_threshold_pct);
     const bool refused = !result["refused"].is_null();

@@ -2,6 +2,9 @@
 
 #include "commands/claims/claim_writer.h"
 #include "commands/kyb/company_decider.h"
+#include "projections/kyb/kyb_view.h"
+#include "projections/persons/arco_queries.h"
+#include "projections/view_rows.h"
 
 namespace svc::pipeline::kyb {
 
@@ -30,6 +33,34 @@ void CreateCompany(commands::Writer& writer, const KybKeys& keys, const NewCompa
   take.conflict_member = "conflictingCompanyId";
   take.holds.kind = cl::HoldsRule::kCompanyExists;
   cl::RunWithClaim(writer, cl::ClaimId("rfc", c.environment, blind), std::move(take), std::move(cmd), std::move(done));
+}
+
+core::Result<commands::Command> ForgetSubjectCommand(const eventstore::KvStore& views, const SubjectErasure& e,
+                                                     commands::CommandContext ctx) {
+  using KV = projections::KybView;
+  const std::string te = projections::TenantEnv(e.tenant, e.environment);
+  SVC_ASSIGN_OR_RETURN(auto row, projections::ReadRow(views, KV::Abs(KV::Company(te, e.company))));
+  if (!row.has_value()) return core::NotFound("no such company", "COMPANY_NOT_FOUND");
+  const bool member = e.subject_type == "member";
+  const core::Json* found = nullptr;
+  for (const auto& m : (*row)[member ? "members" : "uboNodes"]) {
+    if (core::StringOr(m, "id") == e.subject_id) found = &m;
+  }
+  if (found == nullptr) {
+    return member ? core::NotFound("no such member of this company", "COMPANY_MEMBER_NOT_FOUND")
+                  : core::NotFound("no such ownership node of this company", "UBO_NODE_NOT_FOUND");
+  }
+  if (core::StringOr(*found, "sealedWith") != "record") {
+    return core::FailedPrecondition("this name was sealed under the KYB key, before members and owners had keys of "
+                                    "their own: it cannot be erased by destroying a key",
+                                    "CONFLICT");
+  }
+  if (!e.arco_request_id.empty()) {
+    SVC_RETURN_IF_ERROR(projections::CheckArcoFulfilment(views, te, e.arco_request_id, "member_erasure", e.subject_id));
+  }
+  kc::SubjectForgotten f{e.subject_type, e.subject_id, e.reason, e.arco_request_id};
+  return commands::MakeCommand<kc::CompanyDecider>(e.tenant, e.company, kc::CompanyCommand(kc::ForgetSubject{f}),
+                                                   std::move(ctx));
 }
 
 }  // namespace svc::pipeline::kyb

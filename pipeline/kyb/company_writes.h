@@ -10,6 +10,7 @@
 #include "commands/command.h"
 #include "commands/writer.h"
 #include "core/status.h"
+#include "eventstore/kv_store.h"
 #include "pipeline/kyb/kyb_seal.h"
 
 namespace svc::pipeline::kyb {
@@ -27,5 +28,21 @@ struct NewCompany {
 // RFC_CONFLICT, or the company's refusal.
 void CreateCompany(commands::Writer& writer, const KybKeys& keys, const NewCompany& c, commands::CommandContext ctx,
                    std::function<void(core::Result<commands::CommandOutcome>)> done);
+
+// The erasure of a member's or ownership node's personal data (docs/kyb.md#erasure), as the read
+// model shows the company: COMPANY_NOT_FOUND, COMPANY_MEMBER_NOT_FOUND / UBO_NODE_NOT_FOUND,
+// CONFLICT for one whose name was sealed before per-record keys (under the KYB key: no
+// cancellation may destroy it); with `arco_request_id`, the request must be an open cancellation
+// of this subject (ARCO_REQUEST_NOT_FOUND, ARCO_INVALID_TRANSITION, CONFLICT). The decider decides
+// again in the log; a repeat is a no-op.
+struct SubjectErasure {
+  std::string tenant, environment, company;
+  std::string subject_type;  // member | ubo_node
+  std::string subject_id;
+  std::string reason;
+  std::string arco_request_id;
+};
+core::Result<commands::Command> ForgetSubjectCommand(const eventstore::KvStore& views, const SubjectErasure& e,
+                                                     commands::CommandContext ctx);
 
 }  // namespace svc::pipeline::kyb

@@ -6,17 +6,22 @@
 // and field, so a sealed value copied elsewhere does not open. RFCs are found by their blind
 // index (HMAC-SHA-256 under a second derived key), never by their value.
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/json.h"
 #include "core/status.h"
+#include "eventstore/key_store.h"
 
 namespace svc::pipeline::kyb {
 
 struct KybKeys {
   std::string seal;   // 32 bytes
   std::string index;  // 32 bytes
-  static KybKeys From(std::string_view runtime_seal_key);
+  // Where members' and nodes' own data keys are (OpenSubjectName); null: only the KYB key.
+  const eventstore::KeyStore* subject_keys = nullptr;
+  static KybKeys From(std::string_view runtime_seal_key, const eventstore::KeyStore* subject_keys = nullptr);
 };
 
 // "<tenant>|<environment>|<record id>|<field>"
@@ -24,6 +29,21 @@ std::string KybAad(std::string_view tenant, std::string_view environment, std::s
                    std::string_view field);
 std::string SealValue(const KybKeys& keys, std::string_view aad, std::string_view plaintext);
 core::Result<std::string> OpenValue(const KybKeys& keys, std::string_view aad, std::string_view sealed_base64);
+
+// A member's or ownership node's own data key (docs/kyb.md#erasure): its name is sealed under it,
+// so an ARCO cancellation erases the name by destroying the key (key store name
+// "kyb/<tenant>/<environment>/<company>/<record>").
+std::string SubjectKeyName(std::string_view tenant, std::string_view environment, std::string_view company,
+                           std::string_view record);
+// The subject's name sealed under its key (made on first use); `sealed_with` is then "record".
+core::Result<std::string> SealSubjectName(eventstore::KeyStore& keys, std::string_view tenant,
+                                          std::string_view environment, std::string_view company,
+                                          std::string_view record, std::string_view name);
+// The name of a member or node row ({nameSealed, sealedWith}); nullopt when it was erased (its
+// key destroyed, or the row forgotten). Rows without sealedWith are under the KYB key.
+core::Result<std::optional<std::string>> OpenSubjectName(const KybKeys& kyb, std::string_view tenant,
+                                                         std::string_view environment, std::string_view company,
+                                                         std::string_view record, const core::Json& row);
 
 // The blind index of a normalised RFC in a tenant and environment (hex).
 std::string RfcBlind(const KybKeys& keys, std::string_view tenant, std::string_view environment,

@@ -43,17 +43,24 @@ std::vector<ScreenedName> CompanyScreenedNames(const KybKeys& keys, const core::
     if (!rfc.empty()) q.identifiers = {rfc};
     names.push_back({"company", company, company, "company:" + company, q});
   }
+  // A member or node whose name was erased is not screened (there is no name left to screen).
+  auto subject_name = [&](const core::Json& m) -> std::string {
+    auto v = OpenSubjectName(keys, tenant, env, company, core::StringOr(m, "id"), m);
+    return v.ok() && v->has_value() ? **v : "";
+  };
   for (const auto& m : row.value("members", core::Json::array())) {
     const std::string id = core::StringOr(m, "id");
     ScreeningQuery q;
-    q.name = open(id, "name", m.value("nameSealed", core::Json(nullptr)));
+    q.name = subject_name(m);
+    if (q.name.empty()) continue;
     q.kind = "person";
     names.push_back({"company_member", id, company, "member:" + id, q});
   }
   for (const auto& n : row.value("uboNodes", core::Json::array())) {
     const std::string id = core::StringOr(n, "id");
     ScreeningQuery q;
-    q.name = open(id, "name", n.value("nameSealed", core::Json(nullptr)));
+    q.name = subject_name(n);
+    if (q.name.empty()) continue;
     q.kind = core::StringOr(n, "nodeType") == "person" ? "person" : "company";
     names.push_back({"ubo_node", id, company, "ubo:" + id, q});
   }

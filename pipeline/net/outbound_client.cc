@@ -144,6 +144,9 @@ struct OutboundClient::Impl {
       Close();
       return ec == beast::error::timeout ? "timeout" : "connect_failed";
     }
+    // A request and its answer are small and awaited: no Nagle delay on either side's writes.
+    beast::error_code nodelay;
+    tcp->socket().set_option(asio::ip::tcp::no_delay(true), nodelay);
     if (u.scheme == "https") {
       if (!ctx) {
         ctx = std::make_unique<asio::ssl::context>(asio::ssl::context::tls_client);

@@ -3,6 +3,7 @@
 #include "commands/persons/person_decider.h"
 #include "pipeline/persons/purposes.h"
 #include "pipeline/persons/reveal_rules.h"
+#include "projections/kyb/kyb_view.h"
 #include "projections/persons/persons_view.h"
 #include "projections/view_rows.h"
 
@@ -15,8 +16,28 @@ core::Result<commands::Command> OpenArcoCommand(const eventstore::KvStore& views
                                                 const std::string& arco_id, ArcoOpening o,
                                                 const ps::ArcoCalendar& calendar, commands::CommandContext ctx) {
   const std::string te = projections::TenantEnv(who.tenant, who.environment);
-  SVC_ASSIGN_OR_RETURN(auto person, projections::ReadRow(views, PV::Abs(PV::Record(te, who.person))));
-  if (!person.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
+  if (o.subject_type == "person") {
+    SVC_ASSIGN_OR_RETURN(auto person, projections::ReadRow(views, PV::Abs(PV::Record(te, who.person))));
+    if (!person.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
+  } else {
+    using KV = projections::KybView;
+    SVC_ASSIGN_OR_RETURN(auto company, projections::ReadRow(views, KV::Abs(KV::Company(te, o.company_id))));
+    if (!company.has_value()) return core::NotFound("no such company", "COMPANY_NOT_FOUND");
+    const bool member = o.subject_type == "company_member";
+    bool found = false;
+    for (const auto& m : company->value(member ? "members" : "uboNodes", core::Json::array())) {
+      found |= core::StringOr(m, "id") == o.subject_id;
+    }
+    if (!found) {
+      return member ? core::NotFound("no such member of this company", "COMPANY_MEMBER_NOT_FOUND")
+                    : core::NotFound("no such ownership node of this company", "UBO_NODE_NOT_FOUND");
+    }
+    if (o.right != "cancellation") {
+      return core::InvalidArgument("a company member's or owner's ARCO request is a cancellation (their erasure); the "
+                                   "other rights are served for persons of the vault",
+                                   "VALIDATION_ERROR");
+    }
+  }
   for (const auto& p : o.purposes) {
     if (!IsKnownPurpose(p)) return core::InvalidArgument("purpose " + p + " is not the catalogue's", "PURPOSE_UNKNOWN");
   }
@@ -24,8 +45,10 @@ core::Result<commands::Command> OpenArcoCommand(const eventstore::KvStore& views
     return core::InvalidArgument("an opposition names the purposes objected to (purposes)", "VALIDATION_ERROR");
   }
   ps::OpenArcoRequest open;
-  open.request.subject_type = "person";
+  open.request.subject_type = o.subject_type;
   open.request.person_id = who.person;
+  open.request.company_id = o.company_id;
+  open.request.subject_id = o.subject_id;
   open.request.right = std::move(o.right);
   open.request.requester = o.requester.empty() ? "subject" : std::move(o.requester);
   open.request.identity_method = std::move(o.identity_method);

@@ -22,12 +22,19 @@ struct ArcoOpening {
   std::string reference;
   std::vector<std::string> purposes;  // opposition
   int64_t received_micros = 0;        // 0: now
+  // A company member or owner instead of a person (docs/kyb.md#erasure): subject_type
+  // company_member or ubo_node, the company and the member's or node's id; who.person is then "".
+  std::string subject_type = "person";
+  std::string company_id;
+  std::string subject_id;
 };
 
 // The command opening request `arco_id` of person `who.person`, who must be a person of the
 // tenant and environment (PERSON_NOT_FOUND; erased persons too: their data is gone, a request
 // about it is answered outside the vault). Purposes must be the catalogue's (PURPOSE_UNKNOWN); an
-// opposition names at least one.
+// opposition names at least one. A company member's or owner's request: the company
+// (COMPANY_NOT_FOUND) must hold the member (COMPANY_MEMBER_NOT_FOUND) or node (UBO_NODE_NOT_FOUND),
+// and the right is cancellation (VALIDATION_ERROR: the vault's other operations serve persons).
 core::Result<commands::Command> OpenArcoCommand(const eventstore::KvStore& views, const PersonRef& who,
                                                 const std::string& arco_id, ArcoOpening opening,
                                                 const commands::persons::ArcoCalendar& calendar,

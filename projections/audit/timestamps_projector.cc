@@ -2,6 +2,7 @@
 
 #include "commands/audit/checkpoint.h"
 #include "commands/audit/timestamps.h"
+#include "commands/kyb/company_events.h"
 #include "commands/persons/export_job.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
@@ -42,6 +43,11 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
   } else if (env.aggregate_type == commands::persons::kPersonAggregate &&
              env.type == commands::persons::KeysDestroyed::kType) {
     Enqueue(re, view, au::kDeletionCertificate, env.aggregate_id, "");
+  } else if (env.aggregate_type == commands::kyb::kCompanyAggregate &&
+             env.type == commands::kyb::SubjectKeysDestroyed::kType) {
+    // A company member's or owner's deletion certificate (docs/kyb.md#erasure): the same kind.
+    SVC_ASSIGN_OR_RETURN(auto event, commands::kyb::Decode(env));
+    Enqueue(re, view, au::kDeletionCertificate, std::get<commands::kyb::SubjectKeysDestroyed>(event).subject_id, "");
   } else if (env.aggregate_type == commands::persons::kExportAggregate &&
              env.type == commands::persons::ExportCompleted::kType) {
     SVC_ASSIGN_OR_RETURN(auto event, commands::persons::DecodeExport(env));

@@ -206,6 +206,7 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                                     {"personId", OrNull(x.person_id)},
                                     {"role", OrNull(x.role)},
                                     {"verificationStatus", "pending"}});
+          if (!x.sealed_with.empty()) row["members"].back()["sealedWith"] = x.sealed_with;
           changed();
         } else if constexpr (std::is_same_v<T, kc::DocumentAdded>) {
           row["documents"].push_back({{"id", x.document_id},
@@ -235,6 +236,7 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                {"relatedCompanyId", OrNull(x.related_company_id)},
                {"role", OrNull(x.role)},
                {"status", "declared"}});
+          if (!x.sealed_with.empty()) row["uboNodes"].back()["sealedWith"] = x.sealed_with;
           changed();
         } else if constexpr (std::is_same_v<T, kc::VerificationStarted>) {
           row["status"] = "verifying";
@@ -268,6 +270,34 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
               n["status"] = hit_subjects.count(core::StringOr(n, "id")) > 0 ? "hit" : "clear";
             }
           }
+        } else if constexpr (std::is_same_v<T, kc::SubjectForgotten>) {
+          // The name leaves the read model now; the key goes next (the shredder's queue).
+          for (auto& m : row[x.subject_type == "member" ? "members" : "uboNodes"]) {
+            if (core::StringOr(m, "id") != x.subject_id) continue;
+            m["nameSealed"] = nullptr;
+            m["forgottenAt"] = at;
+          }
+          view.Put(V::Shred(te, id, x.subject_id), core::DumpJson({{"subjectType", x.subject_type},
+                                                                  {"forgottenAt", at},
+                                                                  {"arcoRequestId", OrNull(x.arco_request_id)}}));
+        } else if constexpr (std::is_same_v<T, kc::SubjectKeysDestroyed>) {
+          auto queued = view.Get(V::Shred(te, id, x.subject_id));
+          const core::Json q = core::ParseJsonOrDiscarded(queued.ok() ? queued->value_or("{}") : "{}");
+          view.Delete(V::Shred(te, id, x.subject_id));
+          // What the certificate states, as a person's forget does (docs/kyb.md#erasure).
+          view.Put(V::Deletion(te, x.subject_id),
+                   core::DumpJson({{"object", "kyb.deletion_certificate"},
+                                   {"subjectType", x.subject_type},
+                                   {"subjectId", x.subject_id},
+                                   {"companyId", id},
+                                   {"tenantId", env.tenant_id},
+                                   {"environment", env.environment},
+                                   {"arcoRequestId", q.value("arcoRequestId", core::Json(nullptr))},
+                                   {"forgottenAt", q.value("forgottenAt", core::Json(nullptr))},
+                                   {"purgedAt", at},
+                                   {"keysDestroyed", x.key_names.size()},
+                                   {"method", "crypto-shredding: the data key of the subject was destroyed; its name, "
+                                              "sealed under it in the log and in backups, no longer opens"}}));
         } else if constexpr (std::is_same_v<T, kc::RiskAssessed>) {
           row["status"] = x.status;
           row["riskLevel"] = x.level;

@@ -18,6 +18,10 @@
 //   hbc/<ten>/<env>/<cmp>/<hit>       = ""; the hits of a company, its members and owners
 //   pf/<ten>/<env>/<portfolio>/<subject key>  the portfolio's subject {subjectType, subjectId,
 //                                     subjectKey, subjectSealed}
+//   shred/<ten>/<env>/<cmp>/<subject> {subjectType}: a forgotten member or node whose data key is
+//                                     still to destroy (the subject shredder's queue)
+//   del/<ten>/<env>/<subject>         the content of the subject's deletion certificate, once its
+//                                     key is destroyed
 
 #include <string>
 #include <string_view>
@@ -49,6 +53,11 @@ struct KybView {
   static std::string Portfolio(std::string_view te, std::string_view portfolio) {
     return ScopedKey("pf/", te, portfolio) + "/";
   }
+  static std::string ShredPrefix() { return "shred/"; }
+  static std::string Shred(std::string_view te, std::string_view company, std::string_view subject) {
+    return ScopedKey("shred/", te, company) + "/" + std::string(subject);
+  }
+  static std::string Deletion(std::string_view te, std::string_view subject) { return ScopedKey("del/", te, subject); }
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };
 

@@ -1,6 +1,7 @@
 #include "projections/persons/arco_projector.h"
 
 #include "commands/audit/timestamps.h"
+#include "commands/kyb/company_events.h"
 #include "commands/persons/arco_request.h"
 #include "commands/persons/person_events.h"
 #include "core/clock.h"
@@ -89,6 +90,12 @@ core::Status ArcoProjector::ApplyOperation(const eventstore::RecordedEvent& re, 
     } else if (const auto* o = std::get_if<ps::OppositionRecorded>(&event)) {
       arc = o->arco_request_id, operation = "opposition", reference = o->opposition_id;
     }
+  } else if (env.aggregate_type == commands::kyb::kCompanyAggregate) {
+    // A company member's or owner's erasure (docs/kyb.md#erasure).
+    SVC_ASSIGN_OR_RETURN(auto event, commands::kyb::Decode(env));
+    if (const auto* f = std::get_if<commands::kyb::SubjectForgotten>(&event)) {
+      arc = f->arco_request_id, operation = "member_erasure", reference = f->subject_id, subject = f->subject_id;
+    }
   } else {
     SVC_ASSIGN_OR_RETURN(auto event, commands::audit::DecodeTimestamps(env));
     if (const auto* e = std::get_if<commands::audit::EvidenceRecorded>(&event)) {
@@ -104,7 +111,8 @@ core::Status ArcoProjector::ApplyOperation(const eventstore::RecordedEvent& re, 
 
 core::Status ArcoProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
-  if (env.aggregate_type == ps::kPersonAggregate || env.aggregate_type == commands::audit::kTimestampsAggregate) {
+  if (env.aggregate_type == ps::kPersonAggregate || env.aggregate_type == commands::audit::kTimestampsAggregate ||
+      env.aggregate_type == commands::kyb::kCompanyAggregate) {
     return ApplyOperation(re, view);
   }
   if (env.aggregate_type != ps::kArcoAggregate) return core::Status::Ok();

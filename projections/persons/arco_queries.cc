@@ -42,7 +42,11 @@ core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_v
                                     "ARCO_INVALID_TRANSITION");
   }
   const core::Json subject = row->value("subject", core::Json::object());
-  if (core::StringOr(subject, "personId") != subject_id) {
+  const std::string type = core::StringOr(subject, "type");
+  const std::string of = type == "company_member" ? core::StringOr(subject, "memberId")
+                         : type == "ubo_node"     ? core::StringOr(subject, "uboNodeId")
+                                                  : core::StringOr(subject, "personId");
+  if (of != subject_id) {
     return core::FailedPrecondition("the ARCO request is of another subject", "CONFLICT");
   }
   if (!purpose.empty()) {

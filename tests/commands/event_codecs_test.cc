@@ -474,7 +474,9 @@ std::vector<Sample> Samples() {
   Add<kb::CompanyCreated, kb::CompanyEvent>(
       s, kb::CompanyCreated{"bGVnYWw", "dHJhZGU", "MX", "cmZj", std::string(64, 'b'), "moral", "legal_entity"}, kenc);
   Add<kb::MemberAdded, kb::CompanyEvent>(
-      s, kb::MemberAdded{"cmm_00000000000000000000000000000001", "bmFtZQ", "", "director"}, kenc);
+      s, kb::MemberAdded{"cmm_00000000000000000000000000000001", "bmFtZQ", "", "director", ""}, kenc);
+  Add<kb::MemberAdded, kb::CompanyEvent>(
+      s, kb::MemberAdded{"cmm_00000000000000000000000000000002", "bmFtZQ", "", "director", "record"}, kenc);
   Add<kb::DocumentAdded, kb::CompanyEvent>(
       s, kb::DocumentAdded{"cdc_00000000000000000000000000000001", "acta_constitutiva", std::string(64, 'a'),
                            "s3://bucket/acta.pdf", ""},
@@ -485,6 +487,15 @@ std::vector<Sample> Samples() {
   un.node_type = "company";
   un.ownership_pct = "60";
   Add<kb::UboNodeAdded, kb::CompanyEvent>(s, un, kenc);
+  un.sealed_with = "record";
+  un.node_id = "ubo_00000000000000000000000000000002";
+  Add<kb::UboNodeAdded, kb::CompanyEvent>(s, un, kenc);
+  Add<kb::SubjectForgotten, kb::CompanyEvent>(s, kb::SubjectForgotten{}, kenc);
+  Add<kb::SubjectForgotten, kb::CompanyEvent>(
+      s, kb::SubjectForgotten{"member", "cmm_00000000000000000000000000000002", "ARCO TICKET-9", "arc_00000000000000000000000000000001"},
+      kenc);
+  Add<kb::SubjectKeysDestroyed, kb::CompanyEvent>(
+      s, kb::SubjectKeysDestroyed{"member", "cmm_00000000000000000000000000000002", {"kyb/ten_1/test/cmp_1/cmm_2"}}, kenc);
   Add<kb::VerificationStarted, kb::CompanyEvent>(s, kb::VerificationStarted{1}, kenc);
   Add<kb::StageCompleted, kb::CompanyEvent>(s, kb::StageCompleted{1, "registry", "passed", {{"outcome", "found"}}}, kenc);
   Add<kb::RiskAssessed, kb::CompanyEvent>(
@@ -662,5 +673,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 129);
+  CHECK(n == 134);
 }

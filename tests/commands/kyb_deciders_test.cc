@@ -41,7 +41,7 @@ const char* kB = "ubo_00000000000000000000000000000002";
 
 TEST_CASE("company: created as a draft, once; nothing else before it exists") {
   DeciderSpec<CompanyDecider> spec;
-  CHECK(Code(spec.When(AddMember{{"cmm_1", "bmFtZQ", "", ""}}).status()) == "COMPANY_NOT_FOUND");
+  CHECK(Code(spec.When(AddMember{{"cmm_1", "bmFtZQ", "", "", ""}}).status()) == "COMPANY_NOT_FOUND");
   CHECK(Code(spec.When(StartVerification{}).status()) == "COMPANY_NOT_FOUND");
   auto d = spec.When(Create());
   REQUIRE(d.ok());
@@ -94,8 +94,8 @@ TEST_CASE("company: a run starts once, records each stage once, ends with the ri
 TEST_CASE("company: members and documents are bounded") {
   DeciderSpec<CompanyDecider> spec;
   REQUIRE(spec.When(Create()).ok());
-  for (size_t i = 0; i < kMaxMembers; ++i) REQUIRE(spec.When(AddMember{{"cmm_" + std::to_string(i), "bg", "", ""}}).ok());
-  CHECK(Code(spec.When(AddMember{{"cmm_x", "bg", "", ""}}).status()) == "VALIDATION_ERROR");
+  for (size_t i = 0; i < kMaxMembers; ++i) REQUIRE(spec.When(AddMember{{"cmm_" + std::to_string(i), "bg", "", "", ""}}).ok());
+  CHECK(Code(spec.When(AddMember{{"cmm_x", "bg", "", "", ""}}).status()) == "VALIDATION_ERROR");
 }
 
 TEST_CASE("aml list: a version already in force records nothing; a new one does") {
@@ -160,16 +160,16 @@ TEST_CASE("company: a member's or node's person and a node's related company are
   auto decide = [&](const CompanyCommand& c) { return CompanyDecider::Decide(spec.state, c, read, spec.ctx); };
   const std::string person = "per_00000000000000000000000000000001", company = "cmp_00000000000000000000000000000002";
 
-  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).status()) == "PERSON_NOT_FOUND");
+  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, "", ""}}).status()) == "PERSON_NOT_FOUND");
   persons::PersonState p;
   p.exists = true;
   p.environment = "live";
   others[person] = p;
-  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).status()) == "PERSON_NOT_FOUND");  // another environment's
+  CHECK(Code(decide(AddMember{{"cmm_1", "bmFtZQ", person, "", ""}}).status()) == "PERSON_NOT_FOUND");  // another environment's
   p.environment = "test";
   others[person] = p;
-  CHECK(decide(AddMember{{"cmm_1", "bmFtZQ", person, ""}}).ok());
-  CHECK(decide(AddMember{{"cmm_2", "bmFtZQ", "", ""}}).ok());  // no person named: nothing read
+  CHECK(decide(AddMember{{"cmm_1", "bmFtZQ", person, "", ""}}).ok());
+  CHECK(decide(AddMember{{"cmm_2", "bmFtZQ", "", "", ""}}).ok());  // no person named: nothing read
 
   AddUboNode node = Node(kA, "company", "30");
   node.node.related_company_id = company;
@@ -182,4 +182,35 @@ TEST_CASE("company: a member's or node's person and a node's related company are
   other.environment = "test";
   others[company] = other;
   CHECK(decide(node).ok());
+}
+
+TEST_CASE("company: a member's or node's erasure — own key needed, once, then its keys' destruction, once") {
+  DeciderSpec<CompanyDecider> spec;
+  REQUIRE(spec.When(Create()).ok());
+  REQUIRE(spec.When(AddMember{{"cmm_1", "bmFtZQ", "", "", "record"}}).ok());
+  REQUIRE(spec.When(AddMember{{"cmm_old", "bmFtZQ", "", "", ""}}).ok());  // sealed under the KYB key
+  auto node = Node(kA, "person", "10");
+  node.node.sealed_with = "record";
+  REQUIRE(spec.When(node).ok());
+  REQUIRE(spec.When(Node(kB, "person", "10")).ok());  // a node of before
+  auto forget = [](std::string type, std::string id) { return ForgetSubject{{std::move(type), std::move(id), "ticket 9", ""}}; };
+  CHECK(Code(spec.When(forget("member", "cmm_nope")).status()) == "COMPANY_MEMBER_NOT_FOUND");
+  CHECK(Code(spec.When(forget("member", "cmm_old")).status()) == "COMPANY_MEMBER_NOT_FOUND");  // the routes say CONFLICT
+  CHECK(Code(spec.When(forget("ubo_node", kB)).status()) == "CONFLICT");
+  CHECK(Code(spec.When(forget("ubo_node", "ubo_x")).status()) == "UBO_NODE_NOT_FOUND");
+  CHECK(Code(spec.When(forget("member", kA)).status()) == "COMPANY_MEMBER_NOT_FOUND");  // a node is no member
+  CHECK(Code(spec.When(ConfirmSubjectKeysDestroyed{{"member", "cmm_1", {"k"}}}).status()) == "INVALID_STATE_TRANSITION");
+  auto d = spec.When(forget("member", "cmm_1"));
+  REQUIRE(d.ok());
+  CHECK(Types(*d) == std::vector<std::string>{"kyb.subject_forgotten"});
+  auto again = spec.When(forget("member", "cmm_1"));
+  REQUIRE(again.ok());
+  CHECK(again->events.empty());
+  auto k = spec.When(ConfirmSubjectKeysDestroyed{{"member", "cmm_1", {"kyb/t/e/c/cmm_1"}}});
+  REQUIRE(k.ok());
+  CHECK(Types(*k) == std::vector<std::string>{"kyb.subject_keys_destroyed"});
+  CHECK(spec.When(ConfirmSubjectKeysDestroyed{{"member", "cmm_1", {"kyb/t/e/c/cmm_1"}}})->events.empty());
+  CHECK(spec.When(forget("member", "cmm_1"))->result["keysDestroyed"] == true);
+  REQUIRE(spec.When(forget("ubo_node", kA)).ok());
+  spec.CheckSnapshot();
 }

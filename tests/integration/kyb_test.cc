@@ -4,10 +4,18 @@
 // and the company.verification_completed webhook.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
+#include "api/http/runtime.h"
+#include "core/crypto.h"
 #include "core/json.h"
+#include "eventstore/key_store.h"
 #include "pipeline/documents/checks.h"
+#include "pipeline/kyb/kyb_seal.h"
 #include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
 #include "tests/support/receiver_process.h"
+#include "tests/support/stopped_data_dir.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -580,4 +588,136 @@ TEST_CASE("kyb: RFCs with Ñ and &, the generic RFCs, and relatedCompanyId of an
   auto ok = env.Call(k, "POST", "/v1/companies/" + mine + "/ubo",
                      core::Json{{"name", "A&B"}, {"nodeType", "company"}, {"ownershipPct", 50}, {"relatedCompanyId", also_mine}}.dump());
   CHECK_MESSAGE(ok.status == 201, ok.body);
+}
+
+// ---- A member's or owner's erasure (issue 35, item 3; docs/kyb.md#erasure) ----------------------
+
+TEST_CASE("kyb erasure: an ARCO cancellation erases a member's name for good, with its certificate") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string data = env.server->data_dir();
+  const std::string company = CompanyId(env, k, "erase-1", {{"legalName", "Distribuidora Norte SA de CV"}});
+  const std::string kName = "Ana Gómez Martínez";
+  const std::string member = Post(env, k, "/v1/companies/" + company + "/members", {{"name", kName}, {"role", "director"}})["id"];
+  const std::string node =
+      Node(env, k, company, {{"name", "Beto Ruiz Díaz"}, {"nodeType", "person"}, {"ownershipPct", "40"}});
+  CHECK(Detail(env, k, company)["members"][0]["name"] == kName);
+  const std::string base = "/v1/companies/" + company;
+
+  // The ARCO request of a member: a cancellation only; the subject must exist.
+  const core::Json identity = {{"method", "official_id"}, {"reference", "INE folio 0099"}};
+  auto arco = [&](const core::Json& subject, const std::string& right) {
+    core::Json body = subject;
+    body["right"] = right;
+    body["identityVerification"] = identity;
+    return env.Call(k, "POST", "/v1/arco-requests", body.dump());
+  };
+  const core::Json as_member = {{"companyMember", {{"companyId", company}, {"memberId", member}}}};
+  CheckProblem(arco(as_member, "access"), 422, "VALIDATION_ERROR");
+  CheckProblem(arco({{"companyMember", {{"companyId", company}, {"memberId", "cmm_00000000000000000000000000000000"}}}},
+                    "cancellation"),
+               404, "COMPANY_MEMBER_NOT_FOUND");
+  CheckProblem(arco({{"uboNode", {{"companyId", company}, {"uboNodeId", "ubo_00000000000000000000000000000000"}}}},
+                    "cancellation"),
+               404, "UBO_NODE_NOT_FOUND");
+  CheckProblem(arco({{"companyMember", {{"companyId", "cmp_00000000000000000000000000000000"}, {"memberId", member}}}},
+                    "cancellation"),
+               404, "COMPANY_NOT_FOUND");
+  core::Json both = as_member;
+  both["personId"] = "per_00000000000000000000000000000000";
+  CheckProblem(arco(both, "cancellation"), 422, "VALIDATION_ERROR");
+  CheckProblem(arco({{"companyMember", {{"companyId", company}}}}, "cancellation"), 422, "VALIDATION_ERROR");
+  auto made = arco(as_member, "cancellation");
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const std::string request = Body(made)["id"];
+  CHECK(Body(made)["subject"] == core::Json{{"type", "company_member"}, {"personId", nullptr}, {"companyId", company},
+                                            {"memberId", member}});
+
+  // Before: no certificate. A forget naming the request for another subject is refused.
+  CheckProblem(env.Call(k, "GET", base + "/members/" + member + "/deletion-certificate"), 409, "DELETION_NOT_COMPLETE");
+  CheckProblem(env.Call(k, "POST", base + "/ubo/" + node + "/forget", core::Json{{"arcoRequestId", request}}.dump()), 409,
+               "CONFLICT");
+  CheckProblem(env.Call(k, "POST", base + "/members/cmm_00000000000000000000000000000000/forget"), 404,
+               "COMPANY_MEMBER_NOT_FOUND");
+  CheckProblem(env.Call(k, "POST", base + "/members/nope/forget"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "POST", base + "/members/" + member + "/forget", R"({"reason":7})"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "POST", "/v1/companies/cmp_00000000000000000000000000000000/members/" + member + "/forget"), 404,
+               "COMPANY_NOT_FOUND");
+
+  // The forget: the name leaves the read models at once, the key goes with the shredder's run.
+  auto forgot = env.Call(k, "POST", base + "/members/" + member + "/forget",
+                         core::Json{{"reason", "ARCO TICKET-77"}, {"arcoRequestId", request}}.dump());
+  REQUIRE_MESSAGE(forgot.status == 200, forgot.body);
+  CHECK(Body(forgot)["subjectType"] == "member");
+  core::Json m = Detail(env, k, company)["members"][0];
+  CHECK(m["name"].is_null());
+  CHECK(m["forgottenAt"].is_string());
+  CHECK(Body(env.Admin("POST", "/admin/kyb/shred"))["keysDestroyed"].get<int>() <= 1);  // the route's wake may have run it
+  CHECK(Body(env.Admin("POST", "/admin/kyb/shred"))["keysDestroyed"] == 0);              // once
+  auto cert = env.Call(k, "GET", base + "/members/" + member + "/deletion-certificate");
+  REQUIRE_MESSAGE(cert.status == 200, cert.body);
+  const core::Json c = Body(cert);
+  CHECK(c["object"] == "kyb.deletion_certificate");
+  CHECK(c["subjectId"] == member);
+  CHECK(c["arcoRequestId"] == request);
+  CHECK(c["keysDestroyed"] == 1);
+  CHECK(cert.body.find("Ana") == std::string::npos);
+  CHECK(env.Call(k, "GET", base + "/members/" + member + "/deletion-certificate").body == cert.body);  // the same bytes
+  // The request is completed by it.
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  core::Json done = Body(env.Call(k, "GET", "/v1/arco-requests/" + request));
+  CHECK(done["status"] == "completed");
+  CHECK(done["fulfilment"]["operation"] == "member_erasure");
+  // A repeat answers the same; the node is erased without a request too; the company verifies
+  // without the erased names.
+  auto again = env.Call(k, "POST", base + "/members/" + member + "/forget");
+  REQUIRE(again.status == 200);
+  CHECK(Body(again)["keysDestroyed"] == true);
+  REQUIRE(env.Call(k, "POST", base + "/ubo/" + node + "/forget").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/kyb/shred").status == 200);
+  REQUIRE(env.Call(k, "GET", base + "/ubo/" + node + "/deletion-certificate").status == 200);
+  REQUIRE(env.Call(k, "POST", base + "/verify").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/kyb/wait-idle").status == 200);
+  core::Json after = Detail(env, k, company);
+  CHECK(after["uboNodes"][0]["name"].is_null());
+  const std::string file = env.dir.path() + "/kyb-deletion.json";
+  std::ofstream(file) << cert.body;
+  auto key = testing::RunSvc({"certificate", "public-key", "--tenant", env.tenant, "--env", "test", "--data-dir", data});
+  REQUIRE_MESSAGE(key.exit_code == 0, key.err);
+  const std::string public_key = core::ParseJsonOrDiscarded(key.out)["publicKey"];
+
+  // After a stop: the member's sealed name is still in the log (never rewritten) and no key of
+  // the key store opens it; its key's name is gone; the certificate verifies offline.
+  env.server->Stop();
+  auto store = testing::OpenStoppedStore(data);
+  auto master = api::LoadMasterKey(data, api::KeySources{"", "", true}, /*create=*/false);
+  REQUIRE(master.ok());
+  eventstore::KeyStore keys(store.get(), core::DeriveSubkey(*master, "svc/key-encryption/v1"));
+  std::vector<std::string> all;
+  {
+    auto it = store->NewIterator(store->Cf("keystore"), "", "");
+    for (it->Seek(""); it->Valid(); it->Next()) {
+      std::string row(it->key());
+      const std::string name = row.find('/') == std::string::npos ? row : row.substr(row.find('/') + 1);
+      CHECK(name.find(member) == std::string::npos);
+      auto got = keys.Get(name);
+      if (got.ok() && got->has_value()) all.push_back(**got);
+    }
+  }
+  int sealed = 0, opened = 0;
+  testing::ForEachLoggedEvent(store.get(), [&](const eventstore::EventEnvelope& e) {
+    if (e.type != "kyb.member_added") return;
+    const core::Json d = core::ParseJsonOrDiscarded(e.data);
+    if (d.value("memberId", "") != member) return;
+    ++sealed;
+    auto raw = core::Base64Decode(core::StringOr(d, "nameSealed"));
+    REQUIRE(raw.ok());
+    for (const auto& key_bytes : all) {
+      opened += core::AeadOpen(key_bytes, *raw, pipeline::kyb::KybAad(env.tenant, "test", member, "name")).ok();
+    }
+  });
+  CHECK(sealed == 1);
+  CHECK(opened == 0);
+  auto offline = testing::RunSvc({"certificate", "verify", file, "--public-key", public_key});
+  CHECK_MESSAGE(offline.exit_code == 0, offline.out << offline.err);
 }

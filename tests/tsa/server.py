@@ -86,6 +86,9 @@ def altered(query, what):
 class Handler(http.server.BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
+    # As tests/efirma/sat_ca.py: the body must not wait for the client's delayed ACK.
+    disable_nagle_algorithm = True
+
     def log_message(self, *args):
         pass
 
