@@ -141,7 +141,7 @@ void ServeCsv(Runtime& rt, const HttpRequest& req, const std::map<std::string, s
 
 // The filters of the access log's list (each a field error when malformed).
 struct AuditFilter {
-  std::string person, actor, actor_type, channel;
+  std::string person, actor, actor_type, channel, case_id;
   CreatedWindow created;
   bool csv = false;
 };
@@ -164,6 +164,12 @@ AuditFilter ParseAuditFilter(const std::map<std::string, std::string>& query, st
       errors.push_back({"personId", "", "invalid_id", "personId must be per_<32 lowercase hex>"});
     }
   }
+  if (auto it = query.find("caseId"); it != query.end()) {
+    f.case_id = it->second;
+    if (!core::ValidateId(core::IdKind::kCase, f.case_id).ok()) {
+      errors.push_back({"caseId", "", "invalid_id", "caseId must be cas_<32 lowercase hex>"});
+    }
+  }
   f.created = CreatedWindow::Parse(query, "createdGte", "createdLte", errors);
   if (auto it = query.find("format"); it != query.end()) {
     f.csv = it->second == "csv";
@@ -175,14 +181,18 @@ AuditFilter ParseAuditFilter(const std::map<std::string, std::string>& query, st
 // The list the filter keeps: on the narrowest index (a person's entries, an actor's, or the whole
 // chain, in id order), the other filters checked on each row.
 void NarrowAuditList(const std::string& te, const AuditFilter& f, CursorList& list) {
-  list.scope = "audit|" + te + "|" + f.person + "|" + f.actor + "|" + f.actor_type + "|" + f.channel + "|" + f.created.Text();
-  list.index = !f.person.empty()  ? AV::Abs(AV::ByPerson(te, f.person))
-               : !f.actor.empty() ? AV::Abs(AV::ByActor(te, f.actor))
-                                  : AV::Abs(AV::Entries(te));
+  list.scope = "audit|" + te + "|" + f.person + "|" + f.actor + "|" + f.actor_type + "|" + f.channel + "|" + f.case_id +
+               "|" + f.created.Text();
+  list.index = !f.case_id.empty() ? AV::Abs(AV::ByCase(te, f.case_id))
+               : !f.person.empty() ? AV::Abs(AV::ByPerson(te, f.person))
+               : !f.actor.empty()  ? AV::Abs(AV::ByActor(te, f.actor))
+                                   : AV::Abs(AV::Entries(te));
   list.row_key = [te](std::string_view entry) { return AV::Abs(AV::Entry(te, AV::IdOfKey(entry).value_or(0))); };
-  const bool actor_on_row = !f.person.empty() && !f.actor.empty();
-  if (actor_on_row || !f.actor_type.empty() || !f.channel.empty() || f.created.Any()) {
-    list.accept = [actor_on_row, f](const core::Json& row) {
+  const bool person_on_row = !f.case_id.empty() && !f.person.empty();
+  const bool actor_on_row = (!f.person.empty() || !f.case_id.empty()) && !f.actor.empty();
+  if (person_on_row || actor_on_row || !f.actor_type.empty() || !f.channel.empty() || f.created.Any()) {
+    list.accept = [person_on_row, actor_on_row, f](const core::Json& row) {
+      if (person_on_row && core::StringOr(row, "personId") != f.person) return false;
       if (actor_on_row && core::StringOr(row, "actorId") != f.actor) return false;
       if (!f.actor_type.empty() && core::StringOr(row, "actorType") != f.actor_type) return false;
       if (!f.channel.empty() && core::StringOr(row, "channel") != f.channel) return false;
@@ -194,7 +204,7 @@ void NarrowAuditList(const std::string& te, const AuditFilter& f, CursorList& li
 void List(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   auto query = ParseQuery(call.request->query);
   CursorList list;
-  list.filters = {"actorId", "actorType", "channel", "createdGte", "createdLte", "personId", "format"};
+  list.filters = {"actorId", "actorType", "caseId", "channel", "createdGte", "createdLte", "personId", "format"};
   const AuditFilter filter = ParseAuditFilter(query, list.errors);
   NarrowAuditList(TeOf(call.auth), filter, list);
   if (filter.csv) return ServeCsv(rt, *call.request, query, list, std::move(respond));
@@ -413,8 +423,10 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
   std::vector<QueryParam> list_query = {
       {"actorId", {{"type", "string"}}, "only the entries of this actor (an API key id or a client token id)"},
       {"actorType", {{"type", "string"}}, "only the entries of this kind of actor: `api_key`, `client_token`, `media_link` or `user` (a reviewer)"},
+      {"caseId", {{"type", "string"}, {"pattern", "^cas_[0-9a-f]{32}$"}},
+       "only the entries of this review case (its openings and its captures' views)"},
       {"channel", {{"type", "string"}}, "only the entries of this channel: `decrypt`, `batch_decrypt`, `expand`, "
-                                        "`client_token`, `integrity`, `export` or `reauth`"},
+                                        "`client_token`, `integrity`, `export`, `reauth`, `review_case` or `review_media`"},
       {"createdGte", {{"type", "string"}, {"format", "date-time"}}, "entries at or after this time"},
       {"createdLte", {{"type", "string"}, {"format", "date-time"}}, "entries at or before this time"},
       {"personId", {{"type", "string"}, {"pattern", "^per_[0-9a-f]{32}$"}}, "only the entries about this person"},

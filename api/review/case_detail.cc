@@ -11,6 +11,8 @@
 #include "api/http/write_path.h"
 #include "api/review/review_common.h"
 #include "api/review/routes.h"
+#include "commands/review/case_decider.h"
+#include "commands/review/reason_codes.h"
 #include "commands/verification/session_events.h"
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
@@ -19,7 +21,10 @@
 #include "pipeline/review/resolution.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
+#include "projections/audit/audit_view.h"
+#include "projections/review/review_queries.h"
 #include "projections/review/review_view.h"
+#include "projections/tenancy_view.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_view.h"
 
@@ -40,6 +45,22 @@ const std::vector<std::string>& ApplicantFields() {
 }
 
 const char* kPurpose = "manual_review";
+
+// The newest entries of "who viewed" that a case shows.
+constexpr size_t kViewersShown = 50;
+
+core::Result<core::Json> Viewers(Runtime& rt, const AuthContext& a, const std::string& case_id) {
+  SVC_ASSIGN_OR_RETURN(auto v, projections::CaseViews(rt.store(), a.tenant_id, TeOf(a), case_id, kViewersShown));
+  return core::Json{{"total", v.total}, {"openings", v.openings}, {"entries", std::move(v.entries)}};
+}
+
+// A supervisor signed in to the console (a user of role supervisor): sees the captures of cases
+// held by others and of finished cases.
+bool CallerIsSupervisor(Runtime& rt, const AuthContext& a) {
+  if (a.key_type != "user") return false;
+  auto row = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(a.tenant_id, a.user_id)));
+  return row.ok() && row->has_value() && core::StringOr(**row, "role") == "supervisor";
+}
 
 // A row of the views that is a plain string (an index entry: an id).
 core::Result<std::optional<std::string>> ReadRaw(Runtime& rt, const std::string& key) {
@@ -77,6 +98,16 @@ core::Json Actions(const core::Json& c, const AuthContext& a) {
   add("reassign", finished ? "CASE_CLOSED" : nullptr);
   resolve("approve", true);
   resolve("decline", true);
+  // An override of the engine needs a note (commands/review/reason_codes.h).
+  std::vector<std::string> engine_codes;
+  for (const auto& x : c.value("reasonCodes", core::Json::array())) {
+    if (x.is_string()) engine_codes.push_back(x.get<std::string>());
+  }
+  const std::string_view lean = commands::review::EngineLean(commands::review::CasePriorityFor(engine_codes));
+  for (auto& item : out) {
+    const std::string action = item["action"];
+    if (action == "approve" || action == "decline") item["noteRequired"] = commands::review::IsOverride(lean, action);
+  }
   resolve("request_more_info", true);
   resolve("escalate", false);
   return out;
@@ -230,6 +261,25 @@ core::Result<core::Json> Applicant(Runtime& rt, const AuthContext& a, const std:
   return applicant;
 }
 
+// What the detail adds once its access is recorded: the case log with the notes opened, the
+// applicant's data and who viewed the case.
+core::Status OpenDetail(Runtime& rt, const AuthContext& a, const std::string& case_id, const std::string& session,
+                        const std::string& person, core::Json& detail) {
+  SVC_ASSIGN_OR_RETURN(detail["events"], CaseLog(rt, a, case_id, session));
+  SVC_ASSIGN_OR_RETURN(detail["applicant"], Applicant(rt, a, person));
+  SVC_ASSIGN_OR_RETURN(detail["viewers"], Viewers(rt, a, case_id));
+  return core::Status::Ok();
+}
+
+// Why the caller may not see a capture of the case `row`, or null: the case is unfinished and
+// free or held by the caller; a supervisor, any case.
+const char* CaptureRefusal(Runtime& rt, const AuthContext& a, const core::Json& row) {
+  if (CallerIsSupervisor(rt, a)) return nullptr;
+  if (CaseFinished(core::StringOr(row, "status"))) return "CASE_CLOSED";
+  if (CaseHeld(row) && !HeldByCaller(row, a)) return "CASE_ALREADY_CLAIMED";
+  return nullptr;
+}
+
 void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto c = PathCase(rt, call, respond);
@@ -257,17 +307,68 @@ void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond)
                        {"actions", Actions(*c, a)}};
   RecordThen(rt, o, call, {access},
              [&rt, a, case_id, session, person = *person, detail = std::move(detail), slim = SlimRequest(req)]() mutable {
-               auto log = CaseLog(rt, a, case_id, session);
-               if (!log.ok()) return StatusToProblem(slim, log.status());
-               detail["events"] = std::move(*log);
-               auto applicant = Applicant(rt, a, person);
-               if (!applicant.ok()) return StatusToProblem(slim, applicant.status());
-               detail["applicant"] = std::move(*applicant);
+               auto st = OpenDetail(rt, a, case_id, session, person, detail);
+               if (!st.ok()) return StatusToProblem(slim, st);
                HttpResponse r = JsonResponse(200, detail);
                r.headers.emplace_back("Cache-Control", "no-store");
                return r;
              },
              std::move(respond));
+}
+
+// The case as it stands, without opening anything (no access, no budget): the detail's members
+// less `applicant`, the notes' bodies null (`sealed` says a note is there). What the console
+// reads after an action, so that a visit stays one audited opening (docs/review.md#one-view-per-visit).
+void State(Runtime& rt, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto c = PathCase(rt, call, respond);
+  if (!c) return;
+  const AuthContext& a = call.auth;
+  const std::string te = TeOf(a);
+  const std::string case_id = core::StringOr(*c, "caseId");
+  auto part = ReadSession(rt, te, core::StringOr(*c, "sessionId"));
+  if (!part.ok()) return respond(StatusToProblem(req, part.status()));
+  auto rows = ScanView(rt, RV::Abs(RV::Events(te, case_id)));
+  if (!rows.ok()) return respond(StatusToProblem(req, rows.status()));
+  core::Json events = core::Json::array();
+  for (const auto& r : *rows) {
+    const std::string actor_type = core::StringOr(r, "actorType");
+    core::Json item = {{"eventType", r.value("eventType", "")},
+                       {"actorType", actor_type},
+                       {"actorUserId", actor_type == "user" ? r.value("actorId", core::Json(nullptr)) : core::Json(nullptr)},
+                       {"actorId", r.value("actorId", core::Json(nullptr))},
+                       {"body", nullptr},
+                       {"sealed", !core::StringOr(r, "noteSealed").empty()},
+                       {"createdAt", r.value("createdAt", "")}};
+    if (auto it = r.find("action"); it != r.end()) item["action"] = *it;
+    if (auto it = r.find("assigneeUserId"); it != r.end()) item["assigneeUserId"] = *it;
+    events.push_back(std::move(item));
+  }
+  auto viewers = Viewers(rt, a, case_id);
+  if (!viewers.ok()) return respond(StatusToProblem(req, viewers.status()));
+  HttpResponse r = JsonResponse(200, {{"object", "review_case_state"},
+                                      {"case", Summary(*c)},
+                                      {"session", part->session},
+                                      {"decisions", part->decisions},
+                                      {"govLookups", part->gov},
+                                      {"media", part->media},
+                                      {"events", std::move(events)},
+                                      {"actions", Actions(*c, a)},
+                                      {"viewers", std::move(*viewers)}});
+  r.headers.emplace_back("Cache-Control", "no-store");
+  respond(std::move(r));
+}
+
+// The catalogue of decision reasons (reason_codes.h), per action, with their labels.
+HttpResponse ReasonCodes() {
+  core::Json data = core::Json::array();
+  for (const auto& rc : commands::review::ReasonCatalogue()) {
+    data.push_back({{"code", rc.code},
+                    {"action", rc.action},
+                    {"label", {{"es-MX", rc.label_es}, {"en", rc.label_en}}},
+                    {"default", commands::review::DefaultReason(rc.action) == rc.code}});
+  }
+  return JsonResponse(200, {{"object", "list"}, {"data", std::move(data)}, {"hasMore", false}, {"nextCursor", nullptr}});
 }
 
 void Media(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
@@ -286,13 +387,10 @@ void Media(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) 
   auto c = ReadView(rt, RV::Abs(RV::Case(te, **case_id)));
   if (!c.ok()) return respond(StatusToProblem(req, c.status()));
   if (!c->has_value()) return gone();
-  // Entitled: the case is unfinished and free or held by the caller.
-  const core::Json& row = **c;
-  if (CaseFinished(core::StringOr(row, "status"))) {
-    return respond(Problem(req, "CASE_CLOSED", "the case is finished: its captures are no longer shown"));
-  }
-  if (CaseHeld(row) && !HeldByCaller(row, a)) {
-    return respond(Problem(req, "CASE_ALREADY_CLAIMED", "another reviewer holds the case: only they see its captures"));
+  if (const char* refusal = CaptureRefusal(rt, a, **c)) {
+    return respond(Problem(req, refusal, std::string_view(refusal) == "CASE_CLOSED"
+                                             ? "the case is finished: its captures are shown to supervisors only"
+                                             : "another reviewer holds the case: only they (or a supervisor) see its captures"));
   }
   auto capture = CaptureRow(rt, a.tenant_id, a.environment, **session, media);
   if (!capture.ok()) return respond(StatusToProblem(req, capture.status()));
@@ -322,6 +420,19 @@ std::vector<ApiRoute> CaseDetailRoutes(Runtime* r, const ReviewOptions& options)
       .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewCaseDetail",
       .error_codes = Codes({{"INVALID_ID", "CASE_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Detail(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/cases/{case_id}/state", .operation_id = "getReviewCaseState", .tag = tag,
+      .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewCaseState",
+      .error_codes = Codes({{"INVALID_ID", "CASE_NOT_FOUND"}}),
+      // Caught up with the log first: "who viewed" lists every access recorded before the call.
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {projections::AuditView::kName, RV::kName}, std::move(respond),
+                     [r](ApiCall& held, Respond then) { State(*r, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/reason-codes", .operation_id = "listReviewReasonCodes", .tag = tag,
+      .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewReasonCodeList",
+      .handler = [](ApiCall&, Respond respond) { respond(ReasonCodes()); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/media/{media_id}", .operation_id = "getReviewMedia", .tag = tag,
       .scope = "review:read", .reviewer_token = true, .response_schema = "ReviewMediaBytes",

@@ -102,7 +102,9 @@ OpenApiArea ReviewOpenApi() {
   s["ReviewActionItem"] = Obj({{"action", Enum({"claim", "release", "note", "reassign", "approve", "decline",
                                                 "request_more_info", "escalate"})},
                                {"allowed", {{"type", "boolean"}}},
-                               {"refusal", Nullable(Str())}},
+                               {"refusal", Nullable(Str())},
+                               {"noteRequired", {{"type", "boolean"},
+                                                 {"description", "approve, decline: the decision overrides the engine, so a note is required"}}}},
                               {});
   s["DecisionItem"] = Obj({{"decidedBy", {{"type", "string"}, {"description", "`policy:<version>` (the engine) or `review`"}}},
                            {"outcome", Nullable(Str())},
@@ -149,6 +151,37 @@ OpenApiArea ReviewOpenApi() {
                                {"media", {{"type", "array"}, {"items", Ref("MediaItem")}}},
                                {"session", Nullable(Ref("ReviewSessionSummary"))}},
                               {"actions", "applicant", "case", "decisions", "events", "govLookups", "media", "session"});
+  s["CaseViewerItem"] = Obj({{"id", integer},
+                            {"at", DateTime()},
+                            {"actorType", Str()},
+                            {"actorId", Str()},
+                            {"actorLabel", Nullable(Str())},
+                            {"actorRole", Nullable(Enum({"reviewer", "supervisor"}))},
+                            {"channel", Enum({"review_case", "review_media"})},
+                            {"fields", Strs()}},
+                           {"id", "at", "actorType", "actorId", "channel", "fields"});
+  s["CaseViewers"] = Obj({{"total", integer},
+                          {"openings", integer},
+                          {"entries", {{"type", "array"}, {"items", Ref("CaseViewerItem")}}}},
+                         {"total", "openings", "entries"});
+  s["ReviewCaseDetail"]["properties"]["viewers"] = Ref("CaseViewers");
+  s["CaseEventItem"]["properties"]["sealed"] = {{"type", "boolean"}, {"description", "a note is there (its body is shown by the case detail only)"}};
+  s["ReviewCaseState"] = Obj({{"object", {{"const", "review_case_state"}}},
+                              {"actions", {{"type", "array"}, {"items", Ref("ReviewActionItem")}}},
+                              {"case", Ref("CaseSummary")},
+                              {"decisions", {{"type", "array"}, {"items", Ref("DecisionItem")}}},
+                              {"events", {{"type", "array"}, {"items", Ref("CaseEventItem")}}},
+                              {"govLookups", {{"type", "array"}, {"items", {{"type", "object"}}}}},
+                              {"media", {{"type", "array"}, {"items", Ref("MediaItem")}}},
+                              {"session", Nullable(Ref("ReviewSessionSummary"))},
+                              {"viewers", Ref("CaseViewers")}},
+                             {"object", "actions", "case", "decisions", "events", "govLookups", "media", "session", "viewers"});
+  s["ReviewReasonCode"] = Obj({{"code", Str()},
+                               {"action", Enum({"approve", "decline", "request_more_info", "escalate"})},
+                               {"label", Obj({{"es-MX", Str()}, {"en", Str()}}, {"es-MX", "en"})},
+                               {"default", {{"type", "boolean"}}}},
+                              {"code", "action", "label", "default"});
+  s["ReviewReasonCodeList"] = List("ReviewReasonCode");
   s["ReviewMediaBytes"] = {{"type", "string"},
                            {"contentMediaType", "application/octet-stream"},
                            {"description", "the capture's bytes; the response's Content-Type is the capture's own "

@@ -1,6 +1,7 @@
 #include "commands/review/case_decider.h"
 
 #include "commands/review/case_status.h"
+#include "commands/review/reason_codes.h"
 
 #include <algorithm>
 #include <array>
@@ -43,8 +44,23 @@ core::Status MustHold(const CaseState& s, const CaseActor& by) {
   return core::Status::Ok();
 }
 
-core::Result<Decision> DecideResolve(const CaseState& s, const ResolveCase& c) {
+// The reviewer's reasons: each from the catalogue for the action; none gives the action's own.
+core::Status CheckReasons(ResolveCase& c) {
+  if (DefaultReason(c.action).empty()) return core::Status::Ok();  // note, assign: no reasons
+  for (const auto& code : c.reason_codes) {
+    if (FindReason(c.action, code) == nullptr) {
+      return core::InvalidArgument("reasonCodes: " + code + " is not a reason of the catalogue for " + c.action +
+                                       " (GET /v1/review/reason-codes)",
+                                   "VALIDATION_ERROR");
+    }
+  }
+  if (c.reason_codes.empty()) c.reason_codes.emplace_back(DefaultReason(c.action));
+  return core::Status::Ok();
+}
+
+core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
   Decision d;
+  SVC_RETURN_IF_ERROR(CheckReasons(c));
   if (c.action == "note") {
     SVC_RETURN_IF_ERROR(MustHold(s, c.by));
     d.events.push_back(Make(CaseNoteAdded{c.by, c.note_sealed}));
@@ -73,6 +89,13 @@ core::Result<Decision> DecideResolve(const CaseState& s, const ResolveCase& c) {
   }
   if (s.session_id.empty()) {
     return core::FailedPrecondition("the case has no verification session to resolve", "CASE_HAS_NO_SESSION");
+  }
+  if (IsOverride(s.engine_lean, c.action) && c.note_sealed.empty()) {
+    return core::InvalidArgument(std::string(c.action == "approve" ? "approving a case the engine opened for a signal "
+                                                                     "against the applicant"
+                                                                   : "declining a case the engine found nothing against") +
+                                     " overrides the engine: write a note saying why",
+                                 "VALIDATION_ERROR");
   }
   const bool second = !s.pending_action.empty();
   if (second && s.pending_by == c.by) {
@@ -171,6 +194,7 @@ core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& 
           s.exists = true;
           s.session_id = x.session_id;
           s.priority = CanonicalPriority(x.priority);
+          s.engine_lean = std::string(EngineLean(s.priority));
         } else if constexpr (std::is_same_v<T, CaseClaimed>) {
           s.assignee = x.by;
         } else if constexpr (std::is_same_v<T, CaseReleased>) {

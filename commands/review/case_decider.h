@@ -24,6 +24,9 @@ struct CaseState {
   std::string status;  // open | in_progress | escalated | resolved | closed
   std::string session_id;
   std::string priority;
+  // How the engine leaned when it opened the case (EngineLean of the opening priority): against,
+  // for or neutral; an override of it needs a note (reason_codes.h).
+  std::string engine_lean;
   int64_t escalation_level = 0;
   CaseActor assignee;  // empty type: nobody
   // A proposed resolution waiting for its second reviewer (double approval).
@@ -38,6 +41,7 @@ struct CaseState {
         core::Field("status", &T::status),
         core::Field("sessionId", &T::session_id),
         core::Field("priority", &T::priority, core::Empty::kOmit),
+        core::Field("engineLean", &T::engine_lean, core::Empty::kOmit),
         core::Field("escalationLevel", &T::escalation_level, core::Empty::kOmit),
         core::Field("assignee", &T::assignee),
         core::Field("pendingAction", &T::pending_action, core::Empty::kOmit),

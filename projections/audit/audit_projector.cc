@@ -88,6 +88,7 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
   view.Put(V::Entry(te, id), core::DumpJson(entry));
   if (!a.person_id.empty()) view.Put(V::ByPerson(te, a.person_id) + V::IdKey(id), "");
   if (!a.actor_id.empty()) view.Put(V::ByActor(te, a.actor_id) + V::IdKey(id), "");
+  if (!a.case_id.empty()) view.Put(V::ByCase(te, a.case_id) + V::IdKey(id), "");
   view.Put(V::Head(te), std::to_string(id) + "|" + hash);
   return core::Status::Ok();
 }

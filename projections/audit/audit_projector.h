@@ -17,7 +17,8 @@
 namespace svc::projections {
 
 // 3: a leaf is the RFC 9162 leaf hash of the entry's chain hash (was: of its canonical bytes).
-class AuditProjector final : public ViewProjector<AuditView, 3> {
+// 4: an index of each review case's entries (c/).
+class AuditProjector final : public ViewProjector<AuditView, 4> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 

@@ -7,6 +7,8 @@
 //   e/<ten>/<env>/<id>                 the AuditLogEntry (with prevHash and hash), by id
 //   p/<ten>/<env>/<per>/<id>           "": one person's entries
 //   a/<ten>/<env>/<actorId>/<id>       "": one actor's entries (a key, a client token)
+//   c/<ten>/<env>/<cas>/<id>           "": the entries of one review case (its openings and
+//                                      its captures' views: the console's "who viewed")
 //   t/<ten>/<env>/<level>/<index>      32 bytes: the perfect subtree (level, index) of the
 //                                      chain's RFC 9162 Merkle tree (entry n is leaf n-1;
 //                                      level 2 digits, index 20 digits)
@@ -76,6 +78,9 @@ struct AuditView {
   }
   static std::string ByActor(std::string_view te, std::string_view actor) {
     return ScopedKey("a/", te, actor) + "/";
+  }
+  static std::string ByCase(std::string_view te, std::string_view case_id) {
+    return ScopedKey("c/", te, case_id) + "/";
   }
 
   static std::string TreeNode(std::string_view te, int level, uint64_t index) {

@@ -16,4 +16,17 @@ core::Result<core::Json> ResolutionAnswer(const eventstore::KvStore& views, std:
                                           std::string_view case_id, std::string_view session_id,
                                           const core::Json& result);
 
+// Who viewed a review case (the console's panel, docs/review.md#who-viewed): the case's entries of
+// the audit chain (its openings, channel review_case, and its captures' views, review_media),
+// newest first, at most `limit`, each {id, at, actorType, actorId, actorLabel, actorRole, channel,
+// fields}; `total` counts them all. A reviewer is named by the label and role the operator gave
+// them; no value of personal data is read.
+struct CaseViewers {
+  core::Json entries = core::Json::array();
+  int64_t total = 0;
+  int64_t openings = 0;  // channel review_case
+};
+core::Result<CaseViewers> CaseViews(const eventstore::KvStore& views, std::string_view tenant, std::string_view te,
+                                    std::string_view case_id, size_t limit);
+
 }  // namespace svc::projections

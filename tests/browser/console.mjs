@@ -5,26 +5,37 @@
 //   node console.mjs <base url> <reviewer secret> <screenshot dir>
 //   -> "queue"            the reviewer signed in and sees one case; the live feed is open
 //   <- "go"               the test opened a second case meanwhile
-//   -> {"...": ...}       one JSON line: what the page showed, and any third-party request or
-//                         console error (a CSP violation shows up there)
+//   -> {"...": ...}       one JSON line: what the page showed, axe's WCAG 2.2 AA violations of each
+//                         state reached, and any third-party request or console error (a CSP
+//                         violation shows up there)
+//
+// Once signed in, both cases are worked with the keyboard alone: focus, Enter, the shortcuts
+// (c claim, t note, a approve, n next, d decline, z zoom, ? help) and the dialogs.
 import { chromium } from "playwright-core";
 import readline from "node:readline";
+import { axeViolations } from "./axe.mjs";
 
 const [base, secret, shots] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once("line", resolve));
-const out = { thirdParty: [], consoleErrors: [], pageErrors: [] };
+const out = { thirdParty: [], consoleErrors: [], pageErrors: [], axe: {}, mediaFetches: {}, caseFetches: {}, stateFetches: 0 };
 
 const browser = await chromium.launch({
   executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
   args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage"],
 });
+let page;
 try {
-  const page = await browser.newPage({ viewport: { width: 1360, height: 900 } });
+  page = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: "es-MX", timezoneId: "America/Mexico_City" });
   page.setDefaultTimeout(30000);
   page.on("request", (r) => {
     const u = r.url();
     if (!u.startsWith(base) && !u.startsWith("blob:") && !u.startsWith("data:")) out.thirdParty.push(u);
+    const path = u.startsWith(base) ? u.slice(base.length).split("?")[0] : "";
+    let m;
+    if ((m = path.match(/^\/v1\/review\/media\/(med_[0-9a-f]+)$/))) out.mediaFetches[m[1]] = (out.mediaFetches[m[1]] || 0) + 1;
+    if ((m = path.match(/^\/v1\/review\/cases\/(cas_[0-9a-f]+)$/))) out.caseFetches[m[1]] = (out.caseFetches[m[1]] || 0) + 1;
+    if (/^\/v1\/review\/cases\/cas_[0-9a-f]+\/state$/.test(path)) out.stateFetches++;
   });
   page.on("console", (m) => {
     if (m.type() !== "error") return;
@@ -33,9 +44,14 @@ try {
     out.consoleErrors.push(`${m.text()} (${m.location().url})`);
   });
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  const axe = async (name) => { out.axe[name] = await axeViolations(page); };  // {violations, passes}
+  const notice = (text) => page.waitForFunction((t) => document.querySelector("#detail .notice")?.textContent.includes(t), text);
+  const focusedAction = () => page.evaluate(() => document.activeElement?.id || document.activeElement?.dataset.action || document.activeElement?.tagName);
 
   const response = await page.goto(base + "/console/");
   out.csp = response.headers()["content-security-policy"];
+  out.title = await page.textContent("h1");
+  await axe("signIn");
   await page.screenshot({ path: `${shots}/review-console-sign-in.png` });
 
   // A wrong secret is refused on the page.
@@ -57,56 +73,117 @@ try {
   await nextLine();
   await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
   out.liveQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  await axe("queue");
   await page.screenshot({ path: `${shots}/review-console-queue.png` });
 
-  // Open the first case: the applicant's data, the captures (fetched with the token), claim, note.
-  await page.click(`#queue li[data-case="${out.firstQueue[0]}"]`);
+  // From here on, the keyboard alone. The help overlay first.
+  await page.keyboard.press("?");
+  await page.waitForSelector("#help[open]");
+  out.help = await page.$$eval("#help-list dt", (dts) => dts.map((d) => d.textContent));
+  await axe("help");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("#help").open);
+
+  // The first case: focus its row (sign-in put the focus on the queue), open it with Enter.
+  // (Both cases have the same priority and SLA: the queue's order between them is by id.)
+  await page.evaluate(() => document.querySelector("#queue button.case").focus());
+  const focusedRow = () => page.evaluate(() => document.activeElement.closest("li")?.dataset.case);
+  for (let i = 0; i < 2 && (await focusedRow()) !== out.firstQueue[0]; i++) await page.keyboard.press("j");
+  out.focusedRow = await focusedRow();
+  await page.keyboard.press("Enter");
   await page.waitForSelector("#applicant");
   out.curp = await page.textContent('#applicant [data-field="curp"]');
-  await page.click('button[data-action="claim"]');
-  await page.waitForSelector(".notice.ok");
-  // Every capture loaded (they are fetched one after another): three images and the video.
+  await page.keyboard.press("c");
+  await notice("Tomado");
+  // Every capture loaded (fetched once each): three images and the video.
   const allLoaded = () => {
-    const imgs = [...document.querySelectorAll("#media img")];
-    return imgs.length === 3 && imgs.every((i) => i.complete) && document.querySelector("#media video") !== null;
+    const imgs = [...document.querySelectorAll("#detail figure img")];
+    return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0) && document.querySelector("#detail video") !== null;
   };
   await page.waitForFunction(allLoaded);
-  out.images = await page.$$eval("#media img", (imgs) => imgs.map((i) => i.naturalWidth));
-  await page.fill("#note", "Document and selfie match on review; approving.");
-  await page.click('button[data-action="note"]');
-  await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("Note added"));
+  out.images = await page.$$eval("#detail figure img", (imgs) => imgs.map((i) => i.naturalWidth));
+  out.compare = await page.$$eval("#compare figure", (fs) => fs.map((f) => f.dataset.kind));
+  await page.keyboard.press("t");
+  out.noteFocused = await focusedAction();
+  await page.keyboard.type("Documento y selfie coinciden en revisión; se aprueba.");
+  await page.keyboard.press("Tab");  // to "Agregar nota"
+  out.afterNoteTab = await focusedAction();
+  await page.keyboard.press("Enter");
+  await notice("Nota agregada");
   await page.waitForFunction(allLoaded);
-  // The panes scroll on their own: a tall window shows the whole case in the screenshot.
-  await page.setViewportSize({ width: 1360, height: 2300 });
+  await axe("case");
+  await page.setViewportSize({ width: 1360, height: 2600 });
   await page.screenshot({ path: `${shots}/review-console-case.png` });
+  await page.setViewportSize({ width: 1360, height: 900 });
 
-  // The filters: "mine" keeps the claimed case; "unassigned" the other one.
-  await page.check("#f-mine");
+  // Approve: the confirmation with a reason from the catalogue.
+  await page.keyboard.press("a");
+  await page.waitForSelector("#decide[open]");
+  out.approveReasons = await page.$$eval("#decide-reason option", (os) => os.map((o) => o.value));
+  out.approveDefault = await page.inputValue("#decide-reason");
+  await page.keyboard.press("ArrowDown");  // the next reason: MANUAL_DOCUMENT_CHECK
+  out.approveReason = await page.inputValue("#decide-reason");
+  await axe("confirm");
+  await page.screenshot({ path: `${shots}/review-console-confirm.png` });
+  await page.keyboard.press("Tab");  // the note (optional here)
+  await page.keyboard.press("Tab");  // Cancel
+  await page.keyboard.press("Tab");  // Confirm
+  out.confirmFocused = await focusedAction();
+  await page.keyboard.press("Enter");
+  await notice("Hecho");
+  out.resolved = await page.textContent("#detail .notice");
+  out.history = await page.$$eval("#history tbody tr", (rows) => rows.map((r) => r.textContent));
+  out.firstDecisions = await page.$$eval("#detail table", (ts) => ts.map((t) => t.textContent).join("\n"));
+  out.viewers = await page.$$eval("#viewers tbody tr", (rows) => rows.map((r) => r.textContent));
   await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 1);
-  out.mineQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
-  await page.uncheck("#f-mine");
-  await page.selectOption("#f-scope", "unassigned");
-  await page.waitForFunction((held) => {
-    const items = [...document.querySelectorAll("#queue li")];
-    return items.length === 1 && items[0].dataset.case !== held;
+
+  // n: the next case of the queue (the second one), claimed, declined with a reason.
+  await page.keyboard.press("n");
+  await page.waitForFunction((first) => {
+    const d = document.querySelector("#detail");
+    return d.dataset.case && d.dataset.case !== first && d.querySelector("[data-case-status]");
   }, out.firstQueue[0]);
-  out.unassignedQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
-  await page.selectOption("#f-scope", "all");
-  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
+  out.secondCase = await page.getAttribute("#detail", "data-case");
+  await page.keyboard.press("c");
+  await notice("Tomado");
+  await page.waitForFunction(allLoaded);
+  await page.keyboard.press("d");
+  await page.waitForSelector("#decide[open]");
+  out.declineReasons = await page.$$eval("#decide-reason option", (os) => os.map((o) => o.value));
+  await page.keyboard.press("ArrowDown");  // FACE_MISMATCH
+  out.declineReason = await page.inputValue("#decide-reason");
+  await page.keyboard.press("Tab");
+  await page.keyboard.type("El rostro de la selfie no es el del documento.");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Tab");
+  await page.keyboard.press("Enter");
+  await notice("Hecho");
+  out.declined = await page.textContent("#detail .notice");
+  // The captures stay shown for the rest of the visit (no refetch); z enlarges the first.
+  await page.waitForFunction(allLoaded);
+  await page.keyboard.press("z");
+  await page.waitForSelector("#zoom[open]");
+  await page.waitForFunction(() => document.querySelector("#zoom-frame img")?.naturalWidth > 0);
+  await page.keyboard.press("+");
+  out.zoomLevel = await page.textContent("#zoom-level");
+  await axe("zoom");
+  await page.keyboard.press("Escape");
+  await page.waitForFunction(() => !document.querySelector("#zoom").open);
+  await axe("resolved");
+  await page.screenshot({ path: `${shots}/review-console-resolved.png` });
+  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 0);
 
-  // Resolve: approve. The page reports the case and the session moved.
-  await page.click('button[data-action="approve"]');
-  await page.waitForFunction(() => document.querySelector(".notice")?.textContent.includes("Done"));
-  out.resolved = await page.textContent(".notice");
-  out.history = await page.$$eval("table:last-of-type tbody tr", (rows) => rows.map((r) => r.textContent));
-  // The queue follows: one unfinished case left.
-  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 1);
-  await page.screenshot({ path: `${shots}/review-console-resolved.png`, clip: { x: 0, y: 0, width: 1360, height: 900 } });
-  out.finalQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  // English on demand (the choice is kept in the browser).
+  await page.selectOption("#lang", "en");
+  out.englishTitle = await page.textContent("h1");
+  out.englishNotice = await page.textContent("#detail h3");
   out.ok = true;
 } catch (e) {
   out.ok = false;
   out.error = String(e && e.stack ? e.stack : e);
+  // What the page showed when it failed.
+  out.failedDetail = await page.textContent("#detail").catch(() => null);
+  out.failedFocus = await page.evaluate(() => document.activeElement?.outerHTML.slice(0, 200)).catch(() => null);
 } finally {
   await browser.close();
 }

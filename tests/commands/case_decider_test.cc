@@ -4,6 +4,7 @@
 
 #include "commands/review/case_decider.h"
 #include "commands/review/case_status.h"
+#include "commands/review/reason_codes.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "commands/verification/session_decider.h"
 #include "tests/support/decider_spec.h"
@@ -85,7 +86,7 @@ ResolveCase Resolve(std::string action, CaseActor by, bool double_approval = fal
   ResolveCase r;
   r.action = std::move(action);
   r.by = std::move(by);
-  r.reason_codes = {"DOC_OK"};
+  r.note_sealed = "c2VhbGVk";  // a note: the fixture's case is high priority, an approval overrides the engine
   r.double_approval = double_approval;
   return r;
 }
@@ -268,4 +269,60 @@ TEST_CASE("review case: the double-approval policy is read from the tenant and t
   auto single = CaseDecider::Decide(spec.state, CaseCommand(r), read, spec.ctx);
   REQUIRE(single.ok());
   CHECK(single->result["outcome"] == "approved");
+}
+
+TEST_CASE("review case: reasons come from the catalogue; none records the action's own, never the engine's") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  ResolveCase bad = Resolve("approve", kAna);
+  bad.reason_codes = {"FACE_MISMATCH"};  // a reason to decline, not to approve
+  CHECK(Code(spec.When(bad)) == "VALIDATION_ERROR");
+  bad.reason_codes = {"DOC_OK"};  // not in the catalogue at all
+  CHECK(Code(spec.When(bad)) == "VALIDATION_ERROR");
+  CHECK(spec.state.status == "in_progress");
+  auto done = spec.When(Resolve("approve", kAna));
+  REQUIRE(done.ok());
+  CHECK(Data(done->events[0])["reasonCodes"] == core::Json::array({"REVIEW_APPROVED"}));
+  // Every code of the catalogue is found for its action, and each action has its default.
+  for (const auto& r : ReasonCatalogue()) {
+    CHECK(FindReason(r.action, r.code) != nullptr);
+    CHECK(FindReason(r.action, DefaultReason(r.action)) != nullptr);
+    CHECK(!r.label_es.empty());
+    CHECK(!r.label_en.empty());
+  }
+}
+
+TEST_CASE("review case: an override of the engine needs a note") {
+  CHECK(EngineLean("critical") == "against");
+  CHECK(EngineLean("high") == "against");
+  CHECK(EngineLean("medium") == "neutral");
+  CHECK(EngineLean("low") == "for");
+  {  // The engine opened it for a signal against the applicant: approving overrides it.
+    DeciderSpec<CaseDecider> spec;
+    REQUIRE(spec.When(Open()).ok());  // high priority
+    REQUIRE(spec.When(ClaimCase{kAna}).ok());
+    ResolveCase approve = Resolve("approve", kAna);
+    approve.note_sealed.clear();
+    CHECK(Code(spec.When(approve)) == "VALIDATION_ERROR");
+    ResolveCase decline = Resolve("decline", kAna);
+    decline.note_sealed.clear();
+    decline.reason_codes = {"FACE_MISMATCH"};
+    auto done = spec.When(decline);  // agrees with the engine: no note needed
+    REQUIRE(done.ok());
+    CHECK(Data(done->events[0])["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
+  }
+  {  // Opened only because a source was unavailable: declining overrides it.
+    DeciderSpec<CaseDecider> spec;
+    OpenCase low = Open();
+    low.opened.priority = "low";
+    REQUIRE(spec.When(low).ok());
+    REQUIRE(spec.When(ClaimCase{kAna}).ok());
+    ResolveCase decline = Resolve("decline", kAna);
+    decline.note_sealed.clear();
+    CHECK(Code(spec.When(decline)) == "VALIDATION_ERROR");
+    ResolveCase approve = Resolve("approve", kAna);
+    approve.note_sealed.clear();
+    CHECK(spec.When(approve).ok());
+  }
 }

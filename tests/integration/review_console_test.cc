@@ -1,7 +1,8 @@
 // The review console in a real browser (Debian's chromium, driven by playwright-core from
 // tests/browser/console.mjs) against a real svc: a reviewer signs in, sees the queue update live
-// over the SSE reviewer feed, opens a case created by a real verification, claims it, writes a
-// note and approves it; the session moves and the webhook-visible state follows. The screenshots
+// over the SSE reviewer feed, then works two cases created by real verifications with the keyboard
+// alone (claim, note, approve with a reason; next case, decline with a reason; zoom, help), with
+// axe-core's WCAG 2.2 AA rules on every state, and one audited opening per visit. The screenshots
 // go to $SVC_SCREENSHOT_DIR when set (docs/review.md shows them), else to the test's directory.
 #include <doctest/doctest.h>
 
@@ -71,25 +72,64 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(out["consoleErrors"].empty());
   CHECK(out["pageErrors"].empty());
   CHECK(out["csp"].get<std::string>().find("default-src 'none'") != std::string::npos);
+  CHECK(out["title"] == "Consola de revisión");  // es-MX first
   CHECK(out["wrongSecret"].get<std::string>().find("not valid") != std::string::npos);
   CHECK(out["who"].get<std::string>().find("Ana (compliance)") != std::string::npos);
   CHECK(out["firstQueue"].size() == 1);
   CHECK(out["liveQueue"].size() == 2);
+  const std::string c1 = out["firstQueue"][0], c2 = out["secondCase"];
+  CHECK(c1 != c2);
+  CHECK(out["focusedRow"] == c1);
   CHECK(out["curp"] == "PEPJ800101HDFRRN03");
-  CHECK(out["mineQueue"] == core::Json::array({out["firstQueue"][0]}));
-  CHECK(out["unassignedQueue"].size() == 1);
-  CHECK(out["unassignedQueue"][0] != out["firstQueue"][0]);
-  CHECK(out["images"].size() == 3);  // front, back, selfie (the video is a <video>)
+  CHECK(out["noteFocused"] == "note");
+  CHECK(out["afterNoteTab"] == "add-note");
+  CHECK(out["compare"] == core::Json::array({"selfie", "document_front"}));
+  CHECK(out["images"].size() == 3);  // selfie, front, back (the video is a <video>)
   for (const auto& w : out["images"]) CHECK(w.get<int>() > 0);
-  CHECK(out["resolved"].get<std::string>().find("session approved") != std::string::npos);
-  CHECK(out["finalQueue"].size() == 1);
+  CHECK(out["help"].size() >= 10);
+  // The decision dialog offers the catalogue's reasons for the action, the generic one first.
+  CHECK(out["approveDefault"] == "REVIEW_APPROVED");
+  CHECK(out["approveReason"] == "MANUAL_DOCUMENT_CHECK");
+  CHECK(out["confirmFocused"] == "decide-confirm");
+  CHECK(out["declineReason"] == "FACE_MISMATCH");
+  for (const auto& r : out["approveReasons"]) CHECK(r != "FACE_MISMATCH");
+  CHECK(out["resolved"].get<std::string>().find("sesión aprobada") != std::string::npos);
+  CHECK(out["declined"].get<std::string>().find("sesión rechazada") != std::string::npos);
+  CHECK(out["firstDecisions"].get<std::string>().find("MANUAL_DOCUMENT_CHECK") != std::string::npos);
+  CHECK(out["zoomLevel"] == "125%");
+  CHECK(out["englishTitle"] == "Review console");
+  // axe-core, WCAG 2.2 AA, on every state the test reached: no violation.
+  for (const char* st : {"signIn", "queue", "help", "case", "confirm", "zoom", "resolved"}) {
+    INFO(st);
+    REQUIRE(out["axe"].contains(st));
+    CHECK(out["axe"][st]["violations"].empty());
+    CHECK(out["axe"][st]["passes"].get<int>() >= 10);  // the rules did run on the page
+  }
 
-  // What the browser did is what the API shows: the session approved by review, the user named.
+  // One visit, one audited opening: each case was opened once, its state read after each action,
+  // and each capture's bytes fetched once, whatever the number of actions.
+  CHECK(out["caseFetches"][c1] == 1);
+  CHECK(out["caseFetches"][c2] == 1);
+  CHECK(out["stateFetches"].get<int>() >= 5);  // claim, note, approve; claim, decline
+  CHECK(out["mediaFetches"].size() == 8);
+  for (const auto& [media, n] : out["mediaFetches"].items()) CHECK_MESSAGE(n == 1, media);
+  for (const std::string& c : {c1, c2}) {
+    core::Json openings = Body(env.Call(k, "GET", "/v1/audit-logs?caseId=" + c + "&channel=review_case"));
+    CHECK(openings["data"].size() == 1);
+    core::Json captures = Body(env.Call(k, "GET", "/v1/audit-logs?caseId=" + c + "&channel=review_media"));
+    CHECK(captures["data"].size() == 4);
+    core::Json all = Body(env.Call(k, "GET", "/v1/audit-logs?caseId=" + c));
+    CHECK(all["data"].size() == 5);
+  }
+
+  // What the browser did is what the API shows: s1 approved by review with the reviewer's reason,
+  // s2 declined with FACE_MISMATCH.
   core::Json session = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s1));
   CHECK(session["status"] == "approved");
   core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s1 + "/evidence"));
   CHECK(evidence["decision"]["decidedBy"] == "review");
-  core::Json audit = Body(env.Call(k, "GET", "/v1/audit-logs?actorType=user"));
-  CHECK(audit["data"].size() >= 3);  // the case opened (several times) and its captures viewed
-  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s2))["status"] == "review");
+  CHECK(evidence["decision"]["reasonCodes"] == core::Json::array({"MANUAL_DOCUMENT_CHECK"}));
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s2))["status"] == "declined");
+  core::Json evidence2 = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s2 + "/evidence"));
+  CHECK(evidence2["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
 }

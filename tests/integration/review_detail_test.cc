@@ -296,3 +296,84 @@ TEST_CASE("review: a reviewer signs in, works the queue as a user, and the token
   CheckProblem(env.Call(fresh, "GET", "/v1/review/queue"), 401, "API_KEY_INVALID");
   CheckProblem(SignIn(env, {{"secret", beto["secret"]}, {"environment", "test"}}), 401, "API_KEY_INVALID");
 }
+
+TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catalogue; a supervisor's captures") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string person = MakePerson(env, k);
+  const std::string s = testing::SandboxSession(env, k, "state-1", "review", person);
+  const std::string c = testing::ReviewCaseOf(env, k, s);
+  const std::string path = "/v1/review/cases/" + c;
+  REQUIRE(env.Call(k, "POST", path + "/claim").status == 200);
+  REQUIRE(env.Call(k, "POST", path + "/notes", R"({"note":"called Juan; CURP confirmed by phone"})").status == 204);
+
+  // The detail: one opening, with who viewed (the openings so far) and noteRequired.
+  core::Json d = Body(env.Call(k, "GET", path));
+  CHECK(d["viewers"]["total"].is_number_integer());
+  for (const auto& a : d["actions"]) {
+    if (a["action"] == "approve" || a["action"] == "decline") CHECK(a["noteRequired"] == false);  // FACE_MATCH_INCONCLUSIVE: medium
+  }
+  const std::string front = d["media"][0]["url"];
+  REQUIRE(env.Call(k, "GET", front).status == 200);
+
+  // The state: the same case, no applicant, the note sealed, and no access recorded.
+  for (int i = 0; i < 3; ++i) {
+    auto st = env.Call(k, "GET", path + "/state");
+    REQUIRE_MESSAGE(st.status == 200, st.body);
+    core::Json b = Body(st);
+    CHECK(b["object"] == "review_case_state");
+    CHECK_FALSE(b.contains("applicant"));
+    CHECK(b["case"]["caseId"] == c);
+    CHECK(b["session"]["sessionId"] == s);
+    CHECK(st.body.find(kCurp) == std::string::npos);
+    CHECK(st.body.find("called Juan") == std::string::npos);
+    bool sealed_note = false;
+    for (const auto& e : b["events"]) sealed_note |= e["eventType"] == "review.note_added" && e["sealed"] == true && e["body"].is_null();
+    CHECK(sealed_note);
+    CHECK(testing::HeaderOf(st, "Cache-Control") == "no-store");
+  }
+  // Who viewed: from the audit chain, newest first, the opening and the capture's view.
+  core::Json viewers = Body(env.Call(k, "GET", path + "/state"))["viewers"];  // caught up with the log first
+  REQUIRE(viewers["total"] == 2);
+  CHECK(viewers["openings"] == 1);
+  CHECK(viewers["entries"][0]["channel"] == "review_media");
+  CHECK(viewers["entries"][0]["fields"] == core::Json::array({"capture:document_front"}));
+  CHECK(viewers["entries"][1]["channel"] == "review_case");
+  CHECK(viewers["entries"][1]["actorType"] == "api_key");
+  // The audit log's caseId filter agrees.
+  core::Json by_case = Body(env.Call(k, "GET", "/v1/audit-logs?caseId=" + c));
+  CHECK(by_case["data"].size() == 2);
+  CHECK(Body(env.Call(k, "GET", "/v1/audit-logs?caseId=" + c + "&channel=review_case"))["data"].size() == 1);
+  CheckProblem(env.Call(k, "GET", "/v1/audit-logs?caseId=nope"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "GET", "/v1/review/cases/nope/state"), 400, "INVALID_ID");
+  CheckProblem(env.Call(k, "GET", "/v1/review/cases/cas_00000000000000000000000000000000/state"), 404, "CASE_NOT_FOUND");
+  CheckProblem(env.Call(env.live_key, "GET", path + "/state"), 404, "CASE_NOT_FOUND");
+
+  // The reason catalogue, and a resolution held to it.
+  core::Json reasons = Body(env.Call(k, "GET", "/v1/review/reason-codes"));
+  bool approve_default = false;
+  for (const auto& r : reasons["data"]) {
+    CHECK(!r["label"]["es-MX"].get<std::string>().empty());
+    approve_default |= r["code"] == "REVIEW_APPROVED" && r["action"] == "approve" && r["default"] == true;
+  }
+  CHECK(approve_default);
+  auto wrong = env.Call(k, "POST", path + "/resolve", R"({"action":"approve","reasonCodes":["FACE_MISMATCH"]})");
+  CheckProblem(wrong, 422, "VALIDATION_ERROR");
+  CHECK(wrong.body.find("FACE_MISMATCH") != std::string::npos);
+
+  // A supervisor sees the captures of a case held by another and of a finished one; a reviewer
+  // does not.
+  auto sup = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", "supervisor"}, {"label", "Sofía (lead)"}});
+  REQUIRE_MESSAGE(sup.status == 201, sup.body);
+  const std::string sup_token = TokenOf(env, Body(sup)["secret"]);
+  const std::string rev_token = TokenOf(env, Reviewer(env, "Rita")["secret"]);
+  CHECK(env.Call(sup_token, "GET", front).status == 200);
+  CheckProblem(env.Call(rev_token, "GET", front), 409, "CASE_ALREADY_CLAIMED");
+  auto done = env.Call(k, "POST", path + "/resolve", R"({"action":"approve"})");
+  REQUIRE_MESSAGE(done.status == 200, done.body);
+  CHECK(env.Call(sup_token, "GET", front).status == 200);
+  CheckProblem(env.Call(rev_token, "GET", front), 409, "CASE_CLOSED");
+  // The approval without reasons records the generic one, not the engine's FACE_MATCH_INCONCLUSIVE.
+  core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s + "/evidence"));
+  CHECK(evidence["decision"]["reasonCodes"] == core::Json::array({"REVIEW_APPROVED"}));
+}

@@ -41,9 +41,16 @@ ChildProcess::~ChildProcess() {
 }
 
 std::string ChildProcess::ReadLine() {
+  // A whole line, however long (a browser script's report can be tens of kilobytes).
+  std::string s;
   char buf[4096];
-  if (fgets(buf, sizeof buf, from_child_) == nullptr) throw std::runtime_error("the child closed its output");
-  std::string s(buf);
+  while (s.empty() || s.back() != '\n') {
+    if (fgets(buf, sizeof buf, from_child_) == nullptr) {
+      if (s.empty()) throw std::runtime_error("the child closed its output");
+      break;
+    }
+    s += buf;
+  }
   while (!s.empty() && (s.back() == '\n' || s.back() == '\r')) s.pop_back();
   return s;
 }

@@ -35,7 +35,7 @@ struct ResolutionFixture : testing::RuntimeFixture {
     open.opened.tracking_id = "trk_1";
     open.opened.reason = "document mismatch";
     open.opened.reason_codes = {"DOC_MISMATCH"};
-    open.opened.priority = "high";
+    open.opened.priority = "medium";  // neutral: an approval needs no note
     REQUIRE(Exec(id, open).ok());
     REQUIRE(Exec(id, rv::ClaimCase{Reviewer()}).ok());
     return id;
