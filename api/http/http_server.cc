@@ -557,6 +557,23 @@ HttpServer::HttpServer(Options options, std::shared_ptr<Router> router, core::Id
 
 HttpServer::~HttpServer() { Stop(std::chrono::milliseconds(1000)); }
 
+core::Result<int> HttpServer::Reserve(const std::string& host, uint16_t& port) {
+  beast::error_code ec;
+  auto addr = asio::ip::make_address(host, ec);
+  if (ec) return core::InvalidArgument("bad listen address " + host);
+  asio::io_context ioc;
+  asio::ip::tcp::endpoint ep(addr, port);
+  asio::ip::tcp::acceptor acceptor(ioc);
+  acceptor.open(ep.protocol(), ec);
+  if (!ec) acceptor.set_option(asio::socket_base::reuse_address(true), ec);
+  if (!ec) acceptor.bind(ep, ec);
+  if (ec) return core::Unavailable("cannot listen on " + host + ":" + std::to_string(port) + ": " + ec.message());
+  port = acceptor.local_endpoint().port();
+  const int fd = acceptor.release(ec);
+  if (ec) return core::Internal("cannot hand the listening socket over: " + ec.message());
+  return fd;
+}
+
 core::Status HttpServer::Start() {
   auto& im = *impl_;
   beast::error_code ec;
@@ -565,9 +582,14 @@ core::Status HttpServer::Start() {
     if (ec) return core::InvalidArgument("bad listen address " + im.options.host);
     asio::ip::tcp::endpoint ep(addr, im.options.port);
     im.tcp_acceptor = std::make_unique<asio::ip::tcp::acceptor>(im.ioc());
-    im.tcp_acceptor->open(ep.protocol(), ec);
-    if (!ec) im.tcp_acceptor->set_option(asio::socket_base::reuse_address(true), ec);
-    if (!ec) im.tcp_acceptor->bind(ep, ec);
+    if (im.options.reserved_fd >= 0) {
+      im.tcp_acceptor->assign(ep.protocol(), im.options.reserved_fd, ec);
+      im.options.reserved_fd = -1;
+    } else {
+      im.tcp_acceptor->open(ep.protocol(), ec);
+      if (!ec) im.tcp_acceptor->set_option(asio::socket_base::reuse_address(true), ec);
+      if (!ec) im.tcp_acceptor->bind(ep, ec);
+    }
     if (!ec) im.tcp_acceptor->listen(asio::socket_base::max_listen_connections, ec);
     if (ec) {
       return core::Unavailable("cannot listen on " + im.options.host + ":" +

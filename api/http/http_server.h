@@ -35,7 +35,14 @@ class HttpServer {
     size_t stream_window = 256 * 1024;
     std::chrono::milliseconds read_timeout{30000};  // per request, and idle keep-alive
     std::string server_name = "svc";
+    // A TCP socket already bound by Reserve (its port is `port`): Start listens on it.
+    int reserved_fd = -1;
   };
+
+  // Binds host:port (0: a free port) now, before the server exists, so that what depends on the
+  // port (the public base URL) is known first; the socket goes to Options::reserved_fd, and the
+  // bound port into `port`.
+  static core::Result<int> Reserve(const std::string& host, uint16_t& port);
 
   HttpServer(Options options, std::shared_ptr<Router> router, core::IdSource* ids);
   ~HttpServer();

@@ -42,8 +42,9 @@ void DeclareServe(Flags& f) {
              true});
   f.Declare({"max-body-bytes", "1048576", "largest accepted request body"});
   f.Declare({"read-timeout-ms", "30000", "per-request read timeout and keep-alive idle timeout"});
-  f.Declare({"public-base-url", "http://127.0.0.1:8080",
-             "external base URL (hosted verification links)"});
+  f.Declare({"public-base-url", "",
+             "external base URL (hosted verification links, media links, problem type links); default: "
+             "http://<--listen host>:<bound port> (127.0.0.1 for a listen on every interface)"});
   f.Declare({"rate-reads", "100", "read requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"rate-writes", "50", "write requests per second per API key (burst: twice that); 0 = off"});
   f.Declare({"session-ttl-seconds", "86400", "verification sessions expire this long after creation"});
@@ -277,6 +278,16 @@ int Serve(int argc, char** argv) {
   ho.threads = ro->threads;
   po.limits.max_body_bytes = ho.body_limit;
   po.public_base_url = f.Get("public-base-url");
+  while (!po.public_base_url.empty() && po.public_base_url.back() == '/') po.public_base_url.pop_back();
+  if (po.public_base_url.empty()) {
+    // From --listen: the port bound now (port 0 picks one), so the links name where svc answers.
+    auto reserved = HttpServer::Reserve(ho.host, ho.port);
+    if (!reserved.ok()) return Fail(reserved.status());
+    ho.reserved_fd = *reserved;
+    const bool any = ho.host == "0.0.0.0" || ho.host == "::";
+    const std::string host = any ? "127.0.0.1" : ho.host.find(':') != std::string::npos ? "[" + ho.host + "]" : ho.host;
+    po.public_base_url = "http://" + host + ":" + std::to_string(ho.port);
+  }
 
   sigset_t sigs = BlockStopSignals();
 
