@@ -54,13 +54,6 @@ core::Result<core::Json> Viewers(Runtime& rt, const AuthContext& a, const std::s
   return core::Json{{"total", v.total}, {"openings", v.openings}, {"entries", std::move(v.entries)}};
 }
 
-// A supervisor signed in to the console (a user of role supervisor): sees the captures of cases
-// held by others and of finished cases.
-bool CallerIsSupervisor(Runtime& rt, const AuthContext& a) {
-  if (a.key_type != "user") return false;
-  auto row = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(a.tenant_id, a.user_id)));
-  return row.ok() && row->has_value() && core::StringOr(**row, "role") == "supervisor";
-}
 
 // A row of the views that is a plain string (an index entry: an id).
 core::Result<std::optional<std::string>> ReadRaw(Runtime& rt, const std::string& key) {

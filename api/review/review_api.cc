@@ -52,6 +52,14 @@ bool HeldByCaller(const core::Json& row, const AuthContext& a) {
   return core::StringOr(row, member) == me.id && !me.id.empty();
 }
 
+bool CallerIsSupervisor(Runtime& rt, const AuthContext& a) {
+  if (a.key_type != "user") return false;
+  auto row = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(a.tenant_id, a.user_id)));
+  return row.ok() && row->has_value() && core::StringOr(**row, "role") == "supervisor";
+}
+
+bool CallerSupervises(Runtime& rt, const AuthContext& a) { return a.key_type != "user" || CallerIsSupervisor(rt, a); }
+
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond) {
   const std::string te = TeOf(call.auth);
   return PathRow(rt, call, respond, "case_id", core::IdKind::kCase,
@@ -247,7 +255,8 @@ void Reassign(Runtime& rt, ApiCall& call, Respond respond) {
   auto target = ReadView(rt, projections::TenancyView::Abs(projections::TenancyView::User(call.auth.tenant_id, *user)));
   if (!target.ok()) return respond(StatusToProblem(req, target.status()));
   const bool reviewer = target->has_value() && ActiveReviewer(**target);
-  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ReassignCase{*user, reviewer, ActorOf(call.auth)},
+  RunCase(rt, call, core::StringOr(*row, "caseId"),
+          rv::ReassignCase{*user, reviewer, ActorOf(call.auth), CallerSupervises(rt, call.auth)},
           [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
 }
 
@@ -335,6 +344,16 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
       });
 }
 
+// The team's workload: supervisors (and API keys) only.
+void Team(Runtime& rt, ApiCall& call, Respond respond) {
+  if (!CallerSupervises(rt, call.auth)) {
+    return respond(Problem(*call.request, "PERMISSION_DENIED", "the team's workload is shown to supervisors"));
+  }
+  auto team = projections::TeamWorkload(rt.store(), call.auth.tenant_id, TeOf(call.auth));
+  if (!team.ok()) return respond(StatusToProblem(*call.request, team.status()));
+  respond(JsonResponse(200, *team));
+}
+
 }  // namespace
 
 std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
@@ -383,7 +402,7 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
       .method = "POST", .path = base + "/reassign", .operation_id = "reassignReviewCase", .tag = tag,
       .scope = "review:write", .family = RateFamily::kWrite, .has_body = true,
       .request_schema = "ReviewReassignRequest", .response_schema = "ClaimResult",
-      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "NOT_A_REVIEWER", "CASE_CLOSED"}}),
+      .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "NOT_A_REVIEWER", "CASE_CLOSED", "PERMISSION_DENIED"}}),
       .handler = [r](ApiCall& c, Respond respond) { Reassign(*r, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/release", .operation_id = "releaseReviewCase", .tag = tag,
@@ -397,6 +416,13 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",
                                      "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Resolve(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/team", .operation_id = "getReviewTeam", .tag = tag,
+      .scope = "review:read", .response_schema = "ReviewTeam", .error_codes = Codes({{"PERMISSION_DENIED"}}),
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {RV::kName, projections::TenancyView::kName}, std::move(respond),
+                     [r](ApiCall& held, Respond then) { Team(*r, held, std::move(then)); });
+      }});
   for (auto& route : routes) route.reviewer_token = true;  // a reviewer in the console, or an API key
   for (auto& route : CaseDetailRoutes(r, options)) routes.push_back(std::move(route));
   return routes;

@@ -22,6 +22,12 @@ bool CaseHeld(const core::Json& row);
 bool CaseFinished(std::string_view status);
 // True when the case row names the caller as its holder.
 bool HeldByCaller(const core::Json& row, const AuthContext& a);
+// A supervisor signed in to the console (a user of role supervisor): sees the captures of any
+// case, reassigns any case, reads the team's workload.
+bool CallerIsSupervisor(Runtime& rt, const AuthContext& a);
+// A supervisor, or an API key (an integration acting on the queue, with its scopes): may act on
+// cases others hold and read the team's workload.
+bool CallerSupervises(Runtime& rt, const AuthContext& a);
 // The case of the path in the caller's tenant and environment, or nullopt once answered (400
 // INVALID_ID, 404 CASE_NOT_FOUND).
 std::optional<core::Json> PathCase(Runtime& rt, ApiCall& call, const Respond& respond);

@@ -182,6 +182,29 @@ OpenApiArea ReviewOpenApi() {
                                {"default", {{"type", "boolean"}}}},
                               {"code", "action", "label", "default"});
   s["ReviewReasonCodeList"] = List("ReviewReasonCode");
+  s["ReviewTeamMember"] = Obj({{"actorType", Enum({"user", "api_key"})},
+                              {"actorId", Str()},
+                              {"label", Nullable(Str())},
+                              {"role", Nullable(Enum({"reviewer", "supervisor"}))},
+                              {"disabled", {{"type", "boolean"}}},
+                              {"held", integer},
+                              {"claims", integer},
+                              {"decided", integer},
+                              {"decisions", Obj({{"approve", integer}, {"decline", integer},
+                                                 {"request_more_info", integer}, {"escalate", integer}},
+                                                {"approve", "decline", "request_more_info", "escalate"})},
+                              {"proposals", integer},
+                              {"overturned", {{"type", "integer"}, {"description", "proposals a second reviewer resolved otherwise"}}},
+                              {"overrides", {{"type", "integer"}, {"description", "decisions against the engine's lean"}}},
+                              {"meanDecisionSeconds", Nullable(integer)},
+                              {"decisionTimes", {{"type", "object"}, {"additionalProperties", integer},
+                                                 {"description", "decisions by time from claim: lt5m, lt15m, lt1h, lt4h, lt24h, ge24h"}}},
+                              {"lastDecisionAt", Nullable(DateTime())}},
+                             {"actorType", "actorId", "held", "claims", "decided", "decisions", "overturned", "overrides"});
+  s["ReviewTeam"] = Obj({{"object", {{"const", "review_team"}}},
+                        {"members", {{"type", "array"}, {"items", Ref("ReviewTeamMember")}}},
+                        {"queue", Ref("ReviewQueueSummary")}},
+                       {"object", "members", "queue"});
   s["ReviewMediaBytes"] = {{"type", "string"},
                            {"contentMediaType", "application/octet-stream"},
                            {"description", "the capture's bytes; the response's Content-Type is the capture's own "

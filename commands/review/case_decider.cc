@@ -172,6 +172,10 @@ core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand
           if (!c.target_is_reviewer) {
             return core::InvalidArgument("the assignee is not an active reviewer of the tenant", "NOT_A_REVIEWER");
           }
+          if (!s.assignee.type.empty() && !(s.assignee == c.by) && !c.by_supervisor) {
+            return core::PermissionDenied("another reviewer holds the case: only a supervisor reassigns it",
+                                          "PERMISSION_DENIED");
+          }
           if (!(s.assignee == CaseActor{"user", c.user_id})) d.events.push_back(Make(CaseReassigned{c.user_id, c.by}));
         } else if constexpr (std::is_same_v<T, AddCaseNote>) {
           SVC_RETURN_IF_ERROR(MustExist(s));  // no claim needed; a finished case takes notes too

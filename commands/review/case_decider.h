@@ -79,12 +79,16 @@ struct ReassignCase {
   std::string user_id;
   bool target_is_reviewer = false;  // checked by the caller against the tenant's reviewers
   CaseActor by;
+  // The caller is a supervisor (or an integration's API key): it may reassign a case another
+  // reviewer holds; a reviewer reassigns only a free case or their own (PERMISSION_DENIED).
+  bool by_supervisor = false;
   static constexpr std::string_view kCommand = "ReassignCase";
   static constexpr auto Fields() {
     using T = ReassignCase;
     return std::tuple{core::Field("userId", &T::user_id),
                       core::Field("targetIsReviewer", &T::target_is_reviewer),
-                      core::Field("by", &T::by)};
+                      core::Field("by", &T::by),
+                      core::Field("bySupervisor", &T::by_supervisor, core::Empty::kOmit)};
   }
 };
 struct AddCaseNote {

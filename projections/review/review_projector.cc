@@ -1,8 +1,11 @@
 #include "projections/review/review_projector.h"
 
+#include <map>
+
 #include "commands/review/case_decider.h"
 #include "commands/review/case_events.h"
 #include "commands/review/case_status.h"
+#include "commands/review/reason_codes.h"
 #include "commands/verification/session_events.h"
 #include "core/clock.h"
 #include "core/ids.h"
@@ -34,6 +37,76 @@ std::string SummaryMember(std::string_view status) {
   return std::string(status);
 }
 
+rv::CaseActor AssigneeOf(const core::Json& row) {
+  if (auto u = core::StringOr(row, "assigneeUserId"); !u.empty()) return {"user", u};
+  if (auto k = core::StringOr(row, "assigneeApiKeyId"); !k.empty()) return {"api_key", k};
+  return {};
+}
+
+// One actor's work counters (rstats/), read, changed and written back within the batch.
+class Stats {
+ public:
+  Stats(ViewWriter& view, std::string te) : view_(view), te_(std::move(te)) {}
+  core::Result<core::Json*> Of(const rv::CaseActor& a) {
+    auto it = rows_.find(a.id);
+    if (it != rows_.end()) return &it->second;
+    SVC_ASSIGN_OR_RETURN(auto text, view_.Get(V::Stats(te_, a.id)));
+    core::Json row = core::ParseJsonOrDiscarded(text.value_or("{}"));
+    if (!row.is_object()) row = core::Json::object();
+    row["actorType"] = a.type;
+    row["actorId"] = a.id;
+    for (const char* m : {"held", "claims", "proposals", "overturned", "overrides", "decisionSeconds", "timedDecisions"}) {
+      if (!row.contains(m)) row[m] = 0;
+    }
+    for (const char* group : {"decisions", "decisionTimes"}) {
+      if (!row.contains(group) || !row[group].is_object()) row[group] = core::Json::object();
+    }
+    return &rows_.emplace(a.id, std::move(row)).first->second;
+  }
+  core::Status Add(const rv::CaseActor& a, const char* member, int64_t n = 1) {
+    if (a.type.empty()) return core::Status::Ok();
+    SVC_ASSIGN_OR_RETURN(core::Json * row, Of(a));
+    (*row)[member] = (*row)[member].get<int64_t>() + n;
+    return core::Status::Ok();
+  }
+  // A decision (approve, decline, request_more_info, escalate) at `at`, after a claim at `claimed`.
+  core::Status Decided(const rv::CaseActor& a, const std::string& action, const std::string& claimed, int64_t at_micros,
+                       const std::string& at) {
+    if (a.type.empty()) return core::Status::Ok();
+    SVC_ASSIGN_OR_RETURN(core::Json * row, Of(a));
+    core::Json& d = (*row)["decisions"];
+    d[action] = d.value(action, int64_t{0}) + 1;
+    (*row)["lastDecisionAt"] = at;
+    auto from = core::ParseRfc3339(claimed);
+    if (!from.ok()) return core::Status::Ok();
+    const int64_t seconds = std::max<int64_t>(0, (at_micros - from->micros) / 1000000);
+    (*row)["decisionSeconds"] = (*row)["decisionSeconds"].get<int64_t>() + seconds;
+    (*row)["timedDecisions"] = (*row)["timedDecisions"].get<int64_t>() + 1;
+    const char* bucket = seconds < 300 ? "lt5m" : seconds < 900 ? "lt15m" : seconds < 3600 ? "lt1h"
+                         : seconds < 4 * 3600 ? "lt4h" : seconds < 24 * 3600 ? "lt24h" : "ge24h";
+    core::Json& t = (*row)["decisionTimes"];
+    t[bucket] = t.value(bucket, int64_t{0}) + 1;
+    return core::Status::Ok();
+  }
+  void Write() {
+    for (const auto& [id, row] : rows_) view_.Put(V::Stats(te_, id), core::DumpJson(row));
+  }
+
+ private:
+  ViewWriter& view_;
+  std::string te_;
+  std::map<std::string, core::Json> rows_;
+};
+
+// True when resolving the case `row` with `action` goes against the engine's lean.
+bool Overrides(const core::Json& row, std::string_view action) {
+  std::vector<std::string> codes;
+  for (const auto& c : row.value("reasonCodes", core::Json::array())) {
+    if (c.is_string()) codes.push_back(c.get<std::string>());
+  }
+  return rv::IsOverride(rv::EngineLean(rv::CasePriorityFor(codes)), action);
+}
+
 }  // namespace
 
 int64_t ReviewSlaSeconds(std::string_view priority) {
@@ -51,6 +124,42 @@ std::string ReviewQueueEntry(const core::Json& row) {
   entry += core::StringOr(row, "caseId");
   return entry;
 }
+
+namespace {
+
+// A case event's part in its actors' counters, against the case row as it was before it.
+core::Status CountWork(const rv::CaseEvent& event, const core::Json& before, Stats& stats, int64_t at_micros,
+                       const std::string& at) {
+  const std::string claimed = core::StringOr(before, "claimedAt");
+  return std::visit(
+      [&](const auto& e) -> core::Status {
+        using T = std::decay_t<decltype(e)>;
+        if constexpr (std::is_same_v<T, rv::CaseClaimed>) {
+          return stats.Add(e.by, "claims");
+        } else if constexpr (std::is_same_v<T, rv::CaseEscalated>) {
+          return stats.Decided(e.by, "escalate", claimed, at_micros, at);
+        } else if constexpr (std::is_same_v<T, rv::ResolutionProposed>) {
+          // A second reviewer who disagrees overturns the first one's proposal.
+          const core::Json p = before.value("proposedResolution", core::Json());
+          if (p.is_object() && core::StringOr(p, "action") != e.action) {
+            const core::Json by = p.value("by", core::Json::object());
+            const rv::CaseActor first{core::StringOr(by, "type"), core::StringOr(by, "id")};
+            if (!(first == e.by)) SVC_RETURN_IF_ERROR(stats.Add(first, "overturned"));
+          }
+          SVC_RETURN_IF_ERROR(stats.Add(e.by, "proposals"));
+          if (Overrides(before, e.action)) SVC_RETURN_IF_ERROR(stats.Add(e.by, "overrides"));
+          return core::Status::Ok();
+        } else if constexpr (std::is_same_v<T, rv::CaseResolved>) {
+          if (Overrides(before, e.action)) SVC_RETURN_IF_ERROR(stats.Add(e.by, "overrides"));
+          return stats.Decided(e.by, e.action, claimed, at_micros, at);
+        } else {
+          return core::Status::Ok();
+        }
+      },
+      event);
+}
+
+}  // namespace
 
 core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
@@ -80,6 +189,8 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
 
   core::Json row;
   std::string old_status;
+  Stats stats(view, te);
+  rv::CaseActor held_before;
   if (const auto* o = std::get_if<rv::CaseOpened>(&event)) {
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
     if (stored.has_value()) return core::Status::Ok();  // opened once
@@ -119,6 +230,8 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     if (!stored.has_value()) return core::DataLoss("review case event before its opening: " + id);
     row = core::ParseJsonOrDiscarded(*stored);
     old_status = core::StringOr(row, "status");
+    held_before = AssigneeOf(row);
+    SVC_RETURN_IF_ERROR(CountWork(event, row, stats, env.occurred_at.micros, at));
     view.Delete(V::Queue(te) + ReviewQueueEntry(row));
     view.Delete(V::OpenQueue(te) + ReviewQueueEntry(row));
     if (auto status = rv::CaseStatusAfter(event, row.value("escalationLevel", int64_t{0}))) row["status"] = *status;
@@ -221,6 +334,13 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     const std::string m = SummaryMember(new_status);
     summary[m] = summary[m].get<int64_t>() + 1;
   }
+  // Who holds what (the team's workload): the claim moved from one actor to another.
+  if (const rv::CaseActor held_after = rv::IsFinishedCaseStatus(new_status) ? rv::CaseActor{} : AssigneeOf(row);
+      !(held_after == held_before)) {
+    SVC_RETURN_IF_ERROR(stats.Add(held_before, "held", -1));
+    SVC_RETURN_IF_ERROR(stats.Add(held_after, "held", 1));
+  }
+  stats.Write();
   row["updatedAt"] = at;
   view.Put(key, core::DumpJson(row));
   view.Put(V::Queue(te) + ReviewQueueEntry(row), "");

@@ -9,9 +9,9 @@
 
 namespace svc::projections {
 
-// Version 2: note bodies (sealed), bysession/, feed/; 3: qo/. Its listeners run after every
-// committed batch (the review outcome writer wakes on them).
-class ReviewProjector final : public WatchedProjector<ReviewView, 3> {
+// Version 2: note bodies (sealed), bysession/, feed/; 3: qo/; 4: rstats/. Its listeners run after
+// every committed batch (the review outcome writer wakes on them).
+class ReviewProjector final : public WatchedProjector<ReviewView, 4> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };

@@ -1,5 +1,6 @@
 #include "projections/review/review_queries.h"
 
+#include <algorithm>
 #include <map>
 
 #include "projections/audit/audit_view.h"
@@ -80,6 +81,63 @@ core::Result<CaseViewers> CaseViews(const eventstore::KvStore& views, std::strin
     SVC_RETURN_IF_ERROR(it->status());
   }
   return out;
+}
+
+core::Result<core::Json> TeamWorkload(const eventstore::KvStore& views, std::string_view tenant, std::string_view te) {
+  SVC_ASSIGN_OR_RETURN(auto counted, ScanRows(views, ReviewView::Abs(ReviewView::AllStats(te))));
+  std::map<std::string, core::Json> stats;
+  for (auto& r : counted) stats.emplace(core::StringOr(r, "actorId"), std::move(r));
+  auto member = [&stats](const std::string& id, const std::string& type) {
+    core::Json st = stats.count(id) ? stats[id] : core::Json::object();
+    const int64_t timed = st.value("timedDecisions", int64_t{0});
+    core::Json decisions = st.value("decisions", core::Json::object());
+    int64_t total = 0;
+    for (const auto& [k, v] : decisions.items()) total += v.get<int64_t>();
+    for (const char* a : {"approve", "decline", "request_more_info", "escalate"}) {
+      if (!decisions.contains(a)) decisions[a] = 0;
+    }
+    return core::Json{{"actorType", type},
+                      {"actorId", id},
+                      {"held", st.value("held", int64_t{0})},
+                      {"claims", st.value("claims", int64_t{0})},
+                      {"decided", total},
+                      {"decisions", decisions},
+                      {"proposals", st.value("proposals", int64_t{0})},
+                      {"overturned", st.value("overturned", int64_t{0})},
+                      {"overrides", st.value("overrides", int64_t{0})},
+                      {"meanDecisionSeconds", timed > 0 ? core::Json(st.value("decisionSeconds", int64_t{0}) / timed)
+                                                        : core::Json(nullptr)},
+                      {"decisionTimes", st.value("decisionTimes", core::Json::object())},
+                      {"lastDecisionAt", st.value("lastDecisionAt", core::Json(nullptr))}};
+  };
+  core::Json members = core::Json::array();
+  SVC_ASSIGN_OR_RETURN(auto users, ScanRows(views, TenancyView::Abs(TenancyView::Users(tenant))));
+  for (const auto& u : users) {
+    const std::string role = core::StringOr(u, "role");
+    if (role != "reviewer" && role != "supervisor") continue;
+    const std::string id = core::StringOr(u, "id");
+    core::Json m = member(id, "user");
+    m["label"] = u.value("label", "");
+    m["role"] = role;
+    m["disabled"] = !u.value("disabledAt", core::Json()).is_null();
+    members.push_back(std::move(m));
+    stats.erase(id);
+  }
+  for (const auto& [id, st] : stats) {  // the keys that worked cases (integrations)
+    if (core::StringOr(st, "actorType") != "api_key") continue;
+    core::Json m = member(id, "api_key");
+    m["label"] = nullptr;
+    m["role"] = nullptr;
+    m["disabled"] = false;
+    members.push_back(std::move(m));
+  }
+  std::sort(members.begin(), members.end(), [](const core::Json& a, const core::Json& b) {
+    if (a["held"] != b["held"]) return a["held"].get<int64_t>() > b["held"].get<int64_t>();
+    return a.value("label", core::Json("")).dump() < b.value("label", core::Json("")).dump();
+  });
+  SVC_ASSIGN_OR_RETURN(auto summary, ReadRow(views, ReviewView::Abs(ReviewView::Summary(te))));
+  return core::Json{{"object", "review_team"}, {"members", std::move(members)},
+                    {"queue", summary.value_or(core::Json::object())}};
 }
 
 }  // namespace svc::projections

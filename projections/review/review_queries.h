@@ -29,4 +29,9 @@ struct CaseViewers {
 core::Result<CaseViewers> CaseViews(const eventstore::KvStore& views, std::string_view tenant, std::string_view te,
                                     std::string_view case_id, size_t limit);
 
+// The team's workload (GET /v1/review/team, supervisors): every user of the tenant with a
+// reviewer role, and every API key that worked cases, with their counters (review_view.h,
+// rstats/) and the mean decision time; members sorted by what they hold, then by label.
+core::Result<core::Json> TeamWorkload(const eventstore::KvStore& views, std::string_view tenant, std::string_view te);
+
 }  // namespace svc::projections

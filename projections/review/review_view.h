@@ -17,6 +17,11 @@
 //                                     order applied: {type, caseId, status, priority,
 //                                     assigneeUserId, assigneeApiKeyId} (the console's live queue)
 //   feedseq/<ten>/<env>               the last feed number given
+//   rstats/<ten>/<env>/<actorId>     one reviewer's (or key's) work: {actorType, actorId, held,
+//                                     claims, decisions {approve, decline, request_more_info,
+//                                     escalate}, proposals, overturned, overrides,
+//                                     decisionSeconds, timedDecisions, decisionTimes {lt5m, lt15m,
+//                                     lt1h, lt4h, lt24h, ge24h}, lastDecisionAt} (the team view)
 //   moves/<ten>/<env>/<cas>           {tenantId, environment, caseId, sessionId, action, reasonCodes,
 //                                     approvers}: a final resolution whose verdict the session has
 //                                     not recorded yet (the review outcome writer's queue)
@@ -43,6 +48,9 @@ struct ReviewView {
   }
   static std::string Feed(std::string_view te) { return ScopedKey("feed/", te, ""); }
   static std::string FeedSequence(std::string_view te) { return ScopedKey("feedseq/", te, ""); }
+
+  static std::string Stats(std::string_view te, std::string_view actor) { return ScopedKey("rstats/", te, actor); }
+  static std::string AllStats(std::string_view te) { return ScopedKey("rstats/", te, ""); }
 
   static std::string MovesPrefix() { return "moves/"; }
   static std::string Move(std::string_view te, std::string_view id) { return ScopedKey("moves/", te, id); }

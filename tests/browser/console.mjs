@@ -2,12 +2,14 @@
 // tests/integration/review_console_test.cc against a real svc, which prepared a tenant, a
 // reviewer and a case opened by a real verification; this script talks to it over stdin/stdout:
 //
-//   node console.mjs <base url> <reviewer secret> <screenshot dir>
+//   node console.mjs <base url> <reviewer secret> <screenshot dir> <supervisor secret>
 //   -> "queue"            the reviewer signed in and sees one case; the live feed is open
 //   <- "go"               the test opened a second case meanwhile
 //   -> {"...": ...}       one JSON line: what the page showed, axe's WCAG 2.2 AA violations of each
 //                         state reached, and any third-party request or console error (a CSP
 //                         violation shows up there)
+//   <- "supervisor"       the test checked the audit log
+//   -> {"...": ...}       the supervisor's part: the team's workload, a resolved case's captures
 //
 // Once signed in, both cases are worked with the keyboard alone: focus, Enter, the shortcuts
 // (c claim, t note, a approve, n next, d decline, z zoom, ? help) and the dialogs.
@@ -15,10 +17,10 @@ import { chromium } from "playwright-core";
 import readline from "node:readline";
 import { axeViolations } from "./axe.mjs";
 
-const [base, secret, shots] = process.argv.slice(2);
+const [base, secret, shots, supervisorSecret] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once("line", resolve));
-const out = { thirdParty: [], consoleErrors: [], pageErrors: [], axe: {}, mediaFetches: {}, caseFetches: {}, stateFetches: 0 };
+let out = { thirdParty: [], consoleErrors: [], pageErrors: [], axe: {}, mediaFetches: {}, caseFetches: {}, stateFetches: 0 };
 
 const browser = await chromium.launch({
   executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
@@ -178,6 +180,37 @@ try {
   out.englishTitle = await page.textContent("h1");
   out.englishNotice = await page.textContent("#detail h3");
   out.ok = true;
+  process.stdout.write(JSON.stringify(out) + "\n");
+
+  // The supervisor: the team's workload, and a finished case's captures.
+  await nextLine();
+  const sup = { axe: {} };
+  const spage = await browser.newPage({ viewport: { width: 1360, height: 900 }, locale: "es-MX", timezoneId: "America/Mexico_City" });
+  spage.setDefaultTimeout(30000);
+  spage.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  await spage.goto(base + "/console/");
+  await spage.fill("#secret", supervisorSecret);
+  await spage.click("#signin-button");
+  await spage.waitForSelector("#team-button:not([hidden])");
+  sup.who = await spage.textContent("#who");
+  await spage.click("#team-button");
+  await spage.waitForSelector("#team[open] #team-table tbody tr");
+  sup.team = await spage.$$eval("#team-table tbody tr", (rows) => rows.map((r) => [...r.cells].map((c) => c.textContent)));
+  sup.axe.team = await axeViolations(spage);
+  await spage.screenshot({ path: `${shots}/review-console-team.png` });
+  await spage.keyboard.press("Escape");
+  await spage.selectOption("#f-status", "resolved");
+  await spage.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
+  await spage.click("#queue li button.case");
+  await spage.waitForFunction(() => {
+    const imgs = [...document.querySelectorAll("#detail figure img")];
+    return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
+  });
+  sup.resolvedImages = await spage.$$eval("#detail figure img", (imgs) => imgs.length);
+  sup.axe.resolvedCase = await axeViolations(spage);
+  sup.pageErrors = out.pageErrors;
+  sup.ok = true;
+  out = sup;
 } catch (e) {
   out.ok = false;
   out.error = String(e && e.stack ? e.stack : e);

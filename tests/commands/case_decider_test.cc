@@ -326,3 +326,18 @@ TEST_CASE("review case: an override of the engine needs a note") {
     CHECK(spec.When(approve).ok());
   }
 }
+
+TEST_CASE("review case: a case another reviewer holds is reassigned by a supervisor only") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  CHECK(Code(spec.When(ReassignCase{kBeto.id, true, kBeto})) == "PERMISSION_DENIED");
+  CHECK(spec.state.assignee == kAna);
+  ReassignCase by_supervisor{kBeto.id, true, kBot, true};
+  CHECK(Types(*spec.When(by_supervisor)) == std::vector<std::string>{"review.case_reassigned"});
+  CHECK(spec.state.assignee == kBeto);
+  // The holder hands it on themselves.
+  CHECK(spec.When(ReassignCase{kAna.id, true, kBeto}).ok());
+  CHECK(spec.state.assignee == kAna);
+  spec.CheckSnapshot();
+}

@@ -54,12 +54,15 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   auto user = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", "reviewer"}, {"label", "Ana (compliance)"}});
   REQUIRE_MESSAGE(user.status == 201, user.body);
   const std::string secret = Body(user)["secret"];
+  auto sup = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", "supervisor"}, {"label", "Sofía (lead)"}});
+  REQUIRE_MESSAGE(sup.status == 201, sup.body);
 
   std::string shots = env.dir.path() + "/screenshots";
   if (const char* d = std::getenv("SVC_SCREENSHOT_DIR"); d != nullptr && *d != '\0') shots = d;
   std::filesystem::create_directories(shots);
   const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
-  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/console.mjs", base, secret, shots});
+  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/console.mjs", base, secret, shots,
+                                 Body(sup)["secret"]});
   const std::string first = browser.ReadLine();
   REQUIRE_MESSAGE(first == "queue", first);
   // A second case, opened while the reviewer watches the queue.
@@ -132,4 +135,26 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s2))["status"] == "declined");
   core::Json evidence2 = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s2 + "/evidence"));
   CHECK(evidence2["decision"]["reasonCodes"] == core::Json::array({"FACE_MISMATCH"}));
+
+  // The supervisor: the team's workload shows Ana's two decisions; a resolved case's captures
+  // stay readable to them.
+  browser.WriteLine("supervisor");
+  core::Json sup_out = core::ParseJsonOrDiscarded(browser.ReadLine());
+  INFO(sup_out.dump(2));
+  REQUIRE(sup_out["ok"] == true);
+  CHECK(sup_out["pageErrors"].empty());
+  CHECK(sup_out["who"].get<std::string>().find("supervisor") != std::string::npos);
+  bool ana = false;
+  for (const auto& row : sup_out["team"]) {
+    if (row[0].get<std::string>().find("Ana (compliance)") == std::string::npos) continue;
+    ana = true;
+    CHECK(row[3] == "2");  // decided
+    CHECK(row[1] == "0");  // holds nothing now
+  }
+  CHECK(ana);
+  CHECK(sup_out["resolvedImages"] == 3);
+  for (const char* st : {"team", "resolvedCase"}) {
+    INFO(st);
+    CHECK(sup_out["axe"][st]["violations"].empty());
+  }
 }

@@ -377,3 +377,68 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
   core::Json evidence = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s + "/evidence"));
   CHECK(evidence["decision"]["reasonCodes"] == core::Json::array({"REVIEW_APPROVED"}));
 }
+
+TEST_CASE("review: supervisors reassign any case and read the team's workload; reviewers do not") {
+  Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string c1 = testing::ReviewCaseOf(env, k, testing::SandboxSession(env, k, "team-1", "review"));
+  const std::string c2 = testing::ReviewCaseOf(env, k, testing::SandboxSession(env, k, "team-2", "review"));
+  core::Json rita = Reviewer(env, "Rita"), rui = Reviewer(env, "Rui");
+  auto sup = env.Admin("POST", "/admin/tenants/" + env.tenant + "/users", {{"role", "supervisor"}, {"label", "Sofía"}});
+  REQUIRE_MESSAGE(sup.status == 201, sup.body);
+  const std::string rita_t = TokenOf(env, rita["secret"]), rui_t = TokenOf(env, rui["secret"]);
+  const std::string sofia_t = TokenOf(env, Body(sup)["secret"]);
+  auto post = [&env](const std::string& token, const std::string& path, const core::Json& body) {
+    return env.Call(token, "POST", path, body.is_null() ? "" : body.dump());
+  };
+  const std::string p1 = "/v1/review/cases/" + c1;
+
+  // Rita holds c1: Rui may not take it from her; the supervisor may give it to him.
+  REQUIRE(post(rita_t, p1 + "/claim", nullptr).status == 200);
+  CheckProblem(post(rui_t, p1 + "/reassign", {{"assigneeUserId", rui["id"]}}), 403, "PERMISSION_DENIED");
+  auto moved = post(sofia_t, p1 + "/reassign", {{"assigneeUserId", rui["id"]}});
+  REQUIRE_MESSAGE(moved.status == 200, moved.body);
+  CHECK(Body(moved)["assigneeUserId"] == rui["id"]);
+  // A reviewer may still hand over a free case or their own.
+  REQUIRE(post(rita_t, "/v1/review/cases/" + c2 + "/reassign", {{"assigneeUserId", rita["id"]}}).status == 200);
+  REQUIRE(post(rita_t, "/v1/review/cases/" + c2 + "/reassign", {{"assigneeUserId", rui["id"]}}).status == 200);
+
+  // Double approval of approvals: Rui proposes to approve c1; Rita, second, declines it: Rui's
+  // proposal is overturned, and Rita's decline is a proposal now.
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/review-policy", {{"doubleApproval", "all"}}).status == 200);
+  auto first = post(rui_t, p1 + "/resolve", {{"action", "approve"}, {"reasonCodes", {"MANUAL_FACE_MATCH"}}});
+  REQUIRE_MESSAGE(first.status == 200, first.body);
+  CHECK(Body(first)["awaitingSecondApproval"] == true);
+  REQUIRE(post(rita_t, p1 + "/claim", nullptr).status == 200);
+  auto second = post(rita_t, p1 + "/resolve", {{"action", "decline"}, {"reasonCodes", {"FACE_MISMATCH"}}});
+  REQUIRE_MESSAGE(second.status == 200, second.body);
+  REQUIRE(post(rui_t, p1 + "/claim", nullptr).status == 200);
+  auto agreed = post(rui_t, p1 + "/resolve", {{"action", "decline"}});
+  REQUIRE_MESSAGE(agreed.status == 200, agreed.body);
+  CHECK(Body(agreed)["caseStatus"] == "resolved");
+
+  // The team: for the supervisor and keys only.
+  CheckProblem(env.Call(rita_t, "GET", "/v1/review/team"), 403, "PERMISSION_DENIED");
+  auto team = env.Call(sofia_t, "GET", "/v1/review/team");
+  REQUIRE_MESSAGE(team.status == 200, team.body);
+  const core::Json team_body = Body(team);
+  std::map<std::string, core::Json> by;
+  for (const auto& m : team_body["members"]) by[m["label"].is_string() ? m["label"].get<std::string>() : ""] = m;
+  REQUIRE(by.count("Rita"));
+  REQUIRE(by.count("Rui"));
+  REQUIRE(by.count("Sofía"));
+  CHECK(by["Rui"]["held"] == 1);  // c2
+  CHECK(by["Rita"]["held"] == 0);
+  CHECK(by["Rui"]["proposals"] == 1);
+  CHECK(by["Rui"]["overturned"] == 1);
+  CHECK(by["Rita"]["proposals"] == 1);
+  CHECK(by["Rita"]["overturned"] == 0);
+  CHECK(by["Rui"]["decisions"]["decline"] == 1);
+  CHECK(by["Rui"]["decided"] == 1);
+  CHECK(by["Rui"]["meanDecisionSeconds"].is_number_integer());
+  CHECK(by["Rita"]["claims"] == 2);
+  CHECK(by["Sofía"]["role"] == "supervisor");
+  CHECK(team_body["queue"]["resolved"] == 1);
+  CHECK(env.Call(k, "GET", "/v1/review/team").status == 200);  // an integration's key
+  CHECK(team.body.find("\"secret") == std::string::npos);
+}

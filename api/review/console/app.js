@@ -43,6 +43,9 @@ const WORDS = {
     },
     confirm: { approve: "Confirmar aprobación", decline: "Confirmar rechazo", request_more_info: "Confirmar solicitud", escalate: "Confirmar escalamiento" },
     noteNeeded: "Esta decisión contradice al motor: escriba por qué.",
+    team: "Equipo", teamTitle: "Carga del equipo", member: "persona", held: "en mano", claims: "tomados", decided: "decididos",
+    meanTime: "tiempo medio", overturned: "revertidas", overrides: "contra el motor", lastDecision: "última decisión",
+    reassignTo: "Reasignar a", reassign: "Reasignar", reassignedOk: "Reasignado.",
     noteColumn: "nota", when: "cuándo", what: "qué", who: "quién", outcome: "resultado", reasons: "motivos", at: "a las", by: "por",
     check: "revisión", score: "puntaje", threshold: "umbral", passed: "aprobó", model: "modelo", source: "fuente", matched: "coincide",
     registryStatus: "estado en registro", completed: "completada", system: "sistema",
@@ -86,6 +89,9 @@ const WORDS = {
     },
     confirm: { approve: "Confirm approval", decline: "Confirm decline", request_more_info: "Confirm request", escalate: "Confirm escalation" },
     noteNeeded: "This decision overrides the engine: say why.",
+    team: "Team", teamTitle: "The team's workload", member: "member", held: "held", claims: "claims", decided: "decided",
+    meanTime: "mean time", overturned: "overturned", overrides: "against the engine", lastDecision: "last decision",
+    reassignTo: "Reassign to", reassign: "Reassign", reassignedOk: "Reassigned.",
     noteColumn: "note", when: "when", what: "what", who: "who", outcome: "outcome", reasons: "reasons", at: "at", by: "by",
     check: "check", score: "score", threshold: "threshold", passed: "passed", model: "model", source: "source", matched: "matched",
     registryStatus: "registry status", completed: "completed", system: "system",
@@ -125,7 +131,7 @@ const LABELS = {
 };
 
 const state = {
-  token: null, user: null, cursor: null, selected: null, events: null, reasons: [],
+  token: null, user: null, cursor: null, selected: null, events: null, reasons: [], team: null,
   lang: pickLanguage(),
   visit: null,  // {caseId, detail, media: Map(mediaId -> {url, mime} | {error}), notes: [text of the notes written]}
 };
@@ -225,6 +231,8 @@ async function signIn(ev) {
   $("signout").hidden = false;
   openFeed();
   state.reasons = (await api("GET", "/v1/review/reason-codes")).data;
+  $("team-button").hidden = data.role !== "supervisor";
+  if (data.role === "supervisor") state.team = (await api("GET", "/v1/review/team")).members;
   await refreshQueue();
   const first = $("queue").querySelector("button.case");
   if (first) first.focus();
@@ -241,6 +249,8 @@ function signOut(message) {
   $("who").hidden = true;
   $("live").hidden = true;
   $("signout").hidden = true;
+  $("team-button").hidden = true;
+  state.team = null;
   $("signin").hidden = false;
   $("queue").replaceChildren();
   $("detail").replaceChildren(el("p", { class: "placeholder" }, w("placeholder")));
@@ -458,6 +468,7 @@ function renderCase(notice) {
     el("div", { class: "actions" }, el("button", { type: "button", id: "add-note", "data-action": "note", disabled: !allowed("note"),
                                                    "aria-keyshortcuts": "t", onclick: () => runAction("note", { note: note.value }) },
                                        w("note"))),
+    state.team && !finished ? reassignControl(c) : null,
   ];
   // Side by side: the selfie, the scores, the document's photo; then the other captures.
   const media = d.media || [];
@@ -520,6 +531,28 @@ function renderCase(notice) {
   tickSla();
 }
 
+// A supervisor hands a case to any active reviewer of the team.
+function reassignControl(c) {
+  const people = state.team.filter((m) => m.actorType === "user" && !m.disabled && m.actorId !== c.assigneeUserId);
+  if (!people.length) return null;
+  const select = el("select", { id: "reassign-to", "aria-label": w("reassignTo") },
+    ...people.map((m) => el("option", { value: m.actorId }, `${m.label} · ${L(m.role)}`)));
+  return el("div", { class: "actions" }, el("label", { class: "check" }, w("reassignTo"), " ", select),
+    el("button", { type: "button", "data-action": "reassign", onclick: () => runAction("reassign", { user: select.value }) },
+       w("reassign")));
+}
+
+async function showTeam() {
+  const team = await api("GET", "/v1/review/team");
+  state.team = team.members;
+  const mins = (s) => (typeof s === "number" ? span(s * 1000) : "—");
+  $("team-body").replaceChildren(table([w("member"), w("held"), w("claims"), w("decided"), w("meanTime"), w("overturned"),
+                                        w("overrides"), w("lastDecision")],
+    team.members.map((m) => [m.label ? `${m.label} · ${L(m.role)}` : short(m.actorId), m.held, m.claims, m.decided,
+                             mins(m.meanDecisionSeconds), m.overturned, m.overrides, fmt(m.lastDecisionAt)]), null, null, "team-table"));
+  $("team").showModal();
+}
+
 function reasonLabel(code) {
   const r = state.reasons.find((x) => x.code === code);
   return r ? `${r.label[state.lang] ?? r.label.en} (${code})` : code;
@@ -576,6 +609,9 @@ async function runAction(action, input = {}) {
     } else if (action === "release") {
       await api("POST", `/v1/review/cases/${id}/release`, undefined);
       notice = { ok: true, text: w("releasedOk") };
+    } else if (action === "reassign") {
+      await api("POST", `/v1/review/cases/${id}/reassign`, { assigneeUserId: input.user });
+      notice = { ok: true, text: w("reassignedOk") };
     } else if (action === "note") {
       if (!input.note || !input.note.trim()) throw new Error(w("writeNoteFirst"));
       await api("POST", `/v1/review/cases/${id}/notes`, { note: input.note });
@@ -649,7 +685,7 @@ function onKey(ev) {
     if (ev.key === "-") { setZoom(zoomScale / 1.25); ev.preventDefault(); }
     return;
   }
-  if ($("decide").open || $("help").open || !state.token) return;
+  if ($("decide").open || $("help").open || $("team").open || !state.token) return;
   const t = ev.target;
   if (t && (t.tagName === "INPUT" || t.tagName === "TEXTAREA" || t.tagName === "SELECT")) return;
   const inQueue = t && t.closest && t.closest("#queue");
@@ -725,6 +761,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("decide-cancel").addEventListener("click", () => $("decide").close());
   $("help-button").addEventListener("click", () => $("help").showModal());
   $("help-close").addEventListener("click", () => $("help").close());
+  $("team-button").addEventListener("click", () => showTeam().catch(() => {}));
+  $("team-close").addEventListener("click", () => $("team").close());
   $("zoom-close").addEventListener("click", () => $("zoom").close());
   $("zoom-in").addEventListener("click", () => setZoom(zoomScale * 1.25));
   $("zoom-out").addEventListener("click", () => setZoom(zoomScale / 1.25));
