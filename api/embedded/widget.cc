@@ -11,6 +11,7 @@
 //                                      page calls it: a link previewer that fetches the URL opens
 //                                      nothing)
 // The page loads nothing but its own files and talks only to this origin.
+#include "api/http/static_asset.h"
 #include "api/embedded/routes.h"
 #include "api/http/json_input.h"
 #include "commands/tenancy/api_keys.h"
@@ -40,10 +41,10 @@ std::string FramePolicy(const std::string& ancestors) {
          "frame-ancestors " + ancestors;
 }
 
-HttpResponse Asset(std::string_view body, const char* type, bool cross_origin) {
-  HttpResponse r;
-  r.content_type = type;
-  r.body = std::string(body);
+// A widget file: ETag (a revalidation costs a 304), gzip when accepted; `no-cache` keeps every
+// mount on the current version (revalidated, not refetched).
+HttpResponse Asset(const HttpRequest& req, std::string_view body, const char* type, bool cross_origin) {
+  HttpResponse r = StaticAsset(req, body, type);
   r.headers.emplace_back("Cache-Control", "no-cache");
   r.headers.emplace_back("X-Content-Type-Options", "nosniff");
   // The loader is fetched by integrators' pages; the frame's files by the frame only.
@@ -109,15 +110,15 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
 
 void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
   router.Add("GET", "/embed/v1/loader.js",
-             Sync([](HttpRequest&) { return Asset(kWidget_loader_js, "text/javascript; charset=utf-8", true); }));
+             Sync([](HttpRequest& req) { return Asset(req, kWidget_loader_js, "text/javascript; charset=utf-8", true); }));
   router.Add("GET", "/embed/v1/widget.js",
-             Sync([](HttpRequest&) { return Asset(kWidget_widget_js, "text/javascript; charset=utf-8", false); }));
+             Sync([](HttpRequest& req) { return Asset(req, kWidget_widget_js, "text/javascript; charset=utf-8", false); }));
   router.Add("GET", "/embed/v1/widget.css",
-             Sync([](HttpRequest&) { return Asset(kWidget_widget_css, "text/css; charset=utf-8", false); }));
+             Sync([](HttpRequest& req) { return Asset(req, kWidget_widget_css, "text/css; charset=utf-8", false); }));
   // node-forge (npm, BSD-3-Clause), exactly as published: the e.firma step opens the applicant's
   // .key and signs with it in the browser (docs/embedded.md#efirma). Versioned name: cached for good.
-  router.Add("GET", "/embed/v1/vendor/forge-1.4.3.min.js", Sync([](HttpRequest&) {
-               HttpResponse js = Asset(kWidget_vendor_forge_min_js, "text/javascript; charset=utf-8", false);
+  router.Add("GET", "/embed/v1/vendor/forge-1.4.3.min.js", Sync([](HttpRequest& req) {
+               HttpResponse js = Asset(req, kWidget_vendor_forge_min_js, "text/javascript; charset=utf-8", false);
                for (auto& [name, value] : js.headers) {
                  if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
                }
@@ -126,8 +127,8 @@ void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
   Runtime* r = &rt;
   // The hosted page: whether the link is good is told by hosted/init, not here (the page is the
   // same for every link, and a link previewer fetching it learns nothing).
-  router.Add("GET", "/v/{link_token}", Sync([](HttpRequest&) {
-               HttpResponse page = Asset(kWidget_frame_html, "text/html; charset=utf-8", false);
+  router.Add("GET", "/v/{link_token}", Sync([](HttpRequest& req) {
+               HttpResponse page = Asset(req, kWidget_frame_html, "text/html; charset=utf-8", false);
                page.headers.emplace_back("Content-Security-Policy", FramePolicy("'none'"));
                page.headers.emplace_back("Referrer-Policy", "no-referrer");
                page.headers.emplace_back("X-Frame-Options", "DENY");
@@ -154,7 +155,7 @@ void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
                  return nf;
                }
                const auto origins = row->value("allowedOrigins", std::vector<std::string>{});
-               HttpResponse page = Asset(kWidget_frame_html, "text/html; charset=utf-8", false);
+               HttpResponse page = Asset(req, kWidget_frame_html, "text/html; charset=utf-8", false);
                page.headers.emplace_back("Content-Security-Policy",
                                          FramePolicy(commands::embedded::FrameAncestors(origins)));
                page.headers.emplace_back("Referrer-Policy", "no-referrer");

@@ -12,6 +12,7 @@
 #include "api/http/problem.h"
 #include "api/http/json_input.h"
 #include "api/http/sse_hub.h"
+#include "api/http/static_asset.h"
 #include "api/http/write_path.h"
 #include "api/review/review_common.h"
 #include "commands/tenancy/api_keys.h"
@@ -47,10 +48,8 @@ void Harden(HttpResponse& r) {
 }
 
 Handler Asset(std::string_view body, std::string content_type) {
-  return Sync([body, content_type](HttpRequest&) {
-    HttpResponse r;
-    r.content_type = content_type;
-    r.body = std::string(body);
+  return Sync([body, content_type](HttpRequest& req) {
+    HttpResponse r = StaticAsset(req, body, content_type);  // ETag, gzip
     r.headers.emplace_back("Cache-Control", "no-cache");
     Harden(r);
     return r;

@@ -3,7 +3,8 @@
 # capture page with its script and style, and of the loader; budget 60 KB for the page, which has
 # no camera assets), and the time from the integrator page's navigation to the first interactive
 # step (the consent checkbox) in headless Debian chromium, on a fresh browser context each run
-# (cold cache), over WIDGET_RUNS embedded sessions: median and worst.
+# (cold cache), over WIDGET_RUNS embedded sessions: median and worst; and the bytes the service
+# sends before the first step, cold and on a repeat mount with the cache warm (ETag: 304s).
 #   scripts/bench.d/widget.sh BUILD_DIR
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -43,7 +44,7 @@ import http.client, json, sys
 base, key, origin, runs = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 host, port = base.split("//")[1].split(":")
 out = []
-for i in range(runs):
+for i in range(runs + 2):  # two more: the cold and warm mounts whose bytes are counted
     c = http.client.HTTPConnection(host, int(port), timeout=30)
     c.request("POST", "/v1/embedded/sessions", json.dumps({"allowedOrigins": [origin]}),
               {"Authorization": "Bearer " + key, "Content-Type": "application/json"})
@@ -57,7 +58,11 @@ echo "$SECRETS" >&"${NODE[1]}"
 read -r result <&"${NODE[0]}"
 python3 - "$result" <<'PY'
 import json, statistics, sys
-runs = json.loads(sys.argv[1])["runs"]
+r = json.loads(sys.argv[1])
+runs = r["runs"]
 print(f"widget: navigation to the first interactive step (headless chromium, cold context), {len(runs)} runs: "
       f"median {statistics.median(runs):.0f} ms, worst {max(runs)} ms")
+print(f"widget: bytes from the service before the first step (headers and bodies as sent, gzip): "
+      f"cold cache {r['coldBytes']}, repeat mount with the cache warm {r['warmBytes']}")
+assert r["warmBytes"] < r["coldBytes"], r
 PY

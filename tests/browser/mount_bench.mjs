@@ -4,7 +4,10 @@
 //   node mount_bench.mjs <svc base url>
 //   -> "port N"   the integrator page on http://127.0.0.1:N
 //   <- {"secrets": [...]}
-//   -> {"runs": [ms, ...], "coldMs": ms}
+//   -> {"runs": [ms, ...], "coldBytes": n, "warmBytes": n}
+// coldBytes: what the service sent (headers and bodies, as transferred: gzip when it compresses)
+// until the first step, on a cold cache; warmBytes: the same for a second mount in the same
+// browser context (the cache warm: revalidations answered 304).
 import http from "node:http";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
@@ -25,8 +28,25 @@ const browser = await chromium.launch({
          "--use-fake-device-for-media-stream", "--disable-background-networking", "--no-first-run"],
 });
 const runs = [];
+let coldBytes = 0, warmBytes = 0;
+// Bytes the service sent to a page until its first step (each response's headers and body as
+// transferred), counted when each request finishes.
+async function mountBytes(page, secret) {
+  let bytes = 0;
+  const pending = [];
+  const count = (r) => {
+    if (!r.url().startsWith(base)) return;
+    pending.push(r.sizes().then((z) => { bytes += z.responseHeadersSize + z.responseBodySize; }).catch(() => {}));
+  };
+  page.on("requestfinished", count);
+  await page.goto(`http://127.0.0.1:${server.address().port}/?s=${encodeURIComponent(secret)}`);
+  await page.frameLocator("iframe").locator("#consent-check").waitFor({ timeout: 30000 });
+  page.off("requestfinished", count);
+  await Promise.all(pending);
+  return bytes;
+}
 try {
-  for (const s of secrets) {
+  for (const s of secrets.slice(2)) {
     const context = await browser.newContext({ viewport: { width: 390, height: 844 } });  // cold cache each time
     const page = await context.newPage();
     const t0 = Date.now();
@@ -35,8 +55,13 @@ try {
     runs.push(Date.now() - t0);
     await context.close();
   }
+  // The bytes: a cold mount, then a second one in the same context.
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  coldBytes = await mountBytes(await context.newPage(), secrets[0]);
+  warmBytes = await mountBytes(await context.newPage(), secrets[1]);
+  await context.close();
 } finally {
   await browser.close();
   server.close();
 }
-process.stdout.write(JSON.stringify({ runs }) + "\n");
+process.stdout.write(JSON.stringify({ runs, coldBytes, warmBytes }) + "\n");

@@ -16,11 +16,12 @@ import fs from "node:fs";
 import http from "node:http";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
+import { axeViolations } from "./axe.mjs";
 
 const [base, shots, samples] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin });
 const nextLine = () => new Promise((resolve) => lines.once("line", resolve));
-const out = { ok: false, thirdParty: [], consoleErrors: [], pageErrors: [], steps: [] };
+const out = { ok: false, thirdParty: [], consoleErrors: [], pageErrors: [], steps: [], axe: {} };
 
 // The integrator's page: includes the loader from the service and mounts the widget.
 const server = http.createServer((req, res) => {
@@ -60,7 +61,12 @@ try {
     const u = r.url();
     if (!u.startsWith(base) && !u.startsWith(integrator) && !u.startsWith("blob:") && !u.startsWith("data:")) out.thirdParty.push(u);
   });
-  page.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  let refusedUploads = 0;  // the file that is no image, below: the one expected failed request
+  page.on("console", (m) => {
+    if (m.type() !== "error") return;
+    if (m.text().includes("422") && m.location().url.endsWith("/media") && refusedUploads++ === 0) return;
+    out.consoleErrors.push(`${m.text()} (${m.location().url})`);
+  });
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
 
   const started = Date.now();
@@ -78,6 +84,11 @@ try {
   };
   const waitStep = (step) => page.waitForFunction((s) => window.events.some((e) => e.type === "step" && e.step === s), step);
   await shot("consent");
+  // The frame the loader mounted fits its content: the widget tells the loader its height.
+  await page.waitForFunction(() => document.querySelector("iframe").style.height !== "640px");
+  out.frameHeight = await page.evaluate(() => document.querySelector("iframe").style.height);
+  const widgetFrame = page.frame({ url: /\/embed\/v1\/frame\// });
+  out.axe.consent = await axeViolations(widgetFrame);
   await frame.locator("#consent-check").check();
   await frame.locator("#consent-accept").click();
 
@@ -85,6 +96,13 @@ try {
   await waitStep("document_front");
   await frame.locator("#step-title").waitFor();
   await shot("document-front");
+  // A file that is no image: the service refuses it, the page says so in Spanish with what to do
+  // (never the service's English detail), and the step stays.
+  await frame.locator("#file").setInputFiles({ name: "ine.jpg", mimeType: "image/jpeg", buffer: Buffer.from("not a photo at all") });
+  await frame.locator("#status.error").waitFor();
+  out.badFileMessage = await frame.locator("#status").textContent();
+  out.badFileCode = await frame.locator("#status").getAttribute("data-code");
+  out.axe.badFile = await axeViolations(widgetFrame);
   await frame.locator("#file").setInputFiles(`${samples}/front.jpg`);
   await waitStep("document_back");
   await shot("document-back");
@@ -105,6 +123,7 @@ try {
   await page.waitForFunction(() => window.events.some((e) => e.type === "completed"));
   await frame.locator("#outcome").waitFor();
   await shot("outcome");
+  out.axe.outcome = await axeViolations(widgetFrame);
   out.outcome = await frame.locator("#outcome").getAttribute("data-status");
   out.progress = await frame.locator("#progress li").evaluateAll((items) => items.map((li) => li.getAttribute("aria-label")));
   out.events = await page.evaluate(() => window.events);
@@ -130,6 +149,7 @@ try {
   out.hostedTitle = await hosted.locator("#step-title").textContent();
   out.hostedLang = await hosted.locator("html").getAttribute("lang");
   await hosted.screenshot({ path: `${shots}/embedded-hosted.png` });
+  out.axe.hosted = await axeViolations(hosted);
   await hosted.locator("#consent-check").check();
   await hosted.locator("#consent-accept").click();
   await hosted.locator("#step-title", { hasText: "Front of your ID" }).waitFor();
@@ -177,6 +197,7 @@ try {
   await signer.locator("#efirma-key").setInputFiles(efirma.key);
   await signer.locator("#efirma-password").fill("not-the-password");
   await signer.screenshot({ path: `${shots}/embedded-efirma.png` });
+  out.axe.efirma = await axeViolations(signer);
   await signer.locator("#efirma-sign").click();
   await signer.locator("#status.error").waitFor();
   out.efirmaBadPassword = await signer.locator("#status").textContent();
@@ -189,6 +210,15 @@ try {
   await signer.locator("#outcome").waitFor();
   out.efirmaOutcome = await signer.locator("#outcome").getAttribute("data-status");
   await signer.screenshot({ path: `${shots}/embedded-efirma-outcome.png` });
+  // A link that is no session's: a message in Spanish with what to do, and no "Cargando…" left.
+  const stale = await context.newPage();
+  stale.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  await stale.goto(`${base}/v/lnk_${"0".repeat(32)}`);
+  await stale.locator("#status.error").waitFor();
+  out.badLinkMessage = await stale.locator("#status").textContent();
+  out.badLinkCode = await stale.locator("#status").getAttribute("data-code");
+  out.badLinkLoading = await stale.locator("#loading").count();
+  out.axe.badLink = await axeViolations(stale);
   out.ok = true;
 } catch (e) {
   out.error = String(e && e.stack || e);

@@ -128,7 +128,9 @@ TEST_CASE("api: test and live are separate; another tenant's id is 404, never da
 
 TEST_CASE("api: Idempotency-Key on create") {
   BOTH_BACKENDS;
-  Env env(kafka, {}, Sharing::kIsolated);  // kills and restarts its server
+  // Kills and restarts its server, on another port: the public base URL is fixed, as a deployment's
+  // is, so that the link's hostedUrl is the same before and after (without it, it names the port).
+  Env env(kafka, {"--public-base-url", "https://verify.example"}, Sharing::kIsolated);
   CheckProblem(env.Call(env.test_key, "POST", "/v1/verification-sessions", R"({"channel":"api"})"),
                400, "IDEMPOTENCY_KEY_REQUIRED");
   CheckProblem(env.Create(env.test_key, ""), 400, "IDEMPOTENCY_KEY_INVALID");

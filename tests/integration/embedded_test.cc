@@ -397,6 +397,24 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
   CHECK(svc::testing::HeaderOf(loader, "Cross-Origin-Resource-Policy") == "cross-origin");
   CHECK(loader.body.find("SvcEmbed") != std::string::npos);
   CHECK(env.Call("", "GET", "/embed/v1/widget.js").status == 200);
+  // Served gzipped when accepted, with a strong ETag: a revalidation is a 304 with no body.
+  auto plain = env.Call("", "GET", "/embed/v1/widget.js");
+  auto zipped = env.Call("", "GET", "/embed/v1/widget.js", "", {{"Accept-Encoding", "gzip, deflate, br"}});
+  REQUIRE(zipped.status == 200);
+  CHECK(svc::testing::HeaderOf(zipped, "Content-Encoding") == "gzip");
+  CHECK(svc::testing::HeaderOf(zipped, "Vary") == "Accept-Encoding");
+  CHECK(zipped.body.size() < plain.body.size() / 2);
+  CHECK(zipped.body.substr(0, 2) == std::string("\x1f\x8b", 2));
+  CHECK(svc::testing::HeaderOf(plain, "Content-Encoding").empty());
+  const std::string etag = svc::testing::HeaderOf(plain, "ETag");
+  CHECK(etag.size() == 34);
+  CHECK(svc::testing::HeaderOf(zipped, "ETag") == etag);
+  auto revalidated = env.Call("", "GET", "/embed/v1/widget.js", "", {{"If-None-Match", etag}, {"Accept-Encoding", "gzip"}});
+  CHECK(revalidated.status == 304);
+  CHECK(revalidated.body.empty());
+  CHECK(env.Call("", "GET", "/embed/v1/widget.js", "", {{"If-None-Match", "\"other\""}}).status == 200);
+  CHECK(env.Call("", "GET", "/embed/v1/widget.js", "", {{"Accept-Encoding", "gzip;q=0"}}).body == plain.body);
+  CHECK(env.Call("", "GET", "/console/app.js", "", {{"If-None-Match", svc::testing::HeaderOf(env.Call("", "GET", "/console/app.js"), "ETag")}}).status == 304);
   CHECK(env.Call("", "GET", "/embed/v1/widget.css").status == 200);
   auto created = env.Call(k, "POST", "/v1/embedded/sessions",
                           core::Json{{"allowedOrigins", {"https://shop.example", "http://localhost:3000"}}}.dump());

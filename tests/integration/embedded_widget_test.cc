@@ -9,6 +9,8 @@
 // (docs/embedded.md shows them), else to the test's directory.
 #include <doctest/doctest.h>
 
+#include <optional>
+
 #include <cstdlib>
 #include <filesystem>
 
@@ -98,7 +100,18 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
                                               "Enviar ✓"}));
   // The parent heard every step, in order, then submitted and completed.
   std::vector<std::string> types, steps;
+  int resizes = 0, errors = 0;
   for (const auto& e : out["events"]) {
+    if (e["type"] == "resize") {  // the frame's height, whenever its content changes: not a step
+      ++resizes;
+      continue;
+    }
+    if (e["type"] == "error") {  // the refused file, once: its code and the service's detail
+      ++errors;
+      CHECK(e["code"] == "MEDIA_CONTENT_INVALID");
+      CHECK(!e["message"].get<std::string>().empty());
+      continue;
+    }
     types.push_back(e["type"]);
     if (e["type"] == "step") steps.push_back(e["step"]);
     CHECK(e["sessionId"] == session["id"]);
@@ -107,7 +120,14 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(types.back() == "completed");
   CHECK(std::find(types.begin(), types.end(), "submitted") != types.end());
   CHECK(steps == std::vector<std::string>{"consent", "document_front", "document_back", "selfie", "liveness", "submit"});
-  CHECK(out["events"].back()["status"] == "approved");
+  CHECK(resizes >= 1);
+  CHECK(errors == 1);
+  std::optional<core::Json> completed;
+  for (const auto& e : out["events"]) {
+    if (e["type"] == "completed") completed = e;
+  }
+  REQUIRE(completed.has_value());
+  CHECK((*completed)["status"] == "approved");
   // The page on an origin the session does not allow: the browser refused to frame it.
   CHECK(out["blockedMessage"].get<std::string>().find("frame-ancestors") != std::string::npos);
   CHECK(out["blockedEvents"].empty());
@@ -124,6 +144,23 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["forgeMatchesNpm"] == true);
   CHECK(out["efirmaSteps"] == core::Json::array({"consent", "document_front", "document_back", "efirma", "submit"}));
   CHECK(out["efirmaBadPassword"].get<std::string>().find("contraseña") != std::string::npos);
+  // Every error the applicant met is in their language, with a next action, never the detail.
+  CHECK(out["badFileCode"] == "MEDIA_CONTENT_INVALID");
+  CHECK(out["badFileMessage"].get<std::string>().find("Toma la foto con la cámara") != std::string::npos);
+  CHECK(out["badFileMessage"].get<std::string>().find("bytes") == std::string::npos);
+  CHECK(out["badLinkMessage"].get<std::string>().find("enlace") != std::string::npos);
+  CHECK(out["badLinkCode"].get<std::string>().rfind("SESSION_", 0) == 0);
+  CHECK(out["badLinkLoading"] == 0);
+  // The iframe fits its content.
+  CHECK(out["frameHeight"] != "640px");
+  CHECK(std::stoi(out["frameHeight"].get<std::string>()) >= 320);
+  // axe-core, WCAG 2.2 AA, on the widget's and the hosted page's states: no violation.
+  for (const char* st : {"consent", "badFile", "outcome", "hosted", "efirma", "badLink"}) {
+    INFO(st);
+    REQUIRE(out["axe"].contains(st));
+    CHECK(out["axe"][st]["violations"].empty());
+    CHECK(out["axe"][st]["passes"].get<int>() >= 5);
+  }
   CHECK(out["efirmaCallsBeforeKeyOpened"] == 0);
   CHECK(out["efirmaLeaks"].empty());
   CHECK(out["efirmaEvent"]["status"] == "passed");

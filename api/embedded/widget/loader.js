@@ -3,7 +3,8 @@
 // and mounts the capture widget with the clientSecret its backend (or the browser create) got:
 //   const widget = SvcEmbed.mount(document.getElementById("kyc"), {
 //     clientSecret, locale: "es", onEvent: (e) => console.log(e.type, e) });
-// Events: ready, step, efirma ({status, reasonCodes}), submitted, completed ({status}), error ({code, message}). The frame talks
+// Events: ready, step, efirma ({status, reasonCodes}), submitted, completed ({status}), error ({code, message}),
+// resize ({height}: the loader sets the iframe's height to its content's itself). The frame talks
 // only to this page's origin, and this script only to the service's origin.
 (() => {
   "use strict";
@@ -19,7 +20,7 @@
     frame.title = o.title || "Verificación de identidad";
     frame.allow = "camera; microphone";
     frame.setAttribute("referrerpolicy", "no-referrer");
-    frame.style.cssText = "border:0;width:100%;min-height:640px";
+    frame.style.cssText = "border:0;width:100%;height:640px";
     const emit = (e) => { if (typeof o.onEvent === "function") o.onEvent(e); };
     let handed = false;
     function listen(m) {
@@ -29,6 +30,10 @@
         handed = true;
         frame.contentWindow.postMessage({ source: "svc-embed-loader", type: "init", clientSecret: secret, locale: o.locale }, service);
         return;
+      }
+      if (m.data.type === "resize") {  // the frame fits its content (at least 320 px)
+        const h = Number(m.data.height);
+        if (Number.isFinite(h) && h > 0) frame.style.height = Math.max(320, Math.min(h, 4000)) + "px";
       }
       const e = Object.assign({}, m.data);
       delete e.source;

@@ -28,7 +28,36 @@
       efirmaCer: "Certificado (.cer)", efirmaKey: "Llave privada (.key)", efirmaPassword: "Contraseña de la llave privada",
       efirmaSign: "Firmar", efirmaSigning: "Firmando…", efirmaBadKey: "No se pudo abrir la llave: revisa el archivo .key y la contraseña.",
       efirmaKeyMismatch: "La llave privada no corresponde al certificado.", efirmaMissing: "Elige tu .cer y tu .key y escribe la contraseña.",
-      efirmaFailed: "La e.firma no se pudo validar: ", efirmaPassed: "e.firma validada"
+      efirmaFailed: "La e.firma no se pudo validar: ", efirmaPassed: "e.firma validada",
+      stages: { document: "Identificación", liveness: "Prueba de vida", face_match: "Comparación de rostro", gov_curp: "CURP en RENAPO",
+        gov_ine: "INE en la lista nominal", efirma: "e.firma", aml: "Listas de riesgo" },
+      outcomes: { passed: "correcto", failed: "no superado", review: "a revisión", unavailable: "no disponible", skipped: "omitido",
+        inconclusive: "no concluyente" },
+      reload: "Volver a cargar",
+      errors: {
+        MEDIA_CONTENT_INVALID: "El archivo no es una foto o un video que podamos leer. Toma la foto con la cámara o elige una imagen JPEG o PNG.",
+        UNSUPPORTED_MEDIA_TYPE: "Ese tipo de archivo no se acepta. Elige una foto JPEG o PNG, o un video.",
+        PAYLOAD_TOO_LARGE: "El archivo es demasiado grande. Toma la foto con la cámara o elige uno más pequeño.",
+        UNKNOWN_MEDIA_KIND: "Esta captura no se esperaba en este paso. Vuelve a cargar la página.",
+        CAPTURE_NOT_ALLOWED: "Esta captura no está permitida en esta verificación. Vuelve a cargar la página.",
+        CAPTURE_CREDENTIAL_INVALID: "El reto de la prueba de vida venció. Graba de nuevo.",
+        CONSENT_REQUIRED: "Primero acepta el consentimiento. Vuelve a cargar la página.",
+        SESSION_EXPIRED: "La sesión venció. Pide un nuevo enlace a quien te solicitó la verificación.",
+        SESSION_INVALID: "La sesión ya no es válida. Pide un nuevo enlace a quien te solicitó la verificación.",
+        SESSION_NOT_FOUND: "No encontramos esta verificación. Revisa el enlace o pide uno nuevo.",
+        SESSION_ALREADY_USED: "Esta verificación ya se abrió en otra ventana. Continúa allí o pide un nuevo enlace.",
+        SESSION_COMPLETED: "Esta verificación ya terminó. Puedes cerrar esta ventana.",
+        SESSION_CANCELLED: "Esta verificación fue cancelada. Pide un nuevo enlace a quien te la solicitó.",
+        SESSION_NOT_SUBMITTABLE: "Aún falta una captura. Vuelve a cargar la página para completarla.",
+        ORIGIN_NOT_ALLOWED: "Esta página no puede mostrar la verificación. Ábrela desde el sitio de quien te la solicitó.",
+        RATE_LIMITED: "Demasiados intentos seguidos. Espera un minuto e inténtalo de nuevo.",
+        EFIRMA_CHALLENGE_EXPIRED: "La firma tardó demasiado. Firma de nuevo.",
+        EFIRMA_CHALLENGE_ALREADY_USED: "Esa firma ya se usó. Firma de nuevo.",
+        EFIRMA_KEY_NOT_OPENED: "No se pudo abrir la llave: revisa el archivo .key y la contraseña.",
+        EFIRMA_KEY_MISMATCH: "La llave privada no corresponde al certificado.",
+        NETWORK: "No hay conexión con el servicio. Revisa tu conexión a internet e inténtalo de nuevo.",
+        default: "Algo salió mal. Inténtalo de nuevo; si se repite, vuelve a cargar la página.",
+      }
     },
     en: {
       title: "Identity verification", loading: "Loading…", steps: "Steps",
@@ -53,9 +82,41 @@
       efirmaCer: "Certificate (.cer)", efirmaKey: "Private key (.key)", efirmaPassword: "Private key password",
       efirmaSign: "Sign", efirmaSigning: "Signing…", efirmaBadKey: "The key could not be opened: check the .key file and the password.",
       efirmaKeyMismatch: "The private key is not the certificate's.", efirmaMissing: "Choose your .cer and .key and type the password.",
-      efirmaFailed: "The e.firma could not be validated: ", efirmaPassed: "e.firma validated"
+      efirmaFailed: "The e.firma could not be validated: ", efirmaPassed: "e.firma validated",
+      stages: { document: "ID document", liveness: "Liveness", face_match: "Face comparison", gov_curp: "CURP at RENAPO",
+        gov_ine: "INE voter list", efirma: "e.firma", aml: "Risk lists" },
+      outcomes: { passed: "passed", failed: "not passed", review: "to review", unavailable: "unavailable", skipped: "skipped",
+        inconclusive: "inconclusive" },
+      reload: "Reload",
+      errors: {
+        MEDIA_CONTENT_INVALID: "The file is not a photo or video we can read. Take the photo with the camera or choose a JPEG or PNG image.",
+        UNSUPPORTED_MEDIA_TYPE: "That kind of file is not accepted. Choose a JPEG or PNG photo, or a video.",
+        PAYLOAD_TOO_LARGE: "The file is too large. Take the photo with the camera or choose a smaller one.",
+        UNKNOWN_MEDIA_KIND: "This capture was not expected at this step. Reload the page.",
+        CAPTURE_NOT_ALLOWED: "This capture is not allowed in this verification. Reload the page.",
+        CAPTURE_CREDENTIAL_INVALID: "The liveness challenge expired. Record again.",
+        CONSENT_REQUIRED: "Accept the consent first. Reload the page.",
+        SESSION_EXPIRED: "The session expired. Ask whoever requested the verification for a new link.",
+        SESSION_INVALID: "The session is no longer valid. Ask whoever requested the verification for a new link.",
+        SESSION_NOT_FOUND: "We could not find this verification. Check the link or ask for a new one.",
+        SESSION_ALREADY_USED: "This verification was opened in another window. Continue there or ask for a new link.",
+        SESSION_COMPLETED: "This verification is finished. You may close this window.",
+        SESSION_CANCELLED: "This verification was cancelled. Ask whoever requested it for a new link.",
+        SESSION_NOT_SUBMITTABLE: "A capture is still missing. Reload the page to complete it.",
+        ORIGIN_NOT_ALLOWED: "This page cannot show the verification. Open it from the site of whoever requested it.",
+        RATE_LIMITED: "Too many attempts in a row. Wait a minute and try again.",
+        EFIRMA_CHALLENGE_EXPIRED: "Signing took too long. Sign again.",
+        EFIRMA_CHALLENGE_ALREADY_USED: "That signature was already used. Sign again.",
+        EFIRMA_KEY_NOT_OPENED: "The key could not be opened: check the .key file and the password.",
+        EFIRMA_KEY_MISMATCH: "The private key is not the certificate's.",
+        NETWORK: "The service cannot be reached. Check your internet connection and try again.",
+        default: "Something went wrong. Try again; if it happens again, reload the page.",
+      }
     }
   };
+  // The codes after which only a reload (or a new link) helps: the page offers the reload.
+  const FATAL = new Set(["SESSION_EXPIRED", "SESSION_INVALID", "SESSION_NOT_FOUND", "SESSION_ALREADY_USED", "SESSION_COMPLETED",
+    "SESSION_CANCELLED", "SESSION_NOT_SUBMITTABLE", "UNKNOWN_MEDIA_KIND", "CAPTURE_NOT_ALLOWED", "CONSENT_REQUIRED"]);
   const $ = (id) => document.getElementById(id);
   // Framed: /embed/v1/frame/<ems id>. Hosted (the link channel): /v/<link token>, full screen.
   const hosted = location.pathname.startsWith("/v/");
@@ -79,10 +140,33 @@
   function tell(type, data) {
     if (state.parent) window.parent.postMessage(Object.assign({ source: "svc-embed", type, sessionId: ems }, data || {}), state.parent);
   }
+  // A problem the applicant can meet, in their language, with what to do next; never the
+  // service's `detail` (written for the integrator, in English). The integrator's page still gets
+  // the code and the detail in the `error` event.
+  function message(code) { return t.errors[code] || t.errors.default; }
   function fail(err) {
-    say((err && err.message) || String(err), true);
-    tell("error", { code: (err && err.code) || "WIDGET_ERROR", message: (err && err.message) || String(err) });
+    const code = (err && err.code) || (err instanceof TypeError ? "NETWORK" : "WIDGET_ERROR");
+    const loading = $("loading");
+    if (loading) loading.remove();
+    say(message(code), true);
+    $("status").dataset.code = code;
+    if (FATAL.has(code) && !$("reload")) {
+      $("status").after(el("p", { class: "row", id: "reload-row" },
+        el("button", { class: "secondary", id: "reload", on: { click: () => location.reload() } }, t.reload)));
+    }
+    tell("error", { code, message: (err && err.message) || String(err) });
+    resize();
   }
+  // The frame tells the loader how tall its content is, so the iframe fits it (no inner scroll).
+  let lastHeight = 0;
+  function resize() {
+    const h = Math.ceil(document.body.getBoundingClientRect().height);  // the content, not the viewport
+    if (h !== lastHeight && state.parent) {
+      lastHeight = h;
+      tell("resize", { height: h });
+    }
+  }
+  if (window.ResizeObserver) new ResizeObserver(() => resize()).observe(document.body);
   async function call(method, path, body, form) {
     const headers = { Authorization: "Bearer " + state.token };
     if (body && !form) headers["Content-Type"] = "application/json";
@@ -322,7 +406,7 @@
     const es = new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
     es.addEventListener("verification.stage_completed", (m) => {
       const d = JSON.parse(m.data);
-      list.append(el("li", {}, t.stage + d.stage + " · " + d.outcome));
+      list.append(el("li", { "data-stage": d.stage }, (t.stages[d.stage] || d.stage) + ": " + (t.outcomes[d.outcome] || d.outcome)));
     });
     const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
       "verification.review_required": "review", "verification.more_info_requested": "more_info",
@@ -358,8 +442,7 @@
     // Only a parent the session allows gets to hand over the secret (and hear back).
     const policy = await fetch(`/v1/embedded/sessions/${ems}/policy`).then((r) => r.json());
     if (!Array.isArray(policy.allowedOrigins) || !policy.allowedOrigins.includes(message.origin)) {
-      say(t.refused, true);
-      return;
+      return fail(Object.assign(new Error("the parent page's origin is not allowed"), { code: "ORIGIN_NOT_ALLOWED" }));
     }
     const r = await fetch("/v1/embedded/sessions/init", {
       method: "POST", headers: { "Content-Type": "application/json" },
