@@ -116,6 +116,7 @@ constexpr ErrorCodeInfo kCatalogue[] = {
     {"PII_DECRYPT_CAP_REACHED", 429, "PII decrypt cap reached", false, ""},
     {"PII_IN_PLAINTEXT_FIELD", 422, "PII in plaintext field", true, ""},
     {"PORTFOLIO_NOT_FOUND", 404, "Portfolio not found", false, ""},
+    {"PRIVACY_NOTICE_REQUIRED", 422, "Privacy notice required", false, "live sessions of the embedded and link channels: the application's privacyNoticeUrl (svc admin app settings --privacy-notice-url)"},
     {"PUBLISHABLE_KEY_NOT_ALLOWED", 403, "Publishable key not allowed", true, ""},
     {"PUBLISHABLE_KEY_REQUIRED", 403, "Publishable key required", false, ""},
     {"PURPOSE_OPPOSED", 403, "Purpose opposed", false, "the person opposed this purpose (ARCO opposition) and has not consented to it since"},

@@ -121,6 +121,7 @@ core::Status TenancyProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
             j["allowedFlows"] = e.allowed_flows;
             j["defaultFlow"] = e.default_flow.empty() ? core::Json(nullptr) : core::Json(e.default_flow);
             j["allowedOrigins"] = e.allowed_origins;
+            j["privacyNoticeUrl"] = e.privacy_notice_url.empty() ? core::Json(nullptr) : core::Json(e.privacy_notice_url);
             j["updatedAt"] = at;
           }
           view.Put(k, core::DumpJson(j));

@@ -145,7 +145,8 @@ core::Result<core::Json> AdminApplicationSettings(Runtime& rt, const std::string
   std::vector<std::string> named = s.allowed_flows;
   if (!s.default_flow.empty()) named.push_back(s.default_flow);
   for (const auto& f : named) SVC_RETURN_IF_ERROR(FlowRow(rt, tenant_id, f).status());
-  tn::SetApplicationSettings cmd{application_id, s.allowed_flows, s.default_flow, s.allowed_origins};
+  tn::SetApplicationSettings cmd{application_id, s.allowed_flows, s.default_flow, s.allowed_origins,
+                                 s.privacy_notice_url};
   SVC_RETURN_IF_ERROR(
       AdminRun<tn::TenantDecider>(rt, tenant_id, tenant_id, tn::TenancyCommand(cmd), actor).status());
   SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, TV::Abs(TV::Application(tenant_id, application_id))));
@@ -215,6 +216,10 @@ void AddEmbeddedAdminRoutes(Router& router, Runtime& rt, const std::string& serv
           return core::InvalidArgument("defaultFlow must be a flow id or null", "VALIDATION_ERROR");
         }
         s.default_flow = core::StringOr(b, "defaultFlow");
+        if (b.contains("privacyNoticeUrl") && !b["privacyNoticeUrl"].is_null() && !b["privacyNoticeUrl"].is_string()) {
+          return core::InvalidArgument("privacyNoticeUrl must be a URL or null", "VALIDATION_ERROR");
+        }
+        s.privacy_notice_url = core::StringOr(b, "privacyNoticeUrl");
         return AdminApplicationSettings(*r, req.path_params["tenant_id"], req.path_params["application_id"], s, actor);
       });
 }

@@ -400,7 +400,7 @@ std::vector<ApiRoute> EmbeddedRoutes(Runtime* r, const ApiContext& options) {
       "VALIDATION_ERROR", "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID", "ALLOWED_ORIGINS_REQUIRED",
       "ORIGIN_INVALID", "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "FLOW_NOT_PUBLISHABLE",
       "FLOW_NOT_ALLOWED_FOR_APPLICATION", "FLOW_NOT_ALLOWED_FOR_KEY", "FLOW_REQUIRED", "CHECK_NOT_ENABLED_FOR_FLOW",
-      "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED"};
+      "PERSON_NOT_FOUND", "PERSON_PURGED", "PERSON_ALREADY_MERGED", "PRIVACY_NOTICE_REQUIRED"};
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/embedded/sessions", .operation_id = "createEmbeddedSession", .tag = tag,
       .scope = "verification:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kOptional,

@@ -47,6 +47,7 @@ struct ApplicationSettings {
   std::vector<std::string> allowed_flows;
   std::string default_flow;
   std::vector<std::string> allowed_origins;
+  std::string privacy_notice_url;  // the integrator's aviso de privacidad
 };
 
 // Flows and applications (admin.cc, docs/embedded.md#operators). Each answers the row

@@ -52,6 +52,8 @@ OpenApiArea EmbeddedOpenApi() {
                                    {"verificationStatus", Str()},
                                    {"requiresApp", {{"type", "boolean"}}},
                                    {"locale", Str()},
+                                   {"integrator", Obj({{"name", Nullable(Str())}, {"privacyNoticeUrl", Nullable(Str())}},
+                                                      {"name", "privacyNoticeUrl"})},
                                    {"flow", Obj({{"id", Nullable(Id("flw"))},
                                                  {"steps", Strs()},
                                                  {"livenessMode", Enum({"passive", "active"})}},

@@ -12,6 +12,7 @@
 //                                      nothing)
 // The page loads nothing but its own files and talks only to this origin.
 #include "api/http/static_asset.h"
+#include "projections/embedded/embedded_queries.h"
 #include "api/embedded/routes.h"
 #include "api/http/json_input.h"
 #include "commands/tenancy/api_keys.h"
@@ -90,8 +91,11 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                   if (!rec.ok() || !rec->has_value()) {
                     return Problem(req_copy, "SERVICE_UNAVAILABLE", "the session is not readable yet");
                   }
+                  auto integrator = projections::IntegratorOf(rt.store(), core::StringOr(l, "tenantId"), **rec);
+                  if (!integrator.ok()) return StatusToProblem(req_copy, integrator.status());
                   HttpResponse r = JsonResponse(
                       200, {{"verificationSessionId", sid},
+                            {"integrator", *integrator},
                             {"applicantToken", token},
                             {"expiresAt", (*rec)->value("expiresAt", core::Json(nullptr))},
                             {"verificationStatus", (*rec)->value("status", core::Json(nullptr))},

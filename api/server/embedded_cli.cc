@@ -30,7 +30,8 @@ const char* const kUsage =
     "svc admin app list      --tenant T\n"
     "svc admin app archive   --tenant T --application app_...\n"
     "svc admin app settings  --tenant T --application app_... [--allowed-flows flw_a,flw_b]\n"
-    "                        [--default-flow flw_a] [--allowed-origins https://shop.example,...]\n";
+    "                        [--default-flow flw_a] [--allowed-origins https://shop.example,...]\n"
+    "                        [--privacy-notice-url https://shop.example/aviso-de-privacidad]\n";
 
 core::Result<std::string> ReadFile(const std::string& path) {
   if (path.empty()) return core::InvalidArgument("--definition-file is required");
@@ -57,6 +58,8 @@ int AdminEmbedded(int argc, char** argv) {
   f.Declare({"allowed-flows", "", "app settings: comma-separated flow ids (empty: any published flow)"});
   f.Declare({"default-flow", "", "app settings: the flow a session without one gets"});
   f.Declare({"allowed-origins", "", "app settings: comma-separated origins the widget may be mounted on"});
+  f.Declare({"privacy-notice-url", "", "app settings: the integrator's privacy notice (aviso de privacidad), "
+                                       "linked from the consent; required for live embedded and link sessions"});
   if (auto st = f.Parse(argc, argv, 4); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
     std::cout << kUsage << "\n" << f.Help("svc admin " + noun + " " + verb + " [flags]");
@@ -107,7 +110,8 @@ int AdminEmbedded(int argc, char** argv) {
     };
     body = {{"allowedFlows", list("allowed-flows")},
             {"defaultFlow", f.Get("default-flow").empty() ? core::Json(nullptr) : core::Json(f.Get("default-flow"))},
-            {"allowedOrigins", list("allowed-origins")}};
+            {"allowedOrigins", list("allowed-origins")},
+            {"privacyNoticeUrl", f.Get("privacy-notice-url").empty() ? core::Json(nullptr) : core::Json(f.Get("privacy-notice-url"))}};
   } else {
     std::cerr << kUsage;
     return 2;

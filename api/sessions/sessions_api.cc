@@ -150,6 +150,13 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
   }
   auto resolved = ResolveFlow(rt, a, **app_row, flow_id.value_or(""), flow.value_or(""), checks, policy);
   if (!resolved.ok()) return Refuse(respond, StatusToProblem(req, resolved.status()));
+  // The LFPDPPP's notice before collecting: the applicant's pages link the integrator's.
+  if (a.environment == "live" && (*channel == "link" || *channel == "embed") &&
+      core::StringOr(**app_row, "privacyNoticeUrl").empty()) {
+    return Refuse(respond, Problem(req, "PRIVACY_NOTICE_REQUIRED",
+                                   "the application has no privacy notice (svc admin app settings --privacy-notice-url): "
+                                   "live sessions of the embedded and link channels show it to the applicant"));
+  }
   if (person_id.has_value()) {
     // The person must be an active person of the key's tenant and environment.
     auto row = ReadViewCaughtUp(rt, a.tenant_id, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
@@ -377,7 +384,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
                       "BAD_REQUEST", "UNSUPPORTED_MEDIA_TYPE", "INVALID_ID",
                       "APPLICATION_NOT_FOUND", "FLOW_NOT_FOUND", "FLOW_NOT_PUBLISHABLE",
                       "FLOW_NOT_ALLOWED_FOR_APPLICATION", "FLOW_NOT_ALLOWED_FOR_KEY", "FLOW_REQUIRED",
-                      "CHECK_NOT_ENABLED_FOR_FLOW", "APPLICATION_ARCHIVED", "PERSON_NOT_FOUND",
+                      "CHECK_NOT_ENABLED_FOR_FLOW", "APPLICATION_ARCHIVED", "PRIVACY_NOTICE_REQUIRED", "PERSON_NOT_FOUND",
                       "PERSON_PURGED", "PERSON_ALREADY_MERGED"},
       .handler = [r, o](ApiCall& c, Respond respond) { CreateSession(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{

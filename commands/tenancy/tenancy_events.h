@@ -80,12 +80,16 @@ struct ApplicationSettingsSet {
   std::vector<std::string> allowed_flows;
   std::string default_flow;  // "" = none
   std::vector<std::string> allowed_origins;
+  // The integrator's privacy notice (aviso de privacidad, LFPDPPP): linked from the consent the
+  // applicant gives in the widget and the hosted page; required for live sessions of those channels.
+  std::string privacy_notice_url;  // "" = none
   static constexpr auto Fields() {
     using T = ApplicationSettingsSet;
     return std::tuple{core::Field("applicationId", &T::application_id),
                       core::Field("allowedFlows", &T::allowed_flows),
                       core::Field("defaultFlow", &T::default_flow, core::Empty::kNull),
-                      core::Field("allowedOrigins", &T::allowed_origins)};
+                      core::Field("allowedOrigins", &T::allowed_origins),
+                      core::Field("privacyNoticeUrl", &T::privacy_notice_url, core::Empty::kOmit)};
   }
 };
 

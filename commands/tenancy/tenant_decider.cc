@@ -253,6 +253,17 @@ core::Result<Decision> DecideSetApplicationSettings(const TenantState& s, const 
     }
   }
   e.default_flow = c.default_flow;
+  if (!c.privacy_notice_url.empty()) {
+    const std::string& u = c.privacy_notice_url;
+    const bool https = u.rfind("https://", 0) == 0 && u.size() > 8;
+    const bool local = u.rfind("http://localhost", 0) == 0 || u.rfind("http://127.0.0.1", 0) == 0;
+    const bool clean = u.size() <= 2048 && u.find_first_of(" \t\r\n\"<>") == std::string::npos;
+    if (!(https || local) || !clean) {
+      return core::InvalidArgument("privacyNoticeUrl must be an https URL (http only on localhost) of up to 2048 characters",
+                                   "VALIDATION_ERROR");
+    }
+    e.privacy_notice_url = u;
+  }
   SVC_ASSIGN_OR_RETURN(e.allowed_origins, embedded::NormalizeOrigins(c.allowed_origins, "allowedOrigins"));
   for (const auto& other : s.applications) {
     if (other.id == c.application_id || other.archived) continue;
@@ -266,9 +277,10 @@ core::Result<Decision> DecideSetApplicationSettings(const TenantState& s, const 
   Decision d;
   d.result = {{"applicationId", c.application_id}, {"allowedFlows", e.allowed_flows},
               {"defaultFlow", e.default_flow.empty() ? core::Json(nullptr) : core::Json(e.default_flow)},
-              {"allowedOrigins", e.allowed_origins}};
+              {"allowedOrigins", e.allowed_origins},
+              {"privacyNoticeUrl", e.privacy_notice_url.empty() ? core::Json(nullptr) : core::Json(e.privacy_notice_url)}};
   if (app->allowed_flows != e.allowed_flows || app->default_flow != e.default_flow ||
-      app->allowed_origins != e.allowed_origins) {
+      app->allowed_origins != e.allowed_origins || app->privacy_notice_url != e.privacy_notice_url) {
     d.events.push_back(Make(e));
   }
   return d;
@@ -351,6 +363,7 @@ void TenantDecider::EvolveDecoded(TenantState& s, const TenancyEvent& event,
             a.allowed_flows = e.allowed_flows;
             a.default_flow = e.default_flow;
             a.allowed_origins = e.allowed_origins;
+            a.privacy_notice_url = e.privacy_notice_url;
           }
         }
       },

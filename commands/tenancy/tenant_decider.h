@@ -47,6 +47,7 @@ struct ApplicationState {
   std::vector<std::string> allowed_flows;  // empty: any
   std::string default_flow;
   std::vector<std::string> allowed_origins;
+  std::string privacy_notice_url;
 
   static constexpr auto Fields() {
     using T = ApplicationState;
@@ -55,7 +56,8 @@ struct ApplicationState {
                       core::Field("archived", &T::archived, core::Empty::kOmit),
                       core::Field("allowedFlows", &T::allowed_flows, core::Empty::kOmit),
                       core::Field("defaultFlow", &T::default_flow, core::Empty::kOmit),
-                      core::Field("allowedOrigins", &T::allowed_origins, core::Empty::kOmit)};
+                      core::Field("allowedOrigins", &T::allowed_origins, core::Empty::kOmit),
+                      core::Field("privacyNoticeUrl", &T::privacy_notice_url, core::Empty::kOmit)};
   }
 };
 
@@ -174,13 +176,15 @@ struct SetApplicationSettings {
   std::vector<std::string> allowed_flows;
   std::string default_flow;
   std::vector<std::string> allowed_origins;
+  std::string privacy_notice_url;  // https (http only for localhost); "" = none
   static constexpr std::string_view kCommand = "SetApplicationSettings";
   static constexpr auto Fields() {
     using T = SetApplicationSettings;
     return std::tuple{core::Field("applicationId", &T::application_id),
                       core::Field("allowedFlows", &T::allowed_flows),
                       core::Field("defaultFlow", &T::default_flow),
-                      core::Field("allowedOrigins", &T::allowed_origins)};
+                      core::Field("allowedOrigins", &T::allowed_origins),
+                      core::Field("privacyNoticeUrl", &T::privacy_notice_url, core::Empty::kOmit)};
   }
 };
 struct RevokeApiKey {

@@ -15,4 +15,10 @@ namespace svc::projections {
 core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const core::Json& embedded,
                                      const std::string& embedded_id, const std::string& applicant_token);
 
+// Who asks the applicant to verify (the consent names them, as the LFPDPPP wants before data is
+// collected): {name, privacyNoticeUrl} of the session record's application; name null when the
+// application is not readable.
+core::Result<core::Json> IntegratorOf(const eventstore::KvStore& views, std::string_view tenant,
+                                      const core::Json& session_record);
+
 }  // namespace svc::projections

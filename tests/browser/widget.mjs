@@ -78,6 +78,9 @@ try {
   const frameResponse = await page.evaluate(() => document.querySelector("iframe").src);
   out.frameUrl = frameResponse;
   out.consentLabel = await frame.locator("label[for=consent-check]").textContent();
+  out.consentIntegrator = await frame.locator("#consent-integrator").textContent();
+  out.privacyNoticeHref = await frame.locator("#privacy-notice").getAttribute("href");
+  out.privacyNoticeText = await frame.locator("#privacy-notice").textContent();
   const shot = async (name) => {
     await page.screenshot({ path: `${shots}/embedded-${name}.png` });
     out.steps.push(name);

@@ -66,25 +66,25 @@ TEST_CASE("applications: archive (never the default), embedded settings, one app
         "APPLICATION_NOT_FOUND");
 
   using tenancy::SetApplicationSettings;
-  CHECK(Code(spec.When(SetApplicationSettings{kOther, {kFlowA}, kFlowB, {}}).status()) == "DEFAULT_FLOW_NOT_IN_ALLOWED");
-  CHECK(Code(spec.When(SetApplicationSettings{kOther, {}, "", {"http://shop.example"}}).status()) == "ORIGIN_INVALID");
-  auto set = spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB, kFlowA}, kFlowA, {"https://Shop.example"}});
+  CHECK(Code(spec.When(SetApplicationSettings{kOther, {kFlowA}, kFlowB, {}, ""}).status()) == "DEFAULT_FLOW_NOT_IN_ALLOWED");
+  CHECK(Code(spec.When(SetApplicationSettings{kOther, {}, "", {"http://shop.example"}, ""}).status()) == "ORIGIN_INVALID");
+  auto set = spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB, kFlowA}, kFlowA, {"https://Shop.example"}, ""});
   REQUIRE(set.ok());
   CHECK(Types(*set) == std::vector<std::string>{"tenancy.application_settings_set"});
   CHECK(spec.state.FindApplication(kOther)->allowed_flows == std::vector<std::string>{kFlowA, kFlowB});
   CHECK(spec.state.FindApplication(kOther)->allowed_origins == std::vector<std::string>{"https://shop.example"});
   // The same settings again record nothing.
-  CHECK(spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB}, kFlowA, {"https://shop.example"}})->events.empty());
+  CHECK(spec.When(SetApplicationSettings{kOther, {kFlowA, kFlowB}, kFlowA, {"https://shop.example"}, ""})->events.empty());
   // Another application cannot take the origin.
-  CHECK(Code(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}}).status()) == "ORIGIN_CONFLICT");
+  CHECK(Code(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}, ""}).status()) == "ORIGIN_CONFLICT");
 
   auto archived = spec.When(tenancy::ArchiveApplication{kOther});
   REQUIRE(archived.ok());
   CHECK(Types(*archived) == std::vector<std::string>{"tenancy.application_archived"});
   CHECK(spec.When(tenancy::ArchiveApplication{kOther})->events.empty());
-  CHECK(Code(spec.When(SetApplicationSettings{kOther, {}, "", {}}).status()) == "APPLICATION_ARCHIVED");
+  CHECK(Code(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, ""}).status()) == "APPLICATION_ARCHIVED");
   // An archived application's origins are free again; it takes no new keys.
-  CHECK(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}}).ok());
+  CHECK(spec.When(SetApplicationSettings{kThird, {}, "", {"https://shop.example"}, ""}).ok());
   tenancy::CreateApiKey k;
   k.key_id = "key_00000000000000000000000000000001";
   k.application_id = kOther;
@@ -207,4 +207,22 @@ TEST_CASE("what a session takes from a flow: checks named on or off, policy, cap
   CHECK(embedded::FlowIdFor(kTenant, "kyc") == embedded::FlowIdFor(kTenant, "kyc"));
   CHECK(embedded::FlowIdFor(kTenant, "kyc") != embedded::FlowIdFor("ten_00000000000000000000000000000002", "kyc"));
   CHECK(core::ValidateId(core::IdKind::kFlow, embedded::FlowIdFor(kTenant, "kyc")).ok());
+}
+
+TEST_CASE("applications: the privacy notice is an https URL (http only on localhost), kept with the settings") {
+  DeciderSpec<tenancy::TenantDecider> spec;
+  spec.aggregate_id = kTenant;
+  REQUIRE(spec.When(tenancy::CreateTenant{"Acme", kDefault}).ok());
+  REQUIRE(spec.When(tenancy::CreateApplication{kOther, "Tienda"}).ok());
+  CHECK(Code(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "http://shop.example/aviso"}).status()) == "VALIDATION_ERROR");
+  CHECK(Code(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "javascript:alert(1)"}).status()) == "VALIDATION_ERROR");
+  CHECK(Code(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "https://shop.example/a b"}).status()) == "VALIDATION_ERROR");
+  auto set = spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "https://shop.example/aviso-de-privacidad"});
+  REQUIRE(set.ok());
+  CHECK(set->events.size() == 1);
+  CHECK(set->result["privacyNoticeUrl"] == "https://shop.example/aviso-de-privacidad");
+  CHECK(spec.state.FindApplication(kOther)->privacy_notice_url == "https://shop.example/aviso-de-privacidad");
+  CHECK(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "https://shop.example/aviso-de-privacidad"})->events.empty());
+  CHECK(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "http://localhost:3000/aviso"})->events.size() == 1);
+  spec.CheckSnapshot();
 }

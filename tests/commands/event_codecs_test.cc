@@ -186,7 +186,7 @@ std::vector<Sample> Samples() {
   Add<tn::ApplicationSettingsSet, tn::TenancyEvent>(s, tn::ApplicationSettingsSet{}, tenc);
   Add<tn::ApplicationSettingsSet, tn::TenancyEvent>(
       s, tn::ApplicationSettingsSet{"app_00000000000000000000000000000001", {"flw_00000000000000000000000000000001"},
-                                    "flw_00000000000000000000000000000001", {"https://shop.example"}},
+                                    "flw_00000000000000000000000000000001", {"https://shop.example"}, "https://shop.example/aviso"},
       tenc);
   {
     namespace ce = embedded;

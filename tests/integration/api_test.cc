@@ -146,7 +146,12 @@ TEST_CASE("api: Idempotency-Key on create") {
   CHECK(HeaderOf(again, "Idempotent-Replayed") == "true");
   CHECK(HeaderOf(first, "Idempotent-Replayed").empty());
   CheckProblem(env.Create(env.test_key, "same", R"({"channel":"api"})"), 409, "IDEMPOTENCY_KEY_REUSED");
-  // Keys are per tenant and environment: the live key may use the same one.
+  // Keys are per tenant and environment: the live key may use the same one (a live link session
+  // needs the application's privacy notice).
+  const std::string app = Body(first)["applicationId"];
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/applications/" + app + "/settings",
+                    {{"privacyNoticeUrl", "https://verify.example/aviso"}})
+              .status == 200);
   auto live = env.Create(env.live_key, "same", R"({"channel":"link","clientReference":"o-1"})");
   CHECK(live.status == 201);
   CHECK(Body(live)["id"] != Body(first)["id"]);

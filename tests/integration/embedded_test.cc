@@ -262,6 +262,21 @@ TEST_CASE("embedded sessions: backend and browser create, init once from an allo
   CheckProblem(env.Call(env.live_key, "POST", "/v1/embedded/sessions",
                         core::Json{{"allowedOrigins", {"https://shop.example"}}, {"testMode", true}}.dump()),
                400, "TEST_MODE_CONFLICTS_WITH_KEY_ENVIRONMENT");
+  // Live sessions of the embedded and link channels need the application's privacy notice (the
+  // consent links it); test sessions and the api channel do not.
+  const std::string live_body = core::Json{{"allowedOrigins", {"https://shop.example"}}}.dump();
+  CheckProblem(env.Call(env.live_key, "POST", "/v1/embedded/sessions", live_body), 422, "PRIVACY_NOTICE_REQUIRED");
+  CheckProblem(env.Create(env.live_key, "live-link", R"({"channel":"link"})"), 422, "PRIVACY_NOTICE_REQUIRED");
+  CHECK(env.Create(env.live_key, "live-api", R"({"channel":"api"})").status == 201);
+  const std::string live_app = Body(env.Create(env.live_key, "live-api", R"({"channel":"api"})"))["applicationId"];
+  CheckProblem(env.Admin("POST", "/admin/tenants/" + env.tenant + "/applications/" + live_app + "/settings",
+                         {{"privacyNoticeUrl", "http://shop.example/aviso"}}),
+               422, "VALIDATION_ERROR");
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/applications/" + live_app + "/settings",
+                    {{"privacyNoticeUrl", "https://shop.example/aviso-de-privacidad"}})
+              .status == 200);
+  CHECK(env.Call(env.live_key, "POST", "/v1/embedded/sessions", live_body).status == 201);
+  CHECK(env.Create(env.live_key, "live-link", R"({"channel":"link"})").status == 201);
   CHECK(env.Call(k, "POST", "/v1/embedded/sessions",
                  core::Json{{"allowedOrigins", {"https://shop.example"}}, {"testMode", true}}.dump())
             .status == 201);

@@ -60,6 +60,19 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
     REQUIRE_MESSAGE(r.status == 201, r.body);
     return Body(r);
   };
+  // The integrator's privacy notice, linked from the consent (an application setting).
+  const std::string app = Body(env.Create(k, "widget-app"))["applicationId"];
+  auto apps = Body(env.Admin("GET", "/admin/tenants/" + env.tenant + "/applications"));
+  std::string app_name;
+  for (const auto& a : apps["data"]) {
+    if (a["id"] == app) app_name = a["name"];
+  }
+  REQUIRE(!app_name.empty());
+  const std::string notice = "https://shop.example/aviso-de-privacidad";
+  auto set = env.Admin("POST", "/admin/tenants/" + env.tenant + "/applications/" + app + "/settings",
+                       {{"privacyNoticeUrl", notice}});
+  REQUIRE_MESSAGE(set.status == 200, set.body);
+  CHECK(Body(set)["privacyNoticeUrl"] == notice);
   const core::Json session = create("widget-1", page);
   const core::Json other = create("widget-2", "https://shop.example");  // not the test page's origin
   auto link = env.Create(k, "widget-link",
@@ -144,6 +157,10 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["forgeMatchesNpm"] == true);
   CHECK(out["efirmaSteps"] == core::Json::array({"consent", "document_front", "document_back", "efirma", "submit"}));
   CHECK(out["efirmaBadPassword"].get<std::string>().find("contraseña") != std::string::npos);
+  // The consent names who asks and links their privacy notice (LFPDPPP: before collecting).
+  CHECK(out["consentIntegrator"] == app_name + " te pide verificar tu identidad.");
+  CHECK(out["privacyNoticeHref"] == notice);
+  CHECK(out["privacyNoticeText"].get<std::string>().find("Aviso de privacidad de " + app_name) == 0);
   // Every error the applicant met is in their language, with a next action, never the detail.
   CHECK(out["badFileCode"] == "MEDIA_CONTENT_INVALID");
   CHECK(out["badFileMessage"].get<std::string>().find("Toma la foto con la cámara") != std::string::npos);

@@ -7,7 +7,8 @@
   const TEXT = {
     es: {
       title: "Verificación de identidad", loading: "Cargando…", steps: "Pasos",
-      consentTitle: "Tu consentimiento",
+      consentTitle: "Tu consentimiento", asks: (n) => `${n} te pide verificar tu identidad.`,
+      notice: (n) => `Aviso de privacidad de ${n}`, noticeNew: " (se abre en otra pestaña)",
       consentText: "Para verificar tu identidad tomaremos fotografías de tu identificación oficial y de tu rostro, y un video corto. Los datos se tratan conforme a la LFPDPPP, se guardan cifrados y se usan solo para esta verificación; puedes ejercer tus derechos ARCO ante quien te pidió verificarte.",
       consentCheck: "Acepto el tratamiento de mis datos para esta verificación", accept: "Continuar", decline: "No acepto",
       document_front: "Frente de tu identificación", document_back: "Reverso de tu identificación", selfie: "Tu rostro",
@@ -61,7 +62,8 @@
     },
     en: {
       title: "Identity verification", loading: "Loading…", steps: "Steps",
-      consentTitle: "Your consent",
+      consentTitle: "Your consent", asks: (n) => `${n} asks you to verify your identity.`,
+      notice: (n) => `${n}'s privacy notice`, noticeNew: " (opens in a new tab)",
       consentText: "To verify your identity we will take photos of your official ID and of your face, and a short video. The data is processed under Mexico's LFPDPPP, kept encrypted and used only for this verification; you may exercise your ARCO rights with whoever asked you to verify.",
       consentCheck: "I agree to the processing of my data for this verification", accept: "Continue", decline: "I do not agree",
       document_front: "Front of your ID", document_back: "Back of your ID", selfie: "Your face",
@@ -222,7 +224,15 @@
     const go = el("button", { id: "consent-accept", disabled: true, on: { click: () => answer(true) } }, t.accept);
     box.addEventListener("change", () => { go.disabled = !box.checked; });
     const no = el("button", { class: "secondary", id: "consent-decline", on: { click: () => answer(false) } }, t.decline);
-    show(t.consentTitle, el("div", { class: "consent", id: "consent-text", tabindex: "0" }, t.consentText),
+    // Who asks, and their privacy notice (aviso de privacidad), before anything is collected.
+    const who = state.integrator && state.integrator.name;
+    const url = state.integrator && state.integrator.privacyNoticeUrl;
+    const asks = who ? el("p", { id: "consent-integrator" }, t.asks(who)) : "";
+    const notice = who && /^https?:\/\//.test(url || "")
+      ? el("p", {}, el("a", { id: "privacy-notice", href: url, target: "_blank", rel: "noopener noreferrer" },
+          t.notice(who), el("span", { class: "visually-hidden" }, t.noticeNew)))
+      : "";
+    show(t.consentTitle, asks, el("div", { class: "consent", id: "consent-text", tabindex: "0" }, t.consentText), notice,
       el("label", { class: "check", for: "consent-check" }, box, t.consentCheck), el("div", { class: "row" }, go, no));
     async function answer(accepted) {
       go.disabled = no.disabled = true;
@@ -460,6 +470,7 @@
     state.steps = j.flow.steps;
     state.mode = j.flow.livenessMode;
     state.redirect = j.redirectUrl || "";
+    state.integrator = j.integrator || null;
     const lang = String(locale || j.locale || "es").slice(0, 2).toLowerCase();
     t = TEXT[lang] || TEXT.es;
     document.documentElement.lang = TEXT[lang] ? lang : "es";
