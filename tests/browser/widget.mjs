@@ -119,6 +119,7 @@ try {
   await waitStep("liveness");
   await frame.locator("#record:not([disabled])").waitFor();
   await shot("liveness");
+  out.livenessFilePickers = await frame.locator("input[type=file]").count();  // camera only
   await frame.locator("#record").click();
   await waitStep("submit");
   await shot("submit");

@@ -168,6 +168,8 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["badLinkMessage"].get<std::string>().find("enlace") != std::string::npos);
   CHECK(out["badLinkCode"].get<std::string>().rfind("SESSION_", 0) == 0);
   CHECK(out["badLinkLoading"] == 0);
+  // Passive liveness records from the camera only: no file may be chosen there.
+  CHECK(out["livenessFilePickers"] == 0);
   // The iframe fits its content.
   CHECK(out["frameHeight"] != "640px");
   CHECK(std::stoi(out["frameHeight"].get<std::string>()) >= 320);

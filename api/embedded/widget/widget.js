@@ -16,6 +16,7 @@
       hint_document_back: "Ahora el reverso de tu identificación.",
       hint_selfie: "Mira a la cámara, sin lentes oscuros ni gorra.",
       take: "Tomar foto", file: "O elegir un archivo", camera: "Vista de la cámara", noCamera: "No hay cámara disponible: elige un archivo.",
+      noCameraLiveness: "La prueba de vida necesita la cámara. Permite el acceso a la cámara o abre el enlace en tu teléfono.",
       uploading: "Enviando…", livenessTitle: "Prueba de vida", hint_liveness: "Mira a la cámara. Grabaremos unos segundos.",
       record: "Grabar", recording: "Grabando…", submitTitle: "Enviar", submitText: "Todo listo. Envía tu verificación.",
       submit: "Enviar verificación", processing: "Verificando…", retry: "Reintentar",
@@ -71,6 +72,7 @@
       hint_document_back: "Now the back of your ID.",
       hint_selfie: "Look at the camera, no sunglasses or cap.",
       take: "Take photo", file: "Or choose a file", camera: "Camera view", noCamera: "No camera available: choose a file.",
+      noCameraLiveness: "The liveness check needs the camera. Allow camera access or open the link on your phone.",
       uploading: "Sending…", livenessTitle: "Liveness check", hint_liveness: "Look at the camera. We will record a few seconds.",
       record: "Record", recording: "Recording…", submitTitle: "Submit", submitText: "All set. Send your verification.",
       submit: "Send verification", processing: "Verifying…", retry: "Try again",
@@ -274,17 +276,10 @@
     const prompt = el("p", { class: "prompt", id: "prompt", "aria-live": "assertive" });
     const rec = el("button", { id: "record", disabled: true, on: { click: record } }, t.record);
     const row = el("div", { class: "row" }, rec);
-    if (state.mode !== "active") {  // a recorded video will do; an active challenge needs the live camera
-      const input = el("input", { type: "file", id: "file", accept: "video/webm,video/mp4,video/quicktime",
-        on: { change: () => { const f = input.files && input.files[0]; if (f) send(f, f.name); } } });
-      row.append(el("label", { class: "file", for: "file" }, input, t.file));
-    }
+    // From the camera only, passive or active: a chosen file could be any recording of anyone
+    // (a replay). No file picker here.
     show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), video, prompt, row);
-    camera(video, "user").then(() => { rec.disabled = false; }, () => say(t.noCamera, true));
-    async function send(blob, name) {
-      rec.disabled = true;
-      try { await upload("liveness_video", blob, name); next(); } catch (e) { fail(e); rec.disabled = !state.stream; }
-    }
+    camera(video, "user").then(() => { rec.disabled = false; }, () => say(t.noCameraLiveness, true));
     async function record() {
       rec.disabled = true;
       try {
