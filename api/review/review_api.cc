@@ -18,11 +18,13 @@
 #include "commands/review/case_status.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/review/case_search.h"
 #include "pipeline/review/outcome_writer.h"
 #include "pipeline/review/resolution.h"
 #include "projections/review/review_queries.h"
 #include "core/ids.h"
 #include "eventstore/key_store.h"
+#include "projections/persons/persons_view.h"
 #include "projections/review/review_projector.h"
 #include "projections/sessions_view.h"
 #include "projections/tenancy_view.h"
@@ -344,6 +346,26 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
       });
 }
 
+// The cases a query names: GET /v1/review/search?q= (pipeline/review/case_search.h).
+void Search(Runtime& rt, ApiCall& call, Respond respond) {
+  const auto query = ParseQuery(call.request->query);
+  for (const auto& [name, value] : query) {
+    if (name != "q") return respond(Problem(*call.request, "BAD_REQUEST", "unknown query parameter " + name));
+  }
+  auto it = query.find("q");
+  std::string q = it == query.end() ? "" : it->second;
+  while (!q.empty() && q.front() == ' ') q.erase(q.begin());
+  while (!q.empty() && q.back() == ' ') q.pop_back();
+  if (q.empty() || q.size() > 64) {
+    return respond(ValidationProblem(*call.request, {{"q", "", "invalid_format", "q is a case or session id, a case number or a CURP"}}));
+  }
+  pipeline::review::CaseSearch s{call.auth.tenant_id, call.auth.environment, q, 20,
+                                 core::mx::CivilDateOfMicros(rt.clock().Now().micros)};
+  auto found = pipeline::review::SearchCases(rt.store(), rt.key_store(), s);
+  if (!found.ok()) return respond(StatusToProblem(*call.request, found.status()));
+  respond(JsonResponse(200, *found));
+}
+
 // The team's workload: supervisors (and API keys) only.
 void Team(Runtime& rt, ApiCall& call, Respond respond) {
   if (!CallerSupervises(rt, call.auth)) {
@@ -416,6 +438,14 @@ std::vector<ApiRoute> ReviewRoutes(Runtime* r, const ReviewOptions& options) {
       .error_codes = Codes({lookup, {"VALIDATION_ERROR", "BAD_REQUEST", "CASE_CLAIM_REQUIRED", "CASE_ALREADY_CLAIMED",
                                      "CASE_CLOSED", "CASE_HAS_NO_SESSION", "SECOND_APPROVAL_REQUIRED"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { Resolve(*r, *o, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/review/search", .operation_id = "searchReviewCases", .tag = tag,
+      .scope = "review:read", .query = {{"q", {{"type", "string"}, {"maxLength", 64}}, "a case id, a case number (CASE-000042), a session id or a CURP"}},
+      .response_schema = "ReviewSearchResult", .error_codes = Codes({{"VALIDATION_ERROR", "BAD_REQUEST"}}),
+      .handler = [r](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {RV::kName, projections::PersonsView::kName}, std::move(respond),
+                     [r](ApiCall& held, Respond then) { Search(*r, held, std::move(then)); });
+      }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/review/team", .operation_id = "getReviewTeam", .tag = tag,
       .scope = "review:read", .response_schema = "ReviewTeam", .error_codes = Codes({{"PERMISSION_DENIED"}}),

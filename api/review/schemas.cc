@@ -201,6 +201,10 @@ OpenApiArea ReviewOpenApi() {
                                                  {"description", "decisions by time from claim: lt5m, lt15m, lt1h, lt4h, lt24h, ge24h"}}},
                               {"lastDecisionAt", Nullable(DateTime())}},
                              {"actorType", "actorId", "held", "claims", "decided", "decisions", "overturned", "overrides"});
+  s["ReviewSearchResult"] = Obj({{"object", {{"const", "review_search"}}},
+                                {"query", Obj({{"matchedBy", Nullable(Enum({"case", "caseNumber", "session", "curp"}))}}, {"matchedBy"})},
+                                {"data", {{"type", "array"}, {"items", Ref("ReviewQueueItem")}}}},
+                               {"object", "query", "data"});
   s["ReviewTeam"] = Obj({{"object", {{"const", "review_team"}}},
                         {"members", {{"type", "array"}, {"items", Ref("ReviewTeamMember")}}},
                         {"queue", Ref("ReviewQueueSummary")}},

@@ -197,6 +197,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     SVC_ASSIGN_OR_RETURN(auto seq_text, view.Get(V::Sequence(te)));
     const int64_t number = (seq_text.has_value() ? std::stoll(*seq_text) : 0) + 1;
     view.Put(V::Sequence(te), std::to_string(number));
+    view.Put(V::ByNumber(te, number), id);
     const std::string priority = rv::CanonicalPriority(o->priority);
     char public_id[32];
     std::snprintf(public_id, sizeof public_id, "CASE-%06lld", static_cast<long long>(number));

@@ -9,7 +9,7 @@
 
 namespace svc::projections {
 
-// Version 2: note bodies (sealed), bysession/, feed/; 3: qo/; 4: rstats/. Its listeners run after
+// Version 2: note bodies (sealed), bysession/, feed/; 3: qo/; 4: rstats/, num/. Its listeners run after
 // every committed batch (the review outcome writer wakes on them).
 class ReviewProjector final : public WatchedProjector<ReviewView, 4> {
  public:

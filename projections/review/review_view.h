@@ -13,6 +13,7 @@
 //   events/<ten>/<env>/<cas>/<seq>    the case's log (CaseEventItem; a note's body as `noteSealed`,
 //                                     sealed under the session's key: the case detail opens it)
 //   bysession/<ten>/<env>/<vrf>       the latest case of a session (its id)
+//   num/<ten>/<env>/<12-digit number> the case of a case number (its id: CASE-000042 is 42)
 //   feed/<ten>/<env>/<n BE64>         the queue's change feed, one entry per case event in the
 //                                     order applied: {type, caseId, status, priority,
 //                                     assigneeUserId, assigneeApiKeyId} (the console's live queue)
@@ -26,6 +27,8 @@
 //                                     approvers}: a final resolution whose verdict the session has
 //                                     not recorded yet (the review outcome writer's queue)
 
+#include <cstdio>
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -45,6 +48,11 @@ struct ReviewView {
 
   static std::string BySession(std::string_view te, std::string_view session) {
     return ScopedKey("bysession/", te, session);
+  }
+  static std::string ByNumber(std::string_view te, int64_t number) {
+    char digits[24];
+    std::snprintf(digits, sizeof digits, "%012lld", static_cast<long long>(number));
+    return ScopedKey("num/", te, digits);
   }
   static std::string Feed(std::string_view te) { return ScopedKey("feed/", te, ""); }
   static std::string FeedSequence(std::string_view te) { return ScopedKey("feedseq/", te, ""); }

@@ -86,6 +86,20 @@ try {
   await page.keyboard.press("Escape");
   await page.waitForFunction(() => !document.querySelector("#help").open);
 
+  // Search, by keyboard: "/" then the first case's id; the results replace the queue; cleared.
+  await page.keyboard.press("/");
+  await page.keyboard.type(out.firstQueue[0]);
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelector("#search-status").textContent.length > 0);
+  out.searchResults = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  out.searchStatus = await page.textContent("#search-status");
+  await axe("search");
+  await page.keyboard.press("/");  // an empty search clears it
+  await page.keyboard.press("Control+A");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.press("Enter");
+  await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
+
   // The first case: focus its row (sign-in put the focus on the queue), open it with Enter.
   // (Both cases have the same priority and SLA: the queue's order between them is by id.)
   await page.evaluate(() => document.querySelector("#queue button.case").focus());

@@ -83,6 +83,8 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   const std::string c1 = out["firstQueue"][0], c2 = out["secondCase"];
   CHECK(c1 != c2);
   CHECK(out["focusedRow"] == c1);
+  CHECK(out["searchResults"] == core::Json::array({c1}));
+  CHECK(out["searchStatus"] == "1 caso(s) encontrados");
   CHECK(out["curp"] == "PEPJ800101HDFRRN03");
   CHECK(out["noteFocused"] == "note");
   CHECK(out["afterNoteTab"] == "add-note");
@@ -102,7 +104,7 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(out["zoomLevel"] == "125%");
   CHECK(out["englishTitle"] == "Review console");
   // axe-core, WCAG 2.2 AA, on every state the test reached: no violation.
-  for (const char* st : {"signIn", "queue", "help", "case", "confirm", "zoom", "resolved"}) {
+  for (const char* st : {"signIn", "queue", "help", "search", "case", "confirm", "zoom", "resolved"}) {
     INFO(st);
     REQUIRE(out["axe"].contains(st));
     CHECK(out["axe"][st]["violations"].empty());

@@ -349,6 +349,29 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
   CheckProblem(env.Call(k, "GET", "/v1/review/cases/cas_00000000000000000000000000000000/state"), 404, "CASE_NOT_FOUND");
   CheckProblem(env.Call(env.live_key, "GET", path + "/state"), 404, "CASE_NOT_FOUND");
 
+  // Search: by case id, case number, session, CURP (through the blind index); nothing else.
+  auto search = [&](const std::string& q) {
+    auto r = env.Call(k, "GET", "/v1/review/search?q=" + q);
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r);
+  };
+  const std::string number = d["case"]["publicId"];
+  for (const auto& [q, by] : std::vector<std::pair<std::string, std::string>>{
+           {c, "case"}, {number, "caseNumber"}, {s, "session"}, {kCurp, "curp"}, {"pepj800101hdfrrn03", "curp"}}) {
+    INFO(q);
+    core::Json found = search(q);
+    CHECK(found["query"]["matchedBy"] == by);
+    REQUIRE(found["data"].size() == 1);
+    CHECK(found["data"][0]["caseId"] == c);
+  }
+  CHECK(search("GODE561231HDFRRR09")["data"].empty());  // a CURP nobody holds
+  CHECK(search("hello")["query"]["matchedBy"].is_null());
+  CHECK(search("hello")["data"].empty());
+  CHECK(search("CASE-999999")["data"].empty());
+  CheckProblem(env.Call(k, "GET", "/v1/review/search"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", "/v1/review/search?q=x&limit=3"), 400, "BAD_REQUEST");
+  CHECK(Body(env.Call(env.live_key, "GET", "/v1/review/search?q=" + c))["data"].empty());  // another environment
+
   // The reason catalogue, and a resolution held to it.
   core::Json reasons = Body(env.Call(k, "GET", "/v1/review/reason-codes"));
   bool approve_default = false;

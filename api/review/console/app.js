@@ -43,6 +43,8 @@ const WORDS = {
     },
     confirm: { approve: "Confirmar aprobación", decline: "Confirmar rechazo", request_more_info: "Confirmar solicitud", escalate: "Confirmar escalamiento" },
     noteNeeded: "Esta decisión contradice al motor: escriba por qué.",
+    search: "Buscar", clear: "Limpiar", searchLabel: "Buscar por caso, número de caso, sesión o CURP",
+    searchPlaceholder: "CASE-000001, vrf_…, CURP", found: (n) => `${n} caso(s) encontrados`, notFound: "Ningún caso coincide.",
     team: "Equipo", teamTitle: "Carga del equipo", member: "persona", held: "en mano", claims: "tomados", decided: "decididos",
     meanTime: "tiempo medio", overturned: "revertidas", overrides: "contra el motor", lastDecision: "última decisión",
     reassignTo: "Reasignar a", reassign: "Reasignar", reassignedOk: "Reasignado.",
@@ -53,7 +55,7 @@ const WORDS = {
     help: [["j / ↓", "siguiente caso de la cola"], ["k / ↑", "caso anterior de la cola"], ["Intro", "abrir el caso enfocado"],
            ["n", "abrir el siguiente caso"], ["c", "tomar el caso"], ["r", "liberar el caso"], ["a", "aprobar…"], ["d", "rechazar…"],
            ["m", "pedir más información…"], ["e", "escalar…"], ["t", "escribir una nota"], ["z", "ampliar la primera captura"],
-           ["?", "esta ayuda"], ["Esc", "cerrar un diálogo"]],
+           ["/", "buscar"], ["?", "esta ayuda"], ["Esc", "cerrar un diálogo"]],
   },
   en: {
     title: "Review console", language: "Language", live: "live", shortcuts: "Shortcuts (?)", signOut: "Sign out",
@@ -89,6 +91,8 @@ const WORDS = {
     },
     confirm: { approve: "Confirm approval", decline: "Confirm decline", request_more_info: "Confirm request", escalate: "Confirm escalation" },
     noteNeeded: "This decision overrides the engine: say why.",
+    search: "Search", clear: "Clear", searchLabel: "Search by case, case number, session or CURP",
+    searchPlaceholder: "CASE-000001, vrf_…, CURP", found: (n) => `${n} case(s) found`, notFound: "No case matches.",
     team: "Team", teamTitle: "The team's workload", member: "member", held: "held", claims: "claims", decided: "decided",
     meanTime: "mean time", overturned: "overturned", overrides: "against the engine", lastDecision: "last decision",
     reassignTo: "Reassign to", reassign: "Reassign", reassignedOk: "Reassigned.",
@@ -99,7 +103,7 @@ const WORDS = {
     help: [["j / ↓", "next case of the queue"], ["k / ↑", "previous case of the queue"], ["Enter", "open the focused case"],
            ["n", "open the next case"], ["c", "claim the case"], ["r", "release the case"], ["a", "approve…"], ["d", "decline…"],
            ["m", "ask for more information…"], ["e", "escalate…"], ["t", "write a note"], ["z", "enlarge the first capture"],
-           ["?", "this help"], ["Esc", "close a dialog"]],
+           ["/", "search"], ["?", "this help"], ["Esc", "close a dialog"]],
   },
 };
 
@@ -131,7 +135,7 @@ const LABELS = {
 };
 
 const state = {
-  token: null, user: null, cursor: null, selected: null, events: null, reasons: [], team: null,
+  token: null, user: null, cursor: null, selected: null, events: null, reasons: [], team: null, searching: false,
   lang: pickLanguage(),
   visit: null,  // {caseId, detail, media: Map(mediaId -> {url, mime} | {error}), notes: [text of the notes written]}
 };
@@ -188,6 +192,7 @@ function applyLanguage() {
   $("lang").value = state.lang;
   for (const e of document.querySelectorAll("[data-t]")) e.textContent = w(e.dataset.t);
   for (const e of document.querySelectorAll("[data-t-label]")) e.setAttribute("aria-label", w(e.dataset.tLabel));
+  for (const e of document.querySelectorAll("[data-t-placeholder]")) e.setAttribute("placeholder", w(e.dataset.tPlaceholder));
   const fill = (id, options) => {
     const sel = $(id), keep = sel.value;
     sel.replaceChildren(...options.map(([v, t]) => el("option", { value: v }, t)));
@@ -240,6 +245,7 @@ async function signIn(ev) {
 
 function signOut(message) {
   endVisit();
+  state.searching = false;
   state.token = null;
   state.user = null;
   state.selected = null;
@@ -290,7 +296,7 @@ function caseItem(c) {
 }
 
 async function refreshQueue(append) {
-  if (!state.token) return;
+  if (!state.token || state.searching) return;
   const [page, summary] = await Promise.all([
     api("GET", "/v1/review/queue?" + queueQuery(append ? state.cursor : null)),
     append ? null : api("GET", "/v1/review/queue/summary"),
@@ -306,6 +312,29 @@ async function refreshQueue(append) {
   state.cursor = page.nextCursor;
   $("more").hidden = !page.hasMore;
   tickSla();
+}
+
+// Search (GET /v1/review/search): a case id, a case number, a session id or a CURP (through the
+// blind index). The results replace the queue until cleared.
+async function search(ev) {
+  ev.preventDefault();
+  const q = $("q").value.trim();
+  if (!q) return clearSearch();
+  const found = await api("GET", "/v1/review/search?q=" + encodeURIComponent(q));
+  state.searching = true;
+  $("queue").replaceChildren(...found.data.map(caseItem));
+  $("more").hidden = true;
+  $("search-clear").hidden = false;
+  $("search-status").textContent = found.data.length ? w("found")(found.data.length) : w("notFound");
+  tickSla();
+  $("queue").querySelector("button.case")?.focus();
+}
+function clearSearch() {
+  state.searching = false;
+  $("q").value = "";
+  $("search-clear").hidden = true;
+  $("search-status").textContent = "";
+  refreshQueue().catch(() => {});
 }
 
 let refreshTimer = null;
@@ -692,6 +721,7 @@ function onKey(ev) {
   const key = ev.key;
   const run = (f) => { ev.preventDefault(); f(); };
   if (key === "?") return run(() => $("help").showModal());
+  if (key === "/") return run(() => $("q").focus());
   if (key === "j" || (key === "ArrowDown" && inQueue)) return run(() => moveInQueue(1));
   if (key === "k" || (key === "ArrowUp" && inQueue)) return run(() => moveInQueue(-1));
   if (key === "n") return run(openNext);
@@ -757,6 +787,8 @@ document.addEventListener("DOMContentLoaded", () => {
   $("signout").addEventListener("click", () => signOut());
   for (const id of ["f-status", "f-priority", "f-scope", "f-mine"]) $(id).addEventListener("change", () => refreshQueue());
   $("more").addEventListener("click", () => refreshQueue(true));
+  $("search").addEventListener("submit", (e) => search(e).catch((x) => { $("search-status").textContent = x.message; }));
+  $("search-clear").addEventListener("click", () => clearSearch());
   $("decide-form").addEventListener("submit", (e) => confirmDecision(e));
   $("decide-cancel").addEventListener("click", () => $("decide").close());
   $("help-button").addEventListener("click", () => $("help").showModal());
