@@ -24,6 +24,22 @@ core::Status CatchUpTenant(Runtime& rt, std::string_view tenant, std::chrono::mi
   return core::Status::Ok();
 }
 
+core::Status CatchUpAll(Runtime& rt, std::chrono::milliseconds limit) {
+  const auto deadline = std::chrono::steady_clock::now() + limit;
+  std::vector<eventstore::LogPosition> last;
+  for (uint32_t p = 0; p < rt.log().PartitionCount(); ++p) {
+    auto end = rt.log().EndOffset(p, limit);
+    if (!end.ok()) return core::Unavailable("this node cannot reach the event log to confirm the miss; try again");
+    if (*end > 0) last.push_back({p, *end - 1});
+  }
+  if (last.empty()) return core::Status::Ok();
+  const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now());
+  if (!rt.projections().WaitApplied(std::move(last), std::max(left, std::chrono::milliseconds(0)))) {
+    return core::Unavailable("this node's read models are behind the log; try again");
+  }
+  return core::Status::Ok();
+}
+
 core::Result<std::optional<core::Json>> ReadViewCaughtUp(Runtime& rt, std::string_view tenant, const std::string& key) {
   SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, key));
   if (row.has_value()) return row;

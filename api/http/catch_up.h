@@ -23,6 +23,9 @@ inline constexpr std::chrono::milliseconds kCatchUpLimit{5000};
 // Waits until this node's read models have applied every event `tenant`'s partition held when
 // called. Unavailable when they have not within `limit` (the node is behind: the miss is no answer).
 core::Status CatchUpTenant(Runtime& rt, std::string_view tenant, std::chrono::milliseconds limit = kCatchUpLimit);
+// The same for every partition of the log: for a miss whose tenant is not known yet (an API key
+// made on another node a moment ago: its lookup row names the tenant).
+core::Status CatchUpAll(Runtime& rt, std::chrono::milliseconds limit = kCatchUpLimit);
 
 // The read-model row at `key` (ReadView); on a miss, CatchUpTenant and a second read.
 core::Result<std::optional<core::Json>> ReadViewCaughtUp(Runtime& rt, std::string_view tenant, const std::string& key);

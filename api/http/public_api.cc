@@ -1,5 +1,7 @@
 #include "api/http/public_api.h"
 
+#include "api/http/catch_up.h"
+
 #include <chrono>
 
 #include "api/http/openapi.h"
@@ -38,6 +40,12 @@ core::Result<AuthContext> Authenticate(Runtime& rt, const HttpRequest& req) {
   int cf = rt.store().Cf(projections::kViewsCf);
   auto invalid = [] { return core::Unauthenticated("the API key is not valid", "API_KEY_INVALID"); };
   SVC_ASSIGN_OR_RETURN(auto ref, rt.store().Get(cf, TV::Abs(TV::KeyBySecretHash(hash))));
+  if (!ref.has_value()) {
+    // A key made on another node a moment ago may not have reached this node's read models yet:
+    // caught up with the log first, a miss is a real one (a node that cannot tell answers 503).
+    SVC_RETURN_IF_ERROR(CatchUpAll(rt));
+    SVC_ASSIGN_OR_RETURN(ref, rt.store().Get(cf, TV::Abs(TV::KeyBySecretHash(hash))));
+  }
   if (!ref.has_value()) return invalid();
   core::Json r = core::ParseJsonOrDiscarded(*ref);
   std::string tenant = core::StringOr(r, "tenantId"), key_id = core::StringOr(r, "keyId");
