@@ -5,6 +5,7 @@
 // (pipeline/persons/consolidator.h), so the answer is 202 and the status route reports each.
 #include "api/http/problem.h"
 #include "api/http/write_path.h"
+#include "core/crypto.h"
 #include "api/persons/persons_common.h"
 #include "api/persons/routes.h"
 #include "commands/persons/person_decider.h"
@@ -68,6 +69,15 @@ std::optional<ps::ConsolidationRequested> ParseConsolidation(Runtime& rt, const 
   return q;
 }
 
+// Under an Idempotency-Key the consolidation's id follows from the key (and the tenant,
+// environment and survivor), so that a retry after a crash, whose recorded outcome carries no
+// result (rebuilt from the log: docs/write-side.md), is answered with the same consolidation.
+std::string ConsolidationIdFor(const AuthContext& a, const std::string& survivor, const std::string& idempotency_key) {
+  return "csl_" + core::Sha256Hex("svc/consolidation/v1|" + a.tenant_id + "|" + a.environment + "|" + survivor + "|" +
+                                  idempotency_key)
+                      .substr(0, 32);
+}
+
 // ConsolidationEnvelope: the consolidation's row, merge by merge.
 HttpResponse Envelope(const core::Json& row, const std::string& cid, const std::string& survivor) {
   core::Json merges = core::Json::array();
@@ -87,6 +97,8 @@ void Consolidate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond re
   if (!survivor.ok()) return respond(StatusToProblem(req, survivor.status()));
   auto q = ParseConsolidation(rt, req, id, respond);
   if (!q) return;
+  if (!call.idempotency_key.empty()) q->consolidation_id = ConsolidationIdFor(a, id, call.idempotency_key);
+  const std::string asked = q->consolidation_id;
   auto* consolidator = o.consolidator;
   RunThenRender(rt, req,
                 // The person decides, reading its sources (each must exist and hold its data). A
@@ -95,9 +107,10 @@ void Consolidate(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond re
                                                                 ps::PersonCommand(ps::RequestConsolidation{*q}),
                                                                 Context(rt, call)),
                 {PV::kName},
-                [&rt, a, id, consolidator, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
+                [&rt, a, id, consolidator, asked, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   if (consolidator != nullptr) consolidator->Wake();
-                  const std::string cid = core::StringOr(out.result, "consolidationId");
+                  std::string cid = core::StringOr(out.result, "consolidationId");
+                  if (cid.empty()) cid = asked;  // a replay whose outcome was rebuilt from the log
                   auto row = ReadView(rt, PV::Abs(PV::Consolidation(TeOf(a), id, cid)));
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the consolidation is not readable yet; retry"));

@@ -3,6 +3,8 @@
 // is killed (SIGKILL) after each step of a merge and restarted.
 #include <doctest/doctest.h>
 
+#include "api/http/http_client.h"
+
 #include <map>
 
 #include "core/json.h"
@@ -152,13 +154,29 @@ TEST_CASE("persons consolidation: killed after each step of a merge, it complete
     const std::string data = env.server->data_dir();
     const std::string a = MakePerson(env, k, {{"email", "sobrevive@example.mx"}});
     const std::string b = MakePerson(env, k, {{"fullName", "Fuente Uno"}, {"phone", "+525511112222"}});
-    auto made = Post(env, k, kBase + "/" + a + "/consolidate", {{"sourcePersonIds", {b}}});
-    REQUIRE_MESSAGE(made.status == 202, made.body);
-    const std::string cid = Body(made)["consolidationId"];
-    // The consolidator kills the server right after the step is durable.
+    // The consolidator kills the server right after the step is durable: sometimes before the
+    // 202 has left (the kill races the answer's write). A client that lost the answer asks again
+    // with the same Idempotency-Key after the restart and gets the same consolidation.
+    const std::string path = kBase + "/" + a + "/consolidate";
+    const std::map<std::string, std::string> headers = {{"Authorization", "Bearer " + k},
+                                                        {"Content-Type", "application/json"},
+                                                        {"Idempotency-Key", "merge-" + step}};
+    const std::string request = core::Json{{"sourcePersonIds", {b}}}.dump();
+    auto first = api::HttpCall(env.server->target(), "POST", path, headers, request);
+    std::string cid;
+    if (first.ok()) {
+      REQUIRE_MESSAGE(first->status == 202, first->body);
+      cid = Body(*first)["consolidationId"];
+    }
     CHECK(env.server->WaitExit() == 128 + 9);
     env.server = std::make_unique<testing::SvcServer>(data, std::vector<std::string>{"--rate-reveals", "0"});
     env.server->Start();
+    WaitIdle(env);
+    auto again = api::HttpCall(env.server->target(), "POST", path, headers, request);
+    REQUIRE(again.ok());
+    REQUIRE_MESSAGE(again->status == 202, again->body);
+    if (cid.empty()) cid = Body(*again)["consolidationId"];
+    CHECK(Body(*again)["consolidationId"] == cid);  // the same one, not a second
     WaitIdle(env);
     core::Json status = Body(env.Call(k, "GET", kBase + "/" + a + "/consolidations/" + cid));
     CHECK(status["status"] == "completed");
