@@ -195,13 +195,14 @@ core::Result<SessionPart> ReadSession(Runtime& rt, const std::string& te, const 
   return out;
 }
 
-// The case log (CaseEventItem), its notes opened with the session's key (absent once erased).
+// The case log (CaseEventItem): with `open_notes`, its notes opened with the session's key (absent
+// once erased); without, every body null and `sealed` saying where a note is (the state read).
 core::Result<core::Json> CaseLog(Runtime& rt, const AuthContext& a, const std::string& case_id,
-                                 const std::string& session) {
+                                 const std::string& session, bool open_notes = true) {
   const std::string te = TeOf(a);
   SVC_ASSIGN_OR_RETURN(auto rows, ScanView(rt, RV::Abs(RV::Events(te, case_id))));
   std::optional<std::string> key;
-  if (!session.empty()) {
+  if (open_notes && !session.empty()) {
     SVC_ASSIGN_OR_RETURN(key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
   }
   core::Json out = core::Json::array();
@@ -221,6 +222,7 @@ core::Result<core::Json> CaseLog(Runtime& rt, const AuthContext& a, const std::s
                        {"actorId", r.value("actorId", core::Json(nullptr))},
                        {"body", body},
                        {"createdAt", r.value("createdAt", "")}};
+    if (!open_notes) item["sealed"] = !core::StringOr(r, "noteSealed").empty();
     if (auto it = r.find("action"); it != r.end()) item["action"] = *it;
     if (auto it = r.find("assigneeUserId"); it != r.end()) item["assigneeUserId"] = *it;
     out.push_back(std::move(item));
@@ -321,22 +323,8 @@ void State(Runtime& rt, ApiCall& call, Respond respond) {
   const std::string case_id = core::StringOr(*c, "caseId");
   auto part = ReadSession(rt, te, core::StringOr(*c, "sessionId"));
   if (!part.ok()) return respond(StatusToProblem(req, part.status()));
-  auto rows = ScanView(rt, RV::Abs(RV::Events(te, case_id)));
-  if (!rows.ok()) return respond(StatusToProblem(req, rows.status()));
-  core::Json events = core::Json::array();
-  for (const auto& r : *rows) {
-    const std::string actor_type = core::StringOr(r, "actorType");
-    core::Json item = {{"eventType", r.value("eventType", "")},
-                       {"actorType", actor_type},
-                       {"actorUserId", actor_type == "user" ? r.value("actorId", core::Json(nullptr)) : core::Json(nullptr)},
-                       {"actorId", r.value("actorId", core::Json(nullptr))},
-                       {"body", nullptr},
-                       {"sealed", !core::StringOr(r, "noteSealed").empty()},
-                       {"createdAt", r.value("createdAt", "")}};
-    if (auto it = r.find("action"); it != r.end()) item["action"] = *it;
-    if (auto it = r.find("assigneeUserId"); it != r.end()) item["assigneeUserId"] = *it;
-    events.push_back(std::move(item));
-  }
+  auto events = CaseLog(rt, a, case_id, core::StringOr(*c, "sessionId"), false);
+  if (!events.ok()) return respond(StatusToProblem(req, events.status()));
   auto viewers = Viewers(rt, a, case_id);
   if (!viewers.ok()) return respond(StatusToProblem(req, viewers.status()));
   HttpResponse r = JsonResponse(200, {{"object", "review_case_state"},
@@ -345,7 +333,7 @@ void State(Runtime& rt, ApiCall& call, Respond respond) {
                                       {"decisions", part->decisions},
                                       {"govLookups", part->gov},
                                       {"media", part->media},
-                                      {"events", std::move(events)},
+                                      {"events", std::move(*events)},
                                       {"actions", Actions(*c, a)},
                                       {"viewers", std::move(*viewers)}});
   r.headers.emplace_back("Cache-Control", "no-store");
