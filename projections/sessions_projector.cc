@@ -95,6 +95,9 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(V::Index(te, filter) + order, "");
       SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, filter), 1));
     }
+    if (c->client_reference && !c->client_reference->empty()) {
+      view.Put(V::Index(te, V::ByClientReference(*c->client_reference)) + order, "");
+    }
     view.Put(V::Expiry(FloorToMillis(c->expires_at_micros), env.tenant_id, env.environment, id),
              "");
     SVC_RETURN_IF_ERROR(Bump(view, V::Volume(te, core::FormatDate(env.occurred_at), "created"), 1));

@@ -6,8 +6,9 @@
 
 namespace svc::projections {
 
-// Version 4: the retention index and daily volumes.
-class SessionsProjector final : public ViewProjector<SessionsView, 4> {
+// Version 5: sessions by clientReference (the review search). 4: the retention index and daily
+// volumes.
+class SessionsProjector final : public ViewProjector<SessionsView, 5> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };

@@ -7,6 +7,7 @@
 //   idx/<ten>/<env>/all/<order>                one index per list filter; order = 8-byte
 //   idx/<ten>/<env>/status/<s>/<order>         (2^64-1 - createdAt micros) big-endian + id, so
 //   idx/<ten>/<env>/app/<app_id>/<order>       a forward scan is newest first
+//   idx/<ten>/<env>/ref/<sha256 hex>/<order>   sessions by clientReference (no counter)
 //   cnt/<ten>/<env>/{all|status/<s>|app/<a>}   counters for includeTotal
 //   consent/<ten>/<env>/<vrf>                  the consent answer (no personal data)
 //   exp/<expiresAt micros BE>/<ten>/<env>/<vrf>  open sessions by expiry, for the expiry timer
@@ -18,6 +19,7 @@
 //
 // `te` is "<ten>/<env>" (TenantEnv). A list filter is "all", "status/<s>" or "app/<app_id>".
 
+#include "core/crypto.h"
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -40,6 +42,10 @@ struct SessionsView {
   static std::string All() { return "all"; }
   static std::string ByStatus(std::string_view status) { return "status/" + std::string(status); }
   static std::string ByApplication(std::string_view app) { return "app/" + std::string(app); }
+  // The sessions an integrator labelled with one clientReference (an index only, no counter; the
+  // reference enters the key as its SHA-256, so a reference holding '/' cannot reach into another's
+  // range).
+  static std::string ByClientReference(std::string_view ref) { return "ref/" + core::Sha256Hex(ref); }
   static std::string Index(std::string_view te, std::string_view filter) {
     return Key("idx/", te, filter) + "/";
   }

@@ -10,6 +10,7 @@
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
 #include "projections/review/review_view.h"
+#include "projections/sessions_view.h"
 #include "projections/view_rows.h"
 
 namespace svc::pipeline::review {
@@ -18,6 +19,7 @@ namespace {
 
 using RV = projections::ReviewView;
 using PV = projections::PersonsView;
+using SV = projections::SessionsView;
 
 core::Result<std::optional<std::string>> Raw(const eventstore::KvStore& views, const std::string& key) {
   return views.Get(views.Cf(projections::kViewsCf), key);
@@ -65,6 +67,20 @@ core::Result<core::Json> SearchCases(const eventstore::KvStore& views, eventstor
         }
       }
     }
+  }
+  if (ids.empty() && !q.empty() && q.size() <= 255) {
+    // The integrator's clientReference on the session: the sessions labelled with it, newest
+    // first, and their cases.
+    const std::string prefix = SV::Abs(SV::Index(te, SV::ByClientReference(q)));
+    auto it = views.NewIterator(views.Cf(projections::kViewsCf), prefix, eventstore::PrefixEnd(prefix));
+    size_t seen = 0;
+    for (it->Seek(prefix); it->Valid() && seen < 4 * s.limit; it->Next(), ++seen) {
+      const std::string session(SV::IdOfOrder(it->key().substr(prefix.size())));
+      SVC_ASSIGN_OR_RETURN(auto c, Raw(views, RV::Abs(RV::BySession(te, session))));
+      if (c.has_value()) ids.push_back(*c);
+    }
+    SVC_RETURN_IF_ERROR(it->status());
+    if (!ids.empty() || matched_by.is_null()) matched_by = ids.empty() ? core::Json(nullptr) : core::Json("clientReference");
   }
   core::Json data = core::Json::array();
   for (const auto& id : ids) {

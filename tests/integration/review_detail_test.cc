@@ -301,7 +301,7 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
   Env env(false, {"--rate-reveals", "0"}, Sharing::kIsolated);
   const std::string k = env.test_key;
   const std::string person = MakePerson(env, k);
-  const std::string s = testing::SandboxSession(env, k, "state-1", "review", person);
+  const std::string s = testing::SandboxSession(env, k, "state-1", "review", person, {{"clientReference", "loan/2026/0042"}});
   const std::string c = testing::ReviewCaseOf(env, k, s);
   const std::string path = "/v1/review/cases/" + c;
   REQUIRE(env.Call(k, "POST", path + "/claim").status == 200);
@@ -349,7 +349,10 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
   CheckProblem(env.Call(k, "GET", "/v1/review/cases/cas_00000000000000000000000000000000/state"), 404, "CASE_NOT_FOUND");
   CheckProblem(env.Call(env.live_key, "GET", path + "/state"), 404, "CASE_NOT_FOUND");
 
-  // Search: by case id, case number, session, CURP (through the blind index); nothing else.
+  // Search: by case id, case number, session, CURP (through the blind index), the integrator's
+  // clientReference (exactly; one holding '/' is no prefix of another); nothing else.
+  const std::string s2 = testing::SandboxSession(env, k, "state-2", "review", "", {{"clientReference", "loan/2026/0042/b"}});
+  const std::string c2 = testing::ReviewCaseOf(env, k, s2);
   auto search = [&](const std::string& q) {
     auto r = env.Call(k, "GET", "/v1/review/search?q=" + q);
     REQUIRE_MESSAGE(r.status == 200, r.body);
@@ -357,7 +360,8 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
   };
   const std::string number = d["case"]["publicId"];
   for (const auto& [q, by] : std::vector<std::pair<std::string, std::string>>{
-           {c, "case"}, {number, "caseNumber"}, {s, "session"}, {kCurp, "curp"}, {"pepj800101hdfrrn03", "curp"}}) {
+           {c, "case"}, {number, "caseNumber"}, {s, "session"}, {kCurp, "curp"}, {"pepj800101hdfrrn03", "curp"},
+           {"loan%2F2026%2F0042", "clientReference"}}) {
     INFO(q);
     core::Json found = search(q);
     CHECK(found["query"]["matchedBy"] == by);
@@ -365,6 +369,8 @@ TEST_CASE("review: a case's state opens nothing; who viewed it; the reason catal
     CHECK(found["data"][0]["caseId"] == c);
   }
   CHECK(search("GODE561231HDFRRR09")["data"].empty());  // a CURP nobody holds
+  CHECK(search("loan%2F2026%2F0042%2Fb")["data"][0]["caseId"] == c2);
+  CHECK(search("loan%2F2026")["data"].empty());
   CHECK(search("hello")["query"]["matchedBy"].is_null());
   CHECK(search("hello")["data"].empty());
   CHECK(search("CASE-999999")["data"].empty());

@@ -25,13 +25,15 @@ inline api::HttpResponse Upload(Env& env, const std::string& key, const std::str
 using Capture = std::array<std::string, 3>;
 
 // A session run by the sandbox to `outcome` (policy testOutcome: approved, declined, review):
-// consent, the `captures`, submit, and the pipeline idle; of `person` when one is given.
-// Returns its id.
+// consent, the `captures`, submit, and the pipeline idle; of `person` when one is given; `extra`
+// adds members to the create request. Returns its id.
 inline std::string SandboxSessionWith(Env& env, const std::string& key, const std::string& idempotency_key,
                                       const std::string& outcome, const std::string& person,
-                                      const std::vector<Capture>& captures) {
+                                      const std::vector<Capture>& captures,
+                                      const core::Json& extra = core::Json::object()) {
   core::Json body = {{"channel", "api"}, {"policy", {{"testOutcome", outcome}}}};
   if (!person.empty()) body["personId"] = person;
+  body.update(extra);
   auto created = env.Create(key, idempotency_key, body.dump());
   REQUIRE_MESSAGE(created.status == 201, created.body);
   const std::string session = Body(created)["id"];
@@ -49,12 +51,14 @@ inline std::string SandboxSessionWith(Env& env, const std::string& key, const st
 
 // The same with the four minimal captures (enough for the checks the sandbox makes).
 inline std::string SandboxSession(Env& env, const std::string& key, const std::string& idempotency_key,
-                                  const std::string& outcome, const std::string& person = "") {
+                                  const std::string& outcome, const std::string& person = "",
+                                  const core::Json& extra = core::Json::object()) {
   return SandboxSessionWith(env, key, idempotency_key, outcome, person,
                             {{"document_front", "image/jpeg", Jpeg(1280, 800)},
                              {"document_back", "image/jpeg", Jpeg(1280, 801)},
                              {"selfie", "image/jpeg", Jpeg(720, 960)},
-                             {"liveness_video", "video/mp4", Mp4()}});
+                             {"liveness_video", "video/mp4", Mp4()}},
+                            extra);
 }
 
 // The review case a session's verdict opened (its evidence names it).

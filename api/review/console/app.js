@@ -43,8 +43,8 @@ const WORDS = {
     },
     confirm: { approve: "Confirmar aprobación", decline: "Confirmar rechazo", request_more_info: "Confirmar solicitud", escalate: "Confirmar escalamiento" },
     noteNeeded: "Esta decisión contradice al motor: escriba por qué.",
-    search: "Buscar", clear: "Limpiar", searchLabel: "Buscar por caso, número de caso, sesión o CURP",
-    searchPlaceholder: "CASE-000001, vrf_…, CURP", found: (n) => `${n} caso(s) encontrados`, notFound: "Ningún caso coincide.",
+    search: "Buscar", clear: "Limpiar", searchLabel: "Buscar por caso, número de caso, sesión, CURP o referencia del cliente",
+    searchPlaceholder: "CASE-000001, vrf_…, CURP, referencia", found: (n) => `${n} caso(s) encontrados`, notFound: "Ningún caso coincide.",
     team: "Equipo", teamTitle: "Carga del equipo", member: "persona", held: "en mano", claims: "tomados", decided: "decididos",
     meanTime: "tiempo medio", overturned: "revertidas", overrides: "contra el motor", lastDecision: "última decisión",
     reassignTo: "Reasignar a", reassign: "Reasignar", reassignedOk: "Reasignado.",
@@ -91,8 +91,8 @@ const WORDS = {
     },
     confirm: { approve: "Confirm approval", decline: "Confirm decline", request_more_info: "Confirm request", escalate: "Confirm escalation" },
     noteNeeded: "This decision overrides the engine: say why.",
-    search: "Search", clear: "Clear", searchLabel: "Search by case, case number, session or CURP",
-    searchPlaceholder: "CASE-000001, vrf_…, CURP", found: (n) => `${n} case(s) found`, notFound: "No case matches.",
+    search: "Search", clear: "Clear", searchLabel: "Search by case, case number, session, CURP or client reference",
+    searchPlaceholder: "CASE-000001, vrf_…, CURP, reference", found: (n) => `${n} case(s) found`, notFound: "No case matches.",
     team: "Team", teamTitle: "The team's workload", member: "member", held: "held", claims: "claims", decided: "decided",
     meanTime: "mean time", overturned: "overturned", overrides: "against the engine", lastDecision: "last decision",
     reassignTo: "Reassign to", reassign: "Reassign", reassignedOk: "Reassigned.",
@@ -314,8 +314,8 @@ async function refreshQueue(append) {
   tickSla();
 }
 
-// Search (GET /v1/review/search): a case id, a case number, a session id or a CURP (through the
-// blind index). The results replace the queue until cleared.
+// Search (GET /v1/review/search): a case id, a case number, a session id, a CURP (through the
+// blind index) or the integrator's client reference. The results replace the queue until cleared.
 async function search(ev) {
   ev.preventDefault();
   const q = $("q").value.trim();
