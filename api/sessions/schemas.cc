@@ -204,6 +204,9 @@ OpenApiArea SessionsOpenApi() {
                             {"outcome", Enum({"passed", "failed", "unavailable", "error"})},
                             {"matched", maybe_bool},
                             {"registryStatus", Nullable(Str())},
+                            {"fields", Nullable({{"type", "object"},
+                                                 {"additionalProperties",
+                                                  Enum({"match", "mismatch", "not_compared", "not_found", "valid", "not_valid"})}})},
                             {"reasonCodes", Nullable(strs)},
                             {"checkedAt", Nullable(DateTime())}},
                            {"source", "check", "outcome", "matched"});

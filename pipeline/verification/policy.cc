@@ -270,9 +270,27 @@ StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t lat
   if (l.status == "unavailable" || l.status.empty()) {
     return finish("unavailable", nullptr, std::nullopt, {"GOV_LOOKUP_UNAVAILABLE"});
   }
-  if (l.status == "not_found") return finish("failed", false, 0.0, {"GOV_CURP_NOT_FOUND"});
+  // Field by field, what the registry's answer says of the document's reading (a comparison's
+  // result only: no value of either side is kept here).
+  auto compare = [](const std::string& registry_value, const std::string& document_value) {
+    if (registry_value.empty() || document_value.empty()) return "not_compared";
+    return registry_value == document_value ? "match" : "mismatch";
+  };
+  const std::string doc_letters = docs::CurpNameLetters(core::StringOr(doc, "surname1"), core::StringOr(doc, "surname2"),
+                                                        core::StringOr(doc, "givenNames"));
+  const std::string doc_sex_letter = core::StringOr(doc, "sex");
+  auto with_fields = [&](StageOutput out) {
+    const bool found = l.status != "not_found";
+    out.summary["fields"] = {
+        {"curp", found ? "match" : "not_found"},
+        {"birthDate", found ? compare(l.birth_date, core::StringOr(doc, "birthDate")) : "not_compared"},
+        {"sex", found ? compare(l.sex.empty() ? "" : std::string(docs::CurpSexToIcao(l.sex)), doc_sex_letter) : "not_compared"},
+        {"name", found && core::StringOr(doc, "surname1").size() > 0 ? compare(l.name_letters, doc_letters) : "not_compared"}};
+    return out;
+  };
+  if (l.status == "not_found") return with_fields(finish("failed", false, 0.0, {"GOV_CURP_NOT_FOUND"}));
   if (l.registry_status == "BD" || l.registry_status == "BDM" || l.registry_status == "BDP") {
-    return finish("failed", false, 0.0, {"GOV_CURP_DECEASED"});
+    return with_fields(finish("failed", false, 0.0, {"GOV_CURP_DECEASED"}));
   }
   std::vector<std::string> mismatch;
   std::string doc_birth = core::StringOr(doc, "birthDate"), doc_sex = core::StringOr(doc, "sex");
@@ -282,8 +300,8 @@ StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t lat
     // The registry answers in the CURP's letters, the document reading in ICAO's.
     mismatch.push_back("GOV_DATA_MISMATCH");
   }
-  if (!mismatch.empty()) return finish("failed", false, 0.0, mismatch);
-  return finish("passed", true, 1.0, {});
+  if (!mismatch.empty()) return with_fields(finish("failed", false, 0.0, mismatch));
+  return with_fields(finish("passed", true, 1.0, {}));
 }
 
 StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::string& registry) {
@@ -298,9 +316,15 @@ StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::strin
     if (!l.error_code.empty()) o.summary["errorCode"] = l.error_code;
     return o;
   };
-  if (l.status == "valid") return finish("passed", true, 1.0, {});
-  if (l.status == "not_valid") return finish("failed", false, 0.0, {"INE_CREDENTIAL_NOT_VALID"});
-  if (l.status == "not_found") return finish("failed", false, 0.0, {"INE_NOT_IN_LIST"});
+  // The voter list answers for the credential read from the document (its CIC and citizen
+  // identifier together): found and current, found but not current, or not in the list.
+  auto with_fields = [&](StageOutput out, const char* credential) {
+    out.summary["fields"] = {{"cic", l.status == "not_found" ? "not_found" : "match"}, {"credential", credential}};
+    return out;
+  };
+  if (l.status == "valid") return with_fields(finish("passed", true, 1.0, {}), "valid");
+  if (l.status == "not_valid") return with_fields(finish("failed", false, 0.0, {"INE_CREDENTIAL_NOT_VALID"}), "not_valid");
+  if (l.status == "not_found") return with_fields(finish("failed", false, 0.0, {"INE_NOT_IN_LIST"}), "not_found");
   return finish("unavailable", nullptr, std::nullopt, {"INE_LOOKUP_UNAVAILABLE"});
 }
 
@@ -489,6 +513,7 @@ core::Json GovItems(const ReportInputs& in, bool full) {
                        {"matched", SummaryField(row, "passed")}};
     if (full) {
       item["registryStatus"] = SummaryField(row, "registryStatus");
+      item["fields"] = SummaryField(row, "fields");
       item["reasonCodes"] = SummaryField(row, "reasonCodes");
       item["checkedAt"] = row["completedAt"];
     }

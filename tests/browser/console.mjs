@@ -119,6 +119,10 @@ try {
   await page.waitForFunction(allLoaded);
   out.images = await page.$$eval("#detail figure img", (imgs) => imgs.map((i) => i.naturalWidth));
   out.compare = await page.$$eval("#compare figure", (fs) => fs.map((f) => f.dataset.kind));
+  // The document against the registries: field, value on file, registry, its answer; a row
+  // marked when they disagree.
+  out.fieldsVsRegistry = await page.$$eval("#fields-vs-registry tbody tr", (rows) =>
+    rows.map((r) => [...r.querySelectorAll("td")].map((td) => td.textContent).concat(r.classList.contains("mismatch") ? ["marked"] : [])));
   await page.keyboard.press("t");
   out.noteFocused = await focusedAction();
   await page.keyboard.type("Documento y selfie coinciden en revisión; se aprueba.");

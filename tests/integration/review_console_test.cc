@@ -89,6 +89,10 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(out["noteFocused"] == "note");
   CHECK(out["afterNoteTab"] == "add-note");
   CHECK(out["compare"] == core::Json::array({"selfie", "document_front"}));
+  // RENAPO and the INE list agreed with the reading on every field; the value on file beside it.
+  REQUIRE(out["fieldsVsRegistry"].size() == 6);
+  CHECK(out["fieldsVsRegistry"][0] == core::Json::array({"CURP", out["curp"], "RENAPO", "coincide"}));
+  CHECK(out["fieldsVsRegistry"][5] == core::Json::array({"credencial", "—", "INE", "vigente"}));
   CHECK(out["images"].size() == 3);  // selfie, front, back (the video is a <video>)
   for (const auto& w : out["images"]) CHECK(w.get<int>() > 0);
   CHECK(out["help"].size() >= 10);

@@ -98,6 +98,11 @@ TEST_CASE("review: the case detail opens the applicant's data and the notes, aud
   CHECK(d["session"]["reasonCodes"] == core::Json::array({"FACE_MATCH_INCONCLUSIVE"}));
   REQUIRE(d["media"].size() == 4);
   CHECK(d["media"][0]["kind"] == "document_front");
+  // The registries' answers field by field, for the console's "document against the registries".
+  REQUIRE(d["govLookups"].size() == 2);
+  CHECK(d["govLookups"][0]["fields"]["curp"] == "match");
+  CHECK(d["govLookups"][0]["fields"]["birthDate"] == "match");
+  CHECK(d["govLookups"][1]["fields"]["credential"] == "valid");
   CHECK(d["media"][0]["url"] == "/v1/review/media/" + d["media"][0]["mediaId"].get<std::string>());
   REQUIRE(d["decisions"].size() == 1);
   CHECK(d["decisions"][0]["outcome"] == "review");

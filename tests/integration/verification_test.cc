@@ -287,6 +287,10 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   CHECK(ev["gov"][0]["matched"] == true);
   CHECK(ev["gov"][1]["source"] == "ine");
   CHECK(ev["gov"][1]["matched"] == true);
+  // Field by field: the registry's answer against the document's reading (verdicts, no values).
+  CHECK(ev["gov"][0]["fields"] ==
+        core::Json{{"curp", "match"}, {"birthDate", "match"}, {"sex", "match"}, {"name", "match"}});
+  CHECK(ev["gov"][1]["fields"] == core::Json{{"cic", "match"}, {"credential", "valid"}});
   CheckNoPii(core::DumpJson(ev));
 
   core::Json report = Get(env, a, "/report");

@@ -137,6 +137,46 @@ TEST_CASE("government stages: found, not found, deceased, mismatch, unavailable"
   CHECK(GovIneStage(none.LookupIne({}), 0, "x").outcome == "unavailable");
 }
 
+TEST_CASE("government stages: the registry's answer field by field, for the reviewer") {
+  const auto& sp = Specimen();
+  core::Json doc = {{"curp", sp.curp}, {"birthDate", "1990-03-15"}, {"sex", "F"},
+                    {"surname1", sp.surname1}, {"surname2", sp.surname2}, {"givenNames", sp.given_names}};
+  SandboxGovRegistry reg;
+  auto fields = [&](const CurpLookup& l, const core::Json& d) { return GovCurpStage(l, d, 0, "x").summary["fields"]; };
+  CHECK(fields(reg.LookupCurp(sp.curp), doc) ==
+        core::Json{{"curp", "match"}, {"birthDate", "match"}, {"sex", "match"}, {"name", "match"}});
+  // Every disagreement is marked on its own field, the others still compared.
+  CurpLookup other = reg.LookupCurp(sp.curp);
+  other.birth_date = "1991-03-15";
+  other.name_letters = "GAHX";
+  core::Json f = fields(other, doc);
+  CHECK(f["birthDate"] == "mismatch");
+  CHECK(f["name"] == "mismatch");
+  CHECK(f["sex"] == "match");
+  core::Json man = doc;
+  man["sex"] = "M";
+  CHECK(fields(reg.LookupCurp(sp.curp), man)["sex"] == "mismatch");
+  // A field the reading or the registry lacks is not compared; a CURP nobody holds compares nothing.
+  core::Json bare = {{"curp", sp.curp}};
+  CHECK(fields(reg.LookupCurp(sp.curp), bare) ==
+        core::Json{{"curp", "match"}, {"birthDate", "not_compared"}, {"sex", "not_compared"}, {"name", "not_compared"}});
+  CHECK(fields(reg.LookupCurp("XEXX010101HNEXXXA4"), doc)["curp"] == "not_found");
+  CHECK(fields(reg.LookupCurp("XEXX010101HNEXXXA4"), doc)["birthDate"] == "not_compared");
+  // Unavailable: no comparison at all. The summary keeps the verdicts only, never a value.
+  CHECK_FALSE(GovCurpStage(UnconfiguredGovRegistry().LookupCurp(sp.curp), doc, 0, "x").summary.contains("fields"));
+  const std::string dumped = GovCurpStage(other, doc, 0, "x").summary.dump();
+  for (const std::string& v : {sp.curp, std::string("1990-03-15"), std::string("1991-03-15"), sp.surname1}) {
+    CHECK(dumped.find(v) == std::string::npos);
+  }
+  // The voter list: the credential found and current, not current, or not listed.
+  CHECK(GovIneStage(reg.LookupIne({sp.cic, ""}), 0, "x").summary["fields"] ==
+        core::Json{{"cic", "match"}, {"credential", "valid"}});
+  CHECK(GovIneStage(reg.LookupIne({"999999999", ""}), 0, "x").summary["fields"] ==
+        core::Json{{"cic", "not_found"}, {"credential", "not_found"}});
+  IneLookup lost{"not_valid", "", "REPORTED_LOST"};
+  CHECK(GovIneStage(lost, 0, "x").summary["fields"]["credential"] == "not_valid");
+}
+
 TEST_CASE("verdict: more_info before declined before review before approved; trust score") {
   Policy p = Policy::FromSession(nullptr, nullptr);
   std::map<std::string, core::Json> stages;

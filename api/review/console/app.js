@@ -23,7 +23,8 @@ const WORDS = {
     request_more_info: "Pedir más", escalate: "Escalar", note: "Agregar nota", notePlaceholder: "Nota para la bitácora del caso (sellada; solo se muestra aquí)",
     applicant: "Solicitante", noApplicant: "No hay datos personales para este caso (sin persona, o borrados).",
     verification: "Verificación", checks: "Revisiones", biometrics: "Biometría", document: "Documento",
-    registry: "Registros (RENAPO / INE)", captures: "Capturas", compare: "Comparación de rostro", decisions: "Decisiones",
+    registry: "Registros (RENAPO / INE)", fieldsVsRegistry: "Documento frente a registros",
+    fieldColumn: "campo", onFile: "en el expediente", registryAnswer: "respuesta del registro", captures: "Capturas", compare: "Comparación de rostro", decisions: "Decisiones",
     history: "Historial", viewers: "Quién vio este caso", views: (n, o) => `${n} accesos, ${o} aperturas del caso`,
     noViewers: "Nadie más lo ha visto.", opened: "abierto", sla: "SLA", finished: "terminado", heldBy: "en manos de", you: "usted",
     byKey: "una llave", free: "libre", awaitingSecond: (a) => `espera una segunda aprobación (${a})`,
@@ -71,7 +72,8 @@ const WORDS = {
     request_more_info: "Ask for more", escalate: "Escalate", note: "Add note", notePlaceholder: "A note for the case log (sealed; shown only here)",
     applicant: "Applicant", noApplicant: "No personal data is held for this case (no person, or erased).",
     verification: "Verification", checks: "Checks", biometrics: "Biometrics", document: "Document",
-    registry: "Registries (RENAPO / INE)", captures: "Captures", compare: "Face comparison", decisions: "Decisions",
+    registry: "Registries (RENAPO / INE)", fieldsVsRegistry: "Document against the registries",
+    fieldColumn: "field", onFile: "on file", registryAnswer: "registry's answer", captures: "Captures", compare: "Face comparison", decisions: "Decisions",
     history: "History", viewers: "Who viewed this case", views: (n, o) => `${n} accesses, ${o} openings of the case`,
     noViewers: "Nobody else has viewed it.", opened: "opened", sla: "SLA", finished: "finished", heldBy: "held by", you: "you",
     byKey: "a key", free: "unassigned", awaitingSecond: (a) => `awaiting a second approval (${a})`,
@@ -124,13 +126,16 @@ const LABELS = {
     case_opened: "caso abierto", case_claimed: "caso tomado", case_released: "caso liberado", case_reassigned: "caso reasignado",
     note_added: "nota agregada", case_escalated: "caso escalado", resolution_proposed: "resolución propuesta",
     case_resolved: "caso resuelto", approve: "aprobar", decline: "rechazar", request_more_info: "pedir más", escalate: "escalar",
-    needs_review: "requiere revisión",
+    needs_review: "requiere revisión", match: "coincide", mismatch: "no coincide", not_compared: "no comparado",
+    not_found: "no encontrado", valid: "vigente", not_valid: "no vigente", name: "nombre (letras de la CURP)", cic: "CIC",
+    credential: "credencial",
   },
   en: {
     in_progress: "in progress", awaiting_input: "awaiting input", document_front: "document (front)", document_back: "document (back)",
     liveness_video: "liveness video", liveness_frame: "liveness frame", face_match: "face match", gov_curp: "CURP (RENAPO)",
     gov_ine: "INE (voter list)", ine_list: "INE voter list", renapo: "RENAPO", ine: "INE", fullName: "full name", claveElector: "voter key",
-    birthDate: "birth date", true: "yes", false: "no",
+    birthDate: "birth date", true: "yes", false: "no", not_compared: "not compared", not_found: "not found",
+    not_valid: "not current", valid: "current", name: "name (the CURP's letters)",
   },
 };
 
@@ -540,6 +545,15 @@ function renderCase(notice) {
     out.push(el("h3", {}, w("registry")), table([w("source"), w("check"), w("outcome"), w("matched"), w("registryStatus"), w("reasons")],
       d.govLookups.map((g) => [L(g.source), L(g.check), L(g.outcome), L(g.matched), g.registryStatus ?? "—", (g.reasonCodes || []).join(", ")]),
       (g) => g.matched === false ? "mismatch" : null, d.govLookups));
+    // Field by field: what each registry said of the document's reading, next to the value on
+    // file (the applicant's, already opened by this visit); a mismatch is marked.
+    const rows = d.govLookups.flatMap((g) => Object.entries(g.fields || {}).map(([field, verdict]) => ({ g, field, verdict })));
+    if (rows.length) {
+      const onFile = (f) => a ? (f === "name" ? a.fullName : f === "cic" || f === "credential" ? a.claveElector : a[f]) ?? "—" : "—";
+      out.push(el("h3", {}, w("fieldsVsRegistry")), table([w("fieldColumn"), w("onFile"), w("source"), w("registryAnswer")],
+        rows.map((r) => [L(r.field), onFile(r.field), L(r.g.source), L(r.verdict)]),
+        (r) => ["mismatch", "not_found", "not_valid"].includes(r.verdict) ? "mismatch" : null, rows, "fields-vs-registry"));
+    }
   }
   out.push(el("h3", {}, w("decisions")), table([w("by"), w("outcome"), w("reasons"), w("at")],
     (d.decisions || []).map((x) => [x.decidedBy + (x.reviewers ? " (" + x.reviewers.map((r) => short(r.id)).join(", ") + ")" : ""),
