@@ -53,6 +53,7 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"analysis", m->analysis},     {"extractedSealed", m->extracted_sealed},
                     {"capturedAt", at}};
     if (!m->challenge_actions.empty()) r["challengeActions"] = m->challenge_actions;
+    if (!m->capture_source.empty()) r["captureSource"] = m->capture_source;
     if (!m->challenge_id.empty()) {
       view.Put(V::ChallengeUsed(te, id, m->challenge_id), core::DumpJson({{"mediaId", m->media_id}}));
     }

@@ -164,6 +164,7 @@ void OpenEmbedded(Runtime& rt, const ApiContext& options, ApiCall& call, core::J
   // What the widget walks: the flow's steps, or the steps the session's checks use.
   const core::Json& checks = prepared->created.checks;
   opened.liveness_mode = checks.is_object() ? checks.value("livenessMode", "passive") : "passive";
+  if (checks.is_object() && checks.value("livenessFileAllowed", false) == true) opened.liveness_file = "allowed";
   opened.steps = ce::WidgetSteps(checks, prepared->created.flow_captures);
   auto cmd = commands::MakeCommand<vs::SessionDecider>(
       a.tenant_id, prepared->id, vs::SessionCommand(vs::CreateSession{std::move(prepared->created), opened}),

@@ -56,7 +56,8 @@ OpenApiArea EmbeddedOpenApi() {
                                                       {"name", "privacyNoticeUrl"})},
                                    {"flow", Obj({{"id", Nullable(Id("flw"))},
                                                  {"steps", Strs()},
-                                                 {"livenessMode", Enum({"passive", "active"})}},
+                                                 {"livenessMode", Enum({"passive", "active"})},
+                                                 {"livenessFileAllowed", {{"type", "boolean"}}}},
                                                 {})}},
                                   {"allowedOrigins", "applicantToken", "expiresAt", "sessionId", "status",
                                    "verificationSessionId"});

@@ -103,7 +103,8 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                             {"redirectUrl", l.value("redirectUrl", core::Json(nullptr))},
                             {"flow", {{"id", (*rec)->value("flowId", core::Json(nullptr))},
                                       {"steps", l.value("steps", core::Json::array())},
-                                      {"livenessMode", l.value("livenessMode", "passive")}}}});
+                                      {"livenessMode", l.value("livenessMode", "passive")},
+                                      {"livenessFileAllowed", l.value("livenessFileAllowed", false)}}}});
                   r.headers.emplace_back("Cache-Control", "no-store");
                   return r;
                 },

@@ -176,6 +176,13 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
         r.errors.push_back({"challengeId", "", "invalid_format", "challengeId must be 1 to 128 characters"});
       }
       u.challenge_id = std::move(value);
+    } else if (part->name == "captureSource") {
+      bool too_long = false;
+      SVC_ASSIGN_OR_RETURN(std::string value, ReadField(form, 16, &too_long));
+      if (value != "camera" && value != "file") {
+        r.errors.push_back({"captureSource", "", "invalid_enum", "captureSource must be one of: camera, file"});
+      }
+      u.capture_source = std::move(value);
     } else {
       r.errors.push_back({part->name, "", "unknown_field", part->name + " is not a field of a capture"});
     }

@@ -89,6 +89,14 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
     if (type == "liveness") {
       const std::string mode = s.value("mode", "passive");
       if (mode != "passive" && mode != "active") add("liveness_mode_unknown", p + "/mode", "mode is passive or active");
+      if (s.contains("allowFile")) {
+        if (!s["allowFile"].is_boolean()) {
+          add("liveness_allow_file_invalid", p + "/allowFile", "allowFile is true or false");
+        } else if (s["allowFile"] == true && mode != "passive") {
+          // An active challenge is answered live; a chosen file cannot have seen its actions.
+          add("liveness_file_needs_passive", p + "/allowFile", "a file may be chosen for passive liveness only");
+        }
+      }
     }
     if (s.contains("next") && !s["next"].is_null()) {
       if (!s["next"].is_string()) add("step_next_invalid", p + "/next", "next is a step id");
@@ -231,6 +239,11 @@ FlowSessionSettings SessionSettingsOf(const core::Json& definition) {
   for (const char* c : {"document", "faceMatch", "governmentLookup", "liveness"}) out.checks[c] = On(checks, c, true);
   out.checks["livenessMode"] = checks.is_object() ? checks.value("livenessMode", "passive") : "passive";
   if (On(checks, "efirma", false)) out.checks["efirma"] = true;
+  for (const auto& s : definition.value("steps", core::Json::array())) {
+    if (s.is_object() && s.value("type", "") == "liveness" && s.value("allowFile", false) == true) {
+      out.checks["livenessFileAllowed"] = true;
+    }
+  }
   out.policy = definition.value("policy", core::Json::object());
   for (const auto& t : StepTypesInOrder(definition)) {
     if (t == "document_front" || t == "document_back" || t == "selfie") out.captures.push_back(t);

@@ -14,8 +14,10 @@
 //               "livenessMode": "passive", "amlScreening": false},
 //    "policy": {"faceMatchThreshold": 0.8, "livenessThreshold": 0.75}}
 //
-// Step types: consent, document_front, document_back, selfie, liveness (mode passive | active),
-// submit. The graph has one start (the step no other names), is a path without cycles that
+// Step types: consent, document_front, document_back, selfie, liveness (mode passive | active;
+// `allowFile: true`, passive only, lets the applicant choose a recording instead of the camera:
+// the capture is then marked as a file for the attack signals and the session goes to a
+// reviewer), submit. The graph has one start (the step no other names), is a path without cycles that
 // reaches every step, starts with consent and ends with submit; document_back comes after
 // document_front, and a selfie after document_front. Every check that is on needs the step that
 // feeds it (document: document_front; faceMatch: document_front and selfie; liveness: a liveness
@@ -48,7 +50,7 @@ std::vector<std::string> StepTypesInOrder(const core::Json& definition);
 core::Json IssuesJson(const std::vector<FlowIssue>& issues);
 
 // What a session of a published flow takes from it: the checks (every one named, on or off, and
-// livenessMode; efirma only when on), the policy, the capture kinds its steps have (media kinds: document_front,
+// livenessMode; efirma only when on; livenessFileAllowed only when its liveness step allows a file), the policy, the capture kinds its steps have (media kinds: document_front,
 // document_back, selfie, liveness_video) and the step types in order (for the widget).
 struct FlowSessionSettings {
   core::Json checks;

@@ -129,7 +129,7 @@ std::string CasePriorityFor(const std::vector<std::string>& codes) {
     if (Among(c, {"GOV_CURP_DECEASED", "LIVENESS_FACE_MISMATCH"})) return "critical";
     high |= Among(c, {"FACE_MISMATCH", "GOV_DATA_MISMATCH", "DOCUMENT_DATA_INCONSISTENT", "DOCUMENT_MRZ_INVALID",
                       "DOCUMENT_CURP_INVALID", "DOCUMENT_EXPIRED", "LIVENESS_FAILED", "NOT_AN_INE", "INE_NOT_IN_LIST",
-                      "INE_CREDENTIAL_NOT_VALID", "GOV_CURP_NOT_FOUND"});
+                      "INE_CREDENTIAL_NOT_VALID", "GOV_CURP_NOT_FOUND", "LIVENESS_FILE_UPLOAD"});
     all_low &= Among(c, {"GOV_LOOKUP_UNAVAILABLE", "INE_LOOKUP_UNAVAILABLE", "DOCUMENT_READER_UNAVAILABLE",
                          "CAPTURE_ANALYSIS_ERROR", "DOCUMENT_ANALYSIS_ERROR", "IMAGE_QUALITY_LOW"});
   }

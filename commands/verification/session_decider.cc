@@ -40,6 +40,14 @@ bool CaptureAllowed(std::string_view kind, const std::set<std::string>& off) {
   return false;
 }
 
+core::Status CheckCaptureSource(std::string_view kind, std::string_view capture_source, bool liveness_file_allowed) {
+  if (capture_source == "file" && kind == "liveness_video" && !liveness_file_allowed) {
+    return core::FailedPrecondition("this session records liveness from the camera only: its flow does not allow a file",
+                                    "CAPTURE_NOT_ALLOWED");
+  }
+  return core::Status::Ok();
+}
+
 std::string_view CheckForKind(std::string_view kind) {
   if (kind == "document_front" || kind == "document_back") return "document";
   if (kind == "selfie") return "faceMatch";
@@ -149,6 +157,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
                                                 std::to_string(kMaxMediaPerSession) + ")",
                                             "CAPTURE_NOT_ALLOWED");
           }
+          SVC_RETURN_IF_ERROR(CheckCaptureSource(c.media.kind, c.media.capture_source, s.liveness_file_allowed));
           MediaCaptured e = c.media;
           if (c.media.kind == "liveness_video" && s.active_liveness) {
             if (c.media.challenge_id.empty()) {
@@ -281,6 +290,7 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
             }
             auto mode = e.checks.find("livenessMode");
             s.active_liveness = mode != e.checks.end() && *mode == "active";
+            s.liveness_file_allowed = e.checks.value("livenessFileAllowed", false) == true;
           }
           s.flow_captures = e.flow_captures;
           s.link_token_hash = e.link_token_hash;

@@ -41,6 +41,7 @@ struct SessionState {
   core::Json trust_score;      // latest verdict's trust score (a number 0..1, or null)
   std::string case_id;
   bool active_liveness = false;  // checks.livenessMode = "active"
+  bool liveness_file_allowed = false;  // checks.livenessFileAllowed (the flow's liveness step allows a file)
   struct Challenge {
     std::vector<std::string> actions;
     int64_t expires_micros = 0;
@@ -90,6 +91,7 @@ struct SessionState {
         core::Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
         core::Field("caseId", &T::case_id),
         core::Field("activeLiveness", &T::active_liveness),
+        core::Field("livenessFileAllowed", &T::liveness_file_allowed),
         core::Field("challenges", &T::challenges),
         core::Field("mediaPurged", &T::media_purged),
         core::Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
@@ -254,6 +256,11 @@ std::string_view CheckForKind(std::string_view kind);
 // document check, face match (the portrait) and the government lookups (the CURP); the back
 // serves the document check and the lookups; the selfie face match; the video liveness.
 bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled_checks);
+
+// A liveness video chosen from a file (capture_source "file") only where the session's checks
+// say livenessFileAllowed (its flow's passive liveness step allows a file): CAPTURE_NOT_ALLOWED.
+// The decider's rule, also checked from the read model before an upload's bytes are stored.
+core::Status CheckCaptureSource(std::string_view kind, std::string_view capture_source, bool liveness_file_allowed);
 
 struct SessionDecider : FieldSnapshots<SessionDecider, SessionState> {
   using CommandType = SessionCommand;

@@ -110,6 +110,9 @@ struct MediaCaptured {
   std::vector<std::string> challenge_actions;  // the challenge's actions (set by the decider)
   core::Json analysis;       // CaptureAnalysis without extractedData, or null
   std::string extracted_sealed;  // base64 of sealed extractedData JSON, "" = none
+  // Where the capture client says the bytes came from: "camera" (recorded live), "file" (chosen
+  // by the applicant, where the flow allows it), "" = not said (the API channel's backends).
+  std::string capture_source;
 
   static constexpr auto Fields() {
     using T = MediaCaptured;
@@ -119,7 +122,8 @@ struct MediaCaptured {
                       core::Field("challengeId", &T::challenge_id, core::Empty::kNull),
                       core::Field("challengeActions", &T::challenge_actions, core::Empty::kOmit),
                       core::Field("analysis", &T::analysis, core::Shape::kObjectOrNull),
-                      core::Field("extractedSealed", &T::extracted_sealed, core::Empty::kNull)};
+                      core::Field("extractedSealed", &T::extracted_sealed, core::Empty::kNull),
+                      core::Field("captureSource", &T::capture_source, core::Empty::kOmit)};
   }
 };
 
@@ -242,6 +246,9 @@ struct EmbeddedOpened {
   std::string key_id;                        // the key that opened it
   std::vector<std::string> steps;            // what the widget walks: the flow's step types, in order
   std::string liveness_mode;                 // passive | active
+  // "allowed": the flow's liveness step lets the applicant choose a file; "" = the camera only
+  // (a string, left out when empty, so an event without it keeps its stored form).
+  std::string liveness_file;
   static constexpr auto Fields() {
     using T = EmbeddedOpened;
     return std::tuple{core::Field("embeddedId", &T::embedded_id),
@@ -249,7 +256,8 @@ struct EmbeddedOpened {
                       core::Field("clientSecretHash", &T::client_secret_hash),
                       core::Field("openedBy", &T::opened_by), core::Field("keyId", &T::key_id),
                       core::Field("steps", &T::steps),
-                      core::Field("livenessMode", &T::liveness_mode)};
+                      core::Field("livenessMode", &T::liveness_mode),
+                      core::Field("livenessFile", &T::liveness_file, core::Empty::kOmit)};
   }
 };
 

@@ -166,6 +166,9 @@ core::Result<CaptureAdmission> AdmitCapture(const eventstore::KvStore& views, co
   CaptureAdmission a;
   a.settings = settings.value_or(core::Json(nullptr));
   SVC_RETURN_IF_ERROR(CheckSessionOpen(*rec, a.settings, now, u.kind));
+  const core::Json checks = a.settings.is_object() ? a.settings.value("checks", core::Json()) : core::Json();
+  SVC_RETURN_IF_ERROR(vs::CheckCaptureSource(u.kind, u.capture_source,
+                                             checks.is_object() && checks.value("livenessFileAllowed", false) == true));
   SVC_ASSIGN_OR_RETURN(a.actions, ChallengeActions(views, now, a.settings, u));
   return a;
 }
@@ -204,6 +207,7 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
   m.sha256 = sealed.sha256;
   m.size_bytes = sealed.size;
   m.challenge_id = u.challenge_id.value_or("");
+  m.capture_source = u.capture_source;
   if (u.analyze) {
     CaptureUpload whole = u;
     whole.bytes = kept_;

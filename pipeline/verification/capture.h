@@ -31,6 +31,7 @@ struct CaptureUpload {
   std::string mime;  // the file part's declared Content-Type
   std::string_view bytes;
   std::optional<std::string> challenge_id;
+  std::string capture_source;  // camera | file | "" (not said)
   bool analyze = false;
 };
 

@@ -240,6 +240,18 @@ StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t lat
   return o;
 }
 
+void MarkLivenessFromFile(StageOutput& o) {
+  o.summary["captureSource"] = "file";
+  if (o.outcome == "passed") {
+    o.outcome = "review";
+    o.summary["passed"] = false;
+  }
+  if (o.outcome == "passed" || o.outcome == "review" || o.outcome == "failed") {
+    if (!o.summary["reasonCodes"].is_array()) o.summary["reasonCodes"] = core::Json::array();
+    o.summary["reasonCodes"].push_back("LIVENESS_FILE_UPLOAD");
+  }
+}
+
 void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutput& o) {
   o.summary["imageQuality"] = Num(Round4(quality));
   if (!quality.has_value() || *quality >= p.image_quality_threshold) return;

@@ -62,6 +62,12 @@ StageOutput LivenessStage(const Policy& p, const BiometricScore& s, int64_t late
 StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
 // Adds the image quality of the compared captures (the lower of the two) to a face-match stage:
 // below the policy's imageQualityThreshold a passed match goes to review (IMAGE_QUALITY_LOW).
+//
+// A liveness video the applicant chose from a file (captureSource "file", where the flow allows
+// it) never passes on its own: the recording could be anyone's, from any time. MarkLivenessFromFile
+// sends a passing liveness stage to review and adds LIVENESS_FILE_UPLOAD (a failing one keeps its
+// outcome and gains the code), for the reviewer and the attack signals.
+void MarkLivenessFromFile(StageOutput& o);
 void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutput& face_match);
 // `document_details`: the document stage's details (curp, birthDate, sex…), or null.
 StageOutput GovCurpStage(const CurpLookup& lookup, const core::Json& document_details,

@@ -419,6 +419,7 @@ core::Status VerificationPipeline::Process(const Job& job, const std::atomic<boo
       } else {
         SVC_ASSIGN_OR_RETURN(const Capture* video, capture("liveness_video"));
         out = LivenessStage(policy, engine.Liveness(*video, ectx), MillisSince(t0));
+        if (core::StringOr(latest.at("liveness_video"), "captureSource") == "file") MarkLivenessFromFile(out);
       }
     } else if (name == "face_match") {
       if (!policy.Enabled("faceMatch")) {

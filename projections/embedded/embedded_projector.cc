@@ -75,7 +75,8 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                              {"redirectUrl", c->redirect_url.empty() ? core::Json(nullptr) : core::Json(c->redirect_url)},
                              {"steps", ce::WidgetSteps(c->checks, c->flow_captures)},
                              {"livenessMode", c->checks.is_object() ? c->checks.value("livenessMode", "passive")
-                                                                    : std::string("passive")}}));
+                                                                    : std::string("passive")},
+                             {"livenessFileAllowed", c->checks.is_object() && c->checks.value("livenessFileAllowed", false) == true}}));
     return core::Status::Ok();
   }
   if (const auto* l = std::get_if<vs::LinkOpened>(&ev)) {
@@ -95,6 +96,7 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                                                           {"keyId", o->key_id},
                                                           {"steps", o->steps},
                                                           {"livenessMode", o->liveness_mode},
+                                                          {"livenessFileAllowed", o->liveness_file == "allowed"},
                                                           {"createdAt", at},
                                                           {"mountedAt", nullptr},
                                                           {"parentOrigin", nullptr}}));

@@ -37,7 +37,8 @@ core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const cor
   SVC_ASSIGN_OR_RETURN(out["integrator"], IntegratorOf(views, core::StringOr(embedded, "tenantId"), r));
   out["flow"] = {{"id", r.value("flowId", core::Json(nullptr))},
                  {"steps", embedded.value("steps", core::Json::array())},
-                 {"livenessMode", embedded.value("livenessMode", "passive")}};
+                 {"livenessMode", embedded.value("livenessMode", "passive")},
+                 {"livenessFileAllowed", embedded.value("livenessFileAllowed", false)}};
   return out;
 }
 

@@ -8,7 +8,8 @@
 //                        a session allowing http://127.0.0.1:N, one that does not allow
 //                        http://localhost:N, the fake camera's file, the link token of a link
 //                        session (its hosted page), and a link session asking for the e.firma
-//                        with the files and password of a FIEL to sign it with
+//                        with the files and password of a FIEL to sign it with; `file`: a link
+//                        session whose flow's liveness step allows a file, and the video to choose
 //   -> {"...": ...}      one JSON line: what the pages saw (events, timings, third-party
 //                        requests, console and page errors)
 import crypto from "node:crypto";
@@ -44,7 +45,7 @@ const server = http.createServer((req, res) => {
 await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
 const port = server.address().port;
 process.stdout.write(`port ${port}\n`);
-const { secret, blocked, camera, link, efirma } = JSON.parse(await nextLine());
+const { secret, blocked, camera, link, efirma, file } = JSON.parse(await nextLine());
 
 const browser = await chromium.launch({
   executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
@@ -166,6 +167,22 @@ try {
   await hosted.locator("#continue").click();
   await hosted.waitForURL(/verificationSessionId=/);
   out.hostedReturn = hosted.url();
+
+  // A flow whose passive liveness allows a file: the step offers one, says a person will check
+  // it, and the session so sent goes to review (the upload says captureSource "file").
+  const chooser = await context.newPage();
+  chooser.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+  chooser.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  await chooser.goto(`${base}/v/${encodeURIComponent(file.link)}`);
+  await chooser.locator("#consent-check").check();
+  await chooser.locator("#consent-accept").click();
+  await chooser.locator("#record").waitFor();
+  out.fileNote = await chooser.locator("#file-note").textContent();
+  out.axe.livenessFile = await axeViolations(chooser);
+  await chooser.locator("#file").setInputFiles(file.video);
+  await chooser.locator("#submit").click();
+  await chooser.locator("#outcome").waitFor();
+  out.fileOutcome = await chooser.locator("#outcome").getAttribute("data-status");
 
   // The e.firma step. The node-forge the service serves is the npm package's file, byte for byte.
   const sha = (b) => crypto.createHash("sha256").update(b).digest("hex");

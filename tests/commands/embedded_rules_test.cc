@@ -114,7 +114,7 @@ TEST_CASE("a session of a flow: only the flow's captures; the clientSecret swapp
   c.expires_at_micros = svc::testing::kSpecT0 + 3600LL * 1000000;
   vs::EmbeddedOpened o{"ems_00000000000000000000000000000001", {"https://shop.example"}, std::string(64, 'a'),
                        "backend", "key_00000000000000000000000000000001",
-                       {"consent", "document_front", "submit"}, "passive"};
+                       {"consent", "document_front", "submit"}, "passive", ""};
   auto created = spec.When(vs::CreateSession{c, o});
   REQUIRE(created.ok());
   CHECK(Types(*created) == std::vector<std::string>{"verification.session_created", "verification.embedded_opened"});

@@ -121,7 +121,7 @@ std::vector<Sample> Samples() {
   Add<vs::EmbeddedOpened, vs::SessionEvent>(
       s, vs::EmbeddedOpened{"ems_00000000000000000000000000000001", {"https://shop.example", "http://localhost:3000"},
                             std::string(64, 'c'), "browser", "key_00000000000000000000000000000001",
-                            {"consent", "document_front", "selfie", "liveness", "submit"}, "active"},
+                            {"consent", "document_front", "selfie", "liveness", "submit"}, "active", ""},
       venc);
   Add<vs::EmbeddedMounted, vs::SessionEvent>(s, vs::EmbeddedMounted{"https://shop.example", std::string(64, 'd')}, venc);
   Add<vs::LinkOpened, vs::SessionEvent>(s, vs::LinkOpened{std::string(64, 'a')}, venc);

@@ -146,6 +146,26 @@ TEST_CASE("flow graph: every problem is listed, with where it is") {
   CHECK(IssuesJson(ValidateFlow(swapped))[0]["code"] == "step_order");
 }
 
+TEST_CASE("flow graph: a passive liveness step may allow a file; the session is told") {
+  core::Json d = Basic();
+  CHECK_FALSE(SessionSettingsOf(d).checks.contains("livenessFileAllowed"));
+  d["steps"][4]["allowFile"] = true;
+  CHECK(ValidateFlow(d).empty());
+  CHECK(SessionSettingsOf(d).checks["livenessFileAllowed"] == true);
+  d["steps"][4]["allowFile"] = false;
+  CHECK(ValidateFlow(d).empty());
+  CHECK_FALSE(SessionSettingsOf(d).checks.contains("livenessFileAllowed"));
+  d["steps"][4]["allowFile"] = "yes";
+  CHECK(Has(d, "liveness_allow_file_invalid"));
+  // Active liveness answers a challenge live: no file.
+  d = Basic();
+  d["checks"]["livenessMode"] = "active";
+  d["steps"][4]["mode"] = "active";
+  CHECK(ValidateFlow(d).empty());
+  d["steps"][4]["allowFile"] = true;
+  CHECK(Has(d, "liveness_file_needs_passive"));
+}
+
 TEST_CASE("flow: created as a draft, published when it validates, versioned, archived for good") {
   DeciderSpec<FlowDecider> spec;
   CHECK(Code(spec.When(PublishFlow{}).status()) == "FLOW_NOT_FOUND");

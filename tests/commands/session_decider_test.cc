@@ -101,6 +101,17 @@ TEST_CASE("session: capture needs consent, an open session and an enabled check"
         "");
   CHECK(When(Given({Created(), Consent(), Media("selfie"), Submitted(), Verdict("approved")}), cap).first ==
         "SESSION_COMPLETED");
+  // A liveness video chosen from a file: only where the session's flow allows it.
+  MediaCaptured from_file = Media("liveness_video");
+  from_file.capture_source = "file";
+  CHECK(When(Given({Created(), Consent()}), CaptureMedia{from_file}).first == "CAPTURE_NOT_ALLOWED");
+  CHECK(When(Given({Created(core::Json{{"livenessFileAllowed", true}}), Consent()}), CaptureMedia{from_file}).first == "");
+  MediaCaptured from_camera = Media("liveness_video");
+  from_camera.capture_source = "camera";
+  CHECK(When(Given({Created(), Consent()}), CaptureMedia{from_camera}).first == "");
+  MediaCaptured photo_file = Media("selfie");
+  photo_file.capture_source = "file";  // a photo may be chosen: the rule is liveness's
+  CHECK(When(Given({Created(), Consent()}), CaptureMedia{photo_file}).first == "");
   // At most kMaxMediaPerSession captures.
   std::vector<SessionEvent> many = {Created(), Consent()};
   for (size_t i = 0; i < kMaxMediaPerSession; ++i) many.push_back(Media("selfie", "med_" + std::to_string(i)));

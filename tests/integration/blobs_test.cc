@@ -339,6 +339,16 @@ TEST_CASE("streamed uploads: file before kind still taken; refusals answered bef
   testing::CheckProblem(post(base + "/media", testing::Multipart(boundary, {{"kind", "", "", "selfie"},
                                                                             {"file", "a.jpg", "image/jpeg", "GIF89a…"}})),
                         422, "MEDIA_CONTENT_INVALID");
+  // captureSource: camera or file; a liveness video from a file only where the flow allows it
+  // (this session has no flow: the camera only), after the file has streamed in.
+  testing::CheckProblem(post(base + "/media", testing::Multipart(boundary, {{"kind", "", "", "liveness_video"},
+                                                                            {"captureSource", "", "", "upload"},
+                                                                            {"file", "v.mp4", "video/mp4", testing::Mp4()}})),
+                        422, "VALIDATION_ERROR");
+  testing::CheckProblem(post(base + "/media", testing::Multipart(boundary, {{"kind", "", "", "liveness_video"},
+                                                                            {"file", "v.mp4", "video/mp4", testing::Mp4()},
+                                                                            {"captureSource", "", "", "file"}})),
+                        409, "CAPTURE_NOT_ALLOWED");
 
   // Only the one capture taken is recorded and stored; no spool file is left.
   CHECK(Body(env.Call(k, "GET", base + "/evidence"))["media"].size() == 1);

@@ -90,6 +90,24 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
                                        {"policy", {{"testOutcome", "approved"}}}}
                                 .dump());
   REQUIRE_MESSAGE(signing.status == 201, signing.body);
+  // A flow whose passive liveness allows a file, and a recording to choose (made by ffmpeg).
+  const core::Json file_flow = {
+      {"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "l"}},
+                                   {{"id", "l"}, {"type", "liveness"}, {"mode", "passive"}, {"allowFile", true}, {"next", "x"}},
+                                   {{"id", "x"}, {"type", "submit"}}})},
+      {"checks", {{"document", false}, {"faceMatch", false}, {"governmentLookup", false}, {"liveness", true}}}};
+  auto made = env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows",
+                        {{"key", "file-liveness"}, {"name", "Liveness from a file"}, {"definition", file_flow}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const std::string file_flow_id = Body(made)["id"];
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows/" + file_flow_id + "/publish").status == 200);
+  auto chooser = env.Create(k, "widget-file",
+                            core::Json{{"channel", "link"}, {"flowId", file_flow_id}, {"policy", {{"testOutcome", "approved"}}}}.dump());
+  REQUIRE_MESSAGE(chooser.status == 201, chooser.body);
+  const std::string recording = env.dir.path() + "/recording.mp4";
+  const std::string encode = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                             "scale=640:480,format=yuv420p -c:v mpeg4 '" + recording + "'";
+  REQUIRE(std::system(encode.c_str()) == 0);
   browser.WriteLine(core::Json{{"secret", session["clientSecret"]},
                                {"blocked", other["clientSecret"]},
                                {"camera", camera},
@@ -97,7 +115,8 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
                                {"efirma", {{"link", Body(signing)["linkToken"]},
                                            {"cer", ca.file("fiel_specimen.cer")},
                                            {"key", ca.file("fiel_specimen_3des.key")},
-                                           {"password", "12345678a"}}}}
+                                           {"password", "12345678a"}}},
+                               {"file", {{"link", Body(chooser)["linkToken"]}, {"video", recording}}}}
                         .dump());
   core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
   INFO(out.dump(2));
@@ -170,11 +189,26 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   CHECK(out["badLinkLoading"] == 0);
   // Passive liveness records from the camera only: no file may be chosen there.
   CHECK(out["livenessFilePickers"] == 0);
+  // Unless the flow allows a file: then the page says a person will check it, and the session
+  // goes to review, the liveness marked as from a file.
+  CHECK(out["fileNote"] == "Un video elegido de un archivo lo revisará una persona.");
+  CHECK(out["fileOutcome"] == "review");
+  const std::string chooser_id = Body(chooser)["id"];
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  core::Json report = Body(env.Call(k, "GET", "/v1/verification-sessions/" + chooser_id + "/report"));
+  bool marked = false;
+  for (const auto& s : report["steps"]) {
+    if (s["step"] == "liveness") {
+      CHECK(s["status"] == "review");
+      for (const auto& c : s["reasonCodes"]) marked |= c == "LIVENESS_FILE_UPLOAD";
+    }
+  }
+  CHECK(marked);
   // The iframe fits its content.
   CHECK(out["frameHeight"] != "640px");
   CHECK(std::stoi(out["frameHeight"].get<std::string>()) >= 320);
   // axe-core, WCAG 2.2 AA, on the widget's and the hosted page's states: no violation.
-  for (const char* st : {"consent", "badFile", "outcome", "hosted", "efirma", "badLink"}) {
+  for (const char* st : {"consent", "badFile", "outcome", "hosted", "efirma", "badLink", "livenessFile"}) {
     INFO(st);
     REQUIRE(out["axe"].contains(st));
     CHECK(out["axe"][st]["violations"].empty());

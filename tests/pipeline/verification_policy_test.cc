@@ -137,6 +137,22 @@ TEST_CASE("government stages: found, not found, deceased, mismatch, unavailable"
   CHECK(GovIneStage(none.LookupIne({}), 0, "x").outcome == "unavailable");
 }
 
+TEST_CASE("liveness from a file: never passes on its own") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  auto passing = LivenessStage(p, Score(0.97), 0);
+  REQUIRE(passing.outcome == "passed");
+  MarkLivenessFromFile(passing);
+  CHECK(passing.outcome == "review");
+  CHECK(passing.summary["passed"] == false);
+  CHECK(passing.summary["captureSource"] == "file");
+  CHECK(passing.summary["reasonCodes"] == core::Json::array({"LIVENESS_FILE_UPLOAD"}));
+  auto failing = LivenessStage(p, Score(0.1), 0);
+  const std::string was = failing.outcome;
+  MarkLivenessFromFile(failing);
+  CHECK(failing.outcome == was);  // a failing one keeps its outcome, and gains the code
+  CHECK(failing.summary["reasonCodes"].back() == "LIVENESS_FILE_UPLOAD");
+}
+
 TEST_CASE("government stages: the registry's answer field by field, for the reviewer") {
   const auto& sp = Specimen();
   core::Json doc = {{"curp", sp.curp}, {"birthDate", "1990-03-15"}, {"sex", "F"},

@@ -17,6 +17,7 @@
       hint_selfie: "Mira a la cámara, sin lentes oscuros ni gorra.",
       take: "Tomar foto", file: "O elegir un archivo", camera: "Vista de la cámara", noCamera: "No hay cámara disponible: elige un archivo.",
       noCameraLiveness: "La prueba de vida necesita la cámara. Permite el acceso a la cámara o abre el enlace en tu teléfono.",
+      fileVideo: "O elegir un video", fileVideoNote: "Un video elegido de un archivo lo revisará una persona.",
       uploading: "Enviando…", livenessTitle: "Prueba de vida", hint_liveness: "Mira a la cámara. Grabaremos unos segundos.",
       record: "Grabar", recording: "Grabando…", submitTitle: "Enviar", submitText: "Todo listo. Envía tu verificación.",
       submit: "Enviar verificación", processing: "Verificando…", retry: "Reintentar",
@@ -73,6 +74,7 @@
       hint_selfie: "Look at the camera, no sunglasses or cap.",
       take: "Take photo", file: "Or choose a file", camera: "Camera view", noCamera: "No camera available: choose a file.",
       noCameraLiveness: "The liveness check needs the camera. Allow camera access or open the link on your phone.",
+      fileVideo: "Or choose a video", fileVideoNote: "A video chosen from a file is checked by a person.",
       uploading: "Sending…", livenessTitle: "Liveness check", hint_liveness: "Look at the camera. We will record a few seconds.",
       record: "Record", recording: "Recording…", submitTitle: "Submit", submitText: "All set. Send your verification.",
       submit: "Send verification", processing: "Verifying…", retry: "Try again",
@@ -276,10 +278,27 @@
     const prompt = el("p", { class: "prompt", id: "prompt", "aria-live": "assertive" });
     const rec = el("button", { id: "record", disabled: true, on: { click: record } }, t.record);
     const row = el("div", { class: "row" }, rec);
-    // From the camera only, passive or active: a chosen file could be any recording of anyone
-    // (a replay). No file picker here.
-    show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), video, prompt, row);
-    camera(video, "user").then(() => { rec.disabled = false; }, () => say(t.noCameraLiveness, true));
+    // From the camera, passive or active: a chosen file could be any recording of anyone (a
+    // replay). Only a flow whose liveness step allows a file (passive) offers one, and the upload
+    // says so (captureSource "file"): the service then sends the session to a reviewer.
+    const fileAllowed = state.fileLiveness && state.mode !== "active";
+    let input = null;
+    if (fileAllowed) {
+      input = el("input", { type: "file", id: "file", accept: "video/mp4,video/webm", on: { change: picked } });
+      row.append(el("label", { class: "file", for: "file" }, input, t.fileVideo));
+    }
+    show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), video, prompt, row,
+      fileAllowed ? el("p", { class: "muted", id: "file-note" }, t.fileVideoNote) : "");
+    camera(video, "user").then(() => { rec.disabled = false; }, () => say(fileAllowed ? t.noCamera : t.noCameraLiveness, !fileAllowed));
+    async function picked() {
+      const f = input.files && input.files[0];
+      if (!f) return;
+      rec.disabled = true;
+      try {
+        await upload("liveness_video", f, f.name, { captureSource: "file" });
+        next();
+      } catch (e) { fail(e); rec.disabled = !state.stream; }
+    }
     async function record() {
       rec.disabled = true;
       try {
@@ -305,7 +324,7 @@
         await stopped;
         prompt.textContent = "";
         await upload("liveness_video", new Blob(chunks, { type: "video/webm" }), "liveness.webm",
-          challengeId ? { challengeId } : null);
+          challengeId ? { challengeId, captureSource: "camera" } : { captureSource: "camera" });
         next();
       } catch (e) { fail(e); rec.disabled = false; }
     }
@@ -464,6 +483,7 @@
     state.vrf = j.verificationSessionId;
     state.steps = j.flow.steps;
     state.mode = j.flow.livenessMode;
+    state.fileLiveness = j.flow.livenessFileAllowed === true;
     state.redirect = j.redirectUrl || "";
     state.integrator = j.integrator || null;
     const lang = String(locale || j.locale || "es").slice(0, 2).toLowerCase();
