@@ -150,13 +150,6 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
   }
   auto resolved = ResolveFlow(rt, a, **app_row, flow_id.value_or(""), flow.value_or(""), checks, policy);
   if (!resolved.ok()) return Refuse(respond, StatusToProblem(req, resolved.status()));
-  // The LFPDPPP's notice before collecting: the applicant's pages link the integrator's.
-  if (a.environment == "live" && (*channel == "link" || *channel == "embed") &&
-      core::StringOr(**app_row, "privacyNoticeUrl").empty()) {
-    return Refuse(respond, Problem(req, "PRIVACY_NOTICE_REQUIRED",
-                                   "the application has no privacy notice (svc admin app settings --privacy-notice-url): "
-                                   "live sessions of the embedded and link channels show it to the applicant"));
-  }
   if (person_id.has_value()) {
     // The person must be an active person of the key's tenant and environment.
     auto row = ReadViewCaughtUp(rt, a.tenant_id, PV::Abs(PV::Record(projections::TenantEnv(a.tenant_id, a.environment), *person_id)));
@@ -192,6 +185,8 @@ std::optional<PreparedSession> PrepareSession(Runtime& rt, const ApiContext& opt
     core::SecureZero(secret);
   }
   c.redirect_url = redirect_url.value_or("");
+  // The notice the applicant's pages link (the decider refuses a live one without it).
+  if (c.channel == "link" || c.channel == "embed") c.privacy_notice_url = core::StringOr(**app_row, "privacyNoticeUrl");
   c.checks = resolved->found ? resolved->checks : checks != nullptr ? *checks : core::Json(nullptr);
   c.policy = resolved->found ? resolved->policy : policy != nullptr ? *policy : core::Json(nullptr);
   if (meta != nullptr) c.meta_sealed = Seal(rt, core::DumpJson(*meta), id + "|meta");

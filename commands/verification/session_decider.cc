@@ -40,6 +40,17 @@ bool CaptureAllowed(std::string_view kind, const std::set<std::string>& off) {
   return false;
 }
 
+core::Status CheckPrivacyNotice(std::string_view environment, const SessionCreated& created) {
+  if (environment == "live" && (created.channel == "link" || created.channel == "embed") &&
+      created.privacy_notice_url.empty()) {
+    return core::InvalidArgument(
+        "the application has no privacy notice (svc admin app settings --privacy-notice-url): "
+        "live sessions of the embedded and link channels show it to the applicant",
+        "PRIVACY_NOTICE_REQUIRED");
+  }
+  return core::Status::Ok();
+}
+
 core::Status CheckCaptureSource(std::string_view kind, std::string_view capture_source, bool liveness_file_allowed) {
   if (capture_source == "file" && kind == "liveness_video" && !liveness_file_allowed) {
     return core::FailedPrecondition("this session records liveness from the camera only: its flow does not allow a file",
@@ -63,6 +74,7 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
         Decision d;
         if constexpr (std::is_same_v<T, CreateSession>) {
           if (s.exists) return core::AlreadyExists("the session already exists", "CONFLICT");
+          SVC_RETURN_IF_ERROR(CheckPrivacyNotice(ctx.environment, c.created));
           d.events.push_back(Make(c.created));
           if (c.embedded) d.events.push_back(Make(*c.embedded));
         } else if constexpr (std::is_same_v<T, OpenLink>) {

@@ -257,6 +257,11 @@ std::string_view CheckForKind(std::string_view kind);
 // serves the document check and the lookups; the selfie face match; the video liveness.
 bool CaptureAllowed(std::string_view kind, const std::set<std::string>& disabled_checks);
 
+// The LFPDPPP's notice before collecting (art. 15-17): a live session of the embedded or link
+// channel carries the privacy notice its pages link (SessionCreated.privacy_notice_url, the
+// application's), else PRIVACY_NOTICE_REQUIRED. Test sessions and the API channel need none.
+core::Status CheckPrivacyNotice(std::string_view environment, const SessionCreated& created);
+
 // A liveness video chosen from a file (capture_source "file") only where the session's checks
 // say livenessFileAllowed (its flow's passive liveness step allows a file): CAPTURE_NOT_ALLOWED.
 // The decider's rule, also checked from the read model before an upload's bytes are stored.

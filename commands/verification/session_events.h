@@ -50,6 +50,10 @@ struct SessionCreated {
   // A session with a callbackUrl: the secret its callback deliveries are signed with (Standard
   // Webhooks v1), sealed (pipeline/webhooks/endpoint_secrets.h); shown once, in the 201. "" = none.
   std::string callback_secret_sealed;
+  // A session of the embedded or link channel: the privacy notice (aviso de privacidad) the
+  // applicant's pages link, the application's when the session was made: which notice was given,
+  // for the record. "" = none (another channel, or a test session of an application without one).
+  std::string privacy_notice_url;
 
   static constexpr auto Fields() {
     using T = SessionCreated;
@@ -71,7 +75,8 @@ struct SessionCreated {
                       core::Field("flowVersion", &T::flow_version, core::Empty::kOmit),
                       core::Field("flowCaptures", &T::flow_captures, core::Empty::kOmit),
                       core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
-                      core::Field("callbackSecretSealed", &T::callback_secret_sealed, core::Empty::kOmit)};
+                      core::Field("callbackSecretSealed", &T::callback_secret_sealed, core::Empty::kOmit),
+                      core::Field("privacyNoticeUrl", &T::privacy_notice_url, core::Empty::kOmit)};
   }
 };
 

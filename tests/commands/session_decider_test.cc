@@ -118,6 +118,25 @@ TEST_CASE("session: capture needs consent, an open session and an enabled check"
   CHECK(When(Given(many), cap).first == "CAPTURE_NOT_ALLOWED");
 }
 
+TEST_CASE("session: a live session of the embedded or link channel names its privacy notice") {
+  auto live = [](int64_t micros) {
+    CommandContext c = At(micros);
+    c.environment = "live";
+    return c;
+  };
+  for (const char* channel : {"embed", "link"}) {
+    SessionCreated c = Created();
+    c.channel = channel;
+    auto refused = SessionDecider::Decide(Given({}), CreateSession{c, std::nullopt}, live(kT0));
+    REQUIRE_FALSE(refused.ok());
+    CHECK(refused.status().api_code() == "PRIVACY_NOTICE_REQUIRED");
+    CHECK(SessionDecider::Decide(Given({}), CreateSession{c, std::nullopt}, At(kT0)).ok());  // a test session
+    c.privacy_notice_url = "https://shop.example/aviso-de-privacidad";
+    CHECK(SessionDecider::Decide(Given({}), CreateSession{c, std::nullopt}, live(kT0)).ok());
+  }
+  CHECK(SessionDecider::Decide(Given({}), CreateSession{Created(), std::nullopt}, live(kT0)).ok());  // the API channel
+}
+
 TEST_CASE("session: submit, stage results and verdicts") {
   SubmitSession submit{"trk_2", ""};
   CHECK(When(Given({Created()}), submit).first == "CONSENT_REQUIRED");
