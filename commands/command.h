@@ -89,6 +89,14 @@ class AggregateType {
   virtual core::Result<struct Command> DecodeCommand(std::string tenant_id, std::string aggregate_id,
                                                      const core::Json& data, bool reading,
                                                      CommandContext ctx) const = 0;
+  // The answer (Decision::result) a command gave, told again from the events it appended: for an
+  // idempotency record the write model rebuilds from the log after a crash (its original result
+  // was never durable), so that a retry with the same Idempotency-Key is answered as the first
+  // request was. Null when the events do not tell it (the routes then render from state).
+  virtual core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events) const {
+    (void)events;
+    return nullptr;
+  }
 };
 
 // Another aggregate of the same tenant as the write model holds it when a decision is made: the
@@ -226,6 +234,13 @@ class TypedAggregate final : public AggregateType {
   }
   core::Result<Command> DecodeCommand(std::string tenant_id, std::string aggregate_id, const core::Json& data,
                                       bool reading, CommandContext ctx) const override;
+  core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events) const override {
+    if constexpr (requires { D::ResultOf(events); }) {
+      return D::ResultOf(events);
+    } else {
+      return nullptr;
+    }
+  }
 };
 
 // Binds a typed Decide to a Command.

@@ -719,6 +719,8 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   };
   std::unordered_map<std::string, Loaded> touched;
   std::map<std::string, core::Json> idem;
+  // The events of each rebuilt idempotency record, to tell its result again (ResultOf).
+  std::map<std::string, std::pair<const AggregateType*, std::vector<EventEnvelope>>> idem_events;
   std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
   std::map<uint32_t, int64_t> bus_offsets;  // the highest command offset each partition's events record
   for (auto& re : events) {
@@ -755,13 +757,17 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
         j["aggregateType"] = e.aggregate_type;
         j["aggregateId"] = e.aggregate_id;
         j["positions"] = core::Json::array();
-        j["result"] = nullptr;  // the caller re-renders from state (see docs/write-side.md)
+        j["result"] = nullptr;  // told again from the events below (ResultOf), else null
         j["createdAtMicros"] = e.occurred_at.micros;
       }
       j["aggregateVersion"] = e.aggregate_version;
       j["positions"].push_back(core::Json::array({re.position.partition, re.position.offset}));
+      auto& evs = idem_events[ik];
+      evs.first = type;
+      evs.second.push_back(e);
     }
   }
+  for (auto& [ik, evs] : idem_events) idem[ik]["result"] = evs.first->ResultOf(evs.second);
   KvStore::Batch batch;
   for (auto& [key, l] : touched) {
     batch.Put(cf_, key, EncodeSlotValue(l.version, l.type->Serialize(l.state)));

@@ -25,4 +25,17 @@ core::Status BreachDecider::Evolve(BreachState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
+core::Json BreachDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    const core::Json d = core::ParseJsonOrDiscarded(e.data);
+    if (e.type != BreachNotified::kType || !d.is_object()) continue;
+    return {{"object", "compliance.breach_notification"},
+            {"breachId", e.aggregate_id},
+            {"detectedAt", core::FormatRfc3339(core::Timestamp{d.value("detected", int64_t{0})})},
+            {"scope", d.value("scope", "")},
+            {"severity", d.value("severity", "")}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::compliance

@@ -56,6 +56,8 @@ struct BreachDecider : FieldSnapshots<BreachDecider, BreachState> {
   static constexpr std::string_view kName = kBreachAggregate;
   static core::Result<Decision> Decide(const BreachState& s, const NotifyBreach& c, const CommandContext& ctx);
   static core::Status Evolve(BreachState& s, const eventstore::EventEnvelope& e);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 }  // namespace svc::commands::compliance

@@ -193,4 +193,12 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
+core::Json CompanyDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    // An erasure: its keys are destroyed by a later command of the shredder, never by this one.
+    if (e.type == SubjectForgotten::kType) return {{"forgotten", true}, {"keysDestroyed", false}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::kyb

@@ -146,6 +146,8 @@ struct CompanyDecider : FieldSnapshots<CompanyDecider, CompanyState> {
   static core::Result<Decision> Decide(const CompanyState& s, const CompanyCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(CompanyState& s, const eventstore::EventEnvelope& e);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 }  // namespace svc::commands::kyb

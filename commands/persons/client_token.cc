@@ -65,4 +65,11 @@ core::Status ClientTokenDecider::Evolve(ClientTokenState& s, const eventstore::E
   return core::Status::Ok();
 }
 
+core::Json ClientTokenDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    if (e.type == ClientTokenRevoked::kType) return {{"revokedAt", core::FormatRfc3339(e.occurred_at)}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::persons

@@ -116,6 +116,8 @@ struct ClientTokenDecider : FieldSnapshots<ClientTokenDecider, ClientTokenState>
   static core::Result<Decision> Decide(const ClientTokenState& s, const ClientTokenCommand& c,
                                        const CommandContext& ctx);
   static core::Status Evolve(ClientTokenState& s, const eventstore::EventEnvelope& e);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 }  // namespace svc::commands::persons

@@ -350,4 +350,16 @@ core::Status PersonDecider::Evolve(PersonState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
+core::Json PersonDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    const core::Json d = core::ParseJsonOrDiscarded(e.data);
+    if (!d.is_object()) continue;
+    if (e.type == ForgetRequested::kType) {
+      return {{"mode", d.value("mode", "")}, {"purgeDueMicros", d.value("purgeDueMicros", int64_t{0})}};
+    }
+    if (e.type == ConsolidationRequested::kType) return {{"consolidationId", d.value("consolidationId", "")}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::persons

@@ -289,6 +289,8 @@ struct PersonDecider : FieldSnapshots<PersonDecider, PersonState> {
   static core::Status Evolve(PersonState& s, const eventstore::EventEnvelope& e);
   static void EvolveDecoded(PersonState& s, const PersonEvent& e, core::Timestamp at,
                             std::string_view environment);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 // The names of the vault's personal data fields (the spec's 17), for the aggregate's own guard:

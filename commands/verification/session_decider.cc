@@ -352,4 +352,19 @@ core::Status SessionDecider::Evolve(SessionState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
+core::Json SessionDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    const core::Json d = core::ParseJsonOrDiscarded(e.data);
+    if (!d.is_object()) continue;
+    if (e.type == MediaCaptured::kType) return {{"mediaId", d.value("mediaId", "")}};
+    if (e.type == LivenessChallengeIssued::kType) {
+      return {{"challengeId", d.value("challengeId", "")},
+              {"actions", d.value("actions", core::Json::array())},
+              {"expiresAtMicros", d.value("expiresAtMicros", int64_t{0})}};
+    }
+    if (e.type == SessionSubmitted::kType) return {{"trackingId", d.value("trackingId", "")}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::verification

@@ -277,6 +277,8 @@ struct SessionDecider : FieldSnapshots<SessionDecider, SessionState> {
   static core::Status Evolve(SessionState& state, const eventstore::EventEnvelope& event);
   static void EvolveDecoded(SessionState& state, const SessionEvent& event,
                             core::Timestamp occurred_at);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 }  // namespace svc::commands::verification

@@ -33,4 +33,12 @@ core::Status DeliveryDecider::Evolve(DeliveryState& s, const eventstore::EventEn
   return core::Status::Ok();
 }
 
+core::Json DeliveryDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    const core::Json d = core::ParseJsonOrDiscarded(e.data);
+    if (e.type == kDeliveryRetried && d.is_object()) return {{"deliveryId", d.value("newDeliveryId", "")}};
+  }
+  return nullptr;
+}
+
 }  // namespace svc::commands::webhooks

@@ -64,6 +64,8 @@ struct DeliveryDecider : FieldSnapshots<DeliveryDecider, DeliveryState> {
   static core::Result<Decision> Decide(const DeliveryState& state, const DeliveryCommand& command,
                                        const CommandContext& ctx);
   static core::Status Evolve(DeliveryState& state, const eventstore::EventEnvelope& event);
+  // The answer told again from the events a command appended (AggregateType::ResultOf).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 }  // namespace svc::commands::webhooks

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <tuple>
 
+#include "commands/compliance/breach.h"
 #include "commands/writer.h"
 #include "tests/support/runtime_fixture.h"
 
@@ -130,6 +131,44 @@ TEST_CASE("writer: recovery rebuilds a lost write model from the log") {
               f.Ctx())
             .status()
             .api_code() == "APPLICATION_NAME_TAKEN");
+}
+
+TEST_CASE("writer: an idempotency record rebuilt from the log answers a retry with the first result") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  namespace cc = commands::compliance;
+  const std::string id = f.ids.NewIdString(core::IdKind::kBreach);
+  auto breach = [&](const std::string& breach_id) {
+    cc::NotifyBreach n;
+    n.notified = {"high", "a backup was readable", 1767225600000000, {}, "key_1"};
+    n.breach_id = breach_id;
+    commands::CommandContext ctx = f.Ctx("breach-1", "fp-breach");
+    ctx.environment = "test";
+    auto cmd = commands::MakeCommand<cc::BreachDecider>(t, breach_id, n, ctx);
+    cmd.fresh_id = true;
+    return f.rt->writer().ExecuteAndWait(std::move(cmd));
+  };
+  auto first = breach(id);
+  REQUIRE(first.ok());
+  REQUIRE(first->result["breachId"] == id);
+  f.Close();
+  {
+    // The crash after the append, before the write model's commit: the record is rebuilt from the
+    // events' metadata, its result told again by the decider (ResultOf).
+    eventstore::KvStore::Options so;
+    so.path = f.dir.Sub("data") + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    REQUIRE((*store)->ClearColumnFamily((*store)->Cf("writer")).ok());
+  }
+  f.Open();
+  auto retry = breach(f.ids.NewIdString(core::IdKind::kBreach));  // a new id, as the route makes one per request
+  REQUIRE(retry.ok());
+  CHECK(retry->replayed);
+  CHECK(retry->aggregate_id == id);
+  CHECK(retry->result == first->result);
 }
 
 namespace {
