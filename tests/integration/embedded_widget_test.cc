@@ -255,3 +255,32 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   }
   CHECK(approved == 1);
 }
+
+TEST_CASE("embedded widget: an expired link and a page the session does not allow get a message in Spanish with what to do") {
+  Env env(false, {"--fake-clock"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto link = env.Create(k, "errors-link", core::Json{{"channel", "link"}, {"policy", {{"testOutcome", "approved"}}}}.dump());
+  REQUIRE_MESSAGE(link.status == 201, link.body);
+  // The session's time runs out (sessions live --session-ttl-seconds, a day).
+  auto moved = env.Admin("POST", "/admin/clock", {{"advanceSeconds", 86400 + 60}});
+  REQUIRE_MESSAGE(moved.status == 200, moved.body);
+  auto embedded = env.Call(k, "POST", "/v1/embedded/sessions", R"({"allowedOrigins":["https://shop.example"]})",
+                           {{"Idempotency-Key", "errors-ems"}});
+  REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
+  const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/widget_errors.mjs", base,
+                                 Body(link)["linkToken"].get<std::string>(), Body(embedded)["id"].get<std::string>()});
+  core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
+  INFO(out.dump(2));
+  REQUIRE(out["ok"] == true);
+  CHECK(out["pageErrors"].empty());
+  CHECK(out["expired"]["code"] == "SESSION_EXPIRED");
+  CHECK(out["expired"]["message"].get<std::string>().find("La sesión venció. Pide un nuevo enlace") != std::string::npos);
+  CHECK(out["expired"]["loading"] == 0);  // no "Cargando…" left beside it
+  CHECK(out["origin"]["code"] == "ORIGIN_NOT_ALLOWED");
+  CHECK(out["origin"]["message"].get<std::string>().find("Esta página no puede mostrar la verificación") != std::string::npos);
+  for (const char* st : {"expired", "origin"}) {
+    INFO(st);
+    CHECK(out["axe"][st]["violations"].empty());
+  }
+}
