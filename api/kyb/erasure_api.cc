@@ -72,7 +72,7 @@ void Forget(Runtime& rt, const KybOptions& o, const Subject& s, ApiCall& call, R
                                             {"companyId", company},
                                             {"subjectType", type},
                                             {"subjectId", subject},
-                                            {"keysDestroyed", out.result.value("keysDestroyed", false)}});
+                                            {"keysDestroyed", core::BoolOr(out.result, "keysDestroyed")}});
                 },
                 std::move(respond));
 }

@@ -453,7 +453,8 @@ void RevokeToken(Runtime& rt, ApiCall& call, Respond respond) {
                   return JsonResponse(200, {{"id", token_id},
                                             {"object", "person.client_token"},
                                             {"personId", id},
-                                            {"revokedAt", out.result.value("revokedAt", core::Json(nullptr))}});
+                                            {"revokedAt", out.result.is_object() ? out.result.value("revokedAt", core::Json(nullptr))
+                                                                                  : core::Json(nullptr)}});
                 },
                 std::move(respond));
 }

@@ -258,9 +258,9 @@ void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(f), Context(rt, call)),
                 {PV::kName},
                 [id, purger](const commands::CommandOutcome& out) {
-                  if (purger != nullptr && out.result.value("mode", "") == "purge") purger->Wake();
-                  const int64_t due = out.result.value("purgeDueMicros", int64_t{0});
-                  return JsonResponse(200, {{"mode", out.result.value("mode", "")},
+                  if (purger != nullptr && core::StringOr(out.result, "mode") == "purge") purger->Wake();
+                  const int64_t due = core::IntOr(out.result, "purgeDueMicros");
+                  return JsonResponse(200, {{"mode", core::StringOr(out.result, "mode")},
                                             {"object", "person.forget"},
                                             {"personId", id},
                                             {"purgeDueAt", core::FormatRfc3339(core::Timestamp{due})}});

@@ -284,12 +284,12 @@ void IssueChallenge(Runtime& rt, ApiCall& call, Respond respond) {
                 [id, now = rt.clock().Now()](const commands::CommandOutcome& out) {
                   core::Json body;
                   body["object"] = "liveness_challenge";
-                  body["challengeId"] = out.result.at("challengeId");
+                  body["challengeId"] = core::StringOr(out.result, "challengeId");
                   body["sessionId"] = id;
-                  body["actions"] = out.result.at("actions");
+                  body["actions"] = out.result.is_object() ? out.result.value("actions", core::Json::array())
+                                                           : core::Json::array();
                   body["createdAt"] = core::FormatRfc3339(now);
-                  body["expiresAt"] = core::FormatRfc3339(
-                      core::Timestamp{out.result.at("expiresAtMicros").get<int64_t>()});
+                  body["expiresAt"] = core::FormatRfc3339(core::Timestamp{core::IntOr(out.result, "expiresAtMicros")});
                   return JsonResponse(201, body);
                 },
                 std::move(respond));
