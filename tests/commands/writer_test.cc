@@ -14,6 +14,24 @@ using namespace svc::commands;
 using namespace svc::commands::tenancy;
 using svc::testing::RuntimeFixture;
 
+namespace {
+// A crash between the log append and the write model's commit, made by hand: the fixture is
+// closed, its write model (rows, idempotency records, checkpoints) dropped, and opened again,
+// which recovers it from the log.
+void LoseWriteModel(RuntimeFixture& f) {
+  f.Close();
+  {
+    eventstore::KvStore::Options so;
+    so.path = f.dir.Sub("data") + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    REQUIRE((*store)->ClearColumnFamily((*store)->Cf("writer")).ok());
+  }
+  f.Open();
+}
+}  // namespace
+
 TEST_CASE("writer: same Idempotency-Key + same request = same outcome, nothing new appended") {
   RuntimeFixture f;
   f.Open();
@@ -104,18 +122,9 @@ TEST_CASE("writer: recovery rebuilds a lost write model from the log") {
                 .ok());
   }
   std::string before = *f.rt->writer().DebugState(t, "tenant", t);
-  f.Close();
-  {
-    // Simulate a crash after the log append and before the write-model commit: drop the whole
-    // write model (rows, idempotency records and checkpoints).
-    eventstore::KvStore::Options so;
-    so.path = f.dir.Sub("data") + "/db";
-    so.column_families = api::StoreColumnFamilies();
-    auto store = eventstore::KvStore::Open(so);
-    REQUIRE(store.ok());
-    REQUIRE((*store)->ClearColumnFamily((*store)->Cf("writer")).ok());
-  }
-  f.Open();
+  // Simulate a crash after the log append and before the write-model commit: the whole write
+  // model (rows, idempotency records and checkpoints) is lost.
+  LoseWriteModel(f);
   CHECK(*f.rt->writer().DebugState(t, "tenant", t) == before);
   // Idempotency records were re-derived from event metadata.
   auto replay = f.Run(t, CreateApplication{"app_00000000000000000000000000000000", "app-3"},
@@ -152,18 +161,9 @@ TEST_CASE("writer: an idempotency record rebuilt from the log answers a retry wi
   auto first = breach(id);
   REQUIRE(first.ok());
   REQUIRE(first->result["breachId"] == id);
-  f.Close();
-  {
-    // The crash after the append, before the write model's commit: the record is rebuilt from the
-    // events' metadata, its result told again by the decider (ResultOf).
-    eventstore::KvStore::Options so;
-    so.path = f.dir.Sub("data") + "/db";
-    so.column_families = api::StoreColumnFamilies();
-    auto store = eventstore::KvStore::Open(so);
-    REQUIRE(store.ok());
-    REQUIRE((*store)->ClearColumnFamily((*store)->Cf("writer")).ok());
-  }
-  f.Open();
+  // The crash after the append, before the write model's commit: the record is rebuilt from the
+  // events' metadata, its result told again by the decider (ResultOf).
+  LoseWriteModel(f);
   auto retry = breach(f.ids.NewIdString(core::IdKind::kBreach));  // a new id, as the route makes one per request
   REQUIRE(retry.ok());
   CHECK(retry->replayed);

@@ -90,29 +90,11 @@ std::vector<AnyBlock> CommandBlocks(const std::filesystem::path& docs) {
   return out;
 }
 
+// The runnable ones, in file then line order.
 std::vector<Block> RunnableBlocks(const std::filesystem::path& docs) {
-  std::vector<std::filesystem::path> files;
-  for (const auto& e : std::filesystem::directory_iterator(docs)) {
-    if (e.path().extension() == ".md") files.push_back(e.path());
-  }
-  std::sort(files.begin(), files.end());
   std::vector<Block> out;
-  for (const auto& f : files) {
-    std::ifstream in(f);
-    std::string line;
-    int n = 0;
-    std::optional<Block> open;
-    while (std::getline(in, line)) {
-      ++n;
-      if (!open && line == "```bash runnable") {
-        open = Block{f.filename().string(), n, ""};
-      } else if (open && line == "```") {
-        out.push_back(std::move(*open));
-        open.reset();
-      } else if (open) {
-        open->code += line + "\n";
-      }
-    }
+  for (auto& b : CommandBlocks(docs)) {
+    if (b.runnable) out.push_back(std::move(b.block));
   }
   return out;
 }
