@@ -687,9 +687,9 @@ void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond res
   auto work = [&rt, &o, a, id, kept, ref = std::move(*ref), selfie = std::move(*selfie), respond]() mutable {
     pipeline::verification::EngineContext ectx;
     ectx.environment = a.environment;
-    auto score = o.engine->MatchReference({"", "selfie", selfie.second, std::move(selfie.first), {}}, ref.embedding,
-                                          ref.model, ectx);
-    auto result = pp::ReauthAnswer(score, ref);
+    const pipeline::verification::Capture face{"", "selfie", selfie.second, std::move(selfie.first), {}};
+    auto score = o.engine->MatchReference(face, ref.embedding, ref.model, ectx);
+    auto result = pp::ReauthAnswer(score, ref, o.engine->AttackSignals(&face, nullptr, ectx));
     if (!result.ok()) return respond(StatusToProblem(kept->req, result.status()));
     ps::PiiAccessed access = AccessBy(a, id, "reauth", {"face"}, "identity_verification", "");
     access.redaction = "biometric";

@@ -227,6 +227,7 @@ OpenApiArea PersonsOpenApi() {
                                {"threshold", Nullable(Num())},
                                {"referenceCapturedAt", dt},
                                {"livenessPassed", Nullable(boolean)},
+                               {"deepfakeGenuineConfidence", Nullable(Num())},
                                {"presentationAttack", boolean},
                                {"reasonCodes", Strs()}},
                               {"decision", "match", "score", "threshold", "referenceCapturedAt"});

@@ -50,6 +50,8 @@ OpenApiArea SessionsOpenApi() {
                             {{"faceMatchThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
                              {"livenessThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
                              {"imageQualityThreshold", {{"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
+                             {"deepfakeThreshold", {{"description", "deepfake score at or above which the session goes to review (default 0.5)"},
+                                                    {"type", "number"}, {"minimum", 0}, {"maximum", 1}}},
                              {"requireGovernmentLookup", {{"type", "boolean"}}},
                              {"testOutcome", {{"description", "test keys only; docs/verification-pipeline.md"},
                                               {"type", "string"},
@@ -252,7 +254,7 @@ OpenApiArea SessionsOpenApi() {
                        {"analysisStatus", Nullable(Enum({"ok", "error"}))},
                        {"purgedAt", Nullable(DateTime())}},
                       {});
-  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "gov_curp", "gov_ine", "efirma"})},
+  s["VerificationStepItem"] = obj({{"step", Enum({"document", "liveness", "face_match", "deepfake", "gov_curp", "gov_ine", "efirma"})},
                                    {"status", Enum({"passed", "failed", "review", "unavailable", "error",
                                                     "incomplete", "skipped"})},
                                    {"completedAt", Nullable(DateTime())},
@@ -307,7 +309,7 @@ OpenApiArea SessionsOpenApi() {
                                          {"decidedBy", Nullable(Str())},
                                          {"policyVersion", Str()}},
                                         {});
-  s["CertificateBiometric"] = obj({{"checkType", Enum({"liveness", "face_match"})},
+  s["CertificateBiometric"] = obj({{"checkType", Enum({"liveness", "face_match", "deepfake"})},
                                    {"score", Nullable(num)},
                                    {"threshold", Nullable(num)},
                                    {"passed", maybe_bool},

@@ -42,7 +42,7 @@ const std::vector<std::string> kNotificationModes = {"service_managed", "integra
 const std::vector<std::string> kCheckNames = {"document", "liveness", "faceMatch",
                                               "governmentLookup", "deepfake", "efirma"};
 const std::vector<std::string> kPolicyThresholds = {"faceMatchThreshold", "livenessThreshold",
-                                                    "imageQualityThreshold"};
+                                                    "imageQualityThreshold", "deepfakeThreshold"};
 
 std::nullopt_t Refuse(const Respond& respond, HttpResponse r) {
   respond(std::move(r));

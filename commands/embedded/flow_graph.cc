@@ -217,12 +217,13 @@ std::vector<FlowIssue> ValidateFlow(const core::Json& d) {
       // (pipeline/verification/policy.h); a session's own override wins key by key.
       for (auto it = p.begin(); it != p.end(); ++it) {
         const bool threshold = it.key() == "faceMatchThreshold" || it.key() == "livenessThreshold" ||
-                               it.key() == "imageQualityThreshold";
+                               it.key() == "imageQualityThreshold" || it.key() == "deepfakeThreshold";
         if (it.key() == "requireGovernmentLookup") {
           if (!it->is_boolean()) add("policy_invalid", "/policy/" + it.key(), it.key() + " is a boolean");
         } else if (!threshold) {
           add("policy_invalid", "/policy/" + it.key(),
-              "policy holds faceMatchThreshold, livenessThreshold, imageQualityThreshold and requireGovernmentLookup");
+              "policy holds faceMatchThreshold, livenessThreshold, imageQualityThreshold, deepfakeThreshold and "
+              "requireGovernmentLookup");
         } else if (!it->is_number() || it->get<double>() < 0 || it->get<double>() > 1) {
           add("policy_invalid", "/policy/" + it.key(), it.key() + " is a number from 0 to 1");
         }

@@ -134,6 +134,8 @@ std::shared_ptr<const DlibEngine::VideoSeen> DlibEngine::LookVideo(const v::Capt
   auto video = SampleVideo(c.bytes, kLivenessFrames, kLivenessMaxSide);
   if (video.ok() && !video->frames.empty()) {
     seen->readable = true;
+    seen->frame_pairs = video->frame_pairs;
+    seen->repeated_frames = video->repeated_frames;
     seen->liveness = AssessLiveness(*models_, video->frames, c.challenge);
     if (seen->liveness.best_frame >= 0) {
       seen->best_frame = std::move(video->frames[static_cast<size_t>(seen->liveness.best_frame)]);
@@ -366,6 +368,40 @@ v::BiometricScore DlibEngine::FaceMatch(const v::Capture& face, const v::Capture
   double d = Distance(mine, DocumentEmbedding(document, *doc, *b));
   r.score = std::round(FaceMatchScore(d) * 10000.0) / 10000.0;
   r.embedding.assign(mine.begin(), mine.end());
+  return r;
+}
+
+v::BiometricScore DlibEngine::AttackSignals(const v::Capture* selfie, const v::Capture* video, const v::EngineContext&) {
+  v::BiometricScore r;
+  r.model_name = kPadModelName;
+  std::vector<PadSignal> signals;
+  bool measured = false;
+  if (selfie != nullptr) {
+    auto seen = Look(*selfie);
+    if (const Face* f = seen != nullptr ? Largest(seen->faces) : nullptr; f != nullptr) {
+      auto still = StillSignals(seen->image, *f);
+      signals.insert(signals.end(), still.begin(), still.end());
+      measured = true;
+    }
+  }
+  if (video != nullptr) {
+    auto seen = LookVideo(*video);
+    if (seen->readable) {
+      // The still signals are not read on the video's frames: its codec's block grid fills the
+      // spectrum a recapture's pattern is looked for in (measured: docs/biometrics.md).
+      signals.push_back(FrameRepeatSignal(seen->repeated_frames, seen->frame_pairs));
+      measured = true;
+    }
+  }
+  if (!measured) {
+    r.status = "error";
+    r.error_code = "NO_FACE_FOR_ATTACK_SIGNALS";
+    return r;
+  }
+  PadResult pad = Combine(std::move(signals));
+  r.score = std::round(pad.score * 10000.0) / 10000.0;
+  r.reasons = pad.reasons;
+  r.details = pad.ToJson();
   return r;
 }
 

@@ -19,6 +19,7 @@
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/biometrics/liveness.h"
 #include "pipeline/biometrics/ocr.h"
+#include "pipeline/biometrics/pad.h"
 #include "pipeline/verification/engines.h"
 
 namespace svc::pipeline::biometrics {
@@ -39,6 +40,8 @@ class DlibEngine final : public verification::VerificationEngine {
   verification::BiometricScore FaceMatch(const verification::Capture& face,
                                          const verification::Capture& document_front,
                                          const verification::EngineContext& ctx) override;
+  verification::BiometricScore AttackSignals(const verification::Capture* selfie, const verification::Capture* video,
+                                             const verification::EngineContext& ctx) override;
   std::optional<double> ImageQuality(const verification::Capture& capture,
                                      const verification::EngineContext& ctx) override;
   verification::BiometricScore MatchReference(const verification::Capture& face, const std::vector<float>& reference,
@@ -60,6 +63,7 @@ class DlibEngine final : public verification::VerificationEngine {
     LivenessResult liveness;
     Image best_frame;
     std::vector<Face> best_faces;
+    int frame_pairs = 0, repeated_frames = 0;  // decoded frames identical to the one before
   };
   std::shared_ptr<const VideoSeen> LookVideo(const verification::Capture& c);
   // What OCR reads on one side of a document (read at upload and again by the document stage:

@@ -208,14 +208,17 @@ Image Crop(const Image& image, int left, int top, int width, int height) {
   return out;
 }
 
-core::Result<std::string> EncodePng(const Image& image) {
-  // dlib writes PNG to files only.
+namespace {
+
+// dlib writes images to files only: through a temporary file.
+template <typename Save>
+core::Result<std::string> EncodeThroughFile(const char* ext, Save save) {
   auto path = std::filesystem::temp_directory_path() /
-              ("svc-png-" + core::Sha256Hex(core::RandomBytes(16)).substr(0, 16) + ".png");
+              ("svc-img-" + core::Sha256Hex(core::RandomBytes(16)).substr(0, 16) + ext);
   try {
-    dlib::save_png(ToDlib(image), path.string());
+    save(path.string());
   } catch (const std::exception& e) {
-    return core::Unavailable(std::string("cannot encode PNG: ") + e.what());
+    return core::Unavailable(std::string("cannot encode the image: ") + e.what());
   }
   std::ifstream in(path, std::ios::binary);
   std::stringstream ss;
@@ -223,6 +226,18 @@ core::Result<std::string> EncodePng(const Image& image) {
   std::error_code ec;
   std::filesystem::remove(path, ec);
   return std::move(ss).str();
+}
+
+}  // namespace
+
+core::Result<std::string> EncodePng(const Image& image) {
+  return EncodeThroughFile(".png", [&](const std::string& path) { dlib::save_png(ToDlib(image), path); });
+}
+
+core::Result<std::string> EncodeJpeg(const Image& image, int quality) {
+  return EncodeThroughFile(".jpg", [&](const std::string& path) {
+    dlib::save_jpeg(ToDlib(image), path, std::clamp(quality, 1, 100));
+  });
 }
 
 core::Result<ImportReport> ImportFaceApiModel(const std::string& face_api_dir,

@@ -41,6 +41,8 @@ Image Blur(const Image& image, double sigma);  // defocus-like, about `sigma` pi
 Image Crop(const Image& image, int left, int top, int width, int height);
 // PNG bytes of an image (test fixtures compose documents with it).
 core::Result<std::string> EncodePng(const Image& image);
+// JPEG bytes at `quality` (1-100), 4:2:0 as cameras write them (the attack set uses it).
+core::Result<std::string> EncodeJpeg(const Image& image, int quality);
 
 struct ImportReport {
   size_t tensors = 0;          // weight tensors read from the manifest

@@ -16,6 +16,12 @@ struct VideoSample {
   double duration_seconds = 0;
   int width = 0, height = 0;  // as coded
   std::string codec;
+  // Every decoded frame compared with the one before it (its luma, every 4th pixel of every 4th
+  // row): `repeated_frames` of `frame_pairs` were identical (no pixel off by more than 1). A
+  // camera's frames never are: each has its own sensor noise. A file played into a camera at
+  // another frame rate repeats frames.
+  int frame_pairs = 0;
+  int repeated_frames = 0;
 };
 
 // kInvalidArgument when the bytes are not a decodable video.

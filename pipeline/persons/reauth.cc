@@ -1,5 +1,7 @@
 #include "pipeline/persons/reauth.h"
 
+#include <cmath>
+
 #include "core/crypto.h"
 #include "pipeline/verification/stage_details.h"
 #include "projections/persons/persons_view.h"
@@ -47,7 +49,8 @@ core::Result<FaceReference> ReferenceFace(const eventstore::KvStore& views, even
   return ref;
 }
 
-core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score, const FaceReference& ref) {
+core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score, const FaceReference& ref,
+                                      const verification::BiometricScore& attack) {
   if (score.status == "unavailable") {
     return core::FailedPrecondition("the face engine cannot compare with the reference (" + score.error_code + ")",
                                     "REAUTH_ENGINE_UNAVAILABLE");
@@ -56,6 +59,7 @@ core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score,
                        {"referenceCapturedAt", ref.captured_at},
                        {"threshold", kReauthMatch},
                        {"livenessPassed", nullptr},
+                       {"deepfakeGenuineConfidence", nullptr},
                        {"presentationAttack", false}};
   if (score.status != "ok" || !score.score.has_value()) {
     result["decision"] = "inconclusive";
@@ -65,14 +69,30 @@ core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score,
     return result;
   }
   const double sc = *score.score;
-  const bool match = sc >= kReauthMatch, no_match = sc < kReauthNoMatch;
+  const bool attack_measured = attack.status == "ok" && attack.score.has_value();
+  const bool presentation_attack = attack_measured && *attack.score >= kReauthAttack;
+  result["deepfakeGenuineConfidence"] =
+      attack_measured ? core::Json(std::round((1.0 - *attack.score) * 10000.0) / 10000.0) : core::Json(nullptr);
+  result["presentationAttack"] = presentation_attack;
+  const bool match = sc >= kReauthMatch && !presentation_attack, no_match = sc < kReauthNoMatch;
   result["score"] = sc;
   result["decision"] = match ? "match" : no_match ? "no_match" : "inconclusive";
   result["match"] = match;
-  result["reasonCodes"] = match      ? core::Json::array()
-                          : no_match ? core::Json::array({"FACE_MISMATCH"})
-                                     : core::Json::array({"FACE_MATCH_INCONCLUSIVE"});
+  core::Json reasons = core::Json::array();
+  if (presentation_attack) {
+    reasons.push_back("PRESENTATION_ATTACK_SUSPECTED");
+    for (const auto& r : attack.reasons) reasons.push_back(r);
+  }
+  if (no_match) reasons.push_back("FACE_MISMATCH");
+  else if (!match && !presentation_attack) reasons.push_back("FACE_MATCH_INCONCLUSIVE");
+  result["reasonCodes"] = reasons;
   return result;
+}
+
+core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score, const FaceReference& ref) {
+  verification::BiometricScore none;
+  none.status = "unavailable";
+  return ReauthAnswer(score, ref, none);
 }
 
 }  // namespace svc::pipeline::persons

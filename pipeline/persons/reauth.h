@@ -33,7 +33,14 @@ core::Result<FaceReference> ReferenceFace(const eventstore::KvStore& views, even
                                           const std::string& person);
 
 // The answer (PersonReauthFace) to the engine's `score`: REAUTH_ENGINE_UNAVAILABLE when the engine
-// cannot compare with the reference; a face it cannot read is `inconclusive`.
+// cannot compare with the reference; a face it cannot read is `inconclusive`. `attack`: the
+// engine's attack signals on the same selfie — deepfakeGenuineConfidence is 1 - its deepfake score
+// (null when not measured); at or above kReauthAttack the selfie is a presentationAttack and the
+// answer is never a match (`inconclusive`, PRESENTATION_ATTACK_SUSPECTED and the signals' codes).
+inline constexpr double kReauthAttack = 0.50;
+core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score, const FaceReference& ref,
+                                      const verification::BiometricScore& attack);
+// The same with no attack signals measured (deepfakeGenuineConfidence null).
 core::Result<core::Json> ReauthAnswer(const verification::BiometricScore& score, const FaceReference& ref);
 
 }  // namespace svc::pipeline::persons

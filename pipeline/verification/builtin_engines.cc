@@ -156,6 +156,13 @@ BiometricScore SandboxEngine::FaceMatch(const Capture&, const Capture&, const En
   return SandboxScore(ctx, ctx.test_outcome == "declined" ? 0.18 : ctx.test_outcome == "review" ? 0.68 : 0.93);
 }
 
+BiometricScore SandboxEngine::AttackSignals(const Capture*, const Capture*, const EngineContext&) {
+  BiometricScore r;
+  r.model_name = "sandbox";
+  r.score = 0.02;
+  return r;
+}
+
 CurpLookup SandboxGovRegistry::LookupCurp(const std::string& curp) {
   CurpLookup r;
   r.source = "renapo";

@@ -50,6 +50,8 @@ class SandboxEngine final : public VerificationEngine {
   BiometricScore Liveness(const Capture& video, const EngineContext& ctx) override;
   BiometricScore FaceMatch(const Capture& face, const Capture& document_front,
                            const EngineContext& ctx) override;
+  // The deepfake score: 0.02 (nothing seen) whatever the test outcome; the other scores force it.
+  BiometricScore AttackSignals(const Capture* selfie, const Capture* video, const EngineContext& ctx) override;
 };
 
 // RENAPO and INE sandbox: the specimen's CURP is found (status AN) and its CIC is valid;

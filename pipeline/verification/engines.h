@@ -126,6 +126,19 @@ class VerificationEngine {
     r.model_name = reference_model;
     return r;
   }
+  // Presentation-attack and synthesis signals on the face captures — the selfie and the liveness
+  // video, either may be null — combined into the deepfake score: 0 = nothing of an attack seen,
+  // 1 = an attack (docs/biometrics.md#attack-signals). `reasons` names the signals that fired,
+  // `details` holds every measurement. An engine without them answers "unavailable".
+  virtual BiometricScore AttackSignals(const Capture* selfie, const Capture* video, const EngineContext& ctx) {
+    (void)selfie;
+    (void)video;
+    (void)ctx;
+    BiometricScore r;
+    r.status = "unavailable";
+    r.error_code = "BIOMETRIC_ENGINE_UNAVAILABLE";
+    return r;
+  }
   // Image quality of a capture, 0..1 (1 = no quality issue); nullopt when not measured.
   virtual std::optional<double> ImageQuality(const Capture&, const EngineContext&) {
     return std::nullopt;

@@ -87,12 +87,12 @@ std::optional<double> Round4(std::optional<double> v) {
 
 Policy Policy::FromSession(const core::Json& checks, const core::Json& policy) {
   Policy p;
-  p.enabled = {"document", "liveness", "faceMatch", "governmentLookup"};
+  p.enabled = {"document", "liveness", "faceMatch", "deepfake", "governmentLookup"};
   if (checks.is_object()) {
     for (auto it = checks.begin(); it != checks.end(); ++it) {
       if (!it->is_boolean()) continue;
       if (it->get<bool>()) {
-        if (it.key() != "deepfake") p.enabled.insert(it.key());  // no deepfake detector yet
+        p.enabled.insert(it.key());
       } else {
         p.enabled.erase(it.key());
       }
@@ -102,6 +102,7 @@ Policy Policy::FromSession(const core::Json& checks, const core::Json& policy) {
     if (auto v = NumberOf(policy, "faceMatchThreshold")) p.face_match_threshold = *v;
     if (auto v = NumberOf(policy, "livenessThreshold")) p.liveness_threshold = *v;
     if (auto v = NumberOf(policy, "imageQualityThreshold")) p.image_quality_threshold = *v;
+    if (auto v = NumberOf(policy, "deepfakeThreshold")) p.deepfake_threshold = *v;
     if (auto it = policy.find("requireGovernmentLookup"); it != policy.end() && it->is_boolean()) {
       p.require_government_lookup = it->get<bool>();
     }
@@ -117,6 +118,7 @@ core::Json Policy::ToJson() const {
           {"faceMatchThreshold", face_match_threshold},
           {"livenessThreshold", liveness_threshold},
           {"imageQualityThreshold", image_quality_threshold},
+          {"deepfakeThreshold", deepfake_threshold},
           {"requireGovernmentLookup", require_government_lookup},
           {"checks", enabled}};
 }
@@ -264,6 +266,40 @@ void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutp
   }
 }
 
+StageOutput DeepfakeStage(const Policy& p, const BiometricScore& s, int64_t latency_ms) {
+  StageOutput o;
+  if (s.status == "error" || (s.status == "ok" && !s.score.has_value())) {
+    o.outcome = "error";
+    o.summary = Summary(std::nullopt, p.deepfake_threshold, nullptr, s.model_name, latency_ms, {"DEEPFAKE_ANALYSIS_ERROR"});
+    o.summary["errorCode"] = StrOrNull(s.error_code);
+    return o;
+  }
+  if (s.status != "ok") {
+    o.outcome = "unavailable";
+    o.summary = Summary(std::nullopt, p.deepfake_threshold, nullptr, s.model_name, latency_ms,
+                        {"DEEPFAKE_ENGINE_UNAVAILABLE"});
+    o.summary["errorCode"] = StrOrNull(s.error_code);
+    return o;
+  }
+  const bool suspected = *s.score >= p.deepfake_threshold;
+  std::vector<std::string> reasons;
+  if (suspected) {
+    reasons.push_back("DEEPFAKE_SUSPECTED");
+    reasons.insert(reasons.end(), s.reasons.begin(), s.reasons.end());
+  }
+  o.outcome = suspected ? "review" : "passed";
+  o.summary = Summary(s.score, p.deepfake_threshold, !suspected, s.model_name, latency_ms, std::move(reasons));
+  core::Json signals = core::Json::object();
+  if (s.details.is_object() && s.details.contains("signals") && s.details["signals"].is_object()) {
+    for (auto it = s.details["signals"].begin(); it != s.details["signals"].end(); ++it) {
+      signals[it.key()] = it->value("score", core::Json(nullptr));
+    }
+  }
+  o.summary["signals"] = signals;
+  if (!s.details.is_null()) o.details = s.details;
+  return o;
+}
+
 StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t latency_ms,
                          const std::string& registry) {
   StageOutput o;
@@ -388,6 +424,7 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
   // Scores of biometric checks that failed (a presentation attack caught, another person's
   // face): they cap the trust score and make the risk high, whatever the other checks say.
   std::vector<double> failed_biometric;
+  bool attack_suspected = false;
   for (const auto& [name, row] : stages) {
     std::string outcome = core::StringOr(row, "outcome");
     core::Json summary = row.contains("summary") ? row["summary"] : core::Json::object();
@@ -401,6 +438,7 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
     if (outcome == "failed" && (name == "liveness" || name == "face_match")) {
       failed_biometric.push_back(score.value_or(0.0));
     }
+    if (name == "deepfake" && outcome == "review") attack_suspected = true;
     bool scored = outcome == "passed" || outcome == "failed" || outcome == "review";
     if (!scored) continue;
     if (name == "document") {
@@ -413,6 +451,8 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
       gov.push_back(outcome == "passed" ? 1.0 : 0.0);
     } else if (name == "efirma" && score) {
       part["efirma"] = *score;
+    } else if (name == "deepfake" && score) {
+      part["antiDeepfake"] = 1.0 - *score;  // the deepfake score is how suspect; its complement counts
     }
   }
   if (!gov.empty()) {
@@ -443,9 +483,14 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
   // breakdown without it is v2's, to the byte.
   const bool efirma = stages.count("efirma") > 0;
   if (efirma) weights["efirma"] = 0.20;
+  // The anti-deepfake component exists where the deepfake check scored (weighted_mean/v4).
+  const bool deepfake = part.count("antiDeepfake") > 0;
+  if (deepfake) weights["antiDeepfake"] = 0.15;
   const auto& kWeights = weights;
   double weighted = 0, total = 0;
-  core::Json breakdown = {{"method", efirma ? kTrustMethodEfirma : kTrustMethod}, {"weights", kWeights}};
+  const std::string_view method = deepfake ? kTrustMethodDeepfake : efirma ? kTrustMethodEfirma : kTrustMethod;
+  const std::string_view basis = deepfake ? kRiskBasisDeepfake : efirma ? kRiskBasisEfirma : kRiskBasis;
+  core::Json breakdown = {{"method", method}, {"weights", kWeights}};
   for (const auto& [k, w] : kWeights) {
     auto it = part.find(k);
     if (it == part.end() || !it->second) {
@@ -468,13 +513,13 @@ Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_err
   // The risk grade is decided here, once, and recorded with the verdict: the certificate shows
   // it as decided, so a later change of the rule never changes an issued document.
   std::string grade;
-  if (v.outcome == "declined" || !failed_biometric.empty()) {
+  if (v.outcome == "declined" || !failed_biometric.empty() || attack_suspected) {
     grade = "high";
   } else if (v.trust_score.has_value()) {
     grade = *v.trust_score >= 0.85 ? "low" : *v.trust_score >= 0.60 ? "medium" : "high";
   }
   breakdown["riskGrade"] = grade.empty() ? core::Json(nullptr) : core::Json(grade);
-  breakdown["riskBasis"] = grade.empty() ? core::Json(nullptr) : core::Json(efirma ? kRiskBasisEfirma : kRiskBasis);
+  breakdown["riskBasis"] = grade.empty() ? core::Json(nullptr) : core::Json(basis);
   v.trust_breakdown = breakdown;
   return v;
 }
@@ -500,7 +545,8 @@ core::Json SummaryField(const core::Json& row, const char* key) {
 
 core::Json BiometricItems(const ReportInputs& in, bool with_latency) {
   core::Json items = core::Json::array();
-  for (auto [stage, type] : {std::pair{"liveness", "liveness"}, std::pair{"face_match", "face_match"}}) {
+  for (auto [stage, type] : {std::pair{"liveness", "liveness"}, std::pair{"face_match", "face_match"},
+                             std::pair{"deepfake", "deepfake"}}) {
     core::Json row = Stage(in, stage);
     if (!Ran(row)) continue;
     core::Json item = {{"checkType", type},
@@ -655,7 +701,7 @@ core::Json BuildEvidence(const ReportInputs& in) {
                      {"purgedAt", m.value("purgedAt", core::Json(nullptr))}});
   }
   e["media"] = media;
-  e["scores"] = {{"deepfake", nullptr},
+  e["scores"] = {{"deepfake", SummaryField(Stage(in, "deepfake"), "score")},
                  {"faceMatch", SummaryField(Stage(in, "face_match"), "score")},
                  {"imageQuality", SummaryField(Stage(in, "face_match"), "imageQuality")},
                  {"liveness", SummaryField(Stage(in, "liveness"), "score")}};

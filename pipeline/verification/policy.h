@@ -23,8 +23,8 @@
 
 namespace svc::pipeline::verification {
 
-inline constexpr std::string_view kStages[] = {"document", "liveness", "face_match", "gov_curp",
-                                               "gov_ine", "efirma"};
+inline constexpr std::string_view kStages[] = {"document", "liveness", "face_match", "deepfake",
+                                               "gov_curp", "gov_ine", "efirma"};
 inline constexpr std::string_view kPolicyVersion = "default/v1";
 
 struct Policy {
@@ -33,8 +33,11 @@ struct Policy {
   double liveness_threshold = 0.75;
   double liveness_decline_below = 0.40;
   double image_quality_threshold = 0.50;
+  // The deepfake score (0 = nothing of an attack seen, 1 = an attack) at or above which the
+  // deepfake check sends the session to review (never a silent approval, never a decline alone).
+  double deepfake_threshold = 0.50;
   bool require_government_lookup = true;
-  std::set<std::string> enabled;  // document, liveness, faceMatch, governmentLookup
+  std::set<std::string> enabled;  // document, liveness, faceMatch, deepfake, governmentLookup (efirma)
 
   bool Enabled(std::string_view check) const { return enabled.count(std::string(check)) > 0; }
   // The default flow's policy with the session's `checks` and `policy` applied.
@@ -69,6 +72,12 @@ StageOutput FaceMatchStage(const Policy& p, const BiometricScore& s, int64_t lat
 // outcome and gains the code), for the reviewer and the attack signals.
 void MarkLivenessFromFile(StageOutput& o);
 void ApplyImageQuality(const Policy& p, std::optional<double> quality, StageOutput& face_match);
+// The deepfake check from the engine's attack signals: passed below the policy's
+// deepfakeThreshold; at or above it review, with DEEPFAKE_SUSPECTED and the codes of the signals
+// that fired (RECAPTURE_PATTERN, SCREEN_COLOUR_MOIRE, FACE_NOISE_MISMATCH, FACE_DETAIL_MISMATCH,
+// VIDEO_FRAME_REPEATS). The summary's `score` is the deepfake score (higher = more suspect) and
+// `signals` each signal's score; the measurements go to the sealed details.
+StageOutput DeepfakeStage(const Policy& p, const BiometricScore& s, int64_t latency_ms);
 // `document_details`: the document stage's details (curp, birthDate, sex…), or null.
 StageOutput GovCurpStage(const CurpLookup& lookup, const core::Json& document_details,
                          int64_t latency_ms, const std::string& registry);
@@ -95,12 +104,18 @@ struct Verdict {
 // result it has.
 inline constexpr std::string_view kTrustMethod = "weighted_mean/v2";
 inline constexpr std::string_view kTrustMethodEfirma = "weighted_mean/v3";
+// v4: v3 with the anti-deepfake component (1 - the deepfake score, 0.15) wherever the deepfake
+// check scored; an attack suspected makes the risk high.
+inline constexpr std::string_view kTrustMethodDeepfake = "weighted_mean/v4";
 inline constexpr std::string_view kRiskBasis =
     "trust_score:weighted_mean/v2 (high when declined or a liveness/face-match check failed; "
     "else low >= 0.85, medium >= 0.60, else high)";
 inline constexpr std::string_view kRiskBasisEfirma =
     "trust_score:weighted_mean/v3 (high when declined or a liveness/face-match check failed; "
     "else low >= 0.85, medium >= 0.60, else high)";
+inline constexpr std::string_view kRiskBasisDeepfake =
+    "trust_score:weighted_mean/v4 (high when declined, a liveness/face-match check failed or an attack "
+    "was suspected; else low >= 0.85, medium >= 0.60, else high)";
 // `stages`: stage name -> stored stage row ({outcome, summary, …}); `analysis_errors`: captures
 // whose analysis had status error. Reason codes are listed once each.
 Verdict Decide(const std::map<std::string, core::Json>& stages, int analysis_errors);

@@ -467,6 +467,18 @@ core::Status VerificationPipeline::Process(const Job& job, const std::atomic<boo
         ApplyImageQuality(policy, quality, out);
         out.summary["latencyMs"] = MillisSince(t0);
       }
+    } else if (name == "deepfake") {
+      if (!policy.Enabled("deepfake")) {
+        out = SkippedStage("CHECK_DISABLED");
+      } else {
+        SVC_ASSIGN_OR_RETURN(const Capture* selfie, capture("selfie"));
+        SVC_ASSIGN_OR_RETURN(const Capture* video, capture("liveness_video"));
+        if (selfie == nullptr && video == nullptr) {
+          out = SkippedStage("NO_FACE_CAPTURE");
+        } else {
+          out = DeepfakeStage(policy, engine.AttackSignals(selfie, video, ectx), MillisSince(t0));
+        }
+      }
     } else if (name == "gov_curp" || name == "gov_ine") {
       SVC_ASSIGN_OR_RETURN(core::Json details, document_details());
       std::string doc_type;

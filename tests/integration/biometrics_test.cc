@@ -14,6 +14,7 @@
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/biometrics/liveness.h"
+#include "pipeline/biometrics/pad.h"
 #include "tests/support/api_env.h"
 #include "tests/support/liveness_fixtures.h"
 #include "tests/support/sample_captures.h"
@@ -124,8 +125,12 @@ TEST_CASE("biometrics: real photographs, dlib engine: same person approved, anot
   CHECK(same["verificationStatus"] == "approved");
   CHECK(same["decision"]["outcome"] == "approved");
   CHECK(same["scores"]["faceMatch"].get<double>() >= 0.8);
-  REQUIRE(same["biometric"].size() == 1);
+  REQUIRE(same["biometric"].size() == 2);
   CHECK(same["biometric"][0]["checkType"] == "face_match");
+  CHECK(same["biometric"][1]["checkType"] == "deepfake");  // the attack signals on the selfie
+  CHECK(same["biometric"][1]["passed"] == true);
+  MESSAGE("deepfake score: " << same["scores"]["deepfake"]);
+  CHECK(same["scores"]["deepfake"].get<double>() < 0.5);
   CHECK(same["biometric"][0]["modelName"] == FaceModels::kRecognitionModelName);
   MESSAGE("image quality: " << same["scores"]["imageQuality"]);
   CHECK(same["scores"]["imageQuality"].get<double>() >= 0.5);  // measured, above the threshold
@@ -274,10 +279,13 @@ TEST_CASE("biometrics: the five-call flow with every check: INE by OCR, registri
   CHECK(ev["gov"][1]["matched"] == true);  // and the sandbox INE list the CIC from the MRZ
   CHECK(ev["scores"]["faceMatch"].get<double>() >= 0.8);
   CHECK(ev["scores"]["liveness"].get<double>() >= 0.75);
-  REQUIRE(ev["biometric"].size() == 2);
+  REQUIRE(ev["biometric"].size() == 3);
   CHECK(ev["biometric"][0]["checkType"] == "liveness");
   CHECK(ev["biometric"][0]["modelName"] == kLivenessModelName);
-  CHECK(ev["scores"]["deepfake"].is_null());  // no deepfake detector runs
+  CHECK(ev["biometric"][2]["checkType"] == "deepfake");
+  CHECK(ev["biometric"][2]["modelName"] == kPadModelName);
+  MESSAGE("deepfake score: " << ev["scores"]["deepfake"]);
+  CHECK(ev["scores"]["deepfake"].get<double>() < 0.5);  // a selfie and a blinking video: nothing of an attack
   // Nothing personal in the evidence.
   std::string text = ev.dump();
   for (const char* pii : {"GARCIA", "JOSEFINA", "GAHJ900315", "1990-03-15", "123456789"}) {

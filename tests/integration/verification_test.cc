@@ -237,7 +237,8 @@ void CheckEvidenceShape(const core::Json& e, const std::string& id, const std::s
   for (const char* f : {"deepfake", "faceMatch", "imageQuality", "liveness"}) {
     CHECK_MESSAGE(e["scores"].contains(f), f);
   }
-  CHECK(e["scores"]["deepfake"].is_null());  // no detector runs: null, as the spec allows
+  // The sandbox's attack signals: nothing of an attack seen, whatever the test outcome.
+  CHECK(e["scores"]["deepfake"] == 0.02);
   for (const auto& b : e["biometric"]) {
     for (const char* f : {"checkType", "score", "threshold", "passed", "modelName", "latencyMs"}) {
       CHECK_MESSAGE(b.contains(f), f);
@@ -302,13 +303,15 @@ TEST_CASE("verification: the five-call flow ends approved, declined and review")
   CHECK(report["status"] == "approved");
   CHECK(report["channel"] == "api");
   CHECK(report["decision"]["outcome"] == "approved");
-  CHECK(report["steps"].size() == 5);
+  CHECK(report["steps"].size() == 6);
   std::set<std::string> steps;
   for (const auto& s : report["steps"]) {
     steps.insert(s["step"].get<std::string>());
     CHECK(s["status"] == "passed");
   }
-  CHECK(steps == std::set<std::string>{"document", "liveness", "face_match", "gov_curp", "gov_ine"});
+  CHECK(steps == std::set<std::string>{"document", "liveness", "face_match", "deepfake", "gov_curp", "gov_ine"});
+  CHECK(report["trustBreakdown"]["method"] == "weighted_mean/v4");
+  CHECK(report["trustBreakdown"]["antiDeepfake"] == 0.98);
   CHECK(report["trustBreakdown"]["trustScore"] == 0.97);
   CheckNoPii(core::DumpJson(report));
 
@@ -796,7 +799,7 @@ TEST_CASE("efirma: a service without the SAT's certificates checks none") {
                "EFIRMA_CERT_NOT_READY");
 }
 
-TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3), another person's declines, none asks for it") {
+TEST_CASE("efirma: the verdict weighs it — passed approves (with e.firma's weight), another person's declines, none asks for it") {
   testing::TempDir ca_dir;
   testing::SatCaProcess ca(ca_dir.Sub("ca"));
   Env env(false, ca.ServerFlags(), Sharing::kIsolated);
@@ -835,7 +838,8 @@ TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3),
   CHECK(report["efirma"]["ocsp"] == "good");
   CHECK(report["efirma"]["holder"]["document"] == "match");
   CHECK(report["efirma"]["challengeId"].get<std::string>().rfind("efc_", 0) == 0);
-  CHECK(report["trustBreakdown"]["method"] == "weighted_mean/v3");
+  // v4: v3's e.firma component with the deepfake check's (every session with a face has it).
+  CHECK(report["trustBreakdown"]["method"] == "weighted_mean/v4");
   CHECK(report["trustBreakdown"]["efirma"] == 1.0);
   CHECK(report["trustBreakdown"]["weights"]["efirma"] == 0.2);
   bool step = false;
@@ -866,12 +870,12 @@ TEST_CASE("efirma: the verdict weighs it — passed approves (weighted_mean/v3),
   CHECK(sign(later, "fiel_specimen")["status"] == "passed");
   CHECK(submit(later)["status"] == "approved");
 
-  // A session that does not check e.firma: no e.firma stage, the v2 rule, no e.firma on its certificate.
+  // A session that does not check e.firma: no e.firma stage, no e.firma weight, no e.firma on its certificate.
   const std::string plain = flow("efirma-verdict-4", "", false);
   CHECK(submit(plain)["status"] == "approved");
   core::Json pr = Get(env, plain, "/report");
   CHECK(pr["efirma"].is_null());
-  CHECK(pr["trustBreakdown"]["method"] == "weighted_mean/v2");
+  CHECK(pr["trustBreakdown"]["method"] == "weighted_mean/v4");
   CHECK_FALSE(pr["trustBreakdown"]["weights"].contains("efirma"));
   for (const auto& st : pr["steps"]) CHECK(st["step"] != "efirma");
   CHECK_FALSE(Get(env, plain, "/certificate").contains("efirma"));

@@ -22,6 +22,13 @@ BiometricScore Score(double v) {
   s.model_name = "m";
   return s;
 }
+BiometricScore Score(std::optional<double> v, std::string status, std::string code) {
+  BiometricScore s;
+  s.score = v;
+  s.status = std::move(status);
+  s.error_code = std::move(code);
+  return s;
+}
 }  // namespace
 
 TEST_CASE("sandbox specimen: the CURP, MRZ and consistency checks all pass") {
@@ -345,4 +352,74 @@ TEST_CASE("multipart/form-data parsing") {
   CHECK(api::ParseMultipart("XX", "--XX\r\nContent-Disposition: form-data; name=\"a\"\r\n\r\nno end")
             .status().api_code() == "BAD_REQUEST");
   CHECK(api::ParseMultipart("XX", "nothing").status().api_code() == "BAD_REQUEST");
+}
+
+TEST_CASE("deepfake: the check is on by default, checks.deepfake=false turns it off, the threshold is the policy's") {
+  CHECK(Policy::FromSession(nullptr, nullptr).Enabled("deepfake"));
+  CHECK_FALSE(Policy::FromSession({{"deepfake", false}}, nullptr).Enabled("deepfake"));
+  Policy p = Policy::FromSession(nullptr, {{"deepfakeThreshold", 0.7}});
+  CHECK(p.deepfake_threshold == doctest::Approx(0.7));
+  CHECK(p.ToJson()["deepfakeThreshold"] == 0.7);
+  // Below the threshold: passed; the summary names the signals' scores.
+  BiometricScore clean = Score(0.12);
+  clean.details = {{"score", 0.12}, {"signals", {{"recapture_pattern", {{"measure", 4.1}, {"score", 0.0}}}}}};
+  StageOutput ok = DeepfakeStage(p, clean, 3);
+  CHECK(ok.outcome == "passed");
+  CHECK(ok.summary["passed"] == true);
+  CHECK(ok.summary["score"] == 0.12);
+  CHECK(ok.summary["threshold"] == 0.7);
+  CHECK(ok.summary["reasonCodes"].empty());
+  CHECK(ok.summary["signals"] == core::Json{{"recapture_pattern", 0.0}});
+  CHECK(ok.details["signals"]["recapture_pattern"]["measure"] == 4.1);
+  // At or above: review — never a decline on its own, never a silent pass — with the signals' codes.
+  BiometricScore attack = Score(0.7);
+  attack.reasons = {"RECAPTURE_PATTERN", "SCREEN_COLOUR_MOIRE"};
+  StageOutput suspect = DeepfakeStage(p, attack, 3);
+  CHECK(suspect.outcome == "review");
+  CHECK(suspect.summary["passed"] == false);
+  CHECK(suspect.summary["reasonCodes"] ==
+        core::Json::array({"DEEPFAKE_SUSPECTED", "RECAPTURE_PATTERN", "SCREEN_COLOUR_MOIRE"}));
+  CHECK(DeepfakeStage(p, Score(std::nullopt, "error", "NO_FACE_FOR_ATTACK_SIGNALS"), 0).outcome == "error");
+  CHECK(DeepfakeStage(p, Score(std::nullopt, "unavailable", "X"), 0).outcome == "unavailable");
+}
+
+TEST_CASE("deepfake: the score feeds the trust score (weighted_mean/v4) and an attack suspected is high risk") {
+  Policy p = Policy::FromSession(nullptr, nullptr);
+  std::map<std::string, core::Json> stages;
+  DocumentReading r;
+  r.confidence = 0.9;
+  r.extracted = {{"curp", Specimen().curp}, {"mrz", Specimen().mrz}};
+  stages["document"] = Row(DocumentStage(r, kToday, 0, "x"));
+  stages["liveness"] = Row(LivenessStage(p, Score(0.8), 0));
+  stages["face_match"] = Row(FaceMatchStage(p, Score(0.9), 0));
+  stages["gov_curp"] = {{"outcome", "passed"}, {"summary", {{"score", 1.0}, {"reasonCodes", core::Json::array()}}}};
+  stages["deepfake"] = Row(DeepfakeStage(p, Score(0.1), 0));
+  auto v = Decide(stages, 0);
+  CHECK(v.outcome == "approved");
+  // (0.895 + 0.15 * 0.9) / 1.15 = 0.8957 -> 0.9
+  CHECK(*v.trust_score == doctest::Approx(0.9));
+  CHECK(v.trust_breakdown["method"] == "weighted_mean/v4");
+  CHECK(v.trust_breakdown["weights"]["antiDeepfake"] == 0.15);
+  CHECK(v.trust_breakdown["antiDeepfake"] == doctest::Approx(0.9));
+  CHECK(v.trust_breakdown["riskGrade"] == "low");
+  // An attack suspected: review, and the risk is high whatever the mean.
+  stages["deepfake"] = Row(DeepfakeStage(p, Score(0.8), 0));
+  auto suspect = Decide(stages, 0);
+  CHECK(suspect.outcome == "review");
+  CHECK(suspect.reason_codes == std::vector<std::string>{"DEEPFAKE_SUSPECTED"});
+  CHECK(suspect.trust_breakdown["riskGrade"] == "high");
+  // The evidence carries the score; the report and the certificate list the check.
+  ReportInputs in;
+  in.session = {{"id", "vrf_1"}, {"tenantId", "ten_1"}, {"status", "review"}};
+  in.stages = stages;
+  core::Json e = BuildEvidence(in);
+  CHECK(e["scores"]["deepfake"] == 0.8);
+  bool listed = false;
+  for (const auto& item : e["biometric"]) listed |= item["checkType"] == "deepfake" && item["passed"] == false;
+  CHECK(listed);
+  // Without the stage (disabled, or a verdict recorded before it existed): null and the v2 rule.
+  stages.erase("deepfake");
+  in.stages = stages;
+  CHECK(BuildEvidence(in)["scores"]["deepfake"].is_null());
+  CHECK(Decide(stages, 0).trust_breakdown["method"] == "weighted_mean/v2");
 }

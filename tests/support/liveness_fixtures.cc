@@ -6,6 +6,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <random>
 
 #include "tests/support/svc_process.h"
 
@@ -83,20 +84,6 @@ std::string RunFfmpeg(const TempDir& dir, std::vector<std::string> args, const s
   return ReadFile(dir.Sub(name));
 }
 
-// 25 frames a second; the frames go to ffmpeg as raw RGB.
-std::string Encode(const TempDir& dir, const std::vector<Image>& frames, const std::string& name) {
-  std::string raw = dir.Sub(name + ".rgb");
-  {
-    std::ofstream out(raw, std::ios::binary);
-    for (const auto& f : frames) out.write(reinterpret_cast<const char*>(f.rgb.data()), static_cast<std::streamsize>(f.rgb.size()));
-  }
-  std::string size = std::to_string(frames.at(0).width) + "x" + std::to_string(frames.at(0).height);
-  std::string bytes = RunFfmpeg(
-      dir, {"-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size, "-framerate", "25", "-i", raw}, name);
-  std::filesystem::remove(raw);
-  return bytes;
-}
-
 bio::Face DetectOne(const bio::FaceModels& models, const Image& img) {
   auto faces = models.Detect(img);
   REQUIRE(faces.size() == 1);
@@ -104,6 +91,32 @@ bio::Face DetectOne(const bio::FaceModels& models, const Image& img) {
 }
 
 }  // namespace
+
+std::string EncodeFrames(const TempDir& dir, const std::vector<Image>& frames, const std::string& name, int fps) {
+  std::string raw = dir.Sub(name + ".rgb");
+  {
+    std::ofstream out(raw, std::ios::binary);
+    for (const auto& f : frames) out.write(reinterpret_cast<const char*>(f.rgb.data()), static_cast<std::streamsize>(f.rgb.size()));
+  }
+  std::string size = std::to_string(frames.at(0).width) + "x" + std::to_string(frames.at(0).height);
+  std::string bytes = RunFfmpeg(
+      dir, {"-f", "rawvideo", "-pix_fmt", "rgb24", "-s", size, "-framerate", std::to_string(fps), "-i", raw}, name);
+  std::filesystem::remove(raw);
+  return bytes;
+}
+
+Image AddSensorNoise(const Image& img, double sigma, uint32_t seed) {
+  Image out = img;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> luma(0.0, sigma), chroma(0.0, sigma / 2);
+  for (size_t i = 0; i < out.rgb.size(); i += 3) {
+    double l = luma(rng);
+    for (size_t k = 0; k < 3; ++k) {
+      out.rgb[i + k] = static_cast<uint8_t>(std::clamp(std::lround(out.rgb[i + k] + l + chroma(rng)), 0L, 255L));
+    }
+  }
+  return out;
+}
 
 Image Face() {
   // sample3's leftmost face: frontal, eyes open, at about (567, 376), 215 px.
@@ -206,9 +219,10 @@ std::string Blinking(const bio::FaceModels& models, const TempDir& dir, const st
   std::vector<Image> frames;
   for (int i = 0; i < 75; ++i) {
     Image img = i >= 35 && i < 43 ? CloseEyes(base, f, closure[i - 35]) : base;
-    frames.push_back(Shift(img, static_cast<int>(std::lround(3 * std::sin(i / 12.0))), i / 25));
+    frames.push_back(AddSensorNoise(Shift(img, static_cast<int>(std::lround(3 * std::sin(i / 12.0))), i / 25), 2.0,
+                                    static_cast<uint32_t>(i)));
   }
-  return Encode(dir, frames, name);
+  return EncodeFrames(dir, frames, name);
 }
 
 std::string Challenge(const bio::FaceModels& models, const TempDir& dir,
@@ -228,7 +242,9 @@ std::string Challenge(const bio::FaceModels& models, const TempDir& dir,
       }
     }
   }
-  return Encode(dir, frames, name);
+  // A camera's frames are never identical: each has its own sensor noise.
+  for (size_t i = 0; i < frames.size(); ++i) frames[i] = AddSensorNoise(frames[i], 2.0, static_cast<uint32_t>(i));
+  return EncodeFrames(dir, frames, name);
 }
 
 }  // namespace svc::testing::liveness

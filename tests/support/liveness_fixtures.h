@@ -29,6 +29,12 @@ pipeline::biometrics::Image CloseEyes(const pipeline::biometrics::Image& img,
 pipeline::biometrics::Image TurnHead(const pipeline::biometrics::Image& img,
                                      const pipeline::biometrics::Face& face, double amount);
 
+// Frames to a video at `fps` frames a second (ffmpeg; the codec follows the name).
+std::string EncodeFrames(const TempDir& dir, const std::vector<pipeline::biometrics::Image>& frames,
+                         const std::string& name, int fps = 25);
+// Gaussian noise as a camera's sensor adds it (luma `sigma`, chroma half), the same for a seed.
+pipeline::biometrics::Image AddSensorNoise(const pipeline::biometrics::Image& img, double sigma, uint32_t seed);
+
 std::string ZoomPan(const TempDir& dir, const std::string& still_png, const std::string& name);
 std::string Rotated(const TempDir& dir, const std::string& still_png, const std::string& name);
 std::string Blinking(const pipeline::biometrics::FaceModels& models, const TempDir& dir,

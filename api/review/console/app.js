@@ -117,7 +117,7 @@ const LABELS = {
     approved: "aprobada", declined: "rechazada", review: "en revisión", awaiting_input: "espera datos", pending: "pendiente",
     failed: "falló", unavailable: "no disponible", inconclusive: "no concluyente", skipped: "omitida",
     document_front: "documento (frente)", document_back: "documento (reverso)", selfie: "selfie", liveness_video: "video de prueba de vida",
-    liveness_frame: "cuadro de prueba de vida", document: "documento", face_match: "coincidencia facial", gov_curp: "CURP (RENAPO)",
+    liveness_frame: "cuadro de prueba de vida", document: "documento", face_match: "coincidencia facial", deepfake: "señales de ataque", gov_curp: "CURP (RENAPO)",
     gov_ine: "INE (lista nominal)", curp: "CURP", ine_list: "lista nominal INE", renapo: "RENAPO", ine: "INE",
     fullName: "nombre", rfc: "RFC", claveElector: "clave de elector", birthDate: "fecha de nacimiento", sex: "sexo",
     nationality: "nacionalidad", state: "estado", email: "correo", phone: "teléfono", true: "sí", false: "no",
@@ -132,7 +132,7 @@ const LABELS = {
   },
   en: {
     in_progress: "in progress", awaiting_input: "awaiting input", document_front: "document (front)", document_back: "document (back)",
-    liveness_video: "liveness video", liveness_frame: "liveness frame", face_match: "face match", gov_curp: "CURP (RENAPO)",
+    liveness_video: "liveness video", liveness_frame: "liveness frame", face_match: "face match", deepfake: "attack signals", gov_curp: "CURP (RENAPO)",
     gov_ine: "INE (voter list)", ine_list: "INE voter list", renapo: "RENAPO", ine: "INE", fullName: "full name", claveElector: "voter key",
     birthDate: "birth date", true: "yes", false: "no", not_compared: "not compared", not_found: "not found",
     not_valid: "not current", valid: "current", name: "name (the CURP's letters)",

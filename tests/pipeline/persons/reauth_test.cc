@@ -40,7 +40,9 @@ TEST_CASE("reauth: the decision from the score, with the documented thresholds")
   const core::Json high = at(0.9);
   for (auto it = high.begin(); it != high.end(); ++it) keys.push_back(it.key());
   CHECK(keys == std::vector<std::string>{"object", "referenceCapturedAt", "threshold", "livenessPassed",
-                                         "presentationAttack", "score", "decision", "match", "reasonCodes"});
+                                         "deepfakeGenuineConfidence", "presentationAttack", "score", "decision",
+                                         "match", "reasonCodes"});
+  CHECK(high["deepfakeGenuineConfidence"].is_null());  // no attack signals measured
   CHECK(at(0.9)["referenceCapturedAt"] == "2026-11-01T10:00:00Z");
 
   auto unreadable = pp::ReauthAnswer(Score(std::nullopt, "error", "NO_FACE"), ref);
@@ -50,6 +52,27 @@ TEST_CASE("reauth: the decision from the score, with the documented thresholds")
   CHECK((*unreadable)["reasonCodes"] == core::Json::array({"NO_FACE"}));
   CHECK(pp::ReauthAnswer(Score(std::nullopt, "unavailable", "NO_FACE_MODEL"), ref).status().api_code() ==
         "REAUTH_ENGINE_UNAVAILABLE");
+}
+
+TEST_CASE("reauth: the attack signals — genuine confidence, and a suspected attack is never a match") {
+  pp::FaceReference ref{{0.1f, 0.2f}, "dlib_resnet_v1", "2026-11-01T10:00:00Z"};
+  pipeline::verification::BiometricScore clean = Score(0.03);
+  auto answer = *pp::ReauthAnswer(Score(0.95), ref, clean);
+  CHECK(answer["decision"] == "match");
+  CHECK(answer["deepfakeGenuineConfidence"] == doctest::Approx(0.97));
+  CHECK(answer["presentationAttack"] == false);
+  pipeline::verification::BiometricScore attack = Score(0.91);
+  attack.reasons = {"RECAPTURE_PATTERN"};
+  auto replay = *pp::ReauthAnswer(Score(0.95), ref, attack);
+  CHECK(replay["decision"] == "inconclusive");
+  CHECK(replay["match"] == false);
+  CHECK(replay["presentationAttack"] == true);
+  CHECK(replay["deepfakeGenuineConfidence"] == doctest::Approx(0.09));
+  CHECK(replay["reasonCodes"] == core::Json::array({"PRESENTATION_ATTACK_SUSPECTED", "RECAPTURE_PATTERN"}));
+  // Another person's face stays a no_match, with the attack named too.
+  auto other = *pp::ReauthAnswer(Score(0.2), ref, attack);
+  CHECK(other["decision"] == "no_match");
+  CHECK(other["reasonCodes"] == core::Json::array({"PRESENTATION_ATTACK_SUSPECTED", "RECAPTURE_PATTERN", "FACE_MISMATCH"}));
 }
 
 TEST_CASE("reauth: no reference face without an approved verification's face") {

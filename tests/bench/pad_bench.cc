@@ -1,0 +1,157 @@
+// Benchmark (not a test): presentation-attack detection measured per attack species in the form
+// of ISO/IEC 30107-3 — APCER per species (attack presentations classified bona fide), BPCER
+// (bona fide presentations classified attacks), the worst species — on the attack set that
+// tests/support/attack_set.* makes from the packages' real photographs (what it is and what it is
+// not: that header and docs/biometrics.md#attack-signals). The PAD subsystem is the dlib engine as
+// the pipeline runs it:
+//   a selfie is classified an attack when its deepfake score is at or above 0.5 (the default
+//   deepfakeThreshold: review);
+//   a liveness video is classified an attack when its liveness score is below 0.75 (the default
+//   livenessThreshold: not passed) or its deepfake score is at or above 0.5.
+// An attempt whose face the detector does not find is not acquired: it is counted apart (the
+// pipeline cannot approve it: no face match) and left out of APCER, as the standard asks.
+// Also: the CPU of the attack signals per selfie and per video.
+//
+//   svc_bench_pad [face-api dir] [work dir] [attempts per species] [seed]
+//   (seed 1 is the draw the thresholds were calibrated on; scripts/bench reports seed 2)
+#include <doctest/doctest.h>
+
+#include <ctime>
+#include <filesystem>
+#include <iomanip>
+#include <iostream>
+#include <map>
+
+#include "pipeline/biometrics/dlib_engine.h"
+#include "pipeline/biometrics/pad.h"
+#include "tests/support/attack_set.h"
+
+using namespace svc;
+using namespace svc::pipeline::biometrics;
+namespace at = svc::testing::attacks;
+namespace v = svc::pipeline::verification;
+
+namespace {
+double CpuSeconds() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+struct Tally {
+  int attempts = 0, acquired = 0, as_attack = 0;
+  std::map<std::string, int> reasons;
+  double cpu = 0;
+};
+
+std::string Percent(int k, int n) {
+  if (n == 0) return "n/a";
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << 100.0 * k / n << " %";
+  return s.str();
+}
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::string face_api = argc > 1 ? argv[1] : "models/node_modules/@vladmandic/face-api";
+  std::string work_dir = argc > 2 ? argv[2] : "/tmp/svc-pad-bench";
+  int n = argc > 3 ? std::atoi(argv[3]) : 50;
+  uint32_t seed = argc > 4 ? static_cast<uint32_t>(std::atoi(argv[4])) : 2;
+  doctest::Context context;  // the fixtures' REQUIREs report through it
+  context.setAsDefaultForAssertsOutOfTestCases();
+  context.setAssertHandler([](const doctest::AssertData& d) {
+    std::fprintf(stderr, "svc_bench_pad: %s failed\n", d.m_expr);
+    std::exit(1);
+  });
+  std::filesystem::create_directories(work_dir);
+  auto imported = ImportFaceApiModel(face_api, work_dir + "/face.dat");
+  if (!imported.ok()) {
+    std::cerr << imported.status().ToString() << "\n";
+    return 1;
+  }
+  auto loaded = FaceModels::Load(work_dir + "/face.dat", kShapePredictorPath);
+  if (!loaded.ok()) {
+    std::cerr << loaded.status().ToString() << "\n";
+    return 1;
+  }
+  std::shared_ptr<const FaceModels> models(std::move(loaded).value());
+  DlibEngine engine(models);
+  v::EngineContext ctx;
+  auto faces = at::SourceFaces(*models);
+  std::cout << "pad: " << faces.size() << " real faces from the packages' photographs; " << n
+            << " attempts a species, seed " << seed << "\n";
+  testing::TempDir work;
+
+  std::map<std::string, Tally> tallies;
+  auto classify_still = [&](const at::Sample& s, Tally& t) {
+    v::Capture c{"med", "selfie", s.mime, s.bytes, {}};
+    double t0 = CpuSeconds();
+    auto r = engine.AttackSignals(&c, nullptr, ctx);
+    t.cpu += CpuSeconds() - t0;
+    ++t.attempts;
+    if (r.status != "ok") return;
+    ++t.acquired;
+    if (*r.score >= 0.5) ++t.as_attack;
+    for (const auto& code : r.reasons) ++t.reasons[code];
+  };
+  auto classify_video = [&](const at::Sample& s, Tally& t) {
+    v::Capture c{"med", "liveness_video", s.mime, s.bytes, {}};
+    double t0 = CpuSeconds();
+    auto live = engine.Liveness(c, ctx);
+    double t1 = CpuSeconds();
+    auto r = engine.AttackSignals(nullptr, &c, ctx);
+    t.cpu += CpuSeconds() - t1;  // the attack signals alone (the video's decoding is shared)
+    (void)t0;
+    ++t.attempts;
+    if (live.status != "ok" || r.status != "ok" || !live.score) return;
+    ++t.acquired;
+    bool attack = *live.score < 0.75 || *r.score >= 0.5;
+    if (attack) ++t.as_attack;
+    if (*live.score < 0.75) ++t.reasons["LIVENESS_NOT_PASSED"];
+    for (const auto& code : r.reasons) ++t.reasons[code];
+  };
+
+  for (const auto& s : at::Make(*models, faces, "bona_fide", "selfie", n, seed, work)) classify_still(s, tallies["bona fide selfie"]);
+  for (const char* species : at::kStillSpecies) {
+    for (const auto& s : at::Make(*models, faces, species, "selfie", n, seed, work)) classify_still(s, tallies[species]);
+  }
+  for (const auto& s : at::Make(*models, faces, "bona_fide", "liveness_video", n, seed, work)) {
+    classify_video(s, tallies["bona fide video"]);
+  }
+  for (const char* species : at::kVideoSpecies) {
+    for (const auto& s : at::Make(*models, faces, species, "liveness_video", n, seed, work)) classify_video(s, tallies[species]);
+  }
+
+  std::cout << std::left << std::setw(18) << "species" << std::setw(10) << "attempts" << std::setw(10) << "acquired"
+            << std::setw(14) << "as bona fide" << std::setw(10) << "APCER" << "reasons\n";
+  std::string worst;
+  double worst_rate = -1;
+  auto row = [&](const std::string& name, const Tally& t, bool attack) {
+    int wrong = attack ? t.acquired - t.as_attack : t.as_attack;
+    std::string reasons;
+    for (const auto& [code, count] : t.reasons) reasons += code + " " + std::to_string(count) + "  ";
+    std::cout << std::left << std::setw(18) << name << std::setw(10) << t.attempts << std::setw(10) << t.acquired
+              << std::setw(14) << (attack ? std::to_string(wrong) : "-") << std::setw(10)
+              << (attack ? Percent(wrong, t.acquired) : "-") << reasons << "\n";
+    if (attack && t.acquired > 0 && double(wrong) / t.acquired > worst_rate) {
+      worst_rate = double(wrong) / t.acquired;
+      worst = name;
+    }
+  };
+  for (const char* s : at::kStillSpecies) row(s, tallies[s], true);
+  for (const char* s : at::kVideoSpecies) row(s, tallies[s], true);
+  const Tally& bs = tallies["bona fide selfie"];
+  const Tally& bv = tallies["bona fide video"];
+  row("bona_fide selfie", bs, false);
+  row("bona_fide video", bv, false);
+  std::cout << "BPCER selfies: " << bs.as_attack << " of " << bs.acquired << " = " << Percent(bs.as_attack, bs.acquired)
+            << "; videos: " << bv.as_attack << " of " << bv.acquired << " = " << Percent(bv.as_attack, bv.acquired)
+            << "; together " << Percent(bs.as_attack + bv.as_attack, bs.acquired + bv.acquired) << "\n";
+  std::cout << "worst species: " << worst << " (APCER " << std::fixed << std::setprecision(1) << 100 * worst_rate
+            << " %)\n";
+  std::cout << std::setprecision(1) << "attack signals CPU: " << 1000 * bs.cpu / std::max(1, bs.attempts)
+            << " ms a selfie (its decoding and face detection included, which a verification's face match shares), "
+            << 1000 * bv.cpu / std::max(1, bv.attempts) << " ms a video (after the liveness stage decoded it)\n";
+  std::filesystem::remove_all(work_dir);
+  return 0;
+}
