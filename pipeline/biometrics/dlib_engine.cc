@@ -26,18 +26,6 @@ const Face* Largest(const std::vector<Face>& faces) {
 
 }  // namespace
 
-namespace {
-
-std::string Surname(const std::string& mrz_surname, int which) {
-  // "GARCIA<HERNANDEZ" -> GARCIA / HERNANDEZ
-  size_t sep = mrz_surname.find('<');
-  std::string part = which == 0 ? mrz_surname.substr(0, sep)
-                     : sep == std::string::npos ? "" : mrz_surname.substr(sep + 1);
-  std::replace(part.begin(), part.end(), '<', ' ');
-  return part;
-}
-
-}  // namespace
 
 std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
   std::string key = core::Sha256(c.bytes);
@@ -97,11 +85,13 @@ std::shared_ptr<const DlibEngine::SideRead> DlibEngine::ReadSide(const v::Captur
   auto r = std::make_shared<SideRead>();
   auto seen = Look(c);
   if (seen != nullptr) {
-    auto text = OcrText(seen->image);
-    if (text.ok()) {
+    auto page = OcrRead(seen->image);
+    if (page.ok()) {
+      const std::string* text = &page->text;
       r->readable = true;
       r->curp = FindCurp(*text, today);
       r->mrz = FindMrz(*text, today);
+      r->names = FindPrintedNames(seen->image, *page);
       for (const char* w : {"INSTITUTONACIONALELECTORAL", "CREDENCIALPARAVOTAR", "ELECTORAL"}) {
         r->ine_words |= text->find(w) != std::string::npos;
       }
@@ -281,11 +271,10 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
     r.extracted["mrz"] = mrz->lines;
     r.extracted["documentNumber"] = m.document_number;
     if (r.document_type == "ine") r.extracted["cic"] = m.document_number;
-    r.extracted["surname1"] = Surname(m.surname, 0);
-    r.extracted["surname2"] = Surname(m.surname, 1);
-    std::string given = m.given_names;
-    std::replace(given.begin(), given.end(), '<', ' ');
-    r.extracted["givenNames"] = given;
+    const documents::NameParts names = documents::MrzNames(m);
+    r.extracted["surname1"] = names.surname1;
+    r.extracted["surname2"] = names.surname2;
+    r.extracted["givenNames"] = names.given_names;
     if (m.birth_date) r.extracted["birthDate"] = m.birth_date->Iso();
     if (m.expiry_date) r.extracted["expiryDate"] = m.expiry_date->Iso();
     if (m.sex == 'F' || m.sex == 'M') r.extracted["sex"] = std::string(1, m.sex);  // ICAO letters
@@ -298,6 +287,33 @@ v::DocumentReading DlibEngine::ReadDocument(const v::Capture& front, const v::Ca
     r.extracted["curp"] = *curp;
     r.extracted["birthDate"] = c.birth_date.Iso();
     r.extracted["sex"] = documents::CurpSexToIcao(std::string(1, c.sex));
+  }
+  // The names: the front's printed ones where they agree with the MRZ (whose name field stops at
+  // 30 characters) and the CURP, else the MRZ's (docs/biometrics.md#names).
+  if (f.names || mrz) {
+    std::optional<documents::NameParts> from_mrz;
+    if (mrz) from_mrz = documents::MrzNames(mrz->result);
+    std::optional<documents::NameParts> printed = f.names;
+    if (printed && !mrz) {
+      // Without the MRZ to check them, the printed names count only from a clean front: glare can
+      // wipe a name's last letters, which the CURP's letters cannot see.
+      auto seen = Look(front);
+      if (seen == nullptr) {
+        printed.reset();
+      } else {
+        auto q = AssessQuality(seen->image, seen->faces, CaptureKind::kDocument);
+        for (const auto& issue : q.issues) {
+          if (issue == "glare" || issue == "blurry") printed.reset();
+        }
+      }
+    }
+    auto chosen = documents::ReconcileNames(printed, from_mrz, curp ? std::string_view(*curp) : std::string_view());
+    if (!chosen.source.empty()) {
+      r.extracted["surname1"] = chosen.names.surname1;
+      r.extracted["surname2"] = chosen.names.surname2;
+      r.extracted["givenNames"] = chosen.names.given_names;
+      r.extracted["namesSource"] = chosen.source;  // not personal: which side the names came from
+    }
   }
   // An INE's MRZ is on its back: without it the back is asked for.
   r.requires_back_page = r.document_type == "ine" && !mrz;

@@ -73,6 +73,7 @@ class DlibEngine final : public verification::VerificationEngine {
     std::optional<std::string> curp;
     std::optional<MrzRead> mrz;
     bool ine_words = false;  // "INSTITUTO NACIONAL ELECTORAL" / "CREDENCIAL PARA VOTAR"
+    std::optional<documents::NameParts> names;  // printed under NOMBRE (an INE's front)
   };
   std::shared_ptr<const SideRead> ReadSide(const verification::Capture& c, const documents::Date& today);
 

@@ -15,6 +15,11 @@ namespace svc::pipeline::biometrics {
 namespace docs = pipeline::documents;
 
 core::Result<std::string> OcrText(const Image& image) {
+  SVC_ASSIGN_OR_RETURN(OcrPage page, OcrRead(image));
+  return std::move(page.text);
+}
+
+core::Result<OcrPage> OcrRead(const Image& image, OcrCharset charset) {
   if (image.width <= 0 || image.height <= 0) return core::InvalidArgument("empty image");
   // One engine per thread, initialised once (loading the model costs more than a page).
   thread_local std::unique_ptr<tesseract::TessBaseAPI> engine;
@@ -30,25 +35,52 @@ core::Result<std::string> OcrText(const Image& image) {
                                "(scripts/setup does)");
     }
     fresh->SetPageSegMode(tesseract::PSM_SINGLE_BLOCK);
-    fresh->SetVariable("tessedit_char_whitelist", "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<");
     fresh->SetVariable("debug_file", "/dev/null");
     engine = std::move(fresh);
   }
   tesseract::TessBaseAPI& api = *engine;
+  // Machine-readable text: no space (a space let in, Tesseract reads runs of '<' as gaps). Words:
+  // letters and the space (without it Tesseract glues words: "MARIAJOSEFINA").
+  api.SetVariable("tessedit_char_whitelist", charset == OcrCharset::kMachine ? "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789<"
+                                                                             : "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 ");
   // Card-sized text reads best (and fastest) with the longer side near 1000 pixels: a 1280-pixel
   // card's MRZ was missed at full size and read at 960, in a seventh of the time.
   const Image* page = &image;
   Image scaled;
+  double scale = 1;
   if (std::max(image.width, image.height) > kOcrMaxSide) {
-    scaled = Scale(image, double(kOcrMaxSide) / std::max(image.width, image.height));
+    scale = double(kOcrMaxSide) / std::max(image.width, image.height);
+    scaled = Scale(image, scale);
     page = &scaled;
   }
   api.SetImage(page->rgb.data(), page->width, page->height, 3, page->width * 3);
   api.SetSourceResolution(300);
   std::unique_ptr<char[]> text(api.GetUTF8Text());
+  if (text == nullptr) {
+    api.Clear();
+    return core::Unavailable("Tesseract returned no text");
+  }
+  OcrPage read;
+  read.text = text.get();
+  read.scale = scale;
+  // The words with their boxes, from the same recognition.
+  std::unique_ptr<tesseract::ResultIterator> it(api.GetIterator());
+  int line = -1;
+  if (it != nullptr) {
+    do {
+      if (it->IsAtBeginningOf(tesseract::RIL_TEXTLINE)) ++line;
+      std::unique_ptr<char[]> word(it->GetUTF8Text(tesseract::RIL_WORD));
+      if (word == nullptr) continue;
+      OcrWord w;
+      w.text = word.get();
+      w.line = std::max(0, line);
+      it->BoundingBox(tesseract::RIL_WORD, &w.left, &w.top, &w.right, &w.bottom);
+      w.confidence = it->Confidence(tesseract::RIL_WORD);
+      read.words.push_back(std::move(w));
+    } while (it->Next(tesseract::RIL_WORD));
+  }
   api.Clear();
-  if (text == nullptr) return core::Unavailable("Tesseract returned no text");
-  return std::string(text.get());
+  return read;
 }
 
 namespace {
@@ -179,6 +211,68 @@ std::optional<std::string> FindCurp(const std::string& text, const docs::Date& t
       h = h == '0' ? 'O' : h == '1' ? 'I' : h == '5' ? 'S' : h == '8' ? 'B' : h;
       if (plausible(letter)) return letter;
     }
+  }
+  return std::nullopt;
+}
+
+std::optional<docs::NameParts> FindPrintedNames(const Image& image, const OcrPage& page) {
+  static constexpr std::string_view kLabels[] = {"DOMICILIO", "CLAVE",     "CURP",      "FECHA",    "SECCION", "VIGENCIA",
+                                                 "EMISION",   "ESTADO",    "MUNICIPIO", "LOCALIDAD", "REGISTRO", "SEXO",
+                                                 "INSTITUTO", "CREDENCIAL"};
+  auto is_label = [](const std::string& w) {
+    for (auto l : kLabels) {
+      if (w.rfind(l, 0) == 0) return true;
+    }
+    return false;
+  };
+  for (const OcrWord& label : page.words) {
+    if (label.text.find("NOMBRE") == std::string::npos) continue;
+    // The column under the label, in the image's pixels: from a letter's height left of the
+    // label to the right edge, seven label heights down (three names and room to spare).
+    const double k = 1.0 / page.scale;
+    const int h = std::max(4, static_cast<int>((label.bottom - label.top) * k));
+    const int left = std::max(0, static_cast<int>(label.left * k) - h);
+    const int top = std::max(0, static_cast<int>(label.bottom * k) + 1);
+    const int bottom = std::min(image.height, top + 8 * h);
+    if (bottom - top < 2 * h || image.width - left < 4 * h) continue;
+    auto column = OcrRead(Crop(image, left, top, image.width - left, bottom - top), OcrCharset::kWords);
+    if (!column.ok()) continue;
+    std::vector<std::string> names;
+    std::istringstream in(column->text);
+    std::string line;
+    while (std::getline(in, line) && names.size() < 3) {
+      std::string name;
+      for (char c : line) {
+        c = c == '0' ? 'O' : c == '1' ? 'I' : c == '5' ? 'S' : c == '8' ? 'B' : c;
+        if (c >= 'A' && c <= 'Z') {
+          name += c;
+        } else if (c == ' ' && !name.empty() && name.back() != ' ') {
+          name += ' ';
+        }
+      }
+      while (!name.empty() && name.back() == ' ') name.pop_back();
+      if (name.empty()) continue;
+      if (is_label(name)) break;
+      // A label printed on the same line to the right (SEXO H) is not part of the name.
+      if (size_t sexo = name.find(" SEXO"); sexo != std::string::npos) name.erase(sexo);
+      if (name.size() >= 2) names.push_back(name);
+    }
+    if (names.empty()) continue;
+    float least = 100;
+    for (const auto& w : column->words) {
+      if (is_label(w.text)) break;
+      least = std::min(least, w.confidence);
+    }
+    if (least < kNameWordConfidence) return std::nullopt;
+    docs::NameParts n;
+    n.surname1 = names[0];
+    if (names.size() == 3) {
+      n.surname2 = names[1];
+      n.given_names = names[2];
+    } else if (names.size() == 2) {
+      n.given_names = names[1];  // one surname
+    }
+    return n;
   }
   return std::nullopt;
 }

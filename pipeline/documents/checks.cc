@@ -10,7 +10,6 @@ namespace {
 
 bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool Digit(char c) { return c >= '0' && c <= '9'; }
-bool Vowel(char c) { return c == 'A' || c == 'E' || c == 'I' || c == 'O' || c == 'U'; }
 int TwoDigits(std::string_view s) { return (s[0] - '0') * 10 + (s[1] - '0'); }
 bool AllDigits(std::string_view s) {
   return std::all_of(s.begin(), s.end(), [](char c) { return Digit(c); });
@@ -152,41 +151,6 @@ MrzResult CheckMrz(const std::vector<std::string>& lines, Date today) {
 
 bool IsExpired(const Date& expiry, const Date& today) { return today > expiry; }
 Date VigenciaEnd(int year) { return Date{year, 12, 31}; }
-
-std::string CurpNameLetters(std::string_view surname1, std::string_view surname2,
-                            std::string_view given_names) {
-  auto clean = [](std::string_view s) {
-    std::string out;
-    for (char c : s) out += c == ' ' ? ' ' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-    return out;
-  };
-  std::string s1 = clean(surname1), s2 = clean(surname2), g = clean(given_names);
-  // With two or more given names, a leading JOSE/J/MARIA/MA/MA. is skipped.
-  static constexpr std::string_view kCommon[] = {"JOSE", "J", "MARIA", "MA", "MA.", "J."};
-  size_t space = g.find(' ');
-  if (space != std::string::npos) {
-    std::string first = g.substr(0, space);
-    if (std::find(std::begin(kCommon), std::end(kCommon), first) != std::end(kCommon)) {
-      g = g.substr(space + 1);
-    }
-  }
-  std::string out;
-  out += s1.empty() ? 'X' : s1[0];
-  char vowel = 'X';
-  for (size_t i = 1; i < s1.size(); ++i) {
-    if (Vowel(s1[i])) {
-      vowel = s1[i];
-      break;
-    }
-  }
-  out += vowel;
-  out += s2.empty() ? 'X' : s2[0];
-  out += g.empty() ? 'X' : g[0];
-  for (auto& c : out) {
-    if (!Upper(c)) c = 'X';  // Ñ and other non-ASCII letters read as X
-  }
-  return out;
-}
 
 std::vector<std::string> CheckConsistency(const MrzResult& mrz, const core::mx::CurpCheck& curp) {
   std::vector<std::string> out;

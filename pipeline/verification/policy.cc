@@ -224,6 +224,7 @@ StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int
   o.summary["documentType"] = StrOrNull(r.document_type);
   o.summary["issuingCountry"] = StrOrNull(r.issuing_country);
   o.summary["checks"] = checks;
+  if (std::string source = core::StringOr(x, "namesSource"); !source.empty()) o.summary["namesSource"] = source;
   o.details = x;
   return o;
 }

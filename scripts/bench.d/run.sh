@@ -13,7 +13,7 @@ case "$PARTS" in all|node|cluster) ;; *) echo "usage: $0 BUILD_DIR [all|node|clu
 if [ "${BENCH_SMOKE:-0}" = 1 ]; then
   CALLERS=4 EVENTS=2000 FACES=1 WEBHOOKS=20 SECONDS_EACH=1 AUDIT=3000 PURGES=1 PURGE_SESSIONS=2 IMPORTS=200
   REVIEW_CASES=200 SCREEN_NAMES=2000 SCREEN_PORTFOLIO=200 WIDGET_RUNS=1 RESTART_EVENTS=2000 BLOB_MIB=1 BLOB_RUNS=1
-  CONSOLE_CASES=2 PAD_ATTEMPTS=2
+  CONSOLE_CASES=2 PAD_ATTEMPTS=2 NAME_CARDS=1
   CLUSTER_RUNS=1 CLUSTER_TENANTS=4 WORKER_SESSIONS=2 WORKER_ENGINE=model-free OVERHEAD_SECONDS=1 TIMESTAMPS=3 EFIRMA_CHECKS=3
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
@@ -21,6 +21,7 @@ else
   REVIEW_CASES=${BENCH_REVIEW_CASES:-100000} SCREEN_NAMES=${BENCH_SCREEN_NAMES:-50000}
   SCREEN_PORTFOLIO=${BENCH_SCREEN_PORTFOLIO:-10000} WIDGET_RUNS=${BENCH_WIDGET_RUNS:-10}
   CONSOLE_CASES=${BENCH_CONSOLE_CASES:-20} PAD_ATTEMPTS=${BENCH_PAD_ATTEMPTS:-50}
+  NAME_CARDS=${BENCH_NAME_CARDS:-25}
   RESTART_EVENTS=${BENCH_RESTART_EVENTS:-1000000} BLOB_MIB=${BENCH_BLOB_MIB:-20} BLOB_RUNS=${BENCH_BLOB_RUNS:-5}
   CLUSTER_RUNS=${BENCH_CLUSTER_RUNS:-5} CLUSTER_TENANTS=16 WORKER_SESSIONS=${BENCH_WORKER_SESSIONS:-24} WORKER_ENGINE=dlib OVERHEAD_SECONDS=$SECONDS_EACH
   TIMESTAMPS=${BENCH_TIMESTAMPS:-200} EFIRMA_CHECKS=${BENCH_EFIRMA_CHECKS:-200}
@@ -35,6 +36,8 @@ BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
 # Attack detection (ISO/IEC 30107-3 form): APCER per attack species, BPCER, the worst species, on
 # the attack set made from the packages' photographs (seed 2; the thresholds were set on seed 1).
 "$BUILD/tests/svc_bench_pad" models/node_modules/@vladmandic/face-api "${TMPDIR:-/tmp}/svc-pad-bench" "$PAD_ATTEMPTS" 2
+# The names an INE gives the vault: composed cards, clean and degraded (right, wrong, none).
+"$BUILD/tests/svc_bench_names" models/node_modules/@vladmandic/face-api "$NAME_CARDS" 2
 # Webhook deliveries: queued deliveries to a local receiver answering 200, drained.
 # Installed once (scripts/test installs it first: a second `npm ci` would delete node_modules under
 # the webhook tests that ctest runs beside this smoke run).

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "pipeline/documents/checks.h"
+#include "pipeline/documents/names.h"
 
 using namespace svc::pipeline::documents;
 
@@ -107,4 +108,45 @@ TEST_CASE("consistency between an INE-style TD1 MRZ and the CURP") {
   std::string names = "LOPJ900315MDFRRS0";
   names += svc::core::mx::CurpCheckDigit(names);
   CHECK(Has(CheckConsistency(m, svc::core::mx::CheckCurp(names, kToday)), "consistency_names"));
+}
+
+TEST_CASE("names: the front's printed names where the MRZ and the CURP agree, else the MRZ's") {
+  // GARCIA HERNANDEZ MARIA JOSEFINA: GAHJ (JOSEFINA: MARIA skipped), inner consonants R, R, S.
+  const std::string curp = "GAHJ900315MDFRRS05";
+  CHECK(CurpNameLetters("GARCIA", "HERNANDEZ", "MARIA JOSEFINA") == "GAHJ");
+  CHECK(CurpInnerConsonants("GARCIA", "HERNANDEZ", "MARIA JOSEFINA") == "RRS");
+  CHECK(CurpInnerConsonants("OCHOA", "", "ANA") == "CXN");  // no second surname: X
+  const NameParts front{"GARCIA", "HERNANDEZ", "MARIA JOSEFINA"};
+  const NameParts mrz{"GARCIA", "HERNANDEZ", "MARIA JOSEFI"};  // the name field stops at 30 characters
+  auto r = ReconcileNames(front, mrz, curp);
+  CHECK(r.source == "front");
+  CHECK(r.names.given_names == "MARIA JOSEFINA");
+  CHECK(r.mrz_agrees);
+  CHECK(r.curp_agrees);
+  // OCR lost the space between the given names: the MRZ's filler puts it back.
+  auto glued = ReconcileNames(NameParts{"GARCIA", "HERNANDEZ", "MARIAJOSEFINA"}, mrz, curp);
+  CHECK(glued.source == "front");
+  CHECK(glued.names.given_names == "MARIA JOSEFINA");
+  // A front misread (a letter lost to glare) disagrees with the MRZ and the CURP: the MRZ's names.
+  auto misread = ReconcileNames(NameParts{"GARCIA", "HERNAN", "MARIA J"}, mrz, curp);
+  CHECK(misread.source == "mrz");
+  CHECK(misread.names.given_names == "MARIA JOSEFI");
+  CHECK_FALSE(misread.mrz_agrees);
+  // An MRZ misread where the CURP confirms the front: the front's.
+  auto mrz_wrong = ReconcileNames(front, NameParts{"GARCIA", "HFRNANDEZ", "MARIA JOSEFI"}, curp);
+  CHECK(mrz_wrong.source == "front");
+  CHECK(mrz_wrong.curp_agrees);
+  // Only one side read.
+  CHECK(ReconcileNames(std::nullopt, mrz, curp).source == "mrz");
+  CHECK(ReconcileNames(front, std::nullopt, curp).source == "front");
+  CHECK(ReconcileNames(front, std::nullopt, "").source == "front");
+  CHECK(ReconcileNames(std::nullopt, std::nullopt, curp).source.empty());
+  // The MRZ's decoded names split into the two surnames.
+  MrzResult m;
+  m.surname = "GARCIA HERNANDEZ";
+  m.given_names = "MARIA JOSEFI";
+  auto split = MrzNames(m);
+  CHECK(split.surname1 == "GARCIA");
+  CHECK(split.surname2 == "HERNANDEZ");
+  CHECK(split.given_names == "MARIA JOSEFI");
 }

@@ -7,7 +7,9 @@
 #include <sstream>
 
 #include "pipeline/biometrics/ocr.h"
+#include "pipeline/documents/names.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "tests/support/sample_captures.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
@@ -62,4 +64,40 @@ TEST_CASE("OCR: the MRZ on an INE back and the CURP on its front") {
   CHECK(repaired->lines == s.mrz);
   std::string broken = s.mrz[0] + "\n" + s.mrz[1].substr(0, 6) + "9" + s.mrz[1].substr(7) + "\n" + s.mrz[2];
   CHECK_FALSE(FindMrz(broken, {2026, 11, 22}).has_value());  // a check digit fails: not accepted
+}
+
+TEST_CASE("OCR: the names printed on an INE's front beside its portrait, reconciled with the MRZ and the CURP") {
+  testing::TempDir dir;
+  const auto& s = pipeline::verification::Specimen();
+  Image person = testing::DemoPhoto("sample3.jpg");
+  REQUIRE(person.width > 0);
+  auto card = EncodePng(testing::Card(Scale(testing::AroundFace(person, 567, 376, 215, 0.5), 0.7)));
+  REQUIRE(card.ok());
+  std::ofstream(dir.Sub("card.png"), std::ios::binary) << *card;
+  auto front = testing::RunProgram(
+      "convert", {dir.Sub("card.png"), "-fill", "#c8c8c8", "-draw", "rectangle 410,130 995,440", "-font", kOcrB,
+                  "-fill", "#202020", "-pointsize", "22", "-annotate", "+420+170", "NOMBRE", "-pointsize", "30",
+                  "-annotate", "+420+212", s.surname1, "-annotate", "+420+252", s.surname2, "-annotate", "+420+292",
+                  s.given_names, "-pointsize", "22", "-annotate", "+420+340", "DOMICILIO", dir.Sub("front.png")});
+  REQUIRE_MESSAGE(front.exit_code == 0, front.err);
+  auto img = DecodeImage(ReadFile(dir.Sub("front.png")));
+  REQUIRE(img.ok());
+  auto page = OcrRead(*img);
+  REQUIRE(page.ok());
+  CHECK_FALSE(page->words.empty());
+  auto names = FindPrintedNames(*img, *page);
+  REQUIRE_MESSAGE(names.has_value(), page->text);
+  CHECK(names->surname1 == s.surname1);
+  CHECK(names->surname2 == s.surname2);
+  MESSAGE("given names as read: " << names->given_names);
+  auto mrz = pipeline::documents::CheckMrz(s.mrz, {2026, 11, 22});
+  REQUIRE(mrz.valid);
+  auto chosen = pipeline::documents::ReconcileNames(names, pipeline::documents::MrzNames(mrz), s.curp);
+  CHECK(chosen.source == "front");
+  CHECK(chosen.names.given_names == s.given_names);  // in full, where the MRZ stops at "JOSEFI"
+  CHECK(chosen.curp_agrees);
+  // No label, no names: a page without NOMBRE.
+  OcrPage none;
+  none.text = "CURP " + s.curp;
+  CHECK_FALSE(FindPrintedNames(*img, none).has_value());
 }

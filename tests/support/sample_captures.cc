@@ -60,8 +60,13 @@ SampleCaptures MakeSampleCaptures(const bio::FaceModels& models, const TempDir& 
   }
   std::ofstream(work.Sub("card.png"), std::ios::binary) << *card;
   const char* ocrb = "/usr/share/fonts/opentype/ocr-b/OCRB.otf";
+  // The front: the names under NOMBRE (first surname, second surname, given names) over the
+  // card's text bars, the institute's name and the CURP.
   auto front = RunProgram(
-      "convert", {work.Sub("card.png"), "-font", ocrb, "-fill", "#202020", "-pointsize", "26",
+      "convert", {work.Sub("card.png"), "-fill", "#c8c8c8", "-draw", "rectangle 410,130 995,440", "-font", ocrb,
+                  "-fill", "#202020", "-pointsize", "22", "-annotate", "+420+170", "NOMBRE", "-pointsize", "30",
+                  "-annotate", "+420+212", s.surname1, "-annotate", "+420+252", s.surname2, "-annotate", "+420+292",
+                  s.given_names, "-pointsize", "22", "-annotate", "+420+340", "DOMICILIO", "-pointsize", "26",
                   "-annotate", "+420+470", "INSTITUTO NACIONAL ELECTORAL", "-pointsize", "30",
                   "-annotate", "+420+530", "CURP " + s.curp, work.Sub("front.png")});
   auto back = RunProgram(

@@ -2,7 +2,7 @@
 // The demo person's captures, made from a real photograph (the leftmost face of sample3 in the
 // npm package @vladmandic/face-api, which scripts/setup installs) and the sandbox specimen's
 // document data (pipeline/verification/builtin_engines.h): an INE-like card front (portrait,
-// "INSTITUTO NACIONAL ELECTORAL", the CURP in OCR-B), its back (the TD1 MRZ), a selfie, and a
+// the names under NOMBRE, "INSTITUTO NACIONAL ELECTORAL", the CURP in OCR-B), its back (the TD1 MRZ), a selfie, and a
 // liveness video of the person blinking. The dlib engine with the sandbox registries approves
 // them with every check on. Used by the biometrics tests and by `svc_samples`, which writes the
 // files shipped in docs/samples/.
