@@ -63,7 +63,7 @@ class DlibEngine final : public verification::VerificationEngine {
     LivenessResult liveness;
     Image best_frame;
     std::vector<Face> best_faces;
-    int frame_pairs = 0, repeated_frames = 0;  // decoded frames identical to the one before
+    std::vector<bool> repeats;  // per consecutive pair of decoded frames: identical
   };
   std::shared_ptr<const VideoSeen> LookVideo(const verification::Capture& c);
   // What OCR reads on one side of a document (read at upload and again by the document stage:

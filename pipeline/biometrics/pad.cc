@@ -20,7 +20,7 @@ constexpr Curve kColour{0.65, 0.04};         // chroma share of the band-passed 
 constexpr Curve kFaceNoise{0.85, 0.08};      // ln(noise floor around / noise floor on the face)
 constexpr Curve kForeheadNoise{0.35, 0.05};  // ln(noise floor of the forehead / on the face)
 constexpr Curve kFaceDetail{0.40, 0.04};     // ln(sharpest detail around / in the eyes and mouth)
-constexpr Curve kFrameRepeats{0.10, 0.025};  // share of consecutive frames repeated exactly
+constexpr Curve kFrameRepeats{0.45, 0.04};   // share of repeats among one beat's frame pairs
 
 double Logistic(double x, Curve c) { return 1.0 / (1.0 + std::exp(-(x - c.mid) / c.width)); }
 
@@ -397,9 +397,25 @@ std::vector<PadSignal> StillSignals(const Image& image, const Face& face) {
   return out;
 }
 
-PadSignal FrameRepeatSignal(int repeated, int pairs) {
-  double share = pairs > 0 ? static_cast<double>(repeated) / pairs : 0.0;
-  return {"frame_repeats", "VIDEO_FRAME_REPEATS", share, pairs > 0 ? Logistic(share, kFrameRepeats) : 0.0};
+double FrameRepeatMeasure(const std::vector<bool>& repeats) {
+  double best = 0;
+  const int n = static_cast<int>(repeats.size());
+  for (int period = 2; period <= 8; ++period) {
+    for (int phase = 0; phase < period; ++phase) {
+      int pairs = 0, hits = 0;
+      for (int i = phase; i < n; i += period) {
+        ++pairs;
+        hits += repeats[static_cast<size_t>(i)] ? 1 : 0;
+      }
+      if (pairs >= 10) best = std::max(best, static_cast<double>(hits) / pairs);
+    }
+  }
+  return best;
+}
+
+PadSignal FrameRepeatSignal(const std::vector<bool>& repeats) {
+  double m = FrameRepeatMeasure(repeats);
+  return {"frame_repeats", "VIDEO_FRAME_REPEATS", m, m > 0 ? Logistic(m, kFrameRepeats) : 0.0};
 }
 
 PadResult Combine(std::vector<PadSignal> signals) {

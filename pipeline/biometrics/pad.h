@@ -34,8 +34,9 @@
 //                                            sharper photograph (an eye in focus is a face's
 //                                            sharpest detail)
 // Signals on the liveness video (the liveness stage's own measures are not repeated here):
-//   frame_repeats      VIDEO_FRAME_REPEATS   consecutive decoded frames identical to the pixel:
-//                                            a file played into a camera at another frame rate
+//   frame_repeats      VIDEO_FRAME_REPEATS   consecutive decoded frames identical to the pixel on
+//                                            a beat: a file played into a camera at another
+//                                            frame rate (FrameRepeatSignal)
 //
 // What this is: signal-based presentation-attack detection, calibrated on the attack set that
 // tests/support/attack_set.* makes (svc_bench_pad). It is not a trained deepfake classifier.
@@ -66,8 +67,14 @@ struct PadResult {
 // The still-image signals of one face in `image` (the face the detector found, landmarks placed).
 std::vector<PadSignal> StillSignals(const Image& image, const Face& face);
 
-// Frame repetition of a decoded video: `repeated` of `pairs` consecutive frame pairs identical.
-PadSignal FrameRepeatSignal(int repeated, int pairs);
+// Frame repetition of a decoded video, from each consecutive pair's "identical" flag. A file
+// played into a camera at another frame rate repeats frames on a beat (25 fps into 30: every
+// sixth; 24: every fifth; 20: every third; 15: every other), while an encoder that skips a nearly
+// still frame of a live recording does so where the picture happens to rest. The measure: the
+// best share of repeats among the pairs of one beat (period 2 to 8 frames, any phase, at least 10
+// pairs), 0 without repeats.
+PadSignal FrameRepeatSignal(const std::vector<bool>& repeats);
+double FrameRepeatMeasure(const std::vector<bool>& repeats);
 
 // Combines signals: the noisy-OR and the reasons.
 PadResult Combine(std::vector<PadSignal> signals);

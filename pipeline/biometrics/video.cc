@@ -111,10 +111,12 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
   int ow = std::max(2, static_cast<int>(out.width * scale)), oh = std::max(2, static_cast<int>(out.height * scale));
   int index = 0;
   std::vector<uint8_t> previous, current;
+  std::vector<double> differences;  // mean |luma change| of each consecutive pair
   auto compare = [&] {
-    // Planar YUV and grey formats keep luma in plane 0; other formats are not compared.
+    // Planar formats keep luma (YUV) or green (GBR) alone in plane 0, one byte a pixel; packed
+    // formats are not compared.
     const auto* desc = av_pix_fmt_desc_get(static_cast<AVPixelFormat>(frame->format));
-    if (desc == nullptr || (desc->flags & AV_PIX_FMT_FLAG_RGB) != 0 || (desc->flags & AV_PIX_FMT_FLAG_PLANAR) == 0 ||
+    if (desc == nullptr || (desc->flags & AV_PIX_FMT_FLAG_PLANAR) == 0 || desc->comp[0].depth > 8 ||
         frame->data[0] == nullptr) {
       return;
     }
@@ -124,11 +126,9 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
       for (int c = 0; c < frame->width; c += 4) current.push_back(row[c]);
     }
     if (!previous.empty() && previous.size() == current.size()) {
-      ++out.frame_pairs;
-      size_t off = 0;
-      for (size_t i = 0; i < current.size(); ++i) off += std::abs(int(current[i]) - int(previous[i])) > 1 ? 1 : 0;
-      // Identical but for a few pixels' rounding (at most 1 in 1000).
-      if (off * 1000 <= current.size()) ++out.repeated_frames;
+      double sum = 0;
+      for (size_t i = 0; i < current.size(); ++i) sum += std::abs(int(current[i]) - int(previous[i]));
+      differences.push_back(sum / static_cast<double>(current.size()));
     }
     std::swap(previous, current);
   };
@@ -169,6 +169,23 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
   avcodec_send_packet(dec, nullptr);  // flush
   while (avcodec_receive_frame(dec, frame) == 0) SVC_RETURN_IF_ERROR(take());
   if (out.frames.empty()) return Bad("no frames");
+  // A pair is a repeat when it changed far less than the pairs around it (the 15 nearest, its
+  // own included) typically do: a repeated picture re-encoded is not identical to the pixel (the
+  // encoder refines a still picture, more at first), but its change is a fraction of a moving,
+  // noisy camera picture's.
+  const size_t pairs = differences.size();
+  for (size_t i = 0; i < pairs; ++i) {
+    size_t from = i >= 7 ? i - 7 : 0, to = std::min(pairs, from + 15);
+    from = to >= 15 ? to - 15 : 0;
+    std::vector<double> around(differences.begin() + static_cast<std::ptrdiff_t>(from),
+                               differences.begin() + static_cast<std::ptrdiff_t>(to));
+    std::nth_element(around.begin(), around.begin() + static_cast<std::ptrdiff_t>(around.size() / 2), around.end());
+    const double median = around[around.size() / 2];
+    const bool repeated = differences[i] <= kRepeatShare * median || differences[i] < 0.05;
+    out.repeats.push_back(repeated);
+    out.repeated_frames += repeated ? 1 : 0;
+  }
+  out.frame_pairs = static_cast<int>(pairs);
   if (out.duration_seconds <= 0) out.duration_seconds = index / fps;
   return out;
 }

@@ -11,17 +11,20 @@
 
 namespace svc::pipeline::biometrics {
 
+inline constexpr double kRepeatShare = 0.35;
+
 struct VideoSample {
   std::vector<Image> frames;
   double duration_seconds = 0;
   int width = 0, height = 0;  // as coded
   std::string codec;
   // Every decoded frame compared with the one before it (its luma, every 4th pixel of every 4th
-  // row): `repeated_frames` of `frame_pairs` were identical (no pixel off by more than 1). A
-  // camera's frames never are: each has its own sensor noise. A file played into a camera at
-  // another frame rate repeats frames.
+  // row): the pairs whose mean change is at most kRepeatShare of the median of the 15 pairs
+  // around them (or under 0.05 levels) are repeats. A camera's pictures move and carry fresh sensor noise; a
+  // repeated picture, even re-encoded, changes a fraction of that.
   int frame_pairs = 0;
   int repeated_frames = 0;
+  std::vector<bool> repeats;  // per consecutive pair, in decoding order
 };
 
 // kInvalidArgument when the bytes are not a decodable video.

@@ -10,6 +10,8 @@
 // ones (the outcome that must not happen); "none": no names given.
 //
 //   svc_bench_names [face-api dir] [cards per degradation] [seed]
+//   SVC_NAMES_VERBOSE=DIR prints every card whose names were not the printed ones, and writes the
+//   backs whose MRZ was not read to DIR (to look at them).
 #include <doctest/doctest.h>
 
 #include <fstream>

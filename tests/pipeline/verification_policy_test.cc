@@ -410,7 +410,11 @@ TEST_CASE("deepfake: the score feeds the trust score (weighted_mean/v4) and an a
   CHECK(suspect.trust_breakdown["riskGrade"] == "high");
   // The evidence carries the score; the report and the certificate list the check.
   ReportInputs in;
-  in.session = {{"id", "vrf_1"}, {"tenantId", "ten_1"}, {"status", "review"}};
+  in.session = {{"id", "vrf_1"},
+                {"tenantId", "ten_1"},
+                {"status", "review"},
+                {"createdAt", "2026-12-01T00:00:00.000Z"},
+                {"completedAt", nullptr}};
   in.stages = stages;
   core::Json e = BuildEvidence(in);
   CHECK(e["scores"]["deepfake"] == 0.8);

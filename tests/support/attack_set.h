@@ -8,8 +8,10 @@
 // Bona fide (synthesised: no filmed person is shipped):
 //   selfie        a crop around a real face, as a phone frames it: scale, a small roll, exposure,
 //                 sensor noise, JPEG 70-95
-//   video         that face held before the camera, drifting, blinking once; each frame with its
-//                 own sensor noise; 30 frames a second
+//   video         a face held before the camera, drifting, blinking once; each frame with its
+//                 own sensor noise; 30 frames a second, VP9 in WebM as a browser records. One
+//                 person only: sample3's face, the one the blink synthesis is verified on
+//                 (framing, roll, exposure, noise and the blink's moment vary)
 // Species:
 //   print_replay  the selfie printed (CMYK AM halftone, 4 screens at their angles, paper white
 //                 and ink black) and photographed: roll, a halftone cell 1.5-4 camera pixels
@@ -38,7 +40,7 @@ namespace svc::testing::attacks {
 struct Sample {
   std::string species;  // bona_fide | print_replay | screen_replay | face_swap | photo_replay | virtual_camera
   std::string kind;     // selfie | liveness_video
-  std::string mime;     // image/jpeg | video/mp4
+  std::string mime;     // image/jpeg | video/webm
   std::string bytes;
   std::string source;   // which photograph and face it came from
 };

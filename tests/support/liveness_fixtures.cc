@@ -69,7 +69,8 @@ Image Shift(const Image& img, int dx, int dy) {
 
 std::vector<std::string> CodecArgs(const std::string& name) {
   if (name.size() > 5 && name.substr(name.size() - 5) == ".webm") {
-    return {"-c:v", "libvpx-vp9", "-b:v", "1M", "-deadline", "realtime", "-cpu-used", "8"};
+    // 4:2:0 as browsers record (from RGB frames libvpx would otherwise pick 4:4:4 GBR).
+    return {"-c:v", "libvpx-vp9", "-pix_fmt", "yuv420p", "-b:v", "1M", "-deadline", "realtime", "-cpu-used", "8"};
   }
   return {"-c:v", "libx264", "-preset", "veryfast", "-pix_fmt", "yuv420p"};
 }
