@@ -125,6 +125,7 @@ std::shared_ptr<const DlibEngine::VideoSeen> DlibEngine::LookVideo(const v::Capt
   if (video.ok() && !video->frames.empty()) {
     seen->readable = true;
     seen->repeats = video->repeats;
+    seen->comparable = video->comparable;
     seen->liveness = AssessLiveness(*models_, video->frames, c.challenge);
     if (seen->liveness.best_frame >= 0) {
       seen->best_frame = std::move(video->frames[static_cast<size_t>(seen->liveness.best_frame)]);
@@ -404,7 +405,7 @@ v::BiometricScore DlibEngine::AttackSignals(const v::Capture* selfie, const v::C
     if (seen->readable) {
       // The still signals are not read on the video's frames: its codec's block grid fills the
       // spectrum a recapture's pattern is looked for in (measured: docs/biometrics.md).
-      signals.push_back(FrameRepeatSignal(seen->repeats));
+      signals.push_back(FrameRepeatSignal(seen->repeats, seen->comparable));
       measured = true;
     }
   }

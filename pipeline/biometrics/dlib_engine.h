@@ -63,7 +63,7 @@ class DlibEngine final : public verification::VerificationEngine {
     LivenessResult liveness;
     Image best_frame;
     std::vector<Face> best_faces;
-    std::vector<bool> repeats;  // per consecutive pair of decoded frames: identical
+    std::vector<bool> repeats, comparable;  // per consecutive pair of decoded frames (video.h)
   };
   std::shared_ptr<const VideoSeen> LookVideo(const verification::Capture& c);
   // What OCR reads on one side of a document (read at upload and again by the document stage:

@@ -193,23 +193,37 @@ std::optional<std::string> FindCurp(const std::string& text, const docs::Date& t
   auto plausible = [&](const std::string& c) {
     return core::mx::CheckCurp(c, today).valid;
   };
-  for (const auto& line : Lines(text)) {
+  // An 18-character candidate as read, then with the OCR confusions where digits belong (birth
+  // date, homoclave, check digit): O->0, I->1, S->5, B->8; the homoclave (17th) may also be a
+  // letter read as a digit. The check digit decides.
+  auto accept = [&](const std::string& candidate) -> std::optional<std::string> {
+    if (plausible(candidate)) return candidate;
+    std::string fixed = candidate;
+    for (size_t p : {4u, 5u, 6u, 7u, 8u, 9u, 16u, 17u}) {
+      char& c = fixed[p];
+      c = c == 'O' ? '0' : c == 'I' ? '1' : c == 'S' ? '5' : c == 'B' ? '8' : c;
+    }
+    if (plausible(fixed)) return fixed;
+    std::string letter = fixed;
+    char& h = letter[16];
+    h = h == '0' ? 'O' : h == '1' ? 'I' : h == '5' ? 'S' : h == '8' ? 'B' : h;
+    if (plausible(letter)) return letter;
+    return std::nullopt;
+  };
+  const auto lines = Lines(text);
+  for (const auto& line : lines) {
     for (size_t i = 0; i + 18 <= line.size(); ++i) {
-      std::string candidate = line.substr(i, 18);
-      if (plausible(candidate)) return candidate;
-      // OCR confusions where digits belong (birth date, homoclave, check digit): O->0, I->1,
-      // S->5, B->8; the homoclave (17th) may also be a letter read as a digit. The check digit
-      // decides.
-      std::string fixed = candidate;
-      for (size_t p : {4u, 5u, 6u, 7u, 8u, 9u, 16u, 17u}) {
-        char& c = fixed[p];
-        c = c == 'O' ? '0' : c == 'I' ? '1' : c == 'S' ? '5' : c == 'B' ? '8' : c;
+      if (auto c = accept(line.substr(i, 18))) return c;
+    }
+  }
+  // Tesseract sometimes reads one character too many inside a run ("MDFERRS" for "MDFRRS"): each
+  // 19 characters with one left out, the CURP's structure and check digit deciding.
+  for (const auto& line : lines) {
+    for (size_t i = 0; i + 19 <= line.size(); ++i) {
+      const std::string window = line.substr(i, 19);
+      for (size_t d = 0; d < 19; ++d) {
+        if (auto c = accept(window.substr(0, d) + window.substr(d + 1))) return c;
       }
-      if (plausible(fixed)) return fixed;
-      std::string letter = fixed;
-      char& h = letter[16];
-      h = h == '0' ? 'O' : h == '1' ? 'I' : h == '5' ? 'S' : h == '8' ? 'B' : h;
-      if (plausible(letter)) return letter;
     }
   }
   return std::nullopt;

@@ -44,7 +44,9 @@ struct MrzRead {
 std::optional<MrzRead> FindMrz(const std::string& text, const documents::Date& today);
 // The first CURP in OCR text with a valid check digit and a birth date not after `today`. The
 // 17th character says the century (digit: 1900s, letter: 2000s) and the check digit cannot tell
-// 'O' from '0' there, so both readings are tried and a future birth date rules one out.
+// 'O' from '0' there, so both readings are tried and a future birth date rules one out. When no 18
+// characters read make one, 19 with one character left out are tried (an inserted character is
+// Tesseract's other error), the structure and the check digit deciding.
 std::optional<std::string> FindCurp(const std::string& text, const documents::Date& today);
 
 // The names printed on an INE's front: the text lines under the NOMBRE label — first surname,

@@ -15,7 +15,7 @@ namespace {
 struct Curve {
   double mid, width;
 };
-constexpr Curve kRecapture{5.9, 0.12};       // ln(peak power / its ring's median)
+constexpr Curve kRecapture{6.0, 0.12};       // ln(peak power / its ring's median)
 constexpr Curve kColour{0.65, 0.04};         // chroma share of the band-passed detail
 constexpr Curve kFaceNoise{0.85, 0.08};      // ln(noise floor around / noise floor on the face)
 constexpr Curve kForeheadNoise{0.35, 0.05};  // ln(noise floor of the forehead / on the face)
@@ -82,14 +82,17 @@ std::vector<double> PowerSpectrum(std::vector<double> plane, int n) {
   return power;
 }
 
-// A square window around the face, a power of two on a side (256 for a face of 160 pixels or
-// more, else 128; smaller when the image is), kept inside the image. Nullopt when under 64.
+// A square window on the face, a power of two on a side (128 for a face box of 140 pixels or
+// more, else 64; smaller when the image is), centred on the nose, kept inside the image. Nullopt
+// when under 64.
 struct Window {
   int left = 0, top = 0, size = 0;
 };
 std::optional<Window> FaceWindow(const Image& image, const Face& face) {
+  // Inside the face: a window wider than it takes in the neck, the hair and the clothes, whose
+  // lace, weave or stripes are periodic too (a lace choker below the chin read as a screen).
   int face_w = face.right - face.left;
-  int size = face_w >= 160 ? 256 : 128;
+  int size = face_w >= 140 ? 128 : 64;
   while (size > std::min(image.width, image.height)) size /= 2;
   if (size < 64) return std::nullopt;
   // Centred on the nose (landmarks 27-35), which sits on the face whatever the box.
@@ -123,8 +126,8 @@ std::vector<double> Extract(const Image& image, const Window& w, Plane which) {
 
 // The largest isolated spectral peak of a plane: ln(its power / the median power of its ring),
 // over frequencies of periods of 2 to 16 pixels, at local maxima only. Left out: the two axes
-// (straight edges and the window put energy there) and the JPEG block grid (multiples of n/8, and
-// n/16 for chroma subsampled 2x2).
+// (straight edges and the window put energy there) and the lines of the JPEG block grid (a
+// frequency a multiple of n/8 on either axis, n/16 for chroma subsampled 2x2).
 double LargestPeak(const std::vector<double>& power, int n, int grid) {
   const int half = n / 2, rmin = n / 16;
   auto at = [&](int u, int v) {  // u, v in [-half, half)
@@ -157,7 +160,9 @@ double LargestPeak(const std::vector<double>& power, int n, int grid) {
       if (std::abs(u) <= 1) continue;
       int r = static_cast<int>(std::lround(std::sqrt(double(u) * u + double(v) * v)));
       if (r < rmin || r >= half) continue;
-      if (near_multiple(u, n / grid) && near_multiple(v, n / grid)) continue;
+      // JPEG's blocks put energy on whole lines of the spectrum (block edges every 8 pixels across
+      // any content), not only where two such lines cross.
+      if (near_multiple(u, n / grid) || near_multiple(v, n / grid)) continue;
       double p = at(u, v);
       bool peak = true;
       for (int dv = -1; dv <= 1 && peak; ++dv) {
@@ -397,13 +402,14 @@ std::vector<PadSignal> StillSignals(const Image& image, const Face& face) {
   return out;
 }
 
-double FrameRepeatMeasure(const std::vector<bool>& repeats) {
+double FrameRepeatMeasure(const std::vector<bool>& repeats, const std::vector<bool>& comparable) {
   double best = 0;
   const int n = static_cast<int>(repeats.size());
   for (int period = 2; period <= 8; ++period) {
     for (int phase = 0; phase < period; ++phase) {
       int pairs = 0, hits = 0;
       for (int i = phase; i < n; i += period) {
+        if (static_cast<size_t>(i) < comparable.size() && !comparable[static_cast<size_t>(i)]) continue;
         ++pairs;
         hits += repeats[static_cast<size_t>(i)] ? 1 : 0;
       }
@@ -413,8 +419,8 @@ double FrameRepeatMeasure(const std::vector<bool>& repeats) {
   return best;
 }
 
-PadSignal FrameRepeatSignal(const std::vector<bool>& repeats) {
-  double m = FrameRepeatMeasure(repeats);
+PadSignal FrameRepeatSignal(const std::vector<bool>& repeats, const std::vector<bool>& comparable) {
+  double m = FrameRepeatMeasure(repeats, comparable);
   return {"frame_repeats", "VIDEO_FRAME_REPEATS", m, m > 0 ? Logistic(m, kFrameRepeats) : 0.0};
 }
 

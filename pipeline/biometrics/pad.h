@@ -72,9 +72,10 @@ std::vector<PadSignal> StillSignals(const Image& image, const Face& face);
 // sixth; 24: every fifth; 20: every third; 15: every other), while an encoder that skips a nearly
 // still frame of a live recording does so where the picture happens to rest. The measure: the
 // best share of repeats among the pairs of one beat (period 2 to 8 frames, any phase, at least 10
-// pairs), 0 without repeats.
-PadSignal FrameRepeatSignal(const std::vector<bool>& repeats);
-double FrameRepeatMeasure(const std::vector<bool>& repeats);
+// comparable pairs), 0 without repeats. `comparable` (empty: all) leaves out the pairs with a
+// B-frame, which change less on the encoder's own beat.
+PadSignal FrameRepeatSignal(const std::vector<bool>& repeats, const std::vector<bool>& comparable = {});
+double FrameRepeatMeasure(const std::vector<bool>& repeats, const std::vector<bool>& comparable = {});
 
 // Combines signals: the noisy-OR and the reasons.
 PadResult Combine(std::vector<PadSignal> signals);

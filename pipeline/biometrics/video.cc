@@ -112,6 +112,8 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
   int index = 0;
   std::vector<uint8_t> previous, current;
   std::vector<double> differences;  // mean |luma change| of each consecutive pair
+  std::vector<bool> bidirectional;  // either frame of the pair a B-frame
+  bool previous_b = false;
   auto compare = [&] {
     // Planar formats keep luma (YUV) or green (GBR) alone in plane 0, one byte a pixel; packed
     // formats are not compared.
@@ -125,11 +127,14 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
       const uint8_t* row = frame->data[0] + static_cast<ptrdiff_t>(r) * frame->linesize[0];
       for (int c = 0; c < frame->width; c += 4) current.push_back(row[c]);
     }
+    const bool is_b = frame->pict_type == AV_PICTURE_TYPE_B;
     if (!previous.empty() && previous.size() == current.size()) {
       double sum = 0;
       for (size_t i = 0; i < current.size(); ++i) sum += std::abs(int(current[i]) - int(previous[i]));
       differences.push_back(sum / static_cast<double>(current.size()));
+      bidirectional.push_back(is_b || previous_b);
     }
+    previous_b = is_b;
     std::swap(previous, current);
   };
   auto take = [&]() -> core::Status {
@@ -184,6 +189,9 @@ core::Result<VideoSample> SampleVideo(std::string_view bytes, int max_frames, in
     const bool repeated = differences[i] <= kRepeatShare * median || differences[i] < 0.05;
     out.repeats.push_back(repeated);
     out.repeated_frames += repeated ? 1 : 0;
+    // A B-frame is coded from both neighbours at a coarser quantiser: it changes less by design,
+    // on the encoder's own beat. Such pairs say nothing of repeats.
+    out.comparable.push_back(!bidirectional[i]);
   }
   out.frame_pairs = static_cast<int>(pairs);
   if (out.duration_seconds <= 0) out.duration_seconds = index / fps;

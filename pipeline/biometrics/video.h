@@ -24,7 +24,8 @@ struct VideoSample {
   // repeated picture, even re-encoded, changes a fraction of that.
   int frame_pairs = 0;
   int repeated_frames = 0;
-  std::vector<bool> repeats;  // per consecutive pair, in decoding order
+  std::vector<bool> repeats;     // per consecutive pair, in decoding order
+  std::vector<bool> comparable;  // per pair: neither frame a B-frame (those change less by design)
 };
 
 // kInvalidArgument when the bytes are not a decodable video.

@@ -12,6 +12,7 @@
 //   svc_bench_names [face-api dir] [cards per degradation] [seed]
 //   SVC_NAMES_VERBOSE=DIR prints every card whose names were not the printed ones, and writes the
 //   backs whose MRZ was not read to DIR (to look at them).
+#define DOCTEST_CONFIG_IMPLEMENT  // the fixtures' REQUIREs, outside a test run
 #include <doctest/doctest.h>
 
 #include <fstream>

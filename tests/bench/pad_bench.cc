@@ -14,6 +14,7 @@
 //
 //   svc_bench_pad [face-api dir] [work dir] [attempts per species] [seed]
 //   (seed 1 is the draw the thresholds were calibrated on; scripts/bench reports seed 2)
+#define DOCTEST_CONFIG_IMPLEMENT  // the fixtures' REQUIREs, outside a test run
 #include <doctest/doctest.h>
 
 #include <ctime>

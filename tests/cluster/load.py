@@ -25,7 +25,7 @@ import time
 import urllib.parse
 
 SAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs", "samples")
-STAGES = {"document", "liveness", "face_match", "gov_curp", "gov_ine"}
+STAGES = {"document", "liveness", "face_match", "deepfake", "gov_curp", "gov_ine"}  # one result each, no more
 def submitted_state(r):  # a session's state once submitted: processing, or decided
     return r.get("status") in ("approved", "declined", "review") or r.get("currentStep") == "processing"
 REASON = "cluster load test"  # the decrypts' reason: their access-log entries carry it

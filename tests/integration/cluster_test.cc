@@ -599,11 +599,11 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
     DumpLog(a, "node a");
   }
   REQUIRE(resumed);
-  CHECK(Metric(w2, "svc_pipeline_stages_total") == 3);  // face_match, gov_curp, gov_ine
+  CHECK(Metric(w2, "svc_pipeline_stages_total") == 4);  // face_match, deepfake, gov_curp, gov_ine
   CHECK(Metric(w2, "svc_pipeline_verdicts_total") == 1);
   auto [stages, verdicts] = StagesAndVerdicts(a, key, first);
   CHECK(stages == std::map<std::string, int>{{"document", 1}, {"liveness", 1}, {"face_match", 1},
-                                             {"gov_curp", 1}, {"gov_ine", 1}});
+                                             {"deepfake", 1}, {"gov_curp", 1}, {"gov_ine", 1}});
   CHECK(verdicts == 1);
 
   // Worker 1 comes back without the halt: the two workers share the jobs topic's partitions, and
@@ -635,7 +635,7 @@ TEST_CASE("cluster workers: verification jobs go to the workers' group; a worker
              "approved";
     }, std::chrono::seconds(60)));
     auto [st, v] = StagesAndVerdicts(a, key, id);
-    CHECK(st.size() == 5);
+    CHECK(st.size() == 6);
     for (const auto& [name, n] : st) CHECK(n == 1);
     CHECK(v == 1);
   }

@@ -643,7 +643,7 @@ TEST_CASE("verification: kill -9 mid-pipeline resumes; the verdict arrives once;
     }
   }
   CHECK(stages == std::map<std::string, int>{{"document", 1}, {"liveness", 1}, {"face_match", 1},
-                                             {"gov_curp", 1}, {"gov_ine", 1}});
+                                             {"deepfake", 1}, {"gov_curp", 1}, {"gov_ine", 1}});
   CHECK(verdicts == 1);
   CHECK(all.back().event == "verification.review_required");
   core::Json ev = Get(env, id, "/evidence");
