@@ -23,6 +23,7 @@
 #include "core/mx_ids.h"
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/documents/names.h"
+#include "tests/support/fixture_asserts.h"
 #include "tests/support/sample_captures.h"
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
@@ -112,12 +113,8 @@ int main(int argc, char** argv) {
   std::string face_api = argc > 1 ? argv[1] : "models/node_modules/@vladmandic/face-api";
   int n = argc > 2 ? std::atoi(argv[2]) : 25;
   uint32_t seed = argc > 3 ? static_cast<uint32_t>(std::atoi(argv[3])) : 1;
-  doctest::Context context;  // the fixtures' REQUIREs report through it
-  context.setAsDefaultForAssertsOutOfTestCases();
-  context.setAssertHandler([](const doctest::AssertData& d) {
-    std::fprintf(stderr, "svc_bench_names: %s failed\n", d.m_expr);
-    std::exit(1);
-  });
+  doctest::Context context;
+  testing::ReportFixtureAsserts(context);
   testing::TempDir work;
   auto imported = ImportFaceApiModel(face_api, work.Sub("face.dat"));
   auto models = imported.ok() ? FaceModels::Load(work.Sub("face.dat"), kShapePredictorPath)

@@ -25,6 +25,7 @@
 
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/pad.h"
+#include "tests/support/fixture_asserts.h"
 #include "tests/support/attack_set.h"
 
 using namespace svc;
@@ -58,12 +59,8 @@ int main(int argc, char** argv) {
   std::string work_dir = argc > 2 ? argv[2] : "/tmp/svc-pad-bench";
   int n = argc > 3 ? std::atoi(argv[3]) : 50;
   uint32_t seed = argc > 4 ? static_cast<uint32_t>(std::atoi(argv[4])) : 2;
-  doctest::Context context;  // the fixtures' REQUIREs report through it
-  context.setAsDefaultForAssertsOutOfTestCases();
-  context.setAssertHandler([](const doctest::AssertData& d) {
-    std::fprintf(stderr, "svc_bench_pad: %s failed\n", d.m_expr);
-    std::exit(1);
-  });
+  doctest::Context context;
+  testing::ReportFixtureAsserts(context);
   std::filesystem::create_directories(work_dir);
   auto imported = ImportFaceApiModel(face_api, work_dir + "/face.dat");
   if (!imported.ok()) {

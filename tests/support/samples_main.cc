@@ -9,6 +9,7 @@
 
 #include "core/crypto.h"
 #include "pipeline/biometrics/face_model.h"
+#include "tests/support/fixture_asserts.h"
 #include "tests/support/sample_captures.h"
 #include "tests/support/svc_process.h"
 
@@ -20,12 +21,8 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (!core::InitCrypto().ok()) return 1;
-  doctest::Context context;  // the fixtures' REQUIREs report through it
-  context.setAsDefaultForAssertsOutOfTestCases();
-  context.setAssertHandler([](const doctest::AssertData& d) {
-    std::fprintf(stderr, "svc_samples: %s failed\n", d.m_expr);
-    std::exit(1);
-  });
+  doctest::Context context;
+  testing::ReportFixtureAsserts(context);
   auto models = pipeline::biometrics::FaceModels::Load(
       argv[1], "/usr/share/dlib/shape_predictor_68_face_landmarks.dat");
   if (!models.ok()) {
