@@ -62,8 +62,8 @@ constexpr FieldDef<T, M> Field(std::string_view name, M T::*member, Empty empty 
   return {name, member, empty, Shape::kAny};
 }
 template <class T>
-constexpr FieldDef<T, Json> Field(std::string_view name, Json T::*member, Shape shape) {
-  return {name, member, Empty::kKeep, shape};
+constexpr FieldDef<T, Json> Field(std::string_view name, Json T::*member, Shape shape, Empty empty = Empty::kKeep) {
+  return {name, member, empty, shape};  // a Json is empty when null (Empty::kOmit leaves it out)
 }
 
 template <class T>
@@ -102,6 +102,8 @@ bool IsEmpty(const M& v) {
     return v.empty();
   } else if constexpr (std::is_arithmetic_v<M> && !std::is_same_v<M, bool>) {
     return v == 0;
+  } else if constexpr (std::is_same_v<M, Json>) {
+    return v.is_null();
   } else {
     return false;
   }

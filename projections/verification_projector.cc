@@ -54,6 +54,8 @@ core::Status VerificationProjector::Apply(const eventstore::RecordedEvent& re, V
                     {"capturedAt", at}};
     if (!m->challenge_actions.empty()) r["challengeActions"] = m->challenge_actions;
     if (!m->capture_source.empty()) r["captureSource"] = m->capture_source;
+    if (!m->facts_sealed.empty()) r["factsSealed"] = m->facts_sealed;
+    if (m->injection.is_object()) r["injection"] = m->injection;
     if (!m->challenge_id.empty()) {
       view.Put(V::ChallengeUsed(te, id, m->challenge_id), core::DumpJson({{"mediaId", m->media_id}}));
     }

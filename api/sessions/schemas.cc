@@ -128,7 +128,16 @@ OpenApiArea SessionsOpenApi() {
                                 {"kind", "mediaId", "mime", "sha256", "sizeBytes", "status"});
   s["MediaCaptureUpload"] = obj({{"kind", Enum({"document_front", "document_back", "selfie", "liveness_video"})},
                                  {"file", {{"type", "string"}, {"format", "binary"}}},
-                                 {"challengeId", Str()}},
+                                 {"challengeId", Str()},
+                                 {"captureSource", Enum({"camera", "file"})},
+                                 {"captureFacts",
+                                  {{"type", "string"},
+                                   {"maxLength", 8192},
+                                   {"description",
+                                    "JSON object: how the capture client made the capture (source, device label, "
+                                    "track settings and capabilities, constraints asked, recorder, frameIntervalsMs); "
+                                    "sealed with the capture, judged for injection signals "
+                                    "(docs/biometrics.md#injection-signals)"}}}},
                                 {"kind", "file"});
   s["DecisionSummary"] = obj({{"outcome", Nullable(Enum({"approved", "declined", "review", "more_info"}))},
                               {"reasonCodes", strs},

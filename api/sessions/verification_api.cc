@@ -183,6 +183,17 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
         r.errors.push_back({"captureSource", "", "invalid_enum", "captureSource must be one of: camera, file"});
       }
       u.capture_source = std::move(value);
+    } else if (part->name == "captureFacts") {
+      bool too_long = false;
+      SVC_ASSIGN_OR_RETURN(std::string value, ReadField(form, pv::kCaptureFactsMaxBytes, &too_long));
+      if (too_long) {
+        r.errors.push_back({"captureFacts", "", "too_long",
+                            "captureFacts must be at most " + std::to_string(pv::kCaptureFactsMaxBytes) + " bytes"});
+      } else if (auto facts = pv::ParseCaptureFacts(value); auto* e = std::get_if<pv::FactsError>(&facts)) {
+        r.errors.push_back({"captureFacts", "/captureFacts" + e->pointer, e->code, "captureFacts: " + e->message});
+      } else {
+        u.facts = std::get<pv::CaptureFacts>(std::move(facts));
+      }
     } else {
       r.errors.push_back({part->name, "", "unknown_field", part->name + " is not a field of a capture"});
     }

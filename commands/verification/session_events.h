@@ -118,6 +118,12 @@ struct MediaCaptured {
   // Where the capture client says the bytes came from: "camera" (recorded live), "file" (chosen
   // by the applicant, where the flow allows it), "" = not said (the API channel's backends).
   std::string capture_source;
+  // How the capture client says it made the capture (device label, the track's settings and
+  // capabilities, the constraints asked, frame timing: pipeline/verification/injection.h), sealed
+  // like extractedData (base64, "" = none said), and the injection signals evaluated from it at
+  // upload: {score, reasonCodes, signals} — codes and numbers only, never the facts themselves.
+  std::string facts_sealed;
+  core::Json injection;
 
   static constexpr auto Fields() {
     using T = MediaCaptured;
@@ -128,7 +134,9 @@ struct MediaCaptured {
                       core::Field("challengeActions", &T::challenge_actions, core::Empty::kOmit),
                       core::Field("analysis", &T::analysis, core::Shape::kObjectOrNull),
                       core::Field("extractedSealed", &T::extracted_sealed, core::Empty::kNull),
-                      core::Field("captureSource", &T::capture_source, core::Empty::kOmit)};
+                      core::Field("captureSource", &T::capture_source, core::Empty::kOmit),
+                      core::Field("factsSealed", &T::facts_sealed, core::Empty::kOmit),
+                      core::Field("injection", &T::injection, core::Shape::kObjectOrNull, core::Empty::kOmit)};
   }
 };
 

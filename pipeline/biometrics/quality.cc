@@ -79,8 +79,10 @@ QualityReport AssessQuality(const Image& image, const std::vector<Face>& faces, 
   QualityReport r;
   r.metrics = Measure(image);
   const auto& m = r.metrics;
-  int shorter = std::min(image.width, image.height);
-  if (shorter < (kind == CaptureKind::kSelfie ? 480 : 720)) {
+  const int shorter = std::min(image.width, image.height);
+  const int longer = std::max(image.width, image.height);
+  // A document photo cropped to the card (1000×630) reads as well as a 1280×720 frame around it.
+  if (kind == CaptureKind::kSelfie ? shorter < 480 : (longer < 960 || shorter < 540)) {
     Add(r, "low_resolution", kind == CaptureKind::kSelfie ? "move closer to the camera"
                                                           : "fill the frame with the document");
   }

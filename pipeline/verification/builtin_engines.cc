@@ -21,9 +21,10 @@ CaptureAnalysisResult ModelFreeEngine::Analyze(const Capture& c, const EngineCon
     r.retry_hints.push_back("take the photo again");
     return r;
   }
-  int shorter = std::min(dims->first, dims->second);
-  int minimum = c.kind == "selfie" ? 480 : 720;
-  if (shorter < minimum) {
+  const int shorter = std::min(dims->first, dims->second);
+  const int longer = std::max(dims->first, dims->second);
+  // As the dlib engine's quality check (docs/biometrics.md#image-quality).
+  if (c.kind == "selfie" ? shorter < 480 : (longer < 960 || shorter < 540)) {
     r.quality_issues.push_back("low_resolution");
     r.retry_hints.push_back(c.kind == "selfie" ? "move closer to the camera"
                                                : "fill the frame with the document");

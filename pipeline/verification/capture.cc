@@ -208,6 +208,15 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
   m.size_bytes = sealed.size;
   m.challenge_id = u.challenge_id.value_or("");
   m.capture_source = u.capture_source;
+  // How the capture was made, as the client says: sealed; its signals kept in the clear (codes
+  // and numbers only).
+  const std::vector<InjectionSignal> signals =
+      EvaluateCaptureFacts(u.facts.value_or(CaptureFacts{}), u.kind, u.capture_source);
+  if (u.facts.has_value() || !signals.empty()) m.injection = InjectionJson(signals);
+  if (u.facts.has_value()) {
+    m.facts_sealed = core::Base64Encode(core::AeadSeal(dek_, core::DumpJson(CaptureFactsJson(*u.facts)),
+                                                       "facts|" + SealBase(u) + "|" + m.media_id));
+  }
   if (u.analyze) {
     CaptureUpload whole = u;
     whole.bytes = kept_;

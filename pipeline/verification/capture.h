@@ -20,6 +20,7 @@
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/verification/engines.h"
+#include "pipeline/verification/injection.h"
 #include "pipeline/verification/sealed_media.h"
 
 namespace svc::pipeline::verification {
@@ -32,6 +33,7 @@ struct CaptureUpload {
   std::string_view bytes;
   std::optional<std::string> challenge_id;
   std::string capture_source;  // camera | file | "" (not said)
+  std::optional<CaptureFacts> facts;  // the captureFacts part: how the client made the capture
   bool analyze = false;
 };
 

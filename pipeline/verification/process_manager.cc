@@ -17,6 +17,7 @@
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/efirma_check.h"
 #include "projections/efirma_view.h"
+#include "pipeline/verification/injection.h"
 #include "pipeline/verification/policy.h"
 #include "projections/projector.h"
 #include "projections/sessions_projector.h"
@@ -476,7 +477,29 @@ core::Status VerificationPipeline::Process(const Job& job, const std::atomic<boo
         if (selfie == nullptr && video == nullptr) {
           out = SkippedStage("NO_FACE_CAPTURE");
         } else {
-          out = DeepfakeStage(policy, engine.AttackSignals(selfie, video, ectx), MillisSince(t0));
+          BiometricScore signals = engine.AttackSignals(selfie, video, ectx);
+          // The injection signals kept with the captures at upload, and the liveness video's
+          // container (docs/biometrics.md#injection-signals). A forced test outcome forces this
+          // score too: the sandbox's stays its own.
+          if (ectx.test_outcome.empty()) {
+            std::vector<InjectionSignal> injection;
+            for (const char* kind : {"selfie", "liveness_video"}) {
+              auto it = latest.find(kind);
+              if (it == latest.end()) continue;
+              const core::Json& kept = it->second.value("injection", core::Json());
+              if (!kept.is_object() || !kept.value("signals", core::Json()).is_object()) continue;
+              for (const auto& [code, score] : kept["signals"].items()) {
+                if (score.is_number()) injection.push_back({code, score.get<double>()});
+              }
+            }
+            if (video != nullptr) {
+              auto container = EvaluateContainer(ReadContainerFacts(video->bytes),
+                                                 core::StringOr(latest.at("liveness_video"), "captureSource"));
+              injection.insert(injection.end(), container.begin(), container.end());
+            }
+            JoinInjectionSignals(signals, injection);
+          }
+          out = DeepfakeStage(policy, signals, MillisSince(t0));
         }
       }
     } else if (name == "gov_curp" || name == "gov_ine") {

@@ -36,6 +36,20 @@
         gov_ine: "INE en la lista nominal", efirma: "e.firma", aml: "Listas de riesgo" },
       outcomes: { passed: "correcto", failed: "no superado", review: "a revisión", unavailable: "no disponible", skipped: "omitido",
         inconclusive: "no concluyente" },
+      retakeTitle: "Vuelve a tomar la foto", useAnyway: "Usar esta foto de todos modos", guide: "Guía: coloca aquí",
+      quality: {
+        blurry: "La foto salió borrosa: mantén quieto el teléfono y espera a que enfoque.",
+        glare: "Hay reflejos sobre la identificación: inclínala un poco o aléjate de la luz directa.",
+        too_dark: "La foto está muy oscura: busca un lugar con más luz.",
+        too_bright: "La foto tiene demasiada luz: evita la luz directa sobre la cámara.",
+        low_resolution: { document: "La identificación se ve muy pequeña: acércala hasta que llene el cuadro.", selfie: "Acércate a la cámara." },
+        no_face: { document: "No se ve la foto de tu identificación: que se vea completa y sin reflejos.", selfie: "No vemos tu rostro: mira de frente a la cámara." },
+        multiple_faces: "Aparece más de una persona: asegúrate de estar solo en la foto.",
+        face_too_small: { document: "Acerca la identificación a la cámara.", selfie: "Acércate a la cámara: tu rostro debe llenar el óvalo." },
+        face_cut_off: "Tu rostro quedó cortado: colócalo completo dentro del óvalo.",
+        unreadable: "No pudimos leer la foto: tómala de nuevo.",
+        default: "La foto no quedó bien: tómala de nuevo.",
+      },
       reload: "Volver a cargar",
       errors: {
         MEDIA_CONTENT_INVALID: "El archivo no es una foto o un video que podamos leer. Toma la foto con la cámara o elige una imagen JPEG o PNG.",
@@ -93,6 +107,20 @@
         gov_ine: "INE voter list", efirma: "e.firma", aml: "Risk lists" },
       outcomes: { passed: "passed", failed: "not passed", review: "to review", unavailable: "unavailable", skipped: "skipped",
         inconclusive: "inconclusive" },
+      retakeTitle: "Take the photo again", useAnyway: "Use this photo anyway", guide: "Guide: place it here",
+      quality: {
+        blurry: "The photo is blurry: hold the phone still and let the camera focus.",
+        glare: "There is glare on the ID: tilt it a little or move away from direct light.",
+        too_dark: "The photo is too dark: find more light.",
+        too_bright: "The photo has too much light: avoid direct light on the camera.",
+        low_resolution: { document: "The ID looks too small: bring it closer until it fills the frame.", selfie: "Move closer to the camera." },
+        no_face: { document: "The photo on your ID cannot be seen: show all of it, without glare.", selfie: "We cannot see your face: look straight at the camera." },
+        multiple_faces: "More than one person is in the picture: make sure only you are in it.",
+        face_too_small: { document: "Bring the ID closer to the camera.", selfie: "Move closer to the camera: your face should fill the oval." },
+        face_cut_off: "Your face is cut off: place all of it inside the oval.",
+        unreadable: "We could not read the photo: take it again.",
+        default: "The photo did not come out well: take it again.",
+      },
       reload: "Reload",
       errors: {
         MEDIA_CONTENT_INVALID: "The file is not a photo or video we can read. Take the photo with the camera or choose a JPEG or PNG image.",
@@ -198,18 +226,61 @@
   }
   async function camera(video, facing) {
     stopCamera();
+    state.asked = { width: 1280, facingMode: facing };
     state.stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: facing, width: { ideal: 1280 } }, audio: false });
     video.srcObject = state.stream;
     await video.play();
   }
-  async function upload(kind, blob, name, extra) {
+  // How a capture was made (docs/biometrics.md#injection-signals), sent with it as captureFacts:
+  // the camera's label, the track's settings and capabilities, what was asked, the recorder, and
+  // the intervals between the frames the camera delivered (their capture times where the browser
+  // gives them). The service seals them with the capture.
+  const num = (x) => (typeof x === "number" && isFinite(x) && x >= 0 && x <= 100000 ? x : undefined);
+  function frameTiming(video) {
+    const timing = { last: 0, intervals: [], stop: false };
+    if (!video.requestVideoFrameCallback) return timing;
+    const tick = (now, md) => {
+      const at = typeof md.captureTime === "number" ? md.captureTime : md.mediaTime * 1000;
+      const d = at - timing.last;
+      if (timing.last && d > 0 && d < 100000) {
+        timing.intervals.push(Math.round(d * 1000) / 1000);
+        if (timing.intervals.length > 600) timing.intervals.shift();
+      }
+      timing.last = at;
+      if (!timing.stop) video.requestVideoFrameCallback(tick);
+    };
+    video.requestVideoFrameCallback(tick);
+    return timing;
+  }
+  function factsOf(source, timing, recorderMime) {
+    const track = source === "camera" && state.stream && state.stream.getVideoTracks()[0];
+    if (!track) return { source };
+    const s = track.getSettings ? track.getSettings() : {};
+    const c = track.getCapabilities ? track.getCapabilities() : {};
+    const range = (r) => (r && typeof r === "object" ? { min: num(r.min), max: num(r.max) } : undefined);
+    const text = (x, n) => (typeof x === "string" ? x.slice(0, n) : undefined);
+    return {
+      source, device: { label: text(track.label, 256) || "" },
+      settings: { width: num(s.width), height: num(s.height), frameRate: num(s.frameRate), facingMode: text(s.facingMode, 32) },
+      capabilities: { width: range(c.width), height: range(c.height), frameRate: range(c.frameRate) },
+      constraints: state.asked || undefined,
+      recorder: recorderMime ? { api: "MediaRecorder", mimeType: recorderMime.slice(0, 128) } : undefined,
+      frameIntervalsMs: timing ? timing.intervals.slice(-600) : undefined,
+    };
+  }
+  async function upload(kind, blob, name, extra, analyze) {
     const form = new FormData();
     form.append("kind", kind);
     if (extra) for (const [k, v] of Object.entries(extra)) form.append(k, v);
     form.append("file", blob, name);
     say(t.uploading);
-    await call("POST", `/v1/verification-sessions/${state.vrf}/media`, form, true);
+    const r = await call("POST", `/v1/verification-sessions/${state.vrf}/media${analyze ? "?analyze=true" : ""}`, form, true);
     say("");
+    return r;
+  }
+  // The live frame's guide: where the document (a card's proportions) or the face (an oval) goes.
+  function viewport(video, shape) {
+    return el("div", { class: "viewport" }, video, el("div", { class: "guide " + shape, "aria-hidden": "true" }));
   }
   function next() {
     stopCamera();
@@ -248,28 +319,56 @@
     }
   }
 
+  // A photo step: sent with the capture analysis (?analyze=true); a photo with quality issues is
+  // refused with what to do about each (the step stays, the next photo replaces it). From the
+  // second refusal the person may also keep the photo they have (the service then judges it).
   function photo(kind) {
     const selfie = kind === "selfie";
     const video = el("video", { autoplay: true, playsinline: true, muted: true, class: selfie ? "mirror" : "", "aria-label": t.camera });
     const take = el("button", { id: "take", disabled: true, on: { click: snap } }, t.take);
     const input = el("input", { type: "file", id: "file", accept: "image/jpeg,image/png", on: { change: picked } });
-    show(t[kind], el("p", { class: "muted" }, t["hint_" + kind]), video,
+    const hints = el("div", { id: "quality", "aria-live": "polite" });
+    show(t[kind], el("p", { class: "muted", id: "step-hint" }, t["hint_" + kind]), viewport(video, selfie ? "face" : "card"), hints,
       el("div", { class: "row" }, take, el("label", { class: "file", for: "file" }, input, t.file)));
-    camera(video, selfie ? "user" : "environment").then(() => { take.disabled = false; }, () => say(t.noCamera));
-    async function send(blob, name) {
+    let timing = null;
+    camera(video, selfie ? "user" : "environment").then(() => { take.disabled = false; timing = frameTiming(video); }, () => say(t.noCamera));
+    let attempts = 0;
+    function hintFor(issue) {
+      const h = t.quality[issue] || t.quality.default;
+      return typeof h === "string" ? h : h[selfie ? "selfie" : "document"];
+    }
+    async function send(blob, name, source) {
       take.disabled = true;
-      try { await upload(kind, blob, name); next(); } catch (e) { fail(e); take.disabled = !state.stream; }
+      attempts += 1;
+      try {
+        const facts = factsOf(source, timing);
+        const r = await upload(kind, blob, name, { captureSource: source, captureFacts: JSON.stringify(facts) }, true);
+        const a = r.analysis || {};
+        const issues = a.status === "error" ? ["unreadable"] : (a.qualityIssues || []);
+        tell("capture", { kind, attempt: attempts, accepted: issues.length === 0, issues });
+        if (!issues.length) return next();
+        const list = el("ul", { id: "quality-hints", "data-issues": issues.join(" ") }, ...issues.map((i) => el("li", { "data-issue": i }, hintFor(i))));
+        hints.replaceChildren(el("h3", { class: "retake" }, t.retakeTitle), list);
+        if (attempts >= 2) {
+          hints.append(el("p", { class: "row" }, el("button", { class: "secondary", id: "use-anyway", on: { click: next } }, t.useAnyway)));
+        }
+        input.value = "";
+        say(t.retakeTitle, true);
+        $("status").dataset.code = "QUALITY_" + issues[0].toUpperCase();
+        take.disabled = !state.stream;
+        resize();
+      } catch (e) { fail(e); take.disabled = !state.stream; }
     }
     function snap() {
       const c = document.createElement("canvas");
       c.width = video.videoWidth;
       c.height = video.videoHeight;
       c.getContext("2d").drawImage(video, 0, 0);
-      c.toBlob((b) => send(b, kind + ".jpg"), "image/jpeg", 0.92);
+      c.toBlob((b) => send(b, kind + ".jpg", "camera"), "image/jpeg", 0.92);
     }
     function picked() {
       const f = input.files && input.files[0];
-      if (f) send(f, f.name);
+      if (f) send(f, f.name, "file");
     }
   }
 
@@ -287,15 +386,16 @@
       input = el("input", { type: "file", id: "file", accept: "video/mp4,video/webm", on: { change: picked } });
       row.append(el("label", { class: "file", for: "file" }, input, t.fileVideo));
     }
-    show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), video, prompt, row,
+    show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), viewport(video, "face"), prompt, row,
       fileAllowed ? el("p", { class: "muted", id: "file-note" }, t.fileVideoNote) : "");
+    let timing = null;
     camera(video, "user").then(() => { rec.disabled = false; }, () => say(fileAllowed ? t.noCamera : t.noCameraLiveness, !fileAllowed));
     async function picked() {
       const f = input.files && input.files[0];
       if (!f) return;
       rec.disabled = true;
       try {
-        await upload("liveness_video", f, f.name, { captureSource: "file" });
+        await upload("liveness_video", f, f.name, { captureSource: "file", captureFacts: JSON.stringify(factsOf("file")) });
         next();
       } catch (e) { fail(e); rec.disabled = !state.stream; }
     }
@@ -314,6 +414,7 @@
         recorder.ondataavailable = (e) => { if (e.data.size) chunks.push(e.data); };
         const stopped = new Promise((resolve) => { recorder.onstop = resolve; });
         recorder.start();
+        timing = frameTiming(video);  // the frames of the recording
         say(t.recording);
         const prompts = actions.length ? actions : [""];
         for (const a of prompts) {
@@ -322,9 +423,11 @@
         }
         recorder.stop();
         await stopped;
+        timing.stop = true;
         prompt.textContent = "";
+        const facts = JSON.stringify(factsOf("camera", timing, type));
         await upload("liveness_video", new Blob(chunks, { type: "video/webm" }), "liveness.webm",
-          challengeId ? { challengeId, captureSource: "camera" } : { captureSource: "camera" });
+          challengeId ? { challengeId, captureSource: "camera", captureFacts: facts } : { captureSource: "camera", captureFacts: facts });
         next();
       } catch (e) { fail(e); rec.disabled = false; }
     }
