@@ -104,8 +104,22 @@ constexpr std::array<std::string_view, 33> kVirtualCameraParts = {
     "animaze",        "prism live",     "screen capture"};
 constexpr std::array<std::string_view, 4> kVirtualCameraWords = {"vcam", "camo", "obs", "elgato"};
 
+// A label that is a file's path or name: a file played as a camera (Chromium's file-backed fake
+// camera is labelled with its file's path).
+bool IsFileLabel(std::string_view l) {
+  if (!l.empty() && (l[0] == '/' || l[0] == '\\')) return true;
+  if (l.size() >= 3 && std::isalpha(static_cast<unsigned char>(l[0])) && l[1] == ':' && (l[2] == '\\' || l[2] == '/')) {
+    return true;
+  }
+  for (std::string_view ext : {".y4m", ".mjpeg", ".mjpg", ".mp4", ".webm", ".mkv", ".avi", ".mov"}) {
+    if (l.size() >= ext.size() && l.substr(l.size() - ext.size()) == ext) return true;
+  }
+  return false;
+}
+
 bool IsVirtualCamera(std::string_view label) {
   const std::string l = Lower(label);
+  if (IsFileLabel(l)) return true;
   for (auto p : kVirtualCameraParts) {
     if (Contains(l, p)) return true;
   }

@@ -72,7 +72,7 @@ struct InjectionSignal {
 // The signals the stated facts raise for a capture of `kind` (capture_source is the upload's own
 // captureSource part):
 //   VIRTUAL_CAMERA             the camera's label names a virtual camera, a capture card or a
-//                              browser's fake device (0.9)
+//                              browser's fake device, or is a file's path (0.9)
 //   CAMERA_LABEL_MISSING       a camera capture whose camera has no label (0.3): browsers give
 //                              the label once the camera is allowed
 //   CAMERA_FACTS_INCONSISTENT  settings the device's own capabilities do not admit (0.5)

@@ -10,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <optional>
+#include <set>
 
 #include <cstdlib>
 #include <filesystem>
@@ -283,4 +284,87 @@ TEST_CASE("embedded widget: an expired link and a page the session does not allo
     INFO(st);
     CHECK(out["axe"][st]["violations"].empty());
   }
+}
+
+TEST_CASE("embedded widget: a blurred photo refused with its hint, the retake accepted; the captures say how they were made") {
+  // The dlib engine: the capture analysis measures blur (the sandbox's finds nothing).
+  testing::TempDir models;
+  auto imported = testing::RunSvc({"models", "import", "--face-api", SVC_FACE_API_DIR, "--data-dir", models.path()});
+  REQUIRE_MESSAGE(imported.exit_code == 0, imported.out << imported.err);
+  Env env(false, {"--face-engine", "dlib", "--face-model", models.Sub("models/face_recognition_resnet_v1.dat")},
+          Sharing::kIsolated);
+  const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
+  const std::string camera = env.dir.path() + "/guidance-camera.y4m";
+  const std::string blurred = env.dir.path() + "/front-blurred.jpg";
+  REQUIRE(std::system(("ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                       "scale=640:480,format=yuv420p '" + camera + "'").c_str()) == 0);
+  REQUIRE(std::system(("convert '" + samples + "/front.jpg' -blur 0x8 '" + blurred + "'").c_str()) == 0);
+  std::string shots = env.dir.path() + "/screenshots";
+  if (const char* d = std::getenv("SVC_SCREENSHOT_DIR"); d != nullptr && *d != '\0') shots = d;
+  std::filesystem::create_directories(shots);
+  // A link session without a test outcome: the dlib engine analyses and decides.
+  auto link = env.Create(env.test_key, "guidance-link",
+                         core::Json{{"channel", "link"}, {"checks", {{"faceMatch", true}, {"liveness", true}}}}.dump());
+  REQUIRE_MESSAGE(link.status == 201, link.body);
+  const std::string id = Body(link)["id"];
+  const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/widget_guidance.mjs", base,
+                                 Body(link)["linkToken"].get<std::string>(), samples, blurred, camera, shots});
+  core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
+  INFO(out.dump(2));
+  REQUIRE(out["ok"] == true);
+  CHECK(out["pageErrors"].empty());
+  CHECK(out["consoleErrors"].empty());
+  CHECK(out["guides"] == core::Json::array({"guide card"}));  // where the document goes, over the live frame
+  // Refused: blurry, said in Spanish with what to do; the step stayed.
+  CHECK(out["refused"]["issues"].get<std::string>().find("blurry") != std::string::npos);
+  CHECK(out["refused"]["hints"].dump().find("borrosa") != std::string::npos);
+  CHECK(out["refused"]["code"] == "QUALITY_BLURRY");
+  CHECK(out["refused"]["title"] == "Frente de tu identificación");
+  CHECK(out["refused"]["useAnyway"] == 0);  // the first refusal asks for a retake only
+  CHECK(out["retakeAccepted"] == true);
+  CHECK(out["axe"]["retake"]["violations"].empty());
+  // Every photo was analysed; the first attempts that passed (the blurred one was the test's).
+  int photos = 0, first_passed = 0;
+  std::set<std::string> seen;
+  for (const auto& a : out["answers"]) {
+    CHECK(a["status"] == 201);
+    if (a["kind"] == "liveness_video") continue;
+    CHECK(a["analysis"] == "ok");
+    if (seen.insert(a["kind"].get<std::string>()).second) {
+      ++photos;
+      first_passed += a["issues"].empty() ? 1 : 0;
+    }
+  }
+  MESSAGE("first-attempt photos that passed: " << first_passed << " of " << photos << " (the first front is blurred on purpose)");
+  CHECK(photos >= 3);
+  CHECK(first_passed == photos - 1);
+  // Every upload carried how it was made: files as files, the camera's with its label, settings
+  // and frame timing (Chromium's fake camera, labelled with its file).
+  bool video_facts = false;
+  for (const auto& u : out["uploads"]) {
+    REQUIRE(u["facts"].is_object());
+    if (u["kind"] == "document_front" || u["kind"] == "document_back") CHECK(u["facts"]["source"] == "file");
+    if (u["kind"] == "liveness_video") {
+      video_facts = true;
+      CHECK(u["facts"]["source"] == "camera");
+      // Chromium's file-backed fake camera is labelled with its file's path.
+      CHECK(u["facts"]["device"]["label"] == camera);
+      CHECK(u["facts"]["recorder"]["api"] == "MediaRecorder");
+      CHECK(u["facts"]["frameIntervalsMs"].size() >= 10);
+    }
+  }
+  CHECK(video_facts);
+  // The fake camera is a virtual camera: the deepfake check says so and the session goes to a
+  // person, never approved on its own.
+  core::Json ev = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + id + "/evidence"));
+  INFO(ev.dump(2));
+  REQUIRE(ev["scores"]["deepfake"].is_number());
+  CHECK(ev["scores"]["deepfake"].get<double>() >= 0.5);
+  bool named = false;
+  for (const auto& b : ev["biometric"]) {
+    if (b["checkType"] == "deepfake") named = b.dump().find("VIRTUAL_CAMERA") != std::string::npos;
+  }
+  CHECK(named);
+  CHECK(out["outcome"] != "approved");
 }

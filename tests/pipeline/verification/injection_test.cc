@@ -106,7 +106,8 @@ TEST_CASE("captureFacts: virtual cameras, inconsistent settings, frame timing, a
                                       "camera"));
   };
   for (const char* label : {"OBS Virtual Camera", "ManyCam Virtual Webcam", "fake_device_0", "Snap Camera",
-                            "e2eSoft VCam", "Camo", "DroidCam Source 3", "Dummy video device (0x0000)", "OBS-Camera"}) {
+                            "e2eSoft VCam", "Camo", "DroidCam Source 3", "Dummy video device (0x0000)", "OBS-Camera",
+                            "/tmp/camera.y4m", "C:\\\\clips\\\\me.mp4", "me.webm"}) {
     CHECK_MESSAGE(camera(label) == std::vector<std::string>{"VIRTUAL_CAMERA"}, label);
   }
   for (const char* label : {"FaceTime HD Camera", "Integrated Camera (04f2:b6dd)", "HD Pro Webcam C920",
