@@ -7,7 +7,8 @@
 //   a selfie is classified an attack when its deepfake score is at or above 0.5 (the default
 //   deepfakeThreshold: review);
 //   a liveness video is classified an attack when its liveness score is below 0.75 (the default
-//   livenessThreshold: not passed) or its deepfake score is at or above 0.5.
+//   livenessThreshold: not passed) or its deepfake score — the engine's signals joined with its
+//   container's, the video sent as a camera capture — is at or above 0.5.
 // An attempt whose face the detector does not find is not acquired: it is counted apart (the
 // pipeline cannot approve it: no face match) and left out of APCER, as the standard asks.
 // Also: the CPU of the attack signals per selfie and per video.
@@ -25,6 +26,7 @@
 
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/pad.h"
+#include "pipeline/verification/injection.h"
 #include "tests/support/fixture_asserts.h"
 #include "tests/support/attack_set.h"
 
@@ -98,6 +100,9 @@ int main(int argc, char** argv) {
     auto live = engine.Liveness(c, ctx);
     double t1 = CpuSeconds();
     auto r = engine.AttackSignals(nullptr, &c, ctx);
+    // As the pipeline joins them: the container's signals of a capture the client says the camera
+    // made (every video of the set is sent as one).
+    v::JoinInjectionSignals(r, v::EvaluateContainer(v::ReadContainerFacts(c.bytes), "camera"));
     t.cpu += CpuSeconds() - t1;  // the attack signals alone (the video's decoding is shared)
     (void)t0;
     ++t.attempts;

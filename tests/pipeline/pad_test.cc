@@ -10,6 +10,7 @@
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/pad.h"
 #include "pipeline/biometrics/video.h"
+#include "pipeline/verification/injection.h"
 #include "tests/support/attack_set.h"
 #include "tests/support/temp_dir.h"
 
@@ -179,4 +180,33 @@ TEST_CASE("pad: the dlib engine's deepfake score, reasons and measurements") {
   auto none = engine.AttackSignals(&blank, nullptr, ctx);
   CHECK(none.status == "error");
   CHECK(none.error_code == "NO_FACE_FOR_ATTACK_SIGNALS");
+}
+
+TEST_CASE("pad: a recording through a transcoder says so in its container; the set's browser recordings do not") {
+  testing::TempDir work;
+  namespace pv = pipeline::verification;
+  auto live = at::Make(*Models(), Faces(), "bona_fide", "liveness_video", 2, 2026, work);
+  auto reencoded = at::Make(*Models(), Faces(), "reencoded_video", "liveness_video", 4, 2026, work);
+  REQUIRE(live.size() == 2);
+  REQUIRE(reencoded.size() == 4);  // H.264 in MP4 and VP8 in WebM in turn
+  for (const auto& s : live) {
+    auto c = pv::ReadContainerFacts(s.bytes);
+    CHECK(c.muxing_app == "Chrome");
+    CHECK(pv::EvaluateContainer(c, "camera").empty());
+    CHECK(SampleVideo(s.bytes, 30, 640).ok());  // still a video FFmpeg decodes
+  }
+  DlibEngine engine(Models());
+  pv::EngineContext ctx;
+  for (const auto& s : reencoded) {
+    auto c = pv::ReadContainerFacts(s.bytes);
+    CHECK(c.format == (s.mime == "video/mp4" ? "mp4" : "webm"));
+    auto signals = pv::EvaluateContainer(c, "camera");
+    REQUIRE(signals.size() == 1);
+    CHECK(signals[0].code == "CONTAINER_REENCODED");
+    pv::Capture video{"med_v", "liveness_video", s.mime, s.bytes, {}};
+    auto r = engine.AttackSignals(nullptr, &video, ctx);
+    pv::JoinInjectionSignals(r, signals);
+    REQUIRE(r.status == "ok");
+    CHECK(*r.score >= 0.5);
+  }
 }

@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <optional>
 #include <random>
 
@@ -363,6 +365,56 @@ const SourceFace& LiveFace(const std::vector<SourceFace>& faces) {
   return *best;
 }
 
+// The element of `id` (its bytes as written, 2 bytes) inside `info`, at its first byte: its value
+// rewritten to `to`, the length kept by an EBML Void after it. False when it does not fit.
+bool RewriteString(std::string& bytes, size_t from, size_t to_end, const std::string& id, const std::string& to) {
+  const size_t at = bytes.find(id, from);
+  if (at == std::string::npos || at + 3 > to_end) return false;
+  const auto size_byte = static_cast<unsigned char>(bytes[at + 2]);
+  if ((size_byte & 0x80) == 0) return false;  // a one-byte size, as FFmpeg writes these
+  const size_t len = size_byte & 0x7F;
+  if (len < to.size() + 2 || at + 3 + len > to_end) return false;
+  const size_t rest = len - to.size() - 2;  // the Void's payload
+  std::string value = to + std::string("\xEC", 1) + static_cast<char>(0x80 | rest) + std::string(rest, '\0');
+  bytes[at + 2] = static_cast<char>(0x80 | to.size());
+  bytes.replace(at + 3, len, value);
+  return true;
+}
+
+// An FFmpeg WebM made to say what a browser's MediaRecorder says of itself (MuxingApp and
+// WritingApp "Chrome", as the chromium widget test's recordings do): the set's videos stand for
+// captures recorded in the browser. Its Info's other elements and its frames are untouched.
+std::string AsBrowserRecording(std::string webm) {
+  const size_t info = webm.find(std::string("\x15\x49\xA9\x66", 4));
+  if (info == std::string::npos) return webm;
+  const size_t end = std::min(webm.size(), info + 256);
+  RewriteString(webm, info, end, std::string("\x4D\x80", 2), "Chrome");
+  RewriteString(webm, info, end, std::string("\x57\x41", 2), "Chrome");
+  return webm;
+}
+
+// A recording re-encoded by a stock transcoder (FFmpeg): H.264 in MP4 or VP8 in WebM, at a
+// quality and a scale of the attacker's choosing. Its container says who wrote it.
+std::string Reencoded(const TempDir& work, const std::string& recording, int i, Rng& rng) {
+  const std::string in = work.Sub("recording-" + std::to_string(i) + ".webm");
+  {
+    std::ofstream f(in, std::ios::binary);
+    f.write(recording.data(), static_cast<std::streamsize>(recording.size()));
+  }
+  const bool mp4 = i % 2 == 0;
+  const std::string out = work.Sub("reencoded-" + std::to_string(i) + (mp4 ? ".mp4" : ".webm"));
+  const double scale = Uniform(rng, 0.6, 1.0);
+  const std::string codec = mp4 ? "-c:v libx264 -crf " + std::to_string(UniformInt(rng, 20, 32)) + " -pix_fmt yuv420p"
+                                : "-c:v libvpx -b:v " + std::to_string(UniformInt(rng, 300, 1500)) + "k";
+  const std::string cmd = "ffmpeg -loglevel error -y -i '" + in + "' -vf 'scale=trunc(iw*" + std::to_string(scale) +
+                          "/2)*2:-2' " + codec + " '" + out + "'";
+  if (std::system(cmd.c_str()) != 0) return "";
+  std::string bytes = ReadFile(out);
+  std::filesystem::remove(in);
+  std::filesystem::remove(out);
+  return bytes;
+}
+
 }  // namespace
 
 std::vector<SourceFace> SourceFaces(const bio::FaceModels& models) {
@@ -398,7 +450,8 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
   std::vector<Sample> out;
   if (faces.empty()) return out;
   Rng rng(seed);
-  const bool video = kind == "liveness_video" || species == "photo_replay" || species == "virtual_camera";
+  const bool video = kind == "liveness_video" || species == "photo_replay" || species == "virtual_camera" ||
+                     species == "reencoded_video";
   for (int i = 0; i < count; ++i) {
     const SourceFace& src = faces[static_cast<size_t>(i) % faces.size()];
     Sample s;
@@ -444,10 +497,15 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
       } else {
         frames = LiveFrames(models, f.image, n, UniformInt(rng, 15, 60), f.noise, seed + i);
       }
-      // Recorded as a browser's MediaRecorder records: VP9 in WebM, real-time (no B-frames).
+      // Recorded as a browser's MediaRecorder records: VP9 in WebM, real-time (no B-frames), the
+      // container saying Chrome wrote it. A re-encoded one: that recording through a transcoder.
       s.kind = "liveness_video";
       s.mime = "video/webm";
-      s.bytes = liveness::EncodeFrames(work, frames, species + "-" + std::to_string(i) + ".webm", 30);
+      s.bytes = AsBrowserRecording(liveness::EncodeFrames(work, frames, species + "-" + std::to_string(i) + ".webm", 30));
+      if (species == "reencoded_video" && !s.bytes.empty()) {
+        s.mime = i % 2 == 0 ? "video/mp4" : "video/webm";
+        s.bytes = Reencoded(work, s.bytes, i, rng);
+      }
     }
     if (!s.bytes.empty()) out.push_back(std::move(s));
   }

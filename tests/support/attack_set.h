@@ -25,8 +25,13 @@
 //   photo_replay  the selfie as a still moved before the camera (pan, zoom, roll; a video)
 //   virtual_camera a bona fide video file played into a 30 fps capture at its own rate (15, 20, 24
 //                 or 25 fps): frames repeated as a virtual camera repeats them
-// Not yet in the set (issue 37, item 1): re-encoded files and injection judged by the capture's
-// facts (device, timing), which need the widget's recordings.
+//   reencoded_video a bona fide recording through a stock transcoder (FFmpeg: H.264 in MP4 or VP8
+//                 in WebM, CRF 20-32 or 300-1500 kb/s, scaled 0.6-1.0) sent as a camera capture
+// Every video but the re-encoded ones has its WebM container say "Chrome" wrote it, as the
+// widget's MediaRecorder recordings do (measured in the chromium widget test): they stand for
+// captures recorded in the browser. The capture facts (the camera's label, frame timing) are the
+// client's word and not in the set: tests/pipeline/verification/injection_test.cc and the
+// chromium widget test cover them.
 
 #include <cstdint>
 #include <string>
@@ -38,9 +43,10 @@
 namespace svc::testing::attacks {
 
 struct Sample {
-  std::string species;  // bona_fide | print_replay | screen_replay | face_swap | photo_replay | virtual_camera
+  std::string species;  // bona_fide | print_replay | screen_replay | face_swap | photo_replay | virtual_camera |
+                        // reencoded_video
   std::string kind;     // selfie | liveness_video
-  std::string mime;     // image/jpeg | video/webm
+  std::string mime;     // image/jpeg | video/webm | video/mp4
   std::string bytes;
   std::string source;   // which photograph and face it came from
 };
@@ -55,7 +61,7 @@ struct SourceFace {
 std::vector<SourceFace> SourceFaces(const pipeline::biometrics::FaceModels& models);
 
 inline constexpr const char* kStillSpecies[] = {"print_replay", "screen_replay", "face_swap"};
-inline constexpr const char* kVideoSpecies[] = {"photo_replay", "virtual_camera"};
+inline constexpr const char* kVideoSpecies[] = {"photo_replay", "virtual_camera", "reencoded_video"};
 
 // `count` samples of `species` ("bona_fide" with kind selfie or liveness_video), drawn with `seed`.
 std::vector<Sample> Make(const pipeline::biometrics::FaceModels& models, const std::vector<SourceFace>& faces,
