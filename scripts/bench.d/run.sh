@@ -31,6 +31,9 @@ if [ "$PARTS" != cluster ]; then
 "$BUILD/tests/svc_bench" "${BENCH_DIR:-${TMPDIR:-/tmp}/svc-bench}" "$CALLERS" "$EVENTS"
 # HTTP: nginx as the ceiling, then GET, a list page and durable creates.
 BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
+# Open-loop latency at 25, 50 and 75 % of each operation's closed-loop maximum (no coordinated
+# omission): GET, list, session create, person create.
+BENCH_SECONDS=$SECONDS_EACH scripts/bench.d/open_loop.sh "$BUILD"
 # Face work per verification (dlib engine): CPU, sustained rate, peak memory.
 "$BUILD/tests/svc_bench_faces" models/node_modules/@vladmandic/face-api "${TMPDIR:-/tmp}/svc-faces-bench" "$FACES"
 # Attack detection (ISO/IEC 30107-3 form): APCER per attack species, BPCER, the worst species, on

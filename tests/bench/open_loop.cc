@@ -1,0 +1,234 @@
+// Benchmark (not a test): an open-loop load generator. Requests are due on a fixed schedule (one
+// every 1/rate seconds from the start) whatever the server does, and each answer's latency is
+// measured from the moment its request was due, not from when a connection got round to sending
+// it: a server that stalls is charged for every request that queued behind the stall (what a
+// closed-loop tool such as wrk hides: coordinated omission). wrk2 is not packaged in Debian; this
+// is the same idea on Boost.Beast.
+//
+//   svc_bench_open_loop URL RATE SECONDS [CONNECTIONS] [METHOD] [BODY] [HEADER: VALUE]...
+//
+// METHOD defaults to GET. In BODY and in header values `{n}` becomes the request's number (a
+// fresh Idempotency-Key per create). Prints one line: the rate asked and achieved, p50, p99,
+// p99.9 and max in milliseconds, and the count of answers that were not 2xx.
+#include <algorithm>
+#include <utility>
+
+#include <boost/asio.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <chrono>
+#include <cstdio>
+#include <deque>
+#include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace asio = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using Clock = std::chrono::steady_clock;
+
+namespace {
+
+std::string Expand(std::string s, uint64_t n) {
+  const std::string num = std::to_string(n);
+  for (size_t at = s.find("{n}"); at != std::string::npos; at = s.find("{n}", at + num.size())) s.replace(at, 3, num);
+  return s;
+}
+
+struct Target {
+  std::string host, port, path, method = "GET", body;
+  std::vector<std::pair<std::string, std::string>> headers;
+};
+
+class Generator;
+
+class Conn : public std::enable_shared_from_this<Conn> {
+ public:
+  Conn(asio::io_context& io, Generator& g) : socket_(io), g_(g) {}
+  void Send(uint64_t n, Clock::time_point due);
+  bool busy = false;
+
+ private:
+  void Connect(uint64_t n, Clock::time_point due);
+  void Write(uint64_t n, Clock::time_point due);
+  asio::ip::tcp::socket socket_;
+  Generator& g_;
+  beast::flat_buffer buffer_;
+  http::request<http::string_body> req_;
+  http::response<http::string_body> res_;
+  bool connected_ = false;
+};
+
+class Generator {
+ public:
+  Generator(asio::io_context& io, Target t, double rate, double seconds, int connections)
+      : io_(io), timer_(io), target_(std::move(t)), rate_(rate), total_(static_cast<uint64_t>(rate * seconds)) {
+    asio::ip::tcp::resolver resolver(io);
+    endpoints_ = resolver.resolve(target_.host, target_.port);
+    for (int i = 0; i < connections; ++i) conns_.push_back(std::make_shared<Conn>(io, *this));
+    latencies_.reserve(total_);
+  }
+  void Start() {
+    start_ = Clock::now();
+    Tick();
+  }
+  Clock::time_point Due(uint64_t n) const {
+    return start_ + std::chrono::nanoseconds(static_cast<int64_t>(1e9 * static_cast<double>(n) / rate_));
+  }
+  // A request is due: to an idle connection, else it waits (its latency keeps counting).
+  void Tick() {
+    const auto now = Clock::now();
+    while (next_ < total_ && Due(next_) <= now) pending_.push_back(next_++);
+    Dispatch();
+    if (next_ < total_) {
+      timer_.expires_at(Due(next_));
+      timer_.async_wait([this](beast::error_code ec) {
+        if (!ec) Tick();
+      });
+    }
+  }
+  void Dispatch() {
+    for (auto& c : conns_) {
+      if (pending_.empty()) return;
+      if (c->busy) continue;
+      const uint64_t n = pending_.front();
+      pending_.pop_front();
+      c->Send(n, Due(n));
+    }
+  }
+  void Done(Clock::time_point due, bool ok) {
+    latencies_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - due).count());
+    if (!ok) ++errors_;
+    if (latencies_.size() == total_) end_ = Clock::now();
+    Dispatch();
+  }
+  const Target& target() const { return target_; }
+  const asio::ip::tcp::resolver::results_type& endpoints() const { return endpoints_; }
+  void Report() {
+    std::vector<double> v = latencies_;
+    std::sort(v.begin(), v.end());
+    auto pct = [&](double p) {
+      if (v.empty()) return 0.0;
+      return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+    };
+    const double elapsed = std::chrono::duration<double>(end_ - start_).count();
+    std::printf("open-loop %s %s: asked %.0f/s, achieved %.0f/s over %zu requests; p50 %.2f ms, p99 %.2f ms, "
+                "p99.9 %.2f ms, max %.2f ms; %llu not 2xx\n",
+                target_.method.c_str(), target_.path.c_str(), rate_, elapsed > 0 ? v.size() / elapsed : 0.0, v.size(),
+                pct(0.50), pct(0.99), pct(0.999), v.empty() ? 0.0 : v.back(), static_cast<unsigned long long>(errors_));
+  }
+
+ private:
+  asio::io_context& io_;
+  asio::steady_timer timer_;
+  Target target_;
+  double rate_;
+  uint64_t total_, next_ = 0, errors_ = 0;
+  Clock::time_point start_, end_;
+  asio::ip::tcp::resolver::results_type endpoints_;
+  std::vector<std::shared_ptr<Conn>> conns_;
+  std::deque<uint64_t> pending_;
+  std::vector<double> latencies_;
+};
+
+void Conn::Send(uint64_t n, Clock::time_point due) {
+  busy = true;
+  if (!connected_) return Connect(n, due);
+  Write(n, due);
+}
+
+void Conn::Connect(uint64_t n, Clock::time_point due) {
+  auto self = shared_from_this();
+  asio::async_connect(socket_, g_.endpoints(), [self, n, due](beast::error_code ec, const asio::ip::tcp::endpoint&) {
+    if (ec) {
+      self->busy = false;
+      self->g_.Done(due, false);
+      return;
+    }
+    self->socket_.set_option(asio::ip::tcp::no_delay(true));
+    self->connected_ = true;
+    self->Write(n, due);
+  });
+}
+
+void Conn::Write(uint64_t n, Clock::time_point due) {
+  const Target& t = g_.target();
+  req_ = {};
+  req_.method(http::string_to_verb(t.method));
+  req_.target(t.path);
+  req_.version(11);
+  req_.set(http::field::host, t.host);
+  for (const auto& [k, v] : t.headers) req_.set(k, Expand(v, n));
+  if (!t.body.empty()) {
+    req_.set(http::field::content_type, "application/json");
+    req_.body() = Expand(t.body, n);
+  }
+  req_.prepare_payload();
+  auto self = shared_from_this();
+  http::async_write(socket_, req_, [self, due](beast::error_code ec, size_t) {
+    if (ec) {
+      self->connected_ = false;
+      self->socket_.close();
+      self->busy = false;
+      self->g_.Done(due, false);
+      return;
+    }
+    self->res_ = {};
+    http::async_read(self->socket_, self->buffer_, self->res_, [self, due](beast::error_code ec, size_t) {
+      const bool ok = !ec && self->res_.result_int() / 100 == 2;
+      if (ec || !self->res_.keep_alive()) {
+        self->connected_ = false;
+        beast::error_code ignored;
+        self->socket_.close(ignored);
+      }
+      self->busy = false;
+      self->g_.Done(due, ok);
+    });
+  });
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 4) {
+    std::cerr << "usage: svc_bench_open_loop URL RATE SECONDS [CONNECTIONS] [METHOD] [BODY] [HEADER: VALUE]...\n";
+    return 2;
+  }
+  std::string url = argv[1];
+  const std::string scheme = "http://";
+  if (url.rfind(scheme, 0) != 0) {
+    std::cerr << "open-loop: only http:// URLs\n";
+    return 2;
+  }
+  url = url.substr(scheme.size());
+  Target t;
+  const size_t slash = url.find('/');
+  const std::string authority = url.substr(0, slash);
+  t.path = slash == std::string::npos ? "/" : url.substr(slash);
+  const size_t colon = authority.rfind(':');
+  t.host = authority.substr(0, colon);
+  t.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  const double rate = std::atof(argv[2]);
+  const double seconds = std::atof(argv[3]);
+  const int connections = argc > 4 ? std::atoi(argv[4]) : 64;
+  if (argc > 5) t.method = argv[5];
+  if (argc > 6) t.body = argv[6];
+  for (int i = 7; i < argc; ++i) {
+    const std::string h = argv[i];
+    const size_t c = h.find(':');
+    if (c == std::string::npos) continue;
+    t.headers.push_back({h.substr(0, c), h.substr(h.find_first_not_of(' ', c + 1))});
+  }
+  if (rate <= 0 || seconds <= 0 || connections <= 0) {
+    std::cerr << "open-loop: RATE, SECONDS and CONNECTIONS must be positive\n";
+    return 2;
+  }
+  asio::io_context io;
+  Generator g(io, t, rate, seconds, connections);
+  g.Start();
+  io.run();
+  g.Report();
+  return 0;
+}
