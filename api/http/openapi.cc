@@ -13,6 +13,9 @@ core::Json Nullable(core::Json schema) {
   // OpenAPI 3.1 = JSON Schema 2020-12: nullable is a type union.
   if (schema.contains("type") && schema["type"].is_string()) {
     schema["type"] = core::Json::array({schema["type"], "null"});
+    // `enum` constrains every type of the union: without null among its values a null is refused
+    // (found by the typed client's run-time check, tests/typed-client).
+    if (schema.contains("enum") && schema["enum"].is_array()) schema["enum"].push_back(nullptr);
   } else {
     schema = {{"anyOf", core::Json::array({schema, {{"type", "null"}}})}};
   }

@@ -151,9 +151,10 @@ OpenApiArea WebhooksOpenApi() {
                                     {"signatureScheme",
                                      {{"type", "string"},
                                       {"enum", {"v1", "v1a"}},
-                                      {"default", "v1"},
-                                      {"description", "v1: HMAC-SHA256 with a shared secret; v1a: Ed25519, you "
-                                                      "hold only our public key (Standard Webhooks)"}}}},
+                                      // No `default` keyword: generated clients (openapi-typescript's
+                                      // defaults) would make the member required (tests/typed-client).
+                                      {"description", "v1 when absent: HMAC-SHA256 with a shared secret; v1a: "
+                                                      "Ed25519, you hold only our public key (Standard Webhooks)"}}}},
                                    {"url"});
   s["WebhookEndpointUpdate"] = obj({{"url", Nullable({{"type", "string"}, {"format", "uri"}})},
                                     {"applicationId", Nullable(Id("app"))},

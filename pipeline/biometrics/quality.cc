@@ -120,7 +120,9 @@ QualityReport AssessQuality(const Image& image, const std::vector<Face>& faces, 
   if (sharpness < blur_below) Add(r, "blurry", "hold still and let the camera focus");
   if (m.mean_luma < kDarkMean || m.dark_fraction > kClippedFraction) {
     Add(r, "too_dark", "find more light");
-  } else if (m.mean_luma > kBrightMean || m.bright_fraction > kClippedFraction) {
+  } else if ((kind != CaptureKind::kDocument && m.mean_luma > kBrightMean) || m.bright_fraction > kClippedFraction) {
+    // A document's card is mostly light (an INE's back averages ~214 when well exposed): only
+    // clipped pixels say a document is over-exposed.
     Add(r, "too_bright", "avoid direct light on the camera");
   }
   if (kind == CaptureKind::kDocument && m.glare_fraction > kGlareFraction) {

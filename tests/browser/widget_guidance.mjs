@@ -24,13 +24,19 @@ try {
   page.setDefaultTimeout(90000);
   page.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
   page.on("pageerror", (e) => out.pageErrors.push(String(e)));
-  // What each upload said and what the service answered.
-  page.on("request", (r) => {
-    if (!r.url().includes("/media")) return;
-    const body = (r.postDataBuffer() || Buffer.alloc(0)).toString("latin1");
-    const facts = /name="captureFacts"\r\n\r\n([^\r]*)\r\n/.exec(body);
-    const kind = /name="kind"\r\n\r\n([^\r]*)\r\n/.exec(body);
-    out.uploads.push({ url: new URL(r.url()).search, kind: kind && kind[1], facts: facts ? JSON.parse(facts[1]) : null });
+  // What each upload said (the form's text fields, read in the page: the browser does not hand
+  // a multipart body with a file to the test) and what the service answered.
+  await page.addInitScript(() => {
+    window.__uploads = [];
+    const send = window.fetch;
+    window.fetch = (input, init) => {
+      if (init && init.body instanceof FormData && String(input).includes("/media")) {
+        const fields = {};
+        for (const [k, v] of init.body.entries()) if (typeof v === "string") fields[k] = v;
+        window.__uploads.push(fields);
+      }
+      return send(input, init);
+    };
   });
   page.on("response", async (r) => {
     if (!r.url().includes("/media")) return;
@@ -89,6 +95,8 @@ try {
     }
   }
   out.outcome = await page.locator("#outcome").getAttribute("data-status");
+  out.uploads = (await page.evaluate(() => window.__uploads)).map((f) => ({
+    kind: f.kind, captureSource: f.captureSource || null, facts: f.captureFacts ? JSON.parse(f.captureFacts) : null }));
   out.ok = true;
 } catch (e) {
   out.error = String(e && e.stack || e);

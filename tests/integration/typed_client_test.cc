@@ -13,7 +13,7 @@ using namespace svc;
 using svc::testing::Env;
 
 TEST_CASE("typed client: openapi-typescript's types and openapi-fetch against the served API agree") {
-  Env env(false);
+  Env env(false, {"--webhooks-allow-private-urls"});  // the endpoint below is on loopback
   const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
   const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
   testing::ChildProcess client({"node", std::string(SVC_TEST_SOURCE_DIR) + "/typed-client/run.mjs", SVC_BINARY, base,

@@ -128,7 +128,7 @@ try {
   // 3. A webhook endpoint.
   const hook = must(await client.POST("/v1/developer/webhooks", {
     params: { header: { "Idempotency-Key": "typed-w1" } },
-    body: { url: "https://hooks.example.mx/svc", events: ["verification.*"] },
+    body: { url: "http://127.0.0.1:9/svc-hooks", events: ["verification.*"] },
   }), "webhook");
   out.calls.webhookSecretShown = typeof hook.secret === "string" && hook.secret.length > 0;
 

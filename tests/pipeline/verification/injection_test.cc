@@ -166,8 +166,15 @@ TEST_CASE("containers: FFmpeg's WebM and MP4 name their muxer; a browser's WebM 
     CHECK(EvaluateContainer(c, "").empty());  // FFmpeg is also what honest back ends use
   }
 
-  // As Chrome's MediaRecorder writes a WebM: MuxingApp and WritingApp "Chrome", Segment of
-  // unknown size, then a Cluster.
+  // A recording Chromium's MediaRecorder made (tests/fixtures): written by "Chrome".
+  auto recorded = ReadContainerFacts(ReadAll(std::string(SVC_TEST_SOURCE_DIR) + "/fixtures/chromium-mediarecorder-vp8.webm"));
+  CHECK(recorded.format == "webm");
+  CHECK(recorded.muxing_app == "Chrome");
+  CHECK(recorded.writing_app == "Chrome");
+  CHECK(EvaluateContainer(recorded, "camera").empty());
+
+  // Built as Chrome's MediaRecorder writes a WebM: MuxingApp and WritingApp "Chrome", a Segment
+  // of unknown size, then a Cluster.
   const std::string ebml = Element("\x1A\x45\xDF\xA3", Element("\x42\x82", "webm"));
   const std::string info = Element("\x15\x49\xA9\x66", Element("\x4D\x80", "Chrome") + Element("\x57\x41", "Chrome"));
   const std::string segment = std::string("\x18\x53\x80\x67\x01\xFF\xFF\xFF\xFF\xFF\xFF\xFF", 12) + info +
