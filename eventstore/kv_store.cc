@@ -285,6 +285,10 @@ core::Status KvStore::CompactAll(int cf) {
 }
 
 std::string KvStore::Property(std::string_view name) const {
+  // A number is summed over every column family (the read models, the log and the keys live in
+  // families of their own); any other property is the default family's.
+  uint64_t n = 0;
+  if (impl_->db->GetAggregatedIntProperty(rocksdb::Slice(name.data(), name.size()), &n)) return std::to_string(n);
   std::string v;
   impl_->db->GetProperty(rocksdb::Slice(name.data(), name.size()), &v);
   return v;

@@ -2,6 +2,10 @@
 // serves the public API, the modules' pages and the admin socket, and stops in order on
 // SIGINT/SIGTERM.
 
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <optional>
 #include <fstream>
@@ -137,6 +141,31 @@ HttpResponse Metrics(Runtime& rt) {
                     "projector=\"" + std::string(name) + "\"")
           .Set(lag);
     }
+  }
+  // What a soak watches for growth (scripts/soak): the store's disk, memory and compaction debt,
+  // summed over its column families, and the process's resident memory and open descriptors.
+  auto store_gauge = [&rt](const char* metric, const char* help, const char* property) {
+    const std::string v = rt.store().Property(property);
+    rt.metrics().GetGauge(metric, help).Set(v.empty() ? 0 : std::strtoll(v.c_str(), nullptr, 10));
+  };
+  store_gauge("svc_rocksdb_live_sst_bytes", "Bytes of the store's live SST files", "rocksdb.live-sst-files-size");
+  store_gauge("svc_rocksdb_pending_compaction_bytes", "Bytes RocksDB estimates compaction must rewrite (its debt)",
+              "rocksdb.estimate-pending-compaction-bytes");
+  store_gauge("svc_rocksdb_memtable_bytes", "Bytes of the store's memtables", "rocksdb.cur-size-all-mem-tables");
+  int64_t fds = 0;
+  std::error_code ec;
+  for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec); !ec && it != std::filesystem::directory_iterator();
+       it.increment(ec)) {
+    ++fds;
+  }
+  rt.metrics().GetGauge("svc_process_open_fds", "Open file descriptors of this process").Set(fds);
+  if (std::FILE* f = std::fopen("/proc/self/statm", "r")) {
+    long size = 0, resident = 0;
+    if (std::fscanf(f, "%ld %ld", &size, &resident) == 2) {
+      rt.metrics().GetGauge("svc_process_resident_bytes", "Resident memory of this process").Set(
+          static_cast<int64_t>(resident) * sysconf(_SC_PAGESIZE));
+    }
+    std::fclose(f);
   }
   HttpResponse resp;
   resp.content_type = "text/plain; version=0.0.4";

@@ -176,9 +176,9 @@ void Conn::Write(uint64_t n, Clock::time_point due) {
       return;
     }
     self->res_ = {};
-    http::async_read(self->socket_, self->buffer_, self->res_, [self, due](beast::error_code ec, size_t) {
-      const bool ok = !ec && self->res_.result_int() / 100 == 2;
-      if (ec || !self->res_.keep_alive()) {
+    http::async_read(self->socket_, self->buffer_, self->res_, [self, due](beast::error_code read_ec, size_t) {
+      const bool ok = !read_ec && self->res_.result_int() / 100 == 2;
+      if (read_ec || !self->res_.keep_alive()) {
         self->connected_ = false;
         beast::error_code ignored;
         self->socket_.close(ignored);

@@ -1,0 +1,403 @@
+#!/usr/bin/env python3
+"""A soak (issue 38 item 3): a mixed workload at half of the measured capacity for MINUTES, with a
+kill -9 every KILL_EVERY minutes, on the embedded log or on the dev broker's Kafka.
+
+  soak.py SVC_BIN MINUTES BACKEND WORK_DIR SAMPLES_DIR [KILL_EVERY]
+
+The mix, on a fixed schedule (open loop: each operation timed from when it was due): GET a
+session 30 %, a list page 15 %, session creates 15 %, person creates 15 %, decrypts 10 %, the
+five-call verification with the sample captures 10 % (sandbox outcomes: approved, or review and
+then a claim and a resolve through the review API), deliveries of every session's webhooks to a
+local receiver. Capacity is first measured closed-loop with the same mix for 20 s.
+
+Every minute: the server's resident memory, open descriptors, RocksDB live SST bytes and compaction
+debt (/metrics), the data directory's size, the minute's operations, errors and p99. After each
+kill the server is restarted and the first answer awaited; requests refused meanwhile are counted
+apart (not errors). At the end every acknowledged write (sessions, persons) is read back. Prints a
+table and writes WORK_DIR/soak.json."""
+import http.client
+import http.server
+import json
+import os
+import queue
+import random
+import signal
+import subprocess
+import sys
+import threading
+import time
+
+SVC, MINUTES, BACKEND, WORK, SAMPLES = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
+KILL_EVERY = float(sys.argv[6]) if len(sys.argv) > 6 else 10.0
+DATA = os.path.join(WORK, "data")
+os.makedirs(WORK, exist_ok=True)
+lock = threading.Lock()
+state = {"port": None, "key": None, "down": False}
+acked = {"sessions": [], "persons": []}
+minute_stats = []
+current = {"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}}
+error_samples = []
+received = {"count": 0}
+
+
+# ---- the webhook receiver ----
+class Receiver(http.server.BaseHTTPRequestHandler):
+    def do_POST(self):
+        n = int(self.headers.get("Content-Length", "0"))
+        self.rfile.read(n)
+        with lock:
+            received["count"] += 1
+        self.send_response(200)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def log_message(self, *a):
+        pass
+
+
+receiver = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Receiver)
+threading.Thread(target=receiver.serve_forever, daemon=True).start()
+
+# ---- the server ----
+broker = None
+broker_list = None
+if BACKEND == "kafka":
+    broker = subprocess.Popen([SVC, "dev-broker"], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    for line in broker.stdout:
+        if line.startswith("bootstrap.servers="):
+            broker_list = line.strip().split("=", 1)[1]
+            break
+server = None
+
+
+def start_server(first):
+    global server
+    port_file = os.path.join(WORK, "port")
+    if os.path.exists(port_file):
+        os.remove(port_file)
+    args = [SVC, "serve", "--data-dir", DATA, "--listen", "127.0.0.1:0", "--port-file", port_file,
+            "--dev-keys-in-data-dir", "--face-engine", "model-free", "--rate-reads", "0", "--rate-writes", "0",
+            "--rate-reveals", "0", "--reveal-budget-per-day", "1000000000", "--webhooks-allow-private-urls",
+            "--log-level", "warn"]
+    if first:
+        args.append("--dev-bootstrap")
+    if broker_list:
+        args += ["--log-backend", "kafka", "--kafka-brokers", broker_list]
+    out = open(os.path.join(WORK, "svc.out"), "a")
+    server = subprocess.Popen(args, stdout=subprocess.PIPE if first else out, stderr=open(os.path.join(WORK, "svc.err"), "a"),
+                              text=True)
+    if first:
+        for line in server.stdout:
+            if "Test secret key" in line:
+                state["key"] = line.strip().split(": ")[-1]
+                break
+        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+    deadline = time.time() + 300
+    while time.time() < deadline:
+        if os.path.exists(port_file) and open(port_file).read().strip():
+            port = int(open(port_file).read().strip().rsplit(":", 1)[-1])
+            try:
+                c = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+                c.request("GET", "/readyz")
+                if c.getresponse().status == 200:
+                    state["port"] = port
+                    return time.time()
+            except OSError:
+                pass
+        time.sleep(0.05)
+    raise SystemExit("soak: the server was not ready in 300 s")
+
+
+# ---- calls ----
+tls = threading.local()
+
+
+def call(method, path, body=None, headers=None, raw=None, content_type=None):
+    conn = getattr(tls, "conn", None)
+    if conn is None or getattr(tls, "port", None) != state["port"]:
+        conn = tls.conn = http.client.HTTPConnection("127.0.0.1", state["port"], timeout=30)
+        tls.port = state["port"]
+    h = {"Authorization": "Bearer " + state["key"]}
+    if headers:
+        h.update(headers)
+    data = raw
+    if body is not None:
+        data = json.dumps(body)
+        h["Content-Type"] = "application/json"
+    if content_type:
+        h["Content-Type"] = content_type
+    try:
+        conn.request(method, path, body=data, headers=h)
+        r = conn.getresponse()
+        payload = r.read()
+    except (OSError, http.client.HTTPException):
+        tls.conn = None
+        raise
+    return r.status, payload
+
+
+def multipart(fields, file_field, filename, mime, content):
+    b = "soak%016x" % random.getrandbits(64)
+    parts = []
+    for k, v in fields.items():
+        parts.append(f"--{b}\r\nContent-Disposition: form-data; name=\"{k}\"\r\n\r\n{v}\r\n".encode())
+    parts.append(f"--{b}\r\nContent-Disposition: form-data; name=\"{file_field}\"; filename=\"{filename}\"\r\n"
+                 f"Content-Type: {mime}\r\n\r\n".encode() + content + b"\r\n")
+    parts.append(f"--{b}--\r\n".encode())
+    return b"".join(parts), f"multipart/form-data; boundary={b}"
+
+
+captures = [("document_front", "front.jpg", "image/jpeg"), ("document_back", "back.jpg", "image/jpeg"),
+            ("selfie", "selfie.jpg", "image/jpeg"), ("liveness_video", "video.mp4", "video/mp4")]
+capture_bytes = {name: open(os.path.join(SAMPLES, name), "rb").read() for _, name, _ in captures}
+counter = {"n": 0}
+
+
+def next_n():
+    with lock:
+        counter["n"] += 1
+        return counter["n"]
+
+
+def expect(status, payload, ok=(200, 201, 202, 204)):
+    if status not in ok:
+        raise RuntimeError(f"{status} {payload[:200]!r}")
+    return json.loads(payload) if payload else {}
+
+
+def op_get():
+    with lock:
+        ids = acked["sessions"][-200:]
+    if not ids:
+        return op_session()
+    expect(*call("GET", "/v1/verification-sessions/" + random.choice(ids)))
+
+
+def op_list():
+    expect(*call("GET", "/v1/verification-sessions?limit=20"))
+
+
+def op_session():
+    n = next_n()
+    j = expect(*call("POST", "/v1/verification-sessions", {"channel": "api", "clientReference": f"soak-{n}"},
+                     {"Idempotency-Key": f"soak-s-{n}-{os.getpid()}"}))
+    with lock:
+        acked["sessions"].append(j["id"])
+
+
+def op_person():
+    n = next_n()
+    j = expect(*call("POST", "/v1/persons", {"pii": {"fullName": f"Soak Person {n}", "email": f"soak.{n}@example.mx"}},
+                     {"Idempotency-Key": f"soak-p-{n}-{os.getpid()}"}))
+    with lock:
+        acked["persons"].append(j["id"])
+
+
+def op_decrypt():
+    with lock:
+        ids = acked["persons"][-200:]
+    if not ids:
+        return op_person()
+    expect(*call("POST", f"/v1/persons/{random.choice(ids)}/decrypt",
+                 {"fields": ["fullName", "email"], "purpose": "identity_verification", "reason": "soak"}))
+
+
+def op_verification():
+    n = next_n()
+    outcome = "review" if n % 3 == 0 else "approved"
+    j = expect(*call("POST", "/v1/verification-sessions", {"channel": "api", "policy": {"testOutcome": outcome}},
+                     {"Idempotency-Key": f"soak-v-{n}-{os.getpid()}"}))
+    sid = j["id"]
+    with lock:
+        acked["sessions"].append(sid)
+    expect(*call("POST", f"/v1/verification-sessions/{sid}/consent", {"accepted": True}))
+    for kind, name, mime in captures:
+        body, ctype = multipart({"kind": kind}, "file", name, mime, capture_bytes[name])
+        expect(*call("POST", f"/v1/verification-sessions/{sid}/media", raw=body, content_type=ctype))
+    expect(*call("POST", f"/v1/verification-sessions/{sid}/submit"))
+    if outcome == "review":
+        # A claim and a resolve of an open case (this one's, or an earlier one's if it is not open yet).
+        q = expect(*call("GET", "/v1/review/queue?status=open&limit=5"))
+        for item in q.get("data", []):
+            cid = item.get("caseId")
+            st, _ = call("POST", f"/v1/review/cases/{cid}/claim")
+            if st == 200:
+                expect(*call("POST", f"/v1/review/cases/{cid}/resolve",
+                             {"action": "approve", "note": "soak", "reasonCodes": ["REVIEW_APPROVED"]}), ok=(200, 409))
+                break
+
+
+MIX = [(op_get, 30), (op_list, 15), (op_session, 15), (op_person, 15), (op_decrypt, 10), (op_verification, 10)]
+OPS = [f for f, w in MIX for _ in range(w)]
+
+
+def run_op(fn, due):
+    t0 = time.time()
+    try:
+        fn()
+        ok, refused = True, False
+    except (OSError, http.client.HTTPException) as e:
+        ok, refused = False, state["down"]
+        err = repr(e)
+    except Exception as e:  # noqa: BLE001 — an answer we did not expect
+        ok, refused = False, state["down"]
+        err = str(e)
+    lat = (time.time() - due) * 1000
+    with lock:
+        current["ops"] += 1
+        current["kinds"][fn.__name__] = current["kinds"].get(fn.__name__, 0) + 1
+        if ok:
+            current["lat"].append(lat)
+        elif refused:
+            current["refused"] += 1
+        else:
+            current["errors"] += 1
+            if len(error_samples) < 50:
+                error_samples.append(f"{time.strftime('%H:%M:%S')} {fn.__name__}: {err}")
+    return ok
+
+
+# ---- capacity: the mix closed-loop, 8 callers, 20 s ----
+start_server(True)
+with lock:
+    pass
+status, _ = call("POST", "/v1/developer/webhooks",
+                 {"url": f"http://127.0.0.1:{receiver.server_address[1]}/soak", "events": ["verification.*"]},
+                 {"Idempotency-Key": "soak-hook"})
+assert status == 201, status
+for _ in range(20):
+    op_session()
+    op_person()
+stop_cap = time.time() + 20
+done_cap = [0]
+
+
+def closed_loop():
+    while time.time() < stop_cap:
+        if run_op(random.choice(OPS), time.time()):
+            with lock:
+                done_cap[0] += 1
+
+
+threads = [threading.Thread(target=closed_loop) for _ in range(8)]
+for t in threads:
+    t.start()
+for t in threads:
+    t.join()
+capacity = done_cap[0] / 20.0
+rate = max(1.0, capacity / 2)
+with lock:
+    current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
+print(f"soak: {BACKEND}, capacity of this driver's mix {capacity:.0f} ops/s closed-loop; soaking at {rate:.0f} ops/s "
+      f"for {MINUTES:g} min, kill -9 every {KILL_EVERY:g} min", flush=True)
+
+# ---- the soak ----
+work = queue.Queue()
+stop = threading.Event()
+
+
+def worker():
+    while not stop.is_set():
+        try:
+            fn, due = work.get(timeout=0.5)
+        except queue.Empty:
+            continue
+        run_op(fn, due)
+
+
+workers = [threading.Thread(target=worker, daemon=True) for _ in range(32)]
+for w in workers:
+    w.start()
+
+
+def metrics():
+    try:
+        st, body = call("GET", "/metrics")
+    except (OSError, http.client.HTTPException):
+        return {}
+    out = {}
+    for line in body.decode().splitlines():
+        for name in ("svc_process_resident_bytes", "svc_process_open_fds", "svc_rocksdb_live_sst_bytes",
+                     "svc_rocksdb_pending_compaction_bytes"):
+            if line.startswith(name + " "):
+                out[name] = float(line.split()[1])
+    return out
+
+
+def du(path):
+    total = 0
+    for root, _, files in os.walk(path):
+        for f in files:
+            try:
+                total += os.lstat(os.path.join(root, f)).st_size
+            except OSError:
+                pass
+    return total
+
+
+begin = time.time()
+next_kill = begin + KILL_EVERY * 60
+next_minute = begin + 60
+kills = []
+i = 0
+print(f"{'min':>4} {'ops':>7} {'err':>5} {'refused':>7} {'p99 ms':>8} {'RSS MiB':>8} {'fds':>5} {'SST MiB':>8} "
+      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7}", flush=True)
+while time.time() - begin < MINUTES * 60:
+    due = begin + i / rate
+    now = time.time()
+    if due > now:
+        time.sleep(min(due - now, 0.05))
+        continue
+    work.put((random.choice(OPS), due))
+    i += 1
+    if time.time() >= next_kill:
+        next_kill += KILL_EVERY * 60
+        state["down"] = True
+        t_kill = time.time()
+        server.send_signal(signal.SIGKILL)
+        server.wait()
+        ready = start_server(False)
+        state["down"] = False
+        kills.append({"at_min": round((t_kill - begin) / 60, 2), "restart_s": round(ready - t_kill, 2)})
+    if time.time() >= next_minute:
+        next_minute += 60
+        m = metrics()
+        with lock:
+            lat = sorted(current["lat"])
+            row = {"minute": len(minute_stats) + 1, "ops": current["ops"], "errors": current["errors"],
+                   "refused": current["refused"],
+                   "p99_ms": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
+                   "rss_mib": round(m.get("svc_process_resident_bytes", 0) / 2**20, 1),
+                   "fds": int(m.get("svc_process_open_fds", 0)),
+                   "sst_mib": round(m.get("svc_rocksdb_live_sst_bytes", 0) / 2**20, 1),
+                   "debt_mib": round(m.get("svc_rocksdb_pending_compaction_bytes", 0) / 2**20, 1),
+                   "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"]}
+            current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
+        minute_stats.append(row)
+        print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
+              f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
+              f"{row['hooks']:>7}", flush=True)
+stop.set()
+time.sleep(1)
+
+# ---- every acknowledged write present ----
+missing = []
+for kind, path in (("sessions", "/v1/verification-sessions/"), ("persons", "/v1/persons/")):
+    for id_ in acked[kind]:
+        st, _ = call("GET", path + id_)
+        if st != 200:
+            missing.append(f"{kind} {id_}: {st}")
+result = {"backend": BACKEND, "minutes": MINUTES, "capacity_ops_s": round(capacity), "rate_ops_s": round(rate),
+          "kills": kills, "minutes_table": minute_stats, "acknowledged": {k: len(v) for k, v in acked.items()},
+          "missing": missing[:100], "missing_count": len(missing), "errors": error_samples,
+          "webhooks_received": received["count"]}
+json.dump(result, open(os.path.join(WORK, "soak.json"), "w"), indent=1)
+print(f"soak: kills {kills}; acknowledged {result['acknowledged']}, missing {len(missing)}; "
+      f"errors after recovery {sum(r['errors'] for r in minute_stats)}; webhooks received {received['count']}", flush=True)
+for e in error_samples[:10]:
+    print("  error:", e)
+server.send_signal(signal.SIGTERM)
+server.wait()
+if broker:
+    broker.terminate()
+sys.exit(1 if missing or sum(r["errors"] for r in minute_stats) else 0)
