@@ -311,9 +311,14 @@ for w in workers:
 
 
 def metrics():
-    try:
-        st, body = call("GET", "/metrics")
-    except (OSError, http.client.HTTPException):
+    body = b""
+    for _ in range(2):  # a kept connection the server closed while idle: once more on a new one
+        try:
+            st, body = call("GET", "/metrics")
+            break
+        except (OSError, http.client.HTTPException):
+            tls.conn = None
+    if not body:
         return {}
     out = {}
     for line in body.decode().splitlines():
@@ -342,6 +347,25 @@ kills = []
 i = 0
 print(f"{'min':>4} {'ops':>7} {'err':>5} {'refused':>7} {'p99 ms':>8} {'RSS MiB':>8} {'fds':>5} {'SST MiB':>8} "
       f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7}", flush=True)
+def minute_row():
+    m = metrics()
+    with lock:
+        lat = sorted(current["lat"])
+        row = {"minute": len(minute_stats) + 1, "ops": current["ops"], "errors": current["errors"],
+               "refused": current["refused"],
+               "p99_ms": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
+               "rss_mib": round(m.get("svc_process_resident_bytes", 0) / 2**20, 1),
+               "fds": int(m.get("svc_process_open_fds", 0)),
+               "sst_mib": round(m.get("svc_rocksdb_live_sst_bytes", 0) / 2**20, 1),
+               "debt_mib": round(m.get("svc_rocksdb_pending_compaction_bytes", 0) / 2**20, 1),
+               "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"]}
+        current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
+    minute_stats.append(row)
+    print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
+          f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
+          f"{row['hooks']:>7}", flush=True)
+
+
 while time.time() - begin < MINUTES * 60:
     due = begin + i / rate
     now = time.time()
@@ -361,24 +385,13 @@ while time.time() - begin < MINUTES * 60:
         kills.append({"at_min": round((t_kill - begin) / 60, 2), "restart_s": round(ready - t_kill, 2)})
     if time.time() >= next_minute:
         next_minute += 60
-        m = metrics()
-        with lock:
-            lat = sorted(current["lat"])
-            row = {"minute": len(minute_stats) + 1, "ops": current["ops"], "errors": current["errors"],
-                   "refused": current["refused"],
-                   "p99_ms": round(lat[min(len(lat) - 1, int(0.99 * len(lat)))], 1) if lat else None,
-                   "rss_mib": round(m.get("svc_process_resident_bytes", 0) / 2**20, 1),
-                   "fds": int(m.get("svc_process_open_fds", 0)),
-                   "sst_mib": round(m.get("svc_rocksdb_live_sst_bytes", 0) / 2**20, 1),
-                   "debt_mib": round(m.get("svc_rocksdb_pending_compaction_bytes", 0) / 2**20, 1),
-                   "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"]}
-            current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
-        minute_stats.append(row)
-        print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
-              f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
-              f"{row['hooks']:>7}", flush=True)
+        minute_row()
+# The last minute's operations finish, then its row.
+while not work.empty():
+    time.sleep(0.1)
+time.sleep(2)
 stop.set()
-time.sleep(1)
+minute_row()
 
 # ---- every acknowledged write present ----
 missing = []
