@@ -69,6 +69,8 @@ try {
   await page.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
   out.retakeAccepted = true;
   await page.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await page.waitForFunction(() => !/Reverso/.test(document.querySelector("#step-title").textContent) ||
+    document.querySelector("#quality-hints"));
 
   // Whatever else the flow asks: the selfie and the liveness video from the (fake) camera.
   for (let i = 0; i < 8; i++) {

@@ -47,6 +47,7 @@
         multiple_faces: "Aparece más de una persona: asegúrate de estar solo en la foto.",
         face_too_small: { document: "Acerca la identificación a la cámara.", selfie: "Acércate a la cámara: tu rostro debe llenar el óvalo." },
         face_cut_off: "Tu rostro quedó cortado: colócalo completo dentro del óvalo.",
+        text_unreadable: "No se pueden leer los datos de la identificación: que se vea completa, enfocada y sin reflejos.",
         unreadable: "No pudimos leer la foto: tómala de nuevo.",
         default: "La foto no quedó bien: tómala de nuevo.",
       },
@@ -118,6 +119,7 @@
         multiple_faces: "More than one person is in the picture: make sure only you are in it.",
         face_too_small: { document: "Bring the ID closer to the camera.", selfie: "Move closer to the camera: your face should fill the oval." },
         face_cut_off: "Your face is cut off: place all of it inside the oval.",
+        text_unreadable: "The ID's text cannot be read: show all of it, in focus and without glare.",
         unreadable: "We could not read the photo: take it again.",
         default: "The photo did not come out well: take it again.",
       },
@@ -230,6 +232,13 @@
     state.stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: facing, width: { ideal: 1280 } }, audio: false });
     video.srcObject = state.stream;
     await video.play();
+    // The first frame on screen before a photo can be taken (a loaded machine may play before any
+    // frame arrived: the photo would be black).
+    await new Promise((resolve) => {
+      if (video.requestVideoFrameCallback) video.requestVideoFrameCallback(() => resolve());
+      else if (video.readyState >= 2) resolve();
+      else video.addEventListener("loadeddata", () => resolve(), { once: true });
+    });
   }
   // How a capture was made (docs/biometrics.md#injection-signals), sent with it as captureFacts:
   // the camera's label, the track's settings and capabilities, what was asked, the recorder, and
@@ -330,15 +339,15 @@
     const hints = el("div", { id: "quality", "aria-live": "polite" });
     show(t[kind], el("p", { class: "muted", id: "step-hint" }, t["hint_" + kind]), viewport(video, selfie ? "face" : "card"), hints,
       el("div", { class: "row" }, take, el("label", { class: "file", for: "file" }, input, t.file)));
-    let timing = null;
-    camera(video, selfie ? "user" : "environment").then(() => { take.disabled = false; timing = frameTiming(video); }, () => say(t.noCamera));
+    let timing = null, busy = false;
+    camera(video, selfie ? "user" : "environment").then(() => { take.disabled = busy; timing = frameTiming(video); }, () => say(t.noCamera));
     let attempts = 0;
     function hintFor(issue) {
       const h = t.quality[issue] || t.quality.default;
       return typeof h === "string" ? h : h[selfie ? "selfie" : "document"];
     }
     async function send(blob, name, source) {
-      take.disabled = true;
+      take.disabled = busy = true;  // one photo at a time: the camera starting meanwhile leaves it off
       attempts += 1;
       try {
         const facts = factsOf(source, timing);
@@ -346,6 +355,7 @@
         const a = r.analysis || {};
         const issues = a.status === "error" ? ["unreadable"] : (a.qualityIssues || []);
         tell("capture", { kind, attempt: attempts, accepted: issues.length === 0, issues });
+        busy = false;
         if (!issues.length) return next();
         const list = el("ul", { id: "quality-hints", "data-issues": issues.join(" ") }, ...issues.map((i) => el("li", { "data-issue": i }, hintFor(i))));
         hints.replaceChildren(el("h3", { class: "retake" }, t.retakeTitle), list);
@@ -357,9 +367,10 @@
         $("status").dataset.code = "QUALITY_" + issues[0].toUpperCase();
         take.disabled = !state.stream;
         resize();
-      } catch (e) { fail(e); take.disabled = !state.stream; }
+      } catch (e) { busy = false; fail(e); take.disabled = !state.stream; }
     }
     function snap() {
+      if (!video.videoWidth) return;  // no frame yet
       const c = document.createElement("canvas");
       c.width = video.videoWidth;
       c.height = video.videoHeight;
