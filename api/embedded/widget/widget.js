@@ -36,7 +36,7 @@
         gov_ine: "INE en la lista nominal", efirma: "e.firma", aml: "Listas de riesgo" },
       outcomes: { passed: "correcto", failed: "no superado", review: "a revisión", unavailable: "no disponible", skipped: "omitido",
         inconclusive: "no concluyente" },
-      retakeTitle: "Vuelve a tomar la foto", useAnyway: "Usar esta foto de todos modos", guide: "Guía: coloca aquí",
+      retakeTitle: "Vuelve a tomar la foto", useAnyway: "Usar esta foto de todos modos",
       quality: {
         blurry: "La foto salió borrosa: mantén quieto el teléfono y espera a que enfoque.",
         glare: "Hay reflejos sobre la identificación: inclínala un poco o aléjate de la luz directa.",
@@ -108,7 +108,7 @@
         gov_ine: "INE voter list", efirma: "e.firma", aml: "Risk lists" },
       outcomes: { passed: "passed", failed: "not passed", review: "to review", unavailable: "unavailable", skipped: "skipped",
         inconclusive: "inconclusive" },
-      retakeTitle: "Take the photo again", useAnyway: "Use this photo anyway", guide: "Guide: place it here",
+      retakeTitle: "Take the photo again", useAnyway: "Use this photo anyway",
       quality: {
         blurry: "The photo is blurry: hold the phone still and let the camera focus.",
         glare: "There is glare on the ID: tilt it a little or move away from direct light.",
