@@ -28,11 +28,7 @@ stop_nginx
 start_svc --dev-bootstrap --rate-reveals 0 --reveal-budget-per-day 1000000000
 export SVC_BENCH_KEY=$KEY
 AUTH="Authorization: Bearer $KEY"
-for i in $(seq 30); do
-  curl -s -o /dev/null -X POST "http://127.0.0.1:$PORT/v1/verification-sessions" -H "$AUTH" \
-    -H "Idempotency-Key: seed-$i" -H 'Content-Type: application/json' -d '{"channel":"api"}'
-done
-ID=$(curl -s "http://127.0.0.1:$PORT/v1/verification-sessions?limit=1" -H "$AUTH" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+ID=$(seed_sessions "http://127.0.0.1:$PORT" "$KEY")
 run_wrk "svc GET /v1/verification-sessions/{id}" -t1 -c"$CONNS" -H "$AUTH" "http://127.0.0.1:$PORT/v1/verification-sessions/$ID"
 GET_RPS=$(cat "$WORK/last.rps")
 run_wrk "svc GET list page of 20" -t1 -c"$CONNS" -H "$AUTH" "http://127.0.0.1:$PORT/v1/verification-sessions?limit=20"

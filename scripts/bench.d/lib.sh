@@ -135,3 +135,13 @@ admin() {  # node method path [body]: the status of an admin-socket call; its bo
     -H "Authorization: Bearer $(cat "$WORK/$n/service.key")" -H 'Content-Type: application/json' \
     ${b:+--data "$b"} "http://admin$p"
 }
+
+seed_sessions() {  # base url, key: 30 sessions created (each its own Idempotency-Key); prints the newest's id
+  local base=$1 key=$2 i
+  for i in $(seq 30); do
+    curl -sf -o /dev/null -X POST "$base/v1/verification-sessions" -H "Authorization: Bearer $key" \
+      -H "Idempotency-Key: seed-$i" -H 'Content-Type: application/json' -d '{"channel":"api"}'
+  done
+  curl -sf "$base/v1/verification-sessions?limit=1" -H "Authorization: Bearer $key" |
+    python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])'
+}

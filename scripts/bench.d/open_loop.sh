@@ -13,11 +13,7 @@ OPEN=${OPEN_LOOP_BIN:-$BUILD/tests/svc_bench_open_loop}
 start_svc --dev-bootstrap
 export SVC_BENCH_KEY=$KEY
 AUTH="Authorization: Bearer $KEY"
-for i in $(seq 30); do
-  curl -s -o /dev/null -X POST "$BASE/v1/verification-sessions" -H "$AUTH" \
-    -H "Idempotency-Key: ol-seed-$i" -H 'Content-Type: application/json' -d '{"channel":"api"}'
-done
-ID=$(curl -s "$BASE/v1/verification-sessions?limit=1" -H "$AUTH" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+ID=$(seed_sessions "$BASE" "$KEY")
 person_body='{"pii":{"fullName":"Open Loop {n}","email":"open.loop.{n}@example.mx","phone":"5512345678"}}'
 session_body='{"channel":"api","clientReference":"open-loop"}'
 # measure NAME PATH METHOD BODY IDEMPOTENT(0|1) WRK-ARGS...

@@ -79,11 +79,7 @@ for size in 1 3; do
   KEY=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["secret"])' "$WORK/admin.body")
   export SVC_BENCH_KEY=$KEY
   base="http://127.0.0.1:${PORT[$first]}"
-  for i in $(seq 30); do
-    curl -sf -o /dev/null -X POST "$base/v1/verification-sessions" -H "Authorization: Bearer $KEY" \
-      -H "Idempotency-Key: seed-$i" -H 'Content-Type: application/json' -d '{"channel":"api"}'
-  done
-  ID=$(curl -sf "$base/v1/verification-sessions?limit=1" -H "Authorization: Bearer $KEY" | python3 -c 'import json,sys; print(json.load(sys.stdin)["data"][0]["id"])')
+  ID=$(seed_sessions "$base" "$KEY")
   pids=""; urls_get=(); urls_list=(); urls_root=()
   for n in "${names[@]}"; do
     pids="$pids ${PID[$n]}"
