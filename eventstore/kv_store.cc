@@ -5,6 +5,7 @@
 #include <rocksdb/table.h>
 #include <rocksdb/filter_policy.h>
 #include <rocksdb/write_batch.h>
+#include <rocksdb/utilities/checkpoint.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -282,6 +283,15 @@ core::Status KvStore::CompactAll(int cf) {
   rocksdb::CompactRangeOptions co;
   co.bottommost_level_compaction = rocksdb::BottommostLevelCompaction::kForce;
   return FromRocks(impl_->db->CompactRange(co, impl_->handles.at(cf), nullptr, nullptr), "compact");
+}
+
+core::Status KvStore::Checkpoint(const std::string& dir) {
+  rocksdb::Checkpoint* raw = nullptr;
+  SVC_RETURN_IF_ERROR(FromRocks(rocksdb::Checkpoint::Create(impl_->db.get(), &raw), "checkpoint"));
+  std::unique_ptr<rocksdb::Checkpoint> cp(raw);
+  // log_size_for_flush 0: always flush first, so the copy holds every row, including those
+  // written without the write-ahead log.
+  return FromRocks(cp->CreateCheckpoint(dir, /*log_size_for_flush=*/0), "checkpoint");
 }
 
 std::string KvStore::Property(std::string_view name) const {

@@ -91,6 +91,12 @@ class KvStore {
   // (what crypto-shredding needs of the key store: a tombstone alone leaves the old value in
   // older files until some later compaction).
   core::Status CompactAll(int cf);
+  // A consistent copy of the whole store as of one moment, in `dir` (which must not exist yet):
+  // RocksDB's checkpoint. Every column family's memtable is flushed first (atomically, so the rows
+  // written without a write-ahead log go with their checkpoints), the table files are hard-linked
+  // when `dir` is on the same file system and copied when not, and the live write-ahead log is
+  // copied. Writes go on while it is taken. Used by `svc backup` (eventstore/backup.h).
+  core::Status Checkpoint(const std::string& dir);
   const std::string& path() const { return path_; }
   std::string Property(std::string_view name) const;
 

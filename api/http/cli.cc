@@ -99,13 +99,14 @@ bool HeldByServer(const core::Status& open_failure) {
 }
 
 core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions& ro, const std::string& method,
-                                           const std::string& path, const std::string& body) {
+                                           const std::string& path, const std::string& body,
+                                           std::chrono::milliseconds timeout) {
   SVC_ASSIGN_OR_RETURN(std::string service_key, LoadServiceKey(ro.data_dir, ro.keys, /*create=*/false));
   ClientTarget target;
   target.unix_socket = f.Get("admin-socket").empty() ? (std::filesystem::path(ro.data_dir) / "admin.sock").string()
                                                      : f.Get("admin-socket");
   return HttpCall(target, method, path, {{"Authorization", "Bearer " + service_key}},
-                  method == "POST" ? body : "");
+                  method == "POST" ? body : "", timeout);
 }
 
 int RunLocally(Runtime& rt, const std::function<core::Result<core::Json>()>& command) {

@@ -5,6 +5,7 @@
 
 #include <signal.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 #include <vector>
@@ -33,8 +34,10 @@ void DeclareAdminSocket(Flags& f);
 bool HeldByServer(const core::Status& open_failure);
 // Calls `method path` on the running server's admin socket with the service key of `ro`'s key
 // sources; `body` is sent for POST.
+// `timeout`: how long to wait for the answer (a backup takes as long as its copy).
 core::Result<HttpResponse> CallAdminSocket(const Flags& f, const RuntimeOptions& ro, const std::string& method,
-                                           const std::string& path, const std::string& body = "");
+                                           const std::string& path, const std::string& body = "",
+                                           std::chrono::milliseconds timeout = std::chrono::milliseconds(30000));
 // On a stopped data directory: runs `command` with the projections running (so that its answer
 // reads its own write), waits until they caught up, shuts the runtime down, and prints the answer
 // (0) or fails (1).

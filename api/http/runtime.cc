@@ -1,5 +1,7 @@
 #include "api/http/runtime.h"
 
+#include "eventstore/backup.h"
+
 #include "pipeline/adapters/s3_blob_store.h"
 
 #include <sys/stat.h>
@@ -281,6 +283,36 @@ core::Result<core::Json> Runtime::RotateMasterKey(std::string new_master) {
                                       : "start the server with the new master key from now on; then destroy the old one"}};
 }
 
+std::string BackupManifestKey(std::string_view working_root) {
+  return core::DeriveSubkey(working_root, "svc/backup-manifest/v1");
+}
+
+core::Result<core::Json> Runtime::Backup(const std::string& to) {
+  std::lock_guard<std::mutex> lock(backup_mu_);
+  core::Json about;
+  about["createdAt"] = core::FormatRfc3339(clock_->Now());
+  about["logBackend"] = options_.log_backend;
+  about["partitions"] = log_->PartitionCount();
+  if (options_.log_backend == "kafka") about["kafkaTopicPrefix"] = options_.kafka_topic_prefix;
+  // Every event appended before the backup began is in it (on the embedded log); on Kafka the
+  // read models' positions in the topic are.
+  if (auto ends = log_->EndOffsets(); ends.ok()) about["logEndOffsetsBefore"] = *ends;
+  about["blobStore"] = blobs_->Describe();
+  auto start = std::chrono::steady_clock::now();
+  eventstore::BackupRequest req;
+  req.store = store_.get();
+  req.blobs = blobs_.get();
+  req.to = to;
+  req.about = std::move(about);
+  req.manifest_key = backup_manifest_key_;
+  SVC_ASSIGN_OR_RETURN(core::Json summary, eventstore::WriteBackup(req));
+  summary["seconds"] = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  core::LogInfo("backup written", {{"to", core::StringOr(summary, "to")},
+                                   {"files", summary["totals"].value("files", int64_t{0})},
+                                   {"bytes", summary["totals"].value("bytes", int64_t{0})}});
+  return summary;
+}
+
 core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& options) {
   // A runtime without its areas would recover a log whose events nothing decides or projects.
   if (options.modules.empty()) return core::FailedPrecondition("a runtime needs its modules (api/server/modules.h)");
@@ -344,6 +376,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->reviewer_token_key_ = core::DeriveSubkey(keys.root, "svc/reviewer-token/v1");
   rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
   rt->audit_checkpoint_root_key_ = pipeline::audit::CheckpointRootKey(keys.root);
+  rt->backup_manifest_key_ = BackupManifestKey(keys.root);
   core::SecureZero(keys.root);
   // Objects written in pieces wait in a spool (sealed) until stored; what a crash left there is
   // dropped now: no event names a spool file.

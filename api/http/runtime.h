@@ -4,6 +4,7 @@
 // on a stopped data directory.
 
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "commands/command_bus.h"
@@ -150,6 +151,10 @@ class Runtime {
   // with the new master key. In development mode the data directory's master.key is replaced.
   core::Result<core::Json> RotateMasterKey(std::string new_master);
 
+  // `svc backup --to DIR`, on a running node or a stopped directory: a checkpoint of the store
+  // and a copy of the blobs, with a manifest (eventstore/backup.h). One at a time.
+  core::Result<core::Json> Backup(const std::string& to);
+
   // --kafka-writers group, as node `member`: commands of partitions decided elsewhere travel to
   // their writer (commands/command_bus.h); with `write`, the node joins the writers' group, and
   // the partitions it is given are fenced, recovered and decided here until they move
@@ -189,6 +194,8 @@ class Runtime {
   std::string reviewer_token_key_;
   std::string certificate_root_key_;
   std::string audit_checkpoint_root_key_;
+  std::string backup_manifest_key_;
+  std::mutex backup_mu_;
   std::unique_ptr<eventstore::KeyStore> key_store_;
   std::unique_ptr<eventstore::BlobStore> blobs_;
   projections::IncrementalChainVerifier audit_chain_verifier_;
@@ -200,6 +207,9 @@ class Runtime {
 // `sources` (it must exist and lie outside the data directory); with dev_keys_in_data_dir,
 // <data_dir>/master.key (created when `create`, mode 0600, with a loud warning). Anything else
 // is kFailedPrecondition naming the ways to provide one. Never writes unless `create`.
+// The key of backup manifests' HMAC, from the working root (eventstore/backup.h).
+std::string BackupManifestKey(std::string_view working_root);
+
 core::Result<std::string> LoadMasterKey(const std::string& data_dir, const KeySources& sources,
                                         bool create);
 

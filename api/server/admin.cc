@@ -290,6 +290,13 @@ void AddAdminRoutes(Router& router, Runtime& rt, std::string service_key) {
                }
                return rt.RotateMasterKey(std::move(*key));
              }, 200));
+  // svc backup, on a running server: {"to": a directory on the server's machine}.
+  router.Add("POST", "/admin/backup", guarded([&rt](HttpRequest& req) -> core::Result<core::Json> {
+               SVC_ASSIGN_OR_RETURN(auto body, AdminBody(req));
+               SVC_ASSIGN_OR_RETURN(std::string to, StringField(body, "to", ""));
+               if (to.empty()) return core::InvalidArgument("to: the backup directory is required", "VALIDATION_ERROR");
+               return rt.Backup(to);
+             }, 200));
 }
 
 }  // namespace svc::api

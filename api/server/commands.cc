@@ -61,7 +61,11 @@ const char* const kCommands =
     "                            package @vladmandic/face-api into <data-dir>/models\n"
     "  blobs migrate             --blob-store s3 --s3-endpoint URL --s3-bucket B: copy the data\n"
     "                            directory's blobs into the bucket (resumable; deletes nothing)\n"
-    "  blobs gc                  [--dry-run] [--grace-seconds N]: delete the blobs no event refers to\n";
+    "  blobs gc                  [--dry-run] [--grace-seconds N]: delete the blobs no event refers to\n"
+    "  backup                    --to DIR: a consistent copy of the data directory (the store and its\n"
+    "                            blobs, with a manifest; never the master key), the server running or not\n"
+    "  restore                   --from DIR --data-dir NEW --master-key-file FILE: check a backup\n"
+    "                            against its manifest and the master key, and restore it into NEW\n";
 
 
 }  // namespace

@@ -14,6 +14,8 @@ int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for develo
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
 int Blobs(int argc, char** argv);        // blobs_cli.cc: copy a data directory's blobs into a bucket
+int Backup(int argc, char** argv);       // backup_cli.cc: svc backup, svc restore
+int Restore(int argc, char** argv);
 int OpenApi();                           // print the OpenAPI document
 int DocsErrors();                        // print the error catalogue
 

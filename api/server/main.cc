@@ -23,6 +23,8 @@ int main(int argc, char** argv) {
   if (cmd == "certificate") return Certificate(argc, argv);
   if (cmd == "models") return Models(argc, argv);
   if (cmd == "blobs") return Blobs(argc, argv);
+  if (cmd == "backup") return Backup(argc, argv);
+  if (cmd == "restore") return Restore(argc, argv);
   if (cmd == "openapi") return OpenApi();
   if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") return DocsErrors();
   for (const svc::api::Module* m : svc::api::AllModules()) {  // the areas' commands

@@ -76,4 +76,63 @@ lists = root / "docs/samples/lists"
 for i, name in enumerate(["sdn.csv", "un_consolidated.xml", "targets.simple.csv", "entities.ftm.json", "sat_69b.csv",
                           "sat_69_firmes.csv"]):
     put("fuzz_lists", name, bytes([i]) + (lists / name).read_bytes()[:32768])
+# a backup's manifest (eventstore/backup.h): the digest over the RFC 8785 form (sorted keys, no
+# spaces: the same for these plain values), the HMAC under the target's key (32 x "k")
+def canon(v):
+    return json.dumps(v, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+files = [{"path": "db/CURRENT", "size": 16, "sha256": hashlib.sha256(b"MANIFEST-000005\n").hexdigest()},
+         {"path": "db/000009.sst", "size": 1024, "sha256": "ab" * 32},
+         {"path": "media/3f/" + "3f" * 32, "size": 262144, "sha256": "3f" * 32}]
+manifest = {"format": "svc-backup/1",
+            "about": {"createdAt": "2026-12-02T14:00:00Z", "logBackend": "embedded", "partitions": 4,
+                      "logEndOffsetsBefore": [12, 40, 7, 0], "blobStore": "local:/var/lib/svc/media"},
+            "totals": {"files": 3, "bytes": 263184, "dbFiles": 2, "blobs": 1, "blobBytes": 262144,
+                       "blobsRemovedDuringBackup": 0},
+            "files": files}
+digest = hashlib.sha256(canon(manifest).encode()).hexdigest()
+manifest["digest"] = digest
+manifest["mac"] = base64.b64encode(hmac.new(b"k" * 32, digest.encode(), hashlib.sha256).digest()).decode()
+put("fuzz_backup_manifest", "manifest", json.dumps(manifest))
+put("fuzz_backup_manifest", "unfinished", json.dumps({"format": "svc-backup/1", "files": []}))
+# an access-log export: the header, then entries chained as the log chains them
+origin = "svc/audit/ten_0123456789abcdef0123456789abcdef/test"
+lines = [json.dumps({"format": "svc-audit-export/2", "origin": origin,
+                     "verifierKey": origin + "+01020304+" + base64.b64encode(b"\x01" + b"\x02" * 32).decode(),
+                     "checkpoint": origin + "\n2\n" + base64.b64encode(b"\x03" * 32).decode() + "\n\n\u2014 " + origin + " AQIDBA==\n",
+                     "checkpoints": [{"treeSize": 1, "rootHash": "00" * 32, "checkpoint": "x"}]})]
+prev = bytes(32)
+for i in (1, 2):
+    entry = {"id": i, "object": "audit_log_entry", "action": "person.decrypt", "actorType": "api_key",
+             "actorId": "key_0123456789abcdef0123456789abcdef", "personId": "per_0123456789abcdef0123456789abcdef",
+             "fields": ["curp"], "purpose": "identity_verification", "createdAt": f"2026-12-02T14:00:0{i}Z"}
+    h = hashlib.sha256(prev + canon(entry).encode()).digest()
+    entry["prevHash"], entry["hash"] = prev.hex(), h.hex()
+    lines.append(canon(entry))
+    prev = h
+put("fuzz_audit_export", "export", "\n".join(lines) + "\n")
+# image headers: the first byte picks the declared type (jpeg, png, webp, webm, mp4)
+put("fuzz_image_headers", "jpeg", b"\x00" + (root / "docs/samples/selfie.jpg").read_bytes()[:4096])
+ihdr = b"IHDR" + (1280).to_bytes(4, "big") + (800).to_bytes(4, "big") + b"\x08\x02\x00\x00\x00"
+put("fuzz_image_headers", "png", b"\x01" + b"\x89PNG\r\n\x1a\n" + (13).to_bytes(4, "big") + ihdr + b"\x00" * 4)
+for name, chunk, body in [("webp-vp8", b"VP8 ", b"\x00" * 10 + (1280).to_bytes(2, "little") + (800).to_bytes(2, "little")),
+                          ("webp-vp8l", b"VP8L", b"\x2f" + bytes([0xff, 0x04, 0x20, 0x00]) + b"\x00" * 9),
+                          ("webp-vp8x", b"VP8X", b"\x00" * 4 + (1279).to_bytes(3, "little") + (799).to_bytes(3, "little"))]:
+    put("fuzz_image_headers", name, b"\x02" + b"RIFF" + (len(body) + 12).to_bytes(4, "little") + b"WEBP" + chunk
+        + len(body).to_bytes(4, "little") + body + b"\x00" * 8)
+put("fuzz_image_headers", "mp4", b"\x04" + (root / "docs/samples/video.mp4").read_bytes()[:256])
+# e.firma certificates: a FIEL-like one made once with openssl (random keys: kept, not remade)
+efirma = corpus / "fuzz_efirma"
+if not (efirma / "fiel.cer").exists():
+    import tempfile
+    with tempfile.TemporaryDirectory() as t:
+        subj = "/CN=JOSE PEREZ NUNEZ/x500UniqueIdentifier=PEPJ800101AB1 / PEPJ800101AB1/serialNumber=PEPJ800101HDFRRN03"
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes",
+                        "-keyout", f"{t}/k.pem", "-out", f"{t}/c.pem", "-days", "1460", "-subj", subj,
+                        "-addext", "keyUsage=critical,digitalSignature,nonRepudiation"],
+                       check=True, capture_output=True)
+        pem = pathlib.Path(f"{t}/c.pem").read_bytes()
+        der = subprocess.run(["openssl", "x509", "-in", f"{t}/c.pem", "-outform", "DER"], check=True,
+                             capture_output=True).stdout
+    put("fuzz_efirma", "fiel.cer", der)
+    put("fuzz_efirma", "fiel.pem", pem)
 print("seed corpora written under", corpus)

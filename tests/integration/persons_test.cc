@@ -53,11 +53,7 @@ std::string ApprovedSession(Env& env, const std::string& idem, const std::string
   REQUIRE_MESSAGE(created.status == 201, created.body);
   std::string id = Body(created)["id"];
   REQUIRE(env.Call(env.test_key, "POST", "/v1/verification-sessions/" + id + "/consent", R"({"accepted":true})").status == 200);
-  for (auto [kind, mime, bytes] : std::vector<std::tuple<std::string, std::string, std::string>>{
-           {"document_front", "image/jpeg", testing::Jpeg(1280, 800)},
-           {"document_back", "image/jpeg", testing::Jpeg(1280, 801)},
-           {"selfie", "image/jpeg", testing::Jpeg(720, 960)},
-           {"liveness_video", "video/mp4", testing::Mp4()}}) {
+  for (const auto& [kind, mime, bytes] : testing::MinimalCaptures()) {
     auto r = testing::Upload(env, env.test_key, id, kind, mime, bytes);
     REQUIRE_MESSAGE(r.status == 201, r.body);
   }

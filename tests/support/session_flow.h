@@ -24,6 +24,14 @@ inline api::HttpResponse Upload(Env& env, const std::string& key, const std::str
 // One capture to upload: kind, mime, bytes.
 using Capture = std::array<std::string, 3>;
 
+// The four minimal captures (enough for the checks the sandbox makes).
+inline std::vector<Capture> MinimalCaptures() {
+  return {{"document_front", "image/jpeg", Jpeg(1280, 800)},
+          {"document_back", "image/jpeg", Jpeg(1280, 801)},
+          {"selfie", "image/jpeg", Jpeg(720, 960)},
+          {"liveness_video", "video/mp4", Mp4()}};
+}
+
 // A session run by the sandbox to `outcome` (policy testOutcome: approved, declined, review):
 // consent, the `captures`, submit, and the pipeline idle; of `person` when one is given; `extra`
 // adds members to the create request. Returns its id.
@@ -49,16 +57,11 @@ inline std::string SandboxSessionWith(Env& env, const std::string& key, const st
   return session;
 }
 
-// The same with the four minimal captures (enough for the checks the sandbox makes).
+// The same with the four minimal captures.
 inline std::string SandboxSession(Env& env, const std::string& key, const std::string& idempotency_key,
                                   const std::string& outcome, const std::string& person = "",
                                   const core::Json& extra = core::Json::object()) {
-  return SandboxSessionWith(env, key, idempotency_key, outcome, person,
-                            {{"document_front", "image/jpeg", Jpeg(1280, 800)},
-                             {"document_back", "image/jpeg", Jpeg(1280, 801)},
-                             {"selfie", "image/jpeg", Jpeg(720, 960)},
-                             {"liveness_video", "video/mp4", Mp4()}},
-                            extra);
+  return SandboxSessionWith(env, key, idempotency_key, outcome, person, MinimalCaptures(), extra);
 }
 
 // The review case a session's verdict opened (its evidence names it).
