@@ -1,4 +1,4 @@
-// An access-log export (JSON lines) as `svc audit verify-export` reads it
+// An access-log export (JSON lines) as `svc audit verify FILE` reads it
 // (pipeline/audit/export_check.h): the header, its checkpoints, every entry's chain link and leaf.
 #include <cstddef>
 #include <cstdint>
