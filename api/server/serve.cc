@@ -152,6 +152,10 @@ HttpResponse Metrics(Runtime& rt) {
   store_gauge("svc_rocksdb_pending_compaction_bytes", "Bytes RocksDB estimates compaction must rewrite (its debt)",
               "rocksdb.estimate-pending-compaction-bytes");
   store_gauge("svc_rocksdb_memtable_bytes", "Bytes of the store's memtables", "rocksdb.cur-size-all-mem-tables");
+  // Index and filter blocks of every open table file live outside the block cache: memory that
+  // grows with the data (what a soak's RSS shows between restarts).
+  store_gauge("svc_rocksdb_table_readers_bytes", "Bytes RocksDB estimates its open table files' readers hold "
+              "(their index and filter blocks)", "rocksdb.estimate-table-readers-mem");
   int64_t fds = 0;
   std::error_code ec;
   for (auto it = std::filesystem::directory_iterator("/proc/self/fd", ec); !ec && it != std::filesystem::directory_iterator();

@@ -35,7 +35,7 @@ lock = threading.Lock()
 state = {"port": None, "key": None, "down": False}
 acked = {"sessions": [], "persons": []}
 minute_stats = []
-current = {"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}}
+current = {"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}, "lat_kind": {}}
 error_samples = []
 received = {"count": 0}
 
@@ -251,6 +251,7 @@ def run_op(fn, due):
         current["kinds"][fn.__name__] = current["kinds"].get(fn.__name__, 0) + 1
         if ok:
             current["lat"].append(lat)
+            current["lat_kind"].setdefault(fn.__name__, []).append(lat)
         elif refused:
             current["refused"] += 1
         else:
@@ -290,7 +291,7 @@ for t in threads:
 capacity = done_cap[0] / 20.0
 rate = max(1.0, capacity / 2)
 with lock:
-    current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
+    current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}, "lat_kind": {}})
 print(f"soak: {BACKEND}, capacity of this driver's mix {capacity:.0f} ops/s closed-loop; soaking at {rate:.0f} ops/s "
       f"for {MINUTES:g} min, kill -9 every {KILL_EVERY:g} min", flush=True)
 
@@ -326,7 +327,7 @@ def metrics():
     out = {}
     for line in body.decode().splitlines():
         for name in ("svc_process_resident_bytes", "svc_process_open_fds", "svc_rocksdb_live_sst_bytes",
-                     "svc_rocksdb_pending_compaction_bytes"):
+                     "svc_rocksdb_pending_compaction_bytes", "svc_rocksdb_table_readers_bytes"):
             if line.startswith(name + " "):
                 out[name] = float(line.split()[1])
     return out
@@ -349,7 +350,7 @@ next_minute = begin + 60
 kills = []
 i = 0
 print(f"{'min':>4} {'ops':>7} {'err':>5} {'refused':>7} {'p99 ms':>8} {'RSS MiB':>8} {'fds':>5} {'SST MiB':>8} "
-      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7}", flush=True)
+      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7} {'readers MiB':>11}", flush=True)
 def minute_row():
     m = metrics()
     with lock:
@@ -361,12 +362,16 @@ def minute_row():
                "fds": int(m.get("svc_process_open_fds", 0)),
                "sst_mib": round(m.get("svc_rocksdb_live_sst_bytes", 0) / 2**20, 1),
                "debt_mib": round(m.get("svc_rocksdb_pending_compaction_bytes", 0) / 2**20, 1),
-               "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"]}
-        current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}})
+               "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"],
+               "readers_mib": round(m.get("svc_rocksdb_table_readers_bytes", 0) / 2**20, 1),
+               # each operation's own p99 (in the JSON only): which one a rising p99 comes from
+               "p99_ms_by_op": {k: round(sorted(v)[min(len(v) - 1, int(0.99 * len(v)))], 1)
+                                for k, v in current["lat_kind"].items() if v}}
+        current.update({"ops": 0, "errors": 0, "refused": 0, "lat": [], "kinds": {}, "lat_kind": {}})
     minute_stats.append(row)
     print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
           f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
-          f"{row['hooks']:>7}", flush=True)
+          f"{row['hooks']:>7} {row['readers_mib']:>11}", flush=True)
 
 
 while time.time() - begin < MINUTES * 60:
