@@ -135,4 +135,120 @@ if not (efirma / "fiel.cer").exists():
                              capture_output=True).stdout
     put("fuzz_efirma", "fiel.cer", der)
     put("fuzz_efirma", "fiel.pem", pem)
+
+# fuzz_api: one request per route of the OpenAPI document (`svc openapi`, from $SVC_BIN or the
+# sanitizer build), its body made from the route's schema; ids of the harness's own objects as
+# {person}, {session}, ... (tests/fuzz/api/fuzz_api.cc), other ids well formed but unknown.
+def svc_openapi():
+    for b in [os.environ.get("SVC_BIN", ""), str(root / "build-asan/api/svc"), str(root / "build-release/api/svc")]:
+        if b and os.path.exists(b):
+            return json.loads(subprocess.run([b, "openapi"], check=True, capture_output=True).stdout)
+    return None
+
+PLACEHOLDERS = {"session_id": "{session}", "person_id": "{person}", "company_id": "{company}",
+                "endpoint_id": "{endpoint}"}
+ID_PREFIX = {"delivery_id": "whd", "token_id": "ctok", "export_id": "pxb", "consent_id": "cns", "asset_id": "med",
+             "grant_id": "grt", "consolidation_id": "csl", "arco_request_id": "arc", "job_id": "imp",
+             "case_id": "cas", "media_id": "med", "member_id": "cmm", "node_id": "ubo", "hit_id": "hit",
+             "token": "mlk"}
+JOB_PREFIX = {"/v1/persons/export-bulk": "exb"}  # a job of the bulk export, not of an import
+# id members of bodies by their name's prefix (core/ids.cc)
+ID_MEMBER_PREFIX = {"arcoRequestId": "arc", "flowId": "flw", "caseId": "cas", "assetId": "med", "mediaId": "med",
+                    "consentId": "cns", "grantId": "grt", "userId": "usr", "assigneeId": "usr", "memberId": "cmm",
+                    "parentId": "ubo", "nodeId": "ubo", "hitId": "hit", "screeningId": "scr", "targetPersonId": "per",
+                    "duplicatePersonId": "per", "challengeId": "efc", "trackingId": "trk", "deliveryId": "whd",
+                    "exportId": "pxb", "livenessChallengeId": "lch", "ownerId": "ubo"}
+STRING_BY_NAME = {"curp": "PEPJ800101HDFRRN03", "rfc": "PEPJ800101AB1", "email": "a@example.mx",
+                  "phone": "+525512345678", "fullName": "José Pérez Núñez", "legalName": "Tienda Uno, S.A. de C.V.",
+                  "url": "http://127.0.0.1:9/hook", "callbackUrl": "http://127.0.0.1:9/cb",
+                  "personId": "{person}", "sessionId": "{session}", "companyId": "{company}",
+                  "applicationId": "{application}", "externalRef": "client-7", "purpose": "identity_verification",
+                  "reason": "support call 7", "dateOfBirth": "1980-01-01", "birthDate": "1980-01-01", "note": "looked"}
+
+def example(schema, doc, name="", depth=0):
+    if "$ref" in schema:
+        schema = doc["components"]["schemas"][schema["$ref"].split("/")[-1]]
+    for k in ("oneOf", "anyOf", "allOf"):
+        if k in schema and schema[k]:
+            return example(schema[k][0], doc, name, depth)
+    if "enum" in schema:
+        return schema["enum"][0]
+    t = schema.get("type")
+    if isinstance(t, list):
+        t = [x for x in t if x != "null"][0] if [x for x in t if x != "null"] else "null"
+    if t == "object" or "properties" in schema:
+        if depth > 4:
+            return {}
+        return {k: example(v, doc, k, depth + 1) for k, v in schema.get("properties", {}).items()}
+    if t == "array":
+        return [example(schema.get("items", {}), doc, name, depth + 1)] if depth < 5 else []
+    if t == "integer":
+        return schema.get("minimum", 1)
+    if t == "number":
+        return 0.5
+    if t == "boolean":
+        return True
+    if t == "null":
+        return None
+    if name in STRING_BY_NAME:
+        return STRING_BY_NAME[name]
+    if name in ID_MEMBER_PREFIX or name.endswith("Id"):
+        return ID_MEMBER_PREFIX.get(name, "per") + "_" + "0123456789abcdef" * 2
+    fmt = schema.get("format", "")
+    if fmt == "date-time":
+        return "2026-12-02T10:00:00Z"
+    if fmt == "date":
+        return "1980-01-01"
+    if fmt in ("uri", "url"):
+        return "http://127.0.0.1:9/x"
+    if fmt == "email":
+        return "a@example.mx"
+    return "x"
+
+doc = svc_openapi()
+if doc is None:
+    print("fuzz_api seeds: no svc binary (build one, or set SVC_BIN): left as they are", file=sys.stderr)
+else:
+    import re
+    for path, ops in sorted(doc["paths"].items()):
+        for method, op in sorted(ops.items()):
+            if method not in ("get", "post", "patch", "put", "delete"):
+                continue
+            def one(m):
+                n = m.group(1)
+                if n in PLACEHOLDERS:
+                    return PLACEHOLDERS[n]
+                if n == "portfolio_id":
+                    return "clients"
+                prefix = JOB_PREFIX.get(path.split("/{")[0], ID_PREFIX.get(n, "x")) if n == "job_id" else ID_PREFIX.get(n, "x")
+                return prefix + "_" + "0123456789abcdef" * 2
+            target = re.sub(r"\{(\w+)\}", one, path)
+            headers, body = [], ""
+            if method in ("post", "patch"):
+                headers.append("Idempotency-Key: seed-" + (method + path).replace("/", "-"))
+            rb = op.get("requestBody", {}).get("content", {})
+            if "application/json" in rb:
+                body = json.dumps(example(rb["application/json"]["schema"], doc), ensure_ascii=False)
+                headers.append("Content-Type: application/json")
+            elif "multipart/form-data" in rb:
+                boundary = "XyZ"
+                body = ("--XyZ\r\nContent-Disposition: form-data; name=\"kind\"\r\n\r\nselfie\r\n"
+                        "--XyZ\r\nContent-Disposition: form-data; name=\"file\"; filename=\"s.jpg\"\r\n"
+                        "Content-Type: image/jpeg\r\n\r\n")
+                headers.append("Content-Type: multipart/form-data; boundary=XyZ")
+            name = (method + path).replace("/", "_").replace("{", "").replace("}", "")
+            head = f"{method.upper()} {target}\n" + "".join(h + "\n" for h in headers) + "\n"
+            data = head.encode() + body.encode()
+            if "multipart/form-data" in rb:
+                data += (root / "docs/samples/selfie.jpg").read_bytes() + b"\r\n--XyZ--\r\n"
+            put("fuzz_api", name, data)
+    # the headers every versioned write reads, and queries with cursors
+    put("fuzz_api", "headers-idempotency", "POST /v1/persons\nIdempotency-Key: order-77\nService-Version: 2026-01-01\n"
+        "Content-Type: application/json\n\n" + json.dumps({"pii": {"curp": "PEPJ800101HDFRRN03"}, "externalRef": "c-1"}))
+    put("fuzz_api", "headers-version", "GET /v1/persons/{person}\nService-Version: 1999-01-01\n\n")
+    put("fuzz_api", "list-cursor", "GET /v1/persons?limit=2&startingAfter=eyJrIjoiMSJ9.abc&includeTotal=true\n\n")
+    put("fuzz_api", "import-lines", "POST /v1/persons/import\nContent-Type: application/x-ndjson\n\n"
+        + json.dumps({"pii": {"fullName": "A B", "curp": "GAHJ900315MDFRRS04"}, "externalRef": "r1"}) + "\n"
+        + json.dumps({"pii": {"email": "b@example.mx"}, "externalRef": "r2"}) + "\n")
+
 print("seed corpora written under", corpus)
