@@ -136,6 +136,15 @@ if not (efirma / "fiel.cer").exists():
     put("fuzz_efirma", "fiel.cer", der)
     put("fuzz_efirma", "fiel.pem", pem)
 
+# bulk export dumps: the odd first byte seals what follows (header line, chunks split by 0x1e)
+dump_header = json.dumps({"format": "svc-export-bulk/1", "job": "exb_0123456789abcdef0123456789abcdef",
+                          "tenant": "ten_0123456789abcdef0123456789abcdef", "environment": "live", "keyId": "k1"})
+records = "\n".join(json.dumps({"personId": "per_0123456789abcdef0123456789abcdef", "fields": {"curp": "PEPJ800101HDFRRN03",
+                     "email": "a@example.mx"}}) for _ in range(3)) + "\n"
+put("fuzz_export_dump", "sealed", b"\x01" + (dump_header + "\n" + records + "\x1e" + records).encode())
+put("fuzz_export_dump", "sealed-cut", b"\x05" + (dump_header + "\n" + records).encode())
+put("fuzz_export_dump", "raw", b"\x00SVCEXB1\n" + len(dump_header).to_bytes(4, "big") + dump_header.encode()
+    + (48).to_bytes(4, "big") + bytes(48) + bytes(24))
 # fuzz_api: one request per route of the OpenAPI document (`svc openapi`, from $SVC_BIN or the
 # sanitizer build), its body made from the route's schema; ids of the harness's own objects as
 # {person}, {session}, ... (tests/fuzz/api/fuzz_api.cc), other ids well formed but unknown.
