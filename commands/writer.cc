@@ -706,6 +706,13 @@ core::Status Writer::RecoverPartitions(const std::vector<uint32_t>& only) {
   core::Json which = core::Json::array();
   for (uint32_t p : only) which.push_back(p);
   core::LogInfo("write model recovered", {{"eventsApplied", applied}, {"partitions", only.empty() ? core::Json("all") : which}});
+  if (options_.metrics != nullptr) {
+    options_.metrics
+        ->GetCounter("svc_writer_recovered_events_total",
+                     "Events the write side re-applied from the log when it recovered (what a crash took back from "
+                     "its rows, written without a write-ahead log, since their last flush)")
+        .Add(applied);
+  }
   return core::Status::Ok();
 }
 

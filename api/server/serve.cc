@@ -26,6 +26,7 @@
 #include "core/crypto.h"
 #include "core/executor.h"
 #include "core/log.h"
+#include "eventstore/periodic_flush.h"
 
 namespace svc::api::cli {
 namespace {
@@ -69,6 +70,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"debug-hold-commands", "",
              "TESTS ONLY: aggregate types (comma-separated) whose commands the writer holds and never decides, "
              "so a kill -9 meets the steps before them durable and theirs not"});
+  f.Declare({"flush-interval-seconds", "5",
+             "flush RocksDB's memtables this often: the rows derived from the log that a kill -9 takes back, and a "
+             "restart re-applies from the log, are at most this old (docs/operations.md#start-up); 0: only when full"});
   f.Declare({"recovery-wait-ms", "30000",
              "after a restart, how long a request waits for the read models to catch up with the log before "
              "it is answered 503 with Retry-After (docs/operations.md#start-up)"});
@@ -152,6 +156,13 @@ HttpResponse Metrics(Runtime& rt) {
   store_gauge("svc_rocksdb_pending_compaction_bytes", "Bytes RocksDB estimates compaction must rewrite (its debt)",
               "rocksdb.estimate-pending-compaction-bytes");
   store_gauge("svc_rocksdb_memtable_bytes", "Bytes of the store's memtables", "rocksdb.cur-size-all-mem-tables");
+  // Rows not yet in a table file: those written without a write-ahead log are what a kill -9
+  // takes back (--flush-interval-seconds bounds how long they wait).
+  const std::string active = rt.store().Property("rocksdb.num-entries-active-mem-table");
+  const std::string immutable = rt.store().Property("rocksdb.num-entries-imm-mem-tables");
+  rt.metrics()
+      .GetGauge("svc_rocksdb_memtable_entries", "Rows in the store's memtables, not yet flushed to a table file")
+      .Set(std::strtoll(active.c_str(), nullptr, 10) + std::strtoll(immutable.c_str(), nullptr, 10));
   // Index and filter blocks of every open table file live outside the block cache: memory that
   // grows with the data (what a soak's RSS shows between restarts).
   store_gauge("svc_rocksdb_table_readers_bytes", "Bytes RocksDB estimates its open table files' readers hold "
@@ -279,6 +290,7 @@ int Serve(int argc, char** argv) {
   std::string listen = f.Get("listen");
   std::chrono::milliseconds recovery_wait{30000};
   std::chrono::milliseconds delay_projections{0};
+  std::chrono::milliseconds flush_interval{0};
   CredentialGuardLimits guard_limits;
   for (char c : f.Get("client-ip-header")) {
     guard_limits.client_ip_header.push_back(static_cast<char>(std::tolower(static_cast<unsigned char>(c))));
@@ -298,6 +310,7 @@ int Serve(int argc, char** argv) {
     po.limits.writes.burst = po.limits.writes.per_second * 2;
     po.limits.session_ttl_seconds = std::stoll(f.Get("session-ttl-seconds"));
     recovery_wait = std::chrono::milliseconds(std::stoul(f.Get("recovery-wait-ms")));
+    flush_interval = std::chrono::seconds(std::stoul(f.Get("flush-interval-seconds")));
     delay_projections = std::chrono::milliseconds(std::stoul(f.Get("debug-delay-projections-ms")));
     guard_limits.requests_per_second = std::stod(f.Get("guard-requests-per-second"));
     guard_limits.requests_burst = guard_limits.requests_per_second * 2;
@@ -306,7 +319,7 @@ int Serve(int argc, char** argv) {
   } catch (...) {
     return Fail(core::InvalidArgument(
         "bad --listen port, --max-body-bytes, --read-timeout-ms, --rate-reads, --rate-writes, "
-        "--session-ttl-seconds, --recovery-wait-ms or a --guard-* value"));
+        "--session-ttl-seconds, --recovery-wait-ms, --flush-interval-seconds or a --guard-* value"));
   }
   ho.threads = ro->threads;
   po.limits.max_body_bytes = ho.body_limit;
@@ -339,6 +352,7 @@ int Serve(int argc, char** argv) {
   auto rt_or = Runtime::Open(*ro);
   if (!rt_or.ok()) return Fail(rt_or.status());
   auto rt = std::move(rt_or).value();
+  eventstore::PeriodicFlush periodic_flush(rt->store(), flush_interval);  // stops before the runtime goes
   const bool reads = roles->Has(Role::kProjector);
   if (reads && delay_projections.count() <= 0) rt->StartProjections();
   NodeInfo node{NodeId(*rt, f), &*roles, {}};
