@@ -122,6 +122,7 @@ struct Node {
   Router router;
   // What {name} stands for.
   std::vector<std::pair<std::string, std::string>> names;
+  int made_ = 0;
 
   Node() {
     core::SetLogLevel(core::LogLevel::kError);
@@ -132,7 +133,8 @@ struct Node {
     const std::string data = dir.Sub("data");
     std::vector<std::string> args = {"svc", "serve", "--data-dir", data, "--dev-keys-in-data-dir",
                                      "--durability", "os", "--threads", "2", "--face-engine", "model-free",
-                                     "--webhooks-allow-private-urls"};
+                                     "--webhooks-allow-private-urls", "--rate-reveals", "0",
+                                     "--reveal-budget-per-day", "1000000000"};
     std::vector<char*> argv;
     for (auto& a : args) argv.push_back(a.data());
     if (auto st = flags.Parse(static_cast<int>(argv.size()), argv.data(), 2); !st.ok()) Die(st.ToString());
@@ -143,12 +145,20 @@ struct Node {
     rt->StartProjections();
     roles = std::make_unique<Roles>(Must(Roles::Parse({"api", "writer", "projector", "pipeline"}, "kafka", "single"), "roles"));
     work_pool = std::make_unique<core::ThreadPool>(2);
-    guard = std::make_unique<CredentialGuard>(CredentialGuardLimits{}, rt->clock(), rt->metrics(),
+    // No limit here: the clock is fake and never refills a bucket, and a limit reached would
+    // answer every later input 429 before its route.
+    CredentialGuardLimits unlimited;
+    unlimited.requests_per_second = 0;
+    unlimited.source_failures_per_minute = 0;
+    unlimited.target_failures_per_minute = 0;
+    guard = std::make_unique<CredentialGuard>(unlimited, rt->clock(), rt->metrics(),
                                               core::DeriveSubkey(rt->seal_key(), "svc/credential-guard/v1"));
     api.credential_guard = guard.get();
     api.work_pool = work_pool.get();
     api.public_base_url = "http://127.0.0.1:9";
     api.limits.max_body_bytes = 1 << 20;
+    api.limits.reads.per_second = 0;
+    api.limits.writes.per_second = 0;
     ServeSetup setup{*rt, flags, api, http, &clock, *work_pool, 2, *roles, jobs, node_id};
     std::vector<ApiRoute> routes;
     std::vector<const Module*> started;
@@ -202,10 +212,36 @@ struct Node {
     return req;
   }
 
+  std::string Named(const std::string& name) const {
+    for (const auto& [n, v] : names) {
+      if (n == name) return v;
+    }
+    return "";
+  }
+
+  // After an input that named the harness's person: when it was forgotten, merged or erased
+  // (every later input would meet only that answer), a new one takes its name.
+  void KeepPersonActive() {
+    const std::string id = Named("{person}");
+    HttpResponse r = Call(router, Request("GET", "/v1/persons/" + id, ""));
+    core::Json j = core::ParseJsonOrDiscarded(r.body);
+    if (r.status == 200 && j.is_object() && j.value("status", "") == "active" && !j.contains("mergingInto") &&
+        !j.value("forgetRequested", false)) {
+      return;
+    }
+    for (auto it = names.begin(); it != names.end(); ++it) {
+      if (it->first == "{person}") {
+        names.erase(it);
+        break;
+      }
+    }
+    Made("{person}", "POST", "/v1/persons", R"({"pii":{"fullName":"JUAN PEREZ LOPEZ"}})");
+  }
+
   // Makes one object of the harness and names it.
   void Made(const std::string& name, const std::string& method, const std::string& path, const std::string& body) {
     HttpRequest req = Request(method, path, body);
-    req.headers["idempotency-key"] = "fuzz-made-" + name;
+    req.headers["idempotency-key"] = "fuzz-made-" + name + "-" + std::to_string(++made_);
     HttpResponse r = Call(router, req);
     core::Json j = core::ParseJsonOrDiscarded(r.body);
     if (r.status / 100 != 2 || !j.is_object() || !j.contains("id")) {
@@ -276,6 +312,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     core::Json j = r.status >= 400 ? core::ParseJsonOrDiscarded(r.body) : core::Json();
     std::fprintf(stderr, "%s %s -> %d %s\n", req.method.c_str(), req.path.c_str(), r.status,
                  j.is_object() ? j.value("code", "").c_str() : "");
+  }
+  if (text.find("{person}") != std::string::npos || text.find(node.Named("{person}")) != std::string::npos) {
+    node.KeepPersonActive();
   }
   if (node.rt->projections().AnyFailed()) Die("a projection halted after " + req.method + " " + req.target);
   if (!node.rt->writer().Healthy()) Die("the writer halted after " + req.method + " " + req.target);
