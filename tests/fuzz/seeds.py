@@ -256,6 +256,16 @@ else:
         "Content-Type: application/json\n\n" + json.dumps({"pii": {"curp": "PEPJ800101HDFRRN03"}, "externalRef": "c-1"}))
     put("fuzz_api", "headers-version", "GET /v1/persons/{person}\nService-Version: 1999-01-01\n\n")
     put("fuzz_api", "list-cursor", "GET /v1/persons?limit=2&startingAfter=eyJrIjoiMSJ9.abc&includeTotal=true\n\n")
+    # the pages' routes outside /v1: the console's sign-in and its token on the review routes,
+    # the hosted flow's init and frame, a media link
+    put("fuzz_api", "console-sign-in", "POST /console/api/sign-in\nAuthorization:\nContent-Type: application/json\n\n"
+        + json.dumps({"secret": "{reviewer}", "environment": "test"}))
+    put("fuzz_api", "console-queue", "GET /v1/review/queue?limit=5\nAuthorization: Bearer {rtoken}\n\n")
+    put("fuzz_api", "console-events", "GET /console/api/events\nAuthorization: Bearer {rtoken}\n\n")
+    put("fuzz_api", "hosted-init", "POST /embed/v1/hosted/init\nAuthorization:\nContent-Type: application/json\n\n"
+        + json.dumps({"linkToken": "x" * 40}))
+    put("fuzz_api", "embed-frame", "GET /embed/v1/frame/{session}\nAuthorization:\n\n")
+    put("fuzz_api", "media-link-open", "GET /v/mlk_0123456789abcdef0123456789abcdef.abc\nAuthorization:\n\n")
     put("fuzz_api", "import-lines", "POST /v1/persons/import\nContent-Type: application/x-ndjson\n\n"
         + json.dumps({"pii": {"fullName": "A B", "curp": "GAHJ900315MDFRRS04"}, "externalRef": "r1"}) + "\n"
         + json.dumps({"pii": {"email": "b@example.mx"}, "externalRef": "r2"}) + "\n")

@@ -11,8 +11,9 @@
 //                                  (Authorization defaults to the harness's secret key)
 //   {"pii":{...}}                  the body: everything after the empty line
 // In the target, the headers and the body, {person}, {company}, {session}, {endpoint}, {key},
-// {tenant} and {application} are replaced with objects made at start-up, so that routes on an
-// existing object reach their validators.
+// {tenant}, {application}, {reviewer} (a console user's sign-in secret) and {rtoken} (a token it
+// signed in for) are replaced with objects made at start-up, so that routes on an existing
+// object, and the console's, reach their validators.
 //
 // What must hold for every input (a trap otherwise, which libFuzzer reports as a crash):
 // - an answer within 60 s (no hang, no lost respond);
@@ -185,6 +186,19 @@ struct Node {
     auto key = Must(AdminKeyCreate(*rt, k, actor), "key");
     names = {{"{key}", key["secret"].get<std::string>()}, {"{tenant}", tenant_id}};
     names.push_back({"{application}", tenant["defaultApplicationId"].get<std::string>()});
+    // A supervisor of the review console: its sign-in secret, and a token signed in with it, so
+    // that the console's routes and the review routes with a reviewer's token are reached too.
+    auto user = Must(AdminUserCreate(*rt, tenant_id, "supervisor", "fuzz", actor), "reviewer");
+    names.push_back({"{reviewer}", user["secret"].get<std::string>()});
+    {
+      HttpRequest req = Request("POST", "/console/api/sign-in",
+                                R"({"secret":")" + user["secret"].get<std::string>() + R"(","environment":"test"})");
+      req.headers.erase("authorization");
+      HttpResponse r = Call(router, req);
+      core::Json j = core::ParseJsonOrDiscarded(r.body);
+      if (r.status != 200 || !j.is_object() || !j.contains("token")) Die("reviewer sign-in: " + r.body);
+      names.push_back({"{rtoken}", j["token"].get<std::string>()});
+    }
     Made("{person}", "POST", "/v1/persons", R"({"pii":{"fullName":"JUAN PEREZ LOPEZ","curp":"VIQR710314HSLLNG06"}})");
     Made("{company}", "POST", "/v1/companies", R"({"legalName":"Servicios Distintos, S.A. de C.V.","rfc":"TLP-090211-7T1"})");
     Made("{session}", "POST", "/v1/verification-sessions", R"({"channel":"api"})");
