@@ -215,7 +215,7 @@ void DecryptWithToken(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respo
   ctx.actor = {"client_token", a.key_id};
   auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, a.key_id, ps::ClientTokenCommand(use), ctx);
   auto kept = Keep(call);  // the reveal is recorded after the spend
-  rt.writer().Execute(std::move(cmd), [&rt, &o, kept, a, id, fields, slim = SlimRequest(req),
+  rt.writer().Execute(std::move(cmd), [&rt, &o, kept, a = a, id = id, fields, slim = SlimRequest(req),
                                        respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
     auto access = AccessBy(a, id, "client_token", fields, core::StringOr(r->result, "purpose"),
@@ -236,7 +236,7 @@ void Decrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respon
   if (auto st = CheckRevealAllowed(rt, a, *row, rr.fields, rr.purpose); !st.ok()) return respond(StatusToProblem(req, st));
   auto access = AccessBy(a, id, "decrypt", rr.fields, rr.purpose, rr.reason);
   RecordThen(rt, o, call, {access},
-             [&rt, a, id, fields = rr.fields, slim = SlimRequest(req)]() { return DecryptAnswer(rt, a, id, fields, slim); },
+             [&rt, a = a, id = id, fields = rr.fields, slim = SlimRequest(req)]() { return DecryptAnswer(rt, a, id, fields, slim); },
              std::move(respond));
 }
 
@@ -290,7 +290,7 @@ void BatchDecrypt(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond r
   if (!parsed) return;
   const auto& [ids, rr] = *parsed;
   auto [persons, errors] = BatchTargets(rt, a, ids, rr);
-  auto answer = [&rt, a, persons, errors, fields = rr.fields]() {
+  auto answer = [&rt, a, persons = persons, errors = errors, fields = rr.fields]() {
     core::Json data = core::Json::array();
     core::Json errs = errors;
     for (const auto& id : persons) {
@@ -358,7 +358,7 @@ void Expand(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   }
   if (auto st = CheckRevealAllowed(rt, a, *row, fields, purpose); !st.ok()) return respond(StatusToProblem(req, st));
   RecordThen(rt, o, call, {AccessBy(a, id, "expand", fields, purpose, reason)},
-             [&rt, a, id, fields, slim = SlimRequest(req)]() {
+             [&rt, a = a, id = id, fields, slim = SlimRequest(req)]() {
                auto detail = MaskedDetail(rt, a, id);
                if (!detail.ok()) return StatusToProblem(slim, detail.status());
                auto values = OpenFields(rt, a, id, fields);
@@ -416,7 +416,7 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id, ps::ClientTokenCommand(issue), ctx);
   cmd.fresh_id = true;
   RunThenRender(rt, req, std::move(cmd), {PV::kName},
-                [&rt, a, token_id, secret, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                [&rt, a = a, token_id, secret, slim = SlimRequest(req)](const commands::CommandOutcome&) {
                   auto tok = ReadView(rt, PV::Abs(PV::ClientToken(TeOf(a), token_id)));
                   if (!tok.ok() || !tok->has_value()) {
                     return StatusToProblem(slim, core::Unavailable("the token is not readable yet; retry"));
@@ -526,7 +526,7 @@ void Integrity(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond resp
   ps::PiiAccessed access = AccessBy(a, id, "integrity", names, "", r->reason);
   access.redaction = "compared";
   RecordThen(rt, o, call, {access},
-             [&rt, a, id, names, r = std::move(*r), slim = SlimRequest(req)]() mutable {
+             [&rt, a = a, id = id, names, r = std::move(*r), slim = SlimRequest(req)]() mutable {
                auto values = OpenFields(rt, a, id, names);
                if (!values.ok()) return StatusToProblem(slim, values.status());
                core::Json results = pp::CompareIntegrity(*values, r.expected, r.key);
@@ -624,7 +624,7 @@ void Export(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
     return respond(StatusToProblem(req, st));
   }
   RecordThenAsync(rt, o, call, {AccessBy(a, id, "export", held, "arco_request", reason.value_or(""))},
-                  [&rt, a, id, held, arc, slim = SlimRequest(req), ctx = Context(rt, call)](Respond answer) mutable {
+                  [&rt, a = a, id = id, held, arc, slim = SlimRequest(req), ctx = Context(rt, call)](Respond answer) mutable {
                     AnswerBundle(rt, a, id, held, arc, slim, std::move(ctx), std::move(answer));
                   },
                   std::move(respond));
@@ -684,7 +684,7 @@ void ReauthFace(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond res
   if (!ref.ok()) return respond(StatusToProblem(req, ref.status()));
   if (o.engine == nullptr) return respond(Problem(req, "REAUTH_ENGINE_UNAVAILABLE", "no face engine runs on this server"));
   auto kept = Keep(call);  // the match runs on the work pool
-  auto work = [&rt, &o, a, id, kept, ref = std::move(*ref), selfie = std::move(*selfie), respond]() mutable {
+  auto work = [&rt, &o, a = a, id = id, kept, ref = std::move(*ref), selfie = std::move(*selfie), respond]() mutable {
     pipeline::verification::EngineContext ectx;
     ectx.environment = a.environment;
     const pipeline::verification::Capture face{"", "selfie", selfie.second, std::move(selfie.first), {}};
