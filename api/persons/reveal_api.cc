@@ -358,7 +358,7 @@ void Expand(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   }
   if (auto st = CheckRevealAllowed(rt, a, *row, fields, purpose); !st.ok()) return respond(StatusToProblem(req, st));
   RecordThen(rt, o, call, {AccessBy(a, id, "expand", fields, purpose, reason)},
-             [&rt, a = a, id = id, fields, slim = SlimRequest(req)]() {
+             [&rt, a = a, id = id, fields = fields, slim = SlimRequest(req)]() {
                auto detail = MaskedDetail(rt, a, id);
                if (!detail.ok()) return StatusToProblem(slim, detail.status());
                auto values = OpenFields(rt, a, id, fields);
