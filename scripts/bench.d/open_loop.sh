@@ -12,6 +12,7 @@ DURATION=${BENCH_SECONDS:-10}
 OPEN=${OPEN_LOOP_BIN:-$BUILD/tests/svc_bench_open_loop}
 start_svc --dev-bootstrap
 export SVC_BENCH_KEY=$KEY
+export SVC_BENCH_SERVER_PID=$SVC_PID  # the generator reports its CPU and the server's
 AUTH="Authorization: Bearer $KEY"
 ID=$(seed_sessions "$BASE" "$KEY")
 person_body='{"pii":{"fullName":"Open Loop {n}","email":"open.loop.{n}@example.mx","phone":"5512345678"}}'

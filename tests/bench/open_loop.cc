@@ -8,9 +8,17 @@
 //   svc_bench_open_loop URL RATE SECONDS [CONNECTIONS] [METHOD] [BODY] [HEADER: VALUE]...
 //
 // METHOD defaults to GET. In BODY and in header values `{n}` becomes the request's number (a
-// fresh Idempotency-Key per create). Prints one line: the rate asked and achieved, p50, p99,
-// p99.9 and max in milliseconds, and the count of answers that were not 2xx.
+// fresh Idempotency-Key per create). Prints a line: the rate asked and achieved, p50, p99,
+// p99.9 and max in milliseconds, and the count of answers that were not 2xx; then the CPU the
+// generator used and, with SVC_BENCH_SERVER_PID set, the server's.
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdlib>
+#include <fstream>
+#include <iterator>
+#include <sstream>
 #include <utility>
 
 #include <boost/asio.hpp>
@@ -225,10 +233,48 @@ int main(int argc, char** argv) {
     std::cerr << "open-loop: RATE, SECONDS and CONNECTIONS must be positive\n";
     return 2;
   }
+  // Where the two machines' worth of CPU went: this generator's (getrusage) and, when the script
+  // names it (SVC_BENCH_SERVER_PID), the server's (/proc/PID/stat), in cores over the run. On a
+  // machine where both share the cores, their sum near the core count says the tails are queueing
+  // for a CPU (BENCHMARKS.md#open-loop).
+  const char* server_pid = std::getenv("SVC_BENCH_SERVER_PID");
+  const auto server_ticks = [server_pid]() -> double {
+    if (server_pid == nullptr) return -1;
+    std::ifstream in(std::string("/proc/") + server_pid + "/stat");
+    std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t close = stat.rfind(')');
+    if (close == std::string::npos) return -1;
+    std::istringstream fields(stat.substr(close + 2));
+    std::string f;
+    double utime = 0, stime = 0;
+    for (int i = 3; i <= 15 && fields >> f; ++i) {  // fields 14 and 15: utime, stime (clock ticks)
+      if (i == 14) utime = std::atof(f.c_str());
+      if (i == 15) stime = std::atof(f.c_str());
+    }
+    return utime + stime;
+  };
+  const auto own_seconds = [] {
+    rusage u{};
+    getrusage(RUSAGE_SELF, &u);
+    return static_cast<double>(u.ru_utime.tv_sec + u.ru_stime.tv_sec) +
+           static_cast<double>(u.ru_utime.tv_usec + u.ru_stime.tv_usec) / 1e6;
+  };
+  const double own_before = own_seconds(), server_before = server_ticks();
+  const auto wall_before = std::chrono::steady_clock::now();
   asio::io_context io;
   Generator g(io, t, rate, seconds, connections);
   g.Start();
   io.run();
   g.Report();
+  const double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_before).count();
+  const double own = (own_seconds() - own_before) / wall;
+  const double server_after = server_ticks();
+  if (server_before >= 0 && server_after >= 0) {
+    const double server = (server_after - server_before) / static_cast<double>(sysconf(_SC_CLK_TCK)) / wall;
+    std::printf("open-loop cpu: generator %.2f cores, server %.2f cores, together %.2f of %ld\n", own, server,
+                own + server, sysconf(_SC_NPROCESSORS_ONLN));
+  } else {
+    std::printf("open-loop cpu: generator %.2f cores\n", own);
+  }
   return 0;
 }
