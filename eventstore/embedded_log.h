@@ -87,6 +87,7 @@ class EmbeddedLog final : public EventLog {
   core::Counter* events_ = nullptr;
   core::Counter* fsyncs_ = nullptr;
   core::Histogram* group_size_ = nullptr;
+  core::Histogram* group_seconds_ = nullptr;
 };
 
 }  // namespace svc::eventstore

@@ -51,7 +51,12 @@ class KvStore {
     std::unique_ptr<Rep> rep_;
   };
 
-  // `sync` = fsync the write-ahead log before returning.
+  // `sync` = the write-ahead log is on disk (fsync) before this returns. The batch is written
+  // first and the log synced after it, outside RocksDB's write queue (DB::SyncWAL), so writers of
+  // derived rows (no WAL) never wait behind a slow fsync; the price is that a concurrent reader
+  // may see the batch before it is durable. Whoever acknowledges a sync write must therefore
+  // publish it only after this returns (the embedded log's end offsets do: its readers are bounded
+  // by them). The WAL is one sequential file: a sync covers every write made before it.
   core::Status Write(Batch& batch, bool sync);
   // For rows derived from the event log only (read models, the write model, their checkpoints):
   // no write-ahead log. All column families flush atomically (atomic_flush), so after a crash

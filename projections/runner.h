@@ -70,12 +70,16 @@ class ProjectionRunner {
   struct Member {
     Projector* projector = nullptr;
     std::vector<eventstore::PartitionCheckpoint> at;  // next to apply, per partition
+    // What the store holds of `at`, per partition: a member that wrote no row in a batch saves its
+    // checkpoint only every kCheckpointEvery events (ApplyBatch).
+    std::vector<uint64_t> saved;
     std::atomic<uint64_t> applied_total{0};
     core::Counter* events_counter = nullptr;
     core::Counter* batches_counter = nullptr;
   };
   core::Status ApplyBatch(std::vector<eventstore::RecordedEvent>& events);
   core::Status PrepareMember(Member& m);
+  core::Status SaveCheckpoints();
   core::Status ResetMember(const Member& m);
   void Loop();
   static std::string CheckpointKey(std::string_view projector, uint32_t p);

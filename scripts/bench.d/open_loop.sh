@@ -17,6 +17,28 @@ AUTH="Authorization: Bearer $KEY"
 ID=$(seed_sessions "$BASE" "$KEY")
 person_body='{"pii":{"fullName":"Open Loop {n}","email":"open.loop.{n}@example.mx","phone":"5512345678"}}'
 session_body='{"channel":"api","clientReference":"open-loop"}'
+# settle: before each measured stage, the work an earlier stage left behind is done: the read models
+# have applied the whole log and RocksDB runs no flush or compaction, three polls in a row (at most
+# OPEN_LOOP_SETTLE_SECONDS, 60). The closed-loop maximum saturates the server for 10 s; measured straight after it, the
+# first seconds at 25 % paid for the flushes, compactions and catch-up of that burst (the first
+# table in BENCHMARKS.md#open-loop did).
+settle() {
+  local quiet=0 _
+  for _ in $(seq $((${OPEN_LOOP_SETTLE_SECONDS:-60} * 5))); do
+    if curl -sf "$BASE/metrics" | awk '
+        /^svc_projection_lag_events/ { lag += $2 }
+        /^svc_rocksdb_background_jobs / { jobs += $2 }
+        /^svc_rocksdb_pending_compaction_bytes / { debt += $2 }
+        END { exit (lag == 0 && jobs == 0 && debt == 0) ? 0 : 1 }'; then
+      quiet=$((quiet + 1))
+      [ "$quiet" -ge 3 ] && return 0
+    else
+      quiet=0
+    fi
+    sleep 0.2
+  done
+  echo "open-loop: the server did not settle in ${OPEN_LOOP_SETTLE_SECONDS:-60} s; measuring anyway" >&2
+}
 # measure NAME PATH METHOD BODY IDEMPOTENT(0|1) WRK-ARGS...
 measure() {
   local name=$1 path=$2 method=$3 body=$4 idem=$5
@@ -26,12 +48,21 @@ measure() {
   max=$(cat "$WORK/last.rps")
   for pct in 25 50 75; do
     rate=$(python3 -c "print(max(1, round(float('$max') * $pct / 100)))")
-    printf '%-14s %3s %% of %s/s: ' "$name" "$pct" "$max"
-    if [ "$idem" = 1 ]; then
-      "$OPEN" "$BASE$path" "$rate" "$DURATION" 64 "$method" "$body" "$AUTH" "Idempotency-Key: ol-$name-$pct-{n}-$$"
-    else
-      "$OPEN" "$BASE$path" "$rate" "$DURATION" 64 "$method" "$body" "$AUTH"
-    fi
+    settle
+    # Two seconds (OPEN_LOOP_WARMUP_SECONDS) at the rate first, not counted (wrk2 calibrates the
+    # same way): connections open, caches and the memtables reach the rate's steady state.
+    local phase
+    for phase in warm measured; do
+      local secs=$DURATION
+      [ "$phase" = warm ] && secs=${OPEN_LOOP_WARMUP_SECONDS:-2}
+      [ "$phase" = measured ] && printf '%-14s %3s %% of %s/s: ' "$name" "$pct" "$max"
+      if [ "$idem" = 1 ]; then
+        "$OPEN" "$BASE$path" "$rate" "$secs" 64 "$method" "$body" "$AUTH" "Idempotency-Key: ol-$name-$pct-$phase-{n}-$$"
+      else
+        "$OPEN" "$BASE$path" "$rate" "$secs" 64 "$method" "$body" "$AUTH"
+      fi > "$WORK/open.out"
+      [ "$phase" = measured ] && cat "$WORK/open.out"
+    done
   done
 }
 measure get "/v1/verification-sessions/$ID" GET "" 0 -H "$AUTH" "$BASE/v1/verification-sessions/$ID"

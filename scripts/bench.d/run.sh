@@ -33,6 +33,8 @@ if [ "$PARTS" != cluster ]; then
 BENCH_SECONDS=$SECONDS_EACH SVC_BIN="$BUILD/api/svc" scripts/bench.d/http.sh
 # Open-loop latency at 25, 50 and 75 % of each operation's closed-loop maximum (no coordinated
 # omission): GET, list, session create, person create.
+# The smoke run keeps the settling and the warm-up short (a sanitizer build compacts slowly).
+if [ "${BENCH_SMOKE:-0}" = 1 ]; then export OPEN_LOOP_WARMUP_SECONDS=1 OPEN_LOOP_SETTLE_SECONDS=5; fi
 BENCH_SECONDS=$SECONDS_EACH scripts/bench.d/open_loop.sh "$BUILD"
 # Face work per verification (dlib engine): CPU, sustained rate, peak memory.
 "$BUILD/tests/svc_bench_faces" models/node_modules/@vladmandic/face-api "${TMPDIR:-/tmp}/svc-faces-bench" "$FACES"

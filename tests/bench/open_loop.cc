@@ -9,8 +9,11 @@
 //
 // METHOD defaults to GET. In BODY and in header values `{n}` becomes the request's number (a
 // fresh Idempotency-Key per create). Prints a line: the rate asked and achieved, p50, p99,
-// p99.9 and max in milliseconds, and the count of answers that were not 2xx; then the CPU the
-// generator used and, with SVC_BENCH_SERVER_PID set, the server's.
+// p99.9 and max in milliseconds, and the count of answers that were not 2xx; then where the tail
+// came from (how late the generator itself sent, against the server's time from send to answer,
+// and the worst 100 ms windows by when their requests were due: a periodic stall shows as evenly
+// spaced windows); then the CPU the generator used and, with SVC_BENCH_SERVER_PID set, the
+// server's.
 #include <sys/resource.h>
 #include <unistd.h>
 
@@ -106,26 +109,50 @@ class Generator {
       c->Send(n, Due(n));
     }
   }
-  void Done(Clock::time_point due, bool ok) {
-    latencies_.push_back(std::chrono::duration<double, std::milli>(Clock::now() - due).count());
+  // `sent` is when the request was handed to the socket: due to sent is the generator's own lateness
+  // (no idle connection, or this thread not scheduled), sent to now the server's and the network's.
+  void Done(Clock::time_point due, Clock::time_point sent, bool ok) {
+    const auto now = Clock::now();
+    const double ms = std::chrono::duration<double, std::milli>(now - due).count();
+    latencies_.push_back(ms);
+    late_.push_back(std::chrono::duration<double, std::milli>(sent - due).count());
+    service_.push_back(std::chrono::duration<double, std::milli>(now - sent).count());
+    const auto window = static_cast<size_t>(std::chrono::duration<double>(due - start_).count() * 10);  // 100 ms
+    if (window_max_.size() <= window) window_max_.resize(window + 1, 0.0);
+    window_max_[window] = std::max(window_max_[window], ms);
     if (!ok) ++errors_;
     if (latencies_.size() == total_) end_ = Clock::now();
     Dispatch();
   }
   const Target& target() const { return target_; }
   const asio::ip::tcp::resolver::results_type& endpoints() const { return endpoints_; }
+  static double Pct(std::vector<double> v, double p) {
+    if (v.empty()) return 0.0;
+    std::sort(v.begin(), v.end());
+    return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
+  }
   void Report() {
     std::vector<double> v = latencies_;
     std::sort(v.begin(), v.end());
-    auto pct = [&](double p) {
-      if (v.empty()) return 0.0;
-      return v[std::min(v.size() - 1, static_cast<size_t>(p * static_cast<double>(v.size())))];
-    };
+    auto pct = [&](double p) { return Pct(v, p); };
     const double elapsed = std::chrono::duration<double>(end_ - start_).count();
     std::printf("open-loop %s %s: asked %.0f/s, achieved %.0f/s over %zu requests; p50 %.2f ms, p99 %.2f ms, "
                 "p99.9 %.2f ms, max %.2f ms; %llu not 2xx\n",
                 target_.method.c_str(), target_.path.c_str(), rate_, elapsed > 0 ? v.size() / elapsed : 0.0, v.size(),
                 pct(0.50), pct(0.99), pct(0.999), v.empty() ? 0.0 : v.back(), static_cast<unsigned long long>(errors_));
+    // Where the tail is: the generator's lateness against the server's time, and the worst 100 ms
+    // windows by when their requests were due (a periodic stall shows as evenly spaced windows).
+    std::printf("open-loop split: sent late p99 %.2f ms, max %.2f ms; server p50 %.2f ms, p99 %.2f ms, max %.2f ms\n",
+                Pct(late_, 0.99), late_.empty() ? 0.0 : *std::max_element(late_.begin(), late_.end()),
+                Pct(service_, 0.50), Pct(service_, 0.99),
+                service_.empty() ? 0.0 : *std::max_element(service_.begin(), service_.end()));
+    std::vector<size_t> order(window_max_.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return window_max_[a] > window_max_[b]; });
+    std::printf("open-loop worst 100 ms windows:");
+    for (size_t i = 0; i < std::min<size_t>(8, order.size()); ++i)
+      std::printf(" t=%.1fs %.1fms", static_cast<double>(order[i]) / 10, window_max_[order[i]]);
+    std::printf("\n");
   }
 
  private:
@@ -138,7 +165,7 @@ class Generator {
   asio::ip::tcp::resolver::results_type endpoints_;
   std::vector<std::shared_ptr<Conn>> conns_;
   std::deque<uint64_t> pending_;
-  std::vector<double> latencies_;
+  std::vector<double> latencies_, late_, service_, window_max_;
 };
 
 void Conn::Send(uint64_t n, Clock::time_point due) {
@@ -152,7 +179,7 @@ void Conn::Connect(uint64_t n, Clock::time_point due) {
   asio::async_connect(socket_, g_.endpoints(), [self, n, due](beast::error_code ec, const asio::ip::tcp::endpoint&) {
     if (ec) {
       self->busy = false;
-      self->g_.Done(due, false);
+      self->g_.Done(due, Clock::now(), false);
       return;
     }
     self->socket_.set_option(asio::ip::tcp::no_delay(true));
@@ -175,16 +202,17 @@ void Conn::Write(uint64_t n, Clock::time_point due) {
   }
   req_.prepare_payload();
   auto self = shared_from_this();
-  http::async_write(socket_, req_, [self, due](beast::error_code ec, size_t) {
+  const auto sent = Clock::now();
+  http::async_write(socket_, req_, [self, due, sent](beast::error_code ec, size_t) {
     if (ec) {
       self->connected_ = false;
       self->socket_.close();
       self->busy = false;
-      self->g_.Done(due, false);
+      self->g_.Done(due, sent, false);
       return;
     }
     self->res_ = {};
-    http::async_read(self->socket_, self->buffer_, self->res_, [self, due](beast::error_code read_ec, size_t) {
+    http::async_read(self->socket_, self->buffer_, self->res_, [self, due, sent](beast::error_code read_ec, size_t) {
       const bool ok = !read_ec && self->res_.result_int() / 100 == 2;
       if (read_ec || !self->res_.keep_alive()) {
         self->connected_ = false;
@@ -192,7 +220,7 @@ void Conn::Write(uint64_t n, Clock::time_point due) {
         self->socket_.close(ignored);
       }
       self->busy = false;
-      self->g_.Done(due, ok);
+      self->g_.Done(due, sent, ok);
     });
   });
 }
