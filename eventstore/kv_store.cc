@@ -95,6 +95,19 @@ core::Result<std::unique_ptr<KvStore>> KvStore::Open(const Options& options) {
   db_opts.create_if_missing = options.create_if_missing;
   db_opts.create_missing_column_families = true;
   db_opts.IncreaseParallelism(2);
+  // Compactions run at the lowest CPU and I/O priority: on two cores a compaction of a few seconds
+  // took a core from the request path and held durable creates up to ~100 ms (open-loop bench,
+  // BENCHMARKS.md#open-loop). They still get every idle cycle, and RocksDB slows writes itself if
+  // compaction falls behind. Flushes (the HIGH pool) keep normal priority: a late flush stalls
+  // writes at once.
+  db_opts.env->LowerThreadPoolCPUPriority(rocksdb::Env::Priority::LOW, rocksdb::CpuPriority::kLow)
+      .PermitUncheckedError();
+  db_opts.env->LowerThreadPoolIOPriority(rocksdb::Env::Priority::LOW);
+  // Table files written by flushes and compactions go to disk a MiB at a time (sync_file_range)
+  // instead of in one fsync at the file's end, which on the benchmark's VM queued the log's own
+  // fsyncs behind tens of MiB: person create's open-loop p99 during a compaction went from
+  // 34-65 ms to 16-17 ms (BENCHMARKS.md#open-loop).
+  db_opts.bytes_per_sync = 1 << 20;
   db_opts.max_open_files = 512;
   // Each of our writers (log appender, write-model committer, one per projector) already
   // commits in batches; RocksDB's concurrent memtable inserts (a skip list insert that cannot use
