@@ -3,7 +3,9 @@
 #include <rocksdb/db.h>
 #include <rocksdb/options.h>
 #include <rocksdb/table.h>
+#include <rocksdb/cache.h>
 #include <rocksdb/filter_policy.h>
+#include <rocksdb/utilities/table_properties_collectors.h>
 #include <rocksdb/write_batch.h>
 #include <rocksdb/utilities/checkpoint.h>
 
@@ -123,7 +125,26 @@ core::Result<std::unique_ptr<KvStore>> KvStore::Open(const Options& options) {
   rocksdb::ColumnFamilyOptions cf_opts;
   rocksdb::BlockBasedTableOptions table;
   table.filter_policy.reset(rocksdb::NewBloomFilterPolicy(10, false));
+  // Index and filter blocks live in the block cache, partitioned (4 KiB pieces, loaded as
+  // needed, under a small top-level index pinned with its file), at high priority, and pinned
+  // for level-0 files: memory bounded by the cache rather than growing with the tables
+  // (docs/decisions.md, BENCHMARKS.md#soak-bounded).
+  table.block_cache = rocksdb::NewLRUCache(std::max<size_t>(options.block_cache_bytes, 8 << 20), -1, false, 0.5);
+  table.cache_index_and_filter_blocks = true;
+  table.cache_index_and_filter_blocks_with_high_priority = true;
+  table.pin_l0_filter_and_index_blocks_in_cache = true;
+  table.index_type = rocksdb::BlockBasedTableOptions::kTwoLevelIndexSearch;
+  table.partition_filters = true;
+  table.pin_top_level_index_and_filter = true;
+  table.metadata_block_size = 4096;
   cf_opts.table_factory.reset(rocksdb::NewBlockBasedTableFactory(table));
+  // A table file with 512 or more deletions among 2,048 consecutive rows is compacted soon after
+  // it is written. The process managers' queues (pending verifications, verified data to write,
+  // review moves, due webhooks) are rows put and deleted within seconds; their deletions
+  // otherwise stay until a compaction reaches the last level, and every scan of a queue steps over
+  // them: ~240 a scan after a minute of the soak, ~2,000 after nine (BENCHMARKS.md#soak-bounded).
+  cf_opts.table_properties_collector_factories.emplace_back(
+      rocksdb::NewCompactOnDeletionCollectorFactory(2048, 512));
   cf_opts.compression = rocksdb::kLZ4Compression;
   // 16 MiB memtables (RocksDB's default is 64): a skip-list insert into a memtable that stays
   // within the caches costs a third of one that does not; the projectors' row inserts were a
@@ -318,7 +339,8 @@ std::string KvStore::Property(std::string_view name) const {
   // families of their own); any other property is the default family's.
   uint64_t n = 0;
   // Properties of the whole database would be counted once per family by the aggregation.
-  if (name == "rocksdb.num-running-compactions" || name == "rocksdb.num-running-flushes") {
+  if (name == "rocksdb.num-running-compactions" || name == "rocksdb.num-running-flushes" ||
+      name == "rocksdb.block-cache-usage" || name == "rocksdb.block-cache-pinned-usage") {
     impl_->db->GetIntProperty(rocksdb::Slice(name.data(), name.size()), &n);
     return std::to_string(n);
   }

@@ -4,8 +4,12 @@
 
 namespace svc::pipeline {
 
-WorkLoop::WorkLoop(std::string thread_name, std::function<void()> pass, std::function<bool()> nothing_due)
-    : name_(std::move(thread_name)), pass_(std::move(pass)), nothing_due_(std::move(nothing_due)) {}
+WorkLoop::WorkLoop(std::string thread_name, std::function<void()> pass, std::function<bool()> nothing_due,
+                   std::chrono::milliseconds min_interval)
+    : name_(std::move(thread_name)),
+      min_interval_(min_interval),
+      pass_(std::move(pass)),
+      nothing_due_(std::move(nothing_due)) {}
 
 WorkLoop::~WorkLoop() { Stop(); }
 
@@ -41,6 +45,13 @@ void WorkLoop::Loop() {
   while (!stop_) {
     wake_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_ || dirty_; });
     if (stop_) break;
+    // At most one pass per min_interval: the wake-ups that come meanwhile share the next one.
+    const auto next = last_pass_ + min_interval_;
+    if (std::chrono::steady_clock::now() < next) {
+      wake_.wait_until(lock, next, [&] { return stop_; });
+      if (stop_) break;
+    }
+    last_pass_ = std::chrono::steady_clock::now();
     dirty_ = false;
     busy_ = true;
     lock.unlock();

@@ -5,6 +5,10 @@
 // queue whenever it is woken (a batch of the read model it watches, a request) and at least every
 // second (a pass that failed is retried: a safety net, not synchronisation). WaitIdle lets tests
 // and tools wait until the queue holds nothing to do.
+//
+// Passes are at least `min_interval` apart (wake-ups meanwhile make one pass): under load the
+// watched read model commits hundreds of batches a second, and a pass per batch scanned each
+// queue ~550 times a second in the soak (BENCHMARKS.md#soak-bounded), a third of the server's CPU.
 
 #include <chrono>
 #include <condition_variable>
@@ -20,7 +24,9 @@ class WorkLoop {
   // `pass`: one pass over the queue (what fails is left queued: the next pass, within a second,
   // tries again). `nothing_due`: whether the queue holds nothing to do now (read by WaitIdle,
   // between passes).
-  WorkLoop(std::string thread_name, std::function<void()> pass, std::function<bool()> nothing_due);
+  static constexpr std::chrono::milliseconds kDefaultMinInterval{20};
+  WorkLoop(std::string thread_name, std::function<void()> pass, std::function<bool()> nothing_due,
+           std::chrono::milliseconds min_interval = kDefaultMinInterval);
   ~WorkLoop();
 
   void Start();
@@ -37,6 +43,8 @@ class WorkLoop {
   void Loop();
 
   std::string name_;
+  std::chrono::milliseconds min_interval_;
+  std::chrono::steady_clock::time_point last_pass_{};
   std::function<void()> pass_;
   std::function<bool()> nothing_due_;
   std::mutex mu_;

@@ -66,6 +66,9 @@ void DeclareCommon(Flags& f) {
              "process crash, not a power loss)"});
   f.Declare({"threads", std::to_string(std::max(1u, std::thread::hardware_concurrency())),
              "worker threads (HTTP I/O and command strands each get this many)"});
+  f.Declare({"cache-mib", "128",
+             "RocksDB's block cache in MiB, with the tables' index and filter blocks in it: the store's memory "
+             "besides its memtables (docs/operations.md#memory)"});
   f.Declare({"log-level", "info", "debug, info, warn or error"});
   f.Declare({"log-backend", "embedded",
              "embedded (RocksDB log in the data directory) or kafka (--kafka-brokers)"});
@@ -137,8 +140,11 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
   try {
     o.partitions = static_cast<uint32_t>(std::stoul(f.Get("partitions")));
     o.threads = std::stoul(f.Get("threads"));
+    const unsigned long mib = std::stoul(f.Get("cache-mib"));
+    if (mib < 8 || mib > (1u << 20)) throw std::out_of_range("cache-mib");
+    o.block_cache_bytes = size_t{mib} << 20;
   } catch (...) {
-    return core::InvalidArgument("--partitions and --threads must be numbers");
+    return core::InvalidArgument("--partitions and --threads must be numbers, --cache-mib 8 or more");
   }
   std::string d = f.Get("durability");
   if (d == "fsync") o.durability = eventstore::Durability::kFsync;

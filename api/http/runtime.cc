@@ -349,6 +349,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   so.path = db_path.string();
   so.column_families = StoreColumnFamilies();
   so.read_only = options.read_only;
+  so.block_cache_bytes = options.block_cache_bytes;
   SVC_ASSIGN_OR_RETURN(rt->store_, eventstore::KvStore::Open(so));
   if (!fresh) {
     // A key is created only with a new directory: data sealed under a lost key stays sealed.

@@ -63,6 +63,7 @@ struct RuntimeOptions {
   uint32_t partitions = 4;
   eventstore::Durability durability = eventstore::Durability::kFsync;
   size_t threads = 2;
+  size_t block_cache_bytes = size_t{128} << 20;  // eventstore::KvStore::Options; svc serve --cache-mib
   bool read_only = false;
   // False on a process without the writer role (svc serve --roles, Kafka only): the log is opened
   // for reading, the write model is not recovered and every command is answered kUnavailable.

@@ -20,6 +20,8 @@ void DeclareFlags(Flags& f) {
   f.Declare({"webhooks-timeout-seconds", "15", "total time a webhook receiver has to answer one delivery"});
   f.Declare({"webhooks-rate-limit-rpm", "600",
              "deliveries per minute per webhook endpoint (bursts of a tenth of it); 0 = no limit"});
+  f.Declare({"webhooks-scan-rows", "2048",
+             "due deliveries the dispatcher reads per scan (a backlog is read in turns of this many)"});
   f.Declare({"webhooks-allow-private-urls", "false",
              "DEVELOPMENT ONLY: allow http and loopback/private webhook URLs (never in production: "
              "it opens the server to SSRF)",
@@ -39,15 +41,20 @@ class WebhooksServices final : public AreaServices {
       int timeout = std::stoi(f.Get("webhooks-timeout-seconds"));
       if (timeout < 1 || timeout > 300) throw std::invalid_argument("range");
       po.webhook_policy.http_timeout_seconds = timeout;
+      int scan = std::stoi(f.Get("webhooks-scan-rows"));
+      if (scan < 1 || scan > 1'000'000) throw std::invalid_argument("range");
+      scan_rows_ = static_cast<size_t>(scan);
     } catch (...) {
       return core::InvalidArgument(
-          "bad --webhooks-rate-limit-rpm (a non-negative integer) or --webhooks-timeout-seconds (1-300)");
+          "bad --webhooks-rate-limit-rpm (a non-negative integer), --webhooks-timeout-seconds (1-300) or "
+          "--webhooks-scan-rows (1-1000000)");
     }
     pipeline::webhooks::WebhookDispatcher::Options wo;
     LendRuntime(rt, wo);
     wo.projector = rt.projector<projections::WebhooksProjector>();
     wo.keys = &rt.key_store();
     wo.rate_per_second = po.webhook_policy.rate_limit_default_rpm / 60.0;
+    wo.scan_rows = scan_rows_;
     wo.rate_burst = std::max(1.0, po.webhook_policy.rate_limit_default_rpm / 10.0);
     wo.policy = po.webhook_policy;
     wo.send.allow_private = f.GetBool("webhooks-allow-private-urls");
@@ -99,6 +106,7 @@ class WebhooksServices final : public AreaServices {
 
  private:
   WebhooksOptions options_;
+  size_t scan_rows_ = 2048;
   std::unique_ptr<pipeline::webhooks::WebhookDispatcher> dispatcher_;
 };
 

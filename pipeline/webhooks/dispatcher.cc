@@ -113,6 +113,32 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t
   return jobs;
 }
 
+core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::NextDue(bool* partial) {
+  *partial = false;
+  std::vector<Job> jobs;
+  int cf = options_.store->Cf(projections::kViewsCf);
+  const std::string prefix = WV::Abs(WV::DuePrefix());
+  std::string end = prefix;
+  eventstore::PutFixed64BE(end, static_cast<uint64_t>(options_.clock->Now().micros) + 1);
+  if (scan_from_.empty() || scan_from_ >= end) scan_from_ = prefix;
+  auto it = options_.store->NewIterator(cf, prefix, end);
+  size_t visited = 0;
+  for (it->Seek(scan_from_); it->Valid(); it->Next()) {
+    if (visited == std::max<size_t>(1, options_.scan_rows)) {
+      scan_from_.assign(it->key());  // this row is the next call's first
+      *partial = true;
+      return jobs;
+    }
+    ++visited;
+    auto e = WV::ParseDue(it->key().substr(prefix.size()));
+    if (!e || !options_.Owns(e->id.tenant)) continue;  // another node's partition sends it
+    jobs.push_back({e->micros, e->id.tenant, e->id.environment, e->id.id, std::string(it->value())});
+  }
+  SVC_RETURN_IF_ERROR(it->status());
+  scan_from_.clear();  // reached the clock's now: the next call starts over
+  return jobs;
+}
+
 void WebhookDispatcher::Dispatch() {
   std::unique_lock lock(mu_);
   while (!stop_) {
@@ -132,12 +158,14 @@ void WebhookDispatcher::Dispatch() {
       dirty_ = false;
       last_fill_ = std::chrono::steady_clock::now();
       lock.unlock();
-      auto jobs = Due();
+      bool partial = false;
+      auto jobs = NextDue(&partial);
       lock.lock();
       if (!jobs.ok()) {
         core::LogWarn("webhooks: cannot read due deliveries", {{"error", jobs.status().ToString()}});
         continue;
       }
+      if (partial) dirty_ = true;  // the rest of the due rows: the next scan, min_scan_interval on
       if (stop_ || paused_) continue;
       Fill(*jobs);
     }

@@ -71,6 +71,11 @@ class WebhookDispatcher {
     // Scans of the due/ index are at least this far apart while deliveries are in flight
     // (every projected attempt wakes the dispatcher).
     std::chrono::milliseconds min_scan_interval{50};
+    // Rows of the due/ index a scan visits at most; the next scan goes on after the last one, and
+    // starts over once it reached the clock's now. A backlog (deliveries due faster than their
+    // endpoints' rate) then costs each scan this much rather than the whole backlog: unbounded, the
+    // soak's backlog of a rate-limited endpoint took a scan longer each minute (BENCHMARKS.md).
+    size_t scan_rows = 2048;
     // Per-endpoint delivery rate (0 = none): sustained per second, and bursts of this many.
     double rate_per_second = 0;
     double rate_burst = 1;
@@ -114,6 +119,9 @@ class WebhookDispatcher {
   };
   core::Result<std::vector<Job>> Due(int64_t until_micros) const;
   core::Result<std::vector<Job>> Due() const;
+  // At most scan_rows due rows, from where the last call stopped (`scan_from_`); `*partial` is set
+  // when rows were left for the next call. Dispatcher thread only.
+  core::Result<std::vector<Job>> NextDue(bool* partial);
   void Dispatch();
   void Fill(std::vector<Job>& jobs);  // queues due jobs in their lanes (mu_ held)
   void StartRunners();                // up to per_endpoint_limit per lane its rate allows (mu_ held)
@@ -140,6 +148,7 @@ class WebhookDispatcher {
   std::map<std::string, Lane> lanes_;       // by tenant/env/endpoint
   std::map<std::string, core::TokenBucket> buckets_;  // delivery rate, by tenant/env/endpoint
   std::chrono::steady_clock::time_point last_fill_{};
+  std::string scan_from_;  // where the next NextDue starts (empty: the start of due/)
   // Metrics (null without a registry): attempts by outcome, and the receivers' answer times.
   core::Counter* delivered_ = nullptr;
   core::Counter* retrying_ = nullptr;

@@ -327,7 +327,8 @@ def metrics():
     out = {}
     for line in body.decode().splitlines():
         for name in ("svc_process_resident_bytes", "svc_process_open_fds", "svc_rocksdb_live_sst_bytes",
-                     "svc_rocksdb_pending_compaction_bytes", "svc_rocksdb_table_readers_bytes"):
+                     "svc_rocksdb_pending_compaction_bytes", "svc_rocksdb_table_readers_bytes",
+                     "svc_rocksdb_block_cache_bytes"):
             if line.startswith(name + " "):
                 out[name] = float(line.split()[1])
     return out
@@ -350,7 +351,7 @@ next_minute = begin + 60
 kills = []
 i = 0
 print(f"{'min':>4} {'ops':>7} {'err':>5} {'refused':>7} {'p99 ms':>8} {'RSS MiB':>8} {'fds':>5} {'SST MiB':>8} "
-      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7} {'readers MiB':>11}", flush=True)
+      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7} {'readers MiB':>11} {'cache MiB':>9}", flush=True)
 def minute_row():
     m = metrics()
     with lock:
@@ -364,6 +365,7 @@ def minute_row():
                "debt_mib": round(m.get("svc_rocksdb_pending_compaction_bytes", 0) / 2**20, 1),
                "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"],
                "readers_mib": round(m.get("svc_rocksdb_table_readers_bytes", 0) / 2**20, 1),
+               "cache_mib": round(m.get("svc_rocksdb_block_cache_bytes", 0) / 2**20, 1),
                # each operation's own p99 (in the JSON only): which one a rising p99 comes from
                "p99_ms_by_op": {k: round(sorted(v)[min(len(v) - 1, int(0.99 * len(v)))], 1)
                                 for k, v in current["lat_kind"].items() if v}}
@@ -371,7 +373,7 @@ def minute_row():
     minute_stats.append(row)
     print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
           f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
-          f"{row['hooks']:>7} {row['readers_mib']:>11}", flush=True)
+          f"{row['hooks']:>7} {row['readers_mib']:>11} {row['cache_mib']:>9}", flush=True)
 
 
 while time.time() - begin < MINUTES * 60:
