@@ -97,36 +97,24 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due() const
 }
 
 core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::Due(int64_t until_micros) const {
-  std::vector<Job> jobs;
-  int cf = options_.store->Cf(projections::kViewsCf);
-  std::string prefix = WV::Abs(WV::DuePrefix());
-  std::string end = prefix;
-  eventstore::PutFixed64BE(end, static_cast<uint64_t>(until_micros) + 1);
-  auto it = options_.store->NewIterator(cf, prefix, end);
-  for (it->Seek(prefix); it->Valid(); it->Next()) {
-    auto e = WV::ParseDue(it->key().substr(prefix.size()));
-    if (!e || !options_.Owns(e->id.tenant)) continue;  // another node's partition sends it
-    jobs.push_back({e->micros, e->id.tenant, e->id.environment, e->id.id,
-                    std::string(it->value())});
-  }
-  SVC_RETURN_IF_ERROR(it->status());
-  return jobs;
+  return ScanDue(until_micros, "", std::numeric_limits<size_t>::max(), nullptr);
 }
 
-core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::NextDue(bool* partial) {
-  *partial = false;
+core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::ScanDue(int64_t until_micros,
+                                                                             const std::string& from,
+                                                                             size_t limit,
+                                                                             std::string* resume) const {
+  if (resume != nullptr) resume->clear();
   std::vector<Job> jobs;
   int cf = options_.store->Cf(projections::kViewsCf);
   const std::string prefix = WV::Abs(WV::DuePrefix());
   std::string end = prefix;
-  eventstore::PutFixed64BE(end, static_cast<uint64_t>(options_.clock->Now().micros) + 1);
-  if (scan_from_.empty() || scan_from_ >= end) scan_from_ = prefix;
+  eventstore::PutFixed64BE(end, static_cast<uint64_t>(until_micros) + 1);
   auto it = options_.store->NewIterator(cf, prefix, end);
   size_t visited = 0;
-  for (it->Seek(scan_from_); it->Valid(); it->Next()) {
-    if (visited == std::max<size_t>(1, options_.scan_rows)) {
-      scan_from_.assign(it->key());  // this row is the next call's first
-      *partial = true;
+  for (it->Seek(from.empty() || from >= end ? prefix : from); it->Valid(); it->Next()) {
+    if (visited == limit) {
+      if (resume != nullptr) resume->assign(it->key());  // this row is the next scan's first
       return jobs;
     }
     ++visited;
@@ -135,7 +123,15 @@ core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::NextDue(boo
     jobs.push_back({e->micros, e->id.tenant, e->id.environment, e->id.id, std::string(it->value())});
   }
   SVC_RETURN_IF_ERROR(it->status());
-  scan_from_.clear();  // reached the clock's now: the next call starts over
+  return jobs;
+}
+
+core::Result<std::vector<WebhookDispatcher::Job>> WebhookDispatcher::NextDue(bool* partial) {
+  std::string next;
+  auto jobs = ScanDue(options_.clock->Now().micros, scan_from_, std::max<size_t>(1, options_.scan_rows), &next);
+  if (!jobs.ok()) return jobs;
+  *partial = !next.empty();
+  scan_from_ = std::move(next);  // empty: it reached the clock's now, and the next scan starts over
   return jobs;
 }
 

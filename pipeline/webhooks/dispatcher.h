@@ -119,6 +119,10 @@ class WebhookDispatcher {
   };
   core::Result<std::vector<Job>> Due(int64_t until_micros) const;
   core::Result<std::vector<Job>> Due() const;
+  // The due rows up to `until_micros` from `from` (empty: the first), at most `limit`; `*resume`
+  // (if given) is set to the first row left out, or cleared when none was.
+  core::Result<std::vector<Job>> ScanDue(int64_t until_micros, const std::string& from, size_t limit,
+                                         std::string* resume) const;
   // At most scan_rows due rows, from where the last call stopped (`scan_from_`); `*partial` is set
   // when rows were left for the next call. Dispatcher thread only.
   core::Result<std::vector<Job>> NextDue(bool* partial);
