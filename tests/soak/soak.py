@@ -80,7 +80,7 @@ def start_server(first):
     args = [SVC, "serve", "--data-dir", DATA, "--listen", "127.0.0.1:0", "--port-file", port_file,
             "--dev-keys-in-data-dir", "--face-engine", "model-free", "--rate-reads", "0", "--rate-writes", "0",
             "--rate-reveals", "0", "--reveal-budget-per-day", "1000000000", "--webhooks-allow-private-urls",
-            "--log-level", "warn"]
+            "--log-level", "warn"] + os.environ.get("SOAK_SVC_ARGS", "").split()
     if first:
         args.append("--dev-bootstrap")
     if broker_list:
@@ -358,6 +358,28 @@ def metrics():
     return out
 
 
+def thread_cpu():
+    """CPU seconds of the server's threads so far, by thread name (compactions are rocksdb:low)."""
+    out = {}
+    try:
+        pid = server.pid
+        for tid in os.listdir(f"/proc/{pid}/task"):
+            try:
+                with open(f"/proc/{pid}/task/{tid}/stat") as f:
+                    st = f.read()
+            except OSError:
+                continue
+            name = st[st.index("(") + 1:st.rindex(")")]
+            fields = st[st.rindex(")") + 2:].split()
+            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        pass
+    return out
+
+
+cpu_mark = {"pid": None, "at": time.time(), "cpu": {}}
+
+
 def du(path):
     total = 0
     for root, _, files in os.walk(path):
@@ -370,14 +392,22 @@ def du(path):
 
 
 begin = time.time()
+cpu_mark.update({"pid": server.pid, "at": begin, "cpu": thread_cpu()})
 next_kill = begin + KILL_EVERY * 60
 next_minute = begin + 60
 kills = []
 i = 0
 print(f"{'min':>4} {'ops':>7} {'err':>5} {'refused':>7} {'p99 ms':>8} {'RSS MiB':>8} {'fds':>5} {'SST MiB':>8} "
-      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7} {'readers MiB':>11} {'cache MiB':>9}", flush=True)
+      f"{'debt MiB':>8} {'disk MiB':>8} {'hooks':>7} {'readers MiB':>11} {'cache MiB':>9} {'cores':>5} {'compact':>7}  "
+      f"p99 ms: GET list session person decrypt verification", flush=True)
 def minute_row():
     m = metrics()
+    cpu_now, t_now = thread_cpu(), time.time()
+    if cpu_mark["pid"] != server.pid:  # restarted this minute: the new process's CPU from its start
+        cpu_mark.update({"pid": server.pid, "cpu": {}})
+    span = max(1e-3, t_now - cpu_mark["at"])
+    used = {k: v - cpu_mark["cpu"].get(k, 0.0) for k, v in cpu_now.items()}
+    cpu_mark.update({"at": t_now, "cpu": cpu_now})
     with lock:
         lat = sorted(current["lat"])
         row = {"minute": len(minute_stats) + 1, "ops": current["ops"], "errors": current["errors"],
@@ -390,6 +420,9 @@ def minute_row():
                "disk_mib": round(du(DATA) / 2**20, 1), "hooks": received["count"],
                "readers_mib": round(m.get("svc_rocksdb_table_readers_bytes", 0) / 2**20, 1),
                "cache_mib": round(m.get("svc_rocksdb_block_cache_bytes", 0) / 2**20, 1),
+               # cores the server used this minute, and those of them RocksDB's compactions used
+               "server_cores": round(sum(used.values()) / span, 2),
+               "compaction_cores": round(used.get("rocksdb:low", 0.0) / span, 2),
                # each operation's own p99 (in the JSON only): which one a rising p99 comes from
                "p99_ms_by_op": {k: round(sorted(v)[min(len(v) - 1, int(0.99 * len(v)))], 1)
                                 for k, v in current["lat_kind"].items() if v}}
@@ -397,7 +430,10 @@ def minute_row():
     minute_stats.append(row)
     print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
           f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
-          f"{row['hooks']:>7} {row['readers_mib']:>11} {row['cache_mib']:>9}", flush=True)
+          f"{row['hooks']:>7} {row['readers_mib']:>11} {row['cache_mib']:>9} {row['server_cores']:>5} "
+          f"{row['compaction_cores']:>7}  "
+          + " ".join(str(row["p99_ms_by_op"].get(k, "-")) for k in
+                     ("op_get", "op_list", "op_session", "op_person", "op_decrypt", "op_verification")), flush=True)
 
 
 while time.time() - begin < MINUTES * 60:
@@ -429,11 +465,29 @@ minute_row()
 
 # ---- every acknowledged write present ----
 missing = []
-for kind, path in (("sessions", "/v1/verification-sessions/"), ("persons", "/v1/persons/")):
-    for id_ in acked[kind]:
-        st, _ = call("GET", path + id_)
+reads = [(kind, path + id_) for kind, path in (("sessions", "/v1/verification-sessions/"), ("persons", "/v1/persons/"))
+         for id_ in acked[kind]]
+
+
+def read_back(part):
+    for kind, url in part:
+        st = None
+        for _ in range(3):  # a kept connection closed while idle: again on a new one
+            try:
+                st, _ = call("GET", url)
+                break
+            except (OSError, http.client.HTTPException) as e:
+                st = f"no answer: {e}"
         if st != 200:
-            missing.append(f"{kind} {id_}: {st}")
+            with lock:
+                missing.append(f"{kind} {url}: {st}")
+
+
+readers = [threading.Thread(target=read_back, args=(reads[k::8],)) for k in range(8)]
+for t in readers:
+    t.start()
+for t in readers:
+    t.join()
 result = {"backend": BACKEND, "minutes": MINUTES, "capacity_ops_s": round(capacity) if capacity else None,
           "capacity_seconds": None if capacity is None else CAP_SECONDS, "capacity_curve_30s": capacity_curve,
           "rate_ops_s": round(rate),
