@@ -15,6 +15,9 @@
 //
 //   svc_bench_pad [face-api dir] [work dir] [attempts per species] [seed]
 //   (seed 1 is the draw the thresholds were calibrated on; scripts/bench reports seed 2)
+//   PAD_DUMP=1: also one line per attempt (species, source, score, each signal's measure), for
+//   calibration; PAD_ONLY=bona_fide_selfie,face_swap,...: only those sets (bona_fide_selfie,
+//   bona_fide_video and the species' names)
 #define DOCTEST_CONFIG_IMPLEMENT  // the fixtures' REQUIREs, outside a test run
 #include <doctest/doctest.h>
 
@@ -83,12 +86,23 @@ int main(int argc, char** argv) {
   testing::TempDir work;
 
   std::map<std::string, Tally> tallies;
+  const bool dump = std::getenv("PAD_DUMP") != nullptr;
+  auto dump_line = [&](const at::Sample& s, const v::BiometricScore& r, const char* extra) {
+    if (!dump) return;
+    std::cout << "attempt\t" << s.species << "\t" << s.kind << "\t" << s.source << "\t" << r.status << "\t"
+              << (r.score ? *r.score : -1) << "\t" << extra;
+    if (r.details.is_object() && r.details.contains("signals")) {
+      for (const auto& [name, sig] : r.details["signals"].items()) std::cout << "\t" << name << "=" << sig["measure"].dump();
+    }
+    std::cout << "\n";
+  };
   auto classify_still = [&](const at::Sample& s, Tally& t) {
     v::Capture c{"med", "selfie", s.mime, s.bytes, {}};
     double t0 = CpuSeconds();
     auto r = engine.AttackSignals(&c, nullptr, ctx);
     t.cpu += CpuSeconds() - t0;
     ++t.attempts;
+    dump_line(s, r, "");
     if (r.status != "ok") return;
     ++t.acquired;
     if (*r.score >= 0.5) ++t.as_attack;
@@ -106,6 +120,7 @@ int main(int argc, char** argv) {
     t.cpu += CpuSeconds() - t1;  // the attack signals alone (the video's decoding is shared)
     (void)t0;
     ++t.attempts;
+    dump_line(s, r, live.score ? ("liveness=" + std::to_string(*live.score)).c_str() : "liveness=none");
     if (live.status != "ok" || r.status != "ok" || !live.score) return;
     ++t.acquired;
     bool attack = *live.score < 0.75 || *r.score >= 0.5;
@@ -114,14 +129,22 @@ int main(int argc, char** argv) {
     for (const auto& code : r.reasons) ++t.reasons[code];
   };
 
-  for (const auto& s : at::Make(*models, faces, "bona_fide", "selfie", n, seed, work)) classify_still(s, tallies["bona fide selfie"]);
+  const std::string only = std::getenv("PAD_ONLY") != nullptr ? std::string(",") + std::getenv("PAD_ONLY") + "," : "";
+  auto wanted = [&](const std::string& set) { return only.empty() || only.find("," + set + ",") != std::string::npos; };
+  if (wanted("bona_fide_selfie")) {
+    for (const auto& s : at::Make(*models, faces, "bona_fide", "selfie", n, seed, work)) classify_still(s, tallies["bona fide selfie"]);
+  }
   for (const char* species : at::kStillSpecies) {
+    if (!wanted(species)) continue;
     for (const auto& s : at::Make(*models, faces, species, "selfie", n, seed, work)) classify_still(s, tallies[species]);
   }
-  for (const auto& s : at::Make(*models, faces, "bona_fide", "liveness_video", n, seed, work)) {
-    classify_video(s, tallies["bona fide video"]);
+  if (wanted("bona_fide_video")) {
+    for (const auto& s : at::Make(*models, faces, "bona_fide", "liveness_video", n, seed, work)) {
+      classify_video(s, tallies["bona fide video"]);
+    }
   }
   for (const char* species : at::kVideoSpecies) {
+    if (!wanted(species)) continue;
     for (const auto& s : at::Make(*models, faces, species, "liveness_video", n, seed, work)) classify_video(s, tallies[species]);
   }
 
