@@ -87,10 +87,12 @@ int main(int argc, char** argv) {
 
   std::map<std::string, Tally> tallies;
   const bool dump = std::getenv("PAD_DUMP") != nullptr;
-  auto dump_line = [&](const at::Sample& s, const v::BiometricScore& r, const char* extra) {
+  // A video's line also gives its liveness score ("none" when the liveness stage had none).
+  auto dump_line = [&](const at::Sample& s, const v::BiometricScore& r, const v::BiometricScore* live) {
     if (!dump) return;
     std::cout << "attempt\t" << s.species << "\t" << s.kind << "\t" << s.source << "\t" << r.status << "\t"
-              << (r.score ? *r.score : -1) << "\t" << extra;
+              << (r.score ? *r.score : -1) << "\t";
+    if (live != nullptr) std::cout << "liveness=" << (live->score ? std::to_string(*live->score) : "none");
     if (r.details.is_object() && r.details.contains("signals")) {
       for (const auto& [name, sig] : r.details["signals"].items()) std::cout << "\t" << name << "=" << sig["measure"].dump();
     }
@@ -102,7 +104,7 @@ int main(int argc, char** argv) {
     auto r = engine.AttackSignals(&c, nullptr, ctx);
     t.cpu += CpuSeconds() - t0;
     ++t.attempts;
-    dump_line(s, r, "");
+    dump_line(s, r, nullptr);
     if (r.status != "ok") return;
     ++t.acquired;
     if (*r.score >= 0.5) ++t.as_attack;
@@ -120,7 +122,7 @@ int main(int argc, char** argv) {
     t.cpu += CpuSeconds() - t1;  // the attack signals alone (the video's decoding is shared)
     (void)t0;
     ++t.attempts;
-    dump_line(s, r, live.score ? ("liveness=" + std::to_string(*live.score)).c_str() : "liveness=none");
+    dump_line(s, r, &live);
     if (live.status != "ok" || r.status != "ok" || !live.score) return;
     ++t.acquired;
     bool attack = *live.score < 0.75 || *r.score >= 0.5;
