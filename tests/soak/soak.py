@@ -12,6 +12,10 @@ local receiver. Capacity is first measured closed-loop with the same mix: the ra
 60 s of SOAK_CAPACITY_SECONDS (default 300), what the machine sustains once flushes and
 compactions run; or SOAK_RATE=N gives the rate.
 
+SOAK_KEY=sk_... runs on a data directory that already exists under WORK_DIR (from an earlier soak,
+with a key made by `svc admin key create`): the capacity is then measured on a store that already
+holds that much data, and the store's webhook endpoints are pointed at this run's receiver.
+
 Every minute: the server's resident memory, open descriptors, RocksDB live SST bytes and compaction
 debt (/metrics), the data directory's size, the minute's operations, errors and p99. After each
 kill the server is restarted and the first answer awaited; requests refused meanwhile are counted
@@ -32,6 +36,7 @@ import time
 SVC, MINUTES, BACKEND, WORK, SAMPLES = sys.argv[1], float(sys.argv[2]), sys.argv[3], sys.argv[4], sys.argv[5]
 KILL_EVERY = float(sys.argv[6]) if len(sys.argv) > 6 else 10.0
 DATA = os.path.join(WORK, "data")
+REUSE_KEY = os.environ.get("SOAK_KEY")
 os.makedirs(WORK, exist_ok=True)
 lock = threading.Lock()
 state = {"port": None, "key": None, "down": False}
@@ -81,14 +86,17 @@ def start_server(first):
             "--dev-keys-in-data-dir", "--face-engine", "model-free", "--rate-reads", "0", "--rate-writes", "0",
             "--rate-reveals", "0", "--reveal-budget-per-day", "1000000000", "--webhooks-allow-private-urls",
             "--log-level", "warn"] + os.environ.get("SOAK_SVC_ARGS", "").split()
-    if first:
+    if first and not REUSE_KEY:
         args.append("--dev-bootstrap")
     if broker_list:
         args += ["--log-backend", "kafka", "--kafka-brokers", broker_list]
     out = open(os.path.join(WORK, "svc.out"), "a")
     server = subprocess.Popen(args, stdout=subprocess.PIPE if first else out, stderr=open(os.path.join(WORK, "svc.err"), "a"),
                               text=True)
-    if first:
+    if first and REUSE_KEY:
+        state["key"] = REUSE_KEY
+        threading.Thread(target=lambda: [None for _ in server.stdout], daemon=True).start()
+    elif first:
         for line in server.stdout:
             if "Test secret key" in line:
                 state["key"] = line.strip().split(": ")[-1]
@@ -269,10 +277,20 @@ def run_op(fn, due):
 # at half of that), so the mix runs closed-loop for SOAK_CAPACITY_SECONDS (default 300) and the
 # capacity is the rate of its last 60 s. SOAK_RATE=N skips the measurement and soaks at N ops/s.
 start_server(True)
-status, _ = call("POST", "/v1/developer/webhooks",
-                 {"url": f"http://127.0.0.1:{receiver.server_address[1]}/soak", "events": ["verification.*"]},
-                 {"Idempotency-Key": "soak-hook"})
-assert status == 201, status
+existing = []
+if REUSE_KEY:  # the store's endpoints point at an earlier run's receiver: point them at this one
+    status, page = call("GET", "/v1/developer/webhooks?limit=100")
+    assert status == 200, status
+    existing = json.loads(page)["data"]
+    for ep in existing:
+        status, _ = call("PATCH", f"/v1/developer/webhooks/{ep['id']}",
+                         {"url": f"http://127.0.0.1:{receiver.server_address[1]}/soak"})
+        assert status == 200, status
+if not existing:
+    status, _ = call("POST", "/v1/developer/webhooks",
+                     {"url": f"http://127.0.0.1:{receiver.server_address[1]}/soak", "events": ["verification.*"]},
+                     {"Idempotency-Key": "soak-hook"})
+    assert status == 201, status
 for _ in range(20):
     op_session()
     op_person()
