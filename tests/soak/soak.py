@@ -1,13 +1,3 @@
-def du(path):
-    """Bytes under `path`, by du(1) in its own process (a walk here of the 120,000 capture files an
-    hour at 400 ops/s leaves took 1.3 s of the interpreter; du takes 0.4 s of its own)."""
-    try:
-        out = subprocess.run(["du", "-sb", path], capture_output=True, text=True, timeout=120).stdout
-        return int(out.split()[0])
-    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
-        return 0
-
-
 #!/usr/bin/env python3
 """A soak (issue 38 item 3): a mixed workload at half of the measured capacity for MINUTES, with a
 kill -9 every KILL_EVERY minutes, on the embedded log or on the dev broker's Kafka.
@@ -410,19 +400,27 @@ def thread_cpu():
 cpu_mark = {"pid": None, "at": time.time(), "cpu": {}}
 
 
+def broker_cpu():
+    with open(f"/proc/{broker.pid}/stat") as f:
+        st = f.read()
+    fields = st[st.rindex(")") + 2:].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def du(path):
-    total = 0
-    for root, _, files in os.walk(path):
-        for f in files:
-            try:
-                total += os.lstat(os.path.join(root, f)).st_size
-            except OSError:
-                pass
-    return total
+    """Bytes under `path`, by du(1) in its own process (a walk here of the 120,000 capture files an
+    hour at 400 ops/s leaves took 1.3 s of the interpreter; du takes 0.4 s of its own)."""
+    try:
+        out = subprocess.run(["du", "-sb", path], capture_output=True, text=True, timeout=120).stdout
+        return int(out.split()[0])
+    except (OSError, ValueError, IndexError, subprocess.TimeoutExpired):
+        return 0
 
 
 begin = time.time()
 cpu_mark.update({"pid": server.pid, "at": begin, "cpu": thread_cpu()})
+if broker:
+    cpu_mark["broker"] = (broker_cpu(), begin)
 next_kill = begin + KILL_EVERY * 60
 next_minute = begin + 60
 kills = []
@@ -450,6 +448,18 @@ def minute_row():
     used = {k: v - cpu_mark["cpu"].get(k, 0.0) for k, v in cpu_now.items()}
     cpu_mark.update({"at": t_now, "cpu": cpu_now})
     disk = du(DATA)
+    broker_row = {}
+    if broker:  # the dev broker is a process of its own: its CPU and memory apart from the server's
+        try:
+            b_cpu = broker_cpu()
+            with open(f"/proc/{broker.pid}/status") as f:
+                b_rss = next(int(x.split()[1]) for x in f if x.startswith("VmRSS:")) * 1024
+            b_prev, b_at = cpu_mark["broker"]
+            cpu_mark["broker"] = (b_cpu, t_now)
+            broker_row = {"broker_cores": round((b_cpu - b_prev) / max(1e-3, t_now - b_at), 2),
+                          "broker_rss_mib": round(b_rss / 2**20, 1)}
+        except (OSError, ValueError, StopIteration):
+            pass
     lat = sorted(snap["lat"])
     row = {"minute": len(minute_stats) + 1, "ops": snap["ops"], "errors": snap["errors"],
            "refused": snap["refused"],
@@ -467,13 +477,16 @@ def minute_row():
            # each operation's own p99 (in the JSON only): which one a rising p99 comes from
            "p99_ms_by_op": {k: round(sorted(v)[min(len(v) - 1, int(0.99 * len(v)))], 1)
                             for k, v in snap["lat_kind"].items() if v}}
+    row.update(broker_row)
     minute_stats.append(row)
     print(f"{row['minute']:>4} {row['ops']:>7} {row['errors']:>5} {row['refused']:>7} {str(row['p99_ms']):>8} "
           f"{row['rss_mib']:>8} {row['fds']:>5} {row['sst_mib']:>8} {row['debt_mib']:>8} {row['disk_mib']:>8} "
           f"{row['hooks']:>7} {row['readers_mib']:>11} {row['cache_mib']:>9} {row['server_cores']:>5} "
           f"{row['compaction_cores']:>7}  "
           + " ".join(str(row["p99_ms_by_op"].get(k, "-")) for k in
-                     ("op_get", "op_list", "op_session", "op_person", "op_decrypt", "op_verification")), flush=True)
+                     ("op_get", "op_list", "op_session", "op_person", "op_decrypt", "op_verification"))
+          + (f"  broker: {row['broker_cores']} cores, {row['broker_rss_mib']} MiB" if "broker_cores" in row else ""),
+          flush=True)
 
 
 while time.time() - begin < MINUTES * 60:
