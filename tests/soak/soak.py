@@ -378,6 +378,12 @@ def metrics():
     return out
 
 
+def stat_cpu(st):
+    """(name, CPU seconds) from the text of a /proc .../stat file: utime + stime."""
+    fields = st[st.rindex(")") + 2:].split()
+    return st[st.index("(") + 1:st.rindex(")")], (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def thread_cpu():
     """CPU seconds of the server's threads so far, by thread name (compactions are rocksdb:low)."""
     out = {}
@@ -389,9 +395,8 @@ def thread_cpu():
                     st = f.read()
             except OSError:
                 continue
-            name = st[st.index("(") + 1:st.rindex(")")]
-            fields = st[st.rindex(")") + 2:].split()
-            out[name] = out.get(name, 0.0) + (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+            name, cpu = stat_cpu(st)
+            out[name] = out.get(name, 0.0) + cpu
     except OSError:
         pass
     return out
@@ -402,9 +407,7 @@ cpu_mark = {"pid": None, "at": time.time(), "cpu": {}}
 
 def broker_cpu():
     with open(f"/proc/{broker.pid}/stat") as f:
-        st = f.read()
-    fields = st[st.rindex(")") + 2:].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return stat_cpu(f.read())[1]
 
 
 def du(path):
