@@ -123,11 +123,12 @@ def start_server(first):
 tls = threading.local()
 
 
+# The server closes a kept-alive connection idle for its read timeout (30 s by default); a worker
+# that sat idle longer than KEEPALIVE_S opens a fresh one instead of sending into a closed socket.
+KEEPALIVE_S = 20.0
+
+
 def call(method, path, body=None, headers=None, raw=None, content_type=None):
-    conn = getattr(tls, "conn", None)
-    if conn is None or getattr(tls, "port", None) != state["port"]:
-        conn = tls.conn = http.client.HTTPConnection("127.0.0.1", state["port"], timeout=30)
-        tls.port = state["port"]
     h = {"Authorization": "Bearer " + state["key"]}
     if headers:
         h.update(headers)
@@ -137,14 +138,32 @@ def call(method, path, body=None, headers=None, raw=None, content_type=None):
         h["Content-Type"] = "application/json"
     if content_type:
         h["Content-Type"] = content_type
-    try:
-        conn.request(method, path, body=data, headers=h)
-        r = conn.getresponse()
-        payload = r.read()
-    except (OSError, http.client.HTTPException):
-        tls.conn = None
-        raise
-    return r.status, payload
+    # Sent again once, on a fresh connection, only when a reused connection failed and the request
+    # is safe to repeat: a GET, or a write carrying an Idempotency-Key (the server answers a repeat
+    # with the first answer). Any other write that fails counts as an error.
+    safe = method == "GET" or "Idempotency-Key" in h
+    for attempt in (0, 1):
+        conn = getattr(tls, "conn", None)
+        now = time.monotonic()
+        if (conn is None or getattr(tls, "port", None) != state["port"]
+                or now - getattr(tls, "used", 0.0) > KEEPALIVE_S):
+            if conn is not None:
+                conn.close()
+            conn = tls.conn = http.client.HTTPConnection("127.0.0.1", state["port"], timeout=30)
+            tls.port, tls.reused = state["port"], False
+        try:
+            conn.request(method, path, body=data, headers=h)
+            r = conn.getresponse()
+            payload = r.read()
+        except (OSError, http.client.HTTPException):
+            reused = getattr(tls, "reused", False)
+            conn.close()
+            tls.conn = None
+            if attempt == 0 and reused and safe and not state["down"]:
+                continue
+            raise
+        tls.used, tls.reused = time.monotonic(), True
+        return r.status, payload
 
 
 def multipart(fields, file_field, filename, mime, content):
