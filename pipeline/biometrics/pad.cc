@@ -16,7 +16,7 @@ struct Curve {
   double mid, width;
 };
 constexpr Curve kRecapture{6.0, 0.12};       // ln(peak power / its ring's median)
-constexpr Curve kColour{0.65, 0.04};         // chroma share of the band-passed detail
+constexpr Curve kColour{0.30, 0.04};         // chroma power above its rings' medians, share of the band's
 constexpr Curve kFaceNoise{0.85, 0.08};      // ln(noise floor around / noise floor on the face)
 constexpr Curve kForeheadNoise{0.35, 0.05};  // ln(noise floor of the forehead / on the face)
 constexpr Curve kFaceDetail{0.40, 0.04};     // ln(sharpest detail around / in the eyes and mouth)
@@ -233,22 +233,57 @@ double RecapturePatternMeasure(const Image& image, const Face& face) {
   return best;
 }
 
+// The colour a display's sub-pixels alias into, as distinct from the colour of a face and of a
+// camera's noise: per plane (luma and the two chroma differences), in every frequency ring of
+// periods 3 to 12 pixels, the power above 3x the ring's median; the chroma's excess as a share of
+// all three planes' power in those rings. Noise is flat within a ring (white per pixel, or in
+// blotches, whatever the chroma's resolution in the file), and a face's colour edges spread
+// along their orientation; a moire is a few peaks. The axes and the lines of JPEG's block grid
+// are left out as for the recapture pattern. (The share of the chroma's band-passed energy,
+// measured before, read a full-resolution chroma's noise and a real photograph's colourful detail
+// as a screen: BENCHMARKS.md#attack-formats.)
 double ScreenColourMeasure(const Image& image, const Face& face) {
   auto w = FaceWindow(image, face);
   if (!w) return 0;
-  // Band-passed detail (periods of about 3 to 12 pixels): a box of radius 1 minus one of radius 4.
-  const int n = w->size;
-  double luma = 0, chroma = 0;
-  auto band = [&](Plane p) {
-    auto plane = Extract(image, *w, p);
-    auto fine = BoxMean(plane, n, n, 1), coarse = BoxMean(plane, n, n, 4);
-    double e = 0;
-    for (size_t i = 0; i < plane.size(); ++i) e += (fine[i] - coarse[i]) * (fine[i] - coarse[i]);
-    return e;
+  const int n = w->size, half = n / 2;
+  const int rlo = n / 12, rhi = n / 3;
+  auto near_multiple = [](int x, int step) {
+    int m = ((x % step) + step) % step;
+    return m <= 1 || m >= step - 1;
   };
-  luma = band(Plane::kLuma);
-  chroma = band(Plane::kRedGreen) + band(Plane::kBlueGreen);
-  return chroma / (chroma + luma + 1e-9);
+  double total = 0;
+  auto excess_of = [&](Plane which, int grid) {
+    auto power = PowerSpectrum(Extract(image, *w, which), n);
+    std::vector<std::vector<double>> rings(static_cast<size_t>(rhi + 1));
+    std::vector<std::pair<int, double>> cells;
+    for (int v = 2; v < half; ++v) {  // half the plane: a real plane's spectrum is symmetric
+      for (int u = -half; u < half; ++u) {
+        if (std::abs(u) <= 1 || near_multiple(u, n / grid) || near_multiple(v, n / grid)) continue;
+        int r = static_cast<int>(std::lround(std::sqrt(double(u) * u + double(v) * v)));
+        if (r < rlo || r > rhi) continue;
+        double p = power[static_cast<size_t>(v) * n + (u + n) % n];
+        rings[static_cast<size_t>(r)].push_back(p);
+        cells.push_back({r, p});
+      }
+    }
+    std::vector<double> median(rings.size(), 0.0);
+    for (size_t r = 0; r < rings.size(); ++r) {
+      auto& ring = rings[r];
+      if (ring.empty()) continue;
+      auto mid = ring.begin() + static_cast<std::ptrdiff_t>(ring.size() / 2);
+      std::nth_element(ring.begin(), mid, ring.end());
+      median[r] = *mid;
+    }
+    double excess = 0;
+    for (const auto& [r, p] : cells) {
+      total += p;
+      excess += std::max(0.0, p - 3 * median[static_cast<size_t>(r)]);
+    }
+    return excess;
+  };
+  excess_of(Plane::kLuma, 8);
+  const double chroma = excess_of(Plane::kRedGreen, 16) + excess_of(Plane::kBlueGreen, 16);
+  return chroma / (total + 1e-9);
 }
 
 namespace {

@@ -88,6 +88,6 @@ double FaceDetailMeasure(const Image& image, const Face& face);
 double FaceForeheadMeasure(const Image& image, const Face& face);
 
 inline constexpr const char* kPadModelName =
-    "svc_pad_signals_v1 (spectral peaks, chroma, noise floor, detail, frame repeats)";
+    "svc_pad_signals_v2 (spectral peaks, chroma peaks, noise floor, detail, frame repeats)";
 
 }  // namespace svc::pipeline::biometrics

@@ -8,6 +8,8 @@
 #include <optional>
 #include <random>
 
+#include <jpeglib.h>
+
 #include "tests/support/liveness_fixtures.h"
 #include "tests/support/sample_captures.h"
 
@@ -99,6 +101,59 @@ std::string Jpeg(const Image& img, int quality) {
   auto bytes = bio::EncodeJpeg(img, quality);
   return bytes.ok() ? *bytes : std::string();
 }
+
+// A JPEG with chroma at full resolution (4:4:4): libjpeg with every component sampled 1x1, as
+// cameras and editors that keep the colour's detail write it.
+std::string Jpeg444(const Image& img, int quality) {
+  jpeg_compress_struct c{};
+  jpeg_error_mgr err{};
+  c.err = jpeg_std_error(&err);
+  jpeg_create_compress(&c);
+  unsigned char* buffer = nullptr;
+  unsigned long size = 0;  // NOLINT(runtime/int): libjpeg's type
+  jpeg_mem_dest(&c, &buffer, &size);
+  c.image_width = static_cast<JDIMENSION>(img.width);
+  c.image_height = static_cast<JDIMENSION>(img.height);
+  c.input_components = 3;
+  c.in_color_space = JCS_RGB;
+  jpeg_set_defaults(&c);
+  jpeg_set_quality(&c, quality, TRUE);
+  for (int k = 0; k < 3; ++k) {
+    c.comp_info[k].h_samp_factor = 1;
+    c.comp_info[k].v_samp_factor = 1;
+  }
+  jpeg_start_compress(&c, TRUE);
+  std::vector<uint8_t> row(static_cast<size_t>(img.width) * 3);
+  while (c.next_scanline < c.image_height) {
+    std::copy_n(&img.rgb[static_cast<size_t>(c.next_scanline) * img.width * 3], row.size(), row.begin());
+    JSAMPROW rows[1] = {row.data()};
+    jpeg_write_scanlines(&c, rows, 1);
+  }
+  jpeg_finish_compress(&c);
+  std::string out(reinterpret_cast<const char*>(buffer), size);
+  jpeg_destroy_compress(&c);
+  std::free(buffer);
+  return out;
+}
+
+// How a still is saved, drawn apart from the set's other draws (so a face does not always get the
+// same format): most phones and browsers write JPEG with chroma at half resolution each way
+// (4:2:0), some keep it whole (4:4:4), and an upload can be a PNG.
+struct Saved {
+  std::string mime, format, bytes;
+};
+Saved Save(const Image& img, int quality, Rng& format_rng) {
+  const int pick = UniformInt(format_rng, 0, 3);
+  if (pick == 1) return {"image/jpeg", "jpeg444", Jpeg444(img, quality)};
+  if (pick == 3) {
+    auto png = bio::EncodePng(img);
+    return {"image/png", "png", png.ok() ? *png : std::string()};
+  }
+  return {"image/jpeg", "jpeg420", Jpeg(img, quality)};
+}
+
+// The camera's noise on a still (the stills are saved 4:4:4 and PNG too, which keep the chroma's).
+Image CameraNoise(const Image& img, double sigma, uint32_t seed) { return liveness::AddCameraNoise(img, sigma, seed); }
 
 // ---- Print replay ----
 Image Print(const Image& src, Rng& rng) {
@@ -415,6 +470,22 @@ std::string Reencoded(const TempDir& work, const std::string& recording, int i, 
   return bytes;
 }
 
+// A JPEG's chroma sampling from its frame header (the luma's factors over the chroma's 1x1).
+std::string JpegSampling(const std::string& b) {
+  size_t i = 2;
+  while (i + 4 <= b.size() && static_cast<unsigned char>(b[i]) == 0xFF) {
+    const auto marker = static_cast<unsigned char>(b[i + 1]);
+    const size_t len = (static_cast<unsigned char>(b[i + 2]) << 8) | static_cast<unsigned char>(b[i + 3]);
+    if ((marker == 0xC0 || marker == 0xC1 || marker == 0xC2) && i + 11 < b.size()) {
+      const auto f = static_cast<unsigned char>(b[i + 11]);  // the first component's factors
+      const int h = f >> 4, v = f & 15;
+      return h == 1 && v == 1 ? "jpeg444" : h == 2 && v == 1 ? "jpeg422" : h == 2 && v == 2 ? "jpeg420" : "jpeg";
+    }
+    i += 2 + len;
+  }
+  return "jpeg";
+}
+
 }  // namespace
 
 std::vector<SourceFace> SourceFaces(const bio::FaceModels& models) {
@@ -434,12 +505,13 @@ std::vector<SourceFace> SourceFaces(const bio::FaceModels& models) {
   }
   std::vector<SourceFace> out;
   for (const auto& [name, path] : photos) {
-    auto img = bio::DecodeImage(ReadFile(path));
+    const std::string bytes = ReadFile(path);
+    auto img = bio::DecodeImage(bytes);
     if (!img.ok()) continue;
     auto faces = models.Detect(*img);
     for (size_t i = 0; i < faces.size(); ++i) {
       if (faces[i].right - faces[i].left < 90) continue;
-      out.push_back({*img, faces[i], name + "#" + std::to_string(i)});
+      out.push_back({*img, faces[i], name + "#" + std::to_string(i), JpegSampling(bytes)});
     }
   }
   return out;
@@ -449,7 +521,7 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
                          const std::string& kind, int count, uint32_t seed, const TempDir& work) {
   std::vector<Sample> out;
   if (faces.empty()) return out;
-  Rng rng(seed);
+  Rng rng(seed), format_rng(seed ^ 0x5A7EDu);
   const bool video = kind == "liveness_video" || species == "photo_replay" || species == "virtual_camera" ||
                      species == "reencoded_video";
   for (int i = 0; i < count; ++i) {
@@ -459,11 +531,11 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
     s.source = src.name;
     if (!video) {
       Framed f = BonaFideFrame(src, rng, UniformInt(rng, 480, 800));
-      Image shot = liveness::AddSensorNoise(f.image, f.noise, seed + static_cast<uint32_t>(i));
+      Image shot = CameraNoise(f.image, f.noise, seed + static_cast<uint32_t>(i));
       if (species == "print_replay") {
-        shot = liveness::AddSensorNoise(Print(f.image, rng), Uniform(rng, 1.0, 3.0), seed + 7u * i);
+        shot = CameraNoise(Print(f.image, rng), Uniform(rng, 1.0, 3.0), seed + 7u * i);
       } else if (species == "screen_replay") {
-        shot = liveness::AddSensorNoise(Screen(f.image, rng), Uniform(rng, 1.0, 3.0), seed + 7u * i);
+        shot = CameraNoise(Screen(f.image, rng), Uniform(rng, 1.0, 3.0), seed + 7u * i);
       } else if (species == "face_swap") {
         const SourceFace& donor = faces[(static_cast<size_t>(i) + 1 + static_cast<size_t>(UniformInt(rng, 0, 1000))) % faces.size()];
         Framed d = BonaFideFrame(donor, rng, shot.width);
@@ -474,8 +546,10 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
         f.quality = UniformInt(rng, 75, 95);
       }
       s.kind = "selfie";
-      s.mime = "image/jpeg";
-      s.bytes = Jpeg(shot, f.quality);
+      Saved saved = Save(shot, f.quality, format_rng);
+      s.mime = saved.mime;
+      s.format = saved.format;
+      s.bytes = std::move(saved.bytes);
     } else {
       // The live videos (and the file a virtual camera plays) are of the one face whose blink
       // the synthesis is verified on (the liveness fixtures' sample3 face): on other faces the
@@ -501,9 +575,11 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
       // container saying Chrome wrote it. A re-encoded one: that recording through a transcoder.
       s.kind = "liveness_video";
       s.mime = "video/webm";
+      s.format = "webm";
       s.bytes = AsBrowserRecording(liveness::EncodeFrames(work, frames, species + "-" + std::to_string(i) + ".webm", 30));
       if (species == "reencoded_video" && !s.bytes.empty()) {
         s.mime = i % 2 == 0 ? "video/mp4" : "video/webm";
+        s.format = i % 2 == 0 ? "mp4" : "webm";
         s.bytes = Reencoded(work, s.bytes, i, rng);
       }
     }

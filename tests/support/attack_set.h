@@ -7,7 +7,9 @@
 //
 // Bona fide (synthesised: no filmed person is shipped):
 //   selfie        a crop around a real face, as a phone frames it: scale, a small roll, exposure,
-//                 sensor noise, JPEG 70-95
+//                 a camera's noise (luma per pixel, chroma weaker and in blotches:
+//                 liveness::AddCameraNoise), saved at quality 70-95 as JPEG 4:2:0 (half the
+//                 draws), JPEG 4:4:4 or PNG (a quarter each) — every still species is saved so
 //   video         a face held before the camera, drifting, blinking once; each frame with its
 //                 own sensor noise; 30 frames a second, VP9 in WebM as a browser records. One
 //                 person only: sample3's face, the one the blink synthesis is verified on
@@ -46,7 +48,8 @@ struct Sample {
   std::string species;  // bona_fide | print_replay | screen_replay | face_swap | photo_replay | virtual_camera |
                         // reencoded_video
   std::string kind;     // selfie | liveness_video
-  std::string mime;     // image/jpeg | video/webm | video/mp4
+  std::string mime;     // image/jpeg | image/png | video/webm | video/mp4
+  std::string format;   // jpeg420 | jpeg444 | png | webm | mp4
   std::string bytes;
   std::string source;   // which photograph and face it came from
 };
@@ -57,6 +60,7 @@ struct SourceFace {
   pipeline::biometrics::Image photo;
   pipeline::biometrics::Face face;
   std::string name;
+  std::string format;  // how the photograph was saved: jpeg420 | jpeg422 | jpeg444 (its frame header)
 };
 std::vector<SourceFace> SourceFaces(const pipeline::biometrics::FaceModels& models);
 

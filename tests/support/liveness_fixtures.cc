@@ -119,6 +119,51 @@ Image AddSensorNoise(const Image& img, double sigma, uint32_t seed) {
   return out;
 }
 
+Image AddCameraNoise(const Image& img, double sigma, uint32_t seed) {
+  Image out = img;
+  std::mt19937 rng(seed);
+  std::normal_distribution<double> unit(0.0, 1.0);
+  const int w = img.width, h = img.height;
+  const size_t n = static_cast<size_t>(w) * h;
+  // Two chroma planes (red and blue difference) of white noise, smoothed by two box passes of
+  // radius 2 (a 9-pixel tent): about a fifth of the luma's spread per channel, blotches 5-9 pixels wide.
+  auto smooth = [&](std::vector<double> v) {
+    for (int pass = 0; pass < 2; ++pass) {
+      std::vector<double> tmp(n);
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          double s = 0;
+          for (int k = -2; k <= 2; ++k) s += v[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
+          tmp[static_cast<size_t>(y) * w + x] = s / 5;
+        }
+      }
+      for (int y = 0; y < h; ++y) {
+        for (int x = 0; x < w; ++x) {
+          double s = 0;
+          for (int k = -2; k <= 2; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
+          v[static_cast<size_t>(y) * w + x] = s / 5;
+        }
+      }
+    }
+    return v;
+  };
+  std::vector<double> cr(n), cb(n);
+  for (size_t i = 0; i < n; ++i) {
+    cr[i] = sigma * unit(rng);
+    cb[i] = sigma * unit(rng);
+  }
+  cr = smooth(std::move(cr));
+  cb = smooth(std::move(cb));
+  for (size_t i = 0; i < n; ++i) {
+    const double l = sigma * unit(rng);
+    const double d[3] = {l + 1.402 * cr[i], l - 0.344 * cb[i] - 0.714 * cr[i], l + 1.772 * cb[i]};
+    for (size_t k = 0; k < 3; ++k) {
+      out.rgb[i * 3 + k] = static_cast<uint8_t>(std::clamp(std::lround(out.rgb[i * 3 + k] + d[k]), 0L, 255L));
+    }
+  }
+  return out;
+}
+
 Image Face() {
   // sample3's leftmost face: frontal, eyes open, at about (567, 376), 215 px.
   auto photo = bio::DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/sample3.jpg"));

@@ -34,6 +34,12 @@ std::string EncodeFrames(const TempDir& dir, const std::vector<pipeline::biometr
                          const std::string& name, int fps = 25);
 // Gaussian noise as a camera's sensor adds it (luma `sigma`, chroma half), the same for a seed.
 pipeline::biometrics::Image AddSensorNoise(const pipeline::biometrics::Image& img, double sigma, uint32_t seed);
+// The noise a phone's still leaves after its camera pipeline: luma noise pixel by pixel (`sigma`),
+// chroma noise weaker and in blotches several pixels wide (demosaicing spreads each pixel's colour
+// over its neighbours, and in-camera noise reduction smooths chroma far more than luma). What a
+// still saved with chroma at full resolution (JPEG 4:4:4, PNG) carries; AddSensorNoise's chroma,
+// white and independent per pixel, is no camera's and 4:2:0 alone hides it.
+pipeline::biometrics::Image AddCameraNoise(const pipeline::biometrics::Image& img, double sigma, uint32_t seed);
 
 std::string ZoomPan(const TempDir& dir, const std::string& still_png, const std::string& name);
 std::string Rotated(const TempDir& dir, const std::string& still_png, const std::string& name);
