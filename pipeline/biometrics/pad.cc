@@ -221,16 +221,22 @@ double Percentile(std::vector<double> v, double q) {
   return *it;
 }
 
-}  // namespace
-
-double RecapturePatternMeasure(const Image& image, const Face& face) {
+// The power spectra of the face's window (FaceWindow) in the three planes, computed once for the
+// two measures that read them.
+struct Spectra {
+  int n = 0;
+  std::vector<double> luma, red_green, blue_green;
+};
+std::optional<Spectra> FaceSpectra(const Image& image, const Face& face) {
   auto w = FaceWindow(image, face);
-  if (!w) return 0;
-  double best = 0;
-  best = std::max(best, LargestPeak(PowerSpectrum(Extract(image, *w, Plane::kLuma), w->size), w->size, 8));
-  best = std::max(best, LargestPeak(PowerSpectrum(Extract(image, *w, Plane::kRedGreen), w->size), w->size, 16));
-  best = std::max(best, LargestPeak(PowerSpectrum(Extract(image, *w, Plane::kBlueGreen), w->size), w->size, 16));
-  return best;
+  if (!w) return std::nullopt;
+  return Spectra{w->size, PowerSpectrum(Extract(image, *w, Plane::kLuma), w->size),
+                 PowerSpectrum(Extract(image, *w, Plane::kRedGreen), w->size),
+                 PowerSpectrum(Extract(image, *w, Plane::kBlueGreen), w->size)};
+}
+
+double RecaptureOf(const Spectra& s) {
+  return std::max({LargestPeak(s.luma, s.n, 8), LargestPeak(s.red_green, s.n, 16), LargestPeak(s.blue_green, s.n, 16), 0.0});
 }
 
 // The colour a display's sub-pixels alias into, as distinct from the colour of a face and of a
@@ -242,18 +248,15 @@ double RecapturePatternMeasure(const Image& image, const Face& face) {
 // are left out as for the recapture pattern. (The share of the chroma's band-passed energy,
 // measured before, read a full-resolution chroma's noise and a real photograph's colourful detail
 // as a screen: BENCHMARKS.md#attack-formats.)
-double ScreenColourMeasure(const Image& image, const Face& face) {
-  auto w = FaceWindow(image, face);
-  if (!w) return 0;
-  const int n = w->size, half = n / 2;
+double ColourOf(const Spectra& s) {
+  const int n = s.n, half = n / 2;
   const int rlo = n / 12, rhi = n / 3;
   auto near_multiple = [](int x, int step) {
     int m = ((x % step) + step) % step;
     return m <= 1 || m >= step - 1;
   };
   double total = 0;
-  auto excess_of = [&](Plane which, int grid) {
-    auto power = PowerSpectrum(Extract(image, *w, which), n);
+  auto excess_of = [&](const std::vector<double>& power, int grid) {
     std::vector<std::vector<double>> rings(static_cast<size_t>(rhi + 1));
     std::vector<std::pair<int, double>> cells;
     for (int v = 2; v < half; ++v) {  // half the plane: a real plane's spectrum is symmetric
@@ -281,9 +284,21 @@ double ScreenColourMeasure(const Image& image, const Face& face) {
     }
     return excess;
   };
-  excess_of(Plane::kLuma, 8);
-  const double chroma = excess_of(Plane::kRedGreen, 16) + excess_of(Plane::kBlueGreen, 16);
+  excess_of(s.luma, 8);
+  const double chroma = excess_of(s.red_green, 16) + excess_of(s.blue_green, 16);
   return chroma / (total + 1e-9);
+}
+
+}  // namespace
+
+double RecapturePatternMeasure(const Image& image, const Face& face) {
+  auto s = FaceSpectra(image, face);
+  return s ? RecaptureOf(*s) : 0;
+}
+
+double ScreenColourMeasure(const Image& image, const Face& face) {
+  auto s = FaceSpectra(image, face);
+  return s ? ColourOf(*s) : 0;
 }
 
 namespace {
@@ -426,9 +441,10 @@ FaceRegionMeasures MeasureFaceRegion(const Image& image, const Face& face) {
 
 std::vector<PadSignal> StillSignals(const Image& image, const Face& face) {
   std::vector<PadSignal> out;
-  double m = RecapturePatternMeasure(image, face);
+  const auto spectra = FaceSpectra(image, face);
+  double m = spectra ? RecaptureOf(*spectra) : 0;
   out.push_back({"recapture_pattern", "RECAPTURE_PATTERN", m, Logistic(m, kRecapture)});
-  m = ScreenColourMeasure(image, face);
+  m = spectra ? ColourOf(*spectra) : 0;
   out.push_back({"screen_colour", "SCREEN_COLOUR_MOIRE", m, Logistic(m, kColour)});
   auto region = MeasureFaceRegion(image, face);
   out.push_back({"face_noise", "FACE_NOISE_MISMATCH", region.noise, Logistic(region.noise, kFaceNoise)});
