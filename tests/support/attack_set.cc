@@ -312,23 +312,7 @@ std::optional<Image> Swap(const bio::FaceModels& models, const Image& target, co
     for (int x = 0; x < target.width; ++x) alpha[static_cast<size_t>(y) * target.width + x] = Inside(hull, x, y) ? 1 : 0;
   }
   int feather = std::max(1, static_cast<int>(Uniform(rng, 0.03, 0.08) * face_w));
-  for (int pass = 0; pass < 2; ++pass) {  // two box passes along each axis: a soft ramp
-    std::vector<double> tmp(alpha.size());
-    for (int y = 0; y < target.height; ++y) {
-      for (int x = 0; x < target.width; ++x) {
-        double s = 0;
-        for (int k = -feather; k <= feather; ++k) s += alpha[static_cast<size_t>(y) * target.width + std::clamp(x + k, 0, target.width - 1)];
-        tmp[static_cast<size_t>(y) * target.width + x] = s / (2 * feather + 1);
-      }
-    }
-    for (int y = 0; y < target.height; ++y) {
-      for (int x = 0; x < target.width; ++x) {
-        double s = 0;
-        for (int k = -feather; k <= feather; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, target.height - 1)) * target.width + x];
-        alpha[static_cast<size_t>(y) * target.width + x] = s / (2 * feather + 1);
-      }
-    }
-  }
+  liveness::BoxSmooth(alpha, target.width, target.height, feather);  // a soft ramp
   // Colour transfer: the donor's face takes the target's mean and spread, channel by channel.
   double ms[3] = {0, 0, 0}, ss[3] = {0, 0, 0}, mt[3] = {0, 0, 0}, st[3] = {0, 0, 0}, n = 0;
   for (size_t i = 0; i < alpha.size(); ++i) {

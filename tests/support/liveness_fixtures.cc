@@ -119,6 +119,26 @@ Image AddSensorNoise(const Image& img, double sigma, uint32_t seed) {
   return out;
 }
 
+void BoxSmooth(std::vector<double>& v, int w, int h, int radius) {
+  std::vector<double> tmp(v.size());
+  for (int pass = 0; pass < 2; ++pass) {
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        double s = 0;
+        for (int k = -radius; k <= radius; ++k) s += v[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
+        tmp[static_cast<size_t>(y) * w + x] = s / (2 * radius + 1);
+      }
+    }
+    for (int y = 0; y < h; ++y) {
+      for (int x = 0; x < w; ++x) {
+        double s = 0;
+        for (int k = -radius; k <= radius; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
+        v[static_cast<size_t>(y) * w + x] = s / (2 * radius + 1);
+      }
+    }
+  }
+}
+
 Image AddCameraNoise(const Image& img, double sigma, uint32_t seed) {
   Image out = img;
   std::mt19937 rng(seed);
@@ -127,33 +147,13 @@ Image AddCameraNoise(const Image& img, double sigma, uint32_t seed) {
   const size_t n = static_cast<size_t>(w) * h;
   // Two chroma planes (red and blue difference) of white noise, smoothed by two box passes of
   // radius 2 (a 9-pixel tent): about a fifth of the luma's spread per channel, blotches 5-9 pixels wide.
-  auto smooth = [&](std::vector<double> v) {
-    for (int pass = 0; pass < 2; ++pass) {
-      std::vector<double> tmp(n);
-      for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-          double s = 0;
-          for (int k = -2; k <= 2; ++k) s += v[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
-          tmp[static_cast<size_t>(y) * w + x] = s / 5;
-        }
-      }
-      for (int y = 0; y < h; ++y) {
-        for (int x = 0; x < w; ++x) {
-          double s = 0;
-          for (int k = -2; k <= 2; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
-          v[static_cast<size_t>(y) * w + x] = s / 5;
-        }
-      }
-    }
-    return v;
-  };
   std::vector<double> cr(n), cb(n);
   for (size_t i = 0; i < n; ++i) {
     cr[i] = sigma * unit(rng);
     cb[i] = sigma * unit(rng);
   }
-  cr = smooth(std::move(cr));
-  cb = smooth(std::move(cb));
+  BoxSmooth(cr, w, h, 2);
+  BoxSmooth(cb, w, h, 2);
   for (size_t i = 0; i < n; ++i) {
     const double l = sigma * unit(rng);
     const double d[3] = {l + 1.402 * cr[i], l - 0.344 * cb[i] - 0.714 * cr[i], l + 1.772 * cb[i]};

@@ -34,6 +34,9 @@ std::string EncodeFrames(const TempDir& dir, const std::vector<pipeline::biometr
                          const std::string& name, int fps = 25);
 // Gaussian noise as a camera's sensor adds it (luma `sigma`, chroma half), the same for a seed.
 pipeline::biometrics::Image AddSensorNoise(const pipeline::biometrics::Image& img, double sigma, uint32_t seed);
+// Two box passes of `radius` along each axis (a tent), borders clamped: a soft ramp of a mask, or
+// noise smoothed into blotches.
+void BoxSmooth(std::vector<double>& v, int w, int h, int radius);
 // The noise a phone's still leaves after its camera pipeline: luma noise pixel by pixel (`sigma`),
 // chroma noise weaker and in blotches several pixels wide (demosaicing spreads each pixel's colour
 // over its neighbours, and in-camera noise reduction smooths chroma far more than luma). What a
