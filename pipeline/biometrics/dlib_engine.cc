@@ -14,18 +14,6 @@ namespace v = verification;
 
 double FaceMatchScore(double distance) { return 1.0 / (1.0 + std::exp(12.0 * (distance - 0.715))); }
 
-namespace {
-
-const Face* Largest(const std::vector<Face>& faces) {
-  const Face* best = nullptr;
-  for (const auto& f : faces) {
-    if (best == nullptr || f.right - f.left > best->right - best->left) best = &f;
-  }
-  return best;
-}
-
-}  // namespace
-
 
 std::shared_ptr<const DlibEngine::Seen> DlibEngine::Look(const v::Capture& c) {
   std::string key = core::Sha256(c.bytes);

@@ -377,6 +377,14 @@ core::Result<std::unique_ptr<FaceModels>> FaceModels::Load(const std::string& re
   return m;
 }
 
+const Face* Largest(const std::vector<Face>& faces) {
+  const Face* best = nullptr;
+  for (const auto& f : faces) {
+    if (best == nullptr || f.right - f.left > best->right - best->left) best = &f;
+  }
+  return best;
+}
+
 std::vector<Face> FaceModels::Detect(const Image& image) const {
   auto img = ToDlib(image);
   auto det = impl_->Take(impl_->detectors, impl_->prototype_detector);

@@ -61,6 +61,9 @@ struct Face {
   std::array<std::pair<float, float>, 68> landmarks{};
 };
 
+// The widest of the faces found (the one a capture is measured on), or null when none.
+const Face* Largest(const std::vector<Face>& faces);
+
 // Loaded models; thread-safe for concurrent use (each call uses its own network copy).
 class FaceModels {
  public:

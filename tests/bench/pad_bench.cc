@@ -17,12 +17,14 @@
 //   (seed 1 is the draw the thresholds were calibrated on; scripts/bench reports seed 2)
 //   PAD_DUMP=1: also one line per attempt (species, source, score, each signal's measure), for
 //   calibration; PAD_ONLY=bona_fide_selfie,face_swap,...: only those sets (bona_fide_selfie,
-//   bona_fide_video and the species' names)
+//   bona_fide_video and the species' names); PAD_SAVE=dir: also each still as the file it was
+//   sent as, named <species>-<n>.<jpg|png> in the order of the dump's lines (to look at)
 #define DOCTEST_CONFIG_IMPLEMENT  // the fixtures' REQUIREs, outside a test run
 #include <doctest/doctest.h>
 
 #include <ctime>
 #include <filesystem>
+#include <fstream>
 #include <iomanip>
 #include <iostream>
 #include <map>
@@ -97,9 +99,18 @@ int main(int argc, char** argv) {
     if (r.details.is_object() && r.details.contains("signals")) {
       for (const auto& [name, sig] : r.details["signals"].items()) std::cout << "\t" << name << "=" << sig["measure"].dump();
     }
+    if (!s.made.empty()) std::cout << "\tmade=" << s.made;
     std::cout << "\n";
   };
+  const char* save_dir = std::getenv("PAD_SAVE");
+  std::map<std::string, int> saved;
   auto classify_still = [&](const at::Sample& s, Tally& t) {
+    if (save_dir != nullptr) {
+      std::ofstream(std::string(save_dir) + "/" + s.species + "-" + std::to_string(saved[s.species]++) +
+                        (s.mime == "image/png" ? ".png" : ".jpg"),
+                    std::ios::binary)
+          << s.bytes;
+    }
     v::Capture c{"med", "selfie", s.mime, s.bytes, {}};
     double t0 = CpuSeconds();
     auto r = engine.AttackSignals(&c, nullptr, ctx);

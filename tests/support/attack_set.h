@@ -52,6 +52,7 @@ struct Sample {
   std::string format;   // jpeg420 | jpeg444 | png | webm | mp4
   std::string bytes;
   std::string source;   // which photograph and face it came from
+  std::string made;     // the drawn parameters it was made with (for calibration), e.g. "noise 1.4 q 85"
 };
 
 // The real faces the set is made from: every face the detector finds, 90 pixels wide or more,
