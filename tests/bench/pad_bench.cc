@@ -22,6 +22,7 @@
 #define DOCTEST_CONFIG_IMPLEMENT  // the fixtures' REQUIREs, outside a test run
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -53,6 +54,19 @@ struct Tally {
   std::map<std::string, std::pair<int, int>> by_format;  // format -> (acquired, classified attack)
   double cpu = 0;
 };
+
+// The Wilson score interval of k in n at 95 %: with 30-50 acquired attempts a species, one
+// attempt is 2-3 points, and the interval says how far the figure could be from the rate.
+std::string Interval(int k, int n) {
+  if (n == 0) return "n/a";
+  const double z = 1.96, p = double(k) / n, z2n = z * z / n;
+  const double centre = (p + z2n / 2) / (1 + z2n);
+  const double half = z * std::sqrt(p * (1 - p) / n + z2n / (4.0 * n)) / (1 + z2n);
+  std::ostringstream s;
+  s << std::fixed << std::setprecision(1) << 100 * std::max(0.0, centre - half) << "-"
+    << 100 * std::min(1.0, centre + half) << " %";
+  return s.str();
+}
 
 std::string Percent(int k, int n) {
   if (n == 0) return "n/a";
@@ -189,7 +203,8 @@ int main(int argc, char** argv) {
   }
 
   std::cout << std::left << std::setw(18) << "species" << std::setw(10) << "attempts" << std::setw(10) << "acquired"
-            << std::setw(14) << "as bona fide" << std::setw(10) << "APCER" << "reasons\n";
+            << std::setw(14) << "as bona fide" << std::setw(10) << "APCER" << std::setw(16) << "95 % interval"
+            << "reasons\n";
   std::string worst;
   double worst_rate = -1;
   auto row = [&](const std::string& name, const Tally& t, bool attack) {
@@ -198,7 +213,8 @@ int main(int argc, char** argv) {
     for (const auto& [code, count] : t.reasons) reasons += code + " " + std::to_string(count) + "  ";
     std::cout << std::left << std::setw(18) << name << std::setw(10) << t.attempts << std::setw(10) << t.acquired
               << std::setw(14) << (attack ? std::to_string(wrong) : "-") << std::setw(10)
-              << (attack ? Percent(wrong, t.acquired) : "-") << reasons << "\n";
+              << (attack ? Percent(wrong, t.acquired) : "-") << std::setw(16)
+              << (attack ? Interval(wrong, t.acquired) : "-") << reasons << "\n";
     if (attack && t.acquired > 0 && double(wrong) / t.acquired > worst_rate) {
       worst_rate = double(wrong) / t.acquired;
       worst = name;
@@ -230,8 +246,11 @@ int main(int argc, char** argv) {
     std::cout << "(the packages' photographs as shipped, each face as found: real captures, not in BPCER above)\n";
   }
   std::cout << "BPCER selfies: " << bs.as_attack << " of " << bs.acquired << " = " << Percent(bs.as_attack, bs.acquired)
+            << " (" << Interval(bs.as_attack, bs.acquired) << ")"
             << "; videos: " << bv.as_attack << " of " << bv.acquired << " = " << Percent(bv.as_attack, bv.acquired)
-            << "; together " << Percent(bs.as_attack + bv.as_attack, bs.acquired + bv.acquired) << "\n";
+            << " (" << Interval(bv.as_attack, bv.acquired) << ")"
+            << "; together " << Percent(bs.as_attack + bv.as_attack, bs.acquired + bv.acquired) << " ("
+            << Interval(bs.as_attack + bv.as_attack, bs.acquired + bv.acquired) << ")\n";
   std::cout << "worst species: " << worst << " (APCER " << std::fixed << std::setprecision(1) << 100 * worst_rate
             << " %)\n";
   std::cout << std::setprecision(1) << "attack signals CPU: " << 1000 * bs.cpu / std::max(1, bs.attempts)
