@@ -90,8 +90,14 @@ struct Framed {
 };
 Framed BonaFideFrame(const SourceFace& s, Rng& rng, int width) {
   Framed f;
-  f.image = Frame(s, width, Uniform(rng, -6, 6), Uniform(rng, 0.35, 0.45));
-  f.image = Expose(f.image, Uniform(rng, 0.85, 1.15), Uniform(rng, 0.85, 1.15));
+  // Each draw in a statement of its own, in the order g++ made them when they were arguments of
+  // one call (an order C++ leaves to the compiler: clang's draws made another set).
+  const double share = Uniform(rng, 0.35, 0.45);
+  const double roll = Uniform(rng, -6, 6);
+  f.image = Frame(s, width, roll, share);
+  const double gamma = Uniform(rng, 0.85, 1.15);
+  const double gain = Uniform(rng, 0.85, 1.15);
+  f.image = Expose(f.image, gain, gamma);
   f.noise = Uniform(rng, 0.8, 3.0);
   f.quality = UniformInt(rng, 70, 95);
   return f;
@@ -524,9 +530,11 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
       Framed f = BonaFideFrame(src, rng, UniformInt(rng, 480, 800));
       Image shot = CameraNoise(f.image, f.noise, seed + static_cast<uint32_t>(i));
       if (species == "print_replay") {
-        shot = CameraNoise(Print(f.image, rng, &s.made), Uniform(rng, 1.0, 3.0), seed + 7u * i);
+        const double level = Uniform(rng, 1.0, 3.0);  // drawn before the print (see BonaFideFrame)
+        shot = CameraNoise(Print(f.image, rng, &s.made), level, seed + 7u * i);
       } else if (species == "screen_replay") {
-        shot = CameraNoise(Screen(f.image, rng, &s.made), Uniform(rng, 1.0, 3.0), seed + 7u * i);
+        const double level = Uniform(rng, 1.0, 3.0);
+        shot = CameraNoise(Screen(f.image, rng, &s.made), level, seed + 7u * i);
       } else if (species == "face_swap") {
         const SourceFace& donor = faces[(static_cast<size_t>(i) + 1 + static_cast<size_t>(UniformInt(rng, 0, 1000))) % faces.size()];
         Framed d = BonaFideFrame(donor, rng, shot.width);
