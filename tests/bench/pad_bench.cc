@@ -29,6 +29,7 @@
 #include <iomanip>
 #include <iostream>
 #include <map>
+#include <sstream>
 
 #include "pipeline/biometrics/dlib_engine.h"
 #include "pipeline/biometrics/pad.h"
@@ -52,6 +53,7 @@ struct Tally {
   int attempts = 0, acquired = 0, as_attack = 0;
   std::map<std::string, int> reasons;
   std::map<std::string, std::pair<int, int>> by_format;  // format -> (acquired, classified attack)
+  std::map<std::string, std::pair<int, int>> by_band;    // drawn-parameter band -> the same
   double cpu = 0;
 };
 
@@ -66,6 +68,26 @@ std::string Interval(int k, int n) {
   s << std::fixed << std::setprecision(1) << 100 * std::max(0.0, centre - half) << "-"
     << 100 * std::min(1.0, centre + half) << " %";
   return s.str();
+}
+
+// The band of the parameters an attack still was drawn with ("noise 1.52 q 74 cell 1.79"), where
+// the signals are known to differ (BENCHMARKS.md#attack-blind-spots): a halftone cell or a display
+// pixel finer than the camera resolves; a swap's format, JPEG quality and camera noise. Empty for
+// the bona fide.
+std::string BandOf(const at::Sample& s) {
+  std::map<std::string, double> d;
+  std::istringstream in(s.made);
+  std::string key;
+  double value;
+  while (in >> key >> value) d[key] = value;
+  if (s.species == "print_replay" && d.count("cell")) return d["cell"] < 2.0 ? "cell < 2 px" : "cell >= 2 px";
+  if (s.species == "screen_replay" && d.count("pitch")) return d["pitch"] < 0.6 ? "pixel < 0.6 px" : "pixel >= 0.6 px";
+  if (s.species == "face_swap" && d.count("q")) {
+    if (s.format == "png") return "png";
+    if (d["q"] >= 87) return "jpeg q >= 87";
+    return d["noise"] >= 2 ? "jpeg q < 87, noise >= 2" : "jpeg q < 87, noise < 2";
+  }
+  return "";
 }
 
 std::string Percent(int k, int n) {
@@ -134,9 +156,12 @@ int main(int argc, char** argv) {
     if (r.status != "ok") return;
     ++t.acquired;
     ++t.by_format[s.format].first;
+    const std::string band = BandOf(s);
+    if (!band.empty()) ++t.by_band[band].first;
     if (*r.score >= 0.5) {
       ++t.as_attack;
       ++t.by_format[s.format].second;
+      if (!band.empty()) ++t.by_band[band].second;
     }
     for (const auto& code : r.reasons) ++t.reasons[code];
   };
@@ -239,6 +264,14 @@ int main(int argc, char** argv) {
   std::cout << "stills by format (attacks: classified bona fide; bona fide: classified attack):\n";
   for (const char* s : at::kStillSpecies) formats(s, tallies[s], true);
   formats("bona_fide selfie", bs, false);
+  std::cout << "attack stills by the parameters they were drawn with (classified bona fide, APCER, 95 % interval):\n";
+  for (const char* sp : at::kStillSpecies) {
+    for (const auto& [band, counts] : tallies[sp].by_band) {
+      const int missed = counts.first - counts.second;
+      std::cout << "  " << std::left << std::setw(15) << sp << std::setw(26) << band << missed << " of " << counts.first
+                << "  " << Percent(missed, counts.first) << "  (" << Interval(missed, counts.first) << ")\n";
+    }
+  }
   if (tallies.count("bona fide photograph")) {
     const Tally& bp = tallies["bona fide photograph"];
     row("bona_fide photo", bp, false);
