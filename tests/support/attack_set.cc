@@ -529,12 +529,13 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
     if (!video) {
       Framed f = BonaFideFrame(src, rng, UniformInt(rng, 480, 800));
       Image shot = CameraNoise(f.image, f.noise, seed + static_cast<uint32_t>(i));
+      double noise = f.noise;  // the noise of the camera that took the still
       if (species == "print_replay") {
-        const double level = Uniform(rng, 1.0, 3.0);  // drawn before the print (see BonaFideFrame)
-        shot = CameraNoise(Print(f.image, rng, &s.made), level, seed + 7u * i);
+        noise = Uniform(rng, 1.0, 3.0);  // drawn before the print (see BonaFideFrame)
+        shot = CameraNoise(Print(f.image, rng, &s.made), noise, seed + 7u * i);
       } else if (species == "screen_replay") {
-        const double level = Uniform(rng, 1.0, 3.0);
-        shot = CameraNoise(Screen(f.image, rng, &s.made), level, seed + 7u * i);
+        noise = Uniform(rng, 1.0, 3.0);
+        shot = CameraNoise(Screen(f.image, rng, &s.made), noise, seed + 7u * i);
       } else if (species == "face_swap") {
         const SourceFace& donor = faces[(static_cast<size_t>(i) + 1 + static_cast<size_t>(UniformInt(rng, 0, 1000))) % faces.size()];
         Framed d = BonaFideFrame(donor, rng, shot.width);
@@ -545,7 +546,7 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
         f.quality = UniformInt(rng, 75, 95);
       }
       s.kind = "selfie";
-      s.made = "noise " + std::to_string(f.noise).substr(0, 4) + " q " + std::to_string(f.quality) + s.made;
+      s.made = "noise " + std::to_string(noise).substr(0, 4) + " q " + std::to_string(f.quality) + s.made;
       Saved saved = Save(shot, f.quality, format_rng);
       s.mime = saved.mime;
       s.format = saved.format;
