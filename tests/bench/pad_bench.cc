@@ -70,16 +70,11 @@ std::string Interval(int k, int n) {
   return s.str();
 }
 
-// The band of the parameters an attack still was drawn with ("noise 1.52 q 74 cell 1.79"), where
-// the signals are known to differ (BENCHMARKS.md#attack-blind-spots): a halftone cell or a display
-// pixel finer than the camera resolves; a swap's format, JPEG quality and camera noise. Empty for
-// the bona fide.
+// The band of the parameters an attack still was drawn with, where the signals are known to
+// differ (BENCHMARKS.md#attack-blind-spots): a halftone cell or a display pixel finer than the
+// camera resolves; a swap's format, JPEG quality and camera noise. Empty for the bona fide.
 std::string BandOf(const at::Sample& s) {
-  std::map<std::string, double> d;
-  std::istringstream in(s.made);
-  std::string key;
-  double value;
-  while (in >> key >> value) d[key] = value;
+  auto d = s.drawn;
   if (s.species == "print_replay" && d.count("cell")) return d["cell"] < 2.0 ? "cell < 2 px" : "cell >= 2 px";
   if (s.species == "screen_replay" && d.count("pitch")) return d["pitch"] < 0.6 ? "pixel < 0.6 px" : "pixel >= 0.6 px";
   if (s.species == "face_swap" && d.count("q")) {
@@ -135,7 +130,11 @@ int main(int argc, char** argv) {
     if (r.details.is_object() && r.details.contains("signals")) {
       for (const auto& [name, sig] : r.details["signals"].items()) std::cout << "\t" << name << "=" << sig["measure"].dump();
     }
-    if (!s.made.empty()) std::cout << "\tmade=" << s.made;
+    if (!s.drawn.empty()) {
+      std::cout << "\tdrawn=";
+      for (const auto& [key, value] : s.drawn) std::cout << key << " " << std::setprecision(3) << value << " ";
+      std::cout << std::setprecision(6);
+    }
     std::cout << "\n";
   };
   const char* save_dir = std::getenv("PAD_SAVE");

@@ -162,10 +162,10 @@ Saved Save(const Image& img, int quality, Rng& format_rng) {
 Image CameraNoise(const Image& img, double sigma, uint32_t seed) { return liveness::AddCameraNoise(img, sigma, seed); }
 
 // ---- Print replay ----
-Image Print(const Image& src, Rng& rng, std::string* made) {
+Image Print(const Image& src, Rng& rng, std::map<std::string, double>* drawn) {
   const double cell_camera = Uniform(rng, 1.5, 4.0);  // a halftone cell in camera pixels (100-200 lpi)
   const double zoom = Uniform(rng, 0.9, 1.15);        // camera pixels per print unit
-  *made += " cell " + std::to_string(cell_camera).substr(0, 4);
+  (*drawn)["cell"] = cell_camera;
   const double cell = cell_camera / zoom;             // in print units (the source's pixels)
   const double roll = Uniform(rng, -8, 8) * M_PI / 180;
   const double paper = Uniform(rng, 0.82, 0.95), ink = Uniform(rng, 0.8, 0.92);
@@ -213,11 +213,11 @@ Image Print(const Image& src, Rng& rng, std::string* made) {
 }
 
 // ---- Screen replay ----
-Image Screen(const Image& src, Rng& rng, std::string* made) {
+Image Screen(const Image& src, Rng& rng, std::map<std::string, double>* drawn) {
   // A phone or tablet held before the camera: a display pixel is 0.5-1.8 camera pixels (a face a
   // few centimetres wide on a 300-450 ppi display, filmed at arm's length).
   const double pitch = Uniform(rng, 0.5, 1.8);
-  *made += " pitch " + std::to_string(pitch).substr(0, 4);
+  (*drawn)["pitch"] = pitch;
   const double roll = Uniform(rng, -10, 10) * M_PI / 180;
   const double brightness = Uniform(rng, 0.9, 1.2);
   const int w = src.width, h = src.height;
@@ -291,7 +291,7 @@ bool Inside(const std::vector<std::pair<double, double>>& poly, double x, double
 }
 
 std::optional<Image> Swap(const bio::FaceModels& models, const Image& target, const Image& donor, Rng& rng,
-                          std::string* made) {
+                          std::map<std::string, double>* drawn) {
   auto tf = models.Detect(target), df = models.Detect(donor);
   if (tf.empty() || df.empty()) return std::nullopt;
   // The face the pipeline measures (the largest) takes the framed face of the donor's picture
@@ -309,7 +309,8 @@ std::optional<Image> Swap(const bio::FaceModels& models, const Image& target, co
   double face_w = t.right - t.left;
   double generated = Uniform(rng, 80, 160);
   if (face_w > generated) warped = bio::Blur(warped, 0.5 * face_w / generated);
-  *made += " face " + std::to_string(static_cast<int>(face_w)) + " generated " + std::to_string(static_cast<int>(generated));
+  (*drawn)["face"] = face_w;
+  (*drawn)["generated"] = generated;
   // The mask: the jaw line closed by the brows, shrunk a little, feathered.
   std::vector<std::pair<double, double>> hull;
   for (int i = 0; i <= 16; ++i) hull.push_back(t.landmarks[static_cast<size_t>(i)]);
@@ -532,21 +533,22 @@ std::vector<Sample> Make(const bio::FaceModels& models, const std::vector<Source
       double noise = f.noise;  // the noise of the camera that took the still
       if (species == "print_replay") {
         noise = Uniform(rng, 1.0, 3.0);  // drawn before the print (see BonaFideFrame)
-        shot = CameraNoise(Print(f.image, rng, &s.made), noise, seed + 7u * i);
+        shot = CameraNoise(Print(f.image, rng, &s.drawn), noise, seed + 7u * i);
       } else if (species == "screen_replay") {
         noise = Uniform(rng, 1.0, 3.0);
-        shot = CameraNoise(Screen(f.image, rng, &s.made), noise, seed + 7u * i);
+        shot = CameraNoise(Screen(f.image, rng, &s.drawn), noise, seed + 7u * i);
       } else if (species == "face_swap") {
         const SourceFace& donor = faces[(static_cast<size_t>(i) + 1 + static_cast<size_t>(UniformInt(rng, 0, 1000))) % faces.size()];
         Framed d = BonaFideFrame(donor, rng, shot.width);
-        auto swapped = Swap(models, shot, d.image, rng, &s.made);
+        auto swapped = Swap(models, shot, d.image, rng, &s.drawn);
         if (!swapped) continue;
         shot = *swapped;
         s.source += " <- " + donor.name;
         f.quality = UniformInt(rng, 75, 95);
       }
       s.kind = "selfie";
-      s.made = "noise " + std::to_string(noise).substr(0, 4) + " q " + std::to_string(f.quality) + s.made;
+      s.drawn["noise"] = noise;
+      s.drawn["q"] = f.quality;
       Saved saved = Save(shot, f.quality, format_rng);
       s.mime = saved.mime;
       s.format = saved.format;

@@ -36,6 +36,7 @@
 // chromium widget test cover them.
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -52,7 +53,10 @@ struct Sample {
   std::string format;   // jpeg420 | jpeg444 | png | webm | mp4
   std::string bytes;
   std::string source;   // which photograph and face it came from
-  std::string made;     // the drawn parameters it was made with (for calibration), e.g. "noise 1.4 q 85"
+  // The parameters it was drawn with, for calibration: noise (the camera's σ), q (JPEG quality),
+  // cell (a print's halftone cell, camera px), pitch (a display pixel, camera px), face and
+  // generated (a swap's face width and its generator's, px). Empty for the videos.
+  std::map<std::string, double> drawn;
 };
 
 // The real faces the set is made from: every face the detector finds, 90 pixels wide or more,
