@@ -180,26 +180,6 @@ double LargestPeak(const std::vector<double>& power, int n, int grid) {
   return best;
 }
 
-// A box mean of radius `r` (a (2r+1)^2 box), borders clamped.
-std::vector<double> BoxMean(const std::vector<double>& in, int w, int h, int r) {
-  std::vector<double> tmp(in.size()), out(in.size());
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      double s = 0;
-      for (int k = -r; k <= r; ++k) s += in[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
-      tmp[static_cast<size_t>(y) * w + x] = s / (2 * r + 1);
-    }
-  }
-  for (int y = 0; y < h; ++y) {
-    for (int x = 0; x < w; ++x) {
-      double s = 0;
-      for (int k = -r; k <= r; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
-      out[static_cast<size_t>(y) * w + x] = s / (2 * r + 1);
-    }
-  }
-  return out;
-}
-
 struct Pt {
   double x, y;
 };
@@ -290,6 +270,25 @@ double ColourOf(const Spectra& s) {
 }
 
 }  // namespace
+
+std::vector<double> BoxMean(const std::vector<double>& in, int w, int h, int r) {
+  std::vector<double> tmp(in.size()), out(in.size());
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      double s = 0;
+      for (int k = -r; k <= r; ++k) s += in[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
+      tmp[static_cast<size_t>(y) * w + x] = s / (2 * r + 1);
+    }
+  }
+  for (int y = 0; y < h; ++y) {
+    for (int x = 0; x < w; ++x) {
+      double s = 0;
+      for (int k = -r; k <= r; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
+      out[static_cast<size_t>(y) * w + x] = s / (2 * r + 1);
+    }
+  }
+  return out;
+}
 
 double RecapturePatternMeasure(const Image& image, const Face& face) {
   auto s = FaceSpectra(image, face);

@@ -80,6 +80,10 @@ double FrameRepeatMeasure(const std::vector<bool>& repeats, const std::vector<bo
 // Combines signals: the noisy-OR and the reasons.
 PadResult Combine(std::vector<PadSignal> signals);
 
+// A box mean of radius `r` over a w x h plane (a (2r+1)^2 box, one pass along each axis), borders
+// clamped. (The test fixtures' camera noise and swap mask smooth with it too.)
+std::vector<double> BoxMean(const std::vector<double>& in, int w, int h, int r);
+
 // The measurements alone (for calibration and tests).
 double RecapturePatternMeasure(const Image& image, const Face& face);
 double ScreenColourMeasure(const Image& image, const Face& face);

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <random>
 
+#include "pipeline/biometrics/pad.h"
 #include "tests/support/svc_process.h"
 
 namespace svc::testing::liveness {
@@ -120,23 +121,7 @@ Image AddSensorNoise(const Image& img, double sigma, uint32_t seed) {
 }
 
 void BoxSmooth(std::vector<double>& v, int w, int h, int radius) {
-  std::vector<double> tmp(v.size());
-  for (int pass = 0; pass < 2; ++pass) {
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        double s = 0;
-        for (int k = -radius; k <= radius; ++k) s += v[static_cast<size_t>(y) * w + std::clamp(x + k, 0, w - 1)];
-        tmp[static_cast<size_t>(y) * w + x] = s / (2 * radius + 1);
-      }
-    }
-    for (int y = 0; y < h; ++y) {
-      for (int x = 0; x < w; ++x) {
-        double s = 0;
-        for (int k = -radius; k <= radius; ++k) s += tmp[static_cast<size_t>(std::clamp(y + k, 0, h - 1)) * w + x];
-        v[static_cast<size_t>(y) * w + x] = s / (2 * radius + 1);
-      }
-    }
-  }
+  for (int pass = 0; pass < 2; ++pass) v = bio::BoxMean(v, w, h, radius);
 }
 
 Image AddCameraNoise(const Image& img, double sigma, uint32_t seed) {
