@@ -92,9 +92,17 @@ class AggregateType {
   // The answer (Decision::result) a command gave, told again from the events it appended: for an
   // idempotency record the write model rebuilds from the log after a crash (its original result
   // was never durable), so that a retry with the same Idempotency-Key is answered as the first
-  // request was. Null when the events do not tell it (the routes then render from state).
-  virtual core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events) const {
+  // request was. `after` is the aggregate's state right after those events, so an answer may
+  // describe the aggregate as the command left it (a person write's answer: issue 67). Null when
+  // neither tells it (the routes then render from the read model).
+  //
+  // The writer answers a keyed command whose decision gave no result with this same function
+  // (Writer::Run), so the first answer and a retry's after a crash are one computation; a decision
+  // that does give a result must be told again identically (tests/support/decider_spec.h checks
+  // it for every decider test).
+  virtual core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events, const std::any& after) const {
     (void)events;
+    (void)after;
     return nullptr;
   }
 };
@@ -234,10 +242,14 @@ class TypedAggregate final : public AggregateType {
   }
   core::Result<Command> DecodeCommand(std::string tenant_id, std::string aggregate_id, const core::Json& data,
                                       bool reading, CommandContext ctx) const override;
-  core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events) const override {
-    if constexpr (requires { D::ResultOf(events); }) {
+  core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events, const std::any& after) const override {
+    if constexpr (requires(const typename D::State& s) { D::ResultOf(events, s); }) {
+      return D::ResultOf(events, std::any_cast<const typename D::State&>(after));
+    } else if constexpr (requires { D::ResultOf(events); }) {
+      (void)after;
       return D::ResultOf(events);
     } else {
+      (void)after;
       return nullptr;
     }
   }

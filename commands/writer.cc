@@ -59,6 +59,17 @@ std::string EncodeSlotValue(int64_t version, std::string_view state) {
   return v;
 }
 
+// Whether `whole` has every member of `part` with the same value (or is it, when not an object).
+bool Contains(const core::Json& whole, const core::Json& part) {
+  if (!part.is_object()) return whole == part;
+  if (!whole.is_object()) return false;
+  for (const auto& [k, v] : part.items()) {
+    auto it = whole.find(k);
+    if (it == whole.end() || *it != v) return false;
+  }
+  return true;
+}
+
 core::Json PositionsJson(const std::vector<LogPosition>& ps) {
   core::Json a = core::Json::array();
   for (const auto& p : ps) a.push_back(core::Json::array({p.partition, p.offset}));
@@ -315,15 +326,44 @@ void Writer::Execute(Command command, CommandCallback done) {
   uint32_t p = options_.log->PartitionFor(command.tenant_id);
   Partition& part = *partitions_[p];
   part.strand.Post([this, &part, command = std::move(command), done = std::move(done)]() mutable {
-    // A decider or codec that throws (a bug) must fail its command, not the process.
+    // A decider or codec that throws (a bug) must fail its command, not the process. Its caller is
+    // answered at most once: when the throw came from the caller's own callback (it was answered
+    // and failed on the answer), a second answer would run the caller's continuation twice
+    // (issue 67: a person create's claim step threw on a replayed answer, and was then answered
+    // 500 on one backend and never on the other). That is logged, not answered again.
+    struct Once {
+      std::atomic<bool> answered{false};
+      CommandCallback done;
+    };
+    auto guard = std::make_shared<Once>();
+    guard->done = std::move(done);
+    CommandCallback once = [guard](core::Result<CommandOutcome> r) {
+      if (!guard->answered.exchange(true) && guard->done) guard->done(std::move(r));
+    };
     try {
-      Run(part, command, done);
+      Run(part, command, once);
     } catch (const std::exception& e) {
-      core::LogError("command threw", {{"aggregateType", command.aggregate_type},
-                                       {"error", e.what()}});
-      if (done) done(core::Internal(std::string("command failed: ") + e.what()));
+      const bool answered = guard->answered.exchange(true);
+      core::LogError(answered ? "command callback threw" : "command threw",
+                     {{"aggregateType", command.aggregate_type}, {"error", e.what()}});
+      if (!answered && guard->done) guard->done(core::Internal(std::string("command failed: ") + e.what()));
     }
   });
+}
+
+void Writer::OnHalt(std::function<void(uint32_t, const std::string&)> f) {
+  std::lock_guard lock(on_halt_mu_);
+  on_halt_ = std::move(f);
+}
+
+void Writer::Halted(uint32_t partition, const std::string& why) {
+  if (halt_told_.exchange(true)) return;
+  std::function<void(uint32_t, const std::string&)> f;
+  {
+    std::lock_guard lock(on_halt_mu_);
+    f = on_halt_;
+  }
+  if (f) f(partition, why);
 }
 
 core::Result<CommandOutcome> Writer::ExecuteAndWait(Command command) {
@@ -473,6 +513,22 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     envelopes.push_back(std::move(e));
   }
 
+  // A keyed command is answered with what a retry after a crash will be told: the answer the write
+  // model would rebuild from these events (ApplyRecovered), computed here by the same function so
+  // that the two cannot differ. It holds every member the decision's own result has (checked for
+  // every decider by tests/support/decider_spec.h); a type that tells nothing keeps the decision's.
+  if (!ctx.idempotency_key.empty()) {
+    core::Json told = type->ResultOf(envelopes, next);
+    if (!decision->result.is_null() && !Contains(told, decision->result)) {
+      // A decider whose answers are given live only (kNeverKeyed), run with a key after all: a
+      // retry after a crash would not be told this answer. A bug to fix where it is logged.
+      core::LogError("a keyed command's answer cannot be told again from its events",
+                     {{"aggregateType", command.aggregate_type}, {"eventType", envelopes.front().type}});
+    } else if (!told.is_null()) {
+      decision->result = std::move(told);
+    }
+  }
+
   auto item = std::make_shared<CommitItem>();
   item->partition = part.index;
   item->slot_key = AggregateKey(command.tenant_id, command.aggregate_type, command.aggregate_id);
@@ -515,6 +571,9 @@ void Writer::OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
     any_broken_.store(true);
     core::LogError("event log append failed; partition halted",
                    {{"partition", part.index}, {"error", r.status().ToString()}});
+    // Only while this writer decides it: a partition released (lost to a newer writer) fails its
+    // queued appends too, and that is no halt of ours.
+    if (part.deciding.load()) Halted(part.index, r.status().ToString());
     {
       std::lock_guard lock(part.mu);
       if (!item->idem_key.empty()) part.idem.erase(item->idem_key);
@@ -591,6 +650,9 @@ void Writer::CommitLoop() {
       core::LogError("write model commit failed; write side halted", {{"error", st.ToString()}});
       for (auto& p : partitions_) p->broken.store(true);
       any_broken_.store(true);
+      for (auto& p : partitions_) {
+        if (p->deciding.load()) Halted(p->index, st.ToString());
+      }
       continue;
     }
     // Now durable in the write model: mark slots clean, drop idempotency records from memory
@@ -726,8 +788,14 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
   };
   std::unordered_map<std::string, Loaded> touched;
   std::map<std::string, core::Json> idem;
-  // The events of each rebuilt idempotency record, to tell its result again (ResultOf).
-  std::map<std::string, std::pair<const AggregateType*, std::vector<EventEnvelope>>> idem_events;
+  // The events of each rebuilt idempotency record and the state right after the last of them, to
+  // tell its result again (ResultOf).
+  struct Told {
+    const AggregateType* type = nullptr;
+    std::vector<EventEnvelope> events;
+    std::any after;
+  };
+  std::map<std::string, Told> idem_events;
   std::map<uint32_t, eventstore::PartitionCheckpoint> checkpoints;
   std::map<uint32_t, int64_t> bus_offsets;  // the highest command offset each partition's events record
   for (auto& re : events) {
@@ -769,12 +837,13 @@ core::Status Writer::ApplyRecovered(std::vector<eventstore::RecordedEvent>& even
       }
       j["aggregateVersion"] = e.aggregate_version;
       j["positions"].push_back(core::Json::array({re.position.partition, re.position.offset}));
-      auto& evs = idem_events[ik];
-      evs.first = type;
-      evs.second.push_back(e);
+      auto& told = idem_events[ik];
+      told.type = type;
+      told.events.push_back(e);
+      told.after = it->second.state;
     }
   }
-  for (auto& [ik, evs] : idem_events) idem[ik]["result"] = evs.first->ResultOf(evs.second);
+  for (auto& [ik, told] : idem_events) idem[ik]["result"] = told.type->ResultOf(told.events, told.after);
   KvStore::Batch batch;
   for (auto& [key, l] : touched) {
     batch.Put(cf_, key, EncodeSlotValue(l.version, l.type->Serialize(l.state)));

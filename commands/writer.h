@@ -88,6 +88,10 @@ class Writer {
   // earlier writer): brings its write model up to the log's end there and decides its commands
   // from then on.
   core::Status TakeOver(uint32_t partition);
+  // Called once, from the thread that found it, when a partition this writer decides halts after
+  // an event-log or store failure (its commands are answered 503 from then on). A cluster node
+  // stops on it, so that the writers' group gives the partition to another node (issue 67).
+  void OnHalt(std::function<void(uint32_t partition, const std::string& why)> f);
   // Stops deciding `partition`'s commands: what its strand holds is answered kUnavailable, the
   // decision under way completes (its events are handed to the log), its cached states are
   // dropped. Call before the log releases the partition.
@@ -97,6 +101,7 @@ class Writer {
 
   void Execute(Command command, CommandCallback done);
   core::Result<CommandOutcome> ExecuteAndWait(Command command);
+
 
   // Deletes the idempotency records older than the retention (24 h: past it a key is new again,
   // so the record only takes space) as of `now`; returns how many. Safe while commands run: a
@@ -175,6 +180,10 @@ class Writer {
   std::map<std::string, std::unique_ptr<AggregateType>, std::less<>> types_;
   std::vector<std::unique_ptr<Partition>> partitions_;
   std::atomic<bool> any_broken_{false};
+  std::mutex on_halt_mu_;
+  std::function<void(uint32_t, const std::string&)> on_halt_;
+  std::atomic<bool> halt_told_{false};
+  void Halted(uint32_t partition, const std::string& why);
   std::atomic<CommandForwarder*> forwarder_{nullptr};
 
   // The committer thread writes the durable write model after the log has the events.

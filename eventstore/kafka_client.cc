@@ -108,6 +108,25 @@ bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout) {
   return mock;
 }
 
+core::Result<int> ReplicationFactor(rd_kafka_t* rk, const std::string& topic, std::chrono::milliseconds timeout) {
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  rd_kafka_resp_err_t merr = rd_kafka_metadata(rk, 0, rkt, &md, static_cast<int>(timeout.count()));
+  rd_kafka_topic_destroy(rkt);
+  if (merr) return KafkaError("metadata of " + topic, merr);
+  int fewest = -1;
+  for (int i = 0; i < md->topic_cnt; ++i) {
+    if (topic != md->topics[i].topic) continue;
+    for (int j = 0; j < md->topics[i].partition_cnt; ++j) {
+      const int n = md->topics[i].partitions[j].replica_cnt;
+      fewest = fewest < 0 ? n : std::min(fewest, n);
+    }
+  }
+  rd_kafka_metadata_destroy(md);
+  if (fewest < 0) return core::NotFound("topic " + topic + " has no partitions in the brokers' metadata");
+  return fewest;
+}
+
 core::Status EnsureTopic(rd_kafka_t* rk, const std::string& topic, uint32_t partitions,
                          const std::map<std::string, std::string>& config, bool create,
                          std::chrono::milliseconds timeout, const std::string& flag) {

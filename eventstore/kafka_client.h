@@ -98,9 +98,17 @@ inline std::chrono::milliseconds DefaultSessionTimeout(bool mock_cluster) {
   return std::chrono::milliseconds(mock_cluster ? 4000 : 6000);
 }
 
+// The fewest replicas any partition of `topic` has (its metadata).
+core::Result<int> ReplicationFactor(rd_kafka_t* rk, const std::string& topic, std::chrono::milliseconds timeout);
 // A topic's configuration (DescribeConfigs): every entry's name and value. Not for the mock
 // cluster, which answers no DescribeConfigs (check IsMockCluster first).
 core::Result<std::map<std::string, std::string>> DescribeTopicConfig(rd_kafka_t* rk, const std::string& topic,
                                                                      std::chrono::milliseconds timeout);
+
+// The events topic's settings keep every event it acknowledged (eventstore/kafka_log.h,
+// CheckEventTopicConfig, with the topic's replication factor); the mock cluster (svc dev-broker)
+// is taken without asking: it answers no DescribeConfigs and keeps every record in memory.
+// (kafka_log.cc: the log at every start, and `svc kafka-check`.)
+core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic, std::chrono::milliseconds timeout);
 
 }  // namespace svc::eventstore::kafka

@@ -29,6 +29,9 @@ using kafka::Set;
 
 constexpr const char* kEpochHeader = "ce_svcepoch";
 constexpr const char* kWriterHeader = "ce_svcwriter";
+// "group" on every record of a writer group's unit (none on a single writer's): a single writer
+// starting against the topic finds that a group writes it (issue 67).
+constexpr const char* kWritersHeader = "ce_svcwriters";
 constexpr const char* kFenceType = "svc.writer_fence";
 
 struct Record {
@@ -58,8 +61,9 @@ class KafkaReader final : public LogReader {
  public:
   // Reads `only` (every partition when empty).
   KafkaReader(ConsumerPtr rk, std::string topic, std::vector<PartitionCheckpoint> start,
-              uint32_t partitions, const std::vector<uint32_t>& only)
-      : rk_(std::move(rk)), topic_(std::move(topic)) {
+              uint32_t partitions, const std::vector<uint32_t>& only,
+              std::shared_ptr<std::atomic<uint64_t>[]> seen_epochs)
+      : rk_(std::move(rk)), topic_(std::move(topic)), seen_epochs_(std::move(seen_epochs)) {
     next_seq_.assign(partitions, 0);
     epoch_.assign(partitions, 0);
     at_end_.assign(partitions, false);
@@ -135,6 +139,7 @@ class KafkaReader final : public LogReader {
       uint64_t epoch = epoch_text.empty() ? 0 : std::stoull(epoch_text);
       if (Header(hdrs, "ce_type") == kFenceType) {  // a new writer took over from here on
         epoch_[p] = std::max(epoch_[p], epoch);
+        Saw(p);
         rd_kafka_message_destroy(msg);
         continue;
       }
@@ -143,6 +148,7 @@ class KafkaReader final : public LogReader {
         continue;
       }
       epoch_[p] = epoch;
+      Saw(p);
       std::string seq_text = Header(hdrs, kSeqHeader);
       if (seq_text.empty()) {
         rd_kafka_message_destroy(msg);
@@ -185,8 +191,19 @@ class KafkaReader final : public LogReader {
   }
 
  private:
+  // The process's highest epoch seen in partition p goes up to this reader's (KafkaLog::TakeOver
+  // starts above it).
+  void Saw(uint32_t p) {
+    if (!seen_epochs_) return;
+    std::atomic<uint64_t>& seen = seen_epochs_[p];
+    uint64_t was = seen.load();
+    while (was < epoch_[p] && !seen.compare_exchange_weak(was, epoch_[p])) {
+    }
+  }
+
   ConsumerPtr rk_;
   std::string topic_;
+  std::shared_ptr<std::atomic<uint64_t>[]> seen_epochs_;
   std::vector<uint64_t> next_seq_;
   std::vector<uint64_t> epoch_;
   std::vector<bool> at_end_;
@@ -204,6 +221,7 @@ struct KafkaLog::Unit {
   std::string transactional_id;
   rd_kafka_t* producer = nullptr;
   std::string writer_id;        // random, per unit
+  bool group = false;           // a writer group's unit (its records carry ce_svcwriters: group)
   uint64_t epoch = 0;           // this unit's epoch (its fence)
   std::vector<uint64_t> next_seq;   // appender-only; indexed by partition
   std::vector<int64_t> last_end;    // appender-only: offset after our last record, by partition
@@ -229,6 +247,10 @@ struct KafkaLog::Impl {
   std::vector<std::shared_ptr<Unit>> unit_of;  // by partition; null: not written here
   bool closed = false;
   std::unique_ptr<std::atomic<uint64_t>[]> end;  // committed next sequence per partition written here
+  // The highest writer epoch any reader of this process has seen, per partition: a take-over's
+  // epoch is above it whatever the tail scan finds (issue 67), so readers here never see the new
+  // writer's events as a fenced writer's.
+  std::shared_ptr<std::atomic<uint64_t>[]> seen_epochs;
   // Units of partitions lost (not handed over) whose appender may still be inside a call to a
   // broker it cannot reach: joined once it returned, or at Close (under units_mu).
   std::vector<std::shared_ptr<Unit>> retired;
@@ -249,18 +271,41 @@ KafkaLog::~KafkaLog() {
 
 namespace {
 
-struct TailRecord {
-  int64_t offset;
-  bool fence;
-  uint64_t epoch;
-  bool has_seq;
-  uint64_t seq;
-};
-
 struct Tails {
   std::vector<uint64_t> next_seq;  // by partition (0 for partitions not scanned)
   uint64_t max_epoch = 0;          // over the partitions scanned
+  std::vector<uint32_t> group_written;  // the partitions scanned whose current writer is a group's unit
 };
+
+}  // namespace
+
+TailVerdict JudgeTail(const std::vector<TailRecord>& records, uint64_t max_epoch, int64_t low, int64_t high,
+                      int64_t window) {
+  TailVerdict v;
+  uint64_t running = 0;
+  bool has_max = false, has_event = false;
+  for (const auto& r : records) {
+    has_max |= r.epoch == max_epoch;
+    if (r.fence) {
+      if (r.epoch >= running) v.group = r.group;
+      running = std::max(running, r.epoch);
+    } else if (r.has_seq && r.epoch >= running) {
+      running = r.epoch;
+      v.next_seq = r.seq + 1;
+      v.found_seq = true;
+      v.group = r.group;
+      has_event = true;
+    }
+  }
+  // A window that shows nothing (every record in it aborted, or transaction markers) tells
+  // nothing of the epochs and sequences before it: it widens like any other until it reaches the
+  // partition's start (issue 67: it used to stop, and the new epoch came out as 1).
+  const bool at_start = high - window <= low;
+  v.widen = (!has_max || !has_event) && !at_start;
+  return v;
+}
+
+namespace {
 
 // Reads partition `p` of `topic` from `start` to its end (read_committed).
 core::Result<std::vector<TailRecord>> ReadRange(rd_kafka_t* rk, const std::string& topic,
@@ -288,7 +333,7 @@ core::Result<std::vector<TailRecord>> ReadRange(rd_kafka_t* rk, const std::strin
     }
     rd_kafka_headers_t* hdrs = nullptr;
     rd_kafka_message_headers(msg, &hdrs);
-    TailRecord r{msg->offset, Header(hdrs, "ce_type") == kFenceType, 0, false, 0};
+    TailRecord r{msg->offset, Header(hdrs, "ce_type") == kFenceType, 0, false, 0, Header(hdrs, kWritersHeader) == "group"};
     std::string e = Header(hdrs, kEpochHeader), s = Header(hdrs, kSeqHeader);
     if (!e.empty()) r.epoch = std::stoull(e);
     if (!s.empty()) {
@@ -338,20 +383,9 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
     }
     bool widened = false;
     for (auto& [p, pt] : parts) {
-      uint64_t running = 0;
-      bool has_max = false, has_event = false;
-      for (const auto& r : pt.records) {
-        has_max |= r.epoch == t.max_epoch;
-        if (r.fence) {
-          running = std::max(running, r.epoch);
-        } else if (r.has_seq && r.epoch >= running) {
-          running = r.epoch;
-          t.next_seq[p] = r.seq + 1;
-          has_event = true;
-        }
-      }
-      bool at_start = pt.high - pt.window <= pt.low;
-      if ((!has_max || !has_event) && !at_start && !pt.records.empty()) {
+      const TailVerdict v = JudgeTail(pt.records, t.max_epoch, pt.low, pt.high, pt.window);
+      if (v.found_seq) t.next_seq[p] = v.next_seq;
+      if (v.widen) {
         pt.window *= 4;
         SVC_RETURN_IF_ERROR(read(p));
         widened = true;
@@ -359,9 +393,20 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
     }
     if (!widened) break;
   }
+  for (const auto& [p, pt] : parts) {
+    if (JudgeTail(pt.records, t.max_epoch, pt.low, pt.high, pt.window).group) t.group_written.push_back(p);
+  }
   return t;
 }
 
+
+core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic);
+core::Status VerifyGaps(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic,
+                        std::vector<Pending>& group);
+
+}  // namespace
+
+namespace kafka {
 // The events topic must keep every event (docs/operations.md#kafka): retention.ms=-1,
 // retention.bytes=-1, cleanup.policy=delete (never compact: every event of a tenant has the same
 // key). A topic whose settings would delete events is refused with the setting to change. A broker
@@ -378,14 +423,10 @@ core::Status CheckTopicKeepsEverything(rd_kafka_t* rk, const std::string& topic,
         "): the events topic must be known to keep every event (retention.ms=-1, retention.bytes=-1, "
         "cleanup.policy=delete); grant DescribeConfigs on it (docs/operations.md#kafka)");
   }
-  return CheckEventTopicConfig(topic, *config);
+  SVC_ASSIGN_OR_RETURN(int replicas, kafka::ReplicationFactor(rk, topic, timeout));
+  return CheckEventTopicConfig(topic, *config, replicas);
 }
-
-core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic);
-core::Status VerifyGaps(KafkaLog::Unit& u, const KafkaLog::Options& o, const std::string& topic,
-                        std::vector<Pending>& group);
-
-}  // namespace
+}  // namespace kafka
 
 core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
   if (options.brokers.empty()) return core::InvalidArgument("--kafka-brokers is required");
@@ -412,11 +453,12 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
   SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.meta, topic, options.partitions,
                                          {{"retention.ms", "-1"}, {"retention.bytes", "-1"}, {"cleanup.policy", "delete"}},
                                          options.create_topic, options.timeout));
-  SVC_RETURN_IF_ERROR(CheckTopicKeepsEverything(im.meta, topic, options.timeout));
+  SVC_RETURN_IF_ERROR(kafka::CheckTopicKeepsEverything(im.meta, topic, options.timeout));
   SVC_ASSIGN_OR_RETURN(im.tails, NewConsumer(options.brokers, "svc-log-tails"));
   im.unit_of.resize(options.partitions);
   im.end = std::make_unique<std::atomic<uint64_t>[]>(options.partitions);
   for (uint32_t p = 0; p < options.partitions; ++p) im.end[p].store(0);
+  im.seen_epochs = std::shared_ptr<std::atomic<uint64_t>[]>(new std::atomic<uint64_t>[options.partitions]());
   if (options.metrics != nullptr) {
     auto& m = *options.metrics;
     im.appends = &m.GetCounter("svc_log_appends_total", "Append calls completed", "backend=\"kafka\"");
@@ -432,12 +474,13 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
   if (options.write_all) {
     std::vector<uint32_t> all(options.partitions);
     for (uint32_t p = 0; p < options.partitions; ++p) all[p] = p;
-    SVC_RETURN_IF_ERROR(log->TakeOver(all, options.transactional_id));
+    SVC_RETURN_IF_ERROR(log->TakeOver(all, options.transactional_id, /*group=*/false));
   }
   return log;
 }
 
-core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id) {
+core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id,
+                                bool group) {
   auto& im = *impl_;
   const std::string topic = Topic();
   {
@@ -489,8 +532,23 @@ core::Status KafkaLog::TakeOver(const std::vector<uint32_t>& partitions, const s
   // Its own consumer for the tails: partitions given at once are taken over side by side.
   SVC_ASSIGN_OR_RETURN(ConsumerPtr tails, NewConsumer(options_.brokers, "svc-log-tails"));
   SVC_ASSIGN_OR_RETURN(Tails before, ScanTails(options_, im.meta, tails.get(), topic, partitions, options_.timeout));
+  if (!group && !options_.take_over_group && !before.group_written.empty()) {
+    // A single writer fences every partition: started by mistake beside a cluster (no
+    // --kafka-writers group), it would stop every node's writes.
+    std::string which;
+    for (uint32_t p : before.group_written) which += (which.empty() ? "" : ",") + std::to_string(p);
+    return core::FailedPrecondition("partitions " + which + " of " + topic +
+                                    " are written by a writer group (--kafka-writers group): a single writer would "
+                                    "fence its nodes. Start this node with --kafka-writers group, or stop every node of "
+                                    "the group and start with --kafka-take-over-group (docs/operations.md#kafka)");
+  }
   unit->writer_id = core::HexEncode(core::RandomBytes(8));
-  unit->epoch = before.max_epoch + 1;
+  unit->group = group;
+  // Monotonic whatever the tail holds: above every epoch the scan found and every epoch this
+  // process's readers have seen in these partitions (docs/decisions.md, "Writer epochs").
+  uint64_t floor = before.max_epoch;
+  for (uint32_t p : partitions) floor = std::max(floor, im.seen_epochs[p].load());
+  unit->epoch = floor + 1;
   unit->last_end.assign(options_.partitions, -1);
   SVC_RETURN_IF_ERROR(WriteFence(*unit, options_, topic));
   SVC_ASSIGN_OR_RETURN(Tails after, ScanTails(options_, im.meta, tails.get(), topic, partitions, options_.timeout));
@@ -686,6 +744,7 @@ void KafkaLog::AppenderLoop(Unit& u) {
                                 static_cast<ssize_t>(epoch.size()));
             rd_kafka_header_add(h, kWriterHeader, -1, u.writer_id.data(),
                                 static_cast<ssize_t>(u.writer_id.size()));
+            if (u.group) rd_kafka_header_add(h, kWritersHeader, -1, "group", 5);
             rd_kafka_resp_err_t perr = rd_kafka_producev(
                 u.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
                 RD_KAFKA_V_PARTITION(static_cast<int32_t>(g.partition)),
@@ -786,26 +845,41 @@ void KafkaLog::AppenderLoop(Unit& u) {
   }
 }
 
-core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config) {
+core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config,
+                                   int replication_factor) {
   auto value = [&config](const std::string& k) {
     auto it = config.find(k);
     return it == config.end() ? std::optional<std::string>() : std::optional<std::string>(it->second);
   };
-  auto refuse = [&](const std::string& setting, const std::string& want) {
+  auto refuse = [&](const std::string& setting, const std::string& want,
+                    const std::string& why = "Kafka would delete events, the log's source of truth") {
     return core::FailedPrecondition(
-        "topic " + topic + " has " + setting + "=" + value(setting).value_or("(unset)") +
-        ": Kafka would delete events, the log's source of truth. Set " + setting + "=" + want +
-        " (kafka-configs --alter --entity-type topics --entity-name " + topic + " --add-config " + setting + "=" + want +
-        "; docs/operations.md#kafka)");
+        "topic " + topic + " has " + setting + "=" + value(setting).value_or("(unset)") + ": " + why + ". Set " +
+        setting + "=" + want + " (kafka-configs --alter --entity-type topics --entity-name " + topic +
+        " --add-config " + setting + "=" + want + "; docs/operations.md#kafka)");
   };
   if (value("retention.ms") != "-1") return refuse("retention.ms", "-1");
   if (value("retention.bytes").value_or("-1") != "-1") return refuse("retention.bytes", "-1");
   if (value("cleanup.policy").value_or("delete").find("compact") != std::string::npos) {
     return refuse("cleanup.policy", "delete");
   }
-  if (value("min.insync.replicas") == "1") {
-    core::LogWarn("kafka topic: min.insync.replicas=1: an append acknowledged by one replica is lost with it; 2 is "
-                  "advised with three replicas",
+  if (value("unclean.leader.election.enable") == "true") {
+    return refuse("unclean.leader.election.enable", "false",
+                  "a replica that missed acknowledged events could become leader and drop them");
+  }
+  int64_t insync = 1;
+  try {
+    insync = std::stoll(value("min.insync.replicas").value_or("1"));
+  } catch (...) {
+  }
+  if (replication_factor >= 2 && insync < 2) {
+    return refuse("min.insync.replicas", "2",
+                  "an append is acknowledged once one replica has it, and lost with that replica although the topic "
+                  "has " + std::to_string(replication_factor) + " replicas");
+  }
+  if (replication_factor == 1) {
+    core::LogWarn("kafka topic: one replica: every event is lost with that broker's disk (a development broker; "
+                  "three replicas and min.insync.replicas=2 in production)",
                   {{"topic", topic}});
   }
   return core::Status::Ok();
@@ -821,7 +895,7 @@ core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenPartitionReader(std::stri
                                                                       const std::vector<uint32_t>& partitions) {
   SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(options_.brokers, "svc-" + consumer_name));
   auto reader = std::make_unique<KafkaReader>(std::move(rk), Topic(), std::move(start), options_.partitions,
-                                              partitions);
+                                              partitions, impl_->seen_epochs);
   SVC_RETURN_IF_ERROR(reader->Assign());
   return std::unique_ptr<LogReader>(std::move(reader));
 }
@@ -924,6 +998,7 @@ core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std
     rd_kafka_header_add(h, kEpochHeader, -1, epoch.data(), static_cast<ssize_t>(epoch.size()));
     rd_kafka_header_add(h, kWriterHeader, -1, u.writer_id.data(),
                         static_cast<ssize_t>(u.writer_id.size()));
+    if (u.group) rd_kafka_header_add(h, kWritersHeader, -1, "group", 5);
     rd_kafka_resp_err_t err = rd_kafka_producev(
         u.producer, RD_KAFKA_V_TOPIC(topic.c_str()),
         RD_KAFKA_V_PARTITION(static_cast<int32_t>(p)), RD_KAFKA_V_KEY("svc-writer-fence", 16),
@@ -960,8 +1035,10 @@ core::Status WriteFence(KafkaLog::Unit& u, const KafkaLog::Options& o, const std
 core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const std::string& topic,
                         std::vector<Pending>& group) {
   std::map<uint32_t, std::pair<int64_t, int64_t>> touched;  // partition -> [first, last] offset
+  std::map<uint32_t, int64_t> ours;                          // partition -> records of this group
   for (const auto& g : group) {
     for (const auto& r : g.records) {
+      ++ours[g.partition];
       auto [it, inserted] = touched.emplace(g.partition, std::make_pair(r.kafka_offset, r.kafka_offset));
       if (!inserted) {
         it->second.first = std::min(it->second.first, r.kafka_offset);
@@ -971,7 +1048,20 @@ core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const st
   }
   for (const auto& [p, range] : touched) {
     int64_t from = im.last_end[p], first = range.first;
-    if (from >= 0 && from < first) {
+    // A transaction's records in a partition are contiguous unless another producer wrote between
+    // them: then a newer writer's fence may stand inside the group, readers would take the
+    // group's records before it and drop those after it, and the group must not be acknowledged
+    // (issue 67). So the group's own range is read too when it has a hole.
+    const bool holed = range.second - range.first + 1 != ours[p];
+    // Records at offsets below `check_to` are checked; the read ends at `stop_at`, a record that
+    // is there (the group's first, or, holed, its last: nothing visible need follow it).
+    int64_t check_to = first, stop_at = first;
+    if (holed) {
+      from = from >= 0 ? std::min(from, first) : first;
+      check_to = range.second + 1;
+      stop_at = range.second;
+    }
+    if (from >= 0 && from < check_to) {
       rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
       rd_kafka_topic_partition_list_add(list, topic.c_str(), static_cast<int32_t>(p))->offset = from;
       rd_kafka_resp_err_t err = rd_kafka_assign(im.verifier.get(), list);
@@ -991,18 +1081,18 @@ core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const st
           continue;
         }
         int64_t off = msg->offset;
-        if (off < first) {
+        if (off < check_to) {
           rd_kafka_headers_t* hdrs = nullptr;
           rd_kafka_message_headers(msg, &hdrs);
           std::string writer = Header(hdrs, kWriterHeader);
           std::string e = Header(hdrs, kEpochHeader);
           uint64_t epoch = e.empty() ? 0 : std::stoull(e);
           // A lower epoch is a fenced writer's late write (readers drop it); only a newer epoch
-          // (its fence or its records) fences us.
+          // (its fence or its records) fences us. Our own records (a holed group) pass.
           if (writer != im.writer_id && epoch >= im.epoch) foreign = writer.empty() ? "?" : writer;
         }
         rd_kafka_message_destroy(msg);
-        if (!foreign.empty() || off >= first) break;
+        if (!foreign.empty() || off >= stop_at) break;
       }
       rd_kafka_assign(im.verifier.get(), nullptr);
       if (!foreign.empty()) {

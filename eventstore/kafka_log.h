@@ -43,7 +43,10 @@ class KafkaLog final : public EventLog {
     std::string brokers;                 // bootstrap servers
     std::string topic_prefix = "svc";    // topic is <prefix>.events
     uint32_t partitions = 4;             // must equal the topic's partition count
-    std::string transactional_id = "svc-writer";
+    std::string transactional_id = "svc-writer";  // write_all's unit; svc serve passes <prefix>-writer
+    // write_all: a topic whose last writer of a partition was a writer group's unit (TakeOver with
+    // group) is refused unless this is set: a single writer would fence a running cluster (issue 67).
+    bool take_over_group = false;
     bool create_topic = true;            // create the topic when missing (replication 3, else 1)
     // True: Open takes over every partition in one writer unit with `transactional_id` (one
     // process writes the log). False: Open writes nothing; the partitions this process writes are
@@ -77,7 +80,10 @@ class KafkaLog final : public EventLog {
   // Starts writing `partitions` (none of them written here yet) as one writer unit whose producer
   // has `transactional_id`: fences their earlier writers and finds their ends. On failure nothing
   // is taken over.
-  core::Status TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id);
+  // `group`: a writer group's unit (its records say so, ce_svcwriters: group); else the single
+  // writer of every partition (Open with write_all), refused where a group wrote last.
+  core::Status TakeOver(const std::vector<uint32_t>& partitions, const std::string& transactional_id,
+                        bool group = true);
   // Stops writing `partitions` (each unit that writes one of them stops as a whole). `drain`: the
   // appends already queued are written first (a clean hand-over: the partition is still ours);
   // else they fail kUnavailable (the partition was lost: a newer writer's fence would refuse them).
@@ -97,10 +103,38 @@ class KafkaLog final : public EventLog {
   std::unique_ptr<Impl> impl_;
 };
 
-// Whether the events topic's configuration (as DescribeConfigs gives it) keeps every event:
-// retention.ms=-1, retention.bytes=-1 (or unset), cleanup.policy without compact. FailedPrecondition
-// naming the setting and the value to set otherwise; a warning for min.insync.replicas=1.
-core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config);
+// Whether the events topic's configuration (as DescribeConfigs gives it) keeps every event it
+// acknowledged: retention.ms=-1, retention.bytes=-1 (or unset), cleanup.policy without compact,
+// unclean.leader.election.enable not true (an out-of-sync replica made leader drops what the old
+// leader acknowledged), and, where the topic has two replicas or more (`replication_factor`, the
+// fewest of any partition; 0 = unknown), min.insync.replicas of 2 or more (acks=all is
+// acknowledged by that many). FailedPrecondition naming the setting and the value to set
+// otherwise; a warning for a topic of one replica (a development broker: it is lost with its disk).
+core::Status CheckEventTopicConfig(const std::string& topic, const std::map<std::string, std::string>& config,
+                                   int replication_factor = 0);
+
+// One record of a partition's tail as a take-over reads it (read_committed): a fence or an event,
+// its writer epoch, its sequence.
+struct TailRecord {
+  int64_t offset;
+  bool fence;
+  uint64_t epoch;
+  bool has_seq;
+  uint64_t seq;
+  bool group = false;  // written by a writer group's unit
+};
+// What one partition's tail window [max(low, high - window), high) tells a take-over, given the
+// highest epoch over the unit's windows: the next sequence to assign (found_seq: an accepted
+// event is in it) and whether the window must widen (it lacks a record of `max_epoch` or an
+// accepted event, and does not reach the partition's start). An empty window widens too.
+struct TailVerdict {
+  uint64_t next_seq = 0;
+  bool found_seq = false;
+  bool widen = false;
+  bool group = false;  // the partition's current writer (its last fence or accepted event) is a group's unit
+};
+TailVerdict JudgeTail(const std::vector<TailRecord>& records, uint64_t max_epoch, int64_t low, int64_t high,
+                      int64_t window);
 
 // Record headers of the CloudEvents Kafka protocol binding (binary content mode).
 inline constexpr const char* kSeqHeader = "ce_svcseq";

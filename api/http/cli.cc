@@ -86,8 +86,13 @@ void DeclareCommon(Flags& f) {
              "its command's answer, from the partition's writer on another node or from Kafka for one decided "
              "here) before it answers 503 (longer than a take-over after a node dies, so that one delays writes "
              "rather than failing them)"});
-  f.Declare({"kafka-transactional-id", "svc-writer",
-             "transactional.id of this writer; a second writer with the same id fences the first"});
+  f.Declare({"kafka-transactional-id", "",
+             "--kafka-writers single: transactional.id of this writer (default <prefix>-writer); a second writer "
+             "with the same id fences the first. A group's nodes use <prefix>-writer-<partition>"});
+  f.Declare({"kafka-take-over-group", "false",
+             "--kafka-writers single: write a topic that a writer group wrote last (every node of the group must "
+             "be stopped first: the single writer fences them). Without it such a start is refused",
+             true});
   DeclareKeys(f);
   DeclareBlobStore(f);
 }
@@ -154,6 +159,8 @@ core::Result<RuntimeOptions> RuntimeOptionsFrom(const Flags& f, const std::vecto
   o.kafka_brokers = f.Get("kafka-brokers");
   o.kafka_topic_prefix = f.Get("kafka-topic-prefix");
   o.kafka_transactional_id = f.Get("kafka-transactional-id");
+  if (o.kafka_transactional_id.empty()) o.kafka_transactional_id = o.kafka_topic_prefix + "-writer";
+  o.kafka_take_over_group = f.GetBool("kafka-take-over-group");
   o.kafka_writers = f.Get("kafka-writers");
   if (o.kafka_writers != "single" && o.kafka_writers != "group") {
     return core::InvalidArgument("--kafka-writers must be single or group");

@@ -405,6 +405,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
     ko.topic_prefix = options.kafka_topic_prefix;
     ko.partitions = options.partitions;
     ko.transactional_id = options.kafka_transactional_id;
+    ko.take_over_group = options.kafka_take_over_group;
     ko.write_all = options.write && options.kafka_writers == "single";
     ko.metrics = &rt->metrics_;
     SVC_ASSIGN_OR_RETURN(rt->log_, eventstore::KafkaLog::Open(ko));
@@ -525,6 +526,7 @@ core::Status Runtime::StartCluster(const std::string& member, bool write) {
 void Runtime::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  delays_.reset();  // what waits runs now, answered by a writer that still works
   // Hands this node's partitions to the other writers first, while the log still writes what
   // their strands handed it; then no command leaves or arrives.
   if (writer_group_) writer_group_->Leave();

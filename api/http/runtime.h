@@ -10,6 +10,7 @@
 #include "commands/command_bus.h"
 #include "commands/writer.h"
 #include "core/clock.h"
+#include "core/delay_queue.h"
 #include "core/executor.h"
 #include "core/ids.h"
 #include "core/mx_ids.h"
@@ -51,7 +52,8 @@ struct RuntimeOptions {
   std::string log_backend = "embedded";  // "embedded" | "kafka"
   std::string kafka_brokers;
   std::string kafka_topic_prefix = "svc";
-  std::string kafka_transactional_id = "svc-writer";
+  std::string kafka_transactional_id = "svc-writer";  // the CLI's default: <kafka_topic_prefix>-writer
+  bool kafka_take_over_group = false;                 // single: may write a topic a writer group wrote last
   // "single": this process writes every partition. "group": the partitions it writes are the ones
   // the writers' group gives it (StartWriterGroup); until then, and in an operator command, none.
   std::string kafka_writers = "single";
@@ -107,6 +109,9 @@ class Runtime {
   eventstore::KvStore& store() { return *store_; }
   eventstore::EventLog& log() { return *log_; }
   commands::Writer& writer() { return *writer_; }
+  // Tasks to run after a delay (a use case waiting for another request's step); what still waits
+  // at Shutdown runs then, while the writer still answers.
+  core::DelayQueue& delays() { return *delays_; }
   projections::ProjectionSet& projections() { return projections_; }
   std::vector<projections::Projector*> projectors() const {
     std::vector<projections::Projector*> out;
@@ -184,6 +189,7 @@ class Runtime {
   std::unique_ptr<eventstore::EventLog> log_;
   std::unique_ptr<core::ThreadPool> pool_;
   std::unique_ptr<commands::Writer> writer_;
+  std::unique_ptr<core::DelayQueue> delays_ = std::make_unique<core::DelayQueue>();
   std::unique_ptr<eventstore::CommandChannel> command_channel_;
   std::unique_ptr<commands::CommandBus> command_bus_;
   std::unique_ptr<eventstore::WriterGroup> writer_group_;

@@ -46,9 +46,37 @@ core::Json WriteResponse(const core::Json& row) {
   return out;
 }
 
+// The members of PersonWriteResponse from a keyed write's answer: the person as that write left
+// it (PersonDecider::ResultOf's "written"), so that a retry with the same Idempotency-Key, even
+// after a crash, is told byte for byte what the first request was (issue 67). Null when the
+// answer has none (a write without a key).
+core::Json WrittenResponse(const core::Json& result) {
+  if (!result.is_object()) return nullptr;
+  auto w = result.find("written");
+  if (w == result.end() || !w->is_object()) return nullptr;
+  core::Json out = {{"id", core::StringOr(*w, "personId")},
+                    {"object", "person"},
+                    {"createdAt", core::FormatRfc3339(core::Timestamp{core::IntOr(*w, "createdAtMicros")})},
+                    {"updatedAt", core::FormatRfc3339(core::Timestamp{core::IntOr(*w, "updatedAtMicros")})},
+                    {"environment", core::StringOr(*w, "environment")},
+                    {"piiVersion", core::IntOr(*w, "piiVersion")},
+                    {"status", core::StringOr(*w, "status")}};
+  std::set<std::string> held;
+  if (auto f = w->find("fields"); f != w->end() && f->is_array()) {
+    for (const auto& name : *f) {
+      if (name.is_string()) held.insert(name.get<std::string>());
+    }
+  }
+  for (auto name : ps::kPiiFieldNames) out[std::string(name) + "Provided"] = held.count(std::string(name)) != 0;
+  return out;
+}
+
 // The person write use case's dependencies (pipeline/persons/person_writes.h).
 pp::PersonWriteDeps WriteDeps(Runtime& rt) {
-  pp::PersonWriteDeps d{&rt.writer(), &rt.key_store(), &rt.ids(), {}};
+  pp::PersonWriteDeps d{&rt.writer(), &rt.key_store(), &rt.ids(), {}, {}};
+  d.after = [&rt](std::chrono::milliseconds delay, std::function<void()> task) {
+    rt.delays().After(delay, std::move(task));
+  };
   d.pii_version = [&rt](const pp::PersonRef& who) -> std::optional<int64_t> {
     auto row = ReadView(rt, PV::Abs(PV::Record(projections::TenantEnv(who.tenant, who.environment), who.person)));
     if (!row.ok() || !row->has_value() || !(**row).contains("piiVersion")) return std::nullopt;
@@ -234,6 +262,9 @@ void WritePerson(Runtime& rt, ApiCall& call, const core::Json& body, Respond res
         if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
         auto render = [&rt, a, fresh = std::move(fresh), slim, id = r->person_id,
                        created = r->created](const commands::CommandOutcome& out) mutable {
+          if (core::Json written = WrittenResponse(out.result); !written.is_null()) {
+            return JsonResponse(created ? 201 : 200, written);  // keyed: as the write left the person
+          }
           if (created && !out.replayed) {
             fresh["id"] = id;
             return JsonResponse(201, fresh);

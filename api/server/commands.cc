@@ -16,6 +16,7 @@
 #include "api/server/modules.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "eventstore/kafka_check.h"
 #include "eventstore/kafka_dev_broker.h"
 #include "pipeline/biometrics/face_model.h"
 #include "pipeline/certificate.h"
@@ -52,6 +53,8 @@ const char* const kCommands =
     "                            key, the server running or not; then start with the new key\n"
     "  replay                    [--projector NAME]... [--verify]\n"
     "  dev-broker                [--brokers 3] [--partitions 4] [--verification-job-partitions 16] [--topic-prefix svc]\n"
+    "  kafka-check               --kafka-brokers LIST [--kafka-topic-prefix svc]  what the Kafka log relies on, on\n"
+    "                            your brokers: the events topic's settings, producer fencing, read_committed\n"
     "  docs errors               print the error catalogue (Markdown)\n"
     "  openapi                   print the OpenAPI 3.1 document of the public API\n"
     "  certificate verify FILE   check a verification certificate's hash and signatures\n"
@@ -316,6 +319,40 @@ int DevBroker(int argc, char** argv) {
   sigwait(&sigs, &sig);
   std::cout.flush();
   std::_Exit(0);  // the control thread may be blocked in a read; nothing to flush or persist
+}
+
+int KafkaCheck(int argc, char** argv) {
+  Flags f;
+  f.Declare({"kafka-brokers", "", "Kafka bootstrap servers (host:port,...)"});
+  f.Declare({"kafka-topic-prefix", "svc", "the deployment's prefix: checks <prefix>.events, writes <prefix>.kafka-check"});
+  f.Declare({"timeout-ms", "20000", "how long each step may wait for the brokers"});
+  if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
+  if (f.HelpRequested()) {
+    std::cout << f.Help("svc kafka-check --kafka-brokers LIST [flags]")
+              << "\nChecks what the Kafka log relies on against your brokers (docs/operations.md#kafka):\n"
+                 "  events_topic      <prefix>.events keeps every event it acknowledged\n"
+                 "  producer_fencing  a second producer with the same transactional.id fences the first\n"
+                 "  read_committed    a read_committed consumer never sees an aborted transaction's record\n"
+                 "One line a check: pass, fail or not_answerable (the broker cannot show it, as the dev broker),\n"
+                 "with what was seen. Writes only to <prefix>.kafka-check. Exit 1 when a check fails.\n";
+    return 0;
+  }
+  eventstore::KafkaCheckOptions o;
+  o.brokers = f.Get("kafka-brokers");
+  o.topic_prefix = f.Get("kafka-topic-prefix");
+  try {
+    o.timeout = std::chrono::milliseconds(std::stoll(f.Get("timeout-ms")));
+  } catch (...) {
+    return Fail(core::InvalidArgument("--timeout-ms must be a number"));
+  }
+  auto checks = eventstore::RunKafkaChecks(o);
+  if (!checks.ok()) return Fail(checks.status());
+  bool failed = false;
+  for (const auto& c : *checks) {
+    failed |= c.outcome == "fail";
+    std::cout << core::DumpJson(core::Json{{"check", c.name}, {"outcome", c.outcome}, {"detail", c.detail}}) << "\n";
+  }
+  return failed ? 1 : 0;
 }
 
 // Reads --public-key: the base64 of the 32-byte key, or a file holding it.

@@ -11,6 +11,7 @@ int Admin(int argc, char** argv);        // tenants, keys, the delivery queue
 int AdminEmbedded(int argc, char** argv);  // flows and applications (embedded_cli.cc)
 int Replay(int argc, char** argv);       // rebuild read models; --verify
 int DevBroker(int argc, char** argv);    // librdkafka's mock cluster for development and CI
+int KafkaCheck(int argc, char** argv);   // what the Kafka log relies on, checked on an operator's brokers
 int Certificate(int argc, char** argv);  // verify a certificate; print a signing public key
 int Models(int argc, char** argv);       // import the face-recognition model
 int Blobs(int argc, char** argv);        // blobs_cli.cc: copy a data directory's blobs into a bucket

@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
   if (cmd == "admin") return Admin(argc, argv);
   if (cmd == "replay") return Replay(argc, argv);
   if (cmd == "dev-broker") return DevBroker(argc, argv);
+  if (cmd == "kafka-check") return KafkaCheck(argc, argv);
   if (cmd == "certificate") return Certificate(argc, argv);
   if (cmd == "models") return Models(argc, argv);
   if (cmd == "blobs") return Blobs(argc, argv);

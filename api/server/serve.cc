@@ -4,6 +4,8 @@
 
 #include <unistd.h>
 
+#include <atomic>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -375,6 +377,20 @@ int Serve(int argc, char** argv) {
   const bool reads = roles->Has(Role::kProjector);
   if (reads && delay_projections.count() <= 0) rt->StartProjections();
   NodeInfo node{NodeId(*rt, f), &*roles, {}};
+  // A writer node of a cluster whose partition halts (its unit's transaction kept failing, its
+  // store refused a commit) stops: the graceful stop leaves the writers' group, so another node
+  // takes its partitions at once, where the node would otherwise keep them and answer 503 for
+  // their tenants on every node until someone restarted it (issue 67). The exit code says so.
+  std::atomic<bool> halted{false};
+  if (ro->log_backend == "kafka" && ro->kafka_writers == "group" && roles->Has(Role::kWriter)) {
+    rt->writer().OnHalt([&halted](uint32_t partition, const std::string& why) {
+      halted.store(true);
+      core::LogError("a partition this node writes halted after an event-log failure: stopping this node so that the "
+                     "writers' group gives its partitions to another (restart it once the cause is fixed)",
+                     {{"partition", partition}, {"error", why}});
+      ::kill(::getpid(), SIGTERM);
+    });
+  }
   if (ro->log_backend == "kafka" && ro->kafka_writers == "group") {
     // Commands travel to their partition's writer; a writer's partitions arrive with the group's
     // first rebalance.
@@ -495,7 +511,7 @@ int Serve(int argc, char** argv) {
   stop_areas();
   rt->Shutdown();
   core::LogInfo("stopped");
-  return 0;
+  return halted.load() ? 3 : 0;
 }
 
 }  // namespace svc::api::cli

@@ -51,6 +51,10 @@ struct PublishCheckpoint {
 struct AuditLogDecider : FieldSnapshots<AuditLogDecider, AuditLogState> {
   using CommandType = PublishCheckpoint;
   static constexpr std::string_view kName = kAuditLogAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   // No events when the size is not above the last published one; result {"published": bool}.
   static core::Result<Decision> Decide(const AuditLogState& s, const PublishCheckpoint& c, const CommandContext& ctx);
   static core::Status Evolve(AuditLogState& s, const eventstore::EventEnvelope& e);

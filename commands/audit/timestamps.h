@@ -134,6 +134,10 @@ using TimestampsCommand = std::variant<RecordTimestamp, RecordEvidence>;
 struct TimestampsDecider : FieldSnapshots<TimestampsDecider, TimestampsState> {
   using CommandType = TimestampsCommand;
   static constexpr std::string_view kName = kTimestampsAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   // INVALID_ARGUMENT for an unknown kind, a digest that is not 64 hex, no token for a digest not
   // stamped yet. Result {"recorded": bool}: false when the digest had its token (or the evidence
   // its digest) already. ALREADY_EXISTS: evidence recorded with another digest.

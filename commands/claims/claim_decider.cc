@@ -52,14 +52,20 @@ core::Result<Decision> ClaimDecider::Decide(const ClaimState& s, const ClaimComm
     return d;
   }
   std::string replaces;
-  if (!s.holder.empty() && !s.released) {
+  if (!s.holder.empty() && s.holder != c.holder) {
+    // A release is a hint, never the last word: a holder gives a claim back when its own command
+    // failed, and a failure whose outcome is unknown (an answer timeout, a forwarded command
+    // decided after all, a commit reported failed that committed) may have written the holder
+    // with the value. So a released claim is free only if its holder does not hold the value as
+    // the write model has it now (this strand: every command before this one is decided), and a
+    // held one as well once its holder's time is out (issue 67).
     SVC_ASSIGN_OR_RETURN(AggregateView holder, read(s.holder_type, s.holder));
     if (holder.version > 0) {
       if (Holds(c.holds, *holder.state)) return Conflict(c, s.holder);
-    } else if (ctx.now.micros < s.taken_micros + c.ttl_seconds * 1'000'000) {
+    } else if (!s.released && ctx.now.micros < s.taken_micros + c.ttl_seconds * 1'000'000) {
       return Conflict(c, s.holder);  // its holder is being made
     }
-    replaces = s.holder;
+    if (!s.released) replaces = s.holder;
   }
   d.events.push_back(NewEventOf(ClaimEvent(ClaimTaken{c.holder, c.holder_type, replaces})));
   return d;
@@ -78,6 +84,25 @@ core::Status ClaimDecider::Evolve(ClaimState& s, const eventstore::EventEnvelope
   return core::Status::Ok();
 }
 
+core::Result<TakeAnswer> ReadTake(const core::Json& result) {
+  if (!result.is_object() || !result.contains("taken") || !result["taken"].is_boolean()) {
+    return core::Internal("a claim's answer could not be read");
+  }
+  TakeAnswer a;
+  a.taken = result["taken"].get<bool>();
+  if (auto h = result.find("holder"); h != result.end() && h->is_string()) a.holder = h->get<std::string>();
+  if (auto h = result.find("alreadyHeld"); h != result.end() && h->is_boolean()) a.already_held = h->get<bool>();
+  return a;
+}
+
+core::Json ClaimDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+  for (const auto& e : events) {
+    auto ev = DecodeClaim(e);
+    if (!ev.ok()) continue;
+    if (const auto* t = std::get_if<ClaimTaken>(&*ev)) return {{"holder", t->holder}, {"taken", true}};
+  }
+  return nullptr;  // a release answers nothing
+}
 
 void RequireClaims(Command& command, std::vector<RequiredClaim> claims) {
   if (claims.empty()) return;

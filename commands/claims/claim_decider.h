@@ -78,6 +78,16 @@ struct TakeClaim {
                       core::Field("holds", &T::holds)};
   }
 };
+// A take's answer as its caller reads it (the person writes, the consolidator, RunWithClaim). An
+// answer that is not one (a result the write model could not tell again) is INTERNAL, never a
+// throw inside the caller's continuation.
+struct TakeAnswer {
+  std::string holder;
+  bool taken = false;
+  bool already_held = false;
+};
+core::Result<TakeAnswer> ReadTake(const core::Json& result);
+
 struct ReleaseClaim {
   std::string holder;
   static constexpr std::string_view kCommand = "ReleaseClaim";
@@ -94,6 +104,10 @@ struct ClaimDecider : FieldSnapshots<ClaimDecider, ClaimState> {
   static core::Result<Decision> Decide(const ClaimState& s, const ClaimCommand& c, const StateReader& read,
                                        const CommandContext& ctx);
   static core::Status Evolve(ClaimState& s, const eventstore::EventEnvelope& e);
+  // The answer told again from the events a command appended (AggregateType::ResultOf): a take
+  // that recorded claims.claim_taken answered {"holder", "taken": true}. A retry of a keyed take
+  // after a crash that lost the idempotency record's result reads it (issue 67).
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
 };
 
 // Step 2 for a command of the holder: it decides only while its aggregate holds each claim; else

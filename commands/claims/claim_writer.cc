@@ -16,10 +16,12 @@ void RunWithClaim(Writer& writer, const std::string& claim_id, TakeClaim take, C
   writer.Execute(MakeReadingCommand<ClaimDecider>(tenant, claim_id, ClaimCommand(take), ctx),
                  [&writer, claim_id, tenant, ctx, held, done = std::move(done)](core::Result<CommandOutcome> claim) mutable {
                    if (!claim.ok()) return done(claim.status());
-                   if (!claim->result.value("taken", false)) {  // a take without a conflict code
+                   auto answer = ReadTake(claim->result);
+                   if (!answer.ok()) return done(answer.status());
+                   if (!answer->taken) {  // a take without a conflict code
                      return done(core::AlreadyExists("another holder has this value", "CONFLICT"));
                    }
-                   const bool taken_here = !claim->result.value("alreadyHeld", false);
+                   const bool taken_here = !answer->already_held;
                    const std::string holder = held->aggregate_id;
                    writer.Execute(std::move(*held), [&writer, claim_id, tenant, ctx, taken_here, holder,
                                                      done = std::move(done)](core::Result<CommandOutcome> out) {

@@ -52,6 +52,10 @@ struct RecordCollected {
 struct BlobGcDecider : FieldSnapshots<BlobGcDecider, BlobGcState> {
   using CommandType = RecordCollected;
   static constexpr std::string_view kName = kBlobGcAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   // INVALID_ARGUMENT for an empty record, over 1,000 addresses, or one that is not an address.
   // result {"deleted": total so far}.
   static core::Result<Decision> Decide(const BlobGcState& s, const RecordCollected& c, const CommandContext& ctx);

@@ -54,6 +54,10 @@ struct SweepRows {
 struct RetentionDecider : FieldSnapshots<RetentionDecider, RetentionState> {
   using CommandType = SweepRows;
   static constexpr std::string_view kName = kRetentionAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   // result {"swept": bool}.
   static core::Result<Decision> Decide(const RetentionState& s, const SweepRows& c, const CommandContext& ctx);
   static core::Status Evolve(RetentionState& s, const eventstore::EventEnvelope& e);

@@ -59,6 +59,10 @@ using FlowCommand = std::variant<CreateFlow, UpdateFlowDraft, PublishFlow, Archi
 struct FlowDecider : FieldSnapshots<FlowDecider, FlowState> {
   using CommandType = FlowCommand;
   static constexpr std::string_view kName = kFlowAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   static core::Result<Decision> Decide(const FlowState& s, const FlowCommand& c, const CommandContext& ctx);
   static core::Status Evolve(FlowState& s, const eventstore::EventEnvelope& e);
 };

@@ -193,10 +193,13 @@ core::Status CompanyDecider::Evolve(CompanyState& s, const eventstore::EventEnve
   return core::Status::Ok();
 }
 
-core::Json CompanyDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+core::Json CompanyDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events, const CompanyState& after) {
   for (const auto& e : events) {
     // An erasure: its keys are destroyed by a later command of the shredder, never by this one.
     if (e.type == SubjectForgotten::kType) return {{"forgotten", true}, {"keysDestroyed", false}};
+    if (e.type == CompanyCreated::kType) return {{"status", "draft"}};  // a create (keyed: POST /v1/companies)
+    if (e.type == VerificationStarted::kType) return {{"run", after.run}, {"started", true}};
+    if (e.type == StageCompleted::kType || e.type == RiskAssessed::kType) return {{"recorded", true}};
   }
   return nullptr;
 }

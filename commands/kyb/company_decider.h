@@ -147,7 +147,7 @@ struct CompanyDecider : FieldSnapshots<CompanyDecider, CompanyState> {
                                        const CommandContext& ctx);
   static core::Status Evolve(CompanyState& s, const eventstore::EventEnvelope& e);
   // The answer told again from the events a command appended (AggregateType::ResultOf).
-  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events, const CompanyState& after);
 };
 
 }  // namespace svc::commands::kyb

@@ -37,6 +37,10 @@ using AmlListCommand = std::variant<LoadList>;
 struct AmlListDecider : FieldSnapshots<AmlListDecider, AmlListState> {
   using CommandType = AmlListCommand;
   static constexpr std::string_view kName = kAmlListAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   static core::Result<Decision> Decide(const AmlListState& s, const AmlListCommand& c, const CommandContext& ctx);
   static core::Status Evolve(AmlListState& s, const eventstore::EventEnvelope& e);
 };
@@ -89,6 +93,10 @@ using HitCommand = std::variant<FindHit, ReviewHit>;
 struct HitDecider : FieldSnapshots<HitDecider, HitState> {
   using CommandType = HitCommand;
   static constexpr std::string_view kName = kHitAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   static core::Result<Decision> Decide(const HitState& s, const HitCommand& c, const CommandContext& ctx);
   static core::Status Evolve(HitState& s, const eventstore::EventEnvelope& e);
 };

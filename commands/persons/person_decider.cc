@@ -350,16 +350,52 @@ core::Status PersonDecider::Evolve(PersonState& s, const eventstore::EventEnvelo
   return core::Status::Ok();
 }
 
-core::Json PersonDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events) {
+core::Json PersonDecider::ResultOf(const std::vector<eventstore::EventEnvelope>& events, const PersonState& after) {
+  // What each decision told (Decide's d.result), told again from its events; the writer answers a
+  // keyed command with all of it.
+  core::Json out = core::Json::object();
+  const eventstore::EventEnvelope* written = nullptr;
   for (const auto& e : events) {
-    const core::Json d = core::ParseJsonOrDiscarded(e.data);
-    if (!d.is_object()) continue;
-    if (e.type == ForgetRequested::kType) {
-      return {{"mode", d.value("mode", "")}, {"purgeDueMicros", d.value("purgeDueMicros", int64_t{0})}};
+    auto decoded = Decode(e);
+    if (!decoded.ok()) continue;
+    const PersonEvent& ev = *decoded;
+    if (std::holds_alternative<PersonCreated>(ev) || std::holds_alternative<PersonRevised>(ev)) {
+      written = &e;
+      out["piiVersion"] = after.pii_version;
+    } else if (const auto* f = std::get_if<ForgetRequested>(&ev)) {
+      out["mode"] = f->mode;
+      out["purgeDueMicros"] = f->purge_due_micros;
+    } else if (const auto* q = std::get_if<ConsolidationRequested>(&ev)) {
+      out["consolidationId"] = q->consolidation_id;
+    } else if (std::holds_alternative<ConsentRevoked>(ev) || std::holds_alternative<GrantRevoked>(ev)) {
+      out["revoked"] = true;
+    } else if (const auto* h = std::get_if<LegalHoldRecorded>(&ev)) {
+      out["action"] = h->action;
+    } else if (const auto* o = std::get_if<OppositionRecorded>(&ev)) {
+      out["oppositionId"] = o->opposition_id;
+    } else if (const auto* g = std::get_if<GrantCreated>(&ev)) {
+      out["replaces"] = g->replaces.empty() ? core::Json(nullptr) : core::Json(g->replaces);
+    } else if (const auto* a = std::get_if<SourceAbsorbed>(&ev)) {
+      out["fields"] = a->fields;
+      out["piiVersion"] = after.pii_version;
     }
-    if (e.type == ConsolidationRequested::kType) return {{"consolidationId", d.value("consolidationId", "")}};
   }
-  return nullptr;
+  if (written != nullptr) {
+    // The person as this write left it: what PersonWriteResponse shows (the names of the fields
+    // that hold a value, never a value), so that a retry with the same Idempotency-Key is told
+    // the first answer whatever was written to the person since (issue 67).
+    core::Json fields = core::Json::array();
+    for (const auto& [name, version] : after.fields) fields.push_back(name);
+    out["written"] = {{"personId", written->aggregate_id},
+                      {"environment", after.environment},
+                      {"status", after.status},
+                      {"piiVersion", after.pii_version},
+                      {"createdAtMicros", after.created_micros},
+                      {"updatedAtMicros", written->occurred_at.micros},
+                      {"fields", std::move(fields)}};
+  }
+  if (out.empty()) return nullptr;
+  return out;
 }
 
 }  // namespace svc::commands::persons

@@ -290,7 +290,10 @@ struct PersonDecider : FieldSnapshots<PersonDecider, PersonState> {
   static void EvolveDecoded(PersonState& s, const PersonEvent& e, core::Timestamp at,
                             std::string_view environment);
   // The answer told again from the events a command appended (AggregateType::ResultOf).
-  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events);
+  // A create or revision of the person's data answers the person as the write left it
+  // (WriteAnswer): a retry with the same Idempotency-Key is told the first answer, whatever was
+  // written to the person since.
+  static core::Json ResultOf(const std::vector<eventstore::EventEnvelope>& events, const PersonState& after);
 };
 
 // The names of the vault's personal data fields (the spec's 17), for the aggregate's own guard:

@@ -38,6 +38,10 @@ int64_t SecondsUntilRefill(core::Timestamp at);
 struct RevealBudgetDecider : FieldSnapshots<RevealBudgetDecider, RevealBudgetState> {
   using CommandType = RecordReveal;
   static constexpr std::string_view kName = kRevealBudgetAggregate;
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   static core::Result<Decision> Decide(const RevealBudgetState& s, const RecordReveal& c,
                                        const CommandContext& ctx);
   static core::Status Evolve(RevealBudgetState& s, const eventstore::EventEnvelope& e);

@@ -132,6 +132,10 @@ using CaseCommand = std::variant<OpenCase, ClaimCase, ReleaseCase, ReassignCase,
 struct CaseDecider : FieldSnapshots<CaseDecider, CaseState> {
   using CommandType = CaseCommand;
   static constexpr std::string_view kName = "review_case";
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
   static core::Result<Decision> Decide(const CaseState& s, const CaseCommand& c,
                                        const CommandContext& ctx);
   // The same, reading the tenant's review policy and the session's trust score for a resolution

@@ -247,6 +247,10 @@ using TenancyCommand = std::variant<CreateTenant, CreateApplication, CreateApiKe
 struct TenantDecider : FieldSnapshots<TenantDecider, TenantState> {
   using CommandType = TenancyCommand;
   static constexpr std::string_view kName = "tenant";
+  // No route or manager runs its commands with an Idempotency-Key: their answers are given live
+  // only, never told again after a crash (the writer logs a keyed one whose answer its events
+  // cannot tell; tests/support/decider_spec.h checks the others).
+  static constexpr bool kNeverKeyed = true;
 
   static core::Result<Decision> Decide(const TenantState& state, const TenancyCommand& command,
                                        const CommandContext& ctx);

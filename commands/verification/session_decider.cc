@@ -363,6 +363,12 @@ core::Json SessionDecider::ResultOf(const std::vector<eventstore::EventEnvelope>
               {"expiresAtMicros", d.value("expiresAtMicros", int64_t{0})}};
     }
     if (e.type == SessionSubmitted::kType) return {{"trackingId", d.value("trackingId", "")}};
+    if (e.type == MediaPurged::kType) return {{"purged", true}};
+    // A verdict (VerdictReached, typed by its outcome): what a review's resolution moved.
+    if (e.type == "verification.approved" || e.type == "verification.declined" ||
+        e.type == "verification.review_required" || e.type == "verification.more_info_requested") {
+      return {{"moved", true}};
+    }
   }
   return nullptr;
 }

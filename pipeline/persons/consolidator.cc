@@ -157,7 +157,8 @@ core::Status Consolidator::MergeOne(const Queued& q, const std::string& source, 
       take.holds = {std::string(commands::claims::HoldsRule::kPersonCurp), blind[0], ""};
       SVC_ASSIGN_OR_RETURN(auto claim, options_.writer->ExecuteAndWait(commands::MakeReadingCommand<commands::claims::ClaimDecider>(
                                            q.tenant, ps::CurpClaimId(q.env, blind[0]), commands::claims::ClaimCommand(take), ctx)));
-      if (!claim.result.value("taken", false)) {
+      SVC_ASSIGN_OR_RETURN(auto answer, commands::claims::ReadTake(claim.result));
+      if (!answer.taken) {
         core::SecureZero(curp->second);
         values.erase(curp);
       }

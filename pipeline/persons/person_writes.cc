@@ -277,10 +277,39 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
       if (!keys.empty()) curp_key_ = keys[0];
     }
     target_ = in_.who.person;
-    if (!target_.empty()) return TakeCurp();
-    target_ = deps_.ids->NewIdString(core::IdKind::kPerson);
-    create_ = true;
-    minted_ = true;
+    if (target_.empty()) {
+      target_ = deps_.ids->NewIdString(core::IdKind::kPerson);
+      create_ = true;
+      minted_ = true;
+    }
+    if (!in_.ctx.idempotency_key.empty()) return Probe();
+    Claims();
+  }
+
+ private:
+  // A request with an Idempotency-Key asks first whether the key was answered (the writer looks
+  // the key up before it decides anything; the probe itself decides nothing and appends nothing):
+  // a retry is told the first answer without taking its claims again, which another request may
+  // have taken since (the CURP the first request wrote may have moved on). Issue 67.
+  void Probe() {
+    auto cmd = commands::MakeCommand<commands::persons::PersonDecider>(
+        in_.who.tenant, target_, commands::persons::PersonCommand(commands::persons::RevisePerson{}), in_.ctx);
+    deps_.writer->Execute(std::move(cmd), [self = shared_from_this()](core::Result<commands::CommandOutcome> out) {
+      if (out.ok() && out->replayed) {
+        PersonWriteResult r;
+        r.person_id = out->aggregate_id;
+        r.created = out->aggregate_version == 1;
+        r.outcome = std::move(*out);
+        return self->Finish(std::move(r));
+      }
+      const std::string_view code = out.ok() ? std::string_view() : out.status().api_code();
+      if (code == "IDEMPOTENCY_KEY_REUSED" || code == "IDEMPOTENCY_KEY_IN_PROGRESS") return self->Finish(out.status());
+      self->Claims();  // not answered yet (the probe's own refusal, PERSON_NOT_FOUND for a new person, says nothing)
+    });
+  }
+
+  void Claims() {
+    if (!create_) return TakeCurp();
     if (in_.external_ref.empty()) return TakeCurp();
     cl::TakeClaim take;
     take.holds = {std::string(cl::HoldsRule::kPersonExternalRef), in_.application_id, in_.external_ref};
@@ -297,7 +326,6 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
          });
   }
 
- private:
   // Takes `claim_id` for target_ (with a key derived from the request's Idempotency-Key, so a
   // replay finds the original's holder); then `next(holder, taken)`.
   void Take(const char* kind, std::string claim_id, cl::TakeClaim take,
@@ -317,8 +345,10 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
         std::move(cmd), [self = shared_from_this(), kind, claim_id, take, next = std::move(next)](
                             core::Result<commands::CommandOutcome> out) mutable {
           if (!out.ok()) return self->Finish(out.status());
-          const std::string holder = out->result.value("holder", "");
-          const bool taken = out->result.value("taken", false);
+          auto answer = cl::ReadTake(out->result);
+          if (!answer.ok()) return self->Finish(answer.status());
+          const std::string holder = answer->holder;
+          const bool taken = answer->taken;
           if (out->replayed && taken) {
             // The original request took it for the person it made: take it again for that
             // person (a claim released since, when that request failed, is taken anew).
@@ -326,7 +356,7 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
             self->target_ = holder;
             return self->Take(kind, claim_id, std::move(take), std::move(next), /*keyed=*/false);
           }
-          if (taken && !out->result.value("alreadyHeld", false)) self->taken_.emplace_back(claim_id, take.holder);
+          if (taken && !answer->already_held) self->taken_.emplace_back(claim_id, take.holder);
           next(holder, taken);
         });
   }
@@ -356,9 +386,11 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
   void Write() {
     const PersonRef who{in_.who.tenant, in_.who.environment, target_};
     auto run = [self = shared_from_this()](core::Result<commands::Command> cmd) {
+      if (!cmd.ok() && self->WaitForHolder(cmd.status())) return;
       if (!cmd.ok()) return self->Finish(self->InProgress(cmd.status()));
       cl::RequireClaims(*cmd, self->required_);
       self->deps_.writer->Execute(std::move(*cmd), [self](core::Result<commands::CommandOutcome> out) {
+        if (!out.ok() && self->WaitForHolder(out.status())) return;
         if (!out.ok()) return self->Finish(self->InProgress(out.status()));
         PersonWriteResult r;
         r.person_id = out->aggregate_id.empty() ? self->target_ : out->aggregate_id;
@@ -380,8 +412,23 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
 
   // The upsert's person does not exist (yet): its create is in progress, or died after its claim
   // (then the claim is free once its time is out).
+  bool BeingMade(const core::Status& st) const { return upsert_ && st.api_code() == "PERSON_NOT_FOUND"; }
+  // The reference's holder is another request's person, still being made (its claim is taken,
+  // its create not yet decided): the upsert is tried again a little later, for up to
+  // kMaxWaitMs, so that the loser of two creates of one new externalRef updates the winner's
+  // person where it used to answer 409 (issue 67). The winner's create follows its claims within
+  // milliseconds; a holder that died after its claim is not waited out (its claim's time is 60 s).
+  static constexpr int64_t kMaxWaitMs = 2000;
+  bool WaitForHolder(const core::Status& st) {
+    if (!BeingMade(st) || !deps_.after || waited_ms_ >= kMaxWaitMs) return false;
+    const int64_t delay = std::min<int64_t>(int64_t{2} << std::min(waits_, 7), kMaxWaitMs - waited_ms_);
+    ++waits_;
+    waited_ms_ += delay;
+    deps_.after(std::chrono::milliseconds(delay), [self = shared_from_this()] { self->Write(); });
+    return true;
+  }
   core::Status InProgress(core::Status st) const {
-    if (!upsert_ || st.api_code() != "PERSON_NOT_FOUND") return st;
+    if (!BeingMade(st)) return st;
     return core::AlreadyExists("a create with this externalRef is in progress; retry to update the person it makes",
                                "CONFLICT");
   }
@@ -414,6 +461,8 @@ class WriteRun : public std::enable_shared_from_this<WriteRun> {
   bool create_ = false;
   bool minted_ = false;  // target_ was minted by this run (no key can exist under it)
   bool upsert_ = false;
+  int waits_ = 0;          // waits for the reference's holder to be made
+  int64_t waited_ms_ = 0;
   std::string curp_key_;
   std::string ext_claim_;
   std::vector<std::pair<std::string, std::string>> taken_;  // claim, holder: taken by this run

@@ -7,6 +7,7 @@
 // same version: the second is sealed for the version after the first. The blind-index keys are
 // computed before, with the tenant's index key (they do not depend on the version).
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <optional>
@@ -88,6 +89,10 @@ struct PersonWriteDeps {
   // The person's PII version as the read model shows it (nullopt: unknown), so that a revision
   // made on a node that does not write the person's partition can travel (a cluster). Optional.
   std::function<std::optional<int64_t>(const PersonRef&)> pii_version;
+  // Runs a task after a delay (core::DelayQueue): an externalRef upsert that finds the reference's
+  // holder still being made by another request waits for it, for up to two seconds, and updates
+  // it (issue 67). Optional: without it that upsert answers 409 CONFLICT at once.
+  std::function<void(std::chrono::milliseconds, std::function<void()>)> after;
 };
 enum class CurpClash {
   kRefuse,        // 409 CURP_CONFLICT naming the holder (the API)

@@ -163,7 +163,7 @@ core::Result<bool> VerifiedDataWriter::Process(const Due& d) {
   in.write = std::move(write);
   in.ctx = std::move(ctx);
   std::promise<core::Result<PersonWriteResult>> written;
-  WritePerson({options_.writer, options_.keys, options_.ids, {}}, std::move(in),
+  WritePerson({options_.writer, options_.keys, options_.ids, {}, {}}, std::move(in),
               [&written](core::Result<PersonWriteResult> r) { written.set_value(std::move(r)); });
   auto executed = written.get_future().get();
   if (!executed.ok()) {

@@ -68,7 +68,7 @@ std::any Person(bool holds) {
 core::Result<Decision> When(DeciderSpec<ClaimDecider>& spec, const ClaimCommand& c, const StateReader& read) {
   spec.CheckWire(c);
   auto d = ClaimDecider::Decide(spec.state, c, read, spec.ctx);
-  if (d.ok()) spec.Given(d->events);
+  if (d.ok()) spec.Record(*d);
   return d;
 }
 
@@ -127,6 +127,60 @@ TEST_CASE("claims: a holder that gave the value up (changed, erased, merged) is 
   REQUIRE(free.ok());
   CHECK(testing::Data(free->events[0])["replaces"].is_null());
   spec.CheckSnapshot();
+}
+
+// Issue 67: a claim given back after a failure whose outcome was unknown (an answer timeout, a
+// forwarded command decided after all) may have a holder that was written with the value. The
+// release is a hint: the value stays its holder's while the holder holds it.
+TEST_CASE("claims: a released claim whose holder holds the value is not taken by another; its holder takes it again") {
+  DeciderSpec<ClaimDecider> spec;
+  FakeHolders holders;
+  REQUIRE(When(spec, Take("per_a"), holders.Reader()).ok());
+  REQUIRE(Types(*When(spec, ReleaseClaim{"per_a"}, holders.Reader())) == std::vector<std::string>{"claims.claim_released"});
+  holders.states["per_a"] = Person(true);  // its create landed after all
+  auto other = When(spec, Take("per_b"), holders.Reader());
+  REQUIRE_FALSE(other.ok());
+  CHECK(std::string(other.status().api_code()) == "CURP_CONFLICT");
+  CHECK(other.status().extensions() ==
+        std::vector<std::pair<std::string, std::string>>{{"conflictingPersonId", "per_a"}});
+  // Not even after any time: it holds the value.
+  spec.ctx.now.micros += 3600LL * 1'000'000;
+  CHECK_FALSE(When(spec, Take("per_b"), holders.Reader()).ok());
+  // The holder takes it again (a retry of its request).
+  auto again = When(spec, Take("per_a"), holders.Reader());
+  REQUIRE(again.ok());
+  CHECK(Types(*again) == std::vector<std::string>{"claims.claim_taken"});
+  CHECK(spec.state.holder == "per_a");
+  CHECK_FALSE(spec.state.released);
+  // Released again and its holder gone (never made, or gave the value up): free at once.
+  REQUIRE(When(spec, ReleaseClaim{"per_a"}, holders.Reader()).ok());
+  holders.states["per_a"] = Person(false);
+  auto free = When(spec, Take("per_b"), holders.Reader());
+  REQUIRE(free.ok());
+  CHECK(testing::Data(free->events[0])["replaces"].is_null());
+}
+
+// Issue 67: a keyed take's answer is told again from its event after a crash (the write model
+// rebuilds the idempotency record from the log); a retry reads it as the first request did.
+TEST_CASE("claims: a take's answer is told again from its event, and read back by ReadTake") {
+  DeciderSpec<ClaimDecider> spec;
+  FakeHolders holders;
+  auto first = When(spec, Take("per_a"), holders.Reader());  // When checks ResultOf against the answer
+  REQUIRE(first.ok());
+  commands::TypedAggregate<ClaimDecider> type;
+  auto env = spec.Record(first->events[0]);
+  const core::Json told = type.ResultOf({env}, std::any(spec.state));
+  CHECK(told == core::Json{{"holder", "per_a"}, {"taken", true}});
+  auto read = ReadTake(told);
+  REQUIRE(read.ok());
+  CHECK(read->holder == "per_a");
+  CHECK(read->taken);
+  CHECK_FALSE(read->already_held);
+  // What the write model had before the fix: a null result. An error, never a throw.
+  auto null = ReadTake(core::Json());
+  REQUIRE_FALSE(null.ok());
+  CHECK(null.status().code() == core::StatusCode::kInternal);
+  CHECK_FALSE(ReadTake(core::Json{{"holder", "per_a"}}).ok());
 }
 
 TEST_CASE("claims: without a conflict code a value held by another is answered as not taken, naming the holder") {

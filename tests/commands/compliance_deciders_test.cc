@@ -218,6 +218,7 @@ TEST_CASE("session: captures are purged once, after completion plus the retentio
 
 TEST_CASE("breach: notified once, the answer decided with it (a replay answers the same)") {
   DeciderSpec<compliance::BreachDecider> spec;
+  spec.aggregate_id = "brc_1";  // the writer's aggregate is the breach (DeciderSpec checks the answer told again)
   compliance::BreachNotified n;
   n.severity = "high";
   n.scope = "an export left unencrypted";

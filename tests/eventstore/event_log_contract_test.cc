@@ -297,3 +297,54 @@ TEST_CASE("event log: an events topic whose retention would delete events is ref
   CHECK(compact.message().find("cleanup.policy=delete") != std::string::npos);
   CHECK_FALSE(CheckEventTopicConfig(t, {}).ok());  // retention.ms unknown: not known to keep events
 }
+
+// Issue 67: what keeps an acknowledged event through a broker's loss. Unclean leader election
+// and one in-sync replica on a replicated topic are refused, naming the setting.
+TEST_CASE("event log: unclean leader election, and min.insync.replicas=1 on a replicated topic, are refused") {
+  const std::string t = "svc.events";
+  const std::map<std::string, std::string> keeps = {{"retention.ms", "-1"}, {"retention.bytes", "-1"}};
+  auto with = [&](std::map<std::string, std::string> extra) {
+    auto c = keeps;
+    c.insert(extra.begin(), extra.end());
+    return c;
+  };
+  auto unclean = CheckEventTopicConfig(t, with({{"unclean.leader.election.enable", "true"}}), 3);
+  REQUIRE_FALSE(unclean.ok());
+  CHECK(unclean.message().find("unclean.leader.election.enable=false") != std::string::npos);
+  CHECK(CheckEventTopicConfig(t, with({{"unclean.leader.election.enable", "false"}, {"min.insync.replicas", "2"}}), 3).ok());
+  auto one = CheckEventTopicConfig(t, with({{"min.insync.replicas", "1"}}), 3);
+  REQUIRE_FALSE(one.ok());
+  CHECK(one.message().find("min.insync.replicas=2") != std::string::npos);
+  CHECK(one.message().find("3 replicas") != std::string::npos);
+  CHECK_FALSE(CheckEventTopicConfig(t, keeps, 2).ok());  // unset is Kafka's default, 1
+  // One replica (a development broker): taken, with a warning; replication unknown: as before.
+  CHECK(CheckEventTopicConfig(t, with({{"min.insync.replicas", "1"}}), 1).ok());
+  CHECK(CheckEventTopicConfig(t, keeps).ok());
+}
+
+// Issue 67: the take-over's tail scan. A window every record of which is invisible (aborted
+// transactions, markers: a read_committed consumer sees nothing there) used to end the scan, and
+// the new writer's epoch came out as 1, below the one readers had seen, so they dropped its
+// events. It widens until the partition's start; the verdict also names a group's partitions.
+TEST_CASE("event log: a take-over's tail window that shows nothing widens until the partition's start") {
+  // Offsets 936-1000 hold nothing visible; the partition starts at 0.
+  auto empty = JudgeTail({}, 0, 0, 1000, 64);
+  CHECK(empty.widen);
+  CHECK_FALSE(empty.found_seq);
+  CHECK_FALSE(JudgeTail({}, 0, 0, 1000, 4096).widen);  // reaches the start: an empty partition
+  // A window with the epoch's fence and an accepted event after it is enough.
+  std::vector<TailRecord> tail = {{900, true, 7, false, 0, true}, {901, false, 7, true, 41, true}};
+  auto v = JudgeTail(tail, 7, 0, 1000, 128);
+  CHECK_FALSE(v.widen);
+  CHECK(v.found_seq);
+  CHECK(v.next_seq == 42);
+  CHECK(v.group);
+  // Only a fence of the highest epoch (no event since): the window widens for the sequence.
+  CHECK(JudgeTail({{990, true, 8, false, 0, false}}, 8, 0, 1000, 64).widen);
+  // A fenced writer's late record (a lower epoch after the fence) is not accepted.
+  std::vector<TailRecord> late = {{900, false, 7, true, 41, true}, {950, true, 8, false, 0, false},
+                                  {960, false, 7, true, 42, true}, {970, false, 8, true, 42, false}};
+  auto w = JudgeTail(late, 8, 0, 1000, 128);
+  CHECK(w.next_seq == 43);
+  CHECK_FALSE(w.group);  // the single writer that fenced the group writes it now
+}

@@ -228,3 +228,50 @@ TEST_CASE("kafka: partitions written by different writers; a newer writer of one
   CHECK(p0 == std::vector<std::string>{first_id, next_id});
   CHECK(all.size() == 5);
 }
+
+// Issue 67: a single writer (`--kafka-writers single`, Open with write_all) fences every partition.
+// Started by mistake beside a cluster, it would stop every node's writes: it refuses a topic whose
+// partitions a writer group's unit wrote last, unless told the group is gone
+// (--kafka-take-over-group). And a take-over's epoch is above every epoch this process's readers
+// have seen.
+TEST_CASE("kafka: a single writer refuses a topic a writer group writes, unless told to take it over") {
+  testing::DevBrokerProcess broker;
+  KafkaLog::Options o;
+  o.brokers = broker.bootstraps();
+  o.partitions = 4;
+  o.timeout = std::chrono::milliseconds(20000);
+  o.write_all = false;
+  auto node = KafkaLog::Open(o);
+  REQUIRE_MESSAGE(node.ok(), node.status().ToString());
+  REQUIRE((*node)->TakeOver({2}, "svc-writer-2").ok());  // a group's unit (group by default)
+  std::string t2;
+  for (int i = 0; t2.empty(); ++i) {
+    std::string t = "ten_000000000000000000000000000000" + std::to_string(10 + i);
+    if (PartitionForTenant(t, 4) == 2) t2 = t;
+  }
+  REQUIRE((*node)->AppendAndWait(2, {Ev(t2, 1)}).ok());
+
+  o.write_all = true;
+  o.transactional_id = "svc-writer";
+  auto single = KafkaLog::Open(o);
+  REQUIRE_FALSE(single.ok());
+  CHECK(single.status().code() == core::StatusCode::kFailedPrecondition);
+  CHECK(single.status().message().find("partitions 2 of svc.events are written by a writer group") != std::string::npos);
+  CHECK(single.status().message().find("--kafka-take-over-group") != std::string::npos);
+  // The group's node was not fenced: it still writes.
+  REQUIRE((*node)->AppendAndWait(2, {Ev(t2, 2)}).ok());
+
+  // Told that the group is gone: it takes every partition over, fencing the node.
+  (*node)->Close();
+  o.take_over_group = true;
+  auto taken = KafkaLog::Open(o);
+  REQUIRE_MESSAGE(taken.ok(), taken.status().ToString());
+  REQUIRE((*taken)->AppendAndWait(2, {Ev(t2, 3)}).ok());
+  (*taken)->Close();
+  // Its records are a single writer's: the next single writer starts without the flag.
+  o.take_over_group = false;
+  auto again = KafkaLog::Open(o);
+  REQUIRE_MESSAGE(again.ok(), again.status().ToString());
+  auto all = ReadAll(**again);
+  CHECK(all.size() == 3);
+}

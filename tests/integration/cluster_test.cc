@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -693,4 +694,37 @@ TEST_CASE("cluster reads: a capture sent to one node right after the consent was
     auto up = Call(b, key, "POST", base + "/media", capture, {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
     CHECK_MESSAGE(up.status == 201, up.body);
   }
+}
+
+// Issue 67: a writer unit that halts (its transaction failed and could not be aborted: what a
+// broker that keeps refusing leaves) kept its partition, and that partition's tenants got 503 on
+// every node until someone restarted the node. The node now stops by itself, saying why, and its
+// graceful stop leaves the writers' group: the other node takes the partition at once and writes.
+TEST_CASE("cluster halts: a node whose partition halts after a log failure stops, and another takes its partitions") {
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  const std::set<uint32_t> all = {0, 1, 2, 3};
+  SvcServer a(dir.Sub("a"), GroupFlags(broker, dir, "node-a"));
+  a.Start();
+  SvcServer b(dir.Sub("b"), GroupFlags(broker, dir, "node-b"));
+  b.Start();
+  REQUIRE(Eventually([&] { return Shared(a, b); }));
+  auto created = api::HttpCall(a.admin_target(), "POST", "/admin/tenants", Auth(a.data_dir()), R"({"name":"Acme"})");
+  REQUIRE(created->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(created->body)["id"];
+  const uint32_t p = eventstore::PartitionForTenant(tenant, 4);
+  SvcServer& owner = Owned(a).count(p) != 0 ? a : b;
+  SvcServer& other = &owner == &a ? b : a;
+  REQUIRE(CreateKey(owner, tenant) == 201);
+
+  // The owner's next commit fails, and so does the abort after it: its unit halts.
+  REQUIRE(broker.Control("endtxn-errors 2 INVALID_REQUEST") == "ok");
+  CHECK(CreateKey(owner, tenant) == 503);
+  CHECK(owner.WaitExit() == 3);
+  std::ifstream err(owner.stderr_path());
+  const std::string log((std::istreambuf_iterator<char>(err)), std::istreambuf_iterator<char>());
+  CHECK(log.find("a partition this node writes halted after an event-log failure") != std::string::npos);
+  REQUIRE(Eventually([&] { return Owned(other) == all; }));
+  CHECK(CreateKey(other, tenant) == 201);
+  CHECK(KeyCount(other, tenant) >= 2);
 }

@@ -10,8 +10,8 @@
 #include <mutex>
 #include <thread>
 
-#include "core/mx_ids.h"
 #include "tests/support/api_env.h"
+#include "tests/support/mx_samples.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -20,13 +20,8 @@ using svc::testing::Sharing;
 
 namespace {
 
-// A valid CURP per index: the birth date moves, the check digit follows.
-std::string Curp(int i) {
-  char date[16];
-  std::snprintf(date, sizeof date, "%02d%02d%02d", 60 + i / 336, 1 + (i / 28) % 12, 1 + i % 28);
-  std::string first17 = std::string("PEGJ") + date + "HDFRRN0";
-  return first17 + core::mx::CurpCheckDigit(first17);
-}
+// A valid CURP per index.
+std::string Curp(int i) { return testing::NumberedCurp("PEGJ", 60, 'H', i); }
 
 int64_t MetricValue(const std::string& text, const std::string& name) {
   const auto at = text.find("\n" + name + " ");

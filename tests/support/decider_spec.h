@@ -68,8 +68,44 @@ struct DeciderSpec {
   core::Result<commands::Decision> When(const Cmd& command) {
     CheckWire(command);
     auto d = D::Decide(state, command, ctx);
-    if (d.ok()) Given(d->events);
+    if (d.ok()) Record(*d);
     return d;
+  }
+
+  // Records and applies a decision's events, as the writer does, and checks that its answer can
+  // be told again from them: after a crash that lost an idempotency record's result, the write
+  // model rebuilds the record from the log and a retry with the same Idempotency-Key is answered
+  // with ResultOf(events, state after) (AggregateType::ResultOf). A decision that appends events
+  // and answers anything must be told again identically (issue 67: a claim's take was not, and its
+  // retry answered 500).
+  void Record(const commands::Decision& d) {
+    std::vector<eventstore::EventEnvelope> recorded;
+    for (const auto& e : d.events) {
+      recorded.push_back(Record(e));
+      auto st = D::Evolve(state, recorded.back());
+      REQUIRE_MESSAGE(st.ok(), st.ToString());
+    }
+    // The writer answers a keyed command with ResultOf's whole answer (Writer::Run), the same
+    // function recovery uses; what the decision itself answers must be part of it, member for
+    // member, or a caller reading it would find it missing after a crash.
+    if (recorded.empty() || d.result.is_null()) return;
+    if constexpr (requires { D::kNeverKeyed; }) {
+      if (D::kNeverKeyed) return;  // its answers are given live only (the decider says why)
+    }
+    commands::TypedAggregate<D> type;
+    const core::Json again = type.ResultOf(recorded, std::any(state));
+    INFO("decider ", D::kName, ", events ", recorded.front().type, ": the answer after a crash lacks ",
+         core::DumpJson(d.result), "; told again: ", core::DumpJson(again));
+    if (!d.result.is_object()) {
+      CHECK(core::DumpJson(again) == core::DumpJson(d.result));
+      return;
+    }
+    CHECK(again.is_object());
+    if (!again.is_object()) return;
+    for (const auto& [k, v] : d.result.items()) {
+      CHECK_MESSAGE(again.contains(k), k);
+      if (again.contains(k)) CHECK_MESSAGE(core::DumpJson(again[k]) == core::DumpJson(v), k);
+    }
   }
 
   // The command survives its wire form (commands/command_codec.h): decoded, it encodes the same

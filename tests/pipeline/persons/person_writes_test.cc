@@ -9,6 +9,7 @@
 #include "commands/claims/claim_decider.h"
 #include "commands/persons/person_decider.h"
 #include "core/crypto.h"
+#include "core/delay_queue.h"
 #include "eventstore/key_store.h"
 #include "eventstore/kv_store.h"
 #include "pipeline/persons/person_writes.h"
@@ -153,7 +154,12 @@ struct UseCase {
     f.Open();
     tenant = f.NewTenant();
   }
-  PersonWriteDeps Deps() { return {&f.rt->writer(), &f.rt->key_store(), &f.rt->ids(), {}}; }
+  core::DelayQueue delays;
+  PersonWriteDeps Deps() {
+    PersonWriteDeps d{&f.rt->writer(), &f.rt->key_store(), &f.rt->ids(), {}, {}};
+    d.after = [this](std::chrono::milliseconds delay, std::function<void()> task) { delays.After(delay, std::move(task)); };
+    return d;
+  }
   PersonWriteInput Input(const std::string& curp, const std::string& external_ref = "", const std::string& person = "") {
     PersonWriteInput in;
     in.who = {tenant, "test", person};
@@ -180,6 +186,40 @@ std::string Holder(const core::Status& st) {
 }
 
 }  // namespace
+
+// Issue 67: concurrent creates of one new externalRef. The losers find the reference's claim held
+// by the winner's person before that person is made; they wait behind the winner's writes
+// (PersonWriteDeps::after, a few milliseconds at a time) and update the winner's person, where
+// they used to answer 409 CONFLICT.
+TEST_CASE("person write use case: of 12 concurrent creates of one new externalRef one makes the person, the others update it") {
+  UseCase u;
+  std::vector<std::promise<core::Result<PersonWriteResult>>> promises(12);
+  for (size_t i = 0; i < promises.size(); ++i) {
+    PersonWriteInput in = u.Input("", "shared-ref");
+    in.write.values["email"] = "user" + std::to_string(i) + "@example.mx";
+    WritePerson(u.Deps(), std::move(in),
+                [&promises, i](core::Result<PersonWriteResult> r) { promises[i].set_value(std::move(r)); });
+  }
+  std::string made;
+  std::vector<std::string> updated;
+  for (auto& p : promises) {
+    auto r = p.get_future().get();
+    REQUIRE_MESSAGE(r.ok(), r.status().ToString());
+    if (r->created) {
+      CHECK(made.empty());
+      made = r->person_id;
+    } else {
+      updated.push_back(r->person_id);
+    }
+  }
+  REQUIRE_FALSE(made.empty());
+  CHECK(updated.size() == 11);
+  for (const auto& id : updated) CHECK(id == made);
+  // One person, written 12 times: piiVersion 12.
+  auto state = u.f.rt->writer().DebugState(u.tenant, "person", made);
+  REQUIRE(state.ok());
+  CHECK(core::ParseJsonOrDiscarded(*state)["piiVersion"] == 12);
+}
 
 TEST_CASE("person write use case: of 12 concurrent creates of one CURP exactly one makes a person; the others name it") {
   UseCase u;
