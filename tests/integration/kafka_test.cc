@@ -173,10 +173,12 @@ TEST_CASE("kafka-check: against the dev broker, each check answers, and says wha
   REQUIRE(checks.size() == 3);
   CHECK(checks["events_topic"]["outcome"] == "not_answerable");
   CHECK(checks["events_topic"]["detail"].get<std::string>().find("DescribeConfigs") != std::string::npos);
-  for (const char* name : {"producer_fencing", "read_committed"}) {
-    const std::string outcome = checks[name]["outcome"];
-    CHECK_MESSAGE((outcome == "pass" || outcome == "not_answerable"), name << ": " << checks[name].dump());
-  }
+  // librdkafka 2.0's mock cluster: a zombie producer commits, and an aborted record is read. The
+  // command says so rather than fail (svc's own fence and epochs cover both there).
+  CHECK(checks["producer_fencing"]["outcome"] == "not_answerable");
+  CHECK(checks["producer_fencing"]["detail"].get<std::string>().find("fences no producer") != std::string::npos);
+  CHECK(checks["read_committed"]["outcome"] == "not_answerable");
+  CHECK(checks["read_committed"]["detail"].get<std::string>().find("does not filter aborted") != std::string::npos);
   // No brokers: an error, not a verdict.
   auto none = RunSvc({"kafka-check"});
   CHECK(none.exit_code != 0);
