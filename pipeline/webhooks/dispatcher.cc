@@ -423,6 +423,10 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   for (auto& s : *secrets) core::SecureZero(s);
   if (!signature.ok()) return done(signature.status());
 
+  // Right before the send: a lane queued before this node lost the tenant's partition (a cluster's
+  // rebalance) must not send on: the new owner's dispatcher sends it, from the due row, and its
+  // attempt would be recorded by a writer that is no longer ours (issue 67).
+  if (!options_.Owns(job.tenant)) return done(core::Status::Ok());
   SendResult r = client.Post(dl->value("targetUrl", ""),
                              {{"webhook-id", event_id},
                               {"webhook-timestamp", std::to_string(ts)},
