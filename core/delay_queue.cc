@@ -13,13 +13,15 @@ DelayQueue::DelayQueue() {
   });
 }
 
-DelayQueue::~DelayQueue() {
+DelayQueue::~DelayQueue() { Stop(); }
+
+void DelayQueue::Stop() {
   {
     std::lock_guard lock(mu_);
     stopping_ = true;
   }
   cv_.notify_all();
-  if (thread_.joinable()) thread_.join();
+  if (thread_.joinable() && thread_.get_id() != std::this_thread::get_id()) thread_.join();
 }
 
 void DelayQueue::After(std::chrono::milliseconds delay, std::function<void()> task) {

@@ -526,7 +526,7 @@ core::Status Runtime::StartCluster(const std::string& member, bool write) {
 void Runtime::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
-  delays_.reset();  // what waits runs now, answered by a writer that still works
+  delays_->Stop();  // what waits runs now, answered by a writer that still works
   // Hands this node's partitions to the other writers first, while the log still writes what
   // their strands handed it; then no command leaves or arrives.
   if (writer_group_) writer_group_->Leave();
