@@ -382,9 +382,11 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
       for (const auto& r : pt.records) t.max_epoch = std::max(t.max_epoch, r.epoch);
     }
     bool widened = false;
+    t.group_written.clear();
     for (auto& [p, pt] : parts) {
       const TailVerdict v = JudgeTail(pt.records, t.max_epoch, pt.low, pt.high, pt.window);
       if (v.found_seq) t.next_seq[p] = v.next_seq;
+      if (v.group) t.group_written.push_back(p);  // the last pass's verdicts are the answer
       if (v.widen) {
         pt.window *= 4;
         SVC_RETURN_IF_ERROR(read(p));
@@ -392,9 +394,6 @@ core::Result<Tails> ScanTails(const KafkaLog::Options& o, rd_kafka_t* meta, rd_k
       }
     }
     if (!widened) break;
-  }
-  for (const auto& [p, pt] : parts) {
-    if (JudgeTail(pt.records, t.max_epoch, pt.low, pt.high, pt.window).group) t.group_written.push_back(p);
   }
   return t;
 }
