@@ -25,35 +25,34 @@ std::string Text(rd_kafka_error_t* e) {
   return what;
 }
 
-core::Result<Handle> NewClient(rd_kafka_type_t type, const KafkaCheckOptions& o, const std::string& transactional_id) {
+// A transactional, idempotent producer (acks=all) with transactional.id `id`.
+core::Result<Handle> NewTransactionalProducer(const KafkaCheckOptions& o, const std::string& id) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::string error;
-  bool ok = kafka::Set(conf, "bootstrap.servers", o.brokers, &error) &&
-            kafka::Set(conf, "socket.nagle.disable", "true", &error);
-  if (ok && !transactional_id.empty()) {
-    ok = kafka::Set(conf, "transactional.id", transactional_id, &error) &&
-         kafka::Set(conf, "enable.idempotence", "true", &error) && kafka::Set(conf, "acks", "all", &error) &&
-         kafka::Set(conf, "message.timeout.ms", std::to_string(o.timeout.count()), &error) &&
-         kafka::Set(conf, "transaction.timeout.ms", std::to_string(std::max<int64_t>(60000, o.timeout.count() * 2)),
-                    &error);
-  }
+  const bool ok = kafka::Set(conf, "bootstrap.servers", o.brokers, &error) &&
+                  kafka::Set(conf, "socket.nagle.disable", "true", &error) &&
+                  kafka::Set(conf, "transactional.id", id, &error) &&
+                  kafka::Set(conf, "enable.idempotence", "true", &error) && kafka::Set(conf, "acks", "all", &error) &&
+                  kafka::Set(conf, "message.timeout.ms", std::to_string(o.timeout.count()), &error) &&
+                  kafka::Set(conf, "transaction.timeout.ms",
+                             std::to_string(std::max<int64_t>(60000, o.timeout.count() * 2)), &error);
   if (!ok) {
     rd_kafka_conf_destroy(conf);
     return core::InvalidArgument("kafka config: " + error);
   }
   rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
   char err[512];
-  rd_kafka_t* rk = rd_kafka_new(type, conf, err, sizeof err);
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (rk == nullptr) {
     rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka client: ") + err);
+    return core::Unavailable(std::string("kafka producer: ") + err);
   }
   return Handle(rk);
 }
 
 // A transactional producer, initialised (which fences an earlier one with the same id).
 core::Result<Handle> Transactional(const KafkaCheckOptions& o, const std::string& id) {
-  SVC_ASSIGN_OR_RETURN(Handle p, NewClient(RD_KAFKA_PRODUCER, o, id));
+  SVC_ASSIGN_OR_RETURN(Handle p, NewTransactionalProducer(o, id));
   if (rd_kafka_error_t* e = rd_kafka_init_transactions(p.get(), static_cast<int>(o.timeout.count()))) {
     return core::Unavailable("init_transactions: " + Text(e));
   }
@@ -195,7 +194,8 @@ KafkaCheck ReadCommitted(const KafkaCheckOptions& o, bool mock) {
 
 core::Result<std::vector<KafkaCheck>> RunKafkaChecks(const KafkaCheckOptions& o) {
   if (o.brokers.empty()) return core::InvalidArgument("--kafka-brokers is required");
-  SVC_ASSIGN_OR_RETURN(Handle meta, NewClient(RD_KAFKA_PRODUCER, o, ""));
+  SVC_ASSIGN_OR_RETURN(rd_kafka_t* client, kafka::NewMetadataClient(o.brokers));
+  Handle meta(client);
   // The scratch topic first: it also shows the brokers answer at all. Its partition 0 is used; a
   // broker that made it with more (one that creates topics on first use) is as good.
   core::Status scratch = kafka::EnsureTopic(meta.get(), Scratch(o), 1,

@@ -70,6 +70,23 @@ std::string Header(rd_kafka_headers_t* headers, const char* name) {
   return std::string(static_cast<const char*>(v), n);
 }
 
+core::Result<rd_kafka_t*> NewMetadataClient(const std::string& brokers) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  if (!Set(conf, "bootstrap.servers", brokers, &error) || !Set(conf, "socket.nagle.disable", "true", &error)) {
+    rd_kafka_conf_destroy(conf);
+    return core::InvalidArgument("kafka config: " + error);
+  }
+  rd_kafka_conf_set_log_cb(conf, LogLine);
+  char err[512];
+  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
+  if (rk == nullptr) {
+    rd_kafka_conf_destroy(conf);
+    return core::Unavailable(std::string("kafka client: ") + err);
+  }
+  return rk;
+}
+
 core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group) {
   rd_kafka_conf_t* conf = rd_kafka_conf_new();
   std::string error;

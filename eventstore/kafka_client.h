@@ -42,6 +42,11 @@ struct ConsumerDeleter {
 };
 using ConsumerPtr = std::unique_ptr<rd_kafka_t, ConsumerDeleter>;
 
+// A plain producer handle that never sends: metadata, watermarks, topic administration (no
+// Nagle, librdkafka's log lines through ours). (Extracted at its third copy: the log, the writers'
+// group, `svc kafka-check`.)
+core::Result<rd_kafka_t*> NewMetadataClient(const std::string& brokers);
+
 // A read_committed consumer that reports partition ends, keeps no offsets in Kafka and is
 // assigned partitions explicitly (its group id is only a name).
 core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group);

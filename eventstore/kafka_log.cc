@@ -434,20 +434,7 @@ core::Result<std::unique_ptr<KafkaLog>> KafkaLog::Open(const Options& options) {
   auto& im = *log->impl_;
   const std::string topic = log->Topic();
 
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  if (!Set(conf, "bootstrap.servers", options.brokers, &error) ||
-      !Set(conf, "socket.nagle.disable", "true", &error)) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka config: " + error);
-  }
-  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
-  char err[512];
-  im.meta = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (im.meta == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka client: ") + err);
-  }
+  SVC_ASSIGN_OR_RETURN(im.meta, kafka::NewMetadataClient(options.brokers));
   // The events topic is the source of truth: nothing may delete or compact it.
   SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.meta, topic, options.partitions,
                                          {{"retention.ms", "-1"}, {"retention.bytes", "-1"}, {"cleanup.policy", "delete"}},

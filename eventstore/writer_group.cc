@@ -15,7 +15,6 @@
 
 namespace svc::eventstore {
 
-using kafka::Set;
 
 struct WriterGroup::Impl {
   Options o;
@@ -157,19 +156,7 @@ core::Result<std::unique_ptr<WriterGroup>> WriterGroup::Join(const Options& opti
   const std::string& topic = im.topic;
   {
     // The commands topic: commands wait there until their partition's writer decides them.
-    rd_kafka_conf_t* conf = rd_kafka_conf_new();
-    std::string error;
-    if (!Set(conf, "bootstrap.servers", options.brokers, &error)) {
-      rd_kafka_conf_destroy(conf);
-      return core::InvalidArgument("kafka config: " + error);
-    }
-    rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
-    char err[512];
-    rd_kafka_t* meta = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-    if (meta == nullptr) {
-      rd_kafka_conf_destroy(conf);
-      return core::Unavailable(std::string("kafka client: ") + err);
-    }
+    SVC_ASSIGN_OR_RETURN(rd_kafka_t* meta, kafka::NewMetadataClient(options.brokers));
     core::Status st = kafka::EnsureTopic(meta, topic, options.partitions,
                                          {{"cleanup.policy", "delete"}, {"retention.ms", "604800000"}},
                                          options.create_topic, options.timeout);
