@@ -24,6 +24,7 @@ void CommandBus::Forward(uint32_t partition, Command command, CommandCallback do
 }
 
 void CommandBus::Deliver(eventstore::CommandRecord record) {
+  // Both on this node's clock (CommandRecord::deadline_micros).
   if (core::SystemClock().Now().micros > record.deadline_micros) return;  // the asker answered 503 already
   auto command = DecodeCommand(core::ParseJsonOrDiscarded(record.payload),
                                [this](std::string_view name) { return writer_.Type(name); }, &ids_);
@@ -34,6 +35,7 @@ void CommandBus::Deliver(eventstore::CommandRecord record) {
     return;
   }
   command->bus_offset = record.offset;
+  command->context.now = clock_.Now();  // decided on this node's time, not the asker's
   command->answer_by_micros = record.deadline_micros;  // still queued past it: not decided
   const uint32_t partition = record.partition;
   writer_.Execute(std::move(*command), [this, record = std::move(record), partition](core::Result<CommandOutcome> r) {

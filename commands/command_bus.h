@@ -5,9 +5,12 @@
 //
 // - The asking side: the Writer hands a command of a partition it does not decide to Forward,
 //   which encodes it (command_codec.h) and waits for the answer at most `wait`; no answer in time
-//   is kUnavailable, and then the command was not decided (its deadline passed at the writer).
+//   is kUnavailable, the outcome unknown (eventstore/command_channel.h: the writer decides it
+//   within the wait counted on its own clock, so a writer that read it late may still decide it).
 // - The deciding side: the writers' group hands every command record of a partition this node
-//   decides to Deliver, which decodes it, drops it past its deadline, marks it with its offset
+//   decides to Deliver, which decodes it, drops it past its deadline, stamps it with this node's
+//   time (event times and claim times in a partition come from its writer's clock, never from
+//   the asker's: two nodes' clocks are never compared, issue 67), marks it with its offset
 //   (its events record it, so a new owner resumes after it: decided once) and executes it; the
 //   answer goes back to the asker. A command the writer turned away because the partition just
 //   moved gets no answer here: the partition's next writer reads the record again.
@@ -23,9 +26,9 @@ namespace svc::commands {
 
 class CommandBus final : public CommandForwarder {
  public:
-  CommandBus(Writer& writer, eventstore::CommandChannel& channel, core::IdSource& ids,
+  CommandBus(Writer& writer, eventstore::CommandChannel& channel, core::IdSource& ids, const core::Clock& clock,
              std::chrono::milliseconds wait)
-      : writer_(writer), channel_(channel), ids_(ids), wait_(wait) {}
+      : writer_(writer), channel_(channel), ids_(ids), clock_(clock), wait_(wait) {}
 
   void Forward(uint32_t partition, Command command, CommandCallback done) override;
   void Deliver(eventstore::CommandRecord record);
@@ -34,6 +37,7 @@ class CommandBus final : public CommandForwarder {
   Writer& writer_;
   eventstore::CommandChannel& channel_;
   core::IdSource& ids_;
+  const core::Clock& clock_;
   std::chrono::milliseconds wait_;
 };
 

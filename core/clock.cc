@@ -5,10 +5,17 @@
 
 namespace svc::core {
 
+namespace {
+std::atomic<int64_t> g_offset_for_tests{0};
+}  // namespace
+
 Timestamp SystemClock::Now() const {
   auto now = std::chrono::system_clock::now().time_since_epoch();
-  return Timestamp{std::chrono::duration_cast<std::chrono::microseconds>(now).count()};
+  return Timestamp{std::chrono::duration_cast<std::chrono::microseconds>(now).count() +
+                   g_offset_for_tests.load(std::memory_order_relaxed)};
 }
+
+void SystemClock::SetOffsetForTests(int64_t micros) { g_offset_for_tests.store(micros); }
 
 namespace {
 

@@ -31,6 +31,10 @@ class Clock {
 class SystemClock final : public Clock {
  public:
   Timestamp Now() const override;
+  // TESTS ONLY (`svc serve --debug-clock-offset-seconds`): every SystemClock of the process reads
+  // the machine's time plus this, as a node whose clock is wrong would (issue 67's history
+  // checker). Steady clocks are not moved.
+  static void SetOffsetForTests(int64_t micros);
 };
 
 // A clock that moves only when told to. Thread-safe.

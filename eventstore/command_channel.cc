@@ -26,11 +26,23 @@ bool ReadCommandRecord(rd_kafka_message_t* msg, CommandRecord* out) {
   out->offset = msg->offset;
   out->from = Header(h, "svc_from");
   out->request_id = Header(h, "svc_request");
-  const std::string reply = Header(h, "svc_reply"), deadline = Header(h, "svc_deadline");
-  if (out->from.empty() || out->request_id.empty() || reply.empty() || deadline.empty()) return false;
+  const std::string reply = Header(h, "svc_reply"), wait = Header(h, "svc_wait_us"),
+                    deadline = Header(h, "svc_deadline");
+  if (out->from.empty() || out->request_id.empty() || reply.empty() || (wait.empty() && deadline.empty())) {
+    return false;
+  }
   try {
     out->reply_partition = static_cast<uint32_t>(std::stoul(reply));
-    out->deadline_micros = std::stoll(deadline);
+    if (!wait.empty()) {
+      // The asker's wait, counted on this node's clock from now: no two clocks are compared (a node
+      // whose clock ran ahead used to drop every command sent to it). The margin is the time the
+      // record took to get here, when that is short; a writer that read it late (paused, or taking
+      // the partition over) may decide it after its asker answered 503: that answer says the
+      // outcome is unknown (issue 67).
+      out->deadline_micros = core::SystemClock().Now().micros + std::stoll(wait) - kCommandTransitMarginMicros;
+    } else {
+      out->deadline_micros = std::stoll(deadline);  // a node of an older version: its clock's deadline
+    }
   } catch (...) {
     return false;
   }
@@ -64,6 +76,7 @@ struct CommandChannel::Impl {
   core::Counter* sent = nullptr;
   core::Counter* answered = nullptr;
   core::Counter* timed_out = nullptr;
+  core::Counter* late = nullptr;
 
   // Takes the waiting send with `id` (empty when none).
   ReplyCallback Take(const std::string& id) {
@@ -85,6 +98,8 @@ struct CommandChannel::Impl {
             if (ReplyCallback r = Take(kafka::Header(h, "svc_request"))) {
               if (answered != nullptr) answered->Add();
               r(std::string(static_cast<const char*>(msg->payload), msg->len));
+            } else if (late != nullptr) {
+              late->Add();  // decided after this node answered 503 (its writer read it late)
             }
           }
         }
@@ -108,7 +123,8 @@ struct CommandChannel::Impl {
       for (auto& r : expired) {
         if (timed_out != nullptr) timed_out->Add();
         r(core::Unavailable("the writer of the command's partition did not answer in time (a partition moving "
-                            "between nodes, or none writing it); it was not decided, retry",
+                            "between nodes, or none writing it); its outcome is unknown: retry with the same "
+                            "Idempotency-Key",
                             "SERVICE_UNAVAILABLE"));
       }
     }
@@ -166,6 +182,9 @@ core::Result<std::unique_ptr<CommandChannel>> CommandChannel::Open(const Options
                                                "Answers received for commands sent to another node");
     im.timed_out = &options.metrics->GetCounter("svc_cluster_command_timeouts_total",
                                                 "Commands sent to another node that got no answer in time");
+    im.late = &options.metrics->GetCounter("svc_cluster_command_late_replies_total",
+                                           "Answers that came after their command's asker had answered 503 (its "
+                                           "writer read the command late: paused, or taking its partition over)");
   }
   im.reader = std::thread([&im] {
     core::SetThreadName("svc-cmd-replies");
@@ -191,12 +210,14 @@ void CommandChannel::Send(uint32_t partition, std::string payload, std::chrono::
     }
     im.waiting[id] = Impl::Waiting{std::move(reply), std::chrono::steady_clock::now() + wait};
   }
-  // The writer decides nothing after the deadline: by then this node has answered 503. A margin
-  // of a second covers the difference between the two nodes' clocks.
-  const int64_t deadline = core::SystemClock().Now().micros +
-                           std::chrono::duration_cast<std::chrono::microseconds>(wait).count() - 1000000;
-  const std::string reply_to = std::to_string(im.reply_partition), deadline_text = std::to_string(deadline);
-  rd_kafka_headers_t* h = rd_kafka_headers_new(5);
+  // The writer decides nothing once the wait (on its own clock, from when it reads the record) is
+  // spent. svc_deadline (this clock's) is for the writers of an older version during an upgrade.
+  const int64_t wait_us = std::chrono::duration_cast<std::chrono::microseconds>(wait).count();
+  const int64_t deadline = core::SystemClock().Now().micros + wait_us - kCommandTransitMarginMicros;
+  const std::string reply_to = std::to_string(im.reply_partition), deadline_text = std::to_string(deadline),
+                    wait_text = std::to_string(wait_us);
+  rd_kafka_headers_t* h = rd_kafka_headers_new(6);
+  rd_kafka_header_add(h, "svc_wait_us", -1, wait_text.data(), static_cast<ssize_t>(wait_text.size()));
   rd_kafka_header_add(h, "svc_from", -1, im.o.member.data(), static_cast<ssize_t>(im.o.member.size()));
   rd_kafka_header_add(h, "svc_reply", -1, reply_to.data(), static_cast<ssize_t>(reply_to.size()));
   rd_kafka_header_add(h, "svc_request", -1, id.data(), static_cast<ssize_t>(id.size()));

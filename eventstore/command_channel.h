@@ -7,9 +7,15 @@
 // wire forms (commands/command_codec.h); this file only carries bytes.
 //
 // Headers: svc_from (the asking node), svc_reply (its replies partition), svc_request (an id
-// unique to the asking process), svc_deadline (µs since the epoch, the asking node's clock: a
-// writer never decides a command after it, since the asker has answered 503 by then); a reply
-// has svc_to and svc_request.
+// unique to the asking process), svc_wait_us (how long the asker waits: the writer decides the
+// command only within that wait less kCommandTransitMarginMicros, counted on its own clock from
+// when it reads the record, so no two nodes' clocks are compared), svc_deadline (µs since the
+// epoch on the asker's clock, read only by writers of an older version); a reply has svc_to and
+// svc_request. A command whose asker answered 503 was not decided if its record reached the
+// writer within the margin; a writer that read it later (paused, or catching up after taking the
+// partition over) may decide it, so that 503 means "outcome unknown: retry with the same
+// Idempotency-Key" (issue 67), and the late answer is counted
+// (svc_cluster_command_late_replies_total).
 
 #include <chrono>
 #include <functional>
@@ -21,6 +27,9 @@
 
 namespace svc::eventstore {
 
+// The time a command record is allowed to take from its asker to its writer.
+inline constexpr int64_t kCommandTransitMarginMicros = 1'000'000;
+
 // A command as the writer's side reads it from the commands topic.
 struct CommandRecord {
   uint32_t partition = 0;
@@ -28,7 +37,7 @@ struct CommandRecord {
   std::string from;
   uint32_t reply_partition = 0;
   std::string request_id;
-  int64_t deadline_micros = 0;
+  int64_t deadline_micros = 0;  // on the reading node's clock
   std::string payload;
 };
 

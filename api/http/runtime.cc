@@ -489,7 +489,8 @@ core::Status Runtime::StartCluster(const std::string& member, bool write) {
   co.member = member;
   co.metrics = &metrics_;
   SVC_ASSIGN_OR_RETURN(command_channel_, eventstore::CommandChannel::Open(co));
-  command_bus_ = std::make_unique<commands::CommandBus>(*writer_, *command_channel_, *ids_, options_.command_timeout);
+  command_bus_ = std::make_unique<commands::CommandBus>(*writer_, *command_channel_, *ids_, *clock_,
+                                                        options_.command_timeout);
   writer_->SetForwarder(command_bus_.get());
   if (!write) return core::Status::Ok();
   eventstore::WriterGroup::Options go;

@@ -69,6 +69,9 @@ void DeclareServe(Flags& f) {
   f.Declare({"debug-delay-projections-ms", "0",
              "tests only: the read models start this long after the listener opens (the recovery gate's window, "
              "made wide)"});
+  f.Declare({"debug-clock-offset-seconds", "0",
+             "TESTS ONLY: this node's wall clock reads the machine's plus this many seconds (a node whose clock "
+             "is wrong; tests/cluster/history.py)"});
   f.Declare({"debug-hold-commands", "",
              "TESTS ONLY: aggregate types (comma-separated) whose commands the writer holds and never decides, "
              "so a kill -9 meets the steps before them durable and theirs not"});
@@ -290,6 +293,17 @@ int Serve(int argc, char** argv) {
     held = comma == std::string_view::npos ? std::string_view() : held.substr(comma + 1);
   }
   if (!ro->debug_hold_commands.empty()) core::LogWarn("--debug-hold-commands: some commands are never decided; tests only");
+  if (const std::string offset = f.Get("debug-clock-offset-seconds"); offset != "0") {
+    int64_t seconds = 0;
+    try {
+      seconds = std::stoll(offset);
+    } catch (...) {
+      return Fail(core::InvalidArgument("--debug-clock-offset-seconds: a whole number of seconds"));
+    }
+    core::SystemClock::SetOffsetForTests(seconds * 1'000'000);
+    core::LogWarn("--debug-clock-offset-seconds: this node's wall clock is set off on purpose; tests only",
+                  {{"seconds", seconds}});
+  }
 
   auto roles = Roles::Parse(f.GetAll("roles"), ro->log_backend, ro->kafka_writers);
   if (!roles.ok()) return Fail(roles.status());

@@ -179,6 +179,9 @@ core::Status Timestamper::Process(const core::Json& row) {
   SVC_ASSIGN_OR_RETURN(auto existing, projections::ReadRow(*options_.store, TV::Abs(TV::Token(te, kind, subject, digest))));
   if (!existing.has_value()) {
     SVC_ASSIGN_OR_RETURN(std::string raw, core::HexDecode(digest));
+    // Right before the request: a pass that began before this node lost the tenant's partition
+    // stops here; the new owner stamps the entry from its queue row (issue 67).
+    if (!options_.Owns(tenant)) return core::Status::Ok();
     SVC_ASSIGN_OR_RETURN(rfc3161::Token token, options_.tsa->Stamp(raw));
     t.token = core::Base64Encode(token.der);
     t.gen_time = core::FormatRfc3339(token.gen_time);

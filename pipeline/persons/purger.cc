@@ -104,6 +104,9 @@ core::Result<core::Json> Purger::RunOnce() {
     SVC_RETURN_IF_ERROR(it->status());
   }
   for (const auto& s : shreds) {
+    // Right before each person's effects: a run that began before this node lost the tenant's
+    // partition stops there; the new owner purges the person (issue 67).
+    if (!options_.Owns(s.tenant)) continue;
     std::vector<std::string> names = {PersonKeyName(s.tenant, s.env, s.person)};
     bool recorded = true;
     for (const auto& session : s.sessions) {

@@ -99,6 +99,9 @@ core::Result<int64_t> Sweeper::PurgeMedia(core::Timestamp now, SweepRun& run,
   }
   int64_t files = 0;
   for (const auto& s : due) {
+    // Right before each session's effects: a sweep that began before this node lost the tenant's
+    // partition stops there; the new owner sweeps it (issue 67).
+    if (!options_.Owns(s.tenant)) continue;
     // A legal hold in force on the session's person, or on one of its captures, keeps the whole
     // session's captures (they are looked at again on the next sweep).
     SVC_ASSIGN_OR_RETURN(bool held, Held(s, now));

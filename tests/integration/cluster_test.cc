@@ -731,3 +731,36 @@ TEST_CASE("cluster halts: a node whose partition halts after a log failure stops
   CHECK(CreateKey(other, tenant) == 201);
   CHECK(KeyCount(other, tenant) >= 2);
 }
+
+TEST_CASE("cluster clocks: a writer whose wall clock is 30 s ahead decides the commands another node sends it, on "
+          "its own time (issue 67)") {
+  // Before: a forwarded command carried its asker's deadline in the asker's clock, so a writer
+  // whose clock ran ahead by more than the wait dropped every command sent to it (503 on every
+  // node but the writer's). Now the wait is counted on the writer's clock, and the decision is
+  // stamped with the writer's time.
+  testing::DevBrokerProcess broker;
+  testing::TempDir dir;
+  const std::set<uint32_t> all = {0, 1, 2, 3};
+  SvcServer ahead(dir.Sub("ahead"), GroupFlags(broker, dir, "node-ahead", {"--debug-clock-offset-seconds", "30"}));
+  ahead.Start();
+  REQUIRE(Eventually([&] { return Owned(ahead) == all; }));
+  auto created = api::HttpCall(ahead.admin_target(), "POST", "/admin/tenants", Auth(ahead.data_dir()),
+                               R"({"name":"Acme"})");
+  REQUIRE(created->status == 201);
+  const std::string tenant = core::ParseJsonOrDiscarded(created->body)["id"];
+  // A node that writes nothing: every command it takes travels to the writer ahead of it.
+  SvcServer asker(dir.Sub("asker"), GroupFlags(broker, dir, "node-asker", {"--roles", "api,projector"}));
+  asker.Start();
+  const int64_t before = core::SystemClock().Now().seconds();
+  CHECK(CreateKey(asker, tenant) == 201);
+  CHECK(CreateKey(asker, tenant) == 201);
+  CHECK(KeyCount(asker, tenant) == 2);
+  auto keys = api::HttpCall(asker.admin_target(), "GET", "/admin/tenants/" + tenant + "/keys", Auth(asker.data_dir()));
+  REQUIRE(keys->status == 200);
+  for (const auto& k : core::ParseJsonOrDiscarded(keys->body)["data"]) {
+    auto at = core::ParseRfc3339(k.value("createdAt", ""));
+    REQUIRE(at.ok());
+    CHECK(at->seconds() >= before + 25);  // the writer's time, not the asker's
+  }
+  CHECK(Metric(asker, "svc_cluster_command_timeouts_total") <= 0);
+}
