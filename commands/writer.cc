@@ -572,8 +572,16 @@ void Writer::OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
     core::LogError("event log append failed; partition halted",
                    {{"partition", part.index}, {"error", r.status().ToString()}});
     // Only while this writer decides it: a partition released (lost to a newer writer) fails its
-    // queued appends too, and that is no halt of ours.
-    if (part.deciding.load()) Halted(part.index, r.status().ToString());
+    // queued appends too, and that is no halt of ours. Nor is a fence: another writer took the
+    // partition over before this node heard of its loss (its group revokes it next; until then
+    // its commands get 503, and taken again it is recovered from the log). Before, a fence in
+    // the middle of a rebalance stopped the whole node (found by tests/cluster/history.py).
+    if (r.status().api_code() == eventstore::kWriterFenced) {
+      core::LogWarn("this node's writer of a partition was fenced: another node writes it now",
+                    {{"partition", part.index}});
+    } else if (part.deciding.load()) {
+      Halted(part.index, r.status().ToString());
+    }
     {
       std::lock_guard lock(part.mu);
       if (!item->idem_key.empty()) part.idem.erase(item->idem_key);

@@ -59,6 +59,11 @@ struct AppendResult {
 };
 using AppendCallback = std::function<void(core::Result<AppendResult>)>;
 
+// The api code of an append refused because another writer took the partition over (Kafka fenced
+// this one): this node lost the partition and its group will take it away; not a halt of the
+// partition (commands/writer.cc).
+inline constexpr std::string_view kWriterFenced = "WRITER_FENCED";
+
 class EventLog {
  public:
   virtual ~EventLog() = default;

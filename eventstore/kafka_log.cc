@@ -802,6 +802,16 @@ void KafkaLog::AppenderLoop(Unit& u) {
         break;
       }
     }
+    if (!outcome.ok()) {
+      // A transactional producer fenced by a newer one with its id (another node took the
+      // partition over) has that as its fatal error.
+      char reason[256];
+      const rd_kafka_resp_err_t fe = rd_kafka_fatal_error(u.producer, reason, sizeof reason);
+      if (fe == RD_KAFKA_RESP_ERR__FENCED || fe == RD_KAFKA_RESP_ERR_PRODUCER_FENCED ||
+          fe == RD_KAFKA_RESP_ERR_INVALID_PRODUCER_EPOCH) {
+        outcome = core::Unavailable(outcome.message(), kWriterFenced);
+      }
+    }
     if (outcome.ok()) outcome = VerifyGaps(u, options_, topic, group);
     if (!outcome.ok()) {
       core::LogError("kafka log halted", {{"error", outcome.ToString()}});
@@ -1083,7 +1093,9 @@ core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const st
       rd_kafka_assign(im.verifier.get(), nullptr);
       if (!foreign.empty()) {
         return core::Unavailable("this writer was fenced by writer " + foreign +
-                                 " (same role started elsewhere); stopping");
+                                     " (another node took the partition over, or the same role started elsewhere); "
+                                     "stopping",
+                                 kWriterFenced);
       }
     }
     im.last_end[p] = range.second + 1;

@@ -16,6 +16,7 @@
 #include "pipeline/documents/checks.h"
 #include "pipeline/kyb/company_verifier.h"
 #include "pipeline/kyb/company_writes.h"
+#include "projections/kyb/company_reads.h"
 #include "projections/kyb/kyb_view.h"
 #include "projections/persons/persons_view.h"
 
@@ -253,7 +254,10 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
                     [&rt, te, id = c->id, keys, slim = SlimRequest(req), respond](core::Result<commands::CommandOutcome> out) {
                       RenderWhenApplied(rt, slim, std::move(out), {KV::kName},
                                         [&rt, te, id, keys, slim](const commands::CommandOutcome&) {
-                                          auto row = ReadView(rt, KV::Abs(KV::Company(te, id)));
+                                          // The company as its create made it, not as it is now: a
+                                          // retry with the key gets the first answer byte for byte
+                                          // though a verification ran since (issue 67).
+                                          auto row = projections::CompanyAsCreatedRow(rt.store(), te, id);
                                           if (!row.ok()) return StatusToProblem(slim, row.status());
                                           if (!row->has_value()) {
                                             return StatusToProblem(slim, core::Unavailable("the company is not readable yet"));

@@ -182,6 +182,7 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                       {"createdAt", at},
                       {"updatedAt", at}};
     view.Put(key, core::DumpJson(row));
+    view.Put(V::CompanyAsCreated(te, id), core::DumpJson(row));
     const std::string entry = KybCreatedEntry(env.occurred_at.micros, id);
     view.Put(V::Companies(te) + entry, "");
     view.Put(V::ByClaim(te, "unclaimed") + entry, "");

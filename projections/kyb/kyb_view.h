@@ -5,6 +5,8 @@
 //
 //   c/<ten>/<env>/<cmp>               the company (CompanyDetail as stored: sealed names, members,
 //                                     documents, UBO nodes, checks, the last run's figures)
+//   ca/<ten>/<env>/<cmp>              the company's row as its create made it: the first answer of
+//                                     POST /v1/companies, told again to a retry with its key
 //   l/<ten>/<env>/<~created BE><cmp>  = ""; every company, newest first
 //   lc/<ten>/<env>/<claimStatus>/<~created BE><cmp> = ""; by claim status
 //   rfc/<ten>/<env>/<blind>           the company holding an RFC (its id)
@@ -34,6 +36,7 @@ struct KybView {
   static constexpr std::string_view kName = "kyb";
 
   static std::string Company(std::string_view te, std::string_view id) { return ScopedKey("c/", te, id); }
+  static std::string CompanyAsCreated(std::string_view te, std::string_view id) { return ScopedKey("ca/", te, id); }
   static std::string Companies(std::string_view te) { return ScopedKey("l/", te, ""); }
   static std::string ByClaim(std::string_view te, std::string_view claim) {
     return ScopedKey("lc/", te, claim) + "/";

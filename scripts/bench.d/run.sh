@@ -15,6 +15,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
   REVIEW_CASES=200 SCREEN_NAMES=2000 SCREEN_PORTFOLIO=200 WIDGET_RUNS=1 RESTART_EVENTS=2000 BLOB_MIB=1 BLOB_RUNS=1
   CONSOLE_CASES=2 PAD_ATTEMPTS=1 NAME_CARDS=1
   CLUSTER_RUNS=1 CLUSTER_TENANTS=4 WORKER_SESSIONS=2 WORKER_ENGINE=model-free OVERHEAD_SECONDS=1 TIMESTAMPS=3 EFIRMA_CHECKS=3
+  HISTORY_SECONDS=0  # ctest runs the history checker's 60-s run itself (integration.cluster_history)
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
   SECONDS_EACH=${BENCH_SECONDS:-10} AUDIT=${BENCH_AUDIT:-1000000} PURGES=${BENCH_PURGES:-5} PURGE_SESSIONS=10 IMPORTS=${BENCH_IMPORTS:-10000}
@@ -25,6 +26,7 @@ else
   RESTART_EVENTS=${BENCH_RESTART_EVENTS:-1000000} BLOB_MIB=${BENCH_BLOB_MIB:-20} BLOB_RUNS=${BENCH_BLOB_RUNS:-5}
   CLUSTER_RUNS=${BENCH_CLUSTER_RUNS:-5} CLUSTER_TENANTS=16 WORKER_SESSIONS=${BENCH_WORKER_SESSIONS:-24} WORKER_ENGINE=dlib OVERHEAD_SECONDS=$SECONDS_EACH
   TIMESTAMPS=${BENCH_TIMESTAMPS:-200} EFIRMA_CHECKS=${BENCH_EFIRMA_CHECKS:-200}
+  HISTORY_SECONDS=${BENCH_HISTORY_SECONDS:-600}
 fi
 if [ "$PARTS" != cluster ]; then
 # The write side and replay.
@@ -96,3 +98,9 @@ WORKER_SESSIONS=$WORKER_SESSIONS WORKER_ENGINE=$WORKER_ENGINE scripts/bench.d/wo
 # The cluster's overhead per request: server CPU per GET, list page and create on a cluster of one
 # node and of three, and creates/s through nginx in front of each.
 OVERHEAD_SECONDS=$OVERHEAD_SECONDS scripts/bench.d/overhead.sh "$BUILD"
+# The history checker (issue 67) for HISTORY_SECONDS: three nodes under kill -9, pauses past the
+# session, a network cut, a paused broker and two wrong clocks; its counts, and 0 violations.
+if [ "$HISTORY_SECONDS" -gt 0 ]; then
+  echo "== history checker, $HISTORY_SECONDS s (tests/cluster/history.py)"
+  python3 tests/cluster/history.py "$BUILD/svc" --seconds "$HISTORY_SECONDS" --report "$BUILD/history-report.json"
+fi

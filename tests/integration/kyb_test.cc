@@ -393,10 +393,19 @@ TEST_CASE("kyb: the sandbox registry's outcomes decide the status, and the run e
   CHECK(v["status"] == "needs_review");
   CHECK(CheckOf(Detail(env, k, foreign), "registry")["status"] == "needs_review");
   // An activity of LFPIORPI art. 17 from the registry (a casino) weighs.
-  const std::string casino = CompanyId(env, k, "reg-casino", {{"legalName", "Casino Real, S.A. de C.V."}, {"rfc", Rfc("CRE010101AB")}});
+  const core::Json casino_body = {{"legalName", "Casino Real, S.A. de C.V."}, {"rfc", Rfc("CRE010101AB")}};
+  const auto first = NewCompany(env, k, "reg-casino", casino_body);
+  REQUIRE(first.status == 201);
+  const std::string casino = Body(first)["id"];
   Node(env, k, casino, {{"name", "Dueño Único"}, {"ownershipPct", 100}});
   core::Json cd = Body(env.Call(k, "POST", "/v1/companies/" + casino + "/verify"));
   CHECK(cd["riskScore"] == 15);
+  // The create sent again with its key after the run: its first answer, byte for byte (a draft
+  // without the registry's figures), not the company as it is now (issue 67).
+  const auto again = NewCompany(env, k, "reg-casino", casino_body);
+  CHECK(again.status == 201);
+  CHECK(again.body == first.body);
+  CHECK(Body(again)["status"] == "draft");
   CHECK(HasFactor(Detail(env, k, casino), "vulnerable_activity"));
 
   REQUIRE(receiver.WaitFor("/k", 7));  // service.test on registration, then the six runs
