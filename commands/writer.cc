@@ -356,6 +356,11 @@ void Writer::OnHalt(std::function<void(uint32_t, const std::string&)> f) {
   on_halt_ = std::move(f);
 }
 
+void Writer::OnFenced(std::function<void(uint32_t)> f) {
+  std::lock_guard lock(on_halt_mu_);
+  on_fenced_ = std::move(f);
+}
+
 void Writer::Halted(uint32_t partition, const std::string& why) {
   if (halt_told_.exchange(true)) return;
   std::function<void(uint32_t, const std::string&)> f;
@@ -579,6 +584,12 @@ void Writer::OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
     if (r.status().api_code() == eventstore::kWriterFenced) {
       core::LogWarn("this node's writer of a partition was fenced: another node writes it now",
                     {{"partition", part.index}});
+      std::function<void(uint32_t)> fenced;
+      {
+        std::lock_guard lock(on_halt_mu_);
+        fenced = on_fenced_;
+      }
+      if (fenced && part.deciding.load()) fenced(part.index);
     } else if (part.deciding.load()) {
       Halted(part.index, r.status().ToString());
     }

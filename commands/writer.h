@@ -92,6 +92,10 @@ class Writer {
   // an event-log or store failure (its commands are answered 503 from then on). A cluster node
   // stops on it, so that the writers' group gives the partition to another node (issue 67).
   void OnHalt(std::function<void(uint32_t partition, const std::string& why)> f);
+  // Called (on a log thread, possibly more than once per partition) when an append of a partition
+  // this writer decides was refused because another writer took the partition over (a fence,
+  // eventstore::kWriterFenced): the node's writers' group lets the partition go (issue 67).
+  void OnFenced(std::function<void(uint32_t partition)> f);
   // Stops deciding `partition`'s commands: what its strand holds is answered kUnavailable, the
   // decision under way completes (its events are handed to the log), its cached states are
   // dropped. Call before the log releases the partition.
@@ -182,6 +186,7 @@ class Writer {
   std::atomic<bool> any_broken_{false};
   std::mutex on_halt_mu_;
   std::function<void(uint32_t, const std::string&)> on_halt_;
+  std::function<void(uint32_t)> on_fenced_;  // under on_halt_mu_
   std::atomic<bool> halt_told_{false};
   void Halted(uint32_t partition, const std::string& why);
   std::atomic<CommandForwarder*> forwarder_{nullptr};

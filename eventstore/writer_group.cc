@@ -27,6 +27,7 @@ struct WriterGroup::Impl {
   mutable std::mutex mu;
   std::set<uint32_t> assigned;  // what the group gave this member
   std::set<uint32_t> owned;     // of those, the ones taken over
+  std::set<uint32_t> let_go;    // fenced by another writer: released by Loop (LetGo)
 
   // On the group's thread. The offset p's commands resume from, or nothing when the take failed.
   std::optional<int64_t> Take(uint32_t p) {
@@ -130,6 +131,17 @@ struct WriterGroup::Impl {
         }
         rd_kafka_message_destroy(msg);
       }
+      std::vector<uint32_t> fenced;
+      {
+        std::lock_guard lock(mu);
+        fenced.assign(let_go.begin(), let_go.end());
+        let_go.clear();
+      }
+      for (uint32_t p : fenced) {
+        core::LogWarn("writer group: another writer took a partition over before the group said so; letting it go",
+                      {{"partition", p}, {"member", o.member}});
+        Give(p, /*lost=*/true);
+      }
       if (std::chrono::steady_clock::now() < next_retry) continue;
       next_retry = std::chrono::steady_clock::now() + std::chrono::seconds(1);
       std::vector<uint32_t> retry;
@@ -145,6 +157,11 @@ struct WriterGroup::Impl {
     }
   }
 };
+
+void WriterGroup::LetGo(uint32_t partition) {
+  std::lock_guard lock(impl_->mu);
+  if (impl_->owned.count(partition) != 0) impl_->let_go.insert(partition);
+}
 
 core::Result<std::unique_ptr<WriterGroup>> WriterGroup::Join(const Options& options) {
   if (options.brokers.empty()) return core::InvalidArgument("--kafka-brokers is required");

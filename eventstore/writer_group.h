@@ -56,6 +56,11 @@ class WriterGroup {
 
   // Releases every partition and leaves the group. Idempotent.
   void Leave();
+  // Another writer took `partition` over (its fence refused this node's append) though the group
+  // has not told this member yet (a member whose rejoin hangs, as on the dev broker's mock
+  // coordinator): the member stops counting it as its own and releases it, on the group's
+  // thread, and does not take it again until the group assigns it anew. Any thread; idempotent.
+  void LetGo(uint32_t partition);
   // The partitions taken (ascending).
   std::vector<uint32_t> Owned() const;
   // The session timeout in force.

@@ -521,12 +521,16 @@ core::Status Runtime::StartCluster(const std::string& member, bool write) {
   commands::CommandBus* bus = command_bus_.get();
   go.command = [bus](eventstore::CommandRecord record) { bus->Deliver(std::move(record)); };
   SVC_ASSIGN_OR_RETURN(writer_group_, eventstore::WriterGroup::Join(go));
+  // A fence that reaches this node's writer before the group says the partition moved: the node
+  // stops counting it as its own (GET /node, command routing) rather than answering 503 for it.
+  writer_->OnFenced([group = writer_group_.get()](uint32_t p) { group->LetGo(p); });
   return core::Status::Ok();
 }
 
 void Runtime::Shutdown() {
   if (shut_down_) return;
   shut_down_ = true;
+  if (writer_) writer_->OnFenced(nullptr);
   delays_->Stop();  // what waits runs now, answered by a writer that still works
   // Hands this node's partitions to the other writers first, while the log still writes what
   // their strands handed it; then no command leaves or arrives.

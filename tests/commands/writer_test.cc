@@ -194,10 +194,12 @@ class FailingLog final : public WrappedLog {
  public:
   using WrappedLog::WrappedLog;
   std::atomic<bool> fail{false};
+  std::atomic<bool> fenced{false};  // the failure is another writer's fence
   void Append(uint32_t p, std::vector<eventstore::EventEnvelope> ev,
               eventstore::AppendCallback done) override {
     if (fail.load()) {
-      done(core::Unavailable("injected failure"));
+      done(fenced.load() ? core::Unavailable("injected fence", eventstore::kWriterFenced)
+                         : core::Unavailable("injected failure"));
       return;
     }
     inner_->Append(p, std::move(ev), std::move(done));
@@ -235,6 +237,42 @@ TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
   }
   // The runtime's own writer never saw the failed command: names are still free.
   CHECK(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}, f.Ctx()).ok());
+}
+
+TEST_CASE("writer: a fence is no halt: the partition's owner is told to let it go, the node keeps running") {
+  // Another writer took the partition over before this node's group said so (issue 67): before,
+  // this halted the partition, and a cluster node stopped on it (exit 3) in the middle of an
+  // ordinary rebalance.
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  FailingLog flog(&f.rt->log());
+  core::ThreadPool pool(1);
+  Writer::Options wo;
+  wo.log = &flog;
+  wo.store = &f.rt->store();
+  wo.ids = &f.ids;
+  wo.pool = &pool;
+  Writer w(wo);
+  w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
+  REQUIRE(w.Recover().ok());
+  std::atomic<int> halts{0};
+  std::vector<uint32_t> fenced;
+  std::mutex mu;
+  w.OnHalt([&](uint32_t, const std::string&) { ++halts; });
+  w.OnFenced([&](uint32_t p) {
+    std::lock_guard lock(mu);
+    fenced.push_back(p);
+  });
+  flog.fail = true;
+  flog.fenced = true;
+  auto r = w.ExecuteAndWait(MakeCommand<TenantDecider>(
+      t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}), f.Ctx()));
+  CHECK(r.status().api_code() == "SERVICE_UNAVAILABLE");
+  CHECK(halts.load() == 0);
+  std::lock_guard lock(mu);
+  REQUIRE(fenced.size() == 1);
+  CHECK(fenced[0] == flog.PartitionFor(t));
 }
 
 namespace {
