@@ -757,7 +757,8 @@ TEST_CASE("cluster clocks: a writer whose wall clock is 30 s ahead decides the c
   CHECK(KeyCount(asker, tenant) == 2);
   auto keys = api::HttpCall(asker.admin_target(), "GET", "/admin/tenants/" + tenant + "/keys", Auth(asker.data_dir()));
   REQUIRE(keys->status == 200);
-  for (const auto& k : core::ParseJsonOrDiscarded(keys->body)["data"]) {
+  const core::Json listed = core::ParseJsonOrDiscarded(keys->body);
+  for (const auto& k : listed["data"]) {
     auto at = core::ParseRfc3339(k.value("createdAt", ""));
     REQUIRE(at.ok());
     CHECK(at->seconds() >= before + 25);  // the writer's time, not the asker's
