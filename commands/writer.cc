@@ -1,5 +1,7 @@
 #include "commands/writer.h"
 
+#include <set>
+
 #include <algorithm>
 
 #include "core/executor.h"
@@ -36,6 +38,7 @@ struct Writer::CommitItem {
   int64_t backend_cursor = -1;
   uint64_t backend_epoch = 0;
   int64_t bus_offset = -1;
+  uint64_t seq = 0;  // the partition's append sequence (Partition::outstanding)
 };
 
 struct Writer::Partition {
@@ -48,6 +51,17 @@ struct Writer::Partition {
   std::unordered_map<std::string, IdemRecord> idem;
   std::atomic<bool> broken{false};
   std::atomic<bool> deciding{false};  // recovered here; this writer decides its commands
+  // Appends handed to the log and not yet acknowledged (their sequence numbers), and the answers
+  // of commands that appended nothing waiting for those decided before them (under mu).
+  uint64_t next_seq = 0;
+  std::set<uint64_t> outstanding;
+  uint64_t failed_seq = UINT64_MAX;  // the first append of this partition that failed
+  struct Waiting {
+    uint64_t barrier;  // every append up to this one must be acknowledged first
+    core::Result<CommandOutcome> result;
+    CommandCallback done;
+  };
+  std::deque<Waiting> waiting;
 };
 
 namespace {
@@ -465,7 +479,7 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   }
   if (!decision.ok()) {
     if (commands_rejected_ != nullptr) commands_rejected_->Add();
-    done(decision.status());
+    AnswerAfterEarlierAppends(part, decision.status(), std::move(done));
     return;
   }
   if (decision->events.empty()) {
@@ -473,7 +487,29 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     o.aggregate_id = command.aggregate_id;
     o.aggregate_version = slot.version;
     o.result = std::move(decision->result);
-    done(std::move(o));
+    if (!idem_key.empty()) {
+      // A keyed no-op keeps its answer too: a retry is told it, and the key cannot be used for
+      // another request. Not in the log (nothing was appended): the node's write model keeps it
+      // (its write-ahead log, not synced); lost with it, a retry is decided again, and a no-op
+      // decided again changes nothing either.
+      done = [this, key = idem_key,
+              value = EncodeIdem(ctx.request_fingerprint, command.aggregate_type, command.aggregate_id, o,
+                                 ctx.now.micros),
+              answer = std::move(done)](core::Result<CommandOutcome> r) {
+        if (r.ok()) {
+          KvStore::Batch b;
+          b.Put(cf_, key, value);
+          core::Status st;
+          {
+            std::lock_guard records(records_mu_);
+            st = options_.store->Write(b, /*sync=*/false);
+          }
+          if (!st.ok()) core::LogWarn("a keyed no-op's idempotency record was not written", {{"error", st.ToString()}});
+        }
+        answer(std::move(r));
+      };
+    }
+    AnswerAfterEarlierAppends(part, std::move(o), std::move(done));
     return;
   }
 
@@ -545,6 +581,8 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
   item->done = std::move(done);
   {
     std::lock_guard lock(part.mu);
+    item->seq = ++part.next_seq;
+    part.outstanding.insert(item->seq);
     slot.state = std::move(next);
     slot.version = version;
     if (!idem_key.empty()) {
@@ -567,15 +605,69 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
                        });
 }
 
+void Writer::AnswerAfterEarlierAppends(Partition& part, core::Result<CommandOutcome> r, CommandCallback done) {
+  {
+    std::lock_guard lock(part.mu);
+    if (part.failed_seq != UINT64_MAX) {
+      // Decided on a state an append that failed had made (the partition is recovered from the
+      // log before it decides again).
+      r = core::Unavailable("an earlier write of this partition failed; the request was not decided",
+                            "SERVICE_UNAVAILABLE");
+    } else if (!part.outstanding.empty()) {
+      part.waiting.push_back({*part.outstanding.rbegin(), std::move(r), std::move(done)});
+      return;
+    }
+  }
+  done(std::move(r));
+}
+
+std::vector<std::pair<CommandCallback, core::Result<CommandOutcome>>> Writer::Releasable(Partition& part) {
+  std::vector<std::pair<CommandCallback, core::Result<CommandOutcome>>> out;
+  const uint64_t first = part.outstanding.empty() ? UINT64_MAX : *part.outstanding.begin();
+  while (!part.waiting.empty() && part.waiting.front().barrier < first) {
+    auto& w = part.waiting.front();
+    out.emplace_back(std::move(w.done), std::move(w.result));
+    part.waiting.pop_front();
+  }
+  return out;
+}
+
 void Writer::OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
                         core::Result<eventstore::AppendResult> r) {
+  // Answers of commands that appended nothing and wait for this append: after this one's.
+  std::vector<std::pair<CommandCallback, core::Result<CommandOutcome>>> released;
+  struct AnswerReleased {
+    std::vector<std::pair<CommandCallback, core::Result<CommandOutcome>>>& r;
+    ~AnswerReleased() {
+      for (auto& [done, result] : r) done(std::move(result));
+    }
+  } answer_released{released};
+  {
+    std::lock_guard lock(part.mu);
+    part.outstanding.erase(item->seq);
+    if (!r.ok()) {
+      part.failed_seq = std::min(part.failed_seq, item->seq);
+      for (auto& w : part.waiting) {
+        if (w.barrier >= item->seq) {
+          w.result = core::Unavailable("an earlier write of this partition failed; the request was not decided",
+                                       "SERVICE_UNAVAILABLE");
+        }
+      }
+    }
+    released = Releasable(part);
+  }
   if (!r.ok()) {
     // Fail-stop: the speculative state now differs from the log. Refuse further commands of
     // this partition; a restart recovers exactly from the log.
     part.broken.store(true);
     any_broken_.store(true);
-    core::LogError("event log append failed; partition halted",
-                   {{"partition", part.index}, {"error", r.status().ToString()}});
+    if (r.status().api_code() != eventstore::kWriterFenced && part.deciding.load()) {
+      core::LogError("event log append failed; partition halted",
+                     {{"partition", part.index}, {"error", r.status().ToString()}});
+    } else {
+      core::LogInfo("an append of a partition this node no longer writes was refused",
+                    {{"partition", part.index}, {"error", r.status().ToString()}});
+    }
     // Only while this writer decides it: a partition released (lost to a newer writer) fails its
     // queued appends too, and that is no halt of ours. Nor is a fence: another writer took the
     // partition over before this node heard of its loss (its group revokes it next; until then
@@ -731,6 +823,10 @@ core::Status Writer::TakeOver(uint32_t partition) {
   Partition& part = *partitions_[partition];
   SVC_RETURN_IF_ERROR(RecoverPartitions({partition}));
   part.broken.store(false);  // a partition that stopped here is recovered from the log like any other
+  {
+    std::lock_guard lock(part.mu);
+    part.failed_seq = UINT64_MAX;  // the answers it spoiled were given 503 when it failed
+  }
   part.deciding.store(true);
   return core::Status::Ok();
 }
@@ -767,14 +863,47 @@ core::Status Writer::RecoverPartitions(const std::vector<uint32_t>& only) {
   SVC_ASSIGN_OR_RETURN(auto reader, only.empty() ? options_.log->OpenReader("writer-recovery", start)
                                                  : options_.log->OpenPartitionReader("writer-recovery", start, only));
   size_t applied = 0;
+  // A keyed command's events are applied in one step: its idempotency record (positions, the
+  // answer told again) is built from all of them, and a record once written is not rewritten. So
+  // each partition's trailing run of one keyed command waits for the next step (or the end).
+  std::vector<eventstore::RecordedEvent> carried;
   for (;;) {
-    SVC_ASSIGN_OR_RETURN(auto events, reader->Poll(4096, std::chrono::milliseconds(200)));
-    if (events.empty()) {
+    SVC_ASSIGN_OR_RETURN(auto polled, reader->Poll(std::max<size_t>(1, options_.recovery_poll_events),
+                                                   std::chrono::milliseconds(200)));
+    if (polled.empty()) {
       if (reader->CaughtUp()) break;
       continue;
     }
-    applied += events.size();
-    SVC_RETURN_IF_ERROR(ApplyRecovered(events));
+    std::vector<eventstore::RecordedEvent> events = std::move(carried);
+    carried.clear();
+    events.insert(events.end(), std::make_move_iterator(polled.begin()), std::make_move_iterator(polled.end()));
+    std::vector<bool> held(events.size(), false);
+    std::set<uint32_t> seen;
+    for (size_t i = events.size(); i-- > 0;) {
+      const uint32_t p = events[i].position.partition;
+      if (!seen.insert(p).second) continue;  // not this partition's last event
+      const auto& last = events[i].event;
+      if (last.idempotency_key.empty()) continue;
+      for (size_t j = i + 1; j-- > 0;) {
+        const auto& e = events[j].event;
+        if (events[j].position.partition != p) continue;
+        if (e.idempotency_key != last.idempotency_key || e.aggregate_id != last.aggregate_id ||
+            e.tenant_id != last.tenant_id) {
+          break;
+        }
+        held[j] = true;
+      }
+    }
+    std::vector<eventstore::RecordedEvent> now;
+    now.reserve(events.size());
+    for (size_t i = 0; i < events.size(); ++i) (held[i] ? carried : now).push_back(std::move(events[i]));
+    if (now.empty()) continue;
+    applied += now.size();
+    SVC_RETURN_IF_ERROR(ApplyRecovered(now));
+  }
+  if (!carried.empty()) {
+    applied += carried.size();
+    SVC_RETURN_IF_ERROR(ApplyRecovered(carried));
   }
   // The recovered states were written to the store; start with an empty cache.
   for (auto& p : partitions_) {

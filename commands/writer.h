@@ -70,6 +70,9 @@ class Writer {
     // (the embedded log, on this machine's disk). On Kafka it is --command-timeout-ms: a node cut
     // from its brokers answers in bounded time, not after librdkafka's message timeout.
     std::chrono::milliseconds answer_timeout{0};
+    // Events read from the log per step of a recovery (tests make it small, to split a command's
+    // events across steps).
+    size_t recovery_poll_events = 4096;
   };
 
   explicit Writer(const Options& options);
@@ -171,6 +174,12 @@ class Writer {
   core::Result<std::optional<IdemRecord>> LoadIdem(Partition& part, const std::string& key);
   void OnAppended(Partition& part, std::shared_ptr<CommitItem> item,
                   core::Result<eventstore::AppendResult> r);
+  // Answers a command that appended nothing (a no-op, or refused) once every append of the
+  // partition decided before it is acknowledged: its answer was decided on a state those appends
+  // made. If one of them fails, it is answered 503 (not decided) instead.
+  void AnswerAfterEarlierAppends(Partition& part, core::Result<CommandOutcome> r, CommandCallback done);
+  // The answers an append's acknowledgement (or failure) releases; called with part.mu held.
+  std::vector<std::pair<CommandCallback, core::Result<CommandOutcome>>> Releasable(Partition& part);
   const AggregateType* FindType(std::string_view name) const;
   core::Status ApplyRecovered(std::vector<eventstore::RecordedEvent>& events);
   // Recovers the durable write model of `partitions` (all of them when empty) from their

@@ -429,6 +429,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   wo.pool = rt->pool_.get();
   wo.metrics = &rt->metrics_;
   wo.debug_hold_types = options.debug_hold_commands;
+  wo.recovery_poll_events = options.writer_recovery_poll_events;
   // On Kafka the log is another system, which a node can lose sight of: a caller waits at most
   // the command wait, then 503 (docs/decisions.md, "A node cut from Kafka answers in bounded time").
   if (options.log_backend == "kafka") wo.answer_timeout = options.command_timeout;

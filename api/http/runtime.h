@@ -71,6 +71,7 @@ struct RuntimeOptions {
   // for reading, the write model is not recovered and every command is answered kUnavailable.
   bool write = true;
   std::vector<std::string> debug_hold_commands;  // TESTS ONLY: commands::Writer::Options::debug_hold_types
+  size_t writer_recovery_poll_events = 4096;     // commands::Writer::Options::recovery_poll_events
   // Where captures, export dumps and list files are kept: "local" (<data_dir>/media) or "s3"
   // (any S3-compatible service, `s3`).
   std::string blob_store = "local";

@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <future>
+#include <thread>
 #include <mutex>
 #include <tuple>
 
@@ -171,6 +172,31 @@ TEST_CASE("writer: an idempotency record rebuilt from the log answers a retry wi
   CHECK(retry->result == first->result);
 }
 
+TEST_CASE("writer: a keyed command's events split across recovery steps still tell its first answer") {
+  // Recovery reads the log in steps; a command's events that straddle two steps were recorded
+  // from the first step's events only (its record is not rewritten).
+  RuntimeFixture f;
+  f.Open();
+  const std::string t = f.ids.NewIdString(core::IdKind::kTenant);
+  const std::string app = f.ids.NewIdString(core::IdKind::kApplication);
+  auto first = f.Run(t, CreateTenant{"Split", app}, f.Ctx("split-1", "fp-split"));
+  REQUIRE(first.ok());
+  REQUIRE(first->positions.size() == 2);  // the tenant and its default application
+  REQUIRE(f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "after"}, f.Ctx()).ok());
+  f.recovery_poll_events = 1;
+  LoseWriteModel(f);
+  auto retry = f.Run(t, CreateTenant{"Split", f.ids.NewIdString(core::IdKind::kApplication)},
+                     f.Ctx("split-1", "fp-split"));
+  REQUIRE(retry.ok());
+  CHECK(retry->replayed);
+  // Both events' positions (what the route waits for before it answers) and the version after
+  // the last; split, the record had the first event's only. (A tenant's answer is never told
+  // again: no route keys it, kNeverKeyed; the deciders whose answers are told tell them from the
+  // first event of their command.)
+  CHECK(retry->positions == first->positions);
+  CHECK(retry->aggregate_version == first->aggregate_version);
+}
+
 namespace {
 // The runtime's log with appends the test controls (FailingLog, HoldingLog): everything else goes
 // to the log it wraps. (Extracted when the second such log came.)
@@ -289,6 +315,16 @@ class HoldingLog final : public WrappedLog {
     lock.unlock();
     inner_->Append(p, std::move(ev), std::move(done));
   }
+  // Answers what it held with a failure (the log refused it), in order.
+  void FailHeld() {
+    std::vector<std::tuple<uint32_t, std::vector<eventstore::EventEnvelope>, eventstore::AppendCallback>> out;
+    {
+      std::lock_guard lock(mu);
+      hold = false;
+      out.swap(held);
+    }
+    for (auto& [p, ev, done] : out) done(core::Unavailable("injected failure"));
+  }
   // Stops holding and hands what it held to the log, in order.
   void Release() {
     std::vector<std::tuple<uint32_t, std::vector<eventstore::EventEnvelope>, eventstore::AppendCallback>> out;
@@ -363,4 +399,107 @@ TEST_CASE("writer: with an answer timeout, a command the log does not acknowledg
   auto refused = w.ExecuteAndWait(std::move(late));
   CHECK(refused.status().api_code() == "SERVICE_UNAVAILABLE");
   CHECK(*f.rt->log().EndOffsets() == ends_before);
+}
+
+namespace {
+// A writer over the runtime's log through a HoldingLog, deciding tenants, with its own metrics.
+struct HeldWriter {
+  HoldingLog hlog;
+  core::ThreadPool pool{1};
+  core::MetricsRegistry metrics;
+  std::unique_ptr<Writer> w;
+  explicit HeldWriter(RuntimeFixture& f) : hlog(&f.rt->log()) {
+    Writer::Options wo;
+    wo.log = &hlog;
+    wo.store = &f.rt->store();
+    wo.ids = &f.ids;
+    wo.pool = &pool;
+    wo.metrics = &metrics;
+    w = std::make_unique<Writer>(wo);
+    w->Register(std::make_unique<TypedAggregate<TenantDecider>>());
+    REQUIRE(w->Recover().ok());
+  }
+  void Hold() {
+    std::lock_guard lock(hlog.mu);
+    hlog.hold = true;
+  }
+  // Runs `cmd` without waiting: its answer arrives in the future.
+  std::future<core::Result<CommandOutcome>> Start(Command cmd) {
+    auto p = std::make_shared<std::promise<core::Result<CommandOutcome>>>();
+    auto fut = p->get_future();
+    w->Execute(std::move(cmd), [p](core::Result<CommandOutcome> r) { p->set_value(std::move(r)); });
+    return fut;
+  }
+  // Blocks until `n` commands were refused by their decider (decided, answer not yet given).
+  void WaitRejected(uint64_t n) {
+    auto& c = metrics.GetCounter("svc_commands_total", "Commands by outcome", "outcome=\"rejected\"");
+    for (auto until = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+         c.Value() < n && std::chrono::steady_clock::now() < until;) {
+      std::this_thread::yield();
+    }
+    REQUIRE(c.Value() == n);
+  }
+  size_t Held() {
+    std::lock_guard lock(hlog.mu);
+    return hlog.held.size();
+  }
+};
+}  // namespace
+
+TEST_CASE("writer: an answer that appended nothing waits for the appends decided before it; "
+          "if one fails, it is 503, not an answer from a state the log never had") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  auto create = [&](const std::string& name) {
+    return MakeCommand<TenantDecider>(
+        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), name}), f.Ctx());
+  };
+  SUBCASE("the earlier append fails") {
+    HeldWriter hw(f);
+    hw.Hold();
+    auto a = hw.Start(create("Held"));
+    // The same name again: refused on the state the held append made (a name taken by a write
+    // the log has not acknowledged).
+    auto b = hw.Start(create("Held"));
+    hw.WaitRejected(1);
+    CHECK(hw.Held() == 1);
+    CHECK(b.wait_for(std::chrono::seconds(0)) == std::future_status::timeout);  // not before the append's fate
+    hw.hlog.FailHeld();
+    CHECK(a.get().status().api_code() == "SERVICE_UNAVAILABLE");
+    auto rb = b.get();
+    CHECK(rb.status().api_code() == "SERVICE_UNAVAILABLE");  // before: APPLICATION_NAME_TAKEN, for a name nobody has
+  }
+  SUBCASE("the earlier append is acknowledged") {
+    HeldWriter hw(f);
+    hw.Hold();
+    auto a = hw.Start(create("Kept"));
+    auto b = hw.Start(create("Kept"));
+    hw.WaitRejected(1);
+    CHECK(b.wait_for(std::chrono::seconds(0)) == std::future_status::timeout);
+    hw.hlog.Release();
+    REQUIRE(a.get().ok());
+    CHECK(b.get().status().api_code() == "APPLICATION_NAME_TAKEN");
+  }
+}
+
+TEST_CASE("writer: a keyed no-op keeps its answer: a retry is told it, another request with its key is refused") {
+  RuntimeFixture f;
+  f.Open();
+  std::string t = f.NewTenant();
+  const std::string app = f.ids.NewIdString(core::IdKind::kApplication);
+  REQUIRE(f.Run(t, CreateApplication{app, "Archived"}, f.Ctx()).ok());
+  REQUIRE(f.Run(t, ArchiveApplication{app}, f.Ctx()).ok());
+  auto first = f.Run(t, ArchiveApplication{app}, f.Ctx("noop-1", "fp-noop"));  // archived already: no event
+  REQUIRE(first.ok());
+  CHECK(first->positions.empty());
+  CHECK(first->result["alreadyArchived"] == true);
+  auto retry = f.Run(t, ArchiveApplication{app}, f.Ctx("noop-1", "fp-noop"));
+  REQUIRE(retry.ok());
+  CHECK(retry->replayed);
+  CHECK(retry->result == first->result);
+  // The key was used: another request with it is refused, as after any first answer.
+  auto other = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Other"},
+                     f.Ctx("noop-1", "fp-other"));
+  CHECK(other.status().api_code() == "IDEMPOTENCY_KEY_REUSED");
 }

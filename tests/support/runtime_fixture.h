@@ -15,6 +15,7 @@ struct RuntimeFixture {
   core::FakeClock clock;
   core::SequentialIdSource ids{42};
   std::unique_ptr<api::Runtime> rt;
+  size_t recovery_poll_events = 4096;  // the writer's, when it recovers at Open
 
   api::RuntimeOptions Options() {
     api::RuntimeOptions o;
@@ -25,6 +26,7 @@ struct RuntimeFixture {
     o.threads = 2;
     o.clock = &clock;
     o.ids = &ids;
+    o.writer_recovery_poll_events = recovery_poll_events;
     return o;
   }
   void Open() {
