@@ -318,6 +318,20 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
+    if (const auto* started = std::get_if<wh::DeliveryAttemptStarted>(&event)) {
+      // Being posted: due again only when its lease has passed (then it is recorded as
+      // interrupted, not posted again). The delivery's public row is unchanged.
+      int64_t old_due = x.value("dueMicros", int64_t{-1});
+      if (old_due < 0) return core::Status::Ok();  // recorded already (a start that lost the race)
+      view.Delete(V::Due(old_due, te, whd_this));
+      x["dueMicros"] = started->lease_until_micros;
+      x["started"] = started->attempt;
+      const std::string whe = core::StringOr(row, "endpointId");
+      view.Put(V::Due(started->lease_until_micros, te, whd_this),
+               whe.empty() ? core::StringOr(row, "callbackSessionId") : whe);
+      view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
+      return core::Status::Ok();  // due in the future: no wake-up (the periodic check finds it)
+    }
     const auto& a = std::get<wh::DeliveryAttempted>(event);
     const int attempt = a.attempt;
     const std::string& outcome = a.outcome;

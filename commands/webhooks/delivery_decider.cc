@@ -1,5 +1,7 @@
 #include "commands/webhooks/delivery_decider.h"
 
+#include <algorithm>
+
 #include "commands/event_codec.h"
 
 namespace svc::commands::webhooks {
@@ -10,6 +12,13 @@ core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const Del
   if (const auto* r = std::get_if<RetryDelivery>(&command)) {
     d.events.push_back(NewEventOf(DeliveryEvent(DeliveryRetried{r->new_delivery_id, r->endpoint_id})));
     d.result = {{"deliveryId", r->new_delivery_id}};
+    return d;
+  }
+  if (const auto* st = std::get_if<StartAttempt>(&command)) {
+    // Only the next attempt, only once: a start that is not appended is not posted.
+    if (s.status != "pending" || st->attempt != s.attempts + 1 || s.started >= st->attempt) return d;
+    d.events.push_back(
+        NewEventOf(DeliveryEvent(DeliveryAttemptStarted{st->endpoint_id, st->attempt, st->lease_until_micros})));
     return d;
   }
   const auto& c = std::get<RecordAttempt>(command);
@@ -25,10 +34,16 @@ core::Result<Decision> DeliveryDecider::Decide(const DeliveryState& s, const Del
 }
 
 core::Status DeliveryDecider::Evolve(DeliveryState& s, const eventstore::EventEnvelope& e) {
+  if (e.type == kDeliveryAttemptStarted) {
+    SVC_ASSIGN_OR_RETURN(DeliveryEvent event, DecodeDeliveryEvent(e));
+    s.started = std::max(s.started, std::get<DeliveryAttemptStarted>(event).attempt);
+    return core::Status::Ok();
+  }
   if (e.type != kDeliveryAttempted) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(DeliveryEvent event, DecodeDeliveryEvent(e));
   const auto& a = std::get<DeliveryAttempted>(event);
   s.attempts = a.attempt;
+  s.started = std::max(s.started, a.attempt);
   s.status = a.outcome == "delivered" ? "sent" : a.outcome == "failed" ? "failed" : "pending";
   return core::Status::Ok();
 }

@@ -3,6 +3,12 @@
 // derived from the event it carries (the webhooks projector creates its row, with an id derived
 // from the event and the endpoint); every attempt is an event of this aggregate, recorded once
 // (attempt numbers are consecutive; a repeat after a crash is a no-op).
+//
+// At most one post per attempt, by construction: the dispatcher appends StartAttempt before it
+// posts, and only the first start of an attempt is accepted (a second one, from a node that read
+// a lagging view or lost the partition meanwhile, is a no-op, and that node does not post). An
+// attempt started and not recorded by its lease (the node died or stopped mid-send) is recorded
+// by whoever finds it as `retrying` with error `interrupted`: the next attempt is a new one.
 
 #include <string>
 #include <variant>
@@ -14,10 +20,12 @@
 namespace svc::commands::webhooks {
 
 struct DeliveryState {
-  int attempts = 0;
+  int attempts = 0;                // recorded
+  int started = 0;                 // the last attempt started (attempts or attempts + 1)
   std::string status = "pending";  // pending | sent | failed
   static constexpr auto Fields() {
     return std::tuple{core::Field("attempts", &DeliveryState::attempts),
+                      core::Field("started", &DeliveryState::started),
                       core::Field("status", &DeliveryState::status)};
   }
 };
@@ -43,6 +51,20 @@ struct RecordAttempt {
   }
 };
 
+// Appended right before the post of attempt `attempt`; the dispatcher posts only if this command
+// appended its event.
+struct StartAttempt {
+  std::string endpoint_id;
+  int attempt = 0;
+  int64_t lease_until_micros = 0;
+  static constexpr std::string_view kCommand = "StartAttempt";
+  static constexpr auto Fields() {
+    using T = StartAttempt;
+    return std::tuple{core::Field("endpointId", &T::endpoint_id), core::Field("attempt", &T::attempt),
+                      core::Field("leaseUntilMicros", &T::lease_until_micros)};
+  }
+};
+
 // The retry operation: the new delivery's id is minted by the caller.
 struct RetryDelivery {
   std::string new_delivery_id;
@@ -55,7 +77,7 @@ struct RetryDelivery {
   }
 };
 
-using DeliveryCommand = std::variant<RecordAttempt, RetryDelivery>;
+using DeliveryCommand = std::variant<RecordAttempt, RetryDelivery, StartAttempt>;
 
 struct DeliveryDecider : FieldSnapshots<DeliveryDecider, DeliveryState> {
   using CommandType = DeliveryCommand;

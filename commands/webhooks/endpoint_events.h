@@ -22,6 +22,10 @@ inline constexpr std::string_view kSecretRotated = "webhook.secret_rotated";
 
 inline constexpr std::string_view kDeliveryAggregate = "webhook_delivery";
 inline constexpr std::string_view kDeliveryAttempted = "webhook.delivery_attempted";
+// An attempt about to be posted: appended before the post, so each attempt is posted at most once
+// (a second start of the same attempt is refused); an attempt started and never recorded is
+// recorded as interrupted once its lease has passed.
+inline constexpr std::string_view kDeliveryAttemptStarted = "webhook.delivery_attempt_started";
 // A retry by hand: a NEW delivery (id in the data) of the same event, current URL and secret.
 inline constexpr std::string_view kDeliveryRetried = "webhook.delivery_retried";
 
@@ -98,6 +102,18 @@ struct DeliveryAttempted {
   }
 };
 
+struct DeliveryAttemptStarted {
+  static constexpr std::string_view kType = kDeliveryAttemptStarted;
+  std::string endpoint_id;
+  int attempt = 0;                  // the attempt about to be posted: 1, 2, …
+  int64_t lease_until_micros = 0;   // not recorded by then: recorded as interrupted
+  static constexpr auto Fields() {
+    using T = DeliveryAttemptStarted;
+    return std::tuple{core::Field("endpointId", &T::endpoint_id), core::Field("attempt", &T::attempt),
+                      core::Field("leaseUntilMicros", &T::lease_until_micros)};
+  }
+};
+
 struct DeliveryRetried {
   static constexpr std::string_view kType = kDeliveryRetried;
   std::string new_delivery_id;
@@ -109,7 +125,7 @@ struct DeliveryRetried {
   }
 };
 
-using DeliveryEvent = std::variant<DeliveryAttempted, DeliveryRetried>;
+using DeliveryEvent = std::variant<DeliveryAttempted, DeliveryRetried, DeliveryAttemptStarted>;
 
 std::string EncodeData(const EndpointEvent& e);
 std::string EncodeData(const DeliveryEvent& e);

@@ -20,6 +20,8 @@ namespace wh = commands::webhooks;
 
 namespace {
 constexpr auto kApplyTimeout = std::chrono::seconds(30);
+// A started attempt's lease: the send timeout and this much more.
+constexpr int64_t kLeaseMarginMicros = 5'000'000;
 using WV = projections::WebhooksView;
 }  // namespace
 
@@ -57,6 +59,9 @@ WebhookDispatcher::WebhookDispatcher(const Options& options) : options_(options)
     delivered_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"delivered\"");
     retrying_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"retrying\"");
     failed_ = &m->GetCounter("svc_webhook_attempts_total", help, "outcome=\"failed\"");
+    interrupted_ = &m->GetCounter("svc_webhook_attempts_interrupted_total",
+                                  "Attempts started and never recorded (the node stopped or died mid-send), "
+                                  "recorded as interrupted after their lease; not posted again as the same attempt");
     latency_ = &m->GetHistogram("svc_webhook_attempt_seconds", "Time from sending a delivery to its answer (or error)",
                                 {0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30});
   }
@@ -206,18 +211,21 @@ void WebhookDispatcher::StartRunners() {
 }
 
 void WebhookDispatcher::RunLane(const std::string& lane_key) {
-  // A runner takes a few jobs, then yields its worker to other lanes' runners.
+  // A runner takes a few jobs at a time (their attempts are started in one group commit): its share
+  // of the lane's queue, at most kStartBatch; it yields its worker to other lanes' runners after
+  // kJobsPerTurn.
   // One connection per turn, kept open between its deliveries while the receiver allows it.
   constexpr int kJobsPerTurn = 64;
+  constexpr size_t kStartBatch = 16;
   OutboundClient client(options_.send);
-  for (int turn = 0;; ++turn) {
-    Job job;
+  for (int taken = 0;;) {
+    std::vector<Job> batch;
     {
       std::lock_guard lock(mu_);
       auto it = lanes_.find(lane_key);
       if (it == lanes_.end()) return;
       Lane& lane = it->second;
-      if (stop_ || paused_ || lane.queue.empty() || turn == kJobsPerTurn) {
+      if (stop_ || paused_ || lane.queue.empty() || taken >= kJobsPerTurn) {
         if (!stop_ && !paused_ && !lane.queue.empty()) {
           pool_->Post([this, lane_key] { RunLane(lane_key); });  // back of the line
           return;
@@ -230,28 +238,36 @@ void WebhookDispatcher::RunLane(const std::string& lane_key) {
         }
         return;
       }
-      if (options_.rate_per_second > 0) {
-        // The endpoint's delivery rate: without a token this runner ends; the dispatcher starts
-        // the lane again when the next token is due.
-        int64_t now = options_.clock->Now().micros;
-        int64_t wait = buckets_[lane_key].Take(now, options_.rate_per_second,
-                                               std::max(1.0, options_.rate_burst));
-        if (wait > 0) {
-          lane.not_before_micros = now + wait;
-          --lane.runners;
-          wake_.notify_all();
-          return;
+      // Its share of the lane's queue, so that the lane's other runners have work too: a slow
+      // receiver holds one send per runner, not a batch behind one send (at most kStartBatch).
+      const size_t share = std::clamp<size_t>(lane.queue.size() / std::max<size_t>(1, options_.per_endpoint_limit), 1,
+                                              kStartBatch);
+      while (batch.size() < share && !lane.queue.empty()) {
+        if (options_.rate_per_second > 0) {
+          // The endpoint's delivery rate: without a token this runner ends (once its batch is
+          // sent); the dispatcher starts the lane again when the next token is due.
+          int64_t now = options_.clock->Now().micros;
+          int64_t wait = buckets_[lane_key].Take(now, options_.rate_per_second,
+                                                 std::max(1.0, options_.rate_burst));
+          if (wait > 0) {
+            if (!batch.empty()) break;
+            lane.not_before_micros = now + wait;
+            --lane.runners;
+            wake_.notify_all();
+            return;
+          }
         }
+        batch.push_back(std::move(lane.queue.front()));
+        lane.queue.pop_front();
       }
-      job = std::move(lane.queue.front());
-      lane.queue.pop_front();
       if (lane.more && lane.queue.size() * 2 <= options_.lane_queue_limit) {
         lane.more = false;
         dirty_ = true;
         wake_.notify_all();
       }
     }
-    Attempt(job, client, [this, job](core::Status st) { Settle(job, st); });
+    taken += static_cast<int>(batch.size());
+    AttemptBatch(batch, client);
   }
 }
 
@@ -364,7 +380,27 @@ void WebhookDispatcher::Record(const Job& job, const std::string& event_id, wh::
   });
 }
 
-void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::function<void(core::Status)> done) {
+void WebhookDispatcher::Schedule(wh::RecordAttempt& rec, const core::Json& delivery, int64_t now_micros,
+                                 std::optional<int64_t> retry_after_seconds) const {
+  const auto& p = options_.policy;
+  double wait = std::min<double>(p.max_backoff_seconds, p.backoff_base_seconds * std::pow(2.0, rec.attempt - 1));
+  // +-20 % jitter so that receivers coming back are not hit by every retry at once.
+  std::string rnd = core::RandomBytes(2);
+  double u = ((static_cast<unsigned char>(rnd[0]) << 8) | static_cast<unsigned char>(rnd[1])) / 65535.0;
+  wait *= 0.8 + 0.4 * u;
+  if (retry_after_seconds) wait = std::max<double>(wait, static_cast<double>(*retry_after_seconds));
+  int64_t next = now_micros + static_cast<int64_t>(wait * 1e6);
+  auto created = core::ParseRfc3339(delivery.value("createdAt", ""));
+  int64_t budget_end = (created.ok() ? created->micros : now_micros) + int64_t{p.retry_budget_hours} * 3600 * 1'000'000;
+  if (next > budget_end) {
+    rec.outcome = "failed";
+  } else {
+    rec.outcome = "retrying";
+    rec.next_retry_at_micros = next;
+  }
+}
+
+core::Result<WebhookDispatcher::Prepared> WebhookDispatcher::Prepare(const Job& job) const {
   const auto& st = *options_.store;
   int cf = st.Cf(projections::kViewsCf);
   const std::string te = projections::TenantEnv(job.tenant, job.env);
@@ -373,65 +409,165 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
     if (!row.has_value()) return core::Json(nullptr);
     return core::ParseJsonOrDiscarded(*row);
   };
-  auto dl = read(WV::Delivery(te, job.delivery));
-  if (!dl.ok()) return done(dl.status());
-  auto dlx = read(WV::DeliveryBody(te, job.delivery));
-  if (!dlx.ok()) return done(dlx.status());
-  if (!dl->is_object() || !dlx->is_object()) return done(core::Unavailable("the delivery is not projected yet"));
-  if (dlx->value("dueMicros", int64_t{-1}) != job.due_micros) return done(core::Status::Ok());  // attempted already
-  std::string whe = core::StringOr(*dl, "endpointId");
-  const std::string session = core::StringOr(*dl, "callbackSessionId");
-  std::string event_id = core::StringOr(*dl, "eventId");
-  core::Json ep;  // the endpoint's row; a callback has none
-  if (session.empty()) {
-    auto read_ep = read(WV::Endpoint(te, whe));
-    if (!read_ep.ok()) return done(read_ep.status());
-    if (!read_ep->is_object()) return done(core::Unavailable("the endpoint is not projected yet"));
-    ep = std::move(*read_ep);
+  Prepared p;
+  SVC_ASSIGN_OR_RETURN(p.delivery, read(WV::Delivery(te, job.delivery)));
+  SVC_ASSIGN_OR_RETURN(core::Json dlx, read(WV::DeliveryBody(te, job.delivery)));
+  if (!p.delivery.is_object() || !dlx.is_object()) return core::Unavailable("the delivery is not projected yet");
+  p.kind = Prepared::kSkip;
+  if (dlx.value("dueMicros", int64_t{-1}) != job.due_micros) return p;  // attempted (or started) already
+  p.endpoint = core::StringOr(p.delivery, "endpointId");
+  p.session = core::StringOr(p.delivery, "callbackSessionId");
+  p.event_id = core::StringOr(p.delivery, "eventId");
+  p.attempt = p.delivery.value("attempts", 0) + 1;
+  p.body = dlx.value("body", "");
+  if (dlx.value("started", 0) >= p.attempt) {
+    // Started and never recorded: the node that started it stopped or died mid-send, and its lease
+    // (this due row) has passed. Not posted again as the same attempt: recorded as interrupted.
+    p.kind = Prepared::kInterrupted;
+    return p;
+  }
+  if (p.session.empty()) {
+    SVC_ASSIGN_OR_RETURN(core::Json ep, read(WV::Endpoint(te, p.endpoint)));
+    if (!ep.is_object()) return core::Unavailable("the endpoint is not projected yet");
+    if (!ep.value("isActive", false)) {
+      p.kind = Prepared::kInactive;
+      return p;
+    }
+  } else {
+    SVC_ASSIGN_OR_RETURN(p.callback, read(WV::Callback(te, p.session)));
+    if (!p.callback.is_object()) return core::Unavailable("the session's callback is not projected yet");
+  }
+  p.kind = Prepared::kSend;
+  return p;
+}
+
+void WebhookDispatcher::AttemptBatch(const std::vector<Job>& batch, OutboundClient& client) {
+  auto settle = [this](const Job& job) { return [this, job](core::Status st) { Settle(job, st); }; };
+  // Read each delivery; those that need no post are recorded (or skipped) at once.
+  std::vector<std::pair<Job, Prepared>> sends;
+  for (const Job& job : batch) {
+    auto p = Prepare(job);
+    if (!p.ok()) {
+      Settle(job, p.status());
+      continue;
+    }
+    wh::RecordAttempt rec;
+    rec.endpoint_id = p->endpoint;
+    rec.attempt = p->attempt;
+    switch (p->kind) {
+      case Prepared::kSkip:
+        Settle(job, core::Status::Ok());
+        break;
+      case Prepared::kInactive:
+        rec.outcome = "failed";
+        rec.error = "endpoint_inactive";
+        if (failed_ != nullptr) failed_->Add();
+        Record(job, p->event_id, std::move(rec), settle(job));
+        break;
+      case Prepared::kInterrupted:
+        rec.error = "interrupted";
+        Schedule(rec, p->delivery, options_.clock->Now().micros, std::nullopt);
+        if (interrupted_ != nullptr) interrupted_->Add();
+        Record(job, p->event_id, std::move(rec), settle(job));
+        break;
+      case Prepared::kSend:
+        sends.emplace_back(job, std::move(*p));
+        break;
+    }
+  }
+  if (sends.empty()) return;
+
+  // Start every attempt of the batch (one group commit) and wait for the writer's answers: only
+  // an attempt whose start was appended is posted. The lease is one send's timeout and a margin:
+  // it only says when an attempt left open by a dead node is recorded as interrupted (a slow
+  // batch's later sends may outlive it; the delivery is this node's active job meanwhile, and
+  // another node scans it only once it owns the tenant, when this one no longer sends).
+  struct Starts {
+    std::mutex mu;
+    std::condition_variable cv;
+    size_t pending = 0;
+    std::vector<core::Status> status;  // OK: started; kAlreadyExists: not ours to post
+  };
+  auto starts = std::make_shared<Starts>();
+  starts->pending = sends.size();
+  starts->status.resize(sends.size());
+  const int64_t lease = options_.clock->Now().micros +
+                        std::chrono::duration_cast<std::chrono::microseconds>(options_.send.total_timeout).count() +
+                        kLeaseMarginMicros;
+  for (size_t i = 0; i < sends.size(); ++i) {
+    const auto& [job, p] = sends[i];
+    auto cmd = commands::MakeCommand<wh::DeliveryDecider>(job.tenant, job.delivery,
+                                                          wh::DeliveryCommand(wh::StartAttempt{p.endpoint, p.attempt, lease}),
+                                                          SystemContext(job.env, p.event_id));
+    options_.writer->Execute(std::move(cmd), [starts, i](core::Result<commands::CommandOutcome> out) {
+      std::lock_guard lock(starts->mu);
+      starts->status[i] = !out.ok()                 ? out.status()
+                          : out->positions.empty() ? core::AlreadyExists("started or recorded before")
+                                                   : core::Status::Ok();
+      if (--starts->pending == 0) starts->cv.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(starts->mu);
+    starts->cv.wait(lock, [&] { return starts->pending == 0; });
   }
 
-  int attempt = dl->value("attempts", 0) + 1;
+  for (size_t i = 0; i < sends.size(); ++i) {
+    auto& [job, p] = sends[i];
+    const core::Status& started = starts->status[i];
+    if (started.code() == core::StatusCode::kAlreadyExists) {
+      Settle(job, core::Status::Ok());  // another start or record won: its due row moves when projected
+      continue;
+    }
+    if (!started.ok()) {
+      Settle(job, started);  // unknown: if it was appended, its lease brings it back as interrupted
+      continue;
+    }
+    bool stopping;
+    {
+      std::lock_guard lock(mu_);
+      stopping = stop_;
+    }
+    // Right before the send: a lane queued before this node lost the tenant's partition (a
+    // cluster's rebalance) must not send on (issue 67). A started attempt left unsent (also at a
+    // stop) is recorded as interrupted when its lease has passed, by whichever node owns it then.
+    if (stopping || !options_.Owns(job.tenant)) {
+      Settle(job, core::Status::Ok());
+      continue;
+    }
+    Send(job, p, client);
+  }
+}
+
+void WebhookDispatcher::Send(const Job& job, const Prepared& p, OutboundClient& client) {
+  auto done = [this, job](core::Status st) { Settle(job, st); };
   core::Timestamp now = options_.clock->Now();
   wh::RecordAttempt rec;
-  rec.endpoint_id = whe;
-  rec.attempt = attempt;
-  if (session.empty() && !ep.value("isActive", false)) {
-    rec.outcome = "failed";
-    rec.error = "endpoint_inactive";
-    if (failed_ != nullptr) failed_->Add();
-    return Record(job, event_id, std::move(rec), std::move(done));
-  }
+  rec.endpoint_id = p.endpoint;
+  rec.attempt = p.attempt;
 
   // Secrets: the current one, and during the overlap after a rotation the previous one; a
   // session's callback signs with its own.
   core::Result<std::vector<std::string>> secrets = std::vector<std::string>{};
-  if (session.empty()) {
-    secrets = OpenWebhookSecrets(st, *options_.keys, job.tenant, job.env, whe, now.micros);
+  if (p.session.empty()) {
+    secrets = OpenWebhookSecrets(*options_.store, *options_.keys, job.tenant, job.env, p.endpoint, now.micros);
   } else {
-    auto cb = read(WV::Callback(te, session));
-    if (!cb.ok()) return done(cb.status());
-    if (!cb->is_object()) return done(core::Unavailable("the session's callback is not projected yet"));
-    auto secret = OpenCallbackSecret(options_.callback_seal_key, job.tenant, job.env, session,
-                                     core::StringOr(*cb, "secretSealed"));
+    auto secret = OpenCallbackSecret(options_.callback_seal_key, job.tenant, job.env, p.session,
+                                     core::StringOr(p.callback, "secretSealed"));
     if (!secret.ok()) return done(secret.status());
     secrets->push_back(std::move(*secret));
   }
   if (!secrets.ok()) return done(secrets.status());
-  std::string body = dlx->value("body", "");
   int64_t ts = now.micros / 1'000'000;
-  auto signature = pipeline::webhooks::SignatureHeader(*secrets, event_id, ts, body);
+  auto signature = pipeline::webhooks::SignatureHeader(*secrets, p.event_id, ts, p.body);
   for (auto& s : *secrets) core::SecureZero(s);
   if (!signature.ok()) return done(signature.status());
 
-  // Right before the send: a lane queued before this node lost the tenant's partition (a cluster's
-  // rebalance) must not send on: the new owner's dispatcher sends it, from the due row, and its
-  // attempt would be recorded by a writer that is no longer ours (issue 67).
-  if (!options_.Owns(job.tenant)) return done(core::Status::Ok());
-  SendResult r = client.Post(dl->value("targetUrl", ""),
-                             {{"webhook-id", event_id},
+  SendResult r = client.Post(p.delivery.value("targetUrl", ""),
+                             {{"webhook-id", p.event_id},
                               {"webhook-timestamp", std::to_string(ts)},
                               {"webhook-signature", *signature}},
-                             body, ts);
+                             p.body, ts);
   rec.status_code = r.status;
   rec.error = r.error;
   rec.latency_ms = r.latency_ms;
@@ -442,30 +578,17 @@ void WebhookDispatcher::Attempt(const Job& job, OutboundClient& client, std::fun
   } else if (r.status >= 400 && r.status < 500) {
     rec.outcome = "failed";  // permanent: not retried
     if (rec.error.empty()) rec.error = "http_" + std::to_string(r.status);
-    gone = r.status == 410 && session.empty();
+    gone = r.status == 410 && p.session.empty();
   } else {
     if (rec.error.empty()) rec.error = "http_" + std::to_string(r.status);
-    const auto& p = options_.policy;
-    double wait = std::min<double>(p.max_backoff_seconds, p.backoff_base_seconds * std::pow(2.0, attempt - 1));
-    // +-20 % jitter so that receivers coming back are not hit by every retry at once.
-    std::string rnd = core::RandomBytes(2);
-    double u = ((static_cast<unsigned char>(rnd[0]) << 8) | static_cast<unsigned char>(rnd[1])) / 65535.0;
-    wait *= 0.8 + 0.4 * u;
-    if (r.retry_after_seconds) wait = std::max<double>(wait, static_cast<double>(*r.retry_after_seconds));
-    int64_t next = now.micros + static_cast<int64_t>(wait * 1e6);
-    auto created = core::ParseRfc3339(dl->value("createdAt", ""));
-    int64_t budget_end = (created.ok() ? created->micros : now.micros) + int64_t{p.retry_budget_hours} * 3600 * 1'000'000;
-    if (next > budget_end) {
-      rec.outcome = "failed";
-    } else {
-      rec.outcome = "retrying";
-      rec.next_retry_at_micros = next;
-    }
+    Schedule(rec, p.delivery, now.micros, r.retry_after_seconds);
   }
   if (latency_ != nullptr) {
     latency_->Observe(static_cast<double>(r.latency_ms) / 1000.0);
     (rec.outcome == "delivered" ? delivered_ : rec.outcome == "retrying" ? retrying_ : failed_)->Add();
   }
+  const std::string& event_id = p.event_id;
+  const std::string& whe = p.endpoint;
   if (!gone) return Record(job, event_id, std::move(rec), std::move(done));
   // 410 Gone: the receiver says the endpoint is gone for good. The attempt is recorded, then
   // the endpoint is deactivated (its other queued deliveries then fail as endpoint_inactive).

@@ -9,14 +9,22 @@
 //   max_backoff, +-20 % jitter, or Retry-After when the receiver asks for longer; after
 //   retry_budget_hours since the delivery was created -> failed.
 //
-// At least once: a crash between the send and the recorded attempt leaves the due row, and the
-// delivery is sent again after the restart (receivers de-duplicate on webhook-id).
+// At most one post per attempt, and at least once overall: before it posts, the dispatcher appends
+// the attempt's start (StartAttempt, accepted once per attempt number by the delivery's writer)
+// and posts only if its start was appended. The start moves the due row to the attempt's lease
+// (the send timeout + 5 s). A node that stops or dies between the start and the record leaves
+// that row; once the lease has passed, whichever node owns the tenant then records the attempt as
+// `retrying` with error `interrupted` (not posted again as the same attempt) and the next attempt
+// is scheduled with the usual backoff (receivers de-duplicate on webhook-id). The lease is read on
+// another node's clock: a clock ahead only records an attempt as interrupted early, it never
+// makes two posts of one attempt.
 //
 // Throughput: due deliveries are queued in a lane per endpoint (at most lane_queue_limit each, so
 // one endpoint's backlog does not hide another's); at most per_endpoint_limit runners work a lane,
 // so one slow receiver cannot take every worker; and an endpoint gets at most its delivery rate
-// (a token bucket on the service clock). A runner sends, hands the attempt to the writer
-// and goes on to the next delivery: the attempt events of many deliveries share group commits,
+// (a token bucket on the service clock). A runner takes its share of its lane's queue (at most 16), starts
+// their attempts (one group commit), sends them, hands each attempt to the writer and goes on
+// without waiting: the attempt events of many deliveries share group commits,
 // and a delivery leaves the active set only when its attempt is projected (its due row gone).
 
 #include "pipeline/manager_runtime.h"
@@ -26,6 +34,7 @@
 #include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <thread>
 #include <unordered_set>
@@ -133,9 +142,26 @@ class WebhookDispatcher {
   void DropIdleLanes();
   size_t RateLimitedJobs() const;  // queued in lanes waiting for their rate; mu_ held  // lanes no runner works (waiting for their rate); mu_ held
   void RunLane(const std::string& lane_key);
-  // Sends one job and hands its attempt to `Record`. `done` is called exactly once, when the
-  // attempt is recorded and projected (or with the error that stopped it).
-  void Attempt(const Job& job, OutboundClient& client, std::function<void(core::Status)> done);
+  // What a due job needs, read from the read model: skip it (attempted or started since the scan),
+  // record it without a post (endpoint inactive; started and interrupted), or start and send it.
+  struct Prepared {
+    enum Kind { kSkip, kInactive, kInterrupted, kSend } kind = kSkip;
+    core::Json delivery;  // the delivery's row
+    core::Json callback;  // a session callback's row (kSend of a callback)
+    std::string endpoint, session, event_id, body;
+    int attempt = 0;  // the attempt this job is
+  };
+  core::Result<Prepared> Prepare(const Job& job) const;
+  // Prepares a runner's batch, starts the attempts that need a post (one group commit) and sends
+  // those whose start was appended, one after the other. Every job is settled exactly once
+  // (Settle), when its attempt is recorded and projected or with the error that stopped it.
+  void AttemptBatch(const std::vector<Job>& batch, OutboundClient& client);
+  // Signs and posts one started attempt and hands its outcome to `Record`; settles the job.
+  void Send(const Job& job, const Prepared& p, OutboundClient& client);
+  // Sets a failed attempt's outcome: retrying with its next time (backoff, jitter, Retry-After),
+  // or failed past the retry budget.
+  void Schedule(commands::webhooks::RecordAttempt& rec, const core::Json& delivery, int64_t now_micros,
+                std::optional<int64_t> retry_after_seconds) const;
   void Record(const Job& job, const std::string& event_id, commands::webhooks::RecordAttempt rec,
               std::function<void(core::Status)> done);
   void Settle(const Job& job, const core::Status& st);
@@ -157,6 +183,7 @@ class WebhookDispatcher {
   core::Counter* delivered_ = nullptr;
   core::Counter* retrying_ = nullptr;
   core::Counter* failed_ = nullptr;
+  core::Counter* interrupted_ = nullptr;
   core::Histogram* latency_ = nullptr;
 };
 

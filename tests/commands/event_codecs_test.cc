@@ -271,6 +271,8 @@ std::vector<Sample> Samples() {
   decided(wh::DeliveryDecider::Decide(wh::DeliveryState{}, attempt, ctx));
   decided(wh::DeliveryDecider::Decide(
       wh::DeliveryState{}, wh::RetryDelivery{"whd_00000000000000000000000000000002", "whe_1"}, ctx));
+  decided(wh::DeliveryDecider::Decide(
+      wh::DeliveryState{}, wh::StartAttempt{"whe_00000000000000000000000000000001", 1, 1767225645000000}, ctx));
   // Person events: sealed values and index keys only.
   namespace ps = persons;
   auto penc = [](const ps::PersonEvent& e) { return ps::EncodeData(e); };
@@ -572,7 +574,8 @@ std::string Reencode(const Sample& s) {
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return persons::EncodeData(*d);
   }
-  if (s.type == webhooks::kDeliveryAttempted || s.type == webhooks::kDeliveryRetried) {
+  if (s.type == webhooks::kDeliveryAttempted || s.type == webhooks::kDeliveryRetried ||
+      s.type == webhooks::kDeliveryAttemptStarted) {
     auto d = webhooks::DecodeDeliveryEvent(e);
     REQUIRE_MESSAGE(d.ok(), d.status().ToString());
     return webhooks::EncodeData(*d);
@@ -673,5 +676,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 134);
+  CHECK(n == 135);
 }

@@ -156,6 +156,30 @@ TEST_CASE("webhook delivery: attempts are consecutive; a repeat after a crash is
   spec.CheckSnapshot();
 }
 
+TEST_CASE("webhook delivery: an attempt starts once; only the next one; a record ends it") {
+  DeciderSpec<DeliveryDecider> spec;
+  auto start = spec.When(StartAttempt{"whe_1", 1, 5'000'000});
+  REQUIRE(start.ok());
+  CHECK(Types(*start) == std::vector<std::string>{"webhook.delivery_attempt_started"});
+  CHECK(Data(start->events[0])["attempt"] == 1);
+  CHECK(Data(start->events[0])["leaseUntilMicros"] == 5'000'000);
+  CHECK(spec.state.started == 1);
+  CHECK(spec.state.attempts == 0);
+  // A second start of the same attempt (another node, a lagging view): no event, no post.
+  CHECK(spec.When(StartAttempt{"whe_1", 1, 9'000'000}).value().events.empty());
+  CHECK(spec.When(StartAttempt{"whe_1", 2, 9'000'000}).value().events.empty());  // not the next
+  // The attempt recorded (here: interrupted, found after its lease), the next one may start.
+  auto interrupted = Attempt(1, "retrying", 0);
+  interrupted.error = "interrupted";
+  REQUIRE(spec.When(interrupted).value().events.size() == 1);
+  CHECK(spec.When(StartAttempt{"whe_1", 1, 9'000'000}).value().events.empty());
+  CHECK(spec.When(StartAttempt{"whe_1", 2, 9'000'000}).value().events.size() == 1);
+  REQUIRE(spec.When(Attempt(2, "delivered", 200)).value().events.size() == 1);
+  CHECK(spec.state.status == "sent");
+  CHECK(spec.When(StartAttempt{"whe_1", 3, 9'000'000}).value().events.empty());  // sent: no more
+  spec.CheckSnapshot();
+}
+
 TEST_CASE("webhook delivery: failed is final; no HTTP answer has a null status code") {
   DeciderSpec<DeliveryDecider> spec;
   auto a = Attempt(1, "failed", 0);

@@ -135,6 +135,33 @@ TEST_CASE("webhooks projector: attempts move a delivery and its due row; a retry
   spec.CheckRebuildIdentical();
 }
 
+TEST_CASE("webhooks projector: a started attempt is due again at its lease, its public row unchanged") {
+  Spec spec;
+  spec.Register(kA, "https://a.example.com/h", nullptr);
+  std::string whd = spec.Deliveries().at(0);
+  const core::Json before = spec.Row(V::Delivery(spec.te(), whd));
+  int64_t lease = spec.now_micros + 20'000'000;
+  REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_attempt_started",
+                               {{"endpointId", kA}, {"attempt", 1}, {"leaseUntilMicros", lease}})).ok());
+  CHECK(spec.Row(V::Delivery(spec.te(), whd)) == before);
+  core::Json x = spec.Row(V::DeliveryBody(spec.te(), whd));
+  CHECK(x["dueMicros"] == lease);
+  CHECK(x["started"] == 1);
+  auto due = spec.Keys(V::DuePrefix());
+  REQUIRE(due.size() == 1);  // moved to the lease, not added
+  CHECK(V::ParseDue(due[0].substr(V::DuePrefix().size()))->micros == lease);
+  // Recorded: the due row goes to the retry time (here: interrupted, found after the lease).
+  int64_t next = lease + 30'000'000;
+  REQUIRE(spec.Feed(spec.Event("webhook_delivery", whd, "webhook.delivery_attempted",
+                               {{"endpointId", kA}, {"attempt", 1}, {"statusCode", nullptr}, {"error", "interrupted"},
+                                {"latencyMs", 0}, {"outcome", "retrying"}, {"nextRetryAtMicros", next}})).ok());
+  due = spec.Keys(V::DuePrefix());
+  REQUIRE(due.size() == 1);
+  CHECK(V::ParseDue(due[0].substr(V::DuePrefix().size()))->micros == next);
+  CHECK(spec.Row(V::Delivery(spec.te(), whd))["lastError"] == "interrupted");
+  spec.CheckRebuildIdentical();
+}
+
 TEST_CASE("webhooks projector: rotation keeps the previous secret; corrupt history is data loss") {
   Spec spec;
   spec.Register(kA, "https://a.example.com/h", nullptr);
