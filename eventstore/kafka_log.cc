@@ -814,7 +814,13 @@ void KafkaLog::AppenderLoop(Unit& u) {
     }
     if (outcome.ok()) outcome = VerifyGaps(u, options_, topic, group);
     if (!outcome.ok()) {
-      core::LogError("kafka log halted", {{"error", outcome.ToString()}});
+      if (outcome.api_code() == kWriterFenced) {
+        // Not a halt: the node's writers' group lets the fenced partitions go (Writer::OnFenced).
+        core::LogWarn("kafka writer fenced: its appends are refused, another node writes its partitions",
+                      {{"error", outcome.ToString()}});
+      } else {
+        core::LogError("kafka log halted", {{"error", outcome.ToString()}});
+      }
       {
         std::lock_guard lock(u.mu);
         u.failed = outcome;
@@ -1093,8 +1099,7 @@ core::Status VerifyGaps(KafkaLog::Unit& im, const KafkaLog::Options& o, const st
       rd_kafka_assign(im.verifier.get(), nullptr);
       if (!foreign.empty()) {
         return core::Unavailable("this writer was fenced by writer " + foreign +
-                                     " (another node took the partition over, or the same role started elsewhere); "
-                                     "stopping",
+                                     " (another node took the partition over, or the same role started elsewhere)",
                                  kWriterFenced);
       }
     }

@@ -112,6 +112,9 @@ struct NodeInfo {
   std::string id;
   const Roles* roles = nullptr;
   std::vector<std::string> jobs;
+  // With --dev-bootstrap: false until the development tenant and key exist (and the read models
+  // have them), so that /readyz does not say ready before the key it prints works (issue 67).
+  std::shared_ptr<std::atomic<bool>> bootstrapped = std::make_shared<std::atomic<bool>>(true);
 };
 
 core::Json NodeJson(Runtime& rt, const NodeInfo& node, bool ready,
@@ -211,11 +214,12 @@ std::shared_ptr<Router> PublicRouter(Runtime& rt, PublicApi& public_api, Recover
     for (const auto& area : areas) area->AddPages(*router, rt, public_api.options());
   }
   // Ready: nothing halted, and the read models (where this node builds them) caught up.
-  auto ready = [&rt, &gate, reads]() -> std::optional<std::string> {
+  auto ready = [&rt, &gate, reads, bootstrapped = node.bootstrapped]() -> std::optional<std::string> {
     if ((reads && rt.projections().AnyFailed()) || !rt.writer().Healthy()) {
       return "a projection or the write side has halted";
     }
     if (reads && !gate.IsOpen()) return "read models are still catching up with the log";
+    if (!bootstrapped->load()) return "the development tenant and key are being made";
     return std::nullopt;
   };
   router->Add("GET", "/healthz", Sync([](HttpRequest&) {
@@ -391,6 +395,7 @@ int Serve(int argc, char** argv) {
   const bool reads = roles->Has(Role::kProjector);
   if (reads && delay_projections.count() <= 0) rt->StartProjections();
   NodeInfo node{NodeId(*rt, f), &*roles, {}};
+  if (f.GetBool("dev-bootstrap")) node.bootstrapped->store(false);
   // A writer node of a cluster whose partition halts (its unit's transaction kept failing, its
   // store refused a commit) stops: the graceful stop leaves the writers' group, so another node
   // takes its partitions at once, where the node would otherwise keep them and answer 503 for
@@ -509,7 +514,10 @@ int Serve(int argc, char** argv) {
   }
   // Before the port file: whoever waits for it (scripts, benchmarks) then finds the development
   // key already printed.
-  if (f.GetBool("dev-bootstrap")) DevBootstrap(*rt);
+  if (f.GetBool("dev-bootstrap")) {
+    DevBootstrap(*rt);
+    node.bootstrapped->store(true);  // ready from now on (if the rest is)
+  }
   if (std::string pf = f.Get("port-file"); !pf.empty()) {
     std::string tmp = pf + ".tmp";
     { std::ofstream(tmp) << server.BoundPort() << "\n"; }

@@ -13,7 +13,8 @@
 //   GET /gw/curp/{curp}, POST /gw/ine/validate: a registry gateway (the https registry adapter)
 //   GET /log -> [{path, id, type, body, verifiedBy: [index of each secret that verifies it], error,
 //                 signatures, connection: the number of the connection it came on}]
-// Messages are kept raw and verified when /log is read, with the secrets known then.
+// Messages are kept raw and verified when /log is read, with the secrets known then, each as of
+// its arrival (the timestamp check).
 import http from "node:http";
 import https from "node:https";
 import fs from "node:fs";
@@ -66,6 +67,19 @@ function wakeWaiters() {
   }
 }
 
+// The reference package checks the timestamp against Date.now(): a message is verified as of its
+// arrival (as a receiver verifies it), not as of the /log read, which in a long run comes more
+// than the package's 5-minute tolerance after the first messages.
+function verifyAsOf(at, fn) {
+  const realNow = Date.now;
+  Date.now = () => at;
+  try {
+    fn();
+  } finally {
+    Date.now = realNow;
+  }
+}
+
 function log() {
   return received.map((m) => {
     const verifiedBy = [];
@@ -73,7 +87,7 @@ function log() {
     secrets.forEach((s, i) => {
       try {
         if (s.startsWith("whpk_")) verifyV1a(s, m.body, m.headers);
-        else new Webhook(s).verify(m.body, m.headers);
+        else verifyAsOf(m.at, () => new Webhook(s).verify(m.body, m.headers));
         verifiedBy.push(i);
       } catch (e) {
         error = String(e.message ?? e);
@@ -98,7 +112,7 @@ function handle(req, res) {
       res.end(JSON.stringify(log()));
       return;
     }
-    received.push({ path, body, headers: { ...req.headers }, connection: connectionOf(req.socket) });
+    received.push({ path, body, headers: { ...req.headers }, connection: connectionOf(req.socket), at: Date.now() });
     wakeWaiters();
     if (path === "/ok") {
       res.writeHead(200, { "content-type": "text/plain" });
