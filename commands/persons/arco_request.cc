@@ -45,7 +45,10 @@ core::Result<Decision> ArcoDecider::Decide(const ArcoState& s, const ArcoCommand
   Decision d;
   ArcoRecord r = s.record;
   const int64_t now = ctx.now.micros;
-  if (!std::holds_alternative<OpenArcoRequest>(command) && r.status.empty()) {
+  // Every move of a request passes here: one of the other environment (a test key on a live
+  // request, or the reverse) does not exist for the caller.
+  if (!std::holds_alternative<OpenArcoRequest>(command) &&
+      (r.status.empty() || (!s.environment.empty() && s.environment != ctx.environment))) {
     return core::NotFound("no such ARCO request", "ARCO_REQUEST_NOT_FOUND");
   }
   return std::visit(
@@ -190,6 +193,7 @@ core::Status ArcoDecider::Evolve(ArcoState& s, const eventstore::EventEnvelope& 
   r.refusal.clear();
   r.fulfilment_source.clear();
   s.record = std::move(r);
+  if (s.environment.empty()) s.environment = e.environment;
   return core::Status::Ok();
 }
 

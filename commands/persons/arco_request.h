@@ -267,8 +267,13 @@ struct ArcoState {
   ArcoRecord record;  // status "" = no such request
   // The warnings recorded, as "<deadline>:<missed 0|1>:<due micros>": each once.
   std::vector<std::string> warned;
+  // The environment the request was received in (its events'): a command from the other one is
+  // answered ARCO_REQUEST_NOT_FOUND, as its GET is (issue 68). "" in a state written before it was
+  // kept; the next event of the request sets it.
+  std::string environment;
   static constexpr auto Fields() {
-    return std::tuple{core::Field("record", &ArcoState::record), core::Field("warned", &ArcoState::warned)};
+    return std::tuple{core::Field("record", &ArcoState::record), core::Field("warned", &ArcoState::warned),
+                      core::Field("environment", &ArcoState::environment)};
   }
 };
 

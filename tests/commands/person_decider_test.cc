@@ -421,6 +421,30 @@ TEST_CASE("arco decider: deadlines on Mexico's business days, across a weekend a
   CHECK(Date(closed.state.record.response_due_micros) == "2026-12-16");
 }
 
+TEST_CASE("arco decider: a request of the other environment does not exist for the caller (issue 68)") {
+  // Before: a test key accepted, denied or withdrew a live request (and the reverse).
+  using svc::testing::Code;
+  svc::testing::DeciderSpec<ArcoDecider> spec;
+  spec.ctx.now = svc::core::Timestamp{kFri13};
+  spec.ctx.environment = "live";
+  REQUIRE(spec.When(ArcoOpen()).ok());
+  CHECK(spec.state.environment == "live");
+  spec.ctx.environment = "test";
+  for (const ps::ArcoCommand& move :
+       {ps::ArcoCommand(ps::AcceptArcoRequest{}), ps::ArcoCommand(ps::WithdrawArcoRequest{}),
+        ps::ArcoCommand(ps::DenyArcoRequest{"identity_not_accredited"}), ps::ArcoCommand(ps::ExtendArcoDeadline{}),
+        ps::ArcoCommand(ps::RequestArcoInformation{}),
+        ps::ArcoCommand(ps::ReceiveArcoInformation{}), ps::ArcoCommand(ps::LapseArcoRequest{})}) {
+    CHECK(Code(spec.When(move).status()) == "ARCO_REQUEST_NOT_FOUND");
+  }
+  CHECK(Code(spec.When(ArcoOpen()).status()) == "CONFLICT");  // its id is taken all the same
+  CHECK(RecordAfter(spec).status == "received");
+  spec.ctx.environment = "live";
+  REQUIRE(spec.When(ps::AcceptArcoRequest{}).ok());
+  CHECK(RecordAfter(spec).status == "accepted");
+  spec.CheckSnapshot();
+}
+
 TEST_CASE("arco decider: every transition and refusal") {
   using svc::testing::Code;
   svc::testing::DeciderSpec<ArcoDecider> spec;

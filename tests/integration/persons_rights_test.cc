@@ -678,3 +678,25 @@ TEST_CASE("arco opposition: the purpose's consents revoked, later reveals for it
   CHECK(Decrypt(env, k, id, {"email"}, "credit_assessment").status == 200);
   CHECK(Body(env.Call(k, "GET", oppositions))["data"][0]["liftedAt"].is_string());
 }
+
+// Issue 68, item 1: a key of one environment cannot move, or see, a request of the other. Before,
+// a test key accepted a live request (the live list still said received, the test list showed a
+// copy, and the live operator's deny was refused 409).
+TEST_CASE("arco requests: a key of the other environment can neither move nor see a request") {
+  Env env(false, {"--rate-reveals", "0"});
+  for (const auto& [owner, other] : {std::pair{env.live_key, env.test_key}, std::pair{env.test_key, env.live_key}}) {
+    const std::string person = PersonNamed(env, owner, "arco-env@example.mx");
+    const std::string id = Opened(env, owner, ArcoBody(person, "access"))["id"];
+    for (const std::string move : {"accept", "withdraw", "extend", "request-information", "information-received"}) {
+      CAPTURE(move);
+      CheckProblem(Post(env, other, kArco + "/" + id + "/" + move, core::Json::object()), 404,
+                   "ARCO_REQUEST_NOT_FOUND");
+    }
+    CheckProblem(Post(env, other, kArco + "/" + id + "/deny", {{"reason", "identity_not_accredited"}}), 404,
+                 "ARCO_REQUEST_NOT_FOUND");
+    CheckProblem(env.Call(other, "GET", kArco + "/" + id), 404, "ARCO_REQUEST_NOT_FOUND");
+    for (const auto& row : Body(env.Call(other, "GET", kArco))["data"]) CHECK(row["id"] != id);
+    CHECK(Body(env.Call(owner, "GET", kArco + "/" + id))["status"] == "received");
+    CHECK(Move(env, owner, id, "deny", {{"reason", "identity_not_accredited"}})["status"] == "denied");
+  }
+}
