@@ -86,11 +86,21 @@ class ComplianceServices final : public AreaServices {
       SVC_ASSIGN_OR_RETURN(auto run, sweeper->RunOnce());
       return run.ToJson();
     }));
-    // svc blobs gc while the server holds the data directory: {"dryRun", "graceSeconds"}.
+    // svc blobs gc while the server holds the data directory: {"dryRun", "graceSeconds"}. A
+    // deletion is asked for in so many words: dryRun is required and a boolean, no other member is
+    // taken (a misspelt "dryrun" was a real deletion), and a body that is not a JSON object is
+    // BAD_REQUEST (issue 68, item 7).
     auto* collector = collector_.get();
     admin.Add("POST", "/admin/blobs/gc", AdminRoute(sk, [collector](HttpRequest& req) -> core::Result<core::Json> {
-      core::Json body = core::ParseJsonOrDiscarded(req.body);
-      if (!body.is_object()) body = core::Json::object();
+      SVC_ASSIGN_OR_RETURN(core::Json body, AdminBody(req));
+      for (const auto& [name, value] : body.items()) {
+        if (name != "dryRun" && name != "graceSeconds") {
+          return core::InvalidArgument("unknown member " + name + " (dryRun, graceSeconds)", "VALIDATION_ERROR");
+        }
+      }
+      if (!body.contains("dryRun") || !body["dryRun"].is_boolean()) {
+        return core::InvalidArgument("dryRun is required: true (report only) or false (delete)", "VALIDATION_ERROR");
+      }
       std::optional<std::chrono::seconds> grace;
       if (body.contains("graceSeconds")) {
         if (!body["graceSeconds"].is_number_integer() || body["graceSeconds"].get<int64_t>() < 0) {
@@ -98,7 +108,7 @@ class ComplianceServices final : public AreaServices {
         }
         grace = std::chrono::seconds(body["graceSeconds"].get<int64_t>());
       }
-      SVC_ASSIGN_OR_RETURN(auto run, collector->RunOnce(body.value("dryRun", false) == true, grace));
+      SVC_ASSIGN_OR_RETURN(auto run, collector->RunOnce(body["dryRun"].get<bool>(), grace));
       return run.ToJson();
     }));
   }
