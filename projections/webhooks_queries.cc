@@ -1,6 +1,7 @@
 #include "projections/webhooks_queries.h"
 
 #include "projections/view_rows.h"
+#include "projections/webhooks_projector.h"
 #include "projections/webhooks_view.h"
 
 namespace svc::projections {
@@ -23,6 +24,14 @@ core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::s
     return core::FailedPrecondition("the delivery's endpoint is deactivated", "WEBHOOK_ENDPOINT_INACTIVE");
   }
   return endpoint_id;
+}
+
+core::Result<bool> DeliveredMessage(const eventstore::KvStore& views, std::string_view te, std::string_view endpoint_id,
+                                    std::string_view message_id, std::string_view payload) {
+  using WV = WebhooksView;
+  const std::string whd = WebhooksProjector::DeliveryId(message_id, endpoint_id);
+  SVC_ASSIGN_OR_RETURN(auto body, ReadRow(views, WV::Abs(WV::DeliveryBody(te, whd))));
+  return body.has_value() && body->value("body", "") == payload;
 }
 
 }  // namespace svc::projections

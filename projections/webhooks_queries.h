@@ -16,4 +16,11 @@ namespace svc::projections {
 core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::string_view te,
                                         std::string_view delivery_id);
 
+// Whether `payload` is, byte for byte, the body this service delivered (or is delivering) to
+// endpoint `endpoint_id` as message `message_id` (its event's id, the webhook-id). verify-signature
+// shows the expected signature of such a message only: of any other payload it would be a signing
+// oracle, a valid signature for a body the caller chose (issue 68, item 9).
+core::Result<bool> DeliveredMessage(const eventstore::KvStore& views, std::string_view te, std::string_view endpoint_id,
+                                    std::string_view message_id, std::string_view payload);
+
 }  // namespace svc::projections

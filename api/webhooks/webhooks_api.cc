@@ -158,7 +158,9 @@ void Create(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respon
   auto sealed = SealSecret(rt, a, id, secret);
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   c->secret_sealed = *sealed;
-  auto cmd = commands::MakeCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(*c), Context(rt, call));
+  c->tenant_id = a.tenant_id;
+  auto cmd =
+      commands::MakeReadingCommand<wh::EndpointDecider>(a.tenant_id, id, wh::EndpointCommand(*c), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a, id, secret, slim = SlimRequest(req)](const commands::CommandOutcome& out) {
                   // A replay of the same Idempotency-Key answers the original endpoint with the
@@ -270,7 +272,9 @@ void Patch(Runtime& rt, const WebhooksOptions& o, ApiCall& call, Respond respond
   wh::UpdateEndpoint u;
   u.changes = std::move(*changes);
   u.reason = "api";
-  auto cmd = commands::MakeCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u), Context(rt, call));
+  u.tenant_id = call.auth.tenant_id;
+  auto cmd = commands::MakeReadingCommand<wh::EndpointDecider>(call.auth.tenant_id, id, wh::EndpointCommand(u),
+                                                               Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {WV::kName},
                 [&rt, a = call.auth, id](const commands::CommandOutcome&) {
                   auto row = EndpointRow(rt, a, id);
@@ -323,6 +327,10 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   v.Skip("timestamp");
   v.RejectUnknown();
   if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
+  // The expected signature only of a message this endpoint was sent (same id, same bytes); of any
+  // other payload it is "" and only `valid` is answered (docs/webhooks.md#verify-signature).
+  auto delivered = projections::DeliveredMessage(rt.store(), TeOf(a), id, *message_id, *payload);
+  if (!delivered.ok()) return respond(StatusToProblem(req, delivered.status()));
   auto secret = pw::CurrentEndpointSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, id);
   if (!secret.ok()) return respond(StatusToProblem(req, secret.status()));
   auto expected = pw::Sign(*secret, *message_id, *timestamp, *payload);
@@ -330,7 +338,7 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   // The check is of the signature only (constant-time); the timestamp is the caller's to judge,
   // so any time is accepted here.
   bool valid = pw::Verify(*secret, *message_id, std::to_string(*timestamp), *payload, *signature, *timestamp).ok();
-  respond(JsonResponse(200, {{"expectedSignature", *expected}, {"valid", valid}}));
+  respond(JsonResponse(200, {{"expectedSignature", *delivered ? *expected : std::string()}, {"valid", valid}}));
 }
 
 // POST …/{id}/test: one signed delivery now, outside the queue (no delivery record), answered
@@ -492,7 +500,9 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointCreate", .success_status = 201,
       .response_schema = "WebhookEndpointCreated",
-      .error_codes = Codes({{"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}, idem}),
+      .error_codes = Codes({{"INVALID_ID", "VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC",
+                             "APPLICATION_NOT_FOUND"},
+                            idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { Create(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = base + "/event-types", .operation_id = "listWebhookEventTypes",
@@ -539,7 +549,8 @@ std::vector<ApiRoute> WebhookRoutes(Runtime* r, const WebhooksOptions& options) 
       .tag = tag, .scope = "webhook:write", .family = RateFamily::kWrite,
       .idempotency = IdempotencyRule::kOptional, .has_body = true,
       .request_schema = "WebhookEndpointUpdate", .response_schema = "WebhookEndpointResponse",
-      .error_codes = Codes({with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC"}), idem}),
+      .error_codes = Codes({with({"VALIDATION_ERROR", "UNKNOWN_EVENT_TYPE", "URL_NOT_PUBLIC", "APPLICATION_NOT_FOUND"}),
+                            idem}),
       .handler = [r, o](ApiCall& c, Respond respond) { Patch(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/{endpoint_id}/rotate-secret",

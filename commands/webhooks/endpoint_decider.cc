@@ -1,6 +1,7 @@
 #include "commands/webhooks/endpoint_decider.h"
 
 #include "commands/event_codec.h"
+#include "commands/tenancy/tenant_decider.h"
 
 namespace svc::commands::webhooks {
 
@@ -45,6 +46,29 @@ core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const End
   d.events.push_back(Make(SecretRotated{r.secret_sealed, s.secret_sealed, ctx.now.micros + kRotationOverlapMicros,
                                         r.public_key, s.public_key}));
   return d;
+}
+
+core::Result<Decision> EndpointDecider::Decide(const EndpointState& s, const EndpointCommand& command,
+                                               const StateReader& read, const CommandContext& ctx) {
+  const core::Json* app = nullptr;
+  std::string tenant_id;
+  if (const auto* c = std::get_if<CreateEndpoint>(&command)) {
+    app = &c->application_id;
+    tenant_id = c->tenant_id;
+  }
+  if (const auto* u = std::get_if<UpdateEndpoint>(&command)) {
+    auto it = u->changes.find("applicationId");
+    if (it != u->changes.end()) app = &*it;
+    tenant_id = u->tenant_id;
+  }
+  if (app != nullptr && app->is_string()) {
+    if (tenant_id.empty()) return core::Internal("an endpoint command naming an application without its tenant");
+    SVC_ASSIGN_OR_RETURN(AggregateView tenant, read(tenancy::TenantDecider::kName, tenant_id));
+    if (StateOf<tenancy::TenantDecider>(tenant).FindApplication(app->get<std::string>()) == nullptr) {
+      return core::NotFound("no such application in this tenant", "APPLICATION_NOT_FOUND");
+    }
+  }
+  return Decide(s, command, ctx);
 }
 
 core::Status EndpointDecider::Evolve(EndpointState& s, const eventstore::EventEnvelope& e) {

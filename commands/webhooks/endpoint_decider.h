@@ -57,6 +57,7 @@ struct CreateEndpoint {
   core::Json events = nullptr;
   std::string secret_sealed;
   std::string public_key;  // v1a (Ed25519): the sealed signing key's public key; "" = v1 (HMAC)
+  std::string tenant_id;   // the reading Decide's: whose applications applicationId must be among
   static constexpr std::string_view kCommand = "CreateEndpoint";
   static constexpr auto Fields() {
     using T = CreateEndpoint;
@@ -66,18 +67,21 @@ struct CreateEndpoint {
                       core::Field("applicationId", &T::application_id),
                       core::Field("events", &T::events),
                       core::Field("secretSealed", &T::secret_sealed),
-                      core::Field("publicKey", &T::public_key, core::Empty::kOmit)};
+                      core::Field("publicKey", &T::public_key, core::Empty::kOmit),
+                      core::Field("tenantId", &T::tenant_id, core::Empty::kOmit)};
   }
 };
 // Only the members present in `changes` change: url, description, applicationId, events, isActive.
 struct UpdateEndpoint {
   core::Json changes = core::Json::object();
   std::string reason;  // "api" | "gone" (410 from the receiver)
+  std::string tenant_id;  // the reading Decide's: whose applications applicationId must be among
   static constexpr std::string_view kCommand = "UpdateEndpoint";
   static constexpr auto Fields() {
     using T = UpdateEndpoint;
     return std::tuple{core::Field("changes", &T::changes),
-                      core::Field("reason", &T::reason)};
+                      core::Field("reason", &T::reason),
+                      core::Field("tenantId", &T::tenant_id, core::Empty::kOmit)};
   }
 };
 struct RotateSecret {
@@ -99,6 +103,11 @@ struct EndpointDecider : FieldSnapshots<EndpointDecider, EndpointState> {
 
   static core::Result<Decision> Decide(const EndpointState& state, const EndpointCommand& command,
                                        const CommandContext& ctx);
+  // The API's create and PATCH: an applicationId named must be one of the tenant's applications
+  // (read from the tenant aggregate, in the writer's strand), else APPLICATION_NOT_FOUND (issue 68:
+  // another tenant's or a made-up id was taken); then as above.
+  static core::Result<Decision> Decide(const EndpointState& state, const EndpointCommand& command,
+                                       const StateReader& read, const CommandContext& ctx);
   static core::Status Evolve(EndpointState& state, const eventstore::EventEnvelope& event);
 };
 

@@ -116,8 +116,21 @@ bool IsPublicAddress(const std::string& ip) {
   };
   static const uint8_t kZero[16] = {};
   if (std::memcmp(b, kZero, 15) == 0 && (b[15] == 0 || b[15] == 1)) return false;  // :: and ::1
-  if (prefix({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF})) return embedded_v4(12);  // ::ffff:a.b.c.d
+  // Every form that carries an IPv4 address is judged by that address (issue 68, item 4: the
+  // translated and the local-use NAT64 forms passed).
+  if (prefix({0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF})) return embedded_v4(12);  // ::ffff:a.b.c.d (mapped)
+  if (prefix({0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF, 0, 0})) return embedded_v4(12);  // ::ffff:0:a.b.c.d (translated)
   if (prefix({0, 0x64, 0xFF, 0x9B, 0, 0, 0, 0, 0, 0, 0, 0})) return embedded_v4(12);  // 64:ff9b::/96
+  // 64:ff9b:1::/48, NAT64 for local use (RFC 8215): its IPv4 may sit anywhere the operator's
+  // prefix length puts it, and it only ever reaches a local translator: never public.
+  if (prefix({0, 0x64, 0xFF, 0x9B, 0, 0x01})) return false;
+  // Teredo (2001::/32) carries its server's address and, inverted, its client's: a tunnel, never
+  // a webhook receiver; so are the benchmarking and ORCHID ranges of 2001::/23.
+  if (prefix({0x20, 0x01, 0, 0})) return false;
+  if (prefix({0x20, 0x01, 0, 0x02, 0, 0})) return false;                            // 2001:2::/48
+  if (b[0] == 0x20 && b[1] == 0x01 && b[2] == 0 && ((b[3] >> 4) == 1 || (b[3] >> 4) == 2)) {
+    return false;  // 2001:10::/28 and 2001:20::/28 (ORCHID)
+  }
   if (std::memcmp(b, kZero, 12) == 0) return false;                                 // ::a.b.c.d (deprecated)
   if ((b[0] & 0xFE) == 0xFC) return false;                                          // fc00::/7
   if (b[0] == 0xFE && (b[1] & 0xC0) == 0x80) return false;                          // fe80::/10

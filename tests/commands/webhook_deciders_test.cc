@@ -3,6 +3,7 @@
 
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
+#include "commands/tenancy/tenant_decider.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -118,6 +119,46 @@ TEST_CASE("webhook endpoint: a v1a endpoint's public keys; a rotation keeps the 
   auto plain = v1.When(RotateSecret{"c2VhbGVkLTM=", ""});
   REQUIRE(plain.ok());
   CHECK_FALSE(Data(plain->events[0]).contains("publicKey"));
+}
+
+TEST_CASE("webhook endpoint: an applicationId must be one of the tenant's applications (issue 68)") {
+  // The tenant aggregate as the writer's strand shows it: one application.
+  tenancy::TenantState tenant;
+  tenant.exists = true;
+  tenancy::ApplicationState app;
+  app.id = "app_00000000000000000000000000000001";
+  tenant.applications.push_back(app);
+  const std::any held = tenant;
+  std::vector<std::string> asked;
+  StateReader read = [&](std::string_view type, std::string_view id) -> core::Result<AggregateView> {
+    asked.push_back(std::string(type) + "/" + std::string(id));
+    return AggregateView{&held, 3};
+  };
+  CommandContext ctx;
+  ctx.environment = "test";
+  CreateEndpoint c = Create();
+  c.tenant_id = "ten_00000000000000000000000000000001";
+  c.application_id = "app_00000000000000000000000000000002";  // another tenant's, or made up
+  CHECK(Code(EndpointDecider::Decide(EndpointState{}, EndpointCommand(c), read, ctx).status()) ==
+        "APPLICATION_NOT_FOUND");
+  CHECK(asked == std::vector<std::string>{"tenant/ten_00000000000000000000000000000001"});
+  c.application_id = app.id;
+  auto made = EndpointDecider::Decide(EndpointState{}, EndpointCommand(c), read, ctx);
+  REQUIRE(made.ok());
+  CHECK(Types(*made) == std::vector<std::string>{"webhook.endpoint_created"});
+  c.application_id = nullptr;  // none: nothing to check
+  CHECK(EndpointDecider::Decide(EndpointState{}, EndpointCommand(c), read, ctx).ok());
+
+  auto spec = Registered();
+  UpdateEndpoint u;
+  u.tenant_id = c.tenant_id;
+  u.reason = "api";
+  u.changes = {{"applicationId", "app_00000000000000000000000000000003"}};
+  CHECK(Code(EndpointDecider::Decide(spec.state, EndpointCommand(u), read, ctx).status()) == "APPLICATION_NOT_FOUND");
+  u.changes = {{"applicationId", app.id}};
+  CHECK(EndpointDecider::Decide(spec.state, EndpointCommand(u), read, ctx).value().events.size() == 1);
+  u.changes = {{"applicationId", nullptr}};  // unset: nothing to check
+  CHECK(EndpointDecider::Decide(spec.state, EndpointCommand(u), read, ctx).ok());
 }
 
 TEST_CASE("webhook endpoint: unknown, or of the other environment, is WEBHOOK_NOT_FOUND") {

@@ -133,7 +133,22 @@ TEST_CASE("webhooks: endpoints are managed, secrets shown once, signatures verif
   auto ok = env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", req.dump());
   REQUIRE_MESSAGE(ok.status == 200, ok.body);
   CHECK(Body(ok)["valid"] == true);
-  CHECK(Body(ok)["expectedSignature"] == sig);
+  // A payload this endpoint was never sent: no expected signature, or any webhook:read key could
+  // have a forged verification.approved signed (issue 68, item 9).
+  CHECK(Body(ok)["expectedSignature"] == "");
+  {
+    // A message it was sent (its service.test, the same id and bytes): the expected signature
+    // with the current secret, for the timestamp asked.
+    core::Json sent = {{"messageId", got_log[0]["id"]}, {"payload", got_log[0]["body"]}, {"signature", "v1,AAAA"},
+                       {"timestamp", ts}};
+    auto shown = env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", sent.dump());
+    REQUIRE_MESSAGE(shown.status == 200, shown.body);
+    CHECK(Body(shown)["valid"] == false);
+    CHECK(Body(shown)["expectedSignature"] ==
+          *pipeline::webhooks::Sign(fresh, got_log[0]["id"].get<std::string>(), ts, got_log[0]["body"].get<std::string>()));
+    sent["payload"] = got_log[0]["body"].get<std::string>() + " ";  // one byte more: not what was sent
+    CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", sent.dump()))["expectedSignature"] == "");
+  }
   req["signature"] = *pipeline::webhooks::Sign(secret, "evt_1", ts, payload);  // the old secret
   CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", req.dump()))["valid"] == false);
   req.erase("timestamp");
@@ -224,16 +239,18 @@ TEST_CASE("webhooks: a v1a endpoint signs with Ed25519; the integrator holds onl
   CHECK(log[1]["signatures"] == 2);
   CHECK(log[1]["verifiedBy"] == core::Json::array({0, 2}));
 
-  // verify-signature: the expected v1a signature (deterministic), checked with the public key here too.
+  // verify-signature: the expected v1a signature (deterministic) of a message the endpoint was sent
+  // (its service.test), checked with the public key here too.
   const int64_t ts = core::SystemClock().Now().micros / 1000000;
-  const std::string payload = R"({"apiVersion":"2026-01-01","id":"evt_1","type":"service.test","data":{}})";
-  core::Json ask = {{"messageId", "evt_1"}, {"payload", payload}, {"signature", "v1a,AAAA"}, {"timestamp", ts}};
+  const std::string payload = log[0]["body"];
+  const std::string message = log[0]["id"];
+  core::Json ask = {{"messageId", message}, {"payload", payload}, {"signature", "v1a,AAAA"}, {"timestamp", ts}};
   auto checked = env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", ask.dump());
   REQUIRE_MESSAGE(checked.status == 200, checked.body);
   CHECK(Body(checked)["valid"] == false);
   const std::string expected = Body(checked)["expectedSignature"];
   CHECK(expected.rfind("v1a,", 0) == 0);
-  CHECK(pipeline::webhooks::VerifyWithPublicKey(next, "evt_1", std::to_string(ts), payload, expected, ts).ok());
+  CHECK(pipeline::webhooks::VerifyWithPublicKey(next, message, std::to_string(ts), payload, expected, ts).ok());
   ask["signature"] = expected;
   CHECK(Body(env.Call(env.test_key, "POST", kBase + "/" + id + "/verify-signature", ask.dump()))["valid"] == true);
 
@@ -262,6 +279,8 @@ TEST_CASE("webhooks: registration refuses what is not a public https URL") {
                           "https://[::1]/x",              // IPv6 loopback
                           "https://[fd00::1]/x", "https://[fe80::1]/x",
                           "https://[::ffff:127.0.0.1]/x",  // IPv4-mapped loopback
+                          "https://[::ffff:0:7f00:1]/x",   // IPv4-translated loopback (issue 68)
+                          "https://[64:ff9b:1::7f00:1]/x",  // local-use NAT64 (issue 68)
                           "https://localhost/x",          // a name for loopback
                           "https://localhost:8443/x"}) {
     CAPTURE(url);
@@ -545,6 +564,22 @@ TEST_CASE("webhooks: deliveries, retries and the delivery log") {
   CHECK(Body(of_app2)["totalCount"] == 1);
   CHECK(Body(env.Call(env.test_key, "GET", kBase + "/deliveries?includeTotal=true"))["totalCount"] == 9);
   CheckProblem(env.Call(env.test_key, "GET", kBase + "/deliveries?applicationId=nope"), 400, "INVALID_ID");
+
+  // Issue 68, item 6: an applicationId must be one of the tenant's (another tenant's, or a made-up
+  // one, was taken), on create and on PATCH; nothing is made or changed.
+  const std::string stranger = env.NewTenant("Stranger");
+  const std::string theirs = env.NewApplication(stranger, "Theirs");
+  const std::string made_up = "app_" + std::string(32, 'e');
+  for (const std::string& app : {theirs, made_up}) {
+    CAPTURE(app);
+    CheckProblem(env.Call(env.test_key, "POST", kBase, core::Json{{"url", hooks + "/ok"}, {"applicationId", app}}.dump()),
+                 404, "APPLICATION_NOT_FOUND");
+    CheckProblem(env.Call(env.test_key, "PATCH", kBase + "/" + Body(other)["id"].get<std::string>(),
+                          core::Json{{"applicationId", app}}.dump()),
+                 404, "APPLICATION_NOT_FOUND");
+  }
+  CHECK(Body(env.Call(env.test_key, "GET", kBase + "/" + Body(other)["id"].get<std::string>()))["applicationId"] == app2);
+  CHECK(Body(env.Call(env.test_key, "GET", kBase + "?includeTotal=true"))["totalCount"] == 5);
 }
 
 // One slow receiver cannot starve the others: at most 4 of its deliveries are in flight while

@@ -15,10 +15,17 @@ TEST_CASE("url guard: public and non-public addresses") {
                          "169.254.169.254", "100.64.0.1", "0.0.0.0", "224.0.0.1", "255.255.255.255", "192.0.2.1",
                          "198.51.100.7", "203.0.113.9", "198.18.0.1", "::", "::1", "fd00::1", "fc00::1", "fe80::1",
                          "ff02::1", "2001:db8::1", "::ffff:127.0.0.1", "::ffff:10.0.0.1", "64:ff9b::a00:1",
-                         "2002:7f00:1::", "::127.0.0.1", "not an ip", ""}) {
+                         "2002:7f00:1::", "::127.0.0.1", "not an ip", "",
+                         // issue 68, item 4: the translated and the local-use NAT64 forms of 127.0.0.1
+                         "::ffff:0:7f00:1", "::ffff:0:127.0.0.1", "64:ff9b:1::7f00:1", "64:ff9b:1::808:808",
+                         "::ffff:0:a00:1", "2001:0:4136:e378:8000:63bf:80ff:fffe", "2001:2::1", "2001:10::1",
+                         "2001:20::1"}) {
     CAPTURE(ip);
     CHECK_FALSE(IsPublicAddress(ip));
   }
+  CHECK(IsPublicAddress("::ffff:0:808:808"));  // the translated form of a public address
+  CHECK(IsPublicAddress("2001:4860::1"));      // 2001::/23's public neighbours
+  CHECK(IsPublicAddress("2001:30::1"));
   CHECK(IsPublicAddress("172.32.0.1"));  // just outside 172.16/12
   CHECK(IsPublicAddress("100.128.0.1"));  // just outside 100.64/10
 }
