@@ -487,28 +487,9 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
     o.aggregate_id = command.aggregate_id;
     o.aggregate_version = slot.version;
     o.result = std::move(decision->result);
-    if (!idem_key.empty()) {
-      // A keyed no-op keeps its answer too: a retry is told it, and the key cannot be used for
-      // another request. Not in the log (nothing was appended): the node's write model keeps it
-      // (its write-ahead log, not synced); lost with it, a retry is decided again, and a no-op
-      // decided again changes nothing either.
-      done = [this, key = idem_key,
-              value = EncodeIdem(ctx.request_fingerprint, command.aggregate_type, command.aggregate_id, o,
-                                 ctx.now.micros),
-              answer = std::move(done)](core::Result<CommandOutcome> r) {
-        if (r.ok()) {
-          KvStore::Batch b;
-          b.Put(cf_, key, value);
-          core::Status st;
-          {
-            std::lock_guard records(records_mu_);
-            st = options_.store->Write(b, /*sync=*/false);
-          }
-          if (!st.ok()) core::LogWarn("a keyed no-op's idempotency record was not written", {{"error", st.ToString()}});
-        }
-        answer(std::move(r));
-      };
-    }
+    // A keyed no-op leaves no idempotency record: a retry is decided again. Person writes rely on
+    // it: their probe (a keyed empty revision, pipeline/persons/person_writes.cc) asks whether the
+    // key was answered, and must not itself answer it.
     AnswerAfterEarlierAppends(part, std::move(o), std::move(done));
     return;
   }

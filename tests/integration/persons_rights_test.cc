@@ -695,7 +695,8 @@ TEST_CASE("arco requests: a key of the other environment can neither move nor se
     CheckProblem(Post(env, other, kArco + "/" + id + "/deny", {{"reason", "identity_not_accredited"}}), 404,
                  "ARCO_REQUEST_NOT_FOUND");
     CheckProblem(env.Call(other, "GET", kArco + "/" + id), 404, "ARCO_REQUEST_NOT_FOUND");
-    for (const auto& row : Body(env.Call(other, "GET", kArco))["data"]) CHECK(row["id"] != id);
+    const core::Json listed = Body(env.Call(other, "GET", kArco));  // held: a loop over a temporary's member dangles
+    for (const auto& row : listed["data"]) CHECK(row["id"] != id);
     CHECK(Body(env.Call(owner, "GET", kArco + "/" + id))["status"] == "received");
     CHECK(Move(env, owner, id, "deny", {{"reason", "identity_not_accredited"}})["status"] == "denied");
   }
