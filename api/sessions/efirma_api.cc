@@ -68,8 +68,7 @@ void IssueEfirmaChallenge(Runtime& rt, const SessionsOptions& o, ApiCall& call, 
   if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) return respond(StatusToProblem(req, st));
   auto terms = ParseChallengeTerms(req, respond);
   if (!terms) return;
-  const std::string challenge = rt.ids().NewIdString(core::IdKind::kEfirmaChallenge);
-  auto cmd = pv::EfirmaChallengeCommand(Deps(rt, o), call.auth.tenant_id, call.auth.environment, id, challenge, *terms,
+  auto cmd = pv::EfirmaChallengeCommand(Deps(rt, o), call.auth.tenant_id, call.auth.environment, id, *terms,
                                         Context(rt, call));
   if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
   RunThenRender(rt, req, std::move(*cmd), {EV::kName},
@@ -159,7 +158,7 @@ std::vector<ApiRoute> EfirmaRoutes(Runtime* r, const SessionsOptions& options) {
       .success_status = 201, .response_schema = "EfirmaChallenge",
       .error_codes = Codes({{"INVALID_ID", "SESSION_NOT_FOUND", "BAD_REQUEST", "VALIDATION_ERROR", "PURPOSE_UNKNOWN",
                              "CHECK_NOT_ENABLED_FOR_FLOW", "CONSENT_REQUIRED", "SESSION_EXPIRED", "SESSION_COMPLETED",
-                             "INVALID_STATE_TRANSITION", "EFIRMA_CERT_NOT_READY"}}),
+                             "INVALID_STATE_TRANSITION", "EFIRMA_CERT_NOT_READY", "CAPTURE_NOT_ALLOWED", "CONFLICT"}}),
       .handler = [r, o](ApiCall& c, Respond respond) { IssueEfirmaChallenge(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "answerEfirmaChallenge", .tag = tag,

@@ -1,5 +1,7 @@
 #include "commands/verification/efirma_challenge.h"
 
+#include "core/crypto.h"
+
 #include <algorithm>
 
 #include "commands/event_codec.h"
@@ -15,6 +17,12 @@ core::Status EfirmaChallengeUsable(const EfirmaState& s, const std::string& sess
     return core::FailedPrecondition("the e.firma challenge expired: ask for a new one", "EFIRMA_CHALLENGE_EXPIRED");
   }
   return core::Status::Ok();
+}
+
+std::string EfirmaChallengeSlotId(std::string_view session_id, int slot) {
+  return "efc_" + core::Sha256Hex("svc e.firma challenge slot\n" + std::string(session_id) + "\n" +
+                                  std::to_string(slot))
+                      .substr(0, 32);
 }
 
 core::Result<Decision> EfirmaDecider::Decide(const EfirmaState& s, const EfirmaCommand& command, const CommandContext& ctx) {

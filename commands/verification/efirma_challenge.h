@@ -18,6 +18,15 @@
 namespace svc::commands::verification {
 
 inline constexpr std::string_view kEfirmaAggregate = "efirma_challenge";
+
+// A session issues at most this many e.firma challenges (issue 68: 300 in 0.2 s were taken). The
+// cap is decided in the log: a session's challenges have the ids of its slots 1..the cap (below)
+// and no other, and a challenge whose aggregate exists is not issued again (CONFLICT).
+inline constexpr int kMaxEfirmaChallengesPerSession = 10;
+// The id of a session's slot `slot` (1-based): efc_ and 32 hex digits of SHA-256 over the session
+// and the slot. Guessable, and worth nothing guessed: an answer needs the holder's signature over
+// the challenge's text, whose nonce is random.
+std::string EfirmaChallengeSlotId(std::string_view session_id, int slot);
 inline constexpr int64_t kEfirmaChallengeTtlMicros = 120'000'000;  // the spec's "about 2 minutes"
 
 struct EfirmaChallengeIssued {

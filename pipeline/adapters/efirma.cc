@@ -141,17 +141,32 @@ core::Result<std::shared_ptr<const Trust>> Trust::FromPem(std::string_view pem) 
 core::Result<Certificate> ParseCertificate(std::string_view input) {
   if (input.empty()) return NotReady("it is empty");
   if (input.size() > 64 * 1024) return NotReady("it is over 64 KiB");
-  X509Ptr x;
+  // The certificate's bytes as given: the DER, or the body of the PEM.
+  std::string given;
   if (input.find("-----BEGIN CERTIFICATE-----") != std::string_view::npos) {
     BioPtr bio(BIO_new_mem_buf(input.data(), static_cast<int>(input.size())));
-    if (bio != nullptr) x.reset(PEM_read_bio_X509(bio.get(), nullptr, nullptr, nullptr));
+    char* name = nullptr;
+    char* header = nullptr;
+    unsigned char* data = nullptr;
+    long len = 0;
+    if (bio != nullptr && PEM_read_bio(bio.get(), &name, &header, &data, &len) == 1 && name != nullptr &&
+        std::string_view(name) == "CERTIFICATE" && len > 0) {
+      given.assign(reinterpret_cast<const char*>(data), static_cast<size_t>(len));
+    }
+    OPENSSL_free(name);
+    OPENSSL_free(header);
+    OPENSSL_free(data);
   } else {
-    x = FromDer(input);
+    given.assign(input);
   }
+  X509Ptr x = given.empty() ? nullptr : FromDer(given);
   ERR_clear_error();
   if (x == nullptr) return NotReady("it is not an X.509 certificate (a .cer file, DER, or PEM)");
   Certificate c;
   c.der = Der(x.get());
+  // One encoding only (issue 68): a certificate read from BER (a length in more bytes than it
+  // needs, trailing bytes) is not the certificate the SAT issued, byte for byte.
+  if (c.der != given) return NotReady("it is not in DER (X.690's distinguished encoding)");
   c.sha256_hex = core::Sha256Hex(c.der);
   if (const ASN1_INTEGER* serial = X509_get0_serialNumber(x.get())) {
     std::unique_ptr<BIGNUM, Deleter<BIGNUM, BN_free>> bn(ASN1_INTEGER_to_BN(serial, nullptr));
@@ -173,6 +188,14 @@ core::Result<Certificate> ParseCertificate(std::string_view input) {
   const bool has_usage = (X509_get_extension_flags(x.get()) & EXFLAG_KUSAGE) != 0;
   c.digital_signature = has_usage && (usage & KU_DIGITAL_SIGNATURE) != 0;
   c.non_repudiation = has_usage && (usage & KU_NON_REPUDIATION) != 0;
+  c.data_encipherment = has_usage && (usage & KU_DATA_ENCIPHERMENT) != 0;
+  c.key_agreement = has_usage && (usage & KU_KEY_AGREEMENT) != 0;
+  if (EVP_PKEY* key = X509_get0_pubkey(x.get())) {
+    const int id = EVP_PKEY_get_base_id(key);
+    c.key_type = id == EVP_PKEY_RSA ? "RSA" : id == EVP_PKEY_EC ? "EC" : id == EVP_PKEY_DSA ? "DSA" : "other";
+    c.key_bits = EVP_PKEY_get_bits(key);
+  }
+  ERR_clear_error();
   return c;
 }
 
@@ -215,9 +238,16 @@ Check CheckEfirma(const Trust& trust, const Certificate& cert, std::string_view 
     }
     ERR_clear_error();
   }
-  // An e.firma, not a seal certificate.
-  if (!cert.organizational_unit.empty()) out.reasons.push_back("EFIRMA_NOT_FIEL");
+  // An e.firma, not a seal certificate: a CSD names a branch, or lacks what a FIEL's key may do
+  // besides signing (a CSD without its OU passed until issue 68).
+  if (!cert.organizational_unit.empty() || !cert.data_encipherment || !cert.key_agreement) {
+    out.reasons.push_back("EFIRMA_NOT_FIEL");
+  }
   if (!cert.digital_signature || !cert.non_repudiation) out.reasons.push_back("EFIRMA_KEY_USAGE");
+  // The SAT's keys are RSA of 2,048 bits or more: EC, DSA and short RSA keys are no e.firma.
+  if (cert.key_type != "RSA" || cert.key_bits < 2048) out.reasons.push_back("EFIRMA_KEY_UNSUPPORTED");
+  // A holder to compare with the person: the RFC or the CURP (neither passed as not_compared).
+  if (cert.rfc.empty() && cert.curp.empty()) out.reasons.push_back("EFIRMA_HOLDER_UNKNOWN");
   return out;
 }
 

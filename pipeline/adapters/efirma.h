@@ -4,15 +4,21 @@
 // its private key hold, and OCSP (RFC 6960) requests and answers about it. Talking to an OCSP
 // responder over HTTP, challenges and recording the result live elsewhere.
 //
-// A certificate is accepted when every check passes (CheckEfirma):
+// A certificate is read only in DER (X.690's one encoding; PEM's body likewise): another
+// encoding of the same certificate is EFIRMA_CERT_NOT_READY. It is accepted when every check
+// passes (CheckEfirma):
+//   - the key: RSA of at least 2,048 bits, as the SAT's are (EFIRMA_KEY_UNSUPPORTED);
 //   - the signature: the challenge's bytes signed with SHA-256 by the certificate's key
-//     (RSA PKCS #1 v1.5, as the SAT's keys are, or ECDSA);
+//     (RSA PKCS #1 v1.5);
 //   - the chain: to one of the operator's SAT certificates (`--efirma-roots`: the SAT's roots and
 //     intermediates, any of which may anchor), at the time of signing;
 //   - validity at the time of signing (an expired or not yet valid certificate fails);
 //   - an e.firma, not a CSD: a CSD (certificado de sello digital, the seal of invoices) names a
-//     branch in its organizational unit; a FIEL names none and carries digitalSignature and
-//     nonRepudiation in its key usage.
+//     branch in its organizational unit and its key usage is digitalSignature and nonRepudiation
+//     only; a FIEL names none and carries dataEncipherment and keyAgreement too (EFIRMA_NOT_FIEL
+//     when either tells a CSD; EFIRMA_KEY_USAGE without digitalSignature and nonRepudiation);
+//   - a holder: the RFC or the CURP of the subject (EFIRMA_HOLDER_UNKNOWN when it names neither:
+//     nothing could be compared with the person).
 // Each failure is a reason code (efirma_*), never an exception: bad input is an answer.
 //
 // What the certificate says of its holder: the RFC in x500UniqueIdentifier (2.5.4.45) and the
@@ -44,6 +50,10 @@ struct Certificate {
   int64_t not_after_micros = 0;
   bool digital_signature = false;  // key usage bits
   bool non_repudiation = false;
+  bool data_encipherment = false;
+  bool key_agreement = false;
+  std::string key_type;  // "RSA", "EC", … (the public key's algorithm)
+  int key_bits = 0;
 };
 
 // The certificate of a .cer file (DER) or PEM text; EFIRMA_CERT_NOT_READY (400) when it is
@@ -69,7 +79,7 @@ class Trust {
 struct Check {
   std::vector<std::string> reasons;  // empty: passed. EFIRMA_SIGNATURE_INVALID, EFIRMA_CHAIN_UNTRUSTED,
                                      // EFIRMA_EXPIRED, EFIRMA_NOT_YET_VALID, EFIRMA_NOT_FIEL (a CSD),
-                                     // EFIRMA_KEY_USAGE
+                                     // EFIRMA_KEY_USAGE, EFIRMA_KEY_UNSUPPORTED, EFIRMA_HOLDER_UNKNOWN
   std::string issuer_der;            // the certificate that issued it, when the chain holds (for OCSP)
   bool passed() const { return reasons.empty(); }
 };

@@ -59,8 +59,7 @@ core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::str
 
 core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                        const std::string& env, const std::string& session_id,
-                                                       const std::string& challenge_id, const EfirmaConsentTerms& consent,
-                                                       commands::CommandContext ctx) {
+                                                       const EfirmaConsentTerms& consent, commands::CommandContext ctx) {
   if (!consent.purpose.empty() && !persons::IsKnownPurpose(consent.purpose)) {
     return core::InvalidArgument("consent.purpose must be one of the catalogue's (docs/persons.md#purposes)",
                                  "PURPOSE_UNKNOWN");
@@ -82,15 +81,26 @@ core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, c
   vs::SessionFacts facts{status, false, session_expires > 0 && ctx.now.micros >= session_expires};
   SVC_RETURN_IF_ERROR(vs::CheckLive(facts));
   SVC_RETURN_IF_ERROR(vs::CheckCaptureOpen(facts));
+  // The session's first free slot, as the read model shows them; the writer decides (an existing
+  // challenge is not issued again), so the cap holds whatever the read model lags.
+  std::string challenge_id;
+  for (int slot = 1; slot <= vs::kMaxEfirmaChallengesPerSession && challenge_id.empty(); ++slot) {
+    const std::string id = vs::EfirmaChallengeSlotId(session_id, slot);
+    SVC_ASSIGN_OR_RETURN(auto taken, projections::ReadRow(*deps.views, EV::Abs(EV::Challenge(te, id))));
+    if (!taken.has_value()) challenge_id = id;
+  }
+  if (challenge_id.empty()) {
+    return core::FailedPrecondition("this session already issued the most e.firma challenges (" +
+                                        std::to_string(vs::kMaxEfirmaChallengesPerSession) + ")",
+                                    "CAPTURE_NOT_ALLOWED");
+  }
   vs::IssueEfirmaChallenge issue;
   issue.challenge.session_id = session_id;
   issue.challenge.nonce = core::Base64UrlEncode(core::RandomBytes(32));
   issue.challenge.consent_purpose = consent.purpose;
   issue.challenge.consent_policy_version = consent.policy_version;
   issue.session_expires_micros = session_expires;
-  auto cmd = commands::MakeCommand<vs::EfirmaDecider>(tenant, challenge_id, vs::EfirmaCommand(std::move(issue)), std::move(ctx));
-  cmd.fresh_id = true;
-  return cmd;
+  return commands::MakeCommand<vs::EfirmaDecider>(tenant, challenge_id, vs::EfirmaCommand(std::move(issue)), std::move(ctx));
 }
 
 core::Result<commands::Command> EfirmaCheckCommand(const EfirmaDeps& deps, const std::string& tenant,

@@ -33,8 +33,11 @@ core::Result<core::Json> OpenEfirmaHolder(const std::string& dek, const std::str
                                           const std::string& session_id, const std::string& challenge_id,
                                           const std::string& sealed_b64);
 
-// The command issuing challenge `challenge_id` (nonce drawn here) for session `session_id`, whose
-// record and settings the read models show: SESSION_NOT_FOUND, SESSION_EXPIRED and
+// The command issuing the session's next challenge (nonce drawn here) for session `session_id`,
+// whose record and settings the read models show. Its id is the session's first slot the e.firma
+// read model does not show (verification::EfirmaChallengeSlotId); all shown: CAPTURE_NOT_ALLOWED
+// (409, the session's most). Two issued at once may pick the same slot: the writer issues one and
+// answers the other CONFLICT (409; a retry takes the next slot). SESSION_NOT_FOUND, SESSION_EXPIRED and
 // SESSION_COMPLETED, CONSENT_REQUIRED (the session's capture rules), CHECK_NOT_ENABLED_FOR_FLOW
 // (extension check: efirma) unless the session's checks turn e.firma on, EFIRMA_CERT_NOT_READY
 // (400) when the service has no SAT certificates to check with.
@@ -46,8 +49,7 @@ struct EfirmaConsentTerms {
 };
 core::Result<commands::Command> EfirmaChallengeCommand(const EfirmaDeps& deps, const std::string& tenant,
                                                        const std::string& environment, const std::string& session_id,
-                                                       const std::string& challenge_id, const EfirmaConsentTerms& consent,
-                                                       commands::CommandContext ctx);
+                                                       const EfirmaConsentTerms& consent, commands::CommandContext ctx);
 
 struct EfirmaAnswer {
   std::string challenge_id;

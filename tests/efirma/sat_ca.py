@@ -23,6 +23,10 @@ OCSPSigning extended key usage), and <name>.cer / <name>.key / <name>.pem for ea
   fiel_expired  expired yesterday
   fiel_revoked  revoked (in the responder's index)
   csd           a seal certificate (OU "Sucursal Centro") of the same RFC
+  csd_no_ou     a seal certificate without its OU (key usage digitalSignature, nonRepudiation only)
+  fiel_no_holder a FIEL-like certificate naming no RFC and no CURP
+  fiel_ec       a FIEL-like certificate with an EC (P-256) key
+  fiel_rsa1024  a FIEL-like certificate with a 1,024-bit RSA key
   foreign       a FIEL-like certificate of another CA (foreign_root.pem), not the SAT's
 
 Lines on stdin (serve): "mode ok" | "mode down" (503 to every request) -> "ok"; "count" -> the
@@ -66,9 +70,9 @@ def make_root(name, subject):
             "-addext", "basicConstraints=critical,CA:TRUE", "-addext", "keyUsage=critical,keyCertSign,cRLSign")
 
 
-def issue(name, subject, ext, ca="sat_root", days="730", start=None, end=None):
+def issue(name, subject, ext, ca="sat_root", days="730", start=None, end=None, newkey=("rsa:2048",)):
     key_pem = path(f"{name}.pem.key")
-    openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", key_pem, "-out", path(f"{name}.csr"), "-subj",
+    openssl("req", "-newkey", *newkey, "-nodes", "-keyout", key_pem, "-out", path(f"{name}.csr"), "-subj",
             subject, "-utf8")
     write(f"{name}.ext", ext)
     if start is None:
@@ -121,6 +125,12 @@ def make_ca():
                            "/x500UniqueIdentifier=GAHJ900315QX7/serialNumber=GAHJ900315MDFRRS05", FIEL_EXT)
     issue("fiel_revoked", person, FIEL_EXT)
     issue("csd", person + "/OU=Sucursal Centro", CSD_EXT)
+    # What is no e.firma although the SAT-like root signed it (issue 68): a CSD without its OU, a
+    # certificate naming no RFC and no CURP, an EC key, a short RSA key.
+    issue("csd_no_ou", person, CSD_EXT)
+    issue("fiel_no_holder", "/CN=SIN IDENTIFICADORES/O=SIN IDENTIFICADORES/C=MX", FIEL_EXT)
+    issue("fiel_ec", person, FIEL_EXT, newkey=("ec", "-pkeyopt", "ec_paramgen_curve:P-256"))
+    issue("fiel_rsa1024", person, FIEL_EXT, newkey=("rsa:1024",))
     issue("foreign", person, FIEL_EXT, ca="foreign_root")
     issue("fiel_expired", person, FIEL_EXT, start="20240101000000Z", end="20250101000000Z")
     # The same FIEL key under 3DES (older SAT keys).

@@ -97,6 +97,31 @@ TEST_CASE("efirma: a SAT e.firma certificate is read: RFC, CURP, name, validity,
   CHECK(c.not_after_micros > c.not_before_micros);
   CHECK(ef::ParseCertificate(File("fiel.pem"))->sha256_hex == c.sha256_hex);  // PEM reads the same
   CHECK(Cert("csd").organizational_unit == "Sucursal Centro");
+  CHECK(c.data_encipherment);
+  CHECK(c.key_agreement);
+  CHECK(c.key_type == "RSA");
+  CHECK(c.key_bits == 2048);
+  CHECK_FALSE(Cert("csd_no_ou").key_agreement);
+  CHECK(Cert("fiel_ec").key_type == "EC");
+  CHECK(Cert("fiel_rsa1024").key_bits == 1024);
+  {
+    // Not DER (issue 68): the same certificate with its outer length in one byte more than it
+    // needs (BER allows it, DER does not), as DER and inside PEM.
+    const std::string der = File("fiel.cer");
+    REQUIRE(static_cast<unsigned char>(der[1]) == 0x82);
+    const std::string ber = der.substr(0, 1) + std::string("\x83\x00", 2) + der.substr(2);
+    auto r = ef::ParseCertificate(ber);
+    REQUIRE_FALSE(r.ok());
+    CHECK(r.status().api_code() == "EFIRMA_CERT_NOT_READY");
+    auto pem_of = [](const std::string& bytes) {
+      const std::string b64 = svc::core::Base64Encode(bytes);
+      std::string pem = "-----BEGIN CERTIFICATE-----\n";
+      for (size_t i = 0; i < b64.size(); i += 64) pem += b64.substr(i, 64) + "\n";
+      return pem + "-----END CERTIFICATE-----\n";
+    };
+    REQUIRE(ef::ParseCertificate(pem_of(der)).ok());  // the same wrapping of the DER reads
+    CHECK(ef::ParseCertificate(pem_of(ber)).status().api_code() == "EFIRMA_CERT_NOT_READY");
+  }
   // Not a certificate: EFIRMA_CERT_NOT_READY, whatever the bytes.
   for (const std::string& bad : {std::string(), std::string("hola"), File("fiel.cer").substr(0, 100),
                                 File("fiel.cer") + "x", File("fiel.key")}) {
@@ -129,6 +154,11 @@ TEST_CASE("efirma: the possession proof holds for the holder's key only, on a va
         V{"EFIRMA_SIGNATURE_INVALID"});  // another challenge
   CHECK(reasons("fiel_expired", "fiel_expired") == V{"EFIRMA_EXPIRED"});
   CHECK(reasons("csd", "csd") == V{"EFIRMA_NOT_FIEL"});
+  // Issue 68, item 3: each passed before (fail-open).
+  CHECK(reasons("csd_no_ou", "csd_no_ou") == V{"EFIRMA_NOT_FIEL"});  // a CSD by its key usage
+  CHECK(reasons("fiel_no_holder", "fiel_no_holder") == V{"EFIRMA_HOLDER_UNKNOWN"});
+  CHECK(reasons("fiel_ec", "fiel_ec") == V{"EFIRMA_KEY_UNSUPPORTED"});
+  CHECK(reasons("fiel_rsa1024", "fiel_rsa1024") == V{"EFIRMA_KEY_UNSUPPORTED"});
   CHECK(reasons("foreign", "foreign") == V{"EFIRMA_CHAIN_UNTRUSTED"});
   // At a time before the certificate: not yet valid.
   CHECK(ef::CheckEfirma(*trust, Cert("fiel"), challenge, Sign("fiel", challenge),
