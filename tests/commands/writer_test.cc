@@ -198,6 +198,19 @@ TEST_CASE("writer: a keyed command's events split across recovery steps still te
 }
 
 namespace {
+// The options of a writer of its own over the runtime's store and `log` (a log the test controls).
+// (Extracted at its fourth copy.)
+Writer::Options OwnWriterOptions(RuntimeFixture& f, eventstore::EventLog* log, core::ThreadPool* pool,
+                                 core::MetricsRegistry* metrics = nullptr) {
+  Writer::Options wo;
+  wo.log = log;
+  wo.store = &f.rt->store();
+  wo.ids = &f.ids;
+  wo.pool = pool;
+  wo.metrics = metrics;
+  return wo;
+}
+
 // The runtime's log with appends the test controls (FailingLog, HoldingLog): everything else goes
 // to the log it wraps. (Extracted when the second such log came.)
 class WrappedLog : public eventstore::EventLog {
@@ -240,11 +253,7 @@ TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
   std::string t = f.NewTenant();
   FailingLog flog(&f.rt->log());
   core::ThreadPool pool(1);
-  Writer::Options wo;
-  wo.log = &flog;
-  wo.store = &f.rt->store();
-  wo.ids = &f.ids;
-  wo.pool = &pool;
+  Writer::Options wo = OwnWriterOptions(f, &flog, &pool);
   {
     Writer w(wo);
     w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
@@ -274,11 +283,7 @@ TEST_CASE("writer: a fence is no halt: the partition's owner is told to let it g
   std::string t = f.NewTenant();
   FailingLog flog(&f.rt->log());
   core::ThreadPool pool(1);
-  Writer::Options wo;
-  wo.log = &flog;
-  wo.store = &f.rt->store();
-  wo.ids = &f.ids;
-  wo.pool = &pool;
+  Writer::Options wo = OwnWriterOptions(f, &flog, &pool);
   Writer w(wo);
   w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
   REQUIRE(w.Recover().ok());
@@ -351,12 +356,7 @@ TEST_CASE("writer: with an answer timeout, a command the log does not acknowledg
   HoldingLog hlog(&f.rt->log());
   core::ThreadPool pool(1);
   core::MetricsRegistry metrics;
-  Writer::Options wo;
-  wo.log = &hlog;
-  wo.store = &f.rt->store();
-  wo.ids = &f.ids;
-  wo.pool = &pool;
-  wo.metrics = &metrics;
+  Writer::Options wo = OwnWriterOptions(f, &hlog, &pool, &metrics);
   wo.answer_timeout = std::chrono::milliseconds(200);
   Writer w(wo);
   w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
@@ -409,13 +409,7 @@ struct HeldWriter {
   core::MetricsRegistry metrics;
   std::unique_ptr<Writer> w;
   explicit HeldWriter(RuntimeFixture& f) : hlog(&f.rt->log()) {
-    Writer::Options wo;
-    wo.log = &hlog;
-    wo.store = &f.rt->store();
-    wo.ids = &f.ids;
-    wo.pool = &pool;
-    wo.metrics = &metrics;
-    w = std::make_unique<Writer>(wo);
+    w = std::make_unique<Writer>(OwnWriterOptions(f, &hlog, &pool, &metrics));
     w->Register(std::make_unique<TypedAggregate<TenantDecider>>());
     REQUIRE(w->Recover().ok());
   }
