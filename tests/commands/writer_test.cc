@@ -198,18 +198,34 @@ TEST_CASE("writer: a keyed command's events split across recovery steps still te
 }
 
 namespace {
-// The options of a writer of its own over the runtime's store and `log` (a log the test controls).
-// (Extracted at its fourth copy.)
-Writer::Options OwnWriterOptions(RuntimeFixture& f, eventstore::EventLog* log, core::ThreadPool* pool,
-                                 core::MetricsRegistry* metrics = nullptr) {
-  Writer::Options wo;
-  wo.log = log;
-  wo.store = &f.rt->store();
-  wo.ids = &f.ids;
-  wo.pool = pool;
-  wo.metrics = metrics;
-  return wo;
+// Tenant `t`'s command creating application `name` (a fresh id), unkeyed.
+Command NewApplication(RuntimeFixture& f, const std::string& t, const std::string& name) {
+  return MakeCommand<TenantDecider>(
+      t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), name}), f.Ctx());
 }
+
+// A writer of its own (tenants only, one thread, its own metrics) over the runtime's store and a
+// log the test controls (FailingLog, HoldingLog) around the runtime's log, recovered. (Extracted
+// at its fourth copy.)
+template <class Log>
+struct OwnWriter {
+  Log log;
+  core::ThreadPool pool{1};
+  core::MetricsRegistry metrics;
+  std::unique_ptr<Writer> w;
+  explicit OwnWriter(RuntimeFixture& f, std::chrono::milliseconds answer_timeout = {}) : log(&f.rt->log()) {
+    Writer::Options wo;
+    wo.log = &log;
+    wo.store = &f.rt->store();
+    wo.ids = &f.ids;
+    wo.pool = &pool;
+    wo.metrics = &metrics;
+    wo.answer_timeout = answer_timeout;
+    w = std::make_unique<Writer>(wo);
+    w->Register(std::make_unique<TypedAggregate<TenantDecider>>());
+    REQUIRE(w->Recover().ok());
+  }
+};
 
 // The runtime's log with appends the test controls (FailingLog, HoldingLog): everything else goes
 // to the log it wraps. (Extracted when the second such log came.)
@@ -251,23 +267,16 @@ TEST_CASE("writer: fail-stop after a log failure, then recovery on restart") {
   RuntimeFixture f;
   f.Open();
   std::string t = f.NewTenant();
-  FailingLog flog(&f.rt->log());
-  core::ThreadPool pool(1);
-  Writer::Options wo = OwnWriterOptions(f, &flog, &pool);
   {
-    Writer w(wo);
-    w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
-    REQUIRE(w.Recover().ok());
+    OwnWriter<FailingLog> own(f);
+    FailingLog& flog = own.log;
+    Writer& w = *own.w;
     flog.fail = true;
-    auto r = w.ExecuteAndWait(MakeCommand<TenantDecider>(
-        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}),
-        f.Ctx()));
+    auto r = w.ExecuteAndWait(NewApplication(f, t, "x"));
     CHECK(r.status().api_code() == "SERVICE_UNAVAILABLE");
     CHECK_FALSE(w.Healthy());
     flog.fail = false;  // even when the log is back, the halted partition refuses until restart
-    auto r2 = w.ExecuteAndWait(MakeCommand<TenantDecider>(
-        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "y"}),
-        f.Ctx()));
+    auto r2 = w.ExecuteAndWait(NewApplication(f, t, "y"));
     CHECK(r2.status().api_code() == "SERVICE_UNAVAILABLE");
   }
   // The runtime's own writer never saw the failed command: names are still free.
@@ -281,12 +290,9 @@ TEST_CASE("writer: a fence is no halt: the partition's owner is told to let it g
   RuntimeFixture f;
   f.Open();
   std::string t = f.NewTenant();
-  FailingLog flog(&f.rt->log());
-  core::ThreadPool pool(1);
-  Writer::Options wo = OwnWriterOptions(f, &flog, &pool);
-  Writer w(wo);
-  w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
-  REQUIRE(w.Recover().ok());
+  OwnWriter<FailingLog> own(f);
+  FailingLog& flog = own.log;
+  Writer& w = *own.w;
   std::atomic<int> halts{0};
   std::vector<uint32_t> fenced;
   std::mutex mu;
@@ -297,8 +303,7 @@ TEST_CASE("writer: a fence is no halt: the partition's owner is told to let it g
   });
   flog.fail = true;
   flog.fenced = true;
-  auto r = w.ExecuteAndWait(MakeCommand<TenantDecider>(
-      t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "x"}), f.Ctx()));
+  auto r = w.ExecuteAndWait(NewApplication(f, t, "x"));
   CHECK(r.status().api_code() == "SERVICE_UNAVAILABLE");
   CHECK(halts.load() == 0);
   std::lock_guard lock(mu);
@@ -353,14 +358,10 @@ TEST_CASE("writer: with an answer timeout, a command the log does not acknowledg
   RuntimeFixture f;
   f.Open();
   std::string t = f.NewTenant();
-  HoldingLog hlog(&f.rt->log());
-  core::ThreadPool pool(1);
-  core::MetricsRegistry metrics;
-  Writer::Options wo = OwnWriterOptions(f, &hlog, &pool, &metrics);
-  wo.answer_timeout = std::chrono::milliseconds(200);
-  Writer w(wo);
-  w.Register(std::make_unique<TypedAggregate<TenantDecider>>());
-  REQUIRE(w.Recover().ok());
+  OwnWriter<HoldingLog> own(f, std::chrono::milliseconds(200));
+  HoldingLog& hlog = own.log;
+  core::MetricsRegistry& metrics = own.metrics;
+  Writer& w = *own.w;
   const std::string app = f.ids.NewIdString(core::IdKind::kApplication);
   auto create = [&] { return MakeCommand<TenantDecider>(t, t, TenancyCommand(CreateApplication{app, "Cut"}), f.Ctx("cut-1", "fp-cut")); };
 
@@ -402,17 +403,10 @@ TEST_CASE("writer: with an answer timeout, a command the log does not acknowledg
 }
 
 namespace {
-// A writer over the runtime's log through a HoldingLog, deciding tenants, with its own metrics.
-struct HeldWriter {
-  HoldingLog hlog;
-  core::ThreadPool pool{1};
-  core::MetricsRegistry metrics;
-  std::unique_ptr<Writer> w;
-  explicit HeldWriter(RuntimeFixture& f) : hlog(&f.rt->log()) {
-    w = std::make_unique<Writer>(OwnWriterOptions(f, &hlog, &pool, &metrics));
-    w->Register(std::make_unique<TypedAggregate<TenantDecider>>());
-    REQUIRE(w->Recover().ok());
-  }
+// A writer of its own through a HoldingLog, with what the no-op tests ask of it.
+struct HeldWriter : OwnWriter<HoldingLog> {
+  using OwnWriter::OwnWriter;
+  HoldingLog& hlog = log;
   void Hold() {
     std::lock_guard lock(hlog.mu);
     hlog.hold = true;
@@ -445,10 +439,7 @@ TEST_CASE("writer: an answer that appended nothing waits for the appends decided
   RuntimeFixture f;
   f.Open();
   std::string t = f.NewTenant();
-  auto create = [&](const std::string& name) {
-    return MakeCommand<TenantDecider>(
-        t, t, TenancyCommand(CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), name}), f.Ctx());
-  };
+  auto create = [&](const std::string& name) { return NewApplication(f, t, name); };
   for (const bool fails : {true, false}) {
     CAPTURE(fails);
     HeldWriter hw(f);  // a writer of its own each time, recovered from the log
