@@ -294,6 +294,9 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     }
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     core::Json x = core::ParseJsonOrDiscarded(*extra);
+    // The delivery's lane (its due rows' value): the endpoint, or the session of a callback.
+    const std::string endpoint_of_row = core::StringOr(row, "endpointId");
+    const std::string lane = endpoint_of_row.empty() ? core::StringOr(row, "callbackSessionId") : endpoint_of_row;
     if (const auto* retried = std::get_if<wh::DeliveryRetried>(&event)) {
       // A new delivery of the same event and body, to the endpoint's current URL (or the session's
       // callbackUrl); the original stays as it is.
@@ -326,9 +329,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Delete(V::Due(old_due, te, whd_this));
       x["dueMicros"] = started->lease_until_micros;
       x["started"] = started->attempt;
-      const std::string whe = core::StringOr(row, "endpointId");
-      view.Put(V::Due(started->lease_until_micros, te, whd_this),
-               whe.empty() ? core::StringOr(row, "callbackSessionId") : whe);
+      view.Put(V::Due(started->lease_until_micros, te, whd_this), lane);
       view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
       return core::Status::Ok();  // due in the future: no wake-up (the periodic check finds it)
     }
@@ -356,9 +357,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       int64_t next = a.next_retry_at_micros;
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
-      // Its lane: the endpoint, or the session of a callback.
-      const std::string whe = core::StringOr(row, "endpointId");
-      view.Put(V::Due(next, te, whd_this), whe.empty() ? core::StringOr(row, "callbackSessionId") : whe);
+      view.Put(V::Due(next, te, whd_this), lane);
       due_added_ = true;
     }
     view.Put(V::Delivery(te, whd_this), core::DumpJson(row));
