@@ -106,15 +106,15 @@ void CredentialGuard::Prune(int64_t now) {
   for (auto it = buckets_.begin(); it != buckets_.end();) {
     // A bucket that has refilled says nothing a new one would not.
     const bool request = it->first.rfind("rq|", 0) == 0;
-    const double rate = request ? limits_.requests_per_second
-                                : (it->first.rfind("fs|", 0) == 0 ? limits_.source_failures_per_minute
-                                                                    : limits_.target_failures_per_minute) / 60.0;
-    const double burst = request ? limits_.requests_burst
-                                 : (it->first.rfind("fs|", 0) == 0 ? limits_.source_failures_per_minute
-                                                                     : limits_.target_failures_per_minute);
+    const double per_minute = it->first.rfind("fs|", 0) == 0   ? limits_.source_failures_per_minute
+                              : it->first.rfind("fk|", 0) == 0 ? limits_.key_failures_per_minute
+                                                               : limits_.target_failures_per_minute;
+    const double rate = request ? limits_.requests_per_second : per_minute / 60.0;
+    const double burst = request ? limits_.requests_burst : per_minute;
     it = Peek(it->second, now, rate, burst) >= burst ? buckets_.erase(it) : std::next(it);
   }
   if (warned_.size() > kMaxBuckets) warned_.clear();
+  if (accepted_.size() > kMaxBuckets) accepted_.clear();
 }
 
 std::optional<HttpResponse> CredentialGuard::Admit(std::string_view route, const HttpRequest& req,
@@ -143,6 +143,74 @@ void CredentialGuard::Run(std::string_view route, std::string_view refused_code,
     }
     respond(std::move(r));
   });
+}
+
+namespace {
+constexpr int64_t kAcceptedFor = 600'000'000;  // a credential accepted from a source vouches for 10 min
+constexpr size_t kAcceptedPerSource = 16;
+}  // namespace
+
+std::optional<HttpResponse> CredentialGuard::AdmitBearer(std::string_view kind, const HttpRequest& req,
+                                                         std::string_view credential) {
+  const double per_minute = limits_.key_failures_per_minute;
+  if (per_minute <= 0 || !bearer_refused_.load(std::memory_order_relaxed)) return std::nullopt;
+  const std::string source = SourceOf(req);
+  const int64_t now = clock_.Now().micros;
+  int64_t wait = 0;
+  {
+    std::lock_guard lock(mu_);
+    Prune(now);
+    auto b = buckets_.find("fk|" + std::string(kind) + "|" + source);
+    if (b == buckets_.end()) return std::nullopt;
+    const double left = Peek(b->second, now, per_minute / 60.0, per_minute);
+    if (left >= 1.0) return std::nullopt;
+    auto a = accepted_.find(std::string(kind) + "|" + source);
+    if (a != accepted_.end()) {
+      const std::string hash = core::HexEncode(core::HmacSha256(hash_key_, credential)).substr(0, 32);
+      auto it = a->second.find(hash);
+      if (it != a->second.end() && now - it->second < kAcceptedFor) return std::nullopt;
+    }
+    wait = Seconds(static_cast<int64_t>((1.0 - left) / (per_minute / 60.0) * 1e6));
+  }
+  metrics_.GetCounter("svc_credential_throttled_total", "Requests refused 429 by the credential guard",
+                      "route=\"" + std::string(kind) + "\"")
+      .Add();
+  HttpResponse r = Problem(req, "RATE_LIMITED", "too many refused credentials from here; retry later");
+  r.headers.emplace_back("Retry-After", std::to_string(wait));
+  return r;
+}
+
+void CredentialGuard::Accepted(std::string_view kind, const HttpRequest& req, std::string_view credential) {
+  if (limits_.key_failures_per_minute <= 0 || !bearer_refused_.load(std::memory_order_relaxed)) return;
+  const std::string source = SourceOf(req);
+  const int64_t now = clock_.Now().micros;
+  std::lock_guard lock(mu_);
+  // Only a source that has been refused needs vouching for.
+  if (buckets_.find("fk|" + std::string(kind) + "|" + source) == buckets_.end()) return;
+  auto& seen = accepted_[std::string(kind) + "|" + source];
+  seen[core::HexEncode(core::HmacSha256(hash_key_, credential)).substr(0, 32)] = now;
+  while (seen.size() > kAcceptedPerSource) {
+    seen.erase(std::min_element(seen.begin(), seen.end(), [](const auto& x, const auto& y) { return x.second < y.second; }));
+  }
+}
+
+void CredentialGuard::FailedBearer(std::string_view kind, const HttpRequest& req) {
+  metrics_.GetCounter("svc_credential_failures_total", "Refused credentials on routes without an API key",
+                      "route=\"" + std::string(kind) + "\"")
+      .Add();
+  const double per_minute = limits_.key_failures_per_minute;
+  if (per_minute <= 0) return;
+  bearer_refused_.store(true, std::memory_order_relaxed);
+  const std::string source = SourceOf(req);
+  const int64_t now = clock_.Now().micros;
+  bool out = false;
+  {
+    std::lock_guard lock(mu_);
+    auto& b = buckets_["fk|" + std::string(kind) + "|" + source];
+    b.Take(now, per_minute / 60.0, per_minute);
+    out = b.tokens < 1.0;
+  }
+  if (out) Throttled(kind, "source", source);
 }
 
 Handler Guarded(CredentialGuard* guard, std::string route, std::string refused_code, Handler handler) {

@@ -15,9 +15,20 @@
 //   a minute (its keyed hash and whether it was a source or a target: no address or secret is
 //   logged).
 //
+// The bearer credentials of the API itself (API keys, applicant tokens, reviewer tokens) are
+// guarded too (issue 68), by refusals only — a source's traffic with good credentials is never
+// rate-limited here (the per-key limits do that):
+//
+// - per source address and kind of credential: refused credentials (default 60 a minute, burst
+//   60), then that source's requests with that kind of credential are 429 RATE_LIMITED until the
+//   bucket refills — except those that carry a credential that was accepted from the same source
+//   in the last 10 minutes (its keyed hash is remembered), so an integrator's working servers
+//   behind one address are not shut out by a broken one beside them.
+//
 // The source is the peer address, or the first address of --client-ip-header when the service
 // runs behind a proxy that sets it. Thread-safe.
 
+#include <atomic>
 #include <functional>
 #include <map>
 #include <optional>
@@ -38,6 +49,7 @@ struct CredentialGuardLimits {
   double source_failures_per_minute = 20;  // per source and route; 0: no limit
   double target_failures_per_minute = 10;  // per target and route; 0: no limit
   std::string client_ip_header;            // e.g. x-forwarded-for (lower case); "" = the peer
+  double key_failures_per_minute = 60;     // API keys, applicant and reviewer tokens, per source; 0: no limit
 };
 
 class CredentialGuard {
@@ -57,6 +69,13 @@ class CredentialGuard {
   std::optional<HttpResponse> Admit(std::string_view route, const HttpRequest& req, const std::string& target);
   void Failed(std::string_view route, const HttpRequest& req, const std::string& target);
 
+  // A bearer credential of the API (`kind`: api_key, applicant_token, reviewer_token), before it is
+  // checked: nullopt, or the 429 to answer (the source's refusals ran out and `credential` was not
+  // accepted from it lately). Then Accepted or Failed with the outcome.
+  std::optional<HttpResponse> AdmitBearer(std::string_view kind, const HttpRequest& req, std::string_view credential);
+  void Accepted(std::string_view kind, const HttpRequest& req, std::string_view credential);
+  void FailedBearer(std::string_view kind, const HttpRequest& req);
+
   // The source address of a request as the guard counts it.
   std::string SourceOf(const HttpRequest& req) const;
   const CredentialGuardLimits& limits() const { return limits_; }
@@ -75,6 +94,9 @@ class CredentialGuard {
   std::mutex mu_;
   std::map<std::string, core::TokenBucket, std::less<>> buckets_;  // "<kind>|<route>|<who>"
   std::map<std::string, int64_t, std::less<>> warned_;            // last warning, micros
+  std::atomic<bool> bearer_refused_{false};  // until a bearer credential is refused, nothing to look up
+  // "<kind>|<source>" -> keyed hashes of credentials accepted from it, with when (micros).
+  std::map<std::string, std::map<std::string, int64_t>, std::less<>> accepted_;
   int64_t last_prune_micros_ = 0;
 };
 

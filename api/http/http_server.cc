@@ -235,6 +235,11 @@ awaitable<void> HttpServer::Impl::Pump(Stream& stream, beast::flat_buffer& buffe
                                        std::shared_ptr<BodyPipe> pipe) {
   std::vector<char> piece(64 * 1024);
   beast::error_code ec;
+  // The stall deadline (Options::stream_grace, stream_min_bytes_per_second): time spent waiting
+  // on the socket, and the body bytes it gave.
+  std::chrono::steady_clock::duration waited{0};
+  uint64_t received = 0;
+  bool too_slow = false;
   while (!parser.is_done()) {
     while (pipe->Full()) {
       beast::error_code woken;
@@ -246,14 +251,31 @@ awaitable<void> HttpServer::Impl::Pump(Stream& stream, beast::flat_buffer& buffe
     }
     parser.get().body().data = piece.data();
     parser.get().body().size = piece.size();
-    beast::get_lowest_layer(stream).expires_after(options.read_timeout);
+    std::chrono::steady_clock::duration limit = options.read_timeout;
+    if (options.stream_min_bytes_per_second > 0) {
+      const auto allowed = std::chrono::duration_cast<std::chrono::steady_clock::duration>(options.stream_grace) +
+                           std::chrono::milliseconds(received * 1000 / options.stream_min_bytes_per_second);
+      if (allowed <= waited) {
+        too_slow = true;
+        break;
+      }
+      limit = std::min(limit, allowed - waited);
+    }
+    beast::get_lowest_layer(stream).expires_after(limit);
+    const auto asked = std::chrono::steady_clock::now();
     co_await http::async_read(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    waited += std::chrono::steady_clock::now() - asked;
     if (ec == http::error::need_buffer) ec = {};
     if (ec) break;
     const size_t n = piece.size() - parser.get().body().size;
+    received += n;
     if (n > 0) pipe->Push(std::string(piece.data(), n));
   }
-  if (!ec) {
+  if (too_slow || (ec == beast::error::timeout && options.stream_min_bytes_per_second > 0)) {
+    pipe->End(core::Unavailable("the request body came slower than " +
+                                std::to_string(options.stream_min_bytes_per_second / 1024) +
+                                " KiB/s after its first seconds; send it again"));
+  } else if (!ec) {
     pipe->End(core::Status::Ok());
   } else if (ec == http::error::body_limit) {
     pipe->End(core::InvalidArgument("the request body is too large", "PAYLOAD_TOO_LARGE"));
@@ -314,8 +336,17 @@ awaitable<void> HttpServer::Impl::Session(Stream stream, std::string remote) {
       std::lock_guard lock(conn_mu);
       idle_closers.insert(closer);
     }
-    co_await http::async_read_header(stream, buffer, parser,
-                                     asio::redirect_error(use_awaitable, ec));
+    if (buffer.size() == 0) {
+      // Idle until the next request's first byte (read_timeout); then its header has
+      // header_timeout to be whole.
+      const size_t n = co_await stream.async_read_some(buffer.prepare(16 * 1024),
+                                                       asio::redirect_error(use_awaitable, ec));
+      buffer.commit(n);
+    }
+    if (!ec) {
+      beast::get_lowest_layer(stream).expires_after(std::min(options.header_timeout, options.read_timeout));
+      co_await http::async_read_header(stream, buffer, parser, asio::redirect_error(use_awaitable, ec));
+    }
     if (!ec) {
       // RFC 9112 §6.1 and §6.3: chunked is the only transfer coding read here, and a request that
       // carries another one, or both Transfer-Encoding and Content-Length (the shape of request

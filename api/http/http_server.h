@@ -34,6 +34,14 @@ class HttpServer {
     std::vector<std::string> streamed_body_suffixes;
     size_t stream_window = 256 * 1024;
     std::chrono::milliseconds read_timeout{30000};  // per request, and idle keep-alive
+    // A request's header, once its first byte has come, must be whole within this (a client that
+    // starts a request and stalls holds its connection this long, not read_timeout).
+    std::chrono::milliseconds header_timeout{10000};
+    // A streamed body must keep coming: after `stream_grace` of waiting on the socket, at least
+    // `stream_min_bytes_per_second` for every further second waited (time the route is slow to
+    // read is not counted); else the body ends as the client's stall (0: read_timeout only).
+    std::chrono::milliseconds stream_grace{5000};
+    size_t stream_min_bytes_per_second = 16 * 1024;
     std::string server_name = "svc";
     // A TCP socket already bound by Reserve (its port is `port`): Start listens on it.
     int reserved_fd = -1;

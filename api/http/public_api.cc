@@ -291,20 +291,30 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
                                         "events stream; use an API key",
                                         "API_KEY_INVALID"));
     }
-    // A client token comes from a browser, without an API key: guarded (credential_guard.h).
-    CredentialGuard* guard = token ? self->options_.credential_guard : nullptr;
+    // A client token comes from a browser, without an API key: guarded (credential_guard.h); the
+    // other bearer credentials by their refusals per source.
+    CredentialGuard* guard = self->options_.credential_guard;
     const std::string token_id = token ? bearer.substr(0, std::min<size_t>(bearer.find('.'), 64)) : "";
-    if (guard != nullptr) {
+    const std::string_view kind = applicant ? "applicant_token" : !reviewer.empty() ? "reviewer_token" : "api_key";
+    const std::string& credential = reviewer.empty() ? bearer : reviewer;
+    if (guard != nullptr && token) {
       if (auto throttled = guard->Admit("client_token", req, token_id)) return logged(std::move(*throttled), "", "");
+    } else if (guard != nullptr && !credential.empty()) {
+      if (auto throttled = guard->AdmitBearer(kind, req, credential)) return logged(std::move(*throttled), "", "");
     }
     auto auth = applicant         ? AuthenticateApplicant(self->rt_, bearer)
                 : !reviewer.empty() ? AuthenticateReviewer(self->rt_, reviewer)
                 : token             ? AuthenticateClientToken(self->rt_, req)
                                     : self->auth_cache_.Authenticate(self->rt_, req);
     if (!auth.ok()) {
-      if (guard != nullptr && auth.status().api_code() == "CLIENT_TOKEN_INVALID") guard->Failed("client_token", req, token_id);
+      if (guard != nullptr && token && auth.status().api_code() == "CLIENT_TOKEN_INVALID") {
+        guard->Failed("client_token", req, token_id);
+      } else if (guard != nullptr && !token && !credential.empty() && auth.status().code() == core::StatusCode::kUnauthenticated) {
+        guard->FailedBearer(kind, req);
+      }
       return fail(auth.status());
     }
+    if (guard != nullptr && !token && !credential.empty()) guard->Accepted(kind, req, credential);
     const AuthContext& a = *auth;
     if (applicant && req.path_params["session_id"] != a.session_id) {  // its one session only
       return fail(core::Unauthenticated("the applicant token belongs to another session", "SESSION_INVALID"),

@@ -49,6 +49,8 @@ void DeclareServe(Flags& f) {
              true});
   f.Declare({"max-body-bytes", "1048576", "largest accepted request body"});
   f.Declare({"read-timeout-ms", "30000", "per-request read timeout and keep-alive idle timeout"});
+  f.Declare({"header-timeout-ms", "10000",
+             "a request's header must be whole this long after its first byte (at most --read-timeout-ms)"});
   f.Declare({"public-base-url", "",
              "external base URL (hosted verification links, media links, problem type links); default: "
              "http://<--listen host>:<bound port> (127.0.0.1 for a listen on every interface)"});
@@ -63,6 +65,10 @@ void DeclareServe(Flags& f) {
              "those routes: refused credentials per minute per source address and route before the source gets 429"});
   f.Declare({"guard-target-failures-per-minute", "10",
              "those routes: refused credentials per minute against one session or token before it gets 429"});
+  f.Declare({"guard-key-failures-per-minute", "60",
+             "API keys, applicant tokens and reviewer tokens: refused credentials per minute per source address "
+             "before that source's requests with that kind of credential get 429 (a credential accepted from it "
+             "lately still passes); 0 = off"});
   f.Declare({"client-ip-header", "",
              "behind a proxy: the header whose first address is the client's (e.g. X-Forwarded-For); empty: the "
              "peer address"});
@@ -333,6 +339,7 @@ int Serve(int argc, char** argv) {
     ho.port = static_cast<uint16_t>(std::stoul(listen.substr(colon + 1)));
     ho.body_limit = std::stoul(f.Get("max-body-bytes"));
     ho.read_timeout = std::chrono::milliseconds(std::stoul(f.Get("read-timeout-ms")));
+    ho.header_timeout = std::chrono::milliseconds(std::stoul(f.Get("header-timeout-ms")));
     po.limits.reads.per_second = std::stod(f.Get("rate-reads"));
     po.limits.reads.burst = po.limits.reads.per_second * 2;
     po.limits.writes.per_second = std::stod(f.Get("rate-writes"));
@@ -345,9 +352,10 @@ int Serve(int argc, char** argv) {
     guard_limits.requests_burst = guard_limits.requests_per_second * 2;
     guard_limits.source_failures_per_minute = std::stod(f.Get("guard-failures-per-minute"));
     guard_limits.target_failures_per_minute = std::stod(f.Get("guard-target-failures-per-minute"));
+    guard_limits.key_failures_per_minute = std::stod(f.Get("guard-key-failures-per-minute"));
   } catch (...) {
     return Fail(core::InvalidArgument(
-        "bad --listen port, --max-body-bytes, --read-timeout-ms, --rate-reads, --rate-writes, "
+        "bad --listen port, --max-body-bytes, --read-timeout-ms, --header-timeout-ms, --rate-reads, --rate-writes, "
         "--session-ttl-seconds, --recovery-wait-ms, --flush-interval-seconds or a --guard-* value"));
   }
   ho.threads = ro->threads;

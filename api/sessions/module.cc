@@ -38,6 +38,18 @@ void DeclareFlags(Flags& f) {
   f.Declare({"face-model", "", "face-recognition model file (default <data-dir>/models/face_recognition_resnet_v1.dat, written by `svc models import`)"});
   f.Declare({"shape-predictor", "/usr/share/dlib/shape_predictor_68_face_landmarks.dat", "dlib's 68-point landmark model (Debian package libdlib-data)"});
   f.Declare({"max-uploads-in-flight", "32", "captures sealed and analysed at once; beyond it uploads get 503 ADMISSION_FULL"});
+  f.Declare({"max-uploads-per-source", "8",
+             "of those, the most one source address may hold at once (beyond: 429 RATE_LIMITED); 0: no share "
+             "(docs/verification-pipeline.md#media-capture)"});
+  f.Declare({"max-uploads-per-tenant", "16",
+             "of those, the most one tenant's environment may hold at once (beyond: 429 RATE_LIMITED); 0: no share"});
+  f.Declare({"upload-stall-ms", "5000",
+             "an upload's body may wait this long for its bytes; past it, it must average --upload-min-kib-per-second "
+             "or its slot is taken back (the connection closed)"});
+  f.Declare({"upload-min-kib-per-second", "16", "see --upload-stall-ms; 0: only --read-timeout-ms"});
+  f.Declare({"upload-memory-mib", "96",
+             "memory the captures being received may hold (analysed captures, a file sent before its kind); beyond "
+             "it an upload gets 503 ADMISSION_FULL"});
   f.Declare({"verification-job-partitions", "16", "in a cluster (--kafka-writers group): the partitions of the verification jobs topic <prefix>.jobs, the most workers busy at once (fixed when the topic is created)"});
   f.Declare({"efirma-roots", "",
              "PEM file of the SAT's certificates (its roots and intermediates) that an e.firma must chain to "
@@ -57,12 +69,28 @@ class SessionsServices final : public AreaServices {
     ApiContext& api = s.api;
     api.sessions = &SessionsPortOf();  // the embedded channel's creates and verify
     std::chrono::seconds sse_heartbeat{15};
+    UploadSlots::Limits slot_limits;
+    size_t upload_memory_mib = 96;
     try {
       sse_heartbeat = std::chrono::seconds(std::stoll(f.Get("sse-heartbeat-seconds")));
-      options_.max_uploads_in_flight = std::stoul(f.Get("max-uploads-in-flight"));
+      slot_limits.total = std::stoul(f.Get("max-uploads-in-flight"));
+      slot_limits.per_source = std::stoul(f.Get("max-uploads-per-source"));
+      slot_limits.per_tenant = std::stoul(f.Get("max-uploads-per-tenant"));
+      upload_memory_mib = std::stoul(f.Get("upload-memory-mib"));
+      s.http.stream_grace = std::chrono::milliseconds(std::stoul(f.Get("upload-stall-ms")));
+      s.http.stream_min_bytes_per_second = std::stoul(f.Get("upload-min-kib-per-second")) * 1024;
     } catch (...) {
-      return core::InvalidArgument("bad --sse-heartbeat-seconds or --max-uploads-in-flight");
+      return core::InvalidArgument(
+          "bad --sse-heartbeat-seconds, --max-uploads-in-flight, --max-uploads-per-source, --max-uploads-per-tenant, "
+          "--upload-stall-ms, --upload-min-kib-per-second or --upload-memory-mib");
     }
+    upload_slots_ = std::make_unique<UploadSlots>(
+        slot_limits, &rt.metrics().GetGauge("svc_uploads_in_progress", "Capture uploads holding an upload slot"));
+    upload_memory_ = std::make_unique<core::ByteBudget>(
+        upload_memory_mib << 20,
+        &rt.metrics().GetGauge("svc_upload_memory_bytes", "Memory held by the captures being received (of --upload-memory-mib)"));
+    options_.upload_slots = upload_slots_.get();
+    options_.upload_memory = upload_memory_.get();
     engine_ = &model_free_engine_;
     if (std::string engine = f.Get("face-engine"); engine == "dlib") {
       std::string model = f.Get("face-model").empty()
@@ -141,7 +169,7 @@ class SessionsServices final : public AreaServices {
     // upload pool, sealed in chunks).
     s.http.body_limit_by_suffix.emplace_back("/media", (32u << 20) + (1u << 20));
     s.http.streamed_body_suffixes.push_back("/media");
-    upload_pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, options_.max_uploads_in_flight));
+    upload_pool_ = std::make_unique<core::ThreadPool>(std::max<size_t>(1, slot_limits.total));
     options_.upload_pool = upload_pool_.get();
     sse_hub_ = std::make_unique<SseHub>(&rt.store(),
                                         std::chrono::duration_cast<std::chrono::milliseconds>(sse_heartbeat));
@@ -223,6 +251,8 @@ class SessionsServices final : public AreaServices {
   std::unique_ptr<pipeline::verification::VerificationPipeline> verification_;
   std::unique_ptr<SseHub> sse_hub_;
   std::unique_ptr<pipeline::adapters::EfirmaVerifier> efirma_;
+  std::unique_ptr<UploadSlots> upload_slots_;
+  std::unique_ptr<core::ByteBudget> upload_memory_;
   std::unique_ptr<core::ThreadPool> upload_pool_;  // last: joined before the engines it uses go
 };
 

@@ -9,6 +9,8 @@
 #include "api/http/public_api.h"
 #include "api/http/route.h"
 #include "api/http/sessions_port.h"
+#include "api/sessions/upload_slots.h"
+#include "core/byte_budget.h"
 
 namespace svc::pipeline::adapters {
 class EfirmaVerifier;
@@ -25,7 +27,10 @@ const Module& SessionsModule();
 struct SessionsOptions : ApiContext {
   // Captures of sandbox sessions (test keys with a test outcome) are analysed by it.
   pipeline::verification::VerificationEngine* sandbox_engine = nullptr;
-  size_t max_uploads_in_flight = 32;  // beyond it: 503 ADMISSION_FULL
+  // The upload slots (upload_slots.h) and the memory captures may hold (pipeline/verification/
+  // capture.h); null: none taken, unlimited.
+  UploadSlots* upload_slots = nullptr;
+  core::ByteBudget* upload_memory = nullptr;
   // Reads, seals and analyses uploads (one thread per upload slot: a slow client holds its own
   // thread, never the work pool's; null: the work pool).
   core::ThreadPool* upload_pool = nullptr;

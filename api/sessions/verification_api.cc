@@ -36,8 +36,6 @@ using namespace sessions_internal;
 
 namespace {
 
-std::atomic<int> g_uploads_in_flight{0};
-
 using SV = projections::SessionsView;
 using VV = projections::VerificationView;
 
@@ -124,7 +122,8 @@ core::Result<pv::CaptureAdmission> Admit(Runtime& rt, const pv::CaptureUpload& u
 // the file is held in memory until the kind is known. The session decides again once every
 // field is in (a challengeId may follow the file), before anything is stored for good.
 core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, CaptureStart& start, BodyReader& body) {
-  const pv::CaptureDeps deps{&rt.key_store(), &rt.blobs(), &rt.ids(), &rt.clock(), o.engine, o.sandbox_engine};
+  const pv::CaptureDeps deps{&rt.key_store(), &rt.blobs(), &rt.ids(), &rt.clock(), o.engine, o.sandbox_engine,
+                             o.upload_memory};
   constexpr size_t kPiece = 64 * 1024;
   pv::CaptureUpload& u = start.upload;
   MultipartReader form(start.boundary, &body);
@@ -133,7 +132,8 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
   std::set<std::string> seen;
   std::optional<std::string> kind;
   std::unique_ptr<pv::CaptureSealing> sealing;
-  std::string held;  // the file, when it came before the kind
+  std::string held;  // the file, when it came before the kind (its memory out of the budget)
+  core::ByteBudget::Hold held_memory(o.upload_memory);
   for (;;) {
     SVC_ASSIGN_OR_RETURN(auto part, form.NextPart());
     if (!part.has_value()) break;
@@ -158,7 +158,7 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
         for (;;) {
           SVC_ASSIGN_OR_RETURN(std::string piece, form.ReadBody(kPiece));
           if (piece.empty()) break;
-          held += piece;
+          SVC_RETURN_IF_ERROR(pv::AppendHeld(held, piece, held_memory));
           if (held.size() > pv::LargestCaptureBytes()) {
             return core::InvalidArgument(
                 "a capture is at most " + std::to_string(pv::LargestCaptureBytes() >> 20) + " MiB", "PAYLOAD_TOO_LARGE");
@@ -217,14 +217,38 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
   return r;
 }
 
-// At most `max` uploads read, sealed or analysed at once: the slot, or the 503 answered.
-bool TakeUploadSlot(const HttpRequest& req, size_t max, const Respond& respond) {
-  if (g_uploads_in_flight.fetch_add(1) < static_cast<int>(max)) return true;
-  g_uploads_in_flight.fetch_sub(1);
-  HttpResponse r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
+// An upload slot for this request's source and tenant (upload_slots.h), or the refusal answered.
+bool TakeUploadSlot(const SessionsOptions& o, const HttpRequest& req, const std::string& source,
+                    const std::string& tenant, const Respond& respond) {
+  if (o.upload_slots == nullptr) return true;
+  HttpResponse r;
+  switch (o.upload_slots->Take(source, tenant)) {
+    case UploadSlots::Taken::kYes:
+      return true;
+    case UploadSlots::Taken::kSourceFull:
+      r = Problem(req, "RATE_LIMITED",
+                  "this address has " + std::to_string(o.upload_slots->limits().per_source) +
+                      " uploads in progress, the most one address may; retry when one has finished");
+      break;
+    case UploadSlots::Taken::kTenantFull:
+      r = Problem(req, "RATE_LIMITED",
+                  "this account has " + std::to_string(o.upload_slots->limits().per_tenant) +
+                      " uploads in progress in this environment, the most it may; retry when one has finished");
+      break;
+    case UploadSlots::Taken::kFull:
+      r = Problem(req, "ADMISSION_FULL", "too many captures are being processed; retry");
+      break;
+  }
   r.headers.emplace_back("Retry-After", "1");
   respond(std::move(r));
   return false;
+}
+
+// A refused upload's problem; one refused for memory (ADMISSION_FULL) says when to retry.
+HttpResponse UploadProblem(const HttpRequest& req, const core::Status& st) {
+  HttpResponse r = StatusToProblem(req, st);
+  if (st.api_code() == "ADMISSION_FULL") r.headers.emplace_back("Retry-After", "1");
+  return r;
 }
 
 void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
@@ -234,9 +258,11 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
   }
   auto start = StartCapture(req, call.auth, respond);
   if (!start.has_value()) return;
-  if (!TakeUploadSlot(req, o.max_uploads_in_flight, respond)) return;
-  auto done = [respond](HttpResponse r) {
-    g_uploads_in_flight.fetch_sub(1);
+  const std::string source = o.credential_guard != nullptr ? o.credential_guard->SourceOf(req) : req.remote;
+  const std::string tenant = TeOf(call);
+  if (!TakeUploadSlot(o, req, source, tenant, respond)) return;
+  auto done = [respond, slots = o.upload_slots, source, tenant](HttpResponse r) {
+    if (slots != nullptr) slots->Release(source, tenant);
     respond(std::move(r));
   };
   // The body is read (as it arrives, on a streamed route), sealed and analysed on the upload
@@ -246,7 +272,7 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
     if (reader == nullptr) reader = std::make_shared<StringBodyReader>(req.body);
     auto got = ReceiveCapture(rt, o, start, *reader);
     const pv::CaptureUpload& u = start.upload;
-    if (!got.ok()) return done(StatusToProblem(req, got.status()));
+    if (!got.ok()) return done(UploadProblem(req, got.status()));
     if (!got->errors.empty()) return done(ValidationProblem(req, got->errors));
     auto cmd = commands::MakeCommand<vs::SessionDecider>(u.tenant, u.session_id,
                                                          vs::SessionCommand(vs::CaptureMedia{*got->captured}),

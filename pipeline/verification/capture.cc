@@ -147,6 +147,22 @@ core::Status CheckBytesSeen(const CaptureUpload& u, size_t size, std::string_vie
 constexpr size_t kHeadBytes = 64;  // enough for every accepted type's magic number
 }  // namespace
 
+core::Status CaptureMemoryFull() {
+  return core::Unavailable("the captures being received hold all the memory uploads may use; retry", "ADMISSION_FULL");
+}
+
+core::Status AppendHeld(std::string& held, std::string_view piece, core::ByteBudget::Hold& hold) {
+  const size_t need = held.size() + piece.size();
+  if (need > held.capacity()) {
+    // Grown as std::string would (doubling), but the memory is taken first.
+    const size_t grown = std::max(need, std::min(held.capacity() * 2, LargestCaptureBytes() + (64u << 10)));
+    if (!hold.Grow(grown - held.capacity())) return CaptureMemoryFull();
+    held.reserve(grown);
+  }
+  held.append(piece);
+  return core::Status::Ok();
+}
+
 core::Status CheckCaptureContent(const CaptureUpload& u) {
   const MediaKindSpec* spec = FindMediaKind(u.kind);
   if (spec == nullptr) return CheckCaptureType(u);
@@ -179,7 +195,7 @@ core::Result<std::unique_ptr<CaptureSealing>> CaptureSealing::Start(const Captur
   SVC_ASSIGN_OR_RETURN(auto dek, deps.keys->GetOrCreate(eventstore::KeyStore::SessionKeyName(
                                      u.tenant, u.environment, u.session_id)));
   c->dek_ = std::move(dek);
-  c->keep_ = u.analyze;
+  c->keep_ = u.analyze && u.bytes.empty();  // bytes in memory are analysed where they are
   c->m_.media_id = deps.ids->NewIdString(core::IdKind::kMedia);
   c->m_.kind = u.kind;
   c->m_.mime = u.mime;
@@ -194,7 +210,7 @@ core::Status CaptureSealing::Write(std::string_view bytes) {
   size_ += bytes.size();
   if (size_ > max_bytes_) return TooLarge(m_.kind, max_bytes_);
   if (head_.size() < kHeadBytes) head_.append(bytes.substr(0, kHeadBytes - head_.size()));
-  if (keep_) kept_.append(bytes);
+  if (keep_) SVC_RETURN_IF_ERROR(AppendHeld(kept_, bytes, kept_hold_));
   return sealer_->Write(bytes);
 }
 
@@ -219,7 +235,7 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
   }
   if (u.analyze) {
     CaptureUpload whole = u;
-    whole.bytes = kept_;
+    if (keep_) whole.bytes = kept_;
     CaptureAnalysisResult result = Analyze(deps_, whole, admitted, m.media_id);
     m.analysis = result.ToJson();
     if (result.extracted.is_object()) {
@@ -229,6 +245,8 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
     }
   }
   core::SecureZero(kept_);
+  kept_.shrink_to_fit();
+  kept_hold_.Release();
   core::SecureZero(dek_);
   return m;
 }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "commands/verification/session_events.h"
+#include "core/byte_budget.h"
 #include "core/clock.h"
 #include "core/ids.h"
 #include "core/json.h"
@@ -66,7 +67,16 @@ struct CaptureDeps {
   core::Clock* clock = nullptr;
   VerificationEngine* engine = nullptr;          // live keys and test keys without a test outcome
   VerificationEngine* sandbox_engine = nullptr;  // test keys whose policy asks for an outcome
+  // The bytes of captures held in memory (an analysed capture, a file sent before its kind) come
+  // out of it; past it an upload is refused 503 ADMISSION_FULL. Null: unlimited.
+  core::ByteBudget* memory = nullptr;
 };
+
+// The status of an upload refused because the captures held in memory took the whole budget.
+core::Status CaptureMemoryFull();
+// Appends `piece` to `held`, taking from `hold` the memory it grows by (CaptureMemoryFull when
+// the budget has not got it; nothing appended).
+core::Status AppendHeld(std::string& held, std::string_view piece, core::ByteBudget::Hold& hold);
 
 // A capture sealed as its bytes arrive (a streamed upload): Start once the kind and the declared
 // type passed CheckCaptureType and the session admitted it, Write the bytes as they come (the
@@ -74,7 +84,9 @@ struct CaptureDeps {
 // of the declared type), the sealed object made durable in the blob store and, when asked,
 // analysed (an engine that fails or is missing gives status=error, never an error of the call);
 // the MediaCaptured to append. Only an analysed capture is held in memory (the engine decodes it
-// whole). Dropped before Finish, it leaves nothing behind. Blocking: run it off the I/O threads.
+// whole), under CaptureDeps::memory; bytes already in memory (CaptureUpload::bytes) are analysed
+// where they are. Dropped before Finish, it leaves nothing behind. Blocking: run it off the I/O
+// threads.
 class CaptureSealing {
  public:
   static core::Result<std::unique_ptr<CaptureSealing>> Start(const CaptureDeps& deps, const CaptureUpload& u);
@@ -82,7 +94,8 @@ class CaptureSealing {
   core::Result<commands::verification::MediaCaptured> Finish(const CaptureUpload& u, const CaptureAdmission& admitted);
 
  private:
-  CaptureSealing(const CaptureDeps& deps, size_t max_bytes) : deps_(deps), max_bytes_(max_bytes) {}
+  CaptureSealing(const CaptureDeps& deps, size_t max_bytes)
+      : deps_(deps), max_bytes_(max_bytes), kept_hold_(deps.memory) {}
   CaptureDeps deps_;
   size_t max_bytes_;
   commands::verification::MediaCaptured m_;
@@ -90,6 +103,7 @@ class CaptureSealing {
   std::string dek_;
   std::string head_;  // the first bytes, for the type's magic number
   std::string kept_;  // the whole capture, when it is to be analysed (keep_)
+  core::ByteBudget::Hold kept_hold_;  // kept_'s memory, out of deps_.memory
   bool keep_ = false;
   size_t size_ = 0;
 };

@@ -95,3 +95,50 @@ TEST_CASE("guard: refused credentials without an API key are counted, then throt
   CHECK(log.str().find(secret_tried) == std::string::npos);
   CHECK(log.str().find(token) == std::string::npos);
 }
+
+TEST_CASE("guard: guessed API keys, applicant tokens and reviewer tokens are throttled per source; a working key is not") {
+  // Issue 68, item 10: 2,400–3,600 refusals a second, no 429. The default: 60 refusals a minute
+  // per source and kind of credential. The clock stands still (--fake-clock): no refill.
+  REQUIRE(core::InitCrypto().ok());
+  Env env(false, {"--fake-clock"}, Sharing::kIsolated);
+  auto guess = [&] { return env.Call("svc_test_sk_" + Hex(16).substr(0, env.test_key.size() - 12), "GET", "/v1/persons"); };
+  // The first refusal; then the tenant's working key, accepted from this source, is remembered.
+  CheckProblem(guess(), 401, "API_KEY_INVALID");
+  REQUIRE(env.Call(env.test_key, "GET", "/v1/persons").status == 200);
+  CHECK(AttemptsUntilThrottled(guess, "API_KEY_INVALID", 100) == 60);
+  CHECK(Metric(env, "svc_credential_failures_total{route=\"api_key\"}") == 60);
+  CHECK(Metric(env, "svc_credential_throttled_total{route=\"api_key\"}") >= 1);
+  // Throttled: the key that worked from here still works; a key never used from here waits.
+  CHECK(env.Call(env.test_key, "GET", "/v1/persons").status == 200);
+  auto unseen = env.Call(env.live_key, "GET", "/v1/persons");
+  CheckProblem(unseen, 429, "RATE_LIMITED");
+  CHECK(std::stoi(HeaderOf(unseen, "Retry-After")) >= 1);
+  // Another source is not throttled by this one's refusals.
+  {
+    api::HttpResponse other = env.Call(env.live_key, "GET", "/v1/persons", "", {{"X-Forwarded-For", "198.51.100.7"}});
+    CHECK(other.status == 429);  // the peer is the source unless --client-ip-header says otherwise
+  }
+
+  // Applicant tokens on the capture routes, and reviewer tokens on the review routes: the same.
+  auto session = env.Create(env.test_key, "guard-applicant");
+  REQUIRE(session.status == 201);
+  const std::string events = "/v1/verification-sessions/" + Body(session)["id"].get<std::string>() + "/events";
+  CHECK(AttemptsUntilThrottled([&] { return env.Call("atok_" + Hex(24), "GET", events); }, "SESSION_INVALID", 100) ==
+        61);
+  CHECK(AttemptsUntilThrottled(
+            [&] { return env.Call("eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJ4In0." + Hex(32), "GET", events); },
+            "API_KEY_INVALID", 100) == 61);
+}
+
+TEST_CASE("guard: behind a proxy (--client-ip-header), each client address has its own refusals") {
+  REQUIRE(core::InitCrypto().ok());
+  Env env(false, {"--fake-clock", "--client-ip-header", "X-Forwarded-For", "--guard-key-failures-per-minute", "3"},
+          Sharing::kIsolated);
+  auto guess = [&](const std::string& from) {
+    return env.Call("svc_test_sk_" + Hex(16).substr(0, env.test_key.size() - 12), "GET", "/v1/persons", "",
+                    {{"X-Forwarded-For", from + ", 10.0.0.1"}});
+  };
+  CHECK(AttemptsUntilThrottled([&] { return guess("203.0.113.9"); }, "API_KEY_INVALID", 10) == 4);
+  CheckProblem(guess("198.51.100.7"), 401, "API_KEY_INVALID");
+  CHECK(env.Call(env.test_key, "GET", "/v1/persons", "", {{"X-Forwarded-For", "198.51.100.7"}}).status == 200);
+}
