@@ -5,6 +5,8 @@
 
 #include <atomic>
 #include <cstddef>
+#include <string_view>
+#include <vector>
 
 #include "core/metrics.h"
 
@@ -61,6 +63,39 @@ class ByteBudget {
   const size_t capacity_;
   Gauge* const gauge_;
   std::atomic<size_t> used_{0};
+};
+
+// Bytes held in memory out of a budget, in 1 MiB blocks mapped from the kernel (not the heap):
+// growing never copies, and what is given back leaves the process at once (a heap would keep the
+// pages of every thread's arena resident after a refused upload freed them). Not thread-safe.
+class HeldBytes {
+ public:
+  static constexpr size_t kBlock = 1u << 20;
+  explicit HeldBytes(ByteBudget* budget) : hold_(budget) {}
+  HeldBytes(const HeldBytes&) = delete;
+  HeldBytes& operator=(const HeldBytes&) = delete;
+  ~HeldBytes() { Clear(); }
+
+  // Appends `bytes` (false: the budget had not got a block it needed; what fitted was appended).
+  bool Append(std::string_view bytes);
+  size_t size() const { return size_; }
+  // The bytes in one piece (the blocks are moved into one mapping, each unmapped once copied); the
+  // view lives until Clear. The budget's share is unchanged: the mapping is no larger than the blocks.
+  std::string_view Whole();
+  void Clear();
+
+ private:
+  struct Block {
+    char* data;
+    size_t used;
+  };
+  static char* Map(size_t n);
+  static void Unmap(char* p, size_t n);
+  ByteBudget::Hold hold_;
+  std::vector<Block> blocks_;
+  char* whole_ = nullptr;
+  size_t whole_size_ = 0;
+  size_t size_ = 0;
 };
 
 }  // namespace svc::core

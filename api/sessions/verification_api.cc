@@ -132,8 +132,7 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
   std::set<std::string> seen;
   std::optional<std::string> kind;
   std::unique_ptr<pv::CaptureSealing> sealing;
-  std::string held;  // the file, when it came before the kind (its memory out of the budget)
-  core::ByteBudget::Hold held_memory(o.upload_memory);
+  core::HeldBytes held(o.upload_memory);  // the file, when it came before the kind
   for (;;) {
     SVC_ASSIGN_OR_RETURN(auto part, form.NextPart());
     if (!part.has_value()) break;
@@ -158,7 +157,7 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
         for (;;) {
           SVC_ASSIGN_OR_RETURN(std::string piece, form.ReadBody(kPiece));
           if (piece.empty()) break;
-          SVC_RETURN_IF_ERROR(pv::AppendHeld(held, piece, held_memory));
+          if (!held.Append(piece)) return pv::CaptureMemoryFull();
           if (held.size() > pv::LargestCaptureBytes()) {
             return core::InvalidArgument(
                 "a capture is at most " + std::to_string(pv::LargestCaptureBytes() >> 20) + " MiB", "PAYLOAD_TOO_LARGE");
@@ -206,7 +205,7 @@ core::Result<Received> ReceiveCapture(Runtime& rt, const SessionsOptions& o, Cap
   if (!r.errors.empty()) return r;
   u.kind = *kind;
   if (sealing == nullptr) {
-    u.bytes = held;
+    u.bytes = held.Whole();
     SVC_RETURN_IF_ERROR(pv::CheckCaptureContent(u));
     SVC_ASSIGN_OR_RETURN(auto admitted, Admit(rt, u));
     SVC_ASSIGN_OR_RETURN(r.captured, pv::SealCapture(deps, u, admitted));

@@ -151,18 +151,6 @@ core::Status CaptureMemoryFull() {
   return core::Unavailable("the captures being received hold all the memory uploads may use; retry", "ADMISSION_FULL");
 }
 
-core::Status AppendHeld(std::string& held, std::string_view piece, core::ByteBudget::Hold& hold) {
-  const size_t need = held.size() + piece.size();
-  if (need > held.capacity()) {
-    // Grown as std::string would (doubling), but the memory is taken first.
-    const size_t grown = std::max(need, std::min(held.capacity() * 2, LargestCaptureBytes() + (64u << 10)));
-    if (!hold.Grow(grown - held.capacity())) return CaptureMemoryFull();
-    held.reserve(grown);
-  }
-  held.append(piece);
-  return core::Status::Ok();
-}
-
 core::Status CheckCaptureContent(const CaptureUpload& u) {
   const MediaKindSpec* spec = FindMediaKind(u.kind);
   if (spec == nullptr) return CheckCaptureType(u);
@@ -210,7 +198,7 @@ core::Status CaptureSealing::Write(std::string_view bytes) {
   size_ += bytes.size();
   if (size_ > max_bytes_) return TooLarge(m_.kind, max_bytes_);
   if (head_.size() < kHeadBytes) head_.append(bytes.substr(0, kHeadBytes - head_.size()));
-  if (keep_) SVC_RETURN_IF_ERROR(AppendHeld(kept_, bytes, kept_hold_));
+  if (keep_ && !kept_.Append(bytes)) return CaptureMemoryFull();
   return sealer_->Write(bytes);
 }
 
@@ -235,7 +223,7 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
   }
   if (u.analyze) {
     CaptureUpload whole = u;
-    if (keep_) whole.bytes = kept_;
+    if (keep_) whole.bytes = kept_.Whole();
     CaptureAnalysisResult result = Analyze(deps_, whole, admitted, m.media_id);
     m.analysis = result.ToJson();
     if (result.extracted.is_object()) {
@@ -244,9 +232,7 @@ core::Result<vs::MediaCaptured> CaptureSealing::Finish(const CaptureUpload& u, c
           core::AeadSeal(dek_, core::DumpJson(result.extracted), "extracted|" + base + "|" + m.media_id));
     }
   }
-  core::SecureZero(kept_);
-  kept_.shrink_to_fit();
-  kept_hold_.Release();
+  kept_.Clear();
   core::SecureZero(dek_);
   return m;
 }

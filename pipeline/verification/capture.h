@@ -74,9 +74,6 @@ struct CaptureDeps {
 
 // The status of an upload refused because the captures held in memory took the whole budget.
 core::Status CaptureMemoryFull();
-// Appends `piece` to `held`, taking from `hold` the memory it grows by (CaptureMemoryFull when
-// the budget has not got it; nothing appended).
-core::Status AppendHeld(std::string& held, std::string_view piece, core::ByteBudget::Hold& hold);
 
 // A capture sealed as its bytes arrive (a streamed upload): Start once the kind and the declared
 // type passed CheckCaptureType and the session admitted it, Write the bytes as they come (the
@@ -95,15 +92,14 @@ class CaptureSealing {
 
  private:
   CaptureSealing(const CaptureDeps& deps, size_t max_bytes)
-      : deps_(deps), max_bytes_(max_bytes), kept_hold_(deps.memory) {}
+      : deps_(deps), max_bytes_(max_bytes), kept_(deps.memory) {}
   CaptureDeps deps_;
   size_t max_bytes_;
   commands::verification::MediaCaptured m_;
   std::unique_ptr<MediaSealer> sealer_;
   std::string dek_;
   std::string head_;  // the first bytes, for the type's magic number
-  std::string kept_;  // the whole capture, when it is to be analysed (keep_)
-  core::ByteBudget::Hold kept_hold_;  // kept_'s memory, out of deps_.memory
+  core::HeldBytes kept_;  // the whole capture, when it is to be analysed (keep_), out of deps_.memory
   bool keep_ = false;
   size_t size_ = 0;
 };
