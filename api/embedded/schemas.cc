@@ -58,7 +58,12 @@ OpenApiArea EmbeddedOpenApi() {
                                                  {"steps", Strs()},
                                                  {"livenessMode", Enum({"passive", "active"})},
                                                  {"livenessFileAllowed", {{"type", "boolean"}}}},
-                                                {})}},
+                                                {})},
+                                   {"resume", Obj({{"consentGiven", {{"type", "boolean"}}},
+                                                   {"processing", {{"type", "boolean"}}},
+                                                   {"submission", Nullable(Str())},
+                                                   {"capturedKinds", Strs()}},
+                                                  {"consentGiven", "processing", "submission", "capturedKinds"})}},
                                   {"allowedOrigins", "applicantToken", "expiresAt", "sessionId", "status",
                                    "verificationSessionId"});
   s["EmbeddedPolicyResponse"] = Obj({{"allowedOrigins", Strs()}, {"frameAncestors", Str()}, {"sessionId", ems}}, {});

@@ -93,6 +93,8 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                   }
                   auto integrator = projections::IntegratorOf(rt.store(), core::StringOr(l, "tenantId"), **rec);
                   if (!integrator.ok()) return StatusToProblem(req_copy, integrator.status());
+                  auto resume = projections::ApplicantResume(rt.store(), te, sid, **rec);
+                  if (!resume.ok()) return StatusToProblem(req_copy, resume.status());
                   HttpResponse r = JsonResponse(
                       200, {{"verificationSessionId", sid},
                             {"integrator", *integrator},
@@ -104,7 +106,8 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                             {"flow", {{"id", (*rec)->value("flowId", core::Json(nullptr))},
                                       {"steps", l.value("steps", core::Json::array())},
                                       {"livenessMode", l.value("livenessMode", "passive")},
-                                      {"livenessFileAllowed", l.value("livenessFileAllowed", false)}}}});
+                                      {"livenessFileAllowed", l.value("livenessFileAllowed", false)}}},
+                            {"resume", *resume}});
                   r.headers.emplace_back("Cache-Control", "no-store");
                   return r;
                 },

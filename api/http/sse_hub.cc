@@ -48,15 +48,15 @@ class SseHub::Stream final : public ResponseStream, public std::enable_shared_fr
   }
 
   enum class PollResult { kNone, kData, kEnd };
-  // Appends the rows after `after_` to `chunk`. kEnd when the stream is over (a final row was
-  // sent, or is already behind the client).
+  // Appends the rows after `after_` to `chunk`. kEnd when the stream is over (the last row is
+  // final: it was just sent, or is already behind the client).
   PollResult Poll(std::string* chunk) {
     if (finished_.load()) return PollResult::kEnd;
     int cf = hub_->store_->Cf(projections::kViewsCf);
     const std::string& prefix = feed_.prefix;
     std::string lower = after_.empty() ? prefix : after_ + std::string(1, '\0');
     auto it = hub_->store_->NewIterator(cf, lower, eventstore::PrefixEnd(prefix));
-    bool any = false;
+    bool any = false, last_final = false;
     for (it->Seek(lower); it->Valid(); it->Next()) {
       std::string_view key = it->key();
       std::string_view suffix = key.substr(prefix.size());
@@ -67,11 +67,11 @@ class SseHub::Stream final : public ResponseStream, public std::enable_shared_fr
       chunk->append("data: ").append(it->value()).append("\n\n");
       after_ = std::string(key);
       any = true;
-      if (feed_.is_final && feed_.is_final(row)) {
-        ended_ = true;
-        break;
-      }
+      // A final row ends the stream when it is the last: a verdict a resubmission followed (more
+      // information asked, then the captures again) is history, not the end (issue 69).
+      last_final = feed_.is_final && feed_.is_final(row);
     }
+    ended_ = last_final;
     if (any) return PollResult::kData;
     if (!it->status().ok()) return PollResult::kEnd;
     // Nothing new: is the last row (already behind the client) final?

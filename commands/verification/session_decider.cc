@@ -85,7 +85,6 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
             return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
           }
-          if (s.Terminal()) return core::FailedPrecondition("the session is already completed", "SESSION_COMPLETED");
           if (s.link_opens >= kMaxLinkOpens) {
             return core::FailedPrecondition("this link was opened too many times; ask for a new one",
                                             "SESSION_ALREADY_USED");
@@ -102,12 +101,11 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
             return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
           }
-          if (s.Terminal()) {
-            return core::FailedPrecondition("the session is already completed", "SESSION_COMPLETED");
-          }
-          if (s.embedded_mounted) {
+          if (s.embedded_mounted &&
+              (s.embedded_parent.empty() || c.parent_origin != s.embedded_parent || s.embedded_mounts >= kMaxLinkOpens)) {
             return core::FailedPrecondition(
-                "this clientSecret was already swapped for an applicant token; create a new embedded session",
+                "this clientSecret was already swapped for an applicant token by another page, or too many times; "
+                "create a new embedded session",
                 "SESSION_ALREADY_USED");
           }
           if (std::find(s.embedded_origins.begin(), s.embedded_origins.end(), c.parent_origin) ==
@@ -313,7 +311,9 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.embedded_origins = e.allowed_origins;
           s.embedded_secret_hash = e.client_secret_hash;
         } else if constexpr (std::is_same_v<T, EmbeddedMounted>) {
+          if (!s.embedded_mounted) s.embedded_parent = e.parent_origin;
           s.embedded_mounted = true;
+          ++s.embedded_mounts;
         } else if constexpr (std::is_same_v<T, ConsentRecorded>) {
           s.consent_recorded = true;
           s.consent_accepted = e.accepted;

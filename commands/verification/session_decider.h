@@ -59,6 +59,8 @@ struct SessionState {
   std::vector<std::string> embedded_origins;
   std::string embedded_secret_hash;
   bool embedded_mounted = false;
+  std::string embedded_parent;  // the origin that mounted it first ("" before, or in snapshots of before)
+  int embedded_mounts = 0;
   std::string link_token_hash;
   int link_opens = 0;
   std::string efirma_check;  // the e.firma check (challenge id) the latest submission had
@@ -99,6 +101,8 @@ struct SessionState {
         core::Field("embeddedOrigins", &T::embedded_origins, core::Empty::kOmit),
         core::Field("embeddedSecretHash", &T::embedded_secret_hash, core::Empty::kOmit),
         core::Field("embeddedMounted", &T::embedded_mounted, core::Empty::kOmit),
+        core::Field("embeddedParent", &T::embedded_parent, core::Empty::kOmit),
+        core::Field("embeddedMounts", &T::embedded_mounts, core::Empty::kOmit),
         core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
         core::Field("linkOpens", &T::link_opens, core::Empty::kOmit),
         core::Field("efirmaCheck", &T::efirma_check, core::Empty::kOmit)};
@@ -127,10 +131,13 @@ struct CreateSession {
                       core::Field("embedded", &T::embedded)};
   }
 };
-// The widget's init (docs/embedded.md#init): the clientSecret (as its keyed hash) swapped once for
-// an applicant token, from a parent page of an allowed origin.
+// The widget's init (docs/embedded.md#credentials): the clientSecret (as its keyed hash) swapped for
+// an applicant token, from a parent page of an allowed origin; again only from the origin that
+// mounted it first (the frame reloaded), at most kMaxLinkOpens times. An answered session mounts
+// too: the page shows its outcome (its token can no longer capture or submit).
 // The hosted page's open (docs/embedded.md#the-hosted-page): the link token (as its keyed hash)
-// swapped for an applicant token; again on a new open, at most kMaxLinkOpens times.
+// swapped for an applicant token; again on a new open, at most kMaxLinkOpens times. An answered
+// session opens too: the page shows its outcome.
 struct OpenLink {
   std::string link_token_hash;
   std::string applicant_token_hash;

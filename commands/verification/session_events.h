@@ -274,8 +274,8 @@ struct EmbeddedOpened {
   }
 };
 
-// The widget mounted: the clientSecret swapped (once) for an applicant token, from a parent page
-// of an allowed origin.
+// The widget mounted: the clientSecret swapped for an applicant token, from a parent page of an
+// allowed origin (again from the same page when its frame reloads).
 struct EmbeddedMounted {
   static constexpr std::string_view kType = "verification.embedded_mounted";
   std::string parent_origin;

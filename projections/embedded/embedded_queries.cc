@@ -1,7 +1,10 @@
 #include "projections/embedded/embedded_queries.h"
 
+#include <set>
+
 #include "projections/sessions_view.h"
 #include "projections/tenancy_view.h"
+#include "projections/verification_view.h"
 #include "projections/view_rows.h"
 
 namespace svc::projections {
@@ -16,6 +19,29 @@ core::Result<core::Json> IntegratorOf(const eventstore::KvStore& views, std::str
   out["name"] = row->value("name", core::Json(nullptr));
   out["privacyNoticeUrl"] = row->value("privacyNoticeUrl", core::Json(nullptr));
   return out;
+}
+
+core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const std::string& te,
+                                         const std::string& session_id, const core::Json& r) {
+  using VV = VerificationView;
+  SVC_ASSIGN_OR_RETURN(auto submission, ReadRow(views, VV::Abs(VV::Submission(te, session_id))));
+  std::set<std::string> submitted;
+  if (submission.has_value()) {
+    for (const auto& m : submission->value("mediaIds", core::Json::array())) {
+      if (m.is_string()) submitted.insert(m.get<std::string>());
+    }
+  }
+  SVC_ASSIGN_OR_RETURN(auto media, ScanRows(views, VV::Abs(VV::Media(te, session_id))));
+  std::set<std::string> kinds;
+  for (const auto& m : media) {
+    if (submitted.count(core::StringOr(m, "mediaId")) == 0) kinds.insert(core::StringOr(m, "kind"));
+  }
+  SVC_ASSIGN_OR_RETURN(auto consent, ReadRow(views, SessionsView::Abs(SessionsView::Consent(te, session_id))));
+  return core::Json{{"consentGiven", consent.has_value() && consent->value("consentGiven", false) == true},
+                    {"processing", core::StringOr(r, "currentStep") == "processing"},
+                    {"submission", submission.has_value() ? submission->value("trackingId", core::Json(nullptr))
+                                                          : core::Json(nullptr)},
+                    {"capturedKinds", kinds}};
 }
 
 core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const core::Json& embedded,
@@ -39,6 +65,7 @@ core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const cor
                  {"steps", embedded.value("steps", core::Json::array())},
                  {"livenessMode", embedded.value("livenessMode", "passive")},
                  {"livenessFileAllowed", embedded.value("livenessFileAllowed", false)}};
+  SVC_ASSIGN_OR_RETURN(out["resume"], ApplicantResume(views, te, sid, r));
   return out;
 }
 

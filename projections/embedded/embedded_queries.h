@@ -15,6 +15,13 @@ namespace svc::projections {
 core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const core::Json& embedded,
                                      const std::string& embedded_id, const std::string& applicant_token);
 
+// Where the applicant's page resumes the session (issue 69): {consentGiven, processing (a
+// submission's pipeline is running), submission (the latest submission's trackingId, or null: the
+// verdict the page waits for is that one's), capturedKinds (the kinds captured since it, or since
+// the start)}. The widget's init answers carry it as `resume`.
+core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const std::string& te,
+                                         const std::string& session_id, const core::Json& session_record);
+
 // Who asks the applicant to verify (the consent names them, as the LFPDPPP wants before data is
 // collected): {name, privacyNoticeUrl} of the session record's application; name null when the
 // application is not readable.

@@ -127,7 +127,15 @@ TEST_CASE("a session of a flow: only the flow's captures; the clientSecret swapp
   auto mounted = spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'c')});
   REQUIRE(mounted.ok());
   CHECK(Types(*mounted) == std::vector<std::string>{"verification.embedded_mounted"});
-  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'd')}).status()) ==
+  // Again from the page that mounted it (its frame reloaded): a new token, up to kMaxLinkOpens
+  // mounts in all; from another allowed origin, never.
+  REQUIRE(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'd')}).ok());
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://evil.example", std::string(64, 'e')}).status()) ==
+        "SESSION_ALREADY_USED");
+  for (int i = 2; i < vs::kMaxLinkOpens; ++i) {
+    REQUIRE(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'f')}).ok());
+  }
+  CHECK(Code(spec.When(vs::MountEmbedded{std::string(64, 'a'), "https://shop.example", std::string(64, 'g')}).status()) ==
         "SESSION_ALREADY_USED");
 
   REQUIRE(spec.When(vs::RecordConsent{true, 0, "", ""}).ok());

@@ -308,7 +308,12 @@ TEST_CASE("embedded sessions: backend and browser create, init once from an allo
   CHECK(in["verificationSessionId"] == vrf);
   CHECK(in["flow"]["steps"] ==
         core::Json::array({"consent", "document_front", "document_back", "selfie", "liveness", "submit"}));
-  CheckProblem(Init(env, secret, "https://shop.example"), 409, "SESSION_ALREADY_USED");
+  // Again from the same page (its frame reloaded, issue 69): a new token, where the session is.
+  auto remounted = Init(env, secret, "https://shop.example");
+  REQUIRE_MESSAGE(remounted.status == 200, remounted.body);
+  CHECK(Body(remounted)["applicantToken"] != token);
+  CHECK(Body(remounted)["resume"] == core::Json{{"consentGiven", false}, {"processing", false}, {"submission", nullptr},
+                                            {"capturedKinds", core::Json::array()}});
 
   // The applicant token: its session's capture routes only.
   const std::string base = "/v1/verification-sessions/" + vrf;
@@ -486,9 +491,17 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
   REQUIRE(env.Call(atok, "POST", base + "/submit").status == 200);
   REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
   CHECK(Body(env.Call(k, "GET", base))["status"] == "declined");
-  // Over: the link opens nothing more.
-  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", token}}.dump()), 409,
+  // Over: the link opens the outcome (issue 69); its token reads, and can no longer capture or submit.
+  auto after = env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", token}}.dump());
+  REQUIRE_MESSAGE(after.status == 200, after.body);
+  CHECK(Body(after)["verificationStatus"] == "declined");
+  CHECK(Body(after)["resume"]["consentGiven"] == true);
+  CHECK(Body(after)["resume"]["submission"].is_string());
+  const std::string late = Body(after)["applicantToken"];
+  CHECK(env.Call(late, "GET", base).status == 200);
+  CheckProblem(svc::testing::Upload(env, late, vrf, "selfie", "image/jpeg", svc::testing::Jpeg(720, 960)), 409,
                "SESSION_COMPLETED");
+  CheckProblem(env.Call(late, "POST", base + "/submit"), 409, "SESSION_COMPLETED");
   // An API-channel session has no link.
   CHECK(Body(env.Create(k, "hosted-2"))["hostedUrl"].is_null());
 }

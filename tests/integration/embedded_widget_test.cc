@@ -374,3 +374,90 @@ TEST_CASE("embedded widget: a blurred photo refused with its hint, the retake ac
   CHECK(named);
   CHECK(out["outcome"] != "approved");
 }
+
+TEST_CASE("embedded widget: every return lands where the session is (issue 69, items 1-3)") {
+  Env env(false, {}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
+  const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  testing::ChildProcess browser({"node", std::string(SVC_TEST_SOURCE_DIR) + "/browser/widget_journey.mjs", base, samples});
+  const std::string first = browser.ReadLine();
+  REQUIRE_MESSAGE(first.rfind("port ", 0) == 0, first);
+  const std::string page = "http://127.0.0.1:" + first.substr(5);
+  // Document-only link sessions: the sandbox answers "more information" to the first submission
+  // (the back "not legible"), then approves; another goes to review.
+  auto link = [&](const std::string& idem, const std::string& outcome) {
+    auto r = env.Create(k, idem,
+                        core::Json{{"channel", "link"},
+                                   {"checks", {{"faceMatch", false}, {"liveness", false}}},
+                                   {"redirectUrl", page + "/done?order=" + idem},
+                                   {"policy", {{"testOutcome", outcome}}}}
+                            .dump());
+    REQUIRE_MESSAGE(r.status == 201, r.body);
+    return Body(r);
+  };
+  const core::Json more_info = link("journey-more", "more_info");
+  // A session that goes to review: a flow whose liveness step takes a file (a person checks those).
+  const core::Json file_flow = {
+      {"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "l"}},
+                                   {{"id", "l"}, {"type", "liveness"}, {"mode", "passive"}, {"allowFile", true}, {"next", "x"}},
+                                   {{"id", "x"}, {"type", "submit"}}})},
+      {"checks", {{"document", false}, {"faceMatch", false}, {"governmentLookup", false}, {"liveness", true}}}};
+  auto made = env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows",
+                        {{"key", "journey-file"}, {"name", "Liveness from a file"}, {"definition", file_flow}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const std::string flow = Body(made)["id"];
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows/" + flow + "/publish").status == 200);
+  auto review_link = env.Create(k, "journey-review",
+                                core::Json{{"channel", "link"}, {"flowId", flow}, {"policy", {{"testOutcome", "approved"}}}}.dump());
+  REQUIRE_MESSAGE(review_link.status == 201, review_link.body);
+  const core::Json review = Body(review_link);
+  const std::string recording = env.dir.path() + "/journey.mp4";
+  const std::string encode = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                             "scale=640:480,format=yuv420p -c:v mpeg4 '" + recording + "'";
+  REQUIRE(std::system(encode.c_str()) == 0);
+  auto embedded = env.Call(k, "POST", "/v1/embedded/sessions",
+                           core::Json{{"allowedOrigins", {page}}, {"policy", {{"testOutcome", "approved"}}}}.dump(),
+                           {{"Idempotency-Key", "journey-ems"}});
+  REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
+  browser.WriteLine(core::Json{{"moreInfo", more_info["linkToken"]},
+                               {"review", review["linkToken"]},
+                               {"video", recording},
+                               {"secret", Body(embedded)["clientSecret"]}}
+                        .dump());
+  core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
+  INFO(out.dump(2));
+  REQUIRE(out["ok"] == true);
+  CHECK(out["pageErrors"].empty());
+  // 1. The resubmission's own verdict, on the page and to the integrator.
+  CHECK(out["firstOutcome"] == "more_info");
+  CHECK(out["reopened"]["consent"] == 0);  // consent is never asked twice
+  CHECK(out["reopened"]["title"] == "Frente de tu identificación");
+  CHECK(out["secondOutcome"] == "approved");
+  const std::string id = more_info["id"];
+  CHECK(out["secondReturn"] == page + "/done?order=journey-more&verificationSessionId=" + id + "&status=approved");
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + id))["status"] == "approved");
+  // The progress stream read from the start goes past the stale verdict and ends at the last one.
+  const std::string stream = env.Call(k, "GET", "/v1/verification-sessions/" + id + "/events").body;
+  const auto stale = stream.find("event: verification.more_info_requested");
+  CHECK(stale != std::string::npos);
+  CHECK(stream.find("event: verification.approved", stale) != std::string::npos);
+  // 2. After the end, and while a reviewer has it: where the session is, nothing asked, no error.
+  CHECK(out["afterEnd"]["outcome"] == "approved");
+  CHECK(out["afterEnd"]["consent"] == 0);
+  CHECK(out["afterEnd"]["error"] == 0);
+  CHECK(out["afterEndReturn"] == out["secondReturn"]);
+  CHECK(out["reviewOutcome"] == "review");
+  CHECK(out["inReview"]["outcome"] == "review");
+  CHECK(out["inReview"]["consent"] == 0);
+  CHECK(out["inReview"]["error"] == 0);
+  // 3. The frame reloaded: it resumes at the step the session needs, never "Cargando…".
+  CHECK(out["reloaded"]["title"] == "Frente de tu identificación");
+  CHECK(out["reloaded"]["consent"] == 0);
+  CHECK(out["reloaded"]["loading"] == 0);
+  CHECK(out["reloaded"]["error"] == 0);
+  for (const char* st : {"resubmitted", "afterEnd"}) {
+    INFO(st);
+    CHECK(out["axe"][st]["violations"].empty());
+  }
+}

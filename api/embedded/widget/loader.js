@@ -22,12 +22,11 @@
     frame.setAttribute("referrerpolicy", "no-referrer");
     frame.style.cssText = "border:0;width:100%;height:640px";
     const emit = (e) => { if (typeof o.onEvent === "function") o.onEvent(e); };
-    let handed = false;
     function listen(m) {
       if (m.origin !== service || m.source !== frame.contentWindow || !m.data || m.data.source !== "svc-embed") return;
       if (m.data.type === "hello") {
-        if (handed) return;  // the secret is handed over once
-        handed = true;
+        // To the service's frame only; again when it reloads (the service takes the secret back from
+        // this page's origin a few times, and the frame resumes where the session is).
         frame.contentWindow.postMessage({ source: "svc-embed-loader", type: "init", clientSecret: secret, locale: o.locale }, service);
         return;
       }

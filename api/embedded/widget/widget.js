@@ -530,7 +530,8 @@
     async function send() {
       go.disabled = true;
       try {
-        await call("POST", `/v1/verification-sessions/${state.vrf}/submit`);
+        const r = await call("POST", `/v1/verification-sessions/${state.vrf}/submit`);
+        state.tracking = r.trackingId || "";
         tell("submitted", {});
         watch();
       } catch (e) { fail(e); go.disabled = false; }
@@ -549,8 +550,15 @@
     const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
       "verification.review_required": "review", "verification.more_info_requested": "more_info",
       "verification.session_expired": "failed" };
+    // The verdict of this submission, never one a resubmission followed (the stream replays the
+    // session from its start).
     for (const [type, status] of Object.entries(verdicts)) {
-      es.addEventListener(type, () => { es.close(); outcome(status); });
+      es.addEventListener(type, (m) => {
+        const d = JSON.parse(m.data || "{}");
+        if (state.tracking && d.trackingId && d.trackingId !== state.tracking) return;
+        es.close();
+        outcome(status);
+      });
     }
   }
 
@@ -607,6 +615,28 @@
     $("title").textContent = t.title;
     $("progress").setAttribute("aria-label", t.steps);
     tell("ready", { verificationSessionId: state.vrf, steps: state.steps });
+    resume(j.verificationStatus, j.resume || {});
+  }
+
+  // Where the session is now (issue 69): an answered session shows its outcome, a running
+  // submission its progress, an open one the first step it still needs; consent is never asked
+  // twice, and a capture made since the last submission is not asked again.
+  function resume(status, r) {
+    const ended = { approved: "approved", declined: "declined", review: "review", abandoned: "failed", cancelled: "failed" }[status];
+    state.tracking = r.submission || "";
+    if (ended) return outcome(ended);
+    if (r.processing) {
+      state.at = Math.max(0, state.steps.indexOf("submit"));
+      return watch();
+    }
+    const kinds = { document_front: "document_front", document_back: "document_back", selfie: "selfie", liveness: "liveness_video" };
+    const captured = new Set(r.capturedKinds || []);
+    state.at = 0;
+    while (state.at < state.steps.length) {
+      const s = state.steps[state.at];
+      if (!((s === "consent" && r.consentGiven) || (kinds[s] && captured.has(kinds[s])))) break;
+      state.at += 1;
+    }
     run();
   }
 

@@ -1,0 +1,129 @@
+// The applicant's returns (issue 69, items 1–3) in a real browser (Debian's chromium, playwright-core):
+// a hosted link whose first submission was answered "more information" is opened again, lands on
+// the captures (never the consent again), is resubmitted, and shows — and sends to the
+// integrator's redirectUrl — the new verdict, not the stale one; a link opened again after the end
+// or while in review shows where the session is; the embedded widget's frame, reloaded, resumes
+// (it never stays on "Cargando…"). Run by tests/integration/embedded_widget_test.cc:
+//
+//   node widget_journey.mjs <svc base url> <samples dir>
+//   -> "port N"    the integrator's page on http://127.0.0.1:N (another origin)
+//   <- {"moreInfo": link token, "review": link token, "video": a recording, "secret": embedded clientSecret}
+//   -> {"...": ...} one JSON line: what the pages showed
+import http from "node:http";
+import readline from "node:readline";
+import { chromium } from "playwright-core";
+import { axeViolations } from "./axe.mjs";
+
+const [base, samples] = process.argv.slice(2);
+const lines = readline.createInterface({ input: process.stdin });
+const nextLine = () => new Promise((resolve) => lines.once("line", resolve));
+const out = { ok: false, pageErrors: [], consoleErrors: [], axe: {} };
+
+const server = http.createServer((req, res) => {
+  res.writeHead(200, { "Content-Type": "text/html; charset=utf-8" });
+  if (req.url.startsWith("/done")) return res.end("<!doctype html><title>Gracias</title><p>Gracias</p>");
+  res.end(`<!doctype html><html lang="es"><head><meta charset="utf-8"><title>Tienda</title>
+<script src="${base}/embed/v1/loader.js"></script></head><body><div id="kyc"></div>
+<script>
+  window.events = [];
+  SvcEmbed.mount(document.getElementById("kyc"), {
+    clientSecret: new URLSearchParams(location.search).get("s"), locale: "es", onEvent: (e) => window.events.push(e) });
+</script></body></html>`);
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const port = server.address().port;
+process.stdout.write(`port ${port}\n`);
+const input = JSON.parse(await nextLine());
+
+const browser = await chromium.launch({
+  executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
+  args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-background-networking",
+         "--disable-component-update", "--no-first-run"],
+});
+const watchErrors = (p) => {
+  p.on("pageerror", (e) => out.pageErrors.push(String(e)));
+  p.on("console", (m) => { if (m.type() === "error") out.consoleErrors.push(`${m.text()} (${m.location().url})`); });
+};
+// The document's two sides from files, then submit; the outcome shown.
+async function walkDocument(p) {
+  await p.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  await p.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await p.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await p.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await p.locator("#submit").click();
+  await p.locator("#outcome").waitFor();
+  return p.locator("#outcome").getAttribute("data-status");
+}
+// The page as a link opens it: what it shows first, once it has loaded.
+async function opened(p, url) {
+  await p.goto(url);
+  await p.locator("#step-title").waitFor();
+  return {
+    title: await p.locator("#step-title").textContent(),
+    consent: await p.locator("#consent-check").count(),
+    outcome: await p.locator("#outcome").count() ? await p.locator("#outcome").getAttribute("data-status") : null,
+    error: await p.locator("#status.error").count(),
+    loading: await p.locator("#loading").count(),
+  };
+}
+
+try {
+  const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  // 1. More information, then the resubmission's own verdict.
+  const p = await context.newPage();
+  p.setDefaultTimeout(60000);
+  watchErrors(p);
+  const link = `${base}/v/${encodeURIComponent(input.moreInfo)}`;
+  await p.goto(link);
+  await p.locator("#consent-check").check();
+  await p.locator("#consent-accept").click();
+  out.firstOutcome = await walkDocument(p);
+  out.reopened = await opened(p, link);
+  out.secondOutcome = await walkDocument(p);
+  out.secondReturn = await p.locator("#continue").getAttribute("href");
+  out.axe.resubmitted = await axeViolations(p);
+  // 2. Opened again after the end: the outcome, nothing asked.
+  out.afterEnd = await opened(p, link);
+  out.afterEndReturn = await p.locator("#continue").getAttribute("href");
+  out.axe.afterEnd = await axeViolations(p);
+  // 2. Opened again while a reviewer has it.
+  const r = await context.newPage();
+  r.setDefaultTimeout(60000);
+  watchErrors(r);
+  const reviewLink = `${base}/v/${encodeURIComponent(input.review)}`;
+  await r.goto(reviewLink);
+  await r.locator("#consent-check").check();
+  await r.locator("#consent-accept").click();
+  await r.locator("#record").waitFor();
+  await r.locator("#file").setInputFiles(input.video);  // a recording from a file: a person checks it
+  await r.locator("#submit").click();
+  await r.locator("#outcome").waitFor();
+  out.reviewOutcome = await r.locator("#outcome").getAttribute("data-status");
+  out.inReview = await opened(r, reviewLink);
+  // 3. The embedded widget's frame reloaded after the consent: it resumes at the document.
+  const shop = await context.newPage();
+  shop.setDefaultTimeout(60000);
+  watchErrors(shop);
+  await shop.goto(`http://127.0.0.1:${port}/?s=${encodeURIComponent(input.secret)}`);
+  const frame = shop.frameLocator("iframe");
+  await frame.locator("#consent-check").check();
+  await frame.locator("#consent-accept").click();
+  await frame.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  const widget = shop.frame({ url: /\/embed\/v1\/frame\// });
+  await widget.evaluate(() => location.reload());
+  await frame.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  out.reloaded = {
+    title: await frame.locator("#step-title").textContent(),
+    consent: await frame.locator("#consent-check").count(),
+    loading: await frame.locator("#loading").count(),
+    error: await frame.locator("#status.error").count(),
+  };
+  out.reloadEvents = (await shop.evaluate(() => window.events)).map((e) => e.type);
+  out.ok = true;
+} catch (e) {
+  out.error = String((e && e.stack) || e);
+} finally {
+  await browser.close();
+  server.close();
+  process.stdout.write(JSON.stringify(out) + "\n");
+}
