@@ -13,6 +13,7 @@ import http from "node:http";
 import readline from "node:readline";
 import { chromium } from "playwright-core";
 import { axeViolations } from "./axe.mjs";
+import { contrastOfFocus } from "./contrast.mjs";
 
 const [base, samples] = process.argv.slice(2);
 const lines = readline.createInterface({ input: process.stdin });
@@ -75,6 +76,8 @@ try {
   watchErrors(p);
   const link = `${base}/v/${encodeURIComponent(input.moreInfo)}`;
   await p.goto(link);
+  await p.locator("#consent-check").focus();
+  out.focusContrast = await p.evaluate(contrastOfFocus);
   await p.locator("#consent-check").check();
   await p.locator("#consent-accept").click();
   out.firstOutcome = await walkDocument(p);

@@ -456,6 +456,9 @@ TEST_CASE("embedded widget: every return lands where the session is (issue 69, i
   CHECK(out["reloaded"]["consent"] == 0);
   CHECK(out["reloaded"]["loading"] == 0);
   CHECK(out["reloaded"]["error"] == 0);
+  // Item 10: the widget's focus ring against its page, 3:1 at least (it was 2.03:1).
+  CHECK(out["focusContrast"]["style"] != "none");
+  CHECK(out["focusContrast"]["ratio"].get<double>() >= 3.0);
   for (const char* st : {"resubmitted", "afterEnd"}) {
     INFO(st);
     CHECK(out["axe"][st]["violations"].empty());

@@ -76,7 +76,14 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(out["pageErrors"].empty());
   CHECK(out["csp"].get<std::string>().find("default-src 'none'") != std::string::npos);
   CHECK(out["title"] == "Consola de revisión");  // es-MX first
-  CHECK(out["wrongSecret"].get<std::string>().find("not valid") != std::string::npos);
+  // In the page's language, with what to do (issue 69, item 9), not the service's English detail.
+  CHECK(out["wrongSecret"] == "La clave no es válida: revise la que le dio su supervisor.");
+  CHECK(out["appShownBeforeSignIn"] == false);  // item 4: no queue panel before sign-in
+  // Item 10: the ticking SLA is in no live region; the focus ring is 3:1 at least.
+  CHECK(out["slaInLiveRegions"] == 0);
+  CHECK(out["detailLive"].is_null());
+  CHECK(out["focusContrast"]["style"] != "none");
+  CHECK(out["focusContrast"]["ratio"].get<double>() >= 3.0);
   CHECK(out["who"].get<std::string>().find("Ana (compliance)") != std::string::npos);
   CHECK(out["firstQueue"].size() == 1);
   CHECK(out["liveQueue"].size() == 2);
@@ -159,7 +166,21 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   }
   CHECK(ana);
   CHECK(sup_out["resolvedImages"] == 3);
-  for (const char* st : {"team", "resolvedCase"}) {
+  // Item 4: signed out, nothing of the session is left on screen.
+  const core::Json& gone = sup_out["afterSignOut"];
+  CHECK(gone["app"] == "none");
+  CHECK(gone["search"] == "");
+  CHECK(gone["searchStatus"] == "");
+  CHECK(gone["priority"] == "");
+  CHECK(gone["summary"] == "");
+  CHECK(gone["queue"] == 0);
+  CHECK(gone["text"].get<std::string>().find("PEPJ800101HDFRRN03") == std::string::npos);
+  // Item 9: a phone's 390 px, nothing off-screen.
+  const core::Json& phone = sup_out["phone"];
+  CHECK(phone["scrollWidth"].get<int>() <= phone["width"].get<int>());
+  CHECK(phone["signout"].get<int>() <= phone["width"].get<int>());
+  CHECK(phone["detail"].get<int>() <= phone["width"].get<int>());
+  for (const char* st : {"team", "resolvedCase", "phone"}) {
     INFO(st);
     CHECK(sup_out["axe"][st]["violations"].empty());
   }

@@ -12,7 +12,8 @@ const WORDS = {
   "es-MX": {
     title: "Consola de revisión", language: "Idioma", live: "en vivo", shortcuts: "Atajos (?)", signOut: "Cerrar sesión",
     signIn: "Iniciar sesión", secret: "Secreto del revisor", environment: "Entorno", signInButton: "Entrar",
-    signInFailed: "No se pudo iniciar sesión.", sessionEnded: "Su sesión terminó: inicie sesión de nuevo.",
+    signInFailed: "No se pudo iniciar sesión.", signInRefused: "La clave no es válida: revise la que le dio su supervisor.",
+    signInThrottled: "Demasiados intentos: espere un minuto e inténtelo de nuevo.", sessionEnded: "Su sesión terminó: inicie sesión de nuevo.",
     queue: "Cola", status: "estado", priority: "prioridad", scope: "alcance", mine: "míos", more: "Más",
     unfinished: "sin terminar", anyPriority: "cualquier prioridad", all: "todos", unassigned: "sin asignar", assigned: "asignados",
     placeholder: "Abra un caso de la cola (Intro, o n para el siguiente). Abrir un caso muestra los datos personales del solicitante y queda registrado en la bitácora de auditoría: una vez por visita.",
@@ -61,7 +62,8 @@ const WORDS = {
   en: {
     title: "Review console", language: "Language", live: "live", shortcuts: "Shortcuts (?)", signOut: "Sign out",
     signIn: "Sign in", secret: "Reviewer secret", environment: "Environment", signInButton: "Sign in",
-    signInFailed: "Sign-in failed.", sessionEnded: "Your session ended: sign in again.",
+    signInFailed: "Sign-in failed.", signInRefused: "That secret is not valid: check the one your supervisor gave you.",
+    signInThrottled: "Too many attempts: wait a minute and try again.", sessionEnded: "Your session ended: sign in again.",
     queue: "Queue", status: "status", priority: "priority", scope: "scope", mine: "mine", more: "More",
     unfinished: "unfinished", anyPriority: "any priority", all: "all", unassigned: "unassigned", assigned: "assigned",
     placeholder: "Open a case from the queue (Enter, or n for the next one). Opening a case shows the applicant's personal data and is recorded in the audit log: once per visit.",
@@ -228,7 +230,11 @@ async function signIn(ev) {
   });
   const data = await r.json().catch(() => null);
   if (!r.ok) {
-    $("signin-error").textContent = (data && data.detail) || w("signInFailed");
+    // In the page's language, by code: the service's detail is written for integrators, in English.
+    const code = data && data.code;
+    $("signin-error").textContent = code === "RATE_LIMITED" ? w("signInThrottled")
+      : code === "API_KEY_INVALID" ? w("signInRefused") : w("signInFailed");
+    $("signin-error").dataset.code = code || "";
     return;
   }
   $("secret").value = "";
@@ -263,6 +269,20 @@ function signOut(message) {
   $("team-button").hidden = true;
   state.team = null;
   $("signin").hidden = false;
+  // Nothing of the session stays on screen or in the page: the search, the filters, the counts,
+  // the queue, the case, an open dialog (issue 69).
+  for (const d of document.querySelectorAll("dialog[open]")) d.close();
+  $("q").value = "";
+  $("search-status").textContent = "";
+  $("search-clear").hidden = true;
+  $("more").hidden = true;
+  $("summary").replaceChildren();
+  $("f-status").value = "";
+  $("f-priority").value = "";
+  $("f-scope").value = "all";
+  $("f-mine").checked = false;
+  $("decide-note").value = "";
+  state.reasons = null;
   $("queue").replaceChildren();
   $("detail").replaceChildren(el("p", { class: "placeholder" }, w("placeholder")));
   $("signin-error").textContent = message || "";
