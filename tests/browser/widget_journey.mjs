@@ -7,7 +7,8 @@
 //
 //   node widget_journey.mjs <svc base url> <samples dir>
 //   -> "port N"    the integrator's page on http://127.0.0.1:N (another origin)
-//   <- {"moreInfo": link token, "review": link token, "video": a recording, "secret": embedded clientSecret}
+//   <- {"moreInfo": link token, "review": link token, "video": a recording, "secret": embedded clientSecret,
+//       "efirma": {link, cer, key, password} (a link session asking for an e.firma, and an expired one)}
 //   -> {"...": ...} one JSON line: what the pages showed
 import http from "node:http";
 import readline from "node:readline";
@@ -103,6 +104,43 @@ try {
   await r.locator("#outcome").waitFor();
   out.reviewOutcome = await r.locator("#outcome").getAttribute("data-status");
   out.inReview = await opened(r, reviewLink);
+  out.reviewText = await r.locator("#outcome-text").textContent();
+  out.reviewMark = await r.locator("#outcome .mark").textContent();
+  // 6. An e.firma refused: each reason in words with what to do, never a raw code; going on
+  // without it asks first. Then 7: the decline says what a person can act on.
+  const s = await context.newPage();
+  s.setDefaultTimeout(60000);
+  watchErrors(s);
+  await s.goto(`${base}/v/${encodeURIComponent(input.efirma.link)}`);
+  await s.locator("#consent-check").check();
+  await s.locator("#consent-accept").click();
+  await s.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  await s.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await s.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await s.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await s.locator("#efirma-cer").setInputFiles(input.efirma.cer);
+  await s.locator("#efirma-key").setInputFiles(input.efirma.key);
+  await s.locator("#efirma-password").fill(input.efirma.password);
+  await s.locator("#efirma-sign").click();
+  await s.locator("#efirma-reasons li").first().waitFor();
+  out.efirmaRefusal = {
+    reasons: await s.locator("#efirma-reasons li").allTextContents(),
+    codes: await s.locator("#efirma-reasons li").evaluateAll((items) => items.map((li) => li.dataset.code)),
+    status: await s.locator("#status").textContent(),
+    rawCodeShown: (await s.locator("body").innerText()).includes("EFIRMA_"),
+    signAgain: await s.locator("#efirma-sign").textContent(),
+  };
+  await s.locator("#efirma-continue").click();
+  await s.locator("#efirma-confirm").waitFor();
+  out.efirmaAsk = await s.locator("#efirma-ask").textContent();
+  out.submitBeforeConfirm = await s.locator("#submit").count();
+  out.axe.efirmaRefused = await axeViolations(s);
+  await s.locator("#efirma-continue-confirm").click();
+  await s.locator("#submit").click();
+  await s.locator("#outcome").waitFor();
+  out.efirmaOutcome = await s.locator("#outcome").getAttribute("data-status");
+  out.declinedText = await s.locator("#outcome-text").textContent();
+  out.axe.declined = await axeViolations(s);
   // 3. The embedded widget's frame reloaded after the consent: it resumes at the document.
   const shop = await context.newPage();
   shop.setDefaultTimeout(60000);
@@ -122,6 +160,14 @@ try {
     error: await frame.locator("#status.error").count(),
   };
   out.reloadEvents = (await shop.evaluate(() => window.events)).map((e) => e.type);
+  // To the end inside the shop's page: no "close this window" there (item 7).
+  await frame.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await frame.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await frame.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await frame.locator("#submit").click();
+  await frame.locator("#outcome").waitFor();
+  out.framedOutcome = await frame.locator("#outcome").getAttribute("data-status");
+  out.framedNext = await frame.locator("#outcome-next").textContent();
   out.ok = true;
 } catch (e) {
   out.error = String((e && e.stack) || e);

@@ -139,6 +139,9 @@ def make_ca():
     # The specimen's key as SAT .key files have long been made: PBES2, PBKDF2 with HMAC-SHA1, 3DES.
     openssl("pkcs8", "-topk8", "-in", path("fiel_specimen.pem.key"), "-outform", "DER", "-out",
             path("fiel_specimen_3des.key"), "-passout", f"pass:{PASSWORD}", "-v2", "des3", "-v2prf", "hmacWithSHA1")
+    # The expired FIEL's key the same way (the widget's refusal test signs with it).
+    openssl("pkcs8", "-topk8", "-in", path("fiel_expired.pem.key"), "-outform", "DER", "-out",
+            path("fiel_expired_3des.key"), "-passout", f"pass:{PASSWORD}", "-v2", "des3", "-v2prf", "hmacWithSHA1")
     # The OCSP responder: delegated by the CA, with the OCSPSigning extended key usage.
     issue("ocsp", "/CN=OCSP DE PRUEBAS DEL SAT/O=Servicio de Administración Tributaria/C=MX",
           "basicConstraints=CA:FALSE\nkeyUsage=critical,digitalSignature\nextendedKeyUsage=critical,OCSPSigning\n")

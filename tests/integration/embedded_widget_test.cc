@@ -375,8 +375,10 @@ TEST_CASE("embedded widget: a blurred photo refused with its hint, the retake ac
   CHECK(out["outcome"] != "approved");
 }
 
-TEST_CASE("embedded widget: every return lands where the session is (issue 69, items 1-3)") {
-  Env env(false, {}, Sharing::kIsolated);
+TEST_CASE("embedded widget: every return lands where the session is; refusals and outcomes say what to do (issue 69)") {
+  testing::TempDir ca_dir;
+  testing::SatCaProcess ca(ca_dir.Sub("ca"));  // the SAT-like CA (an expired FIEL to refuse)
+  Env env(false, ca.ServerFlags(), Sharing::kIsolated);
   const std::string k = env.test_key;
   const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
   const std::string base = "http://127.0.0.1:" + std::to_string(env.server->target().port);
@@ -417,13 +419,26 @@ TEST_CASE("embedded widget: every return lands where the session is (issue 69, i
                              "scale=640:480,format=yuv420p -c:v mpeg4 '" + recording + "'";
   REQUIRE(std::system(encode.c_str()) == 0);
   auto embedded = env.Call(k, "POST", "/v1/embedded/sessions",
-                           core::Json{{"allowedOrigins", {page}}, {"policy", {{"testOutcome", "approved"}}}}.dump(),
+                           core::Json{{"allowedOrigins", {page}},
+                                      {"checks", {{"faceMatch", false}, {"liveness", false}}},
+                                      {"policy", {{"testOutcome", "approved"}}}}
+                               .dump(),
                            {{"Idempotency-Key", "journey-ems"}});
+  auto signing = env.Create(k, "journey-efirma",
+                            core::Json{{"channel", "link"},
+                                       {"checks", {{"faceMatch", false}, {"liveness", false}, {"efirma", true}}},
+                                       {"policy", {{"testOutcome", "approved"}}}}
+                                .dump());
+  REQUIRE_MESSAGE(signing.status == 201, signing.body);
   REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
   browser.WriteLine(core::Json{{"moreInfo", more_info["linkToken"]},
                                {"review", review["linkToken"]},
                                {"video", recording},
-                               {"secret", Body(embedded)["clientSecret"]}}
+                               {"secret", Body(embedded)["clientSecret"]},
+                               {"efirma", {{"link", Body(signing)["linkToken"]},
+                                           {"cer", ca.file("fiel_expired.cer")},
+                                           {"key", ca.file("fiel_expired_3des.key")},
+                                           {"password", "12345678a"}}}}
                         .dump());
   core::Json out = core::ParseJsonOrDiscarded(browser.ReadLine());
   INFO(out.dump(2));
@@ -456,10 +471,24 @@ TEST_CASE("embedded widget: every return lands where the session is (issue 69, i
   CHECK(out["reloaded"]["consent"] == 0);
   CHECK(out["reloaded"]["loading"] == 0);
   CHECK(out["reloaded"]["error"] == 0);
+  // Item 6: an expired e.firma, in words with what to do; going on without it asks first.
+  CHECK(out["efirmaRefusal"]["codes"] == core::Json::array({"EFIRMA_EXPIRED"}));
+  CHECK(out["efirmaRefusal"]["reasons"][0].get<std::string>().find("Tu e.firma venció. Renuévala") == 0);
+  CHECK(out["efirmaRefusal"]["rawCodeShown"] == false);
+  CHECK(out["efirmaRefusal"]["signAgain"] == "Firmar con otra e.firma");
+  CHECK(out["efirmaAsk"].get<std::string>().find("¿Continuar de todos modos?") != std::string::npos);
+  CHECK(out["submitBeforeConfirm"] == 0);
+  // Item 7: the outcomes say what happens now; inside the shop's page, no window to close.
+  CHECK(out["reviewText"].get<std::string>().find("24 horas") != std::string::npos);
+  CHECK(out["reviewMark"] != "…");
+  CHECK(out["efirmaOutcome"] == "declined");
+  CHECK(out["declinedText"] == "Si crees que es un error, comunícate con quien te pidió la verificación.");
+  CHECK(out["framedOutcome"] == "approved");
+  CHECK(out["framedNext"] == "Continúa en la página.");
   // Item 10: the widget's focus ring against its page, 3:1 at least (it was 2.03:1).
   CHECK(out["focusContrast"]["style"] != "none");
   CHECK(out["focusContrast"]["ratio"].get<double>() >= 3.0);
-  for (const char* st : {"resubmitted", "afterEnd"}) {
+  for (const char* st : {"resubmitted", "afterEnd", "efirmaRefused", "declined"}) {
     INFO(st);
     CHECK(out["axe"][st]["violations"].empty());
   }

@@ -31,7 +31,44 @@
       efirmaCer: "Certificado (.cer)", efirmaKey: "Llave privada (.key)", efirmaPassword: "Contraseña de la llave privada",
       efirmaSign: "Firmar", efirmaSigning: "Firmando…", efirmaBadKey: "No se pudo abrir la llave: revisa el archivo .key y la contraseña.",
       efirmaKeyMismatch: "La llave privada no corresponde al certificado.", efirmaMissing: "Elige tu .cer y tu .key y escribe la contraseña.",
-      efirmaFailed: "La e.firma no se pudo validar: ", efirmaPassed: "e.firma validada",
+      efirmaFailed: "La e.firma no se pudo validar.", efirmaPassed: "e.firma validada",
+      efirmaAgain: "Firmar con otra e.firma", efirmaSkip: "Continuar sin e.firma válida",
+      efirmaSkipAsk: "Sin una e.firma válida es probable que tu verificación no se apruebe. ¿Continuar de todos modos?",
+      efirmaSkipYes: "Sí, continuar", cancel: "Cancelar",
+      efirmaReasons: {
+        EFIRMA_EXPIRED: "Tu e.firma venció. Renuévala con el SAT (en SAT ID o en una oficina) y firma de nuevo.",
+        EFIRMA_NOT_YET_VALID: "Tu e.firma aún no está vigente. Revisa la fecha de tu dispositivo o espera a que entre en vigor.",
+        EFIRMA_REVOKED: "El SAT revocó esta e.firma. Usa una vigente.",
+        EFIRMA_CHAIN_UNTRUSTED: "Ese certificado no es una e.firma del SAT. Elige el archivo .cer de tu e.firma.",
+        EFIRMA_NOT_FIEL: "Ese certificado es un sello digital (CSD), no tu e.firma. Elige el .cer de tu e.firma (FIEL).",
+        EFIRMA_KEY_USAGE: "Ese certificado no sirve para firmar. Elige el .cer de tu e.firma (FIEL).",
+        EFIRMA_KEY_UNSUPPORTED: "Ese certificado usa un tipo de llave que no aceptamos. Usa tu e.firma del SAT.",
+        EFIRMA_HOLDER_UNKNOWN: "El certificado no dice de quién es. Usa tu e.firma del SAT.",
+        EFIRMA_RFC_MISMATCH: "El RFC de la e.firma no es el tuyo. Usa tu propia e.firma.",
+        EFIRMA_CURP_MISMATCH: "La CURP de la e.firma no es la tuya. Usa tu propia e.firma.",
+        EFIRMA_DOCUMENT_MISMATCH: "La e.firma no es de la persona de la identificación. Usa tu propia e.firma.",
+        EFIRMA_SIGNATURE_INVALID: "La firma no corresponde al certificado. Elige la llave (.key) de ese certificado y firma de nuevo.",
+        EFIRMA_OCSP_UNAVAILABLE: "No pudimos confirmar con el SAT que tu e.firma siga vigente. Inténtalo de nuevo en unos minutos.",
+        EFIRMA_OCSP_UNKNOWN: "El SAT no reconoce este certificado. Elige el .cer de tu e.firma vigente.",
+        EFIRMA_CERT_NOT_READY: "No pudimos leer el certificado. Elige el archivo .cer de tu e.firma.",
+        default: "Revisa tus archivos y firma de nuevo.",
+      },
+      reviewText: "Una persona revisará tus datos. Suele tardar menos de 24 horas; quien te pidió la verificación te avisará del resultado.",
+      moreInfoText: "Hace falta repetir una captura. Abre de nuevo el enlace o vuelve a la página para hacerlo.",
+      declinedHelp: "Si crees que es un error, comunícate con quien te pidió la verificación.",
+      framedDone: "Continúa en la página.",
+      declineReasons: {
+        FACE_MISMATCH: "El rostro de la selfie no coincide con la foto de la identificación.",
+        DOCUMENT_EXPIRED: "Tu identificación está vencida: se necesita una vigente.",
+        LIVENESS_FAILED: "La prueba de vida no se superó: graba tu rostro en vivo, no una foto o una pantalla.",
+        DEEPFAKE_SUSPECTED: "El video no parece tomado en vivo por la cámara.",
+        IMAGE_QUALITY_LOW: "Las fotos no se ven con claridad: tómalas con buena luz y enfocadas.",
+        GOV_CURP_NOT_FOUND: "La CURP de tu identificación no aparece en RENAPO.",
+        INE_NOT_IN_LIST: "Tu credencial no aparece en la lista nominal del INE.",
+        INE_CREDENTIAL_NOT_VALID: "El INE indica que tu credencial no está vigente.",
+        DOCUMENT_DATA_INCONSISTENT: "Los datos de tu identificación no son consistentes entre sí.",
+        GOV_DATA_MISMATCH: "Los datos de tu identificación no coinciden con los del registro oficial.",
+      },
       stages: { document: "Identificación", liveness: "Prueba de vida", face_match: "Comparación de rostro", gov_curp: "CURP en RENAPO",
         gov_ine: "INE en la lista nominal", efirma: "e.firma", aml: "Listas de riesgo" },
       outcomes: { passed: "correcto", failed: "no superado", review: "a revisión", unavailable: "no disponible", skipped: "omitido",
@@ -103,7 +140,44 @@
       efirmaCer: "Certificate (.cer)", efirmaKey: "Private key (.key)", efirmaPassword: "Private key password",
       efirmaSign: "Sign", efirmaSigning: "Signing…", efirmaBadKey: "The key could not be opened: check the .key file and the password.",
       efirmaKeyMismatch: "The private key is not the certificate's.", efirmaMissing: "Choose your .cer and .key and type the password.",
-      efirmaFailed: "The e.firma could not be validated: ", efirmaPassed: "e.firma validated",
+      efirmaFailed: "The e.firma could not be validated.", efirmaPassed: "e.firma validated",
+      efirmaAgain: "Sign with another e.firma", efirmaSkip: "Continue without a valid e.firma",
+      efirmaSkipAsk: "Without a valid e.firma your verification will probably not be approved. Continue anyway?",
+      efirmaSkipYes: "Yes, continue", cancel: "Cancel",
+      efirmaReasons: {
+        EFIRMA_EXPIRED: "Your e.firma has expired. Renew it with the SAT (SAT ID or an office) and sign again.",
+        EFIRMA_NOT_YET_VALID: "Your e.firma is not valid yet. Check your device's date or wait until it takes effect.",
+        EFIRMA_REVOKED: "The SAT revoked this e.firma. Use a current one.",
+        EFIRMA_CHAIN_UNTRUSTED: "That certificate is not a SAT e.firma. Choose your e.firma's .cer file.",
+        EFIRMA_NOT_FIEL: "That certificate is a digital seal (CSD), not your e.firma. Choose your e.firma's (FIEL) .cer.",
+        EFIRMA_KEY_USAGE: "That certificate cannot sign. Choose your e.firma's (FIEL) .cer.",
+        EFIRMA_KEY_UNSUPPORTED: "That certificate uses a key type we do not accept. Use your SAT e.firma.",
+        EFIRMA_HOLDER_UNKNOWN: "The certificate does not say whose it is. Use your SAT e.firma.",
+        EFIRMA_RFC_MISMATCH: "The e.firma's RFC is not yours. Use your own e.firma.",
+        EFIRMA_CURP_MISMATCH: "The e.firma's CURP is not yours. Use your own e.firma.",
+        EFIRMA_DOCUMENT_MISMATCH: "The e.firma is not the ID holder's. Use your own e.firma.",
+        EFIRMA_SIGNATURE_INVALID: "The signature does not match the certificate. Choose that certificate's key (.key) and sign again.",
+        EFIRMA_OCSP_UNAVAILABLE: "We could not confirm with the SAT that your e.firma is current. Try again in a few minutes.",
+        EFIRMA_OCSP_UNKNOWN: "The SAT does not know this certificate. Choose your current e.firma's .cer.",
+        EFIRMA_CERT_NOT_READY: "We could not read the certificate. Choose your e.firma's .cer file.",
+        default: "Check your files and sign again.",
+      },
+      reviewText: "A person will review your data. It usually takes less than 24 hours; whoever asked you to verify will tell you the result.",
+      moreInfoText: "A capture has to be taken again. Open the link again or go back to the page to do it.",
+      declinedHelp: "If you think this is a mistake, contact whoever asked you to verify.",
+      framedDone: "Continue on the page.",
+      declineReasons: {
+        FACE_MISMATCH: "The face in the selfie does not match the photo on the ID.",
+        DOCUMENT_EXPIRED: "Your ID has expired: a current one is needed.",
+        LIVENESS_FAILED: "The liveness check was not passed: record your face live, not a photo or a screen.",
+        DEEPFAKE_SUSPECTED: "The video does not look recorded live by the camera.",
+        IMAGE_QUALITY_LOW: "The photos are not clear: take them in good light and in focus.",
+        GOV_CURP_NOT_FOUND: "The CURP on your ID is not in RENAPO.",
+        INE_NOT_IN_LIST: "Your voter card is not in the INE's list.",
+        INE_CREDENTIAL_NOT_VALID: "The INE says your voter card is not current.",
+        DOCUMENT_DATA_INCONSISTENT: "The data on your ID is not consistent.",
+        GOV_DATA_MISMATCH: "The data on your ID does not match the official registry.",
+      },
       stages: { document: "ID document", liveness: "Liveness", face_match: "Face comparison", gov_curp: "CURP at RENAPO",
         gov_ine: "INE voter list", efirma: "e.firma", aml: "Risk lists" },
       outcomes: { passed: "passed", failed: "not passed", review: "to review", unavailable: "unavailable", skipped: "skipped",
@@ -517,9 +591,24 @@
           next();
           return;
         }
-        say(t.efirmaFailed + (r.reasonCodes || []).join(", "), true);
-        result.replaceChildren(el("button", { class: "secondary", id: "efirma-continue", on: { click: next } }, t.continue));
+        // What went wrong, each reason in words with what to do (never a raw code), then the way
+        // on: sign again (the form stays above), or continue without — which asks first.
+        say(t.efirmaFailed, true);
+        const reasons = (r.reasonCodes || []).map((c) => el("li", { "data-code": c }, t.efirmaReasons[c] || t.efirmaReasons.default));
+        const skip = el("button", { class: "secondary", id: "efirma-continue", on: { click: ask } }, t.efirmaSkip);
+        result.replaceChildren(el("ul", { id: "efirma-reasons" }, ...(reasons.length ? reasons : [el("li", {}, t.efirmaReasons.default)])),
+          el("div", { class: "row" }, skip));
+        go.textContent = t.efirmaAgain;
         go.disabled = false;
+        function ask() {
+          const yes = el("button", { id: "efirma-continue-confirm", on: { click: next } }, t.efirmaSkipYes);
+          const no = el("button", { class: "secondary", id: "efirma-continue-cancel", on: { click: () => { box.remove(); skip.hidden = false; skip.focus(); } } }, t.cancel);
+          const box = el("div", { role: "alertdialog", "aria-labelledby": "efirma-ask", id: "efirma-confirm" },
+            el("p", { id: "efirma-ask" }, t.efirmaSkipAsk), el("div", { class: "row" }, yes, no));
+          skip.hidden = true;
+          result.append(box);
+          yes.focus();
+        }
       } catch (e) { fail(e); go.disabled = false; }
     }
   }
@@ -557,19 +646,28 @@
         const d = JSON.parse(m.data || "{}");
         if (state.tracking && d.trackingId && d.trackingId !== state.tracking) return;
         es.close();
-        outcome(status);
+        outcome(status, d.reasonCodes || []);
       });
     }
   }
 
-  function outcome(status) {
+  // The end of the page for this session: what happened in words a person can act on, and where
+  // to go now (issue 69, item 7).
+  function outcome(status, reasons) {
     stopCamera();
     state.at = state.steps.length;
     progress();
     say("");
-    const mark = { approved: "✓", declined: "✕", failed: "✕" }[status] || "…";
+    const mark = { approved: "✓", declined: "✕", failed: "✕", review: "⌛", more_info: "!" }[status] || "";
     const box = el("div", { class: "outcome " + status, id: "outcome", "data-status": status },
       el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]));
+    if (status === "review") box.append(el("p", { id: "outcome-text" }, t.reviewText));
+    if (status === "more_info") box.append(el("p", { id: "outcome-text" }, t.moreInfoText));
+    if (status === "declined") {
+      const why = (reasons || []).map((c) => t.declineReasons[c]).filter(Boolean);
+      if (why.length) box.append(el("ul", { id: "outcome-reasons" }, ...why.map((x) => el("li", {}, x))));
+      box.append(el("p", { id: "outcome-text" }, t.declinedHelp));
+    }
     if (/^https?:\/\//.test(state.redirect)) {
       // The hosted page of a link session: back to the integrator, with the session and its status.
       const u = new URL(state.redirect);
@@ -577,7 +675,8 @@
       u.searchParams.set("status", status);
       box.append(el("p", {}, el("a", { href: u.href, id: "continue", class: "button" }, t.continue)));
     } else {
-      box.append(el("p", { class: "muted" }, t.done));
+      // Framed in the integrator's page, the page goes on (there is no window of ours to close).
+      box.append(el("p", { class: "muted", id: "outcome-next" }, state.parent ? t.framedDone : t.done));
     }
     $("screen").replaceChildren(box);
     $("screen").focus();
