@@ -230,7 +230,7 @@ void Summary(Runtime& rt, ApiCall& call, Respond respond) {
 void Claim(Runtime& rt, ApiCall& call, Respond respond) {
   auto row = PathCase(rt, call, respond);
   if (!row) return;
-  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ClaimCase{ActorOf(call.auth)},
+  RunCase(rt, call, core::StringOr(*row, "caseId"), rv::ClaimCase{ActorOf(call.auth), CallerSupervises(rt, call.auth)},
           [](const core::Json& r) { return JsonResponse(200, ClaimResult(r)); }, std::move(respond));
 }
 
@@ -332,6 +332,7 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   cmd.note_sealed = std::move(*sealed);
   cmd.by = ActorOf(a);
+  cmd.by_supervisor = CallerSupervises(rt, a);
   cmd.tenant_id = a.tenant_id;  // the decider reads the tenant's review policy (double approval)
   pipeline::review::ResolutionDeps deps{&rt.writer(), &rt.projections(), o.review_outcomes, o.work_pool, kReadYourWrites};
   pipeline::review::ResolveCase(

@@ -19,6 +19,15 @@ std::string CaseIdForTracking(std::string_view tracking_id) {
 
 namespace {
 
+// "Requiere a un supervisor": an escalated case goes to a supervisor (or an API key), not back to
+// any reviewer (issue 69, item 9).
+core::Status MayTake(const CaseState& s, const CaseActor& by, bool by_supervisor) {
+  if (s.status == "escalated" && !by_supervisor && !(s.assignee == by)) {
+    return core::PermissionDenied("an escalated case is taken by a supervisor", "PERMISSION_DENIED");
+  }
+  return core::Status::Ok();
+}
+
 bool Among(std::string_view code, std::initializer_list<std::string_view> set) {
   return std::find(set.begin(), set.end(), code) != set.end();
 }
@@ -69,6 +78,7 @@ core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
   }
   if (c.action == "assign") {  // the caller takes the case: a claim from the resolve route
     SVC_RETURN_IF_ERROR(MustBeOpen(s));
+    SVC_RETURN_IF_ERROR(MayTake(s, c.by, c.by_supervisor));
     if (!s.assignee.type.empty() && !(s.assignee == c.by)) {
       return core::FailedPrecondition("another reviewer holds the case", "CASE_ALREADY_CLAIMED");
     }
@@ -129,7 +139,9 @@ std::string CasePriorityFor(const std::vector<std::string>& codes) {
     if (Among(c, {"GOV_CURP_DECEASED", "LIVENESS_FACE_MISMATCH"})) return "critical";
     high |= Among(c, {"FACE_MISMATCH", "GOV_DATA_MISMATCH", "DOCUMENT_DATA_INCONSISTENT", "DOCUMENT_MRZ_INVALID",
                       "DOCUMENT_CURP_INVALID", "DOCUMENT_EXPIRED", "LIVENESS_FAILED", "NOT_AN_INE", "INE_NOT_IN_LIST",
-                      "INE_CREDENTIAL_NOT_VALID", "GOV_CURP_NOT_FOUND", "LIVENESS_FILE_UPLOAD"});
+                      "INE_CREDENTIAL_NOT_VALID", "GOV_CURP_NOT_FOUND", "LIVENESS_FILE_UPLOAD",
+                      // a suspected attack: a deepfake, a virtual camera, a re-encoded or edited video
+                      "DEEPFAKE_SUSPECTED", "VIRTUAL_CAMERA", "CONTAINER_REENCODED", "CONTAINER_EDITED"});
     all_low &= Among(c, {"GOV_LOOKUP_UNAVAILABLE", "INE_LOOKUP_UNAVAILABLE", "DOCUMENT_READER_UNAVAILABLE",
                          "CAPTURE_ANALYSIS_ERROR", "DOCUMENT_ANALYSIS_ERROR", "IMAGE_QUALITY_LOW"});
   }
@@ -160,6 +172,7 @@ core::Result<Decision> CaseDecider::Decide(const CaseState& s, const CaseCommand
           d.events.push_back(Make(c.opened));
         } else if constexpr (std::is_same_v<T, ClaimCase>) {
           SVC_RETURN_IF_ERROR(MustBeOpen(s));
+          SVC_RETURN_IF_ERROR(MayTake(s, c.by, c.by_supervisor));
           if (!s.assignee.type.empty() && !(s.assignee == c.by)) {
             return core::FailedPrecondition("another reviewer holds the case", "CASE_ALREADY_CLAIMED");
           }

@@ -61,10 +61,11 @@ struct OpenCase {
 };
 struct ClaimCase {
   CaseActor by;
+  bool by_supervisor = false;  // a supervisor or an API key: an escalated case is theirs to claim
   static constexpr std::string_view kCommand = "ClaimCase";
   static constexpr auto Fields() {
     using T = ClaimCase;
-    return std::tuple{core::Field("by", &T::by)};
+    return std::tuple{core::Field("by", &T::by), core::Field("bySupervisor", &T::by_supervisor, core::Empty::kOmit)};
   }
 };
 struct ReleaseCase {
@@ -111,6 +112,7 @@ struct ResolveCase {
   // aggregate), both read in the tenant's strand (NeedsSecondApproval).
   std::string tenant_id;
   bool double_approval = false;  // set by the reading Decide; a test may set it directly
+  bool by_supervisor = false;    // "assign" is a claim: an escalated case is a supervisor's (ClaimCase)
   static constexpr std::string_view kCommand = "ResolveCase";
   static constexpr auto Fields() {
     using T = ResolveCase;
@@ -119,7 +121,8 @@ struct ResolveCase {
                       core::Field("noteSealed", &T::note_sealed),
                       core::Field("by", &T::by),
                       core::Field("tenantId", &T::tenant_id),
-                      core::Field("doubleApproval", &T::double_approval)};
+                      core::Field("doubleApproval", &T::double_approval),
+                      core::Field("bySupervisor", &T::by_supervisor, core::Empty::kOmit)};
   }
 };
 

@@ -180,12 +180,17 @@ TEST_CASE("review case: escalation raises the priority and returns the case to t
   CHECK(Data(up->events[0])["level"] == 1);
   CHECK(spec.state.status == "escalated");
   CHECK(spec.state.assignee.type.empty());
-  // A note through resolve needs the claim; assign is a claim.
+  // A note through resolve needs the claim; assign is a claim — a supervisor's, once escalated
+  // (issue 69, item 9: it went back to any reviewer).
   CHECK(Code(spec.When(Resolve("note", kAna))) == "CASE_CLAIM_REQUIRED");
-  CHECK(Types(*spec.When(Resolve("assign", kAna))) == std::vector<std::string>{"review.case_claimed"});
+  CHECK(Code(spec.When(Resolve("assign", kAna))) == "PERMISSION_DENIED");
+  CHECK(Code(spec.When(ClaimCase{kAna})) == "PERMISSION_DENIED");
+  auto assign = Resolve("assign", kAna);
+  assign.by_supervisor = true;
+  CHECK(Types(*spec.When(assign)) == std::vector<std::string>{"review.case_claimed"});
   REQUIRE(spec.When(ReleaseCase{kAna}).ok());
   CHECK(spec.state.status == "escalated");  // still escalated until someone takes it
-  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  REQUIRE(spec.When(ClaimCase{kAna, true}).ok());
   CHECK(Code(spec.When(Resolve("bless", kAna))) == "VALIDATION_ERROR");
   spec.CheckSnapshot();
 }
@@ -203,6 +208,9 @@ TEST_CASE("review case: the priority policy, from the verdict's reason codes") {
   CHECK(CasePriorityFor({"FACE_MISMATCH"}) == "high");
   CHECK(CasePriorityFor({"GOV_LOOKUP_UNAVAILABLE", "IMAGE_QUALITY_LOW"}) == "low");
   CHECK(CasePriorityFor({"FACE_MATCH_INCONCLUSIVE"}) == "medium");
+  // A suspected attack opens at high priority (issue 69, item 9: it opened at medium, 24 h).
+  CHECK(CasePriorityFor({"DEEPFAKE_SUSPECTED", "VIRTUAL_CAMERA"}) == "high");
+  CHECK(CasePriorityFor({"CONTAINER_REENCODED"}) == "high");
   CHECK(CasePriorityFor({}) == "medium");
   CHECK(RaisedPriority("low") == "medium");
   CHECK(RaisedPriority("critical") == "critical");
