@@ -18,6 +18,7 @@
 #include "eventstore/key_store.h"
 #include "pipeline/persons/reveal_rules.h"
 #include "pipeline/verification/policy.h"
+#include "pipeline/verification/stage_details.h"
 #include "pipeline/review/resolution.h"
 #include "projections/persons/persons_view.h"
 #include "projections/projector.h"
@@ -256,12 +257,50 @@ core::Result<core::Json> Applicant(Runtime& rt, const AuthContext& a, const std:
   return applicant;
 }
 
+// What the document said, read by the latest submission's document stage, when the session has
+// no person (issue 69, item 9: the reviewer saw "—" for every field): null when none was read,
+// or the session's data was destroyed. Opened only once the access is recorded.
+core::Result<core::Json> DocumentRead(Runtime& rt, const AuthContext& a, const std::string& session) {
+  const std::string te = TeOf(a);
+  if (session.empty()) return core::Json(nullptr);
+  SVC_ASSIGN_OR_RETURN(auto submission, ReadView(rt, VV::Abs(VV::Submission(te, session))));
+  if (!submission.has_value()) return core::Json(nullptr);
+  const std::string tracking = core::StringOr(*submission, "trackingId");
+  SVC_ASSIGN_OR_RETURN(auto stage, ReadView(rt, VV::Abs(VV::Stage(te, session, tracking, "document"))));
+  const std::string sealed = stage.has_value() ? core::StringOr(*stage, "detailsSealed") : "";
+  if (sealed.empty()) return core::Json(nullptr);
+  SVC_ASSIGN_OR_RETURN(auto key, rt.key_store().Get(eventstore::KeyStore::SessionKeyName(a.tenant_id, a.environment, session)));
+  if (!key.has_value()) return core::Json(nullptr);
+  auto opened = pipeline::verification::OpenStageDetails(*key, {a.tenant_id, a.environment, session, tracking, "document"}, sealed);
+  core::SecureZero(*key);
+  SVC_RETURN_IF_ERROR(opened.status());
+  const core::Json& x = *opened;
+  auto text = [&](const char* k) { return x.contains(k) && x[k].is_string() && !x[k].get<std::string>().empty() ? x[k] : core::Json(nullptr); };
+  std::string name = core::StringOr(x, "givenNames");
+  for (const char* k : {"surname1", "surname2"}) {
+    const std::string part = core::StringOr(x, k);
+    if (!part.empty()) name += (name.empty() ? "" : " ") + part;
+  }
+  return core::Json{{"fullName", name.empty() ? core::Json(nullptr) : core::Json(name)},
+                    {"curp", text("curp")},
+                    {"birthDate", text("birthDate")},
+                    {"sex", text("sex")},
+                    {"documentNumber", text("documentNumber")},
+                    {"claveElector", text("claveElector")},
+                    {"expiryDate", text("expiryDate")}};
+}
+
 // What the detail adds once its access is recorded: the case log with the notes opened, the
-// applicant's data and who viewed the case.
+// applicant's data (or, without a person, what the document said) and who viewed the case.
 core::Status OpenDetail(Runtime& rt, const AuthContext& a, const std::string& case_id, const std::string& session,
                         const std::string& person, core::Json& detail) {
   SVC_ASSIGN_OR_RETURN(detail["events"], CaseLog(rt, a, case_id, session));
   SVC_ASSIGN_OR_RETURN(detail["applicant"], Applicant(rt, a, person));
+  if (person.empty()) {
+    SVC_ASSIGN_OR_RETURN(detail["documentRead"], DocumentRead(rt, a, session));
+  } else {
+    detail["documentRead"] = nullptr;
+  }
   SVC_ASSIGN_OR_RETURN(detail["viewers"], Viewers(rt, a, case_id));
   return core::Status::Ok();
 }
@@ -290,6 +329,7 @@ void Detail(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond)
   // Every opening is an access, with or without a person (the notes may hold personal data).
   std::vector<std::string> fields;
   if (!person->empty()) fields = ApplicantFields();
+  if (person->empty()) fields.push_back("documentRead");  // what the document said, opened below
   fields.push_back("caseNotes");
   auto access = AccessBy(a, *person, "review_case", fields, kPurpose, "");
   access.case_id = case_id;

@@ -149,7 +149,16 @@ OpenApiArea ReviewOpenApi() {
                                {"events", {{"type", "array"}, {"items", Ref("CaseEventItem")}}},
                                {"govLookups", {{"type", "array"}, {"items", {{"type", "object"}}}}},
                                {"media", {{"type", "array"}, {"items", Ref("MediaItem")}}},
-                               {"session", Nullable(Ref("ReviewSessionSummary"))}},
+                               {"session", Nullable(Ref("ReviewSessionSummary"))},
+                               // Without a person: what the session's document said (its reading).
+                               {"documentRead", Nullable(Obj({{"fullName", Nullable(Str())},
+                                                              {"curp", Nullable(Str())},
+                                                              {"birthDate", Nullable(Str())},
+                                                              {"sex", Nullable(Str())},
+                                                              {"documentNumber", Nullable(Str())},
+                                                              {"claveElector", Nullable(Str())},
+                                                              {"expiryDate", Nullable(Str())}},
+                                                             {}))}},
                               {"actions", "applicant", "case", "decisions", "events", "govLookups", "media", "session"});
   s["CaseViewerItem"] = Obj({{"id", integer},
                             {"at", DateTime()},

@@ -78,6 +78,7 @@ try {
   await nextLine();
   await page.waitForFunction(() => document.querySelectorAll("#queue li").length === 2);
   out.liveQueue = await page.$$eval("#queue li", (items) => items.map((li) => li.dataset.case));
+  out.queueReasons = await page.$$eval("#queue li [data-reasons]", (items) => items.map((e) => e.textContent));
   await axe("queue");
   // The two checks axe cannot make (issue 69, item 10): no ticking SLA inside a live region (it
   // would be announced every 30 s), and focus indicators of 3:1 at least against the page.
@@ -236,6 +237,10 @@ try {
     return imgs.length === 3 && imgs.every((i) => i.complete && i.naturalWidth > 0);
   });
   sup.resolvedImages = await spage.$$eval("#detail figure img", (imgs) => imgs.length);
+  // No person linked: what the document said, not "—" everywhere (issue 69, item 9).
+  sup.documentRead = await spage.$$eval("#document-read dd", (dds) => dds.map((d) => d.textContent));
+  sup.applicantShown = await spage.locator("#applicant").count();
+  sup.onFile = await spage.$$eval("#fields-vs-registry tbody tr", (rows) => rows.map((r) => r.cells[1].textContent));
   sup.axe.resolvedCase = await axeViolations(spage);
   // Signed out, nothing of the session stays on screen (issue 69, item 4): a search for a CURP,
   // a filter, the counts, the queue, the case.

@@ -79,6 +79,8 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   // In the page's language, with what to do (issue 69, item 9), not the service's English detail.
   CHECK(out["wrongSecret"] == "La clave no es válida: revise la que le dio su supervisor.");
   CHECK(out["appShownBeforeSignIn"] == false);  // item 4: no queue panel before sign-in
+  // Item 9: the rows' reasons are codes and the catalogue's labels, not a stored English sentence.
+  for (const auto& r : out["queueReasons"]) CHECK(r.get<std::string>().find("needs a person") == std::string::npos);
   // Item 10: the ticking SLA is in no live region; the focus ring is 3:1 at least.
   CHECK(out["slaInLiveRegions"] == 0);
   CHECK(out["detailLive"].is_null());
@@ -166,6 +168,13 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   }
   CHECK(ana);
   CHECK(sup_out["resolvedImages"] == 3);
+  // Item 9: a case without a person shows the document's reading, and the registry comparison
+  // has values on file.
+  int read = 0, on_file = 0;
+  for (const auto& v : sup_out["documentRead"]) read += v != "—";
+  for (const auto& v : sup_out["onFile"]) on_file += v != "—";
+  CHECK((sup_out["applicantShown"] == 1 || read >= 3));
+  CHECK(on_file >= 1);
   // Item 4: signed out, nothing of the session is left on screen.
   const core::Json& gone = sup_out["afterSignOut"];
   CHECK(gone["app"] == "none");

@@ -158,7 +158,7 @@ TEST_CASE("review: the case detail opens the applicant's data and the notes, aud
   CHECK(AuditEntries(env, k, "review_case").size() == 1);  // refusals reveal nothing
 }
 
-TEST_CASE("review: a case without a person shows no applicant; the reveal budget bounds openings") {
+TEST_CASE("review: a case without a person shows what the document said; the reveal budget bounds openings") {
   Env env(false, {"--rate-reveals", "0", "--reveal-budget-per-day", "2"}, Sharing::kIsolated);
   const std::string k = env.test_key;
   const std::string s = testing::SandboxSession(env, k, "budget-1", "review");
@@ -166,6 +166,20 @@ TEST_CASE("review: a case without a person shows no applicant; the reveal budget
   auto first = env.Call(k, "GET", path);
   REQUIRE_MESSAGE(first.status == 200, first.body);
   CHECK(Body(first)["applicant"].is_null());
+  // Issue 69, item 9: no person, yet the reviewer sees the document's reading (it saw "—"), and
+  // the opening's access names it.
+  const core::Json read = Body(first)["documentRead"];
+  INFO(read.dump());
+  REQUIRE(read.is_object());
+  CHECK(read["curp"].is_string());
+  CHECK(read["fullName"].is_string());
+  CHECK(read["birthDate"].is_string());
+  bool named = false;
+  for (const auto& e : AuditEntries(env, k, "review_case")) {
+    for (const auto& f : e.value("fields", core::Json::array())) named |= f == "documentRead";
+  }
+  CHECK(named);
+  CHECK(!Body(env.Call(k, "GET", path + "/state")).contains("documentRead"));  // the state opens nothing
   REQUIRE(env.Call(k, "GET", path).status == 200);
   auto spent = env.Call(k, "GET", path);
   CheckProblem(spent, 429, "PII_DECRYPT_CAP_REACHED");

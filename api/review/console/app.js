@@ -23,6 +23,7 @@ const WORDS = {
     claim: "Tomar", claimed: "Tomado", release: "Liberar", approve: "Aprobar", decline: "Rechazar",
     request_more_info: "Pedir más", escalate: "Escalar", note: "Agregar nota", notePlaceholder: "Nota para la bitácora del caso (sellada; solo se muestra aquí)",
     applicant: "Solicitante", noApplicant: "No hay datos personales para este caso (sin persona, o borrados).",
+    documentRead: "Sin persona vinculada: lo que dice el documento, leído en la verificación.",
     verification: "Verificación", checks: "Revisiones", biometrics: "Biometría", document: "Documento",
     registry: "Registros (RENAPO / INE)", fieldsVsRegistry: "Documento frente a registros",
     fieldColumn: "campo", onFile: "en el expediente", registryAnswer: "respuesta del registro", captures: "Capturas", compare: "Comparación de rostro", decisions: "Decisiones",
@@ -73,6 +74,7 @@ const WORDS = {
     claim: "Claim", claimed: "Claimed", release: "Release", approve: "Approve", decline: "Decline",
     request_more_info: "Ask for more", escalate: "Escalate", note: "Add note", notePlaceholder: "A note for the case log (sealed; shown only here)",
     applicant: "Applicant", noApplicant: "No personal data is held for this case (no person, or erased).",
+    documentRead: "No person is linked: what the document says, as the verification read it.",
     verification: "Verification", checks: "Checks", biometrics: "Biometrics", document: "Document",
     registry: "Registries (RENAPO / INE)", fieldsVsRegistry: "Document against the registries",
     fieldColumn: "field", onFile: "on file", registryAnswer: "registry's answer", captures: "Captures", compare: "Face comparison", decisions: "Decisions",
@@ -123,6 +125,7 @@ const LABELS = {
     gov_ine: "INE (lista nominal)", curp: "CURP", ine_list: "lista nominal INE", renapo: "RENAPO", ine: "INE",
     fullName: "nombre", rfc: "RFC", claveElector: "clave de elector", birthDate: "fecha de nacimiento", sex: "sexo",
     nationality: "nacionalidad", state: "estado", email: "correo", phone: "teléfono", true: "sí", false: "no",
+    documentNumber: "número de documento", expiryDate: "vigencia",
     reviewer: "revisor", supervisor: "supervisor", passed: "aprobada", liveness: "prueba de vida",
     documentType: "tipo de documento", issuingCountry: "país emisor", outcome: "resultado", confidence: "confianza",
     case_opened: "caso abierto", case_claimed: "caso tomado", case_released: "caso liberado", case_reassigned: "caso reasignado",
@@ -137,6 +140,7 @@ const LABELS = {
     liveness_video: "liveness video", liveness_frame: "liveness frame", face_match: "face match", deepfake: "attack signals", gov_curp: "CURP (RENAPO)",
     gov_ine: "INE (voter list)", ine_list: "INE voter list", renapo: "RENAPO", ine: "INE", fullName: "full name", claveElector: "voter key",
     birthDate: "birth date", true: "yes", false: "no", not_compared: "not compared", not_found: "not found",
+    documentNumber: "document number", expiryDate: "valid until",
     not_valid: "not current", valid: "current", name: "name (the CURP's letters)",
   },
 };
@@ -315,7 +319,9 @@ function caseItem(c) {
         el("strong", {}, c.publicId),
         el("span", {}, el("span", { class: "pill p-" + c.priority }, L(c.priority)), " ",
            el("span", { class: "pill s-" + c.status, "data-status": "" }, L(c.status)))),
-      el("span", { class: "sub" }, c.reason || (c.reasonCodes || []).join(", ") || "—"),
+      // The reasons in the page's language (the catalogue's labels), never the case's stored
+      // English sentence (issue 69, item 9).
+      el("span", { class: "sub", "data-reasons": "" }, (c.reasonCodes || []).map(reasonLabel).join(", ") || "—"),
       el("span", { class: "sub" }, finished ? w("finished") : el("span", { "data-sla": c.slaDueAt || "" }, sla(c.slaDueAt)),
          " · ", holder(c))));
 }
@@ -540,7 +546,12 @@ function renderCase(notice) {
     a ? el("dl", { class: "grid", id: "applicant" },
           ...["fullName", "curp", "rfc", "claveElector", "birthDate", "sex", "nationality", "state", "email", "phone"]
             .flatMap((k) => [el("dt", {}, L(k)), el("dd", { "data-field": k }, a[k] ?? "—")]))
-      : el("p", { class: "meta" }, w("noApplicant")));
+      : d.documentRead
+        ? el("div", {}, el("p", { class: "meta", id: "document-read-note" }, w("documentRead")),
+            el("dl", { class: "grid", id: "document-read" },
+              ...["fullName", "curp", "birthDate", "sex", "documentNumber", "claveElector", "expiryDate"]
+                .flatMap((k) => [el("dt", {}, L(k)), el("dd", { "data-field": k }, d.documentRead[k] ?? "—")])))
+        : el("p", { class: "meta" }, w("noApplicant")));
   if (s) {
     out.push(el("h3", {}, w("verification")),
       el("div", { class: "scores" },
@@ -569,7 +580,9 @@ function renderCase(notice) {
     // file (the applicant's, already opened by this visit); a mismatch is marked.
     const rows = d.govLookups.flatMap((g) => Object.entries(g.fields || {}).map(([field, verdict]) => ({ g, field, verdict })));
     if (rows.length) {
-      const onFile = (f) => a ? (f === "name" ? a.fullName : f === "cic" || f === "credential" ? a.claveElector : a[f]) ?? "—" : "—";
+      // The applicant's value; without a person, what the document said (issue 69, item 9).
+      const held = a || d.documentRead;
+      const onFile = (f) => held ? (f === "name" ? held.fullName : f === "cic" || f === "credential" ? held.claveElector : held[f]) ?? "—" : "—";
       out.push(el("h3", {}, w("fieldsVsRegistry")), table([w("fieldColumn"), w("onFile"), w("source"), w("registryAnswer")],
         rows.map((r) => [L(r.field), onFile(r.field), L(r.g.source), L(r.verdict)]),
         (r) => ["mismatch", "not_found", "not_valid"].includes(r.verdict) ? "mismatch" : null, rows, "fields-vs-registry"));
@@ -617,7 +630,7 @@ async function showTeam() {
 }
 
 function reasonLabel(code) {
-  const r = state.reasons.find((x) => x.code === code);
+  const r = (state.reasons || []).find((x) => x.code === code);
   return r ? `${r.label[state.lang] ?? r.label.en} (${code})` : code;
 }
 
