@@ -5,6 +5,7 @@
 //                                      origins (CSP frame-ancestors), 404 for an unknown session
 //   GET /embed/v1/widget.js, widget.css  the page's script and style
 //   GET /embed/v1/vendor/forge-1.4.3.min.js  node-forge, for the e.firma step (loaded on that step only)
+//   GET /embed/v1/vendor/qrcode-2.0.4.js  qrcode-generator, for the handoff's QR code (loaded then only)
 //   GET /v/{link_token}                the hosted page of a link session (the same page, full
 //                                      screen, never framed)
 //   POST /embed/v1/hosted/init         {linkToken} -> an applicant token for the hosted page (the
@@ -31,6 +32,7 @@ extern const std::string_view kWidget_widget_js;
 extern const std::string_view kWidget_widget_css;
 extern const std::string_view kWidget_loader_js;
 extern const std::string_view kWidget_vendor_forge_min_js;
+extern const std::string_view kWidget_vendor_qrcode_js;
 
 namespace {
 
@@ -127,6 +129,14 @@ void AddWidgetRoutes(Router& router, Runtime& rt, CredentialGuard* guard) {
   // .key and signs with it in the browser (docs/embedded.md#efirma). Versioned name: cached for good.
   router.Add("GET", "/embed/v1/vendor/forge-1.4.3.min.js", Sync([](HttpRequest& req) {
                HttpResponse js = Asset(req, kWidget_vendor_forge_min_js, "text/javascript; charset=utf-8", false);
+               for (auto& [name, value] : js.headers) {
+                 if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
+               }
+               return js;
+             }));
+  // qrcode-generator (npm, MIT), exactly as published: the handoff's QR code (docs/embedded.md#handoff).
+  router.Add("GET", "/embed/v1/vendor/qrcode-2.0.4.js", Sync([](HttpRequest& req) {
+               HttpResponse js = Asset(req, kWidget_vendor_qrcode_js, "text/javascript; charset=utf-8", false);
                for (auto& [name, value] : js.headers) {
                  if (name == "Cache-Control") value = "public, max-age=31536000, immutable";
                }

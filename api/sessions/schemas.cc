@@ -184,6 +184,11 @@ OpenApiArea SessionsOpenApi() {
                           {"checkedAt", {{"type", "string"}, {"format", "date-time"}}}},
                          {"object", "challengeId", "status", "reasonCodes", "certificate", "ocsp", "holder",
                           "signatureSha256", "checkedAt"});
+  s["Handoff"] = obj({{"object", {{"const", "handoff"}}},
+                      {"sessionId", Id("vrf")},
+                      {"url", {{"type", "string"}, {"format", "uri"}}},
+                      {"expiresAt", DateTime()}},
+                     {"object", "sessionId", "url", "expiresAt"});
   s["LivenessChallenge"] = obj({{"object", {{"const", "liveness_challenge"}}},
                                 {"challengeId", Id("lch")},
                                 {"sessionId", Id("vrf")},

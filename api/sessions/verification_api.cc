@@ -11,6 +11,7 @@
 #include "api/sessions/routes.h"
 #include "api/sessions/sessions_common.h"
 #include "api/sessions/sse.h"
+#include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
@@ -24,6 +25,7 @@
 #include "pipeline/verification/report_inputs.h"
 #include "pipeline/verification/engines.h"
 #include "projections/efirma_queries.h"
+#include "projections/embedded/embedded_view.h"
 #include "projections/projector.h"
 #include "projections/sessions_view.h"
 #include "projections/verification_projector.h"
@@ -289,6 +291,31 @@ void CaptureMedia(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond 
   pool->Post(std::move(work));
 }
 
+// POST …/handoff: a link that continues this session on another device (docs/embedded.md#handoff):
+// single use, ten minutes. Not idempotent: the token exists only in this answer (its hash is
+// recorded), so a retry asks for another (at most five a session).
+void IssueHandoff(Runtime& rt, const SessionsOptions& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const std::string id = req.path_params["session_id"];
+  auto rec = SessionRecord(rt, call, id);
+  if (!rec.ok()) return respond(StatusToProblem(req, rec.status()));
+  if (!req.body.empty()) return respond(Problem(req, "BAD_REQUEST", "a handoff takes no request body"));
+  std::string token = core::Base64UrlEncode(core::RandomBytes(24));
+  vs::IssueHandoff c{commands::tenancy::HashApiKey(rt.api_key_lookup_key(), token)};
+  auto cmd = commands::MakeCommand<vs::SessionDecider>(call.auth.tenant_id, id, vs::SessionCommand(c), Context(rt, call));
+  RunThenRender(rt, req, std::move(cmd), {projections::EmbeddedView::kName},
+                [token, base = o.public_base_url, id](const commands::CommandOutcome& out) {
+                  const int64_t expires = out.result.is_object() ? out.result.value("expiresAtMicros", int64_t{0}) : 0;
+                  HttpResponse r = JsonResponse(201, {{"object", "handoff"},
+                                                      {"sessionId", id},
+                                                      {"url", base + "/v/" + token},
+                                                      {"expiresAt", core::FormatRfc3339(core::Timestamp{expires})}});
+                  r.headers.emplace_back("Cache-Control", "no-store");
+                  return r;
+                },
+                std::move(respond));
+}
+
 // Three actions, no action twice in a row: 3 x 2 x 2 = 12 sequences.
 std::vector<std::string> DrawActions() {
   std::vector<std::string> out;
@@ -494,6 +521,14 @@ std::vector<ApiRoute> VerificationRoutes(Runtime* r, const SessionsOptions& opti
                                 "CAPTURE_NOT_ALLOWED"}),
                           idem}),
       .handler = [r](ApiCall& c, Respond respond) { IssueChallenge(*r, c, std::move(respond)); }});
+  routes.push_back(ApiRoute{
+      .method = "POST", .path = "/v1/verification-sessions/{session_id}/handoff",
+      .operation_id = "createHandoff", .tag = tag,
+      .scope = "verification:write", .family = RateFamily::kWrite, .applicant_token = true, .success_status = 201,
+      .response_schema = "Handoff",
+      .error_codes = with({"BAD_REQUEST", "SESSION_EXPIRED", "SESSION_COMPLETED", "SESSION_ALREADY_USED",
+                           "CAPTURE_NOT_ALLOWED"}),
+      .handler = [r, o](ApiCall& c, Respond respond) { IssueHandoff(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = "/v1/verification-sessions/{session_id}/submit",
       .operation_id = "submitVerificationSession", .tag = tag,

@@ -78,18 +78,46 @@ core::Result<Decision> SessionDecider::Decide(const SessionState& s, const Sessi
           d.events.push_back(Make(c.created));
           if (c.embedded) d.events.push_back(Make(*c.embedded));
         } else if constexpr (std::is_same_v<T, OpenLink>) {
-          if (!s.exists || s.link_token_hash.empty() || s.link_token_hash.size() != c.link_token_hash.size() ||
-              !core::ConstantTimeEquals(s.link_token_hash, c.link_token_hash)) {
-            return core::Unauthenticated("the link is not valid", "SESSION_INVALID");
-          }
+          const bool own = s.exists && !s.link_token_hash.empty() && s.link_token_hash.size() == c.link_token_hash.size() &&
+                           core::ConstantTimeEquals(s.link_token_hash, c.link_token_hash);
+          const auto handoff = own ? s.handoffs.end() : s.handoffs.find(c.link_token_hash);
+          if (!own && handoff == s.handoffs.end()) return core::Unauthenticated("the link is not valid", "SESSION_INVALID");
           if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
             return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+          }
+          if (!own) {
+            // A handoff opens once, while it lasts.
+            if (handoff->second.used) {
+              return core::FailedPrecondition("this handoff link was already opened; ask for a new one",
+                                              "SESSION_ALREADY_USED");
+            }
+            if (ctx.now.micros >= handoff->second.expires_micros) {
+              return core::Unauthenticated("this handoff link has expired; ask for a new one", "SESSION_EXPIRED");
+            }
+            d.events.push_back(Make(LinkOpened{c.applicant_token_hash, c.link_token_hash}));
+            return d;
           }
           if (s.link_opens >= kMaxLinkOpens) {
             return core::FailedPrecondition("this link was opened too many times; ask for a new one",
                                             "SESSION_ALREADY_USED");
           }
-          d.events.push_back(Make(LinkOpened{c.applicant_token_hash}));
+          d.events.push_back(Make(LinkOpened{c.applicant_token_hash, ""}));
+        } else if constexpr (std::is_same_v<T, IssueHandoff>) {
+          if (!s.exists) return core::NotFound("no such session", "SESSION_NOT_FOUND");
+          if (s.status == "expired" || (!s.Terminal() && ctx.now.micros >= s.expires_micros)) {
+            return core::Unauthenticated("the session has expired", "SESSION_EXPIRED");
+          }
+          if (s.Terminal()) return core::FailedPrecondition("the session is already completed", "SESSION_COMPLETED");
+          if (s.embedded_id.empty() && s.link_token_hash.empty()) {
+            return core::FailedPrecondition("only a session walked in the widget or the hosted page is handed over",
+                                            "CAPTURE_NOT_ALLOWED");
+          }
+          if (s.handoffs.size() >= kMaxHandoffs) {
+            return core::FailedPrecondition("this session was handed to another device too many times",
+                                            "SESSION_ALREADY_USED");
+          }
+          d.events.push_back(Make(HandoffIssued{c.link_token_hash, ctx.now.micros + kHandoffSeconds * 1'000'000}));
+          d.result = {{"expiresAtMicros", ctx.now.micros + kHandoffSeconds * 1'000'000}};
         } else if constexpr (std::is_same_v<T, MountEmbedded>) {
           auto invalid = [] {
             return core::Unauthenticated("the clientSecret is not valid", "SESSION_INVALID");
@@ -305,7 +333,13 @@ void SessionDecider::EvolveDecoded(SessionState& s, const SessionEvent& event,
           s.flow_captures = e.flow_captures;
           s.link_token_hash = e.link_token_hash;
         } else if constexpr (std::is_same_v<T, LinkOpened>) {
-          ++s.link_opens;
+          if (e.handoff_hash.empty()) {
+            ++s.link_opens;
+          } else {
+            s.handoffs[e.handoff_hash].used = true;
+          }
+        } else if constexpr (std::is_same_v<T, HandoffIssued>) {
+          s.handoffs[e.link_token_hash] = {e.expires_at_micros, false};
         } else if constexpr (std::is_same_v<T, EmbeddedOpened>) {
           s.embedded_id = e.embedded_id;
           s.embedded_origins = e.allowed_origins;
@@ -363,6 +397,7 @@ core::Json SessionDecider::ResultOf(const std::vector<eventstore::EventEnvelope>
               {"expiresAtMicros", d.value("expiresAtMicros", int64_t{0})}};
     }
     if (e.type == SessionSubmitted::kType) return {{"trackingId", d.value("trackingId", "")}};
+    if (e.type == HandoffIssued::kType) return {{"expiresAtMicros", d.value("expiresAtMicros", int64_t{0})}};
     if (e.type == MediaPurged::kType) return {{"purged", true}};
     // A verdict (VerdictReached, typed by its outcome): what a review's resolution moved.
     if (e.type == "verification.approved" || e.type == "verification.declined" ||

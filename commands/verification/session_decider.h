@@ -63,6 +63,15 @@ struct SessionState {
   int embedded_mounts = 0;
   std::string link_token_hash;
   int link_opens = 0;
+  // Handoff links (HandoffIssued), by their token hash: when each expires, and whether it opened.
+  struct Handoff {
+    int64_t expires_micros = 0;
+    bool used = false;
+    static constexpr auto Fields() {
+      return std::tuple{core::Field("expires", &Handoff::expires_micros), core::Field("used", &Handoff::used)};
+    }
+  };
+  std::map<std::string, Handoff> handoffs;
   std::string efirma_check;  // the e.firma check (challenge id) the latest submission had
 
   // The snapshot's members (SessionDecider::ToJson / FromJson).
@@ -105,6 +114,7 @@ struct SessionState {
         core::Field("embeddedMounts", &T::embedded_mounts, core::Empty::kOmit),
         core::Field("linkTokenHash", &T::link_token_hash, core::Empty::kOmit),
         core::Field("linkOpens", &T::link_opens, core::Empty::kOmit),
+        core::Field("handoffs", &T::handoffs, core::Empty::kOmit),
         core::Field("efirmaCheck", &T::efirma_check, core::Empty::kOmit)};
   }
 
@@ -149,6 +159,16 @@ struct OpenLink {
   }
 };
 inline constexpr int kMaxLinkOpens = 10;
+// The applicant's page asks for a link to continue on another device (docs/embedded.md#handoff):
+// its token (as its keyed hash) opens the session once, within kHandoffSeconds; at most
+// kMaxHandoffs a session.
+struct IssueHandoff {
+  std::string link_token_hash;
+  static constexpr std::string_view kCommand = "IssueHandoff";
+  static constexpr auto Fields() { return std::tuple{core::Field("linkTokenHash", &IssueHandoff::link_token_hash)}; }
+};
+inline constexpr int64_t kHandoffSeconds = 600;
+inline constexpr size_t kMaxHandoffs = 5;
 struct MountEmbedded {
   std::string client_secret_hash;
   std::string parent_origin;  // normalised; "" = not given (ORIGIN_NOT_ALLOWED)
@@ -255,7 +275,7 @@ struct PurgeMedia {
 using SessionCommand = std::variant<CreateSession, RecordConsent, ExpireSession, CaptureMedia,
                                     SubmitSession, RecordStage, RecordVerdict,
                                     IssueLivenessChallenge, PurgeMedia, ResolveReview, MountEmbedded,
-                                    OpenLink>;
+                                    OpenLink, IssueHandoff>;
 
 // The check a capture kind serves ("" = unknown kind).
 std::string_view CheckForKind(std::string_view kind);

@@ -288,17 +288,36 @@ struct EmbeddedMounted {
 };
 
 // The hosted page of a link session opened: its link token swapped for an applicant token. A link
-// may be opened again (the person moves to their phone), a bounded number of times.
+// may be opened again (the person moves to their phone), a bounded number of times. Opened through
+// a handoff (below), `handoff_hash` names it: it opens no more.
 struct LinkOpened {
   static constexpr std::string_view kType = "verification.link_opened";
   std::string applicant_token_hash;  // hex HMAC-SHA256 under the key-lookup key
-  static constexpr auto Fields() { return std::tuple{core::Field("applicantTokenHash", &LinkOpened::applicant_token_hash)}; }
+  std::string handoff_hash;          // the handoff link's token hash; "" = the session's own link
+  static constexpr auto Fields() {
+    return std::tuple{core::Field("applicantTokenHash", &LinkOpened::applicant_token_hash),
+                      core::Field("handoffHash", &LinkOpened::handoff_hash, core::Empty::kOmit)};
+  }
+};
+
+// A handoff (docs/embedded.md#handoff, issue 69): a link that continues the session on another
+// device (a phone's camera), asked for by the applicant's page; single use, short-lived. Only its
+// token's keyed hash is recorded.
+struct HandoffIssued {
+  static constexpr std::string_view kType = "verification.handoff_issued";
+  std::string link_token_hash;
+  int64_t expires_at_micros = 0;
+  static constexpr auto Fields() {
+    using T = HandoffIssued;
+    return std::tuple{core::Field("linkTokenHash", &T::link_token_hash),
+                      core::Field("expiresAtMicros", &T::expires_at_micros)};
+  }
 };
 
 using SessionEvent = std::variant<SessionCreated, ConsentRecorded, SessionExpired, MediaCaptured,
                                   SessionSubmitted, StageCompleted, VerdictReached,
                                   LivenessChallengeIssued, MediaPurged, EmbeddedOpened, EmbeddedMounted,
-                                  LinkOpened>;
+                                  LinkOpened, HandoffIssued>;
 
 std::string_view TypeOf(const SessionEvent& e);
 int SchemaOf(const SessionEvent& e);

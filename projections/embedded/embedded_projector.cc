@@ -60,7 +60,8 @@ core::Status ApplyFlow(const eventstore::EventEnvelope& env, ViewWriter& view) {
 
 core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view) {
   if (env.type != vs::EmbeddedOpened::kType && env.type != vs::EmbeddedMounted::kType &&
-      env.type != vs::LinkOpened::kType && env.type != vs::SessionCreated::kType) {
+      env.type != vs::LinkOpened::kType && env.type != vs::SessionCreated::kType &&
+      env.type != vs::HandoffIssued::kType) {
     return core::Status::Ok();
   }
   SVC_ASSIGN_OR_RETURN(vs::SessionEvent ev, vs::Decode(env));
@@ -77,6 +78,37 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                              {"livenessMode", c->checks.is_object() ? c->checks.value("livenessMode", "passive")
                                                                     : std::string("passive")},
                              {"livenessFileAllowed", c->checks.is_object() && c->checks.value("livenessFileAllowed", false) == true}}));
+    view.Put(V::SessionLink(env.aggregate_id), c->link_token_hash);
+    return core::Status::Ok();
+  }
+  if (const auto* h = std::get_if<vs::HandoffIssued>(&ev)) {
+    // A handoff link walks what the session's page walks: the embedded session's steps, or the
+    // link session's (its own link row), with when it expires.
+    const std::string embedded_id = "ems_" + env.aggregate_id.substr(env.aggregate_id.find('_') + 1);
+    core::Json row;
+    SVC_ASSIGN_OR_RETURN(auto embedded, view.Get(V::Embedded(embedded_id)));
+    if (embedded.has_value()) {
+      const core::Json e = core::ParseJsonOrDiscarded(*embedded);
+      row = {{"tenantId", env.tenant_id},
+             {"environment", env.environment},
+             {"sessionId", env.aggregate_id},
+             {"locale", "es-MX"},
+             {"redirectUrl", nullptr},
+             {"steps", e.value("steps", core::Json::array())},
+             {"livenessMode", e.value("livenessMode", "passive")},
+             {"livenessFileAllowed", e.value("livenessFileAllowed", false)}};
+    } else {
+      // (The decider hands over only such sessions; one whose link was indexed before this row
+      // existed opens nothing until `svc replay --projector embedded`.)
+      SVC_ASSIGN_OR_RETURN(auto own, view.Get(V::SessionLink(env.aggregate_id)));
+      if (!own.has_value()) return core::Status::Ok();
+      SVC_ASSIGN_OR_RETURN(auto base, view.Get(V::Link(*own)));
+      if (!base.has_value()) return core::Status::Ok();
+      row = core::ParseJsonOrDiscarded(*base);
+    }
+    row["handoff"] = true;
+    row["expiresAt"] = core::FormatRfc3339(core::Timestamp{h->expires_at_micros});
+    view.Put(V::Link(h->link_token_hash), core::DumpJson(row));
     return core::Status::Ok();
   }
   if (const auto* l = std::get_if<vs::LinkOpened>(&ev)) {

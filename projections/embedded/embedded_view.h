@@ -42,6 +42,8 @@ struct EmbeddedView {
   static std::string Embedded(std::string_view embedded_id) { return "ems/" + std::string(embedded_id); }
   static std::string ApplicantToken(std::string_view hash_hex) { return "atok/" + std::string(hash_hex); }
   static std::string Link(std::string_view hash_hex) { return "link/" + std::string(hash_hex); }
+  // A link session's own link (its token hash), by the session: what a handoff link walks.
+  static std::string SessionLink(std::string_view session_id) { return "slink/" + std::string(session_id); }
   static std::string Abs(std::string_view relative) { return AbsoluteKey(kName, relative); }
 };
 

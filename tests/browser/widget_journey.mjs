@@ -8,7 +8,8 @@
 //   node widget_journey.mjs <svc base url> <samples dir>
 //   -> "port N"    the integrator's page on http://127.0.0.1:N (another origin)
 //   <- {"moreInfo": link token, "review": link token, "video": a recording, "secret": embedded clientSecret,
-//       "efirma": {link, cer, key, password} (a link session asking for an e.firma, and an expired one)}
+//       "efirma": {link, cer, key, password} (a link session asking for an e.firma, and an expired one),
+//       "handoff": {link, camera} (a link session with every capture, and the phone's fake camera)}
 //   -> {"...": ...} one JSON line: what the pages showed
 import http from "node:http";
 import readline from "node:readline";
@@ -168,6 +169,58 @@ try {
   await frame.locator("#outcome").waitFor();
   out.framedOutcome = await frame.locator("#outcome").getAttribute("data-status");
   out.framedNext = await frame.locator("#outcome-next").textContent();
+  // 8. A computer without a camera hands the session to a phone: a QR code and a link; the phone
+  // (a browser with a camera) opens it where the session is and finishes; the computer shows the
+  // phone's verdict.
+  const desk = await context.newPage();
+  desk.setDefaultTimeout(60000);
+  watchErrors(desk);
+  await desk.goto(`${base}/v/${encodeURIComponent(input.handoff.link)}`);
+  await desk.locator("#consent-check").check();
+  await desk.locator("#consent-accept").click();
+  await desk.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  await desk.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await desk.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await desk.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await desk.locator("#step-title", { hasText: "Tu rostro" }).waitFor();
+  await desk.locator("#file").setInputFiles(`${samples}/selfie.jpg`);
+  await desk.locator("#handoff").waitFor();
+  await desk.locator("#camera-again").waitFor();  // no camera here: try again, or the phone
+  out.deskNoCamera = await desk.locator("#status").textContent();
+  await desk.locator("#handoff").click();
+  await desk.locator("#handoff-qr").waitFor();
+  await desk.waitForFunction(() => document.getElementById("handoff-qr").naturalWidth > 0);
+  out.handoffLink = await desk.locator("#handoff-link").getAttribute("href");
+  out.handoffQrAlt = await desk.locator("#handoff-qr").getAttribute("alt");
+  out.axe.handoff = await axeViolations(desk);
+  const phoneBrowser = await chromium.launch({
+    executablePath: process.env.SVC_CHROMIUM || "/usr/bin/chromium",
+    args: ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--use-fake-ui-for-media-stream",
+           "--use-fake-device-for-media-stream", `--use-file-for-fake-video-capture=${input.handoff.camera}`,
+           "--disable-background-networking", "--disable-component-update", "--no-first-run"],
+  });
+  try {
+    const phone = await (await phoneBrowser.newContext({ viewport: { width: 390, height: 844 } })).newPage();
+    phone.setDefaultTimeout(60000);
+    watchErrors(phone);
+    await phone.goto(out.handoffLink);
+    await phone.locator("#step-title").waitFor();
+    out.phoneOpened = { title: await phone.locator("#step-title").textContent(), consent: await phone.locator("#consent-check").count() };
+    await phone.locator("#record:not([disabled])").waitFor();
+    await phone.locator("#record").click();
+    await phone.locator("#submit").click();
+    await phone.locator("#outcome").waitFor();
+    out.phoneOutcome = await phone.locator("#outcome").getAttribute("data-status");
+    // The link opens once.
+    const again = await (await phoneBrowser.newContext()).newPage();
+    await again.goto(out.handoffLink);
+    await again.locator("#status.error").waitFor();
+    out.handoffAgain = await again.locator("#status").getAttribute("data-code");
+  } finally {
+    await phoneBrowser.close();
+  }
+  await desk.locator("#outcome").waitFor();
+  out.deskOutcome = await desk.locator("#outcome").getAttribute("data-status");
   out.ok = true;
 } catch (e) {
   out.error = String((e && e.stack) || e);

@@ -193,6 +193,39 @@ TEST_CASE("a link session's hosted page: opened with its link token, again up to
         std::vector<std::string>{"consent", "document_front", "liveness", "submit"});
 }
 
+TEST_CASE("a handoff link continues a session on another device: once, for ten minutes, five at most (issue 69)") {
+  namespace vs = verification;
+  DeciderSpec<vs::SessionDecider> spec;
+  vs::SessionCreated c;
+  c.channel = "link";
+  c.link_token_hash = std::string(64, 'a');
+  c.expires_at_micros = svc::testing::kSpecT0 + 3600LL * 1000000;
+  REQUIRE(spec.When(vs::CreateSession{c, std::nullopt}).ok());
+  auto issued = spec.When(vs::IssueHandoff{std::string(64, 'h')});
+  REQUIRE(issued.ok());
+  CHECK(Types(*issued) == std::vector<std::string>{"verification.handoff_issued"});
+  CHECK(issued->result["expiresAtMicros"] == svc::testing::kSpecT0 + vs::kHandoffSeconds * 1000000);
+  // Opened once (its open names it); a second open of it is refused; the session's own link still opens.
+  auto opened = spec.When(vs::OpenLink{std::string(64, 'h'), std::string(64, '1')});
+  REQUIRE(opened.ok());
+  CHECK(svc::testing::Data(opened->events[0])["handoffHash"] == std::string(64, 'h'));
+  CHECK(Code(spec.When(vs::OpenLink{std::string(64, 'h'), std::string(64, '2')}).status()) == "SESSION_ALREADY_USED");
+  CHECK(spec.When(vs::OpenLink{std::string(64, 'a'), std::string(64, '3')}).ok());
+  // Past its ten minutes it opens nothing.
+  REQUIRE(spec.When(vs::IssueHandoff{std::string(64, 'i')}).ok());
+  spec.ctx.now.micros += vs::kHandoffSeconds * 1000000;
+  CHECK(Code(spec.When(vs::OpenLink{std::string(64, 'i'), std::string(64, '4')}).status()) == "SESSION_EXPIRED");
+  // Five a session.
+  for (char h : {'j', 'k', 'l'}) REQUIRE(spec.When(vs::IssueHandoff{std::string(64, h)}).ok());
+  CHECK(Code(spec.When(vs::IssueHandoff{std::string(64, 'm')}).status()) == "SESSION_ALREADY_USED");
+  spec.CheckSnapshot();
+  // A session the applicant walks in no page of ours is not handed over.
+  c.link_token_hash.clear();
+  DeciderSpec<vs::SessionDecider> api;
+  REQUIRE(api.When(vs::CreateSession{c, std::nullopt}).ok());
+  CHECK(Code(api.When(vs::IssueHandoff{std::string(64, 'h')}).status()) == "CAPTURE_NOT_ALLOWED");
+}
+
 TEST_CASE("what a session takes from a flow: checks named on or off, policy, captures and steps in order") {
   core::Json def = {{"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "f"}},
                                                  {{"id", "f"}, {"type", "document_front"}, {"next", "s"}},

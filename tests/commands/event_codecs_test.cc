@@ -124,7 +124,9 @@ std::vector<Sample> Samples() {
                             {"consent", "document_front", "selfie", "liveness", "submit"}, "active", ""},
       venc);
   Add<vs::EmbeddedMounted, vs::SessionEvent>(s, vs::EmbeddedMounted{"https://shop.example", std::string(64, 'd')}, venc);
-  Add<vs::LinkOpened, vs::SessionEvent>(s, vs::LinkOpened{std::string(64, 'a')}, venc);
+  Add<vs::LinkOpened, vs::SessionEvent>(s, vs::LinkOpened{std::string(64, 'a'), ""}, venc);
+  Add<vs::LinkOpened, vs::SessionEvent>(s, vs::LinkOpened{std::string(64, 'a'), std::string(64, 'h')}, venc);
+  Add<vs::HandoffIssued, vs::SessionEvent>(s, vs::HandoffIssued{std::string(64, 'h'), 1767225900000000}, venc);
 
   vs::LivenessChallengeIssued ch;
   Add<vs::LivenessChallengeIssued, vs::SessionEvent>(s, ch, venc);
@@ -676,5 +678,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 135);
+  CHECK(n == 137);
 }

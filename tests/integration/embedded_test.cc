@@ -480,6 +480,30 @@ TEST_CASE("embedded: the widget's files, the frame's CSP from the session, and t
   REQUIRE(again.status == 200);
   const std::string atok2 = Body(again)["applicantToken"];
   CHECK(atok2 != atok);
+  // A handoff (issue 69, item 8): the page asks for a link to continue on a phone; it opens once,
+  // where the session is (consent given), and is no credential for anything else.
+  auto handoff = env.Call(atok, "POST", base + "/handoff");
+  REQUIRE_MESSAGE(handoff.status == 201, handoff.body);
+  CHECK(Body(handoff)["object"] == "handoff");
+  CHECK(Body(handoff)["sessionId"] == vrf);
+  const std::string handoff_url = Body(handoff)["url"];
+  const std::string prefix = "http://127.0.0.1:" + std::to_string(env.server->target().port) + "/v/";
+  REQUIRE(handoff_url.rfind(prefix, 0) == 0);
+  const std::string handoff_token = handoff_url.substr(prefix.size());
+  CHECK(handoff_token != token);
+  CHECK(Body(handoff)["expiresAt"].is_string());
+  CHECK(svc::testing::HeaderOf(handoff, "Cache-Control") == "no-store");
+  CheckProblem(env.Call(atok, "POST", base + "/handoff", "{}", {{"Content-Type", "application/json"}}), 400, "BAD_REQUEST");
+  auto phone = env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", handoff_token}}.dump());
+  REQUIRE_MESSAGE(phone.status == 200, phone.body);
+  CHECK(Body(phone)["verificationSessionId"] == vrf);
+  CHECK(Body(phone)["resume"]["consentGiven"] == true);
+  CHECK(Body(phone)["flow"]["steps"] == Body(open)["flow"]["steps"]);
+  CheckProblem(env.Call("", "POST", "/embed/v1/hosted/init", core::Json{{"linkToken", handoff_token}}.dump()), 409,
+               "SESSION_ALREADY_USED");
+  CheckProblem(env.Call(k, "POST", "/v1/verification-sessions/" + Body(env.Create(k, "hosted-api"))["id"].get<std::string>() +
+                                        "/handoff"),
+               409, "CAPTURE_NOT_ALLOWED");
   for (const auto& [kind, mime, bytes] : std::vector<svc::testing::Capture>{
            {"document_front", "image/jpeg", svc::testing::Jpeg(1280, 800)},
            {"document_back", "image/jpeg", svc::testing::Jpeg(1280, 801)},

@@ -431,10 +431,18 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
                                 .dump());
   REQUIRE_MESSAGE(signing.status == 201, signing.body);
   REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
+  // Every capture, on a computer without a camera: handed over to a phone (item 8).
+  auto desk = env.Create(k, "journey-handoff", core::Json{{"channel", "link"}, {"policy", {{"testOutcome", "approved"}}}}.dump());
+  REQUIRE_MESSAGE(desk.status == 201, desk.body);
+  const std::string camera = env.dir.path() + "/phone-camera.y4m";
+  const std::string make = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                           "scale=640:480,format=yuv420p '" + camera + "'";
+  REQUIRE(std::system(make.c_str()) == 0);
   browser.WriteLine(core::Json{{"moreInfo", more_info["linkToken"]},
                                {"review", review["linkToken"]},
                                {"video", recording},
                                {"secret", Body(embedded)["clientSecret"]},
+                               {"handoff", {{"link", Body(desk)["linkToken"]}, {"camera", camera}}},
                                {"efirma", {{"link", Body(signing)["linkToken"]},
                                            {"cer", ca.file("fiel_expired.cer")},
                                            {"key", ca.file("fiel_expired_3des.key")},
@@ -485,10 +493,20 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   CHECK(out["declinedText"] == "Si crees que es un error, comunícate con quien te pidió la verificación.");
   CHECK(out["framedOutcome"] == "approved");
   CHECK(out["framedNext"] == "Continúa en la página.");
+  // Item 8: no camera on the computer; the phone finishes through the handoff, once.
+  CHECK(out["deskNoCamera"].get<std::string>().find("La prueba de vida necesita la cámara") == 0);
+  CHECK(out["handoffLink"].get<std::string>().rfind(base + "/v/", 0) == 0);
+  CHECK(out["handoffQrAlt"] == "Código QR con el enlace para continuar en tu teléfono");
+  CHECK(out["phoneOpened"]["title"] == "Prueba de vida");  // where the session is: consent and photos done
+  CHECK(out["phoneOpened"]["consent"] == 0);
+  CHECK(out["phoneOutcome"] == "approved");
+  CHECK(out["deskOutcome"] == "approved");
+  CHECK(out["handoffAgain"] == "SESSION_ALREADY_USED");
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + Body(desk)["id"].get<std::string>()))["status"] == "approved");
   // Item 10: the widget's focus ring against its page, 3:1 at least (it was 2.03:1).
   CHECK(out["focusContrast"]["style"] != "none");
   CHECK(out["focusContrast"]["ratio"].get<double>() >= 3.0);
-  for (const char* st : {"resubmitted", "afterEnd", "efirmaRefused", "declined"}) {
+  for (const char* st : {"resubmitted", "afterEnd", "efirmaRefused", "declined", "handoff"}) {
     INFO(st);
     CHECK(out["axe"][st]["violations"].empty());
   }

@@ -74,6 +74,10 @@
       outcomes: { passed: "correcto", failed: "no superado", review: "a revisión", unavailable: "no disponible", skipped: "omitido",
         inconclusive: "no concluyente" },
       retakeTitle: "Vuelve a tomar la foto", useAnyway: "Usar esta foto de todos modos",
+      handoff: "Continuar en tu teléfono", handoffTitle: "Continúa en tu teléfono",
+      handoffText: "Escanea este código con la cámara de tu teléfono o abre el enlace en él. Sirve una vez y durante 10 minutos.",
+      handoffQr: "Código QR con el enlace para continuar en tu teléfono", handoffWaiting: "Esperando a tu teléfono…",
+      handoffSubmitted: "Tu teléfono envió la verificación.", cameraAgain: "Volver a intentar con la cámara",
       quality: {
         blurry: "La foto salió borrosa: mantén quieto el teléfono y espera a que enfoque.",
         glare: "Hay reflejos sobre la identificación: inclínala un poco o aléjate de la luz directa.",
@@ -183,6 +187,10 @@
       outcomes: { passed: "passed", failed: "not passed", review: "to review", unavailable: "unavailable", skipped: "skipped",
         inconclusive: "inconclusive" },
       retakeTitle: "Take the photo again", useAnyway: "Use this photo anyway",
+      handoff: "Continue on your phone", handoffTitle: "Continue on your phone",
+      handoffText: "Scan this code with your phone's camera or open the link on it. It works once, for 10 minutes.",
+      handoffQr: "QR code with the link to continue on your phone", handoffWaiting: "Waiting for your phone…",
+      handoffSubmitted: "Your phone sent the verification.", cameraAgain: "Try the camera again",
       quality: {
         blurry: "The photo is blurry: hold the phone still and let the camera focus.",
         glare: "There is glare on the ID: tilt it a little or move away from direct light.",
@@ -473,8 +481,17 @@
     }
     show(t.livenessTitle, el("p", { class: "muted" }, t.hint_liveness), viewport(video, "face"), prompt, row,
       fileAllowed ? el("p", { class: "muted", id: "file-note" }, t.fileVideoNote) : "");
+    // No camera here (a computer, a camera refused): the same session goes on on a phone (the
+    // handoff), or the camera is tried again (issue 69, item 8).
+    const away = el("button", { class: "secondary", id: "handoff", on: { click: () => handoff().catch(fail) } }, t.handoff);
+    row.append(away);
     let timing = null;
-    camera(video, "user").then(() => { rec.disabled = false; }, () => say(fileAllowed ? t.noCamera : t.noCameraLiveness, !fileAllowed));
+    const start = () => camera(video, "user").then(() => { rec.disabled = false; say(""); }, () => {
+      say(fileAllowed ? t.noCamera : t.noCameraLiveness, !fileAllowed);
+      if (!$("camera-again")) away.after(el("button", { class: "secondary", id: "camera-again", on: { click: start } }, t.cameraAgain));
+      if (!fileAllowed) away.focus();
+    });
+    start();
     async function picked() {
       const f = input.files && input.files[0];
       if (!f) return;
@@ -515,6 +532,56 @@
           challengeId ? { challengeId, captureSource: "camera", captureFacts: facts } : { captureSource: "camera", captureFacts: facts });
         next();
       } catch (e) { fail(e); rec.disabled = false; }
+    }
+  }
+
+  // The handoff (docs/embedded.md#handoff): a QR code and a short link that open this session, where
+  // it is, on a phone (once, for 10 minutes); this page then follows what the phone does and shows
+  // the verdict of its submission.
+  let qrLoading = null;
+  function loadQr() {
+    if (window.qrcode) return Promise.resolve(window.qrcode);
+    qrLoading = qrLoading || new Promise((resolve, reject) => {
+      const sc = el("script", { src: "/embed/v1/vendor/qrcode-2.0.4.js" });
+      sc.onload = () => resolve(window.qrcode);
+      sc.onerror = () => { qrLoading = null; reject(new Error("qrcode-generator did not load")); };
+      document.head.append(sc);
+    });
+    return qrLoading;
+  }
+  async function handoff() {
+    stopCamera();
+    const h = await call("POST", `/v1/verification-sessions/${state.vrf}/handoff`);
+    const qrcode = await loadQr();
+    const qr = qrcode(0, "M");
+    qr.addData(h.url);
+    qr.make();
+    const waiting = el("p", { id: "handoff-status", role: "status" }, t.handoffWaiting);
+    show(t.handoffTitle, el("p", {}, t.handoffText),
+      el("img", { id: "handoff-qr", src: qr.createDataURL(5, 4), alt: t.handoffQr, width: qr.getModuleCount() * 5 + 40 }),
+      el("p", {}, el("a", { id: "handoff-link", href: h.url, target: "_blank", rel: "noopener noreferrer" }, h.url)), waiting);
+    tell("handoff", { expiresAt: h.expiresAt });
+    // The stream replays the session from its start: a submission after the latest one known when
+    // this page opened is the phone's, and its verdict ends this page too.
+    const es = new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
+    let past = !state.tracking, phone = "";
+    es.addEventListener("verification.session_submitted", (m) => {
+      const d = JSON.parse(m.data || "{}");
+      if (d.trackingId === state.tracking) { past = true; return; }
+      if (!past) return;
+      phone = d.trackingId;
+      waiting.textContent = t.handoffSubmitted;
+    });
+    const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
+      "verification.review_required": "review", "verification.more_info_requested": "more_info" };
+    for (const [type, status] of Object.entries(verdicts)) {
+      es.addEventListener(type, (m) => {
+        const d = JSON.parse(m.data || "{}");
+        if (!phone || d.trackingId !== phone) return;
+        es.close();
+        state.tracking = phone;
+        outcome(status, d.reasonCodes || []);
+      });
     }
   }
 
