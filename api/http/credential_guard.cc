@@ -121,10 +121,15 @@ std::optional<HttpResponse> CredentialGuard::Admit(std::string_view route, const
                                                    const std::string& target) {
   const int64_t wait = Wait(route, SourceOf(req), target);
   if (wait == 0) return std::nullopt;
+  return Refusal(route, req, wait, "too many attempts from here; retry later");
+}
+
+HttpResponse CredentialGuard::Refusal(std::string_view route, const HttpRequest& req, int64_t wait,
+                                      const std::string& detail) {
   metrics_.GetCounter("svc_credential_throttled_total", "Requests refused 429 by the credential guard",
                       "route=\"" + std::string(route) + "\"")
       .Add();
-  HttpResponse r = Problem(req, "RATE_LIMITED", "too many attempts from here; retry later");
+  HttpResponse r = Problem(req, "RATE_LIMITED", detail);
   r.headers.emplace_back("Retry-After", std::to_string(wait));
   return r;
 }
@@ -172,12 +177,7 @@ std::optional<HttpResponse> CredentialGuard::AdmitBearer(std::string_view kind, 
     }
     wait = Seconds(static_cast<int64_t>((1.0 - left) / (per_minute / 60.0) * 1e6));
   }
-  metrics_.GetCounter("svc_credential_throttled_total", "Requests refused 429 by the credential guard",
-                      "route=\"" + std::string(kind) + "\"")
-      .Add();
-  HttpResponse r = Problem(req, "RATE_LIMITED", "too many refused credentials from here; retry later");
-  r.headers.emplace_back("Retry-After", std::to_string(wait));
-  return r;
+  return Refusal(kind, req, wait, "too many refused credentials from here; retry later");
 }
 
 void CredentialGuard::Accepted(std::string_view kind, const HttpRequest& req, std::string_view credential) {

@@ -85,6 +85,8 @@ class CredentialGuard {
   int64_t Wait(std::string_view route, const std::string& source, const std::string& target);
   void Refused(std::string_view route, const std::string& source, const std::string& target);
   void Throttled(std::string_view route, std::string_view by, const std::string& who);
+  // The 429 answered for `route` (counted in svc_credential_throttled_total).
+  HttpResponse Refusal(std::string_view route, const HttpRequest& req, int64_t wait, const std::string& detail);
   void Prune(int64_t now);
 
   CredentialGuardLimits limits_;

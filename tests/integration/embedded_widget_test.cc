@@ -27,6 +27,36 @@ using svc::testing::Body;
 using svc::testing::Env;
 using svc::testing::Sharing;
 
+namespace {
+
+// A video made by ffmpeg from the sample selfie, two seconds of 640x480 at 15 frames a second: a
+// fake camera's feed for chromium (.y4m) or a recording to choose from a file (.mp4, MPEG-4).
+std::string VideoOfSelfie(const std::string& samples, const std::string& out) {
+  const bool mp4 = out.size() > 4 && out.substr(out.size() - 4) == ".mp4";
+  const std::string make = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
+                           "scale=640:480,format=yuv420p " + std::string(mp4 ? "-c:v mpeg4 " : "") + "'" + out + "'";
+  REQUIRE(std::system(make.c_str()) == 0);
+  return out;
+}
+
+// A published flow whose passive liveness step takes a file (a person checks those), and nothing
+// else: its id.
+std::string FileLivenessFlow(Env& env, const std::string& key) {
+  const core::Json file_flow = {
+      {"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "l"}},
+                                   {{"id", "l"}, {"type", "liveness"}, {"mode", "passive"}, {"allowFile", true}, {"next", "x"}},
+                                   {{"id", "x"}, {"type", "submit"}}})},
+      {"checks", {{"document", false}, {"faceMatch", false}, {"governmentLookup", false}, {"liveness", true}}}};
+  auto made = env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows",
+                        {{"key", key}, {"name", "Liveness from a file"}, {"definition", file_flow}});
+  REQUIRE_MESSAGE(made.status == 201, made.body);
+  const std::string id = Body(made)["id"];
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows/" + id + "/publish").status == 200);
+  return id;
+}
+
+}  // namespace
+
 TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a fake camera, verdict confirmed") {
   testing::ReceiverProcess receiver;
   testing::TempDir ca_dir;
@@ -39,10 +69,7 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
   const std::string samples = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples";
 
   // The fake camera: a few seconds of video made by ffmpeg from a real face photograph.
-  const std::string camera = env.dir.path() + "/camera.y4m";
-  const std::string make = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
-                           "scale=640:480,format=yuv420p '" + camera + "'";
-  REQUIRE(std::system(make.c_str()) == 0);
+  const std::string camera = VideoOfSelfie(samples, env.dir.path() + "/camera.y4m");
   std::string shots = env.dir.path() + "/screenshots";
   if (const char* d = std::getenv("SVC_SCREENSHOT_DIR"); d != nullptr && *d != '\0') shots = d;
   std::filesystem::create_directories(shots);
@@ -92,23 +119,11 @@ TEST_CASE("embedded widget: mounted on another origin, walked in chromium with a
                                 .dump());
   REQUIRE_MESSAGE(signing.status == 201, signing.body);
   // A flow whose passive liveness allows a file, and a recording to choose (made by ffmpeg).
-  const core::Json file_flow = {
-      {"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "l"}},
-                                   {{"id", "l"}, {"type", "liveness"}, {"mode", "passive"}, {"allowFile", true}, {"next", "x"}},
-                                   {{"id", "x"}, {"type", "submit"}}})},
-      {"checks", {{"document", false}, {"faceMatch", false}, {"governmentLookup", false}, {"liveness", true}}}};
-  auto made = env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows",
-                        {{"key", "file-liveness"}, {"name", "Liveness from a file"}, {"definition", file_flow}});
-  REQUIRE_MESSAGE(made.status == 201, made.body);
-  const std::string file_flow_id = Body(made)["id"];
-  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows/" + file_flow_id + "/publish").status == 200);
+  const std::string file_flow_id = FileLivenessFlow(env, "file-liveness");
   auto chooser = env.Create(k, "widget-file",
                             core::Json{{"channel", "link"}, {"flowId", file_flow_id}, {"policy", {{"testOutcome", "approved"}}}}.dump());
   REQUIRE_MESSAGE(chooser.status == 201, chooser.body);
-  const std::string recording = env.dir.path() + "/recording.mp4";
-  const std::string encode = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
-                             "scale=640:480,format=yuv420p -c:v mpeg4 '" + recording + "'";
-  REQUIRE(std::system(encode.c_str()) == 0);
+  const std::string recording = VideoOfSelfie(samples, env.dir.path() + "/recording.mp4");
   browser.WriteLine(core::Json{{"secret", session["clientSecret"]},
                                {"blocked", other["clientSecret"]},
                                {"camera", camera},
@@ -400,24 +415,12 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   };
   const core::Json more_info = link("journey-more", "more_info");
   // A session that goes to review: a flow whose liveness step takes a file (a person checks those).
-  const core::Json file_flow = {
-      {"steps", core::Json::array({{{"id", "c"}, {"type", "consent"}, {"next", "l"}},
-                                   {{"id", "l"}, {"type", "liveness"}, {"mode", "passive"}, {"allowFile", true}, {"next", "x"}},
-                                   {{"id", "x"}, {"type", "submit"}}})},
-      {"checks", {{"document", false}, {"faceMatch", false}, {"governmentLookup", false}, {"liveness", true}}}};
-  auto made = env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows",
-                        {{"key", "journey-file"}, {"name", "Liveness from a file"}, {"definition", file_flow}});
-  REQUIRE_MESSAGE(made.status == 201, made.body);
-  const std::string flow = Body(made)["id"];
-  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/flows/" + flow + "/publish").status == 200);
+  const std::string flow = FileLivenessFlow(env, "journey-file");
   auto review_link = env.Create(k, "journey-review",
                                 core::Json{{"channel", "link"}, {"flowId", flow}, {"policy", {{"testOutcome", "approved"}}}}.dump());
   REQUIRE_MESSAGE(review_link.status == 201, review_link.body);
   const core::Json review = Body(review_link);
-  const std::string recording = env.dir.path() + "/journey.mp4";
-  const std::string encode = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
-                             "scale=640:480,format=yuv420p -c:v mpeg4 '" + recording + "'";
-  REQUIRE(std::system(encode.c_str()) == 0);
+  const std::string recording = VideoOfSelfie(samples, env.dir.path() + "/journey.mp4");
   auto embedded = env.Call(k, "POST", "/v1/embedded/sessions",
                            core::Json{{"allowedOrigins", {page}},
                                       {"checks", {{"faceMatch", false}, {"liveness", false}}},
@@ -434,10 +437,7 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   // Every capture, on a computer without a camera: handed over to a phone (item 8).
   auto desk = env.Create(k, "journey-handoff", core::Json{{"channel", "link"}, {"policy", {{"testOutcome", "approved"}}}}.dump());
   REQUIRE_MESSAGE(desk.status == 201, desk.body);
-  const std::string camera = env.dir.path() + "/phone-camera.y4m";
-  const std::string make = "ffmpeg -loglevel error -y -loop 1 -i '" + samples + "/selfie.jpg' -t 2 -r 15 -vf "
-                           "scale=640:480,format=yuv420p '" + camera + "'";
-  REQUIRE(std::system(make.c_str()) == 0);
+  const std::string camera = VideoOfSelfie(samples, env.dir.path() + "/phone-camera.y4m");
   browser.WriteLine(core::Json{{"moreInfo", more_info["linkToken"]},
                                {"review", review["linkToken"]},
                                {"video", recording},
