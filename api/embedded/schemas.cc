@@ -62,8 +62,10 @@ OpenApiArea EmbeddedOpenApi() {
                                    {"resume", Obj({{"consentGiven", {{"type", "boolean"}}},
                                                    {"processing", {{"type", "boolean"}}},
                                                    {"submission", Nullable(Str())},
-                                                   {"capturedKinds", Strs()}},
-                                                  {"consentGiven", "processing", "submission", "capturedKinds"})}},
+                                                   {"capturedKinds", Strs()},
+                                                   {"requestedCaptures", Strs()}},
+                                                  {"consentGiven", "processing", "submission", "capturedKinds",
+                                                   "requestedCaptures"})}},
                                   {"allowedOrigins", "applicantToken", "expiresAt", "sessionId", "status",
                                    "verificationSessionId"});
   s["EmbeddedPolicyResponse"] = Obj({{"allowedOrigins", Strs()}, {"frameAncestors", Str()}, {"sessionId", ems}}, {});

@@ -31,6 +31,24 @@ std::optional<SessionPhase> PhaseAfter(const SessionEvent& event) {
       event);
 }
 
+std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reason_codes) {
+  static constexpr std::pair<std::string_view, std::string_view> kAsks[] = {
+      {"DOCUMENT_FRONT_REQUIRED", "document_front"},
+      {"DOCUMENT_BACK_REQUIRED", "document_back"},
+      {"SELFIE_REQUIRED", "selfie"},
+      {"LIVENESS_VIDEO_REQUIRED", "liveness_video"}};
+  std::vector<std::string> out;
+  for (const auto& [code, kind] : kAsks) {
+    for (const auto& c : reason_codes) {
+      if (c == code) {
+        out.emplace_back(kind);
+        break;
+      }
+    }
+  }
+  return out;
+}
+
 bool IsOpenStatus(std::string_view s) {
   return s == "pending" || s == "in_progress" || s == "awaiting_input";
 }

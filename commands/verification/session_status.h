@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "commands/verification/session_events.h"
 #include "core/status.h"
@@ -33,6 +34,12 @@ std::optional<SessionPhase> PhaseAfter(const SessionEvent& event);
 // The phase a verdict with this outcome leads to (approved, declined, review, else
 // awaiting_input).
 SessionPhase PhaseAfterVerdict(std::string_view outcome);
+
+// The captures a "more information" verdict asks for again, from its reason codes
+// (DOCUMENT_FRONT_REQUIRED → document_front, DOCUMENT_BACK_REQUIRED → document_back,
+// SELFIE_REQUIRED → selfie, LIVENESS_VIDEO_REQUIRED → liveness_video), in that order; empty when
+// none is named (the page then asks for every capture).
+std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reason_codes);
 
 // Captures and submits are possible (given consent and no running pipeline).
 bool IsOpenStatus(std::string_view status);

@@ -1,5 +1,7 @@
 #include "projections/embedded/embedded_queries.h"
 
+#include "commands/verification/session_status.h"
+
 #include <set>
 
 #include "projections/sessions_view.h"
@@ -37,7 +39,17 @@ core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const
     if (submitted.count(core::StringOr(m, "mediaId")) == 0) kinds.insert(core::StringOr(m, "kind"));
   }
   SVC_ASSIGN_OR_RETURN(auto consent, ReadRow(views, SessionsView::Abs(SessionsView::Consent(te, session_id))));
+  // Asked for more information: the captures the verdict named (the page asks for those only).
+  std::vector<std::string> requested;
+  if (core::StringOr(r, "status") == "awaiting_input") {
+    SVC_ASSIGN_OR_RETURN(auto verdict, ReadRow(views, VV::Abs(VV::Verdict(te, session_id))));
+    if (verdict.has_value()) {
+      requested = commands::verification::RequestedCaptures(
+          verdict->value("reasonCodes", std::vector<std::string>{}));
+    }
+  }
   return core::Json{{"consentGiven", consent.has_value() && consent->value("consentGiven", false) == true},
+                    {"requestedCaptures", requested},
                     {"processing", core::StringOr(r, "currentStep") == "processing"},
                     {"submission", submission.has_value() ? submission->value("trackingId", core::Json(nullptr))
                                                           : core::Json(nullptr)},

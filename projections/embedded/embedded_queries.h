@@ -18,7 +18,8 @@ core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const cor
 // Where the applicant's page resumes the session (issue 69): {consentGiven, processing (a
 // submission's pipeline is running), submission (the latest submission's trackingId, or null: the
 // verdict the page waits for is that one's), capturedKinds (the kinds captured since it, or since
-// the start)}. The widget's init answers carry it as `resume`.
+// the start), requestedCaptures (asked for more information: the captures the verdict named)}. The
+// widget's init answers carry it as `resume`.
 core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const std::string& te,
                                          const std::string& session_id, const core::Json& session_record);
 

@@ -83,8 +83,14 @@ try {
   await p.locator("#consent-check").check();
   await p.locator("#consent-accept").click();
   out.firstOutcome = await walkDocument(p);
+  out.firstAsked = await p.locator("#outcome-asked").textContent();
   out.reopened = await opened(p, link);
-  out.secondOutcome = await walkDocument(p);
+  out.reopenedSays = await p.locator("#asked").textContent();
+  // Only the capture the verdict asked for (the back), then submit (item 5).
+  await p.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await p.locator("#submit").click();
+  await p.locator("#outcome").waitFor();
+  out.secondOutcome = await p.locator("#outcome").getAttribute("data-status");
   out.secondReturn = await p.locator("#continue").getAttribute("href");
   out.axe.resubmitted = await axeViolations(p);
   // 2. Opened again after the end: the outcome, nothing asked.

@@ -71,3 +71,11 @@ TEST_CASE("session status: the capture rules, with the codes a caller sees") {
   CHECK(CheckCaptureOpen({"in_progress"}).ok());
   CHECK(CheckCaptureOpen({"awaiting_input"}).ok());
 }
+
+TEST_CASE("session status: the captures a 'more information' verdict asks for again") {
+  using svc::commands::verification::RequestedCaptures;
+  CHECK(RequestedCaptures({"DOCUMENT_BACK_REQUIRED"}) == std::vector<std::string>{"document_back"});
+  CHECK(RequestedCaptures({"LIVENESS_VIDEO_REQUIRED", "IMAGE_QUALITY_LOW", "DOCUMENT_FRONT_REQUIRED"}) ==
+        std::vector<std::string>{"document_front", "liveness_video"});
+  CHECK(RequestedCaptures({"FACE_MATCH_INCONCLUSIVE"}).empty());  // none named: every capture again
+}

@@ -312,8 +312,11 @@ TEST_CASE("embedded sessions: backend and browser create, init once from an allo
   auto remounted = Init(env, secret, "https://shop.example");
   REQUIRE_MESSAGE(remounted.status == 200, remounted.body);
   CHECK(Body(remounted)["applicantToken"] != token);
-  CHECK(Body(remounted)["resume"] == core::Json{{"consentGiven", false}, {"processing", false}, {"submission", nullptr},
-                                            {"capturedKinds", core::Json::array()}});
+  CHECK(Body(remounted)["resume"] == core::Json{{"consentGiven", false},
+                                                {"requestedCaptures", core::Json::array()},
+                                                {"processing", false},
+                                                {"submission", nullptr},
+                                                {"capturedKinds", core::Json::array()}});
 
   // The applicant token: its session's capture routes only.
   const std::string base = "/v1/verification-sessions/" + vrf;

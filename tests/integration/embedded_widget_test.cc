@@ -455,7 +455,10 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   // 1. The resubmission's own verdict, on the page and to the integrator.
   CHECK(out["firstOutcome"] == "more_info");
   CHECK(out["reopened"]["consent"] == 0);  // consent is never asked twice
-  CHECK(out["reopened"]["title"] == "Frente de tu identificación");
+  // Item 5 (in part): the capture the verdict asked for, and only that one, said so.
+  CHECK(out["firstAsked"] == "Hace falta repetir: el reverso de tu identificación.");
+  CHECK(out["reopened"]["title"] == "Reverso de tu identificación");
+  CHECK(out["reopenedSays"] == "Hace falta repetir: el reverso de tu identificación.");
   CHECK(out["secondOutcome"] == "approved");
   const std::string id = more_info["id"];
   CHECK(out["secondReturn"] == page + "/done?order=journey-more&verificationSessionId=" + id + "&status=approved");

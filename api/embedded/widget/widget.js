@@ -55,6 +55,9 @@
       },
       reviewText: "Una persona revisará tus datos. Suele tardar menos de 24 horas; quien te pidió la verificación te avisará del resultado.",
       moreInfoText: "Hace falta repetir una captura. Abre de nuevo el enlace o vuelve a la página para hacerlo.",
+      moreInfoAsked: (list) => `Hace falta repetir: ${list}.`,
+      kinds: { document_front: "el frente de tu identificación", document_back: "el reverso de tu identificación",
+        selfie: "la foto de tu rostro", liveness_video: "la prueba de vida" },
       declinedHelp: "Si crees que es un error, comunícate con quien te pidió la verificación.",
       framedDone: "Continúa en la página.",
       declineReasons: {
@@ -168,6 +171,9 @@
       },
       reviewText: "A person will review your data. It usually takes less than 24 hours; whoever asked you to verify will tell you the result.",
       moreInfoText: "A capture has to be taken again. Open the link again or go back to the page to do it.",
+      moreInfoAsked: (list) => `To be taken again: ${list}.`,
+      kinds: { document_front: "the front of your ID", document_back: "the back of your ID",
+        selfie: "the photo of your face", liveness_video: "the liveness check" },
       declinedHelp: "If you think this is a mistake, contact whoever asked you to verify.",
       framedDone: "Continue on the page.",
       declineReasons: {
@@ -376,6 +382,8 @@
   function next() {
     stopCamera();
     state.at += 1;
+    // On a return asked for more information, the steps it did not ask for are passed by.
+    while (state.skip && state.at < state.steps.length && state.skip(state.steps[state.at])) state.at += 1;
     run();
   }
   function run() {
@@ -383,6 +391,9 @@
     const step = state.steps[state.at];
     tell("step", { step, index: state.at, total: state.steps.length });
     ({ consent, document_front: photo, document_back: photo, selfie: photo, liveness, efirma, submit }[step] || submit)(step);
+    // What a "more information" asked for stays under each step's title until the submission.
+    const title = $("step-title");
+    if (state.askedNote && title) title.after(el("p", { id: "asked" }, state.askedNote));
   }
 
   function consent() {
@@ -729,7 +740,13 @@
     const box = el("div", { class: "outcome " + status, id: "outcome", "data-status": status },
       el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]));
     if (status === "review") box.append(el("p", { id: "outcome-text" }, t.reviewText));
-    if (status === "more_info") box.append(el("p", { id: "outcome-text" }, t.moreInfoText));
+    if (status === "more_info") {
+      const asked = { DOCUMENT_FRONT_REQUIRED: "document_front", DOCUMENT_BACK_REQUIRED: "document_back",
+        SELFIE_REQUIRED: "selfie", LIVENESS_VIDEO_REQUIRED: "liveness_video" };
+      const kinds = (reasons || []).map((c) => asked[c]).filter(Boolean).map((k) => t.kinds[k]);
+      if (kinds.length) box.append(el("p", { id: "outcome-asked" }, t.moreInfoAsked(kinds.join(", "))));
+      box.append(el("p", { id: "outcome-text" }, t.moreInfoText));
+    }
     if (status === "declined") {
       const why = (reasons || []).map((c) => t.declineReasons[c]).filter(Boolean);
       if (why.length) box.append(el("ul", { id: "outcome-reasons" }, ...why.map((x) => el("li", {}, x))));
@@ -797,12 +814,13 @@
     }
     const kinds = { document_front: "document_front", document_back: "document_back", selfie: "selfie", liveness: "liveness_video" };
     const captured = new Set(r.capturedKinds || []);
+    // Asked for more information: only the captures the verdict named (issue 69, item 5).
+    const requested = status === "awaiting_input" ? new Set(r.requestedCaptures || []) : new Set();
+    state.skip = (s) => (s === "consent" && r.consentGiven) || (kinds[s] && captured.has(kinds[s])) ||
+      (kinds[s] && requested.size > 0 && !requested.has(kinds[s]));
     state.at = 0;
-    while (state.at < state.steps.length) {
-      const s = state.steps[state.at];
-      if (!((s === "consent" && r.consentGiven) || (kinds[s] && captured.has(kinds[s])))) break;
-      state.at += 1;
-    }
+    while (state.at < state.steps.length && state.skip(state.steps[state.at])) state.at += 1;
+    state.askedNote = requested.size ? t.moreInfoAsked([...requested].map((k) => t.kinds[k] || k).join(", ")) : "";
     run();
   }
 
