@@ -8,6 +8,7 @@
 //   node widget_journey.mjs <svc base url> <samples dir>
 //   -> "port N"    the integrator's page on http://127.0.0.1:N (another origin)
 //   <- {"moreInfo": link token, "review": link token, "video": a recording, "secret": embedded clientSecret,
+//       "secretMoreInfo": an embedded session's clientSecret whose first submission gets "more information",
 //       "efirma": {link, cer, key, password} (a link session asking for an e.firma, and an expired one),
 //       "handoff": {link, camera} (a link session with every capture, and the phone's fake camera)}
 //   -> {"...": ...} one JSON line: what the pages showed
@@ -175,6 +176,30 @@ try {
   await frame.locator("#outcome").waitFor();
   out.framedOutcome = await frame.locator("#outcome").getAttribute("data-status");
   out.framedNext = await frame.locator("#outcome-next").textContent();
+  // 1, in the embedded widget: "more information", the frame reloaded, the back again, and the
+  // parent page hears the new verdict.
+  const shop2 = await context.newPage();
+  shop2.setDefaultTimeout(60000);
+  watchErrors(shop2);
+  await shop2.goto(`http://127.0.0.1:${port}/?s=${encodeURIComponent(input.secretMoreInfo)}`);
+  const frame2 = shop2.frameLocator("iframe");
+  await frame2.locator("#consent-check").check();
+  await frame2.locator("#consent-accept").click();
+  await frame2.locator("#step-title", { hasText: "Frente de tu identificación" }).waitFor();
+  await frame2.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await frame2.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await frame2.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await frame2.locator("#submit").click();
+  await frame2.locator("#outcome").waitFor();
+  out.embeddedFirst = await frame2.locator("#outcome").getAttribute("data-status");
+  await shop2.frame({ url: /\/embed\/v1\/frame\// }).evaluate(() => location.reload());
+  await frame2.locator("#asked").waitFor();
+  out.embeddedReopened = await frame2.locator("#step-title").textContent();
+  await frame2.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await frame2.locator("#submit").click();
+  await frame2.locator("#outcome[data-status=approved]").waitFor();
+  out.embeddedCompleted = (await shop2.evaluate(() => window.events)).filter((e) => e.type === "completed").map((e) => e.status);
+
   // 8. A computer without a camera hands the session to a phone: a QR code and a link; the phone
   // (a browser with a camera) opens it where the session is and finishes; the computer shows the
   // phone's verdict.

@@ -434,6 +434,13 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
                                 .dump());
   REQUIRE_MESSAGE(signing.status == 201, signing.body);
   REQUIRE_MESSAGE(embedded.status == 201, embedded.body);
+  auto embedded_more = env.Call(k, "POST", "/v1/embedded/sessions",
+                                core::Json{{"allowedOrigins", {page}},
+                                           {"checks", {{"faceMatch", false}, {"liveness", false}}},
+                                           {"policy", {{"testOutcome", "more_info"}}}}
+                                    .dump(),
+                                {{"Idempotency-Key", "journey-ems-more"}});
+  REQUIRE_MESSAGE(embedded_more.status == 201, embedded_more.body);
   // Every capture, on a computer without a camera: handed over to a phone (item 8).
   auto desk = env.Create(k, "journey-handoff", core::Json{{"channel", "link"}, {"policy", {{"testOutcome", "approved"}}}}.dump());
   REQUIRE_MESSAGE(desk.status == 201, desk.body);
@@ -442,6 +449,7 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
                                {"review", review["linkToken"]},
                                {"video", recording},
                                {"secret", Body(embedded)["clientSecret"]},
+                               {"secretMoreInfo", Body(embedded_more)["clientSecret"]},
                                {"handoff", {{"link", Body(desk)["linkToken"]}, {"camera", camera}}},
                                {"efirma", {{"link", Body(signing)["linkToken"]},
                                            {"cer", ca.file("fiel_expired.cer")},
@@ -455,6 +463,11 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   // 1. The resubmission's own verdict, on the page and to the integrator.
   CHECK(out["firstOutcome"] == "more_info");
   CHECK(out["reopened"]["consent"] == 0);  // consent is never asked twice
+  // Item 1 in the embedded widget: the reloaded frame asks for the back, and the parent page hears
+  // more_info, then approved (the new verdict, not the stale one).
+  CHECK(out["embeddedFirst"] == "more_info");
+  CHECK(out["embeddedReopened"] == "Reverso de tu identificación");
+  CHECK(out["embeddedCompleted"] == core::Json::array({"more_info", "approved"}));
   // Item 5 (in part): the capture the verdict asked for, and only that one, said so.
   CHECK(out["firstAsked"] == "Hace falta repetir: el reverso de tu identificación.");
   CHECK(out["reopened"]["title"] == "Reverso de tu identificación");
