@@ -574,7 +574,7 @@
     tell("handoff", { expiresAt: h.expiresAt });
     // The stream replays the session from its start: a submission after the latest one known when
     // this page opened is the phone's, and its verdict ends this page too.
-    const es = new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
+    const es = progressStream();
     let past = !state.tracking, phone = "";
     es.addEventListener("verification.session_submitted", (m) => {
       const d = JSON.parse(m.data || "{}");
@@ -583,17 +583,7 @@
       phone = d.trackingId;
       waiting.textContent = t.handoffSubmitted;
     });
-    const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
-      "verification.review_required": "review", "verification.more_info_requested": "more_info" };
-    for (const [type, status] of Object.entries(verdicts)) {
-      es.addEventListener(type, (m) => {
-        const d = JSON.parse(m.data || "{}");
-        if (!phone || d.trackingId !== phone) return;
-        es.close();
-        state.tracking = phone;
-        outcome(status, d.reasonCodes || []);
-      });
-    }
+    onVerdict(es, (tracking) => phone !== "" && tracking === phone);
   }
 
   // node-forge, served by the service itself, loaded on this step only.
@@ -709,21 +699,31 @@
     const list = el("ul", { class: "events", id: "events" });
     show(t.processing, list);
     say(t.processing);
-    const es = new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
+    const es = progressStream();
     es.addEventListener("verification.stage_completed", (m) => {
       const d = JSON.parse(m.data);
       list.append(el("li", { "data-stage": d.stage }, (t.stages[d.stage] || d.stage) + ": " + (t.outcomes[d.outcome] || d.outcome)));
     });
-    const verdicts = { "verification.approved": "approved", "verification.declined": "declined",
-      "verification.review_required": "review", "verification.more_info_requested": "more_info",
-      "verification.session_expired": "failed" };
     // The verdict of this submission, never one a resubmission followed (the stream replays the
     // session from its start).
-    for (const [type, status] of Object.entries(verdicts)) {
+    onVerdict(es, (tracking) => !(state.tracking && tracking && tracking !== state.tracking));
+  }
+
+  // The session's progress stream (the applicant token in the query: EventSource sends no header).
+  function progressStream() {
+    return new EventSource(`/v1/verification-sessions/${state.vrf}/events?access_token=${encodeURIComponent(state.token)}`);
+  }
+  // Ends the page on the first verdict (or the expiry) of `es` whose submission `mine` accepts.
+  const VERDICTS = { "verification.approved": "approved", "verification.declined": "declined",
+    "verification.review_required": "review", "verification.more_info_requested": "more_info",
+    "verification.session_expired": "failed" };
+  function onVerdict(es, mine) {
+    for (const [type, status] of Object.entries(VERDICTS)) {
       es.addEventListener(type, (m) => {
         const d = JSON.parse(m.data || "{}");
-        if (state.tracking && d.trackingId && d.trackingId !== state.tracking) return;
+        if (!mine(d.trackingId)) return;
         es.close();
+        if (d.trackingId) state.tracking = d.trackingId;
         outcome(status, d.reasonCodes || []);
       });
     }
