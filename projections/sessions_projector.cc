@@ -119,6 +119,8 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(V::Retention(FloorToMillis(env.occurred_at.micros), env.tenant_id, env.environment, id), "");
     }
     if (phase->decides) r["decidedAt"] = at;
+    // What the applicant is asked for lasts while the session waits for it.
+    r.erase("requestedInput");
   }
   if (const auto* c = std::get_if<vs::ConsentRecorded>(&event)) {
     core::Json consent;
@@ -144,6 +146,14 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                                 std::llround(v->trust_score.get<double>() * 100.0)))
                           : core::Json(nullptr);
     if (r["status"] == "awaiting_input") {
+      // Asked for more information: what, and (sealed; pipeline/verification/requested_input.h)
+      // the reviewer's words for the applicant.
+      core::Json asked = {{"reasonCodes", v->reason_codes},
+                          {"captures", vs::RequestedCaptures(v->reason_codes)},
+                          {"message", nullptr},
+                          {"requestedAt", at}};
+      if (!v->applicant_message_sealed.empty()) asked["messageSealed"] = v->applicant_message_sealed;
+      r["requestedInput"] = std::move(asked);
       // Open for captures again, so it can expire again.
       SVC_ASSIGN_OR_RETURN(int64_t expires, MicrosOf(r, "expiresAt"));
       view.Put(V::Expiry(expires, env.tenant_id, env.environment, id), "");

@@ -2,6 +2,7 @@
 
 #include "commands/compliance/retention.h"
 #include "commands/verification/session_events.h"
+#include "commands/verification/session_status.h"
 #include "commands/webhooks/endpoint_events.h"
 #include "commands/webhooks/webhook_types.h"
 #include "core/clock.h"
@@ -31,10 +32,24 @@ using V = WebhooksView;
 // null when the type has no data builder.
 core::Json WebhookData(const wh::WebhookType& t, const eventstore::EventEnvelope& e, const core::Json& j) {
   if (t.payload_schema == "VerificationVerdictEvent") {
-    return {{"sessionId", e.aggregate_id},
-            {"trackingId", j.value("trackingId", "")},
-            {"decision", j.value("decision", core::Json())},
-            {"report", j.value("report", core::Json())}};
+    core::Json data = {{"sessionId", e.aggregate_id},
+                       {"trackingId", j.value("trackingId", "")},
+                       {"decision", j.value("decision", core::Json())},
+                       {"report", j.value("report", core::Json())}};
+    if (j.value("outcome", "") == "more_info") {
+      // What the applicant is asked for, as the session shows it; the reviewer's words stay sealed
+      // in the kept body and are opened at each attempt (pipeline/verification/requested_input.h).
+      const auto codes = j.value("reasonCodes", std::vector<std::string>{});
+      core::Json asked = {{"reasonCodes", codes},
+                          {"captures", vs::RequestedCaptures(codes)},
+                          {"message", nullptr},
+                          {"requestedAt", core::FormatRfc3339(e.occurred_at)}};
+      if (const std::string sealed = j.value("applicantMessageSealed", ""); !sealed.empty()) {
+        asked["messageSealed"] = sealed;
+      }
+      data["requestedInput"] = std::move(asked);
+    }
+    return data;
   }
   if (t.payload_schema == "VerificationExpiredEvent") return {{"sessionId", e.aggregate_id}};
   if (t.payload_schema == "BreachNotifiedEvent") {

@@ -27,11 +27,14 @@ core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::s
 }
 
 core::Result<bool> DeliveredMessage(const eventstore::KvStore& views, std::string_view te, std::string_view endpoint_id,
-                                    std::string_view message_id, std::string_view payload) {
+                                    std::string_view message_id, std::string_view payload,
+                                    const std::function<std::string(std::string)>& as_sent) {
   using WV = WebhooksView;
   const std::string whd = WebhooksProjector::DeliveryId(message_id, endpoint_id);
   SVC_ASSIGN_OR_RETURN(auto body, ReadRow(views, WV::Abs(WV::DeliveryBody(te, whd))));
-  return body.has_value() && body->value("body", "") == payload;
+  if (!body.has_value()) return false;
+  std::string kept = body->value("body", "");
+  return (as_sent ? as_sent(std::move(kept)) : kept) == payload;
 }
 
 }  // namespace svc::projections

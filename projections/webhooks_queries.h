@@ -1,6 +1,7 @@
 #pragma once
 // Reads of the webhooks read model combined for one answer.
 
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -19,8 +20,10 @@ core::Result<std::string> RetryEndpoint(const eventstore::KvStore& views, std::s
 // Whether `payload` is, byte for byte, the body this service delivered (or is delivering) to
 // endpoint `endpoint_id` as message `message_id` (its event's id, the webhook-id). verify-signature
 // shows the expected signature of such a message only: of any other payload it would be a signing
-// oracle, a valid signature for a body the caller chose (issue 68, item 9).
+// oracle, a valid signature for a body the caller chose (issue 68, item 9). `as_sent` makes a kept
+// body the bytes sent (pipeline/verification/requested_input.h, WebhookBodyAsSent); empty: as kept.
 core::Result<bool> DeliveredMessage(const eventstore::KvStore& views, std::string_view te, std::string_view endpoint_id,
-                                    std::string_view message_id, std::string_view payload);
+                                    std::string_view message_id, std::string_view payload,
+                                    const std::function<std::string(std::string)>& as_sent = {});
 
 }  // namespace svc::projections

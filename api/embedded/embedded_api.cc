@@ -25,6 +25,7 @@
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
 #include "core/crypto.h"
+#include "pipeline/verification/requested_input.h"
 #include "pipeline/webhooks/endpoint_secrets.h"
 #include "projections/embedded/embedded_queries.h"
 #include "projections/embedded/embedded_view.h"
@@ -306,7 +307,12 @@ void Init(Runtime& rt, ApiCall& call, Respond respond) {
                                                        vs::SessionCommand(m), Context(rt, call));
   RunThenRender(rt, req, std::move(cmd), {SV::kName, EV::kName},
                 [&rt, ems, token, e = std::move(*e), slim = SlimRequest(req)](const commands::CommandOutcome&) {
-                  auto answer = projections::MountAnswer(rt.store(), e, ems, token);
+                  auto answer = projections::MountAnswer(
+                      rt.store(), e, ems, token, [&rt, &e](std::string_view sealed) {
+                        return pipeline::verification::OpenApplicantMessage(
+                            rt.key_store(), core::StringOr(e, "tenantId"), core::StringOr(e, "environment"),
+                            core::StringOr(e, "sessionId"), sealed);
+                      });
                   return answer.ok() ? JsonResponse(200, *answer)
                                      : Problem(slim, "SERVICE_UNAVAILABLE", "the session is not readable yet");
                 },

@@ -63,9 +63,10 @@ OpenApiArea EmbeddedOpenApi() {
                                                    {"processing", {{"type", "boolean"}}},
                                                    {"submission", Nullable(Str())},
                                                    {"capturedKinds", Strs()},
-                                                   {"requestedCaptures", Strs()}},
+                                                   {"requestedCaptures", Strs()},
+                                                   {"requestedInput", Nullable(Ref("RequestedInput"))}},
                                                   {"consentGiven", "processing", "submission", "capturedKinds",
-                                                   "requestedCaptures"})}},
+                                                   "requestedCaptures", "requestedInput"})}},
                                   {"allowedOrigins", "applicantToken", "expiresAt", "sessionId", "status",
                                    "verificationSessionId"});
   s["EmbeddedPolicyResponse"] = Obj({{"allowedOrigins", Strs()}, {"frameAncestors", Str()}, {"sessionId", ems}}, {});

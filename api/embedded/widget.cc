@@ -24,6 +24,7 @@
 #include "api/http/write_path.h"
 #include "commands/embedded/origins.h"
 #include "projections/embedded/embedded_view.h"
+#include "pipeline/verification/requested_input.h"
 
 namespace svc::api::embedded {
 
@@ -95,7 +96,11 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                   }
                   auto integrator = projections::IntegratorOf(rt.store(), core::StringOr(l, "tenantId"), **rec);
                   if (!integrator.ok()) return StatusToProblem(req_copy, integrator.status());
-                  auto resume = projections::ApplicantResume(rt.store(), te, sid, **rec);
+                  auto resume = projections::ApplicantResume(
+                      rt.store(), te, sid, **rec, [&rt, l, sid](std::string_view sealed) {
+                        return pipeline::verification::OpenApplicantMessage(
+                            rt.key_store(), core::StringOr(l, "tenantId"), core::StringOr(l, "environment"), sid, sealed);
+                      });
                   if (!resume.ok()) return StatusToProblem(req_copy, resume.status());
                   HttpResponse r = JsonResponse(
                       200, {{"verificationSessionId", sid},

@@ -147,6 +147,7 @@ core::Result<SessionPart> ReadSession(Runtime& rt, const std::string& te, const 
                  {"status", (*rec)["status"]},
                  {"applicationId", rec->value("applicationId", core::Json(nullptr))},
                  {"channel", rec->value("channel", core::Json(nullptr))},
+                 {"locale", rec->value("locale", core::Json("es-MX"))},
                  {"createdAt", (*rec)["createdAt"]},
                  {"completedAt", rec->value("completedAt", core::Json(nullptr))},
                  {"outcome", v.is_object() ? v.value("outcome", core::Json(nullptr)) : core::Json(nullptr)},
@@ -387,7 +388,8 @@ HttpResponse ReasonCodes() {
     data.push_back({{"code", rc.code},
                     {"action", rc.action},
                     {"label", {{"es-MX", rc.label_es}, {"en", rc.label_en}}},
-                    {"default", commands::review::DefaultReason(rc.action) == rc.code}});
+                    {"default", commands::review::DefaultReason(rc.action) == rc.code},
+                    {"capture", rc.capture.empty() ? core::Json(nullptr) : core::Json(rc.capture)}});
   }
   return JsonResponse(200, {{"object", "list"}, {"data", std::move(data)}, {"hasMore", false}, {"nextCursor", nullptr}});
 }

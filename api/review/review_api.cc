@@ -21,6 +21,7 @@
 #include "pipeline/review/case_search.h"
 #include "pipeline/review/outcome_writer.h"
 #include "pipeline/review/resolution.h"
+#include "pipeline/verification/requested_input.h"
 #include "projections/review/review_queries.h"
 #include "core/ids.h"
 #include "eventstore/key_store.h"
@@ -281,8 +282,15 @@ void Note(Runtime& rt, ApiCall& call, Respond respond) {
           [](const core::Json&) { return NoContent(); }, std::move(respond));
 }
 
-// The body of a resolution (ResolveCase without its note sealed), or nullopt once answered.
-std::optional<std::pair<rv::ResolveCase, std::string>> ParseResolution(const HttpRequest& req, const Respond& respond) {
+// A resolution's body: the command (its note and message not sealed yet), the note, and the words
+// for the applicant (request_more_info).
+struct ParsedResolution {
+  rv::ResolveCase cmd;
+  std::string note, applicant_message;
+};
+
+// The body of a resolution, or nullopt once answered.
+std::optional<ParsedResolution> ParseResolution(const HttpRequest& req, const Respond& respond) {
   auto body = ParseJsonObject(req.body);
   if (!body.ok()) {
     respond(StatusToProblem(req, body.status()));
@@ -291,6 +299,7 @@ std::optional<std::pair<rv::ResolveCase, std::string>> ParseResolution(const Htt
   Validator v(*body);
   auto action = v.Enum("action", true, {"approve", "decline", "request_more_info", "escalate", "note", "assign"});
   auto note = v.String("note", false, kMaxNote);
+  auto message = v.String("applicantMessage", false, 4 * pipeline::verification::kMaxApplicantMessage);
   v.Skip("reasonCodes");
   v.RejectUnknown();
   rv::ResolveCase cmd;
@@ -311,12 +320,24 @@ std::optional<std::pair<rv::ResolveCase, std::string>> ParseResolution(const Htt
   if (v.ok() && *action == "note" && note.value_or("").empty()) {
     v.Add({"note", "/note", "required", "a note resolution needs the note"});
   }
+  if (v.ok() && !message.value_or("").empty()) {
+    size_t chars = 0;
+    for (unsigned char ch : *message) chars += (ch & 0xC0) != 0x80;
+    if (*action != "request_more_info") {
+      v.Add({"applicantMessage", "/applicantMessage", "not_allowed",
+             "applicantMessage goes with request_more_info only"});
+    } else if (chars > pipeline::verification::kMaxApplicantMessage) {
+      v.Add({"applicantMessage", "/applicantMessage", "too_long",
+             "applicantMessage must be at most " + std::to_string(pipeline::verification::kMaxApplicantMessage) +
+                 " characters"});
+    }
+  }
   if (!v.ok()) {
     respond(ValidationProblem(req, v.errors()));
     return std::nullopt;
   }
   cmd.action = *action;
-  return std::pair{std::move(cmd), note.value_or("")};
+  return ParsedResolution{std::move(cmd), note.value_or(""), message.value_or("")};
 }
 
 void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond) {
@@ -327,10 +348,19 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
   if (!row) return;
   const AuthContext& a = call.auth;
   const std::string case_id = core::StringOr(*row, "caseId"), session = core::StringOr(*row, "sessionId");
-  auto& [cmd, note] = *parsed;
+  auto& [cmd, note, message] = *parsed;
   auto sealed = pipeline::review::SealCaseNote(rt.key_store(), a.tenant_id, a.environment, case_id, session, note);
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   cmd.note_sealed = std::move(*sealed);
+  if (!message.empty()) {
+    if (session.empty()) {
+      return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no verification session to ask more of"));
+    }
+    auto words = pipeline::verification::SealApplicantMessage(rt.key_store(), a.tenant_id, a.environment, session,
+                                                             message);
+    if (!words.ok()) return respond(StatusToProblem(req, words.status()));
+    cmd.applicant_message_sealed = std::move(*words);
+  }
   cmd.by = ActorOf(a);
   cmd.by_supervisor = CallerSupervises(rt, a);
   cmd.tenant_id = a.tenant_id;  // the decider reads the tenant's review policy (double approval)

@@ -59,6 +59,13 @@ OpenApiArea ReviewOpenApi() {
   s["ReviewNoteRequest"] = Obj({{"note", {{"type", "string"}, {"minLength", 1}, {"maxLength", 4000}}}}, {"note"});
   s["ReviewResolveRequest"] = Obj({{"action", Enum({"approve", "decline", "request_more_info", "escalate", "note", "assign"})},
                                    {"note", Nullable({{"type", "string"}, {"maxLength", 4000}})},
+                                   {"applicantMessage",
+                                    Nullable({{"type", "string"},
+                                              {"maxLength", 2000},
+                                              {"description",
+                                               "request_more_info only: words for the applicant, in their language "
+                                               "(at most 500 characters); shown on their page, in the session's "
+                                               "requestedInput and the webhook; sealed at rest"}})},
                                    {"reasonCodes", Nullable({{"type", "array"}, {"maxItems", 20}, {"items", Str()}})}},
                                   {"action"});
   s["ResolveResult"] = Obj({{"caseId", Id("cas")},
@@ -129,6 +136,8 @@ OpenApiArea ReviewOpenApi() {
                                    {"status", Str()},
                                    {"applicationId", Nullable(Id("app"))},
                                    {"channel", Nullable(Str())},
+                                   {"locale", {{"type", "string"},
+                                               {"description", "the applicant's language: write applicantMessage in it"}}},
                                    {"createdAt", DateTime()},
                                    {"completedAt", Nullable(DateTime())},
                                    {"outcome", Nullable(Str())},
@@ -188,8 +197,9 @@ OpenApiArea ReviewOpenApi() {
   s["ReviewReasonCode"] = Obj({{"code", Str()},
                                {"action", Enum({"approve", "decline", "request_more_info", "escalate"})},
                                {"label", Obj({{"es-MX", Str()}, {"en", Str()}}, {"es-MX", "en"})},
-                               {"default", {{"type", "boolean"}}}},
-                              {"code", "action", "label", "default"});
+                               {"default", {{"type", "boolean"}}},
+                               {"capture", Nullable(Enum({"document_front", "document_back", "selfie", "liveness_video"}))}},
+                              {"code", "action", "label", "default", "capture"});
   s["ReviewReasonCodeList"] = List("ReviewReasonCode");
   s["ReviewTeamMember"] = Obj({{"actorType", Enum({"user", "api_key"})},
                               {"actorId", Str()},

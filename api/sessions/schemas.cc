@@ -82,6 +82,22 @@ OpenApiArea SessionsOpenApi() {
                           {"expiresAt", Nullable(DateTime())}};
   std::vector<std::string> rec_required;
   for (auto it = rec_props.begin(); it != rec_props.end(); ++it) rec_required.push_back(it.key());
+  // Present while the session waits for more from its applicant (status awaiting_input after
+  // verification.more_info_requested): pipeline/verification/requested_input.h.
+  s["RequestedInput"] = {
+      {"type", "object"},
+      {"description",
+       "what the applicant is asked for after 'more information': the verdict's reason codes, the captures to "
+       "take again (empty: every capture), the reviewer's words for the applicant (null when none, or once the "
+       "session's data was erased) and when it was asked"},
+      {"required", {"reasonCodes", "captures", "message", "requestedAt"}},
+      {"properties",
+       {{"reasonCodes", {{"type", "array"}, {"items", Str()}}},
+        {"captures", {{"type", "array"},
+                      {"items", Enum({"document_front", "document_back", "selfie", "liveness_video"})}}},
+        {"message", Nullable({{"type", "string"}, {"maxLength", 2000}})},
+        {"requestedAt", DateTime()}}}};
+  rec_props["requestedInput"] = Nullable(Ref("RequestedInput"));
   s["VerificationSessionResponse"] = {
       {"type", "object"}, {"required", rec_required}, {"properties", rec_props}};
   core::Json created_props = rec_props;

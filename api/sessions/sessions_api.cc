@@ -12,6 +12,7 @@
 #include "commands/verification/session_decider.h"
 #include "pipeline/net/url_guard.h"
 #include "pipeline/verification/builtin_engines.h"
+#include "pipeline/verification/requested_input.h"
 #include "pipeline/webhooks/endpoint_secrets.h"
 #include "pipeline/webhooks/signing.h"
 #include "core/crypto.h"
@@ -250,13 +251,15 @@ void GetSession(Runtime& rt, ApiCall& call, Respond respond) {
   if (auto st = core::ValidateId(core::IdKind::kVerification, id); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  // The read-model row is the record as the JSON writer produced it: served as stored.
+  // The read-model row is the record as the JSON writer produced it: served as stored, but for the
+  // words asked of the applicant, opened on the way out.
   auto row = ReadRawCaughtUp(rt, call.auth.tenant_id,
                              SV::Abs(SV::Record(projections::TenantEnv(call.auth.tenant_id, call.auth.environment), id)));
   if (!row.ok()) return respond(StatusToProblem(req, row.status()));
   if (!row->has_value()) return respond(Problem(req, "SESSION_NOT_FOUND", "no such session"));
   HttpResponse r;
-  r.body = std::move(**row);
+  r.body = pipeline::verification::ServedSessionRecord(rt.key_store(), call.auth.tenant_id, call.auth.environment,
+                                                       std::move(**row));
   respond(std::move(r));
 }
 
@@ -288,6 +291,9 @@ void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Re
   if (!status.empty() && !app.empty()) {
     list.accept = [app](const core::Json& row) { return core::StringOr(row, "applicationId") == app; };
   }
+  list.render = [&rt, tenant = a.tenant_id, env = a.environment](const std::string& stored) {
+    return pipeline::verification::ServedSessionRecord(rt.key_store(), tenant, env, stored);
+  };
   ServeCursorList(rt, options, call, list, std::move(respond));
 }
 

@@ -220,7 +220,8 @@ OpenApiArea WebhooksOpenApi() {
       obj({{"sessionId", Id("vrf")},
            {"trackingId", Id("trk")},
            {"decision", Ref("DecisionSummary")},
-           {"report", Ref("VerificationReportDetail")}},
+           {"report", Ref("VerificationReportDetail")},
+           {"requestedInput", Ref("RequestedInput")}},
           {}));
   s["VerificationExpiredEvent"] =
       event({{"const", "verification.expired"}}, obj({{"sessionId", Id("vrf")}}, {}));

@@ -16,6 +16,7 @@
 #include "core/crypto.h"
 #include "eventstore/key_store.h"
 #include "pipeline/webhooks/catalogue.h"
+#include "pipeline/verification/requested_input.h"
 #include "pipeline/webhooks/endpoint_secrets.h"
 #include "pipeline/webhooks/signing.h"
 #include "pipeline/webhooks/test_delivery.h"
@@ -329,7 +330,10 @@ void VerifySignature(Runtime& rt, ApiCall& call, Respond respond) {
   if (!v.errors().empty()) return respond(ValidationProblem(req, v.errors()));
   // The expected signature only of a message this endpoint was sent (same id, same bytes); of any
   // other payload it is "" and only `valid` is answered (docs/webhooks.md#verify-signature).
-  auto delivered = projections::DeliveredMessage(rt.store(), TeOf(a), id, *message_id, *payload);
+  auto delivered = projections::DeliveredMessage(
+      rt.store(), TeOf(a), id, *message_id, *payload, [&rt, &a](std::string kept) {
+        return pipeline::verification::WebhookBodyAsSent(rt.key_store(), a.tenant_id, a.environment, std::move(kept));
+      });
   if (!delivered.ok()) return respond(StatusToProblem(req, delivered.status()));
   auto secret = pw::CurrentEndpointSecret(rt.store(), rt.key_store(), a.tenant_id, a.environment, id);
   if (!secret.ok()) return respond(StatusToProblem(req, secret.status()));

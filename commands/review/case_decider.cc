@@ -97,6 +97,9 @@ core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
     return core::InvalidArgument("action must be approve, decline, request_more_info, escalate, note or assign",
                                  "VALIDATION_ERROR");
   }
+  if (!c.applicant_message_sealed.empty() && c.action != "request_more_info") {
+    return core::InvalidArgument("applicantMessage goes with request_more_info only", "VALIDATION_ERROR");
+  }
   if (s.session_id.empty()) {
     return core::FailedPrecondition("the case has no verification session to resolve", "CASE_HAS_NO_SESSION");
   }
@@ -114,11 +117,13 @@ core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
   }
   if ((c.double_approval && !second) || (second && s.pending_action != c.action)) {
     // The first of two (or a second reviewer who disagrees: theirs becomes the proposal).
-    d.events.push_back(Make(ResolutionProposed{c.action, c.reason_codes, c.by, c.note_sealed}));
+    d.events.push_back(Make(ResolutionProposed{c.action, c.reason_codes, c.by, c.note_sealed, c.applicant_message_sealed}));
     d.result = {{"outcome", nullptr}, {"awaitingSecondApproval", true}};
     return d;
   }
-  CaseResolved r{c.action, c.reason_codes, c.by, {}, c.note_sealed};
+  // A confirmation without words for the applicant confirms the proposal's.
+  CaseResolved r{c.action, c.reason_codes, c.by, {}, c.note_sealed,
+                 !c.applicant_message_sealed.empty() || !second ? c.applicant_message_sealed : s.pending_applicant_message};
   if (second) r.approvers.push_back(s.pending_by);
   r.approvers.push_back(c.by);
   d.events.push_back(Make(r));
@@ -226,11 +231,13 @@ core::Status CaseDecider::Evolve(CaseState& s, const eventstore::EventEnvelope& 
           s.pending_action = x.action;
           s.pending_reason_codes = x.reason_codes;
           s.pending_by = x.by;
+          s.pending_applicant_message = x.applicant_message_sealed;
           s.assignee = {};
         } else if constexpr (std::is_same_v<T, CaseResolved>) {
           s.pending_action.clear();
           s.pending_reason_codes.clear();
           s.pending_by = {};
+          s.pending_applicant_message.clear();
         }
       },
       ev);

@@ -33,6 +33,7 @@ struct CaseState {
   std::string pending_action;
   std::vector<std::string> pending_reason_codes;
   CaseActor pending_by;
+  std::string pending_applicant_message;  // sealed; the proposal's, confirmed with it unless replaced
 
   static constexpr auto Fields() {
     using T = CaseState;
@@ -46,7 +47,8 @@ struct CaseState {
         core::Field("assignee", &T::assignee),
         core::Field("pendingAction", &T::pending_action, core::Empty::kOmit),
         core::Field("pendingReasonCodes", &T::pending_reason_codes, core::Empty::kOmit),
-        core::Field("pendingBy", &T::pending_by)};
+        core::Field("pendingBy", &T::pending_by),
+        core::Field("pendingApplicantMessage", &T::pending_applicant_message, core::Empty::kOmit)};
   }
   bool Finished() const { return status == "resolved" || status == "closed"; }
 };
@@ -106,6 +108,10 @@ struct ResolveCase {
   std::string action;  // approve | decline | request_more_info | escalate | note | assign
   std::vector<std::string> reason_codes;
   std::string note_sealed;
+  // request_more_info only: the reviewer's words to the applicant, sealed under the session's key
+  // (pipeline/verification/requested_input.h); shown on the applicant's page, the session and the
+  // webhook, never in the log in clear.
+  std::string applicant_message_sealed;
   CaseActor by;
   // The case's tenant: its review policy (the tenant aggregate) decides whether the resolution
   // needs a second reviewer, with the trust score of the session's latest verdict (the session
@@ -119,6 +125,7 @@ struct ResolveCase {
     return std::tuple{core::Field("action", &T::action),
                       core::Field("reasonCodes", &T::reason_codes),
                       core::Field("noteSealed", &T::note_sealed),
+                      core::Field("applicantMessageSealed", &T::applicant_message_sealed, core::Empty::kOmit),
                       core::Field("by", &T::by),
                       core::Field("tenantId", &T::tenant_id),
                       core::Field("doubleApproval", &T::double_approval),

@@ -99,11 +99,13 @@ struct ResolutionProposed {
   std::vector<std::string> reason_codes;
   CaseActor by;
   std::string note_sealed;
+  std::string applicant_message_sealed;  // request_more_info: the words for the applicant, sealed
   static constexpr auto Fields() {
     using T = ResolutionProposed;
     return std::tuple{core::Field("action", &T::action),
                       core::Field("reasonCodes", &T::reason_codes), core::Field("by", &T::by),
-                      core::Field("noteSealed", &T::note_sealed, core::Empty::kNull)};
+                      core::Field("noteSealed", &T::note_sealed, core::Empty::kNull),
+                      core::Field("applicantMessageSealed", &T::applicant_message_sealed, core::Empty::kOmit)};
   }
 };
 
@@ -114,12 +116,16 @@ struct CaseResolved {
   CaseActor by;
   std::vector<CaseActor> approvers;  // everyone whose resolution it is (two under double approval)
   std::string note_sealed;
+  // request_more_info: the reviewer's words for the applicant, sealed under the session's key
+  // (pipeline/verification/requested_input.h); carried to the session's verdict.
+  std::string applicant_message_sealed;
   static constexpr auto Fields() {
     using T = CaseResolved;
     return std::tuple{core::Field("action", &T::action),
                       core::Field("reasonCodes", &T::reason_codes), core::Field("by", &T::by),
                       core::Field("approvers", &T::approvers),
-                      core::Field("noteSealed", &T::note_sealed, core::Empty::kNull)};
+                      core::Field("noteSealed", &T::note_sealed, core::Empty::kNull),
+                      core::Field("applicantMessageSealed", &T::applicant_message_sealed, core::Empty::kOmit)};
   }
 };
 

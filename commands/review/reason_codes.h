@@ -20,6 +20,8 @@ struct ReasonCode {
   std::string_view action;  // approve | decline | request_more_info | escalate
   std::string_view label_es;
   std::string_view label_en;
+  // request_more_info: the capture the code asks to take again (document_front, …); "" for none.
+  std::string_view capture = {};
 };
 
 const std::vector<ReasonCode>& ReasonCatalogue();

@@ -204,6 +204,9 @@ struct VerdictReached {
   std::string case_id;     // review: the case the pipeline opens; "" = none
   core::Json decision;     // DecisionSummary
   core::Json report;       // VerificationReportDetail
+  // more_info decided by a reviewer: their words for the applicant, sealed under the session's key
+  // (pipeline/verification/requested_input.h); "" = none.
+  std::string applicant_message_sealed;
 
   static constexpr auto Fields() {
     using T = VerdictReached;
@@ -212,7 +215,8 @@ struct VerdictReached {
                       core::Field("reasonCodes", &T::reason_codes),
                       core::Field("trustScore", &T::trust_score, core::Shape::kNumberOrNull),
                       core::Field("caseId", &T::case_id, core::Empty::kNull),
-                      core::Field("decision", &T::decision), core::Field("report", &T::report)};
+                      core::Field("decision", &T::decision), core::Field("report", &T::report),
+                      core::Field("applicantMessageSealed", &T::applicant_message_sealed, core::Empty::kOmit)};
   }
 };
 

@@ -33,12 +33,14 @@ std::optional<SessionPhase> PhaseAfter(const SessionEvent& event) {
 
 std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reason_codes) {
   static constexpr std::pair<std::string_view, std::string_view> kAsks[] = {
-      {"DOCUMENT_FRONT_REQUIRED", "document_front"},
-      {"DOCUMENT_BACK_REQUIRED", "document_back"},
-      {"SELFIE_REQUIRED", "selfie"},
+      {"DOCUMENT_FRONT_REQUIRED", "document_front"}, {"DOCUMENT_UNREADABLE", "document_front"},
+      {"DOCUMENT_SIDE_MISSING", "document_front"},   {"DOCUMENT_BACK_REQUIRED", "document_back"},
+      {"DOCUMENT_UNREADABLE", "document_back"},      {"DOCUMENT_SIDE_MISSING", "document_back"},
+      {"SELFIE_REQUIRED", "selfie"},                 {"SELFIE_UNUSABLE", "selfie"},
       {"LIVENESS_VIDEO_REQUIRED", "liveness_video"}};
   std::vector<std::string> out;
   for (const auto& [code, kind] : kAsks) {
+    if (!out.empty() && out.back() == kind) continue;  // asked already by another code
     for (const auto& c : reason_codes) {
       if (c == code) {
         out.emplace_back(kind);

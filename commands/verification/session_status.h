@@ -35,10 +35,11 @@ std::optional<SessionPhase> PhaseAfter(const SessionEvent& event);
 // awaiting_input).
 SessionPhase PhaseAfterVerdict(std::string_view outcome);
 
-// The captures a "more information" verdict asks for again, from its reason codes
-// (DOCUMENT_FRONT_REQUIRED → document_front, DOCUMENT_BACK_REQUIRED → document_back,
-// SELFIE_REQUIRED → selfie, LIVENESS_VIDEO_REQUIRED → liveness_video), in that order; empty when
-// none is named (the page then asks for every capture).
+// The captures a "more information" verdict asks for again, from its reason codes, the engine's or
+// a reviewer's (DOCUMENT_FRONT_REQUIRED → document_front, DOCUMENT_BACK_REQUIRED → document_back,
+// SELFIE_REQUIRED and SELFIE_UNUSABLE → selfie, LIVENESS_VIDEO_REQUIRED → liveness_video;
+// DOCUMENT_UNREADABLE and DOCUMENT_SIDE_MISSING → both sides), in that order; empty when none is
+// named (the page then asks for every capture).
 std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reason_codes);
 
 // Captures and submits are possible (given consent and no running pipeline).

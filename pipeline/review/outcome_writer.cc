@@ -118,6 +118,7 @@ core::Status OutcomeWriter::Process(const Move& m) {
   vs::ResolveReview cmd{ReviewVerdict(core::ParseJsonOrDiscarded(verdict.value_or("{}")), m.case_id,
                                       core::StringOr(m.row, "action"), reasons,
                                       m.row.value("approvers", core::Json::array()))};
+  cmd.verdict.applicant_message_sealed = core::StringOr(m.row, "applicantMessageSealed");
   SVC_ASSIGN_OR_RETURN(auto outcome,
                        options_.writer->ExecuteAndWait(commands::MakeCommand<vs::SessionDecider>(
                            m.tenant, session, vs::SessionCommand(cmd),

@@ -9,6 +9,7 @@
 #include "commands/webhooks/endpoint_decider.h"
 #include "core/crypto.h"
 #include "core/log.h"
+#include "pipeline/verification/requested_input.h"
 #include "pipeline/webhooks/endpoint_secrets.h"
 #include "pipeline/webhooks/signing.h"
 #include "projections/projector.h"
@@ -419,7 +420,8 @@ core::Result<WebhookDispatcher::Prepared> WebhookDispatcher::Prepare(const Job& 
   p.session = core::StringOr(p.delivery, "callbackSessionId");
   p.event_id = core::StringOr(p.delivery, "eventId");
   p.attempt = p.delivery.value("attempts", 0) + 1;
-  p.body = dlx.value("body", "");
+  // The reviewer's words for an applicant are kept sealed and opened for the send.
+  p.body = pipeline::verification::WebhookBodyAsSent(*options_.keys, job.tenant, job.env, dlx.value("body", ""));
   if (dlx.value("started", 0) >= p.attempt) {
     // Started and never recorded: the node that started it stopped or died mid-send, and its lease
     // (this due row) has passed. Not posted again as the same attempt: recorded as interrupted.

@@ -24,7 +24,8 @@ core::Result<core::Json> IntegratorOf(const eventstore::KvStore& views, std::str
 }
 
 core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const std::string& te,
-                                         const std::string& session_id, const core::Json& r) {
+                                         const std::string& session_id, const core::Json& r,
+                                         const OpenApplicantWords& open_words) {
   using VV = VerificationView;
   SVC_ASSIGN_OR_RETURN(auto submission, ReadRow(views, VV::Abs(VV::Submission(te, session_id))));
   std::set<std::string> submitted;
@@ -48,8 +49,18 @@ core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const
           verdict->value("reasonCodes", std::vector<std::string>{}));
     }
   }
+  core::Json asked = r.value("requestedInput", core::Json(nullptr));
+  if (asked.is_object()) {
+    std::optional<std::string> words;
+    if (const std::string sealed = core::StringOr(asked, "messageSealed"); !sealed.empty() && open_words) {
+      words = open_words(sealed);
+    }
+    asked["message"] = words.has_value() ? core::Json(std::move(*words)) : core::Json(nullptr);
+    asked.erase("messageSealed");
+  }
   return core::Json{{"consentGiven", consent.has_value() && consent->value("consentGiven", false) == true},
                     {"requestedCaptures", requested},
+                    {"requestedInput", std::move(asked)},
                     {"processing", core::StringOr(r, "currentStep") == "processing"},
                     {"submission", submission.has_value() ? submission->value("trackingId", core::Json(nullptr))
                                                           : core::Json(nullptr)},
@@ -57,7 +68,8 @@ core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const
 }
 
 core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const core::Json& embedded,
-                                     const std::string& embedded_id, const std::string& applicant_token) {
+                                     const std::string& embedded_id, const std::string& applicant_token,
+                                     const OpenApplicantWords& open_words) {
   const std::string te = TenantEnv(core::StringOr(embedded, "tenantId"), core::StringOr(embedded, "environment"));
   const std::string sid = core::StringOr(embedded, "sessionId");
   SVC_ASSIGN_OR_RETURN(auto rec, ReadRow(views, SessionsView::Abs(SessionsView::Record(te, sid))));
@@ -77,7 +89,7 @@ core::Result<core::Json> MountAnswer(const eventstore::KvStore& views, const cor
                  {"steps", embedded.value("steps", core::Json::array())},
                  {"livenessMode", embedded.value("livenessMode", "passive")},
                  {"livenessFileAllowed", embedded.value("livenessFileAllowed", false)}};
-  SVC_ASSIGN_OR_RETURN(out["resume"], ApplicantResume(views, te, sid, r));
+  SVC_ASSIGN_OR_RETURN(out["resume"], ApplicantResume(views, te, sid, r, open_words));
   return out;
 }
 

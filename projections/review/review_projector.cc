@@ -264,13 +264,15 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
             if (!core::StringOr(row, "sessionId").empty()) {
               core::Json approvers = core::Json::array();
               for (const auto& a : e.approvers) approvers.push_back({{"type", a.type}, {"id", a.id}});
-              view.Put(V::Move(te, id), core::DumpJson({{"tenantId", env.tenant_id},
-                                                        {"environment", env.environment},
-                                                        {"caseId", id},
-                                                        {"sessionId", row["sessionId"]},
-                                                        {"action", e.action},
-                                                        {"reasonCodes", e.reason_codes},
-                                                        {"approvers", approvers}}));
+              core::Json move = {{"tenantId", env.tenant_id},
+                                 {"environment", env.environment},
+                                 {"caseId", id},
+                                 {"sessionId", row["sessionId"]},
+                                 {"action", e.action},
+                                 {"reasonCodes", e.reason_codes},
+                                 {"approvers", approvers}};
+              if (!e.applicant_message_sealed.empty()) move["applicantMessageSealed"] = e.applicant_message_sealed;
+              view.Put(V::Move(te, id), core::DumpJson(move));
             }
             row["resolution"] = e.action;
             row["resolvedAt"] = at;

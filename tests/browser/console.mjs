@@ -242,6 +242,30 @@ try {
   sup.applicantShown = await spage.locator("#applicant").count();
   sup.onFile = await spage.$$eval("#fields-vs-registry tbody tr", (rows) => rows.map((r) => r.cells[1].textContent));
   sup.axe.resolvedCase = await axeViolations(spage);
+  // "More information" (issue 69, item 5): the captures to take again are ticked, and the words for
+  // the applicant written in the applicant's language, which the dialog names.
+  await spage.selectOption("#f-status", "open");
+  await spage.waitForFunction(() => document.querySelectorAll("#queue li").length === 1);
+  await spage.click("#queue li button.case");
+  await spage.waitForSelector("#detail [data-case-status]");
+  await spage.click('#detail button[data-action="claim"]');
+  await spage.waitForSelector('#detail button[data-action="request_more_info"]:not([disabled])');
+  await spage.click('#detail button[data-action="request_more_info"]');
+  await spage.waitForSelector("#decide[open]");
+  sup.askMore = await spage.evaluate(() => ({
+    retakeShown: !document.getElementById("decide-retake").hidden,
+    retakes: [...document.querySelectorAll("#decide-captures input")].map((i) => i.value),
+    reasons: [...document.querySelectorAll("#decide-reason option")].map((o) => o.value),
+    messageLabel: document.getElementById("decide-message-label").textContent,
+    messageLang: document.getElementById("decide-message").lang,
+  }));
+  await spage.check('#decide-captures input[value="DOCUMENT_BACK_REQUIRED"]');
+  await spage.fill("#decide-message", "El reverso salió con reflejo: tómalo de nuevo sin flash.");
+  sup.axe.askMore = await axeViolations(spage);
+  await spage.click("#decide-confirm");
+  await spage.waitForFunction(() => document.querySelector("#detail .notice")?.textContent.includes("Hecho"));
+  sup.askedMore = await spage.textContent("#detail .notice");
+  await spage.selectOption("#f-status", "resolved");
   // Signed out, nothing of the session stays on screen (issue 69, item 4): a search for a CURP,
   // a filter, the counts, the queue, the case.
   await spage.fill("#q", "PEPJ800101HDFRRN03");

@@ -85,6 +85,7 @@ try {
   await p.locator("#consent-accept").click();
   out.firstOutcome = await walkDocument(p);
   out.firstAsked = await p.locator("#outcome-asked").textContent();
+  out.firstWords = await p.locator("#outcome-message").count();
   out.reopened = await opened(p, link);
   out.reopenedSays = await p.locator("#asked").textContent();
   // Only the capture the verdict asked for (the back), then submit (item 5).
@@ -114,6 +115,21 @@ try {
   out.inReview = await opened(r, reviewLink);
   out.reviewText = await r.locator("#outcome-text").textContent();
   out.reviewMark = await r.locator("#outcome .mark").textContent();
+  // 5. A reviewer asked for both sides again, with words for the applicant: the link lands on the
+  // front, says what is asked and shows the words as written.
+  const q = await context.newPage();
+  q.setDefaultTimeout(60000);
+  watchErrors(q);
+  out.reviewerAsked = await opened(q, `${base}/v/${encodeURIComponent(input.reviewerAsked)}`);
+  out.reviewerAskedSays = await q.locator("#asked").textContent();
+  out.reviewerWords = await q.locator("#asked-message blockquote").textContent();
+  out.axe.reviewerAsked = await axeViolations(q);
+  await q.locator("#file").setInputFiles(`${samples}/front.jpg`);
+  await q.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
+  await q.locator("#file").setInputFiles(`${samples}/back.jpg`);
+  await q.locator("#submit").click();
+  await q.locator("#outcome").waitFor();
+  out.reviewerAskedOutcome = await q.locator("#outcome").getAttribute("data-status");
   // 6. An e.firma refused: each reason in words with what to do, never a raw code; going on
   // without it asks first. Then 7: the decline says what a person can act on.
   const s = await context.newPage();

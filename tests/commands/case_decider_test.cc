@@ -7,6 +7,7 @@
 #include "commands/review/reason_codes.h"
 #include "commands/tenancy/tenant_decider.h"
 #include "commands/verification/session_decider.h"
+#include "commands/verification/session_status.h"
 #include "tests/support/decider_spec.h"
 
 using namespace svc;
@@ -169,6 +170,27 @@ TEST_CASE("review case: a second reviewer who disagrees makes a new proposal; re
   CHECK(spec.state.status == "closed");
 }
 
+TEST_CASE("review case: the words for the applicant go with request_more_info only, and a confirmation keeps the proposal's") {
+  DeciderSpec<CaseDecider> spec;
+  REQUIRE(spec.When(Open()).ok());
+  REQUIRE(spec.When(ClaimCase{kAna}).ok());
+  auto approve = Resolve("approve", kAna);
+  approve.applicant_message_sealed = "c2VhbGVk";
+  CHECK(Code(spec.When(approve)) == "VALIDATION_ERROR");
+  auto ask = Resolve("request_more_info", kAna, true);
+  ask.applicant_message_sealed = "c2VhbGVk";
+  auto proposed = spec.When(ask);
+  REQUIRE(proposed.ok());
+  CHECK(Data(proposed->events[0])["applicantMessageSealed"] == "c2VhbGVk");
+  REQUIRE(spec.When(ClaimCase{kBeto}).ok());
+  auto done = spec.When(Resolve("request_more_info", kBeto, true));  // confirms without words of its own
+  REQUIRE(done.ok());
+  CHECK(Types(*done) == std::vector<std::string>{"review.case_resolved"});
+  CHECK(Data(done->events[0])["applicantMessageSealed"] == "c2VhbGVk");
+  CHECK(spec.state.pending_applicant_message.empty());
+  spec.CheckSnapshot();
+}
+
 TEST_CASE("review case: escalation raises the priority and returns the case to the queue") {
   DeciderSpec<CaseDecider> spec;
   REQUIRE(spec.When(Open()).ok());
@@ -294,6 +316,11 @@ TEST_CASE("review case: reasons come from the catalogue; none records the action
   CHECK(Data(done->events[0])["reasonCodes"] == core::Json::array({"REVIEW_APPROVED"}));
   // Every code of the catalogue is found for its action, and each action has its default.
   for (const auto& r : ReasonCatalogue()) {
+    // A retake code names the capture the session asks for again (one mapping for both).
+    if (!r.capture.empty()) {
+      CHECK(svc::commands::verification::RequestedCaptures({std::string(r.code)}) ==
+            std::vector<std::string>{std::string(r.capture)});
+    }
     CHECK(FindReason(r.action, r.code) != nullptr);
     CHECK(FindReason(r.action, DefaultReason(r.action)) != nullptr);
     CHECK(!r.label_es.empty());

@@ -223,9 +223,12 @@ std::vector<Sample> Samples() {
   Add<rv::CaseReassigned, rv::CaseEvent>(s, rv::CaseReassigned{"usr_00000000000000000000000000000002", bot}, renc);
   Add<rv::CaseNoteAdded, rv::CaseEvent>(s, rv::CaseNoteAdded{ana, "bm90ZQ"}, renc);
   Add<rv::CaseEscalated, rv::CaseEvent>(s, rv::CaseEscalated{"vrf_00000000000000000000000000000001", 1, "critical", ana, ""}, renc);
-  Add<rv::ResolutionProposed, rv::CaseEvent>(s, rv::ResolutionProposed{"decline", {"FACE_MISMATCH"}, ana, "bm90ZQ"}, renc);
+  Add<rv::ResolutionProposed, rv::CaseEvent>(s, rv::ResolutionProposed{"decline", {"FACE_MISMATCH"}, ana, "bm90ZQ", ""}, renc);
   Add<rv::CaseResolved, rv::CaseEvent>(
-      s, rv::CaseResolved{"decline", {"FACE_MISMATCH"}, bot, {ana, bot}, ""}, renc);
+      s, rv::CaseResolved{"decline", {"FACE_MISMATCH"}, bot, {ana, bot}, "", ""}, renc);
+  // "More information" with the reviewer's words for the applicant (sealed).
+  Add<rv::CaseResolved, rv::CaseEvent>(
+      s, rv::CaseResolved{"request_more_info", {"DOCUMENT_BACK_REQUIRED"}, ana, {ana}, "", "d29yZHM"}, renc);
 
   // Webhook events, as their deciders write them.
   namespace wh = webhooks;
@@ -678,5 +681,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 137);
+  CHECK(n == 138);
 }

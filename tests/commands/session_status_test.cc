@@ -78,4 +78,11 @@ TEST_CASE("session status: the captures a 'more information' verdict asks for ag
   CHECK(RequestedCaptures({"LIVENESS_VIDEO_REQUIRED", "IMAGE_QUALITY_LOW", "DOCUMENT_FRONT_REQUIRED"}) ==
         std::vector<std::string>{"document_front", "liveness_video"});
   CHECK(RequestedCaptures({"FACE_MATCH_INCONCLUSIVE"}).empty());  // none named: every capture again
+  // A reviewer's codes (commands/review/reason_codes.cc) name captures too.
+  CHECK(RequestedCaptures({"SELFIE_UNUSABLE"}) == std::vector<std::string>{"selfie"});
+  CHECK(RequestedCaptures({"DOCUMENT_UNREADABLE", "DOCUMENT_BACK_REQUIRED"}) ==
+        std::vector<std::string>{"document_front", "document_back"});
+  CHECK(RequestedCaptures({"REVIEW_MORE_INFO", "DOCUMENT_SIDE_MISSING", "SELFIE_REQUIRED", "SELFIE_UNUSABLE"}) ==
+        std::vector<std::string>{"document_front", "document_back", "selfie"});
+  CHECK(RequestedCaptures({"REVIEW_MORE_INFO"}).empty());
 }

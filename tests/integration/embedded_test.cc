@@ -314,6 +314,7 @@ TEST_CASE("embedded sessions: backend and browser create, init once from an allo
   CHECK(Body(remounted)["applicantToken"] != token);
   CHECK(Body(remounted)["resume"] == core::Json{{"consentGiven", false},
                                                 {"requestedCaptures", core::Json::array()},
+                                                {"requestedInput", nullptr},
                                                 {"processing", false},
                                                 {"submission", nullptr},
                                                 {"capturedKinds", core::Json::array()}});

@@ -20,6 +20,7 @@
 #include "tests/support/child_process.h"
 #include "tests/support/receiver_process.h"
 #include "tests/support/sat_ca_process.h"
+#include "tests/support/session_flow.h"
 #include "core/crypto.h"
 
 using namespace svc;
@@ -445,7 +446,39 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   auto desk = env.Create(k, "journey-handoff", core::Json{{"channel", "link"}, {"policy", {{"testOutcome", "approved"}}}}.dump());
   REQUIRE_MESSAGE(desk.status == 201, desk.body);
   const std::string camera = VideoOfSelfie(samples, env.dir.path() + "/phone-camera.y4m");
+  // Item 5: a link session a reviewer sends back for both sides of the document, with words for the
+  // applicant (captured and submitted by the API, so the case is open before the page opens).
+  // (The sandbox's review is an inconclusive face match: the selfie is taken too.)
+  auto reviewed_link = env.Create(k, "journey-reviewer",
+                                  core::Json{{"channel", "link"},
+                                             {"checks", {{"liveness", false}}},
+                                             {"policy", {{"testOutcome", "review"}}}}
+                                      .dump());
+  REQUIRE_MESSAGE(reviewed_link.status == 201, reviewed_link.body);
+  const core::Json reviewed = Body(reviewed_link);
+  const std::string reviewed_id = reviewed["id"];
+  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + reviewed_id + "/consent", R"({"accepted":true})").status == 200);
+  for (const auto& [kind, mime, bytes] : testing::MinimalCaptures()) {
+    if (kind == "liveness_video") continue;
+    auto up = testing::Upload(env, k, reviewed_id, kind, mime, bytes);
+    REQUIRE_MESSAGE(up.status == 201, up.body);
+  }
+  REQUIRE(env.Call(k, "POST", "/v1/verification-sessions/" + reviewed_id + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  const core::Json reviewed_evidence =
+      Body(env.Call(k, "GET", "/v1/verification-sessions/" + reviewed_id + "/evidence"));
+  REQUIRE_MESSAGE(reviewed_evidence["decision"]["caseId"].is_string(), reviewed_evidence.dump());
+  const std::string reviewed_case = reviewed_evidence["decision"]["caseId"];
+  REQUIRE(env.Call(k, "POST", "/v1/review/cases/" + reviewed_case + "/claim").status == 200);
+  const std::string words = "La foto salió con reflejo: tómala de nuevo junto a una ventana, sin flash.";
+  auto asked_more = env.Call(k, "POST", "/v1/review/cases/" + reviewed_case + "/resolve",
+                             core::Json{{"action", "request_more_info"},
+                                        {"reasonCodes", {"DOCUMENT_UNREADABLE"}},
+                                        {"applicantMessage", words}}
+                                 .dump());
+  REQUIRE_MESSAGE(asked_more.status == 200, asked_more.body);
   browser.WriteLine(core::Json{{"moreInfo", more_info["linkToken"]},
+                               {"reviewerAsked", reviewed["linkToken"]},
                                {"review", review["linkToken"]},
                                {"video", recording},
                                {"secret", Body(embedded)["clientSecret"]},
@@ -472,6 +505,15 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   CHECK(out["firstAsked"] == "Hace falta repetir: el reverso de tu identificación.");
   CHECK(out["reopened"]["title"] == "Reverso de tu identificación");
   CHECK(out["reopenedSays"] == "Hace falta repetir: el reverso de tu identificación.");
+  CHECK(out["firstWords"] == 0);  // the engine asked: no reviewer's words
+  // Item 5, by a reviewer: the link lands on the first capture asked, says which and shows the
+  // reviewer's words; consent is not asked again; the resubmission goes back to review.
+  CHECK(out["reviewerAsked"]["title"] == "Frente de tu identificación");
+  CHECK(out["reviewerAsked"]["consent"] == 0);
+  CHECK(out["reviewerAskedSays"] ==
+        "Hace falta repetir: el frente de tu identificación, el reverso de tu identificación.");
+  CHECK(out["reviewerWords"] == words);
+  CHECK(out["reviewerAskedOutcome"] == "review");
   CHECK(out["secondOutcome"] == "approved");
   const std::string id = more_info["id"];
   CHECK(out["secondReturn"] == page + "/done?order=journey-more&verificationSessionId=" + id + "&status=approved");
@@ -522,7 +564,7 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   // Item 10: the widget's focus ring against its page, 3:1 at least (it was 2.03:1).
   CHECK(out["focusContrast"]["style"] != "none");
   CHECK(out["focusContrast"]["ratio"].get<double>() >= 3.0);
-  for (const char* st : {"resubmitted", "afterEnd", "efirmaRefused", "declined", "handoff"}) {
+  for (const char* st : {"resubmitted", "afterEnd", "reviewerAsked", "efirmaRefused", "declined", "handoff"}) {
     INFO(st);
     CHECK(out["axe"][st]["violations"].empty());
   }

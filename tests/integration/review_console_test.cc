@@ -153,6 +153,8 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
 
   // The supervisor: the team's workload shows Ana's two decisions; a resolved case's captures
   // stay readable to them.
+  // A third case, for the supervisor to ask more information of (issue 69, item 5).
+  const std::string s3 = ReviewSessionWithSamples(env, k, "console-3", "");
   browser.WriteLine("supervisor");
   core::Json sup_out = core::ParseJsonOrDiscarded(browser.ReadLine());
   INFO(sup_out.dump(2));
@@ -189,7 +191,22 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
   CHECK(phone["scrollWidth"].get<int>() <= phone["width"].get<int>());
   CHECK(phone["signout"].get<int>() <= phone["width"].get<int>());
   CHECK(phone["detail"].get<int>() <= phone["width"].get<int>());
-  for (const char* st : {"team", "resolvedCase", "phone"}) {
+  // Item 5: the dialog of "more information" offers the captures as boxes (not as the reason), names
+  // the applicant's language for the words, and what was chosen reaches the session.
+  const core::Json& ask = sup_out["askMore"];
+  CHECK(ask["retakeShown"] == true);
+  CHECK(ask["retakes"] == core::Json::array({"DOCUMENT_FRONT_REQUIRED", "DOCUMENT_BACK_REQUIRED", "SELFIE_REQUIRED",
+                                             "LIVENESS_VIDEO_REQUIRED"}));
+  for (const auto& r : ask["reasons"]) CHECK(r.get<std::string>().find("_REQUIRED") == std::string::npos);
+  CHECK(ask["messageLabel"].get<std::string>().find("en español") != std::string::npos);
+  CHECK(ask["messageLang"] == "es");
+  CHECK(sup_out["askedMore"].get<std::string>().find("Hecho") != std::string::npos);
+  core::Json asked = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s3));
+  CHECK(asked["status"] == "awaiting_input");
+  CHECK(asked["requestedInput"]["reasonCodes"] == core::Json::array({"REVIEW_MORE_INFO", "DOCUMENT_BACK_REQUIRED"}));
+  CHECK(asked["requestedInput"]["captures"] == core::Json::array({"document_back"}));
+  CHECK(asked["requestedInput"]["message"] == "El reverso salió con reflejo: tómalo de nuevo sin flash.");
+  for (const char* st : {"team", "resolvedCase", "askMore", "phone"}) {
     INFO(st);
     CHECK(sup_out["axe"][st]["violations"].empty());
   }

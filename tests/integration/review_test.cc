@@ -5,6 +5,8 @@
 #include <doctest/doctest.h>
 
 #include <atomic>
+#include <fstream>
+#include <sstream>
 #include <thread>
 
 #include "core/clock.h"
@@ -13,6 +15,7 @@
 #include "tests/support/api_env.h"
 #include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
+#include "tests/support/stopped_data_dir.h"
 
 using namespace svc;
 using svc::testing::Body;
@@ -308,4 +311,105 @@ TEST_CASE("review: a resolution interrupted by a crash before the session moved 
   CHECK(q["data"][0]["resolution"] == "decline");
   // Idle again: nothing left to move, and a second wait finds nothing.
   REQUIRE(env.Admin("POST", "/admin/review/wait-idle").status == 200);
+}
+
+TEST_CASE("review: 'more information' names the captures and carries the reviewer's words, sealed at rest") {
+  testing::ReceiverProcess receiver;
+  Env env(false, {"--rate-reveals", "0", "--webhooks-allow-private-urls", "--log-level", "debug"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto hook = env.Call(k, "POST", "/v1/developer/webhooks",
+                       core::Json{{"url", "http://127.0.0.1:" + std::to_string(receiver.port()) + "/r"},
+                                  {"events", {"verification.more_info_requested"}}}
+                           .dump(),
+                       {{"Idempotency-Key", "hook-more"}});
+  REQUIRE_MESSAGE(hook.status == 201, hook.body);
+  receiver.AddSecret(Body(hook)["secret"]);
+  const std::string hook_id = Body(hook)["id"];
+  const std::string s = testing::SandboxSession(env, k, "more-1", "review");
+  const std::string c = testing::ReviewCaseOf(env, k, s);
+  const std::string path = "/v1/review/cases/" + c + "/resolve";
+  REQUIRE(Post(env, k, "/v1/review/cases/" + c + "/claim").status == 200);
+  // A distinctive word, to look for wherever the service keeps data.
+  const std::string words = "Zorzalcanario: el reverso salió con reflejo; tómalo de nuevo sin flash.";
+
+  // Refusals: the words go with request_more_info only, 500 characters at most, a string.
+  CheckProblem(Post(env, k, path, core::Json{{"action", "approve"}, {"applicantMessage", words}}.dump()), 422,
+               "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, path, core::Json{{"action", "escalate"}, {"applicantMessage", words}}.dump()), 422,
+               "VALIDATION_ERROR");
+  std::string long_words;
+  for (int i = 0; i < 501; ++i) long_words += "ñ";  // 501 characters, 1002 bytes
+  CheckProblem(Post(env, k, path,
+                    core::Json{{"action", "request_more_info"}, {"applicantMessage", long_words}}.dump()),
+               422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, path, R"({"action":"request_more_info","applicantMessage":7})"), 422, "VALIDATION_ERROR");
+  CheckProblem(Post(env, k, path,
+                    core::Json{{"action", "request_more_info"}, {"reasonCodes", {"FACE_MISMATCH"}}}.dump()),
+               422, "VALIDATION_ERROR");  // a reason of another action
+  CHECK(Body(env.Call(k, "GET", "/v1/verification-sessions/" + s))["status"] == "review");
+
+  auto asked = Post(env, k, path,
+                    core::Json{{"action", "request_more_info"},
+                               {"reasonCodes", {"DOCUMENT_BACK_REQUIRED", "SELFIE_UNUSABLE"}},
+                               {"applicantMessage", words}}
+                        .dump());
+  REQUIRE_MESSAGE(asked.status == 200, asked.body);
+  CHECK(Body(asked)["caseStatus"] == "closed");
+  CHECK(Body(asked)["sessionStatus"] == "awaiting_input");
+
+  // The session resource, read and listed.
+  const core::Json expected_captures = core::Json::array({"document_back", "selfie"});
+  core::Json session = Body(env.Call(k, "GET", "/v1/verification-sessions/" + s));
+  CHECK(session["status"] == "awaiting_input");
+  const core::Json requested = session["requestedInput"];
+  CHECK(requested["reasonCodes"] == core::Json::array({"DOCUMENT_BACK_REQUIRED", "SELFIE_UNUSABLE"}));
+  CHECK(requested["captures"] == expected_captures);
+  CHECK(requested["message"] == words);
+  CHECK(requested["requestedAt"].is_string());
+  CHECK(!requested.contains("messageSealed"));
+  core::Json listed = Body(env.Call(k, "GET", "/v1/verification-sessions?status=awaiting_input"));
+  REQUIRE(listed["data"].size() == 1);
+  CHECK(listed["data"][0]["requestedInput"] == requested);
+
+  // The webhook: the same, verified by the reference package; verify-signature knows its bytes.
+  REQUIRE(receiver.WaitFor("/r", 2));
+  core::Json delivered;
+  for (const auto& m : core::ParseJsonOrDiscarded(receiver.LogJson())) {
+    if (m["type"] == "verification.more_info_requested") delivered = m;
+  }
+  REQUIRE(delivered.is_object());
+  CHECK(delivered["verifiedBy"] == core::Json::array({0}));
+  const core::Json body = core::ParseJsonOrDiscarded(delivered["body"].get<std::string>());
+  CHECK(body["data"]["sessionId"] == s);
+  CHECK(body["data"]["requestedInput"]["captures"] == expected_captures);
+  CHECK(body["data"]["requestedInput"]["message"] == words);
+  CHECK(!body["data"]["requestedInput"].contains("messageSealed"));
+  auto check = env.Call(k, "POST", "/v1/developer/webhooks/" + hook_id + "/verify-signature",
+                        core::Json{{"messageId", delivered["id"]},
+                                   {"payload", delivered["body"]},
+                                   {"timestamp", 1767225600},
+                                   {"signature", "v1,AAAA"}}
+                            .dump());
+  REQUIRE_MESSAGE(check.status == 200, check.body);
+  CHECK(Body(check)["expectedSignature"].get<std::string>().rfind("v1,", 0) == 0);  // the bytes sent
+  CHECK(Body(check)["valid"] == false);
+
+  // The resubmission: asked no more.
+  const std::string base = "/v1/verification-sessions/" + s;
+  REQUIRE(testing::Upload(env, k, s, "document_back", "image/jpeg", testing::Jpeg(1280, 802)).status == 201);
+  REQUIRE(env.Call(k, "POST", base + "/submit").status == 200);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  CHECK(!Body(env.Call(k, "GET", base)).contains("requestedInput"));
+  REQUIRE(env.Admin("POST", "/admin/webhooks/wait-idle").status == 200);
+
+  // Nowhere at rest in clear: not in the log, the read models, the files, the server's logs.
+  env.server->Stop();
+  const std::vector<std::string> none;
+  CHECK(testing::PlacesHolding(env.server->data_dir(), "Zorzalcanario") == none);
+  CHECK(!testing::PlacesHolding(env.server->data_dir(), c).empty());  // a control: the scan finds what is there
+  std::ifstream err(env.server->stderr_path(), std::ios::binary);
+  std::stringstream logs;
+  logs << env.server->stdout_text() << err.rdbuf();
+  CHECK(logs.str().find(c) != std::string::npos);  // the requests were logged
+  CHECK(logs.str().find("Zorzalcanario") == std::string::npos);
 }

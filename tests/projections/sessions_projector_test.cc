@@ -98,12 +98,23 @@ TEST_CASE("sessions projector: the record, indexes and counters follow the statu
   CHECK(spec.Record()["currentStep"] == "processing");
   CHECK(spec.Keys(V::ExpiryPrefix()).empty());  // no expiry while the pipeline runs
 
-  spec.Feed(Verdict("more_info", 0.4));
+  auto more = Verdict("more_info", 0.4);
+  more.reason_codes = {"REVIEW_MORE_INFO", "DOCUMENT_UNREADABLE"};
+  more.applicant_message_sealed = "c2VhbGVkIHdvcmRz";
+  spec.Feed(more);
   CHECK(spec.Record()["status"] == "awaiting_input");
   CHECK(spec.Record()["trustScore"] == 40);
   CHECK(spec.Keys(V::ExpiryPrefix()).size() == 1);  // open again: it can expire again
+  // What is asked of the applicant: the codes, the captures they name, the words kept sealed.
+  const core::Json asked = spec.Record()["requestedInput"];
+  CHECK(asked["reasonCodes"] == core::Json::array({"REVIEW_MORE_INFO", "DOCUMENT_UNREADABLE"}));
+  CHECK(asked["captures"] == core::Json::array({"document_front", "document_back"}));
+  CHECK(asked["message"].is_null());
+  CHECK(asked["messageSealed"] == "c2VhbGVkIHdvcmRz");
+  CHECK(asked["requestedAt"] == spec.Record()["updatedAt"]);
 
   spec.Feed(sub);
+  CHECK(!spec.Record().contains("requestedInput"));  // submitted again: nothing asked any more
   spec.Feed(Verdict("approved", 0.912));
   core::Json r = spec.Record();
   CHECK(r["status"] == "approved");

@@ -88,6 +88,24 @@ TEST_CASE("webhooks projector: a verdict fans out to the active endpoints subscr
   CHECK(body["data"]["trackingId"] == "trk_1");
   CHECK(spec.Deliveries().front() == whd);  // newest first
   CHECK(spec.Keys(V::EndpointDeliveries(spec.te(), kA)).size() == 2);  // service.test + verdict
+  CHECK(!body["data"].contains("requestedInput"));  // asked nothing
+
+  // "More information": what is asked, the reviewer's words kept sealed in the kept body (opened
+  // at each send: pipeline/verification/requested_input.h).
+  auto more = spec.Event("verification_session", kSession, "verification.more_info_requested",
+                         {{"trackingId", "trk_1"},
+                          {"outcome", "more_info"},
+                          {"reasonCodes", {"DOCUMENT_BACK_REQUIRED"}},
+                          {"decision", {{"outcome", "more_info"}}},
+                          {"report", nullptr},
+                          {"applicantMessageSealed", "c2VhbGVk"}});
+  REQUIRE(spec.Feed(more).ok());
+  core::Json more_body = core::ParseJsonOrDiscarded(
+      spec.Row(V::DeliveryBody(spec.te(), WebhooksProjector::DeliveryId(more.id, kA)))["body"].get<std::string>());
+  CHECK(more_body["data"]["requestedInput"]["captures"] == core::Json::array({"document_back"}));
+  CHECK(more_body["data"]["requestedInput"]["reasonCodes"] == core::Json::array({"DOCUMENT_BACK_REQUIRED"}));
+  CHECK(more_body["data"]["requestedInput"]["message"].is_null());
+  CHECK(more_body["data"]["requestedInput"]["messageSealed"] == "c2VhbGVk");
 
   // Session expiry becomes verification.expired; other environments and tenants see nothing.
   REQUIRE(spec.Feed(spec.Event("verification_session", kSession, "verification.session_expired", core::Json::object())).ok());

@@ -56,6 +56,7 @@
       reviewText: "Una persona revisará tus datos. Suele tardar menos de 24 horas; quien te pidió la verificación te avisará del resultado.",
       moreInfoText: "Hace falta repetir una captura. Abre de nuevo el enlace o vuelve a la página para hacerlo.",
       moreInfoAsked: (list) => `Hace falta repetir: ${list}.`,
+      reviewerSays: "Mensaje de quien revisó tu verificación:",
       kinds: { document_front: "el frente de tu identificación", document_back: "el reverso de tu identificación",
         selfie: "la foto de tu rostro", liveness_video: "la prueba de vida" },
       declinedHelp: "Si crees que es un error, comunícate con quien te pidió la verificación.",
@@ -172,6 +173,7 @@
       reviewText: "A person will review your data. It usually takes less than 24 hours; whoever asked you to verify will tell you the result.",
       moreInfoText: "A capture has to be taken again. Open the link again or go back to the page to do it.",
       moreInfoAsked: (list) => `To be taken again: ${list}.`,
+      reviewerSays: "A message from the person who reviewed your verification:",
       kinds: { document_front: "the front of your ID", document_back: "the back of your ID",
         selfie: "the photo of your face", liveness_video: "the liveness check" },
       declinedHelp: "If you think this is a mistake, contact whoever asked you to verify.",
@@ -393,6 +395,7 @@
     ({ consent, document_front: photo, document_back: photo, selfie: photo, liveness, efirma, submit }[step] || submit)(step);
     // What a "more information" asked for stays under each step's title until the submission.
     const title = $("step-title");
+    if (state.askedMessage && title) title.after(reviewerWords(state.askedMessage, "asked-message"));
     if (state.askedNote && title) title.after(el("p", { id: "asked" }, state.askedNote));
   }
 
@@ -729,6 +732,11 @@
     }
   }
 
+  // A reviewer's words for the applicant, quoted as written (text, never markup).
+  function reviewerWords(message, id) {
+    return el("div", { id, class: "reviewer-words" }, el("p", {}, t.reviewerSays), el("blockquote", {}, message));
+  }
+
   // The end of the page for this session: what happened in words a person can act on, and where
   // to go now (issue 69, item 7).
   function outcome(status, reasons) {
@@ -741,11 +749,17 @@
       el("div", { class: "mark", "aria-hidden": "true" }, mark), el("h2", { id: "step-title" }, t[status]));
     if (status === "review") box.append(el("p", { id: "outcome-text" }, t.reviewText));
     if (status === "more_info") {
-      const asked = { DOCUMENT_FRONT_REQUIRED: "document_front", DOCUMENT_BACK_REQUIRED: "document_back",
-        SELFIE_REQUIRED: "selfie", LIVENESS_VIDEO_REQUIRED: "liveness_video" };
-      const kinds = (reasons || []).map((c) => asked[c]).filter(Boolean).map((k) => t.kinds[k]);
-      if (kinds.length) box.append(el("p", { id: "outcome-asked" }, t.moreInfoAsked(kinds.join(", "))));
-      box.append(el("p", { id: "outcome-text" }, t.moreInfoText));
+      // What is asked, as the session says it now (the captures and the reviewer's words).
+      const text = el("p", { id: "outcome-text" }, t.moreInfoText);
+      box.append(text);
+      call("GET", `/v1/verification-sessions/${state.vrf}`).then((s) => {
+        const asked = s.requestedInput || {};
+        if ((asked.captures || []).length) {
+          text.before(el("p", { id: "outcome-asked" }, t.moreInfoAsked(asked.captures.map((k) => t.kinds[k] || k).join(", "))));
+        }
+        if (asked.message) text.before(reviewerWords(asked.message, "outcome-message"));
+        resize();
+      }).catch(() => {});
     }
     if (status === "declined") {
       const why = (reasons || []).map((c) => t.declineReasons[c]).filter(Boolean);
@@ -814,8 +828,11 @@
     }
     const kinds = { document_front: "document_front", document_back: "document_back", selfie: "selfie", liveness: "liveness_video" };
     const captured = new Set(r.capturedKinds || []);
-    // Asked for more information: only the captures the verdict named (issue 69, item 5).
-    const requested = status === "awaiting_input" ? new Set(r.requestedCaptures || []) : new Set();
+    // Asked for more information: only the captures the verdict named, and the reviewer's words
+    // (issue 69, item 5).
+    const asked = status === "awaiting_input" ? r.requestedInput || {} : {};
+    const requested = status === "awaiting_input" ? new Set(asked.captures || r.requestedCaptures || []) : new Set();
+    state.askedMessage = asked.message || "";
     state.skip = (s) => (s === "consent" && r.consentGiven) || (kinds[s] && captured.has(kinds[s])) ||
       (kinds[s] && requested.size > 0 && !requested.has(kinds[s]));
     state.at = 0;

@@ -46,6 +46,9 @@ const WORDS = {
     },
     confirm: { approve: "Confirmar aprobación", decline: "Confirmar rechazo", request_more_info: "Confirmar solicitud", escalate: "Confirmar escalamiento" },
     noteNeeded: "Esta decisión contradice al motor: escriba por qué.",
+    retakeLegend: "Qué debe repetir (ninguna marcada: todas las capturas)",
+    applicantMessage: (lang) => `Mensaje para el solicitante (opcional; lo verá tal cual, escríbalo en ${lang})`,
+    languages: { es: "español", en: "inglés" },
     search: "Buscar", clear: "Limpiar", searchLabel: "Buscar por caso, número de caso, sesión, CURP o referencia del cliente",
     searchPlaceholder: "CASE-000001, vrf_…, CURP, referencia", found: (n) => `${n} caso(s) encontrados`, notFound: "Ningún caso coincide.",
     team: "Equipo", teamTitle: "Carga del equipo", member: "persona", held: "en mano", claims: "tomados", decided: "decididos",
@@ -97,6 +100,9 @@ const WORDS = {
     },
     confirm: { approve: "Confirm approval", decline: "Confirm decline", request_more_info: "Confirm request", escalate: "Confirm escalation" },
     noteNeeded: "This decision overrides the engine: say why.",
+    retakeLegend: "What to take again (none ticked: every capture)",
+    applicantMessage: (lang) => `Message for the applicant (optional; shown as written, write it in ${lang})`,
+    languages: { es: "Spanish", en: "English" },
     search: "Search", clear: "Clear", searchLabel: "Search by case, case number, session, CURP or client reference",
     searchPlaceholder: "CASE-000001, vrf_…, CURP, reference", found: (n) => `${n} case(s) found`, notFound: "No case matches.",
     team: "Team", teamTitle: "The team's workload", member: "member", held: "held", claims: "claims", decided: "decided",
@@ -647,9 +653,21 @@ function startAction(action) {
   dlg.dataset.action = action;
   $("decide-title").textContent = w("confirmTitle")(w(action), v.detail.case.publicId);
   $("decide-consequence").textContent = w("consequence")[action];
-  const reasons = state.reasons.filter((r) => r.action === action);
+  // A capture to take again is a box to tick (several may be); the other reasons are the choice.
+  const reasons = state.reasons.filter((r) => r.action === action && !r.capture);
   $("decide-reason").replaceChildren(...reasons.map((r) =>
     el("option", { value: r.code, selected: r.default || null }, `${r.label[state.lang] ?? r.label.en} (${r.code})`)));
+  const retakes = state.reasons.filter((r) => r.action === action && r.capture);
+  const asking = action === "request_more_info";
+  $("decide-retake").hidden = !asking || retakes.length === 0;
+  $("decide-captures").replaceChildren(...retakes.map((r) =>
+    el("label", { class: "check" }, el("input", { type: "checkbox", value: r.code, "data-retake": r.capture }),
+       ` ${r.label[state.lang] ?? r.label.en}`)));
+  $("decide-message-wrap").hidden = !asking;
+  const lang = String(v.detail.session?.locale || "es-MX").slice(0, 2).toLowerCase();
+  $("decide-message-label").textContent = w("applicantMessage")(w("languages")[lang] || lang);
+  $("decide-message").value = "";
+  $("decide-message").lang = lang;
   const required = !!item.noteRequired;
   $("decide-note").required = required;
   $("decide-note").value = $("note")?.value || "";
@@ -670,7 +688,10 @@ async function confirmDecision(ev) {
     return;
   }
   $("decide").close();
-  await runAction(action, { reasonCodes: [$("decide-reason").value], note: noteText });
+  const retakes = action === "request_more_info"
+    ? [...$("decide-captures").querySelectorAll("input:checked")].map((x) => x.value) : [];
+  const message = action === "request_more_info" ? $("decide-message").value.trim() : "";
+  await runAction(action, { reasonCodes: [$("decide-reason").value, ...retakes], note: noteText, message });
 }
 
 async function runAction(action, input = {}) {
@@ -696,6 +717,7 @@ async function runAction(action, input = {}) {
     } else {
       const body = { action, reasonCodes: input.reasonCodes };
       if (input.note) body.note = input.note;
+      if (input.message) body.applicantMessage = input.message;
       const r = await api("POST", `/v1/review/cases/${id}/resolve`, body);
       if (input.note) v.notes.push(input.note);
       notice = r.awaitingSecondApproval ? { ok: true, text: w("secondNeeded") }
