@@ -72,7 +72,9 @@ async function opened(p, url) {
 }
 
 try {
+  // A phone's viewport for most states; a computer's for the reviewer's request and the handoff.
   const context = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const desktop = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   // 1. More information, then the resubmission's own verdict.
   const p = await context.newPage();
   p.setDefaultTimeout(60000);
@@ -117,13 +119,14 @@ try {
   out.reviewMark = await r.locator("#outcome .mark").textContent();
   // 5. A reviewer asked for both sides again, with words for the applicant: the link lands on the
   // front, says what is asked and shows the words as written.
-  const q = await context.newPage();
+  const q = await desktop.newPage();
   q.setDefaultTimeout(60000);
   watchErrors(q);
   out.reviewerAsked = await opened(q, `${base}/v/${encodeURIComponent(input.reviewerAsked)}`);
   out.reviewerAskedSays = await q.locator("#asked").textContent();
   out.reviewerWords = await q.locator("#asked-message blockquote").textContent();
   out.axe.reviewerAsked = await axeViolations(q);
+  out.reviewerAskedWidth = await q.evaluate(() => ({ page: document.documentElement.scrollWidth, view: window.innerWidth }));
   await q.locator("#file").setInputFiles(`${samples}/front.jpg`);
   await q.locator("#step-title", { hasText: "Reverso de tu identificación" }).waitFor();
   await q.locator("#file").setInputFiles(`${samples}/back.jpg`);
@@ -219,7 +222,7 @@ try {
   // 8. A computer without a camera hands the session to a phone: a QR code and a link; the phone
   // (a browser with a camera) opens it where the session is and finishes; the computer shows the
   // phone's verdict.
-  const desk = await context.newPage();
+  const desk = await desktop.newPage();
   desk.setDefaultTimeout(60000);
   watchErrors(desk);
   await desk.goto(`${base}/v/${encodeURIComponent(input.handoff.link)}`);

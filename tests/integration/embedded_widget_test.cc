@@ -513,6 +513,7 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
   CHECK(out["reviewerAskedSays"] ==
         "Hace falta repetir: el frente de tu identificación, el reverso de tu identificación.");
   CHECK(out["reviewerWords"] == words);
+  CHECK(out["reviewerAskedWidth"]["page"].get<int>() <= out["reviewerAskedWidth"]["view"].get<int>());  // a computer's 1280 px
   CHECK(out["reviewerAskedOutcome"] == "review");
   CHECK(out["secondOutcome"] == "approved");
   const std::string id = more_info["id"];
