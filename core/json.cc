@@ -1,5 +1,7 @@
 #include "core/json.h"
 
+template class nlohmann::basic_json<nlohmann::ordered_map>;
+
 namespace svc::core {
 
 std::string DumpJson(const Json& j) {
