@@ -321,12 +321,10 @@ std::optional<ParsedResolution> ParseResolution(const HttpRequest& req, const Re
     v.Add({"note", "/note", "required", "a note resolution needs the note"});
   }
   if (v.ok() && !message.value_or("").empty()) {
+    // Its length here; which action may carry it, the decider says (case_decider.cc).
     size_t chars = 0;
     for (unsigned char ch : *message) chars += (ch & 0xC0) != 0x80;
-    if (*action != "request_more_info") {
-      v.Add({"applicantMessage", "/applicantMessage", "not_allowed",
-             "applicantMessage goes with request_more_info only"});
-    } else if (chars > pipeline::verification::kMaxApplicantMessage) {
+    if (chars > pipeline::verification::kMaxApplicantMessage) {
       v.Add({"applicantMessage", "/applicantMessage", "too_long",
              "applicantMessage must be at most " + std::to_string(pipeline::verification::kMaxApplicantMessage) +
                  " characters"});
@@ -353,9 +351,6 @@ void Resolve(Runtime& rt, const ReviewOptions& o, ApiCall& call, Respond respond
   if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
   cmd.note_sealed = std::move(*sealed);
   if (!message.empty()) {
-    if (session.empty()) {
-      return respond(Problem(req, "CASE_HAS_NO_SESSION", "the case has no verification session to ask more of"));
-    }
     auto words = pipeline::verification::SealApplicantMessage(rt.key_store(), a.tenant_id, a.environment, session,
                                                              message);
     if (!words.ok()) return respond(StatusToProblem(req, words.status()));

@@ -70,6 +70,9 @@ core::Status CheckReasons(ResolveCase& c) {
 core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
   Decision d;
   SVC_RETURN_IF_ERROR(CheckReasons(c));
+  if (!c.applicant_message_sealed.empty() && c.action != "request_more_info") {
+    return core::InvalidArgument("applicantMessage goes with request_more_info only", "VALIDATION_ERROR");
+  }
   if (c.action == "note") {
     SVC_RETURN_IF_ERROR(MustHold(s, c.by));
     d.events.push_back(Make(CaseNoteAdded{c.by, c.note_sealed}));
@@ -96,9 +99,6 @@ core::Result<Decision> DecideResolve(const CaseState& s, ResolveCase c) {
   if (c.action != "approve" && c.action != "decline" && c.action != "request_more_info") {
     return core::InvalidArgument("action must be approve, decline, request_more_info, escalate, note or assign",
                                  "VALIDATION_ERROR");
-  }
-  if (!c.applicant_message_sealed.empty() && c.action != "request_more_info") {
-    return core::InvalidArgument("applicantMessage goes with request_more_info only", "VALIDATION_ERROR");
   }
   if (s.session_id.empty()) {
     return core::FailedPrecondition("the case has no verification session to resolve", "CASE_HAS_NO_SESSION");

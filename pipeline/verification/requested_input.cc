@@ -17,6 +17,9 @@ core::Result<std::string> SealApplicantMessage(eventstore::KeyStore& keys, std::
                                                std::string_view environment, std::string_view session_id,
                                                std::string_view text) {
   if (text.empty()) return std::string();
+  if (session_id.empty()) {
+    return core::FailedPrecondition("the case has no session to ask more of", "CASE_HAS_NO_SESSION");
+  }
   SVC_ASSIGN_OR_RETURN(auto key, keys.Get(eventstore::KeyStore::SessionKeyName(tenant, environment, session_id)));
   if (!key.has_value()) {
     return core::FailedPrecondition("the session's data was erased: it takes no message", "CASE_CLOSED");

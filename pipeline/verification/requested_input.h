@@ -20,8 +20,8 @@ namespace svc::pipeline::verification {
 // The longest message for the applicant, in characters (code points).
 inline constexpr size_t kMaxApplicantMessage = 500;
 
-// `text` sealed under the session's key (base64), bound to the session; "" for "". CASE_CLOSED
-// once the session's data was erased.
+// `text` sealed under the session's key (base64), bound to the session; "" for "".
+// CASE_HAS_NO_SESSION without a session, CASE_CLOSED once the session's data was erased.
 core::Result<std::string> SealApplicantMessage(eventstore::KeyStore& keys, std::string_view tenant,
                                                std::string_view environment, std::string_view session_id,
                                                std::string_view text);
