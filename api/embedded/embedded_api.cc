@@ -308,10 +308,10 @@ void Init(Runtime& rt, ApiCall& call, Respond respond) {
   RunThenRender(rt, req, std::move(cmd), {SV::kName, EV::kName},
                 [&rt, ems, token, e = std::move(*e), slim = SlimRequest(req)](const commands::CommandOutcome&) {
                   auto answer = projections::MountAnswer(
-                      rt.store(), e, ems, token, [&rt, &e](std::string_view sealed) {
-                        return pipeline::verification::OpenApplicantMessage(
+                      rt.store(), e, ems, token, [&rt, &e](core::Json& asked) {
+                        pipeline::verification::OpenRequestedInput(
                             rt.key_store(), core::StringOr(e, "tenantId"), core::StringOr(e, "environment"),
-                            core::StringOr(e, "sessionId"), sealed);
+                            core::StringOr(e, "sessionId"), asked);
                       });
                   return answer.ok() ? JsonResponse(200, *answer)
                                      : Problem(slim, "SERVICE_UNAVAILABLE", "the session is not readable yet");

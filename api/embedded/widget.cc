@@ -97,9 +97,9 @@ void HostedInit(Runtime& rt, HttpRequest& req, Respond respond) {
                   auto integrator = projections::IntegratorOf(rt.store(), core::StringOr(l, "tenantId"), **rec);
                   if (!integrator.ok()) return StatusToProblem(req_copy, integrator.status());
                   auto resume = projections::ApplicantResume(
-                      rt.store(), te, sid, **rec, [&rt, l, sid](std::string_view sealed) {
-                        return pipeline::verification::OpenApplicantMessage(
-                            rt.key_store(), core::StringOr(l, "tenantId"), core::StringOr(l, "environment"), sid, sealed);
+                      rt.store(), te, sid, **rec, [&rt, l, sid](core::Json& asked) {
+                        pipeline::verification::OpenRequestedInput(
+                            rt.key_store(), core::StringOr(l, "tenantId"), core::StringOr(l, "environment"), sid, asked);
                       });
                   if (!resume.ok()) return StatusToProblem(req_copy, resume.status());
                   HttpResponse r = JsonResponse(

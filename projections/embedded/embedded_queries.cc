@@ -50,14 +50,7 @@ core::Result<core::Json> ApplicantResume(const eventstore::KvStore& views, const
     }
   }
   core::Json asked = r.value("requestedInput", core::Json(nullptr));
-  if (asked.is_object()) {
-    std::optional<std::string> words;
-    if (const std::string sealed = core::StringOr(asked, "messageSealed"); !sealed.empty() && open_words) {
-      words = open_words(sealed);
-    }
-    asked["message"] = words.has_value() ? core::Json(std::move(*words)) : core::Json(nullptr);
-    asked.erase("messageSealed");
-  }
+  if (asked.is_object()) open_words(asked);
   return core::Json{{"consentGiven", consent.has_value() && consent->value("consentGiven", false) == true},
                     {"requestedCaptures", requested},
                     {"requestedInput", std::move(asked)},

@@ -12,9 +12,9 @@
 
 namespace svc::projections {
 
-// Opens the reviewer's sealed words for the applicant (pipeline/verification/requested_input.h,
-// OpenApplicantMessage bound to the session); nullopt when they are gone.
-using OpenApplicantWords = std::function<std::optional<std::string>(std::string_view sealed)>;
+// Makes a session's `requestedInput` servable: its sealed words opened in place
+// (pipeline/verification/requested_input.h, OpenRequestedInput bound to the session).
+using OpenApplicantWords = std::function<void(core::Json& requested_input)>;
 
 // The widget's init answer (EmbeddedInitResponse) for the embedded session `embedded` (its row in
 // the embedded view), mounted with `applicant_token`: the flow it walks and its verification

@@ -14,12 +14,12 @@ TEST_CASE("embedded queries: the init answer joins the embedded session and its 
   const core::Json embedded = {{"tenantId", "ten_1"},     {"environment", "test"},
                                {"sessionId", "vrf_1"},    {"allowedOrigins", {"https://shop.example.mx"}},
                                {"steps", {"document", "selfie"}}, {"livenessMode", "active"}};
-  CHECK(projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x", {}).status().code() ==
+  CHECK(projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x", [](core::Json&) {}).status().code() ==
         core::StatusCode::kUnavailable);  // the session record not projected yet
 
   views.Put({{SV::Abs(SV::Record("ten_1/test", "vrf_1")),
               R"({"status":"created","expiresAt":"2026-12-01T00:00:00Z","locale":"en-US","flowId":"flw_1"})"}});
-  auto answer = projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x", {});
+  auto answer = projections::MountAnswer(views.store(), embedded, "ems_1", "atok_x", [](core::Json&) {});
   REQUIRE(answer.ok());
   CHECK((*answer)["sessionId"] == "ems_1");
   CHECK((*answer)["verificationSessionId"] == "vrf_1");
