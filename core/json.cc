@@ -8,6 +8,8 @@ std::string DumpJson(const Json& j) {
   return j.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace);
 }
 
+Json StringOrNull(const std::string& s) { return s.empty() ? Json(nullptr) : Json(s); }
+
 std::string StringOr(const Json& j, std::string_view key, std::string fallback) {
   if (!j.is_object()) return fallback;
   auto it = j.find(key);

@@ -25,6 +25,8 @@ std::string DumpJson(const Json& j);
 std::string StringOr(const Json& j, std::string_view key, std::string fallback = "");
 int64_t IntOr(const Json& j, std::string_view key, int64_t fallback = 0);
 bool BoolOr(const Json& j, std::string_view key, bool fallback = false);
+// The string, or null when it is empty (a row's or a body's optional string member).
+Json StringOrNull(const std::string& s);
 
 // Parses with nlohmann (for small, non-hot inputs: config, CLI). Hot paths use simdjson.
 // Returns a discarded value on error.

@@ -53,7 +53,7 @@ bool ReadCommandRecord(rd_kafka_message_t* msg, CommandRecord* out) {
 }  // namespace kafka
 
 namespace {
-void Delivered(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
+void CommandDelivered(rd_kafka_t*, const rd_kafka_message_t* msg, void* opaque);
 }  // namespace
 
 struct CommandChannel::Impl {
@@ -137,7 +137,7 @@ struct DeliveryTicket {
   std::string id;  // empty: a reply (nobody waits on its delivery)
 };
 
-void Delivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
+void CommandDelivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   auto* t = static_cast<DeliveryTicket*>(msg->_private);
   if (t == nullptr) return;
   if (msg->err && !t->id.empty()) {
@@ -159,7 +159,7 @@ core::Result<std::unique_ptr<CommandChannel>> CommandChannel::Open(const Options
   im.replies_topic = options.topic_prefix + ".replies";
   im.reply_partition = PartitionForTenant(options.member, options.partitions);
   im.id_prefix = options.member + "-" + core::HexEncode(core::RandomBytes(6)) + "-";
-  SVC_ASSIGN_OR_RETURN(im.producer, kafka::NewIdempotentProducer(options.brokers, options.timeout, 0, Delivered,
+  SVC_ASSIGN_OR_RETURN(im.producer, kafka::NewIdempotentProducer(options.brokers, options.timeout, 0, CommandDelivered,
                                                                  "kafka command channel"));
   SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.producer, im.commands_topic, options.partitions,
                                          {{"cleanup.policy", "delete"}, {"retention.ms", "604800000"}}, true,

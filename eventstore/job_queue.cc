@@ -27,7 +27,7 @@ struct Batch {
   std::string error;
 };
 
-void Delivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
+void JobBatchDelivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   auto* b = static_cast<Batch*>(msg->_private);
   if (b == nullptr) return;
   std::lock_guard lock(b->mu);
@@ -175,7 +175,7 @@ core::Result<std::unique_ptr<JobQueue>> JobQueue::Open(const Options& options) {
   im.o = options;
   im.topic = options.topic_prefix + "." + options.name;
   im.group = options.topic_prefix + "-" + options.name;
-  SVC_ASSIGN_OR_RETURN(im.producer, kafka::NewIdempotentProducer(options.brokers, options.timeout, 0, Delivered,
+  SVC_ASSIGN_OR_RETURN(im.producer, kafka::NewIdempotentProducer(options.brokers, options.timeout, 0, JobBatchDelivered,
                                                                  "job queue " + im.topic));
   // Jobs are kept a week: a job waits there until a worker ends it.
   core::Status st = kafka::EnsureTopic(im.producer, im.topic, options.partitions,

@@ -34,6 +34,11 @@ constexpr const char* kWriterHeader = "ce_svcwriter";
 constexpr const char* kWritersHeader = "ce_svcwriters";
 constexpr const char* kFenceType = "svc.writer_fence";
 
+}  // namespace
+
+// Named, not anonymous: KafkaLog::Unit (declared in the header) holds them.
+namespace kafka_log_internal {
+
 struct Record {
   std::string value;  // JSON envelope
   std::string id, type, tenant, time;
@@ -48,6 +53,13 @@ struct Pending {
   std::vector<Record> records;
   AppendCallback done;
 };
+
+}  // namespace kafka_log_internal
+
+namespace {
+
+using kafka_log_internal::Pending;
+using kafka_log_internal::Record;
 
 void DeliveryReport(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   auto* r = static_cast<Record*>(msg->_private);

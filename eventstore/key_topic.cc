@@ -30,7 +30,7 @@ struct Ticket {
   std::string error;
 };
 
-void Delivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
+void KeyDelivered(rd_kafka_t*, const rd_kafka_message_t* msg, void*) {
   auto* held = static_cast<std::shared_ptr<Ticket>*>(msg->_private);
   if (held == nullptr) return;  // a re-assertion: nobody waits for it
   Ticket& t = **held;
@@ -218,7 +218,7 @@ core::Status KafkaKeyTopic::Attach(const Options& options, KeyStore* keys) {
   im.keys = keys;
   im.topic = options.topic_prefix + ".keys";
   SVC_ASSIGN_OR_RETURN(im.producer,
-                       kafka::NewIdempotentProducer(options.brokers, options.timeout, 2, Delivered, "kafka keys topic"));
+                       kafka::NewIdempotentProducer(options.brokers, options.timeout, 2, KeyDelivered, "kafka keys topic"));
   SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.producer, im.topic, 1,
                                          {{"cleanup.policy", "compact"},
                                           {"max.compaction.lag.ms", "86400000"},

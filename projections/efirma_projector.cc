@@ -7,14 +7,14 @@
 namespace svc::projections {
 
 namespace vs = commands::verification;
-using V = EfirmaView;
+using EfV = EfirmaView;
 
 core::Status EfirmaProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
   if (env.aggregate_type != vs::kEfirmaAggregate) return core::Status::Ok();
   SVC_ASSIGN_OR_RETURN(vs::EfirmaEvent event, vs::DecodeEfirma(env));
   const std::string te = TenantEnv(env.tenant_id, env.environment);
-  const std::string key = V::Challenge(te, env.aggregate_id);
+  const std::string key = EfV::Challenge(te, env.aggregate_id);
   if (const auto* issued = std::get_if<vs::EfirmaChallengeIssued>(&event)) {
     view.Put(key, core::DumpJson({{"challengeId", env.aggregate_id},
                                   {"sessionId", issued->session_id},
@@ -50,7 +50,7 @@ core::Status EfirmaProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   row["holderSealed"] = c.holder_sealed;
   row["evidenceSealed"] = c.evidence_sealed;
   view.Put(key, core::DumpJson(row));
-  view.Put(V::Latest(te, core::StringOr(row, "sessionId")), core::DumpJson(check));
+  view.Put(EfV::Latest(te, core::StringOr(row, "sessionId")), core::DumpJson(check));
   return core::Status::Ok();
 }
 

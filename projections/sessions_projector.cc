@@ -23,8 +23,6 @@ core::Status Bump(ViewWriter& view, const std::string& key, int delta) {
   return core::Status::Ok();
 }
 
-core::Json OrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
-
 // Index keys use the millisecond times the record shows, so an update can rebuild them from the
 // record alone.
 int64_t FloorToMillis(int64_t micros) {
@@ -56,8 +54,8 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     r["publicId"] = c->public_id;
     r["tenantId"] = env.tenant_id;
     r["applicationId"] = c->application_id;
-    r["flowId"] = OrNull(c->flow_id);
-    r["personId"] = OrNull(c->person_id);
+    r["flowId"] = core::StringOrNull(c->flow_id);
+    r["personId"] = core::StringOrNull(c->person_id);
     r["channel"] = c->channel;
     const auto phase = *vs::PhaseAfter(event);
     r["status"] = std::string(phase.status);

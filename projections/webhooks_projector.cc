@@ -26,7 +26,7 @@ core::Json PublicKeys(const std::string& current, const std::string& previous, c
   return keys;
 }
 
-using V = WebhooksView;
+using WhV = WebhooksView;
 
 // The `data` of a webhook derived from a domain event (webhook_types.h), by the body's schema;
 // null when the type has no data builder.
@@ -145,28 +145,28 @@ core::Status WebhooksProjector::ApplySweep(const eventstore::RecordedEvent& re, 
   const auto& swept = std::get<cc::RowsSwept>(event);
   if (swept.resource != cc::kWebhookDeliveriesResource) return core::Status::Ok();
   const std::string te = TenantEnv(env.tenant_id, env.environment);
-  const std::string all = V::Deliveries(te);
+  const std::string all = WhV::Deliveries(te);
   // Newest first: the entries from the cutoff's inverted time on are the older ones.
   std::vector<std::pair<std::string, std::string>> gone;  // index entry, delivery id
-  SVC_RETURN_IF_ERROR(view.Scan(all + V::Inverted(swept.before_micros - 1), eventstore::PrefixEnd(all),
+  SVC_RETURN_IF_ERROR(view.Scan(all + WhV::Inverted(swept.before_micros - 1), eventstore::PrefixEnd(all),
                                 [&](std::string_view key, std::string_view) {
                                   std::string entry(key.substr(all.size()));
-                                  gone.emplace_back(entry, std::string(V::IdOfEntry(entry)));
+                                  gone.emplace_back(entry, std::string(WhV::IdOfEntry(entry)));
                                   return true;
                                 }));
   for (const auto& [entry, whd] : gone) {
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd)));
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(WhV::Delivery(te, whd)));
     if (!stored.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*stored);
     const std::string status = row.value("status", "");
     if (status != "sent" && status != "failed") continue;  // still in flight
     view.Delete(all + entry);
     if (const std::string whe = core::StringOr(row, "endpointId"); !whe.empty()) {
-      view.Delete(V::EndpointDeliveries(te, whe) + entry);
+      view.Delete(WhV::EndpointDeliveries(te, whe) + entry);
     }
-    view.Delete(V::Delivery(te, whd));
-    view.Delete(V::DeliveryBody(te, whd));
-    const std::string attempts = V::Attempts(te, whd);
+    view.Delete(WhV::Delivery(te, whd));
+    view.Delete(WhV::DeliveryBody(te, whd));
+    const std::string attempts = WhV::Attempts(te, whd);
     std::vector<std::string> attempt_keys;
     SVC_RETURN_IF_ERROR(view.Scan(attempts, eventstore::PrefixEnd(attempts), [&](std::string_view key, std::string_view) {
       attempt_keys.emplace_back(key);
@@ -174,7 +174,7 @@ core::Status WebhooksProjector::ApplySweep(const eventstore::RecordedEvent& re, 
     }));
     for (const auto& k : attempt_keys) view.Delete(k);
   }
-  view.Put(V::Swept(te), std::to_string(swept.before_micros));
+  view.Put(WhV::Swept(te), std::to_string(swept.before_micros));
   return core::Status::Ok();
 }
 
@@ -221,11 +221,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                       {"targetUrl", url},
                       {"updatedAt", at},
                       {"callbackSessionId", callback_session.empty() ? core::Json(nullptr) : core::Json(callback_session)}};
-    view.Put(V::Delivery(te, whd), core::DumpJson(row));
-    std::string inv = V::Inverted(env.occurred_at.micros);
-    view.Put(V::Deliveries(te) + inv + whd, "");
-    if (!whe.empty()) view.Put(V::EndpointDeliveries(te, whe) + inv + whd, "");
-    view.Put(V::Due(env.occurred_at.micros, te, whd), whe.empty() ? callback_session : whe);
+    view.Put(WhV::Delivery(te, whd), core::DumpJson(row));
+    std::string inv = WhV::Inverted(env.occurred_at.micros);
+    view.Put(WhV::Deliveries(te) + inv + whd, "");
+    if (!whe.empty()) view.Put(WhV::EndpointDeliveries(te, whe) + inv + whd, "");
+    view.Put(WhV::Due(env.occurred_at.micros, te, whd), whe.empty() ? callback_session : whe);
     due_added_ = true;
     return std::make_pair(whd, env.occurred_at.micros);
   };
@@ -233,14 +233,14 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   if (callback_created) {
     SVC_ASSIGN_OR_RETURN(const vs::SessionEvent* decoded, vs::DecodeShared(re));
     const auto& c = std::get<vs::SessionCreated>(*decoded);
-    view.Put(V::Callback(te, env.aggregate_id),
+    view.Put(WhV::Callback(te, env.aggregate_id),
              core::DumpJson({{"url", c.callback_url}, {"secretSealed", c.callback_secret_sealed}}));
     return core::Status::Ok();
   }
 
   if (env.aggregate_type == wh::kEndpointAggregate) {
     SVC_ASSIGN_OR_RETURN(wh::EndpointEvent event, wh::DecodeEndpointEvent(env));
-    const std::string ep_key = V::Endpoint(te, env.aggregate_id), sec_key = V::Secret(te, env.aggregate_id);
+    const std::string ep_key = WhV::Endpoint(te, env.aggregate_id), sec_key = WhV::Secret(te, env.aggregate_id);
     if (const auto* c = std::get_if<wh::EndpointCreated>(&event)) {
       core::Json row = {{"id", env.aggregate_id},
                         {"applicationId", c->application_id},
@@ -257,20 +257,20 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       view.Put(sec_key, core::DumpJson({{"secretSealed", c->secret_sealed},
                                         {"previousSecretSealed", ""},
                                         {"previousValidUntilMicros", 0}}));
-      view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
+      view.Put(WhV::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
                core::DumpJson({{"secretSealed", c->secret_sealed}}));
-      view.Put(V::Endpoints(te) + V::Inverted(env.occurred_at.micros) + env.aggregate_id, "");
-      SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
+      view.Put(WhV::Endpoints(te) + WhV::Inverted(env.occurred_at.micros) + env.aggregate_id, "");
+      SVC_ASSIGN_OR_RETURN(auto ids, view.Get(WhV::EndpointIds(te)));
       core::Json list = ids ? core::ParseJsonOrDiscarded(*ids) : core::Json::array();
       list.push_back(env.aggregate_id);
-      view.Put(V::EndpointIds(te), core::DumpJson(list));
+      view.Put(WhV::EndpointIds(te), core::DumpJson(list));
       // Registering an endpoint sends it service.test (whatever it subscribed to).
       core::Json body = {{"apiVersion", wh::kWebhookApiVersion},
                          {"id", env.id},
                          {"type", "service.test"},
                          {"data", {{"endpointId", env.aggregate_id}, {"message", "endpoint registered"}}}};
       auto [whd, due] = deliver(env.aggregate_id, c->url, "service.test", "");
-      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
+      view.Put(WhV::DeliveryBody(te, whd), core::DumpJson({{"body", core::DumpJson(body)}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ep_key));
@@ -286,7 +286,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
                                         {"previousValidUntilMicros", r->previous_valid_until_micros}}));
       // The secret of this rotation, still sealed, by the aggregate version that made it: an
       // idempotent replay of the rotation (same Idempotency-Key) answers with the same secret.
-      view.Put(V::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
+      view.Put(WhV::IssuedSecret(te, env.aggregate_id, env.aggregate_version),
                core::DumpJson({{"secretSealed", r->secret_sealed}}));
       row["publicKeys"] = PublicKeys(r->public_key, r->previous_public_key,
                                      core::FormatRfc3339(core::Timestamp{r->previous_valid_until_micros}));
@@ -299,11 +299,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   if (env.aggregate_type == wh::kDeliveryAggregate) {
     SVC_ASSIGN_OR_RETURN(wh::DeliveryEvent event, wh::DecodeDeliveryEvent(env));
     const std::string& whd_this = env.aggregate_id;
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Delivery(te, whd_this)));
-    SVC_ASSIGN_OR_RETURN(auto extra, view.Get(V::DeliveryBody(te, whd_this)));
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(WhV::Delivery(te, whd_this)));
+    SVC_ASSIGN_OR_RETURN(auto extra, view.Get(WhV::DeliveryBody(te, whd_this)));
     if (!stored.has_value() || !extra.has_value()) {
       // Removed by a retention sweep (finished and old): a late retry of it has nothing to copy.
-      SVC_ASSIGN_OR_RETURN(auto swept, view.Get(V::Swept(te)));
+      SVC_ASSIGN_OR_RETURN(auto swept, view.Get(WhV::Swept(te)));
       if (swept.has_value()) return core::Status::Ok();
       return core::DataLoss("delivery event without its delivery: " + te + "/" + whd_this);
     }
@@ -319,21 +319,21 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       const std::string session = core::StringOr(row, "callbackSessionId");
       std::string url;
       if (!session.empty()) {
-        SVC_ASSIGN_OR_RETURN(auto cb, view.Get(V::Callback(te, session)));
+        SVC_ASSIGN_OR_RETURN(auto cb, view.Get(WhV::Callback(te, session)));
         if (!cb.has_value()) return core::DataLoss("delivery retried for a session without a callback: " + session);
         url = core::StringOr(core::ParseJsonOrDiscarded(*cb), "url");
       } else {
-        SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
+        SVC_ASSIGN_OR_RETURN(auto ep, view.Get(WhV::Endpoint(te, whe)));
         if (!ep.has_value()) return core::DataLoss("delivery retried for an unknown endpoint: " + whe);
         url = core::StringOr(core::ParseJsonOrDiscarded(*ep), "url");
       }
       auto [whd, due] = deliver(whe, url, row.value("eventType", ""), retried->new_delivery_id, session);
       // The retried delivery carries the original event's id (webhook-id stays stable).
-      SVC_ASSIGN_OR_RETURN(auto fresh, view.Get(V::Delivery(te, whd)));
+      SVC_ASSIGN_OR_RETURN(auto fresh, view.Get(WhV::Delivery(te, whd)));
       core::Json fresh_row = core::ParseJsonOrDiscarded(fresh.value_or("{}"));
       fresh_row["eventId"] = row.value("eventId", "");
-      view.Put(V::Delivery(te, whd), core::DumpJson(fresh_row));
-      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
+      view.Put(WhV::Delivery(te, whd), core::DumpJson(fresh_row));
+      view.Put(WhV::DeliveryBody(te, whd), core::DumpJson({{"body", x.value("body", "")}, {"dueMicros", due}}));
       return core::Status::Ok();
     }
     if (const auto* started = std::get_if<wh::DeliveryAttemptStarted>(&event)) {
@@ -341,11 +341,11 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       // interrupted, not posted again). The delivery's public row is unchanged.
       int64_t old_due = x.value("dueMicros", int64_t{-1});
       if (old_due < 0) return core::Status::Ok();  // recorded already (a start that lost the race)
-      view.Delete(V::Due(old_due, te, whd_this));
+      view.Delete(WhV::Due(old_due, te, whd_this));
       x["dueMicros"] = started->lease_until_micros;
       x["started"] = started->attempt;
-      view.Put(V::Due(started->lease_until_micros, te, whd_this), lane);
-      view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
+      view.Put(WhV::Due(started->lease_until_micros, te, whd_this), lane);
+      view.Put(WhV::DeliveryBody(te, whd_this), core::DumpJson(x));
       return core::Status::Ok();  // due in the future: no wake-up (the periodic check finds it)
     }
     const auto& a = std::get<wh::DeliveryAttempted>(event);
@@ -359,7 +359,7 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     row["updatedAt"] = at;
     // The due row's key holds binary bytes: the row keeps its time as a number (-1 = none).
     int64_t old_due = x.value("dueMicros", int64_t{-1});
-    if (old_due >= 0) view.Delete(V::Due(old_due, te, whd_this));
+    if (old_due >= 0) view.Delete(WhV::Due(old_due, te, whd_this));
     x["dueMicros"] = -1;
     if (outcome == "delivered") {
       row["status"] = "sent";
@@ -372,12 +372,12 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
       int64_t next = a.next_retry_at_micros;
       row["nextRetryAt"] = core::FormatRfc3339(core::Timestamp{next});
       x["dueMicros"] = next;
-      view.Put(V::Due(next, te, whd_this), lane);
+      view.Put(WhV::Due(next, te, whd_this), lane);
       due_added_ = true;
     }
-    view.Put(V::Delivery(te, whd_this), core::DumpJson(row));
-    view.Put(V::DeliveryBody(te, whd_this), core::DumpJson(x));
-    view.Put(V::Attempt(te, whd_this, static_cast<uint32_t>(attempt)), core::DumpJson({{"attempt", attempt},
+    view.Put(WhV::Delivery(te, whd_this), core::DumpJson(row));
+    view.Put(WhV::DeliveryBody(te, whd_this), core::DumpJson(x));
+    view.Put(WhV::Attempt(te, whd_this, static_cast<uint32_t>(attempt)), core::DumpJson({{"attempt", attempt},
                                  {"attemptedAt", at},
                                  {"statusCode", status_code},
                                  {"error", error},
@@ -395,21 +395,21 @@ core::Status WebhooksProjector::Apply(const eventstore::RecordedEvent& re, ViewW
   const std::string type(derived->type);
   core::Json body = {{"apiVersion", wh::kWebhookApiVersion}, {"id", env.id}, {"type", type}, {"data", data}};
   std::string text = core::DumpJson(body);
-  SVC_ASSIGN_OR_RETURN(auto ids, view.Get(V::EndpointIds(te)));
+  SVC_ASSIGN_OR_RETURN(auto ids, view.Get(WhV::EndpointIds(te)));
   for (const auto& id : ids.has_value() ? core::ParseJsonOrDiscarded(*ids) : core::Json::array()) {
     std::string whe = id.get<std::string>();
-    SVC_ASSIGN_OR_RETURN(auto ep, view.Get(V::Endpoint(te, whe)));
+    SVC_ASSIGN_OR_RETURN(auto ep, view.Get(WhV::Endpoint(te, whe)));
     if (!ep.has_value()) continue;
     core::Json row = core::ParseJsonOrDiscarded(*ep);
     if (!row.value("isActive", false) || !wh::Subscribed(row.value("events", core::Json()), type)) continue;
     auto [whd, due] = deliver(whe, core::StringOr(row, "url"), type, "");
-    view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
+    view.Put(WhV::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
   }
   if (env.aggregate_type == vs::kSessionAggregate) {
-    SVC_ASSIGN_OR_RETURN(auto cb, view.Get(V::Callback(te, env.aggregate_id)));
+    SVC_ASSIGN_OR_RETURN(auto cb, view.Get(WhV::Callback(te, env.aggregate_id)));
     if (cb.has_value()) {
       auto [whd, due] = deliver("", core::StringOr(core::ParseJsonOrDiscarded(*cb), "url"), type, "", env.aggregate_id);
-      view.Put(V::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
+      view.Put(WhV::DeliveryBody(te, whd), core::DumpJson({{"body", text}, {"dueMicros", due}}));
     }
   }
   return core::Status::Ok();

@@ -201,7 +201,7 @@ void NarrowAuditList(const std::string& te, const AuditFilter& f, CursorList& li
   }
 }
 
-void List(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
+void ListEntries(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   auto query = ParseQuery(call.request->query);
   CursorList list;
   list.filters = {"actorId", "actorType", "caseId", "channel", "createdGte", "createdLte", "personId", "format"};
@@ -439,7 +439,7 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       .scope = "compliance:read", .query = list_query, .response_schema = "AuditLogEntryList",
       .error_codes = {"INVALID_ID", "VALIDATION_ERROR", "BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) {
-        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { List(*r, *o, held, std::move(then)); });
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { ListEntries(*r, *o, held, std::move(then)); });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify", .operation_id = "verifyAuditLogs", .tag = tag,

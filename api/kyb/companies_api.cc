@@ -86,8 +86,6 @@ std::string Open(const pk::KybKeys& keys, const core::Json& row, const std::stri
   return v.ok() ? *v : "";
 }
 
-core::Json OrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
-
 // CompanyResponse from the stored row.
 core::Json RenderCompany(const pk::KybKeys& keys, const core::Json& row) {
   const std::string id = core::StringOr(row, "id");
@@ -95,9 +93,9 @@ core::Json RenderCompany(const pk::KybKeys& keys, const core::Json& row) {
                     {"id", id},
                     {"tenantId", row.value("tenantId", "")},
                     {"legalName", Open(keys, row, id, "legalName", "legalNameSealed")},
-                    {"tradeName", OrNull(Open(keys, row, id, "tradeName", "tradeNameSealed"))},
+                    {"tradeName", core::StringOrNull(Open(keys, row, id, "tradeName", "tradeNameSealed"))},
                     {"country", row.value("country", "")},
-                    {"rfc", OrNull(Open(keys, row, id, "rfc", "rfcSealed"))}};
+                    {"rfc", core::StringOrNull(Open(keys, row, id, "rfc", "rfcSealed"))}};
   for (const char* f : {"taxId", "subjectKind", "legalForm", "activity", "industryCode", "incorporationDate",
                         "registryAuthority", "registryId", "registryStatus", "networkCompanyId", "claimStatus",
                         "status", "riskLevel", "riskScore", "verificationMethod", "verifiedAt", "createdAt",
@@ -268,7 +266,7 @@ void Create(Runtime& rt, ApiCall& call, Respond respond) {
                     });
 }
 
-void List(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
+void ListCompanies(Runtime& rt, const KybOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   CursorList list;
@@ -513,7 +511,7 @@ std::vector<ApiRoute> CompanyRoutes(Runtime* r, const KybOptions& options) {
       }(),
       .response_schema = "CompanyList",
       .error_codes = Codes({{"BAD_REQUEST", "VALIDATION_ERROR", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"}}),
-      .handler = [r, o](ApiCall& c, Respond respond) { List(*r, *o, c, std::move(respond)); }});
+      .handler = [r, o](ApiCall& c, Respond respond) { ListCompanies(*r, *o, c, std::move(respond)); }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base, .operation_id = "createCompany", .tag = tag,
       .scope = "kyb:write", .family = RateFamily::kWrite, .idempotency = IdempotencyRule::kRequired,

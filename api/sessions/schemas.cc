@@ -1,13 +1,9 @@
 // The OpenAPI schemas, tags of the verification-session area (sessions_api.cc,
 // verification_api.cc, the progress stream).
 #include "api/sessions/routes.h"
+#include "commands/verification/session_status.h"
 
 namespace svc::api {
-
-namespace {
-const std::vector<std::string> kStatuses = {"pending",  "in_progress", "review",  "awaiting_input",
-                                            "approved", "declined",    "expired", "abandoned"};
-}  // namespace
 
 OpenApiArea SessionsOpenApi() {
   OpenApiArea area;
@@ -68,7 +64,7 @@ OpenApiArea SessionsOpenApi() {
                           {"flowId", Nullable(Str())},
                           {"personId", Nullable(Str())},
                           {"channel", Enum({"api", "sdk", "link", "embed"})},
-                          {"status", Enum(kStatuses)},
+                          {"status", Enum(commands::verification::SessionStatuses())},
                           {"currentStep", Nullable(Str())},
                           {"clientReference", Nullable(Str())},
                           {"country", Str()},
@@ -365,7 +361,7 @@ OpenApiArea SessionsOpenApi() {
                              {"scores", obj({{"deepfake", Nullable(num)}, {"faceMatch", Nullable(num)},
                                              {"imageQuality", Nullable(num)}, {"liveness", Nullable(num)}}, {})},
                              {"trustScore", Nullable(num)},
-                             {"verificationStatus", Enum(kStatuses)},
+                             {"verificationStatus", Enum(commands::verification::SessionStatuses())},
                              {"biometric", bios},
                              {"document", Nullable(Ref("DocumentSummary"))},
                              {"gov", govs},
@@ -466,7 +462,7 @@ OpenApiArea SessionsOpenApi() {
                           {"properties",
                            {{"consentGiven", {{"type", "boolean"}}},
                             {"recordedAt", DateTime()},
-                            {"status", Enum(kStatuses)}}}};
+                            {"status", Enum(commands::verification::SessionStatuses())}}}};
   return area;
 }
 

@@ -8,7 +8,7 @@
 
 namespace svc::api {
 
-using EV = projections::EmbeddedView;
+using EmV = projections::EmbeddedView;
 
 namespace {
 
@@ -58,7 +58,7 @@ core::Result<ResolvedFlow> ResolveFlow(Runtime& rt, const AuthContext& auth, con
     }
     return r;
   }
-  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, EV::Abs(EV::Flow(auth.tenant_id, flow_id))));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadView(rt, EmV::Abs(EmV::Flow(auth.tenant_id, flow_id))));
   if (!row.has_value()) return core::NotFound("no such flow", "FLOW_NOT_FOUND");
   const std::string status = core::StringOr(*row, "status");
   const int64_t version = row->value("version", int64_t{0});
@@ -70,7 +70,7 @@ core::Result<ResolvedFlow> ResolveFlow(Runtime& rt, const AuthContext& auth, con
   if (!auth.key_flows.empty() && !Contains(auth.key_flows, flow_id)) {
     return core::PermissionDenied("the key is not allowed to use this flow", "FLOW_NOT_ALLOWED_FOR_KEY");
   }
-  SVC_ASSIGN_OR_RETURN(auto published, ReadView(rt, EV::Abs(EV::FlowVersion(auth.tenant_id, flow_id, version))));
+  SVC_ASSIGN_OR_RETURN(auto published, ReadView(rt, EmV::Abs(EmV::FlowVersion(auth.tenant_id, flow_id, version))));
   if (!published.has_value()) return core::Unavailable("the flow's version is not readable yet; retry");
   r.found = true;
   r.flow_id = flow_id;

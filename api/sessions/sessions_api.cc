@@ -10,6 +10,7 @@
 #include "api/http/public_api.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/verification/session_decider.h"
+#include "commands/verification/session_status.h"
 #include "pipeline/net/url_guard.h"
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/requested_input.h"
@@ -35,8 +36,6 @@ namespace {
 using namespace sessions_internal;
 
 const std::vector<std::string> kChannels = {"api", "sdk", "link", "embed"};
-const std::vector<std::string> kStatuses = {"pending",  "in_progress", "review",  "awaiting_input",
-                                            "approved", "declined",    "expired", "abandoned"};
 const std::vector<std::string> kNotificationModes = {"service_managed", "integrator_managed"};
 // CheckSelectionInput and PolicyOverrideInput are not shown by the spec; ours are documented in
 // docs/verification-sessions.md.
@@ -270,7 +269,8 @@ void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Re
   std::string status, app;
   if (auto it = query.find("status"); it != query.end()) {
     status = it->second;
-    if (std::find(kStatuses.begin(), kStatuses.end(), status) == kStatuses.end()) {
+    const auto& statuses = commands::verification::SessionStatuses();
+    if (std::find(statuses.begin(), statuses.end(), status) == statuses.end()) {
       list.errors.push_back({"status", "", "invalid_enum", "status must be one of the session statuses"});
     }
   }
@@ -369,7 +369,7 @@ std::vector<ApiRoute> SessionRoutes(Runtime* r, const SessionsOptions& options) 
   const SessionsOptions* o = &options;
   const std::string tag = "Verification sessions";
   std::vector<QueryParam> list_query = {
-      {"status", {{"type", "string"}, {"enum", kStatuses}}, "only sessions in this status"},
+      {"status", {{"type", "string"}, {"enum", commands::verification::SessionStatuses()}}, "only sessions in this status"},
       {"applicationId", {{"type", "string"}, {"pattern", "^app_[0-9a-f]{32}$"}},
        "only sessions of this application"}};
   for (auto& q : PageParams()) list_query.push_back(q);

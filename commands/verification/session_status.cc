@@ -51,6 +51,12 @@ std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reaso
   return out;
 }
 
+const std::vector<std::string>& SessionStatuses() {
+  static const std::vector<std::string> statuses = {"pending",  "in_progress", "review",  "awaiting_input",
+                                                    "approved", "declined",    "expired", "abandoned"};
+  return statuses;
+}
+
 bool IsOpenStatus(std::string_view s) {
   return s == "pending" || s == "in_progress" || s == "awaiting_input";
 }

@@ -42,6 +42,9 @@ SessionPhase PhaseAfterVerdict(std::string_view outcome);
 // named (the page then asks for every capture).
 std::vector<std::string> RequestedCaptures(const std::vector<std::string>& reason_codes);
 
+// Every status a session can have, in the order the documents list them (the list filter and
+// the OpenAPI enum).
+const std::vector<std::string>& SessionStatuses();
 // Captures and submits are possible (given consent and no running pipeline).
 bool IsOpenStatus(std::string_view status);
 // Nothing moves the session any more.

@@ -19,6 +19,7 @@ namespace svc::pipeline::audit {
 
 namespace au = commands::audit;
 using TV = projections::TimestampsView;
+using KV = projections::KybView;
 
 Timestamper::Timestamper(Options options)
     : QueueManager("svc-timestamps", options.projector), options_(std::move(options)) {
@@ -43,7 +44,6 @@ core::Result<std::optional<std::string>> EvidenceDigest(const eventstore::KvStor
   }
   if (kind == au::kDeletionCertificate) {
     using PV = projections::PersonsView;
-    using KV = projections::KybView;
     const std::string te = projections::TenantEnv(tenant, environment);
     // A person's, or a company member's or owner's (mem_…, ubo_…).
     const std::string key = subject.rfind("per_", 0) == 0 ? PV::Abs(PV::Deletion(te, subject)) : KV::Abs(KV::Deletion(te, subject));

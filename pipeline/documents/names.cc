@@ -7,7 +7,7 @@ namespace svc::pipeline::documents {
 
 namespace {
 
-bool Upper(char c) { return c >= 'A' && c <= 'Z'; }
+bool AsciiUpper(char c) { return c >= 'A' && c <= 'Z'; }
 bool Vowel(char c) { return c == 'A' || c == 'E' || c == 'I' || c == 'O' || c == 'U'; }
 
 std::string UpperSpaced(std::string_view s) {
@@ -30,7 +30,7 @@ std::string UsedGivenName(std::string g) {
 char InnerConsonant(const std::string& s) {
   for (size_t i = 1; i < s.size(); ++i) {
     if (s[i] == ' ') break;  // the first word only
-    if (Upper(s[i]) && !Vowel(s[i])) return s[i];
+    if (AsciiUpper(s[i]) && !Vowel(s[i])) return s[i];
   }
   return 'X';
 }
@@ -53,7 +53,7 @@ std::string CurpNameLetters(std::string_view surname1, std::string_view surname2
   out += s2.empty() ? 'X' : s2[0];
   out += g.empty() ? 'X' : g[0];
   for (auto& c : out) {
-    if (!Upper(c)) c = 'X';  // Ñ and other non-ASCII letters read as X
+    if (!AsciiUpper(c)) c = 'X';  // Ñ and other non-ASCII letters read as X
   }
   return out;
 }

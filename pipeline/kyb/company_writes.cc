@@ -10,6 +10,7 @@ namespace svc::pipeline::kyb {
 
 namespace cl = commands::claims;
 namespace kc = commands::kyb;
+using KV = projections::KybView;
 
 void CreateCompany(commands::Writer& writer, const KybKeys& keys, const NewCompany& c, commands::CommandContext ctx,
                    std::function<void(core::Result<commands::CommandOutcome>)> done) {
@@ -37,7 +38,6 @@ void CreateCompany(commands::Writer& writer, const KybKeys& keys, const NewCompa
 
 core::Result<commands::Command> ForgetSubjectCommand(const eventstore::KvStore& views, const SubjectErasure& e,
                                                      commands::CommandContext ctx) {
-  using KV = projections::KybView;
   const std::string te = projections::TenantEnv(e.tenant, e.environment);
   SVC_ASSIGN_OR_RETURN(auto row, projections::ReadRow(views, KV::Abs(KV::Company(te, e.company))));
   if (!row.has_value()) return core::NotFound("no such company", "COMPANY_NOT_FOUND");

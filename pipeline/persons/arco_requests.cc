@@ -11,6 +11,7 @@ namespace svc::pipeline::persons {
 
 namespace ps = commands::persons;
 using PV = projections::PersonsView;
+using KV = projections::KybView;
 
 core::Result<commands::Command> OpenArcoCommand(const eventstore::KvStore& views, const PersonRef& who,
                                                 const std::string& arco_id, ArcoOpening o,
@@ -20,7 +21,6 @@ core::Result<commands::Command> OpenArcoCommand(const eventstore::KvStore& views
     SVC_ASSIGN_OR_RETURN(auto person, projections::ReadRow(views, PV::Abs(PV::Record(te, who.person))));
     if (!person.has_value()) return core::NotFound("no such person", "PERSON_NOT_FOUND");
   } else {
-    using KV = projections::KybView;
     SVC_ASSIGN_OR_RETURN(auto company, projections::ReadRow(views, KV::Abs(KV::Company(te, o.company_id))));
     if (!company.has_value()) return core::NotFound("no such company", "COMPANY_NOT_FOUND");
     const bool member = o.subject_type == "company_member";

@@ -9,7 +9,6 @@ namespace docs = pipeline::documents;
 namespace {
 
 core::Json Num(std::optional<double> v) { return v ? core::Json(*v) : core::Json(nullptr); }
-core::Json StrOrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
 
 std::optional<double> NumberOf(const core::Json& j, const char* key) {
   if (!j.is_object()) return std::nullopt;
@@ -34,7 +33,7 @@ core::Json Summary(std::optional<double> score, std::optional<double> threshold,
   return {{"score", Num(Round4(score))},
           {"threshold", Num(threshold)},
           {"passed", std::move(passed)},
-          {"modelName", StrOrNull(model)},
+          {"modelName", core::StringOrNull(model)},
           {"latencyMs", latency_ms},
           {"reasonCodes", std::move(reasons)}};
 }
@@ -55,14 +54,14 @@ StageOutput Biometric(std::string_view stage, const BiometricScore& s, double th
     o.outcome = "error";
     o.summary = Summary(std::nullopt, threshold, nullptr, s.model_name, latency_ms,
                         {upper + "_ANALYSIS_ERROR"});
-    o.summary["errorCode"] = StrOrNull(s.error_code);
+    o.summary["errorCode"] = core::StringOrNull(s.error_code);
     return o;
   }
   if (s.status != "ok") {
     o.outcome = "unavailable";
     o.summary = Summary(std::nullopt, threshold, nullptr, s.model_name, latency_ms,
                         {upper + "_ENGINE_UNAVAILABLE"});
-    o.summary["errorCode"] = StrOrNull(s.error_code);
+    o.summary["errorCode"] = core::StringOrNull(s.error_code);
     return o;
   }
   double v = *s.score;
@@ -162,14 +161,14 @@ StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int
     o.outcome = "error";
     o.summary = Summary(std::nullopt, std::nullopt, nullptr, engine, latency_ms,
                         {"DOCUMENT_ANALYSIS_ERROR"});
-    o.summary["errorCode"] = StrOrNull(r.error_code);
+    o.summary["errorCode"] = core::StringOrNull(r.error_code);
     return o;
   }
   if (r.status != "ok") {
     o.outcome = "unavailable";
     o.summary = Summary(std::nullopt, std::nullopt, nullptr, engine, latency_ms,
                         {"DOCUMENT_READER_UNAVAILABLE"});
-    o.summary["errorCode"] = StrOrNull(r.error_code);
+    o.summary["errorCode"] = core::StringOrNull(r.error_code);
     return o;
   }
   std::vector<std::string> reasons;
@@ -221,8 +220,8 @@ StageOutput DocumentStage(const DocumentReading& r, const docs::Date& today, int
   o.summary = Summary(r.confidence, std::nullopt,
                       o.outcome == "incomplete" ? core::Json(nullptr) : core::Json(reasons.empty()),
                       engine, latency_ms, reasons);
-  o.summary["documentType"] = StrOrNull(r.document_type);
-  o.summary["issuingCountry"] = StrOrNull(r.issuing_country);
+  o.summary["documentType"] = core::StringOrNull(r.document_type);
+  o.summary["issuingCountry"] = core::StringOrNull(r.issuing_country);
   o.summary["checks"] = checks;
   if (std::string source = core::StringOr(x, "namesSource"); !source.empty()) o.summary["namesSource"] = source;
   o.details = x;
@@ -272,14 +271,14 @@ StageOutput DeepfakeStage(const Policy& p, const BiometricScore& s, int64_t late
   if (s.status == "error" || (s.status == "ok" && !s.score.has_value())) {
     o.outcome = "error";
     o.summary = Summary(std::nullopt, p.deepfake_threshold, nullptr, s.model_name, latency_ms, {"DEEPFAKE_ANALYSIS_ERROR"});
-    o.summary["errorCode"] = StrOrNull(s.error_code);
+    o.summary["errorCode"] = core::StringOrNull(s.error_code);
     return o;
   }
   if (s.status != "ok") {
     o.outcome = "unavailable";
     o.summary = Summary(std::nullopt, p.deepfake_threshold, nullptr, s.model_name, latency_ms,
                         {"DEEPFAKE_ENGINE_UNAVAILABLE"});
-    o.summary["errorCode"] = StrOrNull(s.error_code);
+    o.summary["errorCode"] = core::StringOrNull(s.error_code);
     return o;
   }
   const bool suspected = *s.score >= p.deepfake_threshold;
@@ -311,7 +310,7 @@ StageOutput GovCurpStage(const CurpLookup& l, const core::Json& doc, int64_t lat
     o.summary = Summary(score, std::nullopt, std::move(passed), registry, latency_ms,
                         std::move(reasons));
     o.summary["source"] = "renapo";
-    o.summary["registryStatus"] = StrOrNull(l.registry_status);
+    o.summary["registryStatus"] = core::StringOrNull(l.registry_status);
     if (!l.error_code.empty()) o.summary["errorCode"] = l.error_code;
     return o;
   };
@@ -361,7 +360,7 @@ StageOutput GovIneStage(const IneLookup& l, int64_t latency_ms, const std::strin
     o.summary = Summary(score, std::nullopt, std::move(passed), registry, latency_ms,
                         std::move(reasons));
     o.summary["source"] = "ine";
-    o.summary["detailCode"] = StrOrNull(l.detail_code);
+    o.summary["detailCode"] = core::StringOrNull(l.detail_code);
     if (!l.error_code.empty()) o.summary["errorCode"] = l.error_code;
     return o;
   };

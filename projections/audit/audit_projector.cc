@@ -13,7 +13,7 @@ namespace svc::projections {
 
 namespace ps = commands::persons;
 namespace au = commands::audit;
-using V = AuditView;
+using AuV = AuditView;
 
 core::Status AuditProjector::ApplyCheckpoint(const eventstore::RecordedEvent& re, ViewWriter& view) {
   const auto& env = re.event;
@@ -26,7 +26,7 @@ core::Status AuditProjector::ApplyCheckpoint(const eventstore::RecordedEvent& re
                     {"checkpoint", c.checkpoint},
                     {"publishedAt", core::FormatRfc3339(env.occurred_at)},
                     {"eventId", env.id}};
-  view.Put(V::Checkpoint(te, c.tree_size), core::DumpJson(row));
+  view.Put(AuV::Checkpoint(te, c.tree_size), core::DumpJson(row));
   return core::Status::Ok();
 }
 
@@ -43,9 +43,9 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
   // Where the chain stands: "<id>|<hash hex>" (none yet: id 0, 32 zero bytes).
   int64_t last = 0;
   std::string prev(32, '\0');
-  SVC_ASSIGN_OR_RETURN(auto head, view.Get(V::Head(te)));
+  SVC_ASSIGN_OR_RETURN(auto head, view.Get(AuV::Head(te)));
   if (head.has_value()) {
-    auto parsed = V::ParseHead(*head);
+    auto parsed = AuV::ParseHead(*head);
     if (!parsed.has_value()) return core::DataLoss("audit chain head of " + te + " is unreadable");
     last = parsed->id;
     prev = std::move(parsed->hash);
@@ -75,21 +75,21 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
   const std::string hash = core::HexEncode(raw_hash);
   std::string leaf = core::merkle::LeafHash(raw_hash);
   core::merkle::NodeSource stored = [&view, &te](int level, uint64_t index) -> core::Result<std::string> {
-    SVC_ASSIGN_OR_RETURN(auto node, view.Get(V::TreeNode(te, level, index)));
+    SVC_ASSIGN_OR_RETURN(auto node, view.Get(AuV::TreeNode(te, level, index)));
     if (!node.has_value() || node->size() != 32) return core::DataLoss("audit tree node missing");
     return std::move(*node);
   };
   SVC_ASSIGN_OR_RETURN(auto completed, core::merkle::Completed(static_cast<uint64_t>(id - 1), leaf, stored));
   for (const auto& [level, node] : completed) {
-    view.Put(V::TreeNode(te, level, static_cast<uint64_t>(id - 1) >> level), node);
+    view.Put(AuV::TreeNode(te, level, static_cast<uint64_t>(id - 1) >> level), node);
   }
   entry["prevHash"] = core::HexEncode(prev);
   entry["hash"] = hash;
-  view.Put(V::Entry(te, id), core::DumpJson(entry));
-  if (!a.person_id.empty()) view.Put(V::ByPerson(te, a.person_id) + V::IdKey(id), "");
-  if (!a.actor_id.empty()) view.Put(V::ByActor(te, a.actor_id) + V::IdKey(id), "");
-  if (!a.case_id.empty()) view.Put(V::ByCase(te, a.case_id) + V::IdKey(id), "");
-  view.Put(V::Head(te), std::to_string(id) + "|" + hash);
+  view.Put(AuV::Entry(te, id), core::DumpJson(entry));
+  if (!a.person_id.empty()) view.Put(AuV::ByPerson(te, a.person_id) + AuV::IdKey(id), "");
+  if (!a.actor_id.empty()) view.Put(AuV::ByActor(te, a.actor_id) + AuV::IdKey(id), "");
+  if (!a.case_id.empty()) view.Put(AuV::ByCase(te, a.case_id) + AuV::IdKey(id), "");
+  view.Put(AuV::Head(te), std::to_string(id) + "|" + hash);
   return core::Status::Ok();
 }
 

@@ -6,19 +6,19 @@
 
 namespace svc::projections {
 
-using AV = AuditView;
+using AuV = AuditView;
 
 core::Result<StoredTree> ReadStoredTree(const eventstore::KvStore& store, std::string_view te) {
   const int cf = store.Cf(kViewsCf);
   StoredTree t;
-  SVC_ASSIGN_OR_RETURN(auto head, store.Get(cf, AV::Abs(AV::Head(te))));
+  SVC_ASSIGN_OR_RETURN(auto head, store.Get(cf, AuV::Abs(AuV::Head(te))));
   if (head.has_value()) {
-    auto parsed = AV::ParseHead(*head);
+    auto parsed = AuV::ParseHead(*head);
     if (!parsed.has_value()) return core::DataLoss("the audit chain's head is unreadable");
     t.size = parsed->id;
   }
   t.nodes = [&store, cf, te = std::string(te)](int level, uint64_t index) -> core::Result<std::string> {
-    SVC_ASSIGN_OR_RETURN(auto node, store.Get(cf, AV::Abs(AV::TreeNode(te, level, index))));
+    SVC_ASSIGN_OR_RETURN(auto node, store.Get(cf, AuV::Abs(AuV::TreeNode(te, level, index))));
     if (!node.has_value() || node->size() != 32) return core::DataLoss("an audit tree node is missing");
     return std::move(*node);
   };
@@ -27,13 +27,13 @@ core::Result<StoredTree> ReadStoredTree(const eventstore::KvStore& store, std::s
 
 core::Result<std::vector<ChainHeadOf>> ReadChainHeads(const eventstore::KvStore& store) {
   const int cf = store.Cf(kViewsCf);
-  const std::string prefix = AV::Abs(AV::Heads());
+  const std::string prefix = AuV::Abs(AuV::Heads());
   auto it = store.NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   std::vector<ChainHeadOf> out;
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     std::string_view te = it->key().substr(prefix.size());
     size_t slash = te.find('/');
-    auto head = AV::ParseHead(it->value());
+    auto head = AuV::ParseHead(it->value());
     if (slash == std::string_view::npos || !head.has_value()) {
       return core::DataLoss("an audit chain head is unreadable: " + std::string(te));
     }
@@ -55,7 +55,7 @@ core::Status WalkStored(const eventstore::KvStore& store, const std::string& pre
       continue;
     }
     ChainLink link = ReadLink(it->value());
-    if (AV::IdOfKey(it->key().substr(prefix.size())) != link.id) link.id.reset();  // a row under another id's key
+    if (AuV::IdOfKey(it->key().substr(prefix.size())) != link.id) link.id.reset();  // a row under another id's key
     walk.Add(Digest(link));
   }
   return it->status();
@@ -64,7 +64,7 @@ core::Status WalkStored(const eventstore::KvStore& store, const std::string& pre
 }  // namespace
 
 core::Result<ChainVerification> VerifyStoredChain(const eventstore::KvStore& store, std::string_view te) {
-  const std::string prefix = AV::Abs(AV::Entries(te));
+  const std::string prefix = AuV::Abs(AuV::Entries(te));
   ChainWalk walk;
   SVC_RETURN_IF_ERROR(WalkStored(store, prefix, prefix, walk));
   return ChainVerification{walk.count(), walk.broken_at(), walk.count()};
@@ -79,17 +79,17 @@ core::Result<ChainVerification> IncrementalChainVerifier::Verify(const eventstor
     mark = slot;
   }
   std::lock_guard walk_lock(mark->mu);
-  const std::string prefix = AV::Abs(AV::Entries(te));
+  const std::string prefix = AuV::Abs(AuV::Entries(te));
   bool resume = mark->count > 0 && !mark->broken_at.has_value();
   if (resume) {
     // The entry at the mark must still be the one verified.
-    SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(kViewsCf), AV::Abs(AV::Entry(te, mark->count))));
+    SVC_ASSIGN_OR_RETURN(auto row, store.Get(store.Cf(kViewsCf), AuV::Abs(AuV::Entry(te, mark->count))));
     const LinkDigest at = row.has_value() ? Digest(ReadLink(*row)) : LinkDigest{};
     resume = at.readable && at.recomputes && at.id == mark->count && at.hash == mark->last_hash;
   }
   const int64_t from = resume ? mark->count : 0;
   ChainWalk walk = resume ? ChainWalk(mark->count, mark->last_hash) : ChainWalk();
-  SVC_RETURN_IF_ERROR(WalkStored(store, prefix, resume ? AV::Abs(AV::Entry(te, mark->count + 1)) : prefix, walk));
+  SVC_RETURN_IF_ERROR(WalkStored(store, prefix, resume ? AuV::Abs(AuV::Entry(te, mark->count + 1)) : prefix, walk));
   mark->count = walk.count();
   mark->last_hash = walk.last_hash();
   mark->broken_at = walk.broken_at();
@@ -97,14 +97,14 @@ core::Result<ChainVerification> IncrementalChainVerifier::Verify(const eventstor
 }
 
 core::Result<int64_t> LastPublishedSize(const eventstore::KvStore& store, std::string_view te) {
-  const std::string prefix = AV::Abs(AV::Checkpoints(te));
+  const std::string prefix = AuV::Abs(AuV::Checkpoints(te));
   auto it = store.NewIterator(store.Cf(kViewsCf), prefix, eventstore::PrefixEnd(prefix));
   it->SeekToLast();
   if (!it->Valid()) {
     SVC_RETURN_IF_ERROR(it->status());
     return int64_t{0};
   }
-  auto size = AV::IdOfKey(it->key().substr(prefix.size()));
+  auto size = AuV::IdOfKey(it->key().substr(prefix.size()));
   if (!size.has_value()) return core::DataLoss("an audit checkpoint row is misnamed");
   return *size;
 }

@@ -12,7 +12,7 @@
 namespace svc::projections {
 
 namespace au = commands::audit;
-using V = TimestampsView;
+using TsV = TimestampsView;
 
 namespace {
 
@@ -29,7 +29,7 @@ void Enqueue(const eventstore::RecordedEvent& re, ViewWriter& view, std::string_
                     {"queuedAt", core::FormatRfc3339(env.occurred_at)},
                     {"queuedAtMicros", env.occurred_at.micros}};
   if (!digest.empty()) row["digest"] = digest;
-  view.Put(V::Queued(TenantEnv(env.tenant_id, env.environment), kind, subject), core::DumpJson(row));
+  view.Put(TsV::Queued(TenantEnv(env.tenant_id, env.environment), kind, subject), core::DumpJson(row));
 }
 
 }  // namespace
@@ -62,7 +62,7 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
     if (const auto* r = std::get_if<au::EvidenceRecorded>(&event)) {
       core::Json receipt = core::EncodeFields(*r);
       receipt["recordedAt"] = core::FormatRfc3339(env.occurred_at);
-      view.Put(V::Receipt(te, r->kind, r->subject), core::DumpJson(receipt));
+      view.Put(TsV::Receipt(te, r->kind, r->subject), core::DumpJson(receipt));
       Enqueue(re, view, r->kind, r->subject, r->digest);
       return core::Status::Ok();
     }
@@ -75,7 +75,7 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
       kind = t.kind;
       subject = t.subject;
       queue_event = t.queue_event_id;
-      view.Put(V::Token(te, t.kind, t.subject, t.digest),
+      view.Put(TsV::Token(te, t.kind, t.subject, t.digest),
                core::DumpJson({{"status", "granted"},
                                {"hashAlgorithm", "sha256"},
                                {"digest", t.digest},
@@ -86,9 +86,9 @@ core::Status TimestampsProjector::Apply(const eventstore::RecordedEvent& re, Vie
                                {"tsaUrl", t.tsa_url},
                                {"token", t.token}}));
     }
-    SVC_ASSIGN_OR_RETURN(auto queued, view.Get(V::Queued(te, kind, subject)));
+    SVC_ASSIGN_OR_RETURN(auto queued, view.Get(TsV::Queued(te, kind, subject)));
     if (queued.has_value() && core::StringOr(core::ParseJsonOrDiscarded(*queued), "eventId") == queue_event) {
-      view.Delete(V::Queued(te, kind, subject));
+      view.Delete(TsV::Queued(te, kind, subject));
     }
   }
   return core::Status::Ok();

@@ -10,14 +10,14 @@ namespace svc::projections {
 
 namespace ce = commands::embedded;
 namespace vs = commands::verification;
-using V = EmbeddedView;
+using EmV = EmbeddedView;
 
 namespace {
 
 core::Status ApplyFlow(const eventstore::EventEnvelope& env, ViewWriter& view) {
   SVC_ASSIGN_OR_RETURN(ce::FlowEvent ev, ce::DecodeFlow(env));
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string key = V::Flow(env.tenant_id, env.aggregate_id);
+  const std::string key = EmV::Flow(env.tenant_id, env.aggregate_id);
   core::Json row;
   if (!std::holds_alternative<ce::FlowCreated>(ev)) {
     SVC_ASSIGN_OR_RETURN(auto text, view.Get(key));
@@ -40,7 +40,7 @@ core::Status ApplyFlow(const eventstore::EventEnvelope& env, ViewWriter& view) {
           row["version"] = e.version;
           row["definitionHash"] = e.definition_hash;
           row["publishedAt"] = at;
-          view.Put(V::FlowVersion(env.tenant_id, env.aggregate_id, e.version),
+          view.Put(EmV::FlowVersion(env.tenant_id, env.aggregate_id, e.version),
                    core::DumpJson({{"flowId", env.aggregate_id},
                                    {"key", row.value("key", "")},
                                    {"version", e.version},
@@ -68,7 +68,7 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
   const std::string at = core::FormatRfc3339(env.occurred_at);
   if (const auto* c = std::get_if<vs::SessionCreated>(&ev)) {
     if (c->link_token_hash.empty()) return core::Status::Ok();
-    view.Put(V::Link(c->link_token_hash),
+    view.Put(EmV::Link(c->link_token_hash),
              core::DumpJson({{"tenantId", env.tenant_id},
                              {"environment", env.environment},
                              {"sessionId", env.aggregate_id},
@@ -78,7 +78,7 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
                              {"livenessMode", c->checks.is_object() ? c->checks.value("livenessMode", "passive")
                                                                     : std::string("passive")},
                              {"livenessFileAllowed", c->checks.is_object() && c->checks.value("livenessFileAllowed", false) == true}}));
-    view.Put(V::SessionLink(env.aggregate_id), c->link_token_hash);
+    view.Put(EmV::SessionLink(env.aggregate_id), c->link_token_hash);
     return core::Status::Ok();
   }
   if (const auto* h = std::get_if<vs::HandoffIssued>(&ev)) {
@@ -86,7 +86,7 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
     // link session's (its own link row), with when it expires.
     const std::string embedded_id = "ems_" + env.aggregate_id.substr(env.aggregate_id.find('_') + 1);
     core::Json row;
-    SVC_ASSIGN_OR_RETURN(auto embedded, view.Get(V::Embedded(embedded_id)));
+    SVC_ASSIGN_OR_RETURN(auto embedded, view.Get(EmV::Embedded(embedded_id)));
     if (embedded.has_value()) {
       const core::Json e = core::ParseJsonOrDiscarded(*embedded);
       row = {{"tenantId", env.tenant_id},
@@ -100,26 +100,26 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
     } else {
       // (The decider hands over only such sessions; one whose link was indexed before this row
       // existed opens nothing until `svc replay --projector embedded`.)
-      SVC_ASSIGN_OR_RETURN(auto own, view.Get(V::SessionLink(env.aggregate_id)));
+      SVC_ASSIGN_OR_RETURN(auto own, view.Get(EmV::SessionLink(env.aggregate_id)));
       if (!own.has_value()) return core::Status::Ok();
-      SVC_ASSIGN_OR_RETURN(auto base, view.Get(V::Link(*own)));
+      SVC_ASSIGN_OR_RETURN(auto base, view.Get(EmV::Link(*own)));
       if (!base.has_value()) return core::Status::Ok();
       row = core::ParseJsonOrDiscarded(*base);
     }
     row["handoff"] = true;
     row["expiresAt"] = core::FormatRfc3339(core::Timestamp{h->expires_at_micros});
-    view.Put(V::Link(h->link_token_hash), core::DumpJson(row));
+    view.Put(EmV::Link(h->link_token_hash), core::DumpJson(row));
     return core::Status::Ok();
   }
   if (const auto* l = std::get_if<vs::LinkOpened>(&ev)) {
-    view.Put(V::ApplicantToken(l->applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
+    view.Put(EmV::ApplicantToken(l->applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
                                                                          {"environment", env.environment},
                                                                          {"sessionId", env.aggregate_id},
                                                                          {"embeddedSessionId", ""}}));
     return core::Status::Ok();
   }
   if (const auto* o = std::get_if<vs::EmbeddedOpened>(&ev)) {
-    view.Put(V::Embedded(o->embedded_id), core::DumpJson({{"id", o->embedded_id},
+    view.Put(EmV::Embedded(o->embedded_id), core::DumpJson({{"id", o->embedded_id},
                                                           {"tenantId", env.tenant_id},
                                                           {"environment", env.environment},
                                                           {"sessionId", env.aggregate_id},
@@ -136,13 +136,13 @@ core::Status ApplySession(const eventstore::EventEnvelope& env, ViewWriter& view
   }
   const auto& m = std::get<vs::EmbeddedMounted>(ev);
   const std::string embedded_id = "ems_" + env.aggregate_id.substr(env.aggregate_id.find('_') + 1);
-  SVC_ASSIGN_OR_RETURN(auto text, view.Get(V::Embedded(embedded_id)));
+  SVC_ASSIGN_OR_RETURN(auto text, view.Get(EmV::Embedded(embedded_id)));
   if (!text.has_value()) return core::DataLoss("a mount of an unknown embedded session");
   core::Json row = core::ParseJsonOrDiscarded(*text);
   row["mountedAt"] = at;
   row["parentOrigin"] = m.parent_origin;
-  view.Put(V::Embedded(embedded_id), core::DumpJson(row));
-  view.Put(V::ApplicantToken(m.applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
+  view.Put(EmV::Embedded(embedded_id), core::DumpJson(row));
+  view.Put(EmV::ApplicantToken(m.applicant_token_hash), core::DumpJson({{"tenantId", env.tenant_id},
                                                                       {"environment", env.environment},
                                                                       {"sessionId", env.aggregate_id},
                                                                       {"embeddedSessionId", embedded_id}}));

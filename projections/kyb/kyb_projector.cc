@@ -11,11 +11,9 @@
 namespace svc::projections {
 
 namespace kc = commands::kyb;
-using V = KybView;
+using KyV = KybView;
 
 namespace {
-
-core::Json OrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
 
 // Replaces the check of `type` (one per type: the latest run's).
 void PutCheck(core::Json& row, const std::string& type, const std::string& status, int64_t run,
@@ -52,14 +50,14 @@ core::Status KybProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter
     SVC_ASSIGN_OR_RETURN(auto ev, kc::DecodeAmlList(env));
     const auto& l = std::get<kc::ListLoaded>(ev);
     int64_t version = 1;
-    SVC_ASSIGN_OR_RETURN(auto prev, view.Get(V::List(l.source)));
+    SVC_ASSIGN_OR_RETURN(auto prev, view.Get(KyV::List(l.source)));
     if (prev.has_value()) version = core::ParseJsonOrDiscarded(*prev).value("version", int64_t{0}) + 1;
     core::Json row = {{"source", l.source},       {"format", l.format},   {"contentHash", l.content_hash},
                       {"blobs", l.blobs},         {"entries", l.entries}, {"persons", l.persons},
                       {"companies", l.companies}, {"version", version},   {"loadedAt", at},
                       {"eventId", env.id}};
-    view.Put(V::List(l.source), core::DumpJson(row));
-    std::string vkey = V::ListVersions(l.source);
+    view.Put(KyV::List(l.source), core::DumpJson(row));
+    std::string vkey = KyV::ListVersions(l.source);
     eventstore::PutFixed64BE(vkey, static_cast<uint64_t>(version));
     view.Put(vkey, core::DumpJson(row));
     return core::Status::Ok();
@@ -71,21 +69,21 @@ core::Status KybProjector::Apply(const eventstore::RecordedEvent& re, ViewWriter
     core::Json row = {{"object", "screening"},
                       {"id", env.aggregate_id},
                       {"subjectType", s.subject_type},
-                      {"subjectId", OrNull(s.subject_id)},
-                      {"portfolioId", OrNull(s.portfolio_id)},
+                      {"subjectId", core::StringOrNull(s.subject_id)},
+                      {"portfolioId", core::StringOrNull(s.portfolio_id)},
                       {"origin", s.origin},
                       {"lists", s.lists},
                       {"namesScreened", s.names_screened},
                       {"hits", s.hits},
                       {"createdAt", at}};
-    view.Put(V::Screening(te, env.aggregate_id), core::DumpJson(row));
+    view.Put(KyV::Screening(te, env.aggregate_id), core::DumpJson(row));
     if (!s.portfolio_id.empty()) {
       core::Json subject = {{"subjectType", s.subject_type},
-                            {"subjectId", OrNull(s.subject_id)},
+                            {"subjectId", core::StringOrNull(s.subject_id)},
                             {"subjectKey", s.subject_key},
-                            {"subjectSealed", OrNull(s.subject_sealed)},
+                            {"subjectSealed", core::StringOrNull(s.subject_sealed)},
                             {"enrolledAt", at}};
-      const std::string key = V::Portfolio(te, s.portfolio_id) + s.subject_key;
+      const std::string key = KyV::Portfolio(te, s.portfolio_id) + s.subject_key;
       SVC_ASSIGN_OR_RETURN(auto had, view.Get(key));
       if (had.has_value()) subject["enrolledAt"] = core::ParseJsonOrDiscarded(*had).value("enrolledAt", at);
       view.Put(key, core::DumpJson(subject));
@@ -99,7 +97,7 @@ core::Status KybProjector::ApplyHit(const eventstore::RecordedEvent& re, ViewWri
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string at = core::FormatRfc3339(env.occurred_at);
   SVC_ASSIGN_OR_RETURN(auto ev, kc::DecodeHit(env));
-  const std::string key = V::Hit(te, env.aggregate_id);
+  const std::string key = KyV::Hit(te, env.aggregate_id);
   if (const auto* f = std::get_if<kc::HitFound>(&ev)) {
     core::Json row = {{"object", "screening_hit"},
                       {"id", env.aggregate_id},
@@ -107,8 +105,8 @@ core::Status KybProjector::ApplyHit(const eventstore::RecordedEvent& re, ViewWri
                       {"environment", env.environment},
                       {"screeningId", f->screening_id},
                       {"subjectType", f->subject_type},
-                      {"subjectId", OrNull(f->subject_id)},
-                      {"companyId", OrNull(f->company_id)},
+                      {"subjectId", core::StringOrNull(f->subject_id)},
+                      {"companyId", core::StringOrNull(f->company_id)},
                       {"list", {{"source", f->list_source}, {"format", f->list_format}, {"contentHash", f->list_hash}}},
                       {"entry", {{"id", f->entry_id}, {"kind", f->entry_kind}, {"name", f->entry_name},
                                  {"programs", f->programs}}},
@@ -122,8 +120,8 @@ core::Status KybProjector::ApplyHit(const eventstore::RecordedEvent& re, ViewWri
                       {"createdAt", at},
                       {"updatedAt", at}};
     view.Put(key, core::DumpJson(row));
-    view.Put(V::Hits(te) + KybCreatedEntry(env.occurred_at.micros, env.aggregate_id), "");
-    if (!f->company_id.empty()) view.Put(V::HitsOfCompany(te, f->company_id) + env.aggregate_id, "");
+    view.Put(KyV::Hits(te) + KybCreatedEntry(env.occurred_at.micros, env.aggregate_id), "");
+    if (!f->company_id.empty()) view.Put(KyV::HitsOfCompany(te, f->company_id) + env.aggregate_id, "");
     return core::Status::Ok();
   }
   const auto& r = std::get<kc::HitReviewed>(ev);
@@ -132,7 +130,7 @@ core::Status KybProjector::ApplyHit(const eventstore::RecordedEvent& re, ViewWri
   row["updatedAt"] = at;
   row["reviews"].push_back({{"decision", r.decision},
                             {"reasonCode", r.reason_code},
-                            {"noteSealed", OrNull(r.note_sealed)},
+                            {"noteSealed", core::StringOrNull(r.note_sealed)},
                             {"actorType", r.actor_type},
                             {"actorId", r.actor_id},
                             {"at", at},
@@ -146,7 +144,7 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string at = core::FormatRfc3339(env.occurred_at);
   const std::string id = env.aggregate_id;
-  const std::string key = V::Company(te, id);
+  const std::string key = KyV::Company(te, id);
   SVC_ASSIGN_OR_RETURN(auto ev, kc::Decode(env));
   if (const auto* c = std::get_if<kc::CompanyCreated>(&ev)) {
     core::Json row = {{"object", "company"},
@@ -154,10 +152,10 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                       {"tenantId", env.tenant_id},
                       {"environment", env.environment},
                       {"legalNameSealed", c->legal_name_sealed},
-                      {"tradeNameSealed", OrNull(c->trade_name_sealed)},
+                      {"tradeNameSealed", core::StringOrNull(c->trade_name_sealed)},
                       {"country", c->country},
-                      {"rfcSealed", OrNull(c->rfc_sealed)},
-                      {"rfcKind", OrNull(c->rfc_kind)},
+                      {"rfcSealed", core::StringOrNull(c->rfc_sealed)},
+                      {"rfcKind", core::StringOrNull(c->rfc_kind)},
                       {"taxId", nullptr},
                       {"subjectKind", c->subject_kind},
                       {"legalForm", nullptr},
@@ -182,11 +180,11 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                       {"createdAt", at},
                       {"updatedAt", at}};
     view.Put(key, core::DumpJson(row));
-    view.Put(V::CompanyAsCreated(te, id), core::DumpJson(row));
+    view.Put(KyV::CompanyAsCreated(te, id), core::DumpJson(row));
     const std::string entry = KybCreatedEntry(env.occurred_at.micros, id);
-    view.Put(V::Companies(te) + entry, "");
-    view.Put(V::ByClaim(te, "unclaimed") + entry, "");
-    if (!c->rfc_blind.empty()) view.Put(V::Rfc(te, c->rfc_blind), core::DumpJson(core::Json(id)));
+    view.Put(KyV::Companies(te) + entry, "");
+    view.Put(KyV::ByClaim(te, "unclaimed") + entry, "");
+    if (!c->rfc_blind.empty()) view.Put(KyV::Rfc(te, c->rfc_blind), core::DumpJson(core::Json(id)));
     return core::Status::Ok();
   }
   SVC_ASSIGN_OR_RETURN(core::Json row, ReadRow(view, key));
@@ -204,8 +202,8 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                                     {"companyId", id},
                                     {"createdAt", at},
                                     {"nameSealed", x.name_sealed},
-                                    {"personId", OrNull(x.person_id)},
-                                    {"role", OrNull(x.role)},
+                                    {"personId", core::StringOrNull(x.person_id)},
+                                    {"role", core::StringOrNull(x.role)},
                                     {"verificationStatus", "pending"}});
           if (!x.sealed_with.empty()) row["members"].back()["sealedWith"] = x.sealed_with;
           changed();
@@ -213,14 +211,14 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
           row["documents"].push_back({{"id", x.document_id},
                                       {"companyId", id},
                                       {"createdAt", at},
-                                      {"kind", OrNull(x.kind)},
-                                      {"sha256", OrNull(x.sha256)},
+                                      {"kind", core::StringOrNull(x.kind)},
+                                      {"sha256", core::StringOrNull(x.sha256)},
                                       {"status", "received"},
-                                      {"storageKey", OrNull(x.storage_key)},
-                                      {"uploadedByUserId", OrNull(x.uploaded_by_user_id)}});
+                                      {"storageKey", core::StringOrNull(x.storage_key)},
+                                      {"uploadedByUserId", core::StringOrNull(x.uploaded_by_user_id)}});
           changed();
         } else if constexpr (std::is_same_v<T, kc::UboNodeAdded>) {
-          core::Json pct = OrNull(x.ownership_pct);
+          core::Json pct = core::StringOrNull(x.ownership_pct);
           row["uboNodes"].push_back(
               {{"id", x.node_id},
                {"companyId", id},
@@ -232,17 +230,17 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
                {"ownershipPct", pct},
                {"ownershipType", x.ownership_pct.empty() ? core::Json(nullptr)
                                                          : core::Json(x.parent_node_id.empty() ? "direct" : "indirect")},
-               {"parentNodeId", OrNull(x.parent_node_id)},
-               {"personId", OrNull(x.person_id)},
-               {"relatedCompanyId", OrNull(x.related_company_id)},
-               {"role", OrNull(x.role)},
+               {"parentNodeId", core::StringOrNull(x.parent_node_id)},
+               {"personId", core::StringOrNull(x.person_id)},
+               {"relatedCompanyId", core::StringOrNull(x.related_company_id)},
+               {"role", core::StringOrNull(x.role)},
                {"status", "declared"}});
           if (!x.sealed_with.empty()) row["uboNodes"].back()["sealedWith"] = x.sealed_with;
           changed();
         } else if constexpr (std::is_same_v<T, kc::VerificationStarted>) {
           row["status"] = "verifying";
           row["run"] = x.run;
-          view.Put(V::Due(te, id), core::DumpJson(core::Json{
+          view.Put(KyV::Due(te, id), core::DumpJson(core::Json{
                                        {"tenantId", env.tenant_id}, {"environment", env.environment},
                                        {"companyId", id}, {"run", x.run}}));
         } else if constexpr (std::is_same_v<T, kc::StageCompleted>) {
@@ -278,15 +276,15 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
             m["nameSealed"] = nullptr;
             m["forgottenAt"] = at;
           }
-          view.Put(V::Shred(te, id, x.subject_id), core::DumpJson({{"subjectType", x.subject_type},
+          view.Put(KyV::Shred(te, id, x.subject_id), core::DumpJson({{"subjectType", x.subject_type},
                                                                   {"forgottenAt", at},
-                                                                  {"arcoRequestId", OrNull(x.arco_request_id)}}));
+                                                                  {"arcoRequestId", core::StringOrNull(x.arco_request_id)}}));
         } else if constexpr (std::is_same_v<T, kc::SubjectKeysDestroyed>) {
-          auto queued = view.Get(V::Shred(te, id, x.subject_id));
+          auto queued = view.Get(KyV::Shred(te, id, x.subject_id));
           const core::Json q = core::ParseJsonOrDiscarded(queued.ok() ? queued->value_or("{}") : "{}");
-          view.Delete(V::Shred(te, id, x.subject_id));
+          view.Delete(KyV::Shred(te, id, x.subject_id));
           // What the certificate states, as a person's forget does (docs/kyb.md#erasure).
-          view.Put(V::Deletion(te, x.subject_id),
+          view.Put(KyV::Deletion(te, x.subject_id),
                    core::DumpJson({{"object", "kyb.deletion_certificate"},
                                    {"subjectType", x.subject_type},
                                    {"subjectId", x.subject_id},
@@ -306,7 +304,7 @@ core::Status KybProjector::ApplyCompany(const eventstore::RecordedEvent& re, Vie
           row["verifiedAt"] = at;
           PutCheck(row, "risk", x.level == "low" ? "passed" : x.level == "medium" ? "needs_review" : "failed", x.run,
                    at, {{"score", x.score}, {"level", x.level}, {"formula", x.formula}, {"factors", x.factors}});
-          view.Delete(V::Due(te, id));
+          view.Delete(KyV::Due(te, id));
         }
       },
       ev);

@@ -10,14 +10,13 @@
 namespace svc::projections {
 
 namespace ps = commands::persons;
-using V = ArcoView;
+using ArV = ArcoView;
 
 namespace {
 
 core::Json TimeOrNull(int64_t micros) {
   return micros > 0 ? core::Json(core::FormatRfc3339(core::Timestamp{micros})) : core::Json(nullptr);
 }
-core::Json OrNull(const std::string& s) { return s.empty() ? core::Json(nullptr) : core::Json(s); }
 
 // The event type's move, as the history names it.
 std::string MoveOf(std::string_view type) {
@@ -27,7 +26,7 @@ std::string MoveOf(std::string_view type) {
 }
 
 core::Json Served(const ps::ArcoRecord& r, const std::string& id, const core::Json& history, const std::string& at) {
-  core::Json subject = {{"type", r.subject_type}, {"personId", OrNull(r.person_id)}, {"companyId", OrNull(r.company_id)}};
+  core::Json subject = {{"type", r.subject_type}, {"personId", core::StringOrNull(r.person_id)}, {"companyId", core::StringOrNull(r.company_id)}};
   if (r.subject_type == "company_member") subject["memberId"] = r.subject_id;
   if (r.subject_type == "ubo_node") subject["uboNodeId"] = r.subject_id;
   return {{"object", "arco_request"},
@@ -35,8 +34,8 @@ core::Json Served(const ps::ArcoRecord& r, const std::string& id, const core::Js
           {"subject", subject},
           {"right", r.right},
           {"requester", r.requester},
-          {"identityVerification", {{"method", r.identity_method}, {"reference", OrNull(r.identity_reference)}}},
-          {"reference", OrNull(r.reference)},
+          {"identityVerification", {{"method", r.identity_method}, {"reference", core::StringOrNull(r.identity_reference)}}},
+          {"reference", core::StringOrNull(r.reference)},
           {"purposes", r.purposes},
           {"status", r.status},
           {"receivedAt", TimeOrNull(r.submitted_micros)},
@@ -50,10 +49,10 @@ core::Json Served(const ps::ArcoRecord& r, const std::string& id, const core::Js
           {"effectDueAt", TimeOrNull(r.effect_due_micros)},
           {"effectExtended", r.effect_extended},
           {"completedAt", TimeOrNull(r.completed_micros)},
-          {"denialReason", OrNull(r.denial_reason)},
+          {"denialReason", core::StringOrNull(r.denial_reason)},
           {"fulfilment", r.fulfilled_by.empty() ? core::Json(nullptr)
                                                 : core::Json{{"operation", r.fulfilled_by},
-                                                             {"reference", OrNull(r.fulfilment_reference)}}},
+                                                             {"reference", core::StringOrNull(r.fulfilment_reference)}}},
           {"history", history},
           {"updatedAt", at}};
 }
@@ -103,7 +102,7 @@ core::Status ArcoProjector::ApplyOperation(const eventstore::RecordedEvent& re, 
     }
   }
   if (arc.empty()) return core::Status::Ok();
-  view.Put(V::Fulfilment(TenantEnv(env.tenant_id, env.environment), arc, env.id),
+  view.Put(ArV::Fulfilment(TenantEnv(env.tenant_id, env.environment), arc, env.id),
            core::DumpJson({{"operation", operation}, {"reference", reference}, {"subjectId", subject}}));
   queued_ = true;
   return core::Status::Ok();
@@ -121,7 +120,7 @@ core::Status ArcoProjector::Apply(const eventstore::RecordedEvent& re, ViewWrite
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string& id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Request(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(ArV::Request(te, id)));
   core::Json old = stored.has_value() ? core::ParseJsonOrDiscarded(*stored) : core::Json(nullptr);
   core::Json history = old.is_object() ? old.value("history", core::Json::array()) : core::Json::array();
   core::Json entry = {{"event", MoveOf(env.type)}, {"at", at}, {"actor", {{"type", env.actor.type}, {"id", env.actor.id}}}};
@@ -129,34 +128,34 @@ core::Status ArcoProjector::Apply(const eventstore::RecordedEvent& re, ViewWrite
   history.push_back(std::move(entry));
   core::Json row = Served(r, id, history, at);
   row["createdAt"] = old.is_object() ? old.value("createdAt", core::Json(at)) : core::Json(at);
-  const std::string order = V::Order(r.submitted_micros, id);
+  const std::string order = ArV::Order(r.submitted_micros, id);
   if (!old.is_object()) {
-    view.Put(V::All(te) + order, "");
-    view.Put(V::BySubject(te, r.subject_type == "person" ? r.person_id : r.subject_id) + order, "");
+    view.Put(ArV::All(te) + order, "");
+    view.Put(ArV::BySubject(te, r.subject_type == "person" ? r.person_id : r.subject_id) + order, "");
   } else if (core::StringOr(old, "status") != r.status) {
-    view.Delete(V::ByStatus(te, core::StringOr(old, "status")) + order);
+    view.Delete(ArV::ByStatus(te, core::StringOr(old, "status")) + order);
   }
-  view.Put(V::ByStatus(te, r.status) + order, "");
+  view.Put(ArV::ByStatus(te, r.status) + order, "");
   // The timer's queue: the open deadline, moved with the record; a missed one leaves it (the
   // timer warned once and the request stays overdue until it moves).
   const auto was = old.is_object() ? OpenDeadlineOf(old) : std::nullopt;
   const auto now = OpenDeadlineOf(row);
   const bool missed = std::holds_alternative<ps::ArcoDeadlineMissed>(event);
   const bool warned = std::holds_alternative<ps::ArcoDeadlineApproaching>(event);
-  if (was && (!now || was->due_micros != now->due_micros || missed)) view.Delete(V::Deadline(was->due_micros, te, id));
+  if (was && (!now || was->due_micros != now->due_micros || missed)) view.Delete(ArV::Deadline(was->due_micros, te, id));
   if (now && !missed && (!was || was->due_micros != now->due_micros || !stored.has_value() || warned)) {
     // The value: the deadline, and whether its approach was warned already (the timer then only
     // waits for it to pass).
-    view.Put(V::Deadline(now->due_micros, te, id), now->deadline + (warned ? ":warned" : ""));
+    view.Put(ArV::Deadline(now->due_micros, te, id), now->deadline + (warned ? ":warned" : ""));
   }
   // A fulfilment recorded or refused leaves the manager's queue.
-  if (!r.fulfilment_source.empty()) view.Delete(V::Fulfilment(te, id, r.fulfilment_source));
+  if (!r.fulfilment_source.empty()) view.Delete(ArV::Fulfilment(te, id, r.fulfilment_source));
   if (std::holds_alternative<ps::ArcoFulfilmentRefused>(event)) {
     history.back()["operation"] = r.refused_operation;
     history.back()["refusal"] = r.refusal;
     row["history"] = history;
   }
-  view.Put(V::Request(te, id), core::DumpJson(row));
+  view.Put(ArV::Request(te, id), core::DumpJson(row));
   return core::Status::Ok();
 }
 

@@ -9,7 +9,7 @@
 
 namespace svc::projections {
 
-using AV = ArcoView;
+using ArV = ArcoView;
 
 bool ArcoOverdue(const core::Json& row, int64_t now_micros) {
   const std::string status = core::StringOr(row, "status");
@@ -21,7 +21,7 @@ bool ArcoOverdue(const core::Json& row, int64_t now_micros) {
 
 core::Result<core::Json> ArcoRequestAt(const eventstore::KvStore& views, std::string_view te, std::string_view id,
                                        int64_t now_micros) {
-  SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, AV::Abs(AV::Request(te, id))));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, ArV::Abs(ArV::Request(te, id))));
   if (!row.has_value()) return core::NotFound("no such ARCO request", "ARCO_REQUEST_NOT_FOUND");
   (*row)["overdue"] = ArcoOverdue(*row, now_micros);
   return std::move(*row);
@@ -29,7 +29,7 @@ core::Result<core::Json> ArcoRequestAt(const eventstore::KvStore& views, std::st
 
 core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_view te, std::string_view id,
                                  std::string_view operation, std::string_view subject_id, std::string_view purpose) {
-  SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, AV::Abs(AV::Request(te, id))));
+  SVC_ASSIGN_OR_RETURN(auto row, ReadRow(views, ArV::Abs(ArV::Request(te, id))));
   if (!row.has_value()) return core::NotFound("no such ARCO request", "ARCO_REQUEST_NOT_FOUND");
   const std::string status = core::StringOr(*row, "status"), right = core::StringOr(*row, "right");
   if (status != "received" && status != "accepted") {
@@ -59,7 +59,7 @@ core::Status CheckArcoFulfilment(const eventstore::KvStore& views, std::string_v
 }
 
 core::Result<core::Json> ArcoCounts(const eventstore::KvStore& views, std::string_view te, int64_t now_micros) {
-  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(views, AV::Abs(AV::Requests(te))));
+  SVC_ASSIGN_OR_RETURN(auto rows, ScanRows(views, ArV::Abs(ArV::Requests(te))));
   core::Json by_status = core::Json::object(), by_right = core::Json::object();
   for (const auto& s : commands::persons::kArcoStatuses) by_status[s] = 0;
   for (const auto& r : commands::persons::kArcoRights) by_right[r] = 0;

@@ -18,7 +18,7 @@ namespace svc::projections {
 
 namespace ps = commands::persons;
 namespace vs = commands::verification;
-using V = PersonsView;
+using PsV = PersonsView;
 
 namespace {
 
@@ -85,15 +85,15 @@ Summary SummaryOf(const core::Json& rec) {
 // The holders of a CURP (ids, comma-separated; almost always one): `id` added or removed.
 core::Status Holders(ViewWriter& view, const std::string& te, const std::string& blind_key, const std::string& id,
                      bool add) {
-  const std::string key = V::CurpHolder(te, blind_key);
+  const std::string key = PsV::CurpHolder(te, blind_key);
   SVC_ASSIGN_OR_RETURN(auto current, view.Get(key));
-  std::vector<std::string> ids = V::SplitIds(current.value_or(""));
+  std::vector<std::string> ids = PsV::SplitIds(current.value_or(""));
   std::erase(ids, id);
   if (add) ids.push_back(id);
   if (ids.empty()) {
     view.Delete(key);
   } else {
-    view.Put(key, V::JoinIds(ids));
+    view.Put(key, PsV::JoinIds(ids));
   }
   return core::Status::Ok();
 }
@@ -117,7 +117,7 @@ core::Status DropField(ViewWriter& view, const std::string& te, const std::strin
     return false;
   };
   for (const auto& k : index) {
-    if (k.is_string() && !held_elsewhere(k)) view.Delete(V::BlindIndex(te, k.get<std::string>(), id));
+    if (k.is_string() && !held_elsewhere(k)) view.Delete(PsV::BlindIndex(te, k.get<std::string>(), id));
   }
   if (field == "curp") {
     for (const auto& k : index) {
@@ -137,7 +137,7 @@ core::Status PutField(ViewWriter& view, const std::string& te, const std::string
       if (f.key() == field || !f->is_object()) continue;
       for (const auto& other : f->value("index", core::Json::array())) written |= other == k;
     }
-    if (!written) view.Put(V::BlindIndex(te, k, id), field);
+    if (!written) view.Put(PsV::BlindIndex(te, k, id), field);
   }
   core::JsonText t;
   WriteSealed(t, value, version);
@@ -168,17 +168,17 @@ core::Status ApplyClientToken(const eventstore::EventEnvelope& env, ViewWriter& 
                       {"expiresAt", core::FormatRfc3339(core::Timestamp{i->expires_micros})},
                       {"usedAt", nullptr},
                       {"revokedAt", nullptr}};
-    view.Put(V::ClientToken(te, id), core::DumpJson(row));
-    view.Put(V::ClientTokenRef(id), core::DumpJson({{"tenantId", env.tenant_id},
+    view.Put(PsV::ClientToken(te, id), core::DumpJson(row));
+    view.Put(PsV::ClientTokenRef(id), core::DumpJson({{"tenantId", env.tenant_id},
                                                                {"environment", env.environment},
                                                                {"applicationId", i->application_id}}));
     return core::Status::Ok();
   }
-  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::ClientToken(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::ClientToken(te, id)));
   if (!stored.has_value()) return core::DataLoss("client token event before its issue: " + id);
   core::Json row = core::ParseJsonOrDiscarded(*stored);
   row[std::holds_alternative<ps::ClientTokenUsed>(event) ? "usedAt" : "revokedAt"] = at;
-  view.Put(V::ClientToken(te, id), core::DumpJson(row));
+  view.Put(PsV::ClientToken(te, id), core::DumpJson(row));
   return core::Status::Ok();
 }
 
@@ -192,22 +192,22 @@ core::Status ApplySession(const eventstore::RecordedEvent& re, ViewWriter& view)
   const std::string& session = env.aggregate_id;
   if (const auto* c = std::get_if<vs::SessionCreated>(decoded)) {
     if (c->person_id.empty()) return core::Status::Ok();
-    view.Put(V::Sessions(te, c->person_id) + V::Order(env.occurred_at.micros, session), session);
-    view.Put(V::SessionPerson(te, session), c->person_id);
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, c->person_id)));
+    view.Put(PsV::Sessions(te, c->person_id) + PsV::Order(env.occurred_at.micros, session), session);
+    view.Put(PsV::SessionPerson(te, session), c->person_id);
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::Record(te, c->person_id)));
     if (stored.has_value()) {
       core::Json r = core::ParseJsonOrDiscarded(*stored);
       Summary summary = SummaryOf(r);
       ++summary.session_count;
       r["verificationSummary"] = core::EncodeFields(summary);
-      view.Put(V::Record(te, c->person_id), core::DumpJson(r));
+      view.Put(PsV::Record(te, c->person_id), core::DumpJson(r));
     }
     return core::Status::Ok();
   }
   const auto* verdict = std::get_if<vs::VerdictReached>(decoded);
   if (verdict == nullptr || env.type != "verification.approved") return core::Status::Ok();
-  SVC_ASSIGN_OR_RETURN(auto person, view.Get(V::SessionPerson(te, session)));
-  view.Put(V::Pending(te, session),
+  SVC_ASSIGN_OR_RETURN(auto person, view.Get(PsV::SessionPerson(te, session)));
+  view.Put(PsV::Pending(te, session),
            core::DumpJson({{"trackingId", verdict->tracking_id}, {"personId", person.value_or("")}}));
   return core::Status::Ok();
 }
@@ -219,11 +219,11 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
                       Summary& summary, ViewWriter& view) {
   if (source.kind != "verification" || source.session_id.empty()) return core::Status::Ok();
   const std::string& session = source.session_id;
-  SVC_ASSIGN_OR_RETURN(auto pending, view.Get(V::Pending(te, session)));
-  SVC_ASSIGN_OR_RETURN(auto linked, view.Get(V::SessionPerson(te, session)));
+  SVC_ASSIGN_OR_RETURN(auto pending, view.Get(PsV::Pending(te, session)));
+  SVC_ASSIGN_OR_RETURN(auto linked, view.Get(PsV::SessionPerson(te, session)));
   if (!linked.has_value()) {
-    view.Put(V::Sessions(te, id) + V::Order(env.occurred_at.micros, session), session);
-    view.Put(V::SessionPerson(te, session), id);
+    view.Put(PsV::Sessions(te, id) + PsV::Order(env.occurred_at.micros, session), session);
+    view.Put(PsV::SessionPerson(te, session), id);
     ++summary.session_count;
   }
   const std::string at = core::FormatRfc3339(env.occurred_at);
@@ -233,8 +233,8 @@ core::Status Verified(const std::string& te, const std::string& id, const ps::Pi
   summary.verified_fields = fields;
   std::string tracking;
   if (pending.has_value()) tracking = core::StringOr(core::ParseJsonOrDiscarded(*pending), "trackingId");
-  view.Put(V::Face(te, id), core::DumpJson({{"sessionId", session}, {"trackingId", tracking}, {"verifiedAt", at}}));
-  view.Delete(V::Pending(te, session));
+  view.Put(PsV::Face(te, id), core::DumpJson({{"sessionId", session}, {"trackingId", tracking}, {"verifiedAt", at}}));
+  view.Delete(PsV::Pending(te, session));
   return core::Status::Ok();
 }
 
@@ -246,16 +246,16 @@ namespace {
 // them): sealed values, blind-index entries, CURP holdings, metadata, the face reference,
 // provenance; every `…Provided` turns false.
 core::Status DropAllData(ViewWriter& view, const std::string& te, const std::string& id, core::Json& r) {
-  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(PsV::Sealed(te, id)));
   core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
   if (!sealed.is_object()) sealed = core::Json::object();
   std::vector<std::string> fields;
   for (auto it = sealed.begin(); it != sealed.end(); ++it) fields.push_back(it.key());
   for (const auto& field : fields) SVC_RETURN_IF_ERROR(DropField(view, te, id, field, sealed));
-  view.Delete(V::Sealed(te, id));
-  view.Delete(V::Metadata(te, id));
-  view.Delete(V::Face(te, id));
-  view.Put(V::Provenance(te, id), "{}");
+  view.Delete(PsV::Sealed(te, id));
+  view.Delete(PsV::Metadata(te, id));
+  view.Delete(PsV::Face(te, id));
+  view.Put(PsV::Provenance(te, id), "{}");
   for (auto name : ps::kPiiFieldNames) r[std::string(name) + "Provided"] = false;
   return core::Status::Ok();
 }
@@ -268,7 +268,7 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
   const std::string at = core::FormatRfc3339(env.occurred_at);
   auto update_merge = [&](const std::string& survivor, const std::string& cid, const std::string& source,
                           const std::function<void(core::Json& merge, core::Json& row)>& change) -> core::Status {
-    const std::string key = V::Consolidation(te, survivor, cid);
+    const std::string key = PsV::Consolidation(te, survivor, cid);
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
     if (!stored.has_value()) return core::DataLoss("consolidation event before its request: " + cid);
     core::Json row = core::ParseJsonOrDiscarded(*stored);
@@ -286,7 +286,7 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
     }
     core::Json resolutions = core::Json::object();
     for (const auto& [field, person] : q->field_resolutions) resolutions[field] = person;
-    view.Put(V::Consolidation(te, id, q->consolidation_id),
+    view.Put(PsV::Consolidation(te, id, q->consolidation_id),
              core::DumpJson({{"object", "person.consolidation"},
                              {"consolidationId", q->consolidation_id},
                              {"survivorId", id},
@@ -295,17 +295,17 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
                              {"completedAt", nullptr},
                              {"fieldResolutions", resolutions},
                              {"merges", merges}}));
-    view.Put(V::Consolidating(te, id, q->consolidation_id),
+    view.Put(PsV::Consolidating(te, id, q->consolidation_id),
              core::DumpJson({{"tenantId", env.tenant_id}, {"environment", env.environment}, {"survivorId", id},
                              {"consolidationId", q->consolidation_id}}));
     return core::Status::Ok();
   }
   if (const auto* m = std::get_if<ps::MergeStarted>(&event)) {
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::Record(te, id)));
     if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
     core::Json r = core::ParseJsonOrDiscarded(*stored);
     r["mergingInto"] = m->survivor_id;
-    view.Put(V::Record(te, id), core::DumpJson(r));
+    view.Put(PsV::Record(te, id), core::DumpJson(r));
     return update_merge(m->survivor_id, m->consolidation_id, id, [](core::Json& merge, core::Json&) {
       merge["status"] = "merging";
     });
@@ -320,7 +320,7 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
     });
   }
   if (const auto* m = std::get_if<ps::PersonMerged>(&event)) {
-    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+    SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::Record(te, id)));
     if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
     core::Json r = core::ParseJsonOrDiscarded(*stored);
     SVC_RETURN_IF_ERROR(DropAllData(view, te, id, r));
@@ -328,21 +328,21 @@ core::Status ApplyConsolidation(const eventstore::EventEnvelope& env, const ps::
     r["status"] = "merged";
     r["mergedInto"] = m->survivor_id;
     r["updatedAt"] = at;
-    view.Put(V::Record(te, id), core::DumpJson(r));
+    view.Put(PsV::Record(te, id), core::DumpJson(r));
     return update_merge(m->survivor_id, m->consolidation_id, id, [&](core::Json& merge, core::Json&) {
       merge["status"] = "merged";
       merge["mergedAt"] = at;
     });
   }
   const auto& c = std::get<ps::ConsolidationCompleted>(event);
-  const std::string key = V::Consolidation(te, id, c.consolidation_id);
+  const std::string key = PsV::Consolidation(te, id, c.consolidation_id);
   SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
   if (!stored.has_value()) return core::DataLoss("consolidation event before its request: " + c.consolidation_id);
   core::Json row = core::ParseJsonOrDiscarded(*stored);
   row["status"] = "completed";
   row["completedAt"] = at;
   view.Put(key, core::DumpJson(row));
-  view.Delete(V::Consolidating(te, id, c.consolidation_id));
+  view.Delete(PsV::Consolidating(te, id, c.consolidation_id));
   return core::Status::Ok();
 }
 
@@ -352,7 +352,7 @@ core::Status ApplyImport(const eventstore::EventEnvelope& env, ViewWriter& view)
   const auto& job = std::get<ps::ImportRecorded>(event);
   core::Json rows = core::Json::array();
   for (const auto& r : job.rows) rows.push_back(core::EncodeFields(r));
-  view.Put(V::Import(TenantEnv(env.tenant_id, env.environment), env.aggregate_id),
+  view.Put(PsV::Import(TenantEnv(env.tenant_id, env.environment), env.aggregate_id),
            core::DumpJson({{"object", "person.import"},
                            {"id", env.aggregate_id},
                            {"status", "completed"},
@@ -372,7 +372,7 @@ core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view)
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string& id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string key = V::Export(te, id);
+  const std::string key = PsV::Export(te, id);
   if (const auto* r = std::get_if<ps::ExportRequested>(&event)) {
     view.Put(key, core::DumpJson({{"object", "person.export_bulk"},
                                   {"id", id},
@@ -398,7 +398,7 @@ core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view)
     q["tenantId"] = env.tenant_id;
     q["environment"] = env.environment;
     q["jobId"] = id;
-    view.Put(V::Exporting(te, id), core::DumpJson(q));
+    view.Put(PsV::Exporting(te, id), core::DumpJson(q));
     return core::Status::Ok();
   }
   SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
@@ -416,8 +416,8 @@ core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view)
     row["skippedCount"] = c->skipped_count;
     row["skipped"] = std::move(skipped);
     row["dump"] = {{"format", "svc-export-bulk-1"}, {"sizeBytes", c->size_bytes}, {"sha256", c->sha256}};
-    view.Delete(V::Exporting(te, id));
-    view.Put(V::ExportReady(te, id), core::DumpJson({{"tenantId", env.tenant_id},
+    view.Delete(PsV::Exporting(te, id));
+    view.Put(PsV::ExportReady(te, id), core::DumpJson({{"tenantId", env.tenant_id},
                                                     {"environment", env.environment},
                                                     {"jobId", id},
                                                     {"expiresAtMicros", c->expires_at_micros}}));
@@ -425,11 +425,11 @@ core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view)
     row["status"] = "failed";
     row["completedAt"] = at;
     row["failure"] = {{"code", f->code}, {"message", f->message}};
-    view.Delete(V::Exporting(te, id));
+    view.Delete(PsV::Exporting(te, id));
   } else {
     row["status"] = "expired";
     row["expiredAt"] = at;
-    view.Delete(V::ExportReady(te, id));
+    view.Delete(PsV::ExportReady(te, id));
   }
   view.Put(key, core::DumpJson(row));
   return core::Status::Ok();
@@ -442,13 +442,13 @@ core::Status ApplyForget(const eventstore::EventEnvelope& env, const ps::PersonE
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string& id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::Record(te, id)));
   if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
   core::Json r = core::ParseJsonOrDiscarded(*stored);
   if (const auto* f = std::get_if<ps::ForgetRequested>(&event)) {
     // The queue's key is the millisecond the record shows, so the record alone names it.
     if (auto old = core::ParseRfc3339(core::StringOr(r, "purgeDueAt")); old.ok()) {
-      view.Delete(V::PurgeDue(old->micros, env.tenant_id, env.environment, id));
+      view.Delete(PsV::PurgeDue(old->micros, env.tenant_id, env.environment, id));
     } else {
       r["forgetRequestedAt"] = at;
     }
@@ -456,32 +456,32 @@ core::Status ApplyForget(const eventstore::EventEnvelope& env, const ps::PersonE
     r["forgetRequested"] = true;
     r["forgetMode"] = f->mode;
     r["purgeDueAt"] = core::FormatRfc3339(due);
-    view.Put(V::PurgeDue(due.micros, env.tenant_id, env.environment, id), "");
-    view.Put(V::Record(te, id), core::DumpJson(r));
+    view.Put(PsV::PurgeDue(due.micros, env.tenant_id, env.environment, id), "");
+    view.Put(PsV::Record(te, id), core::DumpJson(r));
     return core::Status::Ok();
   }
   if (const auto* p = std::get_if<ps::PersonPurged>(&event)) {
     SVC_RETURN_IF_ERROR(DropAllData(view, te, id, r));
     for (const auto& ref : r.value("externalRefs", core::Json::array())) {
-      view.Delete(V::ExternalRef(te, core::StringOr(ref, "applicationId"), core::StringOr(ref, "externalRef")));
+      view.Delete(PsV::ExternalRef(te, core::StringOr(ref, "applicationId"), core::StringOr(ref, "externalRef")));
     }
     r["externalRefs"] = core::Json::array();
     r["status"] = "redacted";
     r["updatedAt"] = at;
     r["dataRemovedAt"] = at;
     if (auto due = core::ParseRfc3339(core::StringOr(r, "purgeDueAt")); due.ok()) {
-      view.Delete(V::PurgeDue(due->micros, env.tenant_id, env.environment, id));
+      view.Delete(PsV::PurgeDue(due->micros, env.tenant_id, env.environment, id));
     }
-    view.Put(V::Record(te, id), core::DumpJson(r));
-    view.Put(V::Shred(te, id), core::DumpJson({{"sessionIds", p->session_ids}}));
+    view.Put(PsV::Record(te, id), core::DumpJson(r));
+    view.Put(PsV::Shred(te, id), core::DumpJson({{"sessionIds", p->session_ids}}));
     return core::Status::Ok();
   }
   const auto& k = std::get<ps::KeysDestroyed>(event);
-  SVC_ASSIGN_OR_RETURN(auto shred, view.Get(V::Shred(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto shred, view.Get(PsV::Shred(te, id)));
   const core::Json sessions = core::ParseJsonOrDiscarded(shred.value_or("{}")).value("sessionIds", core::Json::array());
-  view.Delete(V::Shred(te, id));
+  view.Delete(PsV::Shred(te, id));
   // What the certificate states: who, where, how it was asked, and when the data became unreadable.
-  view.Put(V::Deletion(te, id), core::DumpJson({{"object", "person.deletion_certificate"},
+  view.Put(PsV::Deletion(te, id), core::DumpJson({{"object", "person.deletion_certificate"},
                                                 {"personId", id},
                                                 {"tenantId", env.tenant_id},
                                                 {"environment", env.environment},
@@ -523,18 +523,18 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"mechanism", c->mechanism},     {"policyVersion", c->policy_version},
                        {"purpose", c->purpose},         {"revokedAt", nullptr}};
     if (!c->efirma_challenge_id.empty()) item["efirmaChallengeId"] = c->efirma_challenge_id;
-    view.Put(V::Consent(te, id, c->consent_id), core::DumpJson(item));
-    if (!c->evidence_sealed.empty()) view.Put(V::ConsentEvidence(te, id, c->consent_id), c->evidence_sealed);
-    view.Put(V::ConsentIndex(te, id) + V::NewestFirst(env.aggregate_version, c->consent_id), "");
+    view.Put(PsV::Consent(te, id, c->consent_id), core::DumpJson(item));
+    if (!c->evidence_sealed.empty()) view.Put(PsV::ConsentEvidence(te, id, c->consent_id), c->evidence_sealed);
+    view.Put(PsV::ConsentIndex(te, id) + PsV::NewestFirst(env.aggregate_version, c->consent_id), "");
     // A consent given after an opposition to its purpose lifts the opposition.
-    SVC_ASSIGN_OR_RETURN(auto opposed, view.Get(V::Opposed(te, id, c->purpose)));
+    SVC_ASSIGN_OR_RETURN(auto opposed, view.Get(PsV::Opposed(te, id, c->purpose)));
     if (opposed.has_value()) {
-      view.Delete(V::Opposed(te, id, c->purpose));
-      SVC_ASSIGN_OR_RETURN(auto opp, view.Get(V::Opposition(te, id, *opposed)));
+      view.Delete(PsV::Opposed(te, id, c->purpose));
+      SVC_ASSIGN_OR_RETURN(auto opp, view.Get(PsV::Opposition(te, id, *opposed)));
       core::Json o = core::ParseJsonOrDiscarded(opp.value_or("{}"));
       o["liftedAt"] = at;
       o["liftedByConsentId"] = c->consent_id;
-      view.Put(V::Opposition(te, id, *opposed), core::DumpJson(o));
+      view.Put(PsV::Opposition(te, id, *opposed), core::DumpJson(o));
     }
     return core::Status::Ok();
   }
@@ -547,14 +547,14 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"createdAt", at},
                        {"liftedAt", nullptr},
                        {"liftedByConsentId", nullptr}};
-    view.Put(V::Opposition(te, id, o->opposition_id), core::DumpJson(item));
-    view.Put(V::OppositionIndex(te, id) + V::NewestFirst(env.aggregate_version, o->opposition_id), "");
-    view.Put(V::Opposed(te, id, o->purpose), o->opposition_id);
+    view.Put(PsV::Opposition(te, id, o->opposition_id), core::DumpJson(item));
+    view.Put(PsV::OppositionIndex(te, id) + PsV::NewestFirst(env.aggregate_version, o->opposition_id), "");
+    view.Put(PsV::Opposed(te, id, o->purpose), o->opposition_id);
     return core::Status::Ok();
   }
-  if (const auto* c = std::get_if<ps::ConsentRevoked>(&event)) return revoke(V::Consent(te, id, c->consent_id));
+  if (const auto* c = std::get_if<ps::ConsentRevoked>(&event)) return revoke(PsV::Consent(te, id, c->consent_id));
   if (const auto* g = std::get_if<ps::GrantCreated>(&event)) {
-    if (!g->replaces.empty()) SVC_RETURN_IF_ERROR(revoke(V::Grant(te, id, g->replaces)));
+    if (!g->replaces.empty()) SVC_RETURN_IF_ERROR(revoke(PsV::Grant(te, id, g->replaces)));
     core::Json item = {{"id", g->grant_id},
                        {"object", "person.grant"},
                        {"allowedFields", g->allowed_fields},
@@ -565,9 +565,9 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"defaultRedaction", g->default_redaction},
                        {"expiresAt", time_or_null(g->expires_micros)},
                        {"revokedAt", nullptr}};
-    view.Put(V::Grant(te, id, g->grant_id), core::DumpJson(item));
-    view.Put(V::GrantIndex(te, id) + V::NewestFirst(env.aggregate_version, g->grant_id), "");
-    view.Put(V::GrantOfApplication(te, id, g->application_id), g->grant_id);
+    view.Put(PsV::Grant(te, id, g->grant_id), core::DumpJson(item));
+    view.Put(PsV::GrantIndex(te, id) + PsV::NewestFirst(env.aggregate_version, g->grant_id), "");
+    view.Put(PsV::GrantOfApplication(te, id, g->application_id), g->grant_id);
     return core::Status::Ok();
   }
   if (const auto* h = std::get_if<ps::LegalHoldRecorded>(&event)) {
@@ -580,11 +580,11 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"legalBasis", or_null(h->legal_basis)},
                        {"createdAt", at},
                        {"expiresAt", h->action == "release" ? core::Json(nullptr) : time_or_null(h->expires_micros)}};
-    view.Put(V::LegalHolds(te, id) + V::NewestFirst(env.aggregate_version, h->hold_id), core::DumpJson(item));
+    view.Put(PsV::LegalHolds(te, id) + PsV::NewestFirst(env.aggregate_version, h->hold_id), core::DumpJson(item));
     if (h->action == "release") {
-      view.Delete(V::Hold(te, id, h->asset_id));
+      view.Delete(PsV::Hold(te, id, h->asset_id));
     } else {
-      view.Put(V::Hold(te, id, h->asset_id), std::to_string(h->expires_micros));
+      view.Put(PsV::Hold(te, id, h->asset_id), std::to_string(h->expires_micros));
     }
     return core::Status::Ok();
   }
@@ -598,12 +598,12 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
     return ApplyConsolidation(env, event, view);
   }
   const auto& g = std::get<ps::GrantRevoked>(event);
-  const std::string key = V::Grant(te, id, g.grant_id);
+  const std::string key = PsV::Grant(te, id, g.grant_id);
   SVC_RETURN_IF_ERROR(revoke(key));
   SVC_ASSIGN_OR_RETURN(auto row, view.Get(key));
   const std::string app = core::StringOr(core::ParseJsonOrDiscarded(row.value_or("{}")), "applicationId");
-  SVC_ASSIGN_OR_RETURN(auto in_force, view.Get(V::GrantOfApplication(te, id, app)));
-  if (in_force == g.grant_id) view.Delete(V::GrantOfApplication(te, id, app));
+  SVC_ASSIGN_OR_RETURN(auto in_force, view.Get(PsV::GrantOfApplication(te, id, app)));
+  if (in_force == g.grant_id) view.Delete(PsV::GrantOfApplication(te, id, app));
   return core::Status::Ok();
 }
 
@@ -658,7 +658,7 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
       r.Key("externalRef");
       r.String(c->external_ref);
       r.EndObject();
-      view.Put(V::ExternalRef(te, c->application_id, c->external_ref), id);
+      view.Put(PsV::ExternalRef(te, c->application_id, c->external_ref), id);
     }
     r.EndArray();
     r.Key("forgetRequested");
@@ -666,7 +666,7 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
     r.Key("verificationSummary");
     core::WriteFields(r, summary);
     r.EndObject();
-    view.Put(V::Record(te, id), r.text());
+    view.Put(PsV::Record(te, id), r.text());
 
     core::JsonText prov;
     core::JsonText sealed;
@@ -681,7 +681,7 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
       for (const auto& k : value.index) {
         if (std::find(indexed.begin(), indexed.end(), k) != indexed.end()) continue;
         indexed.push_back(k);
-        view.Put(V::BlindIndex(te, k, id), field);
+        view.Put(PsV::BlindIndex(te, k, id), field);
       }
       if (field == "curp") {
         for (const auto& k : value.index) SVC_RETURN_IF_ERROR(Holders(view, te, k, id, true));
@@ -689,24 +689,24 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
     }
     prov.EndObject();
     sealed.EndObject();
-    view.Put(V::Provenance(te, id), prov.text());
-    view.Put(V::Sealed(te, id), sealed.text());
-    if (!c->metadata_sealed.empty()) view.Put(V::Metadata(te, id), c->metadata_sealed);
+    view.Put(PsV::Provenance(te, id), prov.text());
+    view.Put(PsV::Sealed(te, id), sealed.text());
+    if (!c->metadata_sealed.empty()) view.Put(PsV::Metadata(te, id), c->metadata_sealed);
     // List order by the millisecond the record shows.
-    std::string order = V::Order(env.occurred_at.millis() * 1000, id);
-    view.Put(V::Index(te, V::All()) + order, "");
-    view.Put(V::Index(te, V::ByApplication(c->application_id)) + order, "");
+    std::string order = PsV::Order(env.occurred_at.millis() * 1000, id);
+    view.Put(PsV::Index(te, PsV::All()) + order, "");
+    view.Put(PsV::Index(te, PsV::ByApplication(c->application_id)) + order, "");
     return core::Status::Ok();
   }
 
   if (!std::holds_alternative<ps::PersonRevised>(event)) return ApplyRights(env, event, view);
   const auto& rv = std::get<ps::PersonRevised>(event);
-  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(V::Record(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored, view.Get(PsV::Record(te, id)));
   if (!stored.has_value()) return core::DataLoss("person event before its creation: " + id);
   core::Json r = core::ParseJsonOrDiscarded(*stored);
-  SVC_ASSIGN_OR_RETURN(auto stored_prov, view.Get(V::Provenance(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored_prov, view.Get(PsV::Provenance(te, id)));
   core::Json prov = core::ParseJsonOrDiscarded(stored_prov.value_or("{}"));
-  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(V::Sealed(te, id)));
+  SVC_ASSIGN_OR_RETURN(auto stored_sealed, view.Get(PsV::Sealed(te, id)));
   core::Json sealed = core::ParseJsonOrDiscarded(stored_sealed.value_or("{}"));
   if (!sealed.is_object()) sealed = core::Json::object();
   for (const auto& [field, value] : rv.set) {
@@ -720,12 +720,12 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
     prov.erase(field);
     r[field + "Provided"] = false;
   }
-  if (!rv.set.empty() || !rv.cleared.empty()) view.Put(V::Sealed(te, id), core::DumpJson(sealed));
+  if (!rv.set.empty() || !rv.cleared.empty()) view.Put(PsV::Sealed(te, id), core::DumpJson(sealed));
   if (rv.metadata_changed) {
     if (rv.metadata_sealed.empty()) {
-      view.Delete(V::Metadata(te, id));
+      view.Delete(PsV::Metadata(te, id));
     } else {
-      view.Put(V::Metadata(te, id), rv.metadata_sealed);
+      view.Put(PsV::Metadata(te, id), rv.metadata_sealed);
     }
   }
   r["piiVersion"] = rv.pii_version;
@@ -735,8 +735,8 @@ core::Status PersonsProjector::Apply(const eventstore::RecordedEvent& re, ViewWr
   Summary summary = SummaryOf(r);
   SVC_RETURN_IF_ERROR(Verified(te, id, rv.source, fields, env, summary, view));
   r["verificationSummary"] = core::EncodeFields(summary);
-  view.Put(V::Record(te, id), core::DumpJson(r));
-  view.Put(V::Provenance(te, id), core::DumpJson(prov));
+  view.Put(PsV::Record(te, id), core::DumpJson(r));
+  view.Put(PsV::Provenance(te, id), core::DumpJson(prov));
   return core::Status::Ok();
 }
 

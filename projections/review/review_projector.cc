@@ -15,7 +15,7 @@
 namespace svc::projections {
 
 namespace rv = commands::review;
-using V = ReviewView;
+using RvV = ReviewView;
 
 namespace {
 
@@ -50,7 +50,7 @@ class Stats {
   core::Result<core::Json*> Of(const rv::CaseActor& a) {
     auto it = rows_.find(a.id);
     if (it != rows_.end()) return &it->second;
-    SVC_ASSIGN_OR_RETURN(auto text, view_.Get(V::Stats(te_, a.id)));
+    SVC_ASSIGN_OR_RETURN(auto text, view_.Get(RvV::Stats(te_, a.id)));
     core::Json row = core::ParseJsonOrDiscarded(text.value_or("{}"));
     if (!row.is_object()) row = core::Json::object();
     row["actorType"] = a.type;
@@ -89,7 +89,7 @@ class Stats {
     return core::Status::Ok();
   }
   void Write() {
-    for (const auto& [id, row] : rows_) view_.Put(V::Stats(te_, id), core::DumpJson(row));
+    for (const auto& [id, row] : rows_) view_.Put(RvV::Stats(te_, id), core::DumpJson(row));
   }
 
  private:
@@ -169,7 +169,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     core::Json d = core::ParseJsonOrDiscarded(env.data);
     const std::string case_id = core::StringOr(d, "caseId");
     if (!case_id.empty() && core::StringOr(d.value("decision", core::Json::object()), "decidedBy") == "review") {
-      view.Delete(V::Move(TenantEnv(env.tenant_id, env.environment), case_id));
+      view.Delete(RvV::Move(TenantEnv(env.tenant_id, env.environment), case_id));
     }
     return core::Status::Ok();
   }
@@ -178,9 +178,9 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   const std::string te = TenantEnv(env.tenant_id, env.environment);
   const std::string& id = env.aggregate_id;
   const std::string at = core::FormatRfc3339(env.occurred_at);
-  const std::string key = V::Case(te, id);
+  const std::string key = RvV::Case(te, id);
 
-  SVC_ASSIGN_OR_RETURN(auto summary_text, view.Get(V::Summary(te)));
+  SVC_ASSIGN_OR_RETURN(auto summary_text, view.Get(RvV::Summary(te)));
   core::Json summary = core::ParseJsonOrDiscarded(summary_text.value_or("{}"));
   if (!summary.is_object()) summary = core::Json::object();
   for (const char* m : {"open", "inProgress", "escalated", "resolved", "closed", "total"}) {
@@ -194,10 +194,10 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   if (const auto* o = std::get_if<rv::CaseOpened>(&event)) {
     SVC_ASSIGN_OR_RETURN(auto stored, view.Get(key));
     if (stored.has_value()) return core::Status::Ok();  // opened once
-    SVC_ASSIGN_OR_RETURN(auto seq_text, view.Get(V::Sequence(te)));
+    SVC_ASSIGN_OR_RETURN(auto seq_text, view.Get(RvV::Sequence(te)));
     const int64_t number = (seq_text.has_value() ? std::stoll(*seq_text) : 0) + 1;
-    view.Put(V::Sequence(te), std::to_string(number));
-    view.Put(V::ByNumber(te, number), id);
+    view.Put(RvV::Sequence(te), std::to_string(number));
+    view.Put(RvV::ByNumber(te, number), id);
     const std::string priority = rv::CanonicalPriority(o->priority);
     char public_id[32];
     std::snprintf(public_id, sizeof public_id, "CASE-%06lld", static_cast<long long>(number));
@@ -233,8 +233,8 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
     old_status = core::StringOr(row, "status");
     held_before = AssigneeOf(row);
     SVC_RETURN_IF_ERROR(CountWork(event, row, stats, env.occurred_at.micros, at));
-    view.Delete(V::Queue(te) + ReviewQueueEntry(row));
-    view.Delete(V::OpenQueue(te) + ReviewQueueEntry(row));
+    view.Delete(RvV::Queue(te) + ReviewQueueEntry(row));
+    view.Delete(RvV::OpenQueue(te) + ReviewQueueEntry(row));
     if (auto status = rv::CaseStatusAfter(event, row.value("escalationLevel", int64_t{0}))) row["status"] = *status;
     auto assign = [&row, &at](const rv::CaseActor& a) {
       row["assigneeUserId"] = a.type == "user" ? core::Json(a.id) : core::Json(nullptr);
@@ -272,7 +272,7 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
                                  {"reasonCodes", e.reason_codes},
                                  {"approvers", approvers}};
               if (!e.applicant_message_sealed.empty()) move["applicantMessageSealed"] = e.applicant_message_sealed;
-              view.Put(V::Move(te, id), core::DumpJson(move));
+              view.Put(RvV::Move(te, id), core::DumpJson(move));
             }
             row["resolution"] = e.action;
             row["resolvedAt"] = at;
@@ -308,17 +308,17 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
           if constexpr (std::is_same_v<T, rv::CaseReassigned>) item["assigneeUserId"] = e.user_id;
         },
         event);
-    view.Put(V::Events(te, id) + seq, core::DumpJson(item));
+    view.Put(RvV::Events(te, id) + seq, core::DumpJson(item));
   }
   if (const auto* o = std::get_if<rv::CaseOpened>(&event); o != nullptr && !o->session_id.empty()) {
-    view.Put(V::BySession(te, o->session_id), id);
+    view.Put(RvV::BySession(te, o->session_id), id);
   }
   // The queue's change feed (ids and states only).
   {
-    SVC_ASSIGN_OR_RETURN(auto n_text, view.Get(V::FeedSequence(te)));
+    SVC_ASSIGN_OR_RETURN(auto n_text, view.Get(RvV::FeedSequence(te)));
     const uint64_t n = (n_text.has_value() ? std::stoull(*n_text) : 0) + 1;
-    view.Put(V::FeedSequence(te), std::to_string(n));
-    std::string feed_key = V::Feed(te);
+    view.Put(RvV::FeedSequence(te), std::to_string(n));
+    std::string feed_key = RvV::Feed(te);
     eventstore::PutFixed64BE(feed_key, n);
     view.Put(feed_key, core::DumpJson({{"type", env.type},
                                        {"caseId", id},
@@ -346,9 +346,9 @@ core::Status ReviewProjector::Apply(const eventstore::RecordedEvent& re, ViewWri
   stats.Write();
   row["updatedAt"] = at;
   view.Put(key, core::DumpJson(row));
-  view.Put(V::Queue(te) + ReviewQueueEntry(row), "");
-  if (!rv::IsFinishedCaseStatus(new_status)) view.Put(V::OpenQueue(te) + ReviewQueueEntry(row), "");
-  view.Put(V::Summary(te), core::DumpJson(summary));
+  view.Put(RvV::Queue(te) + ReviewQueueEntry(row), "");
+  if (!rv::IsFinishedCaseStatus(new_status)) view.Put(RvV::OpenQueue(te) + ReviewQueueEntry(row), "");
+  view.Put(RvV::Summary(te), core::DumpJson(summary));
   return core::Status::Ok();
 }
 

@@ -18,6 +18,8 @@
 #include "core/executor.h"
 #include "core/ids.h"
 
+namespace api_http_server_test {
+
 using namespace svc;
 
 namespace {
@@ -208,3 +210,5 @@ TEST_CASE("http server: a streamed route that answers before reading gets its an
   CHECK(answer.find("PAYLOAD_TOO_LARGE") != std::string::npos);
   ::close(fd);
 }
+
+}  // namespace api_http_server_test

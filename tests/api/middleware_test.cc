@@ -11,6 +11,8 @@
 #include "api/http/public_api.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace api_middleware_test {
+
 using namespace svc;
 
 namespace {
@@ -84,3 +86,5 @@ TEST_CASE("problem+json: string, number and JSON extensions") {
   CHECK(body["issues"][0]["code"] == "graph_cycle");
   CHECK_FALSE(body.contains("broken"));
 }
+
+}  // namespace api_middleware_test

@@ -13,6 +13,8 @@
 #include "projections/sessions_projector.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace api_modules_test {
+
 using namespace svc;
 namespace cc = commands::compliance;
 
@@ -87,3 +89,5 @@ TEST_CASE("modules: one name each; the documented routes are every module's, eac
   CHECK(documented->services.size() == names.size());  // every module runs something
   CHECK(operations.count("createVerificationSession") == 1);
 }
+
+}  // namespace api_modules_test

@@ -11,6 +11,8 @@
 #include "core/error_catalogue.h"
 #include "pipeline/webhooks/catalogue.h"
 
+namespace api_openapi_test {
+
 using namespace svc;
 
 TEST_CASE("openapi: the document matches the route table") {
@@ -109,3 +111,5 @@ TEST_CASE("openapi: for code generators: operation ids, tags, descriptions, webh
   // The progress stream is described: its event data has a schema.
   CHECK(s["ProgressStream"]["contentSchema"]["$ref"] == "#/components/schemas/ProgressEvent");
 }
+
+}  // namespace api_openapi_test

@@ -3,6 +3,8 @@
 
 #include "api/http/roles.h"
 
+namespace api_roles_test {
+
 using svc::api::Role;
 using svc::api::Roles;
 
@@ -88,3 +90,5 @@ TEST_CASE("roles: a worker takes a cluster's verification jobs, with its own rea
   REQUIRE_FALSE(single.ok());
   CHECK(single.status().message().find("--kafka-writers group") != std::string::npos);
 }
+
+}  // namespace api_roles_test

@@ -5,6 +5,8 @@
 #include "api/http/route_docs.h"
 #include "api/server/modules.h"
 
+namespace api_route_docs_test {
+
 using namespace svc;
 
 namespace {
@@ -51,3 +53,5 @@ TEST_CASE("route docs: every area's document matches its routes, and every route
   REQUIRE_MESSAGE(documented.ok(), documented.status().message());
   for (const auto& r : documented->routes) CHECK_MESSAGE(!r.summary.empty(), r.operation_id);
 }
+
+}  // namespace api_route_docs_test

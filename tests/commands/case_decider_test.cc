@@ -10,6 +10,8 @@
 #include "commands/verification/session_status.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_case_decider_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::review;
@@ -376,3 +378,5 @@ TEST_CASE("review case: a case another reviewer holds is reassigned by a supervi
   CHECK(spec.state.assignee == kAna);
   spec.CheckSnapshot();
 }
+
+}  // namespace commands_case_decider_test

@@ -15,6 +15,8 @@
 #include "tests/support/decider_spec.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace commands_claim_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::claims;
@@ -317,3 +319,5 @@ TEST_CASE("claims: RunWithClaim — of 6 concurrent creates with one RFC one com
   REQUIRE(state.ok());
   CHECK(core::ParseJsonOrDiscarded(*state)["released"] == true);
 }
+
+}  // namespace commands_claim_test

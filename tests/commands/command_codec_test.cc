@@ -11,6 +11,8 @@
 #include "commands/writer.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace commands_command_codec_test {
+
 using namespace svc;
 using namespace svc::commands;
 
@@ -171,3 +173,5 @@ TEST_CASE("command codec: a writer's answer crosses as it was: the outcome, or t
   CHECK_FALSE(DecodeReply(core::Json{{"code", 4}}).ok());
   CHECK_FALSE(DecodeReply(core::Json{{"ok", true}, {"positions", core::Json::array({core::Json::array({1})})}}).ok());
 }
+
+}  // namespace commands_command_codec_test

@@ -11,6 +11,8 @@
 #include "commands/verification/session_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_compliance_deciders_test {
+
 using namespace svc;
 using namespace svc::commands;
 using svc::testing::Data;
@@ -234,3 +236,5 @@ TEST_CASE("breach: notified once, the answer decided with it (a replay answers t
                                 {"severity", "high"}});
   CHECK(testing::Code(spec.When(compliance::NotifyBreach{n, "brc_1"}).status()) == "CONFLICT");
 }
+
+}  // namespace commands_compliance_deciders_test

@@ -10,6 +10,8 @@
 #include "commands/verification/session_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_embedded_rules_test {
+
 using namespace svc;
 using namespace svc::commands;
 using svc::testing::Code;
@@ -267,3 +269,5 @@ TEST_CASE("applications: the privacy notice is an https URL (http only on localh
   CHECK(spec.When(tenancy::SetApplicationSettings{kOther, {}, "", {}, "http://localhost:3000/aviso"})->events.size() == 1);
   spec.CheckSnapshot();
 }
+
+}  // namespace commands_embedded_rules_test

@@ -30,6 +30,8 @@
 #include "commands/webhooks/delivery_decider.h"
 #include "commands/webhooks/endpoint_decider.h"
 
+namespace commands_event_codecs_test {
+
 using namespace svc;
 using namespace svc::commands;
 
@@ -683,3 +685,5 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
   }
   CHECK(n == 138);
 }
+
+}  // namespace commands_event_codecs_test

@@ -6,6 +6,8 @@
 #include "commands/tenancy/tenant_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_export_job_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::persons;
@@ -100,3 +102,5 @@ TEST_CASE("export job: the dump's recipient is the tenant's export key in force,
   CHECK(Data(d->events[0])["recipientKeyId"] == "xk_0123456789abcdef");
   CHECK(Data(d->events[0])["recipientPublicKey"] == "cHVibGljLWtleQ");
 }
+
+}  // namespace commands_export_job_test

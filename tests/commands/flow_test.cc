@@ -6,6 +6,8 @@
 #include "commands/embedded/flow_graph.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_flow_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::embedded;
@@ -200,3 +202,5 @@ TEST_CASE("flow: created as a draft, published when it validates, versioned, arc
   CHECK_FALSE(ValidFlowKey(""));
   CHECK_FALSE(ValidFlowKey(std::string(65, 'a')));
 }
+
+}  // namespace commands_flow_test

@@ -7,6 +7,8 @@
 #include "commands/persons/person_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_kyb_deciders_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::kyb;
@@ -214,3 +216,5 @@ TEST_CASE("company: a member's or node's erasure — own key needed, once, then 
   REQUIRE(spec.When(forget("ubo_node", kA)).ok());
   spec.CheckSnapshot();
 }
+
+}  // namespace commands_kyb_deciders_test

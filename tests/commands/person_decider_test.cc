@@ -5,6 +5,8 @@
 #include "commands/persons/person_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_person_decider_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::persons;
@@ -575,3 +577,5 @@ TEST_CASE("person decider: an opposition revokes the purpose's consents in force
   CHECK(svc::testing::Data(d->events[0])["arcoRequestId"] == o.arco_request_id);
   spec.CheckSnapshot();
 }
+
+}  // namespace commands_person_decider_test

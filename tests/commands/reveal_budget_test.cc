@@ -5,6 +5,8 @@
 #include "commands/persons/reveal_budget.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_reveal_budget_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::persons;
@@ -57,3 +59,5 @@ TEST_CASE("reveal budget: one aggregate per environment and UTC day; it refills 
   CHECK(SecondsUntilRefill(t) == 30);  // 29.75 s, rounded up
   CHECK(SecondsUntilRefill(*core::ParseRfc3339("2026-11-24T00:00:00Z")) == 86400);
 }
+
+}  // namespace commands_reveal_budget_test

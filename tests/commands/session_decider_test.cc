@@ -4,6 +4,8 @@
 
 #include "commands/verification/session_decider.h"
 
+namespace commands_session_decider_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::verification;
@@ -271,3 +273,5 @@ TEST_CASE("session snapshot: the state's field list writes and reads every membe
   CHECK(back->stages_done.count("face_match") == 1);
   CHECK(SessionDecider::FromJson("[]").status().code() == core::StatusCode::kDataLoss);
 }
+
+}  // namespace commands_session_decider_test

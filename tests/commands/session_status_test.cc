@@ -4,6 +4,8 @@
 
 #include "commands/verification/session_status.h"
 
+namespace commands_session_status_test {
+
 using namespace svc;
 using namespace svc::commands::verification;
 
@@ -86,3 +88,5 @@ TEST_CASE("session status: the captures a 'more information' verdict asks for ag
         std::vector<std::string>{"document_front", "document_back", "selfie"});
   CHECK(RequestedCaptures({"REVIEW_MORE_INFO"}).empty());
 }
+
+}  // namespace commands_session_status_test

@@ -5,6 +5,8 @@
 #include "commands/tenancy/scopes.h"
 #include "commands/tenancy/tenant_decider.h"
 
+namespace commands_tenant_decider_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::tenancy;
@@ -207,3 +209,5 @@ TEST_CASE("users: reviewers and supervisors of the tenant, disabled once") {
   CHECK(TenantDecider::Decide(s, DisableUser{usr}, Ctx())->events.empty());
   CHECK(Code(TenantDecider::Decide(s, DisableUser{"usr_00000000000000000000000000000009"}, Ctx())) == "NOT_A_REVIEWER");
 }
+
+}  // namespace commands_tenant_decider_test

@@ -6,6 +6,8 @@
 #include "commands/tenancy/tenant_decider.h"
 #include "tests/support/decider_spec.h"
 
+namespace commands_webhook_deciders_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::webhooks;
@@ -243,3 +245,5 @@ TEST_CASE("webhook delivery: an unknown outcome is refused; a retry by hand name
   CHECK(r->result["deliveryId"] == "whd_00000000000000000000000000000002");
   CHECK(spec.state.attempts == 0);  // the retry is a new delivery; this one is unchanged
 }
+
+}  // namespace commands_webhook_deciders_test

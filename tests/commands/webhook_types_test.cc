@@ -16,6 +16,8 @@
 #include "commands/webhooks/endpoint_events.h"
 #include "commands/webhooks/webhook_types.h"
 
+namespace commands_webhook_types_test {
+
 using namespace svc;
 using namespace svc::commands;
 using svc::commands::webhooks::WebhookTypes;
@@ -78,3 +80,5 @@ TEST_CASE("webhook types: every verdict event has its webhook, and most events h
   CHECK(webhooks::WebhookTypeFor("verification_session", verification::SessionCreated::kType) == nullptr);
   CHECK(webhooks::WebhookTypeFor("review_case", review::CaseOpened::kType) == nullptr);
 }
+
+}  // namespace commands_webhook_types_test

@@ -10,6 +10,8 @@
 #include "commands/writer.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace commands_writer_test {
+
 using namespace svc;
 using namespace svc::commands;
 using namespace svc::commands::tenancy;
@@ -464,3 +466,5 @@ TEST_CASE("writer: an answer that appended nothing waits for the appends decided
     }
   }
 }
+
+}  // namespace commands_writer_test

@@ -6,6 +6,8 @@
 
 #include <string>
 
+namespace core_byte_budget_test {
+
 using svc::core::ByteBudget;
 using svc::core::Gauge;
 using svc::core::HeldBytes;
@@ -58,3 +60,5 @@ TEST_CASE("held bytes: 1 MiB blocks out of the budget, read back whole, given ba
   HeldBytes none(&budget);
   CHECK(none.Whole().empty());
 }
+
+}  // namespace core_byte_budget_test

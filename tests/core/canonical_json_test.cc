@@ -6,6 +6,8 @@
 #include "core/canonical_json.h"
 #include "core/canonical_json_dom.h"
 
+namespace core_canonical_json_test {
+
 using namespace svc::core;
 
 namespace {
@@ -105,3 +107,5 @@ TEST_CASE("JCS from simdjson's DOM: the same bytes as CanonicalJson") {
   // Named members left out (the audit chain hashes an entry without prevHash and hash).
   CHECK(FromDom(R"({"prevHash":"00","id":1,"hash":"ff","a":"x"})", {"prevHash", "hash"}) == R"({"a":"x","id":1})");
 }
+
+}  // namespace core_canonical_json_test

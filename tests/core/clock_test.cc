@@ -2,6 +2,8 @@
 
 #include "core/clock.h"
 
+namespace core_clock_test {
+
 using namespace svc::core;
 
 TEST_CASE("RFC 3339: formatting is UTC with milliseconds") {
@@ -35,3 +37,5 @@ TEST_CASE("FakeClock moves only when told") {
   c.AdvanceSeconds(5);
   CHECK(c.Now().seconds() == 105);
 }
+
+}  // namespace core_clock_test

@@ -3,6 +3,8 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 
+namespace core_crypto_test {
+
 using namespace svc::core;
 
 TEST_CASE("SHA-256 known answers") {
@@ -97,3 +99,5 @@ TEST_CASE("secret streams: chunks open in order under their AD; reordered, alter
   CHECK(open({a, altered}, "ad", key) == "!pull");
   CHECK_FALSE(StreamOpener::Start("short", sealer.header()).ok());
 }
+
+}  // namespace core_crypto_test

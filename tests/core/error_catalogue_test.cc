@@ -6,6 +6,8 @@
 
 #include "core/error_catalogue.h"
 
+namespace core_error_catalogue_test {
+
 using namespace svc::core;
 
 // The golden file is the published catalogue. The catalogue is append-only: a code in the golden
@@ -37,3 +39,5 @@ TEST_CASE("error catalogue: lookups") {
   CHECK(FindErrorCode("NOT_IMPLEMENTED")->reserved);
   CHECK(FindErrorCode("NO_SUCH_CODE") == nullptr);
 }
+
+}  // namespace core_error_catalogue_test

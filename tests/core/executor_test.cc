@@ -9,6 +9,8 @@
 #include "core/delay_queue.h"
 #include "core/executor.h"
 
+namespace core_executor_test {
+
 using namespace svc::core;
 
 TEST_CASE("a strand runs its tasks one at a time, in order") {
@@ -60,3 +62,5 @@ TEST_CASE("delay queue: deadline order; Stop runs what waits; a task after Stop 
   CHECK(order == std::vector<int>{1, 2, 3, 4});
   q.Stop();  // idempotent
 }
+
+}  // namespace core_executor_test

@@ -2,6 +2,8 @@
 
 #include "core/ids.h"
 
+namespace core_ids_test {
+
 using namespace svc::core;
 
 TEST_CASE("ids: prefix, 32 lowercase hex, nothing else") {
@@ -39,3 +41,5 @@ TEST_CASE("id sources: random ids parse; sequential ids are deterministic") {
   CHECK(s1.NewIdString(IdKind::kTenant) == s2.NewIdString(IdKind::kTenant));
   CHECK(s1.NewIdString(IdKind::kTenant) == "ten_00000000000000070000000000000002");
 }
+
+}  // namespace core_ids_test

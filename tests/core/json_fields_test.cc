@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+namespace core_json_fields_test {
+
 namespace {
 
 using svc::core::Field;
@@ -145,3 +147,5 @@ TEST_CASE("field lists: the text writer writes what DumpJson of the tree writes"
   sh.number_or_null = 2.5;
   CHECK(svc::core::EncodeFieldsText(sh) == svc::core::DumpJson(svc::core::EncodeFields(sh)));
 }
+
+}  // namespace core_json_fields_test

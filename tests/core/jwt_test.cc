@@ -5,7 +5,7 @@
 #include "core/crypto.h"
 
 namespace svc::core {
-namespace {
+namespace core_jwt_test {
 
 const std::string kKey(32, 'k');
 
@@ -48,5 +48,5 @@ TEST_CASE("jwt: expiry, not-before, another key, tampering and other algorithms 
   CHECK(!JwtVerifyHs256(kKey, s, Timestamp{1}).ok());
 }
 
-}  // namespace
+}  // namespace core_jwt_test
 }  // namespace svc::core

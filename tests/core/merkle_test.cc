@@ -11,6 +11,8 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 
+namespace core_merkle_test {
+
 namespace m = svc::core::merkle;
 
 namespace {
@@ -164,3 +166,5 @@ TEST_CASE("merkle: a compact range gives the head of every size on the way") {
     REQUIRE(grown.Root() == t.Mth(0, n));
   }
 }
+
+}  // namespace core_merkle_test

@@ -12,6 +12,8 @@
 #include "core/mx_calendar.h"
 #include "core/mx_ids.h"
 
+namespace core_mx_ids_test {
+
 using namespace svc::core::mx;
 
 namespace {
@@ -425,3 +427,5 @@ TEST_CASE("mx calendar: official rest days, weekends and business-day terms") {
   CHECK_FALSE(ParseCivilDate("2026-02-30").ok());
   CHECK_FALSE(ParseCivilDate("26-02-03").ok());
 }
+
+}  // namespace core_mx_ids_test

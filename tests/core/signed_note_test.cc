@@ -9,6 +9,8 @@
 #include "core/crypto.h"
 #include "core/ids.h"
 
+namespace core_signed_note_test {
+
 namespace note = svc::core::note;
 
 namespace {
@@ -76,3 +78,5 @@ TEST_CASE("signed note: tlog checkpoints") {
   CHECK_FALSE(note::ParseCheckpoint("o\n1\n").ok());
   CHECK_FALSE(note::ParseCheckpoint("o\n1\n" + svc::core::Base64Encode(root)).ok());
 }
+
+}  // namespace core_signed_note_test

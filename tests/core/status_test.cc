@@ -2,6 +2,8 @@
 
 #include "core/status.h"
 
+namespace core_status_test {
+
 using namespace svc::core;
 
 namespace {
@@ -39,3 +41,5 @@ TEST_CASE("Result and the macros propagate the first error") {
   Result<int> from_ok_status = Status::Ok();  // a bug: must not look like success
   CHECK_FALSE(from_ok_status.ok());
 }
+
+}  // namespace core_status_test

@@ -2,6 +2,8 @@
 
 #include <doctest/doctest.h>
 
+namespace core_token_bucket_test {
+
 using svc::core::TokenBucket;
 
 TEST_CASE("token bucket: starts full, refills at its rate, says how long to wait") {
@@ -24,3 +26,5 @@ TEST_CASE("token bucket: starts full, refills at its rate, says how long to wait
   CHECK(slow.Take(t0, 1.0 / 60, 1) == 0);
   CHECK(slow.Take(t0, 1.0 / 60, 1) == 60'000'000);
 }
+
+}  // namespace core_token_bucket_test

@@ -14,6 +14,8 @@
 #include "eventstore/kv_store.h"
 #include "tests/support/temp_dir.h"
 
+namespace eventstore_backup_test {
+
 using namespace svc;
 namespace fs = std::filesystem;
 
@@ -225,3 +227,5 @@ TEST_CASE("backup: a restore refuses a backup that does not match its manifest")
     refused("not a svc-backup/1 manifest");
   }
 }
+
+}  // namespace eventstore_backup_test

@@ -2,6 +2,8 @@
 
 #include "eventstore/envelope.h"
 
+namespace eventstore_envelope_test {
+
 using namespace svc;
 using namespace svc::eventstore;
 
@@ -67,3 +69,5 @@ TEST_CASE("tenant partitioning is stable") {
   CHECK(PartitionForTenant("ten_0123456789abcdef0123456789abcdef", 1024) == 527);
   CHECK(PartitionForTenant("ten_0123456789abcdef0123456789abcdef", 4) == 3);
 }
+
+}  // namespace eventstore_envelope_test

@@ -13,6 +13,8 @@
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace eventstore_event_log_contract_test {
+
 using namespace svc;
 using namespace svc::eventstore;
 
@@ -348,3 +350,5 @@ TEST_CASE("event log: a take-over's tail window that shows nothing widens until 
   CHECK(w.next_seq == 43);
   CHECK_FALSE(w.group);  // the single writer that fenced the group writes it now
 }
+
+}  // namespace eventstore_event_log_contract_test

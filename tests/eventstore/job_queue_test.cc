@@ -14,6 +14,8 @@
 #include "eventstore/job_queue.h"
 #include "tests/support/dev_broker_process.h"
 
+namespace eventstore_job_queue_test {
+
 using namespace svc;
 using namespace svc::eventstore;
 
@@ -182,3 +184,5 @@ TEST_CASE("job queue: two members share the partitions, each partition with one 
   CHECK(Eventually([&] { return b.q->Owned().size() == kPartitions; }));
   b.q->Close();
 }
+
+}  // namespace eventstore_job_queue_test

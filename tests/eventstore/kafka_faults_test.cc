@@ -11,6 +11,8 @@
 #include "eventstore/kafka_log.h"
 #include "tests/support/dev_broker_process.h"
 
+namespace eventstore_kafka_faults_test {
+
 using namespace svc;
 using namespace svc::eventstore;
 
@@ -275,3 +277,5 @@ TEST_CASE("kafka: a single writer refuses a topic a writer group writes, unless 
   auto all = ReadAll(**again);
   CHECK(all.size() == 3);
 }
+
+}  // namespace eventstore_kafka_faults_test

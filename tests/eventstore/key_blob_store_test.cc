@@ -16,6 +16,8 @@
 #include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
+namespace eventstore_key_blob_store_test {
+
 using namespace svc;
 
 TEST_CASE("key store: created once, wrapped under the KEK, bound to its name, destroyable") {
@@ -170,3 +172,5 @@ TEST_CASE("blob store: content-addressed, idempotent, verified on read") {
     CHECK(e.path().extension() != ".spool");
   }
 }
+
+}  // namespace eventstore_key_blob_store_test

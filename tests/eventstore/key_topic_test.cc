@@ -14,6 +14,8 @@
 #include "tests/support/dev_broker_process.h"
 #include "tests/support/key_store_fixture.h"
 
+namespace eventstore_key_topic_test {
+
 using namespace svc;
 using namespace svc::eventstore;
 
@@ -175,3 +177,5 @@ TEST_CASE("keys topic: settings that could drop live keys or keep destroyed ones
   CHECK(unbounded.status().message().find("max.compaction.lag.ms=86400000") != std::string::npos);
   CHECK_FALSE(CheckKeyTopicConfig(t, {{"cleanup.policy", "compact"}}).ok());
 }
+
+}  // namespace eventstore_key_topic_test

@@ -10,6 +10,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_aml_cli_test {
+
 using namespace svc;
 
 namespace {
@@ -67,3 +69,5 @@ TEST_CASE("aml cli: check reads each sample list, screen finds its names, a bad 
   CHECK(testing::RunSvc({"aml", "screen", SampleList("sdn.csv"), "--format", "ofac_sdn_csv"}).exit_code != 0);
   CHECK(testing::RunSvc({"aml", "bless"}).exit_code == 2);
 }
+
+}  // namespace integration_aml_cli_test

@@ -10,6 +10,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/receiver_process.h"
 
+namespace integration_aml_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -341,3 +343,5 @@ TEST_CASE("aml: an RFC or CURP equal to a listed entry's identifier is a hit wha
   REQUIRE(cs["hits"].size() == 1);
   CHECK(cs["hits"][0]["entry"]["id"] == "9002");
 }
+
+}  // namespace integration_aml_test

@@ -20,6 +20,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_api_test {
+
 using namespace svc;
 using svc::testing::SvcServer;
 
@@ -446,3 +448,5 @@ TEST_CASE("api: a caller's X-Request-Id is recorded in the events (correlationId
   }
   CHECK(found);
 }
+
+}  // namespace integration_api_test

@@ -21,6 +21,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_audit_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -729,3 +731,5 @@ TEST_CASE("audit: a restarted server publishes a checkpoint at start when the lo
   REQUIRE(env.Admin("POST", "/admin/audit/publish-checkpoints").status == 200);  // waits for a run in progress
   CHECK(Body(env.Call(env.test_key, "GET", "/v1/audit-logs/verify/checkpoints"))["data"].size() == 1);
 }
+
+}  // namespace integration_audit_test

@@ -21,6 +21,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_backup_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -318,3 +320,5 @@ TEST_CASE("backup and restore on Kafka: the topic brings back what came after; a
   testing::CheckProblem(lost, 410, "PERSON_PURGED");
   node.Stop();
 }
+
+}  // namespace integration_backup_test

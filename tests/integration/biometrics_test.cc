@@ -19,6 +19,8 @@
 #include "tests/support/liveness_fixtures.h"
 #include "tests/support/sample_captures.h"
 
+namespace integration_biometrics_test {
+
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
@@ -486,3 +488,5 @@ TEST_CASE("biometrics: active liveness challenges") {
   // After the verdict, no more challenges.
   CheckProblem(challenge(replay), 409, "SESSION_COMPLETED");
 }
+
+}  // namespace integration_biometrics_test

@@ -23,6 +23,8 @@
 #include "tests/support/session_flow.h"
 #include "tests/support/stopped_data_dir.h"
 
+namespace integration_blobs_test {
+
 using namespace svc;
 using testing::Body;
 
@@ -542,3 +544,5 @@ TEST_CASE("blobs: a bulk export's dump is an object of the store on both backend
     CHECK(stored().empty());
   }
 }
+
+}  // namespace integration_blobs_test

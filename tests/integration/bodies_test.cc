@@ -10,6 +10,8 @@
 
 #include "tests/support/api_env.h"
 
+namespace integration_bodies_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -167,3 +169,5 @@ TEST_CASE("bodies: nulls, wrong types and repeated members on every route: never
   CHECK(Body(r)["detail"].get<std::string>().find("/fields") != std::string::npos);
   CHECK(env.Call("", "GET", "/healthz").status == 200);
 }
+
+}  // namespace integration_bodies_test

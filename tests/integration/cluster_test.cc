@@ -28,6 +28,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_cluster_test {
+
 using namespace svc;
 using svc::testing::RunSvc;
 using svc::testing::SvcServer;
@@ -771,3 +773,5 @@ TEST_CASE("cluster clocks: a writer whose wall clock is 30 s ahead decides the c
   }
   CHECK(Metric(asker, "svc_cluster_command_timeouts_total") <= 0);
 }
+
+}  // namespace integration_cluster_test

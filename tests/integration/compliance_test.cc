@@ -13,6 +13,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_compliance_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -365,3 +367,5 @@ TEST_CASE("compliance: the sweeper enforces retention, records it in the log, an
   CHECK(core::ParseJsonOrDiscarded(verify.out)["identical"] == true);
   env.server->Start();
 }
+
+}  // namespace integration_compliance_test

@@ -20,6 +20,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/mx_samples.h"
 
+namespace integration_crash_retry_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -192,3 +194,5 @@ TEST_CASE("crash retry: after kill -9, every Idempotency-Key retried gets its fi
     CHECK_MESSAGE(third.body == again[i].body, requests[i].key);
   }
 }
+
+}  // namespace integration_crash_retry_test

@@ -17,6 +17,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_crash_test {
+
 using namespace svc;
 using svc::testing::RunSvc;
 using svc::testing::SvcServer;
@@ -102,3 +104,5 @@ TEST_CASE("crash safety: kill -9 under load loses no acknowledged append") {
   auto verify = RunSvc({"replay", "--verify", "--data-dir", data});
   CHECK_MESSAGE(verify.exit_code == 0, verify.out << verify.err);
 }
+
+}  // namespace integration_crash_test

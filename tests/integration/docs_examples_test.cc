@@ -33,6 +33,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_docs_examples_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -175,3 +177,5 @@ TEST_CASE("docs: every runnable command block of docs/*.md runs against a real s
   CHECK(c["case"]["status"] == "resolved");
   CHECK(Body(env.Call(k, "GET", "/v1/review/cases/" + c2 + "/state"))["case"]["assigneeUserId"] == reviewer);
 }
+
+}  // namespace integration_docs_examples_test

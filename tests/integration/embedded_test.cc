@@ -7,6 +7,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_embedded_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -569,3 +571,5 @@ TEST_CASE("embedded: an active-liveness flow through the applicant token — the
   auto up = env.Call(token, "POST", base + "/media", body, {{"Content-Type", "multipart/form-data; boundary=" + boundary}});
   CHECK_MESSAGE(up.status == 201, up.body);
 }
+
+}  // namespace integration_embedded_test

@@ -23,6 +23,8 @@
 #include "tests/support/session_flow.h"
 #include "core/crypto.h"
 
+namespace integration_embedded_widget_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -570,3 +572,5 @@ TEST_CASE("embedded widget: every return lands where the session is; refusals an
     CHECK(out["axe"][st]["violations"].empty());
   }
 }
+
+}  // namespace integration_embedded_widget_test

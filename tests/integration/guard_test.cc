@@ -12,6 +12,8 @@
 #include "core/ids.h"
 #include "tests/support/api_env.h"
 
+namespace integration_guard_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -142,3 +144,5 @@ TEST_CASE("guard: behind a proxy (--client-ip-header), each client address has i
   CheckProblem(guess("198.51.100.7"), 401, "API_KEY_INVALID");
   CHECK(env.Call(env.test_key, "GET", "/v1/persons", "", {{"X-Forwarded-For", "198.51.100.7"}}).status == 200);
 }
+
+}  // namespace integration_guard_test

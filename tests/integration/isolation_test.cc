@@ -16,6 +16,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_isolation_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -339,3 +341,5 @@ TEST_CASE("isolation: every route that takes an id, from the served OpenAPI docu
   // Most operations get past their body's validation to the lookup.
   CHECK(reached * 10 >= calls * 7);
 }
+
+}  // namespace integration_isolation_test

@@ -14,6 +14,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_kafka_test {
+
 using namespace svc;
 using svc::testing::RunProgram;
 using svc::testing::RunSvc;
@@ -184,3 +186,5 @@ TEST_CASE("kafka-check: against the dev broker, each check answers, and says wha
   CHECK(none.exit_code != 0);
   CHECK(none.err.find("--kafka-brokers") != std::string::npos);
 }
+
+}  // namespace integration_kafka_test

@@ -17,6 +17,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/stopped_data_dir.h"
 
+namespace integration_kyb_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -730,3 +732,5 @@ TEST_CASE("kyb erasure: an ARCO cancellation erases a member's name for good, wi
   auto offline = testing::RunSvc({"certificate", "verify", file, "--public-key", public_key});
   CHECK_MESSAGE(offline.exit_code == 0, offline.out << offline.err);
 }
+
+}  // namespace integration_kyb_test

@@ -10,6 +10,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 
+namespace integration_master_key_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -106,3 +108,5 @@ TEST_CASE("master key: rotated on a running server, then on a stopped one; the o
   CHECK(decrypt() == "rot@example.mx");
   CHECK(public_key() == cert_key);
 }
+
+}  // namespace integration_master_key_test

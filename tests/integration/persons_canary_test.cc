@@ -14,6 +14,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 
+namespace integration_persons_canary_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -163,3 +165,5 @@ TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or 
   CHECK(saw_external_ref);
   if (!kafka) CHECK(saw_sealed);  // the embedded log's person events were there to search
 }
+
+}  // namespace integration_persons_canary_test

@@ -12,6 +12,8 @@
 #include "tests/support/child_process.h"
 #include "tests/support/stopped_data_dir.h"
 
+namespace integration_persons_consolidation_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -265,3 +267,5 @@ TEST_CASE("persons import: a batch of good and bad rows, each answered as a crea
   const std::string importer = env.NewKey(env.tenant, "test", {"persons:write"});
   CHECK(env.Call(importer, "GET", "/v1/person-imports/" + id).status == 200);
 }
+
+}  // namespace integration_persons_consolidation_test

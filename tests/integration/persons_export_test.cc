@@ -17,6 +17,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/svc_process.h"
 
+namespace integration_persons_export_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -334,3 +336,5 @@ TEST_CASE("persons export-bulk: a job queued when the server crashes is written 
   CHECK(std::filesystem::is_empty(legacy_dir));
   std::filesystem::remove_all(dir);
 }
+
+}  // namespace integration_persons_export_test

@@ -18,6 +18,8 @@
 #include "tests/support/session_flow.h"
 #include "tests/support/stopped_data_dir.h"
 
+namespace integration_persons_forget_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -325,3 +327,5 @@ TEST_CASE("persons forget: a block under a hold set later waits for the release,
   // The history of holds outlives the purge.
   CHECK(Body(env.Call(k, "GET", kBase + "/" + id + "/legal-holds"))["data"].size() == 2);
 }
+
+}  // namespace integration_persons_forget_test

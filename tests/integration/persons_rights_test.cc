@@ -12,6 +12,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_persons_rights_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -701,3 +703,5 @@ TEST_CASE("arco requests: a key of the other environment can neither move nor se
     CHECK(Move(env, owner, id, "deny", {{"reason", "identity_not_accredited"}})["status"] == "denied");
   }
 }
+
+}  // namespace integration_persons_rights_test

@@ -16,6 +16,8 @@
 #include "tests/support/child_process.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_persons_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -752,3 +754,5 @@ TEST_CASE("persons: RFCs with Ñ, &, dashes; CURPs born in the future and generi
     CheckProblem(Post(env, k, kBase, {{"pii", {{"curp", bad}}}}), 422, "VALIDATION_ERROR");
   }
 }
+
+}  // namespace integration_persons_test

@@ -13,6 +13,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/mx_samples.h"
 
+namespace integration_restart_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -244,3 +246,5 @@ TEST_CASE("claims: a kill -9 between the claim and the create; after the claim's
   auto list = env.Call(env.test_key, "GET", "/v1/persons?limit=10&includeTotal=true");
   CHECK(Body(list)["totalCount"] == 1);
 }
+
+}  // namespace integration_restart_test

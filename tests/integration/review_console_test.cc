@@ -17,6 +17,8 @@
 #include "tests/support/child_process.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_review_console_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::Env;
@@ -211,3 +213,5 @@ TEST_CASE("review console: a reviewer signs in, sees the queue live, and resolve
     CHECK(sup_out["axe"][st]["violations"].empty());
   }
 }
+
+}  // namespace integration_review_console_test

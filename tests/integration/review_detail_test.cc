@@ -13,6 +13,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_review_detail_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -490,3 +492,5 @@ TEST_CASE("review: supervisors reassign any case and read the team's workload; r
   CHECK(env.Call(k, "GET", "/v1/review/team").status == 200);  // an integration's key
   CHECK(team.body.find("\"secret") == std::string::npos);
 }
+
+}  // namespace integration_review_detail_test

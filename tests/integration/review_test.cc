@@ -17,6 +17,8 @@
 #include "tests/support/session_flow.h"
 #include "tests/support/stopped_data_dir.h"
 
+namespace integration_review_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -413,3 +415,5 @@ TEST_CASE("review: 'more information' names the captures and carries the reviewe
   CHECK(logs.str().find(c) != std::string::npos);  // the requests were logged
   CHECK(logs.str().find("Zorzalcanario") == std::string::npos);
 }
+
+}  // namespace integration_review_test

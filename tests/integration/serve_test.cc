@@ -22,6 +22,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace integration_serve_test {
+
 using namespace svc;
 using svc::testing::RunSvc;
 using svc::testing::SvcServer;
@@ -535,3 +537,5 @@ TEST_CASE("svc certificate verify: a signed certificate verifies; one changed by
   CHECK(RunSvc({"certificate", "verify", file, "--data-dir", empty}).exit_code == 1);
   CHECK(std::filesystem::is_empty(empty));  // still empty: no master.key was made
 }
+
+}  // namespace integration_serve_test

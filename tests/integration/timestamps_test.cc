@@ -15,6 +15,8 @@
 #include "tests/support/session_flow.h"
 #include "tests/support/tsa_process.h"
 
+namespace integration_timestamps_test {
+
 using namespace svc;
 using testing::Body;
 using testing::Env;
@@ -281,3 +283,5 @@ TEST_CASE("timestamps: an ARCO access bundle and a bulk export's dump are timest
   CHECK(ready["dump"]["timestamps"][0]["status"] == "granted");
   CHECK(OpensslVerify(env.dir, ready["dump"]["timestamps"][0], dump_hash, tsa.roots_file()).exit_code == 0);
 }
+
+}  // namespace integration_timestamps_test

@@ -9,6 +9,8 @@
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 
+namespace integration_typed_client_test {
+
 using namespace svc;
 using svc::testing::Env;
 
@@ -30,3 +32,5 @@ TEST_CASE("typed client: openapi-typescript's types and openapi-fetch against th
   CHECK(out["calls"]["webhookSecretShown"] == true);
   CHECK(out["checked"].size() >= 14);  // every answer of the walk, checked against the document
 }
+
+}  // namespace integration_typed_client_test

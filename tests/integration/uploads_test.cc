@@ -11,6 +11,8 @@
 #include "tests/support/raw_connection.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_uploads_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -211,3 +213,5 @@ TEST_CASE("uploads: captures held in memory come out of one budget; past it 503 
   auto evidence = Body(env.Call(env.test_key, "GET", "/v1/verification-sessions/" + sa + "/evidence"));
   CHECK(evidence["media"].size() == 2);
 }
+
+}  // namespace integration_uploads_test

@@ -23,6 +23,8 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_verification_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -988,3 +990,5 @@ TEST_CASE("efirma: a consent given by e.firma carries the signed text, the signa
                              "openssl dgst -sha256 -verify holder.pub -signature signature.bin signed.txt > verified.txt";
   CHECK(std::system(verify.c_str()) == 0);
 }
+
+}  // namespace integration_verification_test

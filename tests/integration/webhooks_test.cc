@@ -11,6 +11,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/session_flow.h"
 
+namespace integration_webhooks_test {
+
 using namespace svc;
 using svc::testing::Body;
 using svc::testing::CheckProblem;
@@ -917,3 +919,5 @@ TEST_CASE("webhooks: an attempt cut by kill -9 is posted once, then recorded as 
     CHECK(m["id"] == core::ParseJsonOrDiscarded(receiver.LogJson())[0]["id"]);  // the same webhook-id
   }
 }
+
+}  // namespace integration_webhooks_test

@@ -4,6 +4,8 @@
 #include "core/crypto.h"
 #include "pipeline/certificate.h"
 
+namespace pipeline_certificate_test {
+
 using namespace svc;
 
 namespace {
@@ -99,3 +101,5 @@ TEST_CASE("certificate: the Ed25519 signature checks with the public key alone")
   CHECK(forged->ed25519_valid == false);
   CHECK_FALSE(forged->valid());
 }
+
+}  // namespace pipeline_certificate_test

@@ -7,6 +7,8 @@
 #include "pipeline/documents/checks.h"
 #include "pipeline/documents/names.h"
 
+namespace pipeline_document_checks_test {
+
 using namespace svc::pipeline::documents;
 
 namespace {
@@ -150,3 +152,5 @@ TEST_CASE("names: the front's printed names where the MRZ and the CURP agree, el
   CHECK(split.surname2 == "HERNANDEZ");
   CHECK(split.given_names == "MARIA JOSEFI");
 }
+
+}  // namespace pipeline_document_checks_test

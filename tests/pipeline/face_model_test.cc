@@ -12,6 +12,8 @@
 #include "pipeline/biometrics/quality.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_face_model_test {
+
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
@@ -140,3 +142,5 @@ TEST_CASE("image quality: sharp and blurred, dark, small, several faces, no face
   CHECK(std::find(gl.issues.begin(), gl.issues.end(), "glare") != gl.issues.end());
   CHECK(std::find(good.issues.begin(), good.issues.end(), "glare") == good.issues.end());
 }
+
+}  // namespace pipeline_face_model_test

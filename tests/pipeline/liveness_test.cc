@@ -17,6 +17,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_liveness_test {
+
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
@@ -175,3 +177,5 @@ TEST_CASE("liveness: no face, or not a video") {
   CHECK_FALSE(SampleVideo("not a video at all", 10, 640).ok());
   CHECK_FALSE(SampleVideo(std::string("\x00\x00\x00\x18" "ftypisom\x00\x00\x02\x00isomiso2", 24), 10, 640).ok());
 }
+
+}  // namespace pipeline_liveness_test

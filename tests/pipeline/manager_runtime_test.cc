@@ -8,6 +8,8 @@
 #include "pipeline/manager_runtime.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace pipeline_manager_runtime_test {
+
 using namespace svc;
 
 TEST_CASE("manager runtime: a manager acts for the tenants of the partitions its writer decides") {
@@ -48,3 +50,5 @@ TEST_CASE("manager runtime: a manager acts for the tenants of the partitions its
   CHECK_FALSE(member.Owns(t0));
   CHECK(w.Deciding().empty());
 }
+
+}  // namespace pipeline_manager_runtime_test

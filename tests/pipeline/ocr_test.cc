@@ -13,6 +13,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_ocr_test {
+
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
@@ -103,3 +105,5 @@ TEST_CASE("OCR: the names printed on an INE's front beside its portrait, reconci
   none.text = "CURP " + s.curp;
   CHECK_FALSE(FindPrintedNames(*img, none).has_value());
 }
+
+}  // namespace pipeline_ocr_test

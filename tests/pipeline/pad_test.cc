@@ -14,6 +14,8 @@
 #include "tests/support/attack_set.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_pad_test {
+
 using namespace svc;
 using namespace svc::pipeline::biometrics;
 namespace at = svc::testing::attacks;
@@ -210,3 +212,5 @@ TEST_CASE("pad: a recording through a transcoder says so in its container; the s
     CHECK(*r.score >= 0.5);
   }
 }
+
+}  // namespace pipeline_pad_test

@@ -7,6 +7,8 @@
 #include "pipeline/verification/builtin_engines.h"
 #include "pipeline/verification/policy.h"
 
+namespace pipeline_verification_policy_test {
+
 using namespace svc;
 using namespace svc::pipeline::verification;
 namespace docs = svc::pipeline::documents;
@@ -427,3 +429,5 @@ TEST_CASE("deepfake: the score feeds the trust score (weighted_mean/v4) and an a
   CHECK(BuildEvidence(in)["scores"]["deepfake"].is_null());
   CHECK(Decide(stages, 0).trust_breakdown["method"] == "weighted_mean/v2");
 }
+
+}  // namespace pipeline_verification_policy_test

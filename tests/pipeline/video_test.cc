@@ -11,6 +11,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_video_test {
+
 using namespace svc;
 using svc::testing::ReadFile;
 using namespace svc::pipeline::biometrics;
@@ -90,3 +92,5 @@ TEST_CASE("video: a WebM from Chromium's MediaRecorder (the widget's liveness re
   CHECK(v->frames.size() >= 5);
   CHECK(v->frames[0].width == 320);
 }
+
+}  // namespace pipeline_video_test

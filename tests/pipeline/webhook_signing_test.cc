@@ -6,6 +6,8 @@
 #include "core/crypto.h"
 #include "pipeline/webhooks/signing.h"
 
+namespace pipeline_webhook_signing_test {
+
 using namespace svc;
 using namespace svc::pipeline::webhooks;
 
@@ -142,3 +144,5 @@ TEST_CASE("webhook signing: v1a (Ed25519) signs with the whsk_ key, verifies wit
   CHECK_FALSE(Sign("whsk_", kId1, kTs1, kBody1).ok());
   CHECK_FALSE(Sign("whsk_AAAA", kId1, kTs1, kBody1).ok());
 }
+
+}  // namespace pipeline_webhook_signing_test

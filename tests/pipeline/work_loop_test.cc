@@ -10,7 +10,7 @@
 #include <mutex>
 
 namespace svc::pipeline {
-namespace {
+namespace pipeline_work_loop_test {
 
 struct Passes {
   std::mutex mu;
@@ -56,5 +56,5 @@ TEST_CASE("work loop: without a minimum interval every wake-up after a pass make
   loop.Stop();
 }
 
-}  // namespace
+}  // namespace pipeline_work_loop_test
 }  // namespace svc::pipeline

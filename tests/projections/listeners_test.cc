@@ -6,6 +6,8 @@
 #include <condition_variable>
 #include <thread>
 
+namespace projections_listeners_test {
+
 using svc::projections::Listeners;
 
 TEST_CASE("projector listeners: added, called, removed; removal waits for a running call") {
@@ -66,3 +68,5 @@ TEST_CASE("projector listeners: added, called, removed; removal waits for a runn
   CHECK(finished);
   CHECK(removed.load());
 }
+
+}  // namespace projections_listeners_test

@@ -8,6 +8,8 @@
 #include "projections/runner.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace projections_runner_test {
+
 using namespace svc;
 using namespace svc::commands::tenancy;
 using svc::testing::RuntimeFixture;
@@ -317,3 +319,5 @@ TEST_CASE("projections: a member that writes no row saves its checkpoint lazily;
   CHECK(counting.applied == counted);  // a clean restart re-applies nothing
   CHECK(silent.applied == silent_applied);
 }
+
+}  // namespace projections_runner_test

@@ -7,6 +7,8 @@
 #include "projections/sessions_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_sessions_projector_test {
+
 using namespace svc;
 namespace vs = svc::commands::verification;
 using svc::projections::SessionsProjector;
@@ -149,3 +151,5 @@ TEST_CASE("sessions projector: refused consent abandons; expiry closes; events b
   auto orphan = empty.Event("verification_session", kId, "verification.session_expired", core::Json::object());
   CHECK(empty.ProjectorSpec::Feed(orphan).code() == core::StatusCode::kDataLoss);
 }
+
+}  // namespace projections_sessions_projector_test

@@ -6,6 +6,8 @@
 #include "projections/tenancy_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_tenancy_projector_test {
+
 using namespace svc;
 namespace tn = svc::commands::tenancy;
 using svc::projections::TenancyProjector;
@@ -72,3 +74,5 @@ TEST_CASE("tenancy projector: the first revocation's time stays; unknown keys an
   Spec orphan;
   CHECK(orphan.Feed(tn::ApplicationCreated{kApp, "Default", true}).code() == core::StatusCode::kDataLoss);
 }
+
+}  // namespace projections_tenancy_projector_test

@@ -6,6 +6,8 @@
 #include "projections/verification_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_verification_projector_test {
+
 using namespace svc;
 namespace vs = svc::commands::verification;
 using svc::projections::VerificationProjector;
@@ -135,3 +137,5 @@ TEST_CASE("verification projector: the progress stream holds no personal data, i
     CHECK(text.find("c2VhbGVk") == std::string::npos);
   }
 }
+
+}  // namespace projections_verification_projector_test

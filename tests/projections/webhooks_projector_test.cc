@@ -6,6 +6,8 @@
 #include "projections/webhooks_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_webhooks_projector_test {
+
 using namespace svc;
 using svc::projections::WebhooksProjector;
 using V = svc::projections::WebhooksView;
@@ -251,3 +253,5 @@ TEST_CASE("webhooks projector: a session's callbackUrl gets the session's own ev
   CHECK(spec.Row(V::Callback(spec.te(), other)).is_null());
   spec.CheckRebuildIdentical();
 }
+
+}  // namespace projections_webhooks_projector_test

@@ -5,6 +5,8 @@
 #include "projections/webhooks_view.h"
 #include "tests/support/views_fixture.h"
 
+namespace projections_webhooks_queries_test {
+
 using namespace svc;
 using WV = projections::WebhooksView;
 
@@ -28,3 +30,5 @@ TEST_CASE("webhooks queries: a retry needs the delivery and its endpoint, active
   CHECK(code(te, "whd_none") == "WEBHOOK_DELIVERY_NOT_FOUND");
   CHECK(code("ten_1/live", "whd_active") == "WEBHOOK_DELIVERY_NOT_FOUND");  // another environment's
 }
+
+}  // namespace projections_webhooks_queries_test

@@ -14,16 +14,11 @@
 #include <stdexcept>
 #include <thread>
 
+#include "tests/support/temp_dir.h"
+
 namespace svc::testing {
 
 namespace {
-
-std::string ReadFile(const std::string& p) {
-  std::ifstream in(p);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
-}
 
 pid_t Spawn(const std::vector<std::string>& args, const std::string& out, const std::string& err,
             const std::string& program = SVC_BINARY, const EnvChanges& env = {}) {

@@ -8,6 +8,8 @@
 #include "pipeline/adapters/company_registry_http.h"
 #include "pipeline/documents/checks.h"
 
+namespace pipeline_adapters_company_registry_http_test {
+
 using namespace svc;
 
 namespace {
@@ -78,3 +80,5 @@ TEST_CASE("HTTP company registry: lookups by RFC through a gateway") {
   CHECK_FALSE(pipeline::adapters::HttpCompanyRegistry::Create("ftp://x", "", std::chrono::seconds(1)).ok());
   CHECK_FALSE(pipeline::adapters::HttpCompanyRegistry::Create("https://gw.example/?a=b", "", std::chrono::seconds(1)).ok());
 }
+
+}  // namespace pipeline_adapters_company_registry_http_test

@@ -17,6 +17,8 @@
 #include "tests/support/sat_ca_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_adapters_efirma_test {
+
 namespace ef = svc::pipeline::efirma;
 using svc::testing::ReadFile;
 
@@ -242,3 +244,5 @@ TEST_CASE("efirma verifier: the proof, then revocation asked of the SAT-like res
   CHECK(unchecked->passed());
   CHECK(make(ca.ocsp_url())->Verify("not a certificate", challenge, "x").status().api_code() == "EFIRMA_CERT_NOT_READY");
 }
+
+}  // namespace pipeline_adapters_efirma_test

@@ -10,6 +10,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_adapters_gov_registry_http_test {
+
 using namespace svc;
 
 TEST_CASE("HTTP registry adapter: CURP and INE lookups through a gateway") {
@@ -106,3 +108,5 @@ TEST_CASE("HTTP registry adapter: an https gateway, its certificate verified") {
   CHECK(refused.error_code == "GOV_TRANSPORT_ERROR");
   CHECK((*untrusted)->LookupIne({"123456789", ""}).status == "unavailable");
 }
+
+}  // namespace pipeline_adapters_gov_registry_http_test

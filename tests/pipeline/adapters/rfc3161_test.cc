@@ -16,6 +16,8 @@
 #include "tests/support/svc_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_adapters_rfc3161_test {
+
 using namespace svc;
 namespace ts = svc::pipeline::rfc3161;
 using svc::testing::RunProgram;
@@ -180,3 +182,5 @@ TEST_CASE("rfc3161: an answer is refused for another digest, nonce, root, policy
   CHECK(ts::MakeRequest(digest, "not an oid").status().code() == core::StatusCode::kInvalidArgument);
   CHECK(ts::VerifyToken("junk", digest, trust).status().api_code() == "TIMESTAMP_INVALID");
 }
+
+}  // namespace pipeline_adapters_rfc3161_test

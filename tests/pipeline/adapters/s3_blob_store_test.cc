@@ -12,6 +12,8 @@
 #include "tests/support/s3_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_adapters_s3_blob_store_test {
+
 using namespace svc;
 using pipeline::adapters::S3BlobStore;
 using pipeline::adapters::S3Options;
@@ -156,3 +158,5 @@ TEST_CASE("s3 credentials: the environment first, else the shared credentials fi
   unsetenv("AWS_ACCESS_KEY_ID");
   unsetenv("AWS_SECRET_ACCESS_KEY");
 }
+
+}  // namespace pipeline_adapters_s3_blob_store_test

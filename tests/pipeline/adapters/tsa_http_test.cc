@@ -13,6 +13,8 @@
 #include "tests/support/temp_dir.h"
 #include "tests/support/tsa_process.h"
 
+namespace pipeline_adapters_tsa_http_test {
+
 using namespace svc;
 using pipeline::adapters::HttpTsa;
 
@@ -99,3 +101,5 @@ TEST_CASE("tsa over http: a configuration that cannot work is refused at start")
   o.url = "ftp://example/tsa";
   CHECK(HttpTsa::Create(o).status().message().find("--tsa-url") != std::string::npos);
 }
+
+}  // namespace pipeline_adapters_tsa_http_test

@@ -9,6 +9,8 @@
 #include "pipeline/kyb/risk.h"
 #include "pipeline/kyb/screening_run.h"
 
+namespace pipeline_kyb_company_pipeline_test {
+
 using namespace svc;
 using namespace svc::pipeline::kyb;
 
@@ -211,3 +213,5 @@ TEST_CASE("screening: PEP-only hits are told from sanctions") {
   CHECK_FALSE(PepOnly({"Sandbox PEP list", "SDGT"}));
   CHECK_FALSE(PepOnly({}));
 }
+
+}  // namespace pipeline_kyb_company_pipeline_test

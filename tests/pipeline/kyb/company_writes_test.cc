@@ -7,6 +7,8 @@
 #include "pipeline/kyb/company_writes.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace pipeline_kyb_company_writes_test {
+
 using namespace svc;
 namespace pk = svc::pipeline::kyb;
 
@@ -56,3 +58,5 @@ TEST_CASE("company writes: an RFC is held by one company of the tenant and envir
   c.id = f.ids.NewIdString(core::IdKind::kCompany);
   CHECK(Create(f, c).ok());
 }
+
+}  // namespace pipeline_kyb_company_writes_test

@@ -14,7 +14,7 @@
 #include "pipeline/kyb/screening_index.h"
 
 namespace svc::pipeline::kyb {
-namespace {
+namespace pipeline_kyb_list_loaders_test {
 
 std::string Sample(const std::string& name) {
   std::ifstream in(std::string(SVC_TEST_SOURCE_DIR) + "/../docs/samples/lists/" + name, std::ios::binary);
@@ -310,11 +310,11 @@ TEST_CASE("list loaders: the matcher finds the samples' names as a compliance of
   CHECK(MatchNames("Transportes del Pacífico Sur SA de CV", {}, Find(*l, "9002")->name, {}).score < kHitThreshold);
 }
 
-}  // namespace
+}  // namespace pipeline_kyb_list_loaders_test
 }  // namespace svc::pipeline::kyb
 
 namespace svc::pipeline::kyb {
-namespace {
+namespace pipeline_kyb_list_loaders_test {
 
 // Bad input never crashes: every sample, mangled thousands of ways (bytes flipped, cut, doubled),
 // is read or refused — under the sanitizers, any out-of-bounds read or leak fails the test.
@@ -358,5 +358,5 @@ TEST_CASE("list loaders: mangled files are read or refused, never a crash") {
   }
 }
 
-}  // namespace
+}  // namespace pipeline_kyb_list_loaders_test
 }  // namespace svc::pipeline::kyb

@@ -9,7 +9,7 @@
 #include <sstream>
 
 namespace svc::pipeline::kyb {
-namespace {
+namespace pipeline_kyb_name_match_test {
 
 TEST_CASE("name match: folding and tokens") {
   CHECK(FoldName("  José  Núñez-Ávila, Ñañez ") == "jose nunez avila nanez");
@@ -127,5 +127,5 @@ TEST_CASE("name match: precision and recall on the labelled evaluation set and t
   }
 }
 
-}  // namespace
+}  // namespace pipeline_kyb_name_match_test
 }  // namespace svc::pipeline::kyb

@@ -6,7 +6,7 @@
 #include <doctest/doctest.h>
 
 namespace svc::pipeline::kyb {
-namespace {
+namespace pipeline_kyb_ownership_test {
 
 OwnershipNode P(const std::string& id, bool control = false) { return {id, "person", control}; }
 OwnershipNode C(const std::string& id) { return {id, "company", false}; }
@@ -76,5 +76,5 @@ TEST_CASE("ownership: refusals, and an empty graph is all unexplained") {
   CHECK(empty->beneficial_owners.empty());
 }
 
-}  // namespace
+}  // namespace pipeline_kyb_ownership_test
 }  // namespace svc::pipeline::kyb

@@ -8,6 +8,8 @@
 #include "pipeline/kyb/screening_index.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace pipeline_kyb_portfolio_run_test {
+
 using namespace svc;
 namespace pk = svc::pipeline::kyb;
 
@@ -78,3 +80,5 @@ TEST_CASE("portfolio run: every subject screened again, the gone ones skipped, a
   CHECK(again->hits == 1);
   CHECK(again->new_hits.empty());  // the same subject and entry: the same hit
 }
+
+}  // namespace pipeline_kyb_portfolio_run_test

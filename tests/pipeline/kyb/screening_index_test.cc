@@ -11,7 +11,7 @@
 #include "core/crypto.h"
 
 namespace svc::pipeline::kyb {
-namespace {
+namespace pipeline_kyb_screening_index_test {
 
 std::string Read(const std::string& path) {
   std::ifstream in(std::string(SVC_TEST_SOURCE_DIR) + "/" + path, std::ios::binary);
@@ -118,5 +118,5 @@ TEST_CASE("screening index: the blocking keeps every match of the labelled sets"
   }
 }
 
-}  // namespace
+}  // namespace pipeline_kyb_screening_index_test
 }  // namespace svc::pipeline::kyb

@@ -9,6 +9,8 @@
 #include "tests/support/receiver_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_net_outbound_client_test {
+
 using namespace svc;
 using namespace svc::pipeline::net;
 
@@ -138,3 +140,5 @@ TEST_CASE("webhook sender: Retry-After in seconds or as a date") {
   CHECK_FALSE(ParseRetryAfter("-5", now).has_value());
   CHECK_FALSE(ParseRetryAfter("", now).has_value());
 }
+
+}  // namespace pipeline_net_outbound_client_test

@@ -7,6 +7,8 @@
 #include "core/crypto.h"
 #include "pipeline/net/sigv4.h"
 
+namespace pipeline_net_sigv4_test {
+
 using namespace svc;
 using pipeline::net::PathRule;
 using pipeline::net::SigV4Request;
@@ -117,3 +119,5 @@ TEST_CASE("sigv4: S3 paths are encoded once and never normalised") {
         "partNumber=2&uploadId=a%2Fb%3Dc");
   CHECK(pipeline::net::AmzDate(1369353600) == "20130524T000000Z");
 }
+
+}  // namespace pipeline_net_sigv4_test

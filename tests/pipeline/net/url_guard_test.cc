@@ -3,6 +3,8 @@
 
 #include "pipeline/net/url_guard.h"
 
+namespace pipeline_net_url_guard_test {
+
 using namespace svc::pipeline::net;
 
 TEST_CASE("url guard: public and non-public addresses") {
@@ -52,3 +54,5 @@ TEST_CASE("url guard: URL syntax") {
   CHECK(CheckWebhookUrl("http://127.0.0.1:9/x", true).ok());
   CHECK(CheckWebhookUrl("https://localhost/x", false).status().api_code() == "URL_NOT_PUBLIC");
 }
+
+}  // namespace pipeline_net_url_guard_test

@@ -6,6 +6,8 @@
 #include "core/ids.h"
 #include "pipeline/persons/integrity.h"
 
+namespace pipeline_persons_integrity_test {
+
 using namespace svc;
 namespace pp = svc::pipeline::persons;
 
@@ -33,3 +35,5 @@ TEST_CASE("integrity: each field matches, mismatches or is absent") {
   CHECK(results["rfc"] == "absent");
   CHECK(pp::CompareIntegrity(values, {{"email", mac("ana@example.mx")}}, std::string(32, 'x'))["email"] == "mismatch");
 }
+
+}  // namespace pipeline_persons_integrity_test

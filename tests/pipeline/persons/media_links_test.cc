@@ -4,6 +4,8 @@
 
 #include "pipeline/persons/media_links.h"
 
+namespace pipeline_persons_media_links_test {
+
 using namespace svc;
 namespace pp = svc::pipeline::persons;
 
@@ -30,3 +32,5 @@ TEST_CASE("media links: a token names ids only and reads back only intact and un
   CHECK_FALSE(pp::ReadMediaLinkToken(root, "mlk1..", 0).has_value());
   CHECK_FALSE(pp::ReadMediaLinkToken(root, "", 0).has_value());
 }
+
+}  // namespace pipeline_persons_media_links_test

@@ -18,6 +18,8 @@
 #include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_persons_person_writes_test {
+
 using namespace svc;
 using namespace svc::pipeline::persons;
 namespace ps = svc::commands::persons;
@@ -354,3 +356,5 @@ TEST_CASE("person writes: a consent's evidence is sealed under the person's key,
   auto plain = GrantConsentCommand(keys, {"ten_1", "test", "per_2"}, c, nullptr, Ctx());
   REQUIRE(plain.ok());
 }
+
+}  // namespace pipeline_persons_person_writes_test

@@ -5,6 +5,8 @@
 #include "commands/persons/person_events.h"
 #include "pipeline/persons/pii.h"
 
+namespace pipeline_persons_pii_test {
+
 using namespace svc;
 using namespace svc::pipeline::persons;
 
@@ -129,3 +131,5 @@ TEST_CASE("pii: an externalRef that looks like personal data") {
   CHECK_FALSE(LooksLikePii("order-2026-0001", kToday));
   CHECK_FALSE(LooksLikePii("usr_00000000000000000000000000000001", kToday));
 }
+
+}  // namespace pipeline_persons_pii_test

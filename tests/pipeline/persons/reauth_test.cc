@@ -7,6 +7,8 @@
 #include "tests/support/key_store_fixture.h"
 #include "tests/support/views_fixture.h"
 
+namespace pipeline_persons_reauth_test {
+
 using namespace svc;
 namespace pp = svc::pipeline::persons;
 namespace pv = svc::pipeline::verification;
@@ -81,3 +83,5 @@ TEST_CASE("reauth: no reference face without an approved verification's face") {
   CHECK(pp::ReferenceFace(views.store(), *ks.keys, "ten_1", "test", "per_1").status().api_code() ==
         "REAUTH_MEDIA_UNAVAILABLE");
 }
+
+}  // namespace pipeline_persons_reauth_test

@@ -9,6 +9,8 @@
 #include "tests/support/key_store_fixture.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_persons_vault_keys_test {
+
 using namespace svc;
 using namespace svc::pipeline::persons;
 
@@ -42,3 +44,5 @@ TEST_CASE("vault keys: one random blind-index key per tenant and environment, ke
   CHECK(*IndexKey(keys, "ten_2", "test") != *a);
   CHECK(IndexKeyName("ten_1", "test") == "persons-index/ten_1/test");
 }
+
+}  // namespace pipeline_persons_vault_keys_test

@@ -11,6 +11,8 @@
 #include "projections/review/review_queries.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace pipeline_review_resolution_test {
+
 using namespace svc;
 namespace rv = svc::commands::review;
 namespace pr = svc::pipeline::review;
@@ -105,3 +107,5 @@ TEST_CASE("resolution: recorded by the case, answered with the statuses the read
   CHECK(projections::ResolutionAnswer(f.rt->store(), te, "cas_missing", "", core::Json::object()).status().code() ==
         core::StatusCode::kUnavailable);
 }
+
+}  // namespace pipeline_review_resolution_test

@@ -9,6 +9,8 @@
 #include "tests/support/capture_bytes.h"
 #include "tests/support/runtime_fixture.h"
 
+namespace pipeline_verification_capture_test {
+
 using namespace svc;
 namespace pv = svc::pipeline::verification;
 namespace vs = svc::commands::verification;
@@ -156,3 +158,5 @@ TEST_CASE("capture: sealed under the session's key, appended, and read back") {
   CHECK(analysed->analysis["status"] == "error");
   CHECK(analysed->analysis["errorCode"] == "ENGINE_NOT_CONFIGURED");
 }
+
+}  // namespace pipeline_verification_capture_test

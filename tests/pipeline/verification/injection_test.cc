@@ -11,6 +11,8 @@
 #include "pipeline/verification/injection.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_verification_injection_test {
+
 using namespace svc;
 using namespace svc::pipeline::verification;
 
@@ -239,3 +241,5 @@ TEST_CASE("injection signals join the deepfake measurement; an engine that measu
   JoinInjectionSignals(failed, {{"VIRTUAL_CAMERA", 0.9}});
   CHECK(failed.status == "error");
 }
+
+}  // namespace pipeline_verification_injection_test

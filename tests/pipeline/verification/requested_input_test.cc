@@ -6,6 +6,8 @@
 #include "pipeline/verification/requested_input.h"
 #include "tests/support/key_store_fixture.h"
 
+namespace pipeline_verification_requested_input_test {
+
 using namespace svc;
 namespace pv = svc::pipeline::verification;
 
@@ -66,3 +68,5 @@ TEST_CASE("requested input: the words open for their own session only, and not o
   CHECK(served["requestedInput"]["captures"] == core::Json::array({"document_back"}));
   CHECK(pv::SealApplicantMessage(keys, "ten_a", "test", kSessionA, kWords).status().api_code() == "CASE_CLOSED");
 }
+
+}  // namespace pipeline_verification_requested_input_test

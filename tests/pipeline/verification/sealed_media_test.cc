@@ -16,6 +16,8 @@
 #include "tests/support/s3_process.h"
 #include "tests/support/temp_dir.h"
 
+namespace pipeline_verification_sealed_media_test {
+
 using namespace svc;
 namespace pv = pipeline::verification;
 
@@ -227,3 +229,5 @@ TEST_CASE("blob reader: the end is reported only once the object hashed to its a
   CHECK(read == bytes.size());
   CHECK(end.code() == core::StatusCode::kDataLoss);
 }
+
+}  // namespace pipeline_verification_sealed_media_test

@@ -5,6 +5,8 @@
 #include "pipeline/webhooks/endpoint_secrets.h"
 #include "tests/support/key_store_fixture.h"
 
+namespace pipeline_webhooks_endpoint_secrets_test {
+
 using namespace svc;
 namespace pw = svc::pipeline::webhooks;
 
@@ -24,3 +26,5 @@ TEST_CASE("endpoint secrets: sealed per endpoint, opened only as that endpoint's
   REQUIRE(second.ok());
   CHECK(*pw::OpenEndpointSecret(*ks.keys, "ten_1", "test", "whk_1", *second) == "whsec_def");
 }
+
+}  // namespace pipeline_webhooks_endpoint_secrets_test

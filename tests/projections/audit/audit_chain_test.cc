@@ -10,6 +10,8 @@
 #include "core/ids.h"
 #include "projections/audit/audit_chain.h"
 
+namespace projections_audit_audit_chain_test {
+
 using namespace svc;
 using svc::projections::Digest;
 using svc::projections::DigestText;
@@ -123,3 +125,5 @@ TEST_CASE("audit chain: thousands of random edits of an entry, the same digest o
     CheckSame(s);
   }
 }
+
+}  // namespace projections_audit_audit_chain_test

@@ -11,6 +11,8 @@
 #include <functional>
 #include "tests/support/projector_spec.h"
 
+namespace projections_audit_audit_projector_test {
+
 using svc::core::Json;
 using svc::projections::AuditProjector;
 using svc::projections::AuditView;
@@ -207,3 +209,5 @@ TEST_CASE("audit: the chain is verified from where the last verification stopped
   CHECK(tampered->broken_at == 3);
   CHECK(tampered->count == 8);
 }
+
+}  // namespace projections_audit_audit_projector_test

@@ -8,6 +8,8 @@
 #include "projections/embedded/embedded_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_embedded_embedded_projector_test {
+
 using namespace svc;
 namespace ce = svc::commands::embedded;
 using svc::projections::EmbeddedProjector;
@@ -52,3 +54,5 @@ TEST_CASE("embedded projector: a flow goes draft, published (each version kept),
   CHECK(spec.Flow()["archivedAt"].is_string());
   spec.CheckRebuildIdentical();
 }
+
+}  // namespace projections_embedded_embedded_projector_test

@@ -6,6 +6,8 @@
 #include "projections/sessions_view.h"
 #include "tests/support/views_fixture.h"
 
+namespace projections_embedded_embedded_queries_test {
+
 using namespace svc;
 using SV = projections::SessionsView;
 
@@ -31,3 +33,5 @@ TEST_CASE("embedded queries: the init answer joins the embedded session and its 
   CHECK((*answer)["flow"]["livenessMode"] == "active");
   CHECK((*answer)["allowedOrigins"] == core::Json::array({"https://shop.example.mx"}));
 }
+
+}  // namespace projections_embedded_embedded_queries_test

@@ -7,6 +7,8 @@
 #include "projections/kyb/kyb_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_kyb_kyb_projector_test {
+
 using namespace svc;
 namespace kc = svc::commands::kyb;
 using svc::projections::KybProjector;
@@ -71,3 +73,5 @@ TEST_CASE("kyb projector: members are added to the record; a run is queued for t
   CHECK(due["run"] == 1);
   spec.CheckRebuildIdentical();
 }
+
+}  // namespace projections_kyb_kyb_projector_test

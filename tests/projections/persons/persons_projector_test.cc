@@ -6,6 +6,8 @@
 #include "projections/persons/persons_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_persons_persons_projector_test {
+
 using namespace svc;
 namespace ps = svc::commands::persons;
 using svc::projections::PersonsProjector;
@@ -93,3 +95,5 @@ TEST_CASE("persons projector: a revision before the creation is data loss") {
   Spec spec;
   CHECK(spec.Feed(ps::PersonRevised{}).code() == core::StatusCode::kDataLoss);
 }
+
+}  // namespace projections_persons_persons_projector_test

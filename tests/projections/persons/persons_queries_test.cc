@@ -5,6 +5,8 @@
 #include "projections/persons/persons_view.h"
 #include "tests/support/views_fixture.h"
 
+namespace projections_persons_persons_queries_test {
+
 using namespace svc;
 using PV = projections::PersonsView;
 
@@ -66,3 +68,5 @@ TEST_CASE("persons queries: a person's duplicates are the others holding its CUR
   REQUIRE(alone.ok());
   CHECK(alone->empty());
 }
+
+}  // namespace projections_persons_persons_queries_test

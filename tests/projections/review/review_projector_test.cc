@@ -10,6 +10,8 @@
 #include "projections/review/review_projector.h"
 #include "tests/support/projector_spec.h"
 
+namespace projections_review_review_projector_test {
+
 using namespace svc;
 namespace rv = svc::commands::review;
 using svc::projections::ReviewProjector;
@@ -99,3 +101,5 @@ TEST_CASE("review projector: claim and final resolution move the case, its count
   CHECK(spec.Row(V::Move(spec.te(), kCase)).is_null());
   spec.CheckRebuildIdentical();
 }
+
+}  // namespace projections_review_review_projector_test
