@@ -83,7 +83,7 @@ std::string Format(Timestamp t, bool micros) {
   CivilFromDays(days, y, m, d);
   int64_t secs = rem / 1000000;
   if (y < 0 || y > 9999) {  // outside RFC 3339's four-digit years: printf's forms
-    char buf[48];
+    char buf[64];  // the longest form printf can write here (58)
     std::snprintf(buf, sizeof buf, "%04lld-%02u-%02uT%02lld:%02lld:%02lld.%06lldZ",
                   static_cast<long long>(y), m, d, static_cast<long long>(secs / 3600),
                   static_cast<long long>(secs / 60 % 60), static_cast<long long>(secs % 60),
@@ -121,7 +121,7 @@ std::string FormatDate(Timestamp t) {
   int64_t y;
   unsigned m, d;
   CivilFromDays(days, y, m, d);
-  char buf[16];
+  char buf[32];  // a year beyond four digits is not cut (at most 29)
   std::snprintf(buf, sizeof buf, "%04lld-%02u-%02u", static_cast<long long>(y), m, d);
   return buf;
 }
