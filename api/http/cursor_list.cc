@@ -70,7 +70,7 @@ core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const Pa
     }
   }
   if (list.render) {
-    for (auto& d : data) d = list.render(d);
+    for (auto& d : data) d = list.render(std::move(d));
   }
   return ListEnvelopeWithRows(data, page, req, rt.cursor_key(), list.scope, total);
 }

@@ -31,8 +31,9 @@ struct CursorList {
   // Absolute key of a counter row for includeTotal (when there is no second filter); empty:
   // the total is counted on the index.
   std::string counter;
-  // How a stored row is served (opened, trimmed); empty = as stored.
-  std::function<std::string(const std::string& stored)> render;
+  // How a stored row is served (opened, trimmed); empty = as stored. It is given the row itself
+  // (moved), so a row served as stored is not copied.
+  std::function<std::string(std::string stored)> render;
   // The query parameters the list accepts besides paging (others are 400 BAD_REQUEST).
   std::vector<std::string> filters;
   // The filters' own field errors: reported (422/400) after the paging parameters are checked.

@@ -291,8 +291,8 @@ void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Re
   if (!status.empty() && !app.empty()) {
     list.accept = [app](const core::Json& row) { return core::StringOr(row, "applicationId") == app; };
   }
-  list.render = [&rt, tenant = a.tenant_id, env = a.environment](const std::string& stored) {
-    return pipeline::verification::ServedSessionRecord(rt.key_store(), tenant, env, stored);
+  list.render = [&rt, tenant = a.tenant_id, env = a.environment](std::string stored) {
+    return pipeline::verification::ServedSessionRecord(rt.key_store(), tenant, env, std::move(stored));
   };
   ServeCursorList(rt, options, call, list, std::move(respond));
 }

@@ -1,10 +1,22 @@
 #include "pipeline/verification/requested_input.h"
 
+#include <algorithm>
+#include <functional>
+
 #include "core/crypto.h"
 
 namespace svc::pipeline::verification {
 
 namespace {
+
+// Whether a stored record or body holds a sealed message at all: every row of a list page is
+// checked, so a skip search, not std::string::find (which stops at every '"' of the JSON: a
+// tenth of a list page's CPU, issue 70).
+bool HoldsSealedMessage(std::string_view stored) {
+  static constexpr std::string_view kMember = "\"messageSealed\"";
+  static const std::boyer_moore_horspool_searcher searcher(kMember.begin(), kMember.end());
+  return std::search(stored.begin(), stored.end(), searcher) != stored.end();
+}
 
 std::string Aad(std::string_view tenant, std::string_view environment, std::string_view session_id) {
   return "svc/applicant-message/v1|" + std::string(tenant) + "|" + std::string(environment) + "|" +
@@ -56,7 +68,7 @@ void OpenRequestedInput(eventstore::KeyStore& keys, std::string_view tenant, std
 
 std::string ServedSessionRecord(eventstore::KeyStore& keys, std::string_view tenant, std::string_view environment,
                                 std::string stored) {
-  if (stored.find("\"messageSealed\"") == std::string::npos) return stored;
+  if (!HoldsSealedMessage(stored)) return stored;
   core::Json record = core::ParseJsonOrDiscarded(stored);
   if (!record.is_object() || !record.contains("requestedInput")) return stored;
   OpenRequestedInput(keys, tenant, environment, core::StringOr(record, "id"), record["requestedInput"]);
@@ -65,7 +77,7 @@ std::string ServedSessionRecord(eventstore::KeyStore& keys, std::string_view ten
 
 std::string WebhookBodyAsSent(eventstore::KeyStore& keys, std::string_view tenant, std::string_view environment,
                               std::string stored) {
-  if (stored.find("\"messageSealed\"") == std::string::npos) return stored;
+  if (!HoldsSealedMessage(stored)) return stored;
   core::Json body = core::ParseJsonOrDiscarded(stored);
   if (!body.is_object() || !body.contains("data") || !body["data"].is_object() ||
       !body["data"].contains("requestedInput")) {
