@@ -107,46 +107,19 @@ std::string EncodeFrames(const TempDir& dir, const std::vector<Image>& frames, c
   return bytes;
 }
 
-Image AddSensorNoise(const Image& img, double sigma, uint32_t seed) {
-  Image out = img;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> luma(0.0, sigma), chroma(0.0, sigma / 2);
-  for (size_t i = 0; i < out.rgb.size(); i += 3) {
-    double l = luma(rng);
-    for (size_t k = 0; k < 3; ++k) {
-      out.rgb[i + k] = static_cast<uint8_t>(std::clamp(std::lround(out.rgb[i + k] + l + chroma(rng)), 0L, 255L));
-    }
-  }
-  return out;
-}
-
 void BoxSmooth(std::vector<double>& v, int w, int h, int radius) {
   for (int pass = 0; pass < 2; ++pass) v = bio::BoxMean(v, w, h, radius);
 }
 
-Image AddCameraNoise(const Image& img, double sigma, uint32_t seed) {
-  Image out = img;
-  std::mt19937 rng(seed);
-  std::normal_distribution<double> unit(0.0, 1.0);
-  const int w = img.width, h = img.height;
-  const size_t n = static_cast<size_t>(w) * h;
-  // Two chroma planes (red and blue difference) of white noise, smoothed by two box passes of
-  // radius 2 (a 9-pixel tent): about a fifth of the luma's spread per channel, blotches 5-9 pixels wide.
-  std::vector<double> cr(n), cb(n);
-  for (size_t i = 0; i < n; ++i) {
-    cr[i] = sigma * unit(rng);
-    cb[i] = sigma * unit(rng);
-  }
-  BoxSmooth(cr, w, h, 2);
-  BoxSmooth(cb, w, h, 2);
-  for (size_t i = 0; i < n; ++i) {
-    const double l = sigma * unit(rng);
-    const double d[3] = {l + 1.402 * cr[i], l - 0.344 * cb[i] - 0.714 * cr[i], l + 1.772 * cb[i]};
-    for (size_t k = 0; k < 3; ++k) {
-      out.rgb[i * 3 + k] = static_cast<uint8_t>(std::clamp(std::lround(out.rgb[i * 3 + k] + d[k]), 0L, 255L));
-    }
-  }
-  return out;
+std::shared_ptr<const bio::FaceModels> Models() {
+  static TempDir* dir = new TempDir();
+  static std::shared_ptr<const bio::FaceModels> models = [] {
+    REQUIRE(bio::ImportFaceApiModel(SVC_FACE_API_DIR, dir->Sub("face.dat")).ok());
+    auto m = bio::FaceModels::Load(dir->Sub("face.dat"), bio::kShapePredictorPath);
+    REQUIRE(m.ok());
+    return std::shared_ptr<const bio::FaceModels>(std::move(m).value());
+  }();
+  return models;
 }
 
 Image Face() {

@@ -12,6 +12,7 @@
 //    face along a depth relief (the nose moves most, the outline not at all), which is what a
 //    turning head looks like to first order and what no flat picture can do.
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,10 @@
 #include "tests/support/temp_dir.h"
 
 namespace svc::testing::liveness {
+
+// The face models (@vladmandic/face-api's, imported once per process into a temporary directory
+// kept for the process's life, with dlib's shape predictor).
+std::shared_ptr<const pipeline::biometrics::FaceModels> Models();
 
 pipeline::biometrics::Image Face();
 // `closure` 0 (open) .. 1 (shut).
