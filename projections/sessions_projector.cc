@@ -86,13 +86,14 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     created.pop_back();  // the record's closing brace
     created.append(",").append(std::string_view(core::DumpJson(extra)).substr(1));
     view.Put(V::Created(te, id), created);
-    view.Put(rec_key, std::move(rec));
     std::string order = V::Order(FloorToMillis(env.occurred_at.micros), id);
     for (const std::string& filter :
          {V::All(), V::ByStatus(phase.status), V::ByApplication(c->application_id)}) {
-      view.Put(V::Index(te, filter) + order, "");
+      // The unfiltered list's index holds the record itself (sessions_view.h).
+      view.Put(V::Index(te, filter) + order, filter == V::All() ? rec : std::string());
       SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, filter), 1));
     }
+    view.Put(rec_key, std::move(rec));
     if (c->client_reference && !c->client_reference->empty()) {
       view.Put(V::Index(te, V::ByClientReference(*c->client_reference)) + order, "");
     }
@@ -158,10 +159,12 @@ core::Status SessionsProjector::Apply(const eventstore::RecordedEvent& re, ViewW
     }
   }
   std::string new_status = core::StringOr(r, "status");
-  view.Put(rec_key, core::DumpJson(r));
+  SVC_ASSIGN_OR_RETURN(int64_t created, MicrosOf(r, "createdAt"));
+  const std::string order = V::Order(created, id);
+  std::string record = core::DumpJson(r);
+  view.Put(V::Index(te, V::All()) + order, record);
+  view.Put(rec_key, std::move(record));
   if (new_status != old_status) {
-    SVC_ASSIGN_OR_RETURN(int64_t created, MicrosOf(r, "createdAt"));
-    std::string order = V::Order(created, id);
     view.Delete(V::Index(te, V::ByStatus(old_status)) + order);
     view.Put(V::Index(te, V::ByStatus(new_status)) + order, "");
     SVC_RETURN_IF_ERROR(Bump(view, V::Counter(te, V::ByStatus(old_status)), -1));

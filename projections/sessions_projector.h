@@ -6,9 +6,9 @@
 
 namespace svc::projections {
 
-// Version 5: sessions by clientReference (the review search). 4: the retention index and daily
-// volumes.
-class SessionsProjector final : public ViewProjector<SessionsView, 5> {
+// Version 6: the unfiltered list's index holds the records (a covering index). 5: sessions by
+// clientReference (the review search). 4: the retention index and daily volumes.
+class SessionsProjector final : public ViewProjector<SessionsView, 6> {
  public:
   core::Status Apply(const eventstore::RecordedEvent& event, ViewWriter& view) override;
 };

@@ -6,7 +6,10 @@
 //                                              an idempotent retry of the create answers
 //   idx/<ten>/<env>/all/<order>                one index per list filter; order = 8-byte
 //   idx/<ten>/<env>/status/<s>/<order>         (2^64-1 - createdAt micros) big-endian + id, so
-//   idx/<ten>/<env>/app/<app_id>/<order>       a forward scan is newest first
+//   idx/<ten>/<env>/app/<app_id>/<order>       a forward scan is newest first. The "all" index's
+//                                              value is the record (a copy of rec/, written with
+//                                              it): the unfiltered list reads its page with the
+//                                              index. The filters' values are empty.
 //   idx/<ten>/<env>/ref/<sha256 hex>/<order>   sessions by clientReference (no counter)
 //   cnt/<ten>/<env>/{all|status/<s>|app/<a>}   counters for includeTotal
 //   consent/<ten>/<env>/<vrf>                  the consent answer (no personal data)

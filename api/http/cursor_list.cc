@@ -24,17 +24,20 @@ core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const Pa
     }
     return &it->second;
   };
-  std::function<core::Result<bool>(const std::string&)> accept;
+  std::function<core::Result<bool>(const std::string&, std::string_view)> accept;
   if (list.accept) {
-    accept = [&](const std::string& entry) -> core::Result<bool> {
+    accept = [&](const std::string& entry, std::string_view value) -> core::Result<bool> {
+      if (list.covering) return list.accept(core::ParseJsonOrDiscarded(value));
       SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(entry));
       return list.accept(core::ParseJsonOrDiscarded(*r));
     };
   }
-  SVC_ASSIGN_OR_RETURN(Page page, ReadPage(store, cf, list.index, req, accept));
+  SVC_ASSIGN_OR_RETURN(Page page, ReadPage(store, cf, list.index, req, accept, list.covering));
   std::vector<std::string> data;
   data.reserve(page.keys.size());
-  if (accept) {  // the filter already read the page's rows
+  if (list.covering) {  // the index held the rows
+    data = std::move(page.values);
+  } else if (accept) {  // the filter already read the page's rows
     for (const auto& k : page.keys) {
       SVC_ASSIGN_OR_RETURN(const std::string* r, row_of(k));
       data.push_back(*r);
@@ -62,7 +65,7 @@ core::Result<std::string> ListBody(Runtime& rt, const CursorList& list, const Pa
           ++n;
           continue;
         }
-        SVC_ASSIGN_OR_RETURN(bool m, accept(std::string(it->key().substr(list.index.size()))));
+        SVC_ASSIGN_OR_RETURN(bool m, accept(std::string(it->key().substr(list.index.size())), it->value()));
         n += m ? 1 : 0;
       }
       SVC_RETURN_IF_ERROR(it->status());

@@ -1,7 +1,8 @@
 #pragma once
 // One cursor list over an index of a read model, for every list route of every area: the paging
 // parameters (pagination.h), cursors bound to the list's scope, the rows the index entries name
-// (one batched lookup; one by one, cached, when a second filter must read them), includeTotal
+// (read with the index where it holds them; else one batched lookup, or one by one, cached, when
+// a second filter must read them), includeTotal
 // (a counter row, else a count of the index), and the List envelope with the rows as stored.
 // A list route is its own filter parsing plus one ServeCursorList call.
 
@@ -26,6 +27,9 @@ struct CursorList {
   std::string index;
   // The absolute key of the row an index entry (the suffix after `index`) names.
   std::function<std::string(std::string_view entry)> row_key;
+  // The index entries' values are the rows themselves (its projector keeps them current): the
+  // page is read with the index, without a lookup of its rows (`row_key` is then unused).
+  bool covering = false;
   // A second filter, on the row; empty = every entry of the index.
   std::function<bool(const core::Json& row)> accept;
   // Absolute key of a counter row for includeTotal (when there is no second filter); empty:

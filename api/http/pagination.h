@@ -40,16 +40,19 @@ std::string EncodeCursor(std::string_view cursor_key, std::string_view scope,
                          std::string_view order_key);
 
 struct Page {
-  std::vector<std::string> keys;  // index suffixes, in list order
+  std::vector<std::string> keys;    // index suffixes, in list order
+  std::vector<std::string> values;  // with `with_values`: each entry's stored value, in the same order
   bool has_more = false;
   bool has_previous = false;
 };
 
-// Walks the index under `prefix` (keys sort in list order). `accept` filters rows (e.g. a second
-// filter); it may be empty.
-core::Result<Page> ReadPage(const eventstore::KvStore& store, int cf, const std::string& prefix,
-                            const PageRequest& req,
-                            const std::function<core::Result<bool>(const std::string&)>& accept);
+// Walks the index under `prefix` (keys sort in list order). `accept` filters entries, given the
+// suffix and the stored value (e.g. a second filter); it may be empty. `with_values` keeps each
+// page entry's value (an index whose values are its rows).
+core::Result<Page> ReadPage(
+    const eventstore::KvStore& store, int cf, const std::string& prefix, const PageRequest& req,
+    const std::function<core::Result<bool>(const std::string&, std::string_view)>& accept,
+    bool with_values = false);
 
 // The List envelope, with `rows` as the data: each row is a JSON object our JSON writer produced
 // when it stored the read model, placed into the array as stored (no parse and re-serialise on

@@ -288,6 +288,7 @@ void ListSessions(Runtime& rt, const SessionsOptions& options, ApiCall& call, Re
   list.index = SV::Abs(SV::Index(te, filter));
   list.counter = SV::Abs(SV::Counter(te, filter));
   list.row_key = [te](std::string_view entry) { return SV::Abs(SV::Record(te, SV::IdOfOrder(entry))); };
+  list.covering = filter == SV::All();  // that index holds the records (sessions_view.h)
   if (!status.empty() && !app.empty()) {
     list.accept = [app](const core::Json& row) { return core::StringOr(row, "applicationId") == app; };
   }

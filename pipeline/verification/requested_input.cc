@@ -1,7 +1,6 @@
 #include "pipeline/verification/requested_input.h"
 
-#include <algorithm>
-#include <functional>
+#include <string.h>  // memmem (GNU)
 
 #include "core/crypto.h"
 
@@ -10,12 +9,12 @@ namespace svc::pipeline::verification {
 namespace {
 
 // Whether a stored record or body holds a sealed message at all: every row of a list page is
-// checked, so a skip search, not std::string::find (which stops at every '"' of the JSON: a
-// tenth of a list page's CPU, issue 70).
+// checked, so glibc's memmem (a skip search on byte pairs), not std::string::find (which stops at
+// every '"' of the JSON: a tenth of a list page's CPU, issue 70) nor std::boyer_moore_horspool_searcher
+// (156 ns a 524-byte row against memmem's 66).
 bool HoldsSealedMessage(std::string_view stored) {
   static constexpr std::string_view kMember = "\"messageSealed\"";
-  static const std::boyer_moore_horspool_searcher searcher(kMember.begin(), kMember.end());
-  return std::search(stored.begin(), stored.end(), searcher) != stored.end();
+  return memmem(stored.data(), stored.size(), kMember.data(), kMember.size()) != nullptr;
 }
 
 std::string Aad(std::string_view tenant, std::string_view environment, std::string_view session_id) {
