@@ -351,6 +351,15 @@ struct FaceModels::Impl {
     std::lock_guard lock(mu);
     pool.push_back(std::move(p));
   }
+  // The detector's boxes on an image (a detector of the pool).
+  template <typename Img>
+  std::vector<dlib::rect_detection> Faces(const Img& img) {
+    auto det = Take(detectors, prototype_detector);
+    std::vector<dlib::rect_detection> found;
+    (*det)(img, found);
+    Give(detectors, std::move(det));
+    return found;
+  }
 };
 
 FaceModels::FaceModels() : impl_(std::make_unique<Impl>()) {}
@@ -385,26 +394,37 @@ const Face* Largest(const std::vector<Face>& faces) {
   return best;
 }
 
+namespace {
+
+Face BoxOf(const dlib::rect_detection& d) {
+  Face f;
+  f.left = static_cast<int>(d.rect.left());
+  f.top = static_cast<int>(d.rect.top());
+  f.right = static_cast<int>(d.rect.right());
+  f.bottom = static_cast<int>(d.rect.bottom());
+  f.detection_score = d.detection_confidence;
+  return f;
+}
+
+}  // namespace
+
 std::vector<Face> FaceModels::Detect(const Image& image) const {
   auto img = ToDlib(image);
-  auto det = impl_->Take(impl_->detectors, impl_->prototype_detector);
-  std::vector<dlib::rect_detection> found;
-  (*det)(img, found);
-  impl_->Give(impl_->detectors, std::move(det));
   std::vector<Face> out;
-  for (const auto& d : found) {
-    Face f;
-    f.left = static_cast<int>(d.rect.left());
-    f.top = static_cast<int>(d.rect.top());
-    f.right = static_cast<int>(d.rect.right());
-    f.bottom = static_cast<int>(d.rect.bottom());
-    f.detection_score = d.detection_confidence;
+  for (const auto& d : impl_->Faces(img)) {
+    Face f = BoxOf(d);
     auto shape = impl_->predictor(img, d.rect);
     for (unsigned i = 0; i < shape.num_parts() && i < 68; ++i) {
       f.landmarks[i] = {static_cast<float>(shape.part(i).x()), static_cast<float>(shape.part(i).y())};
     }
     out.push_back(f);
   }
+  return out;
+}
+
+std::vector<Face> FaceModels::DetectBoxes(const Image& image) const {
+  std::vector<Face> out;
+  for (const auto& d : impl_->Faces(ToDlib(image))) out.push_back(BoxOf(d));
   return out;
 }
 

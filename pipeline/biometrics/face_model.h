@@ -74,6 +74,9 @@ class FaceModels {
   ~FaceModels();
 
   std::vector<Face> Detect(const Image& image) const;
+  // The faces' boxes and detection scores only, without landmarks (a region searched for a face
+  // whose landmarks are then placed on the whole frame).
+  std::vector<Face> DetectBoxes(const Image& image) const;
   // The 68 landmarks of a face whose box is known (tracking a face across video frames).
   Face Landmarks(const Image& image, int left, int top, int right, int bottom) const;
   // The aligned 150x150 chip of a face (dlib's get_face_chip_details, padding 0.25).

@@ -82,7 +82,7 @@ namespace {
 // Faces in a frame. A full scan when there is no track (and every kFullScanEvery frames, to
 // see anyone else joining); otherwise the detector runs on the region around the previous face,
 // scaled so that the face is about 110 pixels (the detector's window is 80), and the landmarks
-// are placed on the full-resolution frame.
+// are placed on the full-resolution frame only (not on the scaled region as well).
 constexpr int kFullScanEvery = 10;
 
 std::vector<Face> FindFaces(const FaceModels& models, const Image& frame, const Face* previous) {
@@ -97,7 +97,7 @@ std::vector<Face> FindFaces(const FaceModels& models, const Image& frame, const 
   Image roi = Crop(frame, left, top, right - left, bottom - top);
   if (s < 1.0) roi = Scale(roi, s);
   std::vector<Face> out;
-  for (const Face& f : models.Detect(roi)) {
+  for (const Face& f : models.DetectBoxes(roi)) {
     out.push_back(models.Landmarks(frame, left + static_cast<int>(f.left / s), top + static_cast<int>(f.top / s),
                                    left + static_cast<int>(f.right / s), top + static_cast<int>(f.bottom / s)));
     out.back().detection_score = f.detection_score;
