@@ -25,11 +25,7 @@ namespace at = svc::testing::attacks;
 namespace {
 
 using svc::testing::liveness::Models;
-
-const std::vector<at::SourceFace>& Faces() {
-  static const std::vector<at::SourceFace> faces = at::SourceFaces(*Models());
-  return faces;
-}
+using svc::testing::liveness::SourceFaces;
 
 // The still signals of a selfie's largest face; nullopt when no face is found.
 std::optional<PadResult> Still(const std::string& jpeg) {
@@ -54,10 +50,10 @@ std::string Describe(const PadResult& r) {
 
 TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; face swaps measured") {
   testing::TempDir work;
-  REQUIRE(Faces().size() >= 20);
+  REQUIRE(SourceFaces().size() >= 20);
   const int n = 8;
   const uint32_t seed = 2026;  // not the calibration draw (svc_bench_pad --seed 1)
-  for (const auto& s : at::Make(*Models(), Faces(), "bona_fide", "selfie", n, seed, work)) {
+  for (const auto& s : at::Make(*Models(), SourceFaces(), "bona_fide", "selfie", n, seed, work)) {
     auto r = Still(s.bytes);
     if (!r) continue;  // a face the detector misses is no evidence either way
     CHECK_MESSAGE(r->score < 0.5, s.source << ": " << Describe(*r));
@@ -66,7 +62,7 @@ TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; fac
   // a caught replay naming its pattern or its colour.
   for (const std::string species : {"print_replay", "screen_replay"}) {
     int acquired = 0, caught = 0;
-    for (const auto& s : at::Make(*Models(), Faces(), species, "selfie", n, seed, work)) {
+    for (const auto& s : at::Make(*Models(), SourceFaces(), species, "selfie", n, seed, work)) {
       auto r = Still(s.bytes);
       if (!r) continue;  // not acquired: no face, so no face match either (review)
       ++acquired;
@@ -82,7 +78,7 @@ TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; fac
   }
   // Face swaps: the floor svc_bench_pad measured (BENCHMARKS.md) — at least a quarter caught.
   int caught = 0, swaps = 0;
-  for (const auto& s : at::Make(*Models(), Faces(), "face_swap", "selfie", n, seed, work)) {
+  for (const auto& s : at::Make(*Models(), SourceFaces(), "face_swap", "selfie", n, seed, work)) {
     auto r = Still(s.bytes);
     if (!r) continue;
     ++swaps;
@@ -95,9 +91,9 @@ TEST_CASE("pad: bona fide selfies pass; print and screen replays are caught; fac
 
 TEST_CASE("pad: a video file played into a camera repeats frames on a beat; a live recording does not") {
   testing::TempDir work;
-  auto live = at::Make(*Models(), Faces(), "bona_fide", "liveness_video", 2, 2026, work);
+  auto live = at::Make(*Models(), SourceFaces(), "bona_fide", "liveness_video", 2, 2026, work);
   // One file at each rate (15, 20, 24, 25 fps) played into a 30 fps capture.
-  auto injected = at::Make(*Models(), Faces(), "virtual_camera", "liveness_video", 4, 2026, work);
+  auto injected = at::Make(*Models(), SourceFaces(), "virtual_camera", "liveness_video", 4, 2026, work);
   REQUIRE(live.size() == 2);
   REQUIRE(injected.size() == 4);
   for (const auto& s : live) {
@@ -124,8 +120,8 @@ TEST_CASE("pad: a video file played into a camera repeats frames on a beat; a li
 TEST_CASE("pad: a recording through a transcoder says so in its container; the set's browser recordings do not") {
   testing::TempDir work;
   namespace pv = pipeline::verification;
-  auto live = at::Make(*Models(), Faces(), "bona_fide", "liveness_video", 2, 2026, work);
-  auto reencoded = at::Make(*Models(), Faces(), "reencoded_video", "liveness_video", 4, 2026, work);
+  auto live = at::Make(*Models(), SourceFaces(), "bona_fide", "liveness_video", 2, 2026, work);
+  auto reencoded = at::Make(*Models(), SourceFaces(), "reencoded_video", "liveness_video", 4, 2026, work);
   REQUIRE(live.size() == 2);
   REQUIRE(reencoded.size() == 4);  // H.264 in MP4 and VP8 in WebM in turn
   for (const auto& s : live) {

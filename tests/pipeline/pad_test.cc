@@ -20,11 +20,7 @@ namespace at = svc::testing::attacks;
 namespace {
 
 using svc::testing::liveness::Models;
-
-const std::vector<at::SourceFace>& Faces() {
-  static const std::vector<at::SourceFace> faces = at::SourceFaces(*Models());
-  return faces;
-}
+using svc::testing::liveness::SourceFaces;
 
 }  // namespace
 
@@ -62,8 +58,8 @@ TEST_CASE("pad: the dlib engine's deepfake score, reasons and measurements") {
   testing::TempDir work;
   DlibEngine engine(Models());
   pipeline::verification::EngineContext ctx;
-  auto bona = at::Make(*Models(), Faces(), "bona_fide", "selfie", 1, 7, work);
-  auto print = at::Make(*Models(), Faces(), "print_replay", "selfie", 1, 7, work);
+  auto bona = at::Make(*Models(), SourceFaces(), "bona_fide", "selfie", 1, 7, work);
+  auto print = at::Make(*Models(), SourceFaces(), "print_replay", "selfie", 1, 7, work);
   REQUIRE(bona.size() == 1);
   REQUIRE(print.size() == 1);
   pipeline::verification::Capture selfie{"med_1", "selfie", "image/jpeg", bona[0].bytes, {}};

@@ -122,6 +122,11 @@ std::shared_ptr<const bio::FaceModels> Models() {
   return models;
 }
 
+const std::vector<attacks::SourceFace>& SourceFaces() {
+  static const std::vector<attacks::SourceFace> faces = attacks::SourceFaces(*Models());
+  return faces;
+}
+
 Image Face() {
   // sample3's leftmost face: frontal, eyes open, at about (567, 376), 215 px.
   auto photo = bio::DecodeImage(ReadFile(std::string(SVC_FACE_API_DIR) + "/demo/sample3.jpg"));

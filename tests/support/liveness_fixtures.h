@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "pipeline/biometrics/face_model.h"
+#include "tests/support/attack_set.h"
 #include "tests/support/temp_dir.h"
 
 namespace svc::testing::liveness {
@@ -24,6 +25,8 @@ namespace svc::testing::liveness {
 // The face models (@vladmandic/face-api's, imported once per process into a temporary directory
 // kept for the process's life, with dlib's shape predictor).
 std::shared_ptr<const pipeline::biometrics::FaceModels> Models();
+// The attack set's source faces (tests/support/attack_set.h), found with Models() once per process.
+const std::vector<attacks::SourceFace>& SourceFaces();
 
 pipeline::biometrics::Image Face();
 // `closure` 0 (open) .. 1 (shut).
