@@ -34,7 +34,7 @@ struct CommandContext {
   std::string correlation_id;
   std::string causation_id;
   std::string idempotency_key;       // empty: not an idempotent request
-  std::string request_fingerprint;   // SHA-256 hex of the canonical request
+  std::string request_fingerprint;   // keyed MAC of the request's parameters (api/http/request_fingerprint.h)
 };
 
 // The context of a command a process manager issues on its own (a timer, the pipeline): the

@@ -436,7 +436,11 @@ void Writer::Run(Partition& part, Command& command, CommandCallback& done) {
       bool expired = r.created_micros + options_.idempotency_retention_seconds * 1000000 <
                      ctx.now.micros;
       if (!expired || r.pending) {
-        if (!core::ConstantTimeEquals(r.fingerprint, ctx.request_fingerprint)) {
+        // A record from before keyed fingerprints (64 hex characters, no "m1:") cannot be
+        // compared with today's form: its retry is taken as the same request (the record lives
+        // idempotency_retention_seconds, so only a retry across the upgrade meets one).
+        const bool legacy = r.fingerprint.size() == 64 && r.fingerprint.find(':') == std::string::npos;
+        if (!legacy && !core::ConstantTimeEquals(r.fingerprint, ctx.request_fingerprint)) {
           done(core::FailedPrecondition(
               "this Idempotency-Key was used with a different request", "IDEMPOTENCY_KEY_REUSED"));
           return;

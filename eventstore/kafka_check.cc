@@ -17,36 +17,11 @@ struct Destroy {
 };
 using Handle = std::unique_ptr<rd_kafka_t, Destroy>;
 
-// Its text; the error is destroyed.
-std::string Text(rd_kafka_error_t* e) {
-  std::string what = rd_kafka_error_string(e);
-  if (rd_kafka_error_is_fatal(e)) what += " (fatal)";
-  rd_kafka_error_destroy(e);
-  return what;
-}
+std::string Text(rd_kafka_error_t* e) { return kafka::TakeErrorText(e); }
 
 // A transactional, idempotent producer (acks=all) with transactional.id `id`.
 core::Result<Handle> NewTransactionalProducer(const KafkaCheckOptions& o, const std::string& id) {
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  const bool ok = kafka::Set(conf, "bootstrap.servers", o.brokers, &error) &&
-                  kafka::Set(conf, "socket.nagle.disable", "true", &error) &&
-                  kafka::Set(conf, "transactional.id", id, &error) &&
-                  kafka::Set(conf, "enable.idempotence", "true", &error) && kafka::Set(conf, "acks", "all", &error) &&
-                  kafka::Set(conf, "message.timeout.ms", std::to_string(o.timeout.count()), &error) &&
-                  kafka::Set(conf, "transaction.timeout.ms",
-                             std::to_string(std::max<int64_t>(60000, o.timeout.count() * 2)), &error);
-  if (!ok) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka config: " + error);
-  }
-  rd_kafka_conf_set_log_cb(conf, kafka::LogLine);
-  char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (rk == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka producer: ") + err);
-  }
+  SVC_ASSIGN_OR_RETURN(rd_kafka_t * rk, kafka::NewTransactionalProducer(o.brokers, id, o.timeout));
   return Handle(rk);
 }
 

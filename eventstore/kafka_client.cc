@@ -70,21 +70,56 @@ std::string Header(rd_kafka_headers_t* headers, const char* name) {
   return std::string(static_cast<const char*>(v), n);
 }
 
-core::Result<rd_kafka_t*> NewMetadataClient(const std::string& brokers) {
-  rd_kafka_conf_t* conf = rd_kafka_conf_new();
-  std::string error;
-  if (!Set(conf, "bootstrap.servers", brokers, &error) || !Set(conf, "socket.nagle.disable", "true", &error)) {
+namespace {
+
+// A producer handle from `conf` (consumed either way) once its settings took (`ok`, else `error`
+// says which failed), with our log lines; `what` names it in errors. (Extracted at its third
+// copy: the metadata client, the idempotent and the transactional producers.)
+core::Result<rd_kafka_t*> MakeProducer(rd_kafka_conf_t* conf, bool ok, const std::string& error, const std::string& what) {
+  if (!ok) {
     rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument("kafka config: " + error);
+    return core::InvalidArgument(what + " config: " + error);
   }
   rd_kafka_conf_set_log_cb(conf, LogLine);
   char err[512];
   rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
   if (rk == nullptr) {
     rd_kafka_conf_destroy(conf);
-    return core::Unavailable(std::string("kafka client: ") + err);
+    return core::Unavailable(what + ": " + err);
   }
   return rk;
+}
+
+}  // namespace
+
+core::Result<rd_kafka_t*> NewMetadataClient(const std::string& brokers) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  const bool ok = Set(conf, "bootstrap.servers", brokers, &error) && Set(conf, "socket.nagle.disable", "true", &error);
+  return MakeProducer(conf, ok, error, "kafka client");
+}
+
+core::Result<rd_kafka_t*> NewTransactionalProducer(const std::string& brokers, const std::string& id,
+                                                   std::chrono::milliseconds timeout) {
+  rd_kafka_conf_t* conf = rd_kafka_conf_new();
+  std::string error;
+  // No topic made by asking for its metadata (a producer's default): the topics are created with
+  // their settings and partition count (EnsureTopic), or refused.
+  const bool ok = Set(conf, "bootstrap.servers", brokers, &error) && Set(conf, "socket.nagle.disable", "true", &error) &&
+                  Set(conf, "allow.auto.create.topics", "false", &error) &&
+                  Set(conf, "transactional.id", id, &error) && Set(conf, "enable.idempotence", "true", &error) &&
+                  Set(conf, "acks", "all", &error) &&
+                  Set(conf, "message.timeout.ms", std::to_string(timeout.count()), &error) &&
+                  Set(conf, "transaction.timeout.ms", std::to_string(std::max<int64_t>(60000, timeout.count() * 2)),
+                      &error);
+  return MakeProducer(conf, ok, error, "kafka producer");
+}
+
+std::string TakeErrorText(rd_kafka_error_t* e) {
+  std::string text = rd_kafka_error_string(e);
+  if (rd_kafka_error_is_fatal(e)) text += " (fatal)";
+  rd_kafka_error_destroy(e);
+  return text;
 }
 
 core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group) {
@@ -215,19 +250,8 @@ core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std:
             Set(conf, "acks", "all", &error) && Set(conf, "linger.ms", std::to_string(linger_ms), &error) &&
             Set(conf, "socket.nagle.disable", "true", &error) &&
             Set(conf, "message.timeout.ms", std::to_string(timeout.count()), &error);
-  if (!ok) {
-    rd_kafka_conf_destroy(conf);
-    return core::InvalidArgument(what + " config: " + error);
-  }
   rd_kafka_conf_set_dr_msg_cb(conf, delivered);
-  rd_kafka_conf_set_log_cb(conf, LogLine);
-  char err[512];
-  rd_kafka_t* rk = rd_kafka_new(RD_KAFKA_PRODUCER, conf, err, sizeof err);
-  if (rk == nullptr) {
-    rd_kafka_conf_destroy(conf);
-    return core::Unavailable(what + ": " + err);
-  }
-  return rk;
+  return MakeProducer(conf, ok, error, what);
 }
 
 core::Result<rd_kafka_t*> JoinGroup(const GroupMember& g) {

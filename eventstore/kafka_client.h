@@ -79,6 +79,14 @@ core::Result<rd_kafka_t*> NewIdempotentProducer(const std::string& brokers, std:
                                                 void (*delivered)(rd_kafka_t*, const rd_kafka_message_t*, void*),
                                                 const std::string& what);
 
+// A transactional, idempotent producer (acks=all, no Nagle) with transactional.id `id`, not yet
+// initialised (rd_kafka_init_transactions fences an earlier one with the same id). (Extracted at
+// its second user: `svc kafka-check`, the public topics' sink; the log's writer units set more.)
+core::Result<rd_kafka_t*> NewTransactionalProducer(const std::string& brokers, const std::string& id,
+                                                   std::chrono::milliseconds timeout);
+// An rd_kafka_error_t's text (" (fatal)" added for a fatal one); the error is destroyed.
+std::string TakeErrorText(rd_kafka_error_t* e);
+
 // A member of the consumer group `group` subscribed to `topic`: cooperative-sticky assignment,
 // `rebalance(…, opaque)` on every assignment change, no automatic commits or offset stores,
 // read_committed, fetches that wait at most `fetch_wait_ms`, heartbeats at a tenth of `session`.

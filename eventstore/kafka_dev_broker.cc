@@ -151,6 +151,13 @@ core::Result<std::unique_ptr<KafkaDevBroker>> KafkaDevBroker::Start(const Option
                                                          std::min(3, o.brokers))) {
     return core::Unavailable("dev broker: topic " + jobs + ": " + rd_kafka_err2str(e));
   }
+  for (const auto& [name, partitions] : o.more_topics) {
+    if (rd_kafka_resp_err_t e = rd_kafka_mock_topic_create(b->impl_->cluster, name.c_str(), partitions,
+                                                           std::min(3, o.brokers))) {
+      return core::Unavailable("dev broker: topic " + name + ": " + rd_kafka_err2str(e));
+    }
+    SVC_RETURN_IF_ERROR(KeepEverything(b->impl_->cluster, b->impl_->rk, name, partitions));
+  }
   return b;
 }
 

@@ -7,6 +7,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/status.h"
 
@@ -19,6 +21,9 @@ class KafkaDevBroker {
     std::string topic_prefix = "svc";
     int partitions = 4;
     int job_partitions = 16;  // <prefix>.jobs, the verification jobs (eventstore/job_queue.h)
+    // More topics made at start (name, partitions), each keeping every record: the mock cluster
+    // answers no CreateTopics (the public event topics, docs/events.md).
+    std::vector<std::pair<std::string, int>> more_topics;
   };
   static core::Result<std::unique_ptr<KafkaDevBroker>> Start(const Options& options);
   ~KafkaDevBroker();

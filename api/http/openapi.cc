@@ -231,6 +231,16 @@ core::Json BuildOpenApi(const std::vector<ApiRoute>& routes, const std::vector<O
       {"responses", {{"200", {{"description", "The OpenAPI document"},
                               {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}},
                      {"400", ProblemResponse({"BAD_REQUEST"})}}}};
+  paths["/v1/asyncapi.json"]["get"] = {
+      {"operationId", "getAsyncApiDocument"},
+      {"tags", {"Meta"}},
+      {"summary", "The event topics' contract"},
+      {"description", "The AsyncAPI 3 document of the public event topics: channels, Kafka keys, CloudEvents headers and "
+                      "each event type's payload schema by version (docs/events.md)."},
+      {"security", core::Json::array()},
+      {"responses", {{"200", {{"description", "The AsyncAPI document"},
+                              {"content", {{"application/json", {{"schema", {{"type", "object"}}}}}}}}},
+                     {"400", ProblemResponse({"BAD_REQUEST"})}}}};
   doc["paths"] = paths;
   core::Json webhooks = core::Json::object();
   core::Json schemas = CommonSchemas();

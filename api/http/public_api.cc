@@ -1,5 +1,6 @@
 #include "api/http/public_api.h"
 
+#include "api/http/asyncapi.h"
 #include "api/http/catch_up.h"
 
 #include <chrono>
@@ -7,6 +8,7 @@
 #include "api/http/openapi.h"
 #include "api/http/pagination.h"
 #include "api/http/problem.h"
+#include "api/http/request_fingerprint.h"
 #include "commands/tenancy/api_keys.h"
 #include "commands/tenancy/scopes.h"
 #include "core/crypto.h"
@@ -358,8 +360,7 @@ void PublicApi::Wrap(Router& router, const ApiRoute& route) {
           return fail(st, a.tenant_id, a.key_id);
         }
         call.idempotency_key = it->second;
-        call.request_fingerprint =
-            core::Sha256Hex(req.method + "\n" + req.path + "\n" + req.body);
+        call.request_fingerprint = RequestFingerprint(self->rt_.request_fingerprint_key(), req);
       }
     }
     // An empty body needs no content type (the handler says whether one was needed).
@@ -400,6 +401,12 @@ void PublicApi::Register(Router& router, const core::Json& openapi_document) {
   router.Add("GET", "/v1/openapi.json", Sync([doc](HttpRequest&) {
                HttpResponse r;
                r.body = *doc;
+               return r;
+             }));
+  auto events_doc = std::make_shared<std::string>(core::DumpJson(AsyncApiDocument(options_.public_base_url)));
+  router.Add("GET", "/v1/asyncapi.json", Sync([events_doc](HttpRequest&) {
+               HttpResponse r;
+               r.body = *events_doc;
                return r;
              }));
 }

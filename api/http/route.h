@@ -35,7 +35,7 @@ struct ApiCall {
   HttpRequest* request = nullptr;
   AuthContext auth;
   std::string idempotency_key;      // validated; empty when none
-  std::string request_fingerprint;  // SHA-256 hex of method, path and body
+  std::string request_fingerprint;  // a keyed MAC of the request's parameters (request_fingerprint.h)
   std::string correlation_id;       // the caller's X-Request-Id when given, else our request id
 };
 

@@ -374,6 +374,7 @@ core::Result<std::unique_ptr<Runtime>> Runtime::Open(const RuntimeOptions& optio
   rt->lookup_key_ = core::DeriveSubkey(keys.root, "svc/api-key-lookup/v1");
   rt->seal_key_ = core::DeriveSubkey(keys.root, "svc/event-seal/v1");
   rt->cursor_key_ = core::DeriveSubkey(keys.root, "svc/list-cursor/v1");
+  rt->request_fingerprint_key_ = core::DeriveSubkey(keys.root, "svc/request-fingerprint/v1");
   rt->reviewer_token_key_ = core::DeriveSubkey(keys.root, "svc/reviewer-token/v1");
   rt->certificate_root_key_ = pipeline::CertificateRootKey(keys.root);
   rt->audit_checkpoint_root_key_ = pipeline::audit::CheckpointRootKey(keys.root);

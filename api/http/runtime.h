@@ -130,6 +130,8 @@ class Runtime {
   const std::string& seal_key() const { return seal_key_; }
   // Key that authenticates list cursors.
   const std::string& cursor_key() const { return cursor_key_; }
+  // Key of the keyed requests' fingerprints (request_fingerprint.h).
+  const std::string& request_fingerprint_key() const { return request_fingerprint_key_; }
   // Key that signs the review console's reviewer tokens (core/jwt.h).
   const std::string& reviewer_token_key() const { return reviewer_token_key_; }
   const std::string& data_dir() const { return options_.data_dir; }
@@ -199,6 +201,7 @@ class Runtime {
   std::string lookup_key_;
   std::string seal_key_;
   std::string cursor_key_;
+  std::string request_fingerprint_key_;
   std::string reviewer_token_key_;
   std::string certificate_root_key_;
   std::string audit_checkpoint_root_key_;

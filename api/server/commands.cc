@@ -9,6 +9,9 @@
 #include <thread>
 
 #include "api/http/http_client.h"
+#include "api/http/asyncapi.h"
+#include "eventstore/public_sink.h"
+#include "pipeline/events/publisher.h"
 #include "api/http/openapi.h"
 #include "api/server/admin.h"
 #include "api/server/cli.h"
@@ -57,6 +60,8 @@ const char* const kCommands =
     "                            your brokers: the events topic's settings, producer fencing, read_committed\n"
     "  docs errors               print the error catalogue (Markdown)\n"
     "  openapi                   print the OpenAPI 3.1 document of the public API\n"
+    "  asyncapi [--public-base-url URL]\n"
+    "                            print the AsyncAPI 3 document of the public event topics\n"
     "  certificate verify FILE   check a verification certificate's hash and signatures\n"
     "                            (--public-key K: without the service; --data-dir: also the HMAC)\n"
     "  certificate public-key    --tenant T --env E: the Ed25519 key certificates are signed with\n"
@@ -282,6 +287,8 @@ int DevBroker(int argc, char** argv) {
   f.Declare({"brokers", "3", "number of mock brokers"});
   f.Declare({"partitions", "4", "partitions of <topic-prefix>.events"});
   f.Declare({"verification-job-partitions", "16", "partitions of <topic-prefix>.jobs (give svc serve the same)"});
+  f.Declare({"public-topics-partitions", "4",
+             "partitions of each public event topic <topic-prefix>.<live|test>.<area> (give svc serve the same)"});
   f.Declare({"topic-prefix", "svc", "creates topics <prefix>.events, <prefix>.commands, <prefix>.replies, <prefix>.keys and <prefix>.jobs"});
   if (auto st = f.Parse(argc, argv, 2); !st.ok()) return Fail(st);
   if (f.HelpRequested()) {
@@ -294,14 +301,20 @@ int DevBroker(int argc, char** argv) {
   }
   sigset_t sigs = BlockStopSignals();
   eventstore::KafkaDevBroker::Options o;
+  int public_partitions = 4;
   try {
     o.brokers = std::stoi(f.Get("brokers"));
     o.partitions = std::stoi(f.Get("partitions"));
     o.job_partitions = std::stoi(f.Get("verification-job-partitions"));
+    public_partitions = std::stoi(f.Get("public-topics-partitions"));
   } catch (...) {
-    return Fail(core::InvalidArgument("--brokers, --partitions and --verification-job-partitions must be numbers"));
+    return Fail(core::InvalidArgument(
+        "--brokers, --partitions, --verification-job-partitions and --public-topics-partitions must be numbers"));
   }
   o.topic_prefix = f.Get("topic-prefix");
+  // The public event topics and their publisher's resume points (docs/events.md).
+  for (const auto& t : pipeline::events::PublicTopicNames(o.topic_prefix)) o.more_topics.emplace_back(t, public_partitions);
+  o.more_topics.emplace_back(eventstore::PublicTopicSink::CheckpointTopicName(o.topic_prefix), 1);
   auto broker = eventstore::KafkaDevBroker::Start(o);
   if (!broker.ok()) return Fail(broker.status());
   std::cout << "bootstrap.servers=" << (*broker)->Bootstraps() << std::endl;
@@ -498,6 +511,22 @@ int OpenApi() {
   auto documented = DocumentedRoutes(defaults);
   if (!documented.ok()) return Fail(documented.status());
   std::cout << OpenApiDocument(documented->routes, defaults.public_base_url).dump(2) << std::endl;
+  return 0;
+}
+
+int AsyncApi(int argc, char** argv) {
+  ApiContext defaults;
+  std::string base = defaults.public_base_url;
+  for (int i = 2; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--public-base-url" && i + 1 < argc) {
+      base = argv[++i];
+    } else {
+      std::cerr << "svc asyncapi: unknown argument " << a << "\n";
+      return 2;
+    }
+  }
+  std::cout << AsyncApiDocument(base).dump(2) << std::endl;
   return 0;
 }
 

@@ -18,6 +18,7 @@ int Blobs(int argc, char** argv);        // blobs_cli.cc: copy a data directory'
 int Backup(int argc, char** argv);       // backup_cli.cc: svc backup, svc restore
 int Restore(int argc, char** argv);
 int OpenApi();                           // print the OpenAPI document
+int AsyncApi(int argc, char** argv);     // print the AsyncAPI document of the event topics
 int DocsErrors();                        // print the error catalogue
 
 }  // namespace svc::api::cli

@@ -27,6 +27,7 @@ int main(int argc, char** argv) {
   if (cmd == "backup") return Backup(argc, argv);
   if (cmd == "restore") return Restore(argc, argv);
   if (cmd == "openapi") return OpenApi();
+  if (cmd == "asyncapi") return AsyncApi(argc, argv);
   if (cmd == "docs" && argc >= 3 && std::string(argv[2]) == "errors") return DocsErrors();
   for (const svc::api::Module* m : svc::api::AllModules()) {  // the areas' commands
     for (const svc::api::CliVerb& v : m->verbs) {

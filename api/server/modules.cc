@@ -3,6 +3,7 @@
 #include "api/audit/routes.h"
 #include "api/compliance/routes.h"
 #include "api/embedded/routes.h"
+#include "api/events/routes.h"
 #include "api/kyb/routes.h"
 #include "api/persons/routes.h"
 #include "api/review/routes.h"
@@ -15,6 +16,7 @@ const std::vector<const Module*>& AllModules() {
   static const std::vector<const Module*> kModules = {
       &SessionsModule(),         &WebhooksModule(),     &persons::PersonsModule(), &audit::AuditModule(),
       &compliance::ComplianceModule(), &review::ReviewModule(), &kyb::KybModule(),        &embedded::EmbeddedModule(),
+      &events::EventsModule(),
   };
   return kModules;
 }

@@ -58,6 +58,16 @@ TEST_CASE("writer: same Idempotency-Key + same request = same outcome, nothing n
     REQUIRE_FALSE(other.ok());
     CHECK(other.status().api_code() == "IDEMPOTENCY_KEY_REUSED");
   }
+  SUBCASE("a record from before keyed fingerprints (64 hex, no prefix) takes its retry as the same request") {
+    const std::string legacy(64, 'c');
+    auto old = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Old"}, f.Ctx("idem-old", legacy));
+    REQUIRE(old.ok());
+    auto retry_old = f.Run(t, CreateApplication{f.ids.NewIdString(core::IdKind::kApplication), "Old"},
+                           f.Ctx("idem-old", "m1:" + std::string(64, 'd')));
+    REQUIRE(retry_old.ok());
+    CHECK(retry_old->replayed);
+    CHECK(retry_old->result == old->result);
+  }
   SUBCASE("the record survives a restart (read back from the write model)") {
     f.Close();
     f.Open();

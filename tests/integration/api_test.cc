@@ -147,6 +147,11 @@ TEST_CASE("api: Idempotency-Key on create") {
   // A replay says so in a header (as payment APIs do); the first answer has none.
   CHECK(HeaderOf(again, "Idempotent-Replayed") == "true");
   CHECK(HeaderOf(first, "Idempotent-Replayed").empty());
+  // The same parameters written another way (spaces, member order, an escape) are the same request.
+  auto reformatted = env.Create(env.test_key, "same", "{ \"clientReference\" : \"o-\\u0031\",\n \"channel\": \"link\" }");
+  CHECK(reformatted.status == 201);
+  CHECK(reformatted.body == first.body);
+  CHECK(HeaderOf(reformatted, "Idempotent-Replayed") == "true");
   CheckProblem(env.Create(env.test_key, "same", R"({"channel":"api"})"), 409, "IDEMPOTENCY_KEY_REUSED");
   // Keys are per tenant and environment: the live key may use the same one (a live link session
   // needs the application's privacy notice).

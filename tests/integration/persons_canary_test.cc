@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "api/http/runtime.h"
+#include "core/crypto.h"
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
@@ -45,11 +46,26 @@ std::string Slurp(const std::string& path) {
   return ss.str();
 }
 
-// Which canaries `haystack` holds.
+// The SHA-256 (hex) of each canary and of each request body sent (and of the request as the
+// unkeyed fingerprint once hashed it: method, path, body): an unkeyed hash of personal data gives
+// it back to anyone who tries the candidates, so none may be kept either.
+std::vector<std::string>& Hashes() {
+  static std::vector<std::string> hashes = [] {
+    std::vector<std::string> h;
+    for (const auto& c : kCanaries) h.push_back(core::Sha256Hex(c));
+    return h;
+  }();
+  return hashes;
+}
+
+// Which canaries (or hashes of them) `haystack` holds.
 std::vector<std::string> Found(const std::string& haystack) {
   std::vector<std::string> out;
   for (const auto& c : kCanaries) {
     if (haystack.find(c) != std::string::npos) out.push_back(c);
+  }
+  for (const auto& h : Hashes()) {
+    if (haystack.find(h) != std::string::npos) out.push_back("sha256:" + h);
   }
   return out;
 }
@@ -62,7 +78,12 @@ TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or 
   const std::string k = env.test_key;
   auto call = [&](const std::string& method, const std::string& path, const core::Json& body,
                   std::map<std::string, std::string> headers = {}) {
-    auto r = env.Call(k, method, path, body.is_null() ? "" : body.dump(), std::move(headers));
+    const std::string text = body.is_null() ? "" : body.dump();
+    if (!text.empty()) {
+      Hashes().push_back(core::Sha256Hex(text));
+      Hashes().push_back(core::Sha256Hex(method + "\n" + path + "\n" + text));
+    }
+    auto r = env.Call(k, method, path, text, std::move(headers));
     CHECK_MESSAGE(r.status < 300, method << " " << path << ": " << r.body);
     return r;
   };

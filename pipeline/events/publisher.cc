@@ -1,0 +1,158 @@
+#include "pipeline/events/publisher.h"
+
+#include <map>
+#include <set>
+
+#include "commands/event_catalogue.h"
+#include "core/clock.h"
+#include "core/executor.h"
+#include "core/json.h"
+#include "core/log.h"
+
+namespace svc::pipeline::events {
+
+namespace cm = commands;
+using eventstore::PublicTopicSink;
+
+std::vector<PublicTopicSink::Record> PublicRecords(const eventstore::RecordedEvent& re, const std::string& topic_prefix,
+                                                   const std::string& public_base_url) {
+  const auto& e = re.event;
+  const cm::EventTypeInfo* info = cm::FindEventType(e.type);
+  if (info == nullptr || info->audience != cm::Audience::kPublic) return {};
+  const core::Json data = core::ParseJsonOrDiscarded(e.data);
+  const std::string value = core::DumpJson(cm::PublicData(data.is_object() ? data : core::Json::object()));
+  const std::vector<std::pair<std::string, std::string>> headers = {
+      {"ce_specversion", "1.0"},
+      {"ce_id", e.id},
+      {"ce_source", "/tenants/" + e.tenant_id},
+      {"ce_type", e.type},
+      {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
+      {"ce_subject", e.aggregate_id},
+      {"ce_dataschema", cm::EventSchemaUri(public_base_url, e.type, info->schema_version)},
+      {"content-type", "application/json"},
+      {"ce_svcseq", std::to_string(e.aggregate_version)},
+      {"ce_svcpos", std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset)},
+      {"ce_svcaggregate", e.aggregate_type},
+      {"ce_svcenv", e.environment},
+  };
+  std::vector<PublicTopicSink::Record> out;
+  // A tenant-level fact (no environment) belongs to both environments' set-up.
+  const std::vector<std::string> envs =
+      e.environment.empty() ? std::vector<std::string>{"live", "test"} : std::vector<std::string>{e.environment};
+  for (const auto& env : envs) {
+    out.push_back(PublicTopicSink::Record{topic_prefix + "." + env + "." + info->area, e.aggregate_id, value, headers});
+  }
+  return out;
+}
+
+std::vector<std::string> PublicTopicNames(const std::string& topic_prefix) {
+  std::vector<std::string> topics;
+  for (const auto& env : {"live", "test"}) {
+    for (const auto& area : cm::EventAreas()) topics.push_back(topic_prefix + "." + env + "." + area);
+  }
+  return topics;
+}
+
+PublicTopicsPublisher::PublicTopicsPublisher(Options options) : o_(std::move(options)) {
+  if (o_.metrics != nullptr) {
+    published_ = &o_.metrics->GetCounter("svc_public_topics_records_total", "Records committed to the public event topics");
+    transactions_ = &o_.metrics->GetCounter("svc_public_topics_transactions_total",
+                                            "Transactions committed to the public event topics");
+    failures_ = &o_.metrics->GetCounter("svc_public_topics_failures_total",
+                                        "Publishing attempts that failed and were retried from the last committed point");
+  }
+}
+
+PublicTopicsPublisher::~PublicTopicsPublisher() { Stop(); }
+
+core::Status PublicTopicsPublisher::Connect() {
+  reader_.reset();
+  sink_.reset();
+  SVC_ASSIGN_OR_RETURN(sink_, PublicTopicSink::Open(o_.sink));
+  SVC_RETURN_IF_ERROR(sink_->EnsureTopics(PublicTopicNames(o_.sink.topic_prefix)));
+  SVC_ASSIGN_OR_RETURN(auto committed, sink_->Committed());
+  std::vector<eventstore::PartitionCheckpoint> start(o_.log->PartitionCount());
+  for (const auto& [p, cp] : committed) {
+    if (p < start.size()) start[p] = eventstore::DecodeCheckpoint(cp);
+  }
+  {
+    std::lock_guard lock(mu_);
+    committed_.assign(start.size(), 0);
+    for (size_t p = 0; p < start.size(); ++p) committed_[p] = start[p].next_offset;
+  }
+  cv_.notify_all();
+  SVC_ASSIGN_OR_RETURN(reader_, o_.log->OpenReader("public-topics", start));
+  return core::Status::Ok();
+}
+
+core::Status PublicTopicsPublisher::PublishOnce() {
+  SVC_ASSIGN_OR_RETURN(auto events, reader_->Poll(o_.batch_events, std::chrono::milliseconds(200)));
+  if (events.empty()) return core::Status::Ok();
+  std::vector<PublicTopicSink::Record> records;
+  std::map<uint32_t, std::string> ends;
+  for (const auto& re : events) {
+    for (auto& r : PublicRecords(re, o_.sink.topic_prefix, o_.public_base_url)) records.push_back(std::move(r));
+    ends[re.position.partition] = eventstore::EncodeCheckpoint(eventstore::CheckpointAfter(re));
+  }
+  SVC_RETURN_IF_ERROR(sink_->Publish(records, ends));
+  {
+    std::lock_guard lock(mu_);
+    for (const auto& [p, cp] : ends) {
+      if (p < committed_.size()) committed_[p] = eventstore::DecodeCheckpoint(cp).next_offset;
+    }
+  }
+  cv_.notify_all();
+  if (published_ != nullptr) published_->Add(records.size());
+  if (transactions_ != nullptr) transactions_->Add();
+  return core::Status::Ok();
+}
+
+void PublicTopicsPublisher::Loop() {
+  core::SetThreadName("svc-public-out");
+  bool connected = false;
+  while (!stop_.load()) {
+    core::Status st = connected ? PublishOnce() : Connect();
+    if (st.ok()) {
+      connected = true;
+      continue;
+    }
+    // Whatever failed, the next attempt starts again from what Kafka committed.
+    connected = false;
+    if (failures_ != nullptr) failures_->Add();
+    core::LogWarn("public topics: publishing failed; retrying from the last committed point",
+                  {{"error", st.ToString()}});
+    std::unique_lock lock(mu_);
+    cv_.wait_for(lock, std::chrono::seconds(1), [&] { return stop_.load(); });
+  }
+  reader_.reset();
+  sink_.reset();
+}
+
+bool PublicTopicsPublisher::WaitCaughtUp(std::chrono::milliseconds timeout) {
+  auto ends = o_.log->EndOffsets();
+  if (!ends.ok()) return false;
+  std::unique_lock lock(mu_);
+  return cv_.wait_for(lock, timeout, [&] {
+    if (committed_.size() < ends->size()) return false;
+    for (size_t p = 0; p < ends->size(); ++p) {
+      if (committed_[p] < (*ends)[p]) return false;
+    }
+    return true;
+  });
+}
+
+void PublicTopicsPublisher::Start() {
+  thread_ = std::thread([this] { Loop(); });
+}
+
+void PublicTopicsPublisher::Stop() {
+  if (!thread_.joinable()) return;
+  stop_.store(true);
+  {
+    std::lock_guard lock(mu_);
+    cv_.notify_all();
+  }
+  thread_.join();  // a Poll waits at most 200 ms
+}
+
+}  // namespace svc::pipeline::events
