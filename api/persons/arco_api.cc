@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "core/ids.h"
 #include "pipeline/persons/arco_requests.h"
+#include "pipeline/persons/vault_keys.h"
 #include "projections/persons/arco_queries.h"
 #include "projections/persons/arco_view.h"
 #include "projections/persons/persons_view.h"
@@ -244,16 +245,20 @@ void CreateOpposition(Runtime& rt, ApiCall& call, Respond respond) {
     auto st = projections::CheckArcoFulfilment(rt.store(), TeOf(a), o.arco_request_id, "opposition", id, o.purpose);
     if (!st.ok()) return respond(StatusToProblem(req, st));
   }
+  auto sealed = pp::SealPersonText(rt.key_store(), a.tenant_id, a.environment, id, "reason", o.reason);
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  o.reason_sealed = std::move(*sealed);
+  o.reason.clear();
   o.opposition_id = rt.ids().NewIdString(core::IdKind::kOpposition);
   o.recorded_by = a.key_id;
   const std::string item = PV::Abs(PV::Opposition(TeOf(a), id, o.opposition_id));
   auto cmd = pp::OppositionCommand(rt.store(), RefOf(a, id), std::move(o), Context(rt, call));
   if (!cmd.ok()) return respond(StatusToProblem(req, cmd.status()));
   RunThenRender(rt, req, std::move(*cmd), {PV::kName},
-                [&rt, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                [&rt, a, id, item, slim = SlimRequest(req)](const commands::CommandOutcome&) {
                   auto row = ReadView(rt, item);
                   if (!row.ok() || !row->has_value()) return StatusToProblem(slim, core::Unavailable("not readable yet; retry"));
-                  return JsonResponse(201, **row);
+                  return JsonResponse(201, core::ParseJsonOrDiscarded(OpenPersonText(rt, a, id, core::DumpJson(**row))));
                 },
                 std::move(respond));
 }
@@ -338,7 +343,7 @@ std::vector<ApiRoute> ArcoRoutes(Runtime* r, const PersonsOptions& options) {
         const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
         ListPersonItems(*r, *o, c, PV::Abs(PV::OppositionIndex(te, id)),
                         [te, id](std::string_view entry) { return PV::Abs(PV::Opposition(te, id, PV::IdOfOrder(entry))); },
-                        std::move(respond));
+                        std::move(respond), /*person_text=*/true);
       }});
   return routes;
 }

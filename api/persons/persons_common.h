@@ -91,8 +91,13 @@ std::vector<std::string> FieldNames(const core::Json& fields, Validator& v, bool
 std::vector<std::string> StringList(Validator& v, const core::Json& body, const char* name, size_t max);
 // The newest-first list of a person's items (consents, grants, legal holds, oppositions: rights_api.cc):
 // the person must be of the caller's tenant and environment; `index` is the absolute index prefix.
+// With `person_text`, each row's members sealed by SealPersonText are served opened
+// (pipeline/persons/vault_keys.h: legal holds' and oppositions' reasons).
 void ListPersonItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index,
-                     std::function<std::string(std::string_view)> row_key, Respond respond);
+                     std::function<std::string(std::string_view)> row_key, Respond respond,
+                     bool person_text = false);
+// A person's row as served: its members sealed by SealPersonText opened (null once forgotten).
+std::string OpenPersonText(Runtime& rt, const AuthContext& a, const std::string& person, std::string row);
 // The consent and grant routes (rights_api.cc).
 std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options);
 // ARCO requests and a person's oppositions (arco_api.cc).

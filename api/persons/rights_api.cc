@@ -156,13 +156,15 @@ void CreateGrant(Runtime& rt, ApiCall& call, Respond respond) {
 }
 
 // The legal-hold history row a write just made (the newest rows first: it is among them).
-HttpResponse HoldRowAfter(Runtime& rt, const std::string& prefix, const std::string& hold_id, int status,
-                          const HttpRequest& slim) {
+HttpResponse HoldRowAfter(Runtime& rt, const AuthContext& a, const std::string& person, const std::string& prefix,
+                          const std::string& hold_id, int status, const HttpRequest& slim) {
   const int cf = rt.store().Cf(projections::kViewsCf);
   auto it = rt.store().NewIterator(cf, prefix, eventstore::PrefixEnd(prefix));
   for (it->Seek(prefix); it->Valid(); it->Next()) {
     core::Json row = core::ParseJsonOrDiscarded(it->value());
-    if (core::StringOr(row, "id") == hold_id) return JsonResponse(status, row);
+    if (core::StringOr(row, "id") == hold_id) {
+      return JsonResponse(status, core::ParseJsonOrDiscarded(OpenPersonText(rt, a, person, std::string(it->value()))));
+    }
   }
   return StatusToProblem(slim, core::Unavailable("the hold is not readable yet; retry"));
 }
@@ -218,14 +220,22 @@ void RecordHold(Runtime& rt, ApiCall& call, bool release, bool document, Respond
   commands::CommandContext ctx = Context(rt, call);
   auto h = ParseHold(req, release, document, ctx.now, respond);
   if (!h) return;
+  // The caller's words are the person's data: sealed under their key (docs/persons.md#legal-holds).
+  auto reason = pp::SealPersonText(rt.key_store(), a.tenant_id, a.environment, id, "reason", h->reason);
+  auto basis = pp::SealPersonText(rt.key_store(), a.tenant_id, a.environment, id, "legalBasis", h->legal_basis);
+  if (!reason.ok() || !basis.ok()) return respond(StatusToProblem(req, !reason.ok() ? reason.status() : basis.status()));
+  h->reason_sealed = std::move(*reason);
+  h->legal_basis_sealed = std::move(*basis);
+  h->reason.clear();
+  h->legal_basis.clear();
   h->hold_id = rt.ids().NewIdString(core::IdKind::kLegalHold);
   h->asset_id = asset;
   const std::string prefix = PV::Abs(PV::LegalHolds(TeOf(a), id));
   const int status = h->action == "release" && !document ? 200 : 201;
   RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(ps::RecordLegalHold{*h}), ctx),
                 {PV::kName},
-                [&rt, prefix, hold_id = h->hold_id, status, slim = SlimRequest(req)](const commands::CommandOutcome&) {
-                  return HoldRowAfter(rt, prefix, hold_id, status, slim);
+                [&rt, a, id, prefix, hold_id = h->hold_id, status, slim = SlimRequest(req)](const commands::CommandOutcome&) {
+                  return HoldRowAfter(rt, a, id, prefix, hold_id, status, slim);
                 },
                 std::move(respond));
 }
@@ -253,7 +263,9 @@ void Forget(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   if (auto st = arc.empty() ? core::Status::Ok() : projections::CheckArcoFulfilment(rt.store(), TeOf(a), arc, "forget", id); !st.ok()) {
     return respond(StatusToProblem(req, st));
   }
-  ps::RequestForget f{mode.get<std::string>(), reason.value_or(""), o.forget_grace_seconds * 1'000'000, arc};
+  auto sealed = pp::SealPersonText(rt.key_store(), a.tenant_id, a.environment, id, "reason", reason.value_or(""));
+  if (!sealed.ok()) return respond(StatusToProblem(req, sealed.status()));
+  ps::RequestForget f{mode.get<std::string>(), std::move(*sealed), o.forget_grace_seconds * 1'000'000, arc};
   auto* purger = o.purger;
   RunThenRender(rt, req, commands::MakeCommand<ps::PersonDecider>(a.tenant_id, id, ps::PersonCommand(f), Context(rt, call)),
                 {PV::kName},
@@ -346,8 +358,13 @@ ApiRoute ItemRevokeRoute(Runtime* r, const std::string& base, const std::string&
 
 pp::Reader ReaderOf(const AuthContext& a) { return pp::Reader{a.tenant_id, a.environment, a.application_id}; }
 
+std::string OpenPersonText(Runtime& rt, const AuthContext& a, const std::string& person, std::string row) {
+  auto opened = pp::OpenPersonTextRow(rt.key_store(), a.tenant_id, a.environment, person, row);
+  return opened.ok() ? std::move(*opened) : row;  // the key store unreadable: served sealed, never in clear
+}
+
 void ListPersonItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const std::string& index_of,
-                     std::function<std::string(std::string_view)> row_key, Respond respond) {
+                     std::function<std::string(std::string_view)> row_key, Respond respond, bool person_text) {
   const AuthContext& a = call.auth;
   const std::string id = call.request->path_params["person_id"];
   auto person = PersonRow(rt, a, id);
@@ -356,6 +373,9 @@ void ListPersonItems(Runtime& rt, const PersonsOptions& o, ApiCall& call, const 
   list.scope = index_of + "|" + TeOf(a) + "|" + id;
   list.index = index_of;
   list.row_key = std::move(row_key);
+  if (person_text) {
+    list.render = [&rt, a, id](std::string stored) { return OpenPersonText(rt, a, id, std::move(stored)); };
+  }
   ServeCursorList(rt, o, call, list, std::move(respond));
 }
 
@@ -403,7 +423,7 @@ std::vector<ApiRoute> RightsRoutes(Runtime* r, const PersonsOptions& options) {
         const std::string te = TeOf(c.auth), id = c.request->path_params["person_id"];
         const std::string index = PV::Abs(PV::LegalHolds(te, id));
         ListPersonItems(*r, *o, c, index, [index](std::string_view entry) { return index + std::string(entry); },
-                  std::move(respond));
+                        std::move(respond), /*person_text=*/true);
       }});
   routes.push_back(ApiRoute{
       .method = "POST", .path = base + "/documents/{asset_id}/legal-hold", .operation_id = "setDocumentLegalHold",

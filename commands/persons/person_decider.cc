@@ -165,7 +165,7 @@ core::Result<Decision> PersonDecider::Decide(const PersonState& s, const PersonC
       d.result = {{"mode", s.forget_mode}, {"purgeDueMicros", s.purge_due_micros}};  // already as soon or sooner
       return d;
     }
-    d.events.push_back(Make(ForgetRequested{f->mode, f->reason, due, f->arco_request_id}));
+    d.events.push_back(Make(ForgetRequested{f->mode, "", due, f->arco_request_id, f->reason_sealed}));
     d.result = {{"mode", f->mode}, {"purgeDueMicros", due}};
     return d;
   }

@@ -189,14 +189,14 @@ struct RecordLegalHold {
 // (purge after block: due now); a legal hold in force (on the person or on any capture) refuses it.
 struct RequestForget {
   std::string mode;     // block | purge
-  std::string reason;
+  std::string reason_sealed;  // the caller's words under the person's key (SealPersonText)
   int64_t grace_micros = 0;  // block: how long the data is kept before the purge
   std::string arco_request_id;  // an ARCO cancellation request it fulfils ("" = none)
   static constexpr std::string_view kCommand = "RequestForget";
   static constexpr auto Fields() {
     using T = RequestForget;
     return std::tuple{core::Field("mode", &T::mode),
-                      core::Field("reason", &T::reason),
+                      core::Field("reasonSealed", &T::reason_sealed),
                       core::Field("graceMicros", &T::grace_micros),
                       core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
   }

@@ -155,16 +155,23 @@ struct LegalHoldRecorded {
   std::string hold_id;
   std::string action;       // set | renew | release
   std::string asset_id;     // a capture (med_…) of the person's sessions; "" = the whole person
-  std::string legal_basis;  // "" = none given (a release may omit it)
+  // The caller's words, sealed under the person's key (pipeline/persons/vault_keys.h,
+  // SealPersonText). Events before that held them in clear in `legal_basis` and `reason`, which
+  // are now written empty.
+  std::string legal_basis;  // "" = none given (a release may omit it), or sealed
   std::string reason;
   int64_t expires_micros = 0;  // set and renew: 0 = until released
+  std::string legal_basis_sealed;
+  std::string reason_sealed;
   static constexpr auto Fields() {
     using T = LegalHoldRecorded;
     return std::tuple{core::Field("holdId", &T::hold_id), core::Field("action", &T::action),
                       core::Field("assetId", &T::asset_id, core::Empty::kNull),
                       core::Field("legalBasis", &T::legal_basis, core::Empty::kNull),
                       core::Field("reason", &T::reason),
-                      core::Field("expiresMicros", &T::expires_micros)};
+                      core::Field("expiresMicros", &T::expires_micros),
+                      core::Field("legalBasisSealed", &T::legal_basis_sealed, core::Empty::kOmit),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 
@@ -176,15 +183,17 @@ struct LegalHoldRecorded {
 struct ForgetRequested {
   static constexpr std::string_view kType = "persons.forget_requested";
   std::string mode;  // block | purge
-  std::string reason;
+  std::string reason;  // in clear in events before reason_sealed: now written empty
   int64_t purge_due_micros = 0;
   std::string arco_request_id;  // the ARCO cancellation request it fulfils, "" = none
+  std::string reason_sealed;    // the caller's words under the person's key (gone with it)
   static constexpr auto Fields() {
     using T = ForgetRequested;
     return std::tuple{core::Field("mode", &T::mode),
                       core::Field("reason", &T::reason, core::Empty::kNull),
                       core::Field("purgeDueMicros", &T::purge_due_micros),
-                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit)};
+                      core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 
@@ -195,15 +204,17 @@ struct OppositionRecorded {
   static constexpr std::string_view kType = "persons.opposition_recorded";
   std::string opposition_id;  // opp_…
   std::string purpose;
-  std::string reason;  // the integrator's words: a ticket, never personal data
+  std::string reason;  // in clear in events before reason_sealed: now written empty
   std::string arco_request_id;  // the ARCO opposition request it fulfils, "" = none
   std::string recorded_by;      // the API key
+  std::string reason_sealed;    // the integrator's words under the person's key
   static constexpr auto Fields() {
     using T = OppositionRecorded;
     return std::tuple{core::Field("oppositionId", &T::opposition_id), core::Field("purpose", &T::purpose),
                       core::Field("reason", &T::reason, core::Empty::kNull),
                       core::Field("arcoRequestId", &T::arco_request_id, core::Empty::kOmit),
-                      core::Field("recordedBy", &T::recorded_by)};
+                      core::Field("recordedBy", &T::recorded_by),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 

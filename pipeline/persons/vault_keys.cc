@@ -1,6 +1,7 @@
 #include "pipeline/persons/vault_keys.h"
 
 #include "core/crypto.h"
+#include "core/json.h"
 
 namespace svc::pipeline::persons {
 
@@ -29,6 +30,53 @@ core::Result<std::string> OpenPii(std::string_view person_key, std::string_view 
   auto opened = core::AeadOpen(person_key, *raw, PiiAad(tenant, env, person, field, pii_version));
   if (!opened.ok()) return core::DataLoss("a sealed value does not open under its names");
   return opened;
+}
+
+namespace {
+
+std::string TextAad(std::string_view tenant, std::string_view env, std::string_view person, std::string_view what) {
+  return "text|" + std::string(tenant) + "|" + std::string(env) + "|" + std::string(person) + "|" + std::string(what);
+}
+
+}  // namespace
+
+core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                                         std::string_view person, std::string_view what, std::string_view text) {
+  if (text.empty()) return std::string();
+  SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(tenant, env, person)));
+  if (!key.has_value()) {
+    return core::FailedPrecondition("the person's data was erased", "PERSON_FORGET_PENDING");
+  }
+  std::string sealed = core::Base64Encode(core::AeadSeal(*key, text, TextAad(tenant, env, person, what)));
+  core::SecureZero(*key);
+  return sealed;
+}
+
+core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                                            std::string_view person, std::string stored) {
+  if (stored.find("Sealed\"") == std::string::npos) return stored;
+  core::Json row = core::ParseJsonOrDiscarded(stored);
+  if (!row.is_object()) return stored;
+  SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(tenant, env, person)));
+  core::Json out = core::Json::object();
+  for (auto it = row.begin(); it != row.end(); ++it) {
+    const std::string& name = it.key();
+    constexpr std::string_view kSuffix = "Sealed";
+    if (!name.ends_with(kSuffix) || !it->is_string()) {
+      out[name] = *it;
+      continue;
+    }
+    const std::string what = name.substr(0, name.size() - kSuffix.size());
+    core::Json text = nullptr;
+    auto raw = core::Base64Decode(it->get<std::string>());
+    if (key.has_value() && raw.ok()) {
+      auto opened = core::AeadOpen(*key, *raw, TextAad(tenant, env, person, what));
+      if (opened.ok()) text = std::move(*opened);
+    }
+    out[what] = std::move(text);
+  }
+  if (key.has_value()) core::SecureZero(*key);
+  return core::DumpJson(out);
 }
 
 std::string IndexKeyName(std::string_view tenant, std::string_view env) {

@@ -34,6 +34,18 @@ core::Result<std::string> OpenPii(std::string_view person_key, std::string_view 
                                   std::string_view env, std::string_view person,
                                   std::string_view field, int pii_version, std::string_view sealed);
 
+// Free text written about a person (a legal hold's reason and legal basis, an opposition's or a
+// forget's reason): personal data like their fields, sealed under their data key (associated
+// data "text|<tenant>|<env>|<person>|<what>"), so it leaves with the key. "" seals to "".
+// PERSON_FORGET_PENDING when the key is gone.
+core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                                         std::string_view person, std::string_view what, std::string_view text);
+// A stored row (JSON object) served: each member "<what>Sealed" replaced by "<what>", its text, or
+// null when the person's key is gone (forgotten) or it does not open. A row without one is
+// returned as it is.
+core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                                            std::string_view person, std::string stored);
+
 // The blind-index key of a tenant and environment (created on first use).
 std::string IndexKeyName(std::string_view tenant, std::string_view env);
 core::Result<std::string> IndexKey(eventstore::KeyStore& keys, std::string_view tenant,

@@ -542,7 +542,10 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
     core::Json item = {{"id", o->opposition_id},
                        {"object", "person.opposition"},
                        {"purpose", o->purpose},
-                       {"reason", or_null(o->reason)},
+                       // The reason sealed under the person's key (served opened: api/persons), or in
+                       // clear as events before it held it.
+                       {o->reason_sealed.empty() ? "reason" : "reasonSealed",
+                        o->reason_sealed.empty() ? or_null(o->reason) : core::Json(o->reason_sealed)},
                        {"arcoRequestId", or_null(o->arco_request_id)},
                        {"createdAt", at},
                        {"liftedAt", nullptr},
@@ -576,8 +579,10 @@ core::Status ApplyRights(const eventstore::EventEnvelope& env, const ps::PersonE
                        {"action", h->action},
                        {"personId", id},
                        {"assetId", or_null(h->asset_id)},
-                       {"reason", h->reason},
-                       {"legalBasis", or_null(h->legal_basis)},
+                       {h->reason_sealed.empty() ? "reason" : "reasonSealed",
+                        h->reason_sealed.empty() ? core::Json(h->reason) : core::Json(h->reason_sealed)},
+                       {h->legal_basis_sealed.empty() ? "legalBasis" : "legalBasisSealed",
+                        h->legal_basis_sealed.empty() ? or_null(h->legal_basis) : core::Json(h->legal_basis_sealed)},
                        {"createdAt", at},
                        {"expiresAt", h->action == "release" ? core::Json(nullptr) : time_or_null(h->expires_micros)}};
     view.Put(PsV::LegalHolds(te, id) + PsV::NewestFirst(env.aggregate_version, h->hold_id), core::DumpJson(item));

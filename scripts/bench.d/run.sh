@@ -15,6 +15,7 @@ if [ "${BENCH_SMOKE:-0}" = 1 ]; then
   REVIEW_CASES=200 SCREEN_NAMES=2000 SCREEN_PORTFOLIO=200 WIDGET_RUNS=1 RESTART_EVENTS=2000 BLOB_MIB=1 BLOB_RUNS=1
   CONSOLE_CASES=2 PAD_ATTEMPTS=1 NAME_CARDS=1 HOSTILE_UPLOADS=4 HOSTILE_MIB=2 STALLERS=10
   CLUSTER_RUNS=1 CLUSTER_TENANTS=4 WORKER_SESSIONS=2 WORKER_ENGINE=model-free OVERHEAD_SECONDS=1 TIMESTAMPS=3 EFIRMA_CHECKS=3
+  PUBLIC_EVENTS=2000
   HISTORY_SECONDS=0  # ctest runs the history checker's 60-s run itself (integration.cluster_history)
 else
   CALLERS=${BENCH_CALLERS:-256} EVENTS=${BENCH_EVENTS:-1000000} FACES=20 WEBHOOKS=${BENCH_WEBHOOKS:-10000}
@@ -25,7 +26,7 @@ else
   NAME_CARDS=${BENCH_NAME_CARDS:-25} HOSTILE_UPLOADS=${BENCH_HOSTILE_UPLOADS:-32} HOSTILE_MIB=30 STALLERS=40
   RESTART_EVENTS=${BENCH_RESTART_EVENTS:-1000000} BLOB_MIB=${BENCH_BLOB_MIB:-20} BLOB_RUNS=${BENCH_BLOB_RUNS:-5}
   CLUSTER_RUNS=${BENCH_CLUSTER_RUNS:-5} CLUSTER_TENANTS=16 WORKER_SESSIONS=${BENCH_WORKER_SESSIONS:-24} WORKER_ENGINE=dlib OVERHEAD_SECONDS=$SECONDS_EACH
-  TIMESTAMPS=${BENCH_TIMESTAMPS:-200} EFIRMA_CHECKS=${BENCH_EFIRMA_CHECKS:-200}
+  TIMESTAMPS=${BENCH_TIMESTAMPS:-200} EFIRMA_CHECKS=${BENCH_EFIRMA_CHECKS:-200} PUBLIC_EVENTS=${BENCH_PUBLIC_EVENTS:-200000}
   HISTORY_SECONDS=${BENCH_HISTORY_SECONDS:-600}
 fi
 if [ "$PARTS" != cluster ]; then
@@ -83,6 +84,9 @@ CONSOLE_CASES=$CONSOLE_CASES scripts/bench.d/console.sh "$BUILD"
 # Restart after a crash and after a clean stop, RESTART_EVENTS events, both log backends: time to
 # the first answer (/readyz 200).
 RESTART_EVENTS=$RESTART_EVENTS scripts/bench.d/restart.sh "$BUILD"
+# The public topics' publisher (docs/events.md): a log of PUBLIC_EVENTS person creations published
+# from the start to the dev broker's topics, exactly once: records/s and the server's CPU a record.
+PUBLIC_TOPICS_EVENTS=$PUBLIC_EVENTS scripts/bench.d/public_topics.sh "$BUILD"
 # Captures on the data directory and on an S3 bucket: a BLOB_MIB MiB upload and its view through a
 # media link (throughput, time to first byte, the server's peak RSS above idle), and a whole
 # verification on each backend.

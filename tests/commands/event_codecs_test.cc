@@ -324,10 +324,15 @@ std::vector<Sample> Samples() {
   Add<ps::LegalHoldRecorded, ps::PersonEvent>(s, ps::LegalHoldRecorded{}, penc);
   Add<ps::LegalHoldRecorded, ps::PersonEvent>(
       s, ps::LegalHoldRecorded{"lgh_00000000000000000000000000000001", "renew", "med_00000000000000000000000000000001",
-                               "CNBV oficio 123/2026", "supervisory inquiry", 1798761600000000},
+                               "CNBV oficio 123/2026", "supervisory inquiry", 1798761600000000, "", ""},
       penc);
   Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{}, penc);
-  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"block", "ARCO request 77", 1798761600000000, ""}, penc);
+  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"block", "ARCO request 77", 1798761600000000, "", ""}, penc);
+  // Since issue 71 the caller's words are sealed under the person's key; the clear members stay empty.
+  Add<ps::LegalHoldRecorded, ps::PersonEvent>(
+      s, ps::LegalHoldRecorded{"lgh_00000000000000000000000000000002", "set", "", "", "", 0, "YmFzaXM=", "cmVhc29u"},
+      penc);
+  Add<ps::ForgetRequested, ps::PersonEvent>(s, ps::ForgetRequested{"purge", "", 0, "", "cmVhc29u"}, penc);
   Add<ps::PersonPurged, ps::PersonEvent>(s, ps::PersonPurged{{"vrf_00000000000000000000000000000001"}}, penc);
   Add<ps::KeysDestroyed, ps::PersonEvent>(
       s, ps::KeysDestroyed{{"person/ten_1/test/per_00000000000000000000000000000001"}}, penc);
@@ -353,7 +358,12 @@ std::vector<Sample> Samples() {
   Add<ps::OppositionRecorded, ps::PersonEvent>(
       s,
       ps::OppositionRecorded{"opp_00000000000000000000000000000001", "credit_assessment", "ARCO 12",
-                             "arc_00000000000000000000000000000001", "key_00000000000000000000000000000001"},
+                             "arc_00000000000000000000000000000001", "key_00000000000000000000000000000001", ""},
+      penc);
+  Add<ps::OppositionRecorded, ps::PersonEvent>(
+      s,
+      ps::OppositionRecorded{"opp_00000000000000000000000000000002", "marketing", "", "",
+                             "key_00000000000000000000000000000001", "cmVhc29u"},
       penc);
   // ARCO requests: every event carries the record after it.
   auto arco_enc = [](const ps::ArcoEvent& e) { return commands::EncodeEventData(e); };
@@ -683,7 +693,7 @@ TEST_CASE("event codecs: every event's stored form is the golden one, and reads 
     CHECK(Reencode(s) == s.data);
     ++n;
   }
-  CHECK(n == 138);
+  CHECK(n == 141);
 }
 
 }  // namespace commands_event_codecs_test

@@ -166,7 +166,7 @@ TEST_CASE("person: a new grant for an application replaces the one in force; rev
 
 TEST_CASE("person: legal holds renew while in force, release whatever is in force, and apply in any state") {
   auto spec = Created();
-  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0};
+  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0, "", ""};
   auto set = spec.When(PersonCommand(RecordLegalHold{h}));
   REQUIRE(set.ok());
   CHECK(Data(set->events[0])["action"] == "set");
@@ -183,10 +183,10 @@ TEST_CASE("person: legal holds renew while in force, release whatever is in forc
   h.expires_micros = 0;
   CHECK(Data(spec.When(PersonCommand(RecordLegalHold{h}))->events[0])["action"] == "set");
   // A capture's hold is its own.
-  LegalHoldRecorded asset{"lgh_00000000000000000000000000000004", "set", "med_00000000000000000000000000000001", "b", "r", 0};
+  LegalHoldRecorded asset{"lgh_00000000000000000000000000000004", "set", "med_00000000000000000000000000000001", "b", "r", 0, "", ""};
   REQUIRE(spec.When(PersonCommand(RecordLegalHold{asset})).ok());
   CHECK(spec.state.HoldInForce("med_00000000000000000000000000000001", spec.ctx.now.micros));
-  LegalHoldRecorded release{"lgh_00000000000000000000000000000005", "release", "", "", "closed", 0};
+  LegalHoldRecorded release{"lgh_00000000000000000000000000000005", "release", "", "", "closed", 0, "", ""};
   REQUIRE(spec.When(PersonCommand(RecordLegalHold{release})).ok());
   CHECK_FALSE(spec.state.HoldInForce("", spec.ctx.now.micros));
   CHECK(spec.state.HoldInForce("med_00000000000000000000000000000001", spec.ctx.now.micros));
@@ -219,12 +219,12 @@ TEST_CASE("person: forget blocks at once, purges when due and not held, then rec
                  .status()) == "PERSON_FORGET_PENDING");
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "INVALID_STATE_TRANSITION");
   // A hold in force freezes the purge, and a new forget.
-  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0};
+  LegalHoldRecorded h{"lgh_00000000000000000000000000000001", "set", "", "oficio 1", "inquiry", 0, "", ""};
   REQUIRE(spec.When(PersonCommand(RecordLegalHold{h})).ok());
   CHECK(Code(spec.When(PersonCommand(RequestForget{"purge", "", 0, ""})).status()) == "PERSON_LEGAL_HOLD");
   spec.ctx.now = core::Timestamp{spec.ctx.now.micros + 31 * day};
   CHECK(Code(spec.When(PersonCommand(PurgePerson{})).status()) == "PERSON_LEGAL_HOLD");
-  LegalHoldRecorded release{"lgh_00000000000000000000000000000002", "release", "", "", "closed", 0};
+  LegalHoldRecorded release{"lgh_00000000000000000000000000000002", "release", "", "", "closed", 0, "", ""};
   REQUIRE(spec.When(PersonCommand(RecordLegalHold{release})).ok());
   auto purged = spec.When(PersonCommand(PurgePerson{{"vrf_00000000000000000000000000000001"}}));
   REQUIRE(purged.ok());

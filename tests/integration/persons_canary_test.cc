@@ -1,8 +1,9 @@
 // The plaintext canary: distinctive personal data written through every person route must not
 // appear anywhere the service keeps or emits data — the data directory (RocksDB read back through
 // RocksDB, so LZ4-compressed blocks are searched decompressed, and every file's raw bytes: the
-// WAL, sealed media, key files), the server's logs (at debug level), /metrics and, on the Kafka
-// backend, every record of the topic (keys, headers, values). Only the reveal answers carry them.
+// WAL, sealed media, key files), the server's logs (at debug level), /metrics, every record of the
+// public event topics (both backends) and, on the Kafka backend, every record of the source topic
+// (keys, headers, values). Only the reveal answers carry them.
 #include <doctest/doctest.h>
 
 #include <filesystem>
@@ -14,6 +15,7 @@
 #include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
+#include "tests/support/dev_broker_process.h"
 
 namespace integration_persons_canary_test {
 
@@ -74,7 +76,15 @@ std::vector<std::string> Found(const std::string& haystack) {
 
 TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or the Kafka topic") {
   BOTH_BACKENDS;
-  Env env(kafka, {"--log-level", "debug", "--rate-reveals", "0"}, Sharing::kIsolated);
+  // The public event topics too (docs/events.md): on the embedded log, published to a cluster of
+  // the test's own.
+  std::unique_ptr<testing::DevBrokerProcess> public_broker;
+  std::vector<std::string> flags = {"--log-level", "debug", "--rate-reveals", "0", "--public-topics"};
+  if (!kafka) {
+    public_broker = std::make_unique<testing::DevBrokerProcess>();
+    flags.insert(flags.end(), {"--public-topics-brokers", public_broker->bootstraps()});
+  }
+  Env env(kafka, flags, Sharing::kIsolated);
   const std::string k = env.test_key;
   auto call = [&](const std::string& method, const std::string& path, const core::Json& body,
                   std::map<std::string, std::string> headers = {}) {
@@ -130,9 +140,37 @@ TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or 
   CHECK(Found(call("POST", base + "/integrity",
                    {{"fields", {{"curp", std::string(64, 'a')}}}, {"signingKey", "c2VjcmV0LXNpZ25pbmcta2V5LTE2"}}).body).empty());
 
+  // The words a caller writes about the person (a legal hold's reason and legal basis, an
+  // opposition's reason) are their data too: served opened, kept sealed under their key.
+  auto hold = call("POST", base + "/legal-hold",
+                   {{"reason", "Callejón Canario 4417 inquiry"}, {"legalBasis", "oficio CNRDOC77310"}});
+  CHECK(Found(hold.body) == std::vector<std::string>{"Callejón Canario 4417", "CNRDOC77310"});
+  CHECK(Found(call("GET", base + "/legal-holds", nullptr).body).size() == 2);
+  CHECK(Found(call("POST", base + "/legal-hold/release", {{"reason", "released for Quetzalcanario"}}).body) ==
+        std::vector<std::string>{"Quetzalcanario"});
+  auto opposed = call("POST", base + "/oppositions", {{"purpose", "credit_assessment"}, {"reason", "Quetzalcanario objects"}});
+  CHECK(Found(opposed.body) == std::vector<std::string>{"Quetzalcanario"});
+  CHECK(Found(call("GET", base + "/oppositions", nullptr).body) == std::vector<std::string>{"Quetzalcanario"});
+
   auto metrics = env.Call("", "GET", "/metrics");
   CHECK(metrics.status == 200);
   CHECK(Found(metrics.body).empty());
+
+  // Every public topic and the publisher's resume points: keys, headers and values.
+  REQUIRE(env.Admin("POST", "/admin/public-topics/wait-caught-up").status == 200);
+  const std::string public_brokers = kafka ? env.broker->bootstraps() : public_broker->bootstraps();
+  std::string published;
+  for (const std::string environment : {"test", "live"}) {
+    for (const char* area : {"verification", "persons", "review", "kyb", "tenancy", "compliance"}) {
+      auto consumed = testing::RunProgram("kcat", {"-b", public_brokers, "-C", "-t", "svc." + environment + "." + area,
+                                                   "-o", "beginning", "-e", "-q", "-f", "%k|%h|%s\n"});
+      REQUIRE_MESSAGE(consumed.exit_code == 0, consumed.err);
+      published += consumed.out;
+    }
+  }
+  CHECK(published.find("persons.person_created") != std::string::npos);
+  CHECK(published.find("persons.pii_accessed") != std::string::npos);
+  CHECK_MESSAGE(Found(published).empty(), "in the public topics");
 
   std::string topic;
   if (kafka) {
