@@ -242,7 +242,10 @@ class Run:
         for tenant, t in self.tenants.items():
             st, ep = until(f"the webhook endpoint of {tenant}", lambda t=t: (lambda r: r if r[0] == 201 else None)(
                 call(self.nodes["a"].base, t["key"], "POST", "/v1/developer/webhooks",
-                     {"url": f"http://127.0.0.1:{self.receiver_port}/hook", "events": ["company.*"]})), 30)
+                     {"url": f"http://127.0.0.1:{self.receiver_port}/hook", "events": ["company.*"]},
+                     # A retry after an answer lost (a 503 of unknown outcome, a timeout) is the same
+                     # endpoint, not a second one whose secret the receiver never learns.
+                     {"Idempotency-Key": f"history-endpoint-{tenant}"})), 30)
             self.receiver.stdin.write(f"secret {ep['secret']}\n")
             self.receiver.stdin.flush()
             assert self.receiver.stdout.readline().strip() == "ok"

@@ -100,7 +100,7 @@ def drive(front, key, work, client):
             return None
         s2, b2 = call(front, key, "POST", path, body, {"Idempotency-Key": idem})
         if s2 != 201 or b2 != b1:
-            fail(what + " retried with its Idempotency-Key", s2, {"first": b1, "again": b2})
+            fail(what + " retried with its Idempotency-Key", s2, {"again": b2, "first": b1})  # the answer that differs first
         return b1
 
     i = 0
