@@ -2,7 +2,8 @@
 // in a row, 12 sequences) recognised on a synthesised video of it (tests/support/liveness_fixtures.h),
 // and no other sequence, so the API tests pass whichever the draw gives. Its own tier (`media`,
 // not `unit`) for its time: twelve clips drawn, encoded and read. The unit tier keeps one sequence
-// of the three actions, and its wrong order (tests/pipeline/liveness_test.cc).
+// of the three actions, and its wrong order (tests/pipeline/liveness_test.cc); the blinking face in
+// VP9 moved here from it too (the unit tier decodes VP9 in the rotated photograph).
 #include <doctest/doctest.h>
 
 #include "pipeline/biometrics/liveness.h"
@@ -45,6 +46,17 @@ TEST_CASE("liveness: every challenge the server can draw is recognised") {
     CHECK(r.challenge_passed);
     CHECK(r.score >= 0.9);
   }
+}
+
+TEST_CASE("liveness: a blinking face in VP9 (WebM) is accepted") {
+  testing::TempDir dir;
+  auto sample = SampleVideo(fx::Blinking(*fx::Models(), dir, "blink.webm"), kLivenessFrames, kLivenessMaxSide);
+  REQUIRE_MESSAGE(sample.ok(), sample.status().ToString());
+  auto webm = AssessLiveness(*fx::Models(), sample->frames, {});
+  CHECK(webm.frames_with_one_face == webm.frames);
+  CHECK(webm.blink);
+  CHECK(webm.score >= 0.75);
+  CHECK(webm.actions == std::vector<std::string>{"blink"});
 }
 
 }  // namespace media_liveness_test

@@ -204,8 +204,7 @@ TEST_CASE("efirma: OCSP requests answered by OpenSSL's responder: good, revoked,
 
 TEST_CASE("efirma verifier: the proof, then revocation asked of the SAT-like responder over HTTP") {
   REQUIRE(svc::core::InitCrypto().ok());
-  svc::testing::TempDir dir;
-  svc::testing::SatCaProcess ca(dir.Sub("ca"));
+  svc::testing::SatCaProcess ca(CaDir());  // the CA made once for the binary (its keys take seconds)
   svc::core::SystemClock clock;
   auto make = [&](const std::string& url) {
     svc::pipeline::adapters::EfirmaVerifier::Options o;
