@@ -18,6 +18,7 @@ using Handle = std::unique_ptr<rd_kafka_t, Destroy>;
 
 // The checkpoint record's key for a log partition.
 std::string PartitionKey(uint32_t p) { return "p" + std::to_string(p); }
+constexpr std::string_view kAfterCommitKey = "after-commit";
 
 }  // namespace
 
@@ -57,12 +58,13 @@ PublicTopicSink::~PublicTopicSink() = default;
 
 const std::string& PublicTopicSink::CheckpointTopic() const { return impl_->checkpoint_topic; }
 
-core::Result<std::map<uint32_t, std::string>> PublicTopicSink::Committed() {
+core::Result<PublicTopicSink::CommittedState> PublicTopicSink::Committed() {
   Impl& im = *impl_;
   int64_t low = 0, high = 0;
   SVC_RETURN_IF_ERROR(kafka::Watermarks(im.producer.get(), im.checkpoint_topic, 0, im.o.timeout, &low, &high));
-  std::map<uint32_t, std::string> out;
-  if (high <= low) return out;
+  CommittedState state;
+  auto& out = state.resume_points;
+  if (high <= low) return state;
   SVC_ASSIGN_OR_RETURN(kafka::ConsumerPtr consumer, kafka::NewConsumer(im.o.brokers, "svc-public-topics"));
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(list, im.checkpoint_topic.c_str(), 0)->offset = RD_KAFKA_OFFSET_BEGINNING;
@@ -81,7 +83,9 @@ core::Result<std::map<uint32_t, std::string>> PublicTopicSink::Committed() {
     const bool eof = m->err == RD_KAFKA_RESP_ERR__PARTITION_EOF;
     if (!m->err && m->key != nullptr && m->key_len > 1) {
       const std::string key(static_cast<const char*>(m->key), m->key_len);
-      try {
+      if (key == kAfterCommitKey) {
+        state.after_commit = m->payload == nullptr ? "" : std::string(static_cast<const char*>(m->payload), m->len);
+      } else try {
         const uint32_t p = static_cast<uint32_t>(std::stoul(key.substr(1)));
         if (m->payload != nullptr) out[p] = std::string(static_cast<const char*>(m->payload), m->len);
       } catch (...) {
@@ -94,7 +98,7 @@ core::Result<std::map<uint32_t, std::string>> PublicTopicSink::Committed() {
     rd_kafka_message_destroy(m);
     if (done) break;
   }
-  return out;
+  return state;
 }
 
 core::Status PublicTopicSink::EnsureTopics(const std::vector<std::string>& topics) {
@@ -110,7 +114,8 @@ core::Status PublicTopicSink::EnsureTopics(const std::vector<std::string>& topic
 }
 
 core::Status PublicTopicSink::Publish(const std::vector<Record>& records,
-                                      const std::map<uint32_t, std::string>& resume_points) {
+                                      const std::map<uint32_t, std::string>& resume_points,
+                                      const std::string& after_commit) {
   Impl& im = *impl_;
   rd_kafka_t* p = im.producer.get();
   if (rd_kafka_error_t* e = rd_kafka_begin_transaction(p)) {
@@ -147,6 +152,7 @@ core::Status PublicTopicSink::Publish(const std::vector<Record>& records,
       if (!st.ok()) break;
     }
   }
+  if (st.ok()) st = produce(im.checkpoint_topic, std::string(kAfterCommitKey), after_commit, {});
   if (st.ok()) {
     // Flushes every record, then commits: all of them or none.
     if (rd_kafka_error_t* e = rd_kafka_commit_transaction(p, static_cast<int>(im.o.timeout.count()))) {

@@ -42,15 +42,22 @@ class PublicTopicSink {
   static std::string CheckpointTopicName(const std::string& topic_prefix);
   ~PublicTopicSink();
 
-  // The resume points the last committed transaction left (log partition -> the checkpoint as
-  // EncodeCheckpoint wrote it); empty before the first.
-  core::Result<std::map<uint32_t, std::string>> Committed();
+  // What the last committed transaction left: its resume points (log partition -> the checkpoint
+  // as EncodeCheckpoint wrote it; empty before the first), and the work it named to be done once
+  // it is committed (the publisher's: the pseudonym keys to destroy), to be finished on a restart.
+  struct CommittedState {
+    std::map<uint32_t, std::string> resume_points;
+    std::string after_commit;
+  };
+  core::Result<CommittedState> Committed();
   // Creates the topics that do not exist yet (cleanup.policy=delete, retention.ms=-1: the history
   // is kept).
   core::Status EnsureTopics(const std::vector<std::string>& topics);
-  // One transaction: `records` in order, then `resume_points`. All of it is committed, or none
-  // (an error: open the sink again and resume from Committed()).
-  core::Status Publish(const std::vector<Record>& records, const std::map<uint32_t, std::string>& resume_points);
+  // One transaction: `records` in order, then `resume_points` and `after_commit` (kept under the
+  // key "after-commit" of the checkpoints topic, replaced by every transaction). All of it is
+  // committed, or none (an error: open the sink again and resume from Committed()).
+  core::Status Publish(const std::vector<Record>& records, const std::map<uint32_t, std::string>& resume_points,
+                       const std::string& after_commit = "");
 
   const std::string& CheckpointTopic() const;
 

@@ -27,6 +27,7 @@ class EventsServices final : public AreaServices {
     if (!s.flags.GetBool("public-topics")) return core::Status::Ok();
     pipeline::events::PublicTopicsPublisher::Options o;
     o.log = &s.rt.log();
+    o.keys = &s.rt.key_store();
     o.metrics = &s.rt.metrics();
     o.public_base_url = s.api.public_base_url;
     o.sink.brokers = s.flags.Get("public-topics-brokers");

@@ -23,7 +23,7 @@ core::Json RecordHeaders() {
       {"ce_source", StringHeader("/tenants/{tenantId}: the tenant whose fact it is.")},
       {"ce_type", StringHeader("The event type, e.g. persons.person_created (never renamed).")},
       {"ce_time", StringHeader("When it happened (RFC 3339, UTC).")},
-      {"ce_subject", StringHeader("The aggregate's id (vrf_…, per_…, cas_…): the record's key.")},
+      {"ce_subject", StringHeader("The aggregate's id (vrf_…, cas_…), or for a person their pseudonym (psn_…): the record's key.")},
       {"ce_dataschema", StringHeader("The payload's JSON Schema and its version: {publicBaseUrl}/v1/asyncapi.json#/components/schemas/{type}.v{version}.")},
       {"content-type", {{"type", "string"}, {"const", "application/json"}}},
       {"ce_svcseq", StringHeader("The event's number within its subject (decimal), increasing: the order of a subject's events. An internal event not published leaves its number out.")},
@@ -64,7 +64,9 @@ core::Json AsyncApiDocument(std::string_view public_base_url) {
        "keyed by the aggregate's id, a record per event in CloudEvents binary mode. Only facts the service "
        "kept are published (what a writer lost on a take-over never appears), each once per topic; "
        "de-duplicate on ce_id. Payloads say which personal fields exist, never their values. "
-       "Types not meant for analytics (x-svc-internal-types) stay in the service's own log. See docs/events.md."},
+       "Types not meant for analytics (x-svc-internal-types) stay in the service's own log. A person id never "
+       "appears: wherever one would (key, subject, payload), the person's pseudonym psn_… stands, the same in all "
+       "their records, and computable by nobody once their keys are destroyed. See docs/events.md."},
   };
   doc["defaultContentType"] = "application/json";
   doc["servers"] = {{"kafka", {{"host", "{bootstrap}"},
@@ -93,7 +95,7 @@ core::Json AsyncApiDocument(std::string_view public_base_url) {
           {"contentType", "application/json"},
           {"headers", RecordHeaders()},
           {"payload", {{"$ref", "#/components/schemas/" + SchemaName(info.type, info.schema_version)}}},
-          {"bindings", {{"kafka", {{"key", {{"type", "string"}, {"description", "The aggregate's id (= ce_subject)."}}},
+          {"bindings", {{"kafka", {{"key", {{"type", "string"}, {"description", "The aggregate's id, a person's pseudonym (= ce_subject)."}}},
                                    {"bindingVersion", "0.5.0"}}}}},
           {"x-svc-schema-version", info.schema_version},
           {"x-svc-dataschema", cm::EventSchemaUri(public_base_url, info.type, info.schema_version)},

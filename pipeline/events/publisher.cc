@@ -14,20 +14,28 @@ namespace svc::pipeline::events {
 namespace cm = commands;
 using eventstore::PublicTopicSink;
 
-std::vector<PublicTopicSink::Record> PublicRecords(const eventstore::RecordedEvent& re, const std::string& topic_prefix,
-                                                   const std::string& public_base_url) {
+core::Result<std::vector<PublicTopicSink::Record>> PublicRecords(const eventstore::RecordedEvent& re,
+                                                                 const std::string& topic_prefix,
+                                                                 const std::string& public_base_url,
+                                                                 PersonPseudonyms& pseudonyms) {
   const auto& e = re.event;
   const cm::EventTypeInfo* info = cm::FindEventType(e.type);
-  if (info == nullptr || info->audience != cm::Audience::kPublic) return {};
+  if (info == nullptr || info->audience != cm::Audience::kPublic) return std::vector<PublicTopicSink::Record>{};
   const core::Json data = core::ParseJsonOrDiscarded(e.data);
-  const std::string value = core::DumpJson(cm::PublicData(data.is_object() ? data : core::Json::object()));
+  // A person id is the integrator's handle on a named human: each one becomes the person's
+  // pseudonym, in the payload (a JSON string holds an id as it is), the subject and the key.
+  SVC_ASSIGN_OR_RETURN(
+      const std::string value,
+      pseudonyms.Replace(e.tenant_id, e.environment,
+                         core::DumpJson(cm::PublicData(data.is_object() ? data : core::Json::object()))));
+  SVC_ASSIGN_OR_RETURN(const std::string subject, pseudonyms.Replace(e.tenant_id, e.environment, e.aggregate_id));
   const std::vector<std::pair<std::string, std::string>> headers = {
       {"ce_specversion", "1.0"},
       {"ce_id", e.id},
       {"ce_source", "/tenants/" + e.tenant_id},
       {"ce_type", e.type},
       {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
-      {"ce_subject", e.aggregate_id},
+      {"ce_subject", subject},
       {"ce_dataschema", cm::EventSchemaUri(public_base_url, e.type, info->schema_version)},
       {"content-type", "application/json"},
       {"ce_svcseq", std::to_string(e.aggregate_version)},
@@ -40,7 +48,7 @@ std::vector<PublicTopicSink::Record> PublicRecords(const eventstore::RecordedEve
   const std::vector<std::string> envs =
       e.environment.empty() ? std::vector<std::string>{"live", "test"} : std::vector<std::string>{e.environment};
   for (const auto& env : envs) {
-    out.push_back(PublicTopicSink::Record{topic_prefix + "." + env + "." + info->area, e.aggregate_id, value, headers});
+    out.push_back(PublicTopicSink::Record{topic_prefix + "." + env + "." + info->area, subject, value, headers});
   }
   return out;
 }
@@ -53,7 +61,8 @@ std::vector<std::string> PublicTopicNames(const std::string& topic_prefix) {
   return topics;
 }
 
-PublicTopicsPublisher::PublicTopicsPublisher(Options options) : o_(std::move(options)) {
+PublicTopicsPublisher::PublicTopicsPublisher(Options options)
+    : o_(std::move(options)), pseudonyms_(o_.keys) {
   if (o_.metrics != nullptr) {
     published_ = &o_.metrics->GetCounter("svc_public_topics_records_total", "Records committed to the public event topics");
     transactions_ = &o_.metrics->GetCounter("svc_public_topics_transactions_total",
@@ -71,8 +80,11 @@ core::Status PublicTopicsPublisher::Connect() {
   SVC_ASSIGN_OR_RETURN(sink_, PublicTopicSink::Open(o_.sink));
   SVC_RETURN_IF_ERROR(sink_->EnsureTopics(PublicTopicNames(o_.sink.topic_prefix)));
   SVC_ASSIGN_OR_RETURN(auto committed, sink_->Committed());
+  // What the last transaction left to do once committed, in case this process (or another) died
+  // before doing it: destroying is idempotent.
+  SVC_RETURN_IF_ERROR(DestroyAfterCommit(committed.after_commit));
   std::vector<eventstore::PartitionCheckpoint> start(o_.log->PartitionCount());
-  for (const auto& [p, cp] : committed) {
+  for (const auto& [p, cp] : committed.resume_points) {
     if (p < start.size()) start[p] = eventstore::DecodeCheckpoint(cp);
   }
   {
@@ -90,11 +102,20 @@ core::Status PublicTopicsPublisher::PublishOnce() {
   if (events.empty()) return core::Status::Ok();
   std::vector<PublicTopicSink::Record> records;
   std::map<uint32_t, std::string> ends;
+  core::Json destroy = core::Json::array();
   for (const auto& re : events) {
-    for (auto& r : PublicRecords(re, o_.sink.topic_prefix, o_.public_base_url)) records.push_back(std::move(r));
+    SVC_ASSIGN_OR_RETURN(auto rs, PublicRecords(re, o_.sink.topic_prefix, o_.public_base_url, pseudonyms_));
+    for (auto& r : rs) records.push_back(std::move(r));
     ends[re.position.partition] = eventstore::EncodeCheckpoint(eventstore::CheckpointAfter(re));
+    // The person's last need of a pseudonym: once this record is committed, the key goes.
+    if (re.event.type == "persons.keys_destroyed" && re.event.aggregate_type == "person") {
+      destroy.push_back(PersonPseudonyms::KeyName(re.event.tenant_id, re.event.environment, re.event.aggregate_id));
+    }
   }
-  SVC_RETURN_IF_ERROR(sink_->Publish(records, ends));
+  const std::string after_commit = destroy.empty() ? "" : core::DumpJson(destroy);
+  SVC_RETURN_IF_ERROR(sink_->Publish(records, ends, after_commit));
+  // A failure here is retried by Connect(), from the transaction's own after-commit record.
+  SVC_RETURN_IF_ERROR(DestroyAfterCommit(after_commit));
   {
     std::lock_guard lock(mu_);
     for (const auto& [p, cp] : ends) {
@@ -105,6 +126,18 @@ core::Status PublicTopicsPublisher::PublishOnce() {
   if (published_ != nullptr) published_->Add(records.size());
   if (transactions_ != nullptr) transactions_->Add();
   return core::Status::Ok();
+}
+
+core::Status PublicTopicsPublisher::DestroyAfterCommit(const std::string& after_commit) {
+  if (after_commit.empty()) return core::Status::Ok();
+  const core::Json names = core::ParseJsonOrDiscarded(after_commit);
+  std::vector<std::string> keys;
+  if (names.is_array()) {
+    for (const auto& n : names) {
+      if (n.is_string() && n.get<std::string>().rfind("pseudonym/", 0) == 0) keys.push_back(n.get<std::string>());
+    }
+  }
+  return pseudonyms_.Destroy(keys);
 }
 
 void PublicTopicsPublisher::Loop() {

@@ -4,7 +4,8 @@
 // by the log's reader, so what a fenced writer wrote never appears) and publishes each public
 // event to its area's topic of its environment, keyed by the aggregate id, in CloudEvents binary
 // mode, with the payload's public form (commands/event_catalogue.h: no sealed value, no blind
-// index, no free text). Each batch and where it ends in the log are one Kafka transaction
+// index, no free text) and each person id replaced by the person's pseudonym
+// (pipeline/events/pseudonyms.h). Each batch and where it ends in the log are one Kafka transaction
 // (eventstore/public_sink.h), and the publisher resumes from the last committed end: every event is
 // in its topic exactly once for a read_committed consumer, across crashes and restarts.
 //
@@ -24,14 +25,17 @@
 #include "core/status.h"
 #include "eventstore/event_log.h"
 #include "eventstore/public_sink.h"
+#include "pipeline/events/pseudonyms.h"
 
 namespace svc::pipeline::events {
 
 // The records one event becomes (none for an internal type or a type the catalogue does not know;
-// two for a tenant-level fact, one per environment's topic).
-std::vector<eventstore::PublicTopicSink::Record> PublicRecords(const eventstore::RecordedEvent& e,
-                                                              const std::string& topic_prefix,
-                                                              const std::string& public_base_url);
+// two for a tenant-level fact, one per environment's topic), every person id in their keys,
+// headers and payloads replaced by its pseudonym.
+core::Result<std::vector<eventstore::PublicTopicSink::Record>> PublicRecords(const eventstore::RecordedEvent& e,
+                                                                             const std::string& topic_prefix,
+                                                                             const std::string& public_base_url,
+                                                                             PersonPseudonyms& pseudonyms);
 
 // The public topics under `topic_prefix`: <prefix>.<live|test>.<area> for every area.
 std::vector<std::string> PublicTopicNames(const std::string& topic_prefix);
@@ -40,6 +44,7 @@ class PublicTopicsPublisher {
  public:
   struct Options {
     eventstore::EventLog* log = nullptr;
+    eventstore::KeyStore* keys = nullptr;  // the persons' data keys and pseudonym keys
     eventstore::PublicTopicSink::Options sink;
     std::string public_base_url;
     size_t batch_events = 1000;
@@ -59,11 +64,13 @@ class PublicTopicsPublisher {
  private:
   core::Status Connect();
   core::Status PublishOnce();
+  core::Status DestroyAfterCommit(const std::string& after_commit);
   void Loop();
 
   Options o_;
   std::unique_ptr<eventstore::PublicTopicSink> sink_;
   std::unique_ptr<eventstore::LogReader> reader_;
+  PersonPseudonyms pseudonyms_;
   std::atomic<bool> stop_{false};
   std::mutex mu_;
   std::condition_variable cv_;

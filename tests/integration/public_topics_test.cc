@@ -3,15 +3,23 @@
 // de-duplication on ce_id) reads every area's topic after a mixed workload with a kill -9 of the
 // publishing node in the middle, and its counts equal what the REST API lists; no record is
 // invalid, repeated or out of order within its subject; no personal value written through the
-// API, nor its SHA-256, is in any public record. On both log backends: the embedded one publishes
+// API, nor its SHA-256, is in any public record, nor any person id: a person is their pseudonym,
+// the same in all their records, erasure events included, and the pseudonym's key is gone once a
+// forgotten person's last record is published. On both log backends: the embedded one publishes
 // to the Kafka cluster it is given.
 #include <doctest/doctest.h>
 
+#include <regex>
+#include <set>
+#include <sstream>
+
 #include "core/crypto.h"
 #include "core/json.h"
+#include "pipeline/events/pseudonyms.h"
 #include "tests/support/api_env.h"
 #include "tests/support/child_process.h"
 #include "tests/support/dev_broker_process.h"
+#include "tests/support/stopped_data_dir.h"
 
 namespace integration_public_topics_test {
 
@@ -95,6 +103,15 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
   sessions(k, 5);
   person("pt-person-2");
   person("pt-person-3");
+  // A person forgotten (purged, keys destroyed) while the publisher runs.
+  const std::string gone = person("pt-person-gone");
+  auto forget = env.Call(k, "POST", "/v1/persons/" + gone + "/forget", core::Json{{"mode", "purge"}}.dump());
+  REQUIRE_MESSAGE(forget.status == 200, forget.body);
+  // The purger runs by itself; told to run now, it finishes what is due (or finds it done).
+  auto purged = env.Admin("POST", "/admin/persons/purge");
+  REQUIRE_MESSAGE(purged.status == 200, purged.body);
+  auto certificate = env.Call(k, "GET", "/v1/persons/" + gone + "/deletion-certificate");
+  REQUIRE_MESSAGE(certificate.status == 200, certificate.body);
   auto caught = env.Admin("POST", "/admin/public-topics/wait-caught-up");
   REQUIRE_MESSAGE(caught.status == 200, caught.body);
 
@@ -107,7 +124,10 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
   CHECK(test["outOfOrder"] == 0);
   CHECK(test["counts"]["verification.session_created"] == CountAll(env, k, "/v1/verification-sessions"));
   CHECK(test["counts"]["verification.session_created"] == 11);
+  // The purged person is still listed (as purged, without values), like their creation.
   CHECK(test["counts"]["persons.person_created"] == CountAll(env, k, "/v1/persons"));
+  CHECK(test["counts"]["persons.person_purged"] == 1);
+  CHECK(test["counts"]["persons.keys_destroyed"] == 1);
   CHECK(test["counts"]["persons.pii_accessed"] == 1);
   CHECK(test["counts"]["tenancy.tenant_created"] == 1);  // a tenant-level fact, on both environments' topics
   CHECK_FALSE(test["counts"].contains("claims.claim_taken"));  // internal: never published
@@ -141,6 +161,37 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
     CHECK_MESSAGE(all.find(value) == std::string::npos, value);
     CHECK_MESSAGE(all.find(core::Sha256Hex(value)) == std::string::npos, "SHA-256 of " << value);
   }
+  // No person id anywhere; the forgotten person is one pseudonym from creation to erasure.
+  std::smatch found;
+  CHECK_MESSAGE(!std::regex_search(all, found, std::regex("per_[0-9a-f]{32}")), found.str());
+  std::map<std::string, std::set<std::string>> keys_of;  // event type -> record keys
+  std::istringstream lines(all);
+  for (std::string line; std::getline(lines, line);) {
+    const size_t bar = line.find('|');
+    const size_t type = line.find("ce_type=");
+    if (bar == std::string::npos || type == std::string::npos) continue;
+    keys_of[line.substr(type + 8, line.find_first_of(",|", type) - type - 8)].insert(line.substr(0, bar));
+  }
+  REQUIRE(keys_of["persons.keys_destroyed"].size() == 1);
+  const std::string psn = *keys_of["persons.keys_destroyed"].begin();
+  CHECK(psn.rfind("psn_", 0) == 0);
+  CHECK(psn != "psn_erased");
+  CHECK(keys_of["persons.forget_requested"] == std::set<std::string>{psn});
+  CHECK(keys_of["persons.person_created"].contains(psn));
+  CHECK(keys_of["persons.person_created"].size() == 4);  // four persons, four pseudonyms
+
+  // The forgotten person's pseudonym key is gone from the node's key store; a living person's is there.
+  const std::string data = env.server->data_dir();
+  env.server->Stop();
+  auto store = testing::OpenStoppedStore(data);
+  const int cf = store->Cf("keystore");
+  auto row = [&](const std::string& who) {
+    auto r = store->Get(cf, "dek/" + pipeline::events::PersonPseudonyms::KeyName(env.tenant, "test", who));
+    REQUIRE(r.ok());
+    return r->has_value();
+  };
+  CHECK_FALSE(row(gone));
+  CHECK(row(p1));
 }
 
 }  // namespace integration_public_topics_test
