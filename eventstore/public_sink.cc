@@ -101,13 +101,15 @@ core::Result<PublicTopicSink::CommittedState> PublicTopicSink::Committed() {
   return state;
 }
 
-core::Status PublicTopicSink::EnsureTopics(const std::vector<std::string>& topics) {
+core::Status PublicTopicSink::EnsureTopics(const std::vector<std::string>& topics, bool compacted) {
   Impl& im = *impl_;
   for (const auto& t : topics) {
     if (im.known_topics.contains(t)) continue;
-    SVC_RETURN_IF_ERROR(kafka::EnsureTopic(im.producer.get(), t, im.o.partitions,
-                                           {{"cleanup.policy", "delete"}, {"retention.ms", "-1"}}, true, im.o.timeout,
-                                           "--public-topics-partitions"));
+    SVC_RETURN_IF_ERROR(kafka::EnsureTopic(
+        im.producer.get(), t, im.o.partitions,
+        compacted ? std::map<std::string, std::string>{{"cleanup.policy", "compact"}}
+                  : std::map<std::string, std::string>{{"cleanup.policy", "delete"}, {"retention.ms", "-1"}},
+        true, im.o.timeout, "--public-topics-partitions"));
     im.known_topics.insert(t);
   }
   return core::Status::Ok();
@@ -122,7 +124,8 @@ core::Status PublicTopicSink::Publish(const std::vector<Record>& records,
     return core::Unavailable("public topics: begin_transaction: " + kafka::TakeErrorText(e));
   }
   auto produce = [&](const std::string& topic, const std::string& key, const std::string& value,
-                     const std::vector<std::pair<std::string, std::string>>& headers) -> core::Status {
+                     const std::vector<std::pair<std::string, std::string>>& headers,
+                     bool tombstone = false) -> core::Status {
     rd_kafka_headers_t* h = rd_kafka_headers_new(headers.size());
     for (const auto& [name, v] : headers) {
       rd_kafka_header_add(h, name.data(), static_cast<ssize_t>(name.size()), v.data(), static_cast<ssize_t>(v.size()));
@@ -130,7 +133,8 @@ core::Status PublicTopicSink::Publish(const std::vector<Record>& records,
     for (;;) {
       rd_kafka_resp_err_t err = rd_kafka_producev(
           p, RD_KAFKA_V_TOPIC(topic.c_str()), RD_KAFKA_V_KEY(key.data(), key.size()),
-          RD_KAFKA_V_VALUE(const_cast<char*>(value.data()), value.size()), RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
+          RD_KAFKA_V_VALUE(tombstone ? nullptr : const_cast<char*>(value.data()), tombstone ? 0 : value.size()),
+          RD_KAFKA_V_MSGFLAGS(RD_KAFKA_MSG_F_COPY),
           RD_KAFKA_V_HEADERS(h), RD_KAFKA_V_END);
       if (err == RD_KAFKA_RESP_ERR_NO_ERROR) return core::Status::Ok();  // the headers are the message's now
       if (err == RD_KAFKA_RESP_ERR__QUEUE_FULL) {
@@ -143,7 +147,7 @@ core::Status PublicTopicSink::Publish(const std::vector<Record>& records,
   };
   core::Status st = core::Status::Ok();
   for (const auto& r : records) {
-    st = produce(r.topic, r.key, r.value, r.headers);
+    st = produce(r.topic, r.key, r.value, r.headers, r.tombstone);
     if (!st.ok()) break;
   }
   if (st.ok()) {

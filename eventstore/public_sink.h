@@ -35,6 +35,7 @@ class PublicTopicSink {
     std::string key;
     std::string value;
     std::vector<std::pair<std::string, std::string>> headers;
+    bool tombstone = false;  // a null value (on a compacted topic: the key's state is gone)
   };
 
   static core::Result<std::unique_ptr<PublicTopicSink>> Open(const Options& options);
@@ -50,9 +51,9 @@ class PublicTopicSink {
     std::string after_commit;
   };
   core::Result<CommittedState> Committed();
-  // Creates the topics that do not exist yet (cleanup.policy=delete, retention.ms=-1: the history
-  // is kept).
-  core::Status EnsureTopics(const std::vector<std::string>& topics);
+  // Creates the topics that do not exist yet: cleanup.policy=delete, retention.ms=-1 (the history
+  // is kept), or with `compacted` cleanup.policy=compact (the latest record per key is kept).
+  core::Status EnsureTopics(const std::vector<std::string>& topics, bool compacted = false);
   // One transaction: `records` in order, then `resume_points` and `after_commit` (kept under the
   // key "after-commit" of the checkpoints topic, replaced by every transaction). All of it is
   // committed, or none (an error: open the sink again and resume from Committed()).

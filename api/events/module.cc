@@ -28,6 +28,8 @@ class EventsServices final : public AreaServices {
     pipeline::events::PublicTopicsPublisher::Options o;
     o.log = &s.rt.log();
     o.keys = &s.rt.key_store();
+    o.views = &s.rt.store();
+    o.projections = &s.rt.projections();
     o.metrics = &s.rt.metrics();
     o.public_base_url = s.api.public_base_url;
     o.sink.brokers = s.flags.Get("public-topics-brokers");

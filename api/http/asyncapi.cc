@@ -3,6 +3,7 @@
 #include <set>
 
 #include "commands/event_catalogue.h"
+#include "projections/state_records.h"
 
 namespace svc::api {
 
@@ -66,7 +67,8 @@ core::Json AsyncApiDocument(std::string_view public_base_url) {
        "de-duplicate on ce_id. Payloads say which personal fields exist, never their values. "
        "Types not meant for analytics (x-svc-internal-types) stay in the service's own log. A person id never "
        "appears: wherever one would (key, subject, payload), the person's pseudonym psn_… stands, the same in all "
-       "their records, and computable by nobody once their keys are destroyed. See docs/events.md."},
+       "their records, and computable by nobody once their keys are destroyed. The state topics ({area}.state, "
+       "compacted) hold the latest state of each session, person, review case and company. See docs/events.md."},
   };
   doc["defaultContentType"] = "application/json";
   doc["servers"] = {{"kafka", {{"host", "{bootstrap}"},
@@ -116,12 +118,51 @@ core::Json AsyncApiDocument(std::string_view public_base_url) {
         {"messages", channel_messages},
         {"bindings", {{"kafka", {{"bindingVersion", "0.5.0"},
                                  {"topicConfiguration", {{"cleanup.policy", {"delete"}}, {"retention.ms", -1}}}}}}},
+        {"x-svc-kind", "events"},
     };
     operations["receive_" + area] = {
         {"action", "receive"},
         {"channel", {{"$ref", "#/channels/" + area}}},
         {"summary", "Read the " + area + " events (any consumer group)."},
         {"messages", op_messages},
+    };
+  }
+  // The state topics (projections/state_records.h): the latest state per subject, compacted.
+  for (const auto& st : projections::StateTopics()) {
+    const std::string id = MessageId(st.type);
+    const std::string channel = st.area + "_state";
+    messages[id] = {
+        {"name", st.type},
+        {"title", st.type},
+        {"summary", "The latest state of a " + st.aggregate_type + "; a null value (tombstone) once it is erased or "
+                    "no longer held."},
+        {"contentType", "application/json"},
+        {"headers", RecordHeaders()},
+        {"payload", {{"$ref", "#/components/schemas/" + SchemaName(st.type, st.schema_version)}}},
+        {"bindings", {{"kafka", {{"key", {{"type", "string"}, {"description", "The subject's id, a person's pseudonym (= ce_subject)."}}},
+                                 {"bindingVersion", "0.5.0"}}}}},
+        {"x-svc-schema-version", st.schema_version},
+        {"x-svc-dataschema", cm::EventSchemaUri(public_base_url, st.type, st.schema_version)},
+        {"x-svc-aggregate-types", {st.aggregate_type}},
+    };
+    schemas[SchemaName(st.type, st.schema_version)] = st.schema;
+    channels[channel] = {
+        {"address", "{prefix}.{environment}." + st.area + ".state"},
+        {"title", channel},
+        {"description", "The latest state of each " + st.aggregate_type + " of one environment, keyed by its id: a "
+                        "compacted topic a new consumer reads instead of the whole history. A record is published "
+                        "with the events that changed the subject, in the same transaction."},
+        {"parameters", {{"prefix", {{"default", "svc"}, {"description", "The service's --kafka-topic-prefix."}}},
+                        {"environment", {{"enum", {"live", "test"}}, {"description", "Test and live never share a topic."}}}}},
+        {"messages", {{id, {{"$ref", "#/components/messages/" + id}}}}},
+        {"bindings", {{"kafka", {{"bindingVersion", "0.5.0"}, {"topicConfiguration", {{"cleanup.policy", {"compact"}}}}}}}},
+        {"x-svc-kind", "state"},
+    };
+    operations["receive_" + channel] = {
+        {"action", "receive"},
+        {"channel", {{"$ref", "#/channels/" + channel}}},
+        {"summary", "Read the latest " + st.aggregate_type + " states (any consumer group)."},
+        {"messages", {{{"$ref", "#/channels/" + channel + "/messages/" + id}}}},
     };
   }
   for (const auto& info : cm::EventCatalogue()) {

@@ -314,6 +314,7 @@ int DevBroker(int argc, char** argv) {
   o.topic_prefix = f.Get("topic-prefix");
   // The public event topics and their publisher's resume points (docs/events.md).
   for (const auto& t : pipeline::events::PublicTopicNames(o.topic_prefix)) o.more_topics.emplace_back(t, public_partitions);
+  for (const auto& t : pipeline::events::StateTopicNames(o.topic_prefix)) o.more_topics.emplace_back(t, public_partitions);
   o.more_topics.emplace_back(eventstore::PublicTopicSink::CheckpointTopicName(o.topic_prefix), 1);
   auto broker = eventstore::KafkaDevBroker::Start(o);
   if (!broker.ok()) return Fail(broker.status());

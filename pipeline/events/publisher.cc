@@ -1,5 +1,6 @@
 #include "pipeline/events/publisher.h"
 
+#include <future>
 #include <map>
 #include <set>
 
@@ -8,6 +9,9 @@
 #include "core/executor.h"
 #include "core/json.h"
 #include "core/log.h"
+#include "projections/projector.h"
+#include "projections/runner.h"
+#include "projections/state_records.h"
 
 namespace svc::pipeline::events {
 
@@ -61,6 +65,82 @@ std::vector<std::string> PublicTopicNames(const std::string& topic_prefix) {
   return topics;
 }
 
+std::vector<std::string> StateTopicNames(const std::string& topic_prefix) {
+  std::vector<std::string> topics;
+  for (const auto& env : {"live", "test"}) {
+    for (const auto& s : projections::StateTopics()) topics.push_back(projections::StateTopicName(topic_prefix, env, s.area));
+  }
+  return topics;
+}
+
+core::Status PublicTopicsPublisher::AppendStates(const std::vector<eventstore::RecordedEvent>& events,
+                                                 std::vector<PublicTopicSink::Record>& records) {
+  if (o_.views == nullptr || o_.projections == nullptr) return core::Status::Ok();
+  // Each subject once, with the last of its events in the batch (its position and time).
+  struct Touched {
+    const projections::StateTopicInfo* info;
+    const eventstore::RecordedEvent* last;
+  };
+  std::vector<std::string> order;
+  std::map<std::string, Touched> touched;
+  std::map<uint32_t, eventstore::LogPosition> ends;
+  std::set<std::string_view> views;
+  for (const auto& re : events) {
+    ends[re.position.partition] = re.position;
+    const auto* info = projections::FindStateTopic(re.event.aggregate_type);
+    if (info == nullptr || re.event.environment.empty()) continue;
+    const std::string subject = re.event.tenant_id + "/" + re.event.environment + "/" + re.event.aggregate_id;
+    if (!touched.contains(subject)) order.push_back(subject);
+    touched[subject] = Touched{info, &re};
+    views.insert(info->view);
+  }
+  if (order.empty()) return core::Status::Ok();
+  // The rows as they stand once the read models hold the whole batch (perhaps later: a state
+  // topic keeps the latest state, and a later batch publishes it again).
+  std::vector<eventstore::LogPosition> positions;
+  for (const auto& [p, pos] : ends) positions.push_back(pos);
+  auto applied = std::make_shared<std::promise<bool>>();
+  auto done = applied->get_future();
+  o_.projections->WhenApplied(std::move(positions), std::vector<std::string_view>(views.begin(), views.end()),
+                              o_.views_wait, [applied](bool ok) { applied->set_value(ok); });
+  // Waited in steps, so that a stop is not held up by the wait.
+  while (done.wait_for(std::chrono::milliseconds(200)) != std::future_status::ready) {
+    if (stop_.load()) return core::Unavailable("public topics: stopping");
+  }
+  if (!done.get()) return core::Unavailable("public topics: the read models did not apply the batch in time");
+  const int cf = o_.views->Cf(projections::kViewsCf);
+  for (const auto& subject : order) {
+    const auto& [info, last] = touched.at(subject);
+    const auto& e = last->event;
+    SVC_ASSIGN_OR_RETURN(auto row, o_.views->Get(cf, info->row_key(e.tenant_id, e.environment, e.aggregate_id)));
+    std::optional<core::Json> record;
+    if (row.has_value()) record = info->record(core::ParseJsonOrDiscarded(*row));
+    SVC_ASSIGN_OR_RETURN(const std::string key, pseudonyms_.Replace(e.tenant_id, e.environment, e.aggregate_id));
+    std::string value;
+    if (record.has_value()) {
+      SVC_ASSIGN_OR_RETURN(value, pseudonyms_.Replace(e.tenant_id, e.environment, core::DumpJson(*record)));
+    }
+    records.push_back(PublicTopicSink::Record{
+        projections::StateTopicName(o_.sink.topic_prefix, e.environment, info->area),
+        key,
+        value,
+        {{"ce_specversion", "1.0"},
+         {"ce_id", e.id + "/state"},
+         {"ce_source", "/tenants/" + e.tenant_id},
+         {"ce_type", info->type},
+         {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
+         {"ce_subject", key},
+         {"ce_dataschema", cm::EventSchemaUri(o_.public_base_url, info->type, info->schema_version)},
+         {"content-type", "application/json"},
+         {"ce_svcseq", std::to_string(e.aggregate_version)},
+         {"ce_svcpos", std::to_string(last->position.partition) + ":" + std::to_string(last->position.offset)},
+         {"ce_svcaggregate", e.aggregate_type},
+         {"ce_svcenv", e.environment}},
+        !record.has_value()});
+  }
+  return core::Status::Ok();
+}
+
 PublicTopicsPublisher::PublicTopicsPublisher(Options options)
     : o_(std::move(options)), pseudonyms_(o_.keys) {
   if (o_.metrics != nullptr) {
@@ -79,6 +159,7 @@ core::Status PublicTopicsPublisher::Connect() {
   sink_.reset();
   SVC_ASSIGN_OR_RETURN(sink_, PublicTopicSink::Open(o_.sink));
   SVC_RETURN_IF_ERROR(sink_->EnsureTopics(PublicTopicNames(o_.sink.topic_prefix)));
+  SVC_RETURN_IF_ERROR(sink_->EnsureTopics(StateTopicNames(o_.sink.topic_prefix), /*compacted=*/true));
   SVC_ASSIGN_OR_RETURN(auto committed, sink_->Committed());
   // What the last transaction left to do once committed, in case this process (or another) died
   // before doing it: destroying is idempotent.
@@ -112,6 +193,7 @@ core::Status PublicTopicsPublisher::PublishOnce() {
       destroy.push_back(PersonPseudonyms::KeyName(re.event.tenant_id, re.event.environment, re.event.aggregate_id));
     }
   }
+  SVC_RETURN_IF_ERROR(AppendStates(events, records));
   const std::string after_commit = destroy.empty() ? "" : core::DumpJson(destroy);
   SVC_RETURN_IF_ERROR(sink_->Publish(records, ends, after_commit));
   // A failure here is retried by Connect(), from the transaction's own after-commit record.

@@ -9,6 +9,11 @@
 // (eventstore/public_sink.h), and the publisher resumes from the last committed end: every event is
 // in its topic exactly once for a read_committed consumer, across crashes and restarts.
 //
+// With the events, in the same transaction, the state topics (projections/state_records.h): for
+// each session, person, review case or company an event of the batch touched, its read-model row
+// as it stands once the read models have applied the batch, cut to its state record (or a
+// tombstone), on the compacted topic <prefix>.<env>.<area>.state.
+//
 // One publisher for a deployment: its transactional id fences any other (docs/events.md,
 // "Running the publisher"). On the embedded log the node publishes to the Kafka cluster it is
 // given (--public-topics-brokers); on the Kafka log to its own brokers.
@@ -24,8 +29,13 @@
 #include "core/metrics.h"
 #include "core/status.h"
 #include "eventstore/event_log.h"
+#include "eventstore/kv_store.h"
 #include "eventstore/public_sink.h"
 #include "pipeline/events/pseudonyms.h"
+
+namespace svc::projections {
+class ProjectionSet;
+}
 
 namespace svc::pipeline::events {
 
@@ -39,12 +49,18 @@ core::Result<std::vector<eventstore::PublicTopicSink::Record>> PublicRecords(con
 
 // The public topics under `topic_prefix`: <prefix>.<live|test>.<area> for every area.
 std::vector<std::string> PublicTopicNames(const std::string& topic_prefix);
+// The state topics under `topic_prefix`: <prefix>.<live|test>.<area>.state (compacted).
+std::vector<std::string> StateTopicNames(const std::string& topic_prefix);
 
 class PublicTopicsPublisher {
  public:
   struct Options {
     eventstore::EventLog* log = nullptr;
     eventstore::KeyStore* keys = nullptr;  // the persons' data keys and pseudonym keys
+    // The read models the state records are read from, and the runners that feed them.
+    eventstore::KvStore* views = nullptr;
+    projections::ProjectionSet* projections = nullptr;
+    std::chrono::milliseconds views_wait{30000};
     eventstore::PublicTopicSink::Options sink;
     std::string public_base_url;
     size_t batch_events = 1000;
@@ -65,6 +81,9 @@ class PublicTopicsPublisher {
   core::Status Connect();
   core::Status PublishOnce();
   core::Status DestroyAfterCommit(const std::string& after_commit);
+  // The state records of the subjects `events` touched (after the read models applied them).
+  core::Status AppendStates(const std::vector<eventstore::RecordedEvent>& events,
+                            std::vector<eventstore::PublicTopicSink::Record>& records);
   void Loop();
 
   Options o_;

@@ -58,23 +58,7 @@ void WriteSealed(core::JsonText& out, const ps::SealedPii& value, int version) {
   out.EndObject();
 }
 
-// The person's verificationSummary.
-struct Summary {
-  std::string status = "unverified";
-  std::string last_session_id;
-  std::string last_verified_at;
-  int64_t session_count = 0;
-  std::vector<std::string> verified_fields;
-  static constexpr auto Fields() {
-    using core::Empty;
-    using core::Field;
-    return std::tuple{Field("status", &Summary::status),
-                      Field("lastSessionId", &Summary::last_session_id, Empty::kNull),
-                      Field("lastVerifiedAt", &Summary::last_verified_at, Empty::kNull),
-                      Field("sessionCount", &Summary::session_count),
-                      Field("verifiedFields", &Summary::verified_fields)};
-  }
-};
+using Summary = PersonVerificationSummary;
 
 Summary SummaryOf(const core::Json& rec) {
   Summary s;

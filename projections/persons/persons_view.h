@@ -65,10 +65,29 @@
 #include <string_view>
 #include <vector>
 
+#include "core/json_fields.h"
 #include "projections/sessions_view.h"
 #include "projections/view_key.h"
 
 namespace svc::projections {
+
+// A person record's verificationSummary (the persons projector writes it; the persons' state
+// topic carries it: projections/state_records.h).
+struct PersonVerificationSummary {
+  std::string status = "unverified";
+  std::string last_session_id;
+  std::string last_verified_at;
+  int64_t session_count = 0;
+  std::vector<std::string> verified_fields;
+  static constexpr auto Fields() {
+    using T = PersonVerificationSummary;
+    return std::tuple{core::Field("status", &T::status),
+                      core::Field("lastSessionId", &T::last_session_id, core::Empty::kNull),
+                      core::Field("lastVerifiedAt", &T::last_verified_at, core::Empty::kNull),
+                      core::Field("sessionCount", &T::session_count),
+                      core::Field("verifiedFields", &T::verified_fields)};
+  }
+};
 
 struct PersonsView {
   static constexpr std::string_view kName = "persons";

@@ -10,6 +10,11 @@
 // It stops once nothing new came for --idle-ms after the first record (a batch job; a service
 // would keep running) and prints one JSON line: {"counts": {type: n}, "records": n,
 // "duplicates": n, "invalid": [..], "outOfOrder": n}.
+//
+// With --state it reads the state topics instead (the compacted <area>.state channels): the latest
+// record per key wins, a null value (tombstone) removes the key, and it prints {"states": {type:
+// n}, "statuses": {type: {status: n}}, "tombstoned": [key, ..], "records": n, "invalid": [..]}:
+// what a new consumer knows without replaying the history.
 import { Kafka, logLevel } from 'kafkajs';
 import Ajv from 'ajv';
 
@@ -22,10 +27,13 @@ const prefix = args.prefix ?? 'svc';
 const env = args.env ?? 'test';
 const idleMs = Number(args['idle-ms'] ?? 5000);
 const giveUpMs = Number(args['give-up-ms'] ?? 120000);
+const stateMode = 'state' in args;
 
 // The contract: its channels name the topics, its components hold each schema by version.
 const contract = await (await fetch(args.asyncapi)).json();
-const topics = Object.values(contract.channels).map((c) => c.address.replace('{prefix}', prefix).replace('{environment}', env));
+const topics = Object.values(contract.channels)
+  .filter((c) => (c['x-svc-kind'] === 'state') === stateMode)
+  .map((c) => c.address.replace('{prefix}', prefix).replace('{environment}', env));
 const ajv = new Ajv({ strict: false });
 const validators = new Map();
 const validatorFor = (dataschema) => {
@@ -37,7 +45,8 @@ const validatorFor = (dataschema) => {
   return validators.get(dataschema);
 };
 
-const out = { counts: {}, records: 0, duplicates: 0, invalid: [], outOfOrder: 0 };
+const out = stateMode ? { records: 0, invalid: [] } : { counts: {}, records: 0, duplicates: 0, invalid: [], outOfOrder: 0 };
+const latest = new Map();  // state mode: topic/key -> {type, value|null}
 const seen = new Set();
 const lastSeq = new Map();  // subject -> its last ce_svcseq: the order within a subject
 const kafka = new Kafka({ clientId: 'svc-events-consumer', brokers, logLevel: logLevel.NOTHING });
@@ -48,6 +57,20 @@ const finish = async (error) => {
   if (finished) return;
   finished = true;
   if (error) out.error = error;
+  if (stateMode) {
+    out.states = {};
+    out.statuses = {};
+    out.tombstoned = [];
+    for (const [key, { type, value }] of latest) {
+      if (value === null) {
+        out.tombstoned.push(key.split('/').slice(1).join('/'));
+        continue;
+      }
+      out.states[type] = (out.states[type] ?? 0) + 1;
+      out.statuses[type] ??= {};
+      out.statuses[type][value.status] = (out.statuses[type][value.status] ?? 0) + 1;
+    }
+  }
   process.stdout.write(JSON.stringify(out) + '\n');
   await Promise.race([consumer.disconnect().catch(() => {}), new Promise((r) => setTimeout(r, 2000))]);
   process.exit(0);
@@ -60,6 +83,20 @@ await consumer.run({
     const h = (k) => message.headers[k]?.toString();
     clearTimeout(idle);
     idle = setTimeout(() => finish(), idleMs);
+    if (stateMode) {
+      // The latest record per key is the state; null is a tombstone.
+      out.records++;
+      const type = h('ce_type');
+      const value = message.value === null ? null : JSON.parse(message.value.toString());
+      if (value !== null) {
+        const validate = validatorFor(h('ce_dataschema'));
+        if (!validate || !validate(value)) {
+          out.invalid.push({ topic, type, errors: validate ? ajv.errorsText(validate.errors) : 'no schema' });
+        }
+      }
+      latest.set(`${topic}/${message.key.toString()}`, { type, value });
+      return;
+    }
     const id = h('ce_id');
     if (seen.has(id)) {
       out.duplicates++;

@@ -47,9 +47,12 @@ size_t CountAll(Env& env, const std::string& key, const std::string& path) {
   }
 }
 
-core::Json Consume(const std::string& brokers, const std::string& asyncapi, const std::string& env) {
-  testing::ChildProcess consumer({"node", std::string(SVC_TEST_SOURCE_DIR) + "/events/consumer.mjs", "--brokers", brokers,
-                                  "--asyncapi", asyncapi, "--env", env, "--idle-ms", "4000"});
+core::Json Consume(const std::string& brokers, const std::string& asyncapi, const std::string& env,
+                   bool state = false) {
+  std::vector<std::string> args = {"node", std::string(SVC_TEST_SOURCE_DIR) + "/events/consumer.mjs", "--brokers", brokers,
+                                   "--asyncapi", asyncapi, "--env", env, "--idle-ms", "4000"};
+  if (state) args.insert(args.end(), {"--state", "1"});
+  testing::ChildProcess consumer(args);
   core::Json got = core::ParseJsonOrDiscarded(consumer.ReadLine());
   REQUIRE_MESSAGE(got.is_object(), "the consumer printed nothing");
   return got;
@@ -132,6 +135,17 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
   CHECK(test["counts"]["tenancy.tenant_created"] == 1);  // a tenant-level fact, on both environments' topics
   CHECK_FALSE(test["counts"].contains("claims.claim_taken"));  // internal: never published
 
+  // The state topics: what a new consumer knows without the history. The forgotten person is a
+  // tombstone; every other session and person is there, in its latest state.
+  core::Json states = Consume(brokers, asyncapi, "test", /*state=*/true);
+  INFO(states.dump());
+  CHECK(states["error"].is_null());
+  CHECK(states["invalid"].empty());
+  CHECK(states["states"]["verification_session.state"] == 11);
+  CHECK(states["statuses"]["verification_session.state"]["pending"] == 11);
+  CHECK(states["states"]["person.state"] == 3);
+  CHECK(states["tombstoned"].size() == 1);
+
   core::Json live = Consume(brokers, asyncapi, "live");
   INFO(live.dump());
   CHECK(live["duplicates"] == 0);
@@ -155,7 +169,7 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
     REQUIRE_MESSAGE(consumed.exit_code == 0, consumed.err);
     all += consumed.out;
   }
-  CHECK(topics == 12);  // six areas, two environments
+  CHECK(topics == 20);  // six areas and four state topics, two environments
   CHECK(all.find("persons.person_created") != std::string::npos);
   for (const auto& value : kPersonal) {
     CHECK_MESSAGE(all.find(value) == std::string::npos, value);
@@ -179,6 +193,7 @@ TEST_CASE("public topics: an analyst's consumer counts what the API lists, exact
   CHECK(keys_of["persons.forget_requested"] == std::set<std::string>{psn});
   CHECK(keys_of["persons.person_created"].contains(psn));
   CHECK(keys_of["persons.person_created"].size() == 4);  // four persons, four pseudonyms
+  CHECK(states["tombstoned"][0] == psn);
 
   // The forgotten person's pseudonym key is gone from the node's key store; a living person's is there.
   const std::string data = env.server->data_dir();
