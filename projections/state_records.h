@@ -9,8 +9,8 @@
 // free text (client references, external refs, metadata, notes), secrets (link tokens, callback
 // secrets), and people's ids other than as pseudonyms (pipeline/events/pseudonyms.h).
 //
-// A person who asked to be forgotten, and any row no longer held (a retention sweep), is a
-// tombstone: a null value under the key, which compaction keeps until it drops the key.
+// A person who asked to be forgotten, and a row the read model no longer holds, is a tombstone: a
+// null value under the key, which compaction keeps until it drops the key.
 
 #include <optional>
 #include <string>
