@@ -14,7 +14,10 @@
 #include "core/ids.h"
 #include "core/merkle.h"
 #include "commands/audit/timestamps.h"
+#include "api/http/reveal.h"
 #include "pipeline/audit/checkpoints.h"
+#include "pipeline/audit/history.h"
+#include "projections/audit/as_of.h"
 #include "pipeline/audit/timestamper.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_projector.h"
@@ -415,6 +418,72 @@ void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
                              {"verifierKey", vkey}}));
 }
 
+// GET /v1/audit-logs/history: what the service knew about a subject at a moment, signed
+// (projections/audit/as_of.h, pipeline/audit/history.h). On the work pool: the replay reads the
+// tenant's history up to the moment. The replay is itself an access-log entry (channel "history").
+void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  const AuthContext& a = call.auth;
+  auto query = ParseQuery(req.query);
+  if (auto unknown = UnknownParam(query, {"subjectType", "subjectId", "asOf"})) {
+    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
+  }
+  std::vector<FieldError> errors;
+  const std::string type = query.contains("subjectType") ? query.at("subjectType") : "";
+  const std::string id = query.contains("subjectId") ? query.at("subjectId") : "";
+  const projections::StateTopicInfo* subject = projections::FindStateTopic(type);
+  static const std::map<std::string, core::IdKind> kKinds = {{"verification_session", core::IdKind::kVerification},
+                                                             {"person", core::IdKind::kPerson},
+                                                             {"review_case", core::IdKind::kCase},
+                                                             {"company", core::IdKind::kCompany}};
+  if (subject == nullptr || !kKinds.contains(type)) {
+    errors.push_back({"subjectType", "", type.empty() ? "required" : "invalid_enum",
+                      "subjectType must be one of verification_session, person, review_case, company"});
+  } else if (!core::ValidateId(kKinds.at(type), id).ok()) {
+    errors.push_back({"subjectId", "", id.empty() ? "required" : "invalid_format", "subjectId must be the id of a " + type});
+  }
+  core::Timestamp as_of = rt.clock().Now();
+  if (auto it = query.find("asOf"); it != query.end()) {
+    auto t = core::ParseRfc3339(it->second);
+    if (!t.ok()) {
+      errors.push_back({"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"});
+    } else {
+      as_of = *t;
+    }
+  }
+  if (!errors.empty()) return respond(ValidationProblem(req, errors));
+  projections::Projector* projector = nullptr;
+  for (auto* p : rt.projectors()) {
+    if (p->Name() == subject->view) projector = p;
+  }
+  if (projector == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "this node does not hold that read model"));
+  projections::AsOfQuery q{a.tenant_id, a.environment, id, as_of};
+  auto replay = projections::ReplayAsOf(rt.log(), rt.store(), *projector, *subject, q);
+  if (!replay.ok()) return respond(StatusToProblem(req, replay.status()));
+  if (!replay->found) return respond(Problem(req, "RESOURCE_NOT_FOUND", "no such " + type + " at " + core::FormatRfc3339(as_of)));
+  // Whom it is about: the person, or the person the subject names at T (a session's, say).
+  std::string person = type == "person" ? id : "";
+  if (person.empty() && replay->state.is_object()) person = core::StringOr(replay->state, "personId");
+  commands::persons::PiiAccessed access = AccessBy(a, person, "history", {}, "compliance", req.Header("service-reason"));
+  access.redaction = "sealed";
+  if (type == "review_case") access.case_id = id;
+  if (auto refused = RecordNow(rt, o, call, {access})) return respond(std::move(*refused));
+  core::Json bundle = {{"object", "history_bundle"},
+                       {"format", pipeline::audit::kHistoryFormat},
+                       {"tenantId", a.tenant_id},
+                       {"environment", a.environment},
+                       {"subjectType", type},
+                       {"subjectId", id},
+                       {"asOf", core::FormatRfc3339Micros(as_of)},
+                       {"state", replay->state},
+                       {"events", replay->events},
+                       {"tenantEventsReplayed", replay->tenant_events},
+                       {"through", replay->through}};
+  auto signed_bundle = pipeline::audit::SignHistoryBundle(rt.audit_checkpoint_root_key(), std::move(bundle));
+  if (!signed_bundle.ok()) return respond(StatusToProblem(req, signed_bundle.status()));
+  respond(JsonResponse(200, *signed_bundle));
+}
+
 }  // namespace
 
 std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
@@ -492,6 +561,21 @@ std::vector<ApiRoute> AuditRoutes(Runtime* r, const ApiContext& options) {
       .error_codes = {"BAD_REQUEST", "INVALID_CURSOR", "LIMIT_OUT_OF_RANGE"},
       .handler = [r, o](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) { Checkpoints(*r, *o, held, std::move(then)); });
+      }});
+  routes.push_back(ApiRoute{
+      .method = "GET", .path = "/v1/audit-logs/history", .operation_id = "getSubjectHistory", .tag = tag,
+      .scope = "compliance:read",
+      .query = {{"subjectType", {{"type", "string"}, {"enum", {"verification_session", "person", "review_case", "company"}}},
+                 "the kind of subject (required)"},
+                {"subjectId", {{"type", "string"}}, "its id (required): vrf_…, per_…, cas_… or cmp_…"},
+                {"asOf", {{"type", "string"}, {"format", "date-time"}}, "the moment (default: now)"}},
+      .response_schema = "HistoryBundle",
+      .error_codes = {"VALIDATION_ERROR", "BAD_REQUEST", "RESOURCE_NOT_FOUND", "PII_DECRYPT_CAP_REACHED"},
+      .handler = [r, o](ApiCall& c, Respond respond) {
+        WhenCaughtUp(*r, c, {AV::kName}, std::move(respond), [r, o](ApiCall& held, Respond then) {
+          OnWorkPool(o->work_pool, held, std::move(then),
+                     [r, o](ApiCall& call, Respond out) { History(*r, *o, call, std::move(out)); });
+        });
       }});
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/audit-logs/verify/checkpoint-key", .operation_id = "getAuditCheckpointKey",

@@ -1,0 +1,87 @@
+#include "projections/audit/as_of.h"
+
+#include "core/crypto.h"
+#include "eventstore/envelope.h"
+
+namespace svc::projections {
+
+core::Json WithoutSealed(const core::Json& value) {
+  if (value.is_array()) {
+    core::Json out = core::Json::array();
+    for (const auto& v : value) out.push_back(WithoutSealed(v));
+    return out;
+  }
+  if (!value.is_object()) return value;
+  core::Json out = core::Json::object();
+  constexpr std::string_view kSealed = "Sealed";
+  for (const auto& [k, v] : value.items()) {
+    const bool sealed = k == "sealed" || k == "index" ||
+                        (k.size() > kSealed.size() && k.compare(k.size() - kSealed.size(), kSealed.size(), kSealed) == 0);
+    if (!sealed) out[k] = WithoutSealed(v);
+  }
+  return out;
+}
+
+core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore::KvStore& store, Projector& projector,
+                                    const StateTopicInfo& subject, const AsOfQuery& q) {
+  AsOfReplay out;
+  const uint32_t partition = log.PartitionFor(q.tenant);
+  SVC_ASSIGN_OR_RETURN(const uint64_t end, log.EndOffset(partition, std::chrono::seconds(10)));
+  if (end == 0) return out;
+  // The rows live in this writer only: its prefix names nothing in the store.
+  ViewWriter view(&store, store.Cf(kViewsCf), "history.replay/" + std::string(projector.Name()) + "/");
+  const std::string row_key = subject.row_key(q.tenant, q.environment, q.subject_id);
+  const std::string prefix = std::string(projector.Name()) + "/";
+  if (row_key.rfind(prefix, 0) != 0) return core::Internal("the subject's row is not the projector's: " + row_key);
+  const std::string relative = row_key.substr(prefix.size());
+  auto row_now = [&]() -> core::Result<core::Json> {
+    SVC_ASSIGN_OR_RETURN(auto row, view.Get(relative));
+    if (!row.has_value()) return core::Json(nullptr);
+    return WithoutSealed(core::ParseJsonOrDiscarded(*row));
+  };
+  SVC_ASSIGN_OR_RETURN(auto reader, log.OpenReader("history-as-of", {}));
+  bool done = false;
+  while (!done) {
+    SVC_ASSIGN_OR_RETURN(auto batch, reader->Poll(2000, std::chrono::milliseconds(200)));
+    if (batch.empty()) {
+      if (reader->CaughtUp()) break;
+      continue;
+    }
+    for (const auto& re : batch) {
+      if (re.position.partition != partition) continue;
+      if (re.position.offset + 1 >= end) done = true;
+      const auto& e = re.event;
+      if (e.tenant_id != q.tenant) {
+        if (done) break;
+        continue;
+      }
+      if (e.occurred_at.micros > q.as_of.micros) {
+        done = true;
+        break;
+      }
+      SVC_RETURN_IF_ERROR(projector.Apply(re, view));
+      ++out.tenant_events;
+      out.through = std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset);
+      if (e.aggregate_id == q.subject_id && e.environment == q.environment) {
+        out.found = true;
+        SVC_ASSIGN_OR_RETURN(core::Json after, row_now());
+        out.events.push_back({{"position", out.through},
+                              {"eventId", e.id},
+                              {"type", e.type},
+                              {"schemaVersion", e.schema_version},
+                              {"occurredAt", core::FormatRfc3339Micros(e.occurred_at)},
+                              {"aggregateVersion", e.aggregate_version},
+                              {"actor", {{"type", e.actor.type}, {"id", e.actor.id}}},
+                              {"requestId", e.request_id.empty() ? core::Json(nullptr) : core::Json(e.request_id)},
+                              {"data", WithoutSealed(core::ParseJsonOrDiscarded(e.data))},
+                              {"eventSha256", core::Sha256Hex(eventstore::EncodeEnvelope(e))},
+                              {"status", after.is_object() ? after.value("status", core::Json(nullptr)) : core::Json(nullptr)}});
+      }
+      if (done) break;
+    }
+  }
+  SVC_ASSIGN_OR_RETURN(out.state, row_now());
+  return out;
+}
+
+}  // namespace svc::projections

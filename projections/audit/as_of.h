@@ -1,0 +1,53 @@
+#pragma once
+// What the service knew about one subject at a moment T (docs/audit.md, "History as of a
+// moment"): the subject's read model rebuilt from the log's events up to T, by the same projector
+// that builds the live one, in memory beside the live rows (never written), and every event of
+// the subject up to T with its place in the log, its hash, and the subject's status right after it.
+//
+// The replay reads the tenant's partition from its first event and stops at the first event of
+// the tenant that happened after T (the log's order is the order in which the service learned
+// things), so its cost is the tenant's history up to T. Deterministic: the same log and T give the
+// same answer, byte for byte.
+
+#include <string>
+
+#include "core/clock.h"
+#include "core/json.h"
+#include "core/status.h"
+#include "eventstore/event_log.h"
+#include "eventstore/kv_store.h"
+#include "projections/projector.h"
+#include "projections/state_records.h"
+
+namespace svc::projections {
+
+struct AsOfQuery {
+  std::string tenant;
+  std::string environment;
+  std::string subject_id;
+  core::Timestamp as_of;
+};
+
+struct AsOfReplay {
+  bool found = false;  // the subject had an event at or before T
+  // Its read-model row at T, members named `sealed`, `index` or ending in `Sealed` (ciphertext
+  // and blind indexes) left out; null when it did not exist yet.
+  core::Json state;
+  // The subject's events up to T, oldest first: {position "p:o", eventId, type, schemaVersion,
+  // occurredAt, aggregateVersion, actor {type, id}, requestId, data (the same members left out),
+  // eventSha256 (of the envelope's encoding, eventstore/envelope.h), status (the subject's right after it)}.
+  core::Json events = core::Json::array();
+  uint64_t tenant_events = 0;  // the tenant's events replayed
+  std::string through;         // where the replay stopped: the last tenant event applied ("p:o"), or ""
+};
+
+// Replays into `projector` (the subject's: StateTopicInfo::view) the tenant's events up to T.
+// `store` is the live store, read only for keys that cannot exist (the replay's rows are kept in
+// memory under a prefix of their own).
+core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore::KvStore& store, Projector& projector,
+                                    const StateTopicInfo& subject, const AsOfQuery& q);
+
+// `value` with every member named `sealed` or `index`, or ending in `Sealed`, left out, at any depth.
+core::Json WithoutSealed(const core::Json& value);
+
+}  // namespace svc::projections

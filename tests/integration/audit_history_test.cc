@@ -1,0 +1,165 @@
+// History as of a moment (docs/audit.md): a session that went to review, was approved by a
+// reviewer, and whose person was then forgotten, replayed at each of those moments through a
+// real svc on the fake clock. Each replay shows the stage of its moment; each bundle verifies
+// offline with docs/verify_history.py and the verifier key of the access log's checkpoints, and
+// not once altered; each replay is an entry of the access log. Its error paths.
+#include <doctest/doctest.h>
+
+#include <fstream>
+
+#include "core/json.h"
+#include "tests/support/api_env.h"
+#include "tests/support/child_process.h"
+#include "tests/support/session_flow.h"
+#include "tests/support/temp_dir.h"
+
+namespace integration_audit_history_test {
+
+using namespace svc;
+using svc::testing::Body;
+using svc::testing::CheckProblem;
+using svc::testing::Env;
+using svc::testing::Sharing;
+
+namespace {
+
+api::HttpResponse Post(Env& env, const std::string& key, const std::string& path, const core::Json& body) {
+  return env.Call(key, "POST", path, body.dump());
+}
+
+// A moment half a minute after the stage that just happened, and the next stage half a minute
+// after it (the fake clock stands still between advances).
+std::string Moment(Env& env) {
+  auto now = env.Admin("POST", "/admin/clock", {{"advanceSeconds", 30}});
+  REQUIRE_MESSAGE(now.status == 200, now.body);
+  const std::string at = core::ParseJsonOrDiscarded(now.body)["now"];
+  REQUIRE(env.Admin("POST", "/admin/clock", {{"advanceSeconds", 30}}).status == 200);
+  return at;
+}
+
+api::HttpResponse History(Env& env, const std::string& key, const std::string& type, const std::string& id,
+                          const std::string& as_of) {
+  std::string q = "/v1/audit-logs/history?subjectType=" + type + "&subjectId=" + id;
+  if (!as_of.empty()) q += "&asOf=" + as_of;
+  return env.Call(key, "GET", q, "", {{"Service-Reason", "CNBV inquiry 12/2026"}});
+}
+
+// docs/verify_history.py's exit status on `bundle`, with the given verifier key.
+int VerifyOffline(const core::Json& bundle, const std::string& verifier_key) {
+  testing::TempDir dir;
+  const std::string path = dir.Sub("bundle.json");
+  std::ofstream(path) << bundle.dump();
+  auto run = testing::RunProgram("python3", {std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_history.py", path,
+                                            "--verifier-key", verifier_key});
+  INFO(run.out << run.err);
+  return run.exit_code;
+}
+
+}  // namespace
+
+TEST_CASE("history: a session reviewed, approved, then its person forgotten, replayed at each moment") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
+  const std::string k = env.test_key;
+  auto created = Post(env, k, "/v1/persons", {{"pii", {{"fullName", "Historia Pérez"}, {"email", "historia@example.mx"}}}});
+  REQUIRE_MESSAGE(created.status == 201, created.body);
+  const std::string person = Body(created)["id"];
+  const std::string before = Moment(env);  // the person exists, no session yet
+
+  const std::string session = testing::SandboxSession(env, k, "history-1", "review", person);
+  const std::string in_review = Moment(env);
+
+  const std::string c = testing::ReviewCaseOf(env, k, session);
+  REQUIRE(env.Call(k, "POST", "/v1/review/cases/" + c + "/claim").status == 200);
+  auto approved = Post(env, k, "/v1/review/cases/" + c + "/resolve",
+                       {{"action", "approve"}, {"reasonCodes", {"MANUAL_DOCUMENT_CHECK"}}});
+  REQUIRE_MESSAGE(approved.status == 200, approved.body);
+  REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
+  REQUIRE(Body(env.Call(k, "GET", "/v1/verification-sessions/" + session))["status"] == "approved");
+  const std::string after_approval = Moment(env);
+
+  auto forget = Post(env, k, "/v1/persons/" + person + "/forget", {{"mode", "purge"}});
+  REQUIRE_MESSAGE(forget.status == 200, forget.body);
+  REQUIRE(env.Admin("POST", "/admin/persons/purge").status == 200);
+  REQUIRE(env.Call(k, "GET", "/v1/persons/" + person + "/deletion-certificate").status == 200);
+  const std::string after_forget = Moment(env);
+
+  const std::string vkey = Body(env.Call(k, "GET", "/v1/audit-logs/verify/checkpoint-key"))["verifierKey"];
+  int replays = 0;
+  auto at = [&](const std::string& type, const std::string& id, const std::string& as_of) {
+    auto r = History(env, k, type, id, as_of);
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    ++replays;
+    core::Json b = Body(r);
+    CHECK(b["object"] == "history_bundle");
+    CHECK(b["asOf"].get<std::string>().substr(0, 19) == as_of.substr(0, 19));
+    CHECK(VerifyOffline(b, vkey) == 0);
+    return b;
+  };
+
+  // The session: not yet, in review, approved; its events up to each moment.
+  CheckProblem(History(env, k, "verification_session", session, before), 404, "RESOURCE_NOT_FOUND");
+  core::Json s1 = at("verification_session", session, in_review);
+  CHECK(s1["state"]["status"] == "review");
+  CHECK(s1["state"]["personId"] == person);
+  CHECK(s1["events"].back()["status"] == "review");
+  core::Json s2 = at("verification_session", session, after_approval);
+  CHECK(s2["state"]["status"] == "approved");
+  CHECK(s2["events"].size() > s1["events"].size());
+  std::vector<std::string> statuses;
+  for (const auto& e : s2["events"]) {
+    if (statuses.empty() || statuses.back() != e["status"]) statuses.push_back(e["status"]);
+  }
+  CHECK(std::find(statuses.begin(), statuses.end(), "review") < std::find(statuses.begin(), statuses.end(), "approved"));
+  // The first events are the same events, byte for byte, in both replays.
+  for (size_t i = 0; i < s1["events"].size(); ++i) CHECK(s1["events"][i] == s2["events"][i]);
+
+  // The person: active with their fields while the session ran; forgotten at the end.
+  core::Json p1 = at("person", person, after_approval);
+  CHECK(p1["state"]["status"] == "active");
+  CHECK(p1["state"]["forgetRequested"] == false);
+  core::Json p2 = at("person", person, after_forget);
+  CHECK(p2["state"]["status"] == "redacted");
+  CHECK(p2["state"]["forgetRequested"] == true);
+  bool keys_destroyed = false;
+  for (const auto& e : p2["events"]) keys_destroyed = keys_destroyed || e["type"] == "persons.keys_destroyed";
+  CHECK(keys_destroyed);
+  // Nothing personal: the name and the email were sealed, and sealed values are left out.
+  for (const auto& b : {p1, p2, s1, s2}) {
+    CHECK(b.dump().find("Historia") == std::string::npos);
+    CHECK(b.dump().find("historia@example.mx") == std::string::npos);
+  }
+
+  // The case, at the approval.
+  core::Json c1 = at("review_case", c, after_approval);
+  CHECK(c1["state"]["status"] == "resolved");
+
+  // Altered, a bundle no longer verifies.
+  core::Json forged = s2;
+  forged["state"]["status"] = "declined";
+  CHECK(VerifyOffline(forged, vkey) == 1);
+  forged = s2;
+  forged["events"].erase(forged["events"].size() - 1);
+  CHECK(VerifyOffline(forged, vkey) == 1);
+
+  // Each replay is an access-log entry.
+  core::Json entries = Body(env.Call(k, "GET", "/v1/audit-logs?channel=history&limit=100"));
+  REQUIRE(entries["data"].size() == static_cast<size_t>(replays));
+  CHECK(entries["data"][0]["redaction"] == "sealed");
+  CHECK(entries["data"][0]["reason"] == "CNBV inquiry 12/2026");
+  CHECK(entries["data"][0]["personId"] == person);
+  CHECK(Body(env.Call(k, "GET", "/v1/audit-logs/verify"))["valid"] == true);
+
+  // Its error paths.
+  CheckProblem(History(env, k, "planet", session, ""), 422, "VALIDATION_ERROR");
+  CheckProblem(History(env, k, "verification_session", "vrf_nope", ""), 422, "VALIDATION_ERROR");
+  CheckProblem(History(env, k, "verification_session", person, ""), 422, "VALIDATION_ERROR");
+  CheckProblem(History(env, k, "verification_session", session, "yesterday"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", "/v1/audit-logs/history?subjectType=person"), 422, "VALIDATION_ERROR");
+  CheckProblem(env.Call(k, "GET", "/v1/audit-logs/history?subjectType=person&subjectId=" + person + "&color=red"), 400,
+               "BAD_REQUEST");
+  CheckProblem(History(env, k, "person", "per_00000000000000000000000000000000", ""), 404, "RESOURCE_NOT_FOUND");
+  const std::string reader = env.NewKey(env.tenant, "test", {"verification:read"});
+  CheckProblem(History(env, reader, "person", person, ""), 403, "INSUFFICIENT_SCOPE");
+}
+
+}  // namespace integration_audit_history_test
