@@ -1,5 +1,9 @@
 #include "pipeline/events/pseudonyms.h"
 
+#include <condition_variable>
+#include <mutex>
+#include <set>
+
 #include "core/crypto.h"
 #include "core/ids.h"
 #include "pipeline/persons/vault_keys.h"
@@ -36,6 +40,78 @@ std::string PersonPseudonyms::KeyName(std::string_view tenant, std::string_view 
   return n;
 }
 
+void PersonPseudonyms::ForEachPersonId(std::string_view text, const std::function<void(std::string_view, size_t)>& fn) {
+  for (size_t at = text.find(kPersonPrefix); at != std::string_view::npos; at = text.find(kPersonPrefix, at + 1)) {
+    if (!PersonIdAt(text, at)) continue;
+    fn(text.substr(at, kPersonPrefix.size() + kHexDigits), at);
+    at += kPersonPrefix.size() + kHexDigits - 1;
+  }
+}
+
+std::string PersonPseudonyms::Compute(std::string_view key, std::string_view tenant, std::string_view env,
+                                      std::string_view person) {
+  std::string names;
+  names.append("svc/pseudonym/v1|").append(tenant).append("|").append(env).append("|").append(person);
+  return "psn_" + core::HexEncode(core::HmacSha256(key, names).substr(0, kHexDigits / 2));
+}
+
+void PersonPseudonyms::Remember(std::string name, std::string pseudonym) {
+  if (cache_.size() >= cache_cap_) cache_.clear();
+  cache_.insert_or_assign(std::move(name), std::move(pseudonym));
+}
+
+core::Status PersonPseudonyms::Prefetch(const std::vector<Text>& texts) {
+  struct Missing {
+    std::string tenant, env, person, name;
+  };
+  std::vector<Missing> missing;
+  std::set<std::string> asked;
+  for (const auto& t : texts) {
+    core::Status st = core::Status::Ok();
+    ForEachPersonId(t.text, [&](std::string_view person, size_t) {
+      if (!st.ok()) return;
+      std::string name = KeyName(t.tenant, t.env, person);
+      if (cache_.contains(name) || !asked.insert(name).second) return;
+      auto key = keys_->Get(name);
+      if (!key.ok()) {
+        st = key.status();
+      } else if (key->has_value()) {
+        Remember(name, Compute(**key, t.tenant, t.env, person));
+      } else {
+        auto data_key = keys_->Get(persons::PersonKeyName(t.tenant, t.env, person));
+        if (!data_key.ok()) {
+          st = data_key.status();
+        } else if (data_key->has_value()) {
+          missing.push_back({std::string(t.tenant), std::string(t.env), std::string(person), std::move(name)});
+        }
+      }
+    });
+    SVC_RETURN_IF_ERROR(st);
+  }
+  if (missing.empty()) return core::Status::Ok();
+  // Every missing key asked at once: the key store writes them in one group commit.
+  std::mutex mu;
+  std::condition_variable cv;
+  size_t left = missing.size();
+  std::vector<core::Result<std::string>> got(missing.size(), core::Internal("not drawn"));
+  for (size_t i = 0; i < missing.size(); ++i) {
+    keys_->GetOrCreateAsync(missing[i].name, [&, i](core::Result<std::string> k) {
+      std::lock_guard lock(mu);
+      got[i] = std::move(k);
+      if (--left == 0) cv.notify_all();
+    });
+  }
+  {
+    std::unique_lock lock(mu);
+    cv.wait(lock, [&] { return left == 0; });
+  }
+  for (size_t i = 0; i < missing.size(); ++i) {
+    SVC_RETURN_IF_ERROR(got[i].status());
+    Remember(missing[i].name, Compute(*got[i], missing[i].tenant, missing[i].env, missing[i].person));
+  }
+  return core::Status::Ok();
+}
+
 core::Result<std::string> PersonPseudonyms::Of(std::string_view tenant, std::string_view env, std::string_view person) {
   const std::string name = KeyName(tenant, env, person);
   if (auto it = cache_.find(name); it != cache_.end()) return it->second;
@@ -47,11 +123,8 @@ core::Result<std::string> PersonPseudonyms::Of(std::string_view tenant, std::str
     if (!data_key.has_value()) return std::string(kErasedPseudonym);
     SVC_ASSIGN_OR_RETURN(key, keys_->GetOrCreate(name));
   }
-  std::string names;
-  names.append("svc/pseudonym/v1|").append(tenant).append("|").append(env).append("|").append(person);
-  std::string p = "psn_" + core::HexEncode(core::HmacSha256(*key, names).substr(0, kHexDigits / 2));
-  if (cache_.size() >= cache_cap_) cache_.clear();
-  cache_.emplace(name, p);
+  std::string p = Compute(*key, tenant, env, person);
+  Remember(name, p);
   return p;
 }
 
@@ -59,13 +132,18 @@ core::Result<std::string> PersonPseudonyms::Replace(std::string_view tenant, std
                                                     std::string_view text) {
   std::string out;
   size_t from = 0;
-  for (size_t at = text.find(kPersonPrefix); at != std::string_view::npos; at = text.find(kPersonPrefix, at + 1)) {
-    if (!PersonIdAt(text, at)) continue;
-    SVC_ASSIGN_OR_RETURN(auto p, Of(tenant, env, text.substr(at, kPersonPrefix.size() + kHexDigits)));
-    out.append(text.substr(from, at - from)).append(p);
-    from = at + kPersonPrefix.size() + kHexDigits;
-    at = from - 1;
-  }
+  core::Status st = core::Status::Ok();
+  ForEachPersonId(text, [&](std::string_view person, size_t at) {
+    if (!st.ok()) return;
+    auto p = Of(tenant, env, person);
+    if (!p.ok()) {
+      st = p.status();
+      return;
+    }
+    out.append(text.substr(from, at - from)).append(*p);
+    from = at + person.size();
+  });
+  SVC_RETURN_IF_ERROR(st);
   if (from == 0) return std::string(text);
   out.append(text.substr(from));
   return out;

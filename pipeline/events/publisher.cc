@@ -184,6 +184,13 @@ core::Status PublicTopicsPublisher::PublishOnce() {
   std::vector<PublicTopicSink::Record> records;
   std::map<uint32_t, std::string> ends;
   core::Json destroy = core::Json::array();
+  // The batch's persons' pseudonyms first, the missing keys drawn in one group commit.
+  std::vector<PersonPseudonyms::Text> texts;
+  for (const auto& re : events) {
+    texts.push_back({re.event.tenant_id, re.event.environment, re.event.aggregate_id});
+    texts.push_back({re.event.tenant_id, re.event.environment, re.event.data});
+  }
+  SVC_RETURN_IF_ERROR(pseudonyms_.Prefetch(texts));
   for (const auto& re : events) {
     SVC_ASSIGN_OR_RETURN(auto rs, PublicRecords(re, o_.sink.topic_prefix, o_.public_base_url, pseudonyms_));
     for (auto& r : rs) records.push_back(std::move(r));

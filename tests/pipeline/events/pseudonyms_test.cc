@@ -78,6 +78,22 @@ TEST_CASE("pseudonyms: every person id in a text is replaced, and nothing that o
   }
 }
 
+TEST_CASE("pseudonyms: a batch's persons resolved at once give the pseudonyms one at a time would") {
+  testing::KeyStoreFixture f;
+  for (const auto& p : {kP1, kP2}) REQUIRE(f.keys->GetOrCreate(pipeline::persons::PersonKeyName(kT, "test", p)).ok());
+  PersonPseudonyms batch(f.keys.get());
+  const std::string text = "{\"a\":\"" + kP1 + "\",\"b\":[\"" + kP2 + "\",\"" + kP1 + "\"]}";
+  const std::string unknown = "per_00000000000000000000000000000077";  // no data key: nothing drawn
+  REQUIRE(batch.Prefetch({{kT, "test", text}, {kT, "test", unknown}, {kT, "live", kP1}}).ok());
+  CHECK(f.keys->Get(PersonPseudonyms::KeyName(kT, "test", kP1))->has_value());
+  CHECK(f.keys->Get(PersonPseudonyms::KeyName(kT, "test", kP2))->has_value());
+  CHECK_FALSE(f.keys->Get(PersonPseudonyms::KeyName(kT, "test", unknown))->has_value());
+  CHECK_FALSE(f.keys->Get(PersonPseudonyms::KeyName(kT, "live", kP1))->has_value());  // no live data key
+  PersonPseudonyms single(f.keys.get());
+  CHECK(*batch.Replace(kT, "test", text) == *single.Replace(kT, "test", text));
+  CHECK(*single.Of(kT, "test", unknown) == "psn_erased");
+}
+
 TEST_CASE("pseudonyms: a person's public record carries the pseudonym as key, subject and in its payload") {
   testing::KeyStoreFixture f;
   REQUIRE(f.keys->GetOrCreate(pipeline::persons::PersonKeyName(kT, "test", kP1)).ok());
