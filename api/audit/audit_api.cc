@@ -468,18 +468,7 @@ void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   access.redaction = "sealed";
   if (type == "review_case") access.case_id = id;
   if (auto refused = RecordNow(rt, o, call, {access})) return respond(std::move(*refused));
-  core::Json bundle = {{"object", "history_bundle"},
-                       {"format", pipeline::audit::kHistoryFormat},
-                       {"tenantId", a.tenant_id},
-                       {"environment", a.environment},
-                       {"subjectType", type},
-                       {"subjectId", id},
-                       {"asOf", core::FormatRfc3339Micros(as_of)},
-                       {"state", replay->state},
-                       {"events", replay->events},
-                       {"tenantEventsReplayed", replay->tenant_events},
-                       {"through", replay->through}};
-  auto signed_bundle = pipeline::audit::SignHistoryBundle(rt.audit_checkpoint_root_key(), std::move(bundle));
+  auto signed_bundle = pipeline::audit::HistoryBundle(rt.audit_checkpoint_root_key(), q, type, *replay);
   if (!signed_bundle.ok()) return respond(StatusToProblem(req, signed_bundle.status()));
   respond(JsonResponse(200, *signed_bundle));
 }

@@ -11,7 +11,10 @@
 #include "api/http/module.h"
 #include "api/http/flags.h"
 #include "core/canonical_json.h"
+#include "eventstore/embedded_log.h"
 #include "pipeline/audit/checkpoints.h"
+#include "pipeline/audit/history.h"
+#include "projections/audit/as_of.h"
 #include "pipeline/audit/data_dir_check.h"
 #include "pipeline/audit/export_check.h"
 
@@ -159,14 +162,75 @@ int VerifyDataDir(Flags& f) {
   return all_valid ? 0 : 1;
 }
 
+// svc audit history --data-dir: what a stopped node's log says about a subject at a moment, as the
+// route answers it (docs/audit.md, "History as of a moment"), signed with the key derived from the
+// directory's working root. The directory is opened read only: this replay writes nothing, so no
+// access-log entry records it (the route's replays are recorded).
+int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
+  const std::string data_dir = f.Get("data-dir");
+  const std::string type = f.Get("subject-type");
+  const auto* subject = projections::FindStateTopic(type);
+  if (subject == nullptr) {
+    return Fail(core::InvalidArgument("--subject-type must be verification_session, person, review_case or company"));
+  }
+  projections::AsOfQuery q{f.Get("tenant"), f.Get("env"), f.Get("subject-id"), core::SystemClock().Now()};
+  if (q.tenant.empty() || q.subject_id.empty() || (q.environment != "test" && q.environment != "live")) {
+    return Fail(core::InvalidArgument("--tenant, --env (test|live) and --subject-id are required"));
+  }
+  if (!f.Get("as-of").empty()) {
+    auto t = core::ParseRfc3339(f.Get("as-of"));
+    if (!t.ok()) return Fail(core::InvalidArgument("--as-of must be an RFC 3339 date-time"));
+    q.as_of = *t;
+  }
+  KeySources ks = KeySourcesFrom(f);
+  ks.read_existing_dev_keys = true;
+  auto working = LoadWorkingRoot(data_dir, ks);
+  if (!working.ok()) return Fail(working.status());
+  std::string root_key = pipeline::audit::CheckpointRootKey(*working);
+  core::SecureZero(*working);
+  eventstore::KvStore::Options so;
+  so.path = (std::filesystem::path(data_dir) / "db").string();
+  so.column_families = StoreColumnFamilies();
+  so.read_only = true;
+  auto store = eventstore::KvStore::Open(so);
+  if (!store.ok()) return Fail(store.status());
+  eventstore::EmbeddedLog::Options lo;
+  lo.store = store->get();
+  auto log = eventstore::EmbeddedLog::Open(lo);
+  if (!log.ok()) return Fail(log.status());
+  ProjectorList projectors;
+  for (const Module* m : modules) {
+    if (m->projectors != nullptr) m->projectors(projectors);
+  }
+  projections::Projector* projector = nullptr;
+  for (auto& p : projectors) {
+    if (p->Name() == subject->view) projector = p.get();
+  }
+  if (projector == nullptr) return Fail(core::FailedPrecondition("no projector builds " + std::string(subject->view)));
+  auto replay = projections::ReplayAsOf(**log, **store, *projector, *subject, q);
+  if (!replay.ok()) return Fail(replay.status());
+  if (!replay->found) return Fail(core::NotFound("no such " + type + " at " + core::FormatRfc3339(q.as_of)));
+  auto bundle = pipeline::audit::HistoryBundle(root_key, q, type, *replay);
+  core::SecureZero(root_key);
+  if (!bundle.ok()) return Fail(bundle.status());
+  if (f.Get("out").empty()) {
+    Print(*bundle);
+  } else {
+    std::ofstream(f.Get("out")) << core::DumpJson(*bundle) << "\n";
+  }
+  return 0;
+}
+
 }  // namespace
 
 // svc audit export --url http://host:port --key K [--out FILE]
 // svc audit verify FILE [--verifier-key VKEY]
 // svc audit verify --data-dir DIR [--tenant T] [--env E]
-int Audit(const std::vector<const Module*>& /*modules*/, int argc, char** argv) {
+int Audit(const std::vector<const Module*>& modules, int argc, char** argv) {
   const std::string usage =
       "svc audit export --url http://host:port --key KEY [--out FILE]\n"
+      "       svc audit history --data-dir DIR --tenant ten_… --env test|live --subject-type TYPE --subject-id ID "
+      "[--as-of T] [--out FILE]\n"
       "       svc audit verify FILE [--verifier-key VKEY] [--threads N]\n"
       "       svc audit verify --data-dir DIR [--tenant ten_…] [--env test|live]";
   std::string verb = argc >= 3 ? argv[2] : "";
@@ -180,11 +244,22 @@ int Audit(const std::vector<const Module*>& /*modules*/, int argc, char** argv) 
   f.Declare({"threads", "0", "verify: threads hashing entries (0: one per core)"});
   f.Declare({"data-dir", "", "verify: a data directory (opened read only) instead of an export"});
   f.Declare({"tenant", "", "verify --data-dir: only this tenant's chains"});
-  f.Declare({"env", "", "verify --data-dir: only this environment's chains"});
+  f.Declare({"env", "", "verify --data-dir: only this environment's chains; history: the subject's environment"});
+  f.Declare({"subject-type", "", "history: verification_session, person, review_case or company"});
+  f.Declare({"subject-id", "", "history: the subject's id"});
+  f.Declare({"as-of", "", "history: the moment (RFC 3339; default: now)"});
   DeclareKeys(f);
   if (verb == "export") {
     if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
     return Export(f);
+  }
+  if (verb == "history") {
+    if (auto st = f.Parse(argc, argv, 3); !st.ok()) return Fail(st);
+    if (f.Get("data-dir").empty()) {
+      std::cerr << "usage: " << usage << "\n";
+      return 2;
+    }
+    return HistoryOfDataDir(modules, f);
   }
   const bool file_given = argc >= 4 && std::string_view(argv[3]).rfind("--", 0) != 0;
   if (verb != "verify" || argc < 4) {

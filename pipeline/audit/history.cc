@@ -26,4 +26,19 @@ core::Result<core::Json> SignHistoryBundle(std::string_view checkpoint_root_key,
   return bundle;
 }
 
+core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, const projections::AsOfQuery& q,
+                                       std::string_view subject_type, const projections::AsOfReplay& replay) {
+  return SignHistoryBundle(checkpoint_root_key, {{"object", "history_bundle"},
+                                                 {"format", kHistoryFormat},
+                                                 {"tenantId", q.tenant},
+                                                 {"environment", q.environment},
+                                                 {"subjectType", subject_type},
+                                                 {"subjectId", q.subject_id},
+                                                 {"asOf", core::FormatRfc3339Micros(q.as_of)},
+                                                 {"state", replay.state},
+                                                 {"events", replay.events},
+                                                 {"tenantEventsReplayed", replay.tenant_events},
+                                                 {"through", replay.through}});
+}
+
 }  // namespace svc::pipeline::audit

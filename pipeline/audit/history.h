@@ -17,6 +17,7 @@
 
 #include "core/json.h"
 #include "core/status.h"
+#include "projections/audit/as_of.h"
 
 namespace svc::pipeline::audit {
 
@@ -25,5 +26,9 @@ inline constexpr std::string_view kHistoryFormat = "svc/history/v1";
 // `bundle` (its members: object, format, tenantId, environment, subjectType, subjectId, asOf, …)
 // with signedNote and verifierKey added.
 core::Result<core::Json> SignHistoryBundle(std::string_view checkpoint_root_key, core::Json bundle);
+
+// The signed bundle of a replay (the route's answer and `svc audit history`'s output alike).
+core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, const projections::AsOfQuery& q,
+                                       std::string_view subject_type, const projections::AsOfReplay& replay);
 
 }  // namespace svc::pipeline::audit

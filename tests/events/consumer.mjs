@@ -100,6 +100,7 @@ await consumer.run({
     const id = h('ce_id');
     if (seen.has(id)) {
       out.duplicates++;
+      (out.duplicated ??= []).push({ topic, id, type: h('ce_type'), pos: h('ce_svcpos'), offset: message.offset });
       return;
     }
     seen.add(id);

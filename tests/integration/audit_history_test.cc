@@ -2,7 +2,8 @@
 // reviewer, and whose person was then forgotten, replayed at each of those moments through a
 // real svc on the fake clock. Each replay shows the stage of its moment; each bundle verifies
 // offline with docs/verify_history.py and the verifier key of the access log's checkpoints, and
-// not once altered; each replay is an entry of the access log. Its error paths.
+// not once altered; each replay is an entry of the access log. Its error paths. The same replay
+// of the stopped node's data directory (`svc audit history`) gives the same bundle.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -160,6 +161,20 @@ TEST_CASE("history: a session reviewed, approved, then its person forgotten, rep
   CheckProblem(History(env, k, "person", "per_00000000000000000000000000000000", ""), 404, "RESOURCE_NOT_FOUND");
   const std::string reader = env.NewKey(env.tenant, "test", {"verification:read"});
   CheckProblem(History(env, reader, "person", person, ""), 403, "INSUFFICIENT_SCOPE");
+
+  // The same replay of the stopped node's directory (`svc audit history`): the same bundle, byte
+  // for byte, signature included.
+  const std::string data = env.server->data_dir();
+  env.server->Stop();
+  auto cli = testing::RunProgram(SVC_BINARY, {"audit", "history", "--data-dir", data, "--tenant", env.tenant, "--env",
+                                              "test", "--subject-type", "verification_session", "--subject-id", session,
+                                              "--as-of", after_approval});
+  REQUIRE_MESSAGE(cli.exit_code == 0, cli.err);
+  CHECK(core::ParseJsonOrDiscarded(cli.out) == s2);
+  auto missing = testing::RunProgram(SVC_BINARY, {"audit", "history", "--data-dir", data, "--tenant", env.tenant, "--env",
+                                                  "test", "--subject-type", "verification_session", "--subject-id",
+                                                  session, "--as-of", before});
+  CHECK(missing.exit_code != 0);
 }
 
 }  // namespace integration_audit_history_test
