@@ -94,12 +94,18 @@ core::Status PersonPseudonyms::Prefetch(const std::vector<Text>& texts) {
   std::condition_variable cv;
   size_t left = missing.size();
   std::vector<core::Result<std::string>> got(missing.size(), core::Internal("not drawn"));
+  // Known missing (read just now, and only the publisher draws these keys): not read again. On a
+  // cluster, should a second publisher have drawn one meanwhile, the keys topic keeps the first and
+  // answers it; the embedded log has one process, so one publisher.
   for (size_t i = 0; i < missing.size(); ++i) {
-    keys_->GetOrCreateAsync(missing[i].name, [&, i](core::Result<std::string> k) {
-      std::lock_guard lock(mu);
-      got[i] = std::move(k);
-      if (--left == 0) cv.notify_all();
-    });
+    keys_->GetOrCreateAsync(
+        missing[i].name,
+        [&, i](core::Result<std::string> k) {
+          std::lock_guard lock(mu);
+          got[i] = std::move(k);
+          if (--left == 0) cv.notify_all();
+        },
+        /*fresh=*/true);
   }
   {
     std::unique_lock lock(mu);
