@@ -5,6 +5,7 @@
 #include "commands/kyb/company_events.h"
 #include "commands/persons/person_events.h"
 #include "commands/verification/session_events.h"
+#include "core/json_fields_read.h"
 #include "core/json_schema.h"
 #include "projections/kyb/kyb_view.h"
 #include "projections/review/review_view.h"
@@ -14,34 +15,58 @@ namespace svc::projections {
 
 namespace {
 
+// The row parsed by simdjson (a parser and a padded copy per thread: simdjson reads a little past
+// the text's end); false when it is not a JSON object.
+bool ParseRow(std::string_view text, simdjson::dom::element& root, simdjson::dom::object& out) {
+  static thread_local simdjson::dom::parser parser;
+  static thread_local std::string padded;
+  padded.assign(text);
+  padded.append(simdjson::SIMDJSON_PADDING, '\0');
+  if (parser.parse(padded.data(), text.size(), false).get(root) != simdjson::SUCCESS) return false;
+  return root.get_object().get(out) == simdjson::SUCCESS;
+}
+
 template <class T>
-core::Json Cut(const core::Json& row) {
+std::optional<core::Json> Cut(std::string_view row) {
+  simdjson::dom::element root;
+  simdjson::dom::object o;
+  if (!ParseRow(row, root, o)) return std::nullopt;
   T record;
-  core::DecodeFields(row, record);
+  core::DecodeFields(root, record);
   return core::EncodeFields(record);
 }
 
-std::optional<core::Json> SessionRecord(const core::Json& row) { return Cut<SessionStateRecord>(row); }
+std::optional<core::Json> SessionRecord(std::string_view row) { return Cut<SessionStateRecord>(row); }
 
-std::optional<core::Json> PersonRecord(const core::Json& row) {
-  // Asked to be forgotten (blocked or purged) or redacted: gone from the states.
-  if (row.value("forgetRequested", false) || core::StringOr(row, "status") == "redacted") return std::nullopt;
+std::optional<core::Json> PersonRecord(std::string_view row) {
+  simdjson::dom::element root;
+  simdjson::dom::object o;
+  if (!ParseRow(row, root, o)) return std::nullopt;
   PersonStateRecord record;
-  core::DecodeFields(row, record);
   constexpr std::string_view kSuffix = "Provided";
-  for (const auto& [name, value] : row.items()) {
-    if (name.size() > kSuffix.size() && name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) == 0 &&
-        value.is_boolean() && value.get<bool>()) {
-      record.pii_fields.push_back(name.substr(0, name.size() - kSuffix.size()));
+  for (auto [name, value] : o) {
+    bool b = false;
+    if (value.get_bool().get(b) != simdjson::SUCCESS) {
+      // Asked to be forgotten (blocked or purged) or redacted: gone from the states.
+      std::string_view s;
+      if (name == "status" && value.get_string().get(s) == simdjson::SUCCESS && s == "redacted") return std::nullopt;
+      continue;
+    }
+    if (name == "forgetRequested" && b) return std::nullopt;
+    if (b && name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix) {
+      record.pii_fields.emplace_back(name.substr(0, name.size() - kSuffix.size()));
     }
   }
+  std::vector<std::string> fields = std::move(record.pii_fields);
+  core::DecodeFields(root, record);
+  record.pii_fields = std::move(fields);
   std::sort(record.pii_fields.begin(), record.pii_fields.end());
   return core::EncodeFields(record);
 }
 
-std::optional<core::Json> CaseRecord(const core::Json& row) { return Cut<CaseStateRecord>(row); }
+std::optional<core::Json> CaseRecord(std::string_view row) { return Cut<CaseStateRecord>(row); }
 
-std::optional<core::Json> CompanyRecord(const core::Json& row) { return Cut<CompanyStateRecord>(row); }
+std::optional<core::Json> CompanyRecord(std::string_view row) { return Cut<CompanyStateRecord>(row); }
 
 }  // namespace
 

@@ -166,8 +166,9 @@ struct StateTopicInfo {
   int schema_version = 1;
   std::string_view view;       // the projector whose rows it reads (waited for before reading)
   std::string (*row_key)(std::string_view tenant, std::string_view env, std::string_view id);
-  // The record of a stored row, or nullopt for a tombstone (an erased subject).
-  std::optional<core::Json> (*record)(const core::Json& row);
+  // The record of a stored row (its JSON text, read with simdjson), or nullopt for a tombstone (an
+  // erased subject, or a row that does not parse).
+  std::optional<core::Json> (*record)(std::string_view row);
   core::Json schema;  // of the record (core/json_schema.h)
 };
 

@@ -114,7 +114,7 @@ core::Status PublicTopicsPublisher::AppendStates(const std::vector<eventstore::R
     const auto& e = last->event;
     SVC_ASSIGN_OR_RETURN(auto row, o_.views->Get(cf, info->row_key(e.tenant_id, e.environment, e.aggregate_id)));
     std::optional<core::Json> record;
-    if (row.has_value()) record = info->record(core::ParseJsonOrDiscarded(*row));
+    if (row.has_value()) record = info->record(*row);
     SVC_ASSIGN_OR_RETURN(const std::string key, pseudonyms_.Replace(e.tenant_id, e.environment, e.aggregate_id));
     std::string value;
     if (record.has_value()) {
