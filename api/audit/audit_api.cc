@@ -431,12 +431,12 @@ void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
   std::vector<FieldError> errors;
   const std::string type = query.contains("subjectType") ? query.at("subjectType") : "";
   const std::string id = query.contains("subjectId") ? query.at("subjectId") : "";
-  const projections::StateTopicInfo* subject = projections::FindStateTopic(type);
+  const bool known = projections::FindStateTopic(type) != nullptr;
   static const std::map<std::string, core::IdKind> kKinds = {{"verification_session", core::IdKind::kVerification},
                                                              {"person", core::IdKind::kPerson},
                                                              {"review_case", core::IdKind::kCase},
                                                              {"company", core::IdKind::kCompany}};
-  if (subject == nullptr || !kKinds.contains(type)) {
+  if (!known || !kKinds.contains(type)) {
     errors.push_back({"subjectType", "", type.empty() ? "required" : "invalid_enum",
                       "subjectType must be one of verification_session, person, review_case, company"});
   } else if (!core::ValidateId(kKinds.at(type), id).ok()) {
@@ -452,25 +452,22 @@ void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
     }
   }
   if (!errors.empty()) return respond(ValidationProblem(req, errors));
-  projections::Projector* projector = nullptr;
-  for (auto* p : rt.projectors()) {
-    if (p->Name() == subject->view) projector = p;
-  }
-  if (projector == nullptr) return respond(Problem(req, "SERVICE_UNAVAILABLE", "this node does not hold that read model"));
   projections::AsOfQuery q{a.tenant_id, a.environment, id, as_of};
-  auto replay = projections::ReplayAsOf(rt.log(), rt.store(), *projector, *subject, q);
-  if (!replay.ok()) return respond(StatusToProblem(req, replay.status()));
-  if (!replay->found) return respond(Problem(req, "RESOURCE_NOT_FOUND", "no such " + type + " at " + core::FormatRfc3339(as_of)));
+  auto history = pipeline::audit::ReplayHistory(rt.log(), rt.projectors(), rt.data_dir(), type, q,
+                                                {rt.audit_checkpoint_root_key(), rt.certificate_root_key()});
+  if (!history.ok()) return respond(StatusToProblem(req, history.status()));
+  if (history->bundle.is_null()) {
+    return respond(Problem(req, "RESOURCE_NOT_FOUND", "no such " + type + " at " + core::FormatRfc3339(as_of)));
+  }
   // Whom it is about: the person, or the person the subject names at T (a session's, say).
+  const auto& state = history->replay.state;
   std::string person = type == "person" ? id : "";
-  if (person.empty() && replay->state.is_object()) person = core::StringOr(replay->state, "personId");
+  if (person.empty() && state.is_object()) person = core::StringOr(state, "personId");
   commands::persons::PiiAccessed access = AccessBy(a, person, "history", {}, "compliance", req.Header("service-reason"));
   access.redaction = "sealed";
   if (type == "review_case") access.case_id = id;
   if (auto refused = RecordNow(rt, o, call, {access})) return respond(std::move(*refused));
-  auto signed_bundle = pipeline::audit::HistoryBundle(rt.audit_checkpoint_root_key(), q, type, *replay);
-  if (!signed_bundle.ok()) return respond(StatusToProblem(req, signed_bundle.status()));
-  respond(JsonResponse(200, *signed_bundle));
+  respond(JsonResponse(200, history->bundle));
 }
 
 }  // namespace

@@ -14,6 +14,7 @@
 #include "eventstore/embedded_log.h"
 #include "pipeline/audit/checkpoints.h"
 #include "pipeline/audit/history.h"
+#include "pipeline/certificate.h"
 #include "projections/audit/as_of.h"
 #include "pipeline/audit/data_dir_check.h"
 #include "pipeline/audit/export_check.h"
@@ -169,8 +170,7 @@ int VerifyDataDir(Flags& f) {
 int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
   const std::string data_dir = f.Get("data-dir");
   const std::string type = f.Get("subject-type");
-  const auto* subject = projections::FindStateTopic(type);
-  if (subject == nullptr) {
+  if (projections::FindStateTopic(type) == nullptr) {
     return Fail(core::InvalidArgument("--subject-type must be verification_session, person, review_case or company"));
   }
   projections::AsOfQuery q{f.Get("tenant"), f.Get("env"), f.Get("subject-id"), core::SystemClock().Now()};
@@ -186,7 +186,8 @@ int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
   ks.read_existing_dev_keys = true;
   auto working = LoadWorkingRoot(data_dir, ks);
   if (!working.ok()) return Fail(working.status());
-  std::string root_key = pipeline::audit::CheckpointRootKey(*working);
+  pipeline::audit::HistoryKeys keys{pipeline::audit::CheckpointRootKey(*working),
+                                    pipeline::CertificateRootKey(*working)};
   core::SecureZero(*working);
   eventstore::KvStore::Options so;
   so.path = (std::filesystem::path(data_dir) / "db").string();
@@ -202,21 +203,18 @@ int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
   for (const Module* m : modules) {
     if (m->projectors != nullptr) m->projectors(projectors);
   }
-  projections::Projector* projector = nullptr;
-  for (auto& p : projectors) {
-    if (p->Name() == subject->view) projector = p.get();
-  }
-  if (projector == nullptr) return Fail(core::FailedPrecondition("no projector builds " + std::string(subject->view)));
-  auto replay = projections::ReplayAsOf(**log, **store, *projector, *subject, q);
-  if (!replay.ok()) return Fail(replay.status());
-  if (!replay->found) return Fail(core::NotFound("no such " + type + " at " + core::FormatRfc3339(q.as_of)));
-  auto bundle = pipeline::audit::HistoryBundle(root_key, q, type, *replay);
-  core::SecureZero(root_key);
-  if (!bundle.ok()) return Fail(bundle.status());
+  std::vector<projections::Projector*> all;
+  for (auto& p : projectors) all.push_back(p.get());
+  // The scratch store in the temporary directory, never in the data directory (opened read only).
+  auto history = pipeline::audit::ReplayHistory(**log, all, std::filesystem::temp_directory_path().string(), type, q, keys);
+  core::SecureZero(keys.checkpoint_root_key);
+  core::SecureZero(keys.certificate_root_key);
+  if (!history.ok()) return Fail(history.status());
+  if (history->bundle.is_null()) return Fail(core::NotFound("no such " + type + " at " + core::FormatRfc3339(q.as_of)));
   if (f.Get("out").empty()) {
-    Print(*bundle);
+    Print(history->bundle);
   } else {
-    std::ofstream(f.Get("out")) << core::DumpJson(*bundle) << "\n";
+    std::ofstream(f.Get("out")) << core::DumpJson(history->bundle) << "\n";
   }
   return 0;
 }

@@ -57,6 +57,8 @@ OpenApiArea AuditOpenApi() {
                             {"events", {{"type", "array"}, {"items", {{"$ref", "#/components/schemas/HistoryEvent"}}}}},
                             {"tenantEventsReplayed", integer},
                             {"through", Str()},
+                            {"certificate", {{"description", "a session's verification certificate as it stood at asOf "
+                                                              "(null before its approval or decline, and for other subjects)"}}},
                             {"signedNote", {{"type", "string"}, {"description", "a C2SP signed note over the bundle's SHA-256 (docs/audit.md)"}}},
                             {"verifierKey", Str()}},
                            {"object", "format", "tenantId", "environment", "subjectType", "subjectId", "asOf", "state",

@@ -1,9 +1,17 @@
 #include "pipeline/audit/history.h"
 
+#include <filesystem>
+
 #include "core/canonical_json.h"
 #include "core/crypto.h"
 #include "core/signed_note.h"
+#include "commands/verification/session_events.h"
+#include "core/ids.h"
 #include "pipeline/audit/checkpoints.h"
+#include "pipeline/certificate.h"
+#include "pipeline/verification/report_inputs.h"
+#include "projections/projector.h"
+#include "projections/verification_view.h"
 
 namespace svc::pipeline::audit {
 
@@ -27,7 +35,8 @@ core::Result<core::Json> SignHistoryBundle(std::string_view checkpoint_root_key,
 }
 
 core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, const projections::AsOfQuery& q,
-                                       std::string_view subject_type, const projections::AsOfReplay& replay) {
+                                       std::string_view subject_type, const projections::AsOfReplay& replay,
+                                       const core::Json& certificate) {
   return SignHistoryBundle(checkpoint_root_key, {{"object", "history_bundle"},
                                                  {"format", kHistoryFormat},
                                                  {"tenantId", q.tenant},
@@ -38,7 +47,60 @@ core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, con
                                                  {"state", replay.state},
                                                  {"events", replay.events},
                                                  {"tenantEventsReplayed", replay.tenant_events},
-                                                 {"through", replay.through}});
+                                                 {"through", replay.through},
+                                                 {"certificate", certificate}});
+}
+
+core::Result<History> ReplayHistory(eventstore::EventLog& log, const std::vector<projections::Projector*>& projectors,
+                                    const std::string& scratch_dir, std::string_view subject_type,
+                                    const projections::AsOfQuery& q, const HistoryKeys& keys) {
+  const auto* subject = projections::FindStateTopic(subject_type);
+  if (subject == nullptr) return core::InvalidArgument("no such subject type", "VALIDATION_ERROR");
+  const bool session = subject_type == commands::verification::kSessionAggregate;
+  std::vector<projections::Projector*> chosen;
+  auto pick = [&](std::string_view name) -> core::Status {
+    for (auto* p : projectors) {
+      if (p->Name() == name) {
+        chosen.push_back(p);
+        return core::Status::Ok();
+      }
+    }
+    return core::Unavailable("this node does not build the " + std::string(name) + " read model");
+  };
+  SVC_RETURN_IF_ERROR(pick(subject->view));
+  if (session) SVC_RETURN_IF_ERROR(pick(projections::VerificationView::kName));
+  // A store of its own, emptied and removed whatever happens.
+  const std::filesystem::path dir =
+      std::filesystem::path(scratch_dir) / ("history-" + core::HexEncode(core::RandomBytes(8)) + ".tmp");
+  struct Remove {
+    std::filesystem::path p;
+    ~Remove() {
+      std::error_code ec;
+      std::filesystem::remove_all(p, ec);
+    }
+  } remove{dir};
+  eventstore::KvStore::Options so;
+  so.path = dir.string();
+  so.column_families = {std::string(projections::kViewsCf)};
+  SVC_ASSIGN_OR_RETURN(auto scratch, eventstore::KvStore::Open(so));
+  History out;
+  SVC_ASSIGN_OR_RETURN(out.replay, projections::ReplayAsOf(log, *scratch, chosen, *subject, q));
+  if (!out.replay.found) {
+    out.bundle = nullptr;
+    return out;
+  }
+  core::Json certificate = nullptr;
+  if (session && !out.replay.state_row.empty()) {
+    SVC_ASSIGN_OR_RETURN(auto in, verification::ReadReportInputs(*scratch, core::ParseJsonOrDiscarded(out.replay.state_row),
+                                                                  q.environment));
+    if (verification::CertificateIssued(in)) {
+      SVC_ASSIGN_OR_RETURN(std::string doc, SignCertificate(verification::BuildCertificateContent(in),
+                                                            keys.certificate_root_key));
+      certificate = core::ParseJsonOrDiscarded(doc);
+    }
+  }
+  SVC_ASSIGN_OR_RETURN(out.bundle, HistoryBundle(keys.checkpoint_root_key, q, subject_type, out.replay, certificate));
+  return out;
 }
 
 }  // namespace svc::pipeline::audit

@@ -17,6 +17,7 @@
 
 #include "core/json.h"
 #include "core/status.h"
+#include "eventstore/event_log.h"
 #include "projections/audit/as_of.h"
 
 namespace svc::pipeline::audit {
@@ -27,8 +28,27 @@ inline constexpr std::string_view kHistoryFormat = "svc/history/v1";
 // with signedNote and verifierKey added.
 core::Result<core::Json> SignHistoryBundle(std::string_view checkpoint_root_key, core::Json bundle);
 
-// The signed bundle of a replay (the route's answer and `svc audit history`'s output alike).
+// The signed bundle of a replay (the route's answer and `svc audit history`'s output alike);
+// `certificate` (the session's verification certificate as it stood at T, or null) is a member.
 core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, const projections::AsOfQuery& q,
-                                       std::string_view subject_type, const projections::AsOfReplay& replay);
+                                       std::string_view subject_type, const projections::AsOfReplay& replay,
+                                       const core::Json& certificate = nullptr);
+
+struct HistoryKeys {
+  std::string checkpoint_root_key;   // signs the bundle (pipeline/audit/checkpoints.h)
+  std::string certificate_root_key;  // signs a certificate at T (pipeline/certificate.h)
+};
+struct History {
+  projections::AsOfReplay replay;
+  core::Json bundle;  // signed; null when the subject had no event by then
+};
+// The whole of it, for the route and the CLI alike: the replay through the subject's projector
+// (and, for a session, the verification projector, whose rows its certificate is built from),
+// in a scratch store made under `scratch_dir` and removed after; the certificate in force at T
+// for a session approved or declined by then (signed as GET …/certificate signs it, without
+// trusted timestamps: those cover the certificate as it is now); the bundle signed.
+core::Result<History> ReplayHistory(eventstore::EventLog& log, const std::vector<projections::Projector*>& projectors,
+                                    const std::string& scratch_dir, std::string_view subject_type,
+                                    const projections::AsOfQuery& q, const HistoryKeys& keys);
 
 }  // namespace svc::pipeline::audit

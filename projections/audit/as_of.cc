@@ -22,16 +22,20 @@ core::Json WithoutSealed(const core::Json& value) {
   return out;
 }
 
-core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore::KvStore& store, Projector& projector,
-                                    const StateTopicInfo& subject, const AsOfQuery& q) {
+core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, eventstore::KvStore& scratch,
+                                    const std::vector<Projector*>& projectors, const StateTopicInfo& subject,
+                                    const AsOfQuery& q) {
   AsOfReplay out;
+  if (projectors.empty()) return core::Internal("no projector to replay into");
   const uint32_t partition = log.PartitionFor(q.tenant);
   SVC_ASSIGN_OR_RETURN(const uint64_t end, log.EndOffset(partition, std::chrono::seconds(10)));
   if (end == 0) return out;
-  // The rows live in this writer only: its prefix names nothing in the store.
-  ViewWriter view(&store, store.Cf(kViewsCf), "history.replay/" + std::string(projector.Name()) + "/");
+  const int cf = scratch.Cf(kViewsCf);
+  std::vector<std::unique_ptr<ViewWriter>> views;
+  for (auto* p : projectors) views.push_back(std::make_unique<ViewWriter>(&scratch, cf, std::string(p->Name()) + "/"));
+  ViewWriter& view = *views.front();
   const std::string row_key = subject.row_key(q.tenant, q.environment, q.subject_id);
-  const std::string prefix = std::string(projector.Name()) + "/";
+  const std::string prefix = std::string(projectors.front()->Name()) + "/";
   if (row_key.rfind(prefix, 0) != 0) return core::Internal("the subject's row is not the projector's: " + row_key);
   const std::string relative = row_key.substr(prefix.size());
   auto row_now = [&]() -> core::Result<core::Json> {
@@ -59,7 +63,7 @@ core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore:
         done = true;
         break;
       }
-      SVC_RETURN_IF_ERROR(projector.Apply(re, view));
+      for (size_t i = 0; i < projectors.size(); ++i) SVC_RETURN_IF_ERROR(projectors[i]->Apply(re, *views[i]));
       ++out.tenant_events;
       out.through = std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset);
       if (e.aggregate_id == q.subject_id && e.environment == q.environment) {
@@ -81,6 +85,11 @@ core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore:
     }
   }
   SVC_ASSIGN_OR_RETURN(out.state, row_now());
+  SVC_ASSIGN_OR_RETURN(auto raw, view.Get(relative));
+  out.state_row = raw.value_or("");
+  eventstore::KvStore::Batch batch;
+  for (auto& v : views) v->Drain(batch);
+  SVC_RETURN_IF_ERROR(scratch.Write(batch, /*sync=*/false));
   return out;
 }
 

@@ -39,13 +39,17 @@ struct AsOfReplay {
   core::Json events = core::Json::array();
   uint64_t tenant_events = 0;  // the tenant's events replayed
   std::string through;         // where the replay stopped: the last tenant event applied ("p:o"), or ""
+  std::string state_row;       // the subject's row at T as stored (for readers that take it whole)
 };
 
-// Replays into `projector` (the subject's: StateTopicInfo::view) the tenant's events up to T.
-// `store` is the live store, read only for keys that cannot exist (the replay's rows are kept in
-// memory under a prefix of their own).
-core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, const eventstore::KvStore& store, Projector& projector,
-                                    const StateTopicInfo& subject, const AsOfQuery& q);
+// Replays into `projectors` (the subject's first: StateTopicInfo::view; then any other whose rows
+// the caller reads at T, such as the verification view for a certificate) the tenant's events up
+// to T. The rows are built in memory over `scratch`, an empty store of the read side's column
+// families that nothing else uses, and written into it at the end under their real keys: the
+// caller reads the read models as they stood at T there, with the usual readers.
+core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, eventstore::KvStore& scratch,
+                                    const std::vector<Projector*>& projectors, const StateTopicInfo& subject,
+                                    const AsOfQuery& q);
 
 // `value` with every member named `sealed` or `index`, or ending in `Sealed`, left out, at any depth.
 core::Json WithoutSealed(const core::Json& value);

@@ -76,6 +76,9 @@ TEST_CASE("history: a session reviewed, approved, then its person forgotten, rep
   REQUIRE_MESSAGE(approved.status == 200, approved.body);
   REQUIRE(env.Admin("POST", "/admin/pipeline/wait-idle").status == 200);
   REQUIRE(Body(env.Call(k, "GET", "/v1/verification-sessions/" + session))["status"] == "approved");
+  auto certified = env.Call(k, "GET", "/v1/verification-sessions/" + session + "/certificate");
+  REQUIRE_MESSAGE(certified.status == 200, certified.body);
+  const core::Json certificate_then = Body(certified);
   const std::string after_approval = Moment(env);
 
   auto forget = Post(env, k, "/v1/persons/" + person + "/forget", {{"mode", "purge"}});
@@ -113,6 +116,23 @@ TEST_CASE("history: a session reviewed, approved, then its person forgotten, rep
   CHECK(std::find(statuses.begin(), statuses.end(), "review") < std::find(statuses.begin(), statuses.end(), "approved"));
   // The first events are the same events, byte for byte, in both replays.
   for (size_t i = 0; i < s1["events"].size(); ++i) CHECK(s1["events"][i] == s2["events"][i]);
+
+  // The certificate in force: none while in review; at the approval, the one GET …/certificate
+  // gave then (the same content, its hash and signatures), checked by docs/verify_certificate.py.
+  CHECK(s1["certificate"].is_null());
+  REQUIRE(s2["certificate"].is_object());
+  CHECK(s2["certificate"]["sessionId"] == session);
+  CHECK(s2["certificate"]["outcome"] == "approved");
+  CHECK(s2["certificate"]["contentHash"] == certificate_then["contentHash"]);
+  CHECK(s2["certificate"]["signatureEd25519"] == certificate_then["signatureEd25519"]);
+  {
+    const std::string pk = Body(env.Call(k, "GET", "/v1/certificate-keys"))["keys"][0]["publicKey"];
+    testing::TempDir dir;
+    std::ofstream(dir.Sub("c.json")) << s2["certificate"].dump();
+    auto py = testing::RunProgram("python3", {std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_certificate.py",
+                                              dir.Sub("c.json"), "--public-key", pk});
+    CHECK_MESSAGE(py.exit_code == 0, py.out << py.err);
+  }
 
   // The person: active with their fields while the session ran; forgotten at the end.
   core::Json p1 = at("person", person, after_approval);
