@@ -9,7 +9,9 @@
 // things), so its cost is the tenant's history up to T. Deterministic: the same log and T give the
 // same answer, byte for byte.
 
+#include <functional>
 #include <string>
+#include <vector>
 
 #include "core/clock.h"
 #include "core/json.h"
@@ -41,6 +43,20 @@ struct AsOfReplay {
   std::string through;         // where the replay stopped: the last tenant event applied ("p:o"), or ""
   std::string state_row;       // the subject's row at T as stored (for readers that take it whole)
 };
+
+struct TenantReplay {
+  uint64_t tenant_events = 0;  // the tenant's events applied
+  std::string through;         // the last one ("p:o"), or ""
+};
+// Called after each event applied, with the projectors' writers (in the projectors' order).
+using AfterEvent = std::function<core::Status(const eventstore::RecordedEvent&, const std::vector<ViewWriter*>&)>;
+// Applies to `projectors` every event of `tenant` up to `as_of` (the tenant's partition from its
+// first event, up to the first of its events after `as_of`), the rows built over `scratch` (an
+// empty store of the read side's column families that nothing else uses) and written into it at
+// the end under their real keys: the read models as they stood at `as_of`, for their usual readers.
+core::Result<TenantReplay> ReplayTenant(eventstore::EventLog& log, eventstore::KvStore& scratch,
+                                        const std::vector<Projector*>& projectors, std::string_view tenant,
+                                        core::Timestamp as_of, const AfterEvent& after = {});
 
 // Replays into `projectors` (the subject's first: StateTopicInfo::view; then any other whose rows
 // the caller reads at T, such as the verification view for a certificate) the tenant's events up
