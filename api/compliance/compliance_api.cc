@@ -8,6 +8,7 @@
 #include "commands/compliance/breach.h"
 #include "core/clock.h"
 #include "core/ids.h"
+#include "pipeline/audit/history.h"
 #include "pipeline/retention/sweeper.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_view.h"
@@ -73,9 +74,8 @@ void Limits(const ComplianceOptions& o, Respond respond) {
 
 // The verification volume of the key's environment, from the sessions read model's counters:
 // where every session stands now, and what the last 30 UTC days saw.
-core::Result<core::Json> VerificationVolume(Runtime& rt, const std::string& te, core::Timestamp now) {
+core::Result<core::Json> VerificationVolume(const eventstore::KvStore& store, const std::string& te, core::Timestamp now) {
   using SV = projections::SessionsView;
-  const eventstore::KvStore& store = rt.store();
   const int cf = store.Cf(projections::kViewsCf);
   auto count = [&](const std::string& key) -> core::Result<int64_t> {
     SVC_ASSIGN_OR_RETURN(auto row, store.Get(cf, SV::Abs(key)));
@@ -130,26 +130,58 @@ const core::Json& Framework(const std::string& type) {
   return kFrameworks.at(type);
 }
 
-// GET /v1/compliance/reports?type=nom024|cnbv: every section computed when asked, from the read
-// models and the objects that enforce the policies (nothing in it is written by hand).
+// GET /v1/compliance/reports?type=nom024|cnbv[&asOf=T]: every section computed when asked, from
+// the read models and the objects that enforce the policies (nothing in it is written by hand).
+// With asOf, the read models' sections as they stood at T: the tenant's events up to T replayed
+// into the access log's, the sessions' and the ARCO requests' projectors in a scratch store
+// (pipeline/audit/history.h, AtMoment); the configuration's sections are today's.
 void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   auto query = ParseQuery(req.query);
   for (const auto& [name, value] : query) {
-    if (name != "type") return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + name));
+    if (name != "type" && name != "asOf") return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + name));
   }
   auto type = query.find("type");
   if (type == query.end() || (type->second != "nom024" && type->second != "cnbv")) {
     return respond(Problem(req, "REPORT_TYPE_INVALID", "type must be nom024 or cnbv"));
   }
+  std::optional<core::Timestamp> as_of;
+  if (auto it = query.find("asOf"); it != query.end()) {
+    auto t = core::ParseRfc3339(it->second);
+    if (!t.ok()) {
+      return respond(ValidationProblem(req, {{"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"}}));
+    }
+    as_of = *t;
+  }
   const AuthContext& a = call.auth;
   const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
   const core::Timestamp now = rt.clock().Now();
-  auto chain = rt.audit_chain_verifier().Verify(rt.store(), te);
+  const core::Timestamp at = as_of.value_or(now);
+  core::Result<projections::ChainVerification> chain = core::Internal("not computed");
+  core::Result<core::Json> volume = core::Internal("not computed");
+  core::Result<core::Json> arco = core::Internal("not computed");
+  core::Json replayed = nullptr;
+  auto sections = [&](const eventstore::KvStore& views, bool scratch) {
+    chain = scratch ? projections::VerifyStoredChain(views, te) : rt.audit_chain_verifier().Verify(views, te);
+    volume = VerificationVolume(views, te, at);
+    arco = projections::ArcoCounts(views, te, at.micros);
+  };
+  if (as_of.has_value()) {
+    auto st = pipeline::audit::AtMoment(
+        rt.log(), rt.projectors(), rt.data_dir(),
+        {projections::AuditView::kName, projections::SessionsView::kName, projections::ArcoView::kName}, a.tenant_id,
+        *as_of, [&](const eventstore::KvStore& views, const projections::TenantReplay& r) {
+          sections(views, true);
+          replayed = {{"asOf", core::FormatRfc3339Micros(*as_of)}, {"tenantEventsReplayed", r.tenant_events},
+                      {"through", r.through}};
+          return core::Status::Ok();
+        });
+    if (!st.ok()) return respond(StatusToProblem(req, st));
+  } else {
+    sections(rt.store(), false);
+  }
   if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
-  auto volume = VerificationVolume(rt, te, now);
   if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));
-  auto arco = projections::ArcoCounts(rt.store(), te, now.micros);
   if (!arco.ok()) return respond(StatusToProblem(req, arco.status()));
   const pipeline::retention::Sweeper* sweeper = o.retention;
   core::Json retention = sweeper != nullptr ? pipeline::retention::PolicyItems(sweeper->policies(), sweeper->last())
@@ -165,7 +197,8 @@ void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond resp
                              {"subprocessors", o.compliance_config.value("subprocessors", core::Json::array())},
                              {"retentionPolicies", retention},
                              {"verificationVolume", *volume},
-                             {"arcoRequests", *arco}}));
+                             {"arcoRequests", *arco},
+                             {"asOf", replayed}}));
 }
 
 void ConfigList(const ComplianceOptions& o, const char* member, Respond respond) {
@@ -266,8 +299,10 @@ std::vector<ApiRoute> ComplianceRoutes(Runtime* r, const ComplianceOptions& opti
   routes.push_back(ApiRoute{
       .method = "GET", .path = "/v1/compliance/reports", .operation_id = "getComplianceReport", .tag = tag,
       .scope = "compliance:read",
-      .query = {{"type", {{"type", "string"}, {"enum", {"nom024", "cnbv"}}}, "the report type (required)"}},
-      .response_schema = "ComplianceReport", .error_codes = {"REPORT_TYPE_INVALID", "BAD_REQUEST"},
+      .query = {{"type", {{"type", "string"}, {"enum", {"nom024", "cnbv"}}}, "the report type (required)"},
+                {"asOf", {{"type", "string"}, {"format", "date-time"}},
+                 "the report as it stood at this moment (its read-model sections rebuilt from the log up to then)"}},
+      .response_schema = "ComplianceReport", .error_codes = {"REPORT_TYPE_INVALID", "BAD_REQUEST", "VALIDATION_ERROR"},
       .handler = [r, o](ApiCall& c, Respond respond) {
         WhenCaughtUp(*r, c, {projections::AuditView::kName, projections::SessionsView::kName, projections::ArcoView::kName},
                      std::move(respond),

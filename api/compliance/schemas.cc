@@ -91,6 +91,8 @@ OpenApiArea ComplianceOpenApi() {
                                {"subprocessors", {{"type", "array"}, {"items", Ref("SubprocessorItem")}}},
                                {"retentionPolicies", {{"type", "array"}, {"items", Ref("RetentionPolicyItem")}}},
                                {"verificationVolume", Ref("VerificationVolumeSummary")},
+                               {"asOf", {{"description", "with ?asOf=T: {asOf, tenantEventsReplayed, through}, the read "
+                                                         "models' sections as they stood at T; null otherwise"}}},
                                {"arcoRequests",
                                 Obj({{"total", {{"type", "integer"}}},
                                      {"open", {{"type", "integer"}}},

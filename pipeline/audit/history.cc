@@ -51,38 +51,70 @@ core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, con
                                                  {"certificate", certificate}});
 }
 
+namespace {
+
+// An empty store of the read side's rows in a directory of its own under `parent`, removed with it.
+class ScratchStore {
+ public:
+  static core::Result<std::unique_ptr<ScratchStore>> Open(const std::string& parent) {
+    auto s = std::unique_ptr<ScratchStore>(new ScratchStore());
+    s->dir_ = std::filesystem::path(parent) / ("history-" + core::HexEncode(core::RandomBytes(8)) + ".tmp");
+    eventstore::KvStore::Options so;
+    so.path = s->dir_.string();
+    so.column_families = {std::string(projections::kViewsCf)};
+    SVC_ASSIGN_OR_RETURN(s->store_, eventstore::KvStore::Open(so));
+    return s;
+  }
+  ~ScratchStore() {
+    store_.reset();
+    std::error_code ec;
+    std::filesystem::remove_all(dir_, ec);
+  }
+  eventstore::KvStore& store() { return *store_; }
+
+ private:
+  ScratchStore() = default;
+  std::filesystem::path dir_;
+  std::unique_ptr<eventstore::KvStore> store_;
+};
+
+core::Result<std::vector<projections::Projector*>> Pick(const std::vector<projections::Projector*>& projectors,
+                                                        const std::vector<std::string_view>& names) {
+  std::vector<projections::Projector*> chosen;
+  for (std::string_view name : names) {
+    projections::Projector* found = nullptr;
+    for (auto* p : projectors) {
+      if (p->Name() == name) found = p;
+    }
+    if (found == nullptr) return core::Unavailable("this node does not build the " + std::string(name) + " read model");
+    chosen.push_back(found);
+  }
+  return chosen;
+}
+
+}  // namespace
+
+core::Status AtMoment(eventstore::EventLog& log, const std::vector<projections::Projector*>& projectors,
+                      const std::string& scratch_dir, const std::vector<std::string_view>& views,
+                      std::string_view tenant, core::Timestamp as_of,
+                      const std::function<core::Status(const eventstore::KvStore&, const projections::TenantReplay&)>& read) {
+  SVC_ASSIGN_OR_RETURN(auto chosen, Pick(projectors, views));
+  SVC_ASSIGN_OR_RETURN(auto scratch, ScratchStore::Open(scratch_dir));
+  SVC_ASSIGN_OR_RETURN(auto replay, projections::ReplayTenant(log, scratch->store(), chosen, tenant, as_of));
+  return read(scratch->store(), replay);
+}
+
 core::Result<History> ReplayHistory(eventstore::EventLog& log, const std::vector<projections::Projector*>& projectors,
                                     const std::string& scratch_dir, std::string_view subject_type,
                                     const projections::AsOfQuery& q, const HistoryKeys& keys) {
   const auto* subject = projections::FindStateTopic(subject_type);
   if (subject == nullptr) return core::InvalidArgument("no such subject type", "VALIDATION_ERROR");
   const bool session = subject_type == commands::verification::kSessionAggregate;
-  std::vector<projections::Projector*> chosen;
-  auto pick = [&](std::string_view name) -> core::Status {
-    for (auto* p : projectors) {
-      if (p->Name() == name) {
-        chosen.push_back(p);
-        return core::Status::Ok();
-      }
-    }
-    return core::Unavailable("this node does not build the " + std::string(name) + " read model");
-  };
-  SVC_RETURN_IF_ERROR(pick(subject->view));
-  if (session) SVC_RETURN_IF_ERROR(pick(projections::VerificationView::kName));
-  // A store of its own, emptied and removed whatever happens.
-  const std::filesystem::path dir =
-      std::filesystem::path(scratch_dir) / ("history-" + core::HexEncode(core::RandomBytes(8)) + ".tmp");
-  struct Remove {
-    std::filesystem::path p;
-    ~Remove() {
-      std::error_code ec;
-      std::filesystem::remove_all(p, ec);
-    }
-  } remove{dir};
-  eventstore::KvStore::Options so;
-  so.path = dir.string();
-  so.column_families = {std::string(projections::kViewsCf)};
-  SVC_ASSIGN_OR_RETURN(auto scratch, eventstore::KvStore::Open(so));
+  std::vector<std::string_view> names = {subject->view};
+  if (session) names.push_back(projections::VerificationView::kName);
+  SVC_ASSIGN_OR_RETURN(auto chosen, Pick(projectors, names));
+  SVC_ASSIGN_OR_RETURN(auto scratch_store, ScratchStore::Open(scratch_dir));
+  eventstore::KvStore* scratch = &scratch_store->store();
   History out;
   SVC_ASSIGN_OR_RETURN(out.replay, projections::ReplayAsOf(log, *scratch, chosen, *subject, q));
   if (!out.replay.found) {

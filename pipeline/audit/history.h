@@ -12,7 +12,9 @@
 //   <asOf, RFC 3339>
 //   <SHA-256 hex of the canonical JSON of the bundle without signedNote and verifierKey>
 
+#include <functional>
 #include <string>
+#include <vector>
 #include <string_view>
 
 #include "core/json.h"
@@ -33,6 +35,14 @@ core::Result<core::Json> SignHistoryBundle(std::string_view checkpoint_root_key,
 core::Result<core::Json> HistoryBundle(std::string_view checkpoint_root_key, const projections::AsOfQuery& q,
                                        std::string_view subject_type, const projections::AsOfReplay& replay,
                                        const core::Json& certificate = nullptr);
+
+// Calls `read` with the read models named `views` as they stood for `tenant` at `as_of`
+// (projections/audit/as_of.h, ReplayTenant), built in a scratch store under `scratch_dir` that is
+// removed afterwards: a tenant's report as it stood at a moment, read by the report's own readers.
+core::Status AtMoment(eventstore::EventLog& log, const std::vector<projections::Projector*>& projectors,
+                      const std::string& scratch_dir, const std::vector<std::string_view>& views,
+                      std::string_view tenant, core::Timestamp as_of,
+                      const std::function<core::Status(const eventstore::KvStore&, const projections::TenantReplay&)>& read);
 
 struct HistoryKeys {
   std::string checkpoint_root_key;   // signs the bundle (pipeline/audit/checkpoints.h)

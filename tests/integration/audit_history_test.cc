@@ -3,7 +3,8 @@
 // real svc on the fake clock. Each replay shows the stage of its moment; each bundle verifies
 // offline with docs/verify_history.py and the verifier key of the access log's checkpoints, and
 // not once altered; each replay is an entry of the access log. Its error paths. The same replay
-// of the stopped node's data directory (`svc audit history`) gives the same bundle.
+// of the stopped node's data directory (`svc audit history`) gives the same bundle. The tenant's
+// compliance report as it stood at each moment.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -169,6 +170,24 @@ TEST_CASE("history: a session reviewed, approved, then its person forgotten, rep
   CHECK(entries["data"][0]["reason"] == "CNBV inquiry 12/2026");
   CHECK(entries["data"][0]["personId"] == person);
   CHECK(Body(env.Call(k, "GET", "/v1/audit-logs/verify"))["valid"] == true);
+
+  // The tenant's compliance report as it stood at each moment: the session in review, then approved.
+  auto report = [&](const std::string& as_of) {
+    auto r = env.Call(k, "GET", "/v1/compliance/reports?type=cnbv&asOf=" + as_of);
+    REQUIRE_MESSAGE(r.status == 200, r.body);
+    return Body(r);
+  };
+  core::Json r0 = report(before), r1 = report(in_review), r2 = report(after_approval);
+  CHECK(r0["verificationVolume"]["total"] == 0);
+  CHECK(r1["verificationVolume"]["total"] == 1);
+  CHECK(r1["verificationVolume"]["byStatus"]["review"] == 1);
+  CHECK(r1["verificationVolume"]["byStatus"]["approved"] == 0);
+  CHECK(r2["verificationVolume"]["byStatus"]["review"] == 0);
+  CHECK(r2["verificationVolume"]["byStatus"]["approved"] == 1);
+  CHECK(r2["auditChain"]["valid"] == true);
+  CHECK(r2["asOf"]["tenantEventsReplayed"].get<int>() > r1["asOf"]["tenantEventsReplayed"].get<int>());
+  CHECK(Body(env.Call(k, "GET", "/v1/compliance/reports?type=cnbv"))["asOf"].is_null());
+  CheckProblem(env.Call(k, "GET", "/v1/compliance/reports?type=cnbv&asOf=soon"), 422, "VALIDATION_ERROR");
 
   // Its error paths.
   CheckProblem(History(env, k, "planet", session, ""), 422, "VALIDATION_ERROR");
