@@ -1,9 +1,12 @@
 // A consumer of the public event topics, as a data engineer would write one (docs/events.md,
 // "Consuming"): kafkajs reads every area's topic of one environment from the beginning
-// (read_committed, kafkajs's default: a batch the publisher did not commit is never seen),
-// validates every payload with Ajv against the schema its ce_dataschema header names (fetched
-// once from the service's AsyncAPI document), drops a record whose ce_id it has seen (the
-// documented de-duplication rule) and keeps a running count per event type.
+// (read_committed, kafkajs's default: on Kafka a batch the publisher did not commit is never seen;
+// librdkafka's mock cluster behind `svc dev-broker` reports no aborted transaction, so there a
+// killed publisher's uncommitted batch can show), validates every payload with Ajv against the
+// schema its ce_dataschema header names (fetched once from the service's AsyncAPI document), drops
+// a record whose ce_id it has seen (the documented de-duplication rule; `duplicatesDiffering`
+// counts second copies that are not the same event, which must never happen) and keeps a running
+// count per event type.
 //
 //   node consumer.mjs --brokers HOST:PORT --asyncapi URL [--prefix svc] [--env test] [--idle-ms 5000]
 //
@@ -45,9 +48,10 @@ const validatorFor = (dataschema) => {
   return validators.get(dataschema);
 };
 
-const out = stateMode ? { records: 0, invalid: [] } : { counts: {}, records: 0, duplicates: 0, invalid: [], outOfOrder: 0 };
+const out = stateMode ? { records: 0, invalid: [] }
+  : { counts: {}, records: 0, duplicates: 0, duplicatesDiffering: 0, invalid: [], outOfOrder: 0 };
 const latest = new Map();  // state mode: topic/key -> {type, value|null}
-const seen = new Set();
+const seen = new Map();  // ce_id -> what its first copy said (position and payload)
 const lastSeq = new Map();  // subject -> its last ce_svcseq: the order within a subject
 const kafka = new Kafka({ clientId: 'svc-events-consumer', brokers, logLevel: logLevel.NOTHING });
 const consumer = kafka.consumer({ groupId: `svc-events-consumer-${process.pid}` });
@@ -98,12 +102,15 @@ await consumer.run({
       return;
     }
     const id = h('ce_id');
+    const copy = `${h('ce_svcpos')}|${message.value?.toString()}`;
     if (seen.has(id)) {
+      // The rule: an event is its ce_id, keep the first. A second copy must be the same event.
       out.duplicates++;
+      if (seen.get(id) !== copy) out.duplicatesDiffering++;
       (out.duplicated ??= []).push({ topic, id, type: h('ce_type'), pos: h('ce_svcpos'), offset: message.offset });
       return;
     }
-    seen.add(id);
+    seen.set(id, copy);
     const type = h('ce_type');
     const validate = validatorFor(h('ce_dataschema'));
     const payload = JSON.parse(message.value.toString());
