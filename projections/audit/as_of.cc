@@ -88,20 +88,20 @@ core::Result<AsOfReplay> ReplayAsOf(eventstore::EventLog& log, eventstore::KvSto
   auto after_event = [&](const eventstore::RecordedEvent& re, const std::vector<ViewWriter*>& views) -> core::Status {
     const auto& e = re.event;
     if (e.aggregate_id == q.subject_id && e.environment == q.environment) {
-        out.found = true;
-        SVC_ASSIGN_OR_RETURN(core::Json after, row_of(*views.front()));
-        const std::string position = std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset);
-        out.events.push_back({{"position", position},
-                              {"eventId", e.id},
-                              {"type", e.type},
-                              {"schemaVersion", e.schema_version},
-                              {"occurredAt", core::FormatRfc3339Micros(e.occurred_at)},
-                              {"aggregateVersion", e.aggregate_version},
-                              {"actor", {{"type", e.actor.type}, {"id", e.actor.id}}},
-                              {"requestId", e.request_id.empty() ? core::Json(nullptr) : core::Json(e.request_id)},
-                              {"data", WithoutSealed(core::ParseJsonOrDiscarded(e.data))},
-                              {"eventSha256", core::Sha256Hex(eventstore::EncodeEnvelope(e))},
-                              {"status", after.is_object() ? after.value("status", core::Json(nullptr)) : core::Json(nullptr)}});
+      out.found = true;
+      SVC_ASSIGN_OR_RETURN(core::Json after, row_of(*views.front()));
+      const std::string position = std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset);
+      out.events.push_back({{"position", position},
+                            {"eventId", e.id},
+                            {"type", e.type},
+                            {"schemaVersion", e.schema_version},
+                            {"occurredAt", core::FormatRfc3339Micros(e.occurred_at)},
+                            {"aggregateVersion", e.aggregate_version},
+                            {"actor", {{"type", e.actor.type}, {"id", e.actor.id}}},
+                            {"requestId", e.request_id.empty() ? core::Json(nullptr) : core::Json(e.request_id)},
+                            {"data", WithoutSealed(core::ParseJsonOrDiscarded(e.data))},
+                            {"eventSha256", core::Sha256Hex(eventstore::EncodeEnvelope(e))},
+                            {"status", after.is_object() ? after.value("status", core::Json(nullptr)) : core::Json(nullptr)}});
     }
     return core::Status::Ok();
   };
