@@ -418,54 +418,64 @@ void CheckpointKey(Runtime& rt, ApiCall& call, Respond respond) {
                              {"verifierKey", vkey}}));
 }
 
-// GET /v1/audit-logs/history: what the service knew about a subject at a moment, signed
-// (projections/audit/as_of.h, pipeline/audit/history.h). On the work pool: the replay reads the
-// tenant's history up to the moment. The replay is itself an access-log entry (channel "history").
-void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
-  HttpRequest& req = *call.request;
-  const AuthContext& a = call.auth;
-  auto query = ParseQuery(req.query);
-  if (auto unknown = UnknownParam(query, {"subjectType", "subjectId", "asOf"})) {
-    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
-  }
-  std::vector<FieldError> errors;
-  const std::string type = query.contains("subjectType") ? query.at("subjectType") : "";
-  const std::string id = query.contains("subjectId") ? query.at("subjectId") : "";
-  const bool known = projections::FindStateTopic(type) != nullptr;
+// The subject and the moment a history query names (the moment defaulting to `now`), or the
+// query's field errors.
+std::optional<projections::AsOfQuery> ParseHistoryQuery(const std::map<std::string, std::string>& query,
+                                                         const AuthContext& a, core::Timestamp now,
+                                                         std::vector<FieldError>& errors) {
   static const std::map<std::string, core::IdKind> kKinds = {{"verification_session", core::IdKind::kVerification},
                                                              {"person", core::IdKind::kPerson},
                                                              {"review_case", core::IdKind::kCase},
                                                              {"company", core::IdKind::kCompany}};
-  if (!known || !kKinds.contains(type)) {
+  auto get = [&](const char* name) { return query.contains(name) ? query.at(name) : std::string(); };
+  const std::string type = get("subjectType"), id = get("subjectId");
+  if (!kKinds.contains(type) || projections::FindStateTopic(type) == nullptr) {
     errors.push_back({"subjectType", "", type.empty() ? "required" : "invalid_enum",
                       "subjectType must be one of verification_session, person, review_case, company"});
   } else if (!core::ValidateId(kKinds.at(type), id).ok()) {
     errors.push_back({"subjectId", "", id.empty() ? "required" : "invalid_format", "subjectId must be the id of a " + type});
   }
-  core::Timestamp as_of = rt.clock().Now();
-  if (auto it = query.find("asOf"); it != query.end()) {
-    auto t = core::ParseRfc3339(it->second);
-    if (!t.ok()) {
-      errors.push_back({"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"});
-    } else {
-      as_of = *t;
-    }
+  core::Timestamp as_of = now;
+  if (query.contains("asOf")) {
+    auto t = core::ParseRfc3339(query.at("asOf"));
+    if (t.ok()) as_of = *t;
+    else errors.push_back({"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"});
   }
-  if (!errors.empty()) return respond(ValidationProblem(req, errors));
-  projections::AsOfQuery q{a.tenant_id, a.environment, id, as_of};
-  auto history = pipeline::audit::ReplayHistory(rt.log(), rt.projectors(), rt.data_dir(), type, q,
+  if (!errors.empty()) return std::nullopt;
+  return projections::AsOfQuery{a.tenant_id, a.environment, id, as_of};
+}
+
+// The access-log entry of a replay: about the person, or the person the subject named at T.
+commands::persons::PiiAccessed HistoryAccess(const AuthContext& a, const std::string& type, const std::string& id,
+                                             const core::Json& state, const std::string& reason) {
+  std::string person = type == "person" ? id : "";
+  if (person.empty() && state.is_object()) person = core::StringOr(state, "personId");
+  commands::persons::PiiAccessed access = AccessBy(a, person, "history", {}, "compliance", reason);
+  access.redaction = "sealed";  // no value is opened
+  if (type == "review_case") access.case_id = id;
+  return access;
+}
+
+// GET /v1/audit-logs/history: what the service knew about a subject at a moment, signed
+// (pipeline/audit/history.h). On the work pool: the replay reads the tenant's history up to the
+// moment. The replay is itself an access-log entry (channel "history").
+void History(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respond) {
+  HttpRequest& req = *call.request;
+  auto query = ParseQuery(req.query);
+  if (auto unknown = UnknownParam(query, {"subjectType", "subjectId", "asOf"})) {
+    return respond(Problem(req, "BAD_REQUEST", "unknown query parameter " + *unknown));
+  }
+  std::vector<FieldError> errors;
+  auto q = ParseHistoryQuery(query, call.auth, rt.clock().Now(), errors);
+  if (!q.has_value()) return respond(ValidationProblem(req, errors));
+  const std::string type = query.at("subjectType");
+  auto history = pipeline::audit::ReplayHistory(rt.log(), rt.projectors(), rt.data_dir(), type, *q,
                                                 {rt.audit_checkpoint_root_key(), rt.certificate_root_key()});
   if (!history.ok()) return respond(StatusToProblem(req, history.status()));
   if (history->bundle.is_null()) {
-    return respond(Problem(req, "RESOURCE_NOT_FOUND", "no such " + type + " at " + core::FormatRfc3339(as_of)));
+    return respond(Problem(req, "RESOURCE_NOT_FOUND", "no such " + type + " at " + core::FormatRfc3339(q->as_of)));
   }
-  // Whom it is about: the person, or the person the subject names at T (a session's, say).
-  const auto& state = history->replay.state;
-  std::string person = type == "person" ? id : "";
-  if (person.empty() && state.is_object()) person = core::StringOr(state, "personId");
-  commands::persons::PiiAccessed access = AccessBy(a, person, "history", {}, "compliance", req.Header("service-reason"));
-  access.redaction = "sealed";
-  if (type == "review_case") access.case_id = id;
+  auto access = HistoryAccess(call.auth, type, q->subject_id, history->replay.state, req.Header("service-reason"));
   if (auto refused = RecordNow(rt, o, call, {access})) return respond(std::move(*refused));
   respond(JsonResponse(200, history->bundle));
 }

@@ -8,7 +8,7 @@
 #include "commands/compliance/breach.h"
 #include "core/clock.h"
 #include "core/ids.h"
-#include "pipeline/audit/history.h"
+#include "pipeline/audit/report_sections.h"
 #include "pipeline/retention/sweeper.h"
 #include "projections/audit/audit_reads.h"
 #include "projections/audit/audit_view.h"
@@ -72,48 +72,6 @@ void Limits(const ComplianceOptions& o, Respond respond) {
             {"auditCheckpointIntervalSeconds", o.limits.audit_checkpoint_interval_seconds}}));
 }
 
-// The verification volume of the key's environment, from the sessions read model's counters:
-// where every session stands now, and what the last 30 UTC days saw.
-core::Result<core::Json> VerificationVolume(const eventstore::KvStore& store, const std::string& te, core::Timestamp now) {
-  using SV = projections::SessionsView;
-  const int cf = store.Cf(projections::kViewsCf);
-  auto count = [&](const std::string& key) -> core::Result<int64_t> {
-    SVC_ASSIGN_OR_RETURN(auto row, store.Get(cf, SV::Abs(key)));
-    return row.has_value() ? std::stoll(*row) : 0;
-  };
-  static constexpr const char* kStatuses[] = {"pending", "in_progress", "awaiting_input", "review",
-                                              "approved", "declined", "expired", "abandoned"};
-  core::Json by_status = core::Json::object();
-  for (const char* s : kStatuses) {
-    SVC_ASSIGN_OR_RETURN(by_status[s], count(SV::Counter(te, SV::ByStatus(s))));
-  }
-  SVC_ASSIGN_OR_RETURN(int64_t total, count(SV::Counter(te, SV::All())));
-  const int64_t approved = by_status["approved"].get<int64_t>(), declined = by_status["declined"].get<int64_t>();
-  // The last 30 UTC days, today included: the daily counters from the first day to the last.
-  const std::string from = core::FormatDate(core::Timestamp{now.micros - 29 * 86'400'000'000});
-  const std::string to = core::FormatDate(now);
-  core::Json window = {{"from", from}, {"to", to}, {"created", 0}};
-  for (const char* s : kStatuses) {
-    if (std::string_view(s) != "pending") window[s] = 0;  // the statuses a session reaches
-  }
-  const std::string days = SV::Abs(SV::Volumes(te));
-  auto it = store.NewIterator(cf, days + from, days + to + "0");  // "<to>/…" < "<to>0"
-  for (it->Seek(days + from); it->Valid(); it->Next()) {
-    std::string_view rest = it->key().substr(days.size());  // <day>/<what>
-    std::string what(rest.substr(rest.find('/') + 1));
-    if (window.contains(what)) window[what] = window[what].get<int64_t>() + std::stoll(std::string(it->value()));
-  }
-  SVC_RETURN_IF_ERROR(it->status());
-  return core::Json{{"environment", te.substr(te.find('/') + 1)},
-                    {"total", total},
-                    {"byStatus", by_status},
-                    {"decided", approved + declined},
-                    {"approvalRate", approved + declined > 0
-                                         ? core::Json(static_cast<double>(approved) / static_cast<double>(approved + declined))
-                                         : core::Json(nullptr)},
-                    {"last30Days", window}};
-}
-
 // What a report of `type` (nom024 | cnbv) covers.
 const core::Json& Framework(const std::string& type) {
   static const core::Json kFrameworks = {
@@ -145,60 +103,32 @@ void Report(Runtime& rt, const ComplianceOptions& o, ApiCall& call, Respond resp
   if (type == query.end() || (type->second != "nom024" && type->second != "cnbv")) {
     return respond(Problem(req, "REPORT_TYPE_INVALID", "type must be nom024 or cnbv"));
   }
-  std::optional<core::Timestamp> as_of;
+  pipeline::audit::ReportSectionsInput in{&rt.log(), &rt.store(), &rt.audit_chain_verifier(), rt.projectors(),
+                                         rt.data_dir(), call.auth.tenant_id, call.auth.environment, rt.clock().Now(),
+                                         std::nullopt};
   if (auto it = query.find("asOf"); it != query.end()) {
     auto t = core::ParseRfc3339(it->second);
-    if (!t.ok()) {
-      return respond(ValidationProblem(req, {{"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"}}));
-    }
-    as_of = *t;
+    if (!t.ok()) return respond(ValidationProblem(req, {{"asOf", "", "invalid_format", "asOf must be an RFC 3339 date-time"}}));
+    in.as_of = *t;
   }
-  const AuthContext& a = call.auth;
-  const std::string te = projections::TenantEnv(a.tenant_id, a.environment);
-  const core::Timestamp now = rt.clock().Now();
-  const core::Timestamp at = as_of.value_or(now);
-  core::Result<projections::ChainVerification> chain = core::Internal("not computed");
-  core::Result<core::Json> volume = core::Internal("not computed");
-  core::Result<core::Json> arco = core::Internal("not computed");
-  core::Json replayed = nullptr;
-  auto sections = [&](const eventstore::KvStore& views, bool scratch) {
-    chain = scratch ? projections::VerifyStoredChain(views, te) : rt.audit_chain_verifier().Verify(views, te);
-    volume = VerificationVolume(views, te, at);
-    arco = projections::ArcoCounts(views, te, at.micros);
-  };
-  if (as_of.has_value()) {
-    auto st = pipeline::audit::AtMoment(
-        rt.log(), rt.projectors(), rt.data_dir(),
-        {projections::AuditView::kName, projections::SessionsView::kName, projections::ArcoView::kName}, a.tenant_id,
-        *as_of, [&](const eventstore::KvStore& views, const projections::TenantReplay& r) {
-          sections(views, true);
-          replayed = {{"asOf", core::FormatRfc3339Micros(*as_of)}, {"tenantEventsReplayed", r.tenant_events},
-                      {"through", r.through}};
-          return core::Status::Ok();
-        });
-    if (!st.ok()) return respond(StatusToProblem(req, st));
-  } else {
-    sections(rt.store(), false);
-  }
-  if (!chain.ok()) return respond(StatusToProblem(req, chain.status()));
-  if (!volume.ok()) return respond(StatusToProblem(req, volume.status()));
-  if (!arco.ok()) return respond(StatusToProblem(req, arco.status()));
+  auto sections = pipeline::audit::ComputeReportSections(in);
+  if (!sections.ok()) return respond(StatusToProblem(req, sections.status()));
   const pipeline::retention::Sweeper* sweeper = o.retention;
   core::Json retention = sweeper != nullptr ? pipeline::retention::PolicyItems(sweeper->policies(), sweeper->last())
                                             : core::Json::array();
   respond(JsonResponse(200, {{"object", "compliance.report"},
                              {"type", type->second},
                              {"framework", Framework(type->second)},
-                             {"generatedAt", core::FormatRfc3339(now)},
-                             {"tenantId", a.tenant_id},
-                             {"environment", a.environment},
-                             {"auditChain", {{"valid", !chain->broken_at.has_value()}, {"count", chain->count}}},
+                             {"generatedAt", core::FormatRfc3339(in.now)},
+                             {"tenantId", in.tenant},
+                             {"environment", in.environment},
+                             {"auditChain", {{"valid", !sections->chain.broken_at.has_value()}, {"count", sections->chain.count}}},
                              {"datacenters", o.compliance_config.value("datacenters", core::Json::array())},
                              {"subprocessors", o.compliance_config.value("subprocessors", core::Json::array())},
                              {"retentionPolicies", retention},
-                             {"verificationVolume", *volume},
-                             {"arcoRequests", *arco},
-                             {"asOf", replayed}}));
+                             {"verificationVolume", sections->volume},
+                             {"arcoRequests", sections->arco},
+                             {"asOf", sections->as_of}}));
 }
 
 void ConfigList(const ComplianceOptions& o, const char* member, Respond respond) {

@@ -11,6 +11,7 @@
 #include "api/http/asyncapi.h"
 #include "commands/event_catalogue.h"
 #include "core/json_schema.h"
+#include "projections/state_records.h"
 
 namespace commands_event_catalogue_test {
 
@@ -139,7 +140,18 @@ TEST_CASE("event catalogue: the AsyncAPI document has a channel per area and a m
           "https://verify.example/v1/asyncapi.json#/components/schemas/" + info.type + ".v1");
     CHECK(doc["components"]["schemas"].contains(info.type + ".v1"));
   }
-  CHECK(doc["components"]["messages"].size() == public_types);
+  // And a message per state topic, on its compacted channel (projections/state_records.h).
+  for (const auto& st : projections::StateTopics()) {
+    std::string id = st.type;
+    std::replace(id.begin(), id.end(), '.', '_');
+    REQUIRE_MESSAGE(doc["components"]["messages"].contains(id), st.type);
+    CHECK(doc["components"]["schemas"].contains(st.type + ".v1"));
+    const core::Json& channel = doc["channels"][st.area + "_state"];
+    CHECK(channel["address"] == "{prefix}.{environment}." + st.area + ".state");
+    CHECK(channel["x-svc-kind"] == "state");
+    CHECK(channel["bindings"]["kafka"]["topicConfiguration"]["cleanup.policy"] == core::Json::array({"compact"}));
+  }
+  CHECK(doc["components"]["messages"].size() == public_types + projections::StateTopics().size());
   CHECK(EventSchemaUri("https://verify.example/", "persons.person_created", 2) ==
         "https://verify.example/v1/asyncapi.json#/components/schemas/persons.person_created.v2");
 }
