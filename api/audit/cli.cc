@@ -136,21 +136,37 @@ int Export(Flags& f) {
 // svc audit verify --data-dir: every chain of a data directory's audit read model (opened read
 // only), with its published checkpoints, the stored Merkle tree, and the keys derived from the
 // directory's working root.
-int VerifyDataDir(Flags& f) {
+// --data-dir opened read only: its working root (from the master key the flags name) and its store.
+struct StoppedDir {
+  std::string working_root;
+  std::unique_ptr<eventstore::KvStore> store;
+};
+core::Result<StoppedDir> OpenStoppedDir(Flags& f) {
   const std::string data_dir = f.Get("data-dir");
   KeySources ks = KeySourcesFrom(f);
   ks.read_existing_dev_keys = true;
-  auto working = LoadWorkingRoot(data_dir, ks);
-  if (!working.ok()) return Fail(working.status());
-  std::string root_key = pipeline::audit::CheckpointRootKey(*working);
-  core::SecureZero(*working);
+  StoppedDir out;
+  SVC_ASSIGN_OR_RETURN(out.working_root, LoadWorkingRoot(data_dir, ks));
   eventstore::KvStore::Options so;
   so.path = (std::filesystem::path(data_dir) / "db").string();
   so.column_families = StoreColumnFamilies();
   so.read_only = true;
   auto store = eventstore::KvStore::Open(so);
-  if (!store.ok()) return Fail(store.status());
-  auto checks = pipeline::audit::CheckDataDir(**store, root_key, f.Get("tenant"), f.Get("env"));
+  if (!store.ok()) {
+    core::SecureZero(out.working_root);
+    return store.status();
+  }
+  out.store = std::move(*store);
+  return out;
+}
+
+int VerifyDataDir(Flags& f) {
+  auto dir = OpenStoppedDir(f);
+  if (!dir.ok()) return Fail(dir.status());
+  std::string root_key = pipeline::audit::CheckpointRootKey(dir->working_root);
+  core::SecureZero(dir->working_root);
+  auto& store = dir->store;
+  auto checks = pipeline::audit::CheckDataDir(*store, root_key, f.Get("tenant"), f.Get("env"));
   core::SecureZero(root_key);
   if (!checks.ok()) return Fail(checks.status());
   bool all_valid = true;
@@ -168,7 +184,6 @@ int VerifyDataDir(Flags& f) {
 // directory's working root. The directory is opened read only: this replay writes nothing, so no
 // access-log entry records it (the route's replays are recorded).
 int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
-  const std::string data_dir = f.Get("data-dir");
   const std::string type = f.Get("subject-type");
   if (projections::FindStateTopic(type) == nullptr) {
     return Fail(core::InvalidArgument("--subject-type must be verification_session, person, review_case or company"));
@@ -182,21 +197,14 @@ int HistoryOfDataDir(const std::vector<const Module*>& modules, Flags& f) {
     if (!t.ok()) return Fail(core::InvalidArgument("--as-of must be an RFC 3339 date-time"));
     q.as_of = *t;
   }
-  KeySources ks = KeySourcesFrom(f);
-  ks.read_existing_dev_keys = true;
-  auto working = LoadWorkingRoot(data_dir, ks);
-  if (!working.ok()) return Fail(working.status());
-  pipeline::audit::HistoryKeys keys{pipeline::audit::CheckpointRootKey(*working),
-                                    pipeline::CertificateRootKey(*working)};
-  core::SecureZero(*working);
-  eventstore::KvStore::Options so;
-  so.path = (std::filesystem::path(data_dir) / "db").string();
-  so.column_families = StoreColumnFamilies();
-  so.read_only = true;
-  auto store = eventstore::KvStore::Open(so);
-  if (!store.ok()) return Fail(store.status());
+  auto dir = OpenStoppedDir(f);
+  if (!dir.ok()) return Fail(dir.status());
+  pipeline::audit::HistoryKeys keys{pipeline::audit::CheckpointRootKey(dir->working_root),
+                                    pipeline::CertificateRootKey(dir->working_root)};
+  core::SecureZero(dir->working_root);
+  auto& store = dir->store;
   eventstore::EmbeddedLog::Options lo;
-  lo.store = store->get();
+  lo.store = store.get();
   auto log = eventstore::EmbeddedLog::Open(lo);
   if (!log.ok()) return Fail(log.status());
   ProjectorList projectors;

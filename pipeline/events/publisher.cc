@@ -18,6 +18,30 @@ namespace svc::pipeline::events {
 namespace cm = commands;
 using eventstore::PublicTopicSink;
 
+namespace {
+
+// The CloudEvents attributes of a record about event `re` (an event's own record, or a state
+// record it made): `type`, `subject` and the schema differ, the rest is the event's.
+std::vector<std::pair<std::string, std::string>> CloudEventHeaders(const eventstore::RecordedEvent& re,
+                                                                   std::string id, std::string_view type,
+                                                                   const std::string& subject, std::string dataschema) {
+  const auto& e = re.event;
+  return {{"ce_specversion", "1.0"},
+          {"ce_id", std::move(id)},
+          {"ce_source", "/tenants/" + e.tenant_id},
+          {"ce_type", std::string(type)},
+          {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
+          {"ce_subject", subject},
+          {"ce_dataschema", std::move(dataschema)},
+          {"content-type", "application/json"},
+          {"ce_svcseq", std::to_string(e.aggregate_version)},
+          {"ce_svcpos", std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset)},
+          {"ce_svcaggregate", e.aggregate_type},
+          {"ce_svcenv", e.environment}};
+}
+
+}  // namespace
+
 core::Result<std::vector<PublicTopicSink::Record>> PublicRecords(const eventstore::RecordedEvent& re,
                                                                  const std::string& topic_prefix,
                                                                  const std::string& public_base_url,
@@ -33,20 +57,8 @@ core::Result<std::vector<PublicTopicSink::Record>> PublicRecords(const eventstor
       pseudonyms.Replace(e.tenant_id, e.environment,
                          core::DumpJson(cm::PublicData(data.is_object() ? data : core::Json::object()))));
   SVC_ASSIGN_OR_RETURN(const std::string subject, pseudonyms.Replace(e.tenant_id, e.environment, e.aggregate_id));
-  const std::vector<std::pair<std::string, std::string>> headers = {
-      {"ce_specversion", "1.0"},
-      {"ce_id", e.id},
-      {"ce_source", "/tenants/" + e.tenant_id},
-      {"ce_type", e.type},
-      {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
-      {"ce_subject", subject},
-      {"ce_dataschema", cm::EventSchemaUri(public_base_url, e.type, info->schema_version)},
-      {"content-type", "application/json"},
-      {"ce_svcseq", std::to_string(e.aggregate_version)},
-      {"ce_svcpos", std::to_string(re.position.partition) + ":" + std::to_string(re.position.offset)},
-      {"ce_svcaggregate", e.aggregate_type},
-      {"ce_svcenv", e.environment},
-  };
+  const auto headers =
+      CloudEventHeaders(re, e.id, e.type, subject, cm::EventSchemaUri(public_base_url, e.type, info->schema_version));
   std::vector<PublicTopicSink::Record> out;
   // A tenant-level fact (no environment) belongs to both environments' set-up.
   const std::vector<std::string> envs =
@@ -121,21 +133,9 @@ core::Status PublicTopicsPublisher::AppendStates(const std::vector<eventstore::R
       SVC_ASSIGN_OR_RETURN(value, pseudonyms_.Replace(e.tenant_id, e.environment, core::DumpJson(*record)));
     }
     records.push_back(PublicTopicSink::Record{
-        projections::StateTopicName(o_.sink.topic_prefix, e.environment, info->area),
-        key,
-        value,
-        {{"ce_specversion", "1.0"},
-         {"ce_id", e.id + "/state"},
-         {"ce_source", "/tenants/" + e.tenant_id},
-         {"ce_type", info->type},
-         {"ce_time", core::FormatRfc3339Micros(e.occurred_at)},
-         {"ce_subject", key},
-         {"ce_dataschema", cm::EventSchemaUri(o_.public_base_url, info->type, info->schema_version)},
-         {"content-type", "application/json"},
-         {"ce_svcseq", std::to_string(e.aggregate_version)},
-         {"ce_svcpos", std::to_string(last->position.partition) + ":" + std::to_string(last->position.offset)},
-         {"ce_svcaggregate", e.aggregate_type},
-         {"ce_svcenv", e.environment}},
+        projections::StateTopicName(o_.sink.topic_prefix, e.environment, info->area), key, value,
+        CloudEventHeaders(*last, e.id + "/state", info->type, key,
+                          cm::EventSchemaUri(o_.public_base_url, info->type, info->schema_version)),
         !record.has_value()});
   }
   return core::Status::Ok();
