@@ -51,8 +51,8 @@ bool NoBody(ApiCall& call, const Respond& respond, const std::string& operation)
 }
 
 core::Json RenderHit(Runtime& rt, const core::Json& row) {
-  core::Json out = row;
   const auto keys = KeysOf(rt);
+  core::Json out = pk::OpenHitNames(keys, row);
   const std::string hit = core::StringOr(row, "id");
   core::Json reviews = core::Json::array();
   for (const auto& r : row.value("reviews", core::Json::array())) {

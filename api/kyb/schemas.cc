@@ -164,8 +164,9 @@ OpenApiArea KybOpenApi() {
                                    {"subjectId", Nullable(Str())},
                                    {"companyId", Nullable(Id("cmp"))},
                                    {"list", list_ref},
-                                   {"entry", Obj({{"id", Str()}, {"kind", Str()}, {"name", Str()}, {"programs", Strs()}}, {})},
-                                   {"matchedName", Str()},
+                                   // The names are null once the subject's data is erased (docs/screening.md).
+                                   {"entry", Obj({{"id", Str()}, {"kind", Str()}, {"name", Nullable(Str())}, {"programs", Strs()}}, {})},
+                                   {"matchedName", Nullable(Str())},
                                    {"score", Num()},
                                    {"nameScore", Num()},
                                    {"reasons", Strs()},

@@ -51,8 +51,8 @@ core::Result<core::Json> ScreenAndRecord(Runtime& rt, ApiCall& call, const std::
   const AuthContext& a = call.auth;
   auto found = pk::ScreenNames(lists, names, a.tenant_id, a.environment);
   SVC_ASSIGN_OR_RETURN(auto recorded,
-                       pk::RecordScreening(rt.writer(), UnkeyedContext(rt, call), a.tenant_id, screening_id, std::move(completed), lists,
-                                           names, found));
+                       pk::RecordScreening(rt.writer(), UnkeyedContext(rt, call), KeysOf(rt), a.tenant_id, a.environment,
+                                           screening_id, std::move(completed), lists, names, found));
   rt.projections().WaitApplied(recorded.positions, kReadYourWrites);
   core::Json hits = core::Json::array();
   for (const auto& h : recorded.hits) {

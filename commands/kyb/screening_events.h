@@ -85,13 +85,21 @@ struct HitFound {
   std::string list_hash;
   std::string entry_id;
   std::string entry_kind;
-  std::string entry_name;    // the list's published name (public data)
-  std::string matched_name;  // the list's name that scored (primary or alias)
+  // The list's name of the entry and the name (primary or alias) that scored. Public data of the
+  // list, but next to a subject's id they say whom a person was taken for (for a true match, the
+  // person's own name): sealed (pipeline/kyb/kyb_seal.h SealHitNames) under the key that
+  // `names_sealed_with` names, and then written empty here. Events before issue 71 hold them in
+  // clear and no `namesSealedWith`.
+  std::string entry_name;
+  std::string matched_name;
   double score = 0;
   double name_score = 0;
   std::vector<std::string> reasons;
   std::string algorithm;
   std::vector<std::string> programs;  // the entry's sanctions programmes or datasets
+  std::string entry_name_sealed;
+  std::string matched_name_sealed;
+  std::string names_sealed_with;  // person | record | kyb ("" = the names in clear, older events)
   static constexpr auto Fields() {
     using T = HitFound;
     return std::tuple{core::Field("screeningId", &T::screening_id),
@@ -106,7 +114,10 @@ struct HitFound {
                       core::Field("matchedName", &T::matched_name), core::Field("score", &T::score),
                       core::Field("nameScore", &T::name_score), core::Field("reasons", &T::reasons),
                       core::Field("algorithm", &T::algorithm),
-                      core::Field("programs", &T::programs)};
+                      core::Field("programs", &T::programs),
+                      core::Field("entryNameSealed", &T::entry_name_sealed, core::Empty::kOmit),
+                      core::Field("matchedNameSealed", &T::matched_name_sealed, core::Empty::kOmit),
+                      core::Field("namesSealedWith", &T::names_sealed_with, core::Empty::kOmit)};
   }
 };
 

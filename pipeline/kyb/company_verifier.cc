@@ -289,7 +289,7 @@ core::Status CompanyVerifier::Process(const Due& d) {
     completed.subject_id = d.company;
     completed.subject_key = "company:" + d.company;
     completed.origin = "company_verification";
-    SVC_ASSIGN_OR_RETURN(auto recorded, RecordScreening(*options_.writer, context, d.tenant, screening_id, completed,
+    SVC_ASSIGN_OR_RETURN(auto recorded, RecordScreening(*options_.writer, context, options_.keys, d.tenant, d.environment, screening_id, completed,
                                                         *lists, names, found));
     if (!recorded.positions.empty()) options_.projections->WaitApplied(recorded.positions, std::chrono::seconds(30));
     core::Json result = {{"screeningId", screening_id},

@@ -2,6 +2,7 @@
 
 #include "core/crypto.h"
 #include "core/ids.h"
+#include "pipeline/persons/vault_keys.h"
 
 namespace svc::pipeline::kyb {
 
@@ -76,6 +77,81 @@ std::string QueryBlind(const KybKeys& keys, std::string_view tenant, std::string
                                                           std::string(environment) + "|" +
                                                           std::string(canonical_query)))
       .substr(0, 32);
+}
+
+namespace {
+
+// The key store's name of the key a hit's names are sealed under ("" for the KYB key).
+std::string HitNamesKeyName(std::string_view sealed_with, std::string_view tenant, std::string_view environment,
+                            std::string_view subject_id, std::string_view company_id) {
+  if (sealed_with == "person") return persons::PersonKeyName(tenant, environment, subject_id);
+  if (sealed_with == "record") return SubjectKeyName(tenant, environment, company_id, subject_id);
+  return "";
+}
+
+}  // namespace
+
+core::Result<SealedHitNames> SealHitNames(const KybKeys& keys, std::string_view tenant, std::string_view environment,
+                                          std::string_view subject_type, std::string_view subject_id,
+                                          std::string_view company_id, std::string_view hit_id,
+                                          std::string_view entry_name, std::string_view matched_name) {
+  SealedHitNames out;
+  out.sealed_with = "kyb";
+  std::optional<std::string> key;
+  if ((subject_type == "person" || subject_type == "company_member" || subject_type == "ubo_node") &&
+      keys.subject_keys == nullptr) {
+    return core::Internal("the KYB keys were given no key store");
+  }
+  if (subject_type == "person") {
+    SVC_ASSIGN_OR_RETURN(key, keys.subject_keys->Get(persons::PersonKeyName(tenant, environment, subject_id)));
+    if (!key.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_FORGET_PENDING");
+    out.sealed_with = "person";
+  } else if (subject_type == "company_member" || subject_type == "ubo_node") {
+    // Its own key when its name is under one (a member or node made since issue 62's erasure).
+    SVC_ASSIGN_OR_RETURN(key, keys.subject_keys->Get(SubjectKeyName(tenant, environment, company_id, subject_id)));
+    if (key.has_value()) out.sealed_with = "record";
+  }
+  const std::string& k = key.has_value() ? *key : keys.seal;
+  out.entry_name = core::Base64Encode(core::AeadSeal(k, entry_name, KybAad(tenant, environment, hit_id, "entryName")));
+  out.matched_name =
+      core::Base64Encode(core::AeadSeal(k, matched_name, KybAad(tenant, environment, hit_id, "matchedName")));
+  if (key.has_value()) core::SecureZero(*key);
+  return out;
+}
+
+core::Json OpenHitNames(const KybKeys& keys, core::Json row) {
+  if (!row.is_object()) return row;
+  const std::string with = core::StringOr(row, "namesSealedWith");
+  if (with.empty()) return row;
+  const std::string tenant = core::StringOr(row, "tenantId"), env = core::StringOr(row, "environment");
+  const std::string hit = core::StringOr(row, "id");
+  std::optional<std::string> key;
+  const std::string name = HitNamesKeyName(with, tenant, env, core::StringOr(row, "subjectId"),
+                                           core::StringOr(row, "companyId"));
+  bool usable = name.empty();
+  if (!name.empty() && keys.subject_keys != nullptr) {
+    auto got = keys.subject_keys->Get(name);
+    if (got.ok() && got->has_value()) {
+      key = std::move(**got);
+      usable = true;
+    }
+  }
+  auto open = [&](const char* member, const char* field) -> core::Json {
+    const core::Json sealed = row.value(member, core::Json(nullptr));
+    if (!usable || !sealed.is_string()) return nullptr;
+    auto raw = core::Base64Decode(sealed.get<std::string>());
+    if (!raw.ok()) return nullptr;
+    auto opened = core::AeadOpen(key.has_value() ? *key : keys.seal, *raw, KybAad(tenant, env, hit, field));
+    return opened.ok() ? core::Json(std::move(*opened)) : core::Json(nullptr);
+  };
+  if (!row["entry"].is_object()) row["entry"] = core::Json::object();
+  row["entry"]["name"] = open("entryNameSealed", "entryName");
+  row["matchedName"] = open("matchedNameSealed", "matchedName");
+  if (key.has_value()) core::SecureZero(*key);
+  row.erase("entryNameSealed");
+  row.erase("matchedNameSealed");
+  row.erase("namesSealedWith");
+  return row;
 }
 
 }  // namespace svc::pipeline::kyb

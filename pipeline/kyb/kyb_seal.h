@@ -45,6 +45,26 @@ core::Result<std::optional<std::string>> OpenSubjectName(const KybKeys& kyb, std
                                                          std::string_view environment, std::string_view company,
                                                          std::string_view record, const core::Json& row);
 
+// A hit's list entry names (HitFound's entryName and matchedName), sealed for the log: under the
+// data key of the person screened ("person"), of the member or owner ("record": an ARCO
+// cancellation of it erases them), else under the KYB key ("kyb": a company's, a screened name's,
+// or a member's whose name predates its own key). Associated data KybAad(tenant, environment, hit
+// id, "entryName" | "matchedName"). PERSON_FORGET_PENDING when a person's key is gone.
+struct SealedHitNames {
+  std::string entry_name;
+  std::string matched_name;
+  std::string sealed_with;  // person | record | kyb
+};
+core::Result<SealedHitNames> SealHitNames(const KybKeys& keys, std::string_view tenant, std::string_view environment,
+                                          std::string_view subject_type, std::string_view subject_id,
+                                          std::string_view company_id, std::string_view hit_id,
+                                          std::string_view entry_name, std::string_view matched_name);
+// A hit row as served: its sealed names ({entryNameSealed, matchedNameSealed, namesSealedWith})
+// opened into entry.name and matchedName, null once the key that sealed them is destroyed (the
+// person forgotten, the member's data cancelled). A row of an older event, names in clear, is
+// returned as it is.
+core::Json OpenHitNames(const KybKeys& keys, core::Json row);
+
 // The blind index of a normalised RFC in a tenant and environment (hex).
 std::string RfcBlind(const KybKeys& keys, std::string_view tenant, std::string_view environment,
                      std::string_view rfc);

@@ -108,7 +108,7 @@ core::Result<PortfolioRun> RunPortfolio(const PortfolioRunDeps& deps, const std:
   for (const auto& job : jobs) run.hits += static_cast<int64_t>(job.hits.size());
   const std::string te = projections::TenantEnv(tenant, environment);
   SVC_ASSIGN_OR_RETURN(auto recorded,
-                       RecordScreenings(*deps.writer, deps.context, tenant, lists, std::move(jobs),
+                       RecordScreenings(*deps.writer, deps.context, deps.keys, tenant, environment, lists, std::move(jobs),
                                         [&deps, &te](const std::string& hit) {
                                           auto row = deps.views->Get(deps.views->Cf(projections::kViewsCf),
                                                                      KV::Abs(KV::Hit(te, hit)));

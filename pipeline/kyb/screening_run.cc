@@ -121,7 +121,8 @@ core::Result<std::vector<commands::CommandOutcome>> ExecuteAll(commands::Writer&
 
 core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
                                                               const std::function<commands::CommandContext()>& context,
-                                                              const std::string& tenant, const ListsInForce& lists,
+                                                              const KybKeys& keys, const std::string& tenant,
+                                                              const std::string& environment, const ListsInForce& lists,
                                                               std::vector<ScreeningJob> jobs,
                                                               const std::function<bool(const std::string&)>& found) {
   std::vector<commands::Command> all;
@@ -158,8 +159,11 @@ core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& 
       hit.list_hash = f.hit.list_hash;
       hit.entry_id = f.hit.entry_id;
       hit.entry_kind = f.hit.entry_kind;
-      hit.entry_name = f.hit.entry_name;
-      hit.matched_name = f.hit.matched_name;
+      SVC_ASSIGN_OR_RETURN(auto names, SealHitNames(keys, tenant, environment, n.subject_type, n.subject_id,
+                                                    n.company_id, f.hit_id, f.hit.entry_name, f.hit.matched_name));
+      hit.entry_name_sealed = std::move(names.entry_name);
+      hit.matched_name_sealed = std::move(names.matched_name);
+      hit.names_sealed_with = std::move(names.sealed_with);
       hit.score = f.hit.score;
       hit.name_score = f.hit.name_score;
       hit.reasons = f.hit.reasons;
@@ -202,13 +206,14 @@ core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& 
 
 core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
                                                 const std::function<commands::CommandContext()>& context,
-                                                const std::string& tenant, const std::string& screening_id,
+                                                const KybKeys& keys, const std::string& tenant,
+                                                const std::string& environment, const std::string& screening_id,
                                                 kc::ScreeningCompleted completed, const ListsInForce& lists,
                                                 const std::vector<ScreenedName>& names,
                                                 const std::vector<FoundHit>& hits) {
   std::vector<ScreeningJob> jobs;
   jobs.push_back({screening_id, std::move(completed), names, hits});
-  SVC_ASSIGN_OR_RETURN(auto recorded, RecordScreenings(writer, context, tenant, lists, std::move(jobs)));
+  SVC_ASSIGN_OR_RETURN(auto recorded, RecordScreenings(writer, context, keys, tenant, environment, lists, std::move(jobs)));
   return std::move(recorded[0]);
 }
 

@@ -50,10 +50,12 @@ struct RecordedScreening {
 };
 
 // Records the screening `completed` (its lists, count and hits are filled here) as `screening_id`
-// and finds each hit. `context` makes each command's context (a route's call, a process's).
+// and finds each hit, its entry's names sealed with `keys` (SealHitNames). `context` makes each
+// command's context (a route's call, a process's).
 core::Result<RecordedScreening> RecordScreening(commands::Writer& writer,
                                                 const std::function<commands::CommandContext()>& context,
-                                                const std::string& tenant, const std::string& screening_id,
+                                                const KybKeys& keys, const std::string& tenant,
+                                                const std::string& environment, const std::string& screening_id,
                                                 commands::kyb::ScreeningCompleted completed, const ListsInForce& lists,
                                                 const std::vector<ScreenedName>& names,
                                                 const std::vector<FoundHit>& hits);
@@ -70,7 +72,8 @@ struct ScreeningJob {
 // it (the hit's decider would record nothing anyway), which halves a re-screen's commands.
 core::Result<std::vector<RecordedScreening>> RecordScreenings(commands::Writer& writer,
                                                               const std::function<commands::CommandContext()>& context,
-                                                              const std::string& tenant, const ListsInForce& lists,
+                                                              const KybKeys& keys, const std::string& tenant,
+                                                              const std::string& environment, const ListsInForce& lists,
                                                               std::vector<ScreeningJob> jobs,
                                                               const std::function<bool(const std::string&)>& found = {});
 

@@ -119,6 +119,13 @@ core::Status KybProjector::ApplyHit(const eventstore::RecordedEvent& re, ViewWri
                       {"reviews", core::Json::array()},
                       {"createdAt", at},
                       {"updatedAt", at}};
+    // The entry's names as the event holds them: sealed (opened when served), or in clear in an
+    // event from before they were sealed.
+    if (!f->names_sealed_with.empty()) {
+      row["entryNameSealed"] = f->entry_name_sealed;
+      row["matchedNameSealed"] = f->matched_name_sealed;
+      row["namesSealedWith"] = f->names_sealed_with;
+    }
     view.Put(key, core::DumpJson(row));
     view.Put(KyV::Hits(te) + KybCreatedEntry(env.occurred_at.micros, env.aggregate_id), "");
     if (!f->company_id.empty()) view.Put(KyV::HitsOfCompany(te, f->company_id) + env.aggregate_id, "");

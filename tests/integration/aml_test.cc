@@ -6,7 +6,9 @@
 
 #include <fstream>
 
+#include "api/http/runtime.h"
 #include "core/json.h"
+#include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
 #include "tests/support/receiver_process.h"
 
@@ -214,6 +216,64 @@ TEST_CASE("aml: screenings of a name, a company and a person; hits listed, filte
   CheckProblem(env.Call(reader, "POST", "/v1/monitoring/portfolios/p/run"), 403, "INSUFFICIENT_SCOPE");
   const std::string kyb_only = env.NewKey(env.tenant, "test", {"kyb:read", "kyb:write"});
   CheckProblem(env.Call(kyb_only, "GET", "/v1/screening-hits"), 403, "INSUFFICIENT_SCOPE");
+}
+
+TEST_CASE("aml: a person's hit keeps the entry's names sealed in the log, served opened, gone when the person is forgotten") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
+  REQUIRE(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"}).status == 200);
+  const std::string k = env.test_key;
+  auto person = env.Call(k, "POST", "/v1/persons",
+                         R"({"pii":{"fullName":"MARIA DE LA LUZ OCHOA BELTRAN","birthDate":"1968-11-02"}})");
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  const std::string pid = Body(person)["id"];
+  core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", pid}});
+  REQUIRE(ps["hits"].size() == 1);
+  const std::string hit = ps["hits"][0]["id"];
+  CHECK(ps["hits"][0]["entry"]["name"] == "OCHOA BELTRAN, Maria de la Luz");
+  core::Json served = Body(env.Call(k, "GET", "/v1/screening-hits/" + hit));
+  CHECK(served["entry"]["name"] == "OCHOA BELTRAN, Maria de la Luz");
+  CHECK(served["matchedName"].is_string());
+  CHECK_FALSE(served.contains("entryNameSealed"));
+
+  // In the log (and the read model), next to the person's id: no name of the entry.
+  const std::string data = env.server->data_dir();
+  env.server->Stop();
+  {
+    eventstore::KvStore::Options so;
+    so.path = data + "/db";
+    so.column_families = api::StoreColumnFamilies();
+    so.read_only = true;
+    auto store = eventstore::KvStore::Open(so);
+    REQUIRE(store.ok());
+    size_t events = 0;
+    for (const auto& cf : so.column_families) {
+      auto it = (*store)->NewIterator((*store)->Cf(cf));
+      for (it->SeekToFirst(); it->Valid(); it->Next()) {
+        const std::string value(it->value());
+        if (value.find(pid) == std::string::npos) continue;
+        if (value.find("aml.hit_found") != std::string::npos) ++events;
+        CHECK_MESSAGE(value.find("OCHOA") == std::string::npos, cf << " " << std::string(it->key()));
+        CHECK_MESSAGE(value.find("Ochoa") == std::string::npos, cf << " " << std::string(it->key()));
+      }
+    }
+    CHECK(events >= 1);
+  }
+  env.server->Start();
+
+  // Forgotten (purged, their key destroyed): the hit stays, its names are gone.
+  auto forget = env.Call(k, "POST", "/v1/persons/" + pid + "/forget", R"({"mode":"purge"})");
+  REQUIRE_MESSAGE(forget.status == 200, forget.body);
+  auto purged = env.Admin("POST", "/admin/persons/purge");
+  REQUIRE_MESSAGE(purged.status == 200, purged.body);
+  CHECK(Body(purged)["keysDestroyed"] == 1);
+  served = Body(env.Call(k, "GET", "/v1/screening-hits/" + hit));
+  CHECK(served["entry"]["id"] == "9003");
+  CHECK(served["entry"]["name"].is_null());
+  CHECK(served["matchedName"].is_null());
+  CHECK(served["subjectId"] == pid);
+  core::Json listed = Body(env.Call(k, "GET", "/v1/screening-hits?subjectType=person"))["data"];
+  REQUIRE(listed.size() == 1);
+  CHECK(listed[0]["entry"]["name"].is_null());
 }
 
 TEST_CASE("aml: a changed list reloaded, a portfolio run finds the new hit and delivers aml.hit_found") {
