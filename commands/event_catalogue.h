@@ -38,14 +38,15 @@ struct EventTypeInfo {
 // ciphertext under a person's or the service's key and keyed blind indexes: of no use to an
 // analyst, and an index is an identifier that must not outlive the person's key downstream. The
 // others are free text people write (a reveal's or a hold's reason, a list entry's name matched
-// against a person, an ARCO request's identity reference, a reviewer's label): personal data
-// that a count or a join never needs. What is left says which fields exist, never their values.
+// against a person, an ARCO request's identity reference, a reviewer's label), and a reveal's
+// commitment to its sealed reason: personal data, or of use only beside it, that a count or a
+// join never needs. What is left says which fields exist, never their values.
 core::Json PublicData(const core::Json& data);
 // The schema of PublicData's output, from the data's schema by the same rule.
 core::Json PublicSchema(const core::Json& data_schema);
 inline constexpr std::string_view kUnpublishedMembers[] = {
     "reason", "legalBasis", "entryName", "matchedName", "identityReference", "reference",
-    "fulfilmentReference", "denialReason", "label"};
+    "fulfilmentReference", "denialReason", "label", "reasonCommitment"};
 // The URI a public record names in ce_dataschema: the schema of `type` at `version`, an entry of
 // the AsyncAPI document the service serves ({base}/v1/asyncapi.json#/components/schemas/{type}.v{N}).
 std::string EventSchemaUri(std::string_view public_base_url, std::string_view type, int version);

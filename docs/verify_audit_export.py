@@ -9,7 +9,9 @@ tenant and environment (GET /v1/audit-logs/verify/checkpoint-key), kept apart fr
 it the export's own key is used, and the output says so. What is checked, as `svc audit verify` does:
 
 1. the hash chain: entry n has id n, prevHash = the previous entry's hash (32 zero bytes first),
-   hash = SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash);
+   hash = SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash, and without
+   reason and reasonKey in an entry holding reasonSealed: the caller's reason is hashed sealed,
+   with reasonCommitment = HMAC-SHA-256(reasonKey, reason), checked when the reason is shown);
 2. the Merkle tree (RFC 9162) of the entries: leaf = SHA-256(0x00 || the entry's hash as 32
    bytes), node = SHA-256(0x01 || left || right);
 3. the checkpoint: a C2SP signed note whose Ed25519 signature verifies with the key, and whose
@@ -23,6 +25,7 @@ Exit status: 0 valid, 1 not valid, 2 usage or unreadable input. Prints one JSON 
 """
 import base64
 import hashlib
+import hmac
 import json
 import os
 import re
@@ -163,8 +166,17 @@ def verify(doc, verifier_key):
             broken = expected
             continue
         entry = {k: v for k, v in row.items() if k not in ("prevHash", "hash")}
+        reason_ok = True
+        if "reasonSealed" in entry:
+            # Hashed sealed with its commitment; a served entry adds the reason and the
+            # commitment's key opened, and the reason must be the one committed to.
+            reason, reason_key = entry.pop("reason", None), entry.pop("reasonKey", None)
+            if reason is not None:
+                commitment = entry.get("reasonCommitment")
+                reason_ok = isinstance(reason, str) and is_hash(reason_key) and is_hash(commitment) and hmac.compare_digest(
+                    hmac.new(bytes.fromhex(reason_key), reason.encode(), hashlib.sha256).hexdigest(), commitment)
         data = canonical(entry).encode()
-        ok = type(entry.get("id")) is int and entry["id"] == expected and is_hash(row.get("prevHash")) and \
+        ok = reason_ok and type(entry.get("id")) is int and entry["id"] == expected and is_hash(row.get("prevHash")) and \
             row.get("prevHash") == prev.hex() and is_hash(claimed) and hashlib.sha256(prev + data).hexdigest() == claimed
         if not ok:
             broken = expected

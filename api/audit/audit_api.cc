@@ -15,6 +15,7 @@
 #include "core/merkle.h"
 #include "commands/audit/timestamps.h"
 #include "api/http/reveal.h"
+#include "pipeline/persons/vault_keys.h"
 #include "pipeline/audit/checkpoints.h"
 #include "pipeline/audit/history.h"
 #include "projections/audit/as_of.h"
@@ -107,7 +108,7 @@ class CsvStream final : public ResponseStream {
         if (!row.ok() || !row->has_value()) continue;
         core::Json entry = core::ParseJsonOrDiscarded(**row);
         if (list_.accept && !list_.accept(entry)) continue;
-        chunk += CsvLine(entry);
+        chunk += CsvLine(list_.render ? core::ParseJsonOrDiscarded(list_.render(**row)) : entry);
       }
       if (!it->Valid()) done_ = true;
     }
@@ -210,6 +211,10 @@ void ListEntries(Runtime& rt, const ApiContext& o, ApiCall& call, Respond respon
   list.filters = {"actorId", "actorType", "caseId", "channel", "createdGte", "createdLte", "personId", "format"};
   const AuditFilter filter = ParseAuditFilter(query, list.errors);
   NarrowAuditList(TeOf(call.auth), filter, list);
+  list.render = [&rt, tenant = call.auth.tenant_id, env = call.auth.environment](const std::string& stored) {
+    if (stored.find("\"reasonSealed\"") == std::string::npos) return std::string(stored);
+    return core::DumpJson(pipeline::persons::OpenAccessReason(rt.key_store(), tenant, env, core::ParseJsonOrDiscarded(stored)));
+  };
   if (filter.csv) return ServeCsv(rt, *call.request, query, list, std::move(respond));
   ServeCursorList(rt, o, call, list, std::move(respond));
 }

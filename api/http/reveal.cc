@@ -37,10 +37,28 @@ ps::PiiAccessed AccessBy(const AuthContext& a, const std::string& person, std::s
   return e;
 }
 
+namespace {
+
+// Each access's reason sealed under its person's key before the command exists (so neither the
+// log nor a cluster's commands topic holds it in clear).
+core::Status SealReasons(Runtime& rt, const AuthContext& a, std::vector<ps::PiiAccessed>& accesses) {
+  for (auto& e : accesses) {
+    SVC_ASSIGN_OR_RETURN(auto sealed, pp::SealAccessReason(rt.key_store(), a.tenant_id, a.environment, e.person_id, e.reason));
+    if (!sealed.has_value()) continue;
+    e.reason_sealed = std::move(sealed->sealed);
+    e.reason_commitment = std::move(sealed->commitment);
+    e.reason.clear();
+  }
+  return core::Status::Ok();
+}
+
+}  // namespace
+
 // Appends the accesses against the budget, then answers with `then()` (which opens the values).
 void RecordThenAsync(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps::PiiAccessed> accesses,
                      std::function<void(Respond)> then, Respond respond) {
   const AuthContext& a = call.auth;
+  if (auto sealed = SealReasons(rt, a, accesses); !sealed.ok()) return respond(StatusToProblem(*call.request, sealed));
   ps::RecordReveal rr;
   rr.accesses = std::move(accesses);
   rr.cap = o.limits.reveal_budget_per_day;
@@ -70,6 +88,7 @@ void RecordThen(Runtime& rt, const ApiContext& o, ApiCall& call, std::vector<ps:
 std::optional<HttpResponse> RecordNow(Runtime& rt, const ApiContext& o, ApiCall& call,
                                       std::vector<ps::PiiAccessed> accesses) {
   const AuthContext& a = call.auth;
+  if (auto sealed = SealReasons(rt, a, accesses); !sealed.ok()) return StatusToProblem(*call.request, sealed);
   ps::RecordReveal rr;
   rr.accesses = std::move(accesses);
   rr.cap = o.limits.reveal_budget_per_day;

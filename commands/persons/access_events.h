@@ -28,7 +28,15 @@ struct PiiAccessed {
                                // | media_link | media_link_view | export_bulk | review_case | review_media
   std::vector<std::string> fields;
   std::string purpose;         // "" = none given
-  std::string reason;          // the caller's justification ("" = none given)
+  std::string reason;          // the caller's justification ("" = none given, or sealed below)
+  // The caller's words sealed under the person's data key with a random commitment key
+  // (pipeline/persons/vault_keys.h SealAccessReason), `reason` then empty; and the commitment,
+  // HMAC-SHA-256 of the words under that key (hex). In the access log's entry as `reasonSealed`
+  // and `reasonCommitment`: served opened with the key, so an auditor checks the words against
+  // the chain; once the person is forgotten neither opens. Events before issue 71 hold the reason
+  // in clear.
+  std::string reason_sealed;
+  std::string reason_commitment;
   std::string redaction;       // plain | compared (integrity) | biometric (reauth)
   std::string case_id;         // review_case | review_media: the review case it was shown for
   static constexpr auto Fields() {
@@ -41,7 +49,9 @@ struct PiiAccessed {
                       core::Field("purpose", &T::purpose, core::Empty::kNull),
                       core::Field("reason", &T::reason, core::Empty::kNull),
                       core::Field("redaction", &T::redaction),
-                      core::Field("caseId", &T::case_id, core::Empty::kOmit)};
+                      core::Field("caseId", &T::case_id, core::Empty::kOmit),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit),
+                      core::Field("reasonCommitment", &T::reason_commitment, core::Empty::kOmit)};
   }
 };
 

@@ -232,6 +232,12 @@ core::Status BulkExporter::Process(const Queued& q) {
       a.purpose = purpose;
       a.reason = core::StringOr(r, "reason");
       a.redaction = "sealed";
+      SVC_ASSIGN_OR_RETURN(auto sealed, SealAccessReason(*options_.keys, q.tenant, q.env, a.person_id, a.reason));
+      if (sealed.has_value()) {
+        a.reason_sealed = std::move(sealed->sealed);
+        a.reason_commitment = std::move(sealed->commitment);
+        a.reason.clear();
+      }
       group.accesses.push_back(std::move(a));
     }
     SVC_RETURN_IF_ERROR(Run(q, std::move(group), false).status());

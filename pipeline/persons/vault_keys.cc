@@ -52,6 +52,46 @@ core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string
   return sealed;
 }
 
+core::Result<std::optional<SealedAccessReason>> SealAccessReason(eventstore::KeyStore& keys, std::string_view tenant,
+                                                                 std::string_view env, std::string_view person,
+                                                                 std::string_view reason) {
+  if (reason.empty() || person.empty()) return std::optional<SealedAccessReason>();
+  SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(tenant, env, person)));
+  if (!key.has_value()) return std::optional<SealedAccessReason>();
+  std::string commit_key = core::RandomBytes(32);
+  SealedAccessReason out;
+  out.commitment = core::HexEncode(core::HmacSha256(commit_key, reason));
+  std::string plain = commit_key + std::string(reason);
+  out.sealed = core::Base64Encode(core::AeadSeal(*key, plain, TextAad(tenant, env, person, "accessReason")));
+  core::SecureZero(plain);
+  core::SecureZero(commit_key);
+  core::SecureZero(*key);
+  return std::optional<SealedAccessReason>(std::move(out));
+}
+
+core::Json OpenAccessReason(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                            core::Json entry) {
+  if (!entry.is_object()) return entry;
+  auto sealed = entry.find("reasonSealed");
+  if (sealed == entry.end() || !sealed->is_string()) return entry;
+  const std::string person = core::StringOr(entry, "personId");
+  core::Json text = nullptr, commit_key = nullptr;
+  auto key = keys.Get(PersonKeyName(tenant, env, person));
+  auto raw = core::Base64Decode(sealed->get<std::string>());
+  if (key.ok() && key->has_value() && raw.ok()) {
+    auto opened = core::AeadOpen(**key, *raw, TextAad(tenant, env, person, "accessReason"));
+    if (opened.ok() && opened->size() >= 32) {
+      commit_key = core::HexEncode(opened->substr(0, 32));
+      text = opened->substr(32);
+      core::SecureZero(*opened);
+    }
+  }
+  if (key.ok() && key->has_value()) core::SecureZero(**key);
+  entry["reason"] = std::move(text);
+  entry["reasonKey"] = std::move(commit_key);
+  return entry;
+}
+
 core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                                             std::string_view person, std::string stored) {
   if (stored.find("Sealed\"") == std::string::npos) return stored;

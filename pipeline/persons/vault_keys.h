@@ -11,9 +11,11 @@
 //   re-wraps it, so the index stays valid (a key derived from the master key would change with it
 //   and orphan every index entry).
 
+#include <optional>
 #include <string>
 #include <string_view>
 
+#include "core/json.h"
 #include "core/status.h"
 #include "eventstore/key_store.h"
 
@@ -45,6 +47,26 @@ core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string
 // returned as it is.
 core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                                             std::string_view person, std::string stored);
+
+// A reveal's reason (an access event's, the caller's words), made to leave with the person's key
+// and still be checked against the access log's chain: a random 32-byte commitment key k; the
+// commitment HMAC-SHA-256(k, reason) in hex; k || reason sealed under the person's data key like
+// SealPersonText (what "accessReason"). The entry records `reasonSealed` and `reasonCommitment`.
+// nullopt when the person has no key (no person, or one whose data is erased, as a history replay
+// may name): the reason is then recorded as given.
+struct SealedAccessReason {
+  std::string sealed;      // base64
+  std::string commitment;  // 64 hex
+};
+core::Result<std::optional<SealedAccessReason>> SealAccessReason(eventstore::KeyStore& keys, std::string_view tenant,
+                                                                 std::string_view env, std::string_view person,
+                                                                 std::string_view reason);
+// An access-log entry as served: `reason` and `reasonKey` (k, hex) opened from `reasonSealed`
+// (both null once the person is forgotten, or when it does not open); `reasonSealed` and
+// `reasonCommitment` kept, since the chain hashes them. An entry without `reasonSealed` is
+// returned as it is.
+core::Json OpenAccessReason(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
+                            core::Json entry);
 
 // The blind-index key of a tenant and environment (created on first use).
 std::string IndexKeyName(std::string_view tenant, std::string_view env);

@@ -44,6 +44,20 @@ void Copy32(std::array<char, 32>& to, std::string_view from) {
   if (from.size() == 32) std::memcpy(to.data(), from.data(), 32);
 }
 
+// A served entry's `reason` (opened from `reasonSealed`) against its `reasonCommitment`:
+// HMAC-SHA-256 under `reasonKey` (64 hex). No reason shown (absent or null: the person forgotten,
+// or the stored form) has nothing to check.
+bool ReasonMatchesCommitment(simdjson::dom::object o) {
+  simdjson::dom::element reason;
+  if (o.at_key("reason").get(reason) != simdjson::SUCCESS || reason.is_null()) return true;
+  std::string_view text, key_hex, commitment_hex;
+  if (reason.get_string().get(text) != simdjson::SUCCESS) return false;
+  if (o.at_key("reasonKey").get_string().get(key_hex) != simdjson::SUCCESS) return false;
+  if (o.at_key("reasonCommitment").get_string().get(commitment_hex) != simdjson::SUCCESS) return false;
+  const std::string key = StrictHash(key_hex), commitment = StrictHash(commitment_hex);
+  return key.size() == 32 && commitment.size() == 32 && core::HmacSha256(key, text) == commitment;
+}
+
 ChainLink ReadLinkDom(simdjson::dom::element entry) {
   ChainLink link;
   simdjson::dom::object o;
@@ -64,7 +78,14 @@ ChainLink ReadLinkDom(simdjson::dom::element entry) {
   }
   link.canonical.reserve(1024);
   link.canonical.clear();
-  link.object = core::AppendCanonicalObject(o, link.canonical, {"prevHash", "hash"}).ok();
+  // An entry whose reason is sealed was hashed without `reason` and `reasonKey` (the served entry
+  // adds them opened); a reason shown must be the one committed to.
+  simdjson::dom::element sealed_reason;
+  const bool sealed = o.at_key("reasonSealed").get(sealed_reason) == simdjson::SUCCESS;
+  if (sealed) link.reason_checks = ReasonMatchesCommitment(o);
+  link.object = (sealed ? core::AppendCanonicalObject(o, link.canonical, {"prevHash", "hash", "reason", "reasonKey"})
+                        : core::AppendCanonicalObject(o, link.canonical, {"prevHash", "hash"}))
+                    .ok();
   if (!link.object) link.canonical.clear();
   return link;
 }
@@ -86,7 +107,7 @@ LinkDigest Digest(const ChainLink& link) {
   LinkDigest d;
   d.id = link.id;
   d.readable = link.object && link.prev_hash.size() == 32 && link.hash.size() == 32;
-  d.recomputes = d.readable && core::Sha256Concat({link.prev_hash, link.canonical}) == link.hash;
+  d.recomputes = d.readable && link.reason_checks && core::Sha256Concat({link.prev_hash, link.canonical}) == link.hash;
   Copy32(d.prev_hash, link.prev_hash);
   Copy32(d.hash, link.hash);
   Copy32(d.leaf, core::merkle::LeafHash(link.hash));
@@ -291,7 +312,9 @@ LinkDigest DigestText(std::string_view text) {
       core::Sha256Into({std::string_view(d.prev_hash.data(), 32), cut}, recomputed.data());
       d.recomputes = recomputed == d.hash;
       core::Sha256Into({std::string_view("\x00", 1), std::string_view(d.hash.data(), 32)}, d.leaf.data());
-      return d;
+      // A mismatch is parsed: a served entry with a sealed reason carries `reason` and `reasonKey`
+      // opened, which the hash leaves out.
+      if (d.recomputes) return d;
     }
   }
   return Digest(ReadLink(text));

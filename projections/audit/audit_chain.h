@@ -3,7 +3,11 @@
 // (the read model), `svc audit verify` on an export and on a stopped node's data directory.
 //
 // Entry n follows when its id is n, its prevHash is entry n-1's hash (32 zero bytes for entry 1)
-// and its hash is SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash). Its
+// and its hash is SHA-256(prevHash || RFC 8785 form of the entry without prevHash and hash, and,
+// in an entry holding `reasonSealed`, without `reason` and `reasonKey`). The caller's reason is
+// recorded sealed under the person's key with a commitment (`reasonCommitment`); a served entry
+// adds the reason and the commitment's key opened, and then follows only if
+// HMAC-SHA-256(reasonKey, reason) is the commitment. Its
 // leaf in the Merkle tree is RFC 9162's leaf hash of that hash: SHA-256(0x00 || hash as 32
 // bytes) (of no bytes when the entry has no 64-hex hash), so the tree commits to the chain and a
 // verifier hashes each entry's content once.
@@ -28,6 +32,7 @@ struct ChainLink {
   // object: it is still a leaf of the tree).
   std::string canonical;
   bool object = false;        // a JSON object whose canonical form was computed
+  bool reason_checks = true;  // no opened reason shown, or one that matches its commitment
 };
 
 // An entry from its JSON text (a stored row, a listed entry).

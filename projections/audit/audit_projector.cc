@@ -69,6 +69,14 @@ core::Status AuditProjector::Apply(const eventstore::RecordedEvent& re, ViewWrit
                       {"eventId", env.id}};
   // Only where there is one: the entries recorded before review existed keep their hashes.
   if (!a.case_id.empty()) entry["caseId"] = a.case_id;
+  // A sealed reason is recorded (and hashed) as `reasonSealed` and `reasonCommitment`, with no
+  // `reason` member: the served entry adds `reason` and `reasonKey` opened, which the chain's rule
+  // checks against the commitment (audit_chain.h).
+  if (!a.reason_sealed.empty()) {
+    entry.erase("reason");
+    entry["reasonSealed"] = a.reason_sealed;
+    entry["reasonCommitment"] = a.reason_commitment;
+  }
   // The chain's hash, and the tree's leaf over it (audit_chain.h).
   SVC_ASSIGN_OR_RETURN(std::string canonical, core::CanonicalJson(entry));
   const std::string raw_hash = core::Sha256Concat({prev, canonical});

@@ -61,6 +61,16 @@ core::Json Verify(Env& env, const std::string& key) {
 
 // An export (JSON lines: the header, then one entry per line) as one object, the header's
 // members and "entries"; and back.
+// The access log exported through the API with `officer`'s key (svc audit export) into `dir`: the
+// file's path.
+std::string ExportLog(Env& env, const std::string& officer, testing::TempDir& dir) {
+  const std::string file = dir.Sub("export.json");
+  const std::string url = "http://127.0.0.1:" + std::to_string(env.server->target().port);
+  auto exported = testing::RunSvc({"audit", "export", "--url", url, "--key", officer, "--out", file});
+  REQUIRE_MESSAGE(exported.exit_code == 0, exported.err);
+  return file;
+}
+
 core::Json ReadExport(const std::string& text) {
   std::istringstream in(text);
   std::string line;
@@ -123,10 +133,15 @@ TEST_CASE("audit: every reveal is an entry of the chain, listed and verified") {
   CHECK(first["redaction"] == "plain");
   CHECK(first["requestId"].get<std::string>().rfind("req_", 0) == 0);
   CHECK(first["prevHash"] == std::string(64, '0'));
-  // The hash is what an auditor recomputes: SHA-256(prevHash || RFC 8785 form of the rest).
+  // The hash is what an auditor recomputes: SHA-256(prevHash || RFC 8785 form of the rest), the
+  // reason hashed sealed (under the person's key) with its commitment, and the reason served
+  // opened with the commitment's key: HMAC-SHA-256(reasonKey, reason) is the commitment.
+  REQUIRE(first["reasonSealed"].is_string());
+  CHECK(first["reasonSealed"].get<std::string>().find("onboarding") == std::string::npos);
+  const std::string commit_key = core::HexDecode(first["reasonKey"].get<std::string>()).value();
+  CHECK(core::HexEncode(core::HmacSha256(commit_key, "onboarding check")) == first["reasonCommitment"]);
   core::Json rest = first;
-  rest.erase("prevHash");
-  rest.erase("hash");
+  for (const char* served_only : {"prevHash", "hash", "reason", "reasonKey"}) rest.erase(served_only);
   auto canonical = core::CanonicalJson(rest);
   REQUIRE(canonical.ok());
   CHECK(first["hash"] == core::Sha256Hex(std::string(32, '\0') + *canonical));
@@ -228,7 +243,9 @@ TEST_CASE("audit: an entry edited in the stopped data directory breaks the chain
     auto row = store.Get(views, key);
     REQUIRE((row.ok() && row->has_value()));
     core::Json entry = core::ParseJsonOrDiscarded(**row);
-    entry["reason"] = "nothing to see here";  // a quiet rewrite of the second entry's reason
+    // A quiet rewrite of the second entry's reason (stored sealed: a reason shown beside it must
+    // match the hashed commitment).
+    entry["reason"] = "nothing to see here";
     eventstore::KvStore::Batch b;
     b.Put(views, key, core::DumpJson(entry));
     REQUIRE(store.Write(b, true).ok());
@@ -420,20 +437,27 @@ TEST_CASE("audit: svc audit export, and svc audit verify and the Python verifier
     std::ifstream in(file);
     original.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
   }
-  // One changed character in the third entry's reason: its hash no longer recomputes, so the
-  // chain breaks there (the tree, over the hashes as recorded, still matches the checkpoint).
+  // One changed character in the third entry's reason: it no longer matches its commitment (the
+  // hashed reasonCommitment), so the chain breaks there (the tree, over the hashes as recorded,
+  // still matches the checkpoint).
   core::Json doc = ReadExport(original);
   doc["entries"][2]["reason"] = "onboarding chech";
   { std::ofstream(file) << WriteExport(doc); }
   core::Json edited = both({"--verifier-key", vkey});
   CHECK(edited["valid"] == false);
   CHECK(edited["brokenAt"] == 3);
-  // Its hash re-made to match the edit: the chain breaks at the next entry, whose prevHash no
-  // longer follows, and the tree no longer matches the signed checkpoint.
+  // The reason is committed to (reasonCommitment, hashed): re-making the hash cannot hide its edit.
+  // Another member edited and its hash re-made to match: the chain breaks at the next entry, whose
+  // prevHash no longer follows, and the tree no longer matches the signed checkpoint.
+  doc = ReadExport(original);
+  doc["entries"][2]["purpose"] = "marketing";
   doc["entries"][2].erase("hash");
   doc["entries"][2].erase("prevHash");
   {
-    auto canonical = core::CanonicalJson(doc["entries"][2]);
+    core::Json hashed = doc["entries"][2];
+    hashed.erase("reason");
+    hashed.erase("reasonKey");
+    auto canonical = core::CanonicalJson(hashed);
     REQUIRE(canonical.ok());
     const std::string prev = core::HexDecode(doc["entries"][1]["hash"].get<std::string>()).value();
     doc["entries"][2]["prevHash"] = doc["entries"][1]["hash"];
@@ -464,6 +488,35 @@ TEST_CASE("audit: svc audit export, and svc audit verify and the Python verifier
   CHECK(testing::RunSvc({"audit", "verify", dir.Sub("missing.json")}).exit_code != 0);
   std::string reader = env.NewKey(env.tenant, "test", {"persons:read"});
   CHECK(testing::RunSvc({"audit", "export", "--url", url, "--key", reader, "--out", file}).exit_code != 0);
+}
+
+TEST_CASE("audit: a reveal's reason is kept sealed under the person's key: served opened, null once forgotten, the chain whole") {
+  Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
+  const std::string person = MakePerson(env, env.test_key, kCurpA);
+  Decrypt(env, env.test_key, person);
+  core::Json entry = List(env, env.test_key)["data"][0];
+  CHECK(entry["reason"] == "onboarding check");
+  CHECK(entry["reasonKey"].is_string());
+  const std::string sealed = entry["reasonSealed"];
+  const std::string hash = entry["hash"];
+
+  auto forget = env.Call(env.test_key, "POST", "/v1/persons/" + person + "/forget", R"({"mode":"purge"})");
+  REQUIRE_MESSAGE(forget.status == 200, forget.body);
+  REQUIRE(Body(env.Admin("POST", "/admin/persons/purge"))["keysDestroyed"] == 1);
+  // The person's key is gone: the reason with it; the entry, its sealed form and hash stay.
+  entry = List(env, env.test_key)["data"][0];
+  CHECK(entry["reason"].is_null());
+  CHECK(entry["reasonKey"].is_null());
+  CHECK(entry["reasonSealed"] == sealed);
+  CHECK(entry["hash"] == hash);
+  CHECK(Verify(env, env.test_key)["valid"] == true);
+  testing::TempDir dir;
+  const std::string file = ExportLog(env, env.NewKey(env.tenant, "test", {"compliance:read"}), dir);
+  auto ours = testing::RunSvc({"audit", "verify", file});
+  CHECK_MESSAGE(ours.exit_code == 0, ours.out);
+  auto theirs = testing::RunProgram("python3", {std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_audit_export.py", file});
+  CHECK_MESSAGE(theirs.exit_code == 0, theirs.out << theirs.err);
+  CHECK(core::ParseJsonOrDiscarded(ours.out)["valid"] == true);
 }
 
 TEST_CASE("audit: format=csv streams every entry the filters keep, safe for spreadsheets") {
@@ -575,12 +628,8 @@ TEST_CASE("audit: checkpoints are published in the log as it grows, listed, sent
   CHECK(received == 2);
 
   // The export carries them, and both verifiers check each against the entries.
-  std::string officer = env.NewKey(env.tenant, "test", {"compliance:read"});
   testing::TempDir dir;
-  const std::string file = dir.Sub("export.json");
-  const std::string url = "http://127.0.0.1:" + std::to_string(env.server->target().port);
-  auto exported = testing::RunSvc({"audit", "export", "--url", url, "--key", officer, "--out", file});
-  REQUIRE_MESSAGE(exported.exit_code == 0, exported.err);
+  const std::string file = ExportLog(env, env.NewKey(env.tenant, "test", {"compliance:read"}), dir);
   const std::string script = std::string(SVC_TEST_SOURCE_DIR) + "/../docs/verify_audit_export.py";
   auto both = [&] {
     auto ours = testing::RunSvc({"audit", "verify", file, "--verifier-key", vkey});

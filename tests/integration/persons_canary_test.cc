@@ -128,8 +128,11 @@ TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or 
   }
   // Every reveal carries them (that is its purpose) and leaves nothing behind.
   const core::Json why = {{"purpose", "identity_verification"}, {"reason", "canary"}};
-  auto dec = call("POST", base + "/decrypt", {{"fields", {"fullName", "email", "curp"}}, {"purpose", "identity_verification"}, {"reason", "canary"}});
+  auto dec = call("POST", base + "/decrypt", {{"fields", {"fullName", "email", "curp"}}, {"purpose", "identity_verification"},
+                                              {"reason", "call from Quetzalcanario"}});
   CHECK(Found(dec.body).size() >= 3);
+  // The reveal's reason is the caller's words: served opened in the access log, sealed elsewhere.
+  CHECK(Found(call("GET", "/v1/audit-logs?personId=" + id, nullptr).body) == std::vector<std::string>{"Quetzalcanario"});
   CHECK(!Found(call("POST", "/v1/persons/batch-decrypt",
                     {{"personIds", {id}}, {"fields", {"phone"}}, {"purpose", "identity_verification"}, {"reason", "canary"}}).body).empty());
   CHECK(!Found(call("GET", base + "?expand=pii", nullptr, {{"Service-Reason", "canary"}}).body).empty());

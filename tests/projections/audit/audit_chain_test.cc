@@ -105,6 +105,56 @@ TEST_CASE("audit chain: every other form of an entry gives the parser's answer")
   CheckSame(Entry(std::string(63, 'a') + "b"));
 }
 
+TEST_CASE("audit chain: a sealed reason is hashed sealed; the reason served beside it must match its commitment") {
+  const std::string commit_key(32, '\x07');
+  core::Json e = core::ParseJsonOrDiscarded(Entry());
+  e.erase("prevHash");
+  e.erase("hash");
+  e.erase("reason");
+  e["reasonSealed"] = "c2VhbGVkIHJlYXNvbg==";
+  e["reasonCommitment"] = core::HexEncode(core::HmacSha256(commit_key, "ticket 4411"));
+  auto canonical = core::CanonicalJson(e);
+  REQUIRE(canonical.ok());
+  e["prevHash"] = std::string(64, '0');
+  e["hash"] = core::Sha256Hex(std::string(32, '\0') + *canonical);
+  const std::string stored = *core::CanonicalJson(e);
+  CHECK(DigestText(stored).recomputes);
+  CheckSame(stored);
+  auto served = [&](const core::Json& reason, const core::Json& key) {
+    core::Json s = e;
+    s["reason"] = reason;
+    s["reasonKey"] = key;
+    return s;
+  };
+  // As served: the reason and the commitment's key opened; or both null once the person is
+  // forgotten (nothing shown, nothing to check).
+  for (const core::Json& s : {served("ticket 4411", core::HexEncode(commit_key)), served(nullptr, nullptr)}) {
+    const std::string text = *core::CanonicalJson(s);
+    CHECK(DigestText(text).recomputes);
+    CheckSame(text);
+    CHECK(DigestText(s.dump()).recomputes);
+  }
+  // Another reason shown, the key missing or another key: it does not follow.
+  for (const core::Json& s : {served("ticket 4412", core::HexEncode(commit_key)), served("ticket 4411", nullptr),
+                              served("ticket 4411", std::string(64, 'a')), served(7, core::HexEncode(commit_key))}) {
+    const std::string text = *core::CanonicalJson(s);
+    CHECK_FALSE(DigestText(text).recomputes);
+    CheckSame(text);
+  }
+  // The sealed form or the commitment changed: it no longer recomputes.
+  core::Json altered = e;
+  altered["reasonSealed"] = "c2VhbGVkIHJlYXNvbiE=";
+  CHECK_FALSE(DigestText(*core::CanonicalJson(altered)).recomputes);
+  altered = e;
+  altered["reasonCommitment"] = std::string(64, 'b');
+  CHECK_FALSE(DigestText(*core::CanonicalJson(altered)).recomputes);
+  // Without reasonSealed, a reason is hashed as ever: one added breaks the entry.
+  core::Json plain = core::ParseJsonOrDiscarded(Entry());
+  plain["reason"] = "another";
+  CHECK_FALSE(DigestText(*core::CanonicalJson(plain)).recomputes);
+  CheckSame(*core::CanonicalJson(plain));
+}
+
 TEST_CASE("audit chain: thousands of random edits of an entry, the same digest on both paths") {
   const std::string line = Entry();
   std::mt19937 rng(20261125);
