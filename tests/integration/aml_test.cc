@@ -8,8 +8,8 @@
 
 #include "api/http/runtime.h"
 #include "core/json.h"
-#include "eventstore/kv_store.h"
 #include "tests/support/api_env.h"
+#include "tests/support/stopped_data_dir.h"
 #include "tests/support/receiver_process.h"
 
 namespace integration_aml_test {
@@ -38,6 +38,18 @@ core::Json Screened(Env& env, const std::string& key, const core::Json& body) {
   auto r = Screen(env, key, body);
   REQUIRE_MESSAGE(r.status == 201, r.body);
   return Body(r);
+}
+
+// A person of the vault whose name and birth date match the OFAC sample's entry 9003, screened:
+// their id and the screening (one hit).
+std::pair<std::string, core::Json> ScreenedListedPerson(Env& env, const std::string& key) {
+  auto person = env.Call(key, "POST", "/v1/persons",
+                         R"({"pii":{"fullName":"MARIA DE LA LUZ OCHOA BELTRAN","birthDate":"1968-11-02"}})");
+  REQUIRE_MESSAGE(person.status == 201, person.body);
+  const std::string pid = Body(person)["id"];
+  core::Json screening = Screened(env, key, {{"subjectType", "person"}, {"personId", pid}});
+  REQUIRE(screening["hits"].size() == 1);
+  return {pid, screening};
 }
 
 void Write(const std::string& path, const std::string& text) { std::ofstream(path, std::ios::binary) << text; }
@@ -142,12 +154,7 @@ TEST_CASE("aml: screenings of a name, a company and a person; hits listed, filte
   CHECK(cs["hits"][0]["companyId"] == cid);
 
   // A person of the vault: the data is opened for it, an audited access.
-  auto person = env.Call(k, "POST", "/v1/persons",
-                         R"({"pii":{"fullName":"MARIA DE LA LUZ OCHOA BELTRAN","birthDate":"1968-11-02"}})");
-  REQUIRE_MESSAGE(person.status == 201, person.body);
-  const std::string pid = Body(person)["id"];
-  core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", pid}});
-  REQUIRE(ps["hits"].size() == 1);
+  const auto [pid, ps] = ScreenedListedPerson(env, k);
   CHECK(ps["hits"][0]["entry"]["id"] == "9003");
   CHECK(ps["hits"][0]["subjectId"] == pid);
   core::Json audit = Body(env.Call(k, "GET", "/v1/audit-logs?channel=aml_screening"))["data"];
@@ -222,12 +229,7 @@ TEST_CASE("aml: a person's hit keeps the entry's names sealed in the log, served
   Env env(false, {"--rate-reveals", "0", "--fake-clock"}, Sharing::kIsolated);
   REQUIRE(Load(env, "ofac_sdn_csv", {kSamples + "sdn.csv", kSamples + "alt.csv"}).status == 200);
   const std::string k = env.test_key;
-  auto person = env.Call(k, "POST", "/v1/persons",
-                         R"({"pii":{"fullName":"MARIA DE LA LUZ OCHOA BELTRAN","birthDate":"1968-11-02"}})");
-  REQUIRE_MESSAGE(person.status == 201, person.body);
-  const std::string pid = Body(person)["id"];
-  core::Json ps = Screened(env, k, {{"subjectType", "person"}, {"personId", pid}});
-  REQUIRE(ps["hits"].size() == 1);
+  const auto [pid, ps] = ScreenedListedPerson(env, k);
   const std::string hit = ps["hits"][0]["id"];
   CHECK(ps["hits"][0]["entry"]["name"] == "OCHOA BELTRAN, Maria de la Luz");
   core::Json served = Body(env.Call(k, "GET", "/v1/screening-hits/" + hit));
@@ -239,15 +241,10 @@ TEST_CASE("aml: a person's hit keeps the entry's names sealed in the log, served
   const std::string data = env.server->data_dir();
   env.server->Stop();
   {
-    eventstore::KvStore::Options so;
-    so.path = data + "/db";
-    so.column_families = api::StoreColumnFamilies();
-    so.read_only = true;
-    auto store = eventstore::KvStore::Open(so);
-    REQUIRE(store.ok());
+    auto store = testing::OpenStoppedStore(data);
     size_t events = 0;
-    for (const auto& cf : so.column_families) {
-      auto it = (*store)->NewIterator((*store)->Cf(cf));
+    for (const auto& cf : api::StoreColumnFamilies()) {
+      auto it = store->NewIterator(store->Cf(cf));
       for (it->SeekToFirst(); it->Valid(); it->Next()) {
         const std::string value(it->value());
         if (value.find(pid) == std::string::npos) continue;
