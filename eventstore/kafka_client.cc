@@ -134,6 +134,7 @@ core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::str
             Set(conf, "auto.offset.reset", "earliest", &error) &&
             Set(conf, "fetch.wait.max.ms", "10", &error) &&
             Set(conf, "socket.nagle.disable", "true", &error);
+  if (ok && DebugContexts() != nullptr) ok = Set(conf, "debug", DebugContexts(), &error);
   // allow.auto.create.topics is left at its default (false for consumers): setting it explicitly
   // makes librdkafka warn on every metadata request to a broker older than Kafka 0.11 (the mock
   // cluster), eleven warnings at each start for nothing. Topics are created (or checked) once,
@@ -151,6 +152,16 @@ core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::str
   }
   rd_kafka_poll_set_consumer(rk);
   return ConsumerPtr(rk);
+}
+
+void WarmTopicMetadata(rd_kafka_t* rk, const std::string& topic, std::chrono::milliseconds timeout) {
+  const rd_kafka_metadata_t* md = nullptr;
+  rd_kafka_topic_t* rkt = rd_kafka_topic_new(rk, topic.c_str(), nullptr);
+  if (rkt == nullptr) return;
+  if (rd_kafka_metadata(rk, 0, rkt, &md, static_cast<int>(timeout.count())) == RD_KAFKA_RESP_ERR_NO_ERROR) {
+    rd_kafka_metadata_destroy(md);
+  }
+  rd_kafka_topic_destroy(rkt);
 }
 
 bool IsMockCluster(rd_kafka_t* rk, std::chrono::milliseconds timeout) {

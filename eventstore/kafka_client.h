@@ -51,6 +51,13 @@ core::Result<rd_kafka_t*> NewMetadataClient(const std::string& brokers);
 // assigned partitions explicitly (its group id is only a name).
 core::Result<ConsumerPtr> NewConsumer(const std::string& brokers, const std::string& group);
 
+// Asks the brokers for `topic`'s partition leaders on a consumer about to be assigned partitions
+// of it. Assigned a logical offset (the beginning) before it knows a partition's leader, librdkafka
+// starts the offset query on a fixed 500 ms retry timer: each new reader waited that long before
+// its first record (every projector rebuilt by `svc replay`, every reader opened at a start).
+// Best effort: when the brokers do not answer in `timeout`, the assignment still works, later.
+void WarmTopicMetadata(rd_kafka_t* rk, const std::string& topic, std::chrono::milliseconds timeout);
+
 // The low and high watermarks of one partition (under read_committed, as the handle's
 // isolation.level says, the high one is the last stable offset), within `timeout` whatever the
 // brokers do. librdkafka's rd_kafka_query_watermark_offsets bounds only its leader lookup by its

@@ -908,6 +908,7 @@ core::Result<std::unique_ptr<LogReader>> KafkaLog::OpenPartitionReader(std::stri
                                                                       std::vector<PartitionCheckpoint> start,
                                                                       const std::vector<uint32_t>& partitions) {
   SVC_ASSIGN_OR_RETURN(ConsumerPtr rk, NewConsumer(options_.brokers, "svc-" + consumer_name));
+  kafka::WarmTopicMetadata(rk.get(), Topic(), options_.timeout);
   auto reader = std::make_unique<KafkaReader>(std::move(rk), Topic(), std::move(start), options_.partitions,
                                               partitions, impl_->seen_epochs);
   SVC_RETURN_IF_ERROR(reader->Assign());

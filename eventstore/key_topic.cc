@@ -276,6 +276,7 @@ core::Status KafkaKeyTopic::Attach(const Options& options, KeyStore* keys) {
     rebuild = true;
   }
   SVC_ASSIGN_OR_RETURN(im.consumer, kafka::NewConsumer(options.brokers, "svc-keys"));
+  kafka::WarmTopicMetadata(im.consumer.get(), im.topic, options.timeout);
   const int64_t start = (adopt || rebuild) ? RD_KAFKA_OFFSET_BEGINNING : state->next_offset;
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(list, im.topic.c_str(), 0)->offset = start;

@@ -66,6 +66,7 @@ core::Result<PublicTopicSink::CommittedState> PublicTopicSink::Committed() {
   auto& out = state.resume_points;
   if (high <= low) return state;
   SVC_ASSIGN_OR_RETURN(kafka::ConsumerPtr consumer, kafka::NewConsumer(im.o.brokers, "svc-public-topics"));
+  kafka::WarmTopicMetadata(consumer.get(), im.checkpoint_topic, im.o.timeout);
   rd_kafka_topic_partition_list_t* list = rd_kafka_topic_partition_list_new(1);
   rd_kafka_topic_partition_list_add(list, im.checkpoint_topic.c_str(), 0)->offset = RD_KAFKA_OFFSET_BEGINNING;
   rd_kafka_resp_err_t aerr = rd_kafka_assign(consumer.get(), list);
