@@ -21,6 +21,7 @@
 #include "pipeline/persons/exporter.h"
 #include "pipeline/persons/pii.h"
 #include "pipeline/persons/purposes.h"
+#include "pipeline/persons/vault_keys.h"
 #include "projections/persons/persons_view.h"
 #include "projections/tenancy_view.h"
 
@@ -98,6 +99,17 @@ std::optional<ps::ExportRequested> ParseExport(const HttpRequest& req, const Res
   return r;
 }
 
+// A job's row as served: its reason opened (rows of older events hold it in clear).
+core::Json Served(Runtime& rt, const AuthContext& a, core::Json row) {
+  auto sealed = row.find("reasonSealed");
+  if (sealed == row.end()) return row;
+  auto opened = pp::OpenExportReason(rt.seal_key(), a.tenant_id, a.environment, core::StringOr(row, "id"),
+                                     sealed->is_string() ? sealed->get<std::string>() : "");
+  row.erase(sealed);
+  row["reason"] = opened.ok() ? core::Json(std::move(*opened)) : core::Json(nullptr);
+  return row;
+}
+
 void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond) {
   HttpRequest& req = *call.request;
   const AuthContext& a = call.auth;
@@ -108,6 +120,9 @@ void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
   r->actor_id = a.key_id;
   r->ttl_seconds = o.export_ttl_seconds;
   const std::string job = rt.ids().NewIdString(core::IdKind::kExport);
+  r->reason_sealed = pp::SealExportReason(rt.seal_key(), a.tenant_id, a.environment, job, r->reason);
+  core::SecureZero(r->reason);
+  r->reason.clear();
   auto* exporter = o.exporter;
   RunThenRender(rt, req,
                 commands::MakeReadingCommand<ps::ExportDecider>(a.tenant_id, job, ps::RequestExport{*r, a.tenant_id},
@@ -120,7 +135,7 @@ void Create(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respond respond
                   auto row = ReadView(rt, PV::Abs(PV::Export(TeOf(a), id)));
                   if (!row.ok()) return StatusToProblem(slim, row.status());
                   if (!row->has_value()) return StatusToProblem(slim, core::Unavailable("the job is not readable yet; retry"));
-                  return JsonResponse(202, **row);
+                  return JsonResponse(202, Served(rt, a, std::move(**row)));
                 },
                 std::move(respond));
 }
@@ -142,7 +157,7 @@ std::optional<core::Json> PathJob(Runtime& rt, ApiCall& call, const Respond& res
     respond(Problem(req, "EXPORT_JOB_NOT_FOUND", "no such export job"));
     return std::nullopt;
   }
-  return std::move(**row);
+  return Served(rt, call.auth, std::move(**row));
 }
 
 // GET …/{job_id}: the job, its dump with the dump's trusted timestamps (docs/audit.md#trusted-timestamps).

@@ -108,6 +108,7 @@ class PersonsServices final : public AreaServices {
     eo.projector = s.rt.projector<projections::PersonsProjector>();
     eo.blobs = &s.rt.blobs();
     eo.exports_dir = pipeline::persons::BulkExporter::ExportsDir(s.rt.data_dir());
+    eo.event_seal_key = s.rt.seal_key();
     exporter_ = std::make_unique<pipeline::persons::BulkExporter>(eo);
     po.exporter = exporter_.get();
     // Dumps written as files before they went into the blob store: moved before the API serves

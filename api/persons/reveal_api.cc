@@ -188,6 +188,21 @@ std::optional<std::vector<std::string>> TokenFields(const HttpRequest& req, std:
   return fields;
 }
 
+// The reason the token was issued with, for the access its spend records: opened from the
+// issue's sealed words (a token issued before they were sealed kept them in clear).
+core::Result<std::string> TokenReason(Runtime& rt, const AuthContext& a, const std::string& person,
+                                      const core::Json& spent) {
+  const std::string sealed = core::StringOr(spent, "reasonSealed");
+  if (sealed.empty()) return core::StringOr(spent, "reason");
+  SVC_ASSIGN_OR_RETURN(std::string row, pp::OpenPersonTextRow(rt.key_store(), a.tenant_id, a.environment, person,
+                                                               core::DumpJson({{"reasonSealed", sealed}})));
+  const core::Json opened = core::ParseJsonOrDiscarded(row);
+  if (!opened.value("reason", core::Json()).is_string()) {
+    return core::FailedPrecondition("the person's data was erased", "PERSON_FORGET_PENDING");
+  }
+  return opened["reason"].get<std::string>();
+}
+
 // A browser spends a client token: the token's fields (or a subset named in `fields`), its
 // purpose and reason; the spend is decided once on the token's aggregate, then recorded against
 // the budget like any reveal.
@@ -218,8 +233,9 @@ void DecryptWithToken(Runtime& rt, const PersonsOptions& o, ApiCall& call, Respo
   rt.writer().Execute(std::move(cmd), [&rt, &o, kept, a = a, id = id, fields, slim = SlimRequest(req),
                                        respond = std::move(respond)](core::Result<commands::CommandOutcome> r) mutable {
     if (!r.ok()) return respond(StatusToProblem(slim, r.status()));
-    auto access = AccessBy(a, id, "client_token", fields, core::StringOr(r->result, "purpose"),
-                           core::StringOr(r->result, "reason"));
+    auto reason = TokenReason(rt, a, id, r->result);
+    if (!reason.ok()) return respond(StatusToProblem(slim, reason.status()));
+    auto access = AccessBy(a, id, "client_token", fields, core::StringOr(r->result, "purpose"), *reason);
     RecordThen(rt, o, kept->call, {access}, [&rt, a, id, fields, slim]() { return DecryptAnswer(rt, a, id, fields, slim); },
                std::move(respond));
   });
@@ -388,6 +404,24 @@ std::optional<std::tuple<RevealRequest, std::optional<std::string>, int64_t>> Pa
   return std::tuple{std::move(rr), purpose, ttl.value_or(ps::kMaxClientTokenSeconds)};
 }
 
+// A token's issue: what it allows, and the caller's words sealed under the person's key (they
+// leave with it).
+core::Result<ps::IssueClientToken> TokenIssue(Runtime& rt, const AuthContext& a, const std::string& person,
+                                              const RevealRequest& rr, const std::string& purpose, int64_t expires_micros,
+                                              const std::string& secret) {
+  ps::IssueClientToken issue;
+  SVC_ASSIGN_OR_RETURN(issue.issued.reason_sealed,
+                       pp::SealPersonText(rt.key_store(), a.tenant_id, a.environment, person, "reason", rr.reason));
+  issue.issued.person_id = person;
+  issue.issued.application_id = a.application_id;
+  issue.issued.issued_by = a.key_id;
+  issue.issued.fields = rr.fields;
+  issue.issued.purpose = purpose;
+  issue.issued.secret_hash = core::Sha256Hex(secret);
+  issue.issued.expires_micros = expires_micros;
+  return issue;
+}
+
 // POST …/client-token: a single-use token for a browser. Issuing reveals nothing (no budget);
 // spending it does.
 void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
@@ -404,16 +438,9 @@ void IssueToken(Runtime& rt, ApiCall& call, Respond respond) {
   std::string token_id = rt.ids().NewIdString(core::IdKind::kClientToken);
   std::string secret = core::Base64UrlEncode(core::RandomBytes(32));
   commands::CommandContext ctx = Context(rt, call);
-  ps::IssueClientToken issue;
-  issue.issued.person_id = id;
-  issue.issued.application_id = a.application_id;
-  issue.issued.issued_by = a.key_id;
-  issue.issued.fields = rr.fields;
-  issue.issued.purpose = purpose.value_or("");
-  issue.issued.reason = rr.reason;
-  issue.issued.secret_hash = core::Sha256Hex(secret);
-  issue.issued.expires_micros = ctx.now.micros + ttl * 1'000'000;
-  auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id, ps::ClientTokenCommand(issue), ctx);
+  auto issue = TokenIssue(rt, a, id, rr, purpose.value_or(""), ctx.now.micros + ttl * 1'000'000, secret);
+  if (!issue.ok()) return respond(StatusToProblem(req, issue.status()));
+  auto cmd = commands::MakeCommand<ps::ClientTokenDecider>(a.tenant_id, token_id, ps::ClientTokenCommand(*issue), ctx);
   cmd.fresh_id = true;
   RunThenRender(rt, req, std::move(cmd), {PV::kName},
                 [&rt, a = a, token_id, secret, slim = SlimRequest(req)](const commands::CommandOutcome&) {

@@ -33,7 +33,7 @@ core::Result<Decision> ClientTokenDecider::Decide(const ClientTokenState& s, con
       }
     }
     d.events.push_back(NewEventOf(ClientTokenEvent(ClientTokenUsed{u->fields})));
-    d.result = {{"purpose", s.purpose}, {"reason", s.reason}};
+    d.result = {{"purpose", s.purpose}, {"reason", s.reason}, {"reasonSealed", s.reason_sealed}};
     return d;
   }
   const auto& r = std::get<RevokeClientToken>(command);
@@ -54,6 +54,7 @@ core::Status ClientTokenDecider::Evolve(ClientTokenState& s, const eventstore::E
     s.fields = i->fields;
     s.purpose = i->purpose;
     s.reason = i->reason;
+    s.reason_sealed = i->reason_sealed;
     s.secret_hash = i->secret_hash;
     s.created_micros = e.occurred_at.micros;
     s.expires_micros = i->expires_micros;

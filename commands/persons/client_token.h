@@ -26,7 +26,11 @@ struct ClientTokenIssued {
   std::string issued_by;  // the API key
   std::vector<std::string> fields;
   std::string purpose;  // "" = none
+  // The caller's words, sealed under the person's data key (pipeline/persons/vault_keys.h,
+  // SealPersonText, what "reason"): they leave with the key when the person is forgotten.
+  // `reason` in clear only in events written before it was sealed (null in new ones).
   std::string reason;
+  std::string reason_sealed;
   std::string secret_hash;  // SHA-256 hex of the token's secret part
   int64_t expires_micros = 0;
   static constexpr auto Fields() {
@@ -35,8 +39,9 @@ struct ClientTokenIssued {
                       core::Field("applicationId", &T::application_id, core::Empty::kNull),
                       core::Field("issuedBy", &T::issued_by), core::Field("fields", &T::fields),
                       core::Field("purpose", &T::purpose, core::Empty::kNull),
-                      core::Field("reason", &T::reason), core::Field("secretHash", &T::secret_hash),
-                      core::Field("expires", &T::expires_micros)};
+                      core::Field("reason", &T::reason, core::Empty::kNull), core::Field("secretHash", &T::secret_hash),
+                      core::Field("expires", &T::expires_micros),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 
@@ -61,7 +66,8 @@ struct ClientTokenState {
   std::string person_id;
   std::vector<std::string> fields;
   std::string purpose;
-  std::string reason;
+  std::string reason;         // events before the reason was sealed
+  std::string reason_sealed;  // under the person's data key
   std::string secret_hash;
   int64_t created_micros = 0;
   int64_t expires_micros = 0;
@@ -75,7 +81,7 @@ struct ClientTokenState {
         core::Field("purpose", &T::purpose),        core::Field("reason", &T::reason),
         core::Field("secretHash", &T::secret_hash), core::Field("created", &T::created_micros),
         core::Field("expires", &T::expires_micros), core::Field("used", &T::used_micros),
-        core::Field("revoked", &T::revoked_micros)};
+        core::Field("revoked", &T::revoked_micros), core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 

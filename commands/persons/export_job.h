@@ -25,7 +25,10 @@ struct ExportRequested {
   std::vector<std::string> person_ids;  // empty: every active person of the environment
   std::vector<std::string> fields;      // empty: every field the key may read
   std::string purpose;
+  // The caller's words, sealed (pipeline/persons/vault_keys.h, SealExportReason); `reason` in
+  // clear only in events written before it was sealed (null in new ones).
   std::string reason;
+  std::string reason_sealed;
   std::string application_id;
   std::string actor_type;
   std::string actor_id;
@@ -36,13 +39,14 @@ struct ExportRequested {
     using T = ExportRequested;
     return std::tuple{core::Field("personIds", &T::person_ids), core::Field("fields", &T::fields),
                       core::Field("purpose", &T::purpose, core::Empty::kNull),
-                      core::Field("reason", &T::reason),
+                      core::Field("reason", &T::reason, core::Empty::kNull),
                       core::Field("applicationId", &T::application_id, core::Empty::kNull),
                       core::Field("actorType", &T::actor_type),
                       core::Field("actorId", &T::actor_id),
                       core::Field("recipientKeyId", &T::recipient_key_id),
                       core::Field("recipientPublicKey", &T::recipient_public_key),
-                      core::Field("ttlSeconds", &T::ttl_seconds)};
+                      core::Field("ttlSeconds", &T::ttl_seconds),
+                      core::Field("reasonSealed", &T::reason_sealed, core::Empty::kOmit)};
   }
 };
 

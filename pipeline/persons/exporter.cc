@@ -218,7 +218,12 @@ core::Status BulkExporter::Process(const Queued& q) {
     SVC_RETURN_IF_ERROR(it->status());
   }
 
-  // 2. The access events, before any value is opened.
+  // 2. The access events, before any value is opened, each with the job's reason (sealed in the
+  // job's request; sealed again under each person's key).
+  std::string reason = core::StringOr(r, "reason");
+  if (const std::string sealed = core::StringOr(r, "reasonSealed"); !sealed.empty()) {
+    SVC_ASSIGN_OR_RETURN(reason, OpenExportReason(options_.event_seal_key, q.tenant, q.env, q.job, sealed));
+  }
   for (size_t i = 0; i < picks.size(); i += kAuditGroup) {
     ps::RecordExportAccesses group;
     for (size_t j = i; j < std::min(picks.size(), i + kAuditGroup); ++j) {
@@ -230,7 +235,7 @@ core::Status BulkExporter::Process(const Queued& q) {
       a.channel = "export_bulk";
       a.fields = picks[j].fields;
       a.purpose = purpose;
-      a.reason = core::StringOr(r, "reason");
+      a.reason = reason;
       a.redaction = "sealed";
       SVC_ASSIGN_OR_RETURN(auto sealed, SealAccessReason(*options_.keys, q.tenant, q.env, a.person_id, a.reason));
       if (sealed.has_value()) {

@@ -44,6 +44,7 @@ class BulkExporter final : public QueueManager {
     projections::PersonsProjector* projector = nullptr;
     eventstore::BlobStore* blobs = nullptr;  // where dumps are kept
     std::string exports_dir;                  // <data-dir>/exports: where they were kept before
+    std::string event_seal_key;               // opens a job's sealed reason (SealExportReason)
   };
   explicit BulkExporter(Options options);
   ~BulkExporter();

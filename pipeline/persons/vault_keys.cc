@@ -40,6 +40,30 @@ std::string TextAad(std::string_view tenant, std::string_view env, std::string_v
 
 }  // namespace
 
+namespace {
+std::string ExportReasonAad(std::string_view tenant, std::string_view env, std::string_view job) {
+  return "export-reason|" + std::string(tenant) + "|" + std::string(env) + "|" + std::string(job);
+}
+}  // namespace
+
+std::string SealExportReason(std::string_view event_seal_key, std::string_view tenant, std::string_view env,
+                             std::string_view job, std::string_view reason) {
+  std::string key = core::DeriveSubkey(event_seal_key, "svc/export-reason/v1");
+  std::string sealed = core::Base64Encode(core::AeadSeal(key, reason, ExportReasonAad(tenant, env, job)));
+  core::SecureZero(key);
+  return sealed;
+}
+
+core::Result<std::string> OpenExportReason(std::string_view event_seal_key, std::string_view tenant, std::string_view env,
+                                           std::string_view job, std::string_view sealed) {
+  SVC_ASSIGN_OR_RETURN(std::string raw, core::Base64Decode(sealed));
+  std::string key = core::DeriveSubkey(event_seal_key, "svc/export-reason/v1");
+  auto opened = core::AeadOpen(key, raw, ExportReasonAad(tenant, env, job));
+  core::SecureZero(key);
+  if (!opened.ok()) return core::DataLoss("an export job's sealed reason does not open");
+  return std::move(*opened);
+}
+
 core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                                          std::string_view person, std::string_view what, std::string_view text) {
   if (text.empty()) return std::string();

@@ -68,6 +68,17 @@ core::Result<std::optional<SealedAccessReason>> SealAccessReason(eventstore::Key
 core::Json OpenAccessReason(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                             core::Json entry);
 
+// A bulk export's reason (the caller's words about many persons at once, no one person's key to
+// seal them under): sealed under a subkey of the runtime's event-seal key ("svc/export-reason/v1"),
+// associated data "export-reason|<tenant>|<env>|<job>", so the log and the job's row keep only
+// ciphertext and a sealed reason copied to another job does not open. The job's accesses seal it
+// again, per person, like any reveal's reason (SealAccessReason).
+std::string SealExportReason(std::string_view event_seal_key, std::string_view tenant, std::string_view env,
+                             std::string_view job, std::string_view reason);
+// DataLoss when it does not open (tampered, or another job's).
+core::Result<std::string> OpenExportReason(std::string_view event_seal_key, std::string_view tenant, std::string_view env,
+                                           std::string_view job, std::string_view sealed);
+
 // The blind-index key of a tenant and environment (created on first use).
 std::string IndexKeyName(std::string_view tenant, std::string_view env);
 core::Result<std::string> IndexKey(eventstore::KeyStore& keys, std::string_view tenant,

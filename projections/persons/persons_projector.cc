@@ -367,7 +367,9 @@ core::Status ApplyExport(const eventstore::EventEnvelope& env, ViewWriter& view)
                                                                                  : core::Json(r->person_ids.size())},
                                   {"fields", r->fields},
                                   {"purpose", r->purpose},
-                                  {"reason", r->reason},
+                                  // Sealed (opened where it is served); in clear in older events.
+                                  {r->reason_sealed.empty() ? "reason" : "reasonSealed",
+                                   r->reason_sealed.empty() ? r->reason : r->reason_sealed},
                                   {"recipientKeyId", r->recipient_key_id},
                                   {"auditedCount", 0},
                                   {"personCount", nullptr},

@@ -137,9 +137,26 @@ TEST_CASE("persons: no plaintext canary in the data directory, logs, metrics or 
                     {{"personIds", {id}}, {"fields", {"phone"}}, {"purpose", "identity_verification"}, {"reason", "canary"}}).body).empty());
   CHECK(!Found(call("GET", base + "?expand=pii", nullptr, {{"Service-Reason", "canary"}}).body).empty());
   CHECK(!Found(call("POST", base + "/export", {{"reason", "canary"}}).body).empty());
-  auto token = Body(call("POST", base + "/client-token", {{"fields", {"address"}}, {"reason", "canary"}}));
-  auto spent = env.Call(token["token"], "POST", base + "/decrypt", "");
+  // A client token's and a bulk export's reasons are the caller's words too: the token's sealed
+  // under the person's key, the export's under the service's (the export job serves it opened).
+  auto issued = call("POST", base + "/client-token", {{"fields", {"address"}}, {"reason", "token for Quetzalcanario"}});
+  CHECK(Found(issued.body).empty());
+  auto spent = env.Call(Body(issued)["token"], "POST", base + "/decrypt", "");
   CHECK(Found(spent.body) == std::vector<std::string>{"Callejón Canario 4417"});
+  const std::string secret_file = std::filesystem::temp_directory_path() / ("canary-export-" + id + ".secret");
+  auto keygen = testing::RunSvc({"export-bulk", "keygen", "--secret-key-file", secret_file});
+  REQUIRE_MESSAGE(keygen.exit_code == 0, keygen.err);
+  std::filesystem::remove(secret_file);
+  REQUIRE(env.Admin("POST", "/admin/tenants/" + env.tenant + "/export-key",
+                    {{"publicKey", core::ParseJsonOrDiscarded(keygen.out)["publicKey"]}}).status == 200);
+  auto job = call("POST", "/v1/persons/export-bulk",
+                  {{"personIds", {id}}, {"purpose", "identity_verification"}, {"reason", "bulk export for Quetzalcanario"}});
+  REQUIRE_MESSAGE(job.status == 202, job.body);
+  CHECK(Body(job)["reason"] == "bulk export for Quetzalcanario");
+  REQUIRE(env.Admin("POST", "/admin/persons/wait-idle").status == 200);
+  auto done = env.Call(k, "GET", "/v1/persons/export-bulk/" + Body(job)["id"].get<std::string>());
+  CHECK(Body(done)["status"] == "ready");
+  CHECK(Body(done)["reason"] == "bulk export for Quetzalcanario");
   CHECK(Found(call("POST", base + "/integrity",
                    {{"fields", {{"curp", std::string(64, 'a')}}}, {"signingKey", "c2VjcmV0LXNpZ25pbmcta2V5LTE2"}}).body).empty());
 

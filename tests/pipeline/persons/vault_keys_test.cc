@@ -33,6 +33,23 @@ TEST_CASE("vault keys: a sealed value opens only under its own names and revisio
   CHECK(PersonKeyName(t, e, p) == "person/ten_1/test/per_1");
 }
 
+TEST_CASE("vault keys: a bulk export's reason opens only for its own job, under the runtime's seal key") {
+  const std::string seal = core::RandomBytes(32);
+  const std::string t = "ten_1", e = "test", job = "pxb_1";
+  const std::string sealed = SealExportReason(seal, t, e, job, "annual review for Quetzal");
+  CHECK(sealed.find("Quetzal") == std::string::npos);
+  CHECK(core::Base64Decode(sealed).value().find("Quetzal") == std::string::npos);
+  CHECK(SealExportReason(seal, t, e, job, "annual review for Quetzal") != sealed);  // a fresh nonce each time
+  auto opened = OpenExportReason(seal, t, e, job, sealed);
+  REQUIRE(opened.ok());
+  CHECK(*opened == "annual review for Quetzal");
+  CHECK(OpenExportReason(seal, t, e, "pxb_2", sealed).status().code() == core::StatusCode::kDataLoss);  // another job
+  CHECK_FALSE(OpenExportReason(seal, t, "live", job, sealed).ok());                // another environment
+  CHECK_FALSE(OpenExportReason(seal, "ten_2", e, job, sealed).ok());               // another tenant
+  CHECK_FALSE(OpenExportReason(core::RandomBytes(32), t, e, job, sealed).ok());    // another service key
+  CHECK_FALSE(OpenExportReason(seal, t, e, job, "not base64!").ok());
+}
+
 TEST_CASE("vault keys: one random blind-index key per tenant and environment, kept in the key store") {
   testing::KeyStoreFixture ks;
   eventstore::KeyStore& keys = *ks.keys;
