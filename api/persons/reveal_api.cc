@@ -194,13 +194,9 @@ core::Result<std::string> TokenReason(Runtime& rt, const AuthContext& a, const s
                                       const core::Json& spent) {
   const std::string sealed = core::StringOr(spent, "reasonSealed");
   if (sealed.empty()) return core::StringOr(spent, "reason");
-  SVC_ASSIGN_OR_RETURN(std::string row, pp::OpenPersonTextRow(rt.key_store(), a.tenant_id, a.environment, person,
-                                                               core::DumpJson({{"reasonSealed", sealed}})));
-  const core::Json opened = core::ParseJsonOrDiscarded(row);
-  if (!opened.value("reason", core::Json()).is_string()) {
-    return core::FailedPrecondition("the person's data was erased", "PERSON_FORGET_PENDING");
-  }
-  return opened["reason"].get<std::string>();
+  SVC_ASSIGN_OR_RETURN(auto opened, pp::OpenPersonText(rt.key_store(), a.tenant_id, a.environment, person, "reason", sealed));
+  if (!opened.has_value()) return core::FailedPrecondition("the person's data was erased", "PERSON_FORGET_PENDING");
+  return std::move(*opened);
 }
 
 // A browser spends a client token: the token's fields (or a subset named in `fields`), its

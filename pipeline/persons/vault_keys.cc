@@ -116,6 +116,27 @@ core::Json OpenAccessReason(eventstore::KeyStore& keys, std::string_view tenant,
   return entry;
 }
 
+namespace {
+std::optional<std::string> OpenText(const std::optional<std::string>& key, std::string_view tenant, std::string_view env,
+                                    std::string_view person, std::string_view what, std::string_view sealed) {
+  if (!key.has_value()) return std::nullopt;
+  auto raw = core::Base64Decode(sealed);
+  if (!raw.ok()) return std::nullopt;
+  auto opened = core::AeadOpen(*key, *raw, TextAad(tenant, env, person, what));
+  if (!opened.ok()) return std::nullopt;
+  return std::move(*opened);
+}
+}  // namespace
+
+core::Result<std::optional<std::string>> OpenPersonText(eventstore::KeyStore& keys, std::string_view tenant,
+                                                        std::string_view env, std::string_view person,
+                                                        std::string_view what, std::string_view sealed) {
+  SVC_ASSIGN_OR_RETURN(auto key, keys.Get(PersonKeyName(tenant, env, person)));
+  auto text = OpenText(key, tenant, env, person, what, sealed);
+  if (key.has_value()) core::SecureZero(*key);
+  return text;
+}
+
 core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                                             std::string_view person, std::string stored) {
   if (stored.find("Sealed\"") == std::string::npos) return stored;
@@ -131,13 +152,8 @@ core::Result<std::string> OpenPersonTextRow(eventstore::KeyStore& keys, std::str
       continue;
     }
     const std::string what = name.substr(0, name.size() - kSuffix.size());
-    core::Json text = nullptr;
-    auto raw = core::Base64Decode(it->get<std::string>());
-    if (key.has_value() && raw.ok()) {
-      auto opened = core::AeadOpen(*key, *raw, TextAad(tenant, env, person, what));
-      if (opened.ok()) text = std::move(*opened);
-    }
-    out[what] = std::move(text);
+    auto text = OpenText(key, tenant, env, person, what, it->get<std::string>());
+    out[what] = text.has_value() ? core::Json(std::move(*text)) : core::Json(nullptr);
   }
   if (key.has_value()) core::SecureZero(*key);
   return core::DumpJson(out);

@@ -42,6 +42,11 @@ core::Result<std::string> OpenPii(std::string_view person_key, std::string_view 
 // PERSON_FORGET_PENDING when the key is gone.
 core::Result<std::string> SealPersonText(eventstore::KeyStore& keys, std::string_view tenant, std::string_view env,
                                          std::string_view person, std::string_view what, std::string_view text);
+// One value sealed by SealPersonText (base64), opened; nullopt when the person's key is gone
+// (forgotten) or it does not open.
+core::Result<std::optional<std::string>> OpenPersonText(eventstore::KeyStore& keys, std::string_view tenant,
+                                                        std::string_view env, std::string_view person,
+                                                        std::string_view what, std::string_view sealed);
 // A stored row (JSON object) served: each member "<what>Sealed" replaced by "<what>", its text, or
 // null when the person's key is gone (forgotten) or it does not open. A row without one is
 // returned as it is.
